@@ -1,0 +1,98 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotFound is returned by stores for a missing row.
+var ErrNotFound = errors.New("not found")
+
+// ProductQuery selects catalogue products (never variations) the way the
+// Store API's products route does. Zero values mean "no filter".
+type ProductQuery struct {
+	Page, PerPage int    // 1-based page; PerPage 1..100
+	OrderBy       string // date, modified, id, include, title, slug, price, popularity, rating, menu_order
+	Order         string // asc or desc
+	Type          string
+	CategoryIDs   []int64 // any of these (including their descendants when Descendants)
+	Descendants   bool
+	TagIDs        []int64
+	Search        string
+	Include       []int64
+	Exclude       []int64
+	SKUs          []string
+	Slug          string
+	Featured      *bool
+	OnSale        *bool
+	MinPrice      *int64
+	MaxPrice      *int64
+	StockStatus   []string
+	// Visibility: "catalog" lists what the shop shows (visible+catalog),
+	// "search" what search shows (visible+search), "any" everything published.
+	Visibility string
+}
+
+// Store is what the catalogue needs from storage. Reads return published and
+// unpublished rows alike; callers apply visibility rules.
+type Store interface {
+	// Product loads one product or variation with its relations.
+	Product(ctx context.Context, id int64) (*Product, error)
+	// ProductBySlug loads a parent product by slug.
+	ProductBySlug(ctx context.Context, slug string) (*Product, error)
+	// Products loads products by id, in the order of ids, skipping missing ones.
+	Products(ctx context.Context, ids []int64) ([]*Product, error)
+	// Variations loads a variable product's variations in menu order.
+	Variations(ctx context.Context, parentID int64) ([]*Product, error)
+	// VariationsOf loads the variations of many parents at once.
+	VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*Product, error)
+	// QueryProducts returns one page of matching products and the total count.
+	QueryProducts(ctx context.Context, q ProductQuery) ([]*Product, int, error)
+
+	Categories(ctx context.Context) ([]Category, error)
+	Category(ctx context.Context, id int64) (*Category, error)
+	CategoryBySlug(ctx context.Context, slug string) (*Category, error)
+	Tags(ctx context.Context) ([]Tag, error)
+	Attributes(ctx context.Context) ([]Attribute, error)
+	Attribute(ctx context.Context, id int64) (*Attribute, error)
+	AttributeTerms(ctx context.Context, attributeID int64) ([]AttrTerm, error)
+	// TermsByID loads attribute terms by id (for swatch data on product pages).
+	TermsByID(ctx context.Context, ids []int64) (map[int64]AttrTerm, error)
+	Reviews(ctx context.Context, productID int64, limit int) ([]Review, error)
+
+	// CountProducts counts all products and variations (for "is the store empty").
+	CountProducts(ctx context.Context) (int, error)
+}
+
+// Writer is what import and seeding need: idempotent upserts by natural keys.
+type Writer interface {
+	// SaveProduct inserts or updates a parent product and its variations in
+	// one transaction. A product is matched by ID when set, else by SKU when
+	// set, else by slug. Variations are matched by ID, then SKU, then their
+	// attribute combination; variations of the parent not in the list are
+	// kept. IDs are filled in. It reports whether the parent was created.
+	SaveProduct(ctx context.Context, p *Product, variations []*Product) (created bool, err error)
+	// EnsureCategoryPath finds or creates each category of a path ("Clothing",
+	// "Hoodies") under the previous one and returns the last one's id and how
+	// many were created.
+	EnsureCategoryPath(ctx context.Context, path []string) (id int64, created int, err error)
+	EnsureTag(ctx context.Context, name string) (int64, error)
+	// EnsureAttribute finds a global attribute by slug or creates it.
+	EnsureAttribute(ctx context.Context, a Attribute) (Attribute, error)
+	// EnsureTerm finds a term by attribute and slug or creates it; swatch
+	// fields of an existing term are updated when non-empty.
+	EnsureTerm(ctx context.Context, t AttrTerm) (AttrTerm, error)
+	// SaveImage stores image metadata (and returns its id); Data, when not
+	// nil, is stored as a media file served under Src.
+	SaveImage(ctx context.Context, img *Image, media []MediaFile) error
+	SaveReview(ctx context.Context, r *Review) error
+	// ProductIDBySKU resolves a SKU to an id (for import links).
+	ProductIDBySKU(ctx context.Context, sku string) (int64, error)
+}
+
+// MediaFile is a stored file served under /media/ (generated or imported).
+type MediaFile struct {
+	Path        string // path under /media/, e.g. "2026/11/tee-red-600.jpg"
+	ContentType string
+	Data        []byte
+}

@@ -1,0 +1,784 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"vitrine/internal/catalog"
+)
+
+var _ catalog.Store = (*DB)(nil)
+
+type productRow struct {
+	ID                int64          `db:"id"`
+	ParentID          sql.NullInt64  `db:"parent_id"`
+	Type              string         `db:"type"`
+	Name              string         `db:"name"`
+	Slug              string         `db:"slug"`
+	SKU               sql.NullString `db:"sku"`
+	Status            string         `db:"status"`
+	CatalogVisibility string         `db:"catalog_visibility"`
+	Featured          bool           `db:"featured"`
+	ShortDescription  string         `db:"short_description"`
+	Description       string         `db:"description"`
+	RegularPrice      sql.NullInt64  `db:"regular_price"`
+	SalePrice         sql.NullInt64  `db:"sale_price"`
+	SaleFrom          sql.NullTime   `db:"sale_from"`
+	SaleTo            sql.NullTime   `db:"sale_to"`
+	SortPrice         sql.NullInt64  `db:"sort_price"`
+	ManageStock       bool           `db:"manage_stock"`
+	StockQuantity     sql.NullInt64  `db:"stock_quantity"`
+	StockStatus       string         `db:"stock_status"`
+	Backorders        string         `db:"backorders"`
+	LowStockAmount    sql.NullInt64  `db:"low_stock_amount"`
+	Weight            string         `db:"weight"`
+	Length            string         `db:"length"`
+	Width             string         `db:"width"`
+	Height            string         `db:"height"`
+	MinQty            int64          `db:"min_qty"`
+	MaxQty            int64          `db:"max_qty"`
+	Step              int64          `db:"step"`
+	SoldIndividually  bool           `db:"sold_individually"`
+	Purchasable       bool           `db:"purchasable"`
+	Visible           bool           `db:"visible"`
+	Active            bool           `db:"active"`
+	PreOrder          bool           `db:"pre_order"`
+	PreOrderAt        sql.NullTime   `db:"pre_order_at"`
+	PreOrderLabel     string         `db:"pre_order_label"`
+	MenuOrder         int            `db:"menu_order"`
+	ExternalURL       string         `db:"external_url"`
+	ButtonText        string         `db:"button_text"`
+	TaxStatus         string         `db:"tax_status"`
+	TaxClass          string         `db:"tax_class"`
+	AverageRating     float64        `db:"average_rating"`
+	ReviewCount       int            `db:"review_count"`
+	TotalSales        int64          `db:"total_sales"`
+	CreatedAt         sql.NullTime   `db:"created_at"`
+	UpdatedAt         sql.NullTime   `db:"updated_at"`
+}
+
+const productSelect = `SELECT id, parent_id, type, name, slug, sku, status, catalog_visibility, featured,
+	short_description, description, regular_price, sale_price, sale_from, sale_to, sort_price,
+	manage_stock, stock_quantity, stock_status, backorders, low_stock_amount,
+	weight, length, width, height, min_qty, max_qty, step, sold_individually,
+	purchasable, visible, active, pre_order, pre_order_at, pre_order_label,
+	menu_order, external_url, button_text, tax_status, tax_class,
+	average_rating, review_count, total_sales, created_at, updated_at FROM products`
+
+func ptr(n sql.NullInt64) *int64 {
+	if !n.Valid {
+		return nil
+	}
+	v := n.Int64
+	return &v
+}
+
+func (r *productRow) product() *catalog.Product {
+	p := &catalog.Product{
+		ID: r.ID, ParentID: r.ParentID.Int64, Type: r.Type, Name: r.Name, Slug: r.Slug, SKU: r.SKU.String,
+		Status: r.Status, CatalogVisibility: r.CatalogVisibility, Featured: r.Featured,
+		ShortDescription: r.ShortDescription, Description: r.Description,
+		RegularPrice: ptr(r.RegularPrice), SalePrice: ptr(r.SalePrice),
+		ManageStock: r.ManageStock, StockQuantity: ptr(r.StockQuantity), StockStatus: r.StockStatus,
+		Backorders: r.Backorders, LowStockAmount: ptr(r.LowStockAmount),
+		Weight: r.Weight, Length: r.Length, Width: r.Width, Height: r.Height,
+		MinQty: r.MinQty, MaxQty: r.MaxQty, Step: r.Step, SoldIndividually: r.SoldIndividually,
+		Purchasable: r.Purchasable, Visible: r.Visible, Active: r.Active,
+		PreOrder: r.PreOrder, PreOrderLabel: r.PreOrderLabel,
+		MenuOrder: r.MenuOrder, ExternalURL: r.ExternalURL, ButtonText: r.ButtonText,
+		TaxStatus: r.TaxStatus, TaxClass: r.TaxClass,
+		AverageRating: r.AverageRating, ReviewCount: r.ReviewCount, TotalSales: r.TotalSales,
+		CreatedAt: r.CreatedAt.Time.UTC(), UpdatedAt: r.UpdatedAt.Time.UTC(),
+	}
+	if r.SaleFrom.Valid {
+		t := r.SaleFrom.Time.UTC()
+		p.SaleFrom = &t
+	}
+	if r.SaleTo.Valid {
+		t := r.SaleTo.Time.UTC()
+		p.SaleTo = &t
+	}
+	if r.PreOrderAt.Valid {
+		t := r.PreOrderAt.Time.UTC()
+		p.PreOrderAt = &t
+	}
+	return p
+}
+
+// loadProducts runs a products query and loads every relation for the rows
+// in a fixed number of queries, whatever the row count.
+func (db *DB) loadProducts(ctx context.Context, q string, args ...any) ([]*catalog.Product, error) {
+	var rows []productRow
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+		return nil, fmt.Errorf("load products: %w", err)
+	}
+	out := make([]*catalog.Product, len(rows))
+	byID := make(map[int64]*catalog.Product, len(rows))
+	ids := make([]int64, len(rows))
+	for i := range rows {
+		out[i] = rows[i].product()
+		byID[out[i].ID] = out[i]
+		ids[i] = out[i].ID
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if err := db.loadRelations(ctx, ids, byID); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// inClause writes "(?, ?, …)" and the args for a list of ids.
+func inClause[T any](vals []T) (string, []any) {
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		args[i] = v
+	}
+	return "(" + placeholders(len(vals)) + ")", args
+}
+
+func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*catalog.Product) error {
+	in, args := inClause(ids)
+
+	var imgs []struct {
+		ProductID int64  `db:"product_id"`
+		ID        int64  `db:"id"`
+		Src       string `db:"src"`
+		Width     int    `db:"width"`
+		Height    int    `db:"height"`
+		Alt       string `db:"alt"`
+		Caption   string `db:"caption"`
+		Name      string `db:"name"`
+		Sizes     string `db:"sizes"`
+	}
+	if err := db.read.SelectContext(ctx, &imgs, db.read.Rebind(`SELECT pi.product_id, i.id, i.src, i.width, i.height, i.alt, i.caption, i.name, i.sizes
+		FROM product_images pi JOIN images i ON i.id = pi.image_id WHERE pi.product_id IN `+in+` ORDER BY pi.product_id, pi.position`), args...); err != nil {
+		return fmt.Errorf("load images: %w", err)
+	}
+	for _, r := range imgs {
+		img := catalog.Image{ID: r.ID, Src: r.Src, Width: r.Width, Height: r.Height, Alt: r.Alt, Caption: r.Caption, Name: r.Name}
+		_ = json.Unmarshal([]byte(r.Sizes), &img.Sizes)
+		byID[r.ProductID].Images = append(byID[r.ProductID].Images, img)
+	}
+
+	var terms []struct {
+		ProductID int64  `db:"product_id"`
+		Kind      string `db:"kind"`
+		ID        int64  `db:"id"`
+		Name      string `db:"name"`
+		Slug      string `db:"slug"`
+	}
+	if err := db.read.SelectContext(ctx, &terms, db.read.Rebind(`
+		SELECT pc.product_id, 'cat' AS kind, c.id, c.name, c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id IN `+in+`
+		UNION ALL
+		SELECT pt.product_id, 'tag' AS kind, t.id, t.name, t.slug FROM product_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.product_id IN `+in+`
+		ORDER BY 1, 2, 4`), append(args, args...)...); err != nil {
+		return fmt.Errorf("load terms: %w", err)
+	}
+	for _, r := range terms {
+		p := byID[r.ProductID]
+		t := catalog.Term{ID: r.ID, Name: r.Name, Slug: r.Slug}
+		if r.Kind == "cat" {
+			p.Categories = append(p.Categories, t)
+		} else {
+			p.Tags = append(p.Tags, t)
+		}
+	}
+
+	var attrs []struct {
+		ProductID   int64          `db:"product_id"`
+		Position    int            `db:"position"`
+		AttributeID sql.NullInt64  `db:"attribute_id"`
+		Name        string         `db:"name"`
+		Visible     bool           `db:"visible"`
+		Variation   bool           `db:"variation"`
+		Slug        sql.NullString `db:"slug"`
+	}
+	if err := db.read.SelectContext(ctx, &attrs, db.read.Rebind(`SELECT pa.product_id, pa.position, pa.attribute_id, pa.name, pa.visible, pa.variation, a.slug
+		FROM product_attributes pa LEFT JOIN attributes a ON a.id = pa.attribute_id WHERE pa.product_id IN `+in+` ORDER BY pa.product_id, pa.position`), args...); err != nil {
+		return fmt.Errorf("load attributes: %w", err)
+	}
+	type attrKey struct {
+		product int64
+		pos     int
+	}
+	attrIndex := map[attrKey]int{}
+	for _, r := range attrs {
+		p := byID[r.ProductID]
+		a := catalog.ProductAttribute{AttributeID: r.AttributeID.Int64, Name: r.Name, Position: r.Position, Visible: r.Visible, Variation: r.Variation}
+		if r.Slug.Valid {
+			a.Taxonomy = "pa_" + r.Slug.String
+		}
+		attrIndex[attrKey{r.ProductID, r.Position}] = len(p.Attributes)
+		p.Attributes = append(p.Attributes, a)
+	}
+	if len(attrs) > 0 {
+		var vals []struct {
+			ProductID int64          `db:"product_id"`
+			Position  int            `db:"position"`
+			TermID    sql.NullInt64  `db:"term_id"`
+			Value     string         `db:"value"`
+			Slug      sql.NullString `db:"slug"`
+			Name      sql.NullString `db:"term_name"`
+		}
+		if err := db.read.SelectContext(ctx, &vals, db.read.Rebind(`SELECT v.product_id, v.position, v.term_id, v.value, t.slug, t.name AS term_name
+			FROM product_attribute_values v LEFT JOIN attribute_terms t ON t.id = v.term_id
+			WHERE v.product_id IN `+in+` ORDER BY v.product_id, v.position, COALESCE(t.menu_order, 0), v.value_pos`), args...); err != nil {
+			return fmt.Errorf("load attribute values: %w", err)
+		}
+		for _, r := range vals {
+			i, ok := attrIndex[attrKey{r.ProductID, r.Position}]
+			if !ok {
+				continue
+			}
+			v := catalog.AttributeValue{TermID: r.TermID.Int64, Name: r.Value, Slug: r.Value}
+			if r.Slug.Valid {
+				v.Slug, v.Name = r.Slug.String, r.Name.String
+			}
+			p := byID[r.ProductID]
+			p.Attributes[i].Values = append(p.Attributes[i].Values, v)
+		}
+	}
+
+	var vattrs []struct {
+		ID    int64  `db:"variation_id"`
+		Name  string `db:"name"`
+		Value string `db:"value"`
+	}
+	if err := db.read.SelectContext(ctx, &vattrs, db.read.Rebind(`SELECT variation_id, name, value FROM variation_attributes WHERE variation_id IN `+in+` ORDER BY variation_id, name`), args...); err != nil {
+		return fmt.Errorf("load variation attributes: %w", err)
+	}
+	for _, r := range vattrs {
+		byID[r.ID].Variation = append(byID[r.ID].Variation, catalog.VariationAttr{Name: r.Name, Value: r.Value})
+	}
+
+	var links []struct {
+		ProductID int64  `db:"product_id"`
+		Kind      string `db:"kind"`
+		LinkedID  int64  `db:"linked_id"`
+	}
+	if err := db.read.SelectContext(ctx, &links, db.read.Rebind(`SELECT product_id, kind, linked_id FROM product_links WHERE product_id IN `+in+` ORDER BY product_id, kind, position`), args...); err != nil {
+		return fmt.Errorf("load links: %w", err)
+	}
+	for _, r := range links {
+		p := byID[r.ProductID]
+		switch r.Kind {
+		case "child":
+			p.Children = append(p.Children, r.LinkedID)
+		case "upsell":
+			p.Upsells = append(p.Upsells, r.LinkedID)
+		case "crosssell":
+			p.CrossSells = append(p.CrossSells, r.LinkedID)
+		}
+	}
+
+	var meta []struct {
+		ProductID int64  `db:"product_id"`
+		Key       string `db:"meta_key"`
+		Value     string `db:"value"`
+	}
+	if err := db.read.SelectContext(ctx, &meta, db.read.Rebind(`SELECT product_id, meta_key, value FROM product_meta WHERE product_id IN `+in), args...); err != nil {
+		return fmt.Errorf("load meta: %w", err)
+	}
+	for _, r := range meta {
+		p := byID[r.ProductID]
+		if p.Meta == nil {
+			p.Meta = map[string]string{}
+		}
+		p.Meta[r.Key] = r.Value
+	}
+	return nil
+}
+
+func one(ps []*catalog.Product, err error) (*catalog.Product, error) {
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return nil, catalog.ErrNotFound
+	}
+	return ps[0], nil
+}
+
+// Product implements catalog.Store.
+func (db *DB) Product(ctx context.Context, id int64) (*catalog.Product, error) {
+	return one(db.loadProducts(ctx, productSelect+` WHERE id = ?`, id))
+}
+
+// ProductBySlug implements catalog.Store.
+func (db *DB) ProductBySlug(ctx context.Context, slug string) (*catalog.Product, error) {
+	return one(db.loadProducts(ctx, productSelect+` WHERE slug = ? AND parent_id IS NULL`, slug))
+}
+
+// Products implements catalog.Store.
+func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	in, args := inClause(ids)
+	ps, err := db.loadProducts(ctx, productSelect+` WHERE id IN `+in, args...)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*catalog.Product, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
+	out := make([]*catalog.Product, 0, len(ids))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Variations implements catalog.Store.
+func (db *DB) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
+	return db.loadProducts(ctx, productSelect+` WHERE parent_id = ? ORDER BY menu_order, id`, parentID)
+}
+
+// VariationsOf implements catalog.Store.
+func (db *DB) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*catalog.Product, error) {
+	out := map[int64][]*catalog.Product{}
+	if len(parentIDs) == 0 {
+		return out, nil
+	}
+	in, args := inClause(parentIDs)
+	vs, err := db.loadProducts(ctx, productSelect+` WHERE parent_id IN `+in+` ORDER BY parent_id, menu_order, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		out[v.ParentID] = append(out[v.ParentID], v)
+	}
+	return out, nil
+}
+
+var orderColumns = map[string]string{
+	"date":       "created_at %s, id %s",
+	"modified":   "updated_at %s, id %s",
+	"id":         "id %s",
+	"title":      "name %s, id %s",
+	"slug":       "slug %s, id %s",
+	"price":      "sort_price %s, id %s",
+	"popularity": "total_sales %s, id %s",
+	"rating":     "average_rating %s, review_count %s, id %s",
+	"menu_order": "menu_order %s, name %s, id %s",
+}
+
+// QueryProducts implements catalog.Store.
+func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
+	where := []string{"parent_id IS NULL"}
+	var args []any
+	add := func(cond string, a ...any) {
+		where = append(where, cond)
+		args = append(args, a...)
+	}
+	switch q.Visibility {
+	case "search":
+		add("status = 'publish' AND catalog_visibility IN ('visible', 'search')")
+	case "any":
+		add("status = 'publish'")
+	case "all":
+	default:
+		add("status = 'publish' AND catalog_visibility IN ('visible', 'catalog')")
+	}
+	if q.Type != "" {
+		add("type = ?", q.Type)
+	}
+	if len(q.CategoryIDs) > 0 {
+		cats := q.CategoryIDs
+		if q.Descendants {
+			var err error
+			if cats, err = db.descendants(ctx, cats); err != nil {
+				return nil, 0, err
+			}
+		}
+		in, a := inClause(cats)
+		add("id IN (SELECT product_id FROM product_categories WHERE category_id IN "+in+")", a...)
+	}
+	if len(q.TagIDs) > 0 {
+		in, a := inClause(q.TagIDs)
+		add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
+	}
+	if s := strings.TrimSpace(q.Search); s != "" {
+		// Plain substring match for now; the search issue replaces this
+		// with the engines' full-text indexes.
+		like := "%" + escapeLike(strings.ToLower(s)) + "%"
+		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\' OR LOWER(short_description) LIKE ? ESCAPE '\')`, like, like, like)
+	}
+	if len(q.Include) > 0 {
+		in, a := inClause(q.Include)
+		add("id IN "+in, a...)
+	}
+	if len(q.Exclude) > 0 {
+		in, a := inClause(q.Exclude)
+		add("id NOT IN "+in, a...)
+	}
+	if len(q.SKUs) > 0 {
+		in, a := inClause(q.SKUs)
+		add("sku IN "+in, a...)
+	}
+	if q.Slug != "" {
+		add("slug = ?", q.Slug)
+	}
+	if q.Featured != nil {
+		add("featured = ?", *q.Featured)
+	}
+	if q.OnSale != nil {
+		onSale := `(sale_price IS NOT NULL AND (regular_price IS NULL OR sale_price < regular_price)
+			OR id IN (SELECT parent_id FROM products WHERE parent_id IS NOT NULL AND sale_price IS NOT NULL AND sale_price < COALESCE(regular_price, sale_price + 1)))`
+		if *q.OnSale {
+			add(onSale)
+		} else {
+			add("NOT " + onSale)
+		}
+	}
+	if q.MinPrice != nil {
+		add("sort_price >= ?", *q.MinPrice)
+	}
+	if q.MaxPrice != nil {
+		add("sort_price <= ?", *q.MaxPrice)
+	}
+	if len(q.StockStatus) > 0 {
+		in, a := inClause(q.StockStatus)
+		add("stock_status IN "+in, a...)
+	}
+	cond := " WHERE " + strings.Join(where, " AND ")
+
+	var total int
+	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM products`+cond), args...); err != nil {
+		return nil, 0, fmt.Errorf("count products: %w", err)
+	}
+
+	dir := "ASC"
+	if strings.EqualFold(q.Order, "desc") {
+		dir = "DESC"
+	}
+	orderBy := q.OrderBy
+	if orderBy == "" {
+		orderBy = "menu_order"
+	}
+	var order string
+	if orderBy == "include" && len(q.Include) > 0 {
+		var b strings.Builder
+		b.WriteString("CASE id")
+		for i, id := range q.Include {
+			fmt.Fprintf(&b, " WHEN %d THEN %d", id, i)
+		}
+		b.WriteString(" END")
+		order = b.String()
+	} else {
+		pattern, ok := orderColumns[orderBy]
+		if !ok {
+			return nil, 0, fmt.Errorf("unknown orderby %q", orderBy)
+		}
+		n := strings.Count(pattern, "%s")
+		dirs := make([]any, n)
+		for i := range dirs {
+			dirs[i] = dir
+		}
+		order = fmt.Sprintf(pattern, dirs...)
+		if orderBy == "price" {
+			// Products without a price go last in either direction.
+			order = "CASE WHEN sort_price IS NULL THEN 1 ELSE 0 END, " + order
+		}
+	}
+	perPage := q.PerPage
+	if perPage <= 0 {
+		perPage = 10
+	}
+	page := max(q.Page, 1)
+	ps, err := db.loadProducts(ctx, productSelect+cond+" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, perPage, (page-1)*perPage)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	return ps, total, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// descendants expands category ids with all their descendants.
+func (db *DB) descendants(ctx context.Context, ids []int64) ([]int64, error) {
+	var all []struct {
+		ID       int64         `db:"id"`
+		ParentID sql.NullInt64 `db:"parent_id"`
+	}
+	if err := db.read.SelectContext(ctx, &all, `SELECT id, parent_id FROM categories`); err != nil {
+		return nil, err
+	}
+	children := map[int64][]int64{}
+	for _, c := range all {
+		if c.ParentID.Valid {
+			children[c.ParentID.Int64] = append(children[c.ParentID.Int64], c.ID)
+		}
+	}
+	seen := map[int64]bool{}
+	var out []int64
+	var walk func(int64)
+	walk = func(id int64) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		out = append(out, id)
+		for _, c := range children[id] {
+			walk(c)
+		}
+	}
+	for _, id := range ids {
+		walk(id)
+	}
+	return out, nil
+}
+
+type categoryRow struct {
+	ID          int64          `db:"id"`
+	ParentID    sql.NullInt64  `db:"parent_id"`
+	Name        string         `db:"name"`
+	Slug        string         `db:"slug"`
+	Description string         `db:"description"`
+	ImageID     sql.NullInt64  `db:"image_id"`
+	MenuOrder   int            `db:"menu_order"`
+	Count       int            `db:"count"`
+	ImgSrc      sql.NullString `db:"img_src"`
+	ImgWidth    sql.NullInt64  `db:"img_width"`
+	ImgHeight   sql.NullInt64  `db:"img_height"`
+	ImgAlt      sql.NullString `db:"img_alt"`
+	ImgSizes    sql.NullString `db:"img_sizes"`
+}
+
+const categorySelect = `SELECT c.id, c.parent_id, c.name, c.slug, c.description, c.image_id, c.menu_order,
+	(SELECT COUNT(*) FROM product_categories pc JOIN products p ON p.id = pc.product_id
+	  WHERE pc.category_id = c.id AND p.status = 'publish' AND p.catalog_visibility IN ('visible', 'catalog')) AS count,
+	i.src AS img_src, i.width AS img_width, i.height AS img_height, i.alt AS img_alt, i.sizes AS img_sizes
+	FROM categories c LEFT JOIN images i ON i.id = c.image_id`
+
+func (r categoryRow) category() catalog.Category {
+	c := catalog.Category{ID: r.ID, ParentID: r.ParentID.Int64, Name: r.Name, Slug: r.Slug, Description: r.Description,
+		ImageID: r.ImageID.Int64, MenuOrder: r.MenuOrder, Count: r.Count}
+	if r.ImgSrc.Valid {
+		c.Image = &catalog.Image{ID: r.ImageID.Int64, Src: r.ImgSrc.String, Width: int(r.ImgWidth.Int64), Height: int(r.ImgHeight.Int64), Alt: r.ImgAlt.String}
+		_ = json.Unmarshal([]byte(r.ImgSizes.String), &c.Image.Sizes)
+	}
+	return c
+}
+
+func (db *DB) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
+	var rows []categoryRow
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
+		return nil, fmt.Errorf("load categories: %w", err)
+	}
+	out := make([]catalog.Category, len(rows))
+	for i, r := range rows {
+		out[i] = r.category()
+	}
+	return out, nil
+}
+
+// Categories implements catalog.Store.
+func (db *DB) Categories(ctx context.Context) ([]catalog.Category, error) {
+	return db.categories(ctx, "")
+}
+
+// Category implements catalog.Store.
+func (db *DB) Category(ctx context.Context, id int64) (*catalog.Category, error) {
+	cs, err := db.categories(ctx, ` WHERE c.id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, catalog.ErrNotFound
+	}
+	return &cs[0], nil
+}
+
+// CategoryBySlug implements catalog.Store.
+func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Category, error) {
+	cs, err := db.categories(ctx, ` WHERE c.slug = ?`, slug)
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, catalog.ErrNotFound
+	}
+	return &cs[0], nil
+}
+
+// Tags implements catalog.Store.
+func (db *DB) Tags(ctx context.Context) ([]catalog.Tag, error) {
+	var out []catalog.Tag
+	err := db.read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
+		(SELECT COUNT(*) FROM product_tags pt WHERE pt.tag_id = t.id) AS "count" FROM tags t ORDER BY t.name`)
+	return out, err
+}
+
+type attributeRow struct {
+	ID          int64  `db:"id"`
+	Name        string `db:"name"`
+	Slug        string `db:"slug"`
+	Type        string `db:"type"`
+	OrderBy     string `db:"order_by"`
+	HasArchives bool   `db:"has_archives"`
+	Count       int    `db:"count"`
+}
+
+const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives,
+	(SELECT COUNT(DISTINCT product_id) FROM product_attributes pa WHERE pa.attribute_id = a.id) AS count FROM attributes a`
+
+// Attributes implements catalog.Store.
+func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
+	var rows []attributeRow
+	if err := db.read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
+		return nil, err
+	}
+	out := make([]catalog.Attribute, len(rows))
+	for i, r := range rows {
+		out[i] = catalog.Attribute(r)
+	}
+	return out, nil
+}
+
+// Attribute implements catalog.Store.
+func (db *DB) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
+	var r attributeRow
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, catalog.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	a := catalog.Attribute(r)
+	return &a, nil
+}
+
+const termSelect = `SELECT t.id, t.attribute_id, t.name, t.slug, t.description, t.color, t.image_url, t.menu_order,
+	(SELECT COUNT(DISTINCT v.product_id) FROM product_attribute_values v WHERE v.term_id = t.id) AS count FROM attribute_terms t`
+
+type termRow struct {
+	ID          int64  `db:"id"`
+	AttributeID int64  `db:"attribute_id"`
+	Name        string `db:"name"`
+	Slug        string `db:"slug"`
+	Description string `db:"description"`
+	Color       string `db:"color"`
+	ImageURL    string `db:"image_url"`
+	MenuOrder   int    `db:"menu_order"`
+	Count       int    `db:"count"`
+}
+
+func (db *DB) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
+	var rows []termRow
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
+		return nil, fmt.Errorf("load terms: %w", err)
+	}
+	out := make([]catalog.AttrTerm, len(rows))
+	for i, r := range rows {
+		out[i] = catalog.AttrTerm(r)
+	}
+	return out, nil
+}
+
+// AttributeTerms implements catalog.Store.
+func (db *DB) AttributeTerms(ctx context.Context, attributeID int64) ([]catalog.AttrTerm, error) {
+	return db.terms(ctx, ` WHERE t.attribute_id = ?`, attributeID)
+}
+
+// TermsByID implements catalog.Store.
+func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.AttrTerm, error) {
+	out := map[int64]catalog.AttrTerm{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in, args := inClause(ids)
+	ts, err := db.terms(ctx, ` WHERE t.id IN `+in, args...)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		out[t.ID] = t
+	}
+	return out, nil
+}
+
+// Reviews implements catalog.Store: approved reviews, newest first.
+func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	var rows []struct {
+		ID        int64        `db:"id"`
+		ProductID int64        `db:"product_id"`
+		Author    string       `db:"author"`
+		Email     string       `db:"email"`
+		Rating    int          `db:"rating"`
+		Content   string       `db:"content"`
+		Verified  bool         `db:"verified"`
+		Approved  bool         `db:"approved"`
+		CreatedAt sql.NullTime `db:"created_at"`
+	}
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, product_id, author, email, rating, content, verified, approved, created_at
+		FROM reviews WHERE product_id = ? AND approved = ? ORDER BY created_at DESC, id DESC LIMIT ?`), productID, true, limit); err != nil {
+		return nil, err
+	}
+	out := make([]catalog.Review, len(rows))
+	for i, r := range rows {
+		out[i] = catalog.Review{ID: r.ID, ProductID: r.ProductID, Author: r.Author, Email: r.Email, Rating: r.Rating,
+			Content: r.Content, Verified: r.Verified, Approved: r.Approved, CreatedAt: r.CreatedAt.Time.UTC()}
+	}
+	return out, nil
+}
+
+// CountProducts implements catalog.Store.
+func (db *DB) CountProducts(ctx context.Context) (int, error) {
+	var n int
+	err := db.read.GetContext(ctx, &n, `SELECT COUNT(*) FROM products`)
+	return n, err
+}
+
+// Change is one entry of the catalogue change log.
+type Change struct {
+	ID        int64  `db:"id"`
+	ProductID int64  `db:"product_id"`
+	Kind      string `db:"kind"`
+}
+
+// ChangesSince returns change-log entries after id, oldest first.
+func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
+	var out []Change
+	err := db.read.SelectContext(ctx, &out, db.read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
+	return out, err
+}
+
+// LastChange returns the newest change-log id (0 when empty).
+func (db *DB) LastChange(ctx context.Context) (int64, error) {
+	var id sql.NullInt64
+	err := db.read.GetContext(ctx, &id, `SELECT MAX(id) FROM catalog_changes`)
+	return id.Int64, err
+}
+
+// Media returns a stored media file by path.
+func (db *DB) Media(ctx context.Context, path string) (*catalog.MediaFile, error) {
+	var m struct {
+		Path        string `db:"path"`
+		ContentType string `db:"content_type"`
+		Data        []byte `db:"data"`
+	}
+	err := db.read.GetContext(ctx, &m, db.read.Rebind(`SELECT path, content_type, data FROM media_files WHERE path = ?`), path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, catalog.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &catalog.MediaFile{Path: m.Path, ContentType: m.ContentType, Data: m.Data}, nil
+}

@@ -1,0 +1,101 @@
+// Package storetest opens fresh, migrated stores for tests: a temporary
+// SQLite file always, and a fresh PostgreSQL schema when VITRINE_TEST_POSTGRES
+// holds a DSN. Every engine-facing test runs through Engines so both engines
+// prove the same contract.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver for schema set-up
+
+	"vitrine/internal/storage/sqlstore"
+)
+
+// EnvPostgres names the variable holding the PostgreSQL DSN for tests.
+const EnvPostgres = "VITRINE_TEST_POSTGRES"
+
+// Engines lists the engines to test: SQLite, plus PostgreSQL when configured.
+func Engines(t testing.TB) []string {
+	engines := []string{sqlstore.SQLite}
+	if os.Getenv(EnvPostgres) != "" {
+		engines = append(engines, sqlstore.Postgres)
+	}
+	return engines
+}
+
+// DSN returns a DSN for a fresh, empty database of the engine, removed when
+// the test ends.
+func DSN(t testing.TB, engine string) string {
+	t.Helper()
+	switch engine {
+	case sqlstore.SQLite:
+		return "sqlite:" + filepath.Join(t.TempDir(), "vitrine.db")
+	case sqlstore.Postgres:
+		base := os.Getenv(EnvPostgres)
+		if base == "" {
+			t.Fatalf("%s is not set", EnvPostgres)
+		}
+		b := make([]byte, 6)
+		_, _ = rand.Read(b)
+		schema := "t_" + hex.EncodeToString(b)
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer admin.Close()
+		if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
+			t.Fatalf("create schema: %v", err)
+		}
+		t.Cleanup(func() {
+			a, err := sql.Open("pgx", base)
+			if err != nil {
+				return
+			}
+			defer a.Close()
+			_, _ = a.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
+		})
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	t.Fatalf("unknown engine %q", engine)
+	return ""
+}
+
+// Open returns a fresh, migrated store of the engine, closed when the test ends.
+func Open(t testing.TB, engine string) *sqlstore.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlstore.Open(ctx, DSN(t, engine), nil)
+	if err != nil {
+		t.Fatalf("open %s: %v", engine, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", engine, err)
+	}
+	return db
+}
+
+// Each runs fn as a subtest per engine with a fresh store.
+func Each(t *testing.T, fn func(t *testing.T, db *sqlstore.DB)) {
+	for _, e := range Engines(t) {
+		t.Run(strings.ToLower(e), func(t *testing.T) {
+			fn(t, Open(t, e))
+		})
+	}
+}

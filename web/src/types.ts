@@ -1,0 +1,255 @@
+// The data the Go server inlines into every page (and the Store API shapes
+// it reuses). The server is the source of truth: internal/storeapi and
+// internal/pages build these objects. Keep both sides in step.
+
+/** Store API "currency block"; amounts are strings of integer minor units. */
+export interface CurrencyBlock {
+  currency_code: string;
+  currency_symbol: string;
+  currency_minor_unit: number;
+  currency_decimal_separator: string;
+  currency_thousand_separator: string;
+  currency_prefix: string;
+  currency_suffix: string;
+}
+
+export interface StoreImage {
+  id: number;
+  src: string;
+  thumbnail: string;
+  srcset: string;
+  sizes: string;
+  thumbnail_srcset: string;
+  thumbnail_sizes: string;
+  name: string;
+  alt: string;
+  /** Our additions: intrinsic size of src, so layout never shifts. */
+  width: number;
+  height: number;
+}
+
+export interface StorePrices extends CurrencyBlock {
+  price: string;
+  regular_price: string;
+  sale_price: string;
+  price_range: { min_amount: string; max_amount: string } | null;
+}
+
+export interface TermRef {
+  id: number;
+  name: string;
+  slug: string;
+  link: string;
+}
+
+export interface StoreAttribute {
+  id: number; // 0 for a local attribute
+  name: string;
+  taxonomy: string | null;
+  has_variations: boolean;
+  terms: { id: number; name: string; slug: string; default: boolean }[];
+}
+
+export interface StoreProduct {
+  id: number;
+  name: string;
+  slug: string;
+  parent: number;
+  type: 'simple' | 'variable' | 'grouped' | 'external' | 'variation';
+  variation: string;
+  permalink: string;
+  sku: string;
+  short_description: string; // HTML from the catalogue
+  description: string; // HTML from the catalogue
+  on_sale: boolean;
+  prices: StorePrices;
+  price_html: string;
+  average_rating: string;
+  review_count: number;
+  images: StoreImage[];
+  categories: TermRef[];
+  tags: TermRef[];
+  brands: TermRef[];
+  attributes: StoreAttribute[];
+  variations: { id: number; attributes: { name: string; value: string }[] }[];
+  grouped_products: number[];
+  has_options: boolean;
+  is_purchasable: boolean;
+  is_in_stock: boolean;
+  is_on_backorder: boolean;
+  low_stock_remaining: number | null;
+  stock_availability: { text: string; class: string };
+  sold_individually: boolean;
+  weight: string;
+  dimensions: { length: string; width: string; height: string };
+  formatted_weight: string;
+  formatted_dimensions: string;
+  add_to_cart: {
+    text: string;
+    description: string;
+    url: string;
+    single_text: string;
+    minimum: number;
+    maximum: number;
+    multiple_of: number;
+  };
+  extensions: Record<string, unknown>;
+}
+
+export interface StoreCategory {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  count: number;
+  image: StoreImage | null;
+  review_count: number;
+  permalink: string;
+}
+
+/** A WooCommerce variation object (get_variation / data-product_variations). */
+export interface VariationImage {
+  title: string;
+  caption: string;
+  url: string;
+  alt: string;
+  src: string;
+  srcset: string;
+  sizes: string;
+  full_src: string;
+  full_src_w: number;
+  full_src_h: number;
+  gallery_thumbnail_src: string;
+  gallery_thumbnail_src_w: number;
+  gallery_thumbnail_src_h: number;
+  thumb_src: string;
+  thumb_src_w: number;
+  thumb_src_h: number;
+  src_w: number;
+  src_h: number;
+}
+
+export interface Variation {
+  attributes: Record<string, string>; // attribute_pa_color -> slug ("" = any)
+  availability_html: string;
+  backorders_allowed: boolean;
+  dimensions: { length: string; width: string; height: string };
+  dimensions_html: string;
+  display_price: number;
+  display_regular_price: number;
+  image: VariationImage;
+  image_id: number;
+  image_link: string;
+  image_src: string;
+  is_downloadable: boolean;
+  is_in_stock: boolean;
+  is_purchasable: boolean;
+  is_sold_individually: 'yes' | 'no';
+  is_virtual: boolean;
+  max_qty: number | '';
+  min_qty: number;
+  price_html: string;
+  sku: string;
+  variation_description: string;
+  variation_id: number;
+  variation_is_active: boolean;
+  variation_is_visible: boolean;
+  variation_stock_left: number | null;
+  is_pre_order: 'yes' | 'no';
+  pre_order_label: string;
+  pre_order_date: string; // RFC 3339, "" when none
+  weight: string;
+  weight_html: string;
+}
+
+/** Swatch data for one attribute of a variable product. */
+export interface SwatchAttribute {
+  key: string; // "pa_color" or sanitized local name
+  name: string; // "Color"
+  type: 'select' | 'color' | 'image' | 'label';
+  options: { slug: string; name: string; color: string; image: string }[];
+}
+
+export interface Review {
+  id: number;
+  reviewer: string;
+  review: string; // HTML-escaped plain text paragraphs
+  rating: number;
+  verified: boolean;
+  date_created: string; // RFC 3339
+  formatted_date_created: string;
+}
+
+export interface Crumb {
+  name: string;
+  url: string;
+}
+
+export interface NavCategory {
+  id: number;
+  name: string;
+  url: string;
+  count: number;
+  children: NavCategory[];
+}
+
+export interface Site {
+  name: string;
+  tagline: string;
+  currency: CurrencyBlock;
+}
+
+interface PageBase {
+  site: Site;
+  /** Request path and query, e.g. "/shop/page/2/?orderby=price". */
+  url: string;
+  nav: NavCategory[];
+}
+
+export interface HomePage extends PageBase {
+  page: 'home';
+  featured: StoreProduct[];
+  latest: StoreProduct[];
+  categories: StoreCategory[];
+}
+
+export type OrderBy = 'menu_order' | 'popularity' | 'rating' | 'date' | 'price' | 'price-desc';
+
+export interface ListingPage extends PageBase {
+  page: 'listing';
+  title: string;
+  description: string; // HTML (category description)
+  breadcrumbs: Crumb[];
+  products: StoreProduct[];
+  total: number;
+  page_number: number;
+  total_pages: number;
+  orderby: OrderBy;
+  /** Base path of the listing ("/shop/" or "/product-category/clothing/"), page links are base + "page/N/". */
+  base: string;
+  /** Subcategories to show above the products (category pages). */
+  subcategories: StoreCategory[];
+}
+
+export interface ProductPage extends PageBase {
+  page: 'product';
+  product: StoreProduct;
+  breadcrumbs: Crumb[];
+  /** Full variation objects when the product has at most the threshold (30); otherwise empty and fetched with get_variation. */
+  variations: Variation[];
+  variations_total: number;
+  swatches: SwatchAttribute[];
+  /** Attributes shown in the "Additional information" tab. */
+  additional: { label: string; value: string }[];
+  reviews: Review[];
+  related: StoreProduct[];
+  upsells: StoreProduct[];
+  grouped: StoreProduct[];
+}
+
+export interface NotFoundPage extends PageBase {
+  page: 'notfound';
+}
+
+export type PageData = HomePage | ListingPage | ProductPage | NotFoundPage;
