@@ -142,6 +142,12 @@ func (db *DB) SaveProduct(ctx context.Context, p *catalog.Product, variations []
 			return err
 		}
 		created = p.ID == 0
+		kind := "product_listed"
+		if !created {
+			if kind, err = db.changeKind(ctx, tx, p); err != nil {
+				return err
+			}
+		}
 		if err := db.writeProduct(ctx, tx, p, now); err != nil {
 			return err
 		}
@@ -167,9 +173,43 @@ func (db *DB) SaveProduct(ctx context.Context, p *catalog.Product, variations []
 				return err
 			}
 		}
-		return db.recordChange(ctx, tx, p.ID, "product")
+		return db.recordChange(ctx, tx, p.ID, kind)
 	})
 	return created, err
+}
+
+// changeKind tells whether an update can change which listings show the
+// product ("product_listed": publication, visibility, categories, featured)
+// or only what its own pages show ("product").
+func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (string, error) {
+	var old struct {
+		Status     string `db:"status"`
+		Visibility string `db:"catalog_visibility"`
+		Featured   bool   `db:"featured"`
+	}
+	if err := tx.GetContext(ctx, &old, tx.Rebind(`SELECT status, catalog_visibility, featured FROM products WHERE id = ?`), p.ID); err != nil {
+		return "", err
+	}
+	if old.Status != p.Status || old.Visibility != p.CatalogVisibility || old.Featured != p.Featured {
+		return "product_listed", nil
+	}
+	var cats []int64
+	if err := tx.SelectContext(ctx, &cats, tx.Rebind(`SELECT category_id FROM product_categories WHERE product_id = ? ORDER BY category_id`), p.ID); err != nil {
+		return "", err
+	}
+	want := map[int64]bool{}
+	for _, c := range p.Categories {
+		want[c.ID] = true
+	}
+	if len(want) != len(cats) {
+		return "product_listed", nil
+	}
+	for _, c := range cats {
+		if !want[c] {
+			return "product_listed", nil
+		}
+	}
+	return "product", nil
 }
 
 func (db *DB) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug string) (int64, error) {

@@ -1,0 +1,172 @@
+package pages
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strconv"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/storeapi"
+)
+
+// ListingPage is the data of the shop, category and search-result pages.
+type ListingPage struct {
+	Base
+	Title         string              `json:"title"`
+	Description   string              `json:"description"`
+	Breadcrumbs   []Crumb             `json:"breadcrumbs"`
+	Products      []storeapi.Product  `json:"products"`
+	Total         int                 `json:"total"`
+	PageNumber    int                 `json:"page_number"`
+	TotalPages    int                 `json:"total_pages"`
+	OrderBy       string              `json:"orderby"`
+	BasePath      string              `json:"base"`
+	Subcategories []storeapi.Category `json:"subcategories"`
+}
+
+// Sorts maps the listing's ?orderby= values to catalogue orderings.
+var Sorts = map[string]struct{ By, Dir string }{
+	"menu_order": {"menu_order", "asc"},
+	"popularity": {"popularity", "desc"},
+	"rating":     {"rating", "desc"},
+	"date":       {"date", "desc"},
+	"price":      {"price", "asc"},
+	"price-desc": {"price", "desc"},
+}
+
+// ListingQuery is what a listing URL asks for.
+type ListingQuery struct {
+	Page    int
+	OrderBy string
+	Search  string
+}
+
+// NormalizeOrderBy maps unknown sort values to the default.
+func NormalizeOrderBy(s string) string {
+	if _, ok := Sorts[s]; ok {
+		return s
+	}
+	return "menu_order"
+}
+
+// Shop loads /shop/ and its pages.
+func (l *Loader) Shop(ctx context.Context, reqURL string, q ListingQuery) (*Result, error) {
+	e, err := l.setup(ctx, "listing", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	crumbs := []Crumb{{"Home", "/"}, {"Shop", "/shop/"}}
+	return l.listing(ctx, e, q, catalog.ProductQuery{}, "Shop", "", "/shop/", crumbs, nil)
+}
+
+// Search loads the search results page /?s=term&post_type=product.
+func (l *Loader) Search(ctx context.Context, reqURL string, q ListingQuery) (*Result, error) {
+	e, err := l.setup(ctx, "listing", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	title := "Search results: “" + q.Search + "”"
+	crumbs := []Crumb{{"Home", "/"}, {title, "/?s=" + url.QueryEscape(q.Search) + "&post_type=product"}}
+	res, err := l.listing(ctx, e, q, catalog.ProductQuery{Search: q.Search, Visibility: "search"}, title, "", "/", crumbs, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Head.Robots = "noindex, follow"
+	return res, nil
+}
+
+// Category loads /product-category/<path>/ (nested paths allowed; the last
+// slug names the category, and the path must be its real one).
+func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q ListingQuery) (*Result, error) {
+	if len(slugs) == 0 {
+		return nil, ErrNotFound
+	}
+	e, err := l.setup(ctx, "listing", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	var cat *catalog.Category
+	for i := range e.cats {
+		if e.cats[i].Slug == slugs[len(slugs)-1] {
+			cat = &e.cats[i]
+		}
+	}
+	if cat == nil {
+		return nil, ErrNotFound
+	}
+	path := e.b.CategoryPath(cat.ID, cat.Slug)
+	crumbs := []Crumb{{"Home", "/"}}
+	byID := map[int64]catalog.Category{}
+	for _, c := range e.cats {
+		byID[c.ID] = c
+	}
+	var chain []catalog.Category
+	for c, ok := *cat, true; ok; c, ok = byID[c.ParentID] {
+		chain = append([]catalog.Category{c}, chain...)
+		if len(chain) > len(e.cats) {
+			break
+		}
+	}
+	for _, c := range chain {
+		crumbs = append(crumbs, Crumb{c.Name, e.b.CategoryPath(c.ID, c.Slug)})
+	}
+	var subs []storeapi.Category
+	for _, c := range e.cats {
+		if c.ParentID == cat.ID {
+			subs = append(subs, e.b.Category(c))
+		}
+	}
+	res, err := l.listing(ctx, e, q, catalog.ProductQuery{CategoryIDs: []int64{cat.ID}, Descendants: true}, cat.Name, cat.Description, path, crumbs, subs)
+	if err != nil {
+		return nil, err
+	}
+	res.Tags = append(res.Tags, "category:"+strconv.FormatInt(cat.ID, 10))
+	return res, nil
+}
+
+func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog.ProductQuery, title, description, base string, crumbs []Crumb, subs []storeapi.Category) (*Result, error) {
+	orderBy := NormalizeOrderBy(q.OrderBy)
+	sort := Sorts[orderBy]
+	pq.OrderBy, pq.Order = sort.By, sort.Dir
+	pq.Page, pq.PerPage = max(q.Page, 1), PerPage
+	ps, total, err := l.Store.QueryProducts(ctx, pq)
+	if err != nil {
+		return nil, err
+	}
+	pages := max((total+PerPage-1)/PerPage, 1)
+	if pq.Page > pages {
+		return nil, ErrNotFound
+	}
+	page := ListingPage{Base: e.base, Title: title, Description: description, Breadcrumbs: crumbs, Total: total,
+		PageNumber: pq.Page, TotalPages: pages, OrderBy: orderBy, BasePath: base, Subcategories: subs}
+	if page.Subcategories == nil {
+		page.Subcategories = []storeapi.Category{}
+	}
+	if page.Products, err = l.products(ctx, e.b, ps); err != nil {
+		return nil, err
+	}
+	canonical := base
+	if pq.Page > 1 {
+		canonical += "page/" + strconv.Itoa(pq.Page) + "/"
+	}
+	desc := plainText(description, 160)
+	if desc == "" {
+		desc = title + " at " + l.SiteName
+	}
+	h := l.head(l.title(title), desc, canonical)
+	if pq.Search != "" {
+		h.Canonical = ""
+	}
+	h.JSONLD = []any{breadcrumbLD(l.BaseURL, crumbs)}
+	if pq.Page > 1 {
+		h.Title = l.title(title + " – Page " + strconv.Itoa(pq.Page))
+	}
+	tags := append(productTags(page.Products), "listing")
+	return &Result{Status: 200, Data: page, Head: h, Tags: tags}, nil
+}
+
+// IsNotFound reports whether err means "no such page".
+func IsNotFound(err error) bool {
+	return errors.Is(err, ErrNotFound) || errors.Is(err, catalog.ErrNotFound)
+}

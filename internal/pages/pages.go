@@ -1,0 +1,204 @@
+// Package pages loads the data of each server-rendered page (home,
+// listings, product, not found): it asks the catalogue, shapes the result
+// as the React app's PageData (web/src/types.ts), and says what the page's
+// head holds and which cache tags it carries.
+package pages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/money"
+	"vitrine/internal/render"
+	"vitrine/internal/storeapi"
+)
+
+// PerPage is how many products a listing page shows.
+const PerPage = 24
+
+// ErrNotFound means the page does not exist (unknown slug, page past the end).
+var ErrNotFound = errors.New("page not found")
+
+// Loader builds page data.
+type Loader struct {
+	Store    catalog.Store
+	Currency money.Currency
+	SiteName string
+	Tagline  string
+	// BaseURL is the shop's public origin, for canonical links and
+	// structured data.
+	BaseURL string
+	Now     func() time.Time
+	// VariationThreshold: variable products with at most this many
+	// variations embed them all in the page (spec: 30, up to 100).
+	VariationThreshold int
+}
+
+// Result is a loaded page.
+type Result struct {
+	Status int
+	Data   any
+	Head   render.Head
+	Tags   []string
+}
+
+// Site is the shop's identity as pages show it.
+type Site struct {
+	Name     string         `json:"name"`
+	Tagline  string         `json:"tagline"`
+	Currency money.Currency `json:"currency"`
+}
+
+// NavCategory is a node of the header's category menu.
+type NavCategory struct {
+	ID       int64         `json:"id"`
+	Name     string        `json:"name"`
+	URL      string        `json:"url"`
+	Count    int           `json:"count"`
+	Children []NavCategory `json:"children"`
+}
+
+// Base is what every page carries.
+type Base struct {
+	Page string        `json:"page"`
+	Site Site          `json:"site"`
+	URL  string        `json:"url"`
+	Nav  []NavCategory `json:"nav"`
+}
+
+// Crumb is one breadcrumb.
+type Crumb struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+type env struct {
+	b    *storeapi.Builder
+	cats []catalog.Category
+	base Base
+}
+
+// setup loads what every page needs: the category tree and the builder.
+func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
+	cats, err := l.Store.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := &storeapi.Builder{Currency: l.Currency, Now: l.Now(), CategoryPaths: storeapi.CategoryPaths(cats)}
+	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}}}
+	e.base.Nav = navTree(b, cats, 0)
+	return e, nil
+}
+
+func navTree(b *storeapi.Builder, cats []catalog.Category, parent int64) []NavCategory {
+	out := []NavCategory{}
+	for _, c := range cats {
+		if c.ParentID != parent {
+			continue
+		}
+		out = append(out, NavCategory{ID: c.ID, Name: c.Name, URL: b.CategoryPath(c.ID, c.Slug), Count: c.Count, Children: navTree(b, cats, c.ID)})
+	}
+	return out
+}
+
+// products converts catalogue products to Store API products, loading the
+// variations of variable products and children of grouped ones in one go.
+func (l *Loader) products(ctx context.Context, b *storeapi.Builder, ps []*catalog.Product) ([]storeapi.Product, error) {
+	var parents []int64
+	var grouped []int64
+	for _, p := range ps {
+		switch p.Type {
+		case catalog.TypeVariable:
+			parents = append(parents, p.ID)
+		case catalog.TypeGrouped:
+			grouped = append(grouped, p.Children...)
+		}
+	}
+	vars, err := l.Store.VariationsOf(ctx, parents)
+	if err != nil {
+		return nil, err
+	}
+	children := map[int64]*catalog.Product{}
+	if len(grouped) > 0 {
+		cs, err := l.Store.Products(ctx, grouped)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			children[c.ID] = c
+		}
+	}
+	out := make([]storeapi.Product, 0, len(ps))
+	for _, p := range ps {
+		kids := vars[p.ID]
+		if p.Type == catalog.TypeGrouped {
+			for _, id := range p.Children {
+				if c, ok := children[id]; ok {
+					kids = append(kids, c)
+				}
+			}
+		}
+		out = append(out, b.Product(p, kids))
+	}
+	return out, nil
+}
+
+func productTags(ps []storeapi.Product) []string {
+	tags := make([]string, 0, len(ps))
+	for _, p := range ps {
+		tags = append(tags, "product:"+strconv.FormatInt(p.ID, 10))
+	}
+	return tags
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// plainText strips markup and collapses spaces, cut to n runes on a word.
+func plainText(s string, n int) string {
+	s = html.UnescapeString(tagRE.ReplaceAllString(s, " "))
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndex(cut, " "); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+func (l *Loader) head(title, description, path string) render.Head {
+	return render.Head{Title: title, Description: description, Canonical: l.BaseURL + path, SiteName: l.SiteName}
+}
+
+func (l *Loader) title(s string) string {
+	if s == "" {
+		return l.SiteName
+	}
+	return s + " – " + l.SiteName
+}
+
+func breadcrumbLD(base string, crumbs []Crumb) map[string]any {
+	items := make([]map[string]any, len(crumbs))
+	for i, c := range crumbs {
+		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Name, "item": base + c.URL}
+	}
+	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
+}
+
+func decimalString(v int64, minor int) string {
+	c := money.Currency{MinorUnit: minor, DecimalSeparator: "."}
+	return c.FormatNumber(v)
+}
+
+func formatDate(t time.Time) string {
+	return fmt.Sprintf("%s %d, %d", t.Month(), t.Day(), t.Year())
+}

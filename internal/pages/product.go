@@ -1,0 +1,361 @@
+package pages
+
+import (
+	"context"
+	"html"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/storeapi"
+)
+
+// SwatchOption is one choosable value of an attribute.
+type SwatchOption struct {
+	Slug  string `json:"slug"`
+	Name  string `json:"name"`
+	Color string `json:"color"`
+	Image string `json:"image"`
+}
+
+// SwatchAttribute is an attribute used for variations, with its swatch type.
+type SwatchAttribute struct {
+	Key     string         `json:"key"`
+	Name    string         `json:"name"`
+	Type    string         `json:"type"`
+	Options []SwatchOption `json:"options"`
+}
+
+// LabelValue is a row of the additional-information table.
+type LabelValue struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// Review is a review as the page shows it.
+type Review struct {
+	ID                   int64  `json:"id"`
+	Reviewer             string `json:"reviewer"`
+	Review               string `json:"review"`
+	Rating               int    `json:"rating"`
+	Verified             bool   `json:"verified"`
+	DateCreated          string `json:"date_created"`
+	FormattedDateCreated string `json:"formatted_date_created"`
+}
+
+// ProductPage is the data of /product/<slug>/.
+type ProductPage struct {
+	Base
+	Product         storeapi.Product     `json:"product"`
+	Breadcrumbs     []Crumb              `json:"breadcrumbs"`
+	Variations      []storeapi.Variation `json:"variations"`
+	VariationsTotal int                  `json:"variations_total"`
+	Swatches        []SwatchAttribute    `json:"swatches"`
+	Additional      []LabelValue         `json:"additional"`
+	Reviews         []Review             `json:"reviews"`
+	Related         []storeapi.Product   `json:"related"`
+	Upsells         []storeapi.Product   `json:"upsells"`
+	Grouped         []storeapi.Product   `json:"grouped"`
+}
+
+// Product loads a product page. Unpublished products are not found.
+func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, error) {
+	p, err := l.Store.ProductBySlug(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Published() {
+		return nil, ErrNotFound
+	}
+	e, err := l.setup(ctx, "product", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	var vars []*catalog.Product
+	if p.Type == catalog.TypeVariable {
+		if vars, err = l.Store.Variations(ctx, p.ID); err != nil {
+			return nil, err
+		}
+	}
+	page := ProductPage{Base: e.base, Variations: []storeapi.Variation{}, Swatches: []SwatchAttribute{},
+		Additional: []LabelValue{}, Reviews: []Review{}, Related: []storeapi.Product{}, Upsells: []storeapi.Product{}, Grouped: []storeapi.Product{}}
+	tags := []string{"product:" + strconv.FormatInt(p.ID, 10)}
+
+	var grouped []*catalog.Product
+	if p.Type == catalog.TypeGrouped && len(p.Children) > 0 {
+		if grouped, err = l.Store.Products(ctx, p.Children); err != nil {
+			return nil, err
+		}
+		grouped = published(grouped)
+		if page.Grouped, err = l.products(ctx, e.b, grouped); err != nil {
+			return nil, err
+		}
+		tags = append(tags, productTags(page.Grouped)...)
+	}
+	kids := vars
+	if p.Type == catalog.TypeGrouped {
+		kids = grouped
+	}
+	page.Product = e.b.Product(p, kids)
+
+	visible := 0
+	for _, v := range vars {
+		if v.Published() && v.Active {
+			visible++
+		}
+	}
+	page.VariationsTotal = visible
+	threshold := min(max(l.VariationThreshold, 30), 100)
+	if visible <= threshold {
+		for _, v := range vars {
+			if v.Published() && v.Active {
+				page.Variations = append(page.Variations, e.b.Variation(p, v))
+			}
+		}
+	}
+	if page.Swatches, err = l.swatches(ctx, p); err != nil {
+		return nil, err
+	}
+	page.Additional = additional(p)
+
+	reviews, err := l.Store.Reviews(ctx, p.ID, 50)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range reviews {
+		page.Reviews = append(page.Reviews, Review{ID: r.ID, Reviewer: r.Author, Review: paragraphs(r.Content), Rating: r.Rating, Verified: r.Verified,
+			DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt)})
+	}
+
+	if len(p.Upsells) > 0 {
+		ups, err := l.Store.Products(ctx, p.Upsells)
+		if err != nil {
+			return nil, err
+		}
+		if page.Upsells, err = l.products(ctx, e.b, visibleInCatalog(ups)); err != nil {
+			return nil, err
+		}
+		tags = append(tags, productTags(page.Upsells)...)
+	}
+	if len(p.Categories) > 0 {
+		ids := make([]int64, len(p.Categories))
+		for i, c := range p.Categories {
+			ids[i] = c.ID
+		}
+		exclude := append([]int64{p.ID}, p.Upsells...)
+		rel, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{CategoryIDs: ids, Exclude: exclude, PerPage: 4, OrderBy: "popularity", Order: "desc"})
+		if err != nil {
+			return nil, err
+		}
+		if page.Related, err = l.products(ctx, e.b, rel); err != nil {
+			return nil, err
+		}
+		tags = append(tags, productTags(page.Related)...)
+	}
+
+	page.Breadcrumbs = []Crumb{{"Home", "/"}}
+	if len(p.Categories) > 0 {
+		c := p.Categories[0]
+		page.Breadcrumbs = append(page.Breadcrumbs, Crumb{c.Name, e.b.CategoryPath(c.ID, c.Slug)})
+	}
+	path := storeapi.ProductPath(p.Slug)
+	page.Breadcrumbs = append(page.Breadcrumbs, Crumb{p.Name, path})
+
+	desc := plainText(p.ShortDescription, 160)
+	if desc == "" {
+		desc = plainText(p.Description, 160)
+	}
+	h := l.head(l.title(p.Name), desc, path)
+	h.OGType = "product"
+	if len(page.Product.Images) > 0 {
+		h.OGImage = l.abs(page.Product.Images[0].Src)
+	}
+	h.JSONLD = []any{l.productLD(p, page.Product, desc), breadcrumbLD(l.BaseURL, page.Breadcrumbs)}
+	return &Result{Status: 200, Data: page, Head: h, Tags: tags}, nil
+}
+
+func (l *Loader) abs(src string) string {
+	if strings.HasPrefix(src, "/") {
+		return l.BaseURL + src
+	}
+	return src
+}
+
+func published(ps []*catalog.Product) []*catalog.Product {
+	out := ps[:0:0]
+	for _, p := range ps {
+		if p.Published() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func visibleInCatalog(ps []*catalog.Product) []*catalog.Product {
+	out := ps[:0:0]
+	for _, p := range ps {
+		if p.ShownInCatalog() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// swatches lists the attributes used for variations with their options in
+// the shop's order, and the swatch type of global attributes.
+func (l *Loader) swatches(ctx context.Context, p *catalog.Product) ([]SwatchAttribute, error) {
+	out := []SwatchAttribute{}
+	if p.Type != catalog.TypeVariable {
+		return out, nil
+	}
+	var termIDs []int64
+	for _, a := range p.Attributes {
+		for _, v := range a.Values {
+			if v.TermID != 0 {
+				termIDs = append(termIDs, v.TermID)
+			}
+		}
+	}
+	terms, err := l.Store.TermsByID(ctx, termIDs)
+	if err != nil {
+		return nil, err
+	}
+	types := map[int64]string{}
+	if len(terms) > 0 {
+		attrs, err := l.Store.Attributes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range attrs {
+			types[a.ID] = a.Type
+		}
+	}
+	for _, a := range p.Attributes {
+		if !a.Variation {
+			continue
+		}
+		sa := SwatchAttribute{Key: a.Key(), Name: a.Name, Type: catalog.SwatchSelect, Options: []SwatchOption{}}
+		if t, ok := types[a.AttributeID]; ok {
+			sa.Type = t
+		}
+		for _, v := range a.Values {
+			o := SwatchOption{Slug: v.Slug, Name: v.Name}
+			if t, ok := terms[v.TermID]; ok {
+				o.Color, o.Image = t.Color, t.ImageURL
+			}
+			sa.Options = append(sa.Options, o)
+		}
+		out = append(out, sa)
+	}
+	return out, nil
+}
+
+func additional(p *catalog.Product) []LabelValue {
+	out := []LabelValue{}
+	if p.Weight != "" {
+		out = append(out, LabelValue{"Weight", p.Weight + " kg"})
+	}
+	var dims []string
+	for _, d := range []string{p.Length, p.Width, p.Height} {
+		if d != "" {
+			dims = append(dims, d)
+		}
+	}
+	if len(dims) > 0 {
+		out = append(out, LabelValue{"Dimensions", strings.Join(dims, " × ") + " cm"})
+	}
+	for _, a := range p.Attributes {
+		if !a.Visible {
+			continue
+		}
+		names := make([]string, len(a.Values))
+		for i, v := range a.Values {
+			names[i] = v.Name
+		}
+		out = append(out, LabelValue{a.Name, strings.Join(names, ", ")})
+	}
+	return out
+}
+
+// paragraphs turns a review's plain text into escaped HTML paragraphs.
+func paragraphs(s string) string {
+	var b strings.Builder
+	for _, para := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		para = strings.TrimSpace(para)
+		if para == "" {
+			continue
+		}
+		b.WriteString("<p>")
+		b.WriteString(strings.ReplaceAll(html.EscapeString(para), "\n", "<br>"))
+		b.WriteString("</p>")
+	}
+	return b.String()
+}
+
+func schemaAvailability(sp storeapi.Product, p *catalog.Product) string {
+	switch {
+	case p.PreOrder:
+		return "https://schema.org/PreOrder"
+	case !sp.IsInStock:
+		return "https://schema.org/OutOfStock"
+	case sp.IsOnBackorder:
+		return "https://schema.org/BackOrder"
+	}
+	return "https://schema.org/InStock"
+}
+
+func (l *Loader) productLD(p *catalog.Product, sp storeapi.Product, desc string) map[string]any {
+	ld := map[string]any{
+		"@context": "https://schema.org", "@type": "Product", "name": p.Name, "description": desc,
+		"url": l.BaseURL + storeapi.ProductPath(p.Slug),
+	}
+	if p.SKU != "" {
+		ld["sku"] = p.SKU
+	}
+	var imgs []string
+	for _, img := range sp.Images {
+		imgs = append(imgs, l.abs(img.Src))
+	}
+	if len(imgs) > 0 {
+		ld["image"] = imgs
+	}
+	if sp.Prices.Price != "" {
+		minor := l.Currency.MinorUnit
+		offer := map[string]any{"priceCurrency": l.Currency.Code, "availability": schemaAvailability(sp, p),
+			"url": l.BaseURL + storeapi.ProductPath(p.Slug)}
+		if sp.Prices.PriceRange != nil {
+			lo, _ := strconv.ParseInt(sp.Prices.PriceRange.MinAmount, 10, 64)
+			hi, _ := strconv.ParseInt(sp.Prices.PriceRange.MaxAmount, 10, 64)
+			offer["@type"] = "AggregateOffer"
+			offer["lowPrice"], offer["highPrice"] = decimalString(lo, minor), decimalString(hi, minor)
+			offer["offerCount"] = len(sp.Variations)
+		} else {
+			price, _ := strconv.ParseInt(sp.Prices.Price, 10, 64)
+			offer["@type"] = "Offer"
+			offer["price"] = decimalString(price, minor)
+		}
+		ld["offers"] = offer
+	}
+	if p.ReviewCount > 0 {
+		ld["aggregateRating"] = map[string]any{"@type": "AggregateRating", "ratingValue": sp.AverageRating, "reviewCount": p.ReviewCount}
+	}
+	return ld
+}
+
+// NotFoundPage is the data of the 404 page.
+type NotFoundPage struct {
+	Base
+}
+
+// NotFound loads the 404 page.
+func (l *Loader) NotFound(ctx context.Context, reqURL string) (*Result, error) {
+	e, err := l.setup(ctx, "notfound", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	h := l.head(l.title("Page not found"), "", "")
+	h.Canonical = ""
+	h.Robots = "noindex, follow"
+	return &Result{Status: 404, Data: NotFoundPage{Base: e.base}, Head: h, Tags: []string{"notfound"}}, nil
+}

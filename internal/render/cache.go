@@ -1,0 +1,197 @@
+package render
+
+import (
+	"bytes"
+	"compress/gzip"
+	"container/list"
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"github.com/andybalholm/brotli"
+)
+
+// Page is a rendered page kept compressed and ready to send.
+type Page struct {
+	Status int
+	HTML   []byte
+	Gzip   []byte
+	Brotli []byte
+	ETag   string
+	Tags   []string
+	// Headers are extra response headers (Store API totals).
+	Headers map[string]string
+	stored  time.Time
+}
+
+// NewPage compresses html once, so every cache hit is a copy of bytes.
+func NewPage(status int, html []byte, tags []string) *Page {
+	p := &Page{Status: status, HTML: html, Tags: tags}
+	sum := sha256.Sum256(html)
+	p.ETag = `"` + hex.EncodeToString(sum[:12]) + `"`
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	_, _ = w.Write(html)
+	_ = w.Close()
+	p.Gzip = gz.Bytes()
+	var br bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, 6)
+	_, _ = bw.Write(html)
+	_ = bw.Close()
+	p.Brotli = br.Bytes()
+	return p
+}
+
+func (p *Page) size() int64 {
+	return int64(len(p.HTML)+len(p.Gzip)+len(p.Brotli)) + 256
+}
+
+// Cache keeps rendered pages by key (path and normalized query), bounded in
+// bytes with least-recently-used eviction, and invalidated by tags: a page
+// is tagged with what it shows ("product:12", "listing"), and a change
+// invalidates only the pages carrying its tags. MaxAge bounds how stale a
+// page can get through changes no tag names.
+type Cache struct {
+	mu       sync.Mutex
+	maxBytes int64
+	maxAge   time.Duration
+	used     int64
+	lru      *list.List // front: most recent; values are *cacheEntry
+	entries  map[string]*list.Element
+	tags     map[string]map[string]struct{}
+	now      func() time.Time
+
+	hits, misses, evictions, invalidations uint64
+}
+
+type cacheEntry struct {
+	key  string
+	page *Page
+}
+
+// NewCache makes a cache of at most maxBytes; maxBytes 0 disables it.
+func NewCache(maxBytes int64, maxAge time.Duration) *Cache {
+	return &Cache{maxBytes: maxBytes, maxAge: maxAge, lru: list.New(), entries: map[string]*list.Element{},
+		tags: map[string]map[string]struct{}{}, now: time.Now}
+}
+
+// Enabled reports whether the cache stores anything.
+func (c *Cache) Enabled() bool { return c != nil && c.maxBytes > 0 }
+
+// Get returns the page for key, if cached and fresh.
+func (c *Cache) Get(key string) (*Page, bool) {
+	if !c.Enabled() {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		c.misses++
+		return nil, false
+	}
+	e := el.Value.(*cacheEntry)
+	if c.maxAge > 0 && c.now().Sub(e.page.stored) > c.maxAge {
+		c.remove(el)
+		c.misses++
+		return nil, false
+	}
+	c.lru.MoveToFront(el)
+	c.hits++
+	return e.page, true
+}
+
+// Put stores a page under key.
+func (c *Cache) Put(key string, p *Page) {
+	if !c.Enabled() || p.size() > c.maxBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.remove(el)
+	}
+	p.stored = c.now()
+	el := c.lru.PushFront(&cacheEntry{key: key, page: p})
+	c.entries[key] = el
+	c.used += p.size()
+	for _, t := range p.Tags {
+		set := c.tags[t]
+		if set == nil {
+			set = map[string]struct{}{}
+			c.tags[t] = set
+		}
+		set[key] = struct{}{}
+	}
+	for c.used > c.maxBytes {
+		c.remove(c.lru.Back())
+		c.evictions++
+	}
+}
+
+func (c *Cache) remove(el *list.Element) {
+	e := el.Value.(*cacheEntry)
+	c.lru.Remove(el)
+	delete(c.entries, e.key)
+	c.used -= e.page.size()
+	for _, t := range e.page.Tags {
+		if set := c.tags[t]; set != nil {
+			delete(set, e.key)
+			if len(set) == 0 {
+				delete(c.tags, t)
+			}
+		}
+	}
+}
+
+// Invalidate drops every page tagged with any of tags and returns how many.
+func (c *Cache) Invalidate(tags ...string) int {
+	if !c.Enabled() {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range tags {
+		for key := range c.tags[t] {
+			if el, ok := c.entries[key]; ok {
+				c.remove(el)
+				n++
+			}
+		}
+	}
+	c.invalidations += uint64(n)
+	return n
+}
+
+// Purge drops everything.
+func (c *Cache) Purge() {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.invalidations += uint64(len(c.entries))
+	c.lru.Init()
+	c.entries = map[string]*list.Element{}
+	c.tags = map[string]map[string]struct{}{}
+	c.used = 0
+}
+
+// CacheStats are counters for /metrics.
+type CacheStats struct {
+	Entries                                int
+	Bytes                                  int64
+	Hits, Misses, Evictions, Invalidations uint64
+}
+
+// Stats returns the cache's counters.
+func (c *Cache) Stats() CacheStats {
+	if c == nil {
+		return CacheStats{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{len(c.entries), c.used, c.hits, c.misses, c.evictions, c.invalidations}
+}

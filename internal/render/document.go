@@ -1,0 +1,116 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+)
+
+// Head is what the server writes into a page's <head>: crawlers and link
+// previews read it before any script runs.
+type Head struct {
+	Title       string
+	Description string
+	Canonical   string
+	Robots      string // e.g. "noindex, follow"
+	OGType      string // website, product
+	OGImage     string
+	SiteName    string
+	// JSONLD holds schema.org objects, each written as its own script.
+	JSONLD []any
+}
+
+// Assets are the built app's entry script and stylesheets.
+type Assets struct {
+	Script string
+	CSS    []string
+}
+
+// LoadAssets reads Vite's manifest from the client build.
+func LoadAssets(client fs.FS, entry string) (Assets, error) {
+	raw, err := fs.ReadFile(client, ".vite/manifest.json")
+	if err != nil {
+		return Assets{}, fmt.Errorf("read vite manifest: %w", err)
+	}
+	var m map[string]struct {
+		File string   `json:"file"`
+		CSS  []string `json:"css"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Assets{}, fmt.Errorf("parse vite manifest: %w", err)
+	}
+	e, ok := m[entry]
+	if !ok || e.File == "" {
+		return Assets{}, fmt.Errorf("vite manifest has no entry %q", entry)
+	}
+	a := Assets{Script: "/" + e.File}
+	for _, c := range e.CSS {
+		a.CSS = append(a.CSS, "/"+c)
+	}
+	return a, nil
+}
+
+var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Head.Title}}</title>
+{{- if .Head.Description}}
+<meta name="description" content="{{.Head.Description}}">{{end}}
+{{- if .Head.Robots}}
+<meta name="robots" content="{{.Head.Robots}}">{{end}}
+{{- if .Head.Canonical}}
+<link rel="canonical" href="{{.Head.Canonical}}">{{end}}
+<meta property="og:type" content="{{or .Head.OGType "website"}}">
+<meta property="og:title" content="{{.Head.Title}}">
+{{- if .Head.Description}}
+<meta property="og:description" content="{{.Head.Description}}">{{end}}
+{{- if .Head.Canonical}}
+<meta property="og:url" content="{{.Head.Canonical}}">{{end}}
+{{- if .Head.OGImage}}
+<meta property="og:image" content="{{.Head.OGImage}}">{{end}}
+{{- if .Head.SiteName}}
+<meta property="og:site_name" content="{{.Head.SiteName}}">{{end}}
+<meta name="twitter:card" content="summary_large_image">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+{{- range .Assets.CSS}}
+<link rel="stylesheet" href="{{.}}">{{end}}
+{{- if .Assets.Script}}
+<script type="module" src="{{.Assets.Script}}"></script>{{end}}
+{{- range .JSONLD}}
+<script type="application/ld+json">{{.}}</script>{{end}}
+</head>
+<body>
+<div id="root">{{.App}}</div>
+<script id="vitrine-data" type="application/json">{{.Data}}</script>
+</body>
+</html>
+`))
+
+// Document writes the whole HTML page: the head, the server-rendered app
+// (empty for a client-rendered fallback) and the page data the browser
+// hydrates from. data must be JSON from encoding/json, which escapes <, >
+// and & so it cannot close the script element.
+func Document(head Head, assets Assets, appHTML string, data []byte) ([]byte, error) {
+	ld := make([]template.JS, 0, len(head.JSONLD))
+	for _, obj := range head.JSONLD {
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return nil, fmt.Errorf("json-ld: %w", err)
+		}
+		ld = append(ld, template.JS(b))
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(appHTML) + len(data) + 2048)
+	err := docTemplate.Execute(&buf, struct {
+		Head   Head
+		Assets Assets
+		App    template.HTML
+		Data   template.JS
+		JSONLD []template.JS
+	}{head, assets, template.HTML(appHTML), template.JS(data), ld})
+	return buf.Bytes(), err
+}

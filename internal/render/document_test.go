@@ -1,0 +1,45 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestDocumentEscapesDataAndHead(t *testing.T) {
+	data, _ := json.Marshal(map[string]string{"name": `</script><script>alert(1)</script>`})
+	head := Head{Title: `Tee "Classic" <b>`, Description: "A & B", Canonical: "https://shop.example/product/tee/",
+		JSONLD: []any{map[string]string{"@type": "Product", "name": "</script>"}}}
+	doc, err := Document(head, Assets{Script: "/assets/app.js", CSS: []string{"/assets/app.css"}}, `<main>ok</main>`, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	for _, want := range []string{
+		`<title>Tee &#34;Classic&#34; &lt;b&gt;</title>`,
+		`<meta name="description" content="A &amp; B">`,
+		`<link rel="canonical" href="https://shop.example/product/tee/">`,
+		`<script type="module" src="/assets/app.js"></script>`,
+		`<link rel="stylesheet" href="/assets/app.css">`,
+		`<div id="root"><main>ok</main></div>`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("document lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "</script>") != 3 { // module script, one JSON-LD, the data
+		t.Errorf("a value closed a script element early:\n%s", s)
+	}
+}
+
+func TestLoadAssets(t *testing.T) {
+	fsys := fstest.MapFS{".vite/manifest.json": {Data: []byte(`{"src/entry-client.tsx":{"file":"assets/entry-abc.js","css":["assets/entry-def.css"],"isEntry":true}}`)}}
+	a, err := LoadAssets(fsys, "src/entry-client.tsx")
+	if err != nil || a.Script != "/assets/entry-abc.js" || len(a.CSS) != 1 || a.CSS[0] != "/assets/entry-def.css" {
+		t.Errorf("LoadAssets = %+v, %v", a, err)
+	}
+	if _, err := LoadAssets(fsys, "nope.tsx"); err == nil {
+		t.Error("missing entry accepted")
+	}
+}

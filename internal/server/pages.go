@@ -1,0 +1,254 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/pages"
+	"vitrine/internal/render"
+)
+
+// pageKey is the cache key of a page request: the path plus the query
+// parameters that change what the page shows, normalized, so that tracking
+// parameters and junk cannot fill the cache with copies.
+func pageKey(path string, q url.Values) string {
+	var b strings.Builder
+	b.WriteString(path)
+	if s := q.Get("s"); s != "" {
+		b.WriteString("?s=" + url.QueryEscape(s))
+	}
+	if o := q.Get("orderby"); o != "" {
+		b.WriteString("&orderby=" + pages.NormalizeOrderBy(o))
+	}
+	if p := pageParam(q); p > 1 {
+		b.WriteString("&page=" + strconv.Itoa(p))
+	}
+	return b.String()
+}
+
+// pageParam reads ?page= or ?paged= (both accepted by the original shop).
+func pageParam(q url.Values) int {
+	for _, k := range []string{"page", "paged"} {
+		if n, err := strconv.Atoi(q.Get(k)); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 1
+}
+
+type loadFunc func(ctx context.Context) (*pages.Result, error)
+
+// servePage answers a page from the cache, or loads, renders, caches and
+// answers it. Concurrent misses for one key render once.
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request, key string, load loadFunc) {
+	if p, ok := s.cache.Get(key); ok {
+		w.Header().Set("X-Cache", "hit")
+		writePage(w, r, p)
+		return
+	}
+	v, err, _ := s.flight.Do(key, func() (any, error) {
+		// Detached from the first caller: others may be waiting on it.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
+		defer cancel()
+		res, err := load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		p, err := s.renderPage(ctx, r.URL.RequestURI(), res)
+		if err != nil {
+			return nil, err
+		}
+		if res.Status == http.StatusOK {
+			s.cache.Put(key, p)
+		}
+		return p, nil
+	})
+	if err != nil {
+		if pages.IsNotFound(err) {
+			s.handleNotFound(w, r)
+			return
+		}
+		s.log.Error("load page", "path", r.URL.Path, "err", err)
+		http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("X-Cache", "miss")
+	writePage(w, r, v.(*render.Page))
+}
+
+// renderPage runs the React app on the server. If that fails the page is
+// still sent, with the data inlined and an empty root, and the browser
+// renders it: a shopper never gets a blank error page for a render bug.
+func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Result) (*render.Page, error) {
+	data, err := json.Marshal(res.Data)
+	if err != nil {
+		return nil, err
+	}
+	var app string
+	if s.engine != nil {
+		start := time.Now()
+		app, err = s.engine.Render(ctx, reqURI, data)
+		s.metrics.renders.Observe(time.Since(start).Seconds())
+		if err != nil {
+			s.metrics.renderFails.Inc()
+			s.log.Error("server render failed; sending the client-rendered shell", "url", reqURI, "err", err)
+			app = ""
+		}
+	}
+	doc, err := render.Document(res.Head, s.assets, app, data)
+	if err != nil {
+		return nil, err
+	}
+	return render.NewPage(res.Status, doc, res.Tags), nil
+}
+
+// writePage sends a rendered page with an ETag so a revalidation costs
+// nothing. Browsers revalidate every time: the HTML changes when the
+// catalogue does.
+func writePage(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	writeBody(w, r, p)
+}
+
+// writeBody sends precompressed bytes as the client accepts them.
+func writeBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	h := w.Header()
+	h.Set("ETag", p.ETag)
+	h.Add("Vary", "Accept-Encoding")
+	if p.Status == http.StatusOK && r.Header.Get("If-None-Match") == p.ETag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := p.HTML
+	accept := r.Header.Get("Accept-Encoding")
+	switch {
+	case acceptsEncoding(accept, "br") && len(p.Brotli) < len(body):
+		h.Set("Content-Encoding", "br")
+		body = p.Brotli
+	case acceptsEncoding(accept, "gzip") && len(p.Gzip) < len(body):
+		h.Set("Content-Encoding", "gzip")
+		body = p.Gzip
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(p.Status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func acceptsEncoding(header, enc string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), enc) {
+			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") || strings.Contains(params, "q=0.")
+		}
+	}
+	return false
+}
+
+func (s *Server) listingQuery(r *http.Request) pages.ListingQuery {
+	q := r.URL.Query()
+	return pages.ListingQuery{Page: pageParam(q), OrderBy: q.Get("orderby"), Search: strings.TrimSpace(q.Get("s"))}
+}
+
+func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Has("s") {
+		lq := s.listingQuery(r)
+		if len(lq.Search) > 200 {
+			lq.Search = lq.Search[:200]
+		}
+		s.servePage(w, r, pageKey("/", q), func(ctx context.Context) (*pages.Result, error) {
+			return s.loader.Search(ctx, r.URL.RequestURI(), lq)
+		})
+		return
+	}
+	s.servePage(w, r, "/", func(ctx context.Context) (*pages.Result, error) {
+		return s.loader.Home(ctx, "/")
+	})
+}
+
+func (s *Server) handleShop(w http.ResponseWriter, r *http.Request) {
+	lq := s.listingQuery(r)
+	if n := r.PathValue("n"); n != "" {
+		p, err := strconv.Atoi(n)
+		if err != nil || p < 1 || p > 100000 {
+			s.handleNotFound(w, r)
+			return
+		}
+		if p == 1 {
+			http.Redirect(w, r, "/shop/"+queryString(r), http.StatusMovedPermanently)
+			return
+		}
+		lq.Page = p
+	}
+	key := pageKey("/shop/", r.URL.Query()) + "#" + strconv.Itoa(lq.Page)
+	s.servePage(w, r, key, func(ctx context.Context) (*pages.Result, error) {
+		return s.loader.Shop(ctx, r.URL.RequestURI(), lq)
+	})
+}
+
+func queryString(r *http.Request) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	return "?" + r.URL.RawQuery
+}
+
+// handleCategory serves /product-category/a/b/ and /product-category/a/b/page/2/.
+func (s *Server) handleCategory(w http.ResponseWriter, r *http.Request) {
+	path := r.PathValue("path")
+	if !strings.HasSuffix(path, "/") {
+		redirectSlash(w, r)
+		return
+	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	lq := s.listingQuery(r)
+	if n := len(parts); n >= 3 && parts[n-2] == "page" {
+		p, err := strconv.Atoi(parts[n-1])
+		if err != nil || p < 1 || p > 100000 {
+			s.handleNotFound(w, r)
+			return
+		}
+		lq.Page = p
+		parts = parts[:n-2]
+	}
+	if len(parts) == 0 || len(parts) > 8 || parts[0] == "" {
+		s.handleNotFound(w, r)
+		return
+	}
+	key := pageKey("/product-category/"+strings.Join(parts, "/")+"/", r.URL.Query()) + "#" + strconv.Itoa(lq.Page)
+	s.servePage(w, r, key, func(ctx context.Context) (*pages.Result, error) {
+		return s.loader.Category(ctx, r.URL.RequestURI(), parts, lq)
+	})
+}
+
+func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	s.servePage(w, r, "/product/"+slug+"/", func(ctx context.Context) (*pages.Result, error) {
+		return s.loader.Product(ctx, "/product/"+slug+"/", slug)
+	})
+}
+
+// handleNotFound answers the shop's 404 page (never cached: junk URLs must
+// not fill the cache).
+func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	res, err := s.loader.NotFound(r.Context(), r.URL.RequestURI())
+	if err != nil {
+		http.Error(w, "Not Found", http.StatusNotFound)
+		return
+	}
+	p, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
+	if err != nil {
+		http.Error(w, "Not Found", http.StatusNotFound)
+		return
+	}
+	writePage(w, r, p)
+}

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"net/http"
+)
+
+// routes is the whole HTTP surface on one screen.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+
+	// Pages, server-rendered and cached.
+	mux.HandleFunc("GET /{$}", s.handleHome) // also ?s= search results
+	mux.HandleFunc("GET /shop/{$}", s.handleShop)
+	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)
+	mux.HandleFunc("GET /product-category/{path...}", s.handleCategory)
+	mux.HandleFunc("GET /product/{slug}/{$}", s.handleProduct)
+	mux.HandleFunc("GET /shop", redirectSlash)
+	mux.HandleFunc("GET /product/{slug}", redirectSlash)
+
+	// Store API (read half; the cart and checkout routes come with their issues).
+	api := "/wp-json/wc/store/v1"
+	mux.HandleFunc("GET "+api+"/products", s.apiProducts)
+	mux.HandleFunc("GET "+api+"/products/categories", s.apiCategories)
+	mux.HandleFunc("GET "+api+"/products/categories/{id}", s.apiCategory)
+	mux.HandleFunc("GET "+api+"/products/attributes", s.apiAttributes)
+	mux.HandleFunc("GET "+api+"/products/attributes/{id}", s.apiAttribute)
+	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", s.apiAttributeTerms)
+	mux.HandleFunc("GET "+api+"/products/{id}", s.apiProduct)
+	mux.HandleFunc("/wp-json/", s.apiNoRoute)
+
+	// Files.
+	mux.HandleFunc("GET /assets/", s.handleAsset)
+	mux.HandleFunc("GET /media/{path...}", s.handleMedia)
+	mux.HandleFunc("GET /favicon.svg", s.handleFavicon)
+	mux.HandleFunc("GET /robots.txt", s.handleRobots)
+
+	// Operations.
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /readyz", s.handleReady)
+	mux.Handle("GET /metrics", s.metrics.handler())
+
+	// Everything else is the shop's 404 page.
+	mux.HandleFunc("/", s.handleNotFound)
+	return mux
+}
+
+func redirectSlash(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	u.Path += "/"
+	http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if err := s.db.Ready(r.Context()); err != nil {
+		s.log.Warn("not ready", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("not ready\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}

@@ -1,0 +1,169 @@
+// Package server is the HTTP surface: pages, the Store API, static assets
+// and media, health and metrics. Handlers parse and validate, call the
+// catalogue or a page loader, and respond; errors become the surface's own
+// error shape in one place per surface.
+package server
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/money"
+	"vitrine/internal/pages"
+	"vitrine/internal/render"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// Config is the part of the shop's configuration the HTTP layer needs.
+type Config struct {
+	BaseURL            string
+	SiteName           string
+	Tagline            string
+	Currency           money.Currency
+	VariationThreshold int
+	// CacheBytes bounds the page cache; 0 turns it off.
+	CacheBytes int64
+	// CacheMaxAge bounds how long a page may be served without a change
+	// being seen for it.
+	CacheMaxAge time.Duration
+	// ChangePoll is how often the catalogue change log is read.
+	ChangePoll time.Duration
+	// MaxBodyBytes caps request bodies.
+	MaxBodyBytes int64
+}
+
+// Server holds the shop's HTTP handlers and what they use.
+type Server struct {
+	cfg     Config
+	db      *sqlstore.DB
+	store   catalog.Store
+	loader  *pages.Loader
+	engine  *render.Engine // nil: pages are rendered in the browser only
+	cache   *render.Cache  // rendered pages
+	api     *render.Cache  // Store API responses
+	flight  singleflight.Group
+	assets  render.Assets
+	static  fs.FS
+	files   map[string]asset
+	log     *slog.Logger
+	metrics *metrics
+	now     func() time.Time
+	handler http.Handler
+
+	lastChange atomic.Int64
+}
+
+// New wires a server. engine may be nil (client-side rendering only).
+func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, assets render.Assets, log *slog.Logger) (*Server, error) {
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.ChangePoll == 0 {
+		cfg.ChangePoll = time.Second
+	}
+	s := &Server{
+		cfg: cfg, db: db, store: db, engine: engine, static: static, assets: assets, log: log,
+		cache: render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
+		api:   render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
+		now:   func() time.Time { return time.Now().UTC() },
+	}
+	s.loader = &pages.Loader{Store: db, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
+		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold}
+	files, err := loadAssets(static)
+	if err != nil {
+		return nil, fmt.Errorf("load built assets: %w", err)
+	}
+	s.files = files
+	s.metrics = newMetrics(s)
+	s.handler = s.middleware(s.routes())
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Registry is the Prometheus registry /metrics serves.
+func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
+
+// Start begins following the catalogue change log, until ctx ends.
+func (s *Server) Start(ctx context.Context) error {
+	last, err := s.db.LastChange(ctx)
+	if err != nil {
+		return err
+	}
+	s.lastChange.Store(last)
+	go s.followChanges(ctx)
+	return nil
+}
+
+// followChanges reads the catalogue change log and invalidates exactly the
+// cached pages and responses each change touches. Every writer, in this
+// process or another (an import, another instance), appends to the log in
+// the same transaction as its change.
+func (s *Server) followChanges(ctx context.Context) {
+	t := time.NewTicker(s.cfg.ChangePoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.applyChanges(ctx)
+		}
+	}
+}
+
+func (s *Server) applyChanges(ctx context.Context) {
+	for {
+		changes, err := s.db.ChangesSince(ctx, s.lastChange.Load(), 500)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("read catalogue changes", "err", err)
+			}
+			return
+		}
+		if len(changes) == 0 {
+			return
+		}
+		purge := false
+		var tags []string
+		for _, c := range changes {
+			switch c.Kind {
+			case "taxonomy":
+				// Categories and attributes show in every page's menu.
+				purge = true
+			case "stock":
+				// A stock count that moved without changing the stock
+				// status shows only in dynamic calls, never in pages.
+				tags = append(tags, stockTag(c.ProductID))
+			default:
+				tags = append(tags, productTag(c.ProductID), stockTag(c.ProductID))
+				if c.Kind == "product_listed" {
+					// Published, hidden, moved between categories or
+					// (un)featured: listings may gain or lose it.
+					tags = append(tags, "listing")
+				}
+			}
+		}
+		if purge {
+			s.cache.Purge()
+			s.api.Purge()
+		} else {
+			s.cache.Invalidate(tags...)
+			s.api.Invalidate(tags...)
+		}
+		s.lastChange.Store(changes[len(changes)-1].ID)
+		if len(changes) < 500 {
+			return
+		}
+	}
+}

@@ -1,0 +1,568 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/render"
+	"vitrine/internal/storeapi"
+)
+
+// apiBuilder converts catalogue values for the Store API: absolute links
+// and exact stock (API responses are cached only until the stock moves).
+func (s *Server) apiBuilder(ctx context.Context) (*storeapi.Builder, error) {
+	cats, err := s.store.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, Now: s.now(), ExactStock: true,
+		CategoryPaths: storeapi.CategoryPaths(cats)}, nil
+}
+
+// apiError writes the REST error shape.
+func apiError(w http.ResponseWriter, status int, code, message string, extra map[string]any) {
+	e := storeapi.NewError(status, code, message)
+	for k, v := range extra {
+		e.Data[k] = v
+	}
+	writeJSON(w, status, e)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, `{"code":"internal_error","message":"Could not encode the response.","data":{"status":500}}`, http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// apiResponse is a cacheable Store API answer.
+type apiResponse struct {
+	Status  int               `json:"-"`
+	Body    any               `json:"-"`
+	Headers map[string]string `json:"-"`
+	Tags    []string          `json:"-"`
+}
+
+// serveAPI answers a read from the response cache, or computes and caches it.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, compute func(ctx context.Context) (*apiResponse, error)) {
+	key := r.URL.Path + "?" + canonicalQuery(r.URL.Query())
+	if p, ok := s.api.Get(key); ok {
+		s.writeAPIPage(w, r, p)
+		return
+	}
+	v, err, _ := s.flight.Do("api:"+key, func() (any, error) {
+		res, err := compute(r.Context())
+		if err != nil {
+			return nil, err
+		}
+		body, err := json.Marshal(res.Body)
+		if err != nil {
+			return nil, err
+		}
+		p := render.NewPage(res.Status, body, res.Tags)
+		p.Headers = res.Headers
+		if res.Status == http.StatusOK {
+			s.api.Put(key, p)
+		}
+		return p, nil
+	})
+	if err != nil {
+		var pe paramError
+		switch {
+		case errors.As(err, &pe):
+			apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
+				map[string]any{"params": map[string]string{pe.param: pe.msg}})
+		case errors.Is(err, catalog.ErrNotFound):
+			apiError(w, http.StatusNotFound, "woocommerce_rest_not_found", "Resource not found.", nil)
+		default:
+			s.log.Error("store api", "path", r.URL.Path, "err", err)
+			apiError(w, http.StatusInternalServerError, "woocommerce_rest_internal_error", "The request could not be completed.", nil)
+		}
+		return
+	}
+	s.writeAPIPage(w, r, v.(*render.Page))
+}
+
+func (s *Server) writeAPIPage(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
+	for k, v := range p.Headers {
+		h.Set(k, v)
+	}
+	writeBody(w, r, p)
+}
+
+func canonicalQuery(q url.Values) string {
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		for _, v := range q[k] {
+			b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(v) + "&")
+		}
+	}
+	return b.String()
+}
+
+// paramError is a bad query parameter, answered with 400 rest_invalid_param.
+type paramError struct{ param, msg string }
+
+func (e paramError) Error() string { return e.param + ": " + e.msg }
+
+// params reads and validates query parameters, keeping the first error.
+type params struct {
+	q   url.Values
+	err error
+}
+
+func (p *params) fail(name, msg string) {
+	if p.err == nil {
+		p.err = paramError{name, msg}
+	}
+}
+
+func (p *params) int(name string, def, lo, hi int) int {
+	v := p.q.Get(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		p.fail(name, fmt.Sprintf("%s must be between %d (inclusive) and %d (inclusive)", name, lo, hi))
+		return def
+	}
+	return n
+}
+
+func (p *params) enum(name, def string, allowed ...string) string {
+	v := p.q.Get(name)
+	if v == "" {
+		return def
+	}
+	if !slices.Contains(allowed, v) {
+		p.fail(name, fmt.Sprintf("%s is not one of %s.", name, strings.Join(allowed, ", ")))
+		return def
+	}
+	return v
+}
+
+func (p *params) list(name string) []string {
+	var out []string
+	for _, v := range p.q[name] {
+		for _, part := range strings.Split(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	for _, v := range p.q[name+"[]"] {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	if len(out) > 100 {
+		p.fail(name, name+" lists more than 100 values.")
+		return nil
+	}
+	return out
+}
+
+func (p *params) ids(name string) []int64 {
+	var out []int64
+	for _, v := range p.list(name) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			p.fail(name, name+" must be a list of positive integers.")
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func (p *params) boolean(name string) *bool {
+	v := p.q.Get(name)
+	if v == "" {
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		p.fail(name, name+" is not of type boolean.")
+		return nil
+	}
+	return &b
+}
+
+func (p *params) amount(name string) *int64 {
+	v := p.q.Get(name)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		p.fail(name, name+" must be a non-negative amount in minor units.")
+		return nil
+	}
+	return &n
+}
+
+// apiProducts serves GET /products.
+func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		p := &params{q: r.URL.Query()}
+		q := catalog.ProductQuery{
+			Page:    p.int("page", 1, 1, 100000),
+			PerPage: p.int("per_page", 10, 1, 100),
+			OrderBy: p.enum("orderby", "date", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order"),
+			Order:   p.enum("order", "desc", "asc", "desc"),
+			Type:    p.enum("type", "", "simple", "grouped", "external", "variable", "variation"),
+			Include: p.ids("include"), Exclude: p.ids("exclude"), TagIDs: p.ids("tag"),
+			SKUs: p.list("sku"), Slug: p.q.Get("slug"),
+			Featured: p.boolean("featured"), OnSale: p.boolean("on_sale"),
+			MinPrice: p.amount("min_price"), MaxPrice: p.amount("max_price"),
+			Search:     p.q.Get("search"),
+			Visibility: "any", Descendants: true,
+		}
+		if len(q.Search) > 200 {
+			p.fail("search", "search is longer than 200 characters.")
+		}
+		for _, st := range p.list("stock_status") {
+			if !slices.Contains([]string{catalog.StockInStock, catalog.StockOutOfStock, catalog.StockOnBackorder}, st) {
+				p.fail("stock_status", "stock_status is not one of instock, outofstock, onbackorder.")
+			}
+			q.StockStatus = append(q.StockStatus, st)
+		}
+		if vis := p.enum("catalog_visibility", "", "any", "visible", "catalog", "search", "hidden"); vis != "" && vis != "any" {
+			switch vis {
+			case "catalog", "visible":
+				q.Visibility = "catalog"
+			case "search":
+				q.Visibility = "search"
+			}
+		}
+		if cats := p.list("category"); len(cats) > 0 {
+			ids, err := s.categoryIDs(ctx, cats)
+			if err != nil {
+				return nil, err
+			}
+			if ids == nil {
+				p.fail("category", "category names no known category.")
+			}
+			q.CategoryIDs = ids
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		if q.Type == catalog.TypeVariation {
+			// Variations are not listed as products here (as in WooCommerce's
+			// default visibility); asking for them returns an empty page.
+			return &apiResponse{Status: http.StatusOK, Body: []storeapi.Product{}, Headers: map[string]string{"X-WP-Total": "0", "X-WP-TotalPages": "0"}, Tags: []string{"listing"}}, nil
+		}
+		ps, total, err := s.store.QueryProducts(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		b, err := s.apiBuilder(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.loaderProducts(ctx, b, ps)
+		if err != nil {
+			return nil, err
+		}
+		pages := (total + q.PerPage - 1) / q.PerPage
+		tags := []string{"listing"}
+		for _, p := range out {
+			tags = append(tags, productTag(p.ID), stockTag(p.ID))
+		}
+		return &apiResponse{Status: http.StatusOK, Body: out, Tags: tags,
+			Headers: map[string]string{"X-WP-Total": strconv.Itoa(total), "X-WP-TotalPages": strconv.Itoa(pages)}}, nil
+	})
+}
+
+func productTag(id int64) string { return "product:" + strconv.FormatInt(id, 10) }
+func stockTag(id int64) string   { return "stock:" + strconv.FormatInt(id, 10) }
+
+// categoryIDs resolves category ids or slugs; nil when none is known.
+func (s *Server) categoryIDs(ctx context.Context, refs []string) ([]int64, error) {
+	cats, err := s.store.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, ref := range refs {
+		for _, c := range cats {
+			if strconv.FormatInt(c.ID, 10) == ref || c.Slug == ref {
+				out = append(out, c.ID)
+			}
+		}
+	}
+	return out, nil
+}
+
+// loaderProducts converts products with their variations and children.
+func (s *Server) loaderProducts(ctx context.Context, b *storeapi.Builder, ps []*catalog.Product) ([]storeapi.Product, error) {
+	var parents, grouped []int64
+	for _, p := range ps {
+		switch p.Type {
+		case catalog.TypeVariable:
+			parents = append(parents, p.ID)
+		case catalog.TypeGrouped:
+			grouped = append(grouped, p.Children...)
+		}
+	}
+	vars, err := s.store.VariationsOf(ctx, parents)
+	if err != nil {
+		return nil, err
+	}
+	kids := map[int64]*catalog.Product{}
+	if len(grouped) > 0 {
+		cs, err := s.store.Products(ctx, grouped)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			kids[c.ID] = c
+		}
+	}
+	out := make([]storeapi.Product, 0, len(ps))
+	for _, p := range ps {
+		children := vars[p.ID]
+		for _, id := range p.Children {
+			if c, ok := kids[id]; ok {
+				children = append(children, c)
+			}
+		}
+		out = append(out, b.Product(p, children))
+	}
+	return out, nil
+}
+
+// apiProduct serves GET /products/{id} (an id or a slug).
+func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
+	ref := r.PathValue("id")
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		var p *catalog.Product
+		var err error
+		if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
+			p, err = s.store.Product(ctx, id)
+		} else {
+			p, err = s.store.ProductBySlug(ctx, ref)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !p.Published() {
+			return nil, catalog.ErrNotFound
+		}
+		b, err := s.apiBuilder(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tags := []string{productTag(p.ID), stockTag(p.ID)}
+		if p.Type == catalog.TypeVariation {
+			parent, err := s.store.Product(ctx, p.ParentID)
+			if err != nil {
+				return nil, err
+			}
+			out := b.Product(p, nil)
+			out.Variation = variationLabel(parent, p)
+			out.Name, out.Slug, out.Permalink = parent.Name, parent.Slug, b.Link(storeapi.ProductPath(parent.Slug))
+			if len(out.Images) == 0 {
+				for _, img := range parent.Images {
+					out.Images = append(out.Images, b.Image(img))
+				}
+			}
+			return &apiResponse{Status: http.StatusOK, Body: out, Tags: append(tags, productTag(parent.ID))}, nil
+		}
+		out, err := s.loaderProducts(ctx, b, []*catalog.Product{p})
+		if err != nil {
+			return nil, err
+		}
+		return &apiResponse{Status: http.StatusOK, Body: out[0], Tags: tags}, nil
+	})
+}
+
+// variationLabel is "Color: Red, Size: M" from the parent's attribute names.
+func variationLabel(parent, v *catalog.Product) string {
+	names := map[string]string{}
+	values := map[string]map[string]string{}
+	for _, a := range parent.Attributes {
+		names[a.Key()] = a.Name
+		values[a.Key()] = map[string]string{}
+		for _, val := range a.Values {
+			values[a.Key()][val.Slug] = val.Name
+		}
+	}
+	var parts []string
+	for _, a := range v.Variation {
+		val := values[a.Name][a.Value]
+		if val == "" {
+			val = a.Value
+		}
+		if val == "" {
+			val = "Any"
+		}
+		parts = append(parts, names[a.Name]+": "+val)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *Server) apiCategories(w http.ResponseWriter, r *http.Request) {
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		cats, err := s.store.Categories(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, CategoryPaths: storeapi.CategoryPaths(cats)}
+		out := make([]storeapi.Category, len(cats))
+		for i, c := range cats {
+			out[i] = b.Category(c)
+		}
+		return &apiResponse{Status: http.StatusOK, Body: out, Tags: []string{"listing"}}, nil
+	})
+}
+
+func pathID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+func (s *Server) apiCategory(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(r)
+	if !ok {
+		apiError(w, http.StatusNotFound, "woocommerce_rest_category_invalid_id", "Invalid category ID.", nil)
+		return
+	}
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		cats, err := s.store.Categories(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, CategoryPaths: storeapi.CategoryPaths(cats)}
+		for _, c := range cats {
+			if c.ID == id {
+				return &apiResponse{Status: http.StatusOK, Body: b.Category(c), Tags: []string{"listing"}}, nil
+			}
+		}
+		return nil, catalog.ErrNotFound
+	})
+}
+
+func (s *Server) apiAttributes(w http.ResponseWriter, r *http.Request) {
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		attrs, err := s.store.Attributes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b := &storeapi.Builder{}
+		out := make([]storeapi.Attribute, len(attrs))
+		for i, a := range attrs {
+			out[i] = b.Attribute(a)
+		}
+		return &apiResponse{Status: http.StatusOK, Body: out, Tags: []string{"listing"}}, nil
+	})
+}
+
+func (s *Server) apiAttribute(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(r)
+	if !ok {
+		apiError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
+		return
+	}
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		a, err := s.store.Attribute(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return &apiResponse{Status: http.StatusOK, Body: (&storeapi.Builder{}).Attribute(*a), Tags: []string{"listing"}}, nil
+	})
+}
+
+func (s *Server) apiAttributeTerms(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(r)
+	if !ok {
+		apiError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
+		return
+	}
+	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+		p := &params{q: r.URL.Query()}
+		orderBy := p.enum("orderby", "menu_order", "menu_order", "name", "slug", "count", "id")
+		order := p.enum("order", "asc", "asc", "desc")
+		hideEmpty := p.boolean("hide_empty")
+		if p.err != nil {
+			return nil, p.err
+		}
+		if _, err := s.store.Attribute(ctx, id); err != nil {
+			return nil, err
+		}
+		terms, err := s.store.AttributeTerms(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		b := &storeapi.Builder{BaseURL: s.cfg.BaseURL}
+		out := make([]storeapi.Term, 0, len(terms))
+		for _, t := range terms {
+			if hideEmpty != nil && *hideEmpty && t.Count == 0 {
+				continue
+			}
+			out = append(out, b.Term(t))
+		}
+		sortTerms(out, terms, orderBy, order == "desc")
+		return &apiResponse{Status: http.StatusOK, Body: out, Tags: []string{"listing"}}, nil
+	})
+}
+
+func sortTerms(out []storeapi.Term, terms []catalog.AttrTerm, by string, desc bool) {
+	order := map[int64]int{}
+	for _, t := range terms {
+		order[t.ID] = t.MenuOrder
+	}
+	slices.SortStableFunc(out, func(a, b storeapi.Term) int {
+		var c int
+		switch by {
+		case "name":
+			c = strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+		case "slug":
+			c = strings.Compare(a.Slug, b.Slug)
+		case "count":
+			c = a.Count - b.Count
+		case "id":
+			c = int(a.ID - b.ID)
+		default:
+			c = order[a.ID] - order[b.ID]
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+}
+
+// apiNoRoute answers unknown /wp-json/ paths as WordPress does.
+func (s *Server) apiNoRoute(w http.ResponseWriter, r *http.Request) {
+	apiError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
+}
