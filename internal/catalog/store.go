@@ -29,7 +29,8 @@ type ProductQuery struct {
 	MaxPrice      *int64
 	StockStatus   []string
 	// Visibility: "catalog" lists what the shop shows (visible+catalog),
-	// "search" what search shows (visible+search), "any" everything published.
+	// "search" what search shows (visible+search), "listable" everything
+	// published but hidden, "any" everything published, "all" everything.
 	Visibility string
 }
 

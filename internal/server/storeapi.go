@@ -244,7 +244,7 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 			Featured: p.boolean("featured"), OnSale: p.boolean("on_sale"),
 			MinPrice: p.amount("min_price"), MaxPrice: p.amount("max_price"),
 			Search:     p.q.Get("search"),
-			Visibility: "any", Descendants: true,
+			Visibility: "listable", Descendants: true,
 		}
 		if len(q.Search) > 200 {
 			p.fail("search", "search is longer than 200 characters.")

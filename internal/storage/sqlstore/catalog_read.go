@@ -385,6 +385,8 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		add("status = 'publish' AND catalog_visibility IN ('visible', 'search')")
 	case "any":
 		add("status = 'publish'")
+	case "listable":
+		add("status = 'publish' AND catalog_visibility <> 'hidden'")
 	case "all":
 	default:
 		add("status = 'publish' AND catalog_visibility IN ('visible', 'catalog')")
@@ -556,11 +558,23 @@ type categoryRow struct {
 	ImgSizes    sql.NullString `db:"img_sizes"`
 }
 
-const categorySelect = `SELECT c.id, c.parent_id, c.name, c.slug, c.description, c.image_id, c.menu_order,
-	(SELECT COUNT(*) FROM product_categories pc JOIN products p ON p.id = pc.product_id
-	  WHERE pc.category_id = c.id AND p.status = 'publish' AND p.catalog_visibility IN ('visible', 'catalog')) AS count,
+// categorySelect counts, like WooCommerce, the shop-visible products in a
+// category and all its descendants, each product once.
+const categorySelect = `WITH RECURSIVE tree (root, id) AS (
+		SELECT id, id FROM categories
+		UNION ALL
+		SELECT tree.root, c.id FROM categories c JOIN tree ON c.parent_id = tree.id
+	), counts AS (
+		SELECT tree.root AS category_id, COUNT(DISTINCT pc.product_id) AS n
+		FROM tree JOIN product_categories pc ON pc.category_id = tree.id
+		JOIN products p ON p.id = pc.product_id
+		WHERE p.status = 'publish' AND p.catalog_visibility IN ('visible', 'catalog')
+		GROUP BY tree.root
+	)
+	SELECT c.id, c.parent_id, c.name, c.slug, c.description, c.image_id, c.menu_order,
+	COALESCE(counts.n, 0) AS count,
 	i.src AS img_src, i.width AS img_width, i.height AS img_height, i.alt AS img_alt, i.sizes AS img_sizes
-	FROM categories c LEFT JOIN images i ON i.id = c.image_id`
+	FROM categories c LEFT JOIN images i ON i.id = c.image_id LEFT JOIN counts ON counts.category_id = c.id`
 
 func (r categoryRow) category() catalog.Category {
 	c := catalog.Category{ID: r.ID, ParentID: r.ParentID.Int64, Name: r.Name, Slug: r.Slug, Description: r.Description,

@@ -258,6 +258,11 @@ func TestTaxonomies(t *testing.T) {
 		if err != nil || len(cats) != 2 {
 			t.Fatalf("Categories: %v %v", cats, err)
 		}
+		for _, c := range cats {
+			if c.Slug == "clothing" && c.Count != 2 {
+				t.Errorf("clothing counts %d products, want 2 (its own and its child's)", c.Count)
+			}
+		}
 		tees, err := db.CategoryBySlug(ctx, "tees")
 		if err != nil || tees.ParentID != cats[0].ID && tees.ParentID != cats[1].ID || tees.Count != 1 {
 			t.Errorf("tees = %+v %v", tees, err)

@@ -1,0 +1,309 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/money"
+	"vitrine/internal/render"
+	"vitrine/internal/seed"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+	"vitrine/web"
+)
+
+var seedTime = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
+type shop struct {
+	t   *testing.T
+	db  *sqlstore.DB
+	srv *server.Server
+}
+
+// newShop seeds the demo catalogue into a fresh store and wires a server
+// with the real built app. bundle overrides the server bundle when set.
+func newShop(t *testing.T, db *sqlstore.DB, bundle string) *shop {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := seed.Demo(ctx, db, seedTime); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	client, err := web.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := render.LoadAssets(client, "src/entry-client.tsx")
+	if err != nil {
+		t.Fatalf("assets (build the web app first): %v", err)
+	}
+	if bundle == "" {
+		if bundle, err = web.ServerBundle(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	engine, err := render.NewEngine(bundle, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(engine.Close)
+	usd, _ := money.Lookup("USD")
+	srv, err := server.New(server.Config{BaseURL: "https://shop.example", SiteName: "Vitrine", Tagline: "Tagline", Currency: usd,
+		VariationThreshold: 30, CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond},
+		db, engine, client, assets, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctxRun, cancel := context.WithCancel(ctx)
+	t.Cleanup(cancel)
+	if err := srv.Start(ctxRun); err != nil {
+		t.Fatal(err)
+	}
+	return &shop{t: t, db: db, srv: srv}
+}
+
+func (s *shop) get(path string, headers ...string) *http.Response {
+	s.t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.srv.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func body(t *testing.T, r *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPages(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		cases := []struct {
+			path     string
+			status   int
+			contains []string
+			location string
+		}{
+			{"/", 200, []string{"<title>Vitrine – Tagline</title>", "Classic Tee", `"@type":"WebSite"`}, ""},
+			{"/shop/", 200, []string{"<title>Shop – Vitrine</title>", `<link rel="canonical" href="https://shop.example/shop/">`, "Classic Tee", `"@type":"BreadcrumbList"`}, ""},
+			{"/shop/page/2/", 200, []string{`<link rel="canonical" href="https://shop.example/shop/page/2/">`, "Page 2"}, ""},
+			{"/shop/?page=2", 200, []string{"Page 2"}, ""},
+			{"/shop/page/1/", 301, nil, "/shop/"},
+			{"/shop/page/99/", 404, []string{"Page not found", `content="noindex, follow"`}, ""},
+			{"/shop/page/abc/", 404, nil, ""},
+			{"/shop", 301, nil, "/shop/"},
+			{"/product-category/clothing/", 200, []string{"<title>Clothing – Vitrine</title>", "T-shirts"}, ""},
+			{"/product-category/clothing/t-shirts/", 200, []string{"Classic Tee", `<link rel="canonical" href="https://shop.example/product-category/clothing/t-shirts/">`}, ""},
+			{"/product-category/nope/", 404, nil, ""},
+			{"/product/classic-tee/", 200, []string{
+				"<title>Classic Tee – Vitrine</title>",
+				`<meta property="og:type" content="product">`,
+				`<meta property="og:image" content="https://shop.example/media/demo/`,
+				`"@type":"Product"`, `"priceCurrency":"USD"`, `"price":"28.00"`, `"@type":"AggregateRating"`,
+				`<h1`, "Classic Tee</h1>", "$28.00", // server-rendered name and price
+				`data-product_variations="false"`, // 36 variations: more than the threshold of 30
+			}, ""},
+			{"/product/limited-print-coastline-no-3/", 200, []string{`"@type":"Offer"`}, ""},
+			{"/product/classic-tee", 301, nil, "/product/classic-tee/"},
+			{"/product/alpaca-cardigan/", 404, nil, ""}, // a draft
+			{"/product/no-such-thing/", 404, []string{"Page not found"}, ""},
+			{"/?s=tee&post_type=product", 200, []string{`content="noindex, follow"`, "Classic Tee"}, ""},
+			{"/?s=" + strings.Repeat("x", 10000), 200, []string{"No products were found"}, ""},
+			{"/wp-login.php", 404, nil, ""},
+		}
+		for _, tc := range cases {
+			r := s.get(tc.path)
+			b := body(t, r)
+			if r.StatusCode != tc.status {
+				t.Errorf("GET %s: status %d, want %d", tc.path, r.StatusCode, tc.status)
+				continue
+			}
+			if tc.location != "" && r.Header.Get("Location") != tc.location {
+				t.Errorf("GET %s: Location %q, want %q", tc.path, r.Header.Get("Location"), tc.location)
+			}
+			for _, want := range tc.contains {
+				if !strings.Contains(b, want) {
+					t.Errorf("GET %s: body lacks %q", tc.path, want)
+				}
+			}
+			if r.StatusCode == 200 && r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Errorf("GET %s: content type %q", tc.path, r.Header.Get("Content-Type"))
+			}
+		}
+	})
+}
+
+func TestProductPageEmbedsFewVariations(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		b := body(t, s.get("/product/everyday-hoodie/"))
+		i := strings.Index(b, `<script id="vitrine-data" type="application/json">`)
+		if i < 0 {
+			t.Fatal("no page data")
+		}
+		raw := b[i+len(`<script id="vitrine-data" type="application/json">`):]
+		raw = raw[:strings.Index(raw, "</script>")]
+		var data struct {
+			Page       string `json:"page"`
+			Variations []struct {
+				ID         int64             `json:"variation_id"`
+				Attributes map[string]string `json:"attributes"`
+				IsPreOrder string            `json:"is_pre_order"`
+				Label      string            `json:"pre_order_label"`
+				Date       string            `json:"pre_order_date"`
+			} `json:"variations"`
+			Swatches []struct {
+				Key  string `json:"key"`
+				Type string `json:"type"`
+			} `json:"swatches"`
+		}
+		if err := json.Unmarshal([]byte(raw), &data); err != nil {
+			t.Fatalf("page data is not JSON: %v", err)
+		}
+		if data.Page != "product" || len(data.Variations) == 0 || len(data.Variations) > 30 {
+			t.Fatalf("page %q with %d variations", data.Page, len(data.Variations))
+		}
+		pre := 0
+		for _, v := range data.Variations {
+			if v.IsPreOrder == "yes" && v.Label == "Pre-order now" && v.Date != "" {
+				pre++
+			}
+			if _, ok := v.Attributes["attribute_pa_color"]; !ok {
+				t.Errorf("variation %d lacks attribute_pa_color: %v", v.ID, v.Attributes)
+			}
+		}
+		if pre == 0 {
+			t.Error("no pre-order variation with label and date")
+		}
+		if len(data.Swatches) != 2 || data.Swatches[0].Type != catalog.SwatchColor {
+			t.Errorf("swatches = %+v", data.Swatches)
+		}
+	})
+}
+
+func TestPageCacheAndInvalidation(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	ctx := context.Background()
+	for _, p := range []string{"/product/classic-tee/", "/product/market-tote/"} {
+		if r := s.get(p); r.Header.Get("X-Cache") != "miss" {
+			t.Errorf("first GET %s: X-Cache %q", p, r.Header.Get("X-Cache"))
+		}
+		if r := s.get(p); r.Header.Get("X-Cache") != "hit" {
+			t.Errorf("second GET %s: X-Cache %q", p, r.Header.Get("X-Cache"))
+		}
+	}
+	// Conditional and compressed answers from the cache.
+	r := s.get("/product/classic-tee/", "Accept-Encoding", "gzip, deflate, br")
+	if r.Header.Get("Content-Encoding") != "br" {
+		t.Errorf("Content-Encoding %q, want br", r.Header.Get("Content-Encoding"))
+	}
+	if r2 := s.get("/product/classic-tee/", "If-None-Match", r.Header.Get("ETag")); r2.StatusCode != http.StatusNotModified {
+		t.Errorf("revalidation: %d, want 304", r2.StatusCode)
+	}
+
+	// Rename the tote: its page is invalidated, the tee's stays cached.
+	tote, err := s.db.ProductBySlug(ctx, "market-tote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tote.Name = "Market Tote Bag"
+	if _, err := s.db.SaveProduct(ctx, tote, nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := s.get("/product/market-tote/")
+		b := body(t, r)
+		if strings.Contains(b, "Market Tote Bag") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("renamed product still served from the cache")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := s.get("/product/classic-tee/"); r.Header.Get("X-Cache") != "hit" {
+		t.Error("an unrelated product page was invalidated")
+	}
+}
+
+func TestRenderFailureFallsBackToClientShell(t *testing.T) {
+	bundle := `globalThis.render = function () { throw new Error("boom") }`
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), bundle)
+	r := s.get("/product/classic-tee/")
+	b := body(t, r)
+	if r.StatusCode != 200 {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if !strings.Contains(b, `<div id="root"></div>`) || !strings.Contains(b, `"name":"Classic Tee"`) || !strings.Contains(b, `<script type="module"`) {
+		t.Error("fallback page lacks the empty root, the data or the app script")
+	}
+}
+
+func TestOperationsAndHeaders(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/metrics": 200, "/robots.txt": 200, "/favicon.svg": 200} {
+		if r := s.get(path); r.StatusCode != want {
+			t.Errorf("GET %s = %d", path, r.StatusCode)
+		}
+	}
+	s.get("/shop/")
+	m := body(t, s.get("/metrics"))
+	for _, want := range []string{`vitrine_http_requests_total{code="200",method="GET",route="GET /shop/{$}"}`, "vitrine_store_open_connections", "vitrine_render_duration_seconds_count", "vitrine_page_cache_entries"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	r := s.get("/")
+	for h, want := range map[string]string{
+		"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "strict-origin-when-cross-origin", "Cache-Control": "no-cache",
+	} {
+		if got := r.Header.Get(h); got != want {
+			t.Errorf("%s = %q, want %q", h, got, want)
+		}
+	}
+	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("CSP = %q", csp)
+	}
+	// Hashed assets: immutable for a year, compressed.
+	b := body(t, r)
+	i := strings.Index(b, `src="/assets/`)
+	src := b[i+5 : i+5+strings.Index(b[i+5:], `"`)]
+	ar := s.get(src, "Accept-Encoding", "gzip")
+	if ar.StatusCode != 200 || ar.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || ar.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("asset %s: %d %q %q", src, ar.StatusCode, ar.Header.Get("Cache-Control"), ar.Header.Get("Content-Encoding"))
+	}
+	if r := s.get("/assets/nope.js"); r.StatusCode != 404 {
+		t.Errorf("missing asset: %d", r.StatusCode)
+	}
+	mr := s.get("/media/demo/classic-tee-1.svg")
+	if mr.StatusCode != 200 || mr.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(mr.Header.Get("Content-Security-Policy"), "sandbox") {
+		t.Errorf("media: %d %q", mr.StatusCode, mr.Header.Get("Content-Type"))
+	}
+	if r := s.get("/media/../../etc/passwd"); r.StatusCode == 200 {
+		t.Error("media path traversal answered 200")
+	}
+	// A cross-site write is refused before any handler runs.
+	req := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/products", strings.NewReader("{}"))
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	rec := httptest.NewRecorder()
+	s.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("cross-site POST: %d, want 403", rec.Code)
+	}
+}
