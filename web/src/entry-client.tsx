@@ -1,0 +1,11 @@
+import { hydrateRoot } from 'react-dom/client';
+import { App } from './App';
+import type { PageData } from './types';
+import './styles/main.css';
+
+const el = document.getElementById('vitrine-data');
+const root = document.getElementById('root');
+if (el && root) {
+  const data = JSON.parse(el.textContent || '{}') as PageData;
+  hydrateRoot(root, <App data={data} />);
+}

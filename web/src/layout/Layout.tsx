@@ -1,0 +1,110 @@
+import type { ReactNode } from 'react';
+import type { NavCategory, PageData } from '../types';
+import { decodeEntities } from '../lib/format';
+import { parseUrl } from '../lib/url';
+import { SearchForm } from '../ui/SearchForm';
+
+function isCurrent(url: string, path: string): boolean {
+  const p = parseUrl(url).path;
+  return p === path;
+}
+
+function NavItem({ item, path }: { item: NavCategory; path: string }) {
+  const hasChildren = item.children && item.children.length > 0;
+  return (
+    <li className={'menu-item' + (hasChildren ? ' menu-item-has-children' : '')}>
+      <a href={item.url} aria-current={isCurrent(item.url, path) ? 'page' : undefined}>
+        {decodeEntities(item.name)}
+      </a>
+      {hasChildren && (
+        <ul className="sub-menu">
+          {item.children.map((c) => (
+            <li key={c.id} className="menu-item">
+              <a href={c.url} aria-current={isCurrent(c.url, path) ? 'page' : undefined}>
+                {decodeEntities(c.name)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function Layout({ data, children }: { data: PageData; children: ReactNode }) {
+  const { path, query } = parseUrl(data.url);
+  const s = query.find(([k]) => k === 's');
+  const cartCount: number = 0; // wired by the cart issue
+  return (
+    <div className="site">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="container header-inner">
+          <a className="site-title" href="/" rel="home">
+            {decodeEntities(data.site.name)}
+          </a>
+          <SearchForm className="header-search" defaultValue={s ? s[1] : ''} />
+          <a className="cart-contents header-cart" href="/cart/">
+            <svg aria-hidden="true" focusable="false" width="22" height="22" viewBox="0 0 24 24">
+              <path
+                d="M6 7h12l-1 13H7L6 7zm3 0V5a3 3 0 0 1 6 0v2"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                strokeLinejoin="round"
+              />
+            </svg>
+            <span className="cart-label">Cart</span>{' '}
+            <span className="cart-count count" aria-hidden="true">
+              {cartCount}
+            </span>
+            <span className="screen-reader-text">{`(${cartCount} ${cartCount === 1 ? 'item' : 'items'})`}</span>
+          </a>
+        </div>
+        {data.nav && data.nav.length > 0 && (
+          <nav className="primary-nav" aria-label="Product categories">
+            <div className="container">
+              <ul className="menu">
+                <li className="menu-item">
+                  <a href="/shop/" aria-current={path === '/shop/' ? 'page' : undefined}>
+                    Shop all
+                  </a>
+                </li>
+                {data.nav.map((item) => (
+                  <NavItem key={item.id} item={item} path={path} />
+                ))}
+              </ul>
+            </div>
+          </nav>
+        )}
+      </header>
+      <main id="content" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <div className="container footer-inner">
+          <p className="footer-name">{decodeEntities(data.site.name)}</p>
+          {data.site.tagline && <p className="footer-tagline">{decodeEntities(data.site.tagline)}</p>}
+          <nav aria-label="Footer">
+            <ul className="footer-links">
+              <li>
+                <a href="/shop/">Shop</a>
+              </li>
+              <li>
+                <a href="/cart/">Cart</a>
+              </li>
+              <li>
+                <a href="/my-account/">My account</a>
+              </li>
+              <li>
+                <a href="/contact/">Contact</a>
+              </li>
+            </ul>
+          </nav>
+        </div>
+      </footer>
+    </div>
+  );
+}

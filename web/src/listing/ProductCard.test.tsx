@@ -1,0 +1,84 @@
+import { render, screen, within } from '@testing-library/react';
+import { ProductCard } from './ProductCard';
+import { ProductGrid } from './ProductGrid';
+import { product, products } from '../test/fixtures';
+
+describe('ProductCard', () => {
+  it('renders an ajax add-to-cart link for simple products', () => {
+    render(
+      <ul>
+        <ProductCard product={product(16)} index={0} />
+      </ul>,
+    );
+    const link = screen.getByRole('link', { name: 'Add to cart: \u201cBeanie\u201d' });
+    expect(link).toHaveAttribute('href', '?add-to-cart=16');
+    expect(link).toHaveAttribute('data-quantity', '1');
+    expect(link).toHaveAttribute('data-product_id', '16');
+    expect(link).toHaveAttribute('data-product_sku', 'woo-beanie');
+    expect(link).toHaveAttribute('data-success_message', '\u201cBeanie\u201d has been added to your cart');
+    expect(link).toHaveAttribute('rel', 'nofollow');
+    expect(link).toHaveClass('button', 'add_to_cart_button', 'ajax_add_to_cart');
+    expect(link).toHaveTextContent('Add to cart');
+  });
+
+  it('shows Sale! and Out of stock badges', () => {
+    const p = product(16);
+    p.is_in_stock = false;
+    render(
+      <ul>
+        <ProductCard product={p} index={0} />
+      </ul>,
+    );
+    expect(screen.getByText('Sale!')).toBeInTheDocument();
+    expect(screen.getByText('Out of stock')).toBeInTheDocument();
+    // not purchasable any more: no ajax button
+    expect(document.querySelector('.ajax_add_to_cart')).toBeNull();
+  });
+
+  it('has no badges for a regular in-stock product', () => {
+    render(
+      <ul>
+        <ProductCard product={product(15)} index={0} />
+      </ul>,
+    );
+    expect(screen.queryByText('Sale!')).toBeNull();
+    expect(screen.queryByText('Out of stock')).toBeNull();
+  });
+
+  it('links variable products to their options', () => {
+    render(
+      <ul>
+        <ProductCard product={product(59)} index={0} />
+      </ul>,
+    );
+    const link = screen.getByRole('link', { name: 'Select options for \u201cBench Tee\u201d' });
+    expect(link).toHaveAttribute('href', 'https://shop.example/product/bench-tee/');
+    expect(link).not.toHaveClass('ajax_add_to_cart');
+  });
+
+  it('shows stars only when there are reviews', () => {
+    const p = product(15);
+    p.review_count = 2;
+    p.average_rating = '4.5';
+    render(
+      <ul>
+        <ProductCard product={p} index={0} />
+        <ProductCard product={product(14)} index={1} />
+      </ul>,
+    );
+    expect(screen.getAllByRole('img', { name: /Rated/ })).toHaveLength(1);
+    expect(screen.getByRole('img', { name: 'Rated 4.50 out of 5' })).toBeInTheDocument();
+  });
+
+  it('loads the first four images eagerly and the rest lazily', () => {
+    const { container } = render(<ProductGrid products={products.slice(0, 6)} />);
+    const imgs = [...container.querySelectorAll('li.product img')];
+    expect(imgs.map((i) => i.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(imgs[0]).toHaveAttribute('width', '800');
+    expect(imgs[0].getAttribute('srcset')).toContain('300w');
+    expect(imgs[0]).toHaveAttribute('sizes');
+    const first = container.querySelector('li.product')!;
+    expect(within(first as HTMLElement).getByRole('heading', { level: 2 })).toHaveTextContent('Bench Tee');
+    expect(imgs[0]).toHaveAttribute('alt', 'Bench Tee');
+  });
+});

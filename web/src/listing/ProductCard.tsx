@@ -1,0 +1,101 @@
+import type { StoreProduct } from '../types';
+import { decodeEntities } from '../lib/format';
+import { Price } from '../ui/Price';
+import { Stars } from '../ui/Stars';
+
+/** Grid image sizes: 3 columns >= 550px (container max 1200px), 2 below (spec section 9). */
+export const CARD_SIZES = '(min-width: 1240px) 380px, (min-width: 550px) 31vw, 48vw';
+
+export type HeadingLevel = 2 | 3;
+
+export function AddToCartLink({ product }: { product: StoreProduct }) {
+  const atc = product.add_to_cart;
+  const name = decodeEntities(product.name);
+  if (product.type === 'simple' && product.is_purchasable && product.is_in_stock) {
+    return (
+      <a
+        href={`?add-to-cart=${product.id}`}
+        data-quantity="1"
+        data-product_id={product.id}
+        data-product_sku={product.sku}
+        data-success_message={`\u201c${name}\u201d has been added to your cart`}
+        className="button product_type_simple add_to_cart_button ajax_add_to_cart"
+        aria-label={decodeEntities(atc.description) || undefined}
+        rel="nofollow"
+      >
+        {decodeEntities(atc.text)}
+      </a>
+    );
+  }
+  return (
+    <a
+      href={atc.url}
+      data-product_id={product.id}
+      data-product_sku={product.sku}
+      className={`button product_type_${product.type}`}
+      aria-label={decodeEntities(atc.description) || undefined}
+      rel={product.type === 'external' ? 'nofollow' : undefined}
+    >
+      {decodeEntities(atc.text)}
+    </a>
+  );
+}
+
+export function ProductCard({
+  product,
+  index,
+  headingLevel = 2,
+}: {
+  product: StoreProduct;
+  index: number;
+  headingLevel?: HeadingLevel;
+}) {
+  const img = product.images[0];
+  const name = decodeEntities(product.name);
+  const H = headingLevel === 3 ? 'h3' : 'h2';
+  const classes = [
+    'product',
+    `type-product`,
+    `post-${product.id}`,
+    `product-type-${product.type}`,
+    product.is_in_stock ? 'instock' : 'outofstock',
+    product.on_sale ? 'sale' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <li className={classes}>
+      <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
+        <div className="product-card__media">
+          {img ? (
+            <img
+              src={img.src}
+              srcSet={img.srcset || undefined}
+              sizes={img.srcset ? CARD_SIZES : undefined}
+              width={img.width || 600}
+              height={img.height || 600}
+              alt={decodeEntities(img.alt) || name}
+              loading={index < 4 ? 'eager' : 'lazy'}
+              decoding="async"
+              className="attachment-woocommerce_thumbnail"
+            />
+          ) : (
+            <span className="woocommerce-placeholder" />
+          )}
+          <span className="product-card__badges">
+            {product.on_sale && <span className="onsale">Sale!</span>}
+            {!product.is_in_stock && <span className="badge-outofstock">Out of stock</span>}
+          </span>
+        </div>
+      </a>
+      <div className="product-card__body">
+        <H className="woocommerce-loop-product__title">
+          <a href={product.permalink}>{name}</a>
+        </H>
+        {product.review_count > 0 && <Stars rating={product.average_rating} className="product-card__rating" />}
+        <Price prices={product.prices} />
+        <AddToCartLink product={product} />
+      </div>
+    </li>
+  );
+}

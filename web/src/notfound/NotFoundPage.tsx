@@ -1,0 +1,17 @@
+import { SearchForm } from '../ui/SearchForm';
+
+export function NotFoundPage() {
+  return (
+    <div className="container narrow notfound">
+      <h1>Page not found</h1>
+      <p>Sorry, we couldn’t find the page you were looking for. It may have moved, or the link may be out of date.</p>
+      <p>
+        <a className="button button-primary" href="/shop/">
+          Continue shopping
+        </a>
+      </p>
+      <h2 className="notfound-search-title">Search the shop</h2>
+      <SearchForm className="notfound-search" label="Search the shop" />
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import type { ProductPage as ProductData, TermRef } from '../types';
+import { decodeEntities } from '../lib/format';
+import { Breadcrumbs } from '../ui/Breadcrumbs';
+import { Html } from '../ui/Html';
+import { Price } from '../ui/Price';
+import { Stars } from '../ui/Stars';
+import { ProductGrid } from '../listing/ProductGrid';
+import { CartArea } from './CartForms';
+import { Gallery } from './Gallery';
+import { Reviews } from './Reviews';
+import { Tabs, type TabDef } from './Tabs';
+
+function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
+  if (!terms || terms.length === 0) return null;
+  return (
+    <span className={className}>
+      {terms.length === 1 ? label : plural}:{' '}
+      {terms.map((t, i) => (
+        <span key={t.id}>
+          {i > 0 && ', '}
+          <a href={t.link} rel="tag">
+            {decodeEntities(t.name)}
+          </a>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function ProductPage({ data }: { data: ProductData }) {
+  const p = data.product;
+  const name = decodeEntities(p.name);
+  const stock = p.stock_availability;
+
+  const tabs: TabDef[] = [];
+  if (p.description) {
+    tabs.push({
+      key: 'description',
+      label: 'Description',
+      content: (
+        <>
+          <h2>Description</h2>
+          <Html html={p.description} className="product-description" />
+        </>
+      ),
+    });
+  }
+  if (data.additional && data.additional.length > 0) {
+    tabs.push({
+      key: 'additional_information',
+      label: 'Additional information',
+      content: (
+        <>
+          <h2>Additional information</h2>
+          <table className="woocommerce-product-attributes shop_attributes">
+            <tbody>
+              {data.additional.map((a, i) => (
+                <tr key={i} className="woocommerce-product-attributes-item">
+                  <th scope="row" className="woocommerce-product-attributes-item__label">
+                    {decodeEntities(a.label)}
+                  </th>
+                  <td className="woocommerce-product-attributes-item__value">{decodeEntities(a.value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ),
+    });
+  }
+  tabs.push({
+    key: 'reviews',
+    label: `Reviews (${p.review_count})`,
+    content: <Reviews product={p} reviews={data.reviews} />,
+  });
+
+  return (
+    <div className="container single-product">
+      <Breadcrumbs items={data.breadcrumbs} />
+      <div className={`product type-product product-type-${p.type} post-${p.id}`}>
+        <div className="product-main">
+          <div className="product-main__gallery">
+            {p.on_sale && <span className="onsale">Sale!</span>}
+            <Gallery images={p.images} productName={p.name} />
+          </div>
+          <div className="summary entry-summary">
+            <h1 className="product_title entry-title">{name}</h1>
+            <p className="price-wrap">
+              <Price prices={p.prices} />
+            </p>
+            {p.review_count > 0 && (
+              <div className="woocommerce-product-rating">
+                <Stars rating={p.average_rating} />
+                <a href="#reviews" className="woocommerce-review-link" rel="nofollow">
+                  {`${p.review_count} customer ${p.review_count === 1 ? 'review' : 'reviews'}`}
+                </a>
+              </div>
+            )}
+            <Html html={p.short_description} className="woocommerce-product-details__short-description" />
+            {stock && stock.text && <p className={`stock ${stock.class}`}>{decodeEntities(stock.text)}</p>}
+            {!p.is_in_stock && !(stock && stock.text) && <p className="stock out-of-stock">Out of stock</p>}
+            <CartArea data={data} />
+            <div className="product_meta">
+              {p.sku && (
+                <span className="sku_wrapper">
+                  SKU: <span className="sku">{p.sku}</span>
+                </span>
+              )}
+              <TermLinks label="Category" plural="Categories" terms={p.categories} className="posted_in" />
+              <TermLinks label="Tag" plural="Tags" terms={p.tags} className="tagged_as" />
+            </div>
+          </div>
+        </div>
+        <Tabs tabs={tabs} label="Product details" />
+        {data.upsells.length > 0 && (
+          <section className="up-sells upsells products-section" aria-labelledby="upsells-title">
+            <h2 id="upsells-title">You may also like…</h2>
+            <ProductGrid products={data.upsells} headingLevel={3} eagerCount={0} />
+          </section>
+        )}
+        {data.related.length > 0 && (
+          <section className="related products-section" aria-labelledby="related-title">
+            <h2 id="related-title">Related products</h2>
+            <ProductGrid products={data.related} headingLevel={3} eagerCount={0} />
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}

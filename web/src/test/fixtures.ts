@@ -1,0 +1,193 @@
+// Test fixtures built from real WooCommerce 11 Store API responses
+// (/work/shared/reference/woocommerce-11-responses), plus the fields Vitrine adds.
+import raw from './store-api-products.json';
+import rawVariation from './wc-ajax-get_variation.json';
+import type {
+  HomePage,
+  ListingPage,
+  NotFoundPage,
+  PageData,
+  ProductPage,
+  Site,
+  StoreCategory,
+  StoreProduct,
+  Variation,
+} from '../types';
+
+type RawProduct = Omit<StoreProduct, 'images'> & { images: Omit<StoreProduct['images'][number], 'width' | 'height'>[] };
+
+/** Store API products with our width/height additions and site-relative permalinks. */
+export const products: StoreProduct[] = (raw as unknown as RawProduct[]).map((p) => ({
+  ...p,
+  permalink: p.permalink.replace('https://shop.example', ''),
+  images: p.images.map((im) => ({ ...im, width: 800, height: 800 })),
+}));
+
+export function product(id: number): StoreProduct {
+  const p = products.find((x) => x.id === id);
+  if (!p) throw new Error('no fixture product ' + id);
+  return structuredClone(p);
+}
+
+export const site: Site = {
+  name: 'Vitrine',
+  tagline: 'Everyday clothing, made to last.',
+  currency: {
+    currency_code: 'EUR',
+    currency_symbol: '€',
+    currency_minor_unit: 2,
+    currency_decimal_separator: '.',
+    currency_thousand_separator: ',',
+    currency_prefix: '€',
+    currency_suffix: '',
+  },
+};
+
+export const nav = [
+  {
+    id: 15,
+    name: 'Clothing',
+    url: '/product-category/clothing/',
+    count: 14,
+    children: [
+      { id: 17, name: 'Tshirts', url: '/product-category/clothing/tshirts/', count: 5, children: [] },
+      { id: 18, name: 'Hoodies', url: '/product-category/clothing/hoodies/', count: 4, children: [] },
+    ],
+  },
+  { id: 16, name: 'Accessories', url: '/product-category/clothing/accessories/', count: 5, children: [] },
+  { id: 19, name: 'Music', url: '/product-category/music/', count: 2, children: [] },
+];
+
+export const categories: StoreCategory[] = [
+  {
+    id: 15,
+    name: 'Clothing',
+    slug: 'clothing',
+    description: '',
+    parent: 0,
+    count: 14,
+    image: { ...products[4].images[0] },
+    review_count: 0,
+    permalink: '/product-category/clothing/',
+  },
+  {
+    id: 19,
+    name: 'Music',
+    slug: 'music',
+    description: '',
+    parent: 0,
+    count: 2,
+    image: null,
+    review_count: 0,
+    permalink: '/product-category/music/',
+  },
+];
+
+export function homePage(): HomePage {
+  return {
+    page: 'home',
+    site,
+    url: '/',
+    nav,
+    featured: products.slice(0, 6),
+    latest: products.slice(6, 12),
+    categories,
+  };
+}
+
+export function listingPage(over: Partial<ListingPage> = {}): ListingPage {
+  return {
+    page: 'listing',
+    site,
+    url: '/shop/page/2/?orderby=price',
+    nav,
+    title: 'Shop',
+    description: '<p>All our <strong>things</strong>.</p>',
+    breadcrumbs: [
+      { name: 'Home', url: '/' },
+      { name: 'Shop', url: '/shop/' },
+    ],
+    products: products.slice(0, 9),
+    total: 40,
+    page_number: 2,
+    total_pages: 5,
+    orderby: 'price',
+    base: '/shop/',
+    subcategories: [],
+    ...over,
+  };
+}
+
+const baseVariation = rawVariation as unknown as Variation;
+
+export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPage {
+  const p = product(id);
+  const variations: Variation[] =
+    p.type === 'variable'
+      ? p.variations.slice(0, 3).map((v) => ({
+          ...baseVariation,
+          variation_id: v.id,
+          attributes: Object.fromEntries(
+            v.attributes.map((a) => ['attribute_pa_' + a.name.toLowerCase(), a.value]),
+          ),
+        }))
+      : [];
+  return {
+    page: 'product',
+    site,
+    url: new URL(p.permalink, 'https://x').pathname,
+    nav,
+    product: p,
+    breadcrumbs: [
+      { name: 'Home', url: '/' },
+      ...p.categories.map((c) => ({ name: c.name, url: c.link.replace('https://shop.example', '') })),
+      { name: p.name, url: p.permalink },
+    ],
+    variations,
+    variations_total: p.variations.length,
+    swatches: p.attributes
+      .filter((a) => a.has_variations)
+      .map((a) => ({
+        key: a.taxonomy || a.name.toLowerCase(),
+        name: a.name,
+        type: 'select' as const,
+        options: a.terms.map((t) => ({ slug: t.slug, name: t.name, color: '', image: '' })),
+      })),
+    additional: [
+      { label: 'Weight', value: p.formatted_weight || '0.2 lbs' },
+      ...p.attributes.map((a) => ({ label: a.name, value: a.terms.map((t) => t.name).join(', ') })),
+    ],
+    reviews: [
+      {
+        id: 101,
+        reviewer: 'Ana &amp; Bo',
+        review: '<p>Lovely fabric, fits well.</p>',
+        rating: 4,
+        verified: true,
+        date_created: '2026-11-02T09:30:00+00:00',
+        formatted_date_created: '',
+      },
+    ],
+    related: products.filter((x) => x.id !== id).slice(0, 4),
+    upsells: products.filter((x) => x.id !== id).slice(4, 7),
+    grouped: p.type === 'grouped' ? p.grouped_products.map((g) => product(g)) : [],
+    ...over,
+  };
+}
+
+export function notFoundPage(): NotFoundPage {
+  return { page: 'notfound', site, url: '/nope/', nav };
+}
+
+export function allPages(): [string, PageData][] {
+  return [
+    ['home', homePage()],
+    ['listing', listingPage()],
+    ['listing-empty', listingPage({ products: [], total: 0, total_pages: 0, page_number: 1 })],
+    ['product-simple', productPage(16)],
+    ['product-variable', productPage(59)],
+    ['product-grouped', productPage(34)],
+    ['product-external', productPage(35)],
+    ['notfound', notFoundPage()],
+  ];
+}
