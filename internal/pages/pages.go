@@ -108,7 +108,7 @@ func navTree(b *storeapi.Builder, cats []catalog.Category, parent int64) []NavCa
 	return out
 }
 
-// products converts catalogue products to Store API products, loading the
+// products converts catalogue products to Store API products for cards, loading the
 // variations of variable products and children of grouped ones in one go.
 func (l *Loader) products(ctx context.Context, b *storeapi.Builder, ps []*catalog.Product) ([]storeapi.Product, error) {
 	var parents []int64
@@ -145,7 +145,11 @@ func (l *Loader) products(ctx context.Context, b *storeapi.Builder, ps []*catalo
 				}
 			}
 		}
-		out = append(out, b.Product(p, kids))
+		card := b.Product(p, kids)
+		// Cards never show the long description; leaving it out keeps
+		// listing pages small. The Store API still sends it.
+		card.Description = ""
+		out = append(out, card)
 	}
 	return out, nil
 }
