@@ -22,8 +22,8 @@ func pageKey(path string, q url.Values) string {
 	if s := q.Get("s"); s != "" {
 		b.WriteString("?s=" + url.QueryEscape(s))
 	}
-	if o := q.Get("orderby"); o != "" {
-		b.WriteString("&orderby=" + pages.NormalizeOrderBy(o))
+	if o := pages.NormalizeOrderBy(q.Get("orderby")); o != "menu_order" {
+		b.WriteString("&orderby=" + o)
 	}
 	if p := pageParam(q); p > 1 {
 		b.WriteString("&page=" + strconv.Itoa(p))
@@ -143,12 +143,21 @@ func writeBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	}
 }
 
+// acceptsEncoding reports whether an Accept-Encoding header accepts enc
+// with a non-zero quality.
 func acceptsEncoding(header, enc string) bool {
 	for _, part := range strings.Split(header, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), enc) {
-			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") || strings.Contains(params, "q=0.")
+		if !strings.EqualFold(strings.TrimSpace(name), enc) {
+			continue
 		}
+		q := 1.0
+		if _, v, ok := strings.Cut(strings.ReplaceAll(params, " ", ""), "q="); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		return q > 0
 	}
 	return false
 }
@@ -163,8 +172,9 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	if q.Has("s") {
 		lq := s.listingQuery(r)
 		if len(lq.Search) > 200 {
-			lq.Search = lq.Search[:200]
+			lq.Search = strings.ToValidUTF8(lq.Search[:200], "")
 		}
+		q.Set("s", lq.Search)
 		s.servePage(w, r, pageKey("/", q), func(ctx context.Context) (*pages.Result, error) {
 			return s.loader.Search(ctx, r.URL.RequestURI(), lq)
 		})

@@ -1,0 +1,214 @@
+package render_test
+
+// Benchmarks of the server render: the QuickJS engine running the real
+// server bundle on real page data (the demo catalogue, seeded into a
+// temporary SQLite store), plus the other steps of a cache miss, so that a
+// profile of a page render can be read step by step.
+//
+//	go test -run '^$' -bench . -benchmem ./internal/render/
+//	go test -run '^$' -bench 'RenderProductPage$' -cpuprofile cpu.out ./internal/render/ && go tool pprof -top cpu.out
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"testing"
+	"time"
+
+	"vitrine/internal/money"
+	"vitrine/internal/pages"
+	"vitrine/internal/render"
+	"vitrine/internal/seed"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+	"vitrine/web"
+)
+
+// benchNow dates the demo catalogue, so every run renders the same pages.
+var benchNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+type fixture struct {
+	loader  *pages.Loader
+	product *pages.Result
+	listing *pages.Result
+	prodRaw []byte // page data as JSON
+	listRaw []byte
+	bundle  string
+}
+
+// newFixture seeds a temporary store with the demo catalogue and loads the
+// product and shop pages.
+func newFixture(b *testing.B) *fixture {
+	b.Helper()
+	ctx := context.Background()
+	db := storetest.Open(b, sqlstore.SQLite)
+	if _, err := seed.Demo(ctx, db, benchNow); err != nil {
+		b.Fatal(err)
+	}
+	usd, _ := money.Lookup("USD")
+	f := &fixture{loader: &pages.Loader{Store: db, Currency: usd, SiteName: "Vitrine", Tagline: "Everyday clothing, made to last",
+		BaseURL: "http://localhost", Now: func() time.Time { return benchNow }, VariationThreshold: 30}}
+	var err error
+	if f.product, err = f.loader.Product(ctx, "/product/classic-tee/", "classic-tee"); err != nil {
+		b.Fatal(err)
+	}
+	if f.listing, err = f.loader.Shop(ctx, "/shop/", pages.ListingQuery{Page: 1}); err != nil {
+		b.Fatal(err)
+	}
+	if n := len(f.listing.Data.(pages.ListingPage).Products); n != 24 {
+		b.Logf("the shop page lists %d products (24 expected)", n)
+	}
+	if f.prodRaw, err = json.Marshal(f.product.Data); err != nil {
+		b.Fatal(err)
+	}
+	if f.listRaw, err = json.Marshal(f.listing.Data); err != nil {
+		b.Fatal(err)
+	}
+	if f.bundle, err = web.ServerBundle(); err != nil {
+		b.Skipf("no server bundle (build the web app): %v", err)
+	}
+	return f
+}
+
+func newEngine(b *testing.B, bundle string, size int) *render.Engine {
+	b.Helper()
+	e, err := render.NewEngine(bundle, size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(e.Close)
+	return e
+}
+
+func benchRender(b *testing.B, url string, data func(*fixture) []byte) {
+	f := newFixture(b)
+	e := newEngine(b, f.bundle, 1)
+	raw := data(f)
+	ctx := context.Background()
+	html, err := e.Render(ctx, url, raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := e.Render(ctx, url, raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(raw)), "json-bytes")
+	b.ReportMetric(float64(len(html)), "html-bytes")
+}
+
+// benchRenderParallel renders with a pool of GOMAXPROCS engines from
+// GOMAXPROCS goroutines: the engine's throughput on this machine.
+func benchRenderParallel(b *testing.B, url string, data func(*fixture) []byte) {
+	f := newFixture(b)
+	e := newEngine(b, f.bundle, runtime.GOMAXPROCS(0))
+	raw := data(f)
+	ctx := context.Background()
+	if _, err := e.Render(ctx, url, raw); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := e.Render(ctx, url, raw); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func product(f *fixture) []byte { return f.prodRaw }
+func listing(f *fixture) []byte { return f.listRaw }
+
+// BenchmarkRenderProductPage is one engine rendering /product/classic-tee/
+// (a variable product with colour and size swatches).
+func BenchmarkRenderProductPage(b *testing.B) { benchRender(b, "/product/classic-tee/", product) }
+
+// BenchmarkRenderListing is one engine rendering /shop/ (24 product cards).
+func BenchmarkRenderListing(b *testing.B) { benchRender(b, "/shop/", listing) }
+
+func BenchmarkRenderProductPageParallel(b *testing.B) {
+	benchRenderParallel(b, "/product/classic-tee/", product)
+}
+
+func BenchmarkRenderListingParallel(b *testing.B) { benchRenderParallel(b, "/shop/", listing) }
+
+// BenchmarkProductPageSteps times each step of a product page cache miss
+// apart: store queries (pages.Loader), JSON marshalling, the JS render, the
+// HTML document, and compressing it (gzip 9 + brotli 6, in NewPage).
+func BenchmarkProductPageSteps(b *testing.B) {
+	f := newFixture(b)
+	ctx := context.Background()
+	e := newEngine(b, f.bundle, 1)
+	html, err := e.Render(ctx, "/product/classic-tee/", f.prodRaw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := render.Document(f.product.Head, render.Assets{Script: "/assets/entry.js", CSS: []string{"/assets/entry.css"}}, html, f.prodRaw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := f.loader.Product(ctx, "/product/classic-tee/", "classic-tee"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(f.product.Data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("render", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := e.Render(ctx, "/product/classic-tee/", f.prodRaw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("document", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := render.Document(f.product.Head, render.Assets{Script: "/assets/entry.js"}, html, f.prodRaw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("compress", func(b *testing.B) {
+		b.ReportAllocs()
+		var p *render.Page
+		for b.Loop() {
+			p = render.NewPage(200, doc, nil)
+		}
+		b.ReportMetric(float64(len(doc)), "doc-bytes")
+		b.ReportMetric(float64(len(p.Brotli)), "br-bytes")
+		b.ReportMetric(float64(len(p.Gzip)), "gzip-bytes")
+	})
+}
+
+// BenchmarkNewEngineVM is the cost of one VM loading the bundle (start-up,
+// and what a pool resize or a VM recycle would cost).
+func BenchmarkNewEngineVM(b *testing.B) {
+	bundle, err := web.ServerBundle()
+	if err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		e, err := render.NewEngine(bundle, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.Close()
+	}
+}

@@ -1,0 +1,142 @@
+package server_test
+
+// Benchmarks of the HTTP handler in process (no network): a cached page
+// hit, the Store API's cached product list, and a product page with the
+// cache off (store queries, QuickJS render, document and compression).
+//
+//	go test -run '^$' -bench . -benchmem ./internal/server/
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"vitrine/internal/money"
+	"vitrine/internal/render"
+	"vitrine/internal/seed"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+	"vitrine/web"
+)
+
+func newBenchServer(b *testing.B, cacheBytes int64) *server.Server {
+	b.Helper()
+	ctx := context.Background()
+	db := storetest.Open(b, sqlstore.SQLite)
+	if _, err := seed.Demo(ctx, db, time.Now().UTC()); err != nil {
+		b.Fatal(err)
+	}
+	client, err := web.Client()
+	if err != nil {
+		b.Fatal(err)
+	}
+	assets, err := render.LoadAssets(client, "src/entry-client.tsx")
+	if err != nil {
+		b.Skipf("the web app is not built: %v", err)
+	}
+	bundle, err := web.ServerBundle()
+	if err != nil {
+		b.Skipf("no server bundle: %v", err)
+	}
+	engine, err := render.NewEngine(bundle, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(engine.Close)
+	usd, _ := money.Lookup("USD")
+	srv, err := server.New(server.Config{
+		BaseURL: "http://localhost", SiteName: "Vitrine", Tagline: "Everyday clothing, made to last", Currency: usd,
+		VariationThreshold: 30, CacheBytes: cacheBytes, CacheMaxAge: 10 * time.Minute,
+	}, db, engine, client, assets, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return srv
+}
+
+// serve runs one request and checks its status and X-Cache header (if want
+// is not empty).
+func serve(b *testing.B, h http.Handler, target, acceptEncoding, wantCache string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodGet, target, nil)
+	if acceptEncoding != "" {
+		r.Header.Set("Accept-Encoding", acceptEncoding)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusOK {
+		b.Fatalf("GET %s: %d", target, w.Code)
+	}
+	if wantCache != "" && w.Header().Get("X-Cache") != wantCache {
+		b.Fatalf("GET %s: X-Cache %q, want %q", target, w.Header().Get("X-Cache"), wantCache)
+	}
+	return w
+}
+
+func benchGet(b *testing.B, srv http.Handler, target, acceptEncoding, wantCache string) {
+	w := serve(b, srv, target, acceptEncoding, wantCache) // also warms the cache
+	size := w.Body.Len()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		serve(b, srv, target, acceptEncoding, wantCache)
+	}
+	b.ReportMetric(float64(size), "resp-bytes")
+}
+
+func benchGetParallel(b *testing.B, srv http.Handler, target, acceptEncoding string) {
+	serve(b, srv, target, acceptEncoding, "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r := httptest.NewRequest(http.MethodGet, target, nil)
+			if acceptEncoding != "" {
+				r.Header.Set("Accept-Encoding", acceptEncoding)
+			}
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, r)
+			if w.Code != http.StatusOK {
+				b.Errorf("GET %s: %d", target, w.Code)
+				return
+			}
+		}
+	})
+}
+
+const productPage = "/product/classic-tee/"
+const apiProducts = "/wp-json/wc/store/v1/products?per_page=20"
+
+// BenchmarkServeProductCached is a product page answered from the page
+// cache, plain and brotli.
+func BenchmarkServeProductCached(b *testing.B) {
+	srv := newBenchServer(b, 64<<20)
+	serve(b, srv, productPage, "", "") // render once
+	b.Run("identity", func(b *testing.B) { benchGet(b, srv, productPage, "", "hit") })
+	b.Run("br", func(b *testing.B) { benchGet(b, srv, productPage, "gzip, deflate, br, zstd", "hit") })
+	b.Run("br-parallel", func(b *testing.B) { benchGetParallel(b, srv, productPage, "gzip, deflate, br, zstd") })
+}
+
+// BenchmarkServeStoreAPIProducts is GET /wp-json/wc/store/v1/products?per_page=20
+// from the Store API response cache.
+func BenchmarkServeStoreAPIProducts(b *testing.B) {
+	srv := newBenchServer(b, 64<<20)
+	b.Run("cached", func(b *testing.B) { benchGet(b, srv, apiProducts, "", "") })
+	b.Run("cached-br", func(b *testing.B) { benchGet(b, srv, apiProducts, "br", "") })
+	b.Run("cached-parallel", func(b *testing.B) { benchGetParallel(b, srv, apiProducts, "") })
+	// With the caches off, every request queries the store and encodes.
+	off := newBenchServer(b, 0)
+	b.Run("uncached", func(b *testing.B) { benchGet(b, off, apiProducts, "", "") })
+}
+
+// BenchmarkServeProductUncached is the full render path of a product page
+// (cache off): store queries, JSON, QuickJS render, document, gzip and
+// brotli.
+func BenchmarkServeProductUncached(b *testing.B) {
+	srv := newBenchServer(b, 0)
+	b.Run("serial", func(b *testing.B) { benchGet(b, srv, productPage, "br", "miss") })
+	b.Run("parallel", func(b *testing.B) { benchGetParallel(b, srv, productPage, "br") })
+}
