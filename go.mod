@@ -9,6 +9,7 @@ require (
 	github.com/jmoiron/sqlx v1.4.0
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
+	golang.org/x/image v0.47.0
 	golang.org/x/sync v0.24.0
 	modernc.org/quickjs v0.27.0
 	modernc.org/sqlite v1.60.1

@@ -20,11 +20,12 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/media"
 )
 
 const (
 	maxImageBytes  = 20 << 20
-	maxImagePixels = 40_000_000
+	maxImagePixels = media.MaxPixels // 40 megapixels, checked before decoding
 	fetchTimeout   = 10 * time.Second
 )
 
@@ -34,6 +35,10 @@ var imageTypes = map[string]string{
 	"image/gif":  ".gif",
 	"image/webp": ".webp",
 }
+
+// renditionWidths are the smaller copies made of each stored image; 600 is
+// the listing thumbnail (storeapi.ThumbnailWidth).
+var renditionWidths = []int{1200, 600, 300}
 
 // images turns image URLs into catalogue images, downloading each URL once
 // per import when asked to.
@@ -102,14 +107,29 @@ func (im *images) store(ctx context.Context, rawURL, alt string) (catalog.Image,
 	if width <= 0 || height <= 0 || int64(width)*int64(height) > maxImagePixels {
 		return catalog.Image{}, fmt.Errorf("%s: %dx%d is not a usable size", rawURL, width, height)
 	}
+	if ctype == "image/jpeg" && media.Orientation(data) >= 5 {
+		width, height = height, width // browsers show it turned a quarter
+	}
 	sum := sha256.Sum256(data)
 	name := baseName(rawURL)
 	if !strings.EqualFold(path.Ext(name), ext) && !(ext == ".jpg" && strings.EqualFold(path.Ext(name), ".jpeg")) {
 		name += ext
 	}
-	file := "imported/" + hex.EncodeToString(sum[:6]) + "-" + name
+	prefix := "imported/" + hex.EncodeToString(sum[:6]) + "-"
+	file := prefix + name
 	img := catalog.Image{Src: "/media/" + file, Name: name, Alt: alt, Width: width, Height: height}
-	if err := im.w.SaveImage(ctx, &img, []catalog.MediaFile{{Path: file, ContentType: ctype, Data: data}}); err != nil {
+	files := []catalog.MediaFile{{Path: file, ContentType: ctype, Data: data}}
+	// Renditions are best effort: an image the browser may still show (an
+	// animated WebP, say) is kept at full size only.
+	if rs, err := media.Renditions(data, ctype, renditionWidths); err == nil {
+		base := strings.TrimSuffix(name, path.Ext(name))
+		for _, r := range rs {
+			p := fmt.Sprintf("%s%s-%dw%s", prefix, base, r.Width, r.Ext)
+			files = append(files, catalog.MediaFile{Path: p, ContentType: r.ContentType, Data: r.Data})
+			img.Sizes = append(img.Sizes, catalog.ImageSize{Src: "/media/" + p, Width: r.Width, Height: r.Height})
+		}
+	}
+	if err := im.w.SaveImage(ctx, &img, files); err != nil {
 		return catalog.Image{}, err
 	}
 	return img, nil

@@ -297,8 +297,12 @@ func TestImportVariationsOfExistingParent(t *testing.T) {
 
 func TestImportImages(t *testing.T) {
 	var buf bytes.Buffer
-	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
-	img.Set(1, 1, color.RGBA{R: 200, A: 255})
+	// Wide enough for 600 and 300 px renditions (but not 1200).
+	img := image.NewRGBA(image.Rect(0, 0, 800, 400))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff // opaque white: renditions are JPEGs
+	}
+	img.Set(400, 200, color.RGBA{R: 200, A: 255})
 	if err := png.Encode(&buf, img); err != nil {
 		t.Fatal(err)
 	}
@@ -339,8 +343,29 @@ func TestImportImages(t *testing.T) {
 		}
 		stored, kept := p.Images[0], p.Images[1]
 		if !strings.HasPrefix(stored.Src, "/media/imported/") || !strings.HasSuffix(stored.Src, "-red-dot.png") ||
-			stored.Width != 3 || stored.Height != 2 || stored.Alt != "Dot Print" {
+			stored.Width != 800 || stored.Height != 400 || stored.Alt != "Dot Print" {
 			t.Errorf("stored image %+v", stored)
+		}
+		if len(stored.Sizes) != 2 || stored.Sizes[0].Width != 600 || stored.Sizes[0].Height != 300 ||
+			stored.Sizes[1].Width != 300 || stored.Sizes[1].Height != 150 {
+			t.Fatalf("stored image sizes %+v", stored.Sizes)
+		}
+		prefix := strings.TrimSuffix(stored.Src, "red-dot.png")
+		for _, sz := range stored.Sizes {
+			if want := fmt.Sprintf("%sred-dot-%dw.jpg", prefix, sz.Width); sz.Src != want {
+				t.Errorf("size %dw at %s, want %s", sz.Width, sz.Src, want)
+			}
+		}
+		// The original and each rendition are stored, at their sizes.
+		for _, sz := range append([]catalog.ImageSize{{Src: stored.Src, Width: 800, Height: 400}}, stored.Sizes...) {
+			m, err := db.Media(context.Background(), strings.TrimPrefix(sz.Src, "/media/"))
+			if err != nil {
+				t.Fatalf("media %s: %v", sz.Src, err)
+			}
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(m.Data))
+			if err != nil || cfg.Width != sz.Width || cfg.Height != sz.Height || m.ContentType != "image/"+format {
+				t.Errorf("media %s is %dx%d %s (%s), %v", sz.Src, cfg.Width, cfg.Height, format, m.ContentType, err)
+			}
 		}
 		if kept.Src != missing || kept.Name != "missing.png" {
 			t.Errorf("kept image %+v", kept)
