@@ -9,11 +9,16 @@ package render_test
 //	go test -run '^$' -bench 'RenderProductPage$' -cpuprofile cpu.out ./internal/render/ && go tool pprof -top cpu.out
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -195,6 +200,50 @@ func BenchmarkProductPageSteps(b *testing.B) {
 		b.ReportMetric(float64(len(p.Brotli)), "br-bytes")
 		b.ReportMetric(float64(len(p.Gzip)), "gzip-bytes")
 	})
+	// The two halves of NewPage, and cheaper alternatives: lower levels,
+	// and writers reused with Reset instead of allocated per page.
+	for _, level := range []int{gzip.BestCompression, gzip.DefaultCompression} {
+		b.Run(fmt.Sprintf("gzip-%d", level), func(b *testing.B) { benchGzip(b, doc, level, false) })
+	}
+	b.Run("gzip-6-reused", func(b *testing.B) { benchGzip(b, doc, 6, true) })
+	for _, level := range []int{6, 5, 4} {
+		b.Run(fmt.Sprintf("brotli-%d", level), func(b *testing.B) { benchBrotli(b, doc, level, false) })
+	}
+	b.Run("brotli-6-reused", func(b *testing.B) { benchBrotli(b, doc, 6, true) })
+}
+
+func benchGzip(b *testing.B, doc []byte, level int, reuse bool) {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, level)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if reuse {
+			w.Reset(&buf)
+		} else {
+			w, _ = gzip.NewWriterLevel(&buf, level)
+		}
+		_, _ = w.Write(doc)
+		_ = w.Close()
+	}
+	b.ReportMetric(float64(buf.Len()), "out-bytes")
+}
+
+func benchBrotli(b *testing.B, doc []byte, level int, reuse bool) {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, level)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if reuse {
+			w.Reset(&buf)
+		} else {
+			w = brotli.NewWriterLevel(&buf, level)
+		}
+		_, _ = w.Write(doc)
+		_ = w.Close()
+	}
+	b.ReportMetric(float64(buf.Len()), "out-bytes")
 }
 
 // BenchmarkNewEngineVM is the cost of one VM loading the bundle (start-up,
