@@ -45,7 +45,9 @@ type Store interface {
 	Products(ctx context.Context, ids []int64) ([]*Product, error)
 	// Variations loads a variable product's variations in menu order.
 	Variations(ctx context.Context, parentID int64) ([]*Product, error)
-	// VariationsOf loads the variations of many parents at once.
+	// VariationsOf loads the variations of many parents at once, with their
+	// attribute values but without images or meta: enough for cards and
+	// lists (prices, stock, variation references).
 	VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*Product, error)
 	// QueryProducts returns one page of matching products and the total count.
 	QueryProducts(ctx context.Context, q ProductQuery) ([]*Product, int, error)

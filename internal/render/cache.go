@@ -25,20 +25,35 @@ type Page struct {
 	stored  time.Time
 }
 
+// Compressors are reused: a fresh brotli writer allocates about 3 MB, and
+// that garbage, not the compression itself, dominated a cache miss.
+var (
+	gzipPool   = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+	brotliPool = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, 6) }}
+)
+
 // NewPage compresses html once, so every cache hit is a copy of bytes.
 func NewPage(status int, html []byte, tags []string) *Page {
 	p := &Page{Status: status, HTML: html, Tags: tags}
 	sum := sha256.Sum256(html)
 	p.ETag = `"` + hex.EncodeToString(sum[:12]) + `"`
+
 	var gz bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	_, _ = w.Write(html)
-	_ = w.Close()
+	gz.Grow(len(html)/4 + 64)
+	gw := gzipPool.Get().(*gzip.Writer)
+	gw.Reset(&gz)
+	_, _ = gw.Write(html)
+	_ = gw.Close()
+	gzipPool.Put(gw)
 	p.Gzip = gz.Bytes()
+
 	var br bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, 6)
+	br.Grow(len(html)/5 + 64)
+	bw := brotliPool.Get().(*brotli.Writer)
+	bw.Reset(&br)
 	_, _ = bw.Write(html)
 	_ = bw.Close()
+	brotliPool.Put(bw)
 	p.Brotli = br.Bytes()
 	return p
 }

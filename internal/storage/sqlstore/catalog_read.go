@@ -109,9 +109,29 @@ func (r *productRow) product() *catalog.Product {
 	return p
 }
 
+// relations selects what loadProducts loads besides the product rows.
+type relations uint8
+
+const (
+	relImages     relations = 1 << iota
+	relTerms                // categories and tags
+	relAttributes           // product attributes and their values
+	relVariation            // a variation's attribute values
+	relLinks                // grouped children, up-sells, cross-sells
+	relMeta
+
+	relAll = relImages | relTerms | relAttributes | relVariation | relLinks | relMeta
+	// Variations have no terms, attributes or links of their own.
+	relVariations = relImages | relVariation | relMeta
+)
+
 // loadProducts runs a products query and loads every relation for the rows
 // in a fixed number of queries, whatever the row count.
 func (db *DB) loadProducts(ctx context.Context, q string, args ...any) ([]*catalog.Product, error) {
+	return db.loadProductsWith(ctx, relAll, q, args...)
+}
+
+func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, args ...any) ([]*catalog.Product, error) {
 	var rows []productRow
 	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("load products: %w", err)
@@ -127,7 +147,7 @@ func (db *DB) loadProducts(ctx context.Context, q string, args ...any) ([]*catal
 	if len(ids) == 0 {
 		return out, nil
 	}
-	if err := db.loadRelations(ctx, ids, byID); err != nil {
+	if err := db.loadRelations(ctx, rel, ids, byID); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -142,8 +162,40 @@ func inClause[T any](vals []T) (string, []any) {
 	return "(" + placeholders(len(vals)) + ")", args
 }
 
-func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*catalog.Product) error {
+func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
 	in, args := inClause(ids)
+	if rel&relImages != 0 {
+		if err := db.loadImages(ctx, in, args, byID); err != nil {
+			return err
+		}
+	}
+	if rel&relTerms != 0 {
+		if err := db.loadTerms(ctx, in, args, byID); err != nil {
+			return err
+		}
+	}
+	if rel&relAttributes != 0 {
+		if err := db.loadAttributes(ctx, in, args, byID); err != nil {
+			return err
+		}
+	}
+	if rel&relVariation != 0 {
+		if err := db.loadVariationAttrs(ctx, in, args, byID); err != nil {
+			return err
+		}
+	}
+	if rel&relLinks != 0 {
+		if err := db.loadLinks(ctx, in, args, byID); err != nil {
+			return err
+		}
+	}
+	if rel&relMeta != 0 {
+		return db.loadMeta(ctx, in, args, byID)
+	}
+	return nil
+}
+
+func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 
 	var imgs []struct {
 		ProductID int64  `db:"product_id"`
@@ -165,7 +217,10 @@ func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*ca
 		_ = json.Unmarshal([]byte(r.Sizes), &img.Sizes)
 		byID[r.ProductID].Images = append(byID[r.ProductID].Images, img)
 	}
+	return nil
+}
 
+func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var terms []struct {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
@@ -189,7 +244,10 @@ func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*ca
 			p.Tags = append(p.Tags, t)
 		}
 	}
+	return nil
+}
 
+func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var attrs []struct {
 		ProductID   int64          `db:"product_id"`
 		Position    int            `db:"position"`
@@ -244,7 +302,10 @@ func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*ca
 			p.Attributes[i].Values = append(p.Attributes[i].Values, v)
 		}
 	}
+	return nil
+}
 
+func (db *DB) loadVariationAttrs(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var vattrs []struct {
 		ID    int64  `db:"variation_id"`
 		Name  string `db:"name"`
@@ -256,7 +317,10 @@ func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*ca
 	for _, r := range vattrs {
 		byID[r.ID].Variation = append(byID[r.ID].Variation, catalog.VariationAttr{Name: r.Name, Value: r.Value})
 	}
+	return nil
+}
 
+func (db *DB) loadLinks(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var links []struct {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
@@ -276,7 +340,10 @@ func (db *DB) loadRelations(ctx context.Context, ids []int64, byID map[int64]*ca
 			p.CrossSells = append(p.CrossSells, r.LinkedID)
 		}
 	}
+	return nil
+}
 
+func (db *DB) loadMeta(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var meta []struct {
 		ProductID int64  `db:"product_id"`
 		Key       string `db:"meta_key"`
@@ -340,7 +407,7 @@ func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, er
 
 // Variations implements catalog.Store.
 func (db *DB) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
-	return db.loadProducts(ctx, productSelect+` WHERE parent_id = ? ORDER BY menu_order, id`, parentID)
+	return db.loadProductsWith(ctx, relVariations, productSelect+` WHERE parent_id = ? ORDER BY menu_order, id`, parentID)
 }
 
 // VariationsOf implements catalog.Store.
@@ -350,7 +417,7 @@ func (db *DB) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]
 		return out, nil
 	}
 	in, args := inClause(parentIDs)
-	vs, err := db.loadProducts(ctx, productSelect+` WHERE parent_id IN `+in+` ORDER BY parent_id, menu_order, id`, args...)
+	vs, err := db.loadProductsWith(ctx, relVariation, productSelect+` WHERE parent_id IN `+in+` ORDER BY parent_id, menu_order, id`, args...)
 	if err != nil {
 		return nil, err
 	}
