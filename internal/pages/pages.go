@@ -108,48 +108,16 @@ func navTree(b *storeapi.Builder, cats []catalog.Category, parent int64) []NavCa
 	return out
 }
 
-// products converts catalogue products to Store API products for cards, loading the
-// variations of variable products and children of grouped ones in one go.
+// products converts catalogue products to Store API products for cards.
 func (l *Loader) products(ctx context.Context, b *storeapi.Builder, ps []*catalog.Product) ([]storeapi.Product, error) {
-	var parents []int64
-	var grouped []int64
-	for _, p := range ps {
-		switch p.Type {
-		case catalog.TypeVariable:
-			parents = append(parents, p.ID)
-		case catalog.TypeGrouped:
-			grouped = append(grouped, p.Children...)
-		}
-	}
-	vars, err := l.Store.VariationsOf(ctx, parents)
+	out, err := b.Products(ctx, l.Store, ps)
 	if err != nil {
 		return nil, err
 	}
-	children := map[int64]*catalog.Product{}
-	if len(grouped) > 0 {
-		cs, err := l.Store.Products(ctx, grouped)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs {
-			children[c.ID] = c
-		}
-	}
-	out := make([]storeapi.Product, 0, len(ps))
-	for _, p := range ps {
-		kids := vars[p.ID]
-		if p.Type == catalog.TypeGrouped {
-			for _, id := range p.Children {
-				if c, ok := children[id]; ok {
-					kids = append(kids, c)
-				}
-			}
-		}
-		card := b.Product(p, kids)
+	for i := range out {
 		// Cards never show the long description; leaving it out keeps
 		// listing pages small. The Store API still sends it.
-		card.Description = ""
-		out = append(out, card)
+		out[i].Description = ""
 	}
 	return out, nil
 }

@@ -289,7 +289,7 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := s.loaderProducts(ctx, b, ps)
+		out, err := b.Products(ctx, s.store, ps)
 		if err != nil {
 			return nil, err
 		}
@@ -319,44 +319,6 @@ func (s *Server) categoryIDs(ctx context.Context, refs []string) ([]int64, error
 				out = append(out, c.ID)
 			}
 		}
-	}
-	return out, nil
-}
-
-// loaderProducts converts products with their variations and children.
-func (s *Server) loaderProducts(ctx context.Context, b *storeapi.Builder, ps []*catalog.Product) ([]storeapi.Product, error) {
-	var parents, grouped []int64
-	for _, p := range ps {
-		switch p.Type {
-		case catalog.TypeVariable:
-			parents = append(parents, p.ID)
-		case catalog.TypeGrouped:
-			grouped = append(grouped, p.Children...)
-		}
-	}
-	vars, err := s.store.VariationsOf(ctx, parents)
-	if err != nil {
-		return nil, err
-	}
-	kids := map[int64]*catalog.Product{}
-	if len(grouped) > 0 {
-		cs, err := s.store.Products(ctx, grouped)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs {
-			kids[c.ID] = c
-		}
-	}
-	out := make([]storeapi.Product, 0, len(ps))
-	for _, p := range ps {
-		children := vars[p.ID]
-		for _, id := range p.Children {
-			if c, ok := kids[id]; ok {
-				children = append(children, c)
-			}
-		}
-		out = append(out, b.Product(p, children))
 	}
 	return out, nil
 }
@@ -398,7 +360,7 @@ func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
 			}
 			return &apiResponse{Status: http.StatusOK, Body: out, Tags: append(tags, productTag(parent.ID))}, nil
 		}
-		out, err := s.loaderProducts(ctx, b, []*catalog.Product{p})
+		out, err := b.Products(ctx, s.store, []*catalog.Product{p})
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,49 @@
+package storeapi
+
+import (
+	"context"
+
+	"vitrine/internal/catalog"
+)
+
+// Products converts catalogue products, loading what their prices and stock
+// depend on in two queries whatever the count: the variations of variable
+// products and the children of grouped ones.
+func (b *Builder) Products(ctx context.Context, store catalog.Store, ps []*catalog.Product) ([]Product, error) {
+	var parents, grouped []int64
+	for _, p := range ps {
+		switch p.Type {
+		case catalog.TypeVariable:
+			parents = append(parents, p.ID)
+		case catalog.TypeGrouped:
+			grouped = append(grouped, p.Children...)
+		}
+	}
+	vars, err := store.VariationsOf(ctx, parents)
+	if err != nil {
+		return nil, err
+	}
+	kids := map[int64]*catalog.Product{}
+	if len(grouped) > 0 {
+		cs, err := store.Products(ctx, grouped)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			kids[c.ID] = c
+		}
+	}
+	out := make([]Product, 0, len(ps))
+	for _, p := range ps {
+		children := vars[p.ID]
+		if p.Type == catalog.TypeGrouped {
+			for _, id := range p.Children {
+				if c, ok := kids[id]; ok {
+					children = append(children, c)
+				}
+			}
+		}
+		out = append(out, b.Product(p, children))
+	}
+	return out, nil
+}
