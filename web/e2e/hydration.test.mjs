@@ -1,0 +1,175 @@
+// The client bundle hydrates the server HTML cleanly, and the interactive parts work.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newContext, startServer } from './server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const PAGES = [
+  '/',
+  '/shop/',
+  '/product-category/clothing/',
+  '/product/classic-tee/',
+  '/product/everyday-hoodie/',
+  '/product/weekend-set/',
+  '/this-page-does-not-exist/',
+];
+
+/**
+ * Collect console errors/warnings and uncaught page errors of a page.
+ * Ignored: a failed favicon request, and, on the 404 page only, Chromium's own
+ * "Failed to load resource: … 404" line for the document itself (the 404 status
+ * is the point of that page, not a failure of it).
+ */
+function watch(page, expectedDocument404 = null) {
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    const loc = msg.location();
+    const failed = /^Failed to load resource: the server responded with a status of 404/.test(msg.text());
+    if (failed && /\/favicon\.ico$/.test(loc?.url || '')) return;
+    if (failed && expectedDocument404 && loc?.url === expectedDocument404) return;
+    problems.push(`console.${msg.type()}: ${msg.text()}${loc?.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.stack || err.message}`));
+  return problems;
+}
+
+/** True once React has hydrated the element (React sets __reactFiber$… keys on hydrated nodes). */
+async function waitForHydration(page, selector = 'main') {
+  await page.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel);
+      return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$') || k.startsWith('__reactProps$'));
+    },
+    selector,
+  );
+}
+
+for (const path of PAGES) {
+  test(`no console errors, warnings or page errors on ${path}`, async () => {
+    const context = await newContext(browser, server.baseURL);
+    try {
+      const page = await context.newPage();
+      const is404 = path.includes('does-not-exist');
+      const problems = watch(page, is404 ? new URL(path, server.baseURL).href : null);
+      const res = await page.goto(path, { waitUntil: 'load' });
+      assert.equal(res.status(), is404 ? 404 : 200);
+      await page.waitForLoadState('networkidle');
+      await waitForHydration(page);
+      assert.deepEqual(problems, [], `problems on ${path}:\n${problems.join('\n')}`);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('the sort select navigates on change with JavaScript', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/shop/');
+    await waitForHydration(page, 'select.orderby');
+    const form = page.locator('form.woocommerce-ordering');
+    assert.equal(await form.getByRole('button', { name: 'Sort' }).count(), 0, 'no noscript button with JavaScript');
+    await Promise.all([
+      page.waitForURL((u) => u.searchParams.get('orderby') === 'date'),
+      form.getByRole('combobox', { name: 'Shop order' }).selectOption({ label: 'Sort by latest' }),
+    ]);
+    assert.equal(new URL(page.url()).pathname, '/shop/');
+    assert.equal(await page.locator('select.orderby').inputValue(), 'date');
+  } finally {
+    await context.close();
+  }
+});
+
+test('product tabs work by keyboard (ArrowRight, End, Home)', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/product/classic-tee/');
+    await waitForHydration(page, '[role="tablist"]');
+    const tablist = page.getByRole('tablist', { name: 'Product details' });
+    const description = tablist.getByRole('tab', { name: 'Description' });
+    const additional = tablist.getByRole('tab', { name: 'Additional information' });
+    const reviews = tablist.getByRole('tab', { name: /^Reviews/ });
+    const panel = (key) => page.locator(`#tab-${key}`);
+
+    const expectSelected = async (tab, key) => {
+      assert.equal(await tab.getAttribute('aria-selected'), 'true', `${key} tab is selected`);
+      assert.equal(await tab.evaluate((el) => el === document.activeElement), true, `${key} tab has focus`);
+      assert.equal(await panel(key).isVisible(), true, `${key} panel is visible`);
+      for (const other of ['description', 'additional_information', 'reviews']) {
+        if (other !== key) assert.equal(await panel(other).isVisible(), false, `${other} panel is hidden`);
+      }
+    };
+
+    await description.focus();
+    await expectSelected(description, 'description');
+
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#tab-title-additional_information')?.getAttribute('aria-selected') === 'true');
+    await expectSelected(additional, 'additional_information');
+
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => document.querySelector('#tab-title-reviews')?.getAttribute('aria-selected') === 'true');
+    await expectSelected(reviews, 'reviews');
+
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('#tab-title-description')?.getAttribute('aria-selected') === 'true');
+    await expectSelected(description, 'description');
+  } finally {
+    await context.close();
+  }
+});
+
+test('deep link /product/classic-tee/#reviews opens the Reviews tab', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/product/classic-tee/#reviews');
+    await page.waitForFunction(() => document.querySelector('#tab-title-reviews')?.getAttribute('aria-selected') === 'true');
+    assert.equal(await page.locator('#tab-reviews').isVisible(), true);
+    assert.equal(await page.locator('#tab-description').isVisible(), false);
+    assert.equal(await page.locator('#tab-title-description').getAttribute('aria-selected'), 'false');
+  } finally {
+    await context.close();
+  }
+});
+
+test('clicking the second gallery thumbnail changes the main image', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/product/classic-tee/');
+    await waitForHydration(page, '.product-gallery__thumbs');
+    const main = page.locator('.product-gallery__main img');
+    const before = await main.getAttribute('src');
+    const thumbs = page.locator('.product-gallery__thumbs button');
+    assert.ok((await thumbs.count()) >= 2, 'the product has at least two images');
+    await thumbs.nth(1).click();
+    await page.waitForFunction((src) => document.querySelector('.product-gallery__main img')?.getAttribute('src') !== src, before);
+    const afterSrc = await main.getAttribute('src');
+    assert.notEqual(afterSrc, before);
+    assert.equal(await thumbs.nth(1).getAttribute('aria-pressed'), 'true');
+    assert.equal(await thumbs.nth(0).getAttribute('aria-pressed'), 'false');
+    // The new main image really loads.
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.product-gallery__main img');
+      return img && img.complete && img.naturalWidth > 0;
+    });
+  } finally {
+    await context.close();
+  }
+});

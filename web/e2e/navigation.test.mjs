@@ -1,0 +1,76 @@
+// A shopper's path through the real binary: home → shop → product.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newContext, startServer } from './server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('home → "Shop now" → product card → product page', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    assert.equal(new URL(page.url()).pathname, '/');
+
+    await Promise.all([page.waitForURL((u) => u.pathname === '/shop/'), page.getByRole('link', { name: 'Shop now' }).click()]);
+    await page.locator('main h1').waitFor();
+
+    const titles = page.locator('ul.products > li.product.type-product .woocommerce-loop-product__title a');
+    await titles.first().waitFor();
+    const count = await titles.count();
+    assert.ok(count >= 3, `the shop lists product cards (found ${count})`);
+    assert.equal(await page.locator('ul.products > li.product.type-product .price .amount').first().isVisible(), true);
+
+    const second = titles.nth(1);
+    const name = (await second.textContent()).trim();
+    const href = await second.getAttribute('href');
+    assert.ok(name.length > 0, 'the card has a product name');
+    assert.match(href, /^\/product\/[a-z0-9-]+\/$/);
+
+    await Promise.all([page.waitForURL((u) => u.pathname === href), second.click()]);
+    assert.match(new URL(page.url()).pathname, /^\/product\/[a-z0-9-]+\/$/);
+    const h1 = page.locator('main h1');
+    assert.equal((await h1.textContent()).trim(), name, 'the product page h1 is the clicked product');
+    const price = await page.locator('.summary .price .amount').first().textContent();
+    assert.match(price.trim(), /^\$\d{1,3}(,\d{3})*\.\d{2}$/, `the product page shows a price (got ${JSON.stringify(price)})`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('home → category tile → category listing → product page', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    const tile = page.locator('main .category-tiles a.category-tile').first();
+    const tileHref = await tile.getAttribute('href');
+    assert.match(tileHref, /^\/product-category\/[a-z0-9-]+(\/[a-z0-9-]+)*\/$/);
+
+    await Promise.all([page.waitForURL((u) => u.pathname === tileHref), tile.click()]);
+    const cards = page.locator('ul.products > li.product.type-product');
+    await cards.first().waitFor();
+    assert.ok((await cards.count()) >= 1, 'the category lists product cards');
+
+    const link = cards.first().locator('.woocommerce-loop-product__title a');
+    const name = (await link.textContent()).trim();
+    const href = await link.getAttribute('href');
+    await Promise.all([page.waitForURL((u) => u.pathname === href), link.click()]);
+    assert.match(new URL(page.url()).pathname, /^\/product\/[a-z0-9-]+\/$/);
+    assert.equal((await page.locator('main h1').textContent()).trim(), name);
+    assert.match((await page.locator('.summary .price').textContent()).trim(), /\$\d+\.\d{2}/);
+  } finally {
+    await context.close();
+  }
+});

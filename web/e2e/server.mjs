@@ -1,0 +1,158 @@
+// Shared helpers for the browser tests: start the REAL binary (bin/vitrine) on
+// a free loopback port with a throw-away SQLite store, and launch Debian's
+// Chromium through playwright-core (no browser downloads).
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** bin/vitrine, resolved from the web folder (web/e2e/../../bin/vitrine). */
+export const BINARY = path.resolve(here, '..', '..', 'bin', 'vitrine');
+export const CHROMIUM = process.env.VITRINE_E2E_CHROMIUM || '/usr/bin/chromium';
+const READY_TIMEOUT_MS = 60_000;
+
+// Servers still running if the test process exits without calling stop()
+// (a crash, a failed hook): SIGTERM them on the way out and remove their
+// temporary stores, so nothing is left behind.
+const live = new Map(); // child process -> its temporary directory
+process.on('exit', () => {
+  for (const [child, dir] of live) {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (the demo
+ * catalogue is seeded on start) and wait for GET /readyz = 200.
+ * @returns {Promise<{ baseURL: string, stop: () => Promise<void> }>}
+ */
+export async function startServer() {
+  if (!existsSync(BINARY)) {
+    throw new Error(`e2e: ${BINARY} is missing: run make build first (cd .. && make build)`);
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vitrine-e2e-'));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    BINARY,
+    ['--addr', `127.0.0.1:${port}`, '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  live.set(child, dir);
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ code: null, signal: null, error })); // could not start
+  });
+  let hasExited = false;
+  exited.then(() => {
+    hasExited = true;
+    live.delete(child);
+  });
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (!hasExited) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        if (!hasExited) child.kill('SIGKILL');
+      }, 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  try {
+    for (;;) {
+      if (hasExited) {
+        const { code, signal, error } = await exited;
+        const why = error ? error.message : `code ${code}, signal ${signal}`;
+        throw new Error(`e2e: bin/vitrine exited before it was ready (${why}):\n${output}`);
+      }
+      try {
+        const res = await fetch(`${baseURL}/readyz`, { signal: AbortSignal.timeout(2000) });
+        if (res.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`e2e: bin/vitrine not ready after ${READY_TIMEOUT_MS / 1000}s at ${baseURL}/readyz:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { baseURL, stop };
+}
+
+/** Launch Debian's Chromium headless (never a downloaded browser). */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`e2e: ${CHROMIUM} is missing: install Debian's chromium (make chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * Current price of every product card in the page, in major units, as shown:
+ * the sale price for products on sale, the lower bound for a price range.
+ */
+export async function cardPrices(page) {
+  return page.$$eval('ul.products > li.product.type-product .price', (els) =>
+    els.map((el) => {
+      const amount = el.querySelector('ins .amount') || el.querySelector('.amount');
+      const text = amount ? amount.textContent : '';
+      const n = Number(String(text).replace(/[^0-9.]/g, ''));
+      return Number.isFinite(n) && text ? n : NaN;
+    }),
+  );
+}
+
+/** A fresh browser context on the server, with short timeouts so a failure is quick. */
+export async function newContext(browser, baseURL, options = {}) {
+  const context = await browser.newContext({ baseURL, ...options });
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(20_000);
+  return context;
+}
