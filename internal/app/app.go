@@ -22,6 +22,7 @@ import (
 
 	"vitrine/internal/importer"
 	"vitrine/internal/money"
+	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/seed"
 	"vitrine/internal/server"
@@ -46,6 +47,9 @@ type Config struct {
 	RenderWorkers int
 	Variations    int
 	FetchImages   bool
+	Scroll        string
+	ScrollHistory string
+	Zoom          bool
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -101,6 +105,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	num(&c.RenderWorkers, "render-workers", 0, "JavaScript engines for server rendering (0: one per CPU)")
 	num(&c.Variations, "variation-threshold", 30, "variations embedded in a product page (30 to 100); more are fetched on demand")
 	boolean(&c.FetchImages, "fetch-images", true, "import: download product images into the store")
+	str(&c.Scroll, "infinite-scroll", "spinner", "listings: spinner (load near the bottom), button (View more) or off")
+	str(&c.ScrollHistory, "infinite-scroll-history", "push", "listings: push or replace the URL as pages load")
+	boolean(&c.Zoom, "zoom", false, "hover zoom on product images")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -127,6 +134,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		c.BaseURL = "http://" + net.JoinHostPort(host, port)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.Scroll != "spinner" && c.Scroll != "button" && c.Scroll != "off" {
+		return c, nil, fmt.Errorf("--infinite-scroll %q: use spinner, button or off", c.Scroll)
+	}
+	if c.ScrollHistory != "push" && c.ScrollHistory != "replace" {
+		return c, nil, fmt.Errorf("--infinite-scroll-history %q: use push or replace", c.ScrollHistory)
+	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
 	}
@@ -272,7 +285,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		defer engine.Close()
 	}
 	cur, _ := money.Lookup(cfg.Currency)
-	srv, err := server.New(server.Config{
+	settings := pages.DefaultSettings()
+	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
+	settings.Zoom = cfg.Zoom
+	srv, err := server.New(server.Config{Settings: settings,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 	}, db, engine, client, assets, log)

@@ -45,6 +45,9 @@ func TestParseDefaultsAndErrors(t *testing.T) {
 	if _, _, err := parse([]string{"--addr", "nonsense"}, env(nil), &errb); err == nil {
 		t.Error("bad addr accepted")
 	}
+	if _, _, err := parse([]string{"--infinite-scroll", "sideways"}, env(nil), &errb); err == nil {
+		t.Error("bad infinite-scroll accepted")
+	}
 	if _, _, err := parse([]string{"--no-such-flag"}, env(nil), &errb); err == nil {
 		t.Error("unknown flag accepted")
 	}

@@ -39,6 +39,8 @@ type Loader struct {
 	// VariationThreshold: variable products with at most this many
 	// variations embed them all in the page (spec: 30, up to 100).
 	VariationThreshold int
+	// Settings are sent with every page.
+	Settings Settings
 }
 
 // Result is a loaded page.
@@ -67,10 +69,44 @@ type NavCategory struct {
 
 // Base is what every page carries.
 type Base struct {
-	Page string        `json:"page"`
-	Site Site          `json:"site"`
-	URL  string        `json:"url"`
-	Nav  []NavCategory `json:"nav"`
+	Page     string        `json:"page"`
+	Site     Site          `json:"site"`
+	URL      string        `json:"url"`
+	Nav      []NavCategory `json:"nav"`
+	Settings Settings      `json:"settings"`
+}
+
+// Settings are the shop's storefront behaviour switches (spec sections 3
+// and 9), sent with every page so the app needs no globals.
+type Settings struct {
+	InfiniteScroll InfiniteScroll `json:"infinite_scroll"`
+	// Zoom turns on hover zoom of the product gallery (spec default: off).
+	Zoom bool `json:"zoom"`
+	// Lightbox opens gallery images full screen (spec default: on).
+	Lightbox bool `json:"lightbox"`
+	// SearchMinChars is when live search starts suggesting (spec: 3).
+	SearchMinChars int `json:"search_min_chars"`
+}
+
+// InfiniteScroll configures listings' infinite scroll.
+type InfiniteScroll struct {
+	// Type is "spinner" (load near the bottom), "button" ("View more") or
+	// "off" (paging links only).
+	Type string `json:"type"`
+	// History is "push" or "replace": how the URL follows loaded pages.
+	History string `json:"history"`
+	// ScrollThreshold is how close to the bottom, in px, loading starts.
+	ScrollThreshold int `json:"scroll_threshold"`
+	// FadeInDuration is the appended items' fade-in, in ms.
+	FadeInDuration int `json:"fade_in_duration"`
+}
+
+// DefaultSettings are the spec's values.
+func DefaultSettings() Settings {
+	return Settings{
+		InfiniteScroll: InfiniteScroll{Type: "spinner", History: "push", ScrollThreshold: 400, FadeInDuration: 300},
+		Zoom:           false, Lightbox: true, SearchMinChars: 3,
+	}
 }
 
 // Crumb is one breadcrumb.
@@ -92,7 +128,7 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 		return nil, err
 	}
 	b := &storeapi.Builder{Currency: l.Currency, Now: l.Now(), CategoryPaths: storeapi.CategoryPaths(cats)}
-	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}}}
+	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}, Settings: l.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
 	return e, nil
 }

@@ -30,6 +30,8 @@ type Config struct {
 	Tagline            string
 	Currency           money.Currency
 	VariationThreshold int
+	// Settings are the storefront switches sent with every page.
+	Settings pages.Settings
 	// CacheBytes bounds the page cache; 0 turns it off.
 	CacheBytes int64
 	// CacheMaxAge bounds how long a page may be served without a change
@@ -67,6 +69,9 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
+	if cfg.Settings == (pages.Settings{}) {
+		cfg.Settings = pages.DefaultSettings()
+	}
 	if cfg.ChangePoll == 0 {
 		cfg.ChangePoll = time.Second
 	}
@@ -77,7 +82,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		now:   func() time.Time { return time.Now().UTC() },
 	}
 	s.loader = &pages.Loader{Store: db, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
-		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold}
+		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: cfg.Settings}
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)

@@ -200,11 +200,30 @@ export interface Site {
   currency: CurrencyBlock;
 }
 
+/** Storefront behaviour switches (spec sections 3 and 9), set by the shop. */
+export interface Settings {
+  infinite_scroll: {
+    /** spinner: load within scroll_threshold px of the bottom; button: "View more"; off: paging links only. */
+    type: 'spinner' | 'button' | 'off';
+    /** How the URL follows appended pages. */
+    history: 'push' | 'replace';
+    scroll_threshold: number;
+    fade_in_duration: number;
+  };
+  /** Hover zoom on the product gallery (spec default off). */
+  zoom: boolean;
+  /** Full-screen lightbox for gallery images (spec default on). */
+  lightbox: boolean;
+  /** Live search starts at this many characters (spec: 3). */
+  search_min_chars: number;
+}
+
 interface PageBase {
   site: Site;
   /** Request path and query, e.g. "/shop/page/2/?orderby=price". */
   url: string;
   nav: NavCategory[];
+  settings: Settings;
 }
 
 export interface HomePage extends PageBase {

@@ -8,6 +8,7 @@ import type {
   NotFoundPage,
   PageData,
   ProductPage,
+  Settings,
   Site,
   StoreCategory,
   StoreProduct,
@@ -41,6 +42,13 @@ export const site: Site = {
     currency_prefix: '€',
     currency_suffix: '',
   },
+};
+
+export const settings: Settings = {
+  infinite_scroll: { type: 'spinner', history: 'push', scroll_threshold: 400, fade_in_duration: 300 },
+  zoom: false,
+  lightbox: true,
+  search_min_chars: 3,
 };
 
 export const nav = [
@@ -89,6 +97,7 @@ export function homePage(): HomePage {
     site,
     url: '/',
     nav,
+    settings,
     featured: products.slice(0, 6),
     latest: products.slice(6, 12),
     categories,
@@ -101,6 +110,7 @@ export function listingPage(over: Partial<ListingPage> = {}): ListingPage {
     site,
     url: '/shop/page/2/?orderby=price',
     nav,
+    settings,
     title: 'Shop',
     description: '<p>All our <strong>things</strong>.</p>',
     breadcrumbs: [
@@ -137,6 +147,7 @@ export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPa
     site,
     url: new URL(p.permalink, 'https://x').pathname,
     nav,
+    settings,
     product: p,
     breadcrumbs: [
       { name: 'Home', url: '/' },
@@ -176,7 +187,7 @@ export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPa
 }
 
 export function notFoundPage(): NotFoundPage {
-  return { page: 'notfound', site, url: '/nope/', nav };
+  return { page: 'notfound', site, url: '/nope/', nav, settings };
 }
 
 export function allPages(): [string, PageData][] {
