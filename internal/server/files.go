@@ -98,5 +98,5 @@ func (s *Server) handleFavicon(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleRobots(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = w.Write([]byte("User-agent: *\nDisallow: /wp-admin/\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /*?s=\nDisallow: /*add-to-cart=*\n"))
+	_, _ = w.Write([]byte("User-agent: *\nDisallow: /wp-admin/\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /*?s=\nDisallow: /*add-to-cart=*\n\nSitemap: " + s.cfg.BaseURL + "/sitemap.xml\n"))
 }

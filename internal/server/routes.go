@@ -33,6 +33,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /media/{path...}", s.handleMedia)
 	mux.HandleFunc("GET /favicon.svg", s.handleFavicon)
 	mux.HandleFunc("GET /robots.txt", s.handleRobots)
+	mux.HandleFunc("GET /sitemap.xml", s.handleSitemap)
+	mux.HandleFunc("GET /sitemap-pages.xml", s.handleSitemapPages)
+	mux.HandleFunc("GET /sitemap-categories.xml", s.handleSitemapCategories)
+	mux.HandleFunc("GET /{file}", s.handleRootFile) // sitemap-products-N.xml, else the 404 page
 
 	// Operations.
 	mux.HandleFunc("GET /healthz", s.handleHealth)

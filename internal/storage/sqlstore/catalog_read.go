@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"vitrine/internal/catalog"
 )
@@ -862,4 +863,22 @@ func (db *DB) Media(ctx context.Context, path string) (*catalog.MediaFile, error
 		return nil, err
 	}
 	return &catalog.MediaFile{Path: m.Path, ContentType: m.ContentType, Data: m.Data}, nil
+}
+
+// SitemapEntry is a product page for the sitemap.
+type SitemapEntry struct {
+	Slug      string    `db:"slug"`
+	UpdatedAt time.Time `db:"updated_at"`
+}
+
+// SitemapProducts lists every published product a shopper can reach from
+// the catalogue or search (hidden ones are left out), by id.
+func (db *DB) SitemapProducts(ctx context.Context) ([]SitemapEntry, error) {
+	var out []SitemapEntry
+	err := db.read.SelectContext(ctx, &out, `SELECT slug, updated_at FROM products
+		WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden' ORDER BY id`)
+	for i := range out {
+		out[i].UpdatedAt = out[i].UpdatedAt.UTC()
+	}
+	return out, err
 }
