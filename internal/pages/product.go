@@ -359,3 +359,23 @@ func (l *Loader) NotFound(ctx context.Context, reqURL string) (*Result, error) {
 	h.Robots = "noindex, follow"
 	return &Result{Status: 404, Data: NotFoundPage{Base: e.base}, Head: h, Tags: []string{"notfound"}}, nil
 }
+
+// QuickView loads a product's quick-view popup: the product page's data with
+// the page kind "quickview", which the app renders as the popup alone.
+func (l *Loader) QuickView(ctx context.Context, id int64) (*Result, error) {
+	p, err := l.Store.Product(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.ParentID != 0 || !p.Published() {
+		return nil, ErrNotFound
+	}
+	res, err := l.Product(ctx, storeapi.ProductPath(p.Slug), p.Slug)
+	if err != nil {
+		return nil, err
+	}
+	page := res.Data.(ProductPage)
+	page.Page = "quickview"
+	res.Data = page
+	return res, nil
+}
