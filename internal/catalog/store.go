@@ -12,22 +12,31 @@ var ErrNotFound = errors.New("not found")
 // Store API's products route does. Zero values mean "no filter".
 type ProductQuery struct {
 	Page, PerPage int    // 1-based page; PerPage 1..100
-	OrderBy       string // date, modified, id, include, title, slug, price, popularity, rating, menu_order
-	Order         string // asc or desc
-	Type          string
-	CategoryIDs   []int64 // any of these (including their descendants when Descendants)
-	Descendants   bool
-	TagIDs        []int64
-	Search        string
-	Include       []int64
-	Exclude       []int64
-	SKUs          []string
-	Slug          string
-	Featured      *bool
-	OnSale        *bool
-	MinPrice      *int64
-	MaxPrice      *int64
-	StockStatus   []string
+	OrderBy       string // date, modified, id, include, title, slug, price, popularity, rating, menu_order, relevance
+	// Search finds products by name, SKU (theirs or a variation's),
+	// description words and tag names, diacritics and case folded, the last
+	// word as a prefix. Only published, not hidden products are found,
+	// narrowed further by Visibility ("search" for the shop's search). With Search,
+	// an empty OrderBy means relevance: name matches first, then menu order
+	// and name. A very common word considers only the first
+	// sqlstore.SearchCandidates matches of each kind, or SearchCandidates
+	// when set (live search asks for fewer: it shows ten).
+	SearchCandidates int
+	Order            string // asc or desc
+	Type             string
+	CategoryIDs      []int64 // any of these (including their descendants when Descendants)
+	Descendants      bool
+	TagIDs           []int64
+	Search           string
+	Include          []int64
+	Exclude          []int64
+	SKUs             []string
+	Slug             string
+	Featured         *bool
+	OnSale           *bool
+	MinPrice         *int64
+	MaxPrice         *int64
+	StockStatus      []string
 	// Visibility: "catalog" lists what the shop shows (visible+catalog),
 	// "search" what search shows (visible+search), "listable" everything
 	// published but hidden, "any" everything published, "all" everything.

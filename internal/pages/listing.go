@@ -40,6 +40,9 @@ type ListingQuery struct {
 	Page    int
 	OrderBy string
 	Search  string
+	// Category narrows search results to a category (id or slug) and its
+	// subcategories, as the header's category drop-down asks.
+	Category string
 }
 
 // NormalizeOrderBy maps unknown sort values to the default.
@@ -68,7 +71,19 @@ func (l *Loader) Search(ctx context.Context, reqURL string, q ListingQuery) (*Re
 	}
 	title := "Search results: “" + q.Search + "”"
 	crumbs := []Crumb{{"Home", "/"}, {title, "/?s=" + url.QueryEscape(q.Search) + "&post_type=product"}}
-	res, err := l.listing(ctx, e, q, catalog.ProductQuery{Search: q.Search, Visibility: "search"}, title, "", "/", crumbs, nil)
+	pq := catalog.ProductQuery{Search: q.Search, Visibility: "search"}
+	if q.Category != "" {
+		for _, c := range e.cats {
+			if strconv.FormatInt(c.ID, 10) == q.Category || c.Slug == q.Category {
+				pq.CategoryIDs, pq.Descendants = []int64{c.ID}, true
+				title = "Search results: “" + q.Search + "” in " + c.Name
+			}
+		}
+		if pq.CategoryIDs == nil {
+			return nil, ErrNotFound
+		}
+	}
+	res, err := l.listing(ctx, e, q, pq, title, "", "/", crumbs, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +144,10 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	orderBy := NormalizeOrderBy(q.OrderBy)
 	sort := Sorts[orderBy]
 	pq.OrderBy, pq.Order = sort.By, sort.Dir
+	if pq.Search != "" && orderBy == "menu_order" {
+		// "Default sorting" of search results: name matches first.
+		pq.OrderBy = "relevance"
+	}
 	pq.Page, pq.PerPage = max(q.Page, 1), PerPage
 	ps, total, err := l.Store.QueryProducts(ctx, pq)
 	if err != nil {

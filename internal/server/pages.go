@@ -21,6 +21,9 @@ func pageKey(path string, q url.Values) string {
 	b.WriteString(path)
 	if s := q.Get("s"); s != "" {
 		b.WriteString("?s=" + url.QueryEscape(s))
+		if c := q.Get("product_cat"); c != "" && c != "0" && c != "all" {
+			b.WriteString("&product_cat=" + url.QueryEscape(c))
+		}
 	}
 	if o := pages.NormalizeOrderBy(q.Get("orderby")); o != "menu_order" {
 		b.WriteString("&orderby=" + o)
@@ -164,7 +167,14 @@ func acceptsEncoding(header, enc string) bool {
 
 func (s *Server) listingQuery(r *http.Request) pages.ListingQuery {
 	q := r.URL.Query()
-	return pages.ListingQuery{Page: pageParam(q), OrderBy: q.Get("orderby"), Search: strings.TrimSpace(q.Get("s"))}
+	cat := q.Get("product_cat")
+	if cat == "0" || cat == "all" {
+		cat = ""
+	}
+	if len(cat) > 200 {
+		cat = cat[:200]
+	}
+	return pages.ListingQuery{Page: pageParam(q), OrderBy: q.Get("orderby"), Search: strings.TrimSpace(q.Get("s")), Category: cat}
 }
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {

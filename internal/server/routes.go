@@ -28,6 +28,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+api+"/products/{id}", s.apiProduct)
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
+	// WordPress admin-ajax actions (live search; see ajax.go).
+	mux.HandleFunc("/wp-admin/admin-ajax.php", s.handleAdminAjax)
+
 	// Files.
 	mux.HandleFunc("GET /assets/", s.handleAsset)
 	mux.HandleFunc("GET /media/{path...}", s.handleMedia)

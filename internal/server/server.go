@@ -62,6 +62,7 @@ type Server struct {
 	handler http.Handler
 
 	lastChange atomic.Int64
+	cats       *categoryCache // s.store, with the category list in memory
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -76,12 +77,14 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		cfg.ChangePoll = time.Second
 	}
 	s := &Server{
-		cfg: cfg, db: db, store: db, engine: engine, static: static, assets: assets, log: log,
+		cfg: cfg, db: db, engine: engine, static: static, assets: assets, log: log,
 		cache: render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
 		api:   render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
 		now:   func() time.Time { return time.Now().UTC() },
 	}
-	s.loader = &pages.Loader{Store: db, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
+	s.cats = &categoryCache{Store: db}
+	s.store = s.cats
+	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: cfg.Settings}
 	files, err := loadAssets(static)
 	if err != nil {
@@ -139,9 +142,10 @@ func (s *Server) applyChanges(ctx context.Context) {
 		if len(changes) == 0 {
 			return
 		}
-		purge := false
+		purge, listed := false, false
 		var tags []string
 		for _, c := range changes {
+			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
 			switch c.Kind {
 			case "taxonomy":
 				// Categories and attributes show in every page's menu.
@@ -158,6 +162,10 @@ func (s *Server) applyChanges(ctx context.Context) {
 					tags = append(tags, "listing")
 				}
 			}
+		}
+		if listed {
+			// Category product counts may have changed.
+			s.cats.Reset()
 		}
 		if purge {
 			s.cache.Purge()

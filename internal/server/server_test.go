@@ -124,6 +124,10 @@ func TestPages(t *testing.T) {
 			{"/product/no-such-thing/", 404, []string{"Page not found"}, ""},
 			{"/?s=tee&post_type=product", 200, []string{`content="noindex, follow"`, "Classic Tee"}, ""},
 			{"/?s=" + strings.Repeat("x", 10000), 200, []string{"No products were found"}, ""},
+			{"/?s=tee&post_type=product&product_cat=hats", 200, []string{"in Hats", "No products were found"}, ""},
+			{"/?s=beanie&post_type=product&product_cat=hats", 200, []string{"in Hats", "Ribbed Beanie"}, ""},
+			{"/?s=tee&post_type=product&product_cat=0", 200, []string{"Classic Tee"}, ""},
+			{"/?s=tee&post_type=product&product_cat=no-such", 404, nil, ""},
 			{"/wp-login.php", 404, nil, ""},
 		}
 		for _, tc := range cases {
@@ -305,5 +309,43 @@ func TestOperationsAndHeaders(t *testing.T) {
 	s.srv.ServeHTTP(rec, req)
 	if rec.Code != http.StatusForbidden {
 		t.Errorf("cross-site POST: %d, want 403", rec.Code)
+	}
+}
+
+// The category list is kept in memory; a new category and a product moved
+// into it must show in the API and the pages once the change log is read.
+func TestCategoryCacheFollowsChanges(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	ctx := context.Background()
+	if b := body(t, s.get(api+"/products/categories")); strings.Contains(b, `"slug":"rain-gear"`) {
+		t.Fatal("category exists before it is created")
+	}
+	s.get("/shop/") // cache the menu
+	id, _, err := s.db.EnsureCategoryPath(ctx, []string{"Rain gear"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tote, err := s.db.ProductBySlug(ctx, "market-tote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tote.Categories = append(tote.Categories, catalog.Term{ID: id})
+	if _, err := s.db.SaveProduct(ctx, tote, nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b := body(t, s.get(api+"/products/categories"))
+		page := body(t, s.get("/shop/"))
+		if strings.Contains(b, `"slug":"rain-gear","description":"","parent":0,"count":1`) && strings.Contains(page, "Rain gear") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("new category or its count not shown:\n%s", b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := s.get("/product-category/rain-gear/"); r.StatusCode != 200 || !strings.Contains(body(t, r), "Market Tote") {
+		t.Errorf("new category page: %d", r.StatusCode)
 	}
 }

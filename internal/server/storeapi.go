@@ -19,12 +19,21 @@ import (
 // apiBuilder converts catalogue values for the Store API: absolute links
 // and exact stock (API responses are cached only until the stock moves).
 func (s *Server) apiBuilder(ctx context.Context) (*storeapi.Builder, error) {
-	cats, err := s.store.Categories(ctx)
+	paths, err := s.categoryPaths(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, Now: s.now(), ExactStock: true,
-		CategoryPaths: storeapi.CategoryPaths(cats)}, nil
+		CategoryPaths: paths}, nil
+}
+
+// categoryPaths maps every category id to its slug path ("clothing/hoodies").
+func (s *Server) categoryPaths(ctx context.Context) (map[int64]string, error) {
+	cats, err := s.store.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return storeapi.CategoryPaths(cats), nil
 }
 
 // apiError writes the REST error shape.
@@ -236,7 +245,7 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 		q := catalog.ProductQuery{
 			Page:    p.int("page", 1, 1, 100000),
 			PerPage: p.int("per_page", 10, 1, 100),
-			OrderBy: p.enum("orderby", "date", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order"),
+			OrderBy: p.enum("orderby", "", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order", "relevance"),
 			Order:   p.enum("order", "desc", "asc", "desc"),
 			Type:    p.enum("type", "", "simple", "grouped", "external", "variable", "variation"),
 			Include: p.ids("include"), Exclude: p.ids("exclude"), TagIDs: p.ids("tag"),
@@ -248,6 +257,9 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(q.Search) > 200 {
 			p.fail("search", "search is longer than 200 characters.")
+		}
+		if q.OrderBy == "" && strings.TrimSpace(q.Search) == "" {
+			q.OrderBy = "date" // with a search, the default is relevance
 		}
 		for _, st := range p.list("stock_status") {
 			if !slices.Contains([]string{catalog.StockInStock, catalog.StockOutOfStock, catalog.StockOnBackorder}, st) {
@@ -308,18 +320,19 @@ func stockTag(id int64) string   { return "stock:" + strconv.FormatInt(id, 10) }
 
 // categoryIDs resolves category ids or slugs; nil when none is known.
 func (s *Server) categoryIDs(ctx context.Context, refs []string) ([]int64, error) {
-	cats, err := s.store.Categories(ctx)
+	paths, err := s.categoryPaths(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []int64
 	for _, ref := range refs {
-		for _, c := range cats {
-			if strconv.FormatInt(c.ID, 10) == ref || c.Slug == ref {
-				out = append(out, c.ID)
+		for id, path := range paths {
+			if strconv.FormatInt(id, 10) == ref || path[strings.LastIndexByte(path, '/')+1:] == ref {
+				out = append(out, id)
 			}
 		}
 	}
+	slices.Sort(out)
 	return out, nil
 }
 

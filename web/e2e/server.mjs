@@ -42,9 +42,10 @@ function freePort() {
 /**
  * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (the demo
  * catalogue is seeded on start) and wait for GET /readyz = 200.
+ * @param {{ args?: string[] }} [options] extra command-line flags (e.g. ['--zoom'])
  * @returns {Promise<{ baseURL: string, stop: () => Promise<void> }>}
  */
-export async function startServer() {
+export async function startServer({ args = [] } = {}) {
   if (!existsSync(BINARY)) {
     throw new Error(`e2e: ${BINARY} is missing: run make build first (cd .. && make build)`);
   }
@@ -53,7 +54,7 @@ export async function startServer() {
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(
     BINARY,
-    ['--addr', `127.0.0.1:${port}`, '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn'],
+    ['--addr', `127.0.0.1:${port}`, '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   live.set(child, dir);

@@ -41,7 +41,7 @@ describe('App', () => {
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Product categories' });
     expect(nav.querySelector('a[href="/product-category/clothing/tshirts/"]')).not.toBeNull();
-    const search = screen.getByRole('searchbox', { name: 'Search for products' });
+    const search = screen.getByRole('combobox', { name: 'Search for products' });
     expect(search).toHaveAttribute('name', 's');
     expect(search.closest('form')!.querySelector('input[name=post_type]')).toHaveAttribute('value', 'product');
     expect(screen.getByRole('link', { name: 'Cart (0 items)' })).toHaveAttribute('href', '/cart/');

@@ -4,6 +4,7 @@ import { HomePage } from './home/HomePage';
 import { ListingPage } from './listing/ListingPage';
 import { ProductPage } from './product/ProductPage';
 import { NotFoundPage } from './notfound/NotFoundPage';
+import { QuickViewContent } from './quickview/QuickViewContent';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -19,6 +20,9 @@ function Page({ data }: { data: PageData }) {
 }
 
 export function App({ data }: { data: PageData }) {
+  // The quick-view popup HTML (admin-ajax action=flatsome_quickview): the
+  // content only, without the layout and without the dialog element.
+  if (data.page === 'quickview') return <QuickViewContent data={data} />;
   return (
     <Layout data={data}>
       <Page data={data} />

@@ -70,6 +70,9 @@ const productSelect = `SELECT id, parent_id, type, name, slug, sku, status, cata
 	menu_order, external_url, button_text, tax_status, tax_class,
 	average_rating, review_count, total_sales, created_at, updated_at FROM products`
 
+// productColumnsSelect is productSelect without its FROM clause.
+var productColumnsSelect = strings.TrimSuffix(productSelect, " FROM products")
+
 func ptr(n sql.NullInt64) *int64 {
 	if !n.Valid {
 		return nil
@@ -462,8 +465,9 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	if q.Type != "" {
 		add("type = ?", q.Type)
 	}
+	var cats []int64
 	if len(q.CategoryIDs) > 0 {
-		cats := q.CategoryIDs
+		cats = q.CategoryIDs
 		if q.Descendants {
 			var err error
 			if cats, err = db.descendants(ctx, cats); err != nil {
@@ -477,11 +481,26 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		in, a := inClause(q.TagIDs)
 		add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
 	}
-	if s := strings.TrimSpace(q.Search); s != "" {
-		// Plain substring match for now; the search issue replaces this
-		// with the engines' full-text indexes.
-		like := "%" + escapeLike(strings.ToLower(s)) + "%"
-		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\' OR LOWER(short_description) LIKE ? ESCAPE '\')`, like, like, like)
+	// Search goes through the engine's full-text index (see search.go): a
+	// bounded candidate set joined to products, ranked name matches first.
+	// Only published, not hidden products are indexed; the Visibility
+	// condition above narrows further ("search" for the shop's search).
+	from, searching := " FROM products", strings.TrimSpace(q.Search) != ""
+	var joinArgs []any
+	if searching {
+		words := catalog.SearchWords(q.Search)
+		if len(words) == 0 {
+			return nil, 0, nil // only punctuation: nothing to look for
+		}
+		cand, a := db.searchCandidates(words, cats, q.SearchCandidates)
+		// The candidates drive the join: SQLite's planner would otherwise
+		// walk every published product and probe the candidates (CROSS
+		// JOIN fixes SQLite's join order; PostgreSQL does not need it).
+		join := " CROSS JOIN "
+		if db.Engine == Postgres {
+			join = " JOIN "
+		}
+		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
 	}
 	if len(q.Include) > 0 {
 		in, a := inClause(q.Include)
@@ -493,7 +512,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	}
 	if len(q.SKUs) > 0 {
 		in, a := inClause(q.SKUs)
-		add("sku IN "+in, a...)
+		add("sku IN "+in+" AND sku IS NOT NULL AND sku <> ''", a...) // uses the partial SKU index
 	}
 	if q.Slug != "" {
 		add("slug = ?", q.Slug)
@@ -520,10 +539,11 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		in, a := inClause(q.StockStatus)
 		add("stock_status IN "+in, a...)
 	}
-	cond := " WHERE " + strings.Join(where, " AND ")
+	cond := from + " WHERE " + strings.Join(where, " AND ")
+	args = append(joinArgs, args...)
 
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM products`+cond), args...); err != nil {
+	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
 		return nil, 0, fmt.Errorf("count products: %w", err)
 	}
 
@@ -532,11 +552,18 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		dir = "DESC"
 	}
 	orderBy := q.OrderBy
-	if orderBy == "" {
+	if orderBy == "" || (orderBy == "relevance" && !searching) {
 		orderBy = "menu_order"
+		if searching {
+			orderBy = "relevance"
+		}
 	}
 	var order string
-	if orderBy == "include" && len(q.Include) > 0 {
+	switch {
+	case orderBy == "relevance":
+		// Name matches first, then the shop's own order.
+		order = "srank, menu_order, name, id"
+	case orderBy == "include" && len(q.Include) > 0:
 		var b strings.Builder
 		b.WriteString("CASE id")
 		for i, id := range q.Include {
@@ -544,7 +571,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		}
 		b.WriteString(" END")
 		order = b.String()
-	} else {
+	default:
 		pattern, ok := orderColumns[orderBy]
 		if !ok {
 			return nil, 0, fmt.Errorf("unknown orderby %q", orderBy)
@@ -556,8 +583,9 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		}
 		order = fmt.Sprintf(pattern, dirs...)
 		if orderBy == "price" {
-			// Products without a price go last in either direction.
-			order = "CASE WHEN sort_price IS NULL THEN 1 ELSE 0 END, " + order
+			// Products without a price go last in either direction. The
+			// expression matches the products_price_asc/desc indexes.
+			order = "(sort_price IS NULL), " + order
 		}
 	}
 	perPage := q.PerPage
@@ -565,15 +593,11 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		perPage = 10
 	}
 	page := max(q.Page, 1)
-	ps, err := db.loadProducts(ctx, productSelect+cond+" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, perPage, (page-1)*perPage)...)
+	ps, err := db.loadProducts(ctx, productColumnsSelect+cond+" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, perPage, (page-1)*perPage)...)
 	if err != nil {
 		return nil, 0, err
 	}
 	return ps, total, nil
-}
-
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // descendants expands category ids with all their descendants.

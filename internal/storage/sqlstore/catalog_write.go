@@ -110,72 +110,116 @@ func (db *DB) SaveProduct(ctx context.Context, p *catalog.Product, variations []
 		return false, errors.New("product has no name")
 	}
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		now := db.now()
-		id, err := db.findProduct(ctx, tx, p.ID, p.SKU, "")
-		if err != nil {
-			return err
-		}
-		if id == 0 && p.SKU == "" {
-			// No SKU: the slug is the natural key (an import of a shop
-			// without SKUs must stay idempotent too).
-			slug := p.Slug
-			if slug == "" {
-				slug = catalog.Slugify(p.Name)
-			}
-			if id, err = db.findProduct(ctx, tx, 0, "", slug); err != nil {
-				return err
-			}
-		}
-		p.ID = id
-		p.ParentID = 0
-		defaults(p)
-		if p.Slug == "" && p.ID != 0 {
-			// A renamed product keeps its URL.
-			if err := tx.GetContext(ctx, &p.Slug, tx.Rebind(`SELECT slug FROM products WHERE id = ?`), p.ID); err != nil {
-				return err
-			}
-		}
-		if p.Slug == "" {
-			p.Slug = catalog.Slugify(p.Name)
-		}
-		if p.Slug, err = db.uniqueSlug(ctx, tx, p.Slug, p.ID); err != nil {
-			return err
-		}
-		created = p.ID == 0
-		kind := "product_listed"
-		if !created {
-			if kind, err = db.changeKind(ctx, tx, p); err != nil {
-				return err
-			}
-		}
-		if err := db.writeProduct(ctx, tx, p, now); err != nil {
-			return err
-		}
-		if err := db.writeRelations(ctx, tx, p); err != nil {
-			return err
-		}
-		for i, v := range variations {
-			v.ParentID = p.ID
-			v.Type = catalog.TypeVariation
-			if v.Name == "" {
-				v.Name = p.Name
-			}
-			if v.MenuOrder == 0 {
-				v.MenuOrder = i + 1
-			}
-			defaults(v)
-			if err := db.saveVariation(ctx, tx, v, now); err != nil {
-				return fmt.Errorf("variation %d (%s): %w", i+1, v.SKU, err)
-			}
-		}
-		if p.Type == catalog.TypeVariable || p.Type == catalog.TypeGrouped {
-			if err := db.refreshParentPrice(ctx, tx, p.ID); err != nil {
-				return err
-			}
-		}
-		return db.recordChange(ctx, tx, p.ID, kind)
+		var err error
+		created, err = db.saveProduct(ctx, tx, p, variations)
+		return err
 	})
 	return created, err
+}
+
+// ProductSave is one product and its variations for SaveProducts.
+type ProductSave struct {
+	Product    *catalog.Product
+	Variations []*catalog.Product
+}
+
+// SaveProducts saves many products as SaveProduct does each, in one
+// transaction (bulk loads: one commit, one sync, instead of one per
+// product). It stops at the first error and saves none of them then.
+func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
+	for _, it := range items {
+		if it.Product.Type == catalog.TypeVariation {
+			return errors.New("save a variation through its parent")
+		}
+		if strings.TrimSpace(it.Product.Name) == "" {
+			return errors.New("product has no name")
+		}
+	}
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		for i, it := range items {
+			if _, err := db.saveProduct(ctx, tx, it.Product, it.Variations); err != nil {
+				return fmt.Errorf("product %d (%s): %w", i+1, it.Product.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// saveProduct is SaveProduct inside the caller's transaction.
+func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+	now := db.now()
+	id, err := db.findProduct(ctx, tx, p.ID, p.SKU, "")
+	if err != nil {
+		return false, err
+	}
+	if id == 0 && p.SKU == "" {
+		// No SKU: the slug is the natural key (an import of a shop
+		// without SKUs must stay idempotent too).
+		slug := p.Slug
+		if slug == "" {
+			slug = catalog.Slugify(p.Name)
+		}
+		if id, err = db.findProduct(ctx, tx, 0, "", slug); err != nil {
+			return false, err
+		}
+	}
+	p.ID = id
+	p.ParentID = 0
+	defaults(p)
+	if p.Slug == "" && p.ID != 0 {
+		// A renamed product keeps its URL.
+		if err := tx.GetContext(ctx, &p.Slug, tx.Rebind(`SELECT slug FROM products WHERE id = ?`), p.ID); err != nil {
+			return false, err
+		}
+	}
+	if p.Slug == "" {
+		p.Slug = catalog.Slugify(p.Name)
+	}
+	if p.Slug, err = db.uniqueSlug(ctx, tx, p.Slug, p.ID); err != nil {
+		return false, err
+	}
+	created = p.ID == 0
+	kind := "product_listed"
+	if !created {
+		if kind, err = db.changeKind(ctx, tx, p); err != nil {
+			return false, err
+		}
+	}
+	if err := db.writeProduct(ctx, tx, p, now); err != nil {
+		return false, err
+	}
+	if err := db.writeRelations(ctx, tx, p); err != nil {
+		return false, err
+	}
+	for i, v := range variations {
+		v.ParentID = p.ID
+		v.Type = catalog.TypeVariation
+		if v.Name == "" {
+			v.Name = p.Name
+		}
+		if v.MenuOrder == 0 {
+			v.MenuOrder = i + 1
+		}
+		defaults(v)
+		if err := db.saveVariation(ctx, tx, v, now); err != nil {
+			return false, fmt.Errorf("variation %d (%s): %w", i+1, v.SKU, err)
+		}
+	}
+	if p.Type == catalog.TypeVariable || p.Type == catalog.TypeGrouped {
+		if err := db.refreshParentPrice(ctx, tx, p.ID); err != nil {
+			return false, err
+		}
+	}
+	// The search index follows in the same transaction; a change
+	// of the searched text can change which search results show it.
+	changed, err := db.indexProduct(ctx, tx, p.ID)
+	if err != nil {
+		return false, err
+	}
+	if changed {
+		kind = "product_listed"
+	}
+	return created, db.recordChange(ctx, tx, p.ID, kind)
 }
 
 // changeKind tells whether an update can change which listings show the
@@ -219,7 +263,9 @@ func (db *DB) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug 
 	case id > 0:
 		q, arg = `SELECT id FROM products WHERE id = ?`, id
 	case sku != "":
-		q, arg = `SELECT id FROM products WHERE sku = ?`, sku
+		// The SKU index is partial (non-empty SKUs); SQLite uses it only
+		// when the query repeats its condition.
+		q, arg = `SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`, sku
 	case slug != "":
 		q, arg = `SELECT id FROM products WHERE slug = ? AND parent_id IS NULL`, slug
 	default:
@@ -757,7 +803,7 @@ func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 // ProductIDBySKU implements catalog.Writer.
 func (db *DB) ProductIDBySKU(ctx context.Context, sku string) (int64, error) {
 	var id int64
-	err := db.read.GetContext(ctx, &id, db.read.Rebind(`SELECT id FROM products WHERE sku = ?`), sku)
+	err := db.read.GetContext(ctx, &id, db.read.Rebind(`SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`), sku)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, catalog.ErrNotFound
 	}

@@ -186,6 +186,21 @@ func (db *DB) Migrate(ctx context.Context) error {
 	for _, r := range res {
 		db.log.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
 	}
+	// The search index holds text folded in Go, so SQL cannot fill it:
+	// index existing products once, when the index is empty but the store
+	// has published, not hidden products (right after the search migration).
+	need, err := db.searchIndexNeedsBuild(ctx)
+	if err != nil {
+		return fmt.Errorf("check search index: %w", err)
+	}
+	if need {
+		start := time.Now()
+		n, err := db.ReindexSearch(ctx)
+		if err != nil {
+			return err
+		}
+		db.log.Info("search index built", "products", n, "duration", time.Since(start))
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ import type { NavCategory, PageData } from '../types';
 import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
 import { SearchForm } from '../ui/SearchForm';
+import { QuickViewHost } from '../quickview/QuickView';
 
 function isCurrent(url: string, path: string): boolean {
   const p = parseUrl(url).path;
@@ -45,7 +46,13 @@ export function Layout({ data, children }: { data: PageData; children: ReactNode
           <a className="site-title" href="/" rel="home">
             {decodeEntities(data.site.name)}
           </a>
-          <SearchForm className="header-search" defaultValue={s ? s[1] : ''} />
+          <SearchForm
+            className="header-search"
+            defaultValue={s ? s[1] : ''}
+            live
+            categories={data.nav}
+            minChars={data.settings?.search_min_chars}
+          />
           <a className="cart-contents header-cart" href="/cart/">
             <svg aria-hidden="true" focusable="false" width="22" height="22" viewBox="0 0 24 24">
               <path
@@ -105,6 +112,7 @@ export function Layout({ data, children }: { data: PageData; children: ReactNode
           </nav>
         </div>
       </footer>
+      <QuickViewHost />
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import type { ListingPage as ListingData } from '../types';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ListingPage as ListingData, StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { CategoryTiles } from '../ui/CategoryTiles';
@@ -6,10 +7,62 @@ import { Html } from '../ui/Html';
 import { ProductGrid } from './ProductGrid';
 import { Pagination } from './Pagination';
 import { SortForm } from './SortForm';
-import { resultCountText } from './listing-helpers';
+import { resultCountText, shownCountText } from './listing-helpers';
+import { InfiniteScroll, scrollMode } from './InfiniteScroll';
+import { useHydrated } from './hydrated';
+import { newProducts, nextPageUrl, PRODUCTS_APPENDED_EVENT, type ProductsAppendedDetail } from './infinite-scroll';
+
+interface Appended {
+  ids: number[];
+  focus: boolean;
+}
 
 export function ListingPage({ data }: { data: ListingData }) {
+  const hydrated = useHydrated();
+  const [items, setItems] = useState<StoreProduct[]>(data.products);
+  // The last page appended: the pagination follows it.
+  const [last, setLast] = useState({ page: data.page_number, url: data.url });
+  const [appended, setAppended] = useState<Appended | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const shown = useRef(items);
+
+  const settings = data.settings?.infinite_scroll;
+  const mode = scrollMode(settings);
   const hasProducts = data.products.length > 0;
+  const initialNext = hasProducts ? nextPageUrl(data) : null;
+  const scrolling = hydrated && mode !== 'off' && initialNext !== null;
+
+  const onPage = useCallback((page: ListingData, byButton: boolean) => {
+    const added = newProducts(shown.current, page.products);
+    if (added.length) {
+      shown.current = shown.current.concat(added);
+      setItems(shown.current);
+    }
+    setLast({ page: page.page_number, url: page.url });
+    setAppended({ ids: added.map((p) => p.id), focus: byButton });
+    return added.length;
+  }, []);
+
+  // After the new cards are in the DOM: tell listeners (the currency issue
+  // refreshes their prices on this event, detail.ids = the appended product
+  // ids), and after a "View more" click move focus to the first new card.
+  useEffect(() => {
+    if (!appended || !list.current) return;
+    const detail: ProductsAppendedDetail = { ids: appended.ids };
+    list.current.dispatchEvent(new CustomEvent(PRODUCTS_APPENDED_EVENT, { bubbles: true, detail }));
+    if (appended.focus && appended.ids.length) {
+      const link = list.current.querySelector<HTMLAnchorElement>(
+        `li.post-${appended.ids[0]} .woocommerce-loop-product__title a`,
+      );
+      link?.focus();
+    }
+  }, [appended]);
+
+  const count =
+    items.length === data.products.length
+      ? resultCountText(data.total, data.page_number, data.total_pages, data.products.length)
+      : shownCountText(data.total, data.page_number, data.total_pages, data.products.length, items.length);
+
   return (
     <div className="container listing">
       <Breadcrumbs items={data.breadcrumbs} />
@@ -26,12 +79,28 @@ export function ListingPage({ data }: { data: ListingData }) {
         <>
           <div className="listing-toolbar">
             <p className="woocommerce-result-count" role="status">
-              {resultCountText(data.total, data.page_number, data.total_pages, data.products.length)}
+              {count}
             </p>
             <SortForm orderby={data.orderby} url={data.url} />
           </div>
-          <ProductGrid products={data.products} />
-          <Pagination base={data.base} page={data.page_number} totalPages={data.total_pages} url={data.url} />
+          <ProductGrid
+            products={items}
+            listRef={list}
+            appendedFrom={data.products.length}
+            fadeMs={settings?.fade_in_duration}
+          />
+          {scrolling && (
+            <InfiniteScroll settings={settings} initialNext={initialNext} onPage={onPage} />
+          )}
+          {/* The links stay in the DOM and work without scripts; with infinite
+              scroll from the first page they are hidden (everything loads here). */}
+          <Pagination
+            base={data.base}
+            page={last.page}
+            totalPages={data.total_pages}
+            url={last.url}
+            hidden={scrolling && data.page_number === 1}
+          />
         </>
       ) : (
         <p className="woocommerce-info woocommerce-no-products-found" role="status">

@@ -1,10 +1,22 @@
 import { pageHref, pageList } from './listing-helpers';
 
-export function Pagination({ base, page, totalPages, url }: { base: string; page: number; totalPages: number; url: string }) {
+export function Pagination({
+  base,
+  page,
+  totalPages,
+  url,
+  hidden = false,
+}: {
+  base: string;
+  page: number;
+  totalPages: number;
+  url: string;
+  hidden?: boolean;
+}) {
   if (totalPages <= 1) return null;
   const pages = pageList(page, totalPages);
   return (
-    <nav className="woocommerce-pagination" aria-label="Product pagination">
+    <nav className="woocommerce-pagination" aria-label="Product pagination" hidden={hidden || undefined}>
       <ul className="page-numbers">
         {page > 1 && (
           <li>

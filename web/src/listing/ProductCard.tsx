@@ -2,6 +2,7 @@ import type { StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
+import { QuickViewButton } from '../quickview/QuickViewButton';
 
 /** Grid image sizes: 3 columns >= 550px (container max 1200px), 2 below (spec section 9). */
 export const CARD_SIZES = '(min-width: 1240px) 380px, (min-width: 550px) 31vw, 48vw';
@@ -45,10 +46,15 @@ export function ProductCard({
   product,
   index,
   headingLevel = 2,
+  appended = false,
+  fadeMs,
 }: {
   product: StoreProduct;
   index: number;
   headingLevel?: HeadingLevel;
+  /** Appended by infinite scroll: fades in over fadeMs. */
+  appended?: boolean;
+  fadeMs?: number;
 }) {
   const img = product.images[0];
   const name = decodeEntities(product.name);
@@ -60,11 +66,13 @@ export function ProductCard({
     `product-type-${product.type}`,
     product.is_in_stock ? 'instock' : 'outofstock',
     product.on_sale ? 'sale' : '',
+    appended ? 'is-appended' : '',
   ]
     .filter(Boolean)
     .join(' ');
   return (
-    <li className={classes}>
+    <li className={classes} style={appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined}>
+      <div className="product-card__media-wrap">
       <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
         <div className="product-card__media">
           {img ? (
@@ -88,6 +96,8 @@ export function ProductCard({
           </span>
         </div>
       </a>
+      <QuickViewButton product={product} />
+      </div>
       <div className="product-card__body">
         <H className="woocommerce-loop-product__title">
           <a href={product.permalink}>{name}</a>

@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import type { StoreProduct } from '../types';
 import { ProductCard, type HeadingLevel } from './ProductCard';
 
@@ -5,15 +6,29 @@ export function ProductGrid({
   products,
   headingLevel = 2,
   eagerCount = 4,
+  listRef,
+  appendedFrom,
+  fadeMs,
 }: {
   products: StoreProduct[];
   headingLevel?: HeadingLevel;
   eagerCount?: number;
+  listRef?: Ref<HTMLUListElement>;
+  /** Index of the first product appended by infinite scroll (those fade in). */
+  appendedFrom?: number;
+  fadeMs?: number;
 }) {
   return (
-    <ul className="products columns-3">
+    <ul className="products columns-3" ref={listRef}>
       {products.map((p, i) => (
-        <ProductCard key={p.id} product={p} index={i + (4 - eagerCount)} headingLevel={headingLevel} />
+        <ProductCard
+          key={p.id}
+          product={p}
+          index={i + (4 - eagerCount)}
+          headingLevel={headingLevel}
+          appended={appendedFrom !== undefined && i >= appendedFrom}
+          fadeMs={fadeMs}
+        />
       ))}
     </ul>
   );

@@ -17,6 +17,8 @@ export function keptQuery(url: string): QueryPair[] {
 
 export function pageHref(base: string, n: number, url: string): string {
   const b = base.endsWith('/') ? base : base + '/';
+  // Search results live on "/" (?s=…), which has no /page/N/ route: page with ?page=N.
+  if (b === '/') return b + buildQuery(n <= 1 ? keptQuery(url) : [...keptQuery(url), ['page', String(n)]]);
   return (n <= 1 ? b : `${b}page/${n}/`) + buildQuery(keptQuery(url));
 }
 
@@ -44,4 +46,16 @@ export function pageList(current: number, total: number): number[] {
     else if (out[out.length - 1] !== 0) out.push(0);
   }
   return out;
+}
+
+/**
+ * The count once infinite scroll has appended pages: the range runs from the
+ * first product of the server-rendered page over every product shown.
+ */
+export function shownCountText(total: number, page: number, totalPages: number, onFirstPage: number, shown: number): string {
+  if (shown >= total) return total === 1 ? 'Showing the single result' : `Showing all ${total} results`;
+  // Pages before the last are full, so the first page's size is the page size.
+  const first = page >= totalPages ? total - onFirstPage + 1 : (page - 1) * onFirstPage + 1;
+  const last = Math.min(total, first + shown - 1);
+  return `Showing ${first}\u2013${last} of ${total} results`;
 }

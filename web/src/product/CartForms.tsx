@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { QuantityField } from './QuantityField';
 import type { ProductPage, StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Price } from '../ui/Price';
@@ -8,13 +9,15 @@ export function QuantityInput({
   name = 'quantity',
   label = 'Quantity',
   defaultValue,
+  productName,
 }: {
   product: StoreProduct;
   name?: string;
   label?: string;
   defaultValue?: number;
+  /** Names the +/- buttons where a form has several fields (grouped products). */
+  productName?: string;
 }) {
-  const id = useId();
   const atc = product.add_to_cart;
   const min = atc.minimum || 1;
   const max = atc.maximum > 0 ? atc.maximum : undefined;
@@ -22,23 +25,15 @@ export function QuantityInput({
     return <input type="hidden" name={name} value="1" />;
   }
   return (
-    <div className="quantity">
-      <label className="screen-reader-text" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        type="number"
-        id={id}
-        className="input-text qty text"
-        name={name}
-        defaultValue={defaultValue ?? min}
-        min={defaultValue === 0 ? 0 : min}
-        max={max}
-        step={atc.multiple_of || 1}
-        inputMode="numeric"
-        autoComplete="off"
-      />
-    </div>
+    <QuantityField
+      name={name}
+      label={label}
+      defaultValue={defaultValue ?? min}
+      min={defaultValue === 0 ? 0 : min}
+      max={max}
+      step={atc.multiple_of || 1}
+      productName={productName}
+    />
   );
 }
 
@@ -144,6 +139,7 @@ function GroupedForm({ data }: { data: ProductPage }) {
                       name={`quantity[${c.id}]`}
                       label={`${name} quantity`}
                       defaultValue={0}
+                      productName={name}
                     />
                   ) : (
                     <a className="button" href={c.add_to_cart.url || c.permalink}>

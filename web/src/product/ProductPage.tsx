@@ -1,4 +1,5 @@
-import type { ProductPage as ProductData, TermRef } from '../types';
+import { useRef } from 'react';
+import type { ProductPage as ProductData, StoreProduct, TermRef } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { Html } from '../ui/Html';
@@ -8,6 +9,7 @@ import { ProductGrid } from '../listing/ProductGrid';
 import { CartArea } from './CartForms';
 import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
+import { StickyAddToCart } from './StickyBar';
 import { Tabs, type TabDef } from './Tabs';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
@@ -27,8 +29,23 @@ function TermLinks({ label, plural, terms, className }: { label: string; plural:
   );
 }
 
+/** Whether the page has an add-to-cart form the sticky bar can stand in for. */
+function hasCartForm(p: StoreProduct, grouped: StoreProduct[]): boolean {
+  switch (p.type) {
+    case 'variable':
+      return true;
+    case 'grouped':
+      return grouped.length > 0;
+    case 'external':
+      return false;
+    default:
+      return p.is_purchasable && p.is_in_stock;
+  }
+}
+
 export function ProductPage({ data }: { data: ProductData }) {
   const p = data.product;
+  const cartArea = useRef<HTMLDivElement>(null);
   const name = decodeEntities(p.name);
   const stock = p.stock_availability;
 
@@ -81,7 +98,7 @@ export function ProductPage({ data }: { data: ProductData }) {
         <div className="product-main">
           <div className="product-main__gallery">
             {p.on_sale && <span className="onsale">Sale!</span>}
-            <Gallery images={p.images} productName={p.name} />
+            <Gallery images={p.images} productName={p.name} settings={data.settings} />
           </div>
           <div className="summary entry-summary">
             <h1 className="product_title entry-title">{name}</h1>
@@ -99,7 +116,9 @@ export function ProductPage({ data }: { data: ProductData }) {
             <Html html={p.short_description} className="woocommerce-product-details__short-description" />
             {stock && stock.text && <p className={`stock ${stock.class}`}>{decodeEntities(stock.text)}</p>}
             {!p.is_in_stock && !(stock && stock.text) && <p className="stock out-of-stock">Out of stock</p>}
-            <CartArea data={data} />
+            <div className="product-cart-area" ref={cartArea}>
+              <CartArea data={data} />
+            </div>
             <div className="product_meta">
               {p.sku && (
                 <span className="sku_wrapper">
@@ -125,6 +144,7 @@ export function ProductPage({ data }: { data: ProductData }) {
           </section>
         )}
       </div>
+      {hasCartForm(p, data.grouped) && <StickyAddToCart product={p} target={cartArea} />}
     </div>
   );
 }

@@ -1,0 +1,129 @@
+package catalog
+
+import (
+	"html"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// SearchSuggestLimit is how many live-search suggestions are answered.
+const SearchSuggestLimit = 10
+
+// SearchMaxWords bounds how many words of a query are searched; the rest
+// are ignored (a pasted paragraph costs no more than a short query).
+const SearchMaxWords = 8
+
+// SearchMaxWordLen bounds one searched word, in bytes of folded text.
+const SearchMaxWordLen = 64
+
+// FoldSearch folds text for the search index and for queries, identically
+// on every engine: Unicode decomposition with the combining marks dropped
+// ("Crème" → "creme"), lower case, a few letters that do not decompose
+// spelled out (ß → ss, æ → ae, œ → oe, ø → o, ł → l, đ → d, þ → th), and
+// everything that is not a letter or a digit turned into single spaces.
+// The stores index this text, so neither engine needs an unaccent
+// extension, and both split it into the same words.
+func FoldSearch(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := true // no leading space
+	for _, r := range norm.NFKD.String(s) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		r = unicode.ToLower(r)
+		if rep, ok := foldSpecial[r]; ok {
+			b.WriteString(rep)
+			space = false
+			continue
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			space = false
+			continue
+		}
+		if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+var foldSpecial = map[rune]string{
+	'ß': "ss", 'ẞ': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ð': "d", 'þ': "th", 'ı': "i",
+}
+
+// SearchWords is a query as the words the stores search for: folded, at
+// most SearchMaxWords, each cut to SearchMaxWordLen bytes. The last word is
+// matched as a prefix.
+func SearchWords(q string) []string {
+	words := strings.Fields(FoldSearch(q))
+	if len(words) > SearchMaxWords {
+		words = words[:SearchMaxWords]
+	}
+	for i, w := range words {
+		if len(w) > SearchMaxWordLen {
+			w = w[:SearchMaxWordLen]
+			words[i] = strings.ToValidUTF8(w, "")
+		}
+	}
+	return words
+}
+
+// StripTags turns an HTML fragment into its text, for indexing.
+func StripTags(s string) string {
+	if !strings.ContainsAny(s, "<&") {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+			b.WriteByte(' ')
+		case r == '>':
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return html.UnescapeString(b.String())
+}
+
+// SearchDoc is what the search index holds for one product, folded.
+type SearchDoc struct {
+	Name string // the product name
+	SKU  string // the product's and its variations' SKUs, also with separators removed
+	Body string // short description, description and tag names
+}
+
+// MaxSearchBody bounds the indexed body text in bytes.
+const MaxSearchBody = 16 << 10
+
+// NewSearchDoc builds a product's search document from its name, SKUs
+// (its own and its variations'), descriptions (HTML) and tag names.
+func NewSearchDoc(name string, skus []string, short, description string, tags []string) SearchDoc {
+	var sku []string
+	for _, s := range skus {
+		f := FoldSearch(s)
+		if f == "" {
+			continue
+		}
+		sku = append(sku, f)
+		if c := strings.ReplaceAll(f, " ", ""); c != f {
+			sku = append(sku, c) // "TEE-RED-S" is found as "tee red s" and as "teereds"
+		}
+	}
+	body := FoldSearch(StripTags(short) + " " + StripTags(description) + " " + strings.Join(tags, " "))
+	if len(body) > MaxSearchBody {
+		body = body[:MaxSearchBody]
+		if i := strings.LastIndexByte(body, ' '); i > 0 {
+			body = body[:i]
+		}
+	}
+	return SearchDoc{Name: FoldSearch(name), SKU: strings.Join(sku, " "), Body: body}
+}

@@ -1,0 +1,185 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/render"
+	"vitrine/internal/storeapi"
+)
+
+// ajaxActions maps WordPress admin-ajax.php actions to their handlers. An
+// action not listed here answers as WordPress does: 400 with the body "0".
+func (s *Server) ajaxActions() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"flatsome_ajax_search_products": s.ajaxSearchProducts,
+		"flatsome_quickview":            s.ajaxQuickView,
+	}
+}
+
+// handleAdminAjax dispatches /wp-admin/admin-ajax.php by its action, read
+// from the query string or a POST form (GET, HEAD and POST).
+func (s *Server) handleAdminAjax(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost:
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		ajaxZero(w, http.StatusMethodNotAllowed)
+		return
+	}
+	h, ok := s.ajaxActions()[r.FormValue("action")]
+	if !ok {
+		ajaxZero(w, http.StatusBadRequest)
+		return
+	}
+	h(w, r)
+}
+
+// ajaxZero is WordPress's answer to an unknown action: wp_die('0', 400).
+func ajaxZero(w http.ResponseWriter, status int) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte("0"))
+}
+
+// Live search limits. The storefront sends a query from SearchMinChars
+// characters on; shorter queries, and queries made only of punctuation,
+// answer the "No results" entry. Longer ones are cut at SearchMaxQuery
+// bytes (and the search itself reads at most catalog.SearchMaxWords words).
+//
+// SearchSuggestCandidates caps the index matches live search ranks (of each
+// kind: name, anywhere); it shows only ten, and the cap keeps its p99 low
+// at 100,000 products. The results page considers the store's full cap.
+const (
+	SearchMinChars          = 3
+	SearchMaxQuery          = 200
+	SearchSuggestCandidates = 200
+)
+
+// suggestion is one live-search entry (protocol notes section 6).
+type suggestion struct {
+	Type  string `json:"type"`
+	ID    int64  `json:"id"`
+	Value string `json:"value"`
+	URL   string `json:"url"`
+	Img   string `json:"img"`
+	Price string `json:"price"`
+}
+
+// noResults is the single entry answered when nothing matches; the
+// storefront shows it and does not navigate for id -1.
+type noResults struct {
+	ID    int64  `json:"id"`
+	Value string `json:"value"`
+	URL   string `json:"url"`
+}
+
+// noResultsPage is the "No results" answer, compressed once.
+var noResultsPage = render.NewPage(http.StatusOK, []byte(`{"suggestions":[{"id":-1,"value":"No results","url":""}]}`), nil)
+
+// ajaxSearchProducts answers Flatsome's live search:
+// action=flatsome_ajax_search_products&query=TEXT[&product_cat=ID or slug].
+// Up to catalog.SearchSuggestLimit published products visible in search,
+// name matches first; every input answers 200 with suggestions or the
+// "No results" entry (a category that is not known, by id or slug, matches
+// nothing). Answers are cached by folded query and category until a change
+// to a product shown, or any change that can alter listings or search.
+func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
+	query := strings.TrimSpace(r.FormValue("query"))
+	if len(query) > SearchMaxQuery {
+		query = strings.ToValidUTF8(query[:SearchMaxQuery], "")
+	}
+	cat := strings.TrimSpace(r.FormValue("product_cat"))
+	if cat == "all" || cat == "0" {
+		cat = ""
+	}
+	words := catalog.SearchWords(query)
+	if utf8.RuneCountInString(query) < SearchMinChars || len(words) == 0 || len(cat) > 200 {
+		writeSuggestions(w, r, noResultsPage)
+		return
+	}
+	key := "ajax:search?q=" + strings.Join(words, " ") + "&cat=" + cat
+	if p, ok := s.api.Get(key); ok {
+		writeSuggestions(w, r, p)
+		return
+	}
+	v, err, _ := s.flight.Do(key, func() (any, error) {
+		p, err := s.searchSuggestions(r.Context(), query, cat)
+		if err != nil {
+			return nil, err
+		}
+		s.api.Put(key, p)
+		return p, nil
+	})
+	if err != nil {
+		s.log.Error("live search", "err", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]any{"suggestions": []any{}})
+		return
+	}
+	writeSuggestions(w, r, v.(*render.Page))
+}
+
+func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*render.Page, error) {
+	q := catalog.ProductQuery{Search: query, Visibility: "search", OrderBy: "relevance", Page: 1, PerPage: catalog.SearchSuggestLimit,
+		Descendants: true, SearchCandidates: SearchSuggestCandidates}
+	tags := []string{"listing"}
+	if cat != "" {
+		ids, err := s.categoryIDs(ctx, []string{cat})
+		if err != nil {
+			return nil, err
+		}
+		if ids == nil {
+			return noResultsTagged(tags), nil
+		}
+		q.CategoryIDs = ids
+	}
+	ps, _, err := s.store.QueryProducts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return noResultsTagged(tags), nil
+	}
+	// Prices and pictures only: no category paths or stock needed.
+	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, Now: s.now()}
+	out, err := b.Products(ctx, s.store, ps)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]suggestion, len(out))
+	for i, p := range out {
+		sg := suggestion{Type: "Product", ID: p.ID, Value: p.Name, URL: p.Permalink, Price: p.PriceHTML}
+		if len(p.Images) > 0 {
+			sg.Img = p.Images[0].Thumbnail
+		}
+		list[i] = sg
+		tags = append(tags, productTag(p.ID))
+	}
+	body, err := json.Marshal(map[string]any{"suggestions": list})
+	if err != nil {
+		return nil, err
+	}
+	return render.NewPage(http.StatusOK, body, tags), nil
+}
+
+// noResultsTagged is a copy of the "No results" answer to cache under tags
+// (the "listing" tag: a new or newly visible product drops it).
+func noResultsTagged(tags []string) *render.Page {
+	p := noResultsPage
+	return &render.Page{Status: p.Status, HTML: p.HTML, Gzip: p.Gzip, Brotli: p.Brotli, ETag: p.ETag, Tags: tags}
+}
+
+func writeSuggestions(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Cache-Control", "no-store")
+	writeBody(w, r, p)
+}

@@ -1,0 +1,63 @@
+package server_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// A stand-in bundle shows which data the server rendered the popup from.
+const echoBundle = `globalThis.render = function (u, j) { var d = JSON.parse(j); return '<div class="qv">' + d.page + ':' + d.product.name + '</div>'; }`
+
+func postForm(s *shop, path string, form url.Values) *http.Response {
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	s.srv.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func TestQuickViewAjax(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, echoBundle)
+		tee := decode[apiProduct](t, s.get(api+"/products/classic-tee"))
+		r := postForm(s, "/wp-admin/admin-ajax.php", url.Values{"action": {"flatsome_quickview"}, "product": {itoa(tee.ID)}})
+		if b := body(t, r); r.StatusCode != 200 || b != `<div class="qv">quickview:Classic Tee</div>` {
+			t.Errorf("quick view: %d %q", r.StatusCode, b)
+		}
+		if ct := r.Header.Get("Content-Type"); ct != "text/html; charset=UTF-8" {
+			t.Errorf("content type %q", ct)
+		}
+		cases := map[string]int{
+			"999999":                   404, // unknown
+			itoa(tee.Variations[0].ID): 404, // a variation is not a product page
+			"abc":                      400,
+			"":                         400,
+			"-5":                       400,
+		}
+		for product, want := range cases {
+			r := postForm(s, "/wp-admin/admin-ajax.php", url.Values{"action": {"flatsome_quickview"}, "product": {product}})
+			if r.StatusCode != want {
+				t.Errorf("product=%q: %d, want %d", product, r.StatusCode, want)
+			}
+		}
+		draft := postForm(s, "/wp-admin/admin-ajax.php", url.Values{"action": {"flatsome_quickview"}, "product": {draftID(t, db)}})
+		if draft.StatusCode != 404 {
+			t.Errorf("draft: %d, want 404", draft.StatusCode)
+		}
+	})
+}
+
+func draftID(t *testing.T, db *sqlstore.DB) string {
+	t.Helper()
+	p, err := db.ProductBySlug(t.Context(), "alpaca-cardigan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return itoa(p.ID)
+}

@@ -1,0 +1,225 @@
+package sqlstore_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// searchFixture adds to fixture (Classic Tee with variations TEE-RED-S…,
+// tag Organic, in Clothing > Tees; Mug; a draft) products that tell the
+// search rules apart.
+func searchFixture(t *testing.T, db *sqlstore.DB) (hoodie *catalog.Product, clothing, tees int64) {
+	t.Helper()
+	ctx := context.Background()
+	fixture(t, db)
+	clothing, _, _ = db.EnsureCategoryPath(ctx, []string{"Clothing"})
+	tees, _, _ = db.EnsureCategoryPath(ctx, []string{"Clothing", "Tees"})
+	hoodie = &catalog.Product{Type: catalog.TypeSimple, Name: "Everyday Hoodie", SKU: "HD-001", RegularPrice: i64(5000), Purchasable: true,
+		Description: "<p>Brushed <strong>fleece</strong>, 100&nbsp;% cotton.</p>", MenuOrder: 5, Categories: []catalog.Term{{ID: clothing}}}
+	for _, p := range []*catalog.Product{
+		hoodie,
+		// Description-only match for "hoodie", ordered before the hoodie in the shop.
+		{Type: catalog.TypeSimple, Name: "Market Tote", SKU: "TOTE", RegularPrice: i64(900), ShortDescription: "Fits a rolled hoodie.", MenuOrder: 1},
+		{Type: catalog.TypeSimple, Name: "Crème Brûlée Dish", SKU: "DISH-7", RegularPrice: i64(1200), MenuOrder: 3},
+		{Type: catalog.TypeSimple, Name: "Draft Hoodie", Status: catalog.StatusDraft, RegularPrice: i64(100)},
+		{Type: catalog.TypeSimple, Name: "Hidden Hoodie", CatalogVisibility: catalog.VisibilityHidden, RegularPrice: i64(100)},
+		{Type: catalog.TypeSimple, Name: "Shop-only Hoodie", CatalogVisibility: catalog.VisibilityCatalog, RegularPrice: i64(100)},
+		{Type: catalog.TypeSimple, Name: "Search-only Hoodie", CatalogVisibility: catalog.VisibilitySearch, RegularPrice: i64(100), MenuOrder: 9},
+	} {
+		if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+			t.Fatalf("save %s: %v", p.Name, err)
+		}
+	}
+	return hoodie, clothing, tees
+}
+
+func search(t *testing.T, db *sqlstore.DB, q catalog.ProductQuery) ([]string, int) {
+	t.Helper()
+	if q.PerPage == 0 {
+		q.PerPage = 20
+	}
+	if q.Visibility == "" {
+		q.Visibility = "search"
+	}
+	ps, total, err := db.QueryProducts(context.Background(), q)
+	if err != nil {
+		t.Fatalf("search %q: %v", q.Search, err)
+	}
+	return names(ps), total
+}
+
+func TestSearch(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		_, clothing, tees := searchFixture(t, db)
+		for _, tc := range []struct {
+			name   string
+			search string
+			want   []string
+		}{
+			{"name", "classic", []string{"Classic Tee"}},
+			{"name, case", "CLASSIC TEE", []string{"Classic Tee"}},
+			{"parent sku", "TEE", []string{"Classic Tee"}},
+			{"variation sku", "TEE-RED-S", []string{"Classic Tee"}},
+			{"variation sku without separators", "teereds", []string{"Classic Tee"}},
+			{"sku prefix", "hd-0", []string{"Everyday Hoodie"}},
+			{"description word", "fleece", []string{"Everyday Hoodie"}},
+			{"description word in html", "cotton", []string{"Everyday Hoodie"}},
+			{"tag name", "organic", []string{"Classic Tee"}},
+			{"prefix of the last word", "hoo", []string{"Everyday Hoodie", "Search-only Hoodie", "Market Tote"}},
+			{"prefix after a full word", "classic te", []string{"Classic Tee"}},
+			{"earlier words are whole words", "clas tee", []string{}},
+			{"diacritics folded in the query", "creme", []string{"Crème Brûlée Dish"}},
+			{"diacritics typed", "BRÛLÉE", []string{"Crème Brûlée Dish"}},
+			{"names ranked before descriptions", "hoodie", []string{"Everyday Hoodie", "Search-only Hoodie", "Market Tote"}},
+			{"no match", "zebra", []string{}},
+		} {
+			got, total := search(t, db, catalog.ProductQuery{Search: tc.search})
+			if diff := cmp.Diff(tc.want, got); diff != "" || total != len(tc.want) {
+				t.Errorf("%s (%q): total %d; (-want +got):\n%s", tc.name, tc.search, total, diff)
+			}
+		}
+		// Category filter, with descendants.
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "hoodie", CategoryIDs: []int64{clothing}, Descendants: true}); !cmp.Equal(got, []string{"Everyday Hoodie"}) {
+			t.Errorf("in clothing: %q", got)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "tee", CategoryIDs: []int64{clothing}, Descendants: true}); !cmp.Equal(got, []string{"Classic Tee"}) {
+			t.Errorf("tee in clothing and below: %q", got)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "hoodie", CategoryIDs: []int64{tees}, Descendants: true}); len(got) != 0 {
+			t.Errorf("hoodie in tees: %q", got)
+		}
+		// Another order and paging over the matches.
+		if got, total := search(t, db, catalog.ProductQuery{Search: "hoodie", OrderBy: "price", Order: "asc", PerPage: 2, Page: 2}); !cmp.Equal(got, []string{"Everyday Hoodie"}) || total != 3 {
+			t.Errorf("by price, page 2: %q total %d", got, total)
+		}
+		// The Store API's default visibility ("listable") also finds
+		// shop-only products, as WooCommerce's search does; never hidden
+		// ones or drafts.
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "hoodie", Visibility: "listable"}); !cmp.Equal(got, []string{"Shop-only Hoodie", "Everyday Hoodie", "Search-only Hoodie", "Market Tote"}) {
+			t.Errorf("listable search: %q", got)
+		}
+	})
+}
+
+func TestSearchIndexFollowsWrites(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		hoodie, _, _ := searchFixture(t, db)
+		last, _ := db.LastChange(ctx)
+		hoodie.Name = "Cosy Sweater"
+		hoodie.Description = "Warm."
+		if _, err := db.SaveProduct(ctx, hoodie, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "everyday"}); len(got) != 0 {
+			t.Errorf("old name still found: %q", got)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "cosy swe"}); !cmp.Equal(got, []string{"Cosy Sweater"}) {
+			t.Errorf("new name: %q", got)
+		}
+		// A change of the searched text lets cached search results go.
+		changes, _ := db.ChangesSince(ctx, last, 10)
+		if len(changes) != 1 || changes[0].Kind != "product_listed" {
+			t.Errorf("changes = %+v", changes)
+		}
+		// Hidden: gone from search; visible again: back.
+		hoodie.CatalogVisibility = catalog.VisibilityHidden
+		if _, err := db.SaveProduct(ctx, hoodie, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "sweater"}); len(got) != 0 {
+			t.Errorf("hidden product found: %q", got)
+		}
+		hoodie.CatalogVisibility = catalog.VisibilityVisible
+		if _, err := db.SaveProduct(ctx, hoodie, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "sweater"}); len(got) != 1 {
+			t.Errorf("visible again, not found: %q", got)
+		}
+		// A failed save leaves the index as it was (same transaction).
+		hoodie.Name = "Broken Name"
+		hoodie.SKU = "TOTE" // taken: the save fails
+		if _, err := db.SaveProduct(ctx, hoodie, nil); err == nil {
+			t.Fatal("duplicate SKU accepted")
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "broken"}); len(got) != 0 {
+			t.Errorf("failed save indexed: %q", got)
+		}
+		// A new variation's SKU finds its parent.
+		tee, err := db.ProductBySlug(ctx, "classic-tee")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &catalog.Product{SKU: "TEE-GREEN-XL", RegularPrice: i64(2500), Variation: []catalog.VariationAttr{{Name: "pa_color", Value: "green"}, {Name: "pa_size", Value: "xl"}}, Purchasable: true, Active: true, Visible: true}
+		if _, err := db.SaveProduct(ctx, tee, []*catalog.Product{v}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "tee-green"}); !cmp.Equal(got, []string{"Classic Tee"}) {
+			t.Errorf("new variation sku: %q", got)
+		}
+		// Rebuilding gives the same answers.
+		if n, err := db.ReindexSearch(ctx); err != nil || n < 8 {
+			t.Fatalf("ReindexSearch: %d %v", n, err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "hoodie"}); !cmp.Equal(got, []string{"Search-only Hoodie", "Market Tote"}) {
+			t.Errorf("after reindex: %q", got)
+		}
+	})
+}
+
+func TestSearchOddInput(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		searchFixture(t, db)
+		for _, s := range []string{`"`, `""`, `*`, `-`, `-tee`, `tee -mug`, `OR`, `tee OR mug`, `AND`, `NOT`, `NEAR(`, `NEAR(tee mug)`, `name:tee`, `{name}: tee`,
+			`'`, `tee's`, `%`, `_`, `\`, `:*`, `!`, `&|`, `(`, `)`, `^tee`, "🔥", "tee 🔥", "\x00", "日本語", "кофе",
+			strings.Repeat("x", 10000), strings.Repeat("ab ", 3400), strings.Repeat("é", 5000)} {
+			if _, _, err := db.QueryProducts(context.Background(), catalog.ProductQuery{Search: s, PerPage: 10, Visibility: "search"}); err != nil {
+				t.Errorf("search %.40q: %v", s, err)
+			}
+		}
+		// Operators are words, not syntax.
+		if got, _ := search(t, db, catalog.ProductQuery{Search: `"classic" NEAR`}); len(got) != 0 {
+			t.Errorf(`"classic" NEAR matched %q`, got)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: `-classic*`}); !cmp.Equal(got, []string{"Classic Tee"}) {
+			t.Errorf(`-classic* = %q`, got)
+		}
+	})
+}
+
+func TestSaveProducts(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		items := []sqlstore.ProductSave{
+			{Product: &catalog.Product{Type: catalog.TypeSimple, Name: "Alpha Lamp", SKU: "L-1", RegularPrice: i64(100)}},
+			{Product: &catalog.Product{Type: catalog.TypeVariable, Name: "Beta Shirt", SKU: "S-1"},
+				Variations: []*catalog.Product{{SKU: "S-1-M", RegularPrice: i64(300), Variation: []catalog.VariationAttr{{Name: "size", Value: "M"}}}}},
+		}
+		if err := db.SaveProducts(ctx, items); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "s-1-m"}); !cmp.Equal(got, []string{"Beta Shirt"}) {
+			t.Errorf("bulk-saved variation sku: %q", got)
+		}
+		// One bad product: none of the batch is saved.
+		bad := []sqlstore.ProductSave{
+			{Product: &catalog.Product{Type: catalog.TypeSimple, Name: "Gamma", SKU: "G-1"}},
+			{Product: &catalog.Product{Type: catalog.TypeVariable, Name: "Delta"},
+				Variations: []*catalog.Product{{SKU: "L-1", Variation: []catalog.VariationAttr{{Name: "size", Value: "M"}}}}},
+		}
+		if err := db.SaveProducts(ctx, bad); err == nil {
+			t.Fatal("a variation SKU of another product accepted")
+		}
+		if n, _ := db.CountProducts(ctx); n != 3 {
+			t.Errorf("%d products after a failed batch, want 3", n)
+		}
+	})
+}

@@ -1,0 +1,149 @@
+// Sticky add-to-cart bar: appears once the add-to-cart form is scrolled past,
+// leaves when it comes back; hidden from keyboard and assistive technology
+// while hidden; its button brings a variable product's shopper to the form.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newContext, startServer } from './server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function withPage(fn, options = {}) {
+  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 800 }, ...options });
+  try {
+    const page = await context.newPage();
+    return await fn(page);
+  } finally {
+    await context.close();
+  }
+}
+
+const BAR = 'section.sticky-add-to-cart';
+
+/** Open a product page and wait until the bar is mounted (after hydration). */
+async function open(page, path) {
+  await page.goto(path);
+  await page.locator(BAR).waitFor({ state: 'attached' });
+}
+
+async function barState(page) {
+  return page.locator(BAR).evaluate((el) => ({
+    visible: el.classList.contains('is-visible'),
+    inert: el.hasAttribute('inert'),
+    ariaHidden: el.getAttribute('aria-hidden'),
+  }));
+}
+
+async function waitShown(page, shown) {
+  await page.waitForFunction(
+    ([sel, want]) => {
+      const el = document.querySelector(sel);
+      return !!el && el.classList.contains('is-visible') === want && el.hasAttribute('inert') === !want;
+    },
+    [BAR, shown],
+  );
+}
+
+test('the bar appears after scrolling past the form and leaves when scrolling back', async () => {
+  await withPage(async (page) => {
+    await open(page, '/product/everyday-crew-socks/');
+    assert.deepEqual(await barState(page), { visible: false, inert: true, ariaHidden: 'true' }, 'hidden at the top');
+    assert.equal(await page.getByRole('region', { name: /^Add to cart: / }).count(), 0, 'not in the accessibility tree while hidden');
+
+    // Scroll until the form is above the viewport.
+    await page.locator('.woocommerce-tabs').scrollIntoViewIfNeeded();
+    await page.evaluate(() => {
+      const form = document.querySelector('.summary form.cart');
+      window.scrollBy(0, form.getBoundingClientRect().bottom + 50);
+    });
+    await waitShown(page, true);
+    const bar = page.getByRole('region', { name: 'Add to cart: Everyday Crew Socks' });
+    assert.equal(await bar.isVisible(), true);
+    assert.equal(await bar.getByRole('button', { name: 'Add to cart' }).isVisible(), true);
+    assert.match(await bar.locator('.price').textContent(), /\$9\.00/);
+    assert.equal(await bar.locator('img').count(), 1, 'the product thumbnail');
+    // Settled at the bottom of the viewport.
+    await page.waitForFunction(
+      (sel) => Math.abs(document.querySelector(sel).getBoundingClientRect().bottom - window.innerHeight) < 2,
+      BAR,
+    );
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await waitShown(page, false);
+    assert.deepEqual(await barState(page), { visible: false, inert: true, ariaHidden: 'true' });
+    await page.locator(BAR).waitFor({ state: 'hidden' }); // after its slide-out
+  });
+});
+
+test('the bar is not shown while the form is still below the fold (small screen)', async () => {
+  await withPage(
+    async (page) => {
+      await open(page, '/product/everyday-crew-socks/');
+      await page.evaluate(() => window.scrollTo(0, 10));
+      await page.waitForTimeout(200);
+      assert.equal((await barState(page)).visible, false);
+    },
+    { viewport: { width: 375, height: 500 } },
+  );
+});
+
+test('Tab skips the hidden bar', async () => {
+  await withPage(async (page) => {
+    await open(page, '/product/everyday-crew-socks/');
+    const focusable = await page.locator(`${BAR} button`).evaluate((el) => {
+      el.focus();
+      return document.activeElement === el;
+    });
+    assert.equal(focusable, false, 'an inert bar cannot take focus');
+  });
+});
+
+test('"Select options" on a variable product scrolls back and focuses the form', async () => {
+  await withPage(async (page) => {
+    await open(page, '/product/classic-tee/');
+    await page.evaluate(() => {
+      const form = document.querySelector('.summary form.cart');
+      window.scrollBy(0, form.getBoundingClientRect().bottom + 400);
+    });
+    await waitShown(page, true);
+    await page.getByRole('region', { name: 'Add to cart: Classic Tee' }).getByRole('button', { name: 'Select options' }).click();
+    await page.waitForFunction(() => !!document.activeElement?.closest('form.variations_form'));
+    assert.equal(await page.evaluate(() => document.activeElement.tagName), 'SELECT');
+    await waitShown(page, false);
+  });
+});
+
+test('"Add to cart" on a simple product submits the real form with its quantity', async () => {
+  await withPage(async (page) => {
+    await open(page, '/product/everyday-crew-socks/');
+    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    // Catch the submission instead of posting it.
+    await page.evaluate(() => {
+      const form = document.querySelector('.summary form.cart');
+      form.addEventListener('submit', (e) => {
+        e.preventDefault();
+        const fd = new FormData(form, e.submitter);
+        window.__submitted = Object.fromEntries(fd.entries());
+      });
+    });
+    await page.evaluate(() => {
+      const form = document.querySelector('.summary form.cart');
+      window.scrollBy(0, form.getBoundingClientRect().bottom + 400);
+    });
+    await waitShown(page, true);
+    await page.getByRole('region', { name: /^Add to cart: / }).getByRole('button', { name: 'Add to cart' }).click();
+    const sent = await page.waitForFunction(() => window.__submitted).then((h) => h.jsonValue());
+    assert.equal(sent.quantity, '4');
+    assert.ok(sent['add-to-cart'], 'submitted by the real add-to-cart button');
+  });
+});

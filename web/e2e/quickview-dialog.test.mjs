@@ -1,0 +1,134 @@
+// Quick view on product cards: a native modal <dialog>, by keyboard and mouse, with an axe scan while open.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { launchBrowser, newContext, startServer } from './server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openShop(page) {
+  await page.goto('/shop/');
+  await page.locator('ul.products button.quick-view').first().waitFor();
+}
+
+test('keyboard: Enter on "Quick view" opens the dialog with focus inside; Escape closes and focus returns', async () => {
+  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await openShop(page);
+    const card = page.locator('ul.products > li.product').nth(1);
+    const name = (await card.locator('.woocommerce-loop-product__title a').textContent()).trim();
+    const button = card.getByRole('button', { name: /^Quick view/ });
+    await button.focus();
+    await page.keyboard.press('Enter');
+
+    const dialog = page.getByRole('dialog', { name });
+    await dialog.waitFor();
+    assert.equal(await page.evaluate(() => document.querySelector('dialog.quickview-dialog')?.open), true);
+    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('dialog')), true, 'focus is inside the dialog');
+    await dialog.getByRole('link', { name: 'View full details' }).waitFor();
+    assert.ok((await dialog.locator('.price .amount').count()) > 0, 'price shown');
+    assert.ok((await dialog.locator('form.cart').count()) === 1, 'cart form shown');
+    assert.equal(await dialog.getByRole('button', { name: 'Close' }).count(), 1);
+
+    // The page behind is inert: Tab never reaches it (after the dialog's last
+    // control the browser's own UI may take focus, which leaves body active).
+    let visitedInside = 0;
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return 'browser';
+        return el.closest('dialog') ? 'dialog' : 'page:' + el.outerHTML.slice(0, 80);
+      });
+      assert.ok(where === 'dialog' || where === 'browser', `Tab ${i + 1} stays out of the page behind (${where})`);
+      if (where === "dialog") visitedInside++;
+    }
+    assert.ok(visitedInside >= 10, 'Tab cycles through the dialog');
+
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('dialog.quickview-dialog'));
+    const back = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el?.classList.contains('quick-view') ? el.closest('li.product')?.querySelector('.woocommerce-loop-product__title a')?.textContent : null;
+    });
+    assert.equal(back?.trim(), name, "focus returned to the card's Quick view button");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('mouse: the slider moves, Close button closes after the removal delay, focus returns', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await openShop(page);
+    const card = page.locator('ul.products > li.product').first();
+    const button = card.getByRole('button', { name: /^Quick view/ });
+    await button.click();
+    const dialog = page.locator('dialog.quickview-dialog');
+    await dialog.getByRole('link', { name: 'View full details' }).waitFor();
+    const next = dialog.getByRole('button', { name: 'Next' });
+    if ((await next.count()) > 0) {
+      const src = await dialog.locator('.quickview__slide img').getAttribute('src');
+      await next.click();
+      await page.waitForFunction((s) => document.querySelector('.quickview__slide img')?.getAttribute('src') !== s, src);
+      await dialog.getByRole('button', { name: 'Previous' }).click();
+      await page.waitForFunction((s) => document.querySelector('.quickview__slide img')?.getAttribute('src') === s, src);
+    }
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(() => !document.querySelector('dialog.quickview-dialog'));
+    assert.equal(await button.evaluate((el) => el === document.activeElement), true);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a variable product shows the variation form', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    await openShop(page);
+    const card = page.locator('ul.products > li.product.product-type-variable').first();
+    await card.getByRole('button', { name: /^Quick view/ }).click();
+    const dialog = page.locator('dialog.quickview-dialog');
+    await dialog.locator('form.variations_form').waitFor();
+    assert.ok((await dialog.locator('table.variations select').count()) > 0);
+  } finally {
+    await context.close();
+  }
+});
+
+test('axe: no serious or critical violations with the quick view open', async () => {
+  const context = await browser.newContext({ baseURL: server.baseURL, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  try {
+    const page = await context.newPage();
+    await openShop(page);
+    await page.locator('ul.products > li.product').first().getByRole('button', { name: /^Quick view/ }).click();
+    await page.locator('dialog.quickview-dialog').getByRole('link', { name: 'View full details' }).waitFor();
+    await page.waitForTimeout(400); // the opening animation
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});

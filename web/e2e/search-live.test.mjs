@@ -1,0 +1,192 @@
+// Live search in the header: an ARIA combobox fed by
+// GET /wp-admin/admin-ajax.php?action=flatsome_ajax_search_products.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { launchBrowser, newContext, startServer } from './server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const SEARCH = '/wp-admin/admin-ajax.php';
+
+async function ready(page, path = '/shop/') {
+  await page.goto(path);
+  const input = page.getByRole('combobox', { name: 'Search for products' });
+  await input.waitFor();
+  return input;
+}
+
+function watchSearch(page) {
+  const seen = [];
+  page.on('request', (req) => {
+    const u = new URL(req.url());
+    if (u.pathname === SEARCH) seen.push(Object.fromEntries(u.searchParams));
+  });
+  return seen;
+}
+
+const options = (page) => page.locator('.live-search [role="listbox"] [role="option"]');
+
+test('type "hood", ArrowDown, Enter → a product page', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    const requests = watchSearch(page);
+    const input = await ready(page);
+    await input.click();
+    await input.pressSequentially('ho', { delay: 30 });
+    await page.waitForTimeout(400);
+    assert.equal(requests.length, 0, 'nothing is sent under 3 characters');
+    await input.pressSequentially('od', { delay: 30 });
+    await options(page).first().waitFor();
+    assert.equal(await input.getAttribute('aria-expanded'), 'true');
+    assert.equal(requests.at(-1).query, 'hood');
+    assert.equal(requests.at(-1).action, 'flatsome_ajax_search_products');
+    const n = await options(page).count();
+    assert.ok(n >= 1);
+    await page
+      .locator('.live-search [role="status"]')
+      .filter({ hasText: n === 1 ? '1 suggestion available' : `${n} suggestions available` })
+      .waitFor({ state: 'attached' });
+    const first = options(page).first();
+    assert.match((await first.textContent()).toLowerCase(), /hood/);
+    assert.ok((await first.locator('img').count()) === 1, 'an image');
+    assert.ok((await first.locator('.search-suggestion__price').count()) === 1, 'a price');
+
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await input.getAttribute('aria-activedescendant'), await first.getAttribute('id'));
+    assert.equal(await first.getAttribute('aria-selected'), 'true');
+    await Promise.all([page.waitForURL((u) => u.pathname.startsWith('/product/')), page.keyboard.press('Enter')]);
+    await page.locator('h1.product_title').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('no results: "zzzz" shows "No results"; Enter goes to the results page', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    const input = await ready(page);
+    await input.fill('zzzz');
+    const none = options(page).filter({ hasText: 'No results' });
+    await none.waitFor();
+    assert.equal(await options(page).count(), 1);
+    assert.equal(await none.getAttribute('aria-disabled'), 'true');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await input.getAttribute('aria-activedescendant'), null, '"No results" never becomes active');
+    await Promise.all([page.waitForURL((u) => u.searchParams.get('s') === 'zzzz'), page.keyboard.press('Enter')]);
+    const u = new URL(page.url());
+    assert.equal(u.pathname, '/');
+    assert.equal(u.searchParams.get('post_type'), 'product');
+    assert.equal(u.searchParams.has('product_cat'), false, 'no empty category parameter');
+  } finally {
+    await context.close();
+  }
+});
+
+test('Escape closes the panel, a second Escape clears the field', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    const input = await ready(page);
+    await input.fill('hood');
+    await options(page).first().waitFor();
+    await page.keyboard.press('Escape');
+    assert.equal(await input.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.locator('.search-suggestions').isVisible(), false);
+    assert.equal(await input.inputValue(), 'hood');
+    await page.keyboard.press('Escape');
+    assert.equal(await input.inputValue(), '');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the category select limits suggestions to that category (product_cat)', async () => {
+  const context = await newContext(browser, server.baseURL);
+  try {
+    const page = await context.newPage();
+    const requests = watchSearch(page);
+    const input = await ready(page);
+    const select = page.getByRole('combobox', { name: 'Category' });
+    assert.equal(await select.locator('option').first().textContent(), 'All categories');
+    // Hats (a child of Accessories): the id comes from the option itself.
+    await select.selectOption({ label: '\u00a0\u00a0\u00a0Hats' });
+    const catId = await select.inputValue();
+    assert.match(catId, /^\d+$/);
+    const inCategory = await (await fetch(`${server.baseURL}/wp-json/wc/store/v1/products?category=${catId}&per_page=100`)).json();
+    const allowed = new Set(inCategory.map((p) => new URL(p.permalink, server.baseURL).pathname));
+    assert.ok(allowed.size > 0);
+
+    // A query matching products inside and outside the category.
+    await input.fill('cotton');
+    await page.waitForFunction(() => document.querySelectorAll('.live-search [role="option"][data-url]').length > 0);
+    const last = requests.at(-1);
+    assert.equal(last.product_cat, catId);
+    assert.equal(last.query, 'cotton');
+    const urls = await options(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-url')));
+    assert.ok(urls.length >= 1, 'some suggestions');
+    for (const u of urls) assert.ok(allowed.has(new URL(u, server.baseURL).pathname), `${u} is in the category`);
+
+    // Back to all categories: no product_cat, and products from other categories come back.
+    await select.selectOption({ label: 'All categories' });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.live-search [role="option"][data-url]').length > n,
+      urls.length,
+    );
+    assert.equal(requests.at(-1).product_cat, undefined);
+    const all = await options(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-url')));
+    assert.ok(
+      all.some((u) => !allowed.has(new URL(u, server.baseURL).pathname)),
+      'without the category, suggestions include other categories',
+    );
+  } finally {
+    await context.close();
+  }
+});
+
+test('axe: no serious or critical violations with suggestions open', async () => {
+  const context = await browser.newContext({ baseURL: server.baseURL, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  try {
+    const page = await context.newPage();
+    const input = await ready(page, '/');
+    await input.fill('tee');
+    await options(page).first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});
+
+test('without scripts the header search is a plain form to /?s=…&post_type=product', async () => {
+  const context = await newContext(browser, server.baseURL, { javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto('/shop/');
+    const input = page.getByRole('searchbox', { name: 'Search for products' });
+    await input.fill('tee');
+    await Promise.all([page.waitForURL((u) => u.searchParams.get('s') === 'tee'), input.press('Enter')]);
+    assert.equal(new URL(page.url()).searchParams.get('post_type'), 'product');
+  } finally {
+    await context.close();
+  }
+});

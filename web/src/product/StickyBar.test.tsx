@@ -1,0 +1,128 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderToString } from 'react-dom/server';
+import { ProductPage } from './ProductPage';
+import { stickyShouldShow } from './StickyBar';
+import { productPage } from '../test/fixtures';
+
+describe('stickyShouldShow', () => {
+  it.each([
+    [{ isIntersecting: true, boundingClientRect: { bottom: 300 }, rootBounds: { top: 0 } }, false, 'form in view'],
+    [{ isIntersecting: true, boundingClientRect: { bottom: 5 }, rootBounds: { top: 0 } }, false, 'form partly in view'],
+    [{ isIntersecting: false, boundingClientRect: { bottom: -20 }, rootBounds: { top: 0 } }, true, 'scrolled past the form'],
+    [{ isIntersecting: false, boundingClientRect: { bottom: 0 }, rootBounds: { top: 0 } }, true, 'form just left the top'],
+    [{ isIntersecting: false, boundingClientRect: { bottom: 1400 }, rootBounds: { top: 0 } }, false, 'form still below the fold'],
+    [{ isIntersecting: false, boundingClientRect: { bottom: -1 }, rootBounds: null }, true, 'no root bounds: the viewport top is 0'],
+  ])('%j -> %s (%s)', (entry, want, _case) => {
+    expect(stickyShouldShow(entry)).toBe(want);
+  });
+});
+
+// A controllable IntersectionObserver: tests call fire() with an entry.
+class MockIO {
+  static instances: MockIO[] = [];
+  targets: Element[] = [];
+  disconnected = false;
+  constructor(public callback: IntersectionObserverCallback) {
+    MockIO.instances.push(this);
+  }
+  observe(el: Element) {
+    this.targets.push(el);
+  }
+  unobserve() {}
+  disconnect() {
+    this.disconnected = true;
+  }
+  takeRecords() {
+    return [];
+  }
+  fire(isIntersecting: boolean, bottom: number) {
+    const entry = { isIntersecting, boundingClientRect: { bottom }, rootBounds: { top: 0 }, target: this.targets[0] };
+    act(() => this.callback([entry as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver));
+  }
+}
+
+// The bar's element, shown or not (a hidden section has no accessible name, so no region role).
+const region = () => document.querySelector<HTMLElement>('section.sticky-add-to-cart')!;
+
+describe('StickyAddToCart', () => {
+  beforeEach(() => {
+    MockIO.instances = [];
+    vi.stubGlobal('IntersectionObserver', MockIO);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is not in the server HTML', () => {
+    const html = renderToString(<ProductPage data={productPage(16)} />);
+    expect(html).not.toContain('sticky-add-to-cart');
+  });
+
+  it('observes the add-to-cart area and shows only when it is scrolled past', () => {
+    const { container } = render(<ProductPage data={productPage(16)} />);
+    const io = MockIO.instances.at(-1)!;
+    expect(io.targets[0]).toBe(container.querySelector('.product-cart-area'));
+    expect(io.targets[0].querySelector('form.cart')).not.toBeNull();
+
+    // Hidden at first: inert and out of the accessibility tree.
+    expect(region()).not.toBeNull();
+    expect(region()).toHaveAttribute('inert');
+    expect(region()).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.queryByRole('region', { name: /^Add to cart: / })).toBeNull();
+
+    io.fire(false, -40); // scrolled past
+    expect(region()).toHaveClass('is-visible');
+    expect(region()).not.toHaveAttribute('inert');
+    expect(region()).not.toHaveAttribute('aria-hidden');
+    const bar = screen.getByRole('region', { name: 'Add to cart: Beanie' });
+    expect(bar.querySelector('img')).toHaveAttribute('alt', '');
+    expect(bar).toHaveTextContent('Beanie');
+    expect(bar.querySelector('.price')).not.toBeNull();
+
+    io.fire(true, 400); // back in view
+    expect(region()).not.toHaveClass('is-visible');
+    expect(region()).toHaveAttribute('inert');
+
+    io.fire(false, 2000); // below the fold (never shown then)
+    expect(region()).not.toHaveClass('is-visible');
+  });
+
+  it('submits the real form for a simple product', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<ProductPage data={productPage(16)} />);
+    const form = container.querySelector<HTMLFormElement>('.summary form.cart')!;
+    const submitted = vi.fn((e: SubmitEvent) => {
+      e.preventDefault();
+      return (e.submitter as HTMLButtonElement | null)?.value;
+    });
+    form.addEventListener('submit', submitted);
+    MockIO.instances.at(-1)!.fire(false, -40);
+    await user.click(within(region()).getByRole('button', { name: 'Add to cart' }));
+    expect(submitted).toHaveBeenCalledTimes(1);
+    expect(submitted.mock.results[0].value).toBe('16');
+  });
+
+  it('brings a variable product back to its form and focuses the first choice', async () => {
+    const user = userEvent.setup();
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    render(<ProductPage data={productPage(59)} />);
+    MockIO.instances.at(-1)!.fire(false, -40);
+    await user.click(screen.getByRole('button', { name: 'Select options' }));
+    expect(scrolled).toHaveBeenCalled();
+    expect(screen.getByRole('combobox', { name: 'Color' })).toHaveFocus();
+  });
+
+  it('is not there for external products', () => {
+    render(<ProductPage data={productPage(35)} />);
+    expect(region()).toBeNull();
+  });
+
+  it('disconnects its observer on unmount', () => {
+    const { unmount } = render(<ProductPage data={productPage(16)} />);
+    const io = MockIO.instances.at(-1)!;
+    unmount();
+    expect(io.disconnected).toBe(true);
+  });
+});
