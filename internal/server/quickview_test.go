@@ -61,3 +61,25 @@ func draftID(t *testing.T, db *sqlstore.DB) string {
 	}
 	return itoa(p.ID)
 }
+
+// With the real app bundle the popup is the quick-view content alone: the
+// product, its price and its form, without the page's header or menu.
+func TestQuickViewRealBundle(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	tee := decode[apiProduct](t, s.get(api+"/products/classic-tee"))
+	r := postForm(s, "/wp-admin/admin-ajax.php", url.Values{"action": {"flatsome_quickview"}, "product": {itoa(tee.ID)}})
+	b := body(t, r)
+	if r.StatusCode != 200 {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	for _, want := range []string{"quickview__slider", "Classic Tee", "$28.00", "variations_form"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("popup lacks %q", want)
+		}
+	}
+	for _, not := range []string{"<header", "<html", "Skip to content"} {
+		if strings.Contains(b, not) {
+			t.Errorf("popup contains the page's %q", not)
+		}
+	}
+}
