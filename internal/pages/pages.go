@@ -86,6 +86,14 @@ type Settings struct {
 	Lightbox bool `json:"lightbox"`
 	// SearchMinChars is when live search starts suggesting (spec: 3).
 	SearchMinChars int `json:"search_min_chars"`
+	// ClearOnReselect: clicking the selected swatch clears the choice
+	// (spec section 4, "with clear-on-reselect on"; default off).
+	ClearOnReselect bool `json:"clear_on_reselect"`
+	// ClickableOutOfStock lets shoppers pick out-of-stock swatches (default off).
+	ClickableOutOfStock bool `json:"clickable_out_of_stock"`
+	// DeselectConflicting: choosing a value unavailable with the other
+	// choices clears those choices instead of being refused (default off).
+	DeselectConflicting bool `json:"deselect_conflicting"`
 }
 
 // InfiniteScroll configures listings' infinite scroll.

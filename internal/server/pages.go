@@ -179,6 +179,10 @@ func (s *Server) listingQuery(r *http.Request) pages.ListingQuery {
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if q.Has("wc-ajax") {
+		s.handleWCAjax(w, r)
+		return
+	}
 	if q.Has("s") {
 		lq := s.listingQuery(r)
 		if len(lq.Search) > 200 {
@@ -193,6 +197,17 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	s.servePage(w, r, "/", func(ctx context.Context) (*pages.Result, error) {
 		return s.loader.Home(ctx, "/")
 	})
+}
+
+// handleHomePost answers POST / : wc-ajax calls; anything else is not a
+// thing the home page accepts (405).
+func (s *Server) handleHomePost(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("wc-ajax") {
+		s.handleWCAjax(w, r)
+		return
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 }
 
 func (s *Server) handleShop(w http.ResponseWriter, r *http.Request) {

@@ -216,6 +216,12 @@ export interface Settings {
   lightbox: boolean;
   /** Live search starts at this many characters (spec: 3). */
   search_min_chars: number;
+  /** Clicking the selected swatch clears the choice (spec section 4; default off). */
+  clear_on_reselect: boolean;
+  /** Out-of-stock swatches can be picked (default off: crossed out and not clickable). */
+  clickable_out_of_stock: boolean;
+  /** Choosing a value unavailable with the other choices clears them instead of being refused (default off). */
+  deselect_conflicting: boolean;
 }
 
 interface PageBase {

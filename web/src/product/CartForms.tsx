@@ -1,8 +1,8 @@
-import { useId } from 'react';
 import { QuantityField } from './QuantityField';
 import type { ProductPage, StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Price } from '../ui/Price';
+import { VariationForm, type ShownVariation } from './VariationForm';
 
 export function QuantityInput({
   product,
@@ -44,71 +44,6 @@ function SimpleForm({ product }: { product: StoreProduct }) {
       <button type="submit" name="add-to-cart" value={product.id} className="single_add_to_cart_button button alt">
         {decodeEntities(product.add_to_cart.single_text) || 'Add to cart'}
       </button>
-    </form>
-  );
-}
-
-function VariableForm({ data }: { data: ProductPage }) {
-  const p = data.product;
-  const baseId = useId();
-  return (
-    <form
-      className="variations_form cart"
-      method="post"
-      action={p.permalink}
-      encType="multipart/form-data"
-      data-product_id={p.id}
-      data-product_variations={data.variations.length > 0 ? JSON.stringify(data.variations) : 'false'}
-    >
-      <table className="variations" role="presentation">
-        <tbody>
-          {data.swatches.map((sw, i) => {
-            const attr = `attribute_${sw.key}`;
-            const id = `${baseId}-${sw.key}`;
-            return (
-              <tr key={sw.key}>
-                <th className="label" scope="row">
-                  <label htmlFor={id}>{decodeEntities(sw.name)}</label>
-                </th>
-                <td className="value">
-                  <select id={id} name={attr} data-attribute_name={attr} defaultValue="">
-                    <option value="">Choose an option</option>
-                    {sw.options.map((o) => (
-                      <option key={o.slug} value={o.slug}>
-                        {decodeEntities(o.name)}
-                      </option>
-                    ))}
-                  </select>
-                  {i === data.swatches.length - 1 && (
-                    <a className="reset_variations" href="#">
-                      Clear
-                    </a>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <div className="single_variation_wrap">
-        <div className="woocommerce-variation single_variation" role="alert" aria-live="polite" />
-        <div className="woocommerce-variation-add-to-cart variations_button">
-          <QuantityInput product={p} />
-          <button
-            type="submit"
-            className="single_add_to_cart_button button alt disabled wc-variation-selection-needed"
-            aria-disabled="true"
-            onClick={(e) => {
-              if (e.currentTarget.classList.contains('disabled')) e.preventDefault();
-            }}
-          >
-            {decodeEntities(p.add_to_cart.single_text) || 'Add to cart'}
-          </button>
-          <input type="hidden" name="add-to-cart" value={p.id} />
-          <input type="hidden" name="product_id" value={p.id} />
-          <input type="hidden" name="variation_id" className="variation_id" value="0" />
-        </div>
-      </div>
     </form>
   );
 }
@@ -167,11 +102,11 @@ function GroupedForm({ data }: { data: ProductPage }) {
   );
 }
 
-export function CartArea({ data }: { data: ProductPage }) {
+export function CartArea({ data, onShowVariation }: { data: ProductPage; onShowVariation?: (s: ShownVariation) => void }) {
   const p = data.product;
   switch (p.type) {
     case 'variable':
-      return <VariableForm data={data} />;
+      return <VariationForm data={data} onShow={onShowVariation} />;
     case 'grouped':
       return data.grouped.length > 0 ? <GroupedForm data={data} /> : null;
     case 'external':

@@ -16,12 +16,17 @@ export function Gallery({
   images,
   productName,
   settings = { zoom: false, lightbox: true },
+  override = null,
 }: {
   images: StoreImage[];
   productName: string;
   settings?: GallerySettings;
+  /** An image to show as the main one instead (the chosen variation's); a thumbnail click goes back to the gallery. */
+  override?: StoreImage | null;
 }) {
   const [current, setCurrent] = useState(0);
+  const [overrideOn, setOverrideOn] = useState(true);
+  useEffect(() => setOverrideOn(true), [override?.src]);
   // Browser-only parts (the lightbox trigger) appear after hydration, so the
   // server HTML and the first client render are the same.
   const [mounted, setMounted] = useState(false);
@@ -45,7 +50,8 @@ export function Gallery({
     );
   }
   const index = Math.min(current, images.length - 1);
-  const img = images[index];
+  const showOverride = !!override && overrideOn && override.src !== images[index].src;
+  const img = showOverride && override ? override : images[index];
   const lightboxOn = settings.lightbox;
 
   const open = (at: number) => {
@@ -98,7 +104,7 @@ export function Gallery({
         onPointerLeave={settings.zoom ? zoomEnd : undefined}
       >
         <img
-          key={img.id + ':' + current}
+          key={img.id + ':' + current + (showOverride ? ':v' : '')}
           src={img.src}
           srcSet={img.srcset || undefined}
           sizes={img.srcset ? MAIN_SIZES : undefined}
@@ -106,7 +112,7 @@ export function Gallery({
           height={img.height || 800}
           alt={decodeEntities(img.alt) || name}
           loading="eager"
-          fetchPriority={current === 0 ? 'high' : undefined}
+          fetchPriority={current === 0 && !showOverride ? 'high' : undefined}
           decoding={current === 0 ? undefined : 'async'}
           className="wp-post-image"
         />
@@ -147,7 +153,10 @@ export function Gallery({
                 className={'product-gallery__thumb' + (i === current ? ' is-active' : '')}
                 aria-label={`Show image ${i + 1} of ${images.length}`}
                 aria-pressed={i === current}
-                onClick={() => setCurrent(i)}
+                onClick={() => {
+                  setCurrent(i);
+                  setOverrideOn(false);
+                }}
               >
                 <img
                   src={im.thumbnail || im.src}

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { ProductPage as ProductData, StoreProduct, TermRef } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
@@ -7,6 +7,7 @@ import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
 import { ProductGrid } from '../listing/ProductGrid';
 import { CartArea } from './CartForms';
+import type { ShownVariation } from './VariationForm';
 import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
 import { StickyAddToCart } from './StickyBar';
@@ -48,6 +49,15 @@ export function ProductPage({ data }: { data: ProductData }) {
   const cartArea = useRef<HTMLDivElement>(null);
   const name = decodeEntities(p.name);
   const stock = p.stock_availability;
+  // The chosen variation (after hydration): its image, SKU, weight and dimensions replace the product's.
+  const [shown, setShown] = useState<ShownVariation>({ variation: null, image: null });
+  const v = shown.variation;
+  const sku = (v && v.sku) || p.sku;
+  const additional = (data.additional || []).map((a) => {
+    if (v && a.label === 'Weight' && v.weight_html && v.weight_html !== 'N/A') return { ...a, value: v.weight_html };
+    if (v && a.label === 'Dimensions' && v.dimensions_html && v.dimensions_html !== 'N/A') return { ...a, value: v.dimensions_html };
+    return a;
+  });
 
   const tabs: TabDef[] = [];
   if (p.description) {
@@ -62,7 +72,7 @@ export function ProductPage({ data }: { data: ProductData }) {
       ),
     });
   }
-  if (data.additional && data.additional.length > 0) {
+  if (additional.length > 0) {
     tabs.push({
       key: 'additional_information',
       label: 'Additional information',
@@ -71,7 +81,7 @@ export function ProductPage({ data }: { data: ProductData }) {
           <h2>Additional information</h2>
           <table className="woocommerce-product-attributes shop_attributes">
             <tbody>
-              {data.additional.map((a, i) => (
+              {additional.map((a, i) => (
                 <tr key={i} className="woocommerce-product-attributes-item">
                   <th scope="row" className="woocommerce-product-attributes-item__label">
                     {decodeEntities(a.label)}
@@ -98,7 +108,7 @@ export function ProductPage({ data }: { data: ProductData }) {
         <div className="product-main">
           <div className="product-main__gallery">
             {p.on_sale && <span className="onsale">Sale!</span>}
-            <Gallery images={p.images} productName={p.name} settings={data.settings} />
+            <Gallery images={p.images} productName={p.name} settings={data.settings} override={shown.image} />
           </div>
           <div className="summary entry-summary">
             <h1 className="product_title entry-title">{name}</h1>
@@ -117,12 +127,12 @@ export function ProductPage({ data }: { data: ProductData }) {
             {stock && stock.text && <p className={`stock ${stock.class}`}>{decodeEntities(stock.text)}</p>}
             {!p.is_in_stock && !(stock && stock.text) && <p className="stock out-of-stock">Out of stock</p>}
             <div className="product-cart-area" ref={cartArea}>
-              <CartArea data={data} />
+              <CartArea data={data} onShowVariation={setShown} />
             </div>
             <div className="product_meta">
-              {p.sku && (
+              {sku && (
                 <span className="sku_wrapper">
-                  SKU: <span className="sku">{p.sku}</span>
+                  SKU: <span className="sku">{sku}</span>
                 </span>
               )}
               <TermLinks label="Category" plural="Categories" terms={p.categories} className="posted_in" />

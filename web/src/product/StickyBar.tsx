@@ -75,7 +75,10 @@ export function StickyAddToCart({ product, target }: { product: StoreProduct; ta
       return;
     }
     area.scrollIntoView?.({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
-    const field = area.querySelector<HTMLElement>('select, input:not([type="hidden"]), button, a[href]');
+    // The first field: a swatch group's tab stop, else a visible select (swatched selects are hidden), input, button or link.
+    const field = area.querySelector<HTMLElement>(
+      '[role="radio"][tabindex="0"], select:not(.variation-select--swatched), input:not([type="hidden"]), button, a[href]',
+    );
     field?.focus({ preventScroll: true });
   };
 

@@ -115,13 +115,15 @@ describe('ProductPage', () => {
     const form = container.querySelector('form.variations_form')!;
     expect(form).toHaveAttribute('data-product_id', '59');
     expect(JSON.parse(form.getAttribute('data-product_variations')!)).toHaveLength(3);
-    const color = screen.getByRole('combobox', { name: 'Color' });
+    // The selects stay the form fields; after hydration swatches drive them (hidden).
+    const color = screen.getByRole('combobox', { name: 'Color', hidden: true });
     expect(color).toHaveAttribute('name', 'attribute_pa_color');
     expect(color).toHaveAttribute('data-attribute_name', 'attribute_pa_color');
     expect((color as HTMLSelectElement).options[0].text).toBe('Choose an option');
-    expect(screen.getByRole('combobox', { name: 'Size' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Size', hidden: true })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add to cart' })).toHaveClass('disabled', 'wc-variation-selection-needed');
-    expect(screen.getByRole('link', { name: 'Clear' })).toHaveClass('reset_variations');
+    // The reset link is hidden until something is chosen.
+    expect(container.querySelector('a.reset_variations')).toHaveTextContent('Clear');
   });
 
   it('writes false when variations are not inlined', () => {

@@ -49,6 +49,9 @@ export const settings: Settings = {
   zoom: false,
   lightbox: true,
   search_min_chars: 3,
+  clear_on_reselect: false,
+  clickable_out_of_stock: false,
+  deselect_conflicting: false,
 };
 
 export const nav = [

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/catalog"
+)
+
+// WooCommerce's front-end ajax: /?wc-ajax=<endpoint> on the site root
+// (protocol notes, "wc-ajax" conventions). GET and POST reach the same
+// handler; fields are read from the query string or a POST form.
+//
+// An endpoint not listed answers 400 with the body "0", as admin-ajax does
+// for an unknown action (WooCommerce itself would answer an empty 200, which
+// a client cannot tell from a real answer).
+
+// wcAjaxEndpoints maps wc-ajax endpoints to their handlers.
+func (s *Server) wcAjaxEndpoints() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"get_variation": s.wcGetVariation,
+	}
+}
+
+// handleWCAjax dispatches a request to / carrying ?wc-ajax=.
+func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
+	h, ok := s.wcAjaxEndpoints()[r.URL.Query().Get("wc-ajax")]
+	if !ok {
+		wcAjaxHeaders(w)
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("0"))
+		return
+	}
+	h(w, r)
+}
+
+// wcAjaxHeaders are the headers of every wc-ajax answer: JSON, not indexed,
+// never cached (WordPress's nocache_headers).
+func wcAjaxHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
+	h.Set("Expires", "Wed, 11 Jan 1984 05:00:00 GMT")
+}
+
+// wcAjaxWrite answers 200 with body (an empty body when nil).
+func wcAjaxWrite(w http.ResponseWriter, r *http.Request, body []byte) {
+	wcAjaxHeaders(w)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// wcGetVariation answers get_variation (protocol notes section 4):
+// product_id plus attribute_<key>=<value> for every variation attribute of
+// the product. The answer is the first published, active variation in menu
+// order whose attributes equal the posted values or are "any", as a
+// variation object with exact stock; the JSON literal false when none
+// matches or an attribute has no value; an empty body when product_id is
+// missing, unknown, not a published variable product.
+func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseMultipartForm(1 << 20) // also parses urlencoded bodies; a bad body leaves the fields empty
+	id, err := strconv.ParseInt(strings.TrimSpace(r.FormValue("product_id")), 10, 64)
+	if err != nil || id <= 0 {
+		wcAjaxWrite(w, r, nil)
+		return
+	}
+	ctx := r.Context()
+	p, err := s.store.Product(ctx, id)
+	if errors.Is(err, catalog.ErrNotFound) || err == nil && (p.Type != catalog.TypeVariable || !p.Published()) {
+		wcAjaxWrite(w, r, nil)
+		return
+	}
+	if err != nil {
+		s.log.Error("get_variation", "product", id, "err", err)
+		wcAjaxHeaders(w)
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	chosen := map[string]string{}
+	for _, a := range p.Attributes {
+		if !a.Variation {
+			continue
+		}
+		v := strings.TrimSpace(r.FormValue("attribute_" + a.Key()))
+		if v == "" {
+			wcAjaxWrite(w, r, []byte("false"))
+			return
+		}
+		chosen[a.Key()] = v
+	}
+	vars, err := s.store.Variations(ctx, p.ID)
+	if err != nil {
+		s.log.Error("get_variation", "product", id, "err", err)
+		wcAjaxHeaders(w)
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	live := vars[:0:0]
+	for _, v := range vars {
+		if v.Published() && v.Active {
+			live = append(live, v)
+		}
+	}
+	m := catalog.MatchVariation(live, chosen)
+	if m == nil {
+		wcAjaxWrite(w, r, []byte("false"))
+		return
+	}
+	b, err := s.apiBuilder(ctx)
+	if err == nil {
+		var out []byte
+		if out, err = json.Marshal(b.Variation(p, m)); err == nil {
+			wcAjaxWrite(w, r, out)
+			return
+		}
+	}
+	s.log.Error("get_variation", "product", id, "err", err)
+	wcAjaxHeaders(w)
+	w.WriteHeader(http.StatusInternalServerError)
+}
