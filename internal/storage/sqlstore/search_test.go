@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore"
@@ -220,6 +221,50 @@ func TestSaveProducts(t *testing.T) {
 		}
 		if n, _ := db.CountProducts(ctx); n != 3 {
 			t.Errorf("%d products after a failed batch, want 3", n)
+		}
+	})
+}
+
+// The last word is a prefix at every length, on both engines: PostgreSQL
+// looks up prefixes of up to eight ASCII letters and digits as lexemes of
+// their own (migration 00004) and longer or non-ASCII ones with :*.
+func TestSearchPrefixLengths(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		for _, p := range []*catalog.Product{
+			{Type: catalog.TypeSimple, Name: "Sweatshirtdress 3000", SKU: "SWD-42", RegularPrice: i64(100), ShortDescription: "Κόκκινο πουλόβερ"},
+			{Type: catalog.TypeSimple, Name: "Swan Lamp", RegularPrice: i64(100), Description: "Sweater weather."},
+			{Type: catalog.TypeSimple, Name: "Ab", RegularPrice: i64(100)},
+		} {
+			if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for q, want := range map[string][]string{
+			"s":                 {"Swan Lamp", "Sweatshirtdress 3000"},
+			"sw":                {"Swan Lamp", "Sweatshirtdress 3000"},
+			"swe":               {"Sweatshirtdress 3000", "Swan Lamp"}, // name match first
+			"swea":              {"Sweatshirtdress 3000", "Swan Lamp"},
+			"sweat":             {"Sweatshirtdress 3000", "Swan Lamp"},
+			"sweats":            {"Sweatshirtdress 3000"},
+			"sweatshi":          {"Sweatshirtdress 3000"}, // eight letters: the longest prefix lexeme
+			"sweatshir":         {"Sweatshirtdress 3000"}, // nine: :*
+			"sweatshirtdress":   {"Sweatshirtdress 3000"},
+			"sweatshirtdresses": nil,
+			"ab":                {"Ab"},
+			"abc":               nil,
+			"300":               {"Sweatshirtdress 3000"},
+			"swd 4":             {"Sweatshirtdress 3000"},
+			"swd4":              {"Sweatshirtdress 3000"},
+			"lamp sw":           {"Swan Lamp"},
+			"lamp swe":          {"Swan Lamp"},            // "sweater" in its description
+			"κοκ":               {"Sweatshirtdress 3000"}, // not ASCII: :*
+			"πουλοβερ":          {"Sweatshirtdress 3000"},
+		} {
+			got, total := search(t, db, catalog.ProductQuery{Search: q, OrderBy: "relevance"})
+			if !cmp.Equal(got, want, cmpopts.EquateEmpty()) || total != len(want) {
+				t.Errorf("search %q = %q (%d), want %q", q, got, total, want)
+			}
 		}
 	})
 }
