@@ -22,21 +22,24 @@ type ProductQuery struct {
 	// sqlstore.SearchCandidates matches of each kind, or SearchCandidates
 	// when set (live search asks for fewer: it shows ten).
 	SearchCandidates int
-	Order            string // asc or desc
-	Type             string
-	CategoryIDs      []int64 // any of these (including their descendants when Descendants)
-	Descendants      bool
-	TagIDs           []int64
-	Search           string
-	Include          []int64
-	Exclude          []int64
-	SKUs             []string
-	Slug             string
-	Featured         *bool
-	OnSale           *bool
-	MinPrice         *int64
-	MaxPrice         *int64
-	StockStatus      []string
+	// NoCount skips counting every match (the total is returned as -1):
+	// live search shows ten suggestions and needs no total.
+	NoCount     bool
+	Order       string // asc or desc
+	Type        string
+	CategoryIDs []int64 // any of these (including their descendants when Descendants)
+	Descendants bool
+	TagIDs      []int64
+	Search      string
+	Include     []int64
+	Exclude     []int64
+	SKUs        []string
+	Slug        string
+	Featured    *bool
+	OnSale      *bool
+	MinPrice    *int64
+	MaxPrice    *int64
+	StockStatus []string
 	// Visibility: "catalog" lists what the shop shows (visible+catalog),
 	// "search" what search shows (visible+search), "listable" everything
 	// published but hidden, "any" everything published, "all" everything.

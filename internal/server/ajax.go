@@ -128,7 +128,7 @@ func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*render.Page, error) {
 	q := catalog.ProductQuery{Search: query, Visibility: "search", OrderBy: "relevance", Page: 1, PerPage: catalog.SearchSuggestLimit,
-		Descendants: true, SearchCandidates: SearchSuggestCandidates}
+		Descendants: true, SearchCandidates: SearchSuggestCandidates, NoCount: true}
 	tags := []string{"listing"}
 	if cat != "" {
 		ids, err := s.categoryIDs(ctx, []string{cat})

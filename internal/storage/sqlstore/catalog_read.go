@@ -542,9 +542,11 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	cond := from + " WHERE " + strings.Join(where, " AND ")
 	args = append(joinArgs, args...)
 
-	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
-		return nil, 0, fmt.Errorf("count products: %w", err)
+	total := -1
+	if !q.NoCount {
+		if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
+			return nil, 0, fmt.Errorf("count products: %w", err)
+		}
 	}
 
 	dir := "ASC"

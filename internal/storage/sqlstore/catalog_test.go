@@ -244,6 +244,10 @@ func TestQueryProducts(t *testing.T) {
 				t.Errorf("%s: total %d want %d; names (-want +got):\n%s", tc.name, total, tc.total, diff)
 			}
 		}
+		got, total, err := db.QueryProducts(ctx, catalog.ProductQuery{PerPage: 10, NoCount: true})
+		if err != nil || total != -1 || len(got) != 2 {
+			t.Errorf("NoCount: %d products, total %d, %v", len(got), total, err)
+		}
 		if _, _, err := db.QueryProducts(ctx, catalog.ProductQuery{OrderBy: "nonsense"}); err == nil {
 			t.Error("unknown orderby accepted")
 		}
