@@ -50,6 +50,10 @@ type Config struct {
 	Scroll        string
 	ScrollHistory string
 	Zoom          bool
+	// Secret signs cart session cookies, Cart-Tokens and nonces. Empty:
+	// a random secret kept in the store (settings table), shared by every
+	// instance on that store and kept across restarts.
+	Secret string
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -108,6 +112,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.Scroll, "infinite-scroll", "spinner", "listings: spinner (load near the bottom), button (View more) or off")
 	str(&c.ScrollHistory, "infinite-scroll-history", "push", "listings: push or replace the URL as pages load")
 	boolean(&c.Zoom, "zoom", false, "hover zoom on product images")
+	str(&c.Secret, "secret", "", "secret for cart cookies, Cart-Tokens and nonces (default: a random one kept in the store)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -288,7 +293,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings := pages.DefaultSettings()
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
 	settings.Zoom = cfg.Zoom
-	srv, err := server.New(server.Config{Settings: settings,
+	secret := []byte(cfg.Secret)
+	if len(secret) == 0 {
+		if secret, err = db.Secret(ctx, "session_secret"); err != nil {
+			return err
+		}
+	}
+	srv, err := server.New(server.Config{Settings: settings, Secret: secret,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 	}, db, engine, client, assets, log)

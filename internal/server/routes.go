@@ -18,7 +18,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /shop", redirectSlash)
 	mux.HandleFunc("GET /product/{slug}", redirectSlash)
 
-	// Store API (read half; the cart and checkout routes come with their issues).
+	// Store API (reads; checkout comes with its issue).
 	api := "/wp-json/wc/store/v1"
 	mux.HandleFunc("GET "+api+"/products", s.apiProducts)
 	mux.HandleFunc("GET "+api+"/products/categories", s.apiCategories)
@@ -27,6 +27,18 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+api+"/products/attributes/{id}", s.apiAttribute)
 	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", s.apiAttributeTerms)
 	mux.HandleFunc("GET "+api+"/products/{id}", s.apiProduct)
+	// Store API cart (cartapi.go): per-session, never cached.
+	mux.HandleFunc("GET "+api+"/cart", s.cartRoute(false, s.cartGet))
+	mux.HandleFunc("POST "+api+"/cart/add-item", s.cartRoute(true, s.cartAddItem))
+	mux.HandleFunc("POST "+api+"/cart/remove-item", s.cartRoute(true, s.cartRemoveItem))
+	mux.HandleFunc("POST "+api+"/cart/update-item", s.cartRoute(true, s.cartUpdateItem))
+	mux.HandleFunc("POST "+api+"/cart/update-customer", s.cartRoute(true, s.cartUpdateCustomer))
+	mux.HandleFunc("POST "+api+"/cart/select-shipping-rate", s.cartRoute(true, s.cartSelectShippingRate))
+	mux.HandleFunc("GET "+api+"/cart/items", s.cartRoute(false, s.cartItemsGet))
+	mux.HandleFunc("POST "+api+"/cart/items", s.cartRoute(true, s.cartItemsPost))
+	mux.HandleFunc("GET "+api+"/cart/items/{key}", s.cartRoute(false, s.cartItemGet))
+	mux.HandleFunc("PUT "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemPut))
+	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemDelete))
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).

@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
 
+	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -41,6 +43,12 @@ type Config struct {
 	ChangePoll time.Duration
 	// MaxBodyBytes caps request bodies.
 	MaxBodyBytes int64
+	// Secret keys the HMACs of cart session cookies, Cart-Tokens and Store
+	// API nonces. Every instance serving one shop needs the same one; when
+	// empty a random one is made (sessions then end with the process).
+	Secret []byte
+	// CartLifetime is how long a cart lives after its last write (48 h).
+	CartLifetime time.Duration
 }
 
 // Server holds the shop's HTTP handlers and what they use.
@@ -76,6 +84,13 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	if cfg.ChangePoll == 0 {
 		cfg.ChangePoll = time.Second
 	}
+	if len(cfg.Secret) == 0 {
+		cfg.Secret = make([]byte, 32)
+		_, _ = rand.Read(cfg.Secret)
+	}
+	if cfg.CartLifetime == 0 {
+		cfg.CartLifetime = cart.Lifetime
+	}
 	s := &Server{
 		cfg: cfg, db: db, engine: engine, static: static, assets: assets, log: log,
 		cache: render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
@@ -110,6 +125,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.lastChange.Store(last)
 	go s.followChanges(ctx)
+	go s.cleanCarts(ctx)
 	return nil
 }
 

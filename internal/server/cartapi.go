@@ -1,0 +1,812 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/catalog"
+	"vitrine/internal/money"
+	"vitrine/internal/storeapi"
+)
+
+// The Store API cart routes (/wp-json/wc/store/v1/cart…). Carts live in the
+// store (cart.Store); sessions, tokens and nonces are in cartsession.go.
+// Responses are per session: Cache-Control "no-store, private", never put
+// in the page or API caches.
+
+// freeRate is the only shipping rate until checkout brings real ones.
+const freeRate = "free_shipping:1"
+
+// cartHandler is a cart route: it runs with the request's session and
+// answers a status and a body (or an error).
+type cartHandler func(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error)
+
+// cartRoute wraps a cart handler: session, nonce check on writes, input
+// parsing, headers, the session cookie after a write, error shapes.
+func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		now := s.now()
+		sess := s.cartSessionOf(r, now)
+		if write && !sess.viaToken {
+			n := r.Header.Get("Nonce")
+			if n == "" {
+				n = r.Header.Get("X-WC-Store-API-Nonce")
+			}
+			switch {
+			case n == "":
+				s.cartHeaders(w, sess, now)
+				writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
+					"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
+				return
+			case !s.verifyNonce(n, sess.scope(), now):
+				s.cartHeaders(w, sess, now)
+				writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
+				return
+			}
+		}
+		in, err := readCartInput(r)
+		if err == nil {
+			var status int
+			var body any
+			status, body, err = h(r.Context(), r, sess, in)
+			if err == nil {
+				if write && !sess.viaToken {
+					// The first write creates the session: from now on the
+					// browser names it by cookie, and nonces are bound to it.
+					sess.viaCookie = true
+					s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+				}
+				s.cartHeaders(w, sess, now)
+				if body == nil {
+					w.WriteHeader(status)
+					return
+				}
+				writeJSON(w, status, body)
+				return
+			}
+		}
+		s.cartHeaders(w, sess, now)
+		var ce *cart.Error
+		var pe paramError
+		switch {
+		case errors.As(err, &ce):
+			var extra map[string]any
+			if ce.Status == http.StatusConflict || ce.Code == "woocommerce_rest_cart_invalid_key" {
+				if c, cerr := s.cartResponse(r.Context(), sess.id); cerr == nil {
+					extra = map[string]any{"cart": c}
+				}
+			}
+			writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
+		case errors.As(err, &pe):
+			apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
+				map[string]any{"params": map[string]string{pe.param: pe.msg}})
+		default:
+			s.log.Error("store api cart", "path", r.URL.Path, "err", err)
+			apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
+		}
+	}
+}
+
+// writeRaw writes a REST error whose message already carries WooCommerce's
+// HTML entities (apiError would escape them again).
+func writeRaw(w http.ResponseWriter, status int, code, message string, extra map[string]any) {
+	e := storeapi.Error{Code: code, Message: message, Data: map[string]any{"status": status}}
+	for k, v := range extra {
+		e.Data[k] = v
+	}
+	writeJSON(w, status, e)
+}
+
+// cartHeaders sets what every cart response carries: a fresh nonce for the
+// session, its Cart-Token, and no caching anywhere.
+func (s *Server) cartHeaders(w http.ResponseWriter, sess cartSession, now time.Time) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store, private")
+	h.Set("Nonce", s.nonce(sess.scope(), nonceTickAt(now)))
+	h.Set("Nonce-Timestamp", strconv.FormatInt(now.Unix(), 10))
+	h.Set("User-ID", "0")
+	h.Set("Cart-Token", s.cartToken(sess.id, now, now.Add(s.cfg.CartLifetime)))
+	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
+	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Cart-Token, Nonce")
+}
+
+// cartInput is a cart call's input from a JSON body, a form body or the query.
+type cartInput struct {
+	vals      url.Values
+	variation []cart.Attr
+	billing   *cart.Address
+	shipping  *cart.Address
+}
+
+func (in *cartInput) get(name string) string { return strings.TrimSpace(in.vals.Get(name)) }
+
+var formVariation = regexp.MustCompile(`^variation\[(\d+)\]\[(attribute|value)\]$`)
+
+func readCartInput(r *http.Request) (*cartInput, error) {
+	in := &cartInput{vals: url.Values{}}
+	for k, v := range r.URL.Query() {
+		in.vals[k] = v
+	}
+	if r.Method == http.MethodGet || r.Body == nil {
+		return in, nil
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/x-www-form-urlencoded", "multipart/form-data":
+		if err := r.ParseForm(); err != nil {
+			return nil, paramError{"body", "The request body could not be read."}
+		}
+		byIndex := map[string]*cart.Attr{}
+		var order []string
+		for k, vs := range r.PostForm {
+			if m := formVariation.FindStringSubmatch(k); m != nil {
+				a := byIndex[m[1]]
+				if a == nil {
+					a = &cart.Attr{}
+					byIndex[m[1]] = a
+					order = append(order, m[1])
+				}
+				if m[2] == "attribute" {
+					a.Attribute = vs[0]
+				} else {
+					a.Value = vs[0]
+				}
+				continue
+			}
+			if strings.HasPrefix(k, "variation[") && strings.HasSuffix(k, "]") { // variation[attribute_pa_color]=rust
+				in.variation = append(in.variation, cart.Attr{Attribute: k[len("variation[") : len(k)-1], Value: vs[0]})
+				continue
+			}
+			in.vals[k] = vs
+		}
+		slices.Sort(order)
+		for _, i := range order {
+			in.variation = append(in.variation, *byIndex[i])
+		}
+		return in, nil
+	}
+	var body map[string]json.RawMessage
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(&body); err != nil {
+		if errors.Is(err, io.EOF) {
+			return in, nil
+		}
+		return nil, paramError{"body", "The request body is not valid JSON."}
+	}
+	for k, raw := range body {
+		switch k {
+		case "variation":
+			if err := json.Unmarshal(raw, &in.variation); err != nil {
+				var m map[string]string // {"attribute_pa_color": "rust"}
+				if json.Unmarshal(raw, &m) != nil {
+					return nil, paramError{"variation", "variation is not an array of {attribute, value}."}
+				}
+				in.variation = nil
+				for a, v := range m {
+					in.variation = append(in.variation, cart.Attr{Attribute: a, Value: v})
+				}
+				slices.SortFunc(in.variation, func(a, b cart.Attr) int { return strings.Compare(a.Attribute, b.Attribute) })
+			}
+		case "billing_address":
+			in.billing = &cart.Address{}
+			if err := json.Unmarshal(raw, in.billing); err != nil {
+				return nil, paramError{k, k + " is not an address object."}
+			}
+		case "shipping_address":
+			in.shipping = &cart.Address{}
+			if err := json.Unmarshal(raw, in.shipping); err != nil {
+				return nil, paramError{k, k + " is not an address object."}
+			}
+		default:
+			var str string
+			if string(raw) == "null" {
+				in.vals.Set(k, "null") // present but empty: refused where a value is required
+			} else if json.Unmarshal(raw, &str) == nil {
+				in.vals.Set(k, str)
+			} else {
+				in.vals.Set(k, string(raw)) // numbers as written: "1.5", "1e9"
+			}
+		}
+	}
+	return in, nil
+}
+
+// --- handlers ---
+
+func (s *Server) cartGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.id)
+	return http.StatusOK, c, err
+}
+
+func (s *Server) cartAddItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if _, err := s.addItem(ctx, sess, in); err != nil {
+		return 0, nil, err
+	}
+	c, err := s.cartResponse(ctx, sess.id)
+	return http.StatusCreated, c, err
+}
+
+func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	key, err := s.addItem(ctx, sess, in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return s.itemResponse(ctx, sess.id, key, http.StatusCreated)
+}
+
+func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.id)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, c.Items, nil
+}
+
+func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	return s.itemResponse(ctx, sess.id, r.PathValue("key"), http.StatusOK)
+}
+
+func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	key := r.PathValue("key")
+	if err := s.updateItem(ctx, sess, key, in); err != nil {
+		return 0, nil, err
+	}
+	return s.itemResponse(ctx, sess.id, key, http.StatusOK)
+}
+
+func (s *Server) cartItemDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.removeItem(ctx, sess, r.PathValue("key")); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.removeItem(ctx, sess, in.get("key")); err != nil {
+		return 0, nil, err
+	}
+	c, err := s.cartResponse(ctx, sess.id)
+	return http.StatusOK, c, err
+}
+
+func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.updateItem(ctx, sess, in.get("key"), in); err != nil {
+		return 0, nil, err
+	}
+	c, err := s.cartResponse(ctx, sess.id)
+	return http.StatusOK, c, err
+}
+
+func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	now := s.now()
+	c, err := s.db.Cart(ctx, sess.id, now)
+	if err != nil {
+		return 0, nil, err
+	}
+	cust := c.Customer
+	if in.billing != nil {
+		if err := validAddress("billing_address", in.billing, true); err != nil {
+			return 0, nil, err
+		}
+		cust.Billing = *in.billing
+	}
+	if in.shipping != nil {
+		if err := validAddress("shipping_address", in.shipping, false); err != nil {
+			return 0, nil, err
+		}
+		in.shipping.Email = ""
+		cust.Shipping = *in.shipping
+	}
+	if err := s.db.SetCustomer(ctx, sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
+		return 0, nil, err
+	}
+	resp, err := s.cartResponse(ctx, sess.id)
+	return http.StatusOK, resp, err
+}
+
+func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if p := in.get("package_id"); p != "" && p != "0" {
+		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_package", Message: "Invalid package ID."}
+	}
+	if in.get("rate_id") != freeRate {
+		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_rate", Message: "Invalid shipping rate."}
+	}
+	now := s.now()
+	c, err := s.db.Cart(ctx, sess.id, now)
+	if err != nil {
+		return 0, nil, err
+	}
+	c.Customer.ShippingRate = freeRate
+	if err := s.db.SetCustomer(ctx, sess.id, c.Customer, now, now.Add(s.cfg.CartLifetime)); err != nil {
+		return 0, nil, err
+	}
+	resp, err := s.cartResponse(ctx, sess.id)
+	return http.StatusOK, resp, err
+}
+
+// validAddress bounds address fields (no geography yet: checkout brings it).
+func validAddress(param string, a *cart.Address, email bool) error {
+	fields := []struct {
+		name, v string
+		max     int
+	}{
+		{"first_name", a.FirstName, 100}, {"last_name", a.LastName, 100}, {"company", a.Company, 200},
+		{"address_1", a.Address1, 200}, {"address_2", a.Address2, 200}, {"city", a.City, 100},
+		{"state", a.State, 100}, {"postcode", a.Postcode, 20}, {"country", a.Country, 2},
+		{"email", a.Email, 254}, {"phone", a.Phone, 40},
+	}
+	for _, f := range fields {
+		if len(f.v) > f.max || strings.ContainsAny(f.v, "\x00\r\n") {
+			return paramError{param, fmt.Sprintf("%s.%s is longer than %d characters or has control characters.", param, f.name, f.max)}
+		}
+	}
+	if a.Country != "" && (len(a.Country) != 2 || strings.ToUpper(a.Country) != a.Country) {
+		return paramError{param, param + ".country is not a two-letter country code."}
+	}
+	if email && a.Email != "" && (!strings.Contains(a.Email, "@") || strings.ContainsAny(a.Email, " <>")) {
+		return paramError{param, param + ".email is not a valid email address."}
+	}
+	return nil
+}
+
+// --- cart operations ---
+
+var errInvalidKey = &cart.Error{Status: http.StatusConflict, Code: "woocommerce_rest_cart_invalid_key",
+	Message: "Cart item does not exist."}
+
+// addItem validates an add and stores it; it returns the line key.
+func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (string, error) {
+	now := s.now()
+	id, err := strconv.ParseInt(in.get("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return "", &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+	}
+	qty := int64(1)
+	if in.vals.Has("quantity") { // absent means 1; present must be valid
+		if qty, err = cart.ParseQuantity(in.get("quantity")); err != nil {
+			return "", err
+		}
+	}
+	sell, line, err := s.resolveLine(ctx, id, in.variation, now)
+	if err != nil {
+		return "", err
+	}
+	line.Quantity = qty
+	err = s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(existing, total int64) error {
+		return cart.CheckQuantity(sell, total, existing, true)
+	})
+	return line.Key, err
+}
+
+// resolveLine finds what an add sells (the variation for variable
+// products), checks it can be sold, and builds the line with the
+// catalogue's price.
+func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, cart.Line, error) {
+	invalid := &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+	p, err := s.store.Product(ctx, id)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, cart.Line{}, invalid
+	}
+	if err != nil {
+		return nil, cart.Line{}, err
+	}
+	var parent *catalog.Product
+	sell := p
+	var attrs []cart.Attr
+	switch p.Type {
+	case catalog.TypeVariation:
+		if parent, err = s.store.Product(ctx, p.ParentID); err != nil {
+			if errors.Is(err, catalog.ErrNotFound) {
+				return nil, cart.Line{}, invalid
+			}
+			return nil, cart.Line{}, err
+		}
+		want := map[string]string{}
+		for _, a := range chosen {
+			want[cart.AttrKey(a.Attribute)] = strings.TrimSpace(a.Value)
+		}
+		attrs = cart.VariationAttrs(p, want)
+		for _, a := range attrs {
+			if a.Value == "" {
+				return nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
+					Message: "Missing variation data for variable product. " + a.Attribute + " is a required field."}
+			}
+		}
+	case catalog.TypeVariable:
+		if !p.Published() {
+			return nil, cart.Line{}, invalid
+		}
+		if len(chosen) == 0 {
+			return nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
+				Message: "Missing variation data for variable product."}
+		}
+		vars, err := s.store.Variations(ctx, p.ID)
+		if err != nil {
+			return nil, cart.Line{}, err
+		}
+		parent = p
+		if sell, attrs, err = cart.ChooseVariation(p, vars, chosen); err != nil {
+			return nil, cart.Line{}, err
+		}
+	}
+	if err := cart.CheckSellable(sell, parent, now); err != nil {
+		return nil, cart.Line{}, err
+	}
+	price, _ := sell.Price(now)
+	l := cart.Line{ProductID: sell.ID, Variation: attrs, UnitPrice: price}
+	if parent != nil {
+		l.ProductID, l.VariationID = parent.ID, sell.ID
+	}
+	l.Key = cart.LineKey(l.ProductID, l.VariationID, l.Variation)
+	return sell, l, nil
+}
+
+func (s *Server) updateItem(ctx context.Context, sess cartSession, key string, in *cartInput) error {
+	now := s.now()
+	qty, err := cart.ParseQuantity(in.get("quantity"))
+	if err != nil {
+		return err
+	}
+	if key == "" {
+		return errInvalidKey
+	}
+	err = s.db.SetQuantity(ctx, sess.id, key, qty, now, now.Add(s.cfg.CartLifetime), func(l cart.Line) error {
+		p, err := s.store.Product(ctx, l.ItemID())
+		if errors.Is(err, catalog.ErrNotFound) {
+			return &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+		}
+		if err != nil {
+			return err
+		}
+		return cart.CheckQuantity(p, qty, l.Quantity, false)
+	})
+	if errors.Is(err, cart.ErrNoLine) {
+		return errInvalidKey
+	}
+	return err
+}
+
+func (s *Server) removeItem(ctx context.Context, sess cartSession, key string) error {
+	now := s.now()
+	if key == "" {
+		return errInvalidKey
+	}
+	err := s.db.RemoveLine(ctx, sess.id, key, now, now.Add(s.cfg.CartLifetime))
+	if errors.Is(err, cart.ErrNoLine) {
+		return errInvalidKey
+	}
+	return err
+}
+
+// --- the cart object ---
+
+type quantityLimits struct {
+	Minimum    int64 `json:"minimum"`
+	Maximum    int64 `json:"maximum"`
+	MultipleOf int64 `json:"multiple_of"`
+	Editable   bool  `json:"editable"`
+}
+
+type rawPrices struct {
+	Precision    int    `json:"precision"`
+	Price        string `json:"price"`
+	RegularPrice string `json:"regular_price"`
+	SalePrice    string `json:"sale_price"`
+}
+
+type itemPrices struct {
+	Price        string `json:"price"`
+	RegularPrice string `json:"regular_price"`
+	SalePrice    string `json:"sale_price"`
+	PriceRange   *struct {
+		Min string `json:"min_amount"`
+		Max string `json:"max_amount"`
+	} `json:"price_range"`
+	money.Currency
+	RawPrices rawPrices `json:"raw_prices"`
+}
+
+type lineTotals struct {
+	LineSubtotal    string `json:"line_subtotal"`
+	LineSubtotalTax string `json:"line_subtotal_tax"`
+	LineTotal       string `json:"line_total"`
+	LineTotalTax    string `json:"line_total_tax"`
+	money.Currency
+}
+
+type cartItem struct {
+	Key                string           `json:"key"`
+	ID                 int64            `json:"id"`
+	Type               string           `json:"type"`
+	Quantity           int64            `json:"quantity"`
+	QuantityLimits     quantityLimits   `json:"quantity_limits"`
+	Name               string           `json:"name"`
+	ShortDescription   string           `json:"short_description"`
+	Description        string           `json:"description"`
+	SKU                string           `json:"sku"`
+	LowStockRemaining  *int64           `json:"low_stock_remaining"`
+	BackordersAllowed  bool             `json:"backorders_allowed"`
+	ShowBackorderBadge bool             `json:"show_backorder_badge"`
+	SoldIndividually   bool             `json:"sold_individually"`
+	Permalink          string           `json:"permalink"`
+	Images             []storeapi.Image `json:"images"`
+	Variation          []cart.Attr      `json:"variation"`
+	ItemData           []any            `json:"item_data"`
+	Prices             itemPrices       `json:"prices"`
+	Totals             lineTotals       `json:"totals"`
+	CatalogVisibility  string           `json:"catalog_visibility"`
+	Extensions         map[string]any   `json:"extensions"`
+}
+
+type cartTotals struct {
+	TotalItems       string `json:"total_items"`
+	TotalItemsTax    string `json:"total_items_tax"`
+	TotalFees        string `json:"total_fees"`
+	TotalFeesTax     string `json:"total_fees_tax"`
+	TotalDiscount    string `json:"total_discount"`
+	TotalDiscountTax string `json:"total_discount_tax"`
+	TotalShipping    string `json:"total_shipping"`
+	TotalShippingTax string `json:"total_shipping_tax"`
+	TotalPrice       string `json:"total_price"`
+	TotalTax         string `json:"total_tax"`
+	TaxLines         []any  `json:"tax_lines"`
+	money.Currency
+}
+
+type shippingRate struct {
+	RateID       string `json:"rate_id"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	DeliveryTime string `json:"delivery_time"`
+	Price        string `json:"price"`
+	Taxes        string `json:"taxes"`
+	InstanceID   int    `json:"instance_id"`
+	MethodID     string `json:"method_id"`
+	MetaData     []any  `json:"meta_data"`
+	Selected     bool   `json:"selected"`
+	money.Currency
+}
+
+type packageItem struct {
+	Key      string `json:"key"`
+	Name     string `json:"name"`
+	Quantity int64  `json:"quantity"`
+}
+
+type shippingPackage struct {
+	PackageID     int            `json:"package_id"`
+	Name          string         `json:"name"`
+	Destination   map[string]any `json:"destination"`
+	Items         []packageItem  `json:"items"`
+	ShippingRates []shippingRate `json:"shipping_rates"`
+}
+
+type cartObject struct {
+	Items                 []cartItem        `json:"items"`
+	Coupons               []any             `json:"coupons"`
+	Fees                  []any             `json:"fees"`
+	Totals                cartTotals        `json:"totals"`
+	ShippingAddress       cart.Address      `json:"shipping_address"`
+	BillingAddress        billingAddress    `json:"billing_address"`
+	NeedsPayment          bool              `json:"needs_payment"`
+	NeedsShipping         bool              `json:"needs_shipping"`
+	PaymentRequirements   []string          `json:"payment_requirements"`
+	HasCalculatedShipping bool              `json:"has_calculated_shipping"`
+	ShippingRates         []shippingPackage `json:"shipping_rates"`
+	ItemsCount            int64             `json:"items_count"`
+	ItemsWeight           float64           `json:"items_weight"`
+	CrossSells            []any             `json:"cross_sells"`
+	Errors                []storeapi.Error  `json:"errors"`
+	PaymentMethods        []string          `json:"payment_methods"`
+	Extensions            map[string]any    `json:"extensions"`
+}
+
+// billingAddress always carries email, even when empty.
+type billingAddress struct {
+	cart.Address
+	Email string `json:"email"`
+}
+
+func amountString(v int64) string { return strconv.FormatInt(v, 10) }
+
+// rawPrice scales minor units to WooCommerce's 6-digit raw precision.
+func rawPrice(v int64, minor int) string {
+	return strconv.FormatInt(v*int64(math.Pow10(6-minor)), 10)
+}
+
+// cartResponse loads a cart and shapes it, with prices refreshed from the
+// catalogue. Lines whose product is gone are left out and reported in errors.
+func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, error) {
+	now := s.now()
+	c, err := s.db.Cart(ctx, id, now)
+	if err != nil {
+		return nil, err
+	}
+	if c.Exists && c.Expires.Sub(now) < cart.Renew {
+		if err := s.db.Extend(ctx, id, now.Add(s.cfg.CartLifetime)); err != nil {
+			s.log.Warn("extend cart", "err", err)
+		}
+	}
+	ids := make([]int64, 0, 2*len(c.Lines))
+	for _, l := range c.Lines {
+		ids = append(ids, l.ItemID())
+		if l.VariationID != 0 {
+			ids = append(ids, l.ProductID)
+		}
+	}
+	products, err := s.store.Products(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*catalog.Product, len(products))
+	for _, p := range products {
+		byID[p.ID] = p
+	}
+	cur := s.cfg.Currency
+	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: cur, Now: now, ExactStock: true}
+	out := &cartObject{Items: []cartItem{}, Coupons: []any{}, Fees: []any{}, PaymentRequirements: []string{"products"},
+		ShippingRates: []shippingPackage{}, CrossSells: []any{}, Errors: []storeapi.Error{}, PaymentMethods: []string{},
+		Extensions: map[string]any{}, ShippingAddress: c.Customer.Shipping,
+		BillingAddress: billingAddress{Address: c.Customer.Billing, Email: c.Customer.Billing.Email}}
+	out.BillingAddress.Address.Email = ""
+	var lines []cart.Line
+	var weight float64
+	for _, l := range c.Lines {
+		p := byID[l.ItemID()]
+		parent := p
+		if l.VariationID != 0 {
+			parent = byID[l.ProductID]
+		}
+		if p == nil || parent == nil || !p.Published() || !parent.Published() {
+			out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
+				Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})
+			continue
+		}
+		if price, ok := p.Price(now); ok {
+			l.UnitPrice = price
+		}
+		lines = append(lines, l)
+		out.Items = append(out.Items, s.cartItem(b, l, p, parent))
+		if w, err := strconv.ParseFloat(p.Weight, 64); err == nil {
+			weight += w * float64(l.Quantity)
+		} else if w, err := strconv.ParseFloat(parent.Weight, 64); err == nil {
+			weight += w * float64(l.Quantity)
+		}
+	}
+	t := cart.Sum(lines)
+	zero := "0"
+	out.Totals = cartTotals{TotalItems: amountString(t.Items), TotalItemsTax: zero, TotalFees: zero, TotalFeesTax: zero,
+		TotalDiscount: zero, TotalDiscountTax: zero, TotalShipping: zero, TotalShippingTax: zero,
+		TotalPrice: amountString(t.Items), TotalTax: zero, TaxLines: []any{}, Currency: cur}
+	out.ItemsCount = t.ItemsCount
+	out.ItemsWeight = math.Round(weight*10000) / 10000
+	out.NeedsPayment = t.Items > 0
+	out.NeedsShipping = len(lines) > 0
+	out.HasCalculatedShipping = len(lines) > 0
+	if len(lines) > 0 {
+		a := c.Customer.Shipping
+		pkg := shippingPackage{PackageID: 0, Name: "Shipment",
+			Destination: map[string]any{"address_1": a.Address1, "address_2": a.Address2, "city": a.City,
+				"state": a.State, "postcode": a.Postcode, "country": a.Country},
+			Items: []packageItem{},
+			ShippingRates: []shippingRate{{RateID: freeRate, Name: "Free shipping", Price: zero, Taxes: zero, InstanceID: 1,
+				MethodID: "free_shipping", MetaData: []any{}, Selected: true, Currency: cur}}}
+		for _, it := range out.Items {
+			pkg.Items = append(pkg.Items, packageItem{Key: it.Key, Name: it.Name, Quantity: it.Quantity})
+		}
+		out.ShippingRates = append(out.ShippingRates, pkg)
+	}
+	return out, nil
+}
+
+// cartItem shapes one line. p is what it sells, parent its product (p itself
+// for simple products).
+func (s *Server) cartItem(b *storeapi.Builder, l cart.Line, p, parent *catalog.Product) cartItem {
+	cur := s.cfg.Currency
+	lim := p.Limits()
+	maxQ := lim.Maximum
+	if maxQ == 0 || maxQ > cart.MaxQuantity {
+		maxQ = cart.MaxQuantity
+	}
+	regular := l.UnitPrice
+	if p.RegularPrice != nil {
+		regular = *p.RegularPrice
+	}
+	sale := regular
+	if p.SaleActive(b.Now) {
+		sale = *p.SalePrice
+	}
+	it := cartItem{
+		Key: l.Key, ID: l.ItemID(), Type: p.Type, Quantity: l.Quantity,
+		QuantityLimits: quantityLimits{Minimum: lim.Minimum, Maximum: maxQ, MultipleOf: lim.MultipleOf, Editable: !p.SoldIndividually},
+		Name:           parent.Name, ShortDescription: parent.ShortDescription, Description: p.Description,
+		SKU: p.SKU, LowStockRemaining: p.LowStockRemaining(storeapi.LowStockThreshold),
+		BackordersAllowed:  p.Backorders == catalog.BackordersYes || p.Backorders == catalog.BackordersNotify,
+		ShowBackorderBadge: p.OnBackorder(), SoldIndividually: p.SoldIndividually,
+		Permalink: b.Link(storeapi.ProductPath(parent.Slug)), Images: []storeapi.Image{}, Variation: []cart.Attr{},
+		ItemData: []any{}, CatalogVisibility: parent.CatalogVisibility, Extensions: map[string]any{},
+		Prices: itemPrices{Price: amountString(l.UnitPrice), RegularPrice: amountString(regular), SalePrice: amountString(sale),
+			Currency: cur, RawPrices: rawPrices{Precision: 6, Price: rawPrice(l.UnitPrice, cur.MinorUnit),
+				RegularPrice: rawPrice(regular, cur.MinorUnit), SalePrice: rawPrice(sale, cur.MinorUnit)}},
+		Totals: lineTotals{LineSubtotal: amountString(l.Subtotal()), LineSubtotalTax: "0",
+			LineTotal: amountString(l.Subtotal()), LineTotalTax: "0", Currency: cur},
+	}
+	if it.Description == "" {
+		it.Description = parent.Description
+	}
+	if it.SKU == "" {
+		it.SKU = parent.SKU
+	}
+	imgs := p.Images
+	if len(imgs) == 0 {
+		imgs = parent.Images
+	}
+	for _, img := range imgs {
+		it.Images = append(it.Images, b.Image(img))
+	}
+	// Variation attributes as WooCommerce shows them: the attribute's label
+	// and the term's name.
+	for _, a := range l.Variation {
+		label, value := a.Attribute, a.Value
+		for _, pa := range parent.Attributes {
+			if pa.Key() != a.Attribute {
+				continue
+			}
+			label = pa.Name
+			for _, v := range pa.Values {
+				if v.Slug == a.Value {
+					value = v.Name
+				}
+			}
+		}
+		it.Variation = append(it.Variation, cart.Attr{Attribute: label, Value: value})
+	}
+	return it
+}
+
+// itemResponse answers one line as a cart item.
+func (s *Server) itemResponse(ctx context.Context, id, key string, status int) (int, any, error) {
+	c, err := s.cartResponse(ctx, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, it := range c.Items {
+		if it.Key == key {
+			return status, it, nil
+		}
+	}
+	return 0, nil, errInvalidKey
+}
+
+// cleanCarts deletes expired carts every hour until ctx ends.
+func (s *Server) cleanCarts(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := s.db.DeleteExpiredCarts(ctx, s.now()); err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("delete expired carts", "err", err)
+			}
+		} else if n > 0 {
+			s.log.Info("expired carts deleted", "carts", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
