@@ -21,7 +21,10 @@ import (
 // wcAjaxEndpoints maps wc-ajax endpoints to their handlers.
 func (s *Server) wcAjaxEndpoints() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
-		"get_variation": s.wcGetVariation,
+		"get_variation":           s.wcGetVariation,
+		"add_to_cart":             s.wcAddToCart,
+		"remove_from_cart":        s.wcRemoveFromCart,
+		"get_refreshed_fragments": s.wcRefreshedFragments,
 	}
 }
 

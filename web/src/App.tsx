@@ -5,6 +5,7 @@ import { ListingPage } from './listing/ListingPage';
 import { ProductPage } from './product/ProductPage';
 import { NotFoundPage } from './notfound/NotFoundPage';
 import { QuickViewContent } from './quickview/QuickViewContent';
+import { Fragment } from './cart/Fragments';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -23,6 +24,8 @@ export function App({ data }: { data: PageData }) {
   // The quick-view popup HTML (admin-ajax action=flatsome_quickview): the
   // content only, without the layout and without the dialog element.
   if (data.page === 'quickview') return <QuickViewContent data={data} />;
+  // A cart fragment (wc-ajax answers): the one element, nothing around it.
+  if (data.page === 'fragments') return <Fragment data={data} />;
   return (
     <Layout data={data}>
       <Page data={data} />

@@ -1,6 +1,7 @@
 import { hydrateRoot } from 'react-dom/client';
 import { App } from './App';
 import type { PageData } from './types';
+import { installAddToCart, installRemoveFromCart, refreshOnLoad } from './cart/add-to-cart';
 import './styles/main.css';
 
 const el = document.getElementById('vitrine-data');
@@ -8,4 +9,7 @@ const root = document.getElementById('root');
 if (el && root) {
   const data = JSON.parse(el.textContent || '{}') as PageData;
   hydrateRoot(root, <App data={data} />);
+  installAddToCart();
+  installRemoveFromCart();
+  void refreshOnLoad();
 }

@@ -299,4 +299,36 @@ export interface SearchSuggestion {
   price?: string;
 }
 
-export type PageData = HomePage | ListingPage | ProductPage | NotFoundPage | QuickViewPage;
+/** One line of a Store API cart (the fields the storefront reads). */
+export interface CartItem {
+  key: string;
+  id: number;
+  quantity: number;
+  name: string;
+  permalink: string;
+  images: StoreImage[];
+  variation: { attribute: string; value: string }[];
+  prices: StorePrices;
+  totals: CurrencyBlock & { line_subtotal: string; line_total: string };
+}
+
+/** A Store API cart object (the fields the storefront reads). */
+export interface StoreCart {
+  items: CartItem[];
+  items_count: number;
+  totals: CurrencyBlock & { total_items: string; total_price: string };
+}
+
+/**
+ * One cart fragment (wc-ajax add_to_cart, remove_from_cart,
+ * get_refreshed_fragments): the server renders the named element alone and
+ * answers its outer HTML under the fragment's selector.
+ */
+export interface FragmentsPage {
+  page: 'fragments';
+  fragment: 'mini_cart' | 'cart_count';
+  cart: StoreCart;
+  url?: string;
+}
+
+export type PageData = HomePage | ListingPage | ProductPage | NotFoundPage | QuickViewPage | FragmentsPage;

@@ -4,6 +4,7 @@ import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
 import { SearchForm } from '../ui/SearchForm';
 import { QuickViewHost } from '../quickview/QuickView';
+import { CartMenu } from '../cart/CartMenu';
 
 function isCurrent(url: string, path: string): boolean {
   const p = parseUrl(url).path;
@@ -32,7 +33,7 @@ function NavItem({ item, path }: { item: NavCategory; path: string }) {
   );
 }
 
-export function Layout({ data, children }: { data: PageData; children: ReactNode }) {
+export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fragments' }>; children: ReactNode }) {
   const { path, query } = parseUrl(data.url);
   const s = query.find(([k]) => k === 's');
   const cartCount: number = 0; // wired by the cart issue
@@ -53,22 +54,7 @@ export function Layout({ data, children }: { data: PageData; children: ReactNode
             categories={data.nav}
             minChars={data.settings?.search_min_chars}
           />
-          <a className="cart-contents header-cart" href="/cart/">
-            <svg aria-hidden="true" focusable="false" width="22" height="22" viewBox="0 0 24 24">
-              <path
-                d="M6 7h12l-1 13H7L6 7zm3 0V5a3 3 0 0 1 6 0v2"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinejoin="round"
-              />
-            </svg>
-            <span className="cart-label">Cart</span>{' '}
-            <span className="cart-count count" aria-hidden="true">
-              {cartCount}
-            </span>
-            <span className="screen-reader-text">{`(${cartCount} ${cartCount === 1 ? 'item' : 'items'})`}</span>
-          </a>
+          <CartMenu count={cartCount} />
         </div>
         {data.nav && data.nav.length > 0 && (
           <nav className="primary-nav" aria-label="Product categories">

@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useHydrated } from '../listing/hydrated';
+import { CartCount } from './CartCount';
+import { cookie, lastFragments, storeFragments, wcAjax, type CartAnswer } from './add-to-cart';
+import './cart.css';
+
+export const OPEN_AFTER_ADD_MS = 5000;
+const MINI_CART = 'div.widget_shopping_cart_content';
+
+/**
+ * The header cart: a link to /cart/ that, once scripts run, becomes the
+ * button of a disclosure showing the mini cart (spec sections 4 and 9). The
+ * mini cart is the server's fragment (div.widget_shopping_cart_content),
+ * put into a host element React never renders children into. It is fetched
+ * on first open only when the woocommerce_items_in_cart cookie says the cart
+ * has items; after an add it opens for 5 s.
+ */
+export function CartMenu({ count }: { count: number }) {
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
+  const [filled, setFilled] = useState(false);
+  const host = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLAnchorElement>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // Every fragments answer refills the panel.
+  useEffect(() => {
+    const fill = (html: string | undefined) => {
+      if (!host.current || html === undefined) return;
+      host.current.innerHTML = html;
+      setFilled(true);
+    };
+    const onFragments = (e: Event) => fill((e as CustomEvent<CartAnswer>).detail.fragments?.[MINI_CART]);
+    const onAdded = () => {
+      setOpen(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => {
+        if (!wrap.current?.matches(':hover, :focus-within')) setOpen(false);
+      }, OPEN_AFTER_ADD_MS);
+    };
+    document.addEventListener('vitrine:fragments', onFragments);
+    document.addEventListener('vitrine:added-to-cart', onAdded);
+    fill(lastFragments()?.[MINI_CART]);
+    return () => {
+      document.removeEventListener('vitrine:fragments', onFragments);
+      document.removeEventListener('vitrine:added-to-cart', onAdded);
+      clearTimeout(timer.current);
+    };
+  }, []);
+
+  // Outside clicks close it; Escape closes it wherever focus is, and focus
+  // goes back to the cart button when it was in the panel.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (wrap.current && !wrap.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const active = document.activeElement;
+      setOpen(false);
+      if (!active || active === document.body || wrap.current?.contains(active)) toggle.current?.focus();
+    };
+    document.addEventListener('pointerdown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const show = () => {
+    if (!open && !filled && cookie('woocommerce_items_in_cart') === '1') {
+      wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }))
+        .then((a) => a?.fragments && storeFragments(a))
+        .catch(() => undefined);
+    }
+    clearTimeout(timer.current);
+    setOpen(!open);
+  };
+  const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (!hydrated || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    show();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLAnchorElement>) => {
+    if (hydrated && e.key === ' ') {
+      e.preventDefault();
+      show();
+    }
+  };
+  return (
+    <div className={'header-cart-menu' + (open ? ' is-open' : '')} ref={wrap}>
+      <a
+        ref={toggle}
+        className="cart-contents header-cart"
+        href="/cart/"
+        role={hydrated ? 'button' : undefined}
+        aria-expanded={hydrated ? open : undefined}
+        aria-controls={hydrated ? 'mini-cart-panel' : undefined}
+        onClick={onClick}
+        onKeyDown={onKeyDown}
+      >
+        <svg aria-hidden="true" focusable="false" width="22" height="22" viewBox="0 0 24 24">
+          <path
+            d="M6 7h12l-1 13H7L6 7zm3 0V5a3 3 0 0 1 6 0v2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <span className="cart-label">Cart</span> <CartCount count={count} />
+      </a>
+      {hydrated && (
+        <div id="mini-cart-panel" className="mini-cart-dropdown" hidden={!open} role="region" aria-label="Cart contents">
+          {!filled && <p className="woocommerce-mini-cart__empty-message">No products in the cart.</p>}
+          <div className="mini-cart-host" ref={host} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { FragmentsPage } from '../types';
+import { MiniCart } from './MiniCart';
+import { CartCount } from './CartCount';
+
+/**
+ * One cart fragment rendered alone (page kind "fragments"): its output is
+ * exactly the element its selector names, so the server can send it as the
+ * fragment's outer HTML. Selectors: internal/server/wcajax_cart.go.
+ */
+export function Fragment({ data }: { data: FragmentsPage }) {
+  switch (data.fragment) {
+    case 'cart_count':
+      return <CartCount count={data.cart.items_count} />;
+    default:
+      return <MiniCart cart={data.cart} />;
+  }
+}

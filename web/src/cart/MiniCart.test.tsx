@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MiniCart } from './MiniCart';
+import { CartCount } from './CartCount';
+import type { StoreCart } from '../types';
+
+const cur = {
+  currency_code: 'USD',
+  currency_symbol: '$',
+  currency_minor_unit: 2,
+  currency_decimal_separator: '.',
+  currency_thousand_separator: ',',
+  currency_prefix: '$',
+  currency_suffix: '',
+};
+
+const cart: StoreCart = {
+  items_count: 3,
+  totals: { ...cur, total_items: '7200', total_price: '7200' },
+  items: [
+    {
+      key: 'a'.repeat(32),
+      id: 11,
+      quantity: 2,
+      name: 'Classic &amp; Tee',
+      permalink: '/product/classic-tee/',
+      images: [],
+      variation: [{ attribute: 'Color', value: 'Rust' }],
+      prices: { ...cur, price: '2200', regular_price: '2200', sale_price: '2200', price_range: null },
+      totals: { ...cur, line_subtotal: '4400', line_total: '4400' },
+    },
+  ],
+};
+
+describe('MiniCart', () => {
+  it('lists lines with a remove link, quantity × price, subtotal and buttons', () => {
+    const { container } = render(<MiniCart cart={cart} />);
+    const root = container.firstElementChild!;
+    expect(root.className).toBe('widget_shopping_cart_content');
+    const remove = screen.getByRole('link', { name: 'Remove Classic & Tee from cart' });
+    expect(remove.getAttribute('href')).toBe(`/cart/?remove_item=${'a'.repeat(32)}`);
+    expect(remove.className).toBe('remove remove_from_cart_button');
+    expect(remove.getAttribute('data-cart_item_key')).toBe('a'.repeat(32));
+    expect(remove.textContent).toBe('×');
+    expect(container.querySelector('.quantity')!.textContent).toBe('2 × $22.00');
+    expect(container.querySelector('.variation')!.textContent).toContain('Rust');
+    expect(container.querySelector('.total')!.textContent).toContain('$72.00');
+    expect(screen.getByRole('link', { name: 'View cart' }).getAttribute('href')).toBe('/cart/');
+    expect(screen.getByRole('link', { name: 'Checkout' }).getAttribute('href')).toBe('/checkout/');
+  });
+
+  it('shows the empty state', () => {
+    const { container } = render(<MiniCart cart={{ ...cart, items: [], items_count: 0 }} />);
+    expect(container.textContent).toBe('No products in the cart.');
+    expect(container.querySelector('a')).toBeNull();
+  });
+
+  it('counts items in the header badge', () => {
+    const { container } = render(<CartCount count={1} />);
+    expect(container.querySelector('.cart-count')!.textContent).toBe('1');
+    expect(container.textContent).toContain('(1 item)');
+  });
+});

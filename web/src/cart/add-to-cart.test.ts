@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyFragments, createQueue, dataFields, installAddToCart, installRemoveFromCart } from './add-to-cart';
+
+function button(id: number) {
+  const a = document.createElement('a');
+  a.href = `?add-to-cart=${id}`;
+  a.className = 'button add_to_cart_button ajax_add_to_cart';
+  a.setAttribute('data-product_id', String(id));
+  a.setAttribute('data-quantity', '1');
+  a.setAttribute('data-success_message', `added ${id}`);
+  a.textContent = 'Add to cart';
+  document.body.appendChild(a);
+  return a;
+}
+
+const ok = (count: number) =>
+  JSON.stringify({
+    fragments: { 'span.header-cart-count': `<span class="header-cart-count"><span class="cart-count">${count}</span></span>` },
+    cart_hash: 'h' + count,
+  });
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.useRealTimers();
+});
+
+describe('add to cart', () => {
+  it('sends every data attribute as a form field', () => {
+    expect(dataFields(button(5)).toString()).toBe('product_id=5&quantity=1&success_message=added+5');
+  });
+
+  it('runs queued tasks one at a time, in order', async () => {
+    const enqueue = createQueue();
+    const log: string[] = [];
+    let release!: () => void;
+    const first = enqueue(async () => {
+      log.push('start 1');
+      await new Promise<void>((r) => (release = r));
+      log.push('end 1');
+    });
+    const second = enqueue(async () => {
+      log.push('start 2');
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(log).toEqual(['start 1']);
+    release();
+    await Promise.all([first, second]);
+    expect(log).toEqual(['start 1', 'end 1', 'start 2']);
+  });
+
+  it('replaces each element a fragment names', () => {
+    document.body.innerHTML = '<p><span class="header-cart-count">0</span></p>';
+    applyFragments({ 'span.header-cart-count': '<span class="header-cart-count">3</span>' });
+    expect(document.querySelectorAll('.header-cart-count')).toHaveLength(1);
+    expect(document.querySelector('.header-cart-count')!.textContent).toBe('3');
+  });
+
+  it('queues clicks, marks buttons, inserts one View cart link and announces after 1 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    document.body.insertAdjacentHTML('beforeend', '<span class="header-cart-count">0</span>');
+    const a = button(7);
+    const b = button(8);
+    const resolvers: ((r: Response) => void)[] = [];
+    const bodies: string[] = [];
+    const fetcher = vi.fn((_url: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(String(init?.body));
+      return new Promise<Response>((r) => resolvers.push(r));
+    }) as unknown as typeof fetch;
+    const remove = installAddToCart({ fetcher });
+    a.click();
+    b.click();
+    expect(a.classList.contains('loading')).toBe(true);
+    expect(b.classList.contains('loading')).toBe(true);
+    await vi.waitFor(() => expect(resolvers).toHaveLength(1));
+    expect(bodies[0]).toContain('product_id=7');
+    resolvers[0](new Response(ok(1)));
+    await vi.waitFor(() => expect(a.classList.contains('added')).toBe(true));
+    expect(a.classList.contains('loading')).toBe(false);
+    expect(document.querySelector('.header-cart-count')!.textContent).toBe('1');
+    await vi.waitFor(() => expect(resolvers).toHaveLength(2));
+    resolvers[1](new Response(ok(2)));
+    await vi.waitFor(() => expect(b.classList.contains('added')).toBe(true));
+    a.click();
+    await vi.waitFor(() => expect(resolvers).toHaveLength(3));
+    resolvers[2](new Response(ok(3)));
+    await vi.waitFor(() => expect(a.classList.contains('loading')).toBe(false));
+    expect(document.querySelectorAll('a.added_to_cart.wc-forward')).toHaveLength(2);
+    expect(a.nextElementSibling!.getAttribute('href')).toBe('/cart/');
+    const live = document.getElementById('cart-live-region')!;
+    expect(live.getAttribute('aria-live')).toBe('polite');
+    expect(live.textContent).toBe('');
+    vi.advanceTimersByTime(1000);
+    expect(live.textContent).toBe('added 7');
+    remove();
+  });
+
+  it('goes to the product page on a refusal', async () => {
+    const a = button(9);
+    const navigate = vi.fn();
+    const fetcher = vi.fn(async () => new Response('{"error":true,"product_url":"https://shop.example/product/x/"}')) as unknown as typeof fetch;
+    const remove = installAddToCart({ fetcher, navigate });
+    a.click();
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('https://shop.example/product/x/'));
+    expect(a.classList.contains('added')).toBe(false);
+    expect(document.querySelector('a.added_to_cart')).toBeNull();
+    remove();
+  });
+});
+
+describe('remove from the mini cart', () => {
+  const mini = (body: string) => `<div class="widget_shopping_cart_content">${body}</div>`;
+  const line = `<ul><li><a href="/cart/?remove_item=k1" class="remove remove_from_cart_button" data-cart_item_key="k1">×</a></li></ul>`;
+
+  it('blocks the line with "Please wait..." and swaps the fragments', async () => {
+    document.body.innerHTML = `<div class="mini-cart-host">${mini(line)}</div>`;
+    let resolve!: (r: Response) => void;
+    const fetcher = vi.fn(() => new Promise<Response>((r) => (resolve = r))) as unknown as typeof fetch;
+    const navigate = vi.fn();
+    const remove = installRemoveFromCart({ fetcher, navigate });
+    (document.querySelector('a.remove_from_cart_button') as HTMLElement).click();
+    expect(document.querySelector('li.is-blocked .blockUI')!.textContent).toBe('Please wait...');
+    await vi.waitFor(() => expect(fetcher).toHaveBeenCalled());
+    resolve(new Response(JSON.stringify({ fragments: { 'div.widget_shopping_cart_content': mini('<p>No products in the cart.</p>') }, cart_hash: '' })));
+    await vi.waitFor(() => expect(document.body.textContent).toBe('No products in the cart.'));
+    expect(document.querySelector('.mini-cart-host')!.classList.contains('is-updating')).toBe(true);
+    expect(navigate).not.toHaveBeenCalled();
+    remove();
+  });
+
+  it('follows the link when the answer has no fragments', async () => {
+    document.body.innerHTML = mini(line);
+    const fetcher = vi.fn(async () => new Response('{"success":false}')) as unknown as typeof fetch;
+    const navigate = vi.fn();
+    const remove = installRemoveFromCart({ fetcher, navigate });
+    (document.querySelector('a.remove_from_cart_button') as HTMLElement).click();
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('http://localhost:3000/cart/?remove_item=k1'));
+    remove();
+  });
+});

@@ -1,0 +1,251 @@
+// The storefront's ajax add-to-cart (spec sections 4 and 9, protocol notes
+// sections 1.2–1.4 and 2): clicks on a.ajax_add_to_cart[data-product_id]
+// post the button's data attributes to /?wc-ajax=add_to_cart, one request at
+// a time, and swap the answered cart fragments into the page. Without
+// scripts the link is an ordinary link (?add-to-cart=ID).
+//
+// Plain DOM on purpose: the buttons are server-rendered markup, the handler
+// is one delegated listener, and the fragments replace elements wholesale.
+
+export const LIVE_DELAY_MS = 1000;
+
+export interface Fragments {
+  [selector: string]: string;
+}
+
+export interface CartAnswer {
+  fragments?: Fragments;
+  cart_hash?: string;
+  error?: boolean;
+  product_url?: string;
+}
+
+const FRAGMENTS_KEY = 'vitrine_fragments';
+const HASH_KEY = 'vitrine_cart_hash';
+
+/** Every data-* attribute of el as form fields (data-product_id → product_id). */
+export function dataFields(el: HTMLElement): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const a of Array.from(el.attributes)) {
+    if (a.name.startsWith('data-')) body.append(a.name.slice(5), a.value);
+  }
+  return body;
+}
+
+/** Replace each element matching a fragment's selector with the fragment's HTML. */
+export function applyFragments(fragments: Fragments, doc: Document = document) {
+  for (const [selector, html] of Object.entries(fragments)) {
+    let els: Element[];
+    try {
+      els = Array.from(doc.querySelectorAll(selector));
+    } catch {
+      continue;
+    }
+    for (const el of els) {
+      const t = doc.createElement('template');
+      t.innerHTML = html.trim();
+      const next = t.content.firstElementChild;
+      if (next) el.replaceWith(next);
+    }
+  }
+}
+
+/** Remember the last fragments for this tab (reused while the hash cookie matches). */
+export function storeFragments(a: CartAnswer) {
+  try {
+    if (a.fragments) sessionStorage.setItem(FRAGMENTS_KEY, JSON.stringify(a.fragments));
+    sessionStorage.setItem(HASH_KEY, a.cart_hash ?? '');
+  } catch {
+    // storage unavailable: fragments are fetched again when needed
+  }
+  document.dispatchEvent(new CustomEvent('vitrine:fragments', { detail: a }));
+}
+
+export function lastFragments(): Fragments | null {
+  try {
+    const hash = cookie('woocommerce_cart_hash') ?? '';
+    if (sessionStorage.getItem(HASH_KEY) !== hash) return null;
+    const raw = sessionStorage.getItem(FRAGMENTS_KEY);
+    return raw ? (JSON.parse(raw) as Fragments) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function cookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return undefined;
+}
+
+export async function wcAjax(endpoint: string, body: URLSearchParams, fetcher: typeof fetch = fetch): Promise<CartAnswer | null> {
+  const res = await fetcher(`/?wc-ajax=${endpoint}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+    body: body.toString(),
+    credentials: 'same-origin',
+  });
+  const text = await res.text();
+  if (!res.ok || !text) return null;
+  try {
+    return JSON.parse(text) as CartAnswer;
+  } catch {
+    return null;
+  }
+}
+
+/** A queue that runs tasks one at a time, in order. */
+export function createQueue() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return function enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = tail.then(task, task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+function liveRegion(doc: Document): HTMLElement {
+  let el = doc.getElementById('cart-live-region');
+  if (!el) {
+    el = doc.createElement('div');
+    el.id = 'cart-live-region';
+    el.className = 'screen-reader-text';
+    el.setAttribute('role', 'status');
+    el.setAttribute('aria-live', 'polite');
+    doc.body.appendChild(el);
+  }
+  return el;
+}
+
+export interface AddToCartOptions {
+  fetcher?: typeof fetch;
+  navigate?: (url: string) => void;
+  doc?: Document;
+}
+
+/** Installs the delegated click handler; returns its remover. */
+export function installAddToCart(opts: AddToCartOptions = {}): () => void {
+  const doc = opts.doc ?? document;
+  const navigate = opts.navigate ?? ((u: string) => window.location.assign(u));
+  const enqueue = createQueue();
+  const live = liveRegion(doc);
+  const onClick = (e: MouseEvent) => {
+    const target = e.target as Element | null;
+    const button = target?.closest?.('a.ajax_add_to_cart[data-product_id]') as HTMLAnchorElement | null;
+    if (!button || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    const body = dataFields(button);
+    button.classList.remove('added');
+    button.classList.add('loading');
+    void enqueue(async () => {
+      let answer: CartAnswer | null = null;
+      try {
+        answer = await wcAjax('add_to_cart', body, opts.fetcher);
+      } catch {
+        answer = null;
+      }
+      button.classList.remove('loading');
+      if (!answer) return;
+      if (answer.error && answer.product_url) {
+        navigate(answer.product_url);
+        return;
+      }
+      if (!answer.fragments) return;
+      button.classList.add('added');
+      const onCartPage = doc.location?.pathname === '/cart/';
+      const next = button.nextElementSibling;
+      if (!onCartPage && !(next && next.matches('a.added_to_cart'))) {
+        const link = doc.createElement('a');
+        link.href = '/cart/';
+        link.className = 'added_to_cart wc-forward';
+        link.title = 'View cart';
+        link.textContent = 'View cart';
+        button.after(link);
+      }
+      applyFragments(answer.fragments, doc);
+      storeFragments(answer);
+      const msg = button.getAttribute('data-success_message');
+      if (msg) {
+        setTimeout(() => {
+          live.textContent = msg;
+        }, LIVE_DELAY_MS);
+      }
+      doc.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: { answer, button } }));
+    });
+  };
+  doc.addEventListener('click', onClick);
+  return () => doc.removeEventListener('click', onClick);
+}
+
+/**
+ * On page load: a visitor whose cart has items (woocommerce_items_in_cart
+ * cookie) gets the header count from the stored fragments, or from one
+ * get_refreshed_fragments call when they are stale. A visitor with an empty
+ * cart triggers no cart request.
+ */
+export async function refreshOnLoad(fetcher: typeof fetch = fetch) {
+  if (cookie('woocommerce_items_in_cart') !== '1') return;
+  const stored = lastFragments();
+  if (stored) {
+    applyFragments(stored);
+    return;
+  }
+  try {
+    const a = await wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }), fetcher);
+    if (a?.fragments) {
+      applyFragments(a.fragments);
+      storeFragments(a);
+    }
+  } catch {
+    // the count stays as rendered
+  }
+}
+
+export const FADE_MS = 400;
+
+/**
+ * Remove links in the mini cart (a.remove_from_cart_button): the line is
+ * covered by a "Please wait..." overlay until remove_from_cart answers, the
+ * fragments fade in (400 ms); on failure or no fragments the link's own href
+ * is followed.
+ */
+export function installRemoveFromCart(opts: AddToCartOptions = {}): () => void {
+  const doc = opts.doc ?? document;
+  const navigate = opts.navigate ?? ((u: string) => window.location.assign(u));
+  const enqueue = createQueue();
+  const onClick = (e: MouseEvent) => {
+    const link = (e.target as Element | null)?.closest?.('a.remove_from_cart_button[data-cart_item_key]') as HTMLAnchorElement | null;
+    if (!link || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    const href = link.href;
+    const item = link.closest('li') ?? link;
+    item.classList.add('is-blocked');
+    item.setAttribute('aria-busy', 'true');
+    const overlay = doc.createElement('div');
+    overlay.className = 'blockUI';
+    overlay.textContent = 'Please wait...';
+    item.appendChild(overlay);
+    const body = new URLSearchParams({ cart_item_key: link.getAttribute('data-cart_item_key') ?? '' });
+    void enqueue(async () => {
+      let answer: CartAnswer | null = null;
+      try {
+        answer = await wcAjax('remove_from_cart', body, opts.fetcher);
+      } catch {
+        answer = null;
+      }
+      if (!answer?.fragments) {
+        navigate(href);
+        return;
+      }
+      const hosts = Array.from(doc.querySelectorAll('.mini-cart-host'));
+      hosts.forEach((h) => h.classList.add('is-updating'));
+      applyFragments(answer.fragments, doc);
+      storeFragments(answer);
+      setTimeout(() => hosts.forEach((h) => h.classList.remove('is-updating')), FADE_MS);
+    });
+  };
+  doc.addEventListener('click', onClick);
+  return () => doc.removeEventListener('click', onClick);
+}
