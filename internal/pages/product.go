@@ -379,3 +379,24 @@ func (l *Loader) QuickView(ctx context.Context, id int64) (*Result, error) {
 	res.Data = page
 	return res, nil
 }
+
+// CartPage is the cart page (/cart/): rendered per request with the
+// visitor's cart, never cached. Cart is the Store API cart object; Nonce is
+// the Store API nonce for the visitor's session (the page's updates and
+// removals are Store API writes).
+type CartPage struct {
+	Base
+	Cart  any    `json:"cart"`
+	Nonce string `json:"nonce"`
+}
+
+// Cart loads the cart page around a cart the server has already read.
+func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce string) (*Result, error) {
+	e, err := l.setup(ctx, "cart", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	h := l.head(l.title("Cart"), "", "/cart/")
+	h.Robots = "noindex, follow"
+	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce}, Head: h}, nil
+}

@@ -183,6 +183,10 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 		s.handleWCAjax(w, r)
 		return
 	}
+	if q.Has("add-to-cart") {
+		s.noScriptAddGet(w, r) // nojs_cart.go
+		return
+	}
 	if q.Has("s") {
 		lq := s.listingQuery(r)
 		if len(lq.Search) > 200 {

@@ -15,7 +15,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)
 	mux.HandleFunc("GET /product-category/{path...}", s.handleCategory)
 	mux.HandleFunc("GET /product/{slug}/{$}", s.handleProduct)
+	mux.HandleFunc("POST /product/{slug}/{$}", s.handleProductPost) // the product form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /cart/{$}", s.handleCart)                   // per visitor, never cached (nojs_cart.go)
 	mux.HandleFunc("GET /shop", redirectSlash)
+	mux.HandleFunc("GET /cart", redirectSlash)
 	mux.HandleFunc("GET /product/{slug}", redirectSlash)
 
 	// Store API (reads; checkout comes with its issue).

@@ -27,8 +27,8 @@ import (
 // where each fragment is a React component rendered by the server bundle
 // (page kind "fragments", web/src/cart/Fragments.tsx), never HTML built in Go.
 //
-// The no-script fallback of the card buttons (GET /?add-to-cart=ID) is not
-// handled yet: it shows the page it names.
+// The no-script fallbacks (GET /?add-to-cart=ID, POST of a product form)
+// are in nojs_cart.go.
 
 // cartFragments are the fragments every answer carries, in order: the
 // selector the browser replaces and the name the app renders it by.
@@ -53,28 +53,9 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 		wcAjaxWrite(w, r, nil)
 		return
 	}
-	ctx := r.Context()
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id <= 0 {
-		s.wcAddRefused(w, r, 0)
-		return
-	}
-	qty := int64(1)
-	if q := strings.TrimSpace(r.FormValue("quantity")); q != "" {
-		if qty, err = cart.ParseQuantity(q); err != nil {
-			s.wcAddRefused(w, r, id)
-			return
-		}
-	}
-	sell, line, err := s.resolveLine(ctx, id, nil, now)
-	if err == nil {
-		line.Quantity = qty
-		err = s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(existing, total int64) error {
-			return cart.CheckQuantity(sell, total, existing, true)
-		})
-	}
+	id, err := s.addToSession(r.Context(), sess, raw, r.FormValue("quantity"), nil, now)
 	var ce *cart.Error
 	if errors.As(err, &ce) {
 		s.wcAddRefused(w, r, id)
@@ -90,20 +71,58 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	s.wcFragments(w, r, sess.id)
 }
 
+// errBadProductID refuses an add whose product id is not a positive number.
+var errBadProductID = &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+
+// addToSession adds quantity (absent or empty: 1) of the product or
+// variation rawID to the session's cart, with the chosen attributes (for a
+// variation's "any" attributes). It answers the parsed id (0 when it is not
+// a positive number) and a *cart.Error for a refusal.
+func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr, now time.Time) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimSpace(rawID), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errBadProductID
+	}
+	qty := int64(1)
+	if q := strings.TrimSpace(rawQty); q != "" {
+		if qty, err = cart.ParseQuantity(q); err != nil {
+			return id, err
+		}
+	}
+	sell, line, err := s.resolveLine(ctx, id, chosen, now)
+	if err != nil {
+		return id, err
+	}
+	line.Quantity = qty
+	return id, s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(existing, total int64) error {
+		return cart.CheckQuantity(sell, total, existing, true)
+	})
+}
+
+// refusedPath is where a refused add sends the shopper: the product's page
+// (the parent's for a variation), or "" when it has none to show.
+func (s *Server) refusedPath(ctx context.Context, id int64) string {
+	if id <= 0 {
+		return ""
+	}
+	p, err := s.store.Product(ctx, id)
+	if err == nil && p.Type == catalog.TypeVariation {
+		p, err = s.store.Product(ctx, p.ParentID)
+	}
+	if err != nil || !p.Published() {
+		return ""
+	}
+	return storeapi.ProductPath(p.Slug)
+}
+
 // wcAddRefused answers a refused add with the product's permalink (the
 // parent's for a variation), where the shopper sees why. An unknown or
 // unpublished product has no page to show: its answer names the shop page.
 func (s *Server) wcAddRefused(w http.ResponseWriter, r *http.Request, id int64) {
 	url := strings.TrimRight(s.cfg.BaseURL, "/") + "/shop/"
-	if id > 0 {
-		p, err := s.store.Product(r.Context(), id)
-		if err == nil && p.Type == catalog.TypeVariation {
-			p, err = s.store.Product(r.Context(), p.ParentID)
-		}
-		if err == nil && p.Published() {
-			b := &storeapi.Builder{BaseURL: s.cfg.BaseURL}
-			url = b.Link(storeapi.ProductPath(p.Slug))
-		}
+	if path := s.refusedPath(r.Context(), id); path != "" {
+		b := &storeapi.Builder{BaseURL: s.cfg.BaseURL}
+		url = b.Link(path)
 	}
 	out, _ := json.Marshal(struct {
 		Error      bool   `json:"error"`

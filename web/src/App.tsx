@@ -4,6 +4,7 @@ import { HomePage } from './home/HomePage';
 import { ListingPage } from './listing/ListingPage';
 import { ProductPage } from './product/ProductPage';
 import { NotFoundPage } from './notfound/NotFoundPage';
+import { CartPage } from './cart/CartPage';
 import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
 
@@ -15,6 +16,8 @@ function Page({ data }: { data: PageData }) {
       return <ListingPage data={data} />;
     case 'product':
       return <ProductPage data={data} />;
+    case 'cart':
+      return <CartPage data={data} />;
     default:
       return <NotFoundPage />;
   }

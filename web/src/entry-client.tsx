@@ -1,7 +1,7 @@
 import { hydrateRoot } from 'react-dom/client';
 import { App } from './App';
 import type { PageData } from './types';
-import { installAddToCart, installRemoveFromCart, refreshOnLoad } from './cart/add-to-cart';
+import { installAddToCart, installFormAddToCart, installRemoveFromCart, refreshOnLoad } from './cart/add-to-cart';
 import './styles/main.css';
 
 const el = document.getElementById('vitrine-data');
@@ -10,6 +10,7 @@ if (el && root) {
   const data = JSON.parse(el.textContent || '{}') as PageData;
   hydrateRoot(root, <App data={data} />);
   installAddToCart();
+  installFormAddToCart();
   installRemoveFromCart();
   void refreshOnLoad();
 }

@@ -273,6 +273,14 @@ export interface ProductPage extends PageBase {
   grouped: StoreProduct[];
 }
 
+/** The cart page (/cart/): rendered per request with the visitor's cart, never cached. */
+export interface CartPage extends PageBase {
+  page: 'cart';
+  cart: StoreCart;
+  /** The Store API nonce of the visitor's session (Nonce header of cart writes). */
+  nonce: string;
+}
+
 export interface NotFoundPage extends PageBase {
   page: 'notfound';
 }
@@ -310,6 +318,7 @@ export interface CartItem {
   variation: { attribute: string; value: string }[];
   prices: StorePrices;
   totals: CurrencyBlock & { line_subtotal: string; line_total: string };
+  quantity_limits?: { minimum: number; maximum: number; multiple_of: number; editable: boolean };
 }
 
 /** A Store API cart object (the fields the storefront reads). */
@@ -331,4 +340,4 @@ export interface FragmentsPage {
   url?: string;
 }
 
-export type PageData = HomePage | ListingPage | ProductPage | NotFoundPage | QuickViewPage | FragmentsPage;
+export type PageData = HomePage | ListingPage | ProductPage | CartPage | NotFoundPage | QuickViewPage | FragmentsPage;

@@ -138,3 +138,51 @@ describe('remove from the mini cart', () => {
     remove();
   });
 });
+
+describe('product form add to cart', () => {
+  it('posts the variation id and quantity through the queue; loading until the answer; pageshow clears loading', async () => {
+    const { installFormAddToCart } = await import('./add-to-cart');
+    document.body.innerHTML = `<span class="header-cart-count"><span class="cart-count">0</span></span>
+      <form class="variations_form cart" method="post" action="/product/x/" data-success_message="added x">
+        <input name="quantity" value="3"><button type="submit" class="single_add_to_cart_button">Add</button>
+        <input type="hidden" name="add-to-cart" value="7"><input type="hidden" name="variation_id" value="9">
+      </form>`;
+    let resolve!: (r: Response) => void;
+    const fetcher = vi.fn(() => new Promise<Response>((r) => (resolve = r)));
+    const remove = installFormAddToCart({ fetcher: fetcher as unknown as typeof fetch, navigate: vi.fn() });
+    const form = document.querySelector('form')!;
+    const button = form.querySelector('button')!;
+    const ev = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(ev);
+    expect(ev.defaultPrevented).toBe(true);
+    expect(button.classList.contains('loading')).toBe(true);
+    await vi.waitFor(() => expect(fetcher).toHaveBeenCalled());
+    const body = (fetcher.mock.calls[0] as unknown as [string, RequestInit])[1].body as string;
+    expect(body).toBe('product_id=9&quantity=3');
+    resolve(new Response(ok(3)));
+    await vi.waitFor(() => expect(document.querySelector('.cart-count')!.textContent).toBe('3'));
+    expect(button.classList.contains('loading')).toBe(false);
+    button.classList.add('loading');
+    window.dispatchEvent(new Event('pageshow'));
+    expect(button.classList.contains('loading')).toBe(false);
+    remove();
+  });
+
+  it('an error answer navigates to product_url; a cancelled submit is left alone', async () => {
+    const { installFormAddToCart } = await import('./add-to-cart');
+    document.body.innerHTML = `<form class="cart" method="post" action="/product/p/">
+        <input name="quantity" value="1"><button type="submit" name="add-to-cart" value="5" class="single_add_to_cart_button">Add</button>
+      </form>`;
+    const fetcher = vi.fn(async () => new Response(JSON.stringify({ error: true, product_url: 'https://s/product/p/' })));
+    const navigate = vi.fn();
+    const remove = installFormAddToCart({ fetcher: fetcher as unknown as typeof fetch, navigate });
+    const form = document.querySelector('form')!;
+    const cancelled = new Event('submit', { bubbles: true, cancelable: true });
+    form.addEventListener('submit', (e) => e.preventDefault(), { once: true });
+    form.dispatchEvent(cancelled);
+    expect(fetcher).not.toHaveBeenCalled();
+    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('https://s/product/p/'));
+    remove();
+  });
+});

@@ -125,11 +125,14 @@ export interface AddToCartOptions {
   doc?: Document;
 }
 
+/** The one add-to-cart queue of the page: card buttons and product forms share it. */
+const addQueue = createQueue();
+
 /** Installs the delegated click handler; returns its remover. */
 export function installAddToCart(opts: AddToCartOptions = {}): () => void {
   const doc = opts.doc ?? document;
   const navigate = opts.navigate ?? ((u: string) => window.location.assign(u));
-  const enqueue = createQueue();
+  const enqueue = addQueue;
   const live = liveRegion(doc);
   const onClick = (e: MouseEvent) => {
     const target = e.target as Element | null;
@@ -177,6 +180,76 @@ export function installAddToCart(opts: AddToCartOptions = {}): () => void {
   };
   doc.addEventListener('click', onClick);
   return () => doc.removeEventListener('click', onClick);
+}
+
+/**
+ * Product forms (form.cart with a single_add_to_cart_button: simple and
+ * variable products, on the product page and in the quick view), installed
+ * after hydration: the submit is sent to /?wc-ajax=add_to_cart through the
+ * card buttons' queue, with product_id (the chosen variation_id for variable
+ * products) and quantity. The button shows loading until the answer (and
+ * loses it on pageshow, for forms submitted without this handler). A refusal
+ * ({error, product_url}) goes to the product page, where the shopper sees why.
+ * Submits already cancelled (the variation form's incomplete selection) and
+ * forms with other fields (grouped products) submit as before.
+ */
+export function installFormAddToCart(opts: AddToCartOptions = {}): () => void {
+  const doc = opts.doc ?? document;
+  const win = doc.defaultView;
+  const navigate = opts.navigate ?? ((u: string) => window.location.assign(u));
+  const live = liveRegion(doc);
+  const onSubmit = (e: SubmitEvent) => {
+    const form = e.target as HTMLFormElement | null;
+    if (!form || !form.matches?.('form.cart')) return;
+    const button = form.querySelector<HTMLButtonElement>('button.single_add_to_cart_button');
+    if (!button || e.defaultPrevented) return;
+    button.classList.add('loading');
+    if (form.matches('.grouped_form')) return;
+    const fields = new FormData(form);
+    const variation = String(fields.get('variation_id') ?? '').trim();
+    const id =
+      variation && variation !== '0'
+        ? variation
+        : String(fields.get('add-to-cart') ?? (button.name === 'add-to-cart' ? button.value : '')).trim();
+    if (!id) return;
+    e.preventDefault();
+    const body = new URLSearchParams({ product_id: id, quantity: String(fields.get('quantity') ?? '1') });
+    const msg = form.getAttribute('data-success_message');
+    button.classList.remove('added');
+    void addQueue(async () => {
+      let answer: CartAnswer | null = null;
+      try {
+        answer = await wcAjax('add_to_cart', body, opts.fetcher);
+      } catch {
+        answer = null;
+      }
+      button.classList.remove('loading');
+      if (!answer) return;
+      if (answer.error && answer.product_url) {
+        navigate(answer.product_url);
+        return;
+      }
+      if (!answer.fragments) return;
+      button.classList.add('added');
+      applyFragments(answer.fragments, doc);
+      storeFragments(answer);
+      if (msg) {
+        setTimeout(() => {
+          live.textContent = msg;
+        }, LIVE_DELAY_MS);
+      }
+      doc.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: { answer, button } }));
+    });
+  };
+  const onPageShow = () => {
+    doc.querySelectorAll('form.cart button.single_add_to_cart_button.loading').forEach((b) => b.classList.remove('loading'));
+  };
+  doc.addEventListener('submit', onSubmit);
+  win?.addEventListener('pageshow', onPageShow);
+  return () => {
+    doc.removeEventListener('submit', onSubmit);
+    win?.removeEventListener('pageshow', onPageShow);
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { QuantityField } from './QuantityField';
 import type { ProductPage, StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Price } from '../ui/Price';
-import { VariationForm, type ShownVariation } from './VariationForm';
+import { addedMessage, VariationForm, type ShownVariation } from './VariationForm';
 
 export function QuantityInput({
   product,
@@ -39,7 +39,13 @@ export function QuantityInput({
 
 function SimpleForm({ product }: { product: StoreProduct }) {
   return (
-    <form className="cart" method="post" action={product.permalink} encType="multipart/form-data">
+    <form
+      className="cart"
+      method="post"
+      action={product.permalink}
+      encType="multipart/form-data"
+      data-success_message={addedMessage(product.name)}
+    >
       <QuantityInput product={product} />
       <button type="submit" name="add-to-cart" value={product.id} className="single_add_to_cart_button button alt">
         {decodeEntities(product.add_to_cart.single_text) || 'Add to cart'}

@@ -35,6 +35,11 @@ import {
 } from './variations';
 import './variations.css';
 
+/** The live region's message after a product form's add. */
+export function addedMessage(name: string) {
+  return `\u201c${decodeEntities(name)}\u201d has been added to your cart.`;
+}
+
 /** What the page around the form shows for the current selection. */
 export interface ShownVariation {
   /** The matched variation (complete selection), or null. */
@@ -228,6 +233,7 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
       encType="multipart/form-data"
       data-product_id={p.id}
       data-product_variations={embedded ? JSON.stringify(data.variations) : 'false'}
+      data-success_message={addedMessage(p.name)}
       onSubmit={(e) => {
         if (enhanced) refuse(e);
       }}

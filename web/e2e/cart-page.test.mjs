@@ -1,0 +1,78 @@
+// The cart page: lines, update by keyboard, remove with Undo, the empty state, axe.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { launchBrowser, newContext, startServer } from './server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function productId(page, slug) {
+  const res = await page.request.get(`/wp-json/wc/store/v1/products/${slug}`);
+  return (await res.json()).id;
+}
+
+test('cart page: axe, keyboard update, remove with Undo, empty state', async () => {
+  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    const tank = await productId(page, 'cotton-tank-top');
+    const print = await productId(page, 'limited-print-coastline-no-3');
+    // No-script adds fill the cart (and redirect to the cart page).
+    await page.goto(`/?add-to-cart=${tank}`);
+    assert.equal(new URL(page.url()).pathname, '/cart/');
+    await page.goto(`/?add-to-cart=${print}`);
+    const form = page.locator('form.woocommerce-cart-form');
+    await form.getByRole('button', { name: /Increase quantity/ }).first().waitFor({ state: 'visible' });
+    assert.equal(await page.locator('tr.cart_item').count(), 2);
+
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`), []);
+
+    // Keyboard: type a quantity, Tab to "Update cart", Enter.
+    const qty = form.getByRole('spinbutton', { name: 'Cotton Tank Top quantity' });
+    await qty.fill('3');
+    await form.getByRole('button', { name: 'Update cart' }).focus();
+    const updated = page.waitForRequest((r) => r.url().endsWith('/cart/update-item') && r.method() === 'POST');
+    await page.keyboard.press('Enter');
+    const req = await updated;
+    assert.ok(req.headers()['nonce'], 'the Nonce header is sent');
+    await page.getByText('Cart updated.').waitFor();
+    await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '4');
+
+    // Remove by keyboard, then Undo.
+    const remove = page.getByRole('link', { name: 'Remove Cotton Tank Top from cart' });
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('\u201cCotton Tank Top\u201d removed.').waitFor();
+    assert.equal(await page.locator('tr.cart_item').count(), 1);
+    await page.getByRole('link', { name: 'Undo?' }).click();
+    await page.locator('tr.cart_item', { hasText: 'Cotton Tank Top' }).waitFor();
+    assert.equal(await page.locator('tr.cart_item').count(), 2);
+
+    // Remove everything: the empty state.
+    await page.getByRole('link', { name: 'Remove Cotton Tank Top from cart' }).click();
+    await page.getByText('\u201cCotton Tank Top\u201d removed.').waitFor();
+    await page.getByRole('link', { name: /Remove Limited Print/ }).click();
+    await page.getByText('Your cart is currently empty.').waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Return to shop' }).getAttribute('href'), '/shop/');
+    await page.reload();
+    await page.getByText('Your cart is currently empty.').waitFor();
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,265 @@
+import { useState, type FormEvent, type MouseEvent } from 'react';
+import type { CartItem, CartPage as CartPageData, StoreCart } from '../types';
+import { decodeEntities, formatPrice } from '../lib/format';
+import { QuantityField } from '../product/QuantityField';
+import { applyFragments, storeFragments, wcAjax } from './add-to-cart';
+
+const API = '/wp-json/wc/store/v1/cart';
+
+function Amount({ value }: { value: string }) {
+  return (
+    <span className="woocommerce-Price-amount amount">
+      <bdi>{value}</bdi>
+    </span>
+  );
+}
+
+interface Notice {
+  kind: 'message' | 'error';
+  text: string;
+  undo?: CartItem;
+}
+
+/** A Store API cart write; answers the cart (or the error's data.cart) and the next nonce. */
+async function cartWrite(path: string, body: unknown, nonce: string) {
+  const res = await fetch(`${API}/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Nonce: nonce },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const json = (await res.json().catch(() => null)) as (StoreCart & { message?: string; data?: { cart?: StoreCart } }) | null;
+  const next = res.headers.get('Nonce') || nonce;
+  if (!res.ok) return { cart: json?.data?.cart ?? null, nonce: next, error: decodeEntities(json?.message || 'The cart could not be updated.') };
+  return { cart: json, nonce: next, error: '' };
+}
+
+/** The header count and mini cart follow the cart page's changes. */
+async function refreshFragments() {
+  try {
+    const a = await wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }));
+    if (a?.fragments) {
+      applyFragments(a.fragments);
+      storeFragments(a);
+    }
+  } catch {
+    // the header keeps its count
+  }
+}
+
+/**
+ * The cart page (spec sections 4 and 9): lines with image, name, options,
+ * unit price, quantity and line total; "Update cart" sends the changed
+ * quantities (Store API update-item), the remove links remove a line
+ * (remove-item) with an Undo that adds it again. Without scripts the remove
+ * links are /cart/?remove_item=KEY, which the server answers.
+ */
+export function CartPage({ data }: { data: CartPageData }) {
+  const [cart, setCart] = useState<StoreCart>(data.cart);
+  const [nonce, setNonce] = useState(data.nonce);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = async (steps: { path: string; body: unknown }[], done?: (ok: boolean) => Notice | null) => {
+    setBusy(true);
+    let n = nonce;
+    let error = '';
+    let latest: StoreCart | null = null;
+    for (const s of steps) {
+      const r = await cartWrite(s.path, s.body, n).catch(() => ({ cart: null, nonce: n, error: 'The cart could not be updated.' }));
+      n = r.nonce;
+      if (r.cart) latest = r.cart;
+      if (r.error) {
+        error = r.error;
+        break;
+      }
+    }
+    setNonce(n);
+    if (latest) setCart(latest);
+    setNotice(error ? { kind: 'error', text: error } : (done?.(true) ?? null));
+    setBusy(false);
+    void refreshFragments();
+  };
+
+  const update = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const steps: { path: string; body: unknown }[] = [];
+    for (const it of cart.items) {
+      const el = form.querySelector<HTMLInputElement>(`input[name="cart[${it.key}][qty]"]`);
+      if (!el) continue;
+      const q = Number(el.value);
+      if (el.value !== '' && q !== it.quantity) {
+        steps.push(q === 0 ? { path: 'remove-item', body: { key: it.key } } : { path: 'update-item', body: { key: it.key, quantity: q } });
+      }
+    }
+    if (steps.length === 0) return;
+    void run(steps, () => ({ kind: 'message', text: 'Cart updated.' }));
+  };
+
+  const remove = (e: MouseEvent, it: CartItem) => {
+    e.preventDefault();
+    const name = decodeEntities(it.name);
+    void run([{ path: 'remove-item', body: { key: it.key } }], () => ({ kind: 'message', text: `\u201c${name}\u201d removed.`, undo: it }));
+  };
+
+  const undo = (e: MouseEvent, it: CartItem) => {
+    e.preventDefault();
+    void run([{ path: 'add-item', body: { id: it.id, quantity: it.quantity, variation: it.variation } }]);
+  };
+
+  const noticeEl = (
+    <div className="woocommerce-notices-wrapper" role="status" aria-live="polite">
+      {notice && (
+        <div className={notice.kind === 'error' ? 'woocommerce-error' : 'woocommerce-message'} role={notice.kind === 'error' ? 'alert' : undefined}>
+          {notice.text}
+          {notice.undo && (
+            <>
+              {' '}
+              <a href="#" className="restore-item" onClick={(e) => undo(e, notice.undo!)}>
+                Undo?
+              </a>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+
+  if (cart.items.length === 0) {
+    return (
+      <div className="container cart-page">
+        <h1>Cart</h1>
+        {noticeEl}
+        <p className="cart-empty woocommerce-info">Your cart is currently empty.</p>
+        <p className="return-to-shop">
+          <a className="button wc-backward" href="/shop/">
+            Return to shop
+          </a>
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="container cart-page">
+      <h1>Cart</h1>
+      {noticeEl}
+      <form className="woocommerce-cart-form" action="/cart/" method="post" onSubmit={update} aria-busy={busy || undefined}>
+        <table className="shop_table cart woocommerce-cart-form__contents">
+          <caption className="screen-reader-text">Products in your cart</caption>
+          <thead>
+            <tr>
+              <th className="product-remove">
+                <span className="screen-reader-text">Remove item</span>
+              </th>
+              <th className="product-thumbnail">
+                <span className="screen-reader-text">Thumbnail image</span>
+              </th>
+              <th className="product-name">Product</th>
+              <th className="product-price">Price</th>
+              <th className="product-quantity">Quantity</th>
+              <th className="product-subtotal">Subtotal</th>
+            </tr>
+          </thead>
+          <tbody>
+            {cart.items.map((it) => {
+              const name = decodeEntities(it.name);
+              const img = it.images[0];
+              const lim = it.quantity_limits;
+              return (
+                <tr key={it.key} className="woocommerce-cart-form__cart-item cart_item">
+                  <td className="product-remove">
+                    <a
+                      href={`/cart/?remove_item=${it.key}`}
+                      className="remove"
+                      aria-label={`Remove ${name} from cart`}
+                      data-product_id={it.id}
+                      onClick={(e) => remove(e, it)}
+                    >
+                      ×
+                    </a>
+                  </td>
+                  <td className="product-thumbnail">
+                    {img && <img src={img.thumbnail || img.src} width={64} height={64} alt="" loading="lazy" decoding="async" />}
+                  </td>
+                  <td className="product-name">
+                    <a href={it.permalink}>{name}</a>
+                    {it.variation.length > 0 && (
+                      <dl className="variation">
+                        {it.variation.map((v) => (
+                          <div key={v.attribute} className="variation-row">
+                            <dt>{`${decodeEntities(v.attribute)}:`}</dt>
+                            <dd>{decodeEntities(v.value)}</dd>
+                          </div>
+                        ))}
+                      </dl>
+                    )}
+                  </td>
+                  <td className="product-price">
+                    <Amount value={formatPrice(it.prices.price, it.prices)} />
+                  </td>
+                  <td className="product-quantity">
+                    {lim && !lim.editable ? (
+                      <>
+                        {it.quantity}
+                        <input type="hidden" name={`cart[${it.key}][qty]`} value={it.quantity} />
+                      </>
+                    ) : (
+                      <QuantityField
+                        key={`${it.key}-${it.quantity}`}
+                        name={`cart[${it.key}][qty]`}
+                        label={`${name} quantity`}
+                        productName={name}
+                        defaultValue={it.quantity}
+                        min={0}
+                        max={lim && lim.maximum > 0 ? lim.maximum : undefined}
+                        step={lim?.multiple_of || 1}
+                      />
+                    )}
+                  </td>
+                  <td className="product-subtotal">
+                    <Amount value={formatPrice(it.totals.line_total, it.totals)} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <p className="actions">
+          <button type="submit" className="button" name="update_cart" value="Update cart" disabled={busy}>
+            Update cart
+          </button>
+        </p>
+      </form>
+      <div className="cart-collaterals">
+        <div className="cart_totals">
+          <h2>Cart totals</h2>
+          <table className="shop_table">
+            <tbody>
+              <tr className="cart-subtotal">
+                <th scope="row">Subtotal</th>
+                <td>
+                  <Amount value={formatPrice(cart.totals.total_items, cart.totals)} />
+                </td>
+              </tr>
+              <tr className="order-total">
+                <th scope="row">Total</th>
+                <td>
+                  <strong>
+                    <Amount value={formatPrice(cart.totals.total_price, cart.totals)} />
+                  </strong>
+                </td>
+              </tr>
+            </tbody>
+          </table>
+          <p className="wc-proceed-to-checkout">
+            <a href="/checkout/" className="checkout-button button alt wc-forward">
+              Proceed to checkout
+            </a>
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}
