@@ -128,11 +128,51 @@ export interface AddToCartOptions {
 /** The one add-to-cart queue of the page: card buttons and product forms share it. */
 const addQueue = createQueue();
 
+interface AddContext {
+  doc: Document;
+  live: HTMLElement;
+  navigate: (url: string) => void;
+  fetcher?: typeof fetch;
+}
+
+/**
+ * Sends one add through the page's queue and applies the answer: the half
+ * card buttons and product forms share. The button leaves loading when the
+ * answer arrives; a refusal goes to product_url; a success marks the button
+ * added, swaps the fragments in and announces msg after LIVE_DELAY_MS.
+ */
+function queueAdd(body: URLSearchParams, button: Element, msg: string | null, ctx: AddContext, onAdded?: () => void) {
+  void addQueue(async () => {
+    let answer: CartAnswer | null = null;
+    try {
+      answer = await wcAjax('add_to_cart', body, ctx.fetcher);
+    } catch {
+      answer = null;
+    }
+    button.classList.remove('loading');
+    if (!answer) return;
+    if (answer.error && answer.product_url) {
+      ctx.navigate(answer.product_url);
+      return;
+    }
+    if (!answer.fragments) return;
+    button.classList.add('added');
+    onAdded?.();
+    applyFragments(answer.fragments, ctx.doc);
+    storeFragments(answer);
+    if (msg) {
+      setTimeout(() => {
+        ctx.live.textContent = msg;
+      }, LIVE_DELAY_MS);
+    }
+    ctx.doc.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: { answer, button } }));
+  });
+}
+
 /** Installs the delegated click handler; returns its remover. */
 export function installAddToCart(opts: AddToCartOptions = {}): () => void {
   const doc = opts.doc ?? document;
   const navigate = opts.navigate ?? ((u: string) => window.location.assign(u));
-  const enqueue = addQueue;
   const live = liveRegion(doc);
   const onClick = (e: MouseEvent) => {
     const target = e.target as Element | null;
@@ -142,40 +182,17 @@ export function installAddToCart(opts: AddToCartOptions = {}): () => void {
     const body = dataFields(button);
     button.classList.remove('added');
     button.classList.add('loading');
-    void enqueue(async () => {
-      let answer: CartAnswer | null = null;
-      try {
-        answer = await wcAjax('add_to_cart', body, opts.fetcher);
-      } catch {
-        answer = null;
-      }
-      button.classList.remove('loading');
-      if (!answer) return;
-      if (answer.error && answer.product_url) {
-        navigate(answer.product_url);
-        return;
-      }
-      if (!answer.fragments) return;
-      button.classList.add('added');
-      const onCartPage = doc.location?.pathname === '/cart/';
+    const ctx = { doc, live, navigate, fetcher: opts.fetcher };
+    queueAdd(body, button, button.getAttribute('data-success_message'), ctx, () => {
+      // A "View cart" link after the button, once, and not on the cart page.
       const next = button.nextElementSibling;
-      if (!onCartPage && !(next && next.matches('a.added_to_cart'))) {
-        const link = doc.createElement('a');
-        link.href = '/cart/';
-        link.className = 'added_to_cart wc-forward';
-        link.title = 'View cart';
-        link.textContent = 'View cart';
-        button.after(link);
-      }
-      applyFragments(answer.fragments, doc);
-      storeFragments(answer);
-      const msg = button.getAttribute('data-success_message');
-      if (msg) {
-        setTimeout(() => {
-          live.textContent = msg;
-        }, LIVE_DELAY_MS);
-      }
-      doc.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: { answer, button } }));
+      if (doc.location?.pathname === '/cart/' || (next && next.matches('a.added_to_cart'))) return;
+      const link = doc.createElement('a');
+      link.href = '/cart/';
+      link.className = 'added_to_cart wc-forward';
+      link.title = 'View cart';
+      link.textContent = 'View cart';
+      button.after(link);
     });
   };
   doc.addEventListener('click', onClick);
@@ -216,30 +233,7 @@ export function installFormAddToCart(opts: AddToCartOptions = {}): () => void {
     const body = new URLSearchParams({ product_id: id, quantity: String(fields.get('quantity') ?? '1') });
     const msg = form.getAttribute('data-success_message');
     button.classList.remove('added');
-    void addQueue(async () => {
-      let answer: CartAnswer | null = null;
-      try {
-        answer = await wcAjax('add_to_cart', body, opts.fetcher);
-      } catch {
-        answer = null;
-      }
-      button.classList.remove('loading');
-      if (!answer) return;
-      if (answer.error && answer.product_url) {
-        navigate(answer.product_url);
-        return;
-      }
-      if (!answer.fragments) return;
-      button.classList.add('added');
-      applyFragments(answer.fragments, doc);
-      storeFragments(answer);
-      if (msg) {
-        setTimeout(() => {
-          live.textContent = msg;
-        }, LIVE_DELAY_MS);
-      }
-      doc.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: { answer, button } }));
-    });
+    queueAdd(body, button, msg, { doc, live, navigate, fetcher: opts.fetcher });
   };
   const onPageShow = () => {
     doc.querySelectorAll('form.cart button.single_add_to_cart_button.loading').forEach((b) => b.classList.remove('loading'));
