@@ -1,21 +1,10 @@
 // Accessibility: axe finds no serious or critical violation, and the skip link works.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const DESKTOP = { width: 1280, height: 900 };
 const MOBILE = { width: 375, height: 812 };
@@ -44,7 +33,7 @@ function describe(violations) {
 
 for (const { path, viewport, status = 200 } of SCANS) {
   test(`axe: no serious or critical violations on ${path} at ${viewport.width}px`, async () => {
-    const context = await newContext(browser, server.baseURL, { viewport });
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
     try {
       const page = await context.newPage();
       const res = await page.goto(path);
@@ -65,7 +54,7 @@ for (const { path, viewport, status = 200 } of SCANS) {
 }
 
 test('Tab from the top of the product page focuses "Skip to content", which moves focus into main', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: DESKTOP });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
   try {
     const page = await context.newPage();
     await page.goto('/product/classic-tee/');

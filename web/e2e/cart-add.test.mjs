@@ -1,24 +1,13 @@
 // Ajax add to cart from product cards: button states, the View cart link,
 // the live region, the header count; and no cart request for a new visitor.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 test('a new visitor makes no cart request on page load', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     const cartRequests = [];
@@ -37,7 +26,7 @@ test('a new visitor makes no cart request on page load', async () => {
 });
 
 test('add from a card: loading then added, one View cart link, live region after ~1 s, header count 1', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     const problems = [];

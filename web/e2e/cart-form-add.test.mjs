@@ -2,30 +2,19 @@
 // variation, and a sold-individually product whose second add is refused
 // (the answer's product_url is loaded).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
 
 const SOCKS = '/product/everyday-crew-socks/';
 const HOODIE = '/product/everyday-hoodie/';
 const PRINT = '/product/limited-print-coastline-no-3/';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const count = (page) => page.locator('.header-cart .cart-count').textContent();
 
 test('simple product and a variation are added from their pages without navigation', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
     const problems = [];
@@ -74,8 +63,8 @@ test('simple product and a variation are added from their pages without navigati
   }
 });
 
-test('a sold-individually product added twice: the second answer sends the browser to the product page', async () => {
-  const context = await newContext(browser, server.baseURL);
+test('a sold-individually product added twice: the second answer sends the shop.browser to the product page', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto(PRINT);

@@ -1,25 +1,14 @@
 // The header mini cart: a disclosure opened by the cart link, filled from the
 // last fragments, opened for 5 s after an add; remove with the overlay; axe.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 test('empty cart: opens with the empty state without a cart request; Escape closes and focus returns', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
     const cartRequests = [];
@@ -44,7 +33,7 @@ test('empty cart: opens with the empty state without a cart request; Escape clos
 });
 
 test('after an add the mini cart opens for 5 s; remove shows "Please wait..." then the empty cart; axe passes while open', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
     const problems = [];

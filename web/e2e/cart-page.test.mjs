@@ -1,21 +1,10 @@
 // The cart page: lines, update by keyboard, remove with Undo, the empty state, axe.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 async function productId(page, slug) {
   const res = await page.request.get(`/wp-json/wc/store/v1/products/${slug}`);
@@ -23,7 +12,7 @@ async function productId(page, slug) {
 }
 
 test('cart page: axe, keyboard update, remove with Undo, empty state', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
     const problems = [];

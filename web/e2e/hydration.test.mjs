@@ -1,20 +1,9 @@
 // The client bundle hydrates the server HTML cleanly, and the interactive parts work.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const PAGES = [
   '/',
@@ -59,11 +48,11 @@ async function waitForHydration(page, selector = 'main') {
 
 for (const path of PAGES) {
   test(`no console errors, warnings or page errors on ${path}`, async () => {
-    const context = await newContext(browser, server.baseURL);
+    const context = await newContext(shop.browser, shop.server.baseURL);
     try {
       const page = await context.newPage();
       const is404 = path.includes('does-not-exist');
-      const problems = watch(page, is404 ? new URL(path, server.baseURL).href : null);
+      const problems = watch(page, is404 ? new URL(path, shop.server.baseURL).href : null);
       const res = await page.goto(path, { waitUntil: 'load' });
       assert.equal(res.status(), is404 ? 404 : 200);
       await page.waitForLoadState('networkidle');
@@ -76,7 +65,7 @@ for (const path of PAGES) {
 }
 
 test('the sort select navigates on change with JavaScript', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto('/shop/');
@@ -95,7 +84,7 @@ test('the sort select navigates on change with JavaScript', async () => {
 });
 
 test('product tabs work by keyboard (ArrowRight, End, Home)', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto('/product/classic-tee/');
@@ -135,7 +124,7 @@ test('product tabs work by keyboard (ArrowRight, End, Home)', async () => {
 });
 
 test('deep link /product/classic-tee/#reviews opens the Reviews tab', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto('/product/classic-tee/#reviews');
@@ -149,7 +138,7 @@ test('deep link /product/classic-tee/#reviews opens the Reviews tab', async () =
 });
 
 test('clicking the second gallery thumbnail changes the main image', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto('/product/classic-tee/');

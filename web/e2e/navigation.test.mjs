@@ -1,23 +1,12 @@
 // A shopper's path through the real binary: home → shop → product.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 test('home → "Shop now" → product card → product page', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto('/');
@@ -50,7 +39,7 @@ test('home → "Shop now" → product card → product page', async () => {
 });
 
 test('home → category tile → category listing → product page', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await page.goto('/');

@@ -1,26 +1,15 @@
 // Quantity field (spec section 5) through the UI, on the sold-in-pairs socks
 // (min 2, max 10, step 2), and the input alone without JavaScript.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
 
 const SOCKS = '/product/everyday-crew-socks/';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 async function withPage(fn, options = {}) {
-  const context = await newContext(browser, server.baseURL, options);
+  const context = await newContext(shop.browser, shop.server.baseURL, options);
   try {
     const page = await context.newPage();
     return await fn(page);

@@ -2,24 +2,13 @@
 // leaves when it comes back; hidden from keyboard and assistive technology
 // while hidden; its button brings a variable product's shopper to the form.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 async function withPage(fn, options = {}) {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 800 }, ...options });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 800 }, ...options });
   try {
     const page = await context.newPage();
     return await fn(page);

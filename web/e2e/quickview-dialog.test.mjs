@@ -1,21 +1,10 @@
 // Quick view on product cards: a native modal <dialog>, by keyboard and mouse, with an axe scan while open.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 async function openShop(page) {
   await page.goto('/shop/');
@@ -23,7 +12,7 @@ async function openShop(page) {
 }
 
 test('keyboard: Enter on "Quick view" opens the dialog with focus inside; Escape closes and focus returns', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 } });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
     const problems = [];
@@ -45,16 +34,16 @@ test('keyboard: Enter on "Quick view" opens the dialog with focus inside; Escape
     assert.equal(await dialog.getByRole('button', { name: 'Close' }).count(), 1);
 
     // The page behind is inert: Tab never reaches it (after the dialog's last
-    // control the browser's own UI may take focus, which leaves body active).
+    // control the shop.browser's own UI may take focus, which leaves body active).
     let visitedInside = 0;
     for (let i = 0; i < 14; i++) {
       await page.keyboard.press('Tab');
       const where = await page.evaluate(() => {
         const el = document.activeElement;
-        if (!el || el === document.body) return 'browser';
+        if (!el || el === document.body) return 'shop.browser';
         return el.closest('dialog') ? 'dialog' : 'page:' + el.outerHTML.slice(0, 80);
       });
-      assert.ok(where === 'dialog' || where === 'browser', `Tab ${i + 1} stays out of the page behind (${where})`);
+      assert.ok(where === 'dialog' || where === 'shop.browser', `Tab ${i + 1} stays out of the page behind (${where})`);
       if (where === "dialog") visitedInside++;
     }
     assert.ok(visitedInside >= 10, 'Tab cycles through the dialog');
@@ -73,7 +62,7 @@ test('keyboard: Enter on "Quick view" opens the dialog with focus inside; Escape
 });
 
 test('mouse: the slider moves, Close button closes after the removal delay, focus returns', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await openShop(page);
@@ -99,7 +88,7 @@ test('mouse: the slider moves, Close button closes after the removal delay, focu
 });
 
 test('a variable product shows the variation form', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     await openShop(page);
@@ -114,7 +103,7 @@ test('a variable product shows the variation form', async () => {
 });
 
 test('axe: no serious or critical violations with the quick view open', async () => {
-  const context = await browser.newContext({ baseURL: server.baseURL, viewport: { width: 1280, height: 900 } });
+  const context = await shop.browser.newContext({ baseURL: shop.server.baseURL, viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(15_000);
   try {
     const page = await context.newPage();

@@ -1,22 +1,11 @@
 // Live search in the header: an ARIA combobox fed by
 // GET /wp-admin/admin-ajax.php?action=flatsome_ajax_search_products.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { newContext, useShop } from './server.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const SEARCH = '/wp-admin/admin-ajax.php';
 
@@ -39,7 +28,7 @@ function watchSearch(page) {
 const options = (page) => page.locator('.live-search [role="listbox"] [role="option"]');
 
 test('type "hood", ArrowDown, Enter → a product page', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     const requests = watchSearch(page);
@@ -75,7 +64,7 @@ test('type "hood", ArrowDown, Enter → a product page', async () => {
 });
 
 test('no results: "zzzz" shows "No results"; Enter goes to the results page', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     const input = await ready(page);
@@ -97,7 +86,7 @@ test('no results: "zzzz" shows "No results"; Enter goes to the results page', as
 });
 
 test('Escape closes the panel, a second Escape clears the field', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     const input = await ready(page);
@@ -115,7 +104,7 @@ test('Escape closes the panel, a second Escape clears the field', async () => {
 });
 
 test('the category select limits suggestions to that category (product_cat)', async () => {
-  const context = await newContext(browser, server.baseURL);
+  const context = await newContext(shop.browser, shop.server.baseURL);
   try {
     const page = await context.newPage();
     const requests = watchSearch(page);
@@ -126,8 +115,8 @@ test('the category select limits suggestions to that category (product_cat)', as
     await select.selectOption({ label: '\u00a0\u00a0\u00a0Hats' });
     const catId = await select.inputValue();
     assert.match(catId, /^\d+$/);
-    const inCategory = await (await fetch(`${server.baseURL}/wp-json/wc/store/v1/products?category=${catId}&per_page=100`)).json();
-    const allowed = new Set(inCategory.map((p) => new URL(p.permalink, server.baseURL).pathname));
+    const inCategory = await (await fetch(`${shop.server.baseURL}/wp-json/wc/store/v1/products?category=${catId}&per_page=100`)).json();
+    const allowed = new Set(inCategory.map((p) => new URL(p.permalink, shop.server.baseURL).pathname));
     assert.ok(allowed.size > 0);
 
     // A query matching products inside and outside the category.
@@ -138,7 +127,7 @@ test('the category select limits suggestions to that category (product_cat)', as
     assert.equal(last.query, 'cotton');
     const urls = await options(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-url')));
     assert.ok(urls.length >= 1, 'some suggestions');
-    for (const u of urls) assert.ok(allowed.has(new URL(u, server.baseURL).pathname), `${u} is in the category`);
+    for (const u of urls) assert.ok(allowed.has(new URL(u, shop.server.baseURL).pathname), `${u} is in the category`);
 
     // Back to all categories: no product_cat, and products from other categories come back.
     await select.selectOption({ label: 'All categories' });
@@ -149,7 +138,7 @@ test('the category select limits suggestions to that category (product_cat)', as
     assert.equal(requests.at(-1).product_cat, undefined);
     const all = await options(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-url')));
     assert.ok(
-      all.some((u) => !allowed.has(new URL(u, server.baseURL).pathname)),
+      all.some((u) => !allowed.has(new URL(u, shop.server.baseURL).pathname)),
       'without the category, suggestions include other categories',
     );
   } finally {
@@ -158,7 +147,7 @@ test('the category select limits suggestions to that category (product_cat)', as
 });
 
 test('axe: no serious or critical violations with suggestions open', async () => {
-  const context = await browser.newContext({ baseURL: server.baseURL, viewport: { width: 1280, height: 900 } });
+  const context = await shop.browser.newContext({ baseURL: shop.server.baseURL, viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(15_000);
   try {
     const page = await context.newPage();
@@ -178,7 +167,7 @@ test('axe: no serious or critical violations with suggestions open', async () =>
 });
 
 test('without scripts the header search is a plain form to /?s=…&post_type=product', async () => {
-  const context = await newContext(browser, server.baseURL, { javaScriptEnabled: false });
+  const context = await newContext(shop.browser, shop.server.baseURL, { javaScriptEnabled: false });
   try {
     const page = await context.newPage();
     await page.goto('/shop/');

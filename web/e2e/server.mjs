@@ -2,6 +2,7 @@
 // a free loopback port with a throw-away SQLite store, and launch Debian's
 // Chromium through playwright-core (no browser downloads).
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -116,6 +117,24 @@ export async function startServer({ args = [] } = {}) {
 }
 
 /** Launch Debian's Chromium headless (never a downloaded browser). */
+/**
+ * Starts one server (with the given options) and one browser for a test file
+ * and stops both after it; the returned object's server and browser are set
+ * once the file's tests start.
+ */
+export function useShop(options = {}) {
+  const shop = { server: undefined, browser: undefined };
+  before(async () => {
+    shop.server = await startServer(options);
+    shop.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shop.browser?.close();
+    await shop.server?.stop();
+  });
+  return shop;
+}
+
 export async function launchBrowser() {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`e2e: ${CHROMIUM} is missing: install Debian's chromium (make chromium)`);

@@ -2,9 +2,9 @@
 // browser against the real binary: Everyday Hoodie (variations embedded) and
 // Classic Tee (36 variations: get_variation).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { newContext, useShop } from './server.mjs';
 
 const HOODIE = '/product/everyday-hoodie/';
 const TEE = '/product/classic-tee/';
@@ -13,21 +13,10 @@ const RESET = 'Your selection has been reset. Please select some product options
 const UNAVAILABLE = 'Sorry, this product is unavailable. Please choose a different combination.';
 const SELECT = 'Please select some product options before adding this product to your cart.';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 async function withPage(fn, options = {}) {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 }, ...options });
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 }, ...options });
   try {
     const page = await context.newPage();
     const errors = [];
