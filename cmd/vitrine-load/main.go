@@ -49,7 +49,11 @@ type Config struct {
 	Method      string
 	Body        string
 	Headers     http.Header
-	Timeout     time.Duration // per request
+	// RotHeaders, if set, are extra headers taken in turn: request n (warm-up
+	// included) carries RotHeaders[n % len(RotHeaders)] on top of Headers.
+	// For per-request session tokens (-H-file).
+	RotHeaders []http.Header
+	Timeout    time.Duration // per request
 }
 
 // Result is what a run measured (the warm-up excluded).
@@ -66,6 +70,11 @@ type Result struct {
 	BytesPerSecond  float64        `json:"bytes_per_s"`
 	Bytes           int64          `json:"bytes"`
 	LatencyMs       Latency        `json:"latency_ms"`
+	// HeaderSets and HeaderSetsUsed: with -H-file, how many header lines the
+	// file had and how many requests (warm-up included) took one; more used
+	// than available means the lines were reused.
+	HeaderSets     int   `json:"header_sets,omitempty"`
+	HeaderSetsUsed int64 `json:"header_sets_used,omitempty"`
 }
 
 // Latency is client-side request latency in milliseconds.
@@ -96,6 +105,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int64("n", 0, "stop after this many measured requests (0: no limit but -d)")
 	warm := fs.Duration("warmup", 2*time.Second, "warm-up before measuring, not counted")
 	fs.Var(&headers, "H", "extra request header 'Name: value' (repeatable)")
+	hfile := fs.String("H-file", "", "file of request headers, one 'Name: value' per line, several on a line separated by ' | '; request n sends line n (mod lines), e.g. a fresh Cart-Token per request")
 	method := fs.String("method", http.MethodGet, "HTTP method")
 	body := fs.String("body", "", "request body (for POST benchmarks)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
@@ -122,6 +132,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.Headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 	}
+	if *hfile != "" {
+		rot, err := readHeaderFile(*hfile)
+		if err != nil {
+			return err
+		}
+		cfg.RotHeaders = rot
+	}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		return err
@@ -132,6 +149,35 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	printText(stdout, res)
 	return nil
+}
+
+// readHeaderFile reads -H-file: one header set per non-empty line, headers
+// 'Name: value' separated by ' | '.
+func readHeaderFile(path string) ([]http.Header, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-H-file: %w", err)
+	}
+	var out []http.Header
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		h := http.Header{}
+		for _, part := range strings.Split(line, " | ") {
+			name, value, ok := strings.Cut(part, ":")
+			if !ok || strings.TrimSpace(name) == "" {
+				return nil, fmt.Errorf("-H-file %s:%d: %q: want 'Name: value'", path, i+1, part)
+			}
+			h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+		}
+		out = append(out, h)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-H-file %s: no headers", path)
+	}
+	return out, nil
 }
 
 // Validate checks a configuration, including that every URL is on loopback.
@@ -227,6 +273,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	var (
 		next     atomic.Uint64 // round-robin index
+		nextHdr  atomic.Uint64 // -H-file index
 		measured atomic.Int64  // measured requests started
 		counting atomic.Bool
 	)
@@ -262,7 +309,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					break // requests in flight elsewhere still finish and count
 				}
 				i := next.Add(1) - 1
-				s, err := do(runCtx, client, reqs[i%uint64(len(reqs))], cfg.Body)
+				var extra http.Header
+				if len(cfg.RotHeaders) > 0 {
+					extra = cfg.RotHeaders[(nextHdr.Add(1)-1)%uint64(len(cfg.RotHeaders))]
+				}
+				s, err := do(runCtx, client, reqs[i%uint64(len(reqs))], cfg.Body, extra)
 				if runCtx.Err() != nil && s.status == 0 {
 					break // cut off by the end of the run, not a failure
 				}
@@ -289,6 +340,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res := summarize(all, elapsed)
 	res.URLs, res.Concurrency = cfg.URLs, cfg.Concurrency
+	if len(cfg.RotHeaders) > 0 {
+		res.HeaderSets, res.HeaderSetsUsed = len(cfg.RotHeaders), int64(nextHdr.Load())
+	}
 	for _, m := range errMsg {
 		if m != "" {
 			res.FirstError = m
@@ -298,8 +352,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-func do(ctx context.Context, client *http.Client, tmpl *http.Request, body string) (sample, error) {
+func do(ctx context.Context, client *http.Client, tmpl *http.Request, body string, extra http.Header) (sample, error) {
 	r := tmpl.Clone(ctx)
+	for k, v := range extra {
+		r.Header[k] = v // Clone copied the header map: this request only
+	}
 	if body != "" {
 		r.Body = io.NopCloser(strings.NewReader(body))
 		r.ContentLength = int64(len(body))
@@ -379,6 +436,13 @@ func printText(w io.Writer, r *Result) {
 	fmt.Fprintln(w, ")")
 	if r.FirstError != "" {
 		fmt.Fprintf(w, "first error: %s\n", r.FirstError)
+	}
+	if r.HeaderSets > 0 {
+		fmt.Fprintf(w, "header sets: %d in -H-file, %d requests took one", r.HeaderSets, r.HeaderSetsUsed)
+		if r.HeaderSetsUsed > int64(r.HeaderSets) {
+			fmt.Fprint(w, " (lines reused)")
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "throughput:  %.1f req/s, %.2f MB/s\n", r.RPS, r.BytesPerSecond/1e6)
 	l := r.LatencyMs

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -162,5 +165,49 @@ func TestPercentile(t *testing.T) {
 	}
 	if got := percentile(d[:1], 99); got != time.Millisecond {
 		t.Errorf("one sample: %v", got)
+	}
+}
+
+func TestHeaderFileRotation(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Static") != "s" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		seen[r.Header.Get("Cart-Token")+"/"+r.Header.Get("X-Two")]++
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "h.txt")
+	if err := os.WriteFile(path, []byte("Cart-Token: a\n\nCart-Token: b | X-Two: 2\nCart-Token: c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	err := run([]string{"-url", srv.URL, "-c", "2", "-n", "30", "-warmup", "0", "-H", "X-Static: s", "-H-file", path, "-json"}, &out, &errw)
+	if err != nil {
+		t.Fatal(err, errw.String())
+	}
+	var res Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.OK != 30 || res.HeaderSets != 3 || res.HeaderSetsUsed < 30 {
+		t.Errorf("ok %d, header sets %d used %d", res.OK, res.HeaderSets, res.HeaderSetsUsed)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 3 || seen["a/"] < 9 || seen["b/2"] < 9 || seen["c/"] < 9 {
+		t.Errorf("header sets seen: %v", seen)
+	}
+	if _, err := readHeaderFile(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing -H-file accepted")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(bad, []byte("no colon here\n"), 0o600)
+	if _, err := readHeaderFile(bad); err == nil {
+		t.Error("malformed -H-file line accepted")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,4 +141,63 @@ func BenchmarkServeProductUncached(b *testing.B) {
 	srv := newBenchServer(b, 0)
 	b.Run("serial", func(b *testing.B) { benchGet(b, srv, productPage, "br", "miss") })
 	b.Run("parallel", func(b *testing.B) { benchGetParallel(b, srv, productPage, "br") })
+}
+
+// cartTokens gets n fresh Cart-Tokens (GET /cart without a session answers
+// one naming a new, not yet stored session), outside the timer.
+func cartTokens(b *testing.B, h http.Handler, n int) []string {
+	b.Helper()
+	toks := make([]string, n)
+	for i := range toks {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/wp-json/wc/store/v1/cart", nil))
+		if toks[i] = w.Header().Get("Cart-Token"); toks[i] == "" {
+			b.Fatal("no Cart-Token")
+		}
+	}
+	return toks
+}
+
+// BenchmarkCartAddItem: Store API add-item of a simple product into a fresh
+// cart per request (a new Cart-Token each time), in parallel like c=32.
+// With -cpuprofile it shows where an add's time goes.
+//
+//	go test -run '^$' -bench CartAdd -cpuprofile /tmp/cpu.out ./internal/server/
+func BenchmarkCartAddItem(b *testing.B) {
+	srv := newBenchServer(b, 64<<20)
+	toks := cartTokens(b, srv, b.N)
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(`{"id":65,"quantity":1}`))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Cart-Token", toks[next.Add(1)-1])
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, r)
+			if w.Code != http.StatusCreated {
+				b.Fatalf("add-item: %d %s", w.Code, w.Body)
+			}
+		}
+	})
+}
+
+// BenchmarkWCAjaxAddToCart: wc-ajax add_to_cart without a session (each
+// add starts a cart), fragments rendered by the JS engine each time.
+func BenchmarkWCAjaxAddToCart(b *testing.B) {
+	srv := newBenchServer(b, 64<<20)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r := httptest.NewRequest(http.MethodPost, "/?wc-ajax=add_to_cart", strings.NewReader("product_id=65&quantity=1"))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, r)
+			if w.Code != http.StatusOK {
+				b.Fatalf("add_to_cart: %d %s", w.Code, w.Body)
+			}
+		}
+	})
 }
