@@ -7,8 +7,6 @@ package server_test
 //	go test -run '^$' -bench . -benchmem ./internal/server/
 
 import (
-	"context"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,48 +14,15 @@ import (
 	"testing"
 	"time"
 
-	"vitrine/internal/money"
-	"vitrine/internal/render"
-	"vitrine/internal/seed"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
-	"vitrine/web"
 )
 
 func newBenchServer(b *testing.B, cacheBytes int64) *server.Server {
 	b.Helper()
-	ctx := context.Background()
-	db := storetest.Open(b, sqlstore.SQLite)
-	if _, err := seed.Demo(ctx, db, time.Now().UTC()); err != nil {
-		b.Fatal(err)
-	}
-	client, err := web.Client()
-	if err != nil {
-		b.Fatal(err)
-	}
-	assets, err := render.LoadAssets(client, "src/entry-client.tsx")
-	if err != nil {
-		b.Skipf("the web app is not built: %v", err)
-	}
-	bundle, err := web.ServerBundle()
-	if err != nil {
-		b.Skipf("no server bundle: %v", err)
-	}
-	engine, err := render.NewEngine(bundle, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(engine.Close)
-	usd, _ := money.Lookup("USD")
-	srv, err := server.New(server.Config{
-		BaseURL: "http://localhost", SiteName: "Vitrine", Tagline: "Everyday clothing, made to last", Currency: usd,
-		VariationThreshold: 30, CacheBytes: cacheBytes, CacheMaxAge: 10 * time.Minute,
-	}, db, engine, client, assets, slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return srv
+	return newServer(b, storetest.Open(b, sqlstore.SQLite), "", 0, server.Config{BaseURL: "http://localhost",
+		Tagline: "Everyday clothing, made to last", CacheBytes: cacheBytes, CacheMaxAge: 10 * time.Minute})
 }
 
 // serve runs one request and checks its status and X-Cache header (if want

@@ -29,42 +29,51 @@ type shop struct {
 	srv *server.Server
 }
 
-// newShop seeds the demo catalogue into a fresh store and wires a server
-// with the real built app. bundle overrides the server bundle when set.
-func newShop(t *testing.T, db *sqlstore.DB, bundle string) *shop {
-	t.Helper()
-	ctx := context.Background()
-	if _, err := seed.Demo(ctx, db, seedTime); err != nil {
-		t.Fatalf("seed: %v", err)
+// newServer seeds the demo catalogue into db and wires a server with the
+// real built app and cfg (USD and the site name filled in). bundle
+// overrides the server bundle when set; engines is the render pool size
+// (0: one per CPU).
+func newServer(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg server.Config) *server.Server {
+	tb.Helper()
+	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
+		tb.Fatalf("seed: %v", err)
 	}
 	client, err := web.Client()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	assets, err := render.LoadAssets(client, "src/entry-client.tsx")
 	if err != nil {
-		t.Fatalf("assets (build the web app first): %v", err)
+		tb.Fatalf("assets (build the web app first): %v", err)
 	}
 	if bundle == "" {
 		if bundle, err = web.ServerBundle(); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
-	engine, err := render.NewEngine(bundle, 2)
+	engine, err := render.NewEngine(bundle, engines)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(engine.Close)
-	usd, _ := money.Lookup("USD")
-	srv, err := server.New(server.Config{BaseURL: "https://shop.example", SiteName: "Vitrine", Tagline: "Tagline", Currency: usd,
-		VariationThreshold: 30, CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond},
-		db, engine, client, assets, slog.New(slog.DiscardHandler))
+	tb.Cleanup(engine.Close)
+	cfg.Currency, _ = money.Lookup("USD")
+	cfg.SiteName, cfg.VariationThreshold = "Vitrine", 30
+	srv, err := server.New(cfg, db, engine, client, assets, slog.New(slog.DiscardHandler))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	ctxRun, cancel := context.WithCancel(ctx)
+	return srv
+}
+
+// newShop is a started test server on db with the demo catalogue. bundle
+// overrides the server bundle when set.
+func newShop(t *testing.T, db *sqlstore.DB, bundle string) *shop {
+	t.Helper()
+	srv := newServer(t, db, bundle, 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	if err := srv.Start(ctxRun); err != nil {
+	if err := srv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return &shop{t: t, db: db, srv: srv}
