@@ -6,6 +6,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"sync"
 	"time"
 
@@ -38,24 +39,27 @@ func NewPage(status int, html []byte, tags []string) *Page {
 	sum := sha256.Sum256(html)
 	p.ETag = `"` + hex.EncodeToString(sum[:12]) + `"`
 
-	var gz bytes.Buffer
-	gz.Grow(len(html)/4 + 64)
-	gw := gzipPool.Get().(*gzip.Writer)
-	gw.Reset(&gz)
-	_, _ = gw.Write(html)
-	_ = gw.Close()
-	gzipPool.Put(gw)
-	p.Gzip = gz.Bytes()
-
-	var br bytes.Buffer
-	br.Grow(len(html)/5 + 64)
-	bw := brotliPool.Get().(*brotli.Writer)
-	bw.Reset(&br)
-	_, _ = bw.Write(html)
-	_ = bw.Close()
-	brotliPool.Put(bw)
-	p.Brotli = br.Bytes()
+	p.Gzip = compress(&gzipPool, html, len(html)/4)
+	p.Brotli = compress(&brotliPool, html, len(html)/5)
 	return p
+}
+
+// compressor is what the pooled gzip and brotli writers share.
+type compressor interface {
+	io.WriteCloser
+	Reset(io.Writer)
+}
+
+// compress writes html through a pooled compressor; grow presizes the output.
+func compress(pool *sync.Pool, html []byte, grow int) []byte {
+	var out bytes.Buffer
+	out.Grow(grow + 64)
+	w := pool.Get().(compressor)
+	w.Reset(&out)
+	_, _ = w.Write(html)
+	_ = w.Close()
+	pool.Put(w)
+	return out.Bytes()
 }
 
 func (p *Page) size() int64 {
