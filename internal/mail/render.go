@@ -1,0 +1,42 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// OrderLoader returns the view of an order for its emails, or an error
+// wrapping ErrNotFound when the order does not exist.
+type OrderLoader func(ctx context.Context, orderID int64) (OrderView, error)
+
+// OrderRenderer is the Renderer of the order emails: ref is the order id in
+// decimal; KindOrderConfirmation goes to the order's Email and KindNewOrder
+// to shopTo. A malformed ref, an unknown kind or a missing order is
+// permanent; other loader errors (the store is down) are retried.
+func OrderRenderer(load OrderLoader, shopTo []string) Renderer {
+	return func(ctx context.Context, kind, ref string) (Message, error) {
+		id, err := strconv.ParseInt(ref, 10, 64)
+		if err != nil || id <= 0 {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: bad order ref %q", kind, ref))
+		}
+		if kind != KindOrderConfirmation && kind != KindNewOrder {
+			return Message{}, Permanent(fmt.Errorf("mail: unknown kind %q", kind))
+		}
+		v, err := load(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: order %d: %w", kind, id, err))
+		}
+		if err != nil {
+			return Message{}, fmt.Errorf("mail: %s: load order %d: %w", kind, id, err)
+		}
+		if kind == KindOrderConfirmation {
+			return OrderConfirmation(v, v.Email)
+		}
+		if len(shopTo) == 0 {
+			return Message{}, Permanent(errors.New("mail: new_order: no shop address to notify"))
+		}
+		return NewOrderNotice(v, shopTo)
+	}
+}
