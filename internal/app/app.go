@@ -23,6 +23,7 @@ import (
 	"vitrine/internal/importer"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
+	"vitrine/internal/payment/paypal"
 	"vitrine/internal/render"
 	"vitrine/internal/seed"
 	"vitrine/internal/server"
@@ -54,6 +55,23 @@ type Config struct {
 	// a random secret kept in the store (settings table), shared by every
 	// instance on that store and kept across restarts.
 	Secret string
+	// The wallet (internal/app/wallet.go): PayPal's Orders v2 API at
+	// PayPalBaseURL with a client id, else the built-in sandbox when
+	// PayPalSandbox is set.
+	PayPalBaseURL   string
+	PayPalClientID  string
+	PayPalSecret    string
+	PayPalWebhookID string
+	PayPalSandbox   bool
+	// SMTPURL configures outgoing mail (smtp://user:pass@host:port?tls=…&from=…);
+	// empty keeps order emails queued in the outbox.
+	SMTPURL string
+	// Attribution turns order attribution tracking on; AttributionMonths is
+	// the first-visit cookies' lifetime.
+	Attribution       bool
+	AttributionMonths int
+	// ShopEmail receives the new-order notices (default: the SMTP from address).
+	ShopEmail string
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -62,6 +80,7 @@ Usage:
   vitrine [serve] [flags]                     run the shop (seeds a demo catalogue on an empty store)
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
+  vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine version                             print the version
 
 Every flag can also be set with an environment variable: --base-url is VITRINE_BASE_URL.
@@ -113,6 +132,15 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.ScrollHistory, "infinite-scroll-history", "push", "listings: push or replace the URL as pages load")
 	boolean(&c.Zoom, "zoom", false, "hover zoom on product images")
 	str(&c.Secret, "secret", "", "secret for cart cookies, Cart-Tokens and nonces (default: a random one kept in the store)")
+	str(&c.PayPalBaseURL, "paypal-base-url", "", "PayPal Orders v2 API root (default with a client id: PayPal's sandbox, "+paypal.SandboxBaseURL+")")
+	str(&c.PayPalClientID, "paypal-client-id", "", "PayPal REST app client id (empty: the built-in sandbox, see --paypal-sandbox)")
+	str(&c.PayPalSecret, "paypal-secret", "", "PayPal REST app secret")
+	str(&c.PayPalWebhookID, "paypal-webhook-id", "", "id of the shop's PayPal webhook (signs deliveries to /wp-json/paypal/v1/incoming)")
+	boolean(&c.PayPalSandbox, "paypal-sandbox", true, "without a PayPal client id, pay through the built-in sandbox at /_sandbox/paypal (no real money)")
+	str(&c.SMTPURL, "smtp-url", "", "outgoing mail: smtp://user:pass@host:port?tls=none|starttls|tls&from=shop@example.com (empty: emails stay queued)")
+	boolean(&c.Attribution, "attribution", true, "order attribution: remember where shoppers came from in first-party cookies and store it with orders")
+	num(&c.AttributionMonths, "attribution-lifetime-months", 6, "order attribution: lifetime of the first-visit cookies in months")
+	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -144,6 +172,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.ScrollHistory != "push" && c.ScrollHistory != "replace" {
 		return c, nil, fmt.Errorf("--infinite-scroll-history %q: use push or replace", c.ScrollHistory)
+	}
+	if c.AttributionMonths < 1 || c.AttributionMonths > 120 {
+		return c, nil, fmt.Errorf("--attribution-lifetime-months %d: use 1 to 120", c.AttributionMonths)
 	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
@@ -197,13 +228,15 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer db.Close()
 		fmt.Fprintln(stdout, "migrations applied")
 		return nil
+	case "paypal-sandbox":
+		return runPayPalSandbox(ctx, cfg, stdout, log)
 	case "import":
 		if len(pos) != 2 || pos[0] != "woocommerce-csv" {
 			return errors.New("usage: vitrine import woocommerce-csv FILE")
 		}
 		return importCSV(ctx, cfg, log, pos[1], stdout)
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, paypal-sandbox, version)", cmd)
 }
 
 func version() string {
@@ -293,13 +326,18 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings := pages.DefaultSettings()
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
 	settings.Zoom = cfg.Zoom
+	settings.Attribution = pages.Attribution{Enabled: cfg.Attribution, LifetimeMonths: cfg.AttributionMonths}
 	secret := []byte(cfg.Secret)
 	if len(secret) == 0 {
 		if secret, err = db.Secret(ctx, "session_secret"); err != nil {
 			return err
 		}
 	}
-	srv, err := server.New(server.Config{Settings: settings, Secret: secret,
+	walletCfg, sandbox := walletSetup(cfg, log) // wallet.go
+	if sandbox != nil {
+		defer sandbox.Close()
+	}
+	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 	}, db, engine, client, assets, log)
@@ -309,9 +347,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err := srv.Start(ctx); err != nil {
 		return err
 	}
+	if err := startMail(ctx, cfg, db, srv, log); err != nil {
+		return err
+	}
 	hs := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           srv,
+		Handler:           withSandbox(srv, sandbox),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,

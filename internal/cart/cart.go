@@ -175,15 +175,22 @@ func ParseQuantity(raw string) (int64, error) {
 // against the product's limits. existing is what the line held before the
 // add (for the stock message); adding reports an add (not an update).
 func CheckQuantity(p *catalog.Product, total, existing int64, adding bool) error {
+	return CheckQuantityHeld(p, total, existing, 0, adding)
+}
+
+// CheckQuantityHeld is CheckQuantity when other lines of the cart draw on the
+// same stock (variations whose stock the parent manages): held is what those
+// lines hold, and the line's total plus held must fit the stock.
+func CheckQuantityHeld(p *catalog.Product, total, existing, held int64, adding bool) error {
 	name := html.EscapeString(p.Name)
 	if p.SoldIndividually && adding && existing > 0 {
 		return fail(400, "woocommerce_rest_cart_product_sold_individually", "You cannot add another &quot;%s&quot; to your cart.", name)
 	}
 	l := p.Limits()
-	if p.ManageStock && p.StockQuantity != nil && !backordersAllowed(p) && total > *p.StockQuantity {
+	if p.ManageStock && p.StockQuantity != nil && !backordersAllowed(p) && total+held > *p.StockQuantity {
 		return fail(400, "woocommerce_rest_product_partially_out_of_stock",
 			"You cannot add that amount to the cart &mdash; we have %d in stock and you already have %d in your cart.",
-			max(*p.StockQuantity, 0), existing)
+			max(*p.StockQuantity, 0), existing+held)
 	}
 	if total < l.Minimum {
 		return fail(400, "woocommerce_rest_product_invalid_quantity", "The minimum quantity of &quot;%s&quot; is %d.", name, l.Minimum)
@@ -198,6 +205,30 @@ func CheckQuantity(p *catalog.Product, total, existing int64, adding bool) error
 		return fail(400, "woocommerce_rest_product_invalid_quantity", "The maximum quantity of &quot;%s&quot; is %d.", name, MaxQuantity)
 	}
 	return nil
+}
+
+// StockOwner is the product whose stock a line of p draws on: the parent
+// when p is a variation that does not manage its own stock and the parent
+// does (WooCommerce's "stock managed by parent"), else p itself.
+func StockOwner(p, parent *catalog.Product) *catalog.Product {
+	if parent != nil && p != parent && !p.ManageStock && parent.ManageStock {
+		return parent
+	}
+	return p
+}
+
+// WithStock is p as the stock rules see it: for a variation whose parent
+// manages its stock, a copy of p carrying the parent's stock quantity,
+// status, backorder policy and low-stock amount; else p itself (not copied).
+func WithStock(p, parent *catalog.Product) *catalog.Product {
+	owner := StockOwner(p, parent)
+	if owner == p {
+		return p
+	}
+	c := *p
+	c.ManageStock, c.StockQuantity, c.StockStatus = true, owner.StockQuantity, owner.StockStatus
+	c.Backorders, c.LowStockAmount = owner.Backorders, owner.LowStockAmount
+	return &c
 }
 
 func backordersAllowed(p *catalog.Product) bool {
@@ -217,7 +248,7 @@ func CheckSellable(p, parent *catalog.Product, now time.Time) error {
 	if !p.IsPurchasable(now) || (parent != nil && !parent.Purchasable) {
 		return fail(400, "woocommerce_rest_product_not_purchasable", "The &quot;%s&quot; product cannot be purchased.", html.EscapeString(p.Name))
 	}
-	if !p.InStock() {
+	if !WithStock(p, parent).InStock() {
 		return fail(400, "woocommerce_rest_product_out_of_stock", "You cannot add &quot;%s&quot; to the cart because the product is out of stock.", html.EscapeString(p.Name))
 	}
 	return nil
@@ -287,16 +318,20 @@ func VariationAttrs(v *catalog.Product, chosen map[string]string) []Attr {
 
 // Store keeps carts. Every mutation runs in one transaction that re-reads
 // the line it changes, so concurrent writes to one session lose nothing.
+// AddLine and SetQuantity answer the cart as the mutation left it (read in
+// the same transaction), so a response needs no second read.
 type Store interface {
 	// Cart loads a session's cart; a missing or expired session is an
 	// empty cart with Exists false.
 	Cart(ctx context.Context, id string, now time.Time) (*Cart, error)
 	// AddLine adds qty to the line with l.Key (creating the session and the
-	// line when missing). check sees the quantity the line held and the
-	// total it would hold, and may refuse; then nothing changes.
-	AddLine(ctx context.Context, id string, l Line, now, expires time.Time, check func(existing, total int64) error) error
-	// SetQuantity sets a line's quantity after check; ErrNoLine when unknown.
-	SetQuantity(ctx context.Context, id, key string, qty int64, now, expires time.Time, check func(l Line) error) error
+	// line when missing). check sees the cart as it is before the add, the
+	// quantity the line held and the total it would hold, and may refuse;
+	// then nothing changes.
+	AddLine(ctx context.Context, id string, l Line, now, expires time.Time, check func(c *Cart, existing, total int64) error) (*Cart, error)
+	// SetQuantity sets a line's quantity after check (which sees the cart
+	// before the change and the line); ErrNoLine when unknown.
+	SetQuantity(ctx context.Context, id, key string, qty int64, now, expires time.Time, check func(c *Cart, l Line) error) (*Cart, error)
 	// RemoveLine deletes a line; ErrNoLine when unknown.
 	RemoveLine(ctx context.Context, id, key string, now, expires time.Time) error
 	// SetCustomer stores addresses and the chosen rate on the session.

@@ -180,3 +180,63 @@ func TestSum(t *testing.T) {
 		t.Errorf("Sum(nil) = %+v", got)
 	}
 }
+
+// TestParentManagedStock: a variation that does not manage stock, under a
+// parent that does, sells from the parent's stock, shared with its sibling
+// variations in the cart.
+func TestParentManagedStock(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	variation := func(manage bool, qty *int64) *catalog.Product {
+		return &catalog.Product{ID: 2, ParentID: 1, Type: catalog.TypeVariation, Name: "Tee", Status: catalog.StatusPublish,
+			Purchasable: true, Active: true, RegularPrice: ptr(1000), ManageStock: manage, StockQuantity: qty, StockStatus: catalog.StockInStock, Backorders: catalog.BackordersNo}
+	}
+	parent := func(manage bool, qty int64, backorders, status string) *catalog.Product {
+		return &catalog.Product{ID: 1, Type: catalog.TypeVariable, Name: "Tee", Status: catalog.StatusPublish, Purchasable: true,
+			ManageStock: manage, StockQuantity: ptr(qty), StockStatus: status, Backorders: backorders}
+	}
+	for _, tc := range []struct {
+		name        string
+		v, p        *catalog.Product
+		owner       int64 // StockOwner's id
+		total, held int64
+		sellable    string // CheckSellable's code
+		quantity    string // CheckQuantityHeld's code
+	}{
+		{"parent stock covers it", variation(false, nil), parent(true, 5, catalog.BackordersNo, catalog.StockInStock), 1, 3, 2, "", ""},
+		{"shared stock is exceeded", variation(false, nil), parent(true, 5, catalog.BackordersNo, catalog.StockInStock), 1, 4, 2, "",
+			"woocommerce_rest_product_partially_out_of_stock"},
+		{"parent out of stock", variation(false, nil), parent(true, 0, catalog.BackordersNo, catalog.StockOutOfStock), 1, 1, 0,
+			"woocommerce_rest_product_out_of_stock", "woocommerce_rest_product_partially_out_of_stock"},
+		{"parent allows backorders", variation(false, nil), parent(true, 0, catalog.BackordersYes, catalog.StockOnBackorder), 1, 9, 4, "", ""},
+		{"variation's own stock wins", variation(true, ptr(10)), parent(true, 1, catalog.BackordersNo, catalog.StockInStock), 2, 8, 0, "", ""},
+		{"variation's own stock is exceeded", variation(true, ptr(2)), parent(true, 50, catalog.BackordersNo, catalog.StockInStock), 2, 3, 0, "",
+			"woocommerce_rest_product_partially_out_of_stock"},
+		{"neither manages stock", variation(false, nil), parent(false, 0, catalog.BackordersNo, catalog.StockInStock), 2, 500, 100, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if o := StockOwner(tc.v, tc.p); o.ID != tc.owner {
+				t.Errorf("StockOwner = %d, want %d", o.ID, tc.owner)
+			}
+			before := *tc.v
+			eff := WithStock(tc.v, tc.p)
+			if tc.owner == 1 && (!eff.ManageStock || *eff.StockQuantity != *tc.p.StockQuantity) || tc.owner == 2 && eff != tc.v {
+				t.Errorf("WithStock = %+v", eff)
+			}
+			if tc.v.ManageStock != before.ManageStock || tc.v.StockQuantity != before.StockQuantity {
+				t.Error("WithStock changed the variation")
+			}
+			if got := code(CheckSellable(tc.v, tc.p, now)); got != tc.sellable {
+				t.Errorf("CheckSellable = %q, want %q", got, tc.sellable)
+			}
+			if got := code(CheckQuantityHeld(eff, tc.total, 0, tc.held, true)); got != tc.quantity {
+				t.Errorf("CheckQuantityHeld = %q, want %q", got, tc.quantity)
+			}
+		})
+	}
+	// The message counts what the other lines hold.
+	err := CheckQuantityHeld(WithStock(variation(false, nil), parent(true, 5, catalog.BackordersNo, catalog.StockInStock)), 4, 1, 2, true)
+	var e *Error
+	if !errors.As(err, &e) || e.Message != "You cannot add that amount to the cart &mdash; we have 5 in stock and you already have 3 in your cart." {
+		t.Errorf("message: %v", err)
+	}
+}

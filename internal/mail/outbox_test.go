@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"vitrine/internal/mail"
+	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -128,10 +129,10 @@ func TestMailOutboxDelivers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		c := newClock()
-		smtp := startSink(t, sinkOptions{})
+		smtp := mailtest.Start(t, mailtest.Options{})
 		v := sampleView()
 		v.Lines[0].Name = "Überhemd — linen"
-		o := mail.NewOutbox(db, sender(t, smtp.port(t)), testRenderer(map[int64]mail.OrderView{17: v}), nil, options(c))
+		o := mail.NewOutbox(db, sender(t, smtp.Port(t)), testRenderer(map[int64]mail.OrderView{17: v}), nil, options(c))
 		if err := db.EnqueueMail(ctx, mail.KindOrderConfirmation, "17", "order:17:confirmation", c.Now()); err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +143,7 @@ func TestMailOutboxDelivers(t *testing.T) {
 		if err != nil || res != (mail.Result{Sent: 2}) {
 			t.Fatalf("run: %+v %v", res, err)
 		}
-		got := smtp.messages()
+		got := smtp.Messages()
 		if len(got) != 2 {
 			t.Fatalf("%d messages delivered", len(got))
 		}
@@ -200,7 +201,7 @@ func TestMailOutboxDelivers(t *testing.T) {
 		if res, err := o.RunOnce(ctx); err != nil || res != (mail.Result{}) {
 			t.Fatalf("second run: %+v %v", res, err)
 		}
-		if n := len(smtp.messages()); n != 2 {
+		if n := len(smtp.Messages()); n != 2 {
 			t.Errorf("%d messages after a second run", n)
 		}
 	})
@@ -247,7 +248,7 @@ func TestMailOutboxSMTPDown(t *testing.T) {
 		}
 
 		// The server comes up on that port: delivered exactly once.
-		smtp := startSink(t, sinkOptions{addr: fmt.Sprintf("127.0.0.1:%d", port)})
+		smtp := mailtest.Start(t, mailtest.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
 		c.Add(time.Minute)
 		if res, err := o.RunOnce(ctx); err != nil || res != (mail.Result{Sent: 1}) {
 			t.Fatalf("run when up: %+v %v", res, err)
@@ -258,7 +259,7 @@ func TestMailOutboxSMTPDown(t *testing.T) {
 				t.Fatalf("later run: %+v %v", res, err)
 			}
 		}
-		if got := smtp.messages(); len(got) != 1 || got[0].To[0] != "jane@example.com" {
+		if got := smtp.Messages(); len(got) != 1 || got[0].To[0] != "jane@example.com" {
 			t.Fatalf("delivered: %+v", got)
 		}
 		q = row(t, db, "k")
@@ -277,7 +278,7 @@ func TestMailOutboxTwoWorkers(t *testing.T) {
 			dsn := storetest.DSN(t, engine)
 			a, b := openStore(t, dsn), openStore(t, dsn)
 			c := newClock()
-			smtp := startSink(t, sinkOptions{})
+			smtp := mailtest.Start(t, mailtest.Options{})
 			const n = 30
 			views := map[int64]mail.OrderView{}
 			for i := int64(1); i <= n; i++ {
@@ -292,10 +293,10 @@ func TestMailOutboxTwoWorkers(t *testing.T) {
 			opts := options(c)
 			opts.Batch = 3
 			workers := []*mail.Outbox{
-				mail.NewOutbox(a, sender(t, smtp.port(t)), testRenderer(views), nil, opts),
-				mail.NewOutbox(b, sender(t, smtp.port(t)), testRenderer(views), nil, opts),
-				mail.NewOutbox(a, sender(t, smtp.port(t)), testRenderer(views), nil, opts),
-				mail.NewOutbox(b, sender(t, smtp.port(t)), testRenderer(views), nil, opts),
+				mail.NewOutbox(a, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+				mail.NewOutbox(b, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+				mail.NewOutbox(a, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+				mail.NewOutbox(b, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
 			}
 			var wg sync.WaitGroup
 			var mu sync.Mutex
@@ -317,7 +318,7 @@ func TestMailOutboxTwoWorkers(t *testing.T) {
 			if total != (mail.Result{Sent: n}) {
 				t.Errorf("workers' results add up to %+v", total)
 			}
-			got := smtp.messages()
+			got := smtp.Messages()
 			seen := map[string]int{}
 			for _, m := range got {
 				seen[m.To[0]]++
@@ -389,12 +390,12 @@ func TestMailOutboxGiveUp(t *testing.T) {
 		}
 
 		// Requeued by an operator once the server is up: delivered.
-		smtp := startSink(t, sinkOptions{})
-		o = mail.NewOutbox(db, sender(t, smtp.port(t)), testRenderer(map[int64]mail.OrderView{17: sampleView()}), log, opts)
+		smtp := mailtest.Start(t, mailtest.Options{})
+		o = mail.NewOutbox(db, sender(t, smtp.Port(t)), testRenderer(map[int64]mail.OrderView{17: sampleView()}), log, opts)
 		if ok, err := db.RequeueMail(ctx, row(t, db, "k").ID, c.Now()); !ok || err != nil {
 			t.Fatal(ok, err)
 		}
-		if res, err := o.RunOnce(ctx); err != nil || res != (mail.Result{Sent: 1}) || len(smtp.messages()) != 1 {
+		if res, err := o.RunOnce(ctx); err != nil || res != (mail.Result{Sent: 1}) || len(smtp.Messages()) != 1 {
 			t.Fatalf("after requeue: %+v %v", res, err)
 		}
 	})
@@ -436,12 +437,12 @@ func TestMailOutboxPermanentRenderError(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		c := newClock()
-		smtp := startSink(t, sinkOptions{})
+		smtp := mailtest.Start(t, mailtest.Options{})
 		bad := sampleView()
 		bad.Email = "not an address"
 		render := testRenderer(map[int64]mail.OrderView{17: sampleView(), 18: bad})
 		flaky := true
-		o := mail.NewOutbox(db, sender(t, smtp.port(t)), func(ctx context.Context, kind, ref string) (mail.Message, error) {
+		o := mail.NewOutbox(db, sender(t, smtp.Port(t)), func(ctx context.Context, kind, ref string) (mail.Message, error) {
 			if kind == mail.KindOrderConfirmation && ref == "17" && flaky {
 				return mail.Message{}, errTransient
 			}
@@ -478,7 +479,7 @@ func TestMailOutboxPermanentRenderError(t *testing.T) {
 		if res, err := o.RunOnce(ctx); err != nil || res != (mail.Result{Sent: 1}) {
 			t.Fatalf("second run: %+v %v", res, err)
 		}
-		if got := smtp.messages(); len(got) != 1 || got[0].To[0] != "jane@example.com" {
+		if got := smtp.Messages(); len(got) != 1 || got[0].To[0] != "jane@example.com" {
 			t.Fatalf("delivered: %+v", got)
 		}
 	})
@@ -513,19 +514,19 @@ func TestMailOutboxRunKick(t *testing.T) {
 
 		// With a sender: the first poll sends what was queued; a kick sends a
 		// new message at once although the interval is an hour.
-		smtp := startSink(t, sinkOptions{})
-		o := mail.NewOutbox(db, sender(t, smtp.port(t)), testRenderer(views), nil, options(c))
+		smtp := mailtest.Start(t, mailtest.Options{})
+		o := mail.NewOutbox(db, sender(t, smtp.Port(t)), testRenderer(views), nil, options(c))
 		if !o.Enabled() {
 			t.Fatal("outbox with sender not enabled")
 		}
 		done := make(chan error, 1)
 		go func() { done <- o.Run(ctx) }()
-		smtp.waitFor(t, 1)
+		smtp.WaitFor(t, 1)
 		if err := db.EnqueueMail(ctx, mail.KindNewOrder, "17", "after", c.Now()); err != nil {
 			t.Fatal(err)
 		}
 		o.Kick()
-		got := smtp.waitFor(t, 2)
+		got := smtp.WaitFor(t, 2)
 		if got[1].To[0] != "orders@shop.example" {
 			t.Errorf("second message to %v", got[1].To)
 		}

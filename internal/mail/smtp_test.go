@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vitrine/internal/mail"
+	"vitrine/internal/mail/mailtest"
 )
 
 func TestMailParseSMTPURL(t *testing.T) {
@@ -77,8 +78,8 @@ func TestMailParseSMTPURL(t *testing.T) {
 
 func TestMailSMTPStartTLSAuth(t *testing.T) {
 	serverTLS, roots := selfSigned(t)
-	smtp := startSink(t, sinkOptions{user: "shop", pass: "s3cret", tls: serverTLS})
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://shop:s3cret@127.0.0.1:%d?tls=starttls&from=shop@shop.example", smtp.port(t)))
+	smtp := mailtest.Start(t, mailtest.Options{User: "shop", Pass: "s3cret", TLS: serverTLS})
+	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://shop:s3cret@127.0.0.1:%d?tls=starttls&from=shop@shop.example", smtp.Port(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestMailSMTPStartTLSAuth(t *testing.T) {
 	if err := s.Send(ctx, mail.Message{To: []string{"jane@example.com"}, Subject: "Hello", Text: "Hi.\n"}); err != nil {
 		t.Fatal(err)
 	}
-	got := smtp.messages()
+	got := smtp.Messages()
 	if len(got) != 1 || got[0].User != "shop" || !got[0].TLS || got[0].To[0] != "jane@example.com" {
 		t.Fatalf("delivered: %+v", got)
 	}
@@ -114,15 +115,15 @@ func TestMailSMTPStartTLSAuth(t *testing.T) {
 	if err := s.Send(ctx, mail.Message{To: []string{"jane@example.com"}, Subject: "Hello", Text: "Hi.\n"}); err == nil {
 		t.Error("untrusted certificate accepted")
 	}
-	if n := len(smtp.messages()); n != 1 {
+	if n := len(smtp.Messages()); n != 1 {
 		t.Errorf("%d messages after the failures", n)
 	}
 }
 
 func TestMailSMTPImplicitTLS(t *testing.T) {
 	serverTLS, roots := selfSigned(t)
-	smtp := startSink(t, sinkOptions{tls: serverTLS, implicitTLS: true})
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtps://127.0.0.1:%d?from=shop@shop.example", smtp.port(t)))
+	smtp := mailtest.Start(t, mailtest.Options{TLS: serverTLS, ImplicitTLS: true})
+	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtps://127.0.0.1:%d?from=shop@shop.example", smtp.Port(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestMailSMTPImplicitTLS(t *testing.T) {
 	if err := s.Send(context.Background(), mail.Message{To: []string{"a@example.com"}, Subject: "x", Text: "x", HTML: "<p>x</p>"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := smtp.messages(); len(got) != 1 || !got[0].TLS {
+	if got := smtp.Messages(); len(got) != 1 || !got[0].TLS {
 		t.Fatalf("delivered: %+v", got)
 	}
 }
@@ -142,8 +143,8 @@ func TestMailSMTPImplicitTLS(t *testing.T) {
 // STARTTLS is required by default: a server without it is refused, so
 // nothing goes in clear by accident.
 func TestMailSMTPStartTLSRequired(t *testing.T) {
-	smtp := startSink(t, sinkOptions{})
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://127.0.0.1:%d?from=shop@shop.example", smtp.port(t)))
+	smtp := mailtest.Start(t, mailtest.Options{})
+	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://127.0.0.1:%d?from=shop@shop.example", smtp.Port(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,14 +156,14 @@ func TestMailSMTPStartTLSRequired(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "STARTTLS") {
 		t.Errorf("send without STARTTLS: %v", err)
 	}
-	if n := len(smtp.messages()); n != 0 {
+	if n := len(smtp.Messages()); n != 0 {
 		t.Errorf("%d messages went in clear", n)
 	}
 }
 
 func TestMailSMTPPermanentBuildErrors(t *testing.T) {
-	smtp := startSink(t, sinkOptions{})
-	s := sender(t, smtp.port(t))
+	smtp := mailtest.Start(t, mailtest.Options{})
+	s := sender(t, smtp.Port(t))
 	ctx := context.Background()
 	for name, m := range map[string]mail.Message{
 		"no recipient": {Subject: "x", Text: "x"},
@@ -181,7 +182,7 @@ func TestMailSMTPPermanentBuildErrors(t *testing.T) {
 	if err := s.Send(ctx, mail.Message{To: []string{"a@example.com"}, Subject: "Hi\r\nBcc: victim@example.com", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	got := smtp.messages()
+	got := smtp.Messages()
 	if len(got) != 1 || len(got[0].To) != 1 || strings.Contains(string(got[0].Data), "\r\nBcc:") {
 		t.Fatalf("delivered: %+v\n%s", got, got[0].Data)
 	}

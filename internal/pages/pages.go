@@ -94,6 +94,17 @@ type Settings struct {
 	// DeselectConflicting: choosing a value unavailable with the other
 	// choices clears those choices instead of being refused (default off).
 	DeselectConflicting bool `json:"deselect_conflicting"`
+	// Attribution is order attribution tracking (spec section 9, "Order
+	// tracking"): first-party source cookies the checkout sends with the order.
+	Attribution Attribution `json:"attribution"`
+}
+
+// Attribution configures order attribution tracking. Off: the storefront
+// deletes the tracking cookies.
+type Attribution struct {
+	Enabled bool `json:"enabled"`
+	// LifetimeMonths is how long the first-visit cookies live.
+	LifetimeMonths int `json:"lifetime_months"`
 }
 
 // InfiniteScroll configures listings' infinite scroll.
@@ -114,6 +125,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		InfiniteScroll: InfiniteScroll{Type: "spinner", History: "push", ScrollThreshold: 400, FadeInDuration: 300},
 		Zoom:           false, Lightbox: true, SearchMinChars: 3,
+		Attribution: Attribution{Enabled: true, LifetimeMonths: 6},
 	}
 }
 

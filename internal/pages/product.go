@@ -44,6 +44,16 @@ type Review struct {
 	FormattedDateCreated string `json:"formatted_date_created"`
 }
 
+// VariationAvailability is what a page may show of one variation's stock:
+// its attribute values (by attribute key, "" = any) and whether it is in
+// stock and purchasable. Status only: pages never carry exact counts.
+type VariationAvailability struct {
+	ID          int64             `json:"id"`
+	Attributes  map[string]string `json:"attributes"`
+	InStock     bool              `json:"in_stock"`
+	Purchasable bool              `json:"purchasable"`
+}
+
 // ProductPage is the data of /product/<slug>/.
 type ProductPage struct {
 	Base
@@ -57,6 +67,11 @@ type ProductPage struct {
 	Related         []storeapi.Product   `json:"related"`
 	Upsells         []storeapi.Product   `json:"upsells"`
 	Grouped         []storeapi.Product   `json:"grouped"`
+	// Availability lists, when the variations are not embedded (above the
+	// threshold), every visible variation's attributes with its stock
+	// status and purchasability, so swatches can be crossed out without a
+	// get_variation call. Never an exact count.
+	Availability []VariationAvailability `json:"variation_availability"`
 }
 
 // Product loads a product page. Unpublished products are not found.
@@ -78,7 +93,7 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 			return nil, err
 		}
 	}
-	page := ProductPage{Base: e.base, Variations: []storeapi.Variation{}, Swatches: []SwatchAttribute{},
+	page := ProductPage{Base: e.base, Variations: []storeapi.Variation{}, Availability: []VariationAvailability{}, Swatches: []SwatchAttribute{},
 		Additional: []LabelValue{}, Reviews: []Review{}, Related: []storeapi.Product{}, Upsells: []storeapi.Product{}, Grouped: []storeapi.Product{}}
 	tags := []string{"product:" + strconv.FormatInt(p.ID, 10)}
 
@@ -107,13 +122,17 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 	}
 	page.VariationsTotal = visible
 	threshold := min(max(l.VariationThreshold, 30), 100)
-	if visible <= threshold {
-		for _, v := range vars {
-			if v.Published() && v.Active {
-				page.Variations = append(page.Variations, e.b.Variation(p, v))
-			}
+	for _, v := range vars {
+		if !v.Published() || !v.Active {
+			continue
+		}
+		if visible <= threshold {
+			page.Variations = append(page.Variations, e.b.Variation(p, v))
+		} else {
+			page.Availability = append(page.Availability, availability(v, e.b.Now))
 		}
 	}
+	tags = append(tags, stockStatusTags(vars)...)
 	if page.Swatches, err = l.swatches(ctx, p); err != nil {
 		return nil, err
 	}
@@ -173,6 +192,33 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 	}
 	h.JSONLD = []any{l.productLD(p, page.Product, desc), breadcrumbLD(l.BaseURL, page.Breadcrumbs)}
 	return &Result{Status: 200, Data: page, Head: h, Tags: tags}, nil
+}
+
+// availability is the stock status of one variation as a page shows it.
+func availability(v *catalog.Product, now time.Time) VariationAvailability {
+	a := VariationAvailability{ID: v.ID, Attributes: make(map[string]string, len(v.Variation)),
+		InStock: v.InStock(), Purchasable: v.IsPurchasable(now)}
+	for _, va := range v.Variation {
+		a.Attributes[va.Name] = va.Value
+	}
+	return a
+}
+
+// stockStatusTags are the cache tags a variable product's page carries for
+// the stock status it shows of each variation (embedded variation objects
+// or the availability list): "product:<id>" of every visible variation
+// whose stock it manages. A sale that takes such a variation's count across
+// zero records a "product" change under the variation's own id (a count
+// that moves without changing the status is a "stock" change, which pages
+// ignore), so exactly the status changes drop this page.
+func stockStatusTags(vars []*catalog.Product) []string {
+	var tags []string
+	for _, v := range vars {
+		if v.Published() && v.Active && v.ManageStock {
+			tags = append(tags, "product:"+strconv.FormatInt(v.ID, 10))
+		}
+	}
+	return tags
 }
 
 func (l *Loader) abs(src string) string {
@@ -388,15 +434,28 @@ type CartPage struct {
 	Base
 	Cart  any    `json:"cart"`
 	Nonce string `json:"nonce"`
+	// Notices are the messages of the visitor's last cart change without
+	// scripts (the page's form, a remove link, a grouped add).
+	Notices []Notice `json:"notices"`
+}
+
+// Notice is a WooCommerce notice on the cart page: kind "message" or
+// "error", and its text with WooCommerce's HTML entities (shown as text).
+type Notice struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }
 
 // Cart loads the cart page around a cart the server has already read.
-func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce string) (*Result, error) {
+func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce string, notices []Notice) (*Result, error) {
 	e, err := l.setup(ctx, "cart", reqURL)
 	if err != nil {
 		return nil, err
 	}
 	h := l.head(l.title("Cart"), "", "/cart/")
 	h.Robots = "noindex, follow"
-	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce}, Head: h}, nil
+	if notices == nil {
+		notices = []Notice{}
+	}
+	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce, Notices: notices}, Head: h}, nil
 }

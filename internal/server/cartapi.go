@@ -27,9 +27,6 @@ import (
 // Responses are per session: Cache-Control "no-store, private", never put
 // in the page or API caches.
 
-// freeRate is the only shipping rate until checkout brings real ones.
-const freeRate = "free_shipping:1"
-
 // cartHandler is a cart route: it runs with the request's session and
 // answers a status and a body (or an error).
 type cartHandler func(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error)
@@ -39,7 +36,15 @@ type cartHandler func(ctx context.Context, r *http.Request, sess cartSession, in
 func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		now := s.now()
-		sess := s.cartSessionOf(r, now)
+		s.serveCart(w, r, write, h, s.cartSessionOf(r, now), now, true)
+	}
+}
+
+// serveCart runs one cart route for a session (the request's own, or a
+// batch's). setCookie: a successful write by a cookie or new session sets
+// the session cookie on w.
+func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h cartHandler, sess cartSession, now time.Time, setCookie bool) (wrote bool) {
+	{
 		if write && !sess.viaToken {
 			n := r.Header.Get("Nonce")
 			if n == "" {
@@ -50,11 +55,11 @@ func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 				s.cartHeaders(w, sess, now)
 				writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
 					"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
-				return
+				return false
 			case !s.verifyNonce(n, sess.scope(), now):
 				s.cartHeaders(w, sess, now)
 				writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
-				return
+				return false
 			}
 		}
 		in, err := readCartInput(r)
@@ -67,15 +72,23 @@ func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 					// The first write creates the session: from now on the
 					// browser names it by cookie, and nonces are bound to it.
 					sess.viaCookie = true
-					s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+					if setCookie {
+						s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+					}
 				}
 				s.cartHeaders(w, sess, now)
+				if wc, ok := body.(withCart); ok {
+					body = wc.body
+					w.Header().Set("Cart-Hash", cartHash(wc.cart))
+				} else if c, ok := body.(*cartObject); ok {
+					w.Header().Set("Cart-Hash", cartHash(c))
+				}
 				if body == nil {
 					w.WriteHeader(status)
-					return
+					return write
 				}
 				writeJSON(w, status, body)
-				return
+				return write
 			}
 		}
 		s.cartHeaders(w, sess, now)
@@ -87,6 +100,7 @@ func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 			if ce.Status == http.StatusConflict || ce.Code == "woocommerce_rest_cart_invalid_key" {
 				if c, cerr := s.cartResponse(r.Context(), sess.id); cerr == nil {
 					extra = map[string]any{"cart": c}
+					w.Header().Set("Cart-Hash", cartHash(c))
 				}
 			}
 			writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
@@ -98,6 +112,14 @@ func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 			apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
 		}
 	}
+	return false
+}
+
+// withCart is a cart route's answer that is not the cart itself (an item,
+// the item list) with the cart it comes from, for the Cart-Hash header.
+type withCart struct {
+	body any
+	cart *cartObject
 }
 
 // writeRaw writes a REST error whose message already carries WooCommerce's
@@ -232,19 +254,24 @@ func (s *Server) cartGet(ctx context.Context, r *http.Request, sess cartSession,
 }
 
 func (s *Server) cartAddItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if _, err := s.addItem(ctx, sess, in); err != nil {
-		return 0, nil, err
-	}
-	c, err := s.cartResponse(ctx, sess.id)
-	return http.StatusCreated, c, err
-}
-
-func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	key, err := s.addItem(ctx, sess, in)
+	c, _, err := s.addItem(ctx, sess, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	return s.itemResponse(ctx, sess.id, key, http.StatusCreated)
+	out, err := s.shapeCart(ctx, c, false)
+	return http.StatusCreated, out, err
+}
+
+func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	c, key, err := s.addItem(ctx, sess, in)
+	if err != nil {
+		return 0, nil, err
+	}
+	out, err := s.shapeCart(ctx, c, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	return itemOf(out, key, http.StatusCreated)
 }
 
 func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
@@ -252,7 +279,7 @@ func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess cartSes
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, c.Items, nil
+	return http.StatusOK, withCart{c.Items, c}, nil
 }
 
 func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
@@ -261,10 +288,15 @@ func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess cartSess
 
 func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
 	key := r.PathValue("key")
-	if err := s.updateItem(ctx, sess, key, in); err != nil {
+	c, err := s.updateItemCart(ctx, sess, key, in)
+	if err != nil {
 		return 0, nil, err
 	}
-	return s.itemResponse(ctx, sess.id, key, http.StatusOK)
+	out, err := s.shapeCart(ctx, c, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	return itemOf(out, key, http.StatusOK)
 }
 
 func (s *Server) cartItemDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
@@ -283,11 +315,12 @@ func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess cartS
 }
 
 func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.updateItem(ctx, sess, in.get("key"), in); err != nil {
+	c, err := s.updateItemCart(ctx, sess, in.get("key"), in)
+	if err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.id)
-	return http.StatusOK, c, err
+	out, err := s.shapeCart(ctx, c, false)
+	return http.StatusOK, out, err
 }
 
 func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
@@ -321,15 +354,27 @@ func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, se
 	if p := in.get("package_id"); p != "" && p != "0" {
 		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_package", Message: "Invalid package ID."}
 	}
-	if in.get("rate_id") != freeRate {
-		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_rate", Message: "Invalid shipping rate."}
-	}
+	rate := in.get("rate_id")
 	now := s.now()
 	c, err := s.db.Cart(ctx, sess.id, now)
 	if err != nil {
 		return 0, nil, err
 	}
-	c.Customer.ShippingRate = freeRate
+	// The rate must be one the cart's destination offers now.
+	cur, err := s.shapeCart(ctx, c, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	offered := false
+	for _, pkg := range cur.ShippingRates {
+		for _, r := range pkg.ShippingRates {
+			offered = offered || (rate != "" && r.RateID == rate)
+		}
+	}
+	if !offered {
+		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_rate", Message: "Invalid shipping rate."}
+	}
+	c.Customer.ShippingRate = rate
 	if err := s.db.SetCustomer(ctx, sess.id, c.Customer, now, now.Add(s.cfg.CartLifetime)); err != nil {
 		return 0, nil, err
 	}
@@ -367,52 +412,90 @@ func validAddress(param string, a *cart.Address, email bool) error {
 var errInvalidKey = &cart.Error{Status: http.StatusConflict, Code: "woocommerce_rest_cart_invalid_key",
 	Message: "Cart item does not exist."}
 
-// addItem validates an add and stores it; it returns the line key.
-func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (string, error) {
+// addItem validates an add and stores it; it returns the cart after the
+// add and the line key.
+func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (*cart.Cart, string, error) {
 	now := s.now()
 	id, err := strconv.ParseInt(in.get("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return "", &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+		return nil, "", &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
 	}
 	qty := int64(1)
 	if in.vals.Has("quantity") { // absent means 1; present must be valid
 		if qty, err = cart.ParseQuantity(in.get("quantity")); err != nil {
-			return "", err
+			return nil, "", err
 		}
 	}
-	sell, line, err := s.resolveLine(ctx, id, in.variation, now)
+	c, line, err := s.addLine(ctx, sess, id, qty, in.variation, now)
+	return c, line.Key, err
+}
+
+// addLine resolves what an add sells and stores it with the quantity and
+// stock rules checked against the cart inside the write.
+func (s *Server) addLine(ctx context.Context, sess cartSession, id, qty int64, chosen []cart.Attr, now time.Time) (*cart.Cart, cart.Line, error) {
+	sell, parent, line, err := s.resolveLine(ctx, id, chosen, now)
 	if err != nil {
-		return "", err
+		return nil, line, err
 	}
 	line.Quantity = qty
-	err = s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(existing, total int64) error {
-		return cart.CheckQuantity(sell, total, existing, true)
+	c, err := s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(c *cart.Cart, existing, total int64) error {
+		return cart.CheckQuantityHeld(cart.WithStock(sell, parent), total, existing, s.heldElsewhere(ctx, c, line.Key, sell, parent), true)
 	})
-	return line.Key, err
+	return c, line, err
+}
+
+// heldElsewhere is what the cart's other lines hold of the stock sell draws
+// on: for a variation whose parent manages the stock, the other lines of
+// variations of that parent that draw on it too; else 0 (a line is the only
+// one of its product).
+func (s *Server) heldElsewhere(ctx context.Context, c *cart.Cart, key string, sell, parent *catalog.Product) int64 {
+	if parent == nil || cart.StockOwner(sell, parent) != parent {
+		return 0
+	}
+	var held int64
+	for _, l := range c.Lines {
+		if l.Key == key || l.ProductID != parent.ID || l.VariationID == 0 {
+			continue
+		}
+		if v, err := s.products.Product(ctx, l.VariationID); err == nil && cart.StockOwner(v, parent) != parent {
+			continue // that variation has stock of its own
+		}
+		held += l.Quantity
+	}
+	return held
 }
 
 // resolveLine finds what an add sells (the variation for variable
 // products), checks it can be sold, and builds the line with the
 // catalogue's price.
-func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, cart.Line, error) {
+//
+// Products come from the product cache, brought up to the change log first.
+func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, *catalog.Product, cart.Line, error) {
+	if err := s.synced(ctx); err != nil {
+		return nil, nil, cart.Line{}, err
+	}
+	return s.resolveLineCached(ctx, id, chosen, now)
+}
+
+func (s *Server) resolveLineCached(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, *catalog.Product, cart.Line, error) {
 	invalid := &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
-	p, err := s.store.Product(ctx, id)
+	p, err := s.products.Product(ctx, id)
 	if errors.Is(err, catalog.ErrNotFound) {
-		return nil, cart.Line{}, invalid
+		return nil, nil, cart.Line{}, invalid
 	}
 	if err != nil {
-		return nil, cart.Line{}, err
+		return nil, nil, cart.Line{}, err
 	}
 	var parent *catalog.Product
 	sell := p
 	var attrs []cart.Attr
 	switch p.Type {
 	case catalog.TypeVariation:
-		if parent, err = s.store.Product(ctx, p.ParentID); err != nil {
+		if parent, err = s.products.Product(ctx, p.ParentID); err != nil {
 			if errors.Is(err, catalog.ErrNotFound) {
-				return nil, cart.Line{}, invalid
+				return nil, nil, cart.Line{}, invalid
 			}
-			return nil, cart.Line{}, err
+			return nil, nil, cart.Line{}, err
 		}
 		want := map[string]string{}
 		for _, a := range chosen {
@@ -421,29 +504,29 @@ func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, 
 		attrs = cart.VariationAttrs(p, want)
 		for _, a := range attrs {
 			if a.Value == "" {
-				return nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
+				return nil, nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
 					Message: "Missing variation data for variable product. " + a.Attribute + " is a required field."}
 			}
 		}
 	case catalog.TypeVariable:
 		if !p.Published() {
-			return nil, cart.Line{}, invalid
+			return nil, nil, cart.Line{}, invalid
 		}
 		if len(chosen) == 0 {
-			return nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
+			return nil, nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
 				Message: "Missing variation data for variable product."}
 		}
-		vars, err := s.store.Variations(ctx, p.ID)
+		vars, err := s.products.Variations(ctx, p.ID)
 		if err != nil {
-			return nil, cart.Line{}, err
+			return nil, nil, cart.Line{}, err
 		}
 		parent = p
 		if sell, attrs, err = cart.ChooseVariation(p, vars, chosen); err != nil {
-			return nil, cart.Line{}, err
+			return nil, nil, cart.Line{}, err
 		}
 	}
 	if err := cart.CheckSellable(sell, parent, now); err != nil {
-		return nil, cart.Line{}, err
+		return nil, nil, cart.Line{}, err
 	}
 	price, _ := sell.Price(now)
 	l := cart.Line{ProductID: sell.ID, Variation: attrs, UnitPrice: price}
@@ -451,32 +534,51 @@ func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, 
 		l.ProductID, l.VariationID = parent.ID, sell.ID
 	}
 	l.Key = cart.LineKey(l.ProductID, l.VariationID, l.Variation)
-	return sell, l, nil
+	return sell, parent, l, nil
 }
 
+// updateItem sets a line's quantity after the rules allow it.
 func (s *Server) updateItem(ctx context.Context, sess cartSession, key string, in *cartInput) error {
+	_, err := s.updateItemCart(ctx, sess, key, in)
+	return err
+}
+
+// updateItemCart is updateItem answering the cart after the change.
+func (s *Server) updateItemCart(ctx context.Context, sess cartSession, key string, in *cartInput) (*cart.Cart, error) {
 	now := s.now()
 	qty, err := cart.ParseQuantity(in.get("quantity"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if key == "" {
-		return errInvalidKey
+		return nil, errInvalidKey
 	}
-	err = s.db.SetQuantity(ctx, sess.id, key, qty, now, now.Add(s.cfg.CartLifetime), func(l cart.Line) error {
-		p, err := s.store.Product(ctx, l.ItemID())
+	if err := s.synced(ctx); err != nil {
+		return nil, err
+	}
+	c, err := s.db.SetQuantity(ctx, sess.id, key, qty, now, now.Add(s.cfg.CartLifetime), func(c *cart.Cart, l cart.Line) error {
+		invalid := &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+		p, err := s.products.Product(ctx, l.ItemID())
 		if errors.Is(err, catalog.ErrNotFound) {
-			return &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+			return invalid
 		}
 		if err != nil {
 			return err
 		}
-		return cart.CheckQuantity(p, qty, l.Quantity, false)
+		var parent *catalog.Product
+		if l.VariationID != 0 {
+			if parent, err = s.products.Product(ctx, l.ProductID); errors.Is(err, catalog.ErrNotFound) {
+				return invalid
+			} else if err != nil {
+				return err
+			}
+		}
+		return cart.CheckQuantityHeld(cart.WithStock(p, parent), qty, l.Quantity, s.heldElsewhere(ctx, c, key, p, parent), false)
 	})
 	if errors.Is(err, cart.ErrNoLine) {
-		return errInvalidKey
+		return nil, errInvalidKey
 	}
-	return err
+	return c, err
 }
 
 func (s *Server) removeItem(ctx context.Context, sess cartSession, key string) error {
@@ -630,13 +732,23 @@ func rawPrice(v int64, minor int) string {
 // cartResponse loads a cart and shapes it, with prices refreshed from the
 // catalogue. Lines whose product is gone are left out and reported in errors.
 func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, error) {
-	now := s.now()
-	c, err := s.db.Cart(ctx, id, now)
+	c, err := s.db.Cart(ctx, id, s.now())
 	if err != nil {
 		return nil, err
 	}
-	if c.Exists && c.Expires.Sub(now) < cart.Renew {
-		if err := s.db.Extend(ctx, id, now.Add(s.cfg.CartLifetime)); err != nil {
+	return s.shapeCart(ctx, c, true)
+}
+
+// shapeCart shapes a cart as the Store API answers it, with products from
+// the product cache. extend: a read pushes a cart near its expiry forward
+// (a write already did).
+func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool) (*cartObject, error) {
+	now := s.now()
+	if err := s.synced(ctx); err != nil {
+		return nil, err
+	}
+	if extend && c.Exists && c.Expires.Sub(now) < cart.Renew {
+		if err := s.db.Extend(ctx, c.ID, now.Add(s.cfg.CartLifetime)); err != nil {
 			s.log.Warn("extend cart", "err", err)
 		}
 	}
@@ -647,7 +759,7 @@ func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, erro
 			ids = append(ids, l.ProductID)
 		}
 	}
-	products, err := s.store.Products(ctx, ids)
+	products, err := s.products.Products(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -688,27 +800,16 @@ func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, erro
 	}
 	t := cart.Sum(lines)
 	zero := "0"
-	out.Totals = cartTotals{TotalItems: amountString(t.Items), TotalItemsTax: zero, TotalFees: zero, TotalFeesTax: zero,
-		TotalDiscount: zero, TotalDiscountTax: zero, TotalShipping: zero, TotalShippingTax: zero,
-		TotalPrice: amountString(t.Items), TotalTax: zero, TaxLines: []any{}, Currency: cur}
+	out.Totals = cartTotals{TotalFees: zero, TotalFeesTax: zero, TotalDiscount: zero, TotalDiscountTax: zero, Currency: cur}
 	out.ItemsCount = t.ItemsCount
 	out.ItemsWeight = math.Round(weight*10000) / 10000
-	out.NeedsPayment = t.Items > 0
-	out.NeedsShipping = len(lines) > 0
-	out.HasCalculatedShipping = len(lines) > 0
-	if len(lines) > 0 {
-		a := c.Customer.Shipping
-		pkg := shippingPackage{PackageID: 0, Name: "Shipment",
-			Destination: map[string]any{"address_1": a.Address1, "address_2": a.Address2, "city": a.City,
-				"state": a.State, "postcode": a.Postcode, "country": a.Country},
-			Items: []packageItem{},
-			ShippingRates: []shippingRate{{RateID: freeRate, Name: "Free shipping", Price: zero, Taxes: zero, InstanceID: 1,
-				MethodID: "free_shipping", MetaData: []any{}, Selected: true, Currency: cur}}}
-		for _, it := range out.Items {
-			pkg.Items = append(pkg.Items, packageItem{Key: it.Key, Name: it.Name, Quantity: it.Quantity})
-		}
-		out.ShippingRates = append(out.ShippingRates, pkg)
+	// Shipping, taxes and totals come from the one price function the
+	// checkout and the wallet use (checkout.Quote).
+	q, err := s.quoteCart(lines, byID, c.Customer)
+	if err != nil {
+		return nil, err
 	}
+	s.applyQuote(out, q)
 	return out, nil
 }
 
@@ -716,6 +817,9 @@ func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, erro
 // for simple products).
 func (s *Server) cartItem(b *storeapi.Builder, l cart.Line, p, parent *catalog.Product) cartItem {
 	cur := s.cfg.Currency
+	if parent != p {
+		p = cart.WithStock(p, parent)
+	}
 	lim := p.Limits()
 	maxQ := lim.Maximum
 	if maxQ == 0 || maxQ > cart.MaxQuantity {
@@ -783,9 +887,13 @@ func (s *Server) itemResponse(ctx context.Context, id, key string, status int) (
 	if err != nil {
 		return 0, nil, err
 	}
+	return itemOf(c, key, status)
+}
+
+func itemOf(c *cartObject, key string, status int) (int, any, error) {
 	for _, it := range c.Items {
 		if it.Key == key {
-			return status, it, nil
+			return status, withCart{it, c}, nil
 		}
 	}
 	return 0, nil, errInvalidKey

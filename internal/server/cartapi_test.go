@@ -134,7 +134,7 @@ func TestCartAPI(t *testing.T) {
 				t.Errorf("item: %v", it)
 			}
 			tot := r.body["totals"].(map[string]any)
-			if tot["total_items"] != "4400" || tot["total_price"] != "4400" || tot["currency_code"] != "USD" || r.body["items_count"].(float64) != 2 {
+			if tot["total_items"] != "4400" || tot["total_shipping"] != "500" || tot["total_price"] != "4900" || tot["currency_code"] != "USD" || r.body["items_count"].(float64) != 2 {
 				t.Errorf("totals: %v count %v", tot, r.body["items_count"])
 			}
 			key := it["key"].(string)
@@ -164,8 +164,13 @@ func TestCartAPI(t *testing.T) {
 			if r.status != 400 || r.code() != "rest_invalid_param" {
 				t.Errorf("long name: %d %s", r.status, r.raw)
 			}
-			r = c.do("POST", cartAPI+"/select-shipping-rate", `{"package_id":0,"rate_id":"free_shipping:1"}`)
-			if r.status != 200 {
+			// Berlin: only the European flat rate is offered.
+			r = c.do("POST", cartAPI+"/select-shipping-rate", `{"package_id":0,"rate_id":"free_shipping:2"}`)
+			if r.status != 400 || r.code() != "woocommerce_rest_cart_invalid_rate" {
+				t.Errorf("rate not offered: %d %s", r.status, r.raw)
+			}
+			r = c.do("POST", cartAPI+"/select-shipping-rate", `{"package_id":0,"rate_id":"flat_rate:4"}`)
+			if r.status != 200 || r.body["totals"].(map[string]any)["total_shipping"] != "1500" {
 				t.Errorf("select rate: %d %s", r.status, r.raw)
 			}
 			r = c.do("POST", cartAPI+"/remove-item", fmt.Sprintf(`{"key":%q}`, key))
@@ -382,5 +387,76 @@ func TestCartAPI(t *testing.T) {
 				}
 			}
 		})
+	})
+}
+
+// TestCartParentStock: variations without stock of their own sell from the
+// parent's stock, shared between the cart's lines, and a stock change is
+// seen by the very next add (the product cache follows the change log).
+func TestCartParentStock(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		ctx := context.Background()
+		setStock := func(qty int64) []int64 {
+			p, err := db.ProductBySlug(ctx, "classic-tee")
+			if err != nil {
+				t.Fatal(err)
+			}
+			vars, err := db.Variations(ctx, p.ID)
+			if err != nil || len(vars) < 2 {
+				t.Fatalf("variations: %d %v", len(vars), err)
+			}
+			p.ManageStock, p.StockQuantity, p.Backorders = true, &qty, "no"
+			var ids []int64
+			for _, v := range vars {
+				v.ManageStock, v.StockQuantity = false, nil
+				ids = append(ids, v.ID)
+			}
+			if _, err := db.SaveProduct(ctx, p, vars); err != nil {
+				t.Fatal(err)
+			}
+			return ids
+		}
+		ids := setStock(3)
+		c := s.client()
+		c.useTok = true
+		c.do("GET", cartAPI, "")
+		add := func(id, qty int64) cartResp {
+			return c.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":%d}`, id, qty))
+		}
+		if r := add(ids[0], 2); r.status != 201 {
+			t.Fatalf("first variation: %d %s", r.status, r.raw)
+		}
+		r := add(ids[1], 2)
+		if r.status != 400 || r.code() != "woocommerce_rest_product_partially_out_of_stock" ||
+			!strings.Contains(r.body["message"].(string), "we have 3 in stock and you already have 2 in your cart") {
+			t.Fatalf("over the shared stock: %d %s", r.status, r.raw)
+		}
+		r = add(ids[1], 1)
+		if r.status != 201 || len(r.items()) != 2 {
+			t.Fatalf("within the shared stock: %d %s", r.status, r.raw)
+		}
+		// The item shows the parent's stock limits.
+		for _, it := range r.items() {
+			if lim := it["quantity_limits"].(map[string]any); lim["maximum"].(float64) != 3 {
+				t.Errorf("item %v limits %v, want maximum 3", it["id"], lim)
+			}
+		}
+		// Updating a line counts the other lines too.
+		key := r.items()[1]["key"].(string)
+		if u := c.do("POST", cartAPI+"/update-item", fmt.Sprintf(`{"key":%q,"quantity":2}`, key)); u.status != 400 ||
+			u.code() != "woocommerce_rest_product_partially_out_of_stock" {
+			t.Errorf("update over the shared stock: %d %s", u.status, u.raw)
+		}
+		// More stock: the next add sees it at once.
+		setStock(10)
+		if r := add(ids[1], 5); r.status != 201 {
+			t.Errorf("after restock: %d %s", r.status, r.raw)
+		}
+		// Out of stock: refused at once.
+		setStock(0)
+		if r := add(ids[0], 1); r.status != 400 || r.code() != "woocommerce_rest_product_out_of_stock" && r.code() != "woocommerce_rest_product_partially_out_of_stock" {
+			t.Errorf("after selling out: %d %s", r.status, r.raw)
+		}
 	})
 }

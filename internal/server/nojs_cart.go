@@ -1,11 +1,22 @@
 package server
 
 import (
+	"cmp"
+	"crypto/hmac"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/pages"
 )
 
 // The no-script add to cart (spec section 9): the product card's link
@@ -26,6 +37,10 @@ func (s *Server) noScriptAddGet(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleProductPost(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
 	page := "/product/" + r.PathValue("slug") + "/"
+	if grouped := groupedQuantities(r.PostForm); grouped != nil {
+		s.noScriptAddGrouped(w, r, grouped, page)
+		return
+	}
 	id := strings.TrimSpace(r.PostFormValue("add-to-cart"))
 	if v := strings.TrimSpace(r.PostFormValue("variation_id")); v != "" && v != "0" {
 		id = v
@@ -79,6 +94,14 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 	sess := s.cartSessionOf(r, now)
 	if key := strings.TrimSpace(r.URL.Query().Get("remove_item")); r.URL.Query().Has("remove_item") {
 		if key != "" && (sess.viaCookie || sess.viaToken) {
+			name := ""
+			if c, err := s.cartResponse(ctx, sess.id); err == nil {
+				for _, it := range c.Items {
+					if it.Key == key {
+						name = it.Name
+					}
+				}
+			}
 			err := s.db.RemoveLine(ctx, sess.id, key, now, now.Add(s.cfg.CartLifetime))
 			if err != nil && !errors.Is(err, cart.ErrNoLine) {
 				s.log.Error("remove_item", "err", err)
@@ -87,6 +110,9 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 			}
 			if c, err := s.cartResponse(ctx, sess.id); err == nil {
 				s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
+			}
+			if err == nil && name != "" {
+				s.setCartNotices(w, sess, []pages.Notice{{Kind: "message", Text: "&ldquo;" + name + "&rdquo; removed."}})
 			}
 		}
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
@@ -98,7 +124,8 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
-	res, err := s.loader.Cart(ctx, r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)))
+	notices := s.takeCartNotices(w, r, sess)
+	res, err := s.loader.Cart(ctx, r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)), notices)
 	if err != nil {
 		s.log.Error("cart page", "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
@@ -112,4 +139,241 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	writeBody(w, r, p)
+}
+
+// --- the cart page's form and grouped products without scripts ---
+
+var (
+	cartQtyField    = regexp.MustCompile(`^cart\[([^\]]+)\]\[qty\]$`)
+	groupedQtyField = regexp.MustCompile(`^quantity\[(\d+)\]$`)
+)
+
+// handleCartPost answers the cart page's form without scripts (POST
+// /cart/ with update_cart and cart[<key>][qty]=N per line), as WooCommerce's
+// form handler does: each line of the visitor's cart whose field holds a
+// new quantity is set to it, 0 removes it; fields naming no line of this
+// cart are ignored. Quantities are all parsed first: one that is not a
+// whole number changes nothing. A line the cart rules refuse (stock, limits,
+// sold individually) keeps its quantity and its message is shown; the other
+// lines are updated. The answer is 303 to /cart/, which shows the notices
+// ("Cart updated." or the refusals). Never cached.
+func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	_ = r.ParseMultipartForm(1 << 20)
+	ctx := r.Context()
+	now := s.now()
+	sess := s.cartSessionOf(r, now)
+	if !r.PostForm.Has("update_cart") || !(sess.viaCookie || sess.viaToken) {
+		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		return
+	}
+	c, err := s.cartResponse(ctx, sess.id)
+	if err != nil {
+		s.log.Error("update cart", "err", err)
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	posted := map[string]string{}
+	for k, vs := range r.PostForm {
+		if m := cartQtyField.FindStringSubmatch(k); m != nil && len(vs) > 0 {
+			posted[m[1]] = strings.TrimSpace(vs[0])
+		}
+	}
+	type change struct {
+		key string
+		qty int64 // 0: remove
+	}
+	var changes []change
+	for _, it := range c.Items {
+		raw, ok := posted[it.Key]
+		if !ok || raw == "" {
+			continue
+		}
+		qty := int64(0)
+		if n, err := strconv.ParseInt(raw, 10, 64); err != nil || n != 0 {
+			if qty, err = cart.ParseQuantity(raw); err != nil {
+				msg := "Quantity must be a whole number."
+				if ce := (*cart.Error)(nil); errors.As(err, &ce) {
+					msg = ce.Message
+				}
+				s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msg}})
+				http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+				return
+			}
+		}
+		if qty != it.Quantity {
+			changes = append(changes, change{it.Key, qty})
+		}
+	}
+	var notices []pages.Notice
+	updated := false
+	for _, ch := range changes {
+		if ch.qty == 0 {
+			err = s.removeItem(ctx, sess, ch.key)
+		} else {
+			err = s.updateItem(ctx, sess, ch.key, &cartInput{vals: url.Values{"quantity": {strconv.FormatInt(ch.qty, 10)}}})
+		}
+		var ce *cart.Error
+		switch {
+		case errors.As(err, &ce):
+			notices = append(notices, pages.Notice{Kind: "error", Text: ce.Message})
+		case err != nil:
+			s.log.Error("update cart", "err", err)
+			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+			return
+		default:
+			updated = true
+		}
+	}
+	if updated {
+		notices = append(notices, pages.Notice{Kind: "message", Text: "Cart updated."})
+		if !sess.viaToken {
+			s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+		}
+		if c, err := s.cartResponse(ctx, sess.id); err == nil {
+			s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
+		}
+	}
+	s.setCartNotices(w, sess, notices)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+}
+
+// groupedQuantities reads a grouped product form's quantity[<id>]=N
+// fields (nil when the form has none), in ascending id order.
+func groupedQuantities(form url.Values) []groupedField {
+	var out []groupedField
+	for k, vs := range form {
+		if m := groupedQtyField.FindStringSubmatch(k); m != nil && len(vs) > 0 {
+			id, err := strconv.ParseInt(m[1], 10, 64)
+			if err != nil {
+				continue
+			}
+			out = append(out, groupedField{id, strings.TrimSpace(vs[0])})
+		}
+	}
+	slices.SortFunc(out, func(a, b groupedField) int { return cmp.Compare(a.id, b.id) })
+	return out
+}
+
+type groupedField struct {
+	id  int64
+	qty string
+}
+
+// noScriptAddGrouped adds a grouped product form's children (quantity[<id>]
+// above 0; empty or 0 is skipped), as WooCommerce's grouped handler does.
+// Quantities are all parsed first: one that is not a whole number, or none
+// above 0, adds nothing and goes back to the product page. Each child is
+// then added; one the cart refuses is skipped and its message is shown on
+// the cart page. At least one added: 303 to /cart/; none: back to the page.
+func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fields []groupedField, page string) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	ctx := r.Context()
+	now := s.now()
+	sess := s.cartSessionOf(r, now)
+	var adds []groupedField
+	for _, f := range fields {
+		if f.qty == "" {
+			continue
+		}
+		if n, err := strconv.ParseInt(f.qty, 10, 64); err == nil && n == 0 {
+			continue
+		}
+		if _, err := cart.ParseQuantity(f.qty); err != nil {
+			http.Redirect(w, r, page, http.StatusSeeOther)
+			return
+		}
+		adds = append(adds, f)
+	}
+	if len(adds) == 0 {
+		// WooCommerce's "Please choose the quantity of items you wish to
+		// add to your cart…" belongs on the product page, which is cached
+		// for everyone: the shopper is simply sent back to it.
+		http.Redirect(w, r, page, http.StatusSeeOther)
+		return
+	}
+	var notices []pages.Notice
+	added := 0
+	for _, a := range adds {
+		_, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil, now)
+		var ce *cart.Error
+		switch {
+		case errors.As(err, &ce):
+			notices = append(notices, pages.Notice{Kind: "error", Text: ce.Message})
+		case err != nil:
+			s.log.Error("add to cart", "err", err)
+			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+			return
+		default:
+			added++
+		}
+	}
+	if added == 0 {
+		http.Redirect(w, r, page, http.StatusSeeOther)
+		return
+	}
+	if !sess.viaToken {
+		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+	}
+	if c, err := s.cartResponse(ctx, sess.id); err == nil {
+		s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
+	}
+	s.setCartNotices(w, sess, notices)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+}
+
+// Notices for the cart page after a redirect (WooCommerce keeps them in
+// its session): a short-lived HttpOnly cookie on /cart/ holding the
+// notices as base64url JSON and an HMAC binding them to the session, read
+// and cleared by the next GET /cart/. Messages keep WooCommerce's HTML
+// entities; the page decodes them and shows text, never markup.
+const (
+	noticeCookie    = "vitrine_cart_notices"
+	noticeCookieAge = 5 * time.Minute
+	maxNotices      = 10
+)
+
+func (s *Server) noticeMAC(sessID, payload string) string {
+	return hex.EncodeToString(s.mac("cart-notices", sessID+"|"+payload))
+}
+
+// setCartNotices sets the notice cookie (nothing when there are none).
+func (s *Server) setCartNotices(w http.ResponseWriter, sess cartSession, notices []pages.Notice) {
+	if len(notices) == 0 {
+		return
+	}
+	if len(notices) > maxNotices {
+		notices = notices[:maxNotices]
+	}
+	b, _ := json.Marshal(notices)
+	payload := base64.RawURLEncoding.EncodeToString(b)
+	http.SetCookie(w, &http.Cookie{
+		Name: noticeCookie, Value: payload + "." + s.noticeMAC(sess.id, payload), Path: "/cart/",
+		MaxAge: int(noticeCookieAge / time.Second), HttpOnly: true,
+		Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"), SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// takeCartNotices reads and clears the notice cookie; a cookie that does
+// not verify for this session is cleared and shows nothing.
+func (s *Server) takeCartNotices(w http.ResponseWriter, r *http.Request, sess cartSession) []pages.Notice {
+	ck, err := r.Cookie(noticeCookie)
+	if err != nil || ck.Value == "" {
+		return nil
+	}
+	http.SetCookie(w, &http.Cookie{Name: noticeCookie, Value: "", Path: "/cart/", MaxAge: -1, HttpOnly: true,
+		Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"), SameSite: http.SameSiteLaxMode})
+	payload, mac, ok := strings.Cut(ck.Value, ".")
+	if !ok || !(sess.viaCookie || sess.viaToken) || !hmac.Equal([]byte(mac), []byte(s.noticeMAC(sess.id, payload))) {
+		return nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil {
+		return nil
+	}
+	var out []pages.Notice
+	if json.Unmarshal(b, &out) != nil || len(out) > maxNotices {
+		return nil
+	}
+	return out
 }

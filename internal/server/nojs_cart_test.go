@@ -158,3 +158,193 @@ func TestCartPage(t *testing.T) {
 		}
 	})
 }
+
+// The cart page's form without scripts: POST /cart/ with update_cart and
+// cart[<key>][qty]=N.
+func TestNoScriptCartUpdate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		tank := s.productID("cotton-tank-top")
+		print := s.productID("limited-print-coastline-no-3")
+		c := s.client()
+		c.do("GET", fmt.Sprintf("/?add-to-cart=%d&quantity=2", tank), "")
+		c.do("GET", fmt.Sprintf("/?add-to-cart=%d", print), "")
+		lines := func(cl *client) map[string]int {
+			t.Helper()
+			out := map[string]int{}
+			for _, it := range cl.do("GET", cartAPI, "").items() {
+				out[it["name"].(string)] = int(it["quantity"].(float64))
+			}
+			return out
+		}
+		keys := map[string]string{}
+		for _, it := range c.do("GET", cartAPI, "").items() {
+			keys[it["name"].(string)] = it["key"].(string)
+		}
+		tankKey, printKey := keys["Cotton Tank Top"], keys["Limited Print: Coastline No. 3"]
+		if tankKey == "" || printKey == "" {
+			t.Fatalf("cart keys: %v", keys)
+		}
+		post := func(cl *client, form string) cartResp {
+			t.Helper()
+			r := cl.do("POST", "/cart/", form)
+			if r.status != http.StatusSeeOther || r.header.Get("Location") != "/cart/" {
+				t.Fatalf("POST /cart/ %q: %d to %q, want 303 to /cart/", form, r.status, r.header.Get("Location"))
+			}
+			if cc := r.header.Get("Cache-Control"); cc != "no-store, private" {
+				t.Errorf("POST /cart/: Cache-Control %q", cc)
+			}
+			return r
+		}
+		field := func(key, qty string) string {
+			return url.QueryEscape("cart["+key+"][qty]") + "=" + url.QueryEscape(qty)
+		}
+		want := func(name string, got, want map[string]int) {
+			t.Helper()
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: cart %v, want %v", name, got, want)
+			}
+		}
+
+		// An update: the line changes, the hash cookie follows, the page says so once.
+		oldHash := c.cookies["woocommerce_cart_hash"].Value
+		post(c, field(tankKey, "5")+"&"+field(printKey, "1")+"&update_cart=Update+cart")
+		want("update", lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+		if h := c.cookies["woocommerce_cart_hash"]; h == nil || h.Value == oldHash || h.Value == "" {
+			t.Errorf("the cart hash cookie did not change: %v", h)
+		}
+		page := c.do("GET", "/cart/", "")
+		if !strings.Contains(page.raw, "Cart updated.") || !strings.Contains(page.raw, `value="5"`) {
+			t.Errorf("cart page after the update lacks the notice or the quantity")
+		}
+		if again := c.do("GET", "/cart/", ""); strings.Contains(again.raw, "Cart updated.") {
+			t.Errorf("the notice shows twice")
+		}
+
+		// Refusals by the cart rules: that line keeps its quantity, WooCommerce's message shows.
+		post(c, field(printKey, "2")+"&update_cart=1")
+		want("sold individually", lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+		if page := c.do("GET", "/cart/", ""); !strings.Contains(page.raw, "The maximum quantity of") || strings.Contains(page.raw, "Cart updated.") {
+			t.Errorf("refused update: the page lacks the maximum message")
+		}
+
+		// Bad input changes nothing and names the problem; forged keys are ignored.
+		for qty, msg := range map[string]string{
+			"abc": "Quantity must be a whole number.", "2.5": "Quantity must be a whole number.",
+			"-1": "Quantity must be between 1 and", "100000000000": "Quantity must be between 1 and",
+		} {
+			post(c, field(tankKey, "3")+"&"+field(printKey, qty)+"&update_cart=1")
+			want("bad quantity "+qty, lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+			if page := c.do("GET", "/cart/", ""); !strings.Contains(page.raw, msg) {
+				t.Errorf("bad quantity %q: the page lacks %q", qty, msg)
+			}
+		}
+		post(c, field("0123456789abcdef0123456789abcdef", "3")+"&update_cart=1")
+		post(c, field(tankKey, "4")) // no update_cart: not the update form
+		want("forged key, no update_cart", lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+
+		// A notice cookie only shows for the session it was made for.
+		post(c, field(tankKey, "6")+"&update_cart=1")
+		stolen := c.cookies["vitrine_cart_notices"]
+		if stolen == nil || stolen.Value == "" {
+			t.Fatal("no notice cookie after an update")
+		}
+		other := s.client()
+		other.do("GET", fmt.Sprintf("/?add-to-cart=%d", tank), "")
+		other.cookies["vitrine_cart_notices"] = stolen
+		if page := other.do("GET", "/cart/", ""); strings.Contains(page.raw, "Cart updated.") {
+			t.Errorf("another session shows the notice")
+		}
+		other.cookies["vitrine_cart_notices"] = &http.Cookie{Name: "vitrine_cart_notices", Value: "W3sia2luZCI6ImVycm9yIiwidGV4dCI6IkZha2UifV0.00"}
+		if page := other.do("GET", "/cart/", ""); strings.Contains(page.raw, "Fake") {
+			t.Errorf("a forged notice cookie shows")
+		}
+
+		// 0 removes the line; removing every line empties the cart and its cookie.
+		post(c, field(tankKey, "0")+"&update_cart=1")
+		want("zero", lines(c), map[string]int{"Limited Print: Coastline No. 3": 1})
+		post(c, field(printKey, "0")+"&update_cart=1")
+		want("all removed", lines(c), map[string]int{})
+		if ck := c.cookies[itemsInCart]; ck != nil && ck.Value != "" {
+			t.Errorf("items-in-cart cookie kept after emptying: %v", ck)
+		}
+		if page := c.do("GET", "/cart/", ""); !strings.Contains(page.raw, "Your cart is currently empty.") {
+			t.Errorf("emptied cart: no empty state")
+		}
+
+		// No session: a redirect that creates nothing.
+		n := s.client()
+		if r := post(n, field(tankKey, "3")+"&update_cart=1"); len(r.header.Values("Set-Cookie")) != 0 {
+			t.Errorf("POST /cart/ without a session set cookies: %v", r.header.Values("Set-Cookie"))
+		}
+	})
+}
+
+// The grouped product form without scripts: quantity[<id>]=N for several
+// children at once.
+func TestNoScriptGroupedAdd(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		set := s.productID("weekend-set")
+		trousers := s.productID("drawstring-linen-trousers")
+		scarf := s.productID("striped-lightweight-scarf")
+		const page = "/product/weekend-set/"
+		qty := func(id int64, q string) string { return url.QueryEscape(fmt.Sprintf("quantity[%d]", id)) + "=" + q }
+		lines := func(cl *client) map[string]int {
+			t.Helper()
+			out := map[string]int{}
+			for _, it := range cl.do("GET", cartAPI, "").items() {
+				out[it["name"].(string)] = int(it["quantity"].(float64))
+			}
+			return out
+		}
+
+		// Nothing chosen, or a bad quantity: back to the page, nothing added, no session.
+		for _, form := range []string{
+			qty(trousers, "0") + "&" + qty(scarf, ""),
+			qty(trousers, "2") + "&" + qty(scarf, "abc"),
+			qty(trousers, "2") + "&" + qty(scarf, "-1"),
+		} {
+			c := s.client()
+			r := c.do("POST", page, "add-to-cart="+itoa(set)+"&"+form)
+			if r.status != http.StatusSeeOther || r.header.Get("Location") != page {
+				t.Errorf("%s: %d to %q, want 303 to the page", form, r.status, r.header.Get("Location"))
+			}
+			if len(r.header.Values("Set-Cookie")) != 0 || len(lines(c)) != 0 {
+				t.Errorf("%s: something was added or a cookie set", form)
+			}
+		}
+
+		// Two children at once.
+		c := s.client()
+		r := c.do("POST", page, "add-to-cart="+itoa(set)+"&"+qty(trousers, "2")+"&"+qty(scarf, "1"))
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/cart/" {
+			t.Fatalf("grouped add: %d to %q", r.status, r.header.Get("Location"))
+		}
+		if got := lines(c); got["Drawstring Linen Trousers"] != 2 || got["Striped Lightweight Scarf"] != 1 || len(got) != 2 {
+			t.Errorf("grouped add: cart %v", got)
+		}
+		if c.cookies[itemsInCart] == nil || c.cookies[itemsInCart].Value != "1" {
+			t.Errorf("grouped add: no items-in-cart cookie")
+		}
+
+		// One child refused (more than its stock): the other is added, the refusal shows on the cart page.
+		c = s.client()
+		r = c.do("POST", page, "add-to-cart="+itoa(set)+"&"+qty(trousers, "1")+"&"+qty(scarf, "500"))
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/cart/" {
+			t.Fatalf("partly refused grouped add: %d to %q", r.status, r.header.Get("Location"))
+		}
+		if got := lines(c); got["Drawstring Linen Trousers"] != 1 || len(got) != 1 {
+			t.Errorf("partly refused grouped add: cart %v", got)
+		}
+		if p := c.do("GET", "/cart/", ""); !strings.Contains(p.raw, "You cannot add that amount to the cart") {
+			t.Errorf("the cart page lacks the stock message")
+		}
+		// Every child refused: back to the page.
+		c = s.client()
+		r = c.do("POST", page, "add-to-cart="+itoa(set)+"&"+qty(scarf, "500"))
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != page || len(lines(c)) != 0 {
+			t.Errorf("refused grouped add: %d to %q, %d lines", r.status, r.header.Get("Location"), len(lines(c)))
+		}
+	})
+}

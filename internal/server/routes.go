@@ -15,8 +15,14 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)
 	mux.HandleFunc("GET /product-category/{path...}", s.handleCategory)
 	mux.HandleFunc("GET /product/{slug}/{$}", s.handleProduct)
-	mux.HandleFunc("POST /product/{slug}/{$}", s.handleProductPost) // the product form without scripts (nojs_cart.go)
-	mux.HandleFunc("GET /cart/{$}", s.handleCart)                   // per visitor, never cached (nojs_cart.go)
+	mux.HandleFunc("POST /product/{slug}/{$}", s.handleProductPost)                // the product form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /cart/{$}", s.handleCart)                                  // per visitor, never cached (nojs_cart.go)
+	mux.HandleFunc("POST /cart/{$}", s.handleCartPost)                             // the cart page's form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
+	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
+	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
+	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_flow.go)
+	mux.HandleFunc("GET /checkout", redirectSlash)
 	mux.HandleFunc("GET /shop", redirectSlash)
 	mux.HandleFunc("GET /cart", redirectSlash)
 	mux.HandleFunc("GET /product/{slug}", redirectSlash)
@@ -42,6 +48,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+api+"/cart/items/{key}", s.cartRoute(false, s.cartItemGet))
 	mux.HandleFunc("PUT "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemPut))
 	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemDelete))
+	mux.HandleFunc("POST "+api+"/batch", s.cartBatch) // cart writes only (batch.go)
+	// Store API checkout (checkout.go): per session, never cached.
+	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
+	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook) // PayPal webhooks (wallet_webhook.go)
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).

@@ -19,8 +19,10 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
+	"vitrine/internal/payment"
 	"vitrine/internal/render"
 	"vitrine/internal/storage/sqlstore"
 )
@@ -49,6 +51,11 @@ type Config struct {
 	Secret []byte
 	// CartLifetime is how long a cart lives after its last write (48 h).
 	CartLifetime time.Duration
+	// Checkout configures shipping, taxes, countries and payments; the
+	// zero value is checkout.DefaultConfig for the shop's currency.
+	Checkout checkout.Config
+	// Wallet, when set, enables the PayPal wallet (wallet.go).
+	Wallet *WalletConfig
 }
 
 // Server holds the shop's HTTP handlers and what they use.
@@ -71,6 +78,13 @@ type Server struct {
 
 	lastChange atomic.Int64
 	cats       *categoryCache // s.store, with the category list in memory
+	mailKick   func()         // the mail outbox's Kick (order_mail.go)
+	products   *productCache  // products for the cart and get_variation (productcache.go)
+	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
+
+	payments *payment.Registry // payment methods (checkout.go)
+	limiter  *rateLimiter      // checkout rate limit (checkout.go)
+	wallet   *wallet           // the PayPal wallet, nil when off (wallet.go)
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -97,7 +111,10 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		api:   render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
 		now:   func() time.Time { return time.Now().UTC() },
 	}
+	s.initCheckout()
+	s.initWallet()
 	s.cats = &categoryCache{Store: db}
+	s.products, s.frags = newProductCache(db, 50000), newFragmentCache(2048)
 	s.store = s.cats
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: cfg.Settings}
@@ -126,6 +143,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.lastChange.Store(last)
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
+	s.startWallet(ctx) // the wallet's reconciler (wallet_reconcile.go)
 	return nil
 }
 
@@ -179,6 +197,7 @@ func (s *Server) applyChanges(ctx context.Context) {
 				}
 			}
 		}
+		s.products.Invalidate(changes)
 		if listed {
 			// Category product counts may have changed.
 			s.cats.Reset()

@@ -30,6 +30,10 @@ func (s *Server) wcAjaxEndpoints() map[string]http.HandlerFunc {
 
 // handleWCAjax dispatches a request to / carrying ?wc-ajax=.
 func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
+	if h := s.walletAjax(r.URL.Query().Get("wc-ajax")); h != nil { // the wallet's ppc-* endpoints (wallet_ajax.go)
+		h(w, r)
+		return
+	}
 	h, ok := s.wcAjaxEndpoints()[r.URL.Query().Get("wc-ajax")]
 	if !ok {
 		wcAjaxHeaders(w)
@@ -76,7 +80,11 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	p, err := s.store.Product(ctx, id)
+	err = s.synced(ctx)
+	var p *catalog.Product
+	if err == nil {
+		p, err = s.products.Product(ctx, id) // products and variations from memory (productcache.go)
+	}
 	if errors.Is(err, catalog.ErrNotFound) || err == nil && (p.Type != catalog.TypeVariable || !p.Published()) {
 		wcAjaxWrite(w, r, nil)
 		return
@@ -99,7 +107,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		}
 		chosen[a.Key()] = v
 	}
-	vars, err := s.store.Variations(ctx, p.ID)
+	vars, err := s.products.Variations(ctx, p.ID)
 	if err != nil {
 		s.log.Error("get_variation", "product", id, "err", err)
 		wcAjaxHeaders(w)

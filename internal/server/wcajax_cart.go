@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"crypto/md5"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"vitrine/internal/cart"
@@ -55,7 +57,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	id, err := s.addToSession(r.Context(), sess, raw, r.FormValue("quantity"), nil, now)
+	id, c, err := s.addToSessionCart(r.Context(), sess, raw, r.FormValue("quantity"), nil, now)
 	var ce *cart.Error
 	if errors.As(err, &ce) {
 		s.wcAddRefused(w, r, id)
@@ -68,7 +70,12 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	if !sess.viaToken {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
-	s.wcFragments(w, r, sess.id)
+	out, err := s.shapeCart(r.Context(), c, false)
+	if err != nil {
+		s.wcCartFailed(w, "add_to_cart", err)
+		return
+	}
+	s.wcFragmentsOf(w, r, out)
 }
 
 // errBadProductID refuses an add whose product id is not a positive number.
@@ -79,24 +86,24 @@ var errBadProductID = &cart.Error{Status: 400, Code: "woocommerce_rest_cart_inva
 // variation's "any" attributes). It answers the parsed id (0 when it is not
 // a positive number) and a *cart.Error for a refusal.
 func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr, now time.Time) (int64, error) {
+	id, _, err := s.addToSessionCart(ctx, sess, rawID, rawQty, chosen, now)
+	return id, err
+}
+
+// addToSessionCart is addToSession answering the cart after the add too.
+func (s *Server) addToSessionCart(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr, now time.Time) (int64, *cart.Cart, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(rawID), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, errBadProductID
+		return 0, nil, errBadProductID
 	}
 	qty := int64(1)
 	if q := strings.TrimSpace(rawQty); q != "" {
 		if qty, err = cart.ParseQuantity(q); err != nil {
-			return id, err
+			return id, nil, err
 		}
 	}
-	sell, line, err := s.resolveLine(ctx, id, chosen, now)
-	if err != nil {
-		return id, err
-	}
-	line.Quantity = qty
-	return id, s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(existing, total int64) error {
-		return cart.CheckQuantity(sell, total, existing, true)
-	})
+	c, _, err := s.addLine(ctx, sess, id, qty, chosen, now)
+	return id, c, err
 }
 
 // refusedPath is where a refused add sends the shopper: the product's page
@@ -105,9 +112,9 @@ func (s *Server) refusedPath(ctx context.Context, id int64) string {
 	if id <= 0 {
 		return ""
 	}
-	p, err := s.store.Product(ctx, id)
+	p, err := s.products.Product(ctx, id)
 	if err == nil && p.Type == catalog.TypeVariation {
-		p, err = s.store.Product(ctx, p.ParentID)
+		p, err = s.products.Product(ctx, p.ParentID)
 	}
 	if err != nil || !p.Published() {
 		return ""
@@ -169,13 +176,17 @@ func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
 // wcFragments renders the session's cart fragments, sets the cart cookies
 // that changed and answers the success body.
 func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, id string) {
-	ctx := r.Context()
-	c, err := s.cartResponse(ctx, id)
+	c, err := s.cartResponse(r.Context(), id)
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
 	}
-	frags, err := s.renderFragments(ctx, c)
+	s.wcFragmentsOf(w, r, c)
+}
+
+// wcFragmentsOf answers the success body for a shaped cart.
+func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, c *cartObject) {
+	frags, err := s.renderFragments(r.Context(), c)
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
@@ -195,17 +206,30 @@ func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, id string) 
 
 // renderFragments renders each fragment through the server bundle: data
 // {page: "fragments", fragment: name, cart: <Store API cart object>}; the
-// app answers exactly that element's outer HTML.
+// app answers exactly that element's outer HTML. Rendered fragments are kept
+// by the SHA-256 of the cart's JSON (fragmentCache): the render is a pure
+// function of that data, so an identical cart (every first add of the same
+// product, a refresh of an unchanged cart) reuses the HTML without a render.
 func (s *Server) renderFragments(ctx context.Context, c *cartObject) (map[string]string, error) {
 	if s.engine == nil {
 		return nil, errNoEngine
 	}
+	cj, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	key := sha256.Sum256(cj)
+	if out := s.frags.get(key); out != nil {
+		return out, nil
+	}
 	out := make(map[string]string, len(cartFragments))
 	for _, f := range cartFragments {
-		data, err := json.Marshal(map[string]any{"page": "fragments", "fragment": f.name, "cart": c})
-		if err != nil {
-			return nil, err
-		}
+		data := make([]byte, 0, len(cj)+64)
+		data = append(data, `{"page":"fragments","fragment":`...)
+		data = strconv.AppendQuote(data, f.name)
+		data = append(data, `,"cart":`...)
+		data = append(data, cj...)
+		data = append(data, '}')
 		html, err := s.engine.Render(ctx, "/?wc-ajax=fragments&fragment="+f.name, data)
 		if err != nil {
 			return nil, err
@@ -215,7 +239,35 @@ func (s *Server) renderFragments(ctx context.Context, c *cartObject) (map[string
 		}
 		out[f.selector] = html
 	}
+	s.frags.put(key, out)
 	return out, nil
+}
+
+// fragmentCache keeps rendered fragment sets by cart-data hash, up to max
+// sets (then it starts over). Sets are shared and never modified.
+type fragmentCache struct {
+	mu  sync.RWMutex
+	max int
+	m   map[[32]byte]map[string]string
+}
+
+func newFragmentCache(max int) *fragmentCache {
+	return &fragmentCache{max: max, m: map[[32]byte]map[string]string{}}
+}
+
+func (f *fragmentCache) get(k [32]byte) map[string]string {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.m[k]
+}
+
+func (f *fragmentCache) put(k [32]byte, v map[string]string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.m) >= f.max {
+		clear(f.m)
+	}
+	f.m[k] = v
 }
 
 // cartHash is the empty string for an empty cart, else the hex md5 of

@@ -51,7 +51,7 @@ test('add from a card: loading then added, one View cart link, live region after
     assert.equal(await page.locator('a.added_to_cart.wc-forward').count(), 1);
     assert.equal(await button.evaluate((el) => el.nextElementSibling?.getAttribute('href')), '/cart/');
     await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '1');
-    assert.match(await page.locator('.header-cart .screen-reader-text').textContent(), /\(1 item\)/);
+    assert.match(await page.locator('.header-cart .screen-reader-text').textContent(), /^\(1 item, \$\d+\.\d\d\)$/);
 
     const live = page.locator('#cart-live-region');
     assert.equal(await live.getAttribute('aria-live'), 'polite');

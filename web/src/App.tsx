@@ -7,6 +7,9 @@ import { NotFoundPage } from './notfound/NotFoundPage';
 import { CartPage } from './cart/CartPage';
 import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
+import { CheckoutPage } from './checkout/CheckoutPage';
+import { OrderReceivedPage } from './order/OrderReceivedPage';
+import { AttributionTracker } from './attribution/AttributionInputs';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -18,6 +21,10 @@ function Page({ data }: { data: PageData }) {
       return <ProductPage data={data} />;
     case 'cart':
       return <CartPage data={data} />;
+    case 'checkout':
+      return <CheckoutPage data={data} />;
+    case 'order-received':
+      return <OrderReceivedPage data={data} />;
     default:
       return <NotFoundPage />;
   }
@@ -32,6 +39,7 @@ export function App({ data }: { data: PageData }) {
   return (
     <Layout data={data}>
       <Page data={data} />
+      <AttributionTracker settings={data.settings?.attribution} />
     </Layout>
   );
 }

@@ -222,6 +222,12 @@ export interface Settings {
   clickable_out_of_stock: boolean;
   /** Choosing a value unavailable with the other choices clears them instead of being refused (default off). */
   deselect_conflicting: boolean;
+  /**
+   * Order attribution (spec sections 3, 4 and 9): first-party sbjs_* cookies
+   * with a 30-minute session; lifetime in 30-day months (may be fractional).
+   * Absent: enabled with 6 months. Disabled: the storefront deletes the cookies.
+   */
+  attribution?: { enabled: boolean; lifetime_months: number };
 }
 
 interface PageBase {
@@ -271,6 +277,20 @@ export interface ProductPage extends PageBase {
   related: StoreProduct[];
   upsells: StoreProduct[];
   grouped: StoreProduct[];
+  /**
+   * Above the threshold (variations not embedded): every visible variation's
+   * values (attribute key -> slug, "" = any) with its stock status, never a
+   * count. Empty when the variations are embedded.
+   */
+  variation_availability?: VariationAvailability[];
+}
+
+/** What a cached product page shows of one variation's stock (status only). */
+export interface VariationAvailability {
+  id: number;
+  attributes: Record<string, string>;
+  in_stock: boolean;
+  purchasable: boolean;
 }
 
 /** The cart page (/cart/): rendered per request with the visitor's cart, never cached. */
@@ -279,6 +299,8 @@ export interface CartPage extends PageBase {
   cart: StoreCart;
   /** The Store API nonce of the visitor's session (Nonce header of cart writes). */
   nonce: string;
+  /** Notices of the visitor's last cart change without scripts (text with WooCommerce's HTML entities). */
+  notices?: { kind: 'message' | 'error'; text: string }[];
 }
 
 export interface NotFoundPage extends PageBase {
@@ -321,11 +343,125 @@ export interface CartItem {
   quantity_limits?: { minimum: number; maximum: number; multiple_of: number; editable: boolean };
 }
 
+/** A Store API shipping rate (one choice of one package). */
+export interface ShippingRate extends CurrencyBlock {
+  rate_id: string;
+  name: string;
+  description: string;
+  delivery_time: string;
+  price: string;
+  taxes: string;
+  instance_id: number;
+  method_id: string;
+  selected: boolean;
+}
+
+/** A Store API shipping package with its rates. */
+export interface ShippingPackage {
+  package_id: number;
+  name: string;
+  destination?: Partial<Address>;
+  items: { key: string; name: string; quantity: number }[];
+  shipping_rates: ShippingRate[];
+}
+
 /** A Store API cart object (the fields the storefront reads). */
 export interface StoreCart {
   items: CartItem[];
   items_count: number;
-  totals: CurrencyBlock & { total_items: string; total_price: string };
+  totals: CurrencyBlock & {
+    total_items: string;
+    total_price: string;
+    /** Checkout reads these (the server sends them on every cart object). */
+    total_shipping?: string | null;
+    total_tax?: string;
+    tax_lines?: { name: string; price: string; rate: string }[];
+  };
+  shipping_rates?: ShippingPackage[];
+  needs_shipping?: boolean;
+  needs_payment?: boolean;
+}
+
+/** A Store API address (billing has email too). */
+export interface Address {
+  first_name: string;
+  last_name: string;
+  company: string;
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+  phone: string;
+  email?: string;
+}
+
+export type CountryFieldKey = 'state' | 'postcode' | 'city' | 'address_2' | 'company';
+
+/** One country of the checkout's country list with its address-field rules. */
+export interface CheckoutCountry {
+  code: string;
+  name: string;
+  states: { code: string; name: string }[];
+  fields: Record<CountryFieldKey, { label: string; required: boolean; hidden: boolean }>;
+}
+
+export interface PaymentMethod {
+  id: string;
+  title: string;
+  /** HTML written by the shop owner. */
+  description: string;
+  kind: 'offline' | 'wallet';
+}
+
+/** The checkout page (/checkout/): per visitor, never cached. */
+export interface CheckoutPage extends PageBase {
+  page: 'checkout';
+  cart: StoreCart;
+  /** Store API nonce for the visitor. */
+  nonce: string;
+  checkout: {
+    billing_address: Address;
+    shipping_address: Address;
+    customer_note: string;
+    payment_method: string;
+    ship_to_different_address: boolean;
+  };
+  countries: CheckoutCountry[];
+  payment_methods: PaymentMethod[];
+  terms: { title: string; html: string } | null;
+  /** The no-script re-render after a refused classic POST; field keys are classic names (billing_first_name). */
+  errors: { notices: string[]; fields: Record<string, string> } | null;
+  /** woocommerce-process-checkout-nonce of the classic form. */
+  process_nonce: string;
+  /** Wallet endpoint nonces by endpoint name (ppc-validate-checkout, ppc-create-order); null without the wallet. */
+  wallet?: { nonces: Record<string, string> } | null;
+  /** The billing phone is required (the shop's setting); absent: true. */
+  phone_required?: boolean;
+}
+
+/** The order-received page (/checkout/order-received/{id}/?key=...). */
+export interface OrderReceivedPage extends PageBase {
+  page: 'order-received';
+  /** null: no order or a wrong key (nothing is shown). */
+  order: null | {
+    id: number;
+    number: string;
+    key: string;
+    status: string;
+    date_created: string;
+    currency: CurrencyBlock;
+    payment_method: string;
+    payment_method_title: string;
+    /** Payment instructions (bank details); HTML written by the shop owner. */
+    instructions: string;
+    customer_note: string;
+    lines: { name: string; quantity: number; variation: { attribute: string; value: string }[]; total: string }[];
+    totals: { label: string; value: string }[];
+    billing_address: Address;
+    shipping_address: Address;
+  };
 }
 
 /**
@@ -340,4 +476,4 @@ export interface FragmentsPage {
   url?: string;
 }
 
-export type PageData = HomePage | ListingPage | ProductPage | CartPage | NotFoundPage | QuickViewPage | FragmentsPage;
+export type PageData = HomePage | ListingPage | ProductPage | CartPage | NotFoundPage | QuickViewPage | FragmentsPage | CheckoutPage | OrderReceivedPage;

@@ -27,6 +27,52 @@ import (
 
 var _ cart.Store = (*DB)(nil)
 
+// The cart SQL, prepared once and reused (stmt.go).
+const (
+	sqlCartSession = `SELECT customer, created_at, updated_at, expires_at FROM cart_sessions WHERE id = ? AND expires_at > ?`
+	sqlCartLines   = `SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position
+		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key`
+	sqlDropExpired = `DELETE FROM cart_sessions WHERE id = ? AND expires_at <= ?`
+	sqlTouch       = `INSERT INTO cart_sessions (id, customer, created_at, updated_at, expires_at) VALUES (?, '{}', ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, expires_at = excluded.expires_at
+		RETURNING customer, created_at`
+	sqlLineUpdate = `UPDATE cart_lines SET quantity = ?, unit_price = ? WHERE session_id = ? AND line_key = ?`
+	sqlLineInsert = `INSERT INTO cart_lines (session_id, line_key, product_id, variation_id, attributes, quantity, unit_price, position)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlLineQty        = `UPDATE cart_lines SET quantity = ? WHERE session_id = ? AND line_key = ?`
+	sqlLineDelete     = `DELETE FROM cart_lines WHERE session_id = ? AND line_key = ?`
+	sqlCustomer       = `UPDATE cart_sessions SET customer = ? WHERE id = ?`
+	sqlExtend         = `UPDATE cart_sessions SET expires_at = ? WHERE id = ? AND expires_at < ?`
+	sqlCatalogVersion = `SELECT MAX(id) FROM catalog_changes`
+)
+
+// cartWriteSQL is what cart mutations run inside their transaction.
+var cartWriteSQL = []string{sqlDropExpired, sqlTouch, sqlCartLines, sqlLineUpdate, sqlLineInsert, sqlLineQty,
+	sqlLineDelete, sqlCustomer, sqlExtend}
+
+type lineRow struct {
+	Key         string `db:"line_key"`
+	ProductID   int64  `db:"product_id"`
+	VariationID int64  `db:"variation_id"`
+	Attributes  string `db:"attributes"`
+	Quantity    int64  `db:"quantity"`
+	UnitPrice   int64  `db:"unit_price"`
+	Position    int    `db:"position"`
+}
+
+func linesOf(rows []lineRow) ([]cart.Line, error) {
+	out := make([]cart.Line, 0, len(rows))
+	for _, l := range rows {
+		line := cart.Line{Key: l.Key, ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity,
+			UnitPrice: l.UnitPrice, Position: l.Position}
+		if err := json.Unmarshal([]byte(l.Attributes), &line.Variation); err != nil {
+			return nil, fmt.Errorf("cart line attributes: %w", err)
+		}
+		out = append(out, line)
+	}
+	return out, nil
+}
+
 // Cart loads a session's cart.
 func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, error) {
 	c := &cart.Cart{ID: id}
@@ -36,8 +82,11 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 		Updated  time.Time `db:"updated_at"`
 		Expires  int64     `db:"expires_at"`
 	}
-	err := db.read.GetContext(ctx, &row, db.read.Rebind(
-		`SELECT customer, created_at, updated_at, expires_at FROM cart_sessions WHERE id = ? AND expires_at > ?`), id, now.Unix())
+	st, err := db.stmt(ctx, false, sqlCartSession)
+	if err != nil {
+		return nil, err
+	}
+	err = st.GetContext(ctx, &row, id, now.Unix())
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, nil
 	}
@@ -48,80 +97,116 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 	if err := json.Unmarshal([]byte(row.Customer), &c.Customer); err != nil {
 		return nil, fmt.Errorf("cart customer: %w", err)
 	}
-	var lines []struct {
-		Key         string `db:"line_key"`
-		ProductID   int64  `db:"product_id"`
-		VariationID int64  `db:"variation_id"`
-		Attributes  string `db:"attributes"`
-		Quantity    int64  `db:"quantity"`
-		UnitPrice   int64  `db:"unit_price"`
-		Position    int    `db:"position"`
+	if st, err = db.stmt(ctx, false, sqlCartLines); err != nil {
+		return nil, err
 	}
-	if err := db.read.SelectContext(ctx, &lines, db.read.Rebind(
-		`SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position
-		 FROM cart_lines WHERE session_id = ? ORDER BY position, line_key`), id); err != nil {
+	var rows []lineRow
+	if err := st.SelectContext(ctx, &rows, id); err != nil {
 		return nil, fmt.Errorf("load cart lines: %w", err)
 	}
-	for _, l := range lines {
-		line := cart.Line{Key: l.Key, ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity,
-			UnitPrice: l.UnitPrice, Position: l.Position}
-		if err := json.Unmarshal([]byte(l.Attributes), &line.Variation); err != nil {
-			return nil, fmt.Errorf("cart line attributes: %w", err)
-		}
-		c.Lines = append(c.Lines, line)
+	if c.Lines, err = linesOf(rows); err != nil {
+		return nil, err
+	}
+	if len(c.Lines) == 0 {
+		c.Lines = nil
 	}
 	return c, nil
 }
 
 // touchSession drops an expired session's leftovers, then creates the
-// session or pushes its expiry forward, locking its row until commit.
-func touchSession(ctx context.Context, tx *sqlx.Tx, id string, now, expires time.Time) error {
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_sessions WHERE id = ? AND expires_at <= ?`), id, now.Unix()); err != nil {
-		return err
+// session or pushes its expiry forward (locking its row until commit on
+// PostgreSQL), and reads the cart as it is now inside tx.
+func (db *DB) touchSession(ctx context.Context, tx *sqlx.Tx, id string, now, expires time.Time) (*cart.Cart, error) {
+	st, err := db.txStmt(ctx, tx, sqlDropExpired)
+	if err != nil {
+		return nil, err
 	}
-	_, err := tx.ExecContext(ctx, tx.Rebind(
-		`INSERT INTO cart_sessions (id, customer, created_at, updated_at, expires_at) VALUES (?, '{}', ?, ?, ?)
-		 ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, expires_at = excluded.expires_at`),
-		id, now, now, expires.Unix())
-	return err
+	if _, err := st.ExecContext(ctx, id, now.Unix()); err != nil {
+		return nil, err
+	}
+	if st, err = db.txStmt(ctx, tx, sqlTouch); err != nil {
+		return nil, err
+	}
+	var sess struct {
+		Customer string    `db:"customer"`
+		Created  time.Time `db:"created_at"`
+	}
+	if err := st.GetContext(ctx, &sess, id, now, now, expires.Unix()); err != nil {
+		return nil, err
+	}
+	c := &cart.Cart{ID: id, Exists: true, Created: sess.Created.UTC(), Updated: now, Expires: time.Unix(expires.Unix(), 0).UTC()}
+	if err := json.Unmarshal([]byte(sess.Customer), &c.Customer); err != nil {
+		return nil, fmt.Errorf("cart customer: %w", err)
+	}
+	if st, err = db.txStmt(ctx, tx, sqlCartLines); err != nil {
+		return nil, err
+	}
+	var rows []lineRow
+	if err := st.SelectContext(ctx, &rows, id); err != nil {
+		return nil, err
+	}
+	if c.Lines, err = linesOf(rows); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// AddLine adds to a line, re-reading it inside the transaction.
-func (db *DB) AddLine(ctx context.Context, id string, l cart.Line, now, expires time.Time, check func(existing, total int64) error) error {
+// AddLine adds to a line, re-reading the cart inside the transaction, and
+// answers the cart after the add.
+func (db *DB) AddLine(ctx context.Context, id string, l cart.Line, now, expires time.Time, check func(c *cart.Cart, existing, total int64) error) (*cart.Cart, error) {
 	attrs, err := json.Marshal(orEmpty(l.Variation))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		if err := touchSession(ctx, tx, id, now, expires); err != nil {
+	var out *cart.Cart
+	err = db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		c, err := db.touchSession(ctx, tx, id, now, expires)
+		if err != nil {
 			return err
 		}
 		var existing int64
-		err := tx.GetContext(ctx, &existing, tx.Rebind(`SELECT quantity FROM cart_lines WHERE session_id = ? AND line_key = ?`), id, l.Key)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
+		pos := 0
+		for _, cl := range c.Lines {
+			if cl.Key == l.Key {
+				existing = cl.Quantity
+			}
+			pos = max(pos, cl.Position)
 		}
 		total := existing + l.Quantity
 		if check != nil {
-			if err := check(existing, total); err != nil {
+			if err := check(c, existing, total); err != nil {
 				return err
 			}
 		}
 		if existing > 0 {
-			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE cart_lines SET quantity = ?, unit_price = ? WHERE session_id = ? AND line_key = ?`),
-				total, l.UnitPrice, id, l.Key)
-			return err
+			st, err := db.txStmt(ctx, tx, sqlLineUpdate)
+			if err != nil {
+				return err
+			}
+			if _, err = st.ExecContext(ctx, total, l.UnitPrice, id, l.Key); err != nil {
+				return err
+			}
+			line := c.Line(l.Key)
+			line.Quantity, line.UnitPrice = total, l.UnitPrice
+		} else {
+			st, err := db.txStmt(ctx, tx, sqlLineInsert)
+			if err != nil {
+				return err
+			}
+			if _, err = st.ExecContext(ctx, id, l.Key, l.ProductID, l.VariationID, string(attrs), total, l.UnitPrice, pos+1); err != nil {
+				return err
+			}
+			nl := l
+			nl.Variation, nl.Quantity, nl.Position = orEmpty(l.Variation), total, pos+1
+			c.Lines = append(c.Lines, nl)
 		}
-		var pos int
-		if err := tx.GetContext(ctx, &pos, tx.Rebind(`SELECT COALESCE(MAX(position), 0) + 1 FROM cart_lines WHERE session_id = ?`), id); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, tx.Rebind(
-			`INSERT INTO cart_lines (session_id, line_key, product_id, variation_id, attributes, quantity, unit_price, position)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-			id, l.Key, l.ProductID, l.VariationID, string(attrs), total, l.UnitPrice, pos)
-		return err
+		out = c
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func orEmpty(a []cart.Attr) []cart.Attr {
@@ -131,55 +216,51 @@ func orEmpty(a []cart.Attr) []cart.Attr {
 	return a
 }
 
-// lineIn re-reads a line inside a transaction.
-func lineIn(ctx context.Context, tx *sqlx.Tx, id, key string) (cart.Line, error) {
-	var row struct {
-		ProductID   int64  `db:"product_id"`
-		VariationID int64  `db:"variation_id"`
-		Attributes  string `db:"attributes"`
-		Quantity    int64  `db:"quantity"`
-		UnitPrice   int64  `db:"unit_price"`
-	}
-	err := tx.GetContext(ctx, &row, tx.Rebind(
-		`SELECT product_id, variation_id, attributes, quantity, unit_price FROM cart_lines WHERE session_id = ? AND line_key = ?`), id, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return cart.Line{}, cart.ErrNoLine
-	}
-	if err != nil {
-		return cart.Line{}, err
-	}
-	l := cart.Line{Key: key, ProductID: row.ProductID, VariationID: row.VariationID, Quantity: row.Quantity, UnitPrice: row.UnitPrice}
-	err = json.Unmarshal([]byte(row.Attributes), &l.Variation)
-	return l, err
-}
-
-// SetQuantity sets a line's quantity.
-func (db *DB) SetQuantity(ctx context.Context, id, key string, qty int64, now, expires time.Time, check func(l cart.Line) error) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		if err := touchSession(ctx, tx, id, now, expires); err != nil {
-			return err
-		}
-		l, err := lineIn(ctx, tx, id, key)
+// SetQuantity sets a line's quantity and answers the cart after the change.
+func (db *DB) SetQuantity(ctx context.Context, id, key string, qty int64, now, expires time.Time, check func(c *cart.Cart, l cart.Line) error) (*cart.Cart, error) {
+	var out *cart.Cart
+	err := db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		c, err := db.touchSession(ctx, tx, id, now, expires)
 		if err != nil {
 			return err
 		}
+		line := c.Line(key)
+		if line == nil {
+			return cart.ErrNoLine
+		}
 		if check != nil {
-			if err := check(l); err != nil {
+			if err := check(c, *line); err != nil {
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE cart_lines SET quantity = ? WHERE session_id = ? AND line_key = ?`), qty, id, key)
-		return err
+		st, err := db.txStmt(ctx, tx, sqlLineQty)
+		if err != nil {
+			return err
+		}
+		if _, err = st.ExecContext(ctx, qty, id, key); err != nil {
+			return err
+		}
+		line.Quantity = qty
+		out = c
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // RemoveLine deletes a line.
 func (db *DB) RemoveLine(ctx context.Context, id, key string, now, expires time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		if err := touchSession(ctx, tx, id, now, expires); err != nil {
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		if err := db.touchOnly(ctx, tx, id, now, expires); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ? AND line_key = ?`), id, key)
+		st, err := db.txStmt(ctx, tx, sqlLineDelete)
+		if err != nil {
+			return err
+		}
+		res, err := st.ExecContext(ctx, id, key)
 		if err != nil {
 			return err
 		}
@@ -190,28 +271,66 @@ func (db *DB) RemoveLine(ctx context.Context, id, key string, now, expires time.
 	})
 }
 
+// touchOnly is touchSession without reading the cart back.
+func (db *DB) touchOnly(ctx context.Context, tx *sqlx.Tx, id string, now, expires time.Time) error {
+	st, err := db.txStmt(ctx, tx, sqlDropExpired)
+	if err != nil {
+		return err
+	}
+	if _, err := st.ExecContext(ctx, id, now.Unix()); err != nil {
+		return err
+	}
+	if st, err = db.txStmt(ctx, tx, sqlTouch); err != nil {
+		return err
+	}
+	var sess struct {
+		Customer string    `db:"customer"`
+		Created  time.Time `db:"created_at"`
+	}
+	return st.GetContext(ctx, &sess, id, now, now, expires.Unix())
+}
+
 // SetCustomer stores the session's customer data.
 func (db *DB) SetCustomer(ctx context.Context, id string, c cart.Customer, now, expires time.Time) error {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		if err := touchSession(ctx, tx, id, now, expires); err != nil {
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		if err := db.touchOnly(ctx, tx, id, now, expires); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE cart_sessions SET customer = ? WHERE id = ?`), string(b), id)
+		st, err := db.txStmt(ctx, tx, sqlCustomer)
+		if err != nil {
+			return err
+		}
+		_, err = st.ExecContext(ctx, string(b), id)
 		return err
 	})
 }
 
 // Extend pushes a live session's expiry forward.
 func (db *DB) Extend(ctx context.Context, id string, expires time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE cart_sessions SET expires_at = ? WHERE id = ? AND expires_at < ?`),
-			expires.Unix(), id, expires.Unix())
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		st, err := db.txStmt(ctx, tx, sqlExtend)
+		if err != nil {
+			return err
+		}
+		_, err = st.ExecContext(ctx, expires.Unix(), id, expires.Unix())
 		return err
 	})
+}
+
+// CatalogVersion is the newest catalogue change-log id (0 when empty): a
+// prepared LastChange for per-request freshness checks.
+func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
+	st, err := db.stmt(ctx, false, sqlCatalogVersion)
+	if err != nil {
+		return 0, err
+	}
+	var id sql.NullInt64
+	err = st.GetContext(ctx, &id)
+	return id.Int64, err
 }
 
 // DeleteExpiredCarts removes sessions expired at now, with their lines.

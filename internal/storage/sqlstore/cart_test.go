@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -27,8 +29,9 @@ func TestCartStore(t *testing.T) {
 		tee := cart.Line{ProductID: 1, VariationID: 2, Variation: []cart.Attr{{Attribute: "pa_color", Value: "rust"}}, Quantity: 2, UnitPrice: 2800}
 		tee.Key = cart.LineKey(1, 2, tee.Variation)
 		cap := cart.Line{ProductID: 5, Quantity: 1, UnitPrice: 1500, Key: cart.LineKey(5, 0, nil)}
+		var after *cart.Cart
 		for _, l := range []cart.Line{tee, cap, tee} {
-			if err := db.AddLine(ctx, id, l, now, exp, nil); err != nil {
+			if after, err = db.AddLine(ctx, id, l, now, exp, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -39,18 +42,32 @@ func TestCartStore(t *testing.T) {
 		if c.Lines[0].Key != tee.Key || c.Lines[0].Quantity != 4 || c.Lines[0].Variation[0].Value != "rust" || c.Lines[1].Key != cap.Key {
 			t.Errorf("lines: %+v", c.Lines)
 		}
+		// The cart AddLine answers is the cart as stored.
+		if !reflect.DeepEqual(after.Lines, c.Lines) || !after.Exists || !after.Expires.Equal(c.Expires) {
+			t.Errorf("AddLine answered %+v, stored %+v", after, c)
+		}
 
 		// A refused add changes nothing.
 		refuse := errors.New("no")
-		var seen [2]int64
-		err = db.AddLine(ctx, id, tee, now, exp, func(existing, total int64) error { seen = [2]int64{existing, total}; return refuse })
-		if !errors.Is(err, refuse) || seen != [2]int64{4, 6} {
+		var seen [3]int64
+		_, err = db.AddLine(ctx, id, tee, now, exp, func(c *cart.Cart, existing, total int64) error {
+			seen = [3]int64{existing, total, int64(len(c.Lines))}
+			return refuse
+		})
+		if !errors.Is(err, refuse) || seen != [3]int64{4, 6, 2} {
 			t.Errorf("refused add: %v %v", err, seen)
 		}
-		if err := db.SetQuantity(ctx, id, tee.Key, 7, now, exp, nil); err != nil {
+		if c, _ := db.Cart(ctx, id, now); c.Lines[0].Quantity != 4 {
+			t.Errorf("refused add changed the line: %+v", c.Lines)
+		}
+		set, err := db.SetQuantity(ctx, id, tee.Key, 7, now, exp, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SetQuantity(ctx, id, "nope", 7, now, exp, nil); !errors.Is(err, cart.ErrNoLine) {
+		if set.Line(tee.Key).Quantity != 7 || len(set.Lines) != 2 {
+			t.Errorf("SetQuantity answered %+v", set.Lines)
+		}
+		if _, err := db.SetQuantity(ctx, id, "nope", 7, now, exp, nil); !errors.Is(err, cart.ErrNoLine) {
 			t.Errorf("unknown key: %v", err)
 		}
 		if err := db.RemoveLine(ctx, id, cap.Key, now, exp); err != nil {
@@ -84,7 +101,7 @@ func TestCartStore(t *testing.T) {
 			t.Errorf("DeleteExpiredCarts = %d, %v", n, err)
 		}
 		// An expired session's leftovers never come back with the next add.
-		if err := db.AddLine(ctx, id, cap, late, late.Add(cart.Lifetime), nil); err != nil {
+		if _, err := db.AddLine(ctx, id, cap, late, late.Add(cart.Lifetime), nil); err != nil {
 			t.Fatal(err)
 		}
 		if c, _ := db.Cart(ctx, id, late); len(c.Lines) != 1 || c.Lines[0].Key != cap.Key {
@@ -100,7 +117,7 @@ func TestCartStore(t *testing.T) {
 				defer wg.Done()
 				l := cap
 				l.Quantity = 1
-				if err := db.AddLine(ctx, id2, l, now, exp, nil); err != nil {
+				if _, err := db.AddLine(ctx, id2, l, now, exp, nil); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -117,6 +134,64 @@ func TestCartStore(t *testing.T) {
 		}
 		if s2, _ := db.Secret(ctx, "session_secret"); !bytes.Equal(s1, s2) {
 			t.Error("secret changed")
+		}
+	})
+}
+
+// TestCartConcurrentMixed: many sessions written at once (on SQLite they
+// share commits): every add that passes its check is stored, every refused
+// one changes nothing, and no mutation's failure undoes another's.
+func TestCartConcurrentMixed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		exp := now.Add(cart.Lifetime)
+		line := cart.Line{ProductID: 5, Quantity: 1, UnitPrice: 1500, Key: cart.LineKey(5, 0, nil)}
+		refuse := errors.New("over the limit")
+		const sessions, adds = 8, 30
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		refused := map[string]int{}
+		for s := range sessions {
+			id := fmt.Sprintf("t_%030x", s+1)
+			for range adds {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					// At most 10 per line: the check sees the line as
+					// the mutations before it left it.
+					_, err := db.AddLine(ctx, id, line, now, exp, func(c *cart.Cart, existing, total int64) error {
+						if total > 10 {
+							return refuse
+						}
+						return nil
+					})
+					if errors.Is(err, refuse) {
+						mu.Lock()
+						refused[id]++
+						mu.Unlock()
+					} else if err != nil {
+						t.Error(err)
+					}
+				}()
+			}
+		}
+		wg.Wait()
+		for s := range sessions {
+			id := fmt.Sprintf("t_%030x", s+1)
+			c, err := db.Cart(ctx, id, now)
+			if err != nil || len(c.Lines) != 1 || c.Lines[0].Quantity != 10 || refused[id] != adds-10 {
+				t.Errorf("%s: %+v refused %d, %v", id, c.Lines, refused[id], err)
+			}
+		}
+		// A cancelled context fails only its own mutation.
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := db.AddLine(cctx, "t_0000000000000000000000000000ff", line, now, exp, nil); err == nil {
+			t.Error("add with a cancelled context succeeded")
+		}
+		if c, _ := db.Cart(ctx, "t_0000000000000000000000000000ff", now); c.Exists {
+			t.Error("cancelled add created the session")
 		}
 	})
 }

@@ -48,6 +48,9 @@ type DB struct {
 	write  *sqlx.DB
 	log    *slog.Logger
 	now    func() time.Time
+
+	stmts stmtCache // prepared statements, by pool and SQL text (stmt.go)
+	carts cartGroup // SQLite: concurrent cart writes share one commit (cart_group.go)
 }
 
 // Open connects to the store named by dsn: "sqlite:PATH" (or a path ending in
@@ -135,7 +138,9 @@ func openSQLite(path string, writer bool) (*sqlx.DB, error) {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.carts.close()
 	var errs []error
+	errs = append(errs, db.stmts.close())
 	if db.write != nil {
 		errs = append(errs, db.write.Close())
 	}

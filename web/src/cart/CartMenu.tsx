@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useHydrated } from '../listing/hydrated';
 import { CartCount } from './CartCount';
+import { CartDrawer, DRAWER_QUERY, prefersDrawer } from './CartDrawer';
 import { cookie, lastFragments, storeFragments, wcAjax, type CartAnswer } from './add-to-cart';
+import { installCartSync } from './cart-sync';
 import './cart.css';
 
 export const OPEN_AFTER_ADD_MS = 5000;
@@ -9,30 +11,65 @@ const MINI_CART = 'div.widget_shopping_cart_content';
 
 /**
  * The header cart: a link to /cart/ that, once scripts run, becomes the
- * button of a disclosure showing the mini cart (spec sections 4 and 9). The
- * mini cart is the server's fragment (div.widget_shopping_cart_content),
- * put into a host element React never renders children into. It is fetched
- * on first open only when the woocommerce_items_in_cart cookie says the cart
- * has items; after an add it opens for 5 s.
+ * button of the mini cart (spec sections 2, 4 and 9): a dropdown disclosure
+ * on large screens, an off-canvas drawer (a modal dialog, CartDrawer.tsx)
+ * under the large breakpoint. The mini cart is the server's fragment
+ * (div.widget_shopping_cart_content), put into host elements React never
+ * renders children into. It is fetched on first open only when the
+ * woocommerce_items_in_cart cookie says the cart has items; after an add the
+ * dropdown or the drawer opens for 5 s. Another tab's cart change refreshes
+ * this tab (cart-sync.ts).
  */
 export function CartMenu({ count }: { count: number }) {
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
+  const [drawer, setDrawer] = useState<{ open: boolean; auto: boolean }>({ open: false, auto: false });
+  const [narrow, setNarrow] = useState(false);
   const [filled, setFilled] = useState(false);
   const host = useRef<HTMLDivElement>(null);
+  const drawerHost = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLAnchorElement>(null);
   const wrap = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // Every fragments answer refills the panel.
+  // Which mini cart this viewport uses.
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const mq = window.matchMedia(DRAWER_QUERY);
+    const apply = () => {
+      setNarrow(mq.matches);
+      if (mq.matches) setOpen(false);
+    };
+    apply();
+    mq.addEventListener?.('change', apply);
+    return () => mq.removeEventListener?.('change', apply);
+  }, []);
+
+  // Other tabs' cart changes.
+  useEffect(() => installCartSync(), []);
+
+  // Every fragments answer refills both panels (the panels mount once
+  // hydrated: the latest fragment is painted into them then).
+  const latest = useRef<string | undefined>(undefined);
+  const paint = useCallback(() => {
+    const html = latest.current;
+    if (html === undefined) return;
+    for (const h of [host.current, drawerHost.current]) if (h && h.innerHTML !== html) h.innerHTML = html;
+  }, []);
+  useEffect(() => paint(), [hydrated, narrow, drawer.open, paint]);
   useEffect(() => {
     const fill = (html: string | undefined) => {
-      if (!host.current || html === undefined) return;
-      host.current.innerHTML = html;
+      if (html === undefined) return;
+      latest.current = html;
+      paint();
       setFilled(true);
     };
     const onFragments = (e: Event) => fill((e as CustomEvent<CartAnswer>).detail.fragments?.[MINI_CART]);
     const onAdded = () => {
+      if (prefersDrawer()) {
+        setDrawer((d) => (d.open ? d : { open: true, auto: true }));
+        return;
+      }
       setOpen(true);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
@@ -47,10 +84,10 @@ export function CartMenu({ count }: { count: number }) {
       document.removeEventListener('vitrine:added-to-cart', onAdded);
       clearTimeout(timer.current);
     };
-  }, []);
+  }, [paint]);
 
-  // Outside clicks close it; Escape closes it wherever focus is, and focus
-  // goes back to the cart button when it was in the panel.
+  // Outside clicks close the dropdown; Escape closes it wherever focus is,
+  // and focus goes back to the cart button when it was in the panel.
   useEffect(() => {
     if (!open) return;
     const onDown = (e: PointerEvent) => {
@@ -70,13 +107,20 @@ export function CartMenu({ count }: { count: number }) {
     };
   }, [open]);
 
+  const closeDrawer = useCallback(() => setDrawer({ open: false, auto: false }), []);
+
   const show = () => {
-    if (!open && !filled && cookie('woocommerce_items_in_cart') === '1') {
+    if (!filled && cookie('woocommerce_items_in_cart') === '1') {
       wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }))
         .then((a) => a?.fragments && storeFragments(a))
         .catch(() => undefined);
     }
     clearTimeout(timer.current);
+    if (prefersDrawer()) {
+      setOpen(false);
+      setDrawer({ open: true, auto: false });
+      return;
+    }
     setOpen(!open);
   };
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
@@ -97,8 +141,9 @@ export function CartMenu({ count }: { count: number }) {
         className="cart-contents header-cart"
         href="/cart/"
         role={hydrated ? 'button' : undefined}
-        aria-expanded={hydrated ? open : undefined}
-        aria-controls={hydrated ? 'mini-cart-panel' : undefined}
+        aria-haspopup={hydrated && narrow ? 'dialog' : undefined}
+        aria-expanded={hydrated ? (narrow ? drawer.open : open) : undefined}
+        aria-controls={hydrated ? (narrow ? 'mini-cart-drawer' : 'mini-cart-panel') : undefined}
         onClick={onClick}
         onKeyDown={onKeyDown}
       >
@@ -118,6 +163,16 @@ export function CartMenu({ count }: { count: number }) {
           {!filled && <p className="woocommerce-mini-cart__empty-message">No products in the cart.</p>}
           <div className="mini-cart-host" ref={host} />
         </div>
+      )}
+      {hydrated && (narrow || drawer.open) && (
+        <CartDrawer
+          open={drawer.open}
+          closeAfterMs={drawer.auto ? OPEN_AFTER_ADD_MS : undefined}
+          hostRef={drawerHost}
+          filled={filled}
+          fallbackFocus={toggle}
+          onClose={closeDrawer}
+        />
       )}
     </div>
   );

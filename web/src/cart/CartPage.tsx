@@ -1,8 +1,9 @@
-import { useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import type { CartItem, CartPage as CartPageData, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
 import { QuantityField } from '../product/QuantityField';
 import { applyFragments, storeFragments, wcAjax } from './add-to-cart';
+import './cart.css';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -57,8 +58,28 @@ async function refreshFragments() {
 export function CartPage({ data }: { data: CartPageData }) {
   const [cart, setCart] = useState<StoreCart>(data.cart);
   const [nonce, setNonce] = useState(data.nonce);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notices, setNotices] = useState<Notice[]>(() =>
+    (data.notices ?? []).map((n) => ({ kind: n.kind === 'error' ? 'error' : 'message', text: decodeEntities(n.text) })),
+  );
+  const setNotice = (n: Notice | null) => setNotices(n ? [n] : []);
   const [busy, setBusy] = useState(false);
+
+  // Another tab changed the cart (cart-sync.ts): show the same lines here.
+  useEffect(() => {
+    const onSynced = () => {
+      fetch(API, { credentials: 'same-origin' })
+        .then((r) => (r.ok ? (r.json() as Promise<StoreCart>) : null))
+        .then((c) => {
+          if (c && Array.isArray(c.items)) {
+            setCart(c);
+            setNotices([]);
+          }
+        })
+        .catch(() => undefined);
+    };
+    document.addEventListener('vitrine:cart-synced', onSynced);
+    return () => document.removeEventListener('vitrine:cart-synced', onSynced);
+  }, []);
 
   const run = async (steps: { path: string; body: unknown }[], done?: (ok: boolean) => Notice | null) => {
     setBusy(true);
@@ -110,8 +131,12 @@ export function CartPage({ data }: { data: CartPageData }) {
 
   const noticeEl = (
     <div className="woocommerce-notices-wrapper" role="status" aria-live="polite">
-      {notice && (
-        <div className={notice.kind === 'error' ? 'woocommerce-error' : 'woocommerce-message'} role={notice.kind === 'error' ? 'alert' : undefined}>
+      {notices.map((notice, i) => (
+        <div
+          key={i}
+          className={notice.kind === 'error' ? 'woocommerce-error' : 'woocommerce-message'}
+          role={notice.kind === 'error' ? 'alert' : undefined}
+        >
           {notice.text}
           {notice.undo && (
             <>
@@ -122,7 +147,7 @@ export function CartPage({ data }: { data: CartPageData }) {
             </>
           )}
         </div>
-      )}
+      ))}
     </div>
   );
 
@@ -183,7 +208,7 @@ export function CartPage({ data }: { data: CartPageData }) {
                   <td className="product-thumbnail">
                     {img && <img src={img.thumbnail || img.src} width={64} height={64} alt="" loading="lazy" decoding="async" />}
                   </td>
-                  <td className="product-name">
+                  <td className="product-name" data-title="Product">
                     <a href={it.permalink}>{name}</a>
                     {it.variation.length > 0 && (
                       <dl className="variation">
@@ -196,10 +221,10 @@ export function CartPage({ data }: { data: CartPageData }) {
                       </dl>
                     )}
                   </td>
-                  <td className="product-price">
+                  <td className="product-price" data-title="Price">
                     <Amount value={formatPrice(it.prices.price, it.prices)} />
                   </td>
-                  <td className="product-quantity">
+                  <td className="product-quantity" data-title="Quantity">
                     {lim && !lim.editable ? (
                       <>
                         {it.quantity}
@@ -218,7 +243,7 @@ export function CartPage({ data }: { data: CartPageData }) {
                       />
                     )}
                   </td>
-                  <td className="product-subtotal">
+                  <td className="product-subtotal" data-title="Subtotal">
                     <Amount value={formatPrice(it.totals.line_total, it.totals)} />
                   </td>
                 </tr>
@@ -239,13 +264,13 @@ export function CartPage({ data }: { data: CartPageData }) {
             <tbody>
               <tr className="cart-subtotal">
                 <th scope="row">Subtotal</th>
-                <td>
+                <td data-title="Subtotal">
                   <Amount value={formatPrice(cart.totals.total_items, cart.totals)} />
                 </td>
               </tr>
               <tr className="order-total">
                 <th scope="row">Total</th>
-                <td>
+                <td data-title="Total">
                   <strong>
                     <Amount value={formatPrice(cart.totals.total_price, cart.totals)} />
                   </strong>

@@ -1,6 +1,7 @@
 import type { FragmentsPage } from '../types';
 import { MiniCart } from './MiniCart';
 import { CartCount } from './CartCount';
+import { formatPrice } from '../lib/format';
 
 /**
  * One cart fragment rendered alone (page kind "fragments"): its output is
@@ -10,7 +11,12 @@ import { CartCount } from './CartCount';
 export function Fragment({ data }: { data: FragmentsPage }) {
   switch (data.fragment) {
     case 'cart_count':
-      return <CartCount count={data.cart.items_count} />;
+      return (
+        <CartCount
+          count={data.cart.items_count}
+          total={data.cart.items.length > 0 ? formatPrice(data.cart.totals.total_items, data.cart.totals) : ''}
+        />
+      );
     default:
       return <MiniCart cart={data.cart} />;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { MiniCart } from './MiniCart';
 import { CartCount } from './CartCount';
+import { Fragment } from './Fragments';
 import type { StoreCart } from '../types';
 
 const cur = {
@@ -58,6 +59,17 @@ describe('MiniCart', () => {
   it('counts items in the header badge', () => {
     const { container } = render(<CartCount count={1} />);
     expect(container.querySelector('.cart-count')!.textContent).toBe('1');
+    expect(container.querySelector('.header-cart-total')!.textContent).toBe('');
     expect(container.textContent).toContain('(1 item)');
+  });
+
+  it("the header fragment carries the cart's subtotal once the cart is known", () => {
+    const { container } = render(<Fragment data={{ page: 'fragments', fragment: 'cart_count', cart }} />);
+    expect(container.firstElementChild!.className).toBe('header-cart-count');
+    expect(container.querySelector('.cart-count')!.textContent).toBe('3');
+    expect(container.querySelector('.header-cart-total')!.textContent).toBe('$72.00');
+    expect(container.querySelector('.screen-reader-text')!.textContent).toBe('(3 items, $72.00)');
+    const empty = render(<Fragment data={{ page: 'fragments', fragment: 'cart_count', cart: { ...cart, items: [], items_count: 0 } }} />);
+    expect(empty.container.querySelector('.header-cart-total')!.textContent).toBe('');
   });
 });

@@ -50,7 +50,22 @@ export function applyFragments(fragments: Fragments, doc: Document = document) {
   }
 }
 
-/** Remember the last fragments for this tab (reused while the hash cookie matches). */
+/** The localStorage key every tab writes the latest cart hash to (cross-tab sync, ./cart-sync.ts). */
+export const SYNC_KEY = 'vitrine_cart_hash_shared';
+
+/** Publishes a cart hash to the other tabs of the origin (they get a `storage` event when it changes). */
+export function publishCartHash(hash: string) {
+  try {
+    localStorage.setItem(SYNC_KEY, hash);
+  } catch {
+    // storage full or blocked: the other tabs catch up on their next load
+  }
+}
+
+/**
+ * Remember the last fragments for this tab (reused while the hash cookie
+ * matches) and tell the other tabs the cart's hash.
+ */
 export function storeFragments(a: CartAnswer) {
   try {
     if (a.fragments) sessionStorage.setItem(FRAGMENTS_KEY, JSON.stringify(a.fragments));
@@ -58,6 +73,7 @@ export function storeFragments(a: CartAnswer) {
   } catch {
     // storage unavailable: fragments are fetched again when needed
   }
+  publishCartHash(a.cart_hash ?? '');
   document.dispatchEvent(new CustomEvent('vitrine:fragments', { detail: a }));
 }
 

@@ -223,6 +223,32 @@ describe('VariationForm', () => {
     expect(radio('Size', /^S/)).toHaveClass('no-stock');
   });
 
+  it("crosses out an out-of-stock value from the page's availability list at once, without get_variation", async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('false'));
+    const availability = variations.map((x) => ({
+      id: x.variation_id,
+      attributes: { pa_color: x.attributes.attribute_pa_color, pa_size: x.attributes.attribute_pa_size },
+      in_stock: x.is_in_stock,
+      purchasable: true,
+    }));
+    render(<VariationForm data={page({ variations: [], variation_availability: availability })} />);
+    await mounted();
+    expect(radio('Size', 'S')).not.toHaveClass('no-stock'); // Rust S is in stock
+    fireEvent.click(radio('Color', 'Navy'));
+    const s = radio('Size', 'S (Out of stock)');
+    expect(s).toHaveClass('no-stock');
+    expect(s).toHaveAttribute('title', 'Out of stock');
+    expect(s).toHaveAttribute('aria-disabled', 'true');
+    fireEvent.click(s); // not clickable: nothing chosen, nothing asked
+    expect(s).toHaveAttribute('aria-checked', 'false');
+    expect(radio('Size', 'M')).not.toHaveClass('no-stock');
+    // Olive has no S at all: disabled, not crossed out.
+    fireEvent.click(radio('Color', 'Olive'));
+    expect(radio('Size', 'S')).toHaveClass('disabled');
+    expect(radio('Size', 'S')).not.toHaveClass('no-stock');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('applies the selection named by the URL after hydration and keeps the URL in step', async () => {
     window.history.replaceState(null, '', '/product/x/?attribute_pa_color=navy&attribute_pa_size=m&utm=1');
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}'));

@@ -7,6 +7,7 @@ import {
   addButtonLabel,
   buttonClass,
   buttonReason,
+  candidatesFromAvailability,
   candidatesFromRefs,
   candidatesFromVariations,
   choiceKey,
@@ -75,9 +76,15 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
   const [noMatchShown, setNoMatchShown] = useState(false);
   const [preOrderText, setPreOrderText] = useState('');
 
+  const availability = data.variation_availability;
   const cands = useMemo(
-    () => (embedded ? candidatesFromVariations(data.variations) : candidatesFromRefs(p.variations, swatches, known)),
-    [embedded, data.variations, p.variations, swatches, known],
+    () =>
+      embedded
+        ? candidatesFromVariations(data.variations)
+        : availability && availability.length > 0
+          ? candidatesFromAvailability(availability, known)
+          : candidatesFromRefs(p.variations, swatches, known),
+    [embedded, data.variations, availability, p.variations, swatches, known],
   );
   const states = useMemo(() => optionStates(cands, swatches, chosen), [cands, swatches, chosen]);
   const complete = isComplete(swatches, chosen);

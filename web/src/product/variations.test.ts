@@ -5,6 +5,7 @@ import {
   addButtonLabel,
   buttonClass,
   buttonReason,
+  candidatesFromAvailability,
   candidatesFromRefs,
   candidatesFromVariations,
   choose,
@@ -103,6 +104,35 @@ describe('option states', () => {
     const after = candidatesFromRefs(refs, swatches, { 1: vars[0] });
     expect(optionState(after, { pa_color: 'navy' }, 'pa_size', 's')).toEqual({ disabled: false, outOfStock: true });
     expect(optionState(after, { pa_color: 'navy' }, 'pa_size', 'l').disabled).toBe(true);
+  });
+
+  it("reads the page's availability list (above the threshold): out of stock known at once, get_variation answers win", () => {
+    const list = [
+      { id: 11, attributes: { pa_color: 'navy', pa_size: 's' }, in_stock: false, purchasable: true },
+      { id: 12, attributes: { pa_color: 'navy', pa_size: 'm' }, in_stock: true, purchasable: true },
+      { id: 13, attributes: { pa_color: 'rust', pa_size: '' }, in_stock: true, purchasable: true },
+      { id: 14, attributes: { pa_color: 'olive', pa_size: 'l' }, in_stock: true, purchasable: false },
+    ];
+    const c = candidatesFromAvailability(list);
+    expect(c[0]).toEqual({ id: 11, attributes: { pa_color: 'navy', pa_size: 's' }, inStock: false, purchasable: true });
+    // Navy chosen: S is crossed out at once, L has no variation.
+    expect(optionState(c, { pa_color: 'navy' }, 'pa_size', 's')).toEqual({ disabled: false, outOfStock: true });
+    expect(optionState(c, { pa_color: 'navy' }, 'pa_size', 'm')).toEqual({ disabled: false, outOfStock: false });
+    expect(optionState(c, { pa_color: 'navy' }, 'pa_size', 'l')).toEqual({ disabled: true, outOfStock: false });
+    // S alone: rust (any size) still has it.
+    expect(optionState(c, {}, 'pa_size', 's')).toEqual({ disabled: false, outOfStock: false });
+    // Olive's only variation is not purchasable: unavailable, as if absent.
+    expect(optionState(c, {}, 'pa_color', 'olive')).toEqual({ disabled: true, outOfStock: false });
+    expect(choose(c, swatches, { pa_size: 'l' }, 'pa_color', 'olive', true)).toEqual({ pa_size: '', pa_color: 'olive' });
+    // A newer get_variation answer (back in stock) wins over the cached page.
+    const fresh = candidatesFromAvailability(list, { 11: v(11, 'navy', 's', { is_in_stock: true }) });
+    expect(optionState(fresh, { pa_color: 'navy' }, 'pa_size', 's').outOfStock).toBe(false);
+  });
+
+  it('embedded variations that are not purchasable make their values unavailable', () => {
+    const c = candidatesFromVariations([v(1, 'navy', 's', { is_purchasable: false }), v(2, 'navy', 'm')]);
+    expect(optionState(c, { pa_color: 'navy' }, 'pa_size', 's')).toEqual({ disabled: true, outOfStock: false });
+    expect(optionState(c, {}, 'pa_color', 'navy')).toEqual({ disabled: false, outOfStock: false });
   });
 
   it('clickable only when available and in stock, unless the options say otherwise', () => {

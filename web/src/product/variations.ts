@@ -2,7 +2,7 @@
 // functions: matching, which swatches are available or out of stock, the add
 // button's state, the messages, and the selection in the URL. No browser
 // globals: the component (VariationForm.tsx) calls these while rendering.
-import type { StoreImage, StoreProduct, SwatchAttribute, Variation } from '../types';
+import type { StoreImage, StoreProduct, SwatchAttribute, Variation, VariationAvailability } from '../types';
 
 /** The chosen value of each attribute, by key ("pa_color" -> "navy"); "" or missing = not chosen. */
 export type Chosen = Record<string, string>;
@@ -31,6 +31,8 @@ export interface Candidate {
   attributes: Record<string, string>;
   /** undefined: not known (variations not embedded and not fetched yet). */
   inStock?: boolean;
+  /** false: known not purchasable (its values are unavailable, as if it did not exist). */
+  purchasable?: boolean;
 }
 
 /** Candidates from embedded variation objects. */
@@ -40,7 +42,25 @@ export function candidatesFromVariations(vs: Variation[]): Candidate[] {
     for (const [k, val] of Object.entries(v.attributes || {})) {
       attributes[k.startsWith('attribute_') ? k.slice('attribute_'.length) : k] = val ?? '';
     }
-    return { id: v.variation_id, attributes, inStock: v.is_in_stock };
+    return { id: v.variation_id, attributes, inStock: v.is_in_stock, purchasable: v.is_purchasable };
+  });
+}
+
+/**
+ * Candidates from the page's availability list (products above the
+ * variation threshold): every variation's values with its stock status, so
+ * out-of-stock values are known without get_variation. A get_variation
+ * answer (known, by id) is newer than the cached page and wins.
+ */
+export function candidatesFromAvailability(list: VariationAvailability[], known: Record<number, Variation> = {}): Candidate[] {
+  return list.map((a) => {
+    const k = known[a.id];
+    return {
+      id: a.id,
+      attributes: { ...a.attributes },
+      inStock: k ? k.is_in_stock : a.in_stock,
+      purchasable: k ? k.is_purchasable : a.purchasable,
+    };
   });
 }
 
@@ -104,16 +124,18 @@ export function findMatch(variations: Variation[], swatches: SwatchAttribute[], 
 }
 
 export interface OptionState {
-  /** No variation matches this value with the other choices. */
+  /** No purchasable variation matches this value with the other choices. */
   disabled: boolean;
-  /** Every variation matching it (with the other choices) is known to be out of stock. */
+  /** Every purchasable variation matching it (with the other choices) is known to be out of stock. */
   outOfStock: boolean;
 }
 
 /**
  * The state of one value of an attribute given the other choices (the
  * attribute's own choice is ignored, so every value of it can be switched to).
- * Without any candidates (nothing known) every value is available.
+ * Without any candidates (nothing known) every value is available. A
+ * variation known not to be purchasable counts as absent (WooCommerce leaves
+ * such variations out of the available ones).
  */
 export function optionState(cands: Candidate[], chosen: Chosen, key: string, value: string): OptionState {
   if (cands.length === 0) return { disabled: false, outOfStock: false };
@@ -121,7 +143,7 @@ export function optionState(cands: Candidate[], chosen: Chosen, key: string, val
   let any = false;
   let allOut = true;
   for (const c of cands) {
-    if (!agrees(c, want)) continue;
+    if (c.purchasable === false || !agrees(c, want)) continue;
     any = true;
     if (c.inStock !== false) allOut = false;
   }
@@ -163,7 +185,7 @@ export function choose(
   for (const sw of swatches) {
     if (sw.key === key || !next[sw.key]) continue;
     const pair = { [key]: value, [sw.key]: next[sw.key] };
-    if (!cands.some((c) => agrees(c, pair))) next[sw.key] = '';
+    if (!cands.some((c) => c.purchasable !== false && agrees(c, pair))) next[sw.key] = '';
   }
   return next;
 }

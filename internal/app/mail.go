@@ -1,0 +1,40 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"vitrine/internal/mail"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// startMail starts the mail outbox worker when SMTP is configured. Without
+// --smtp-url the order emails stay queued in the outbox (nothing is lost)
+// and go out once SMTP is configured and the shop restarted.
+func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Server, log *slog.Logger) error {
+	var sender mail.Sender // an untyped nil when SMTP is not configured
+	shopTo := cfg.ShopEmail
+	if cfg.SMTPURL != "" {
+		sc, err := mail.ParseSMTPURL(cfg.SMTPURL)
+		if err != nil {
+			return err
+		}
+		s, err := mail.NewSMTPSender(sc)
+		if err != nil {
+			return err
+		}
+		sender = s
+		if shopTo == "" {
+			shopTo = sc.From
+		}
+	}
+	var to []string
+	if shopTo != "" {
+		to = []string{shopTo}
+	}
+	outbox := mail.NewOutbox(db, sender, mail.OrderRenderer(srv.OrderMailView, to), log, mail.Options{})
+	srv.SetMailKick(outbox.Kick)
+	go outbox.Run(ctx)
+	return nil
+}

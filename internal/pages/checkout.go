@@ -1,0 +1,233 @@
+package pages
+
+import (
+	"context"
+	"strconv"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+)
+
+// The checkout page (/checkout/) and the order-received page
+// (/checkout/order-received/{id}/?key=…). Both are per visitor: the server
+// renders them per request and never caches them. The server builds the
+// parts that need the session (cart, nonces, entered values, errors); the
+// loader adds the page frame and the shop's country and payment tables.
+
+// CountryFields is one country as the checkout form needs it.
+type CountryFields struct {
+	Code   string                    `json:"code"`
+	Name   string                    `json:"name"`
+	States []checkout.State          `json:"states"`
+	Fields map[string]checkout.Field `json:"fields"`
+}
+
+// PaymentMethodView is one payment method offered.
+type PaymentMethodView struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Kind        string `json:"kind"` // offline or wallet
+}
+
+// BillingAddress is an address that always carries email.
+type BillingAddress struct {
+	cart.Address
+	Email string `json:"email"`
+}
+
+// NewBillingAddress wraps a billing address for output.
+func NewBillingAddress(a cart.Address) BillingAddress {
+	email := a.Email
+	a.Email = ""
+	return BillingAddress{Address: a, Email: email}
+}
+
+// CheckoutValues are the form's values.
+type CheckoutValues struct {
+	BillingAddress         BillingAddress `json:"billing_address"`
+	ShippingAddress        cart.Address   `json:"shipping_address"`
+	CustomerNote           string         `json:"customer_note"`
+	PaymentMethod          string         `json:"payment_method"`
+	ShipToDifferentAddress bool           `json:"ship_to_different_address"`
+}
+
+// CheckoutErrors are a refused no-script submit's messages: notices, and
+// per field by classic field name ("billing_email").
+type CheckoutErrors struct {
+	Notices []string          `json:"notices"`
+	Fields  map[string]string `json:"fields"`
+}
+
+// CheckoutPage is the checkout page's data (web/src/types.ts CheckoutPage).
+type CheckoutPage struct {
+	Base
+	Cart           any                 `json:"cart"`
+	Nonce          string              `json:"nonce"`
+	Checkout       CheckoutValues      `json:"checkout"`
+	Countries      []CountryFields     `json:"countries"`
+	PaymentMethods []PaymentMethodView `json:"payment_methods"`
+	Terms          *checkout.Terms     `json:"terms"`
+	Errors         *CheckoutErrors     `json:"errors"`
+	ProcessNonce   string              `json:"process_nonce"`
+	// Wallet carries the wallet endpoints' nonces; null without the wallet.
+	Wallet *WalletView `json:"wallet"`
+}
+
+// WalletView is the wallet's part of the checkout page: a nonce per
+// wallet endpoint name (ppc-validate-checkout, ppc-create-order, …).
+type WalletView struct {
+	Nonces map[string]string `json:"nonces"`
+}
+
+// CheckoutInput is what the server hands the loader.
+type CheckoutInput struct {
+	Cart           any
+	Nonce          string
+	ProcessNonce   string
+	Values         CheckoutValues
+	Config         *checkout.Config
+	PaymentMethods []PaymentMethodView
+	Errors         *CheckoutErrors
+	Status         int         // 200, or 400/403 for a refused submit
+	Wallet         *WalletView // nil without the wallet
+}
+
+// CountryTable lists the countries the config sells to, with their rules.
+func CountryTable(cfg *checkout.Config) []CountryFields {
+	rules := cfg.AddressRules()
+	out := []CountryFields{}
+	for _, c := range checkout.Countries() {
+		if len(rules.Allowed) > 0 && !contains(rules.Allowed, c.Code) {
+			continue
+		}
+		cf := CountryFields{Code: c.Code, Name: c.Name, States: append([]checkout.State{}, c.States...), Fields: map[string]checkout.Field{}}
+		for _, f := range checkout.LocaleFields {
+			cf.Fields[f] = c.FieldRule(f)
+		}
+		out = append(out, cf)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Checkout loads the checkout page.
+func (l *Loader) Checkout(ctx context.Context, reqURL string, in CheckoutInput) (*Result, error) {
+	e, err := l.setup(ctx, "checkout", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	h := l.head(l.title("Checkout"), "", "/checkout/")
+	h.Robots = "noindex, nofollow"
+	status := in.Status
+	if status == 0 {
+		status = 200
+	}
+	methods := in.PaymentMethods
+	if methods == nil {
+		methods = []PaymentMethodView{}
+	}
+	return &Result{Status: status, Head: h, Data: CheckoutPage{Base: e.base, Cart: in.Cart, Nonce: in.Nonce,
+		Checkout: in.Values, Countries: CountryTable(in.Config), PaymentMethods: methods, Terms: in.Config.Terms,
+		Errors: in.Errors, ProcessNonce: in.ProcessNonce, Wallet: in.Wallet}}, nil
+}
+
+// OrderLineView is one bought line as the order-received page shows it.
+type OrderLineView struct {
+	Name      string      `json:"name"`
+	Quantity  int64       `json:"quantity"`
+	Variation []cart.Attr `json:"variation"`
+	Total     string      `json:"total"`
+}
+
+// OrderTotal is one row of the order's totals.
+type OrderTotal struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// OrderView is an order as the order-received page shows it.
+type OrderView struct {
+	ID                 int64           `json:"id"`
+	Number             string          `json:"number"`
+	Key                string          `json:"key"`
+	Status             string          `json:"status"`
+	DateCreated        string          `json:"date_created"`
+	Currency           money.Currency  `json:"currency"`
+	PaymentMethod      string          `json:"payment_method"`
+	PaymentMethodTitle string          `json:"payment_method_title"`
+	Instructions       string          `json:"instructions"`
+	CustomerNote       string          `json:"customer_note"`
+	Lines              []OrderLineView `json:"lines"`
+	Totals             []OrderTotal    `json:"totals"`
+	BillingAddress     BillingAddress  `json:"billing_address"`
+	ShippingAddress    cart.Address    `json:"shipping_address"`
+}
+
+// OrderReceivedPage is the order-received page's data.
+type OrderReceivedPage struct {
+	Base
+	Order *OrderView `json:"order"`
+}
+
+// NewOrderView shapes an order for the page: amounts formatted in the
+// order's currency, totals in WooCommerce's order (subtotal, shipping, tax
+// lines, payment method, total).
+func NewOrderView(o *checkout.Order, cur money.Currency, instructions string) *OrderView {
+	v := &OrderView{ID: o.ID, Number: o.Number, Key: o.Key, Status: o.Status, DateCreated: formatDate(o.CreatedAt),
+		Currency: cur, PaymentMethod: o.PaymentMethod, PaymentMethodTitle: o.PaymentMethodTitle, Instructions: instructions,
+		CustomerNote: o.CustomerNote, Lines: []OrderLineView{}, BillingAddress: NewBillingAddress(o.Billing),
+		ShippingAddress: o.Shipping}
+	v.ShippingAddress.Email = ""
+	for _, l := range o.Lines {
+		attrs := l.Variation
+		if attrs == nil {
+			attrs = []cart.Attr{}
+		}
+		v.Lines = append(v.Lines, OrderLineView{Name: l.Name, Quantity: l.Quantity, Variation: attrs, Total: cur.Format(l.Subtotal)})
+	}
+	v.Totals = append(v.Totals, OrderTotal{"Subtotal:", cur.Format(o.ItemsSubtotal)})
+	for _, s := range o.ShippingLines {
+		value := "Free shipping"
+		if s.Total > 0 {
+			value = cur.Format(s.Total) + " via " + s.Title
+		} else if s.MethodID != checkout.FreeShipping {
+			value = s.Title
+		}
+		v.Totals = append(v.Totals, OrderTotal{"Shipping:", value})
+	}
+	for _, t := range o.TaxLines {
+		v.Totals = append(v.Totals, OrderTotal{t.Label + ":", cur.Format(t.Amount())})
+	}
+	v.Totals = append(v.Totals, OrderTotal{"Payment method:", o.PaymentMethodTitle}, OrderTotal{"Total:", cur.Format(o.Total)})
+	return v
+}
+
+// OrderReceived loads the order-received page. A nil order (unknown id, or
+// a missing or wrong key) is a 404 that shows no order data.
+func (l *Loader) OrderReceived(ctx context.Context, reqURL string, order *OrderView) (*Result, error) {
+	e, err := l.setup(ctx, "order-received", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	title := "Order received"
+	status := 200
+	if order == nil {
+		status = 404
+	} else {
+		title = "Order #" + strconv.FormatInt(order.ID, 10) + " received"
+	}
+	h := l.head(l.title(title), "", "")
+	h.Canonical = ""
+	h.Robots = "noindex, nofollow"
+	return &Result{Status: status, Head: h, Data: OrderReceivedPage{Base: e.base, Order: order}}, nil
+}

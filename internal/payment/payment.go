@@ -1,0 +1,164 @@
+// Package payment is the one provider interface of the checkout, the
+// registry of enabled methods, and the two offline methods that work out of
+// the box: bank transfer (bacs) and cash on delivery (cod). Wallet gateways
+// (PayPal, in paypal/) register into the same registry.
+package payment
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Method is a payment method the checkout offers.
+type Method interface {
+	// ID is the gateway id the Store API's payment_method names ("bacs").
+	ID() string
+	Title() string
+	// Description is shown under the method on the checkout page.
+	Description() string
+	// Offline methods complete the checkout without a provider round trip.
+	Offline() bool
+}
+
+// OfflineMethod is an offline method: the order's status when placed, and
+// the instructions shown on the order-received page and mailed.
+type OfflineMethod interface {
+	Method
+	PlacedStatus() string
+	Instructions() string
+}
+
+// BankAccount is one account bank-transfer instructions list.
+type BankAccount struct {
+	AccountName   string `json:"account_name"`
+	BankName      string `json:"bank_name"`
+	AccountNumber string `json:"account_number"`
+	RoutingNumber string `json:"routing_number"` // sort code / routing number
+	IBAN          string `json:"iban"`
+	BIC           string `json:"bic"`
+}
+
+// Gateway ids.
+const (
+	BankTransferID    = "bacs"
+	CashOnDeliveryID  = "cod"
+	WalletGatewayID   = "ppcp-gateway"
+	statusOnHold      = "on-hold"
+	statusProcessing  = "processing"
+	bacsDescription   = "Make your payment directly into our bank account. Please use your Order ID as the payment reference. Your order will not be shipped until the funds have cleared in our account."
+	codDescription    = "Pay with cash upon delivery."
+	bankDetailsHeader = "Our bank details"
+)
+
+// BankTransfer is the bacs method: the order waits on-hold until the money
+// arrives; the instructions carry the shop's account details.
+type BankTransfer struct {
+	Accounts []BankAccount
+}
+
+func (BankTransfer) ID() string           { return BankTransferID }
+func (BankTransfer) Title() string        { return "Direct bank transfer" }
+func (BankTransfer) Description() string  { return bacsDescription }
+func (BankTransfer) Offline() bool        { return true }
+func (BankTransfer) PlacedStatus() string { return statusOnHold }
+
+// Instructions are the description followed by each account's details.
+func (b BankTransfer) Instructions() string {
+	var s strings.Builder
+	s.WriteString(bacsDescription)
+	if len(b.Accounts) > 0 {
+		s.WriteString("\n\n" + bankDetailsHeader)
+	}
+	for _, a := range b.Accounts {
+		s.WriteString("\n")
+		if a.AccountName != "" {
+			fmt.Fprintf(&s, "\n%s:", a.AccountName)
+		}
+		for _, f := range [][2]string{{"Bank", a.BankName}, {"Account number", a.AccountNumber},
+			{"Routing number", a.RoutingNumber}, {"IBAN", a.IBAN}, {"BIC", a.BIC}} {
+			if f[1] != "" {
+				fmt.Fprintf(&s, "\n%s: %s", f[0], f[1])
+			}
+		}
+	}
+	return s.String()
+}
+
+// CashOnDelivery is the cod method: the order is processing at once.
+type CashOnDelivery struct{}
+
+func (CashOnDelivery) ID() string           { return CashOnDeliveryID }
+func (CashOnDelivery) Title() string        { return "Cash on delivery" }
+func (CashOnDelivery) Description() string  { return codDescription }
+func (CashOnDelivery) Offline() bool        { return true }
+func (CashOnDelivery) PlacedStatus() string { return statusProcessing }
+func (CashOnDelivery) Instructions() string { return codDescription }
+
+// Wallet is the PayPal wallet (ppcp-gateway): the buyer approves at
+// PayPal and the order is paid when the capture completes (the server's
+// wallet*.go run the flow).
+type Wallet struct{}
+
+func (Wallet) ID() string    { return WalletGatewayID }
+func (Wallet) Title() string { return "PayPal" }
+func (Wallet) Description() string {
+	return "Pay via PayPal: with your PayPal account, or in installments with Pay Later."
+}
+func (Wallet) Offline() bool { return false }
+
+// Registry holds the enabled methods in display order. It is safe for
+// concurrent use; methods may be added after the server starts.
+type Registry struct {
+	mu      sync.RWMutex
+	methods []Method
+}
+
+// NewRegistry makes a registry holding methods.
+func NewRegistry(methods ...Method) *Registry {
+	r := &Registry{}
+	for _, m := range methods {
+		r.Add(m)
+	}
+	return r
+}
+
+// Add registers m, replacing a method with the same id in place.
+func (r *Registry) Add(m Method) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, have := range r.methods {
+		if have.ID() == m.ID() {
+			r.methods[i] = m
+			return
+		}
+	}
+	r.methods = append(r.methods, m)
+}
+
+// Get finds a method by id.
+func (r *Registry) Get(id string) (Method, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, m := range r.methods {
+		if m.ID() == id {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// List returns the methods in order.
+func (r *Registry) List() []Method {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]Method(nil), r.methods...)
+}
+
+// Kind is "offline" or "wallet", as the checkout page names it.
+func Kind(m Method) string {
+	if m.Offline() {
+		return "offline"
+	}
+	return "wallet"
+}

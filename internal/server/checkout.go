@@ -1,0 +1,544 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+	"vitrine/internal/payment"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// Checkout: the Store API's GET and POST /checkout, the one place an order
+// is placed from (placeOrder, shared with the no-script form in
+// checkout_page.go), and the cart's prices from checkout.Quote.
+
+// replayWindow: a double-submitted checkout whose first submit already
+// emptied the cart gets the first order back within this window.
+const replayWindow = 10 * time.Minute
+
+// initCheckout fills the checkout config's defaults and the payment
+// methods (bank transfer and cash on delivery).
+func (s *Server) initCheckout() {
+	if s.cfg.Checkout.IsZero() {
+		s.cfg.Checkout = checkout.DefaultConfig(s.cfg.Currency)
+	}
+	if s.cfg.Checkout.Currency.Code == "" {
+		s.cfg.Checkout.Currency = s.cfg.Currency
+	}
+	s.payments = payment.NewRegistry(payment.BankTransfer{Accounts: s.cfg.Checkout.BankAccounts}, payment.CashOnDelivery{})
+	s.limiter = &rateLimiter{perMinute: s.cfg.Checkout.RateLimit, hits: map[string]*window{}}
+}
+
+// Payments is the registry of payment methods the checkout offers; wallet
+// gateways are added to it.
+func (s *Server) Payments() *payment.Registry { return s.payments }
+
+// CheckoutConfig is the checkout configuration in use.
+func (s *Server) CheckoutConfig() *checkout.Config { return &s.cfg.Checkout }
+
+// --- the cart's prices ---
+
+// quoteItems turns priced cart lines into Quote's items. byID holds the
+// lines' products (and parents), as cartResponse loads them.
+func quoteItems(lines []cart.Line, byID map[int64]*catalog.Product) []checkout.Item {
+	items := make([]checkout.Item, 0, len(lines))
+	for _, l := range lines {
+		status := "taxable"
+		if p := byID[l.ItemID()]; p != nil && p.TaxStatus != "" {
+			status = p.TaxStatus
+		} else if p := byID[l.ProductID]; p != nil && p.TaxStatus != "" {
+			status = p.TaxStatus
+		}
+		items = append(items, checkout.Item{Key: l.Key, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+			Taxable: status != "none" && status != "shipping"})
+	}
+	return items
+}
+
+// quoteCart prices a cart's lines (prices already refreshed from the
+// catalogue) for the session's customer: the single price function of the
+// cart, the checkout and the wallet.
+func (s *Server) quoteCart(lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer) (checkout.Quotation, error) {
+	return checkout.Quote(quoteItems(lines, byID), checkout.Customer{Billing: cust.Billing, Shipping: cust.Shipping,
+		RateID: cust.ShippingRate}, &s.cfg.Checkout)
+}
+
+// applyQuote writes a quotation into a cart object: line taxes, totals
+// with shipping and tax, tax lines, and the shipping packages with their
+// rates. out.Items must be in the quoted lines' order.
+func (s *Server) applyQuote(out *cartObject, q checkout.Quotation) {
+	cur := s.cfg.Currency
+	for i := range out.Items {
+		if i >= len(q.Lines) {
+			break
+		}
+		la := q.Lines[i]
+		out.Items[i].Totals.LineSubtotal = amountString(la.Subtotal)
+		out.Items[i].Totals.LineSubtotalTax = amountString(la.SubtotalTax)
+		out.Items[i].Totals.LineTotal = amountString(la.Total)
+		out.Items[i].Totals.LineTotalTax = amountString(la.TotalTax)
+	}
+	taxLines := []any{}
+	for _, tl := range q.TaxLines {
+		taxLines = append(taxLines, map[string]string{"name": tl.Label, "price": amountString(tl.Amount()), "rate": tl.Rate})
+	}
+	t := &out.Totals
+	t.TotalItems, t.TotalItemsTax = amountString(q.ItemsSubtotal), amountString(q.ItemsTax)
+	t.TotalShipping, t.TotalShippingTax = amountString(q.Shipping), amountString(q.ShippingTax)
+	t.TotalTax, t.TotalPrice = amountString(q.TotalTax), amountString(q.Total)
+	t.TaxLines = taxLines
+	out.NeedsShipping = q.NeedsShipping
+	out.HasCalculatedShipping = q.NeedsShipping
+	out.NeedsPayment = q.Total > 0
+	out.ShippingRates = []shippingPackage{}
+	for _, p := range q.Packages {
+		d := p.Destination
+		pkg := shippingPackage{PackageID: p.ID, Name: p.Name,
+			Destination: map[string]any{"address_1": d.Address1, "address_2": d.Address2, "city": d.City,
+				"state": d.State, "postcode": d.Postcode, "country": d.Country},
+			Items: []packageItem{}, ShippingRates: []shippingRate{}}
+		for _, it := range out.Items {
+			pkg.Items = append(pkg.Items, packageItem{Key: it.Key, Name: it.Name, Quantity: it.Quantity})
+		}
+		for _, r := range p.Rates {
+			pkg.ShippingRates = append(pkg.ShippingRates, shippingRate{RateID: r.ID, Name: r.Name, Price: amountString(r.Cost),
+				Taxes: amountString(r.Taxes), InstanceID: r.InstanceID, MethodID: r.MethodID, MetaData: []any{},
+				Selected: r.Selected, Currency: cur})
+		}
+		out.ShippingRates = append(out.ShippingRates, pkg)
+	}
+	methods := []string{}
+	for _, m := range s.payments.List() {
+		methods = append(methods, m.ID())
+	}
+	out.PaymentMethods = methods
+}
+
+// checkoutCart is the session's cart object priced by Quote, and the
+// stored cart (lines and customer) it came from.
+func (s *Server) checkoutCart(ctx context.Context, id string) (*cartObject, *cart.Cart, checkout.Quotation, error) {
+	obj, err := s.cartResponse(ctx, id)
+	if err != nil {
+		return nil, nil, checkout.Quotation{}, err
+	}
+	c, err := s.db.Cart(ctx, id, s.now())
+	if err != nil {
+		return nil, nil, checkout.Quotation{}, err
+	}
+	// The lines cartResponse kept, with the prices it showed.
+	ids := make([]int64, 0, 2*len(obj.Items))
+	lines := make([]cart.Line, 0, len(obj.Items))
+	for _, it := range obj.Items {
+		l := c.Line(it.Key)
+		if l == nil {
+			continue
+		}
+		line := *l
+		line.UnitPrice, _ = strconv.ParseInt(it.Prices.Price, 10, 64)
+		lines = append(lines, line)
+		ids = append(ids, line.ItemID(), line.ProductID)
+	}
+	byID := map[int64]*catalog.Product{}
+	if len(ids) > 0 {
+		ps, err := s.store.Products(ctx, ids)
+		if err != nil {
+			return nil, nil, checkout.Quotation{}, err
+		}
+		for _, p := range ps {
+			byID[p.ID] = p
+		}
+	}
+	q, err := s.quoteCart(lines, byID, c.Customer)
+	if err != nil {
+		return nil, nil, checkout.Quotation{}, err
+	}
+	s.applyQuote(obj, q)
+	return obj, c, q, nil
+}
+
+// --- placing an order ---
+
+// placeRequest is a checkout as either surface received it.
+type placeRequest struct {
+	sess            cartSession
+	billing         cart.Address
+	shipping        *cart.Address // nil: ship to the billing address
+	note            string
+	method          string
+	attribution     map[string]string
+	termsRequired   bool
+	termsAccepted   bool
+	idempotencyKey  string // from the Idempotency-Key header, or ""
+	body            []byte // the raw request, hashed for idempotency
+	remote          string
+	userAgent       string
+	invalidPayment  string // the message for an unknown or missing method
+	missingPayError *cart.Error
+}
+
+// placeOrder validates a checkout and places the order. Validation errors
+// are *checkout.ValidationError; refusals are *cart.Error.
+func (s *Server) placeOrder(ctx context.Context, pr placeRequest) (*checkout.Order, error) {
+	now := s.now()
+	cfg := &s.cfg.Checkout
+	rules := cfg.AddressRules()
+	verr := &checkout.ValidationError{}
+	billing := pr.billing
+	verr.Fields = append(verr.Fields, checkout.ValidateAddress("billing", &billing, rules)...)
+	var shipping cart.Address
+	if pr.shipping != nil {
+		shipping = *pr.shipping
+		verr.Fields = append(verr.Fields, checkout.ValidateAddress("shipping", &shipping, checkout.AddressRules{Allowed: rules.Allowed})...)
+	} else {
+		shipping = billing
+		shipping.Email = ""
+	}
+	if pr.termsRequired && !pr.termsAccepted {
+		verr.Notices = append(verr.Notices, checkout.MsgTerms)
+	}
+	m, ok := s.payments.Get(pr.method)
+	if len(verr.Fields) > 0 || len(verr.Notices) > 0 {
+		if !ok && pr.invalidPayment != "" {
+			verr.Notices = append(verr.Notices, pr.invalidPayment)
+		}
+		return nil, verr
+	}
+	c, err := s.cartResponse(ctx, pr.sess.id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if len(c.Items) == 0 {
+			return nil, sqlstore.ErrCartEmpty
+		}
+		if pr.method == "" && pr.missingPayError != nil {
+			return nil, pr.missingPayError
+		}
+		if pr.invalidPayment != "" {
+			return nil, &checkout.ValidationError{Notices: []string{pr.invalidPayment}}
+		}
+		return nil, &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_payment_method_disabled",
+			Message: fmt.Sprintf("The %s payment gateway is not available.", html.EscapeString(pr.method))}
+	}
+	status := checkout.StatusPending
+	if om, ok := m.(payment.OfflineMethod); ok {
+		status = om.PlacedStatus()
+	}
+	stored, err := s.db.Cart(ctx, pr.sess.id, now)
+	if err != nil {
+		return nil, err
+	}
+	meta := checkout.AttributionMeta(pr.attribution)
+	if ip := clientIP(pr.remote); ip != "" {
+		meta["_customer_ip_address"] = ip
+	}
+	if ua := checkout.Clean(pr.userAgent); ua != "" {
+		if len(ua) > 512 {
+			ua = ua[:512]
+		}
+		meta["_customer_user_agent"] = ua
+	}
+	bodySum := sha256.Sum256(pr.body)
+	reqHash := hex.EncodeToString(bodySum[:])
+	key, window := pr.idempotencyKey, time.Duration(0)
+	if key == "" {
+		k := sha256.Sum256([]byte(pr.sess.id + "|" + cartHash(c) + "|" + reqHash))
+		key, window = hex.EncodeToString(k[:]), replayWindow
+	}
+	o, _, err := s.db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: pr.sess.id,
+		Customer:     checkout.Customer{Billing: billing, Shipping: shipping, RateID: stored.Customer.ShippingRate},
+		CustomerNote: checkout.Clean(pr.note), Method: m, Status: status, Config: cfg, Meta: meta,
+		IdempotencyScope: "checkout:" + pr.sess.id, IdempotencyKey: key, RequestHash: reqHash, ReplayWindow: window, Now: now})
+	if err != nil {
+		return nil, err
+	}
+	s.kickMail()
+	// Remember the addresses for the next visit (WooCommerce keeps the
+	// customer on the session).
+	cust := stored.Customer
+	cust.Billing, cust.Shipping = billing, shipping
+	if err := s.db.SetCustomer(ctx, pr.sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
+		s.log.Warn("save checkout customer", "err", err)
+	}
+	return o, nil
+}
+
+func clientIP(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		return ""
+	}
+	return host
+}
+
+// orderReceivedURL is where a placed order is shown.
+func orderReceivedURL(o *checkout.Order) string {
+	return "/checkout/order-received/" + strconv.FormatInt(o.ID, 10) + "/?key=" + o.Key
+}
+
+// --- Store API ---
+
+type paymentResult struct {
+	PaymentStatus  string `json:"payment_status"`
+	PaymentDetails []any  `json:"payment_details"`
+	RedirectURL    string `json:"redirect_url"`
+}
+
+type checkoutResponse struct {
+	OrderID         int64          `json:"order_id"`
+	Status          string         `json:"status"`
+	OrderKey        string         `json:"order_key"`
+	OrderNumber     string         `json:"order_number"`
+	CustomerNote    string         `json:"customer_note"`
+	CustomerID      int            `json:"customer_id"`
+	BillingAddress  billingAddress `json:"billing_address"`
+	ShippingAddress cart.Address   `json:"shipping_address"`
+	PaymentMethod   string         `json:"payment_method"`
+	PaymentResult   paymentResult  `json:"payment_result"`
+	Extensions      map[string]any `json:"extensions"`
+}
+
+func toBilling(a cart.Address) billingAddress {
+	email := a.Email
+	a.Email = ""
+	return billingAddress{Address: a, Email: email}
+}
+
+// checkoutRoute wraps the checkout handlers: session, nonce (required on
+// every checkout call unless a Cart-Token names the session), rate limit,
+// headers, error shapes.
+func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		now := s.now()
+		sess := s.cartSessionOf(r, now)
+		if !sess.viaToken {
+			n := r.Header.Get("Nonce")
+			if n == "" {
+				n = r.Header.Get("X-WC-Store-API-Nonce")
+			}
+			switch {
+			case n == "":
+				s.cartHeaders(w, sess, now)
+				writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
+					"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
+				return
+			case !s.verifyNonce(n, sess.scope(), now):
+				s.cartHeaders(w, sess, now)
+				writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
+				return
+			}
+		}
+		if r.Method == http.MethodPost {
+			if wait, ok := s.limiter.allow(now, "s:"+sess.id, "ip:"+clientIP(r.RemoteAddr)); !ok {
+				s.cartHeaders(w, sess, now)
+				w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+				writeRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
+					"Too many requests. Please wait and try again.", nil)
+				return
+			}
+		}
+		status, body, err := h(w, r, sess)
+		s.cartHeaders(w, sess, now)
+		if err == nil {
+			writeJSON(w, status, body)
+			return
+		}
+		s.writeCheckoutError(w, r, sess, err)
+	}
+}
+
+// writeCheckoutError answers a refused checkout in the Store API's shapes.
+func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess cartSession, err error) {
+	var ve *checkout.ValidationError
+	var ce *cart.Error
+	var pe paramError
+	switch {
+	case errors.As(err, &ve):
+		params := map[string]string{}
+		details := map[string]any{}
+		fields := map[string]string{}
+		var names []string
+		for _, f := range ve.Fields {
+			fields[f.Field] = f.Message
+			if _, ok := params[f.Group]; ok {
+				continue
+			}
+			names = append(names, f.Group)
+			params[f.Group] = f.Message
+			details[f.Group] = map[string]any{"code": f.Code, "message": f.Message, "data": map[string]any{"key": f.Key}}
+		}
+		if len(ve.Fields) == 0 {
+			// Only notices (an invalid payment method on the form).
+			writeRaw(w, http.StatusBadRequest, "woocommerce_rest_checkout_invalid", html.EscapeString(strings.Join(ve.Notices, " ")), nil)
+			return
+		}
+		writeRaw(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+strings.Join(names, ", "),
+			map[string]any{"params": params, "details": details, "fields": fields})
+	case errors.As(err, &ce):
+		var extra map[string]any
+		if ce.Status == http.StatusConflict {
+			if c, _, _, cerr := s.checkoutCart(r.Context(), sess.id); cerr == nil {
+				extra = map[string]any{"cart": c}
+			}
+		}
+		writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
+	case errors.As(err, &pe):
+		apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
+			map[string]any{"params": map[string]string{pe.param: pe.msg}})
+	default:
+		s.log.Error("checkout", "path", r.URL.Path, "err", err)
+		apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
+	}
+}
+
+// checkoutGet answers GET /checkout: the draft order for the session's cart.
+// No draft row is stored: the order is created, in one transaction, by POST.
+func (s *Server) checkoutGet(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error) {
+	c, err := s.db.Cart(r.Context(), sess.id, s.now())
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(c.Lines) == 0 {
+		return 0, nil, sqlstore.ErrCartEmpty
+	}
+	return http.StatusOK, checkoutResponse{Status: checkout.StatusDraft, BillingAddress: toBilling(c.Customer.Billing),
+		ShippingAddress: c.Customer.Shipping, PaymentResult: paymentResult{PaymentDetails: []any{}}, Extensions: map[string]any{}}, nil
+}
+
+// checkoutRequest is POST /checkout's body. Anything else the client sends
+// (totals, prices, currency) is ignored.
+type checkoutRequest struct {
+	BillingAddress  *cart.Address              `json:"billing_address"`
+	ShippingAddress *cart.Address              `json:"shipping_address"`
+	CustomerNote    string                     `json:"customer_note"`
+	PaymentMethod   string                     `json:"payment_method"`
+	PaymentData     json.RawMessage            `json:"payment_data"`
+	Extensions      map[string]json.RawMessage `json:"extensions"`
+}
+
+// checkoutPost answers POST /checkout: validates, places the order, and
+// answers the order with payment_result.
+func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return 0, nil, &cart.Error{Status: http.StatusRequestEntityTooLarge, Code: "rest_request_too_large", Message: "The request body is too large."}
+		}
+		return 0, nil, paramError{"body", "The request body could not be read."}
+	}
+	var req checkoutRequest
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if err := json.Unmarshal(body, &req); err != nil {
+			return 0, nil, &cart.Error{Status: 400, Code: "rest_invalid_json", Message: "Invalid JSON body passed."}
+		}
+	}
+	if req.BillingAddress == nil {
+		return 0, nil, &cart.Error{Status: 400, Code: "rest_missing_callback_param", Message: "Missing parameter(s): billing_address"}
+	}
+	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	if len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
+		return 0, nil, paramError{"Idempotency-Key", "The Idempotency-Key header must be 1 to 255 visible ASCII characters."}
+	}
+	pr := placeRequest{sess: sess, billing: *req.BillingAddress, shipping: req.ShippingAddress, note: req.CustomerNote,
+		method: strings.TrimSpace(req.PaymentMethod), attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
+		idempotencyKey: key, body: body, remote: r.RemoteAddr, userAgent: r.UserAgent(),
+		missingPayError: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
+	if pr.shipping != nil && *pr.shipping == (cart.Address{}) {
+		pr.shipping = nil
+	}
+	o, err := s.placeOrder(r.Context(), pr)
+	if err != nil {
+		return 0, nil, err
+	}
+	if !sess.viaToken {
+		s.setSessionCookie(w, sess.id, s.now().Add(s.cfg.CartLifetime))
+	}
+	s.setCartCookies(w, r, false, "")
+	return http.StatusOK, s.orderResponse(o), nil
+}
+
+// orderResponse is a placed order in the checkout response's shape.
+func (s *Server) orderResponse(o *checkout.Order) checkoutResponse {
+	result := paymentResult{PaymentStatus: "success", PaymentDetails: []any{}, RedirectURL: orderReceivedURL(o)}
+	if m, ok := s.payments.Get(o.PaymentMethod); ok && !m.Offline() && !o.Paid() {
+		result.PaymentStatus = "pending"
+	}
+	return checkoutResponse{OrderID: o.ID, Status: o.Status, OrderKey: o.Key, OrderNumber: o.Number, CustomerNote: o.CustomerNote,
+		BillingAddress: toBilling(o.Billing), ShippingAddress: o.Shipping, PaymentMethod: o.PaymentMethod,
+		PaymentResult: result, Extensions: map[string]any{}}
+}
+
+// --- rate limiting ---
+
+// rateLimiter allows perMinute checkouts per key in a fixed one-minute
+// window; 0 turns it off. In memory: each instance counts its own.
+type rateLimiter struct {
+	perMinute int
+	mu        sync.Mutex
+	hits      map[string]*window
+}
+
+type window struct {
+	start time.Time
+	n     int
+}
+
+// allow counts a checkout against every key; it is refused (with the time
+// until the window ends) when any key is over the limit.
+func (l *rateLimiter) allow(now time.Time, keys ...string) (time.Duration, bool) {
+	if l == nil || l.perMinute <= 0 {
+		return 0, true
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.hits) > 100000 {
+		for k, w := range l.hits {
+			if now.Sub(w.start) >= time.Minute {
+				delete(l.hits, k)
+			}
+		}
+	}
+	var wait time.Duration
+	ok := true
+	for _, k := range keys {
+		w := l.hits[k]
+		if w == nil || now.Sub(w.start) >= time.Minute {
+			w = &window{start: now}
+			l.hits[k] = w
+		}
+		w.n++
+		if w.n > l.perMinute {
+			ok = false
+			wait = max(wait, w.start.Add(time.Minute).Sub(now))
+		}
+	}
+	return wait, ok
+}
+
+// currencyOf is the order's currency block (the shop's when unknown).
+func (s *Server) currencyOf(code string) money.Currency {
+	if code == s.cfg.Currency.Code {
+		return s.cfg.Currency
+	}
+	if c, ok := money.Lookup(code); ok {
+		return c
+	}
+	return s.cfg.Currency
+}

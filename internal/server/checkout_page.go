@@ -1,0 +1,255 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"encoding/hex"
+	"errors"
+	"html"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/pages"
+	"vitrine/internal/payment"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// The checkout page, its no-script form, and the order-received page. All
+// are per visitor: rendered per request, Cache-Control "no-store, private",
+// noindex, never in the page cache.
+//
+// Without scripts the form posts WooCommerce's classic fields to
+// POST /checkout/ with the woocommerce-process-checkout-nonce; success is a
+// 303 to the order-received page, a refusal re-renders the page (400, or
+// 403 for a bad nonce) with the notices and the entered values.
+//
+// The order-received page shows an order only with its key: an unknown id
+// or a missing or wrong key answers 404 with no order data (never 200 with
+// a notice), so an order id alone reveals nothing about any order.
+
+const processAction = "woocommerce-process_checkout"
+
+// processNonce is the classic form's nonce, bound to the session like the
+// Store API's but for its own action.
+func (s *Server) processNonce(scope string, tick int64) string {
+	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+processAction+"|"+scope))[:10]
+}
+
+func (s *Server) verifyProcessNonce(n, scope string, tick int64) bool {
+	for _, t := range []int64{tick, tick - 1} {
+		if hmac.Equal([]byte(n), []byte(s.processNonce(scope, t))) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) paymentViews() []pages.PaymentMethodView {
+	out := []pages.PaymentMethodView{}
+	for _, m := range s.payments.List() {
+		out = append(out, pages.PaymentMethodView{ID: m.ID(), Title: m.Title(), Description: m.Description(), Kind: payment.Kind(m)})
+	}
+	return out
+}
+
+// handleCheckout answers GET /checkout/.
+func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	now := s.now()
+	sess := s.cartSessionOf(r, now)
+	obj, c, _, err := s.checkoutCart(r.Context(), sess.id)
+	if err != nil {
+		s.pageError(w, "checkout page", err)
+		return
+	}
+	if len(obj.Items) == 0 {
+		http.Redirect(w, r, "/cart/", http.StatusFound)
+		return
+	}
+	values := pages.CheckoutValues{BillingAddress: pages.NewBillingAddress(c.Customer.Billing), ShippingAddress: c.Customer.Shipping}
+	values.ShippingAddress.Email = ""
+	// A new shopper starts in the shop's country, as WooCommerce does.
+	if values.BillingAddress.Country == "" {
+		values.BillingAddress.Country = s.cfg.Checkout.BaseCountry
+	}
+	if values.ShippingAddress.Country == "" {
+		values.ShippingAddress.Country = s.cfg.Checkout.BaseCountry
+	}
+	if methods := s.payments.List(); len(methods) > 0 {
+		values.PaymentMethod = methods[0].ID()
+	}
+	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !sameAddress(c.Customer.Billing, c.Customer.Shipping)
+	s.renderCheckout(w, r, sess, obj, values, s.walletNoticeErrors(r), http.StatusOK) // ?wallet= notices (wallet_flow.go)
+}
+
+func sameAddress(b, s cart.Address) bool {
+	b.Email, b.Phone, s.Email, s.Phone = "", "", "", ""
+	return b == s
+}
+
+func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess cartSession, obj *cartObject, values pages.CheckoutValues,
+	errs *pages.CheckoutErrors, status int) {
+	now := s.now()
+	tick := nonceTickAt(now)
+	res, err := s.loader.Checkout(r.Context(), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
+		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
+		Errors: errs, Status: status, Wallet: s.walletView(sess, now)})
+	if err != nil {
+		s.pageError(w, "checkout page", err)
+		return
+	}
+	p, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
+	if err != nil {
+		s.pageError(w, "checkout page", err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store, private")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	writeBody(w, r, p)
+}
+
+func (s *Server) pageError(w http.ResponseWriter, what string, err error) {
+	s.log.Error(what, "err", err)
+	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
+}
+
+// classicAddress reads billing_* or shipping_* form fields.
+func classicAddress(r *http.Request, group string) cart.Address {
+	var a cart.Address
+	for _, k := range checkout.AddressFields {
+		checkout.SetAddressValue(&a, k, r.PostFormValue(group+"_"+k))
+	}
+	return a
+}
+
+// handleCheckoutPost answers the classic form's POST /checkout/.
+func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	ctx := r.Context()
+	now := s.now()
+	sess := s.cartSessionOf(r, now)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "The form could not be read.", http.StatusBadRequest)
+		return
+	}
+	billing := classicAddress(r, "billing")
+	shipping := classicAddress(r, "shipping")
+	toDifferent := r.PostFormValue("ship_to_different_address") != ""
+	values := pages.CheckoutValues{BillingAddress: pages.NewBillingAddress(billing), ShippingAddress: shipping,
+		CustomerNote: r.PostFormValue("order_comments"), PaymentMethod: r.PostFormValue("payment_method"), ShipToDifferentAddress: toDifferent}
+	values.ShippingAddress.Email = ""
+	refuse := func(status int, errs *pages.CheckoutErrors) {
+		obj, _, _, err := s.checkoutCart(ctx, sess.id)
+		if err != nil {
+			s.pageError(w, "checkout page", err)
+			return
+		}
+		if len(obj.Items) == 0 {
+			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+			return
+		}
+		s.renderCheckout(w, r, sess, obj, values, errs, status)
+	}
+	if !s.verifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.scope(), nonceTickAt(now)) {
+		refuse(http.StatusForbidden, &pages.CheckoutErrors{Notices: []string{"We were unable to process your order, please try again."},
+			Fields: map[string]string{}})
+		return
+	}
+	if wait, ok := s.limiter.allow(now, "s:"+sess.id, "ip:"+clientIP(r.RemoteAddr)); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
+			Fields: map[string]string{}})
+		return
+	}
+	// A no-script shopper may pick a shipping rate in the review table.
+	if rate := strings.TrimSpace(r.PostFormValue("shipping_method[0]")); rate != "" {
+		if stored, err := s.db.Cart(ctx, sess.id, now); err == nil && len(stored.Lines) > 0 && stored.Customer.ShippingRate != rate {
+			stored.Customer.ShippingRate = rate // Quote falls back to the first rate for an unknown id
+			if err := s.db.SetCustomer(ctx, sess.id, stored.Customer, now, now.Add(s.cfg.CartLifetime)); err != nil {
+				s.pageError(w, "checkout rate", err)
+				return
+			}
+		}
+	}
+	pr := placeRequest{sess: sess, billing: billing, note: values.CustomerNote, method: strings.TrimSpace(values.PaymentMethod),
+		attribution: checkout.AttributionFromForm(r.PostForm), termsRequired: s.cfg.Checkout.Terms != nil,
+		termsAccepted: r.PostFormValue("terms") != "", body: []byte(r.PostForm.Encode()), remote: r.RemoteAddr,
+		userAgent: r.UserAgent(), invalidPayment: "Invalid payment method."}
+	if toDifferent {
+		pr.shipping = &shipping
+	}
+	o, err := s.placeOrder(ctx, pr)
+	var ve *checkout.ValidationError
+	var ce *cart.Error
+	switch {
+	case err == nil:
+		if !sess.viaToken {
+			s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+		}
+		s.setCartCookies(w, r, false, "")
+		http.Redirect(w, r, orderReceivedURL(o), http.StatusSeeOther)
+	case errors.As(err, &ve):
+		errs := &pages.CheckoutErrors{Notices: ve.Messages(), Fields: map[string]string{}}
+		for _, f := range ve.Fields {
+			errs.Fields[f.Field] = f.Message
+		}
+		refuse(http.StatusBadRequest, errs)
+	case errors.Is(err, sqlstore.ErrCartEmpty):
+		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	case errors.As(err, &ce):
+		refuse(ce.Status, &pages.CheckoutErrors{Notices: []string{html.UnescapeString(ce.Message)}, Fields: map[string]string{}})
+	default:
+		s.pageError(w, "checkout", err)
+	}
+}
+
+// handleOrderReceived answers GET /checkout/order-received/{id}/?key=….
+func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	w.Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
+	view, err := s.orderView(r.Context(), r.PathValue("id"), r.URL.Query().Get("key"))
+	if err != nil {
+		s.pageError(w, "order received", err)
+		return
+	}
+	res, err := s.loader.OrderReceived(r.Context(), r.URL.RequestURI(), view)
+	if err != nil {
+		s.pageError(w, "order received", err)
+		return
+	}
+	p, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
+	if err != nil {
+		s.pageError(w, "order received", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	writeBody(w, r, p)
+}
+
+// orderView finds the order an id and key name together, or nil.
+func (s *Server) orderView(ctx context.Context, rawID, key string) (*pages.OrderView, error) {
+	id, err := strconv.ParseInt(rawID, 10, 64)
+	if err != nil || id <= 0 || key == "" || len(key) > 64 {
+		return nil, nil
+	}
+	o, err := s.db.OrderByKey(ctx, key)
+	if errors.Is(err, sqlstore.ErrOrderNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.ID != id || !hmac.Equal([]byte(o.Key), []byte(key)) {
+		return nil, nil
+	}
+	instructions := ""
+	if m, ok := s.payments.Get(o.PaymentMethod); ok {
+		if om, ok := m.(payment.OfflineMethod); ok {
+			instructions = om.Instructions()
+		}
+	}
+	return pages.NewOrderView(o, s.currencyOf(o.Currency), instructions), nil
+}

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/mail"
+	"vitrine/internal/pages"
+	"vitrine/internal/payment"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// Order emails. The order store records them in the outbox in the same
+// transaction as the order change (placed with an offline method, or paid);
+// the mail worker renders them when it sends, from the stored order, through
+// OrderMailView. The rows are the order-received page's, so the page and the
+// mail never disagree.
+
+// SetMailKick sets what the server calls after a change that queued mail
+// (the outbox worker's Kick), so the message goes out at once instead of on
+// the next poll.
+func (s *Server) SetMailKick(kick func()) { s.mailKick = kick }
+
+func (s *Server) kickMail() {
+	if s.mailKick != nil {
+		s.mailKick()
+	}
+}
+
+// OrderMailView loads an order and shapes it for the order emails. An
+// unknown order is mail.ErrNotFound (the message is given up, not retried).
+func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, error) {
+	o, err := s.db.Order(ctx, id)
+	if errors.Is(err, sqlstore.ErrOrderNotFound) {
+		return mail.OrderView{}, fmt.Errorf("order %d: %w", id, mail.ErrNotFound)
+	}
+	if err != nil {
+		return mail.OrderView{}, err
+	}
+	var instructions string
+	var bank []mail.Row
+	if m, ok := s.payments.Get(o.PaymentMethod); ok {
+		if om, ok := m.(payment.OfflineMethod); ok {
+			instructions = om.Instructions()
+		}
+		if bt, ok := m.(payment.BankTransfer); ok {
+			for _, a := range bt.Accounts {
+				bank = appendRow(bank, "Account name", a.AccountName)
+				bank = appendRow(bank, "Bank", a.BankName)
+				bank = appendRow(bank, "Account number", a.AccountNumber)
+				bank = appendRow(bank, "Routing number", a.RoutingNumber)
+				bank = appendRow(bank, "IBAN", a.IBAN)
+				bank = appendRow(bank, "BIC", a.BIC)
+			}
+		}
+	}
+	pv := pages.NewOrderView(o, s.currencyOf(o.Currency), instructions)
+	v := mail.OrderView{
+		ShopName:        s.cfg.SiteName,
+		Number:          o.Number,
+		Date:            pv.DateCreated,
+		FirstName:       o.Billing.FirstName,
+		CustomerName:    strings.TrimSpace(o.Billing.FirstName + " " + o.Billing.LastName),
+		PaymentTitle:    o.PaymentMethodTitle,
+		AwaitingPayment: o.PaymentMethod == payment.BankTransferID && !o.Paid(),
+		BankDetails:     bank,
+		CustomerNote:    o.CustomerNote,
+		Billing:         addressLines(o.Billing),
+		Email:           o.Billing.Email,
+		Phone:           o.Billing.Phone,
+		OrderURL:        s.cfg.BaseURL + orderReceivedURL(o),
+	}
+	if v.AwaitingPayment {
+		v.Instructions = instructions
+	}
+	if !sameAddress(o.Billing, o.Shipping) {
+		v.Shipping = addressLines(o.Shipping)
+	}
+	for i, l := range o.Lines {
+		var opts []string
+		for _, a := range l.Variation {
+			opts = append(opts, a.Attribute+": "+a.Value)
+		}
+		v.Lines = append(v.Lines, mail.LineView{Name: l.Name, SKU: l.SKU, Variation: strings.Join(opts, ", "),
+			Quantity: strconv.FormatInt(l.Quantity, 10), Total: pv.Lines[i].Total})
+	}
+	for _, t := range pv.Totals {
+		v.Totals = append(v.Totals, mail.Row{Label: t.Label, Value: t.Value})
+	}
+	return v, nil
+}
+
+func appendRow(rows []mail.Row, label, value string) []mail.Row {
+	if strings.TrimSpace(value) == "" {
+		return rows
+	}
+	return append(rows, mail.Row{Label: label, Value: value})
+}
+
+// addressLines formats an address for a letter, one part a line.
+func addressLines(a cart.Address) []string {
+	var out []string
+	add := func(parts ...string) {
+		if s := strings.TrimSpace(strings.Join(parts, " ")); s != "" {
+			out = append(out, s)
+		}
+	}
+	add(a.FirstName, a.LastName)
+	add(a.Company)
+	add(a.Address1)
+	add(a.Address2)
+	add(a.City, a.State, a.Postcode)
+	add(a.Country)
+	return out
+}

@@ -1,0 +1,205 @@
+package server
+
+import (
+	"context"
+	"sync"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// productCache serves products, variations and each variable product's
+// variation list from memory for the cart and get_variation paths, so a
+// cart add reads no catalogue SQL. It is invalidated by the catalogue change
+// log (applyChanges): a change names the parent product; it drops that
+// product, its variations and its variation list; a change naming a
+// variation (stock moves recorded per variation) drops the variation and its
+// parent's list; a taxonomy change (term names show in products) drops all.
+//
+// Loads race with invalidation through a generation counter: a load that
+// began before an invalidation does not store what it read. Entries are
+// shared: callers must never modify a product they get from here.
+//
+// Besides the poller, every cart and get_variation request first checks
+// the log's newest id (synced), so what it reads is never older than the
+// request: stock rules see the stock as stored, not a copy one poll old.
+type productCache struct {
+	db  *sqlstore.DB
+	max int // entries kept before the cache starts over
+
+	mu       sync.RWMutex
+	gen      uint64
+	products map[int64]*catalog.Product
+	vars     map[int64][]*catalog.Product // by parent id
+	kids     map[int64][]int64            // parent id → cached variation ids
+
+	sync sync.Mutex // one request at a time applies pending changes (synced)
+}
+
+func newProductCache(db *sqlstore.DB, max int) *productCache {
+	c := &productCache{db: db, max: max}
+	c.reset()
+	return c
+}
+
+func (c *productCache) reset() {
+	c.gen++
+	c.products = map[int64]*catalog.Product{}
+	c.vars = map[int64][]*catalog.Product{}
+	c.kids = map[int64][]int64{}
+}
+
+// Reset forgets everything.
+func (c *productCache) Reset() {
+	c.mu.Lock()
+	c.reset()
+	c.mu.Unlock()
+}
+
+// put stores loaded products unless an invalidation happened since gen.
+func (c *productCache) put(gen uint64, ps []*catalog.Product) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if len(c.products) >= c.max {
+		c.reset()
+		return
+	}
+	for _, p := range ps {
+		c.products[p.ID] = p
+		if p.ParentID != 0 {
+			c.kids[p.ParentID] = append(c.kids[p.ParentID], p.ID)
+		}
+	}
+}
+
+// Product returns one product or variation.
+func (c *productCache) Product(ctx context.Context, id int64) (*catalog.Product, error) {
+	c.mu.RLock()
+	p, gen := c.products[id], c.gen
+	c.mu.RUnlock()
+	if p != nil {
+		return p, nil
+	}
+	p, err := c.db.Product(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	c.put(gen, []*catalog.Product{p})
+	return p, nil
+}
+
+// Products returns products by id, in the order of ids, skipping missing ones.
+func (c *productCache) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
+	out := make([]*catalog.Product, 0, len(ids))
+	var missing []int64
+	c.mu.RLock()
+	gen := c.gen
+	for _, id := range ids {
+		if c.products[id] == nil {
+			missing = append(missing, id)
+		}
+	}
+	c.mu.RUnlock()
+	loaded := map[int64]*catalog.Product{}
+	if len(missing) > 0 {
+		ps, err := c.db.Products(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			loaded[p.ID] = p
+		}
+		c.put(gen, ps)
+	}
+	c.mu.RLock()
+	for _, id := range ids {
+		p := loaded[id]
+		if p == nil {
+			p = c.products[id]
+		}
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	c.mu.RUnlock()
+	return out, nil
+}
+
+// Variations returns a variable product's variations in menu order.
+func (c *productCache) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
+	c.mu.RLock()
+	vs, ok := c.vars[parentID]
+	gen := c.gen
+	c.mu.RUnlock()
+	if ok {
+		return vs, nil
+	}
+	vs, err := c.db.Variations(ctx, parentID)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if gen == c.gen && len(c.products)+len(vs) < c.max {
+		c.vars[parentID] = vs
+		// A variation loaded with its list is the same as loaded alone
+		// (variations have no terms, attributes or links of their own).
+		for _, v := range vs {
+			c.products[v.ID] = v
+			c.kids[parentID] = append(c.kids[parentID], v.ID)
+		}
+	}
+	c.mu.Unlock()
+	return vs, nil
+}
+
+// Invalidate drops what the changes touch.
+func (c *productCache) Invalidate(changes []sqlstore.Change) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	for _, ch := range changes {
+		if ch.Kind == "taxonomy" {
+			c.reset()
+			return
+		}
+		c.drop(ch.ProductID)
+	}
+}
+
+func (c *productCache) drop(id int64) {
+	if p := c.products[id]; p != nil && p.ParentID != 0 {
+		delete(c.vars, p.ParentID)
+		delete(c.products, p.ParentID)
+	}
+	delete(c.products, id)
+	delete(c.vars, id)
+	for _, k := range c.kids[id] {
+		delete(c.products, k)
+	}
+	delete(c.kids, id)
+}
+
+// synced brings the product cache up to the change log before a request
+// reads it: one prepared MAX(id) read, and when the log moved since the last
+// poll, the changes are applied now (the same work the poller does), so a
+// request sees every catalogue change (stock moves included) committed
+// before it started, as a direct SQL read would.
+func (s *Server) synced(ctx context.Context) error {
+	last, err := s.db.CatalogVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if last <= s.lastChange.Load() {
+		return nil
+	}
+	c := s.products
+	c.sync.Lock()
+	defer c.sync.Unlock()
+	if last > s.lastChange.Load() {
+		s.applyChanges(ctx)
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CartMenu, OPEN_AFTER_ADD_MS } from './CartMenu';
+import { wrapTarget } from './CartDrawer';
+
+const MINI = '<div class="widget_shopping_cart_content"><ul><li><a href="/cart/?remove_item=k" class="remove remove_from_cart_button" data-cart_item_key="k">×</a><a href="/product/x/">X</a></li></ul><p class="buttons"><a href="/cart/" class="button wc-forward">View cart</a><a href="/checkout/" class="button checkout wc-forward">Checkout</a></p></div>';
+
+function viewport(narrow: boolean) {
+  vi.stubGlobal('matchMedia', (q: string) => ({
+    matches: q.includes('max-width: 849px') ? narrow : false,
+    media: q,
+    addEventListener() {},
+    removeEventListener() {},
+  }));
+}
+
+function fragments() {
+  act(() => {
+    document.dispatchEvent(new CustomEvent('vitrine:fragments', { detail: { fragments: { 'div.widget_shopping_cart_content': MINI }, cart_hash: 'h' } }));
+  });
+}
+
+beforeEach(() => {
+  sessionStorage.clear();
+  HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  document.documentElement.classList.remove('has-cart-drawer');
+});
+
+const toggle = () => document.querySelector<HTMLAnchorElement>('a.header-cart')!;
+const drawer = () => document.querySelector<HTMLDialogElement>('dialog.mini-cart-drawer')!;
+
+describe('mini cart drawer (narrow screens)', () => {
+  it('the cart button opens a labelled modal drawer, focus moves in, the page stops scrolling; closing gives focus back', () => {
+    viewport(true);
+    render(<CartMenu count={0} />);
+    expect(toggle()).toHaveAttribute('aria-haspopup', 'dialog');
+    expect(toggle()).toHaveAttribute('aria-controls', 'mini-cart-drawer');
+    expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+    toggle().focus();
+    fireEvent.click(toggle());
+    expect(drawer().open).toBe(true);
+    expect(screen.getByRole('dialog', { name: 'Cart' })).toBe(drawer());
+    expect(toggle()).toHaveAttribute('aria-expanded', 'true');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close cart' }));
+    expect(document.documentElement).toHaveClass('has-cart-drawer');
+    expect(document.querySelector('#mini-cart-panel')).not.toBeVisible(); // not the dropdown
+    expect(drawer().textContent).toContain('No products in the cart.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Close cart' }));
+    expect(drawer().open).toBe(false);
+    expect(document.activeElement).toBe(toggle());
+    expect(document.documentElement).not.toHaveClass('has-cart-drawer');
+    expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('shows the mini cart fragment with View cart and Checkout, and Tab wraps inside', () => {
+    viewport(true);
+    render(<CartMenu count={1} />);
+    fragments();
+    fireEvent.click(toggle());
+    const d = drawer();
+    expect(d.querySelector('.mini-cart-host .widget_shopping_cart_content')).not.toBeNull();
+    expect(d.querySelector('a.button.wc-forward[href="/cart/"]')?.textContent).toBe('View cart');
+    expect(d.querySelector('a.checkout[href="/checkout/"]')?.textContent).toBe('Checkout');
+    expect(d.textContent).not.toContain('No products in the cart.');
+    const close = screen.getByRole('button', { name: 'Close cart' });
+    const checkout = d.querySelector<HTMLAnchorElement>('a.checkout')!;
+    checkout.focus();
+    fireEvent.keyDown(d, { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(d, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(checkout);
+    // The dropdown's host got the same fragment.
+    expect(document.querySelector('#mini-cart-panel .widget_shopping_cart_content')).not.toBeNull();
+  });
+
+  it('opens after an add and closes after 5 s, focus back on the add button; stays while used', () => {
+    vi.useFakeTimers();
+    viewport(true);
+    render(
+      <>
+        <button type="button">Add to cart</button>
+        <CartMenu count={0} />
+      </>,
+    );
+    const add = screen.getByRole('button', { name: 'Add to cart' });
+    add.focus();
+    act(() => {
+      document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: {} }));
+    });
+    expect(drawer().open).toBe(true);
+    expect(document.querySelector('#mini-cart-panel')).not.toBeVisible();
+    act(() => {
+      vi.advanceTimersByTime(OPEN_AFTER_ADD_MS - 100);
+    });
+    expect(drawer().open).toBe(true);
+    act(() => {
+      vi.advanceTimersByTime(200);
+    });
+    expect(drawer().open).toBe(false);
+    expect(document.activeElement).toBe(add);
+
+    // Used (a key pressed inside): it stays open.
+    act(() => {
+      document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: {} }));
+    });
+    fireEvent.keyDown(drawer(), { key: 'ArrowDown' });
+    act(() => {
+      vi.advanceTimersByTime(OPEN_AFTER_ADD_MS + 500);
+    });
+    expect(drawer().open).toBe(true);
+  });
+
+  it('on large screens the button is the dropdown disclosure and an add opens the dropdown', () => {
+    viewport(false);
+    render(<CartMenu count={0} />);
+    expect(toggle()).not.toHaveAttribute('aria-haspopup');
+    expect(toggle()).toHaveAttribute('aria-controls', 'mini-cart-panel');
+    act(() => {
+      document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: {} }));
+    });
+    expect(document.querySelector('#mini-cart-panel')).toBeVisible();
+    expect(document.querySelector('dialog.mini-cart-drawer')).toBeNull();
+  });
+});
+
+describe('wrapTarget', () => {
+  it('wraps only at the ends', () => {
+    const root = document.createElement('div');
+    root.innerHTML = '<button id="a">a</button><a id="b" href="#">b</a><span tabindex="-1" id="c">c</span><button id="d" disabled>d</button>';
+    document.body.appendChild(root);
+    const a = root.querySelector('#a');
+    const b = root.querySelector('#b');
+    expect(wrapTarget(root, b, false)).toBe(a);
+    expect(wrapTarget(root, a, true)).toBe(b);
+    expect(wrapTarget(root, a, false)).toBeNull();
+    expect(wrapTarget(root, b, true)).toBeNull();
+    root.remove();
+  });
+});

@@ -1,0 +1,91 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { notFoundPage } from '../test/fixtures';
+import type { CartPage as CartPageData, StoreCart } from '../types';
+import { CartPage } from './CartPage';
+
+const cur = {
+  currency_code: 'USD',
+  currency_symbol: '$',
+  currency_minor_unit: 2,
+  currency_decimal_separator: '.',
+  currency_thousand_separator: ',',
+  currency_prefix: '$',
+  currency_suffix: '',
+};
+
+const line = (key: string, name: string, quantity: number) => ({
+  key,
+  id: 11,
+  quantity,
+  name,
+  permalink: '/product/x/',
+  images: [],
+  variation: [],
+  prices: { ...cur, price: '2200', regular_price: '2200', sale_price: '2200', price_range: null },
+  totals: { ...cur, line_subtotal: String(2200 * quantity), line_total: String(2200 * quantity) },
+  quantity_limits: { minimum: 1, maximum: 9999, multiple_of: 1, editable: true },
+});
+
+const cart = (items: ReturnType<typeof line>[]): StoreCart => ({
+  items,
+  items_count: items.reduce((n, it) => n + it.quantity, 0),
+  totals: { ...cur, total_items: '4400', total_price: '4400' },
+});
+
+function data(over: Partial<CartPageData> = {}): CartPageData {
+  const base = notFoundPage();
+  return { ...base, page: 'cart', cart: cart([line('k1', 'Cotton Tank Top', 2)]), nonce: 'n0nce', ...over };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('CartPage', () => {
+  it('works without scripts: a POST form to /cart/ with cart[key][qty] and update_cart, labelled cells for stacked rows', () => {
+    const html = renderToString(<CartPage data={data()} />);
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    const form = doc.querySelector('form.woocommerce-cart-form')!;
+    expect(form.getAttribute('action')).toBe('/cart/');
+    expect(form.getAttribute('method')).toBe('post');
+    expect(doc.querySelector('input[name="cart[k1][qty]"]')?.getAttribute('value')).toBe('2');
+    const submit = form.querySelector('button[type="submit"]')!;
+    expect(submit.getAttribute('name')).toBe('update_cart');
+    expect(Array.from(doc.querySelectorAll('tr.cart_item td[data-title]')).map((td) => td.getAttribute('data-title'))).toEqual([
+      'Product',
+      'Price',
+      'Quantity',
+      'Subtotal',
+    ]);
+    expect(doc.querySelector('a.remove')?.getAttribute('href')).toBe('/cart/?remove_item=k1');
+  });
+
+  it("shows the server's notices with WooCommerce's entities decoded, errors as alerts", () => {
+    render(
+      <CartPage
+        data={data({
+          notices: [
+            { kind: 'error', text: 'The maximum quantity of &quot;Limited Print&quot; is 1.' },
+            { kind: 'message', text: 'Cart updated.' },
+          ],
+        })}
+      />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('The maximum quantity of "Limited Print" is 1.');
+    expect(screen.getByText('Cart updated.')).toHaveClass('woocommerce-message');
+  });
+
+  it("follows another tab's change (vitrine:cart-synced) with the Store API cart", async () => {
+    const next = cart([line('k1', 'Cotton Tank Top', 5), line('k2', 'Market Tote', 1)]);
+    const fetcher = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify(next)));
+    render(<CartPage data={data({ notices: [{ kind: 'message', text: 'Cart updated.' }] })} />);
+    expect(document.querySelectorAll('tr.cart_item')).toHaveLength(1);
+    act(() => {
+      document.dispatchEvent(new CustomEvent('vitrine:cart-synced', { detail: {} }));
+    });
+    await waitFor(() => expect(document.querySelectorAll('tr.cart_item')).toHaveLength(2));
+    expect(fetcher).toHaveBeenCalledWith('/wp-json/wc/store/v1/cart', expect.objectContaining({ credentials: 'same-origin' }));
+    expect(document.querySelector<HTMLInputElement>('input[name="cart[k1][qty]"]')?.value).toBe('5');
+    expect(screen.queryByText('Cart updated.')).toBeNull();
+  });
+});

@@ -1,0 +1,184 @@
+import type { CurrencyBlock, ShippingPackage, StoreCart } from '../types';
+import { decodeEntities, formatPrice } from '../lib/format';
+
+function Amount({ minor, currency }: { minor: string | number | null | undefined; currency: CurrencyBlock }) {
+  return (
+    <span className="woocommerce-Price-amount amount">
+      <bdi>{formatPrice(minor ?? '0', currency)}</bdi>
+    </span>
+  );
+}
+
+export const NO_SHIPPING_MESSAGE =
+  'There are no shipping options available. Please ensure that your address has been entered correctly, or contact us if you need any help.';
+
+function rateInputId(pkg: number, rateId: string): string {
+  return `shipping_method_${pkg}_${rateId.replace(/[^a-zA-Z0-9_-]/g, '')}`;
+}
+
+function RateLabel({ name, price, currency }: { name: string; price: string; currency: CurrencyBlock }) {
+  const free = !price || /^0+$/.test(price);
+  return (
+    <>
+      {decodeEntities(name)}
+      {!free && (
+        <>
+          : <Amount minor={price} currency={currency} />
+        </>
+      )}
+    </>
+  );
+}
+
+function ShippingRow({
+  pkg,
+  index,
+  count,
+  onSelect,
+}: {
+  pkg: ShippingPackage;
+  index: number;
+  count: number;
+  onSelect: (pkg: number, rateId: string) => void;
+}) {
+  const title = count > 1 ? decodeEntities(pkg.name) || `Shipping ${index + 1}` : 'Shipping';
+  const rates = pkg.shipping_rates || [];
+  const name = `shipping_method[${pkg.package_id}]`;
+  let body;
+  if (rates.length === 0) {
+    body = <p className="woocommerce-shipping-note">{NO_SHIPPING_MESSAGE}</p>;
+  } else if (rates.length === 1) {
+    const r = rates[0];
+    body = (
+      <p className="woocommerce-shipping-method-single">
+        <input type="hidden" name={name} id={rateInputId(pkg.package_id, r.rate_id)} value={r.rate_id} />
+        <RateLabel name={r.name} price={r.price} currency={r} />
+      </p>
+    );
+  } else {
+    body = (
+      <fieldset className="shipping-methods-fieldset">
+        <legend className="screen-reader-text">{`${title} method`}</legend>
+        <ul className="woocommerce-shipping-methods" id={index === 0 ? 'shipping_method' : undefined}>
+          {rates.map((r) => {
+            const id = rateInputId(pkg.package_id, r.rate_id);
+            return (
+              <li key={r.rate_id}>
+                <input
+                  type="radio"
+                  name={name}
+                  id={id}
+                  value={r.rate_id}
+                  className="shipping_method"
+                  checked={r.selected}
+                  onChange={() => onSelect(pkg.package_id, r.rate_id)}
+                />
+                <label htmlFor={id}>
+                  <RateLabel name={r.name} price={r.price} currency={r} />
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
+    );
+  }
+  return (
+    <tr className="woocommerce-shipping-totals shipping">
+      <th scope="row">{title}</th>
+      <td data-title={title}>{body}</td>
+    </tr>
+  );
+}
+
+/**
+ * The order review table (WooCommerce's woocommerce-checkout-review-order-table):
+ * lines, subtotal, shipping choices per package (radios named
+ * shipping_method[<package id>]), taxes and the total, from the Store API cart.
+ */
+export function OrderReview({
+  cart,
+  onSelectRate,
+}: {
+  cart: StoreCart;
+  onSelectRate: (pkg: number, rateId: string) => void;
+}) {
+  const t = cart.totals;
+  const packages = cart.needs_shipping ? cart.shipping_rates || [] : [];
+  const taxLines = t.tax_lines || [];
+  const totalTax = t.total_tax || '0';
+  return (
+    <table className="shop_table woocommerce-checkout-review-order-table">
+      <caption className="screen-reader-text">Your order</caption>
+      <thead>
+        <tr>
+          <th scope="col" className="product-name">
+            Product
+          </th>
+          <th scope="col" className="product-total">
+            Subtotal
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {cart.items.map((it) => (
+          <tr key={it.key} className="cart_item">
+            <td className="product-name">
+              {decodeEntities(it.name)}{' '}
+              <strong className="product-quantity">{`\u00d7\u00a0${it.quantity}`}</strong>
+              {it.variation.length > 0 && (
+                <dl className="variation">
+                  {it.variation.map((v) => (
+                    <div key={v.attribute} className="variation-row">
+                      <dt>{`${decodeEntities(v.attribute)}:`}</dt>
+                      <dd>{decodeEntities(v.value)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+            </td>
+            <td className="product-total">
+              <Amount minor={it.totals.line_subtotal} currency={it.totals} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr className="cart-subtotal">
+          <th scope="row">Subtotal</th>
+          <td>
+            <Amount minor={t.total_items} currency={t} />
+          </td>
+        </tr>
+        {packages.map((p, i) => (
+          <ShippingRow key={p.package_id} pkg={p} index={i} count={packages.length} onSelect={onSelectRate} />
+        ))}
+        {taxLines.length > 0
+          ? taxLines.map((l, i) => (
+              <tr key={`${l.name}-${i}`} className="tax-rate">
+                <th scope="row">{decodeEntities(l.name)}</th>
+                <td>
+                  <Amount minor={l.price} currency={t} />
+                </td>
+              </tr>
+            ))
+          : /[1-9]/.test(totalTax) && (
+              <tr className="tax-total">
+                <th scope="row">Tax</th>
+                <td>
+                  <Amount minor={totalTax} currency={t} />
+                </td>
+              </tr>
+            )}
+        <tr className="order-total">
+          <th scope="row">Total</th>
+          <td>
+            <strong>
+              <Amount minor={t.total_price} currency={t} />
+            </strong>
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}

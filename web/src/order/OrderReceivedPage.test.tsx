@@ -1,0 +1,45 @@
+import { render, screen, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { App } from '../App';
+import { orderReceivedPage } from '../checkout/test-data';
+
+describe('order-received page', () => {
+  it('thanks the shopper and shows the overview, bank details, lines, totals and addresses', () => {
+    render(<App data={orderReceivedPage()} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Order received' })).toBeInTheDocument();
+    expect(screen.getByText('Thank you. Your order has been received.')).toBeInTheDocument();
+    const overview = document.querySelector('.woocommerce-order-overview') as HTMLElement;
+    expect(within(overview).getByText('42')).toBeInTheDocument();
+    expect(overview).toHaveTextContent('Date: March 1, 2026');
+    expect(overview).toHaveTextContent('Email: ada@example.com');
+    expect(overview).toHaveTextContent('Total: $25.00');
+    expect(overview).toHaveTextContent('Payment method: Direct bank transfer');
+    const bank = screen.getByRole('region', { name: 'Our bank details' });
+    expect(bank).toHaveTextContent('IBAN DE00 1234 5678 9012 3456 78');
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('Beanie', { exact: false })).toBeInTheDocument();
+    expect(within(table).getByText('× 2')).toBeInTheDocument();
+    expect(within(table).getByRole('rowheader', { name: 'Shipping' }).nextElementSibling).toHaveTextContent('$5.00');
+    expect(within(table).getByRole('rowheader', { name: 'Total' }).nextElementSibling).toHaveTextContent('$25.00');
+    expect(within(table).getByRole('rowheader', { name: 'Note' }).nextElementSibling).toHaveTextContent('Leave at the door');
+    expect(screen.getByRole('heading', { name: 'Billing address' }).nextElementSibling).toHaveTextContent('12 Analytical Row');
+    expect(screen.getByRole('heading', { name: 'Shipping address' })).toBeInTheDocument();
+  });
+
+  it('shows server-formatted amounts as they are', () => {
+    const data = orderReceivedPage();
+    data.order!.totals = [{ label: 'Total:', value: '$25.00 (includes $2.00 Tax)' }];
+    render(<App data={data} />);
+    expect(screen.getByRole('rowheader', { name: 'Total' }).nextElementSibling).toHaveTextContent('$25.00 (includes $2.00 Tax)');
+  });
+
+  it('without the right key shows no order, only a clear notice (also in the server HTML)', () => {
+    const data = orderReceivedPage(null);
+    const html = renderToString(<App data={data} />);
+    expect(html).toContain('This order cannot be shown');
+    expect(html).not.toContain('Thank you');
+    render(<App data={data} />);
+    expect(document.querySelector('.order-received-page .woocommerce-info')).toHaveTextContent("the page needs the order's key");
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
