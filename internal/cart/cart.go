@@ -341,3 +341,27 @@ type Store interface {
 	// DeleteExpiredCarts removes sessions (and their lines) expired at now.
 	DeleteExpiredCarts(ctx context.Context, now time.Time) (int64, error)
 }
+
+// DisplayAttrs shows a line's attributes as WooCommerce does: the
+// attribute's label and the term's name.
+func DisplayAttrs(parent *catalog.Product, attrs []Attr) []Attr {
+	out := make([]Attr, 0, len(attrs))
+	for _, a := range attrs {
+		label, value := a.Attribute, a.Value
+		if parent != nil {
+			for _, pa := range parent.Attributes {
+				if pa.Key() != a.Attribute {
+					continue
+				}
+				label = pa.Name
+				for _, v := range pa.Values {
+					if v.Slug == a.Value {
+						value = v.Name
+					}
+				}
+			}
+		}
+		out = append(out, Attr{Attribute: label, Value: value})
+	}
+	return out
+}

@@ -48,14 +48,7 @@ func testRenderer(views map[int64]mail.OrderView) mail.Renderer {
 
 func sender(t *testing.T, port int) *mail.SMTPSender {
 	t.Helper()
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://127.0.0.1:%d?tls=none&from=%s&timeout=5s", port, "Vitrine+Demo+%3Cshop@shop.example%3E"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mail.NewSMTPSender(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := newSender(t, fmt.Sprintf("smtp://127.0.0.1:%d?tls=none&from=%s&timeout=5s", port, "Vitrine+Demo+%3Cshop@shop.example%3E"), nil)
 	return s
 }
 
@@ -272,70 +265,67 @@ func TestMailOutboxSMTPDown(t *testing.T) {
 // Two workers on two store handles of one database (two server instances)
 // never send a message twice.
 func TestMailOutboxTwoWorkers(t *testing.T) {
-	for _, engine := range storetest.Engines(t) {
-		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
-			dsn := storetest.DSN(t, engine)
-			a, b := openStore(t, dsn), openStore(t, dsn)
-			c := newClock()
-			smtp := mailtest.Start(t, mailtest.Options{})
-			const n = 30
-			views := map[int64]mail.OrderView{}
-			for i := int64(1); i <= n; i++ {
-				v := sampleView()
-				v.Number = fmt.Sprint(1000 + i)
-				v.Email = fmt.Sprintf("buyer%d@example.com", i)
-				views[i] = v
-				if err := a.EnqueueMail(ctx, mail.KindOrderConfirmation, fmt.Sprint(i), fmt.Sprint("order:", i), c.Now()); err != nil {
-					t.Fatal(err)
+	storetest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		a, b := storetest.OpenDSN(t, dsn), storetest.OpenDSN(t, dsn)
+		c := newClock()
+		smtp := mailtest.Start(t, mailtest.Options{})
+		const n = 30
+		views := map[int64]mail.OrderView{}
+		for i := int64(1); i <= n; i++ {
+			v := sampleView()
+			v.Number = fmt.Sprint(1000 + i)
+			v.Email = fmt.Sprintf("buyer%d@example.com", i)
+			views[i] = v
+			if err := a.EnqueueMail(ctx, mail.KindOrderConfirmation, fmt.Sprint(i), fmt.Sprint("order:", i), c.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts := options(c)
+		opts.Batch = 3
+		workers := []*mail.Outbox{
+			mail.NewOutbox(a, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+			mail.NewOutbox(b, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+			mail.NewOutbox(a, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+			mail.NewOutbox(b, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var total mail.Result
+		for _, w := range workers {
+			wg.Go(func() {
+				res, err := w.RunOnce(ctx)
+				if err != nil {
+					t.Error(err)
 				}
+				mu.Lock()
+				total.Sent += res.Sent
+				total.Retried += res.Retried
+				total.GivenUp += res.GivenUp
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if total != (mail.Result{Sent: n}) {
+			t.Errorf("workers' results add up to %+v", total)
+		}
+		got := smtp.Messages()
+		seen := map[string]int{}
+		for _, m := range got {
+			seen[m.To[0]]++
+		}
+		if len(got) != n || len(seen) != n {
+			t.Fatalf("%d messages to %d addresses, want %d", len(got), len(seen), n)
+		}
+		for to, k := range seen {
+			if k != 1 {
+				t.Errorf("%s got %d messages", to, k)
 			}
-			opts := options(c)
-			opts.Batch = 3
-			workers := []*mail.Outbox{
-				mail.NewOutbox(a, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
-				mail.NewOutbox(b, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
-				mail.NewOutbox(a, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
-				mail.NewOutbox(b, sender(t, smtp.Port(t)), testRenderer(views), nil, opts),
-			}
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			var total mail.Result
-			for _, w := range workers {
-				wg.Go(func() {
-					res, err := w.RunOnce(ctx)
-					if err != nil {
-						t.Error(err)
-					}
-					mu.Lock()
-					total.Sent += res.Sent
-					total.Retried += res.Retried
-					total.GivenUp += res.GivenUp
-					mu.Unlock()
-				})
-			}
-			wg.Wait()
-			if total != (mail.Result{Sent: n}) {
-				t.Errorf("workers' results add up to %+v", total)
-			}
-			got := smtp.Messages()
-			seen := map[string]int{}
-			for _, m := range got {
-				seen[m.To[0]]++
-			}
-			if len(got) != n || len(seen) != n {
-				t.Fatalf("%d messages to %d addresses, want %d", len(got), len(seen), n)
-			}
-			for to, k := range seen {
-				if k != 1 {
-					t.Errorf("%s got %d messages", to, k)
-				}
-			}
-			if cnt, _ := a.CountMail(ctx); cnt != (mail.Counts{Sent: n}) {
-				t.Errorf("counts: %+v", cnt)
-			}
-		})
-	}
+		}
+		if cnt, _ := a.CountMail(ctx); cnt != (mail.Counts{Sent: n}) {
+			t.Errorf("counts: %+v", cnt)
+		}
+	})
 }
 
 func TestMailOutboxGiveUp(t *testing.T) {
@@ -535,17 +525,4 @@ func TestMailOutboxRunKick(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-}
-
-func openStore(t *testing.T, dsn string) *sqlstore.DB {
-	t.Helper()
-	db, err := sqlstore.Open(context.Background(), dsn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return db
 }

@@ -3,6 +3,7 @@ package mail_test
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"strings"
@@ -76,18 +77,28 @@ func TestMailParseSMTPURL(t *testing.T) {
 	}
 }
 
-func TestMailSMTPStartTLSAuth(t *testing.T) {
-	serverTLS, roots := selfSigned(t)
-	smtp := mailtest.Start(t, mailtest.Options{User: "shop", Pass: "s3cret", TLS: serverTLS})
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://shop:s3cret@127.0.0.1:%d?tls=starttls&from=shop@shop.example", smtp.Port(t)))
+// newSender is a sender for rawURL (an SMTP URL as configured) that trusts
+// roots (nil: the system's), with the configuration it was made from.
+func newSender(t *testing.T, rawURL string, roots *x509.CertPool) (mail.SMTPConfig, *mail.SMTPSender) {
+	t.Helper()
+	cfg, err := mail.ParseSMTPURL(rawURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.TLSConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	if roots != nil {
+		cfg.TLSConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	}
 	s, err := mail.NewSMTPSender(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg, s
+}
+
+func TestMailSMTPStartTLSAuth(t *testing.T) {
+	serverTLS, roots := selfSigned(t)
+	smtp := mailtest.Start(t, mailtest.Options{User: "shop", Pass: "s3cret", TLS: serverTLS})
+	cfg, s := newSender(t, fmt.Sprintf("smtp://shop:s3cret@127.0.0.1:%d?tls=starttls&from=shop@shop.example", smtp.Port(t)), roots)
 	ctx := context.Background()
 	if err := s.Send(ctx, mail.Message{To: []string{"jane@example.com"}, Subject: "Hello", Text: "Hi.\n"}); err != nil {
 		t.Fatal(err)
@@ -104,7 +115,7 @@ func TestMailSMTPStartTLSAuth(t *testing.T) {
 	// A wrong password fails, and is worth retrying (the operator fixes it).
 	cfg.Password = "wrong"
 	s, _ = mail.NewSMTPSender(cfg)
-	err = s.Send(ctx, mail.Message{To: []string{"jane@example.com"}, Subject: "Hello", Text: "Hi.\n"})
+	err := s.Send(ctx, mail.Message{To: []string{"jane@example.com"}, Subject: "Hello", Text: "Hi.\n"})
 	if err == nil || errors.Is(err, mail.ErrPermanent) {
 		t.Errorf("wrong password: %v", err)
 	}
@@ -123,15 +134,7 @@ func TestMailSMTPStartTLSAuth(t *testing.T) {
 func TestMailSMTPImplicitTLS(t *testing.T) {
 	serverTLS, roots := selfSigned(t)
 	smtp := mailtest.Start(t, mailtest.Options{TLS: serverTLS, ImplicitTLS: true})
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtps://127.0.0.1:%d?from=shop@shop.example", smtp.Port(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.TLSConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
-	s, err := mail.NewSMTPSender(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := newSender(t, fmt.Sprintf("smtps://127.0.0.1:%d?from=shop@shop.example", smtp.Port(t)), roots)
 	if err := s.Send(context.Background(), mail.Message{To: []string{"a@example.com"}, Subject: "x", Text: "x", HTML: "<p>x</p>"}); err != nil {
 		t.Fatal(err)
 	}
@@ -144,15 +147,8 @@ func TestMailSMTPImplicitTLS(t *testing.T) {
 // nothing goes in clear by accident.
 func TestMailSMTPStartTLSRequired(t *testing.T) {
 	smtp := mailtest.Start(t, mailtest.Options{})
-	cfg, err := mail.ParseSMTPURL(fmt.Sprintf("smtp://127.0.0.1:%d?from=shop@shop.example", smtp.Port(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mail.NewSMTPSender(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Send(context.Background(), mail.Message{To: []string{"a@example.com"}, Subject: "x", Text: "x"})
+	_, s := newSender(t, fmt.Sprintf("smtp://127.0.0.1:%d?from=shop@shop.example", smtp.Port(t)), nil)
+	err := s.Send(context.Background(), mail.Message{To: []string{"a@example.com"}, Subject: "x", Text: "x"})
 	if err == nil || !strings.Contains(err.Error(), "STARTTLS") {
 		t.Errorf("send without STARTTLS: %v", err)
 	}

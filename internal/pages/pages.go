@@ -97,6 +97,9 @@ type Settings struct {
 	// Attribution is order attribution tracking (spec section 9, "Order
 	// tracking"): first-party source cookies the checkout sends with the order.
 	Attribution Attribution `json:"attribution"`
+	// Wallet shows the PayPal wallet buttons (product page, cart, checkout);
+	// the server sets it when the wallet is configured.
+	Wallet bool `json:"wallet"`
 }
 
 // Attribution configures order attribution tracking. Off: the storefront

@@ -45,22 +45,8 @@ func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 // the session cookie on w.
 func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h cartHandler, sess cartSession, now time.Time, setCookie bool) (wrote bool) {
 	{
-		if write && !sess.viaToken {
-			n := r.Header.Get("Nonce")
-			if n == "" {
-				n = r.Header.Get("X-WC-Store-API-Nonce")
-			}
-			switch {
-			case n == "":
-				s.cartHeaders(w, sess, now)
-				writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
-					"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
-				return false
-			case !s.verifyNonce(n, sess.scope(), now):
-				s.cartHeaders(w, sess, now)
-				writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
-				return false
-			}
+		if write && s.nonceRefused(w, r, sess, now) {
+			return false
 		}
 		in, err := readCartInput(r)
 		if err == nil {
@@ -105,14 +91,45 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 			}
 			writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
 		case errors.As(err, &pe):
-			apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
-				map[string]any{"params": map[string]string{pe.param: pe.msg}})
+			writeParamError(w, pe)
 		default:
 			s.log.Error("store api cart", "path", r.URL.Path, "err", err)
 			apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
 		}
 	}
 	return false
+}
+
+// nonceRefused checks the Nonce header (or WooCommerce's older
+// X-WC-Store-API-Nonce) of a session not named by Cart-Token; when it is
+// missing or invalid it answers the error, with the cart headers, and says so.
+func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) bool {
+	if sess.viaToken {
+		return false
+	}
+	n := r.Header.Get("Nonce")
+	if n == "" {
+		n = r.Header.Get("X-WC-Store-API-Nonce")
+	}
+	switch {
+	case n == "":
+		s.cartHeaders(w, sess, now)
+		writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
+			"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
+		return true
+	case !s.verifyNonce(n, sess.scope(), now):
+		s.cartHeaders(w, sess, now)
+		writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
+		return true
+	}
+	return false
+}
+
+// writeParamError answers a bad query or body parameter in the Store API's
+// rest_invalid_param shape.
+func writeParamError(w http.ResponseWriter, pe paramError) {
+	apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
+		map[string]any{"params": map[string]string{pe.param: pe.msg}})
 }
 
 // withCart is a cart route's answer that is not the cart itself (an item,
@@ -863,21 +880,7 @@ func (s *Server) cartItem(b *storeapi.Builder, l cart.Line, p, parent *catalog.P
 	}
 	// Variation attributes as WooCommerce shows them: the attribute's label
 	// and the term's name.
-	for _, a := range l.Variation {
-		label, value := a.Attribute, a.Value
-		for _, pa := range parent.Attributes {
-			if pa.Key() != a.Attribute {
-				continue
-			}
-			label = pa.Name
-			for _, v := range pa.Values {
-				if v.Slug == a.Value {
-					value = v.Name
-				}
-			}
-		}
-		it.Variation = append(it.Variation, cart.Attr{Attribute: label, Value: value})
-	}
+	it.Variation = append(it.Variation, cart.DisplayAttrs(parent, l.Variation)...)
 	return it
 }
 

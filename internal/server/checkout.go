@@ -327,22 +327,8 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 	return func(w http.ResponseWriter, r *http.Request) {
 		now := s.now()
 		sess := s.cartSessionOf(r, now)
-		if !sess.viaToken {
-			n := r.Header.Get("Nonce")
-			if n == "" {
-				n = r.Header.Get("X-WC-Store-API-Nonce")
-			}
-			switch {
-			case n == "":
-				s.cartHeaders(w, sess, now)
-				writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
-					"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
-				return
-			case !s.verifyNonce(n, sess.scope(), now):
-				s.cartHeaders(w, sess, now)
-				writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
-				return
-			}
+		if s.nonceRefused(w, r, sess, now) {
+			return
 		}
 		if r.Method == http.MethodPost {
 			if wait, ok := s.limiter.allow(now, "s:"+sess.id, "ip:"+clientIP(r.RemoteAddr)); !ok {
@@ -399,8 +385,7 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 		}
 		writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
 	case errors.As(err, &pe):
-		apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
-			map[string]any{"params": map[string]string{pe.param: pe.msg}})
+		writeParamError(w, pe)
 	default:
 		s.log.Error("checkout", "path", r.URL.Path, "err", err)
 		apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)

@@ -70,17 +70,45 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 		return
 	}
 	if err != nil {
-		s.log.Error("add to cart", "err", err)
-		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		s.pageFailed(w, "add to cart", err)
 		return
 	}
+	s.noScriptWrote(w, r, sess, now)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+}
+
+// pageFailed logs an error of a no-script cart page or form and answers
+// 500.
+func (s *Server) pageFailed(w http.ResponseWriter, op string, err error) {
+	s.log.Error(op, "err", err)
+	http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+}
+
+// noScriptWrote finishes a no-script cart write: the session cookie (a
+// first write creates the session) and the cart cookies of the new cart.
+func (s *Server) noScriptWrote(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) {
 	if !sess.viaToken {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
-	if c, err := s.cartResponse(ctx, sess.id); err == nil {
+	if c, err := s.cartResponse(r.Context(), sess.id); err == nil {
 		s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
 	}
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+}
+
+// noScriptOutcome sorts the result of one cart write of a no-script form:
+// done on success; a cart refusal adds its message to notices; any other
+// error answers 500 and is failed (the handler stops).
+func (s *Server) noScriptOutcome(w http.ResponseWriter, op string, err error, notices *[]pages.Notice) (done, failed bool) {
+	var ce *cart.Error
+	switch {
+	case errors.As(err, &ce):
+		*notices = append(*notices, pages.Notice{Kind: "error", Text: ce.Message})
+		return false, false
+	case err != nil:
+		s.pageFailed(w, op, err)
+		return false, true
+	}
+	return true, false
 }
 
 // handleCart answers the cart page, GET /cart/: rendered per request with
@@ -104,8 +132,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 			}
 			err := s.db.RemoveLine(ctx, sess.id, key, now, now.Add(s.cfg.CartLifetime))
 			if err != nil && !errors.Is(err, cart.ErrNoLine) {
-				s.log.Error("remove_item", "err", err)
-				http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+				s.pageFailed(w, "remove_item", err)
 				return
 			}
 			if c, err := s.cartResponse(ctx, sess.id); err == nil {
@@ -120,21 +147,18 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := s.cartResponse(ctx, sess.id)
 	if err != nil {
-		s.log.Error("cart page", "err", err)
-		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		s.pageFailed(w, "cart page", err)
 		return
 	}
 	notices := s.takeCartNotices(w, r, sess)
 	res, err := s.loader.Cart(ctx, r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)), notices)
 	if err != nil {
-		s.log.Error("cart page", "err", err)
-		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		s.pageFailed(w, "cart page", err)
 		return
 	}
 	p, err := s.renderPage(ctx, r.URL.RequestURI(), res)
 	if err != nil {
-		s.log.Error("cart page", "err", err)
-		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		s.pageFailed(w, "cart page", err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -169,8 +193,7 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := s.cartResponse(ctx, sess.id)
 	if err != nil {
-		s.log.Error("update cart", "err", err)
-		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		s.pageFailed(w, "update cart", err)
 		return
 	}
 	posted := map[string]string{}
@@ -213,26 +236,17 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 		} else {
 			err = s.updateItem(ctx, sess, ch.key, &cartInput{vals: url.Values{"quantity": {strconv.FormatInt(ch.qty, 10)}}})
 		}
-		var ce *cart.Error
-		switch {
-		case errors.As(err, &ce):
-			notices = append(notices, pages.Notice{Kind: "error", Text: ce.Message})
-		case err != nil:
-			s.log.Error("update cart", "err", err)
-			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		done, failed := s.noScriptOutcome(w, "update cart", err, &notices)
+		if failed {
 			return
-		default:
+		}
+		if done {
 			updated = true
 		}
 	}
 	if updated {
 		notices = append(notices, pages.Notice{Kind: "message", Text: "Cart updated."})
-		if !sess.viaToken {
-			s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
-		}
-		if c, err := s.cartResponse(ctx, sess.id); err == nil {
-			s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
-		}
+		s.noScriptWrote(w, r, sess, now)
 	}
 	s.setCartNotices(w, sess, notices)
 	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
@@ -296,15 +310,11 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 	added := 0
 	for _, a := range adds {
 		_, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil, now)
-		var ce *cart.Error
-		switch {
-		case errors.As(err, &ce):
-			notices = append(notices, pages.Notice{Kind: "error", Text: ce.Message})
-		case err != nil:
-			s.log.Error("add to cart", "err", err)
-			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		done, failed := s.noScriptOutcome(w, "add to cart", err, &notices)
+		if failed {
 			return
-		default:
+		}
+		if done {
 			added++
 		}
 	}
@@ -312,12 +322,7 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 		http.Redirect(w, r, page, http.StatusSeeOther)
 		return
 	}
-	if !sess.viaToken {
-		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
-	}
-	if c, err := s.cartResponse(ctx, sess.id); err == nil {
-		s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
-	}
+	s.noScriptWrote(w, r, sess, now)
 	s.setCartNotices(w, sess, notices)
 	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 }

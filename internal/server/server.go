@@ -113,6 +113,8 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	}
 	s.initCheckout()
 	s.initWallet()
+	cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
+	s.cfg.Settings.Wallet = cfg.Settings.Wallet
 	s.cats = &categoryCache{Store: db}
 	s.products, s.frags = newProductCache(db, 50000), newFragmentCache(2048)
 	s.store = s.cats

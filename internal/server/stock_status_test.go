@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -54,25 +53,10 @@ func TestProductPageFollowsVariationStockStatus(t *testing.T) {
 		t.Run(strings.ToLower(engine), func(t *testing.T) {
 			ctx := context.Background()
 			dsn := storetest.DSN(t, engine)
-			db, err := sqlstore.Open(ctx, dsn, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			if err := db.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			db := storetest.OpenDSN(t, dsn)
 			// A second, raw connection writes as a stock writer would: the
 			// count and its change-log row in one transaction.
-			driver, source := "pgx", dsn
-			if engine == sqlstore.SQLite {
-				driver, source = "sqlite", "file:"+strings.TrimPrefix(dsn, "sqlite:")+"?_pragma=busy_timeout(5000)"
-			}
-			raw, err := sql.Open(driver, source)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { raw.Close() })
+			raw := storetest.OpenRaw(t, dsn)
 			rebind := func(q string) string {
 				if engine == sqlstore.SQLite {
 					return q

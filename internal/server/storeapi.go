@@ -96,8 +96,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, compute func(c
 		var pe paramError
 		switch {
 		case errors.As(err, &pe):
-			apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
-				map[string]any{"params": map[string]string{pe.param: pe.msg}})
+			writeParamError(w, pe)
 		case errors.Is(err, catalog.ErrNotFound):
 			apiError(w, http.StatusNotFound, "woocommerce_rest_not_found", "Resource not found.", nil)
 		default:

@@ -55,6 +55,8 @@ type wallet struct {
 	pp    *paypal.Client
 	cfg   WalletConfig
 	locks [64]sync.Mutex // create-order per session, striped
+	// started is closed once the reconciler's startup pass has run.
+	started chan struct{}
 }
 
 // walletMethod is the gateway the wallet's orders carry.
@@ -82,7 +84,7 @@ func (s *Server) initWallet() {
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = 30 * time.Second
 	}
-	s.wallet = &wallet{pp: cfg.PayPal, cfg: cfg}
+	s.wallet = &wallet{pp: cfg.PayPal, cfg: cfg, started: make(chan struct{})}
 	s.payments.Add(walletMethod)
 }
 
@@ -374,11 +376,17 @@ func shipTo(a cart.Address) *paypal.ShippingDetail {
 	return d
 }
 
-// quotePurchaseUnit is the purchase unit of a quoted cart (change-cart,
-// update-shipping answers): no ids, the quote's totals.
-func (s *Server) quotePurchaseUnit(q checkout.Quotation) (paypal.PurchaseUnit, error) {
-	return paypal.NewPurchaseUnit(paypal.UnitSpec{Currency: s.cfg.Checkout.Currency.Code, ItemTotal: q.ItemsSubtotal,
+// cartPurchaseUnit quotes a session's cart and answers it with its
+// purchase unit (change-cart, update-shipping answers): no ids, the
+// quote's totals.
+func (s *Server) cartPurchaseUnit(ctx context.Context, sessID string) (*cartObject, paypal.PurchaseUnit, error) {
+	obj, _, q, err := s.checkoutCart(ctx, sessID)
+	if err != nil {
+		return nil, paypal.PurchaseUnit{}, err
+	}
+	pu, err := paypal.NewPurchaseUnit(paypal.UnitSpec{Currency: s.cfg.Checkout.Currency.Code, ItemTotal: q.ItemsSubtotal,
 		Shipping: q.Shipping, TaxTotal: q.TotalTax, Total: q.Total})
+	return obj, pu, err
 }
 
 // formatAmount is minor units as PayPal's decimal string.

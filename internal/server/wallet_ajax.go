@@ -58,7 +58,9 @@ func (s *Server) walletAjax(endpoint string) http.HandlerFunc {
 	return s.walletPost(endpoint, h)
 }
 
-type walletHandler func(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest)
+// walletHandler is a wallet endpoint: it answers itself, or returns the
+// error that walletPost answers in the envelope.
+type walletHandler func(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error
 
 // walletPost reads the JSON body and checks the nonce before h runs.
 func (s *Server) walletPost(endpoint string, h walletHandler) http.HandlerFunc {
@@ -78,8 +80,26 @@ func (s *Server) walletPost(endpoint string, h walletHandler) http.HandlerFunc {
 			walletFail(w, r, walletFailure{Message: msgWalletNonce})
 			return
 		}
-		h(w, r, sess, wr)
+		if err := h(w, r, sess, wr); err != nil {
+			s.walletFailFrom(w, r, endpoint, err)
+		}
 	}
+}
+
+// walletRefuseEmpty refuses a wallet call on an empty cart (the page
+// refreshes).
+func walletRefuseEmpty(w http.ResponseWriter, r *http.Request) {
+	walletRefuse(w, r, sqlstore.ErrCartEmpty.Message, []string{sqlstore.ErrCartEmpty.Message}, true)
+}
+
+// walletCartError is a cart refusal (a product, a quantity) as a wallet
+// failure named by its code; other errors are kept.
+func walletCartError(err error) error {
+	var ce *cart.Error
+	if errors.As(err, &ce) {
+		return &walletError{name: ce.Code, message: html.UnescapeString(ce.Message)}
+	}
+	return err
 }
 
 // walletVault answers the vaulting endpoints (saving a payment method):
@@ -154,46 +174,43 @@ const msgWalletInvalid = "Please check the checkout form."
 // walletValidateCheckout answers ppc-validate-checkout: {} or the
 // validation envelope with every message (early validation before the
 // buyer is sent to PayPal).
-func (s *Server) walletValidateCheckout(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletValidateCheckout(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	f, err := parseCheckoutForm(wr.FormEncoded)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-validate-checkout", err)
-		return
+		return err
 	}
 	c, err := s.db.Cart(r.Context(), sess.id, s.now())
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-validate-checkout", err)
-		return
+		return err
 	}
 	if len(c.Lines) == 0 {
-		walletRefuse(w, r, sqlstore.ErrCartEmpty.Message, []string{sqlstore.ErrCartEmpty.Message}, true)
-		return
+		walletRefuseEmpty(w, r)
+		return nil
 	}
 	if verr := s.validateCheckoutForm(f); verr != nil {
 		walletRefuse(w, r, msgWalletInvalid, verr.Messages(), false)
-		return
+		return nil
 	}
 	walletOK(w, r, map[string]any{})
+	return nil
 }
 
 // walletSaveCheckoutForm answers ppc-save-checkout-form: the entered
 // addresses are kept on the session, so the checkout shows them again after
 // a redirect.
-func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	f, err := parseCheckoutForm(wr.FormEncoded)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-save-checkout-form", err)
-		return
+		return err
 	}
 	ctx, now := r.Context(), s.now()
 	c, err := s.db.Cart(ctx, sess.id, now)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-save-checkout-form", err)
-		return
+		return err
 	}
 	if !c.Exists {
-		walletRefuse(w, r, sqlstore.ErrCartEmpty.Message, []string{sqlstore.ErrCartEmpty.Message}, true)
-		return
+		walletRefuseEmpty(w, r)
+		return nil
 	}
 	cust := c.Customer
 	cust.Billing = cleanAddress(f.billing)
@@ -208,10 +225,10 @@ func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, 
 		cust.ShippingRate = f.rate
 	}
 	if err := s.db.SetCustomer(ctx, sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
-		s.walletFailFrom(w, r, "ppc-save-checkout-form", err)
-		return
+		return err
 	}
 	walletOK(w, r, map[string]any{})
+	return nil
 }
 
 // cleanAddress trims and bounds every field.
@@ -245,32 +262,28 @@ func randomKey() string {
 // with the session's addresses (the payer's fill the rest at approval).
 // The cart is kept until the order is paid; the session's earlier unpaid
 // wallet orders are cancelled first (their stock comes back).
-func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	switch wr.PaymentMethod {
 	case "", payment.WalletGatewayID:
 	default:
-		s.walletFailFrom(w, r, "ppc-create-order", errWalletMethod)
-		return
+		return errWalletMethod
 	}
 	switch wr.FundingSource {
 	case "", "paypal", "paylater":
 	default:
-		s.walletFailFrom(w, r, "ppc-create-order", errWalletFunding)
-		return
+		return errWalletFunding
 	}
 	var form *checkoutForm
 	switch wr.Context {
 	case "checkout":
 		f, err := parseCheckoutForm(wr.FormEncoded)
 		if err != nil {
-			s.walletFailFrom(w, r, "ppc-create-order", err)
-			return
+			return err
 		}
 		form = f
 	case "product", "cart", "cart-block":
 	default:
-		s.walletFailFrom(w, r, "ppc-create-order", errWalletContext)
-		return
+		return errWalletContext
 	}
 	ctx, now := r.Context(), s.now()
 	lock := s.wallet.sessionLock(sess.id)
@@ -278,17 +291,16 @@ func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess 
 	defer lock.Unlock()
 	stored, err := s.db.Cart(ctx, sess.id, now)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-create-order", err)
-		return
+		return err
 	}
 	if len(stored.Lines) == 0 {
-		walletRefuse(w, r, sqlstore.ErrCartEmpty.Message, []string{sqlstore.ErrCartEmpty.Message}, true)
-		return
+		walletRefuseEmpty(w, r)
+		return nil
 	}
 	if form != nil {
 		if verr := s.validateCheckoutForm(form); verr != nil {
 			walletRefuse(w, r, msgWalletInvalid, verr.Messages(), false)
-			return
+			return nil
 		}
 	}
 	// The buyer starts over: earlier unpaid wallet orders of this session
@@ -309,8 +321,7 @@ func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess 
 			cust := stored.Customer
 			cust.ShippingRate = form.rate
 			if err := s.db.SetCustomer(ctx, sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
-				s.walletFailFrom(w, r, "ppc-create-order", err)
-				return
+				return err
 			}
 		}
 		o, err = s.placeOrder(ctx, placeRequest{sess: sess, billing: form.billing, shipping: form.shipping, note: form.note,
@@ -326,14 +337,13 @@ func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess 
 	switch {
 	case errors.As(err, &ve):
 		walletRefuse(w, r, msgWalletInvalid, ve.Messages(), false)
-		return
+		return nil
 	case errors.As(err, &ce):
 		msg := html.UnescapeString(ce.Message)
 		walletRefuse(w, r, msg, []string{msg}, true)
-		return
+		return nil
 	case err != nil:
-		s.walletFailFrom(w, r, "ppc-create-order", err)
-		return
+		return err
 	}
 	// The cart stays until the order is paid.
 	if err := s.db.RestoreCartLines(ctx, sess.id, stored.Lines, now, now.Add(s.cfg.CartLifetime)); err != nil {
@@ -344,13 +354,13 @@ func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess 
 		if _, cerr := s.db.CancelUnpaidOrder(ctx, o.ID, s.now()); cerr != nil {
 			s.log.Error("wallet: cancel an order PayPal refused", "order", o.ID, "err", cerr)
 		}
-		s.walletFailFrom(w, r, "ppc-create-order", err)
-		return
+		return err
 	}
 	if !sess.viaToken {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
 	walletOK(w, r, map[string]any{"id": ppo.ID, "custom_id": strconv.FormatInt(o.ID, 10), "approve_url": ppo.ApproveURL()})
+	return nil
 }
 
 // placeCartWalletOrder places the session's cart as a wallet order with the
@@ -395,36 +405,33 @@ func (s *Server) walletOwnOrder(ctx context.Context, sess cartSession, wr *walle
 // walletApproveOrder answers ppc-approve-order: the buyer approved in
 // PayPal's window; the order is captured and paid at once (there is no
 // final review page) and the answer names the order-received page.
-func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	ctx := r.Context()
 	o, err := s.walletOwnOrder(ctx, sess, wr)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-approve-order", err)
-		return
+		return err
 	}
 	done, err := s.completeWalletOrder(ctx, o)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-approve-order", err)
-		return
+		return err
 	}
 	walletOK(w, r, map[string]any{"order_received_url": orderReceivedURL(done)})
+	return nil
 }
 
 // walletGetOrder answers ppc-get-order: the PayPal order of one of the
 // session's orders, as PayPal has it now.
-func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	ctx := r.Context()
 	o, err := s.walletOwnOrder(ctx, sess, wr)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-get-order", err)
-		return
+		return err
 	}
 	cctx, cancel := s.wallet.callCtx(ctx)
 	ppo, err := s.wallet.pp.GetOrder(cctx, o.ProviderOrderID)
 	cancel()
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-get-order", err)
-		return
+		return err
 	}
 	out := map[string]any{"id": ppo.ID, "status": ppo.Status, "intent": ppo.Intent, "custom_id": strconv.FormatInt(o.ID, 10),
 		"payment_state": o.PaymentState}
@@ -432,6 +439,7 @@ func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess car
 		out["amount"] = ppo.PurchaseUnits[0].Amount
 	}
 	walletOK(w, r, out)
+	return nil
 }
 
 // --- the cart from product and cart buttons ---
@@ -479,27 +487,19 @@ func (s *Server) walletLines(ctx context.Context, products []walletProduct, now 
 // walletSimulateCart answers ppc-simulate-cart: what the cart would cost
 // if it held only the posted products, priced on a copy that is never
 // written (the product page's Pay Later message and button state).
-func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	ctx, now := r.Context(), s.now()
 	lines, byID, err := s.walletLines(ctx, wr.Products, now)
-	var ce *cart.Error
-	if errors.As(err, &ce) {
-		walletFail(w, r, walletFailure{Name: ce.Code, Message: html.UnescapeString(ce.Message)})
-		return
-	}
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-simulate-cart", err)
-		return
+		return walletCartError(err)
 	}
 	c, err := s.db.Cart(ctx, sess.id, now)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-simulate-cart", err)
-		return
+		return err
 	}
 	q, err := s.quoteCart(lines, byID, c.Customer)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-simulate-cart", err)
-		return
+		return err
 	}
 	walletOK(w, r, map[string]any{
 		"total":         json.Number(s.formatAmount(q.Total)),
@@ -510,32 +510,25 @@ func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess
 		"button":        map[string]bool{"is_disabled": false},
 		"messages":      map[string]bool{"is_hidden": false},
 	})
+	return nil
 }
 
 // walletChangeCart answers ppc-change-cart: the cart becomes the posted
 // products (the product page's button buys what is on the page); the
 // answer is the new cart's purchase units.
-func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	ctx, now := r.Context(), s.now()
 	// Check everything before the cart changes.
 	if _, _, err := s.walletLines(ctx, wr.Products, now); err != nil {
-		var ce *cart.Error
-		if errors.As(err, &ce) {
-			walletFail(w, r, walletFailure{Name: ce.Code, Message: html.UnescapeString(ce.Message)})
-			return
-		}
-		s.walletFailFrom(w, r, "ppc-change-cart", err)
-		return
+		return walletCartError(err)
 	}
 	c, err := s.db.Cart(ctx, sess.id, now)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-change-cart", err)
-		return
+		return err
 	}
 	for _, l := range c.Lines {
 		if err := s.db.RemoveLine(ctx, sess.id, l.Key, now, now.Add(s.cfg.CartLifetime)); err != nil && !errors.Is(err, cart.ErrNoLine) {
-			s.walletFailFrom(w, r, "ppc-change-cart", err)
-			return
+			return err
 		}
 	}
 	for _, p := range wr.Products {
@@ -549,30 +542,19 @@ func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess c
 			attrs = append(attrs, cart.Attr{Attribute: v.Name, Value: v.Value})
 		}
 		if _, _, err := s.addLine(ctx, sess, id, qty, attrs, now); err != nil {
-			var ce *cart.Error
-			if errors.As(err, &ce) {
-				walletFail(w, r, walletFailure{Name: ce.Code, Message: html.UnescapeString(ce.Message)})
-				return
-			}
-			s.walletFailFrom(w, r, "ppc-change-cart", err)
-			return
+			return walletCartError(err)
 		}
 	}
-	obj, _, q, err := s.checkoutCart(ctx, sess.id)
+	obj, pu, err := s.cartPurchaseUnit(ctx, sess.id)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-change-cart", err)
-		return
-	}
-	pu, err := s.quotePurchaseUnit(q)
-	if err != nil {
-		s.walletFailFrom(w, r, "ppc-change-cart", err)
-		return
+		return err
 	}
 	if !sess.viaToken {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
 	s.setCartCookies(w, r, len(obj.Items) > 0, cartHash(obj))
 	walletOK(w, r, []paypal.PurchaseUnit{pu})
+	return nil
 }
 
 // --- shipping ---
@@ -581,16 +563,15 @@ func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess c
 // option chosen in PayPal's window updates the session's customer (only
 // country, state, postcode and city of the address), and the answer is the
 // re-priced cart's purchase units. Placed orders are never re-priced here.
-func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	ctx, now := r.Context(), s.now()
 	c, err := s.db.Cart(ctx, sess.id, now)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-update-shipping", err)
-		return
+		return err
 	}
 	if len(c.Lines) == 0 {
-		walletRefuse(w, r, sqlstore.ErrCartEmpty.Message, []string{sqlstore.ErrCartEmpty.Message}, true)
-		return
+		walletRefuseEmpty(w, r)
+		return nil
 	}
 	cust := c.Customer
 	if a := wr.ShippingAddress; a != nil {
@@ -598,7 +579,7 @@ func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, se
 		if _, ok := checkout.LookupCountry(country); !ok {
 			walletFail(w, r, walletFailure{Name: "UNPROCESSABLE_ENTITY", Message: "The shop does not ship to this country.",
 				Details: []paypal.ErrorDetail{{Issue: "COUNTRY_ERROR", Field: "address/country_code"}}})
-			return
+			return nil
 		}
 		cust.Shipping.Country = country
 		cust.Shipping.State = truncateRunes(checkout.Clean(a.AdminArea1), 100)
@@ -609,20 +590,14 @@ func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, se
 		cust.ShippingRate = o.ID
 	}
 	if err := s.db.SetCustomer(ctx, sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
-		s.walletFailFrom(w, r, "ppc-update-shipping", err)
-		return
+		return err
 	}
-	_, _, q, err := s.checkoutCart(ctx, sess.id)
+	_, pu, err := s.cartPurchaseUnit(ctx, sess.id)
 	if err != nil {
-		s.walletFailFrom(w, r, "ppc-update-shipping", err)
-		return
-	}
-	pu, err := s.quotePurchaseUnit(q)
-	if err != nil {
-		s.walletFailFrom(w, r, "ppc-update-shipping", err)
-		return
+		return err
 	}
 	walletOK(w, r, map[string]any{"purchase_units": []paypal.PurchaseUnit{pu}})
+	return nil
 }
 
 // wcUpdateShippingMethod answers WooCommerce core's update_shipping_method
@@ -744,6 +719,7 @@ func (s *Server) walletScriptParams(w http.ResponseWriter, r *http.Request) {
 // walletDataClientID answers ppc-data-client-id as plain JSON (not in the
 // envelope): this shop uses no PayPal SDK, so there is no client token
 // (vaulting and card fields are off) and the token is empty.
-func (s *Server) walletDataClientID(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) {
+func (s *Server) walletDataClientID(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	walletWrite(w, r, map[string]any{"token": "", "expiration": 0, "user": 0})
+	return nil
 }

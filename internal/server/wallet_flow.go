@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"context"
 	"errors"
 	"net/http"
@@ -234,10 +233,8 @@ func (s *Server) captureWalletOrder(ctx context.Context, o *checkout.Order) (*ch
 		key = captureKey(o.ID)
 	}
 	cctx, cancel := wl.callCtx(ctx)
-	t0 := time.Now()
 	ppo, err := wl.pp.CaptureOrder(cctx, o.ProviderOrderID, key)
 	cancel()
-	println("DEBUG capture", o.ID, time.Since(t0).String(), fmt.Sprint(err))
 	if err == nil {
 		return s.settleWalletOrder(ctx, o, ppo)
 	}
@@ -304,6 +301,9 @@ func (s *Server) settleWalletOrder(ctx context.Context, o *checkout.Order, ppo *
 	}
 	if err != nil {
 		return o, err
+	}
+	if changed {
+		s.kickMail() // a paid order's mails were queued with it
 	}
 	if changed && wasPending {
 		if err := s.db.ClearCart(ctx, o.CartSession); err != nil {

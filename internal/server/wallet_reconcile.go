@@ -26,6 +26,7 @@ func (s *Server) startWallet(ctx context.Context) {
 	}
 	go func() {
 		s.ReconcileWallet(ctx, true)
+		close(s.wallet.started)
 		t := time.NewTicker(s.wallet.cfg.ReconcileEvery)
 		defer t.Stop()
 		for {
@@ -37,6 +38,17 @@ func (s *Server) startWallet(ctx context.Context) {
 			}
 		}
 	}()
+}
+
+// WalletStarted is closed once the wallet reconciler's startup pass has
+// run (at once without the wallet).
+func (s *Server) WalletStarted() <-chan struct{} {
+	if s.wallet == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return s.wallet.started
 }
 
 // ReconcileWallet runs one pass of the reconciler (all unfinished payments

@@ -61,6 +61,7 @@ func newWalletShop(t *testing.T, db *sqlstore.DB, wc server.WalletConfig) *walle
 	if err := srv.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	<-srv.WalletStarted() // the startup pass must not race the test's orders
 	ws.shop = &shop{t: t, db: db, srv: srv}
 	t.Cleanup(func() {
 		if n := ws.sb.MissingRequestIDs(); n != 0 {

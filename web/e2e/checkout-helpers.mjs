@@ -50,6 +50,9 @@ export const BUYER = {
   email: 'ada@example.com',
 };
 
+/** BUYER's e-mail as a pattern for page text. */
+export const BUYER_EMAIL = new RegExp(BUYER.email.replace('.', '\\.'));
+
 /** Fills the billing block for a country (with a state list when it has one). */
 export async function fillBilling(page, country) {
   if (await page.locator('select#billing_country').count()) await page.selectOption('#billing_country', country.code);
@@ -75,6 +78,22 @@ export function bankTitle(data) {
 export async function acceptTerms(page) {
   const terms = page.locator('input#terms');
   if (await terms.count()) await terms.check();
+}
+
+/** Waits for the order-received page after an order is placed; returns the text of its overview and its order details. */
+export async function orderReceived(page) {
+  await page.waitForURL(/\/checkout\/order-received\/\d+\/\?key=/);
+  await page.getByText('Thank you. Your order has been received.').waitFor();
+  return {
+    overview: await page.locator('.woocommerce-order-overview').innerText(),
+    details: await page.locator('.woocommerce-order-details').innerText(),
+  };
+}
+
+/** Opens the cart and waits for its empty state (as after an order). */
+export async function expectEmptyCart(page) {
+  await page.goto('/cart/');
+  await page.getByText('Your cart is currently empty.').waitFor();
 }
 
 /** axe: no serious or critical violation. */

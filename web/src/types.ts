@@ -228,6 +228,8 @@ export interface Settings {
    * Absent: enabled with 6 months. Disabled: the storefront deletes the cookies.
    */
   attribution?: { enabled: boolean; lifetime_months: number };
+  /** The PayPal wallet is on: its buttons show on the product page, the cart and the checkout. */
+  wallet?: boolean;
 }
 
 interface PageBase {

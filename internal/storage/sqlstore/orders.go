@@ -271,7 +271,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 			taxStatus = pp.TaxStatus
 		}
 		o.Lines = append(o.Lines, checkout.Line{ProductID: parent.ID, VariationID: r.VariationID, Name: parent.Name, SKU: sku,
-			Variation: displayAttrs(display[parent.ID], attrs), Quantity: r.Quantity, UnitPrice: price})
+			Variation: cart.DisplayAttrs(display[parent.ID], attrs), Quantity: r.Quantity, UnitPrice: price})
 		items = append(items, checkout.Item{Key: r.Key, Name: parent.Name, Quantity: r.Quantity, UnitPrice: price,
 			Taxable: taxStatus != "none" && taxStatus != "shipping"})
 	}
@@ -398,30 +398,6 @@ func orEmptySlice[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// displayAttrs shows a line's attributes as WooCommerce does: the
-// attribute's label and the term's name.
-func displayAttrs(parent *catalog.Product, attrs []cart.Attr) []cart.Attr {
-	out := make([]cart.Attr, 0, len(attrs))
-	for _, a := range attrs {
-		label, value := a.Attribute, a.Value
-		if parent != nil {
-			for _, pa := range parent.Attributes {
-				if pa.Key() != a.Attribute {
-					continue
-				}
-				label = pa.Name
-				for _, v := range pa.Values {
-					if v.Slug == a.Value {
-						value = v.Name
-					}
-				}
-			}
-		}
-		out = append(out, cart.Attr{Attribute: label, Value: value})
-	}
-	return out
 }
 
 // stockError turns refused lines into WooCommerce's checkout error: 409,
@@ -741,15 +717,22 @@ func (db *DB) OrdersInPaymentState(ctx context.Context, state string, olderThan 
 // RecordWebhookEvent remembers a provider event id; isNew is false when it
 // was seen before (a duplicate delivery to ignore).
 func (db *DB) RecordWebhookEvent(ctx context.Context, eventID string) (isNew bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`),
-			eventID, db.now().Unix())
+	return db.execOne(ctx, `INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`,
+		eventID, db.now().Unix())
+}
+
+// execOne runs one write in a transaction of its own and reports whether
+// it changed exactly one row.
+func (db *DB) execOne(ctx context.Context, query string, args ...any) (bool, error) {
+	var one bool
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
 		if err != nil {
 			return err
 		}
 		n, _ := res.RowsAffected()
-		isNew = n == 1
+		one = n == 1
 		return nil
 	})
-	return isNew, err
+	return one, err
 }

@@ -183,18 +183,9 @@ func (db *DB) HoldOrderForCapture(ctx context.Context, id int64, captureID strin
 // denied capture): payment state failed and status failed, unless the
 // order is paid or no longer pending or on-hold (false).
 func (db *DB) FailOrderPayment(ctx context.Context, id int64, now time.Time) (changed bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
-			WHERE id = ? AND paid_at IS NULL AND status IN (?, ?)`),
-			checkout.StatusFailed, checkout.PayFailed, now.Unix(), id, checkout.StatusPending, checkout.StatusOnHold)
-		if err != nil {
-			return err
-		}
-		n, _ := res.RowsAffected()
-		changed = n == 1
-		return nil
-	})
-	return changed, err
+	return db.execOne(ctx, `UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
+			WHERE id = ? AND paid_at IS NULL AND status IN (?, ?)`,
+		checkout.StatusFailed, checkout.PayFailed, now.Unix(), id, checkout.StatusPending, checkout.StatusOnHold)
 }
 
 // SetOrderAddresses fills an unpaid order's addresses (a wallet buyer's
@@ -209,18 +200,8 @@ func (db *DB) SetOrderAddresses(ctx context.Context, id int64, billing, shipping
 	if err != nil {
 		return false, err
 	}
-	var changed bool
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET billing = ?, shipping = ?, billing_email = ?, updated_at = ?
-			WHERE id = ? AND paid_at IS NULL`), string(b), string(s), billing.Email, now.Unix(), id)
-		if err != nil {
-			return err
-		}
-		n, _ := res.RowsAffected()
-		changed = n == 1
-		return nil
-	})
-	return changed, err
+	return db.execOne(ctx, `UPDATE orders SET billing = ?, shipping = ?, billing_email = ?, updated_at = ?
+			WHERE id = ? AND paid_at IS NULL`, string(b), string(s), billing.Email, now.Unix(), id)
 }
 
 // RestoreCartLines puts lines back into a session's cart when it is empty

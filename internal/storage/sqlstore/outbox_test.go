@@ -3,12 +3,9 @@ package sqlstore_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/mail"
 	"vitrine/internal/storage/sqlstore"
@@ -139,132 +136,97 @@ func TestOutboxStore(t *testing.T) {
 
 // An enqueue inside a rolled-back transaction records nothing.
 func TestOutboxEnqueueTxRollback(t *testing.T) {
-	for _, engine := range storetest.Engines(t) {
-		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
-			dsn := storetest.DSN(t, engine)
-			db := openMigrated(t, dsn)
-			raw := openRaw(t, dsn)
-			now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-			tx, err := raw.BeginTxx(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sqlstore.EnqueueMailTx(ctx, tx, mail.KindNewOrder, "1", "k1", now); err != nil {
-				t.Fatal(err)
-			}
-			if err := tx.Rollback(); err != nil {
-				t.Fatal(err)
-			}
-			if c, err := db.CountMail(ctx); err != nil || c.Queued != 0 {
-				t.Fatalf("after rollback: %+v %v", c, err)
-			}
-			tx, _ = raw.BeginTxx(ctx, nil)
-			if err := sqlstore.EnqueueMailTx(ctx, tx, mail.KindNewOrder, "1", "k1", now); err != nil {
-				t.Fatal(err)
-			}
-			if err := tx.Commit(); err != nil {
-				t.Fatal(err)
-			}
-			if c, err := db.CountMail(ctx); err != nil || c.Queued != 1 {
-				t.Fatalf("after commit: %+v %v", c, err)
-			}
-		})
-	}
+	storetest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := storetest.OpenDSN(t, dsn)
+		raw := storetest.OpenRaw(t, dsn)
+		now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		tx, err := raw.BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sqlstore.EnqueueMailTx(ctx, tx, mail.KindNewOrder, "1", "k1", now); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := db.CountMail(ctx); err != nil || c.Queued != 0 {
+			t.Fatalf("after rollback: %+v %v", c, err)
+		}
+		tx, _ = raw.BeginTxx(ctx, nil)
+		if err := sqlstore.EnqueueMailTx(ctx, tx, mail.KindNewOrder, "1", "k1", now); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := db.CountMail(ctx); err != nil || c.Queued != 1 {
+			t.Fatalf("after commit: %+v %v", c, err)
+		}
+	})
 }
 
 // Two store handles on one database (two server instances) claiming at the
 // same time never both claim a row.
 func TestOutboxClaimConcurrent(t *testing.T) {
-	for _, engine := range storetest.Engines(t) {
-		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
-			dsn := storetest.DSN(t, engine)
-			a := openMigrated(t, dsn)
-			b := openMigrated(t, dsn)
-			now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-			const n = 60
-			for i := range n {
-				if err := a.EnqueueMail(ctx, mail.KindNewOrder, fmt.Sprint(i), fmt.Sprint("k", i), now); err != nil {
-					t.Fatal(err)
-				}
+	storetest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		a := storetest.OpenDSN(t, dsn)
+		b := storetest.OpenDSN(t, dsn)
+		now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		const n = 60
+		for i := range n {
+			if err := a.EnqueueMail(ctx, mail.KindNewOrder, fmt.Sprint(i), fmt.Sprint("k", i), now); err != nil {
+				t.Fatal(err)
 			}
-			var mu sync.Mutex
-			seen := map[int64]int{}
-			var wg sync.WaitGroup
-			for w := range 6 {
-				db := a
-				if w%2 == 1 {
-					db = b
-				}
-				wg.Go(func() {
-					for {
-						got, err := db.ClaimMail(ctx, now, time.Hour, 4)
-						if err != nil {
+		}
+		var mu sync.Mutex
+		seen := map[int64]int{}
+		var wg sync.WaitGroup
+		for w := range 6 {
+			db := a
+			if w%2 == 1 {
+				db = b
+			}
+			wg.Go(func() {
+				for {
+					got, err := db.ClaimMail(ctx, now, time.Hour, 4)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						// Nothing due: done once every row is sent (the
+						// clock stands still, so leases never run out).
+						c, err := db.CountMail(ctx)
+						if err != nil || c.Queued == 0 {
+							return
+						}
+						continue
+					}
+					mu.Lock()
+					for _, q := range got {
+						seen[q.ID]++
+					}
+					mu.Unlock()
+					for _, q := range got {
+						if err := db.MarkMailSent(ctx, q.ID, now); err != nil {
 							t.Error(err)
 							return
 						}
-						if len(got) == 0 {
-							// Nothing due: done once every row is sent (the
-							// clock stands still, so leases never run out).
-							c, err := db.CountMail(ctx)
-							if err != nil || c.Queued == 0 {
-								return
-							}
-							continue
-						}
-						mu.Lock()
-						for _, q := range got {
-							seen[q.ID]++
-						}
-						mu.Unlock()
-						for _, q := range got {
-							if err := db.MarkMailSent(ctx, q.ID, now); err != nil {
-								t.Error(err)
-								return
-							}
-						}
 					}
-				})
-			}
-			wg.Wait()
-			if len(seen) != n {
-				t.Fatalf("claimed %d of %d rows", len(seen), n)
-			}
-			for id, k := range seen {
-				if k != 1 {
-					t.Errorf("row %d claimed %d times", id, k)
 				}
+			})
+		}
+		wg.Wait()
+		if len(seen) != n {
+			t.Fatalf("claimed %d of %d rows", len(seen), n)
+		}
+		for id, k := range seen {
+			if k != 1 {
+				t.Errorf("row %d claimed %d times", id, k)
 			}
-		})
-	}
-}
-
-func openMigrated(t *testing.T, dsn string) *sqlstore.DB {
-	t.Helper()
-	db, err := sqlstore.Open(context.Background(), dsn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
-
-// openRaw opens the database behind dsn directly, for a transaction of the
-// test's own (as another store's code would hold one).
-func openRaw(t *testing.T, dsn string) *sqlx.DB {
-	t.Helper()
-	driver, src := "pgx", dsn
-	if rest, ok := strings.CutPrefix(dsn, "sqlite:"); ok {
-		driver, src = "sqlite", "file:"+rest+"?_pragma=busy_timeout(5000)"
-	}
-	raw, err := sqlx.Open(driver, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { raw.Close() })
-	return raw
+		}
+	})
 }

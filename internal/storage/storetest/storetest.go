@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver for schema set-up
+	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/storage/sqlstore"
 )
@@ -79,23 +80,54 @@ func DSN(t testing.TB, engine string) string {
 // Open returns a fresh, migrated store of the engine, closed when the test ends.
 func Open(t testing.TB, engine string) *sqlstore.DB {
 	t.Helper()
+	return OpenDSN(t, DSN(t, engine))
+}
+
+// OpenDSN opens a migrated store on the database behind dsn, closed when
+// the test ends. Opened twice on one DSN, it is two server instances
+// sharing a database.
+func OpenDSN(t testing.TB, dsn string) *sqlstore.DB {
+	t.Helper()
 	ctx := context.Background()
-	db, err := sqlstore.Open(ctx, DSN(t, engine), nil)
+	db, err := sqlstore.Open(ctx, dsn, nil)
 	if err != nil {
-		t.Fatalf("open %s: %v", engine, err)
+		t.Fatalf("open %s: %v", dsn, err)
 	}
 	t.Cleanup(func() { db.Close() })
 	if err := db.Migrate(ctx); err != nil {
-		t.Fatalf("migrate %s: %v", engine, err)
+		t.Fatalf("migrate %s: %v", dsn, err)
 	}
 	return db
 }
 
+// OpenRaw opens the database behind dsn directly, without the store, for a
+// transaction of the test's own (as another writer would hold one); closed
+// when the test ends.
+func OpenRaw(t testing.TB, dsn string) *sqlx.DB {
+	t.Helper()
+	driver, src := "pgx", dsn
+	if rest, ok := strings.CutPrefix(dsn, "sqlite:"); ok {
+		driver, src = "sqlite", "file:"+rest+"?_pragma=busy_timeout(5000)"
+	}
+	raw, err := sqlx.Open(driver, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
+}
+
 // Each runs fn as a subtest per engine with a fresh store.
 func Each(t *testing.T, fn func(t *testing.T, db *sqlstore.DB)) {
+	EachDSN(t, func(t *testing.T, dsn string) { fn(t, OpenDSN(t, dsn)) })
+}
+
+// EachDSN runs fn as a subtest per engine with the DSN of a fresh, empty
+// database (for tests that open it themselves, or more than once).
+func EachDSN(t *testing.T, fn func(t *testing.T, dsn string)) {
 	for _, e := range Engines(t) {
 		t.Run(strings.ToLower(e), func(t *testing.T) {
-			fn(t, Open(t, e))
+			fn(t, DSN(t, e))
 		})
 	}
 }

@@ -1,37 +1,17 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { notFoundPage } from '../test/fixtures';
+import { cartLine, notFoundPage, usd } from '../test/fixtures';
 import type { CartPage as CartPageData, StoreCart } from '../types';
 import { CartPage } from './CartPage';
 
-const cur = {
-  currency_code: 'USD',
-  currency_symbol: '$',
-  currency_minor_unit: 2,
-  currency_decimal_separator: '.',
-  currency_thousand_separator: ',',
-  currency_prefix: '$',
-  currency_suffix: '',
-};
-
-const line = (key: string, name: string, quantity: number) => ({
-  key,
-  id: 11,
-  quantity,
-  name,
-  permalink: '/product/x/',
-  images: [],
-  variation: [],
-  prices: { ...cur, price: '2200', regular_price: '2200', sale_price: '2200', price_range: null },
-  totals: { ...cur, line_subtotal: String(2200 * quantity), line_total: String(2200 * quantity) },
-  quantity_limits: { minimum: 1, maximum: 9999, multiple_of: 1, editable: true },
-});
+const line = (key: string, name: string, quantity: number) =>
+  cartLine(key, name, quantity, 2200, { quantity_limits: { minimum: 1, maximum: 9999, multiple_of: 1, editable: true } });
 
 const cart = (items: ReturnType<typeof line>[]): StoreCart => ({
   items,
   items_count: items.reduce((n, it) => n + it.quantity, 0),
-  totals: { ...cur, total_items: '4400', total_price: '4400' },
+  totals: { ...usd, total_items: '4400', total_price: '4400' },
 });
 
 function data(over: Partial<CartPageData> = {}): CartPageData {

@@ -2,8 +2,11 @@ import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import type { CartItem, CartPage as CartPageData, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
 import { QuantityField } from '../product/QuantityField';
+import { LineVariation } from '../ui/LineItem';
+import { CartEmpty } from './CartEmpty';
 import { applyFragments, storeFragments, wcAjax } from './add-to-cart';
 import './cart.css';
+import { ExpressWallet } from '../wallet/ExpressWallet';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -156,12 +159,7 @@ export function CartPage({ data }: { data: CartPageData }) {
       <div className="container cart-page">
         <h1>Cart</h1>
         {noticeEl}
-        <p className="cart-empty woocommerce-info">Your cart is currently empty.</p>
-        <p className="return-to-shop">
-          <a className="button wc-backward" href="/shop/">
-            Return to shop
-          </a>
-        </p>
+        <CartEmpty />
       </div>
     );
   }
@@ -210,16 +208,7 @@ export function CartPage({ data }: { data: CartPageData }) {
                   </td>
                   <td className="product-name" data-title="Product">
                     <a href={it.permalink}>{name}</a>
-                    {it.variation.length > 0 && (
-                      <dl className="variation">
-                        {it.variation.map((v) => (
-                          <div key={v.attribute} className="variation-row">
-                            <dt>{`${decodeEntities(v.attribute)}:`}</dt>
-                            <dd>{decodeEntities(v.value)}</dd>
-                          </div>
-                        ))}
-                      </dl>
-                    )}
+                    <LineVariation variation={it.variation} />
                   </td>
                   <td className="product-price" data-title="Price">
                     <Amount value={formatPrice(it.prices.price, it.prices)} />
@@ -283,6 +272,7 @@ export function CartPage({ data }: { data: CartPageData }) {
               Proceed to checkout
             </a>
           </p>
+          <ExpressWallet context="cart" enabled={!!data.settings.wallet} />
         </div>
       </div>
     </div>

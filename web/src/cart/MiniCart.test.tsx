@@ -3,33 +3,17 @@ import { render, screen } from '@testing-library/react';
 import { MiniCart } from './MiniCart';
 import { CartCount } from './CartCount';
 import { Fragment } from './Fragments';
+import { cartLine, usd } from '../test/fixtures';
 import type { StoreCart } from '../types';
-
-const cur = {
-  currency_code: 'USD',
-  currency_symbol: '$',
-  currency_minor_unit: 2,
-  currency_decimal_separator: '.',
-  currency_thousand_separator: ',',
-  currency_prefix: '$',
-  currency_suffix: '',
-};
 
 const cart: StoreCart = {
   items_count: 3,
-  totals: { ...cur, total_items: '7200', total_price: '7200' },
+  totals: { ...usd, total_items: '7200', total_price: '7200' },
   items: [
-    {
-      key: 'a'.repeat(32),
-      id: 11,
-      quantity: 2,
-      name: 'Classic &amp; Tee',
+    cartLine('a'.repeat(32), 'Classic &amp; Tee', 2, 2200, {
       permalink: '/product/classic-tee/',
-      images: [],
       variation: [{ attribute: 'Color', value: 'Rust' }],
-      prices: { ...cur, price: '2200', regular_price: '2200', sale_price: '2200', price_range: null },
-      totals: { ...cur, line_subtotal: '4400', line_total: '4400' },
-    },
+    }),
   ],
 };
 

@@ -1,5 +1,6 @@
 import type { StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
+import { LineVariation } from '../ui/LineItem';
 
 function Amount({ value }: { value: string }) {
   return (
@@ -53,16 +54,7 @@ export function MiniCart({ cart }: { cart: StoreCart }) {
                 )}
                 {name}
               </a>
-              {it.variation.length > 0 && (
-                <dl className="variation">
-                  {it.variation.map((v) => (
-                    <div key={v.attribute} className="variation-row">
-                      <dt>{`${decodeEntities(v.attribute)}:`}</dt>
-                      <dd>{decodeEntities(v.value)}</dd>
-                    </div>
-                  ))}
-                </dl>
-              )}
+              <LineVariation variation={it.variation} />
               <span className="quantity">
                 {`${it.quantity} × `}
                 <Amount value={formatPrice(it.prices.price, it.prices)} />

@@ -15,6 +15,7 @@ import { NonceBox, browser, storePost, walletPost } from './api';
 import { Attempt, isDefinitive } from './attempt';
 import { mapStoreErrors } from './errors';
 import { addressFields, findCountry, validateCheckout, validateField, type AddressKey, type AddressKind, type FieldDef } from './fields';
+import { CartEmpty } from '../cart/CartEmpty';
 import './checkout.css';
 
 /** The review refresh waits this long after the last address change (ms). */
@@ -419,12 +420,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     return (
       <div className="container checkout-page">
         <h1>Checkout</h1>
-        <p className="cart-empty woocommerce-info">Your cart is currently empty.</p>
-        <p className="return-to-shop">
-          <a className="button wc-backward" href="/shop/">
-            Return to shop
-          </a>
-        </p>
+        <CartEmpty />
       </div>
     );
   }

@@ -1,5 +1,6 @@
 import type { CurrencyBlock, ShippingPackage, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
+import { LineSummary } from '../ui/LineItem';
 
 function Amount({ minor, currency }: { minor: string | number | null | undefined; currency: CurrencyBlock }) {
   return (
@@ -124,18 +125,7 @@ export function OrderReview({
         {cart.items.map((it) => (
           <tr key={it.key} className="cart_item">
             <td className="product-name">
-              {decodeEntities(it.name)}{' '}
-              <strong className="product-quantity">{`\u00d7\u00a0${it.quantity}`}</strong>
-              {it.variation.length > 0 && (
-                <dl className="variation">
-                  {it.variation.map((v) => (
-                    <div key={v.attribute} className="variation-row">
-                      <dt>{`${decodeEntities(v.attribute)}:`}</dt>
-                      <dd>{decodeEntities(v.value)}</dd>
-                    </div>
-                  ))}
-                </dl>
-              )}
+              <LineSummary name={it.name} quantity={it.quantity} variation={it.variation} />
             </td>
             <td className="product-total">
               <Amount minor={it.totals.line_subtotal} currency={it.totals} />

@@ -1,17 +1,7 @@
 // Checkout and order-received page data for the unit tests (the shapes the
 // server sends; see types.ts).
-import { nav, settings, site } from '../test/fixtures';
-import type { Address, CheckoutCountry, CheckoutPage, CurrencyBlock, OrderReceivedPage, StoreCart } from '../types';
-
-export const usd: CurrencyBlock = {
-  currency_code: 'USD',
-  currency_symbol: '$',
-  currency_minor_unit: 2,
-  currency_decimal_separator: '.',
-  currency_thousand_separator: ',',
-  currency_prefix: '$',
-  currency_suffix: '',
-};
+import { cartLine, nav, settings, site, usd } from '../test/fixtures';
+import type { Address, CheckoutCountry, CheckoutPage, OrderReceivedPage, StoreCart } from '../types';
 
 const f = (label: string, required: boolean, hidden = false) => ({ label, required, hidden });
 
@@ -87,17 +77,7 @@ export const filledBilling: Address = {
 export function cart(total = '2500', shipping = '500', selected = 'flat_rate:1'): StoreCart {
   return {
     items: [
-      {
-        key: 'k1',
-        id: 16,
-        quantity: 2,
-        name: 'Beanie',
-        permalink: '/product/beanie/',
-        images: [],
-        variation: [{ attribute: 'Color', value: 'Red' }],
-        prices: { ...usd, price: '1000', regular_price: '1000', sale_price: '1000', price_range: null },
-        totals: { ...usd, line_subtotal: '2000', line_total: '2000' },
-      },
+      cartLine('k1', 'Beanie', 2, 1000, { id: 16, permalink: '/product/beanie/', variation: [{ attribute: 'Color', value: 'Red' }] }),
     ],
     items_count: 2,
     totals: {

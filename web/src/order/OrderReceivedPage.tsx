@@ -1,6 +1,7 @@
 import type { Address, CurrencyBlock, OrderReceivedPage as OrderReceivedData } from '../types';
 import { decodeEntities, formatDate, formatPrice } from '../lib/format';
 import { Html } from '../ui/Html';
+import { LineSummary } from '../ui/LineItem';
 import './order.css';
 
 type Order = NonNullable<OrderReceivedData['order']>;
@@ -98,17 +99,7 @@ function Received({ order }: { order: Order }) {
             {order.lines.map((l, i) => (
               <tr key={i} className="woocommerce-table__line-item order_item">
                 <td className="woocommerce-table__product-name product-name">
-                  {decodeEntities(l.name)} <strong className="product-quantity">{`\u00d7\u00a0${l.quantity}`}</strong>
-                  {l.variation.length > 0 && (
-                    <dl className="variation">
-                      {l.variation.map((v) => (
-                        <div key={v.attribute} className="variation-row">
-                          <dt>{`${decodeEntities(v.attribute)}:`}</dt>
-                          <dd>{decodeEntities(v.value)}</dd>
-                        </div>
-                      ))}
-                    </dl>
-                  )}
+                  <LineSummary name={l.name} quantity={l.quantity} variation={l.variation} />
                 </td>
                 <td className="woocommerce-table__product-total product-total">{money(l.total, c)}</td>
               </tr>

@@ -11,6 +11,7 @@ import type { ShownVariation } from './VariationForm';
 import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
 import { StickyAddToCart } from './StickyBar';
+import { ExpressWallet } from '../wallet/ExpressWallet';
 import { Tabs, type TabDef } from './Tabs';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
@@ -129,6 +130,10 @@ export function ProductPage({ data }: { data: ProductData }) {
             <div className="product-cart-area" ref={cartArea}>
               <CartArea data={data} onShowVariation={setShown} />
             </div>
+            {/* After the cart area: the sticky bar follows the add-to-cart form alone. */}
+            {(p.type === 'simple' || p.type === 'variable') && p.is_purchasable && (
+              <ExpressWallet context="product" productId={p.id} enabled={!!data.settings.wallet} />
+            )}
             <div className="product_meta">
               {sku && (
                 <span className="sku_wrapper">

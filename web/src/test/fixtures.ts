@@ -3,6 +3,8 @@
 import raw from './store-api-products.json';
 import rawVariation from './wc-ajax-get_variation.json';
 import type {
+  CartItem,
+  CurrencyBlock,
   HomePage,
   ListingPage,
   NotFoundPage,
@@ -43,6 +45,38 @@ export const site: Site = {
     currency_suffix: '',
   },
 };
+
+/** US dollars as the Store API describes a currency (the cart and checkout tests' currency). */
+export const usd: CurrencyBlock = {
+  currency_code: 'USD',
+  currency_symbol: '$',
+  currency_minor_unit: 2,
+  currency_decimal_separator: '.',
+  currency_thousand_separator: ',',
+  currency_prefix: '$',
+  currency_suffix: '',
+};
+
+/**
+ * One Store API cart line in dollars: `price` is the unit price in cents and
+ * the line totals are price × quantity; `over` replaces any other field.
+ */
+export function cartLine(key: string, name: string, quantity: number, price = 2200, over: Partial<CartItem> = {}): CartItem {
+  const unit = String(price);
+  const total = String(price * quantity);
+  return {
+    key,
+    id: 11,
+    quantity,
+    name,
+    permalink: '/product/x/',
+    images: [],
+    variation: [],
+    prices: { ...usd, price: unit, regular_price: unit, sale_price: unit, price_range: null },
+    totals: { ...usd, line_subtotal: total, line_total: total },
+    ...over,
+  };
+}
 
 export const settings: Settings = {
   infinite_scroll: { type: 'spinner', history: 'push', scroll_threshold: 400, fade_in_duration: 300 },

@@ -39,6 +39,8 @@ CREATE TABLE orders (
 );
 CREATE INDEX orders_payment_state ON orders (payment_state, updated_at);
 CREATE INDEX orders_provider_order ON orders (provider_order_id) WHERE provider_order_id <> '';
+-- A session's own orders (the wallet's open orders, by status).
+CREATE INDEX orders_cart_session ON orders (cart_session, status);
 
 CREATE TABLE order_lines (
     order_id     BIGINT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,

@@ -1,0 +1,100 @@
+// A full guest purchase with the wallet through the binary's built-in PayPal
+// sandbox: the checkout's PayPal button validates early, creates the order
+// and goes to the sandbox's approval page; approving returns to the shop,
+// which captures and shows the order received. Also: the product page's
+// PayPal button, and a declined card sending the buyer back with a notice.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newContext, useShop } from './server.mjs';
+import { acceptTerms, addToCart, BUYER_EMAIL, countryKinds, expectEmptyCart, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
+
+const shop = useShop();
+
+async function chooseWallet(page) {
+  const data = await openCheckout(page);
+  const wallet = data.payment_methods.find((m) => m.kind === 'wallet');
+  assert.ok(wallet, 'the wallet is offered');
+  assert.ok(data.wallet && data.wallet.nonces['ppc-create-order'], 'the page carries the wallet nonces');
+  await fillBilling(page, countryKinds(data).withStates);
+  await page.getByRole('radio', { name: wallet.title }).check();
+  await acceptTerms(page);
+  return data;
+}
+
+test('guest purchase with PayPal through the sandbox approval page', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await addToCart(page);
+    await chooseWallet(page);
+
+    const validate = page.waitForRequest((r) => r.url().includes('wc-ajax=ppc-validate-checkout'));
+    const create = page.waitForRequest((r) => r.url().includes('wc-ajax=ppc-create-order'));
+    await page.getByRole('button', { name: 'PayPal', exact: true }).click();
+    await validate;
+    const body = (await create).postDataJSON();
+    assert.equal(body.context, 'checkout');
+    assert.equal(body.funding_source, 'paypal');
+    assert.ok(!('amount' in body) && !('total' in body), 'no amount is sent');
+
+    await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
+    const total = await page.locator('body').innerText();
+    assert.match(total, /\$\d+\.\d\d/, 'the approval page shows the amount');
+    await page.getByRole('button', { name: 'Pay with PayPal' }).click();
+
+    const { overview, details } = await orderReceived(page);
+    assert.match(overview, BUYER_EMAIL);
+    assert.match(overview, /PayPal/);
+    assert.match(details, /Cotton Tank Top/);
+
+    // Reloading the return page does not pay twice; the cart is empty.
+    await expectEmptyCart(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a declined card returns to the checkout with a notice, and Pay Later then pays', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await addToCart(page);
+    await chooseWallet(page);
+    await page.getByRole('button', { name: 'PayPal', exact: true }).click();
+    await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
+    await page.getByRole('button', { name: 'Pay with a card that will be declined' }).click();
+    await page.waitForURL(/\/checkout\/\?wallet=declined/);
+    await page.getByText('Your payment was declined by PayPal').first().waitFor();
+
+    // The cart is still there: pay again with Pay Later.
+    await page.waitForSelector('form[name="checkout"][novalidate]');
+    await chooseWallet(page);
+    await page.getByRole('button', { name: 'Pay Later', exact: true }).click();
+    await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
+    await page.getByRole('button', { name: 'Pay Later' }).click();
+    await orderReceived(page);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the product page PayPal button buys the product shown', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto('/product/cotton-tank-top/');
+    const button = page.getByRole('group', { name: 'Pay with a wallet' }).getByRole('button', { name: 'PayPal' });
+    await button.waitFor();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
+    await page.getByRole('button', { name: 'Pay with PayPal' }).click();
+    const { details } = await orderReceived(page);
+    assert.match(details, /Cotton Tank Top/);
+  } finally {
+    await context.close();
+  }
+});
