@@ -63,6 +63,8 @@ type Config struct {
 	PayPalSecret    string
 	PayPalWebhookID string
 	PayPalSandbox   bool
+	// CartLifetime is how long a guest cart lives after its last change.
+	CartLifetime time.Duration
 	// SMTPURL configures outgoing mail (smtp://user:pass@host:port?tls=…&from=…);
 	// empty keeps order emails queued in the outbox.
 	SMTPURL string
@@ -138,6 +140,13 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.PayPalWebhookID, "paypal-webhook-id", "", "id of the shop's PayPal webhook (signs deliveries to /wp-json/paypal/v1/incoming)")
 	boolean(&c.PayPalSandbox, "paypal-sandbox", true, "without a PayPal client id, pay through the built-in sandbox at /_sandbox/paypal (no real money)")
 	str(&c.SMTPURL, "smtp-url", "", "outgoing mail: smtp://user:pass@host:port?tls=none|starttls|tls&from=shop@example.com (empty: emails stay queued)")
+	dur := func(p *time.Duration, name string, def time.Duration, help string) {
+		if v, err := time.ParseDuration(getenv(envName(name))); err == nil {
+			def = v
+		}
+		fs.DurationVar(p, name, def, help+" ("+envName(name)+")")
+	}
+	dur(&c.CartLifetime, "cart-lifetime", 48*time.Hour, "how long a guest cart lives after its last change (e.g. 48h)")
 	boolean(&c.Attribution, "attribution", true, "order attribution: remember where shoppers came from in first-party cookies and store it with orders")
 	num(&c.AttributionMonths, "attribution-lifetime-months", 6, "order attribution: lifetime of the first-visit cookies in months")
 	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
@@ -172,6 +181,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.ScrollHistory != "push" && c.ScrollHistory != "replace" {
 		return c, nil, fmt.Errorf("--infinite-scroll-history %q: use push or replace", c.ScrollHistory)
+	}
+	if c.CartLifetime < time.Hour || c.CartLifetime > 90*24*time.Hour {
+		return c, nil, fmt.Errorf("--cart-lifetime %s: use 1h to 2160h (90 days)", c.CartLifetime)
 	}
 	if c.AttributionMonths < 1 || c.AttributionMonths > 120 {
 		return c, nil, fmt.Errorf("--attribution-lifetime-months %d: use 1 to 120", c.AttributionMonths)
@@ -339,7 +351,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
-		VariationThreshold: cfg.Variations, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
+		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err

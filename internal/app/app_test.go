@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -50,6 +51,17 @@ func TestParseDefaultsAndErrors(t *testing.T) {
 	}
 	if _, _, err := parse([]string{"--no-such-flag"}, env(nil), &errb); err == nil {
 		t.Error("unknown flag accepted")
+	}
+	if c.CartLifetime != 48*time.Hour || !c.Attribution || c.AttributionMonths != 6 || c.SMTPURL != "" {
+		t.Errorf("cart/attribution/mail defaults = %+v", c)
+	}
+	for _, bad := range [][]string{{"--cart-lifetime", "10m"}, {"--cart-lifetime", "forever"}, {"--attribution-lifetime-months", "0"}} {
+		if _, _, err := parse(bad, env(nil), &errb); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	if c, _, err := parse(nil, env(map[string]string{"VITRINE_CART_LIFETIME": "72h"}), &errb); err != nil || c.CartLifetime != 72*time.Hour {
+		t.Errorf("VITRINE_CART_LIFETIME: %v %v", c.CartLifetime, err)
 	}
 	c, _, _ = parse([]string{"--base-url", "https://shop.example/"}, env(nil), &errb)
 	if c.BaseURL != "https://shop.example" {
