@@ -113,13 +113,12 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	}
 	s.initCheckout()
 	s.initWallet()
-	cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
-	s.cfg.Settings.Wallet = cfg.Settings.Wallet
+	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.cats = &categoryCache{Store: db}
 	s.products, s.frags = newProductCache(db, 50000), newFragmentCache(2048)
 	s.store = s.cats
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
-		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: cfg.Settings}
+		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings}
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)

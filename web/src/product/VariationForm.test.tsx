@@ -1,28 +1,13 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import rawVariation from '../test/wc-ajax-get_variation.json';
-import { productPage } from '../test/fixtures';
+import { colourSizeVariation, productPage } from '../test/fixtures';
 import type { ProductPage, SwatchAttribute, Variation } from '../types';
 import { VariationForm } from './VariationForm';
 import { MSG_NO_MATCH, MSG_RESET, MSG_SELECT, MSG_UNAVAILABLE } from './variations';
 
-const base = rawVariation as unknown as Variation;
-const v = (id: number, color: string, size: string, over: Partial<Variation> = {}): Variation => ({
-  ...base,
-  variation_id: id,
-  attributes: { attribute_pa_color: color, attribute_pa_size: size },
-  is_in_stock: true,
-  is_purchasable: true,
-  variation_is_visible: true,
-  is_pre_order: 'no',
-  pre_order_label: '',
-  pre_order_date: '',
-  variation_stock_left: null,
-  price_html: `<span class="price">$${id}.00</span>`,
-  sku: `SKU-${id}`,
-  ...over,
-});
+const v = (id: number, color: string, size: string, over: Partial<Variation> = {}): Variation =>
+  colourSizeVariation(id, color, size, { price_html: `<span class="price">$${id}.00</span>`, sku: `SKU-${id}`, ...over });
 
 const swatches: SwatchAttribute[] = [
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import rawVariation from '../test/wc-ajax-get_variation.json';
-import type { StoreProduct, SwatchAttribute, Variation } from '../types';
+import { colourSizeVariation } from '../test/fixtures';
+import type { StoreProduct, SwatchAttribute } from '../types';
 import {
   addButtonLabel,
   buttonClass,
@@ -26,20 +26,7 @@ import {
   variationRequestBody,
 } from './variations';
 
-const base = rawVariation as unknown as Variation;
-const v = (id: number, color: string, size: string, over: Partial<Variation> = {}): Variation => ({
-  ...base,
-  variation_id: id,
-  attributes: { attribute_pa_color: color, attribute_pa_size: size },
-  is_in_stock: true,
-  is_purchasable: true,
-  variation_is_visible: true,
-  is_pre_order: 'no',
-  pre_order_label: '',
-  pre_order_date: '',
-  variation_stock_left: null,
-  ...over,
-});
+const v = colourSizeVariation;
 
 const swatches: SwatchAttribute[] = [
   {
@@ -216,8 +203,8 @@ describe('labels and hints', () => {
   });
 
   it('shows a colour alone with the first variation of that colour that has an image', () => {
-    const a = v(1, 'navy', 's', { image: { ...base.image, src: '' } });
-    const b = v(2, 'navy', 'm', { image: { ...base.image, src: '/navy.jpg' } });
+    const a = v(1, 'navy', 's', { image: { ...v(0, '', '').image, src: '' } });
+    const b = v(2, 'navy', 'm', { image: { ...v(0, '', '').image, src: '/navy.jpg' } });
     expect(partialImage([a, b], { pa_color: 'navy' })?.variation_id).toBe(2);
     expect(partialImage([a, b], {})).toBeNull();
   });

@@ -167,6 +167,21 @@ export function listingPage(over: Partial<ListingPage> = {}): ListingPage {
 
 const baseVariation = rawVariation as unknown as Variation;
 
+/** A purchasable, in-stock, visible colour × size variation built on the real get_variation answer. */
+export const colourSizeVariation = (id: number, color: string, size: string, over: Partial<Variation> = {}): Variation => ({
+  ...baseVariation,
+  variation_id: id,
+  attributes: { attribute_pa_color: color, attribute_pa_size: size },
+  is_in_stock: true,
+  is_purchasable: true,
+  variation_is_visible: true,
+  is_pre_order: 'no',
+  pre_order_label: '',
+  pre_order_date: '',
+  variation_stock_left: null,
+  ...over,
+});
+
 export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPage {
   const p = product(id);
   const variations: Variation[] =
