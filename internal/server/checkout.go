@@ -219,7 +219,13 @@ func (s *Server) placeOrder(ctx context.Context, pr placeRequest) (*checkout.Ord
 		}
 		return nil, verr
 	}
-	c, err := s.cartResponse(ctx, pr.sess.id)
+	// One load of the stored cart: its lines are shaped for the checks and
+	// the idempotency hash, its customer keeps the chosen shipping rate.
+	stored, err := s.db.Cart(ctx, pr.sess.id, now)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.shapeCart(ctx, stored, true)
 	if err != nil {
 		return nil, err
 	}
@@ -239,10 +245,6 @@ func (s *Server) placeOrder(ctx context.Context, pr placeRequest) (*checkout.Ord
 	status := checkout.StatusPending
 	if om, ok := m.(payment.OfflineMethod); ok {
 		status = om.PlacedStatus()
-	}
-	stored, err := s.db.Cart(ctx, pr.sess.id, now)
-	if err != nil {
-		return nil, err
 	}
 	meta := checkout.AttributionMeta(pr.attribution)
 	if ip := clientIP(pr.remote); ip != "" {
