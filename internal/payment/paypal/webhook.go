@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -95,12 +96,24 @@ func (c *Client) VerifyWebhook(ctx context.Context, header http.Header, body []b
 	if d := c.now().Sub(t); d > MaxTransmissionSkew || d < -MaxTransmissionSkew {
 		return nil, rejected("transmission time %s is more than %s from now", ttime, MaxTransmissionSkew)
 	}
+	if len(tid) > 128 || len(certURL) > 512 || len(sig) > 1024 {
+		return nil, rejected("oversized signature headers")
+	}
 	if !c.certURLAllowed(certURL) {
 		return nil, rejected("certificate URL %q is not on the allow-list", certURL)
 	}
 	rawSig, err := base64.StdEncoding.DecodeString(sig)
 	if err != nil {
 		return nil, rejected("signature is not base64")
+	}
+	// An RSA signature is as long as the key's modulus: 2048 to 4096 bits.
+	if len(rawSig) < 256 || len(rawSig) > 512 {
+		return nil, rejected("signature has %d bytes, not an RSA signature", len(rawSig))
+	}
+	// The body must be an event before anything is fetched for it.
+	ev, err := ParseEvent(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrWebhookRejected, err)
 	}
 	cert, err := c.cert(ctx, certURL)
 	if err != nil {
@@ -114,19 +127,18 @@ func (c *Client) VerifyWebhook(ctx context.Context, header http.Header, body []b
 	if err := rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], rawSig); err != nil {
 		return nil, rejected("signature does not verify")
 	}
-	ev, err := ParseEvent(body)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrWebhookRejected, err)
-	}
 	return ev, nil
 }
 
-// certURLAllowed compares scheme, host and path prefix of the URL with each
-// allowed prefix, so "https://api.paypal.com.example/" or a URL with user
-// info, a query, dot segments or escapes never passes.
+// certURLAllowed compares scheme, host and path prefix of the parsed URL
+// with each allowed prefix (the host exactly, port included), so
+// "https://api.paypal.com.example/" or a URL with user info, a query, dot
+// segments or escapes never passes. What follows the prefix must be one
+// path segment of letters, digits, '.', '_' and '-' (a certificate name
+// such as "CERT-360caa42-fca2a594-5edc0ebc").
 func (c *Client) certURLAllowed(raw string) bool {
 	u, err := url.Parse(raw)
-	if err != nil || u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.RawPath != "" || u.Opaque != "" {
+	if err != nil || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawPath != "" || u.Opaque != "" {
 		return false
 	}
 	if strings.Contains(u.Path, "..") || strings.Contains(u.Path, "//") || strings.HasSuffix(u.Path, "/") {
@@ -145,11 +157,59 @@ func (c *Client) certURLAllowed(raw string) bool {
 		if !strings.HasSuffix(pp, "/") {
 			pp += "/"
 		}
-		if strings.EqualFold(u.Scheme, pu.Scheme) && strings.EqualFold(u.Host, pu.Host) && strings.HasPrefix(u.Path, pp) {
+		if strings.EqualFold(u.Scheme, pu.Scheme) && strings.EqualFold(u.Host, pu.Host) && strings.HasPrefix(u.Path, pp) &&
+			certName(u.Path[len(pp):]) {
 			return true
 		}
 	}
 	return false
+}
+
+// certName: a non-empty single path segment of [A-Za-z0-9._-], at most 128.
+func certName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// SafeCertURLPrefix is the webhook certificate prefix of an Orders v2 API
+// other than PayPal's (a stand-alone built-in sandbox) at base: base's
+// scheme, host and path plus "/v1/notifications/certs/". It refuses a base
+// that is not a plain URL (user info, query, fragment), and plain http
+// unless the host is a loopback address or localhost, so a webhook can
+// make the shop fetch only from the API host it was configured with.
+func SafeCertURLPrefix(base string) (string, error) {
+	u, err := url.Parse(strings.TrimRight(base, "/"))
+	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "" {
+		return "", fmt.Errorf("paypal: base URL %q is not an http(s) URL with a host", base)
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopbackHost(u.Hostname()) {
+			return "", fmt.Errorf("paypal: base URL %q: plain http only to a loopback host; use https", base)
+		}
+	default:
+		return "", fmt.Errorf("paypal: base URL %q is not an http(s) URL", base)
+	}
+	if strings.Contains(u.Path, "..") || strings.Contains(u.Path, "//") {
+		return "", fmt.Errorf("paypal: base URL %q has dot or empty path segments", base)
+	}
+	return u.Scheme + "://" + u.Host + u.EscapedPath() + "/v1/notifications/certs/", nil
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // cert returns the certificate at an allowed URL, from the cache or fetched.
@@ -181,7 +241,11 @@ func (c *Client) fetchCert(ctx context.Context, certURL string) (*x509.Certifica
 	if err != nil {
 		return nil, rejected("bad certificate URL")
 	}
-	resp, err := c.httpClient().Do(req)
+	// Redirects are not followed: the certificate comes from the allowed
+	// URL itself, so a redirect cannot send the shop elsewhere.
+	hc := *c.httpClient()
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, &NetworkError{Op: op, Err: err}
 	}
