@@ -157,6 +157,20 @@ type Order struct {
 // Paid reports whether the order's payment is complete.
 func (o *Order) Paid() bool { return o.PaidAt != nil }
 
+// MetaTestPayment is the order meta that marks a test order: one placed to
+// be paid in a payment sandbox, where no money moves. Its value names the
+// sandbox ("built-in sandbox", "PayPal sandbox"). It is written with the
+// order, in the same transaction.
+const MetaTestPayment = "_vitrine_test_payment"
+
+// TestPayment names the sandbox a test order is paid in; "" for a real
+// order.
+func (o *Order) TestPayment() string { return o.Meta[MetaTestPayment] }
+
+// TestOrder reports whether the order is a test order (paid, or to be paid,
+// in a sandbox: no money was or will be taken).
+func (o *Order) TestOrder() bool { return o.TestPayment() != "" }
+
 const keyChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 // NewOrderKey makes an order key like WooCommerce's: "wc_order_" and 13

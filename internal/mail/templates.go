@@ -50,6 +50,10 @@ type OrderView struct {
 	// link, optional).
 	OrderURL string
 	AdminURL string
+	// TestNotice, when set, marks a test order (paid in a payment sandbox,
+	// no money taken): both mails carry it in the subject ("[Test] ") and
+	// as a line at the top of the body.
+	TestNotice string
 }
 
 // LineView is one order line.
@@ -119,6 +123,9 @@ func NewOrderNotice(v OrderView, to []string) (Message, error) {
 }
 
 func render(kind string, p page) (Message, error) {
+	if p.TestNotice != "" {
+		p.Subject = "[Test] " + p.Subject
+	}
 	t := templates[kind]
 	var h, x bytes.Buffer
 	if err := t.html.ExecuteTemplate(&h, "layout", p); err != nil {

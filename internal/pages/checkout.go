@@ -171,6 +171,10 @@ type OrderView struct {
 	Totals             []OrderTotal    `json:"totals"`
 	BillingAddress     BillingAddress  `json:"billing_address"`
 	ShippingAddress    cart.Address    `json:"shipping_address"`
+	// TestOrder marks an order paid (or to be paid) in a payment sandbox;
+	// TestNotice is the sentence the page shows for it.
+	TestOrder  bool   `json:"test_order"`
+	TestNotice string `json:"test_notice,omitempty"`
 }
 
 // OrderReceivedPage is the order-received page's data.

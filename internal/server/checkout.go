@@ -247,6 +247,7 @@ func (s *Server) placeOrder(ctx context.Context, pr placeRequest) (*checkout.Ord
 		status = om.PlacedStatus()
 	}
 	meta := checkout.AttributionMeta(pr.attribution)
+	s.markTestPayment(meta, m)
 	if ip := clientIP(pr.remote); ip != "" {
 		meta["_customer_ip_address"] = ip
 	}
@@ -467,9 +468,15 @@ func (s *Server) orderResponse(o *checkout.Order) checkoutResponse {
 	if m, ok := s.payments.Get(o.PaymentMethod); ok && !m.Offline() && !o.Paid() {
 		result.PaymentStatus = "pending"
 	}
+	ext := map[string]any{}
+	if o.TestOrder() {
+		// A test order (paid in a sandbox): the Store API's place for
+		// extensions' data, under the shop's namespace.
+		ext["vitrine"] = map[string]any{"test_order": true, "test_payment": o.TestPayment()}
+	}
 	return checkoutResponse{OrderID: o.ID, Status: o.Status, OrderKey: o.Key, OrderNumber: o.Number, CustomerNote: o.CustomerNote,
 		BillingAddress: toBilling(o.Billing), ShippingAddress: o.Shipping, PaymentMethod: o.PaymentMethod,
-		PaymentResult: result, Extensions: map[string]any{}}
+		PaymentResult: result, Extensions: ext}
 }
 
 // --- rate limiting ---

@@ -251,5 +251,7 @@ func (s *Server) orderView(ctx context.Context, rawID, key string) (*pages.Order
 			instructions = om.Instructions()
 		}
 	}
-	return pages.NewOrderView(o, s.currencyOf(o.Currency), instructions), nil
+	v := pages.NewOrderView(o, s.currencyOf(o.Currency), instructions)
+	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o)
+	return v, nil
 }

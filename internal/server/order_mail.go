@@ -73,6 +73,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 		Email:           o.Billing.Email,
 		Phone:           o.Billing.Phone,
 		OrderURL:        s.cfg.BaseURL + orderReceivedURL(o),
+		TestNotice:      testOrderNotice(o),
 	}
 	if v.AwaitingPayment {
 		v.Instructions = instructions

@@ -68,6 +68,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /sitemap-categories.xml", s.handleSitemapCategories)
 	mux.HandleFunc("GET /{file}", s.handleRootFile) // sitemap-products-N.xml, else the 404 page
 
+	// The built-in PayPal sandbox, in demo mode only (wallet.go).
+	if s.cfg.Sandbox != nil {
+		mux.Handle(SandboxPrefix+"/", s.cfg.Sandbox)
+	}
+
 	// Operations.
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)

@@ -56,6 +56,10 @@ type Config struct {
 	Checkout checkout.Config
 	// Wallet, when set, enables the PayPal wallet (wallet.go).
 	Wallet *WalletConfig
+	// Sandbox, when set, is the built-in PayPal sandbox (demo mode only),
+	// served under SandboxPrefix behind the shop's middleware: security
+	// headers, cross-origin write checks, body caps, logs and metrics.
+	Sandbox http.Handler
 }
 
 // Server holds the shop's HTTP handlers and what they use.

@@ -48,6 +48,43 @@ type WalletConfig struct {
 	AbandonAfter   time.Duration
 	// CallTimeout bounds each PayPal call (default 30 s).
 	CallTimeout time.Duration
+	// TestPayments, when set, says the API is a sandbox where no money
+	// moves (TestPaymentsBuiltinSandbox, TestPaymentsPayPalSandbox): every
+	// wallet order is stored as a test order (checkout.MetaTestPayment) and
+	// shown as one on its page, in its mails and in the API.
+	TestPayments string
+}
+
+// Values of WalletConfig.TestPayments.
+const (
+	TestPaymentsBuiltinSandbox = "built-in sandbox"
+	TestPaymentsPayPalSandbox  = "PayPal sandbox"
+)
+
+// SandboxPrefix is where Config.Sandbox (the built-in PayPal sandbox, demo
+// mode only) is mounted, behind the shop's middleware.
+const SandboxPrefix = "/_sandbox/paypal"
+
+// markTestPayment adds the test-order meta to a wallet order's meta when
+// the wallet pays in a sandbox.
+func (s *Server) markTestPayment(meta map[string]string, m payment.Method) {
+	if s.wallet == nil || s.wallet.cfg.TestPayments == "" || m == nil || m.ID() != walletMethod.ID() {
+		return
+	}
+	meta[checkout.MetaTestPayment] = s.wallet.cfg.TestPayments
+}
+
+// testOrderNotice is what the order's page and mails say of a test order
+// ("" for a real one).
+func testOrderNotice(o *checkout.Order) string {
+	where := o.TestPayment()
+	if where == "" {
+		return ""
+	}
+	if o.Paid() {
+		return "Test order: paid in the " + where + ", no money was taken."
+	}
+	return "Test order: to be paid in the " + where + ", no money will be taken."
 }
 
 // wallet is the server's wallet state.

@@ -375,6 +375,7 @@ func (s *Server) placeCartWalletOrder(ctx context.Context, r *http.Request, sess
 	}
 	shipping.Email = ""
 	meta := map[string]string{}
+	s.markTestPayment(meta, walletMethod)
 	if ip := clientIP(r.RemoteAddr); ip != "" {
 		meta["_customer_ip_address"] = ip
 	}

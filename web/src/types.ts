@@ -463,6 +463,10 @@ export interface OrderReceivedPage extends PageBase {
     totals: { label: string; value: string }[];
     billing_address: Address;
     shipping_address: Address;
+    /** A test order: paid (or to be paid) in a payment sandbox, no money taken. */
+    test_order?: boolean;
+    /** The sentence shown for a test order. */
+    test_notice?: string;
   };
 }
 

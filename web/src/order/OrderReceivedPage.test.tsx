@@ -33,6 +33,20 @@ describe('order-received page', () => {
     expect(screen.getByRole('rowheader', { name: 'Total' }).nextElementSibling).toHaveTextContent('$25.00 (includes $2.00 Tax)');
   });
 
+  it('marks a test order with a visible notice (also in the server HTML), and a real order without one', () => {
+    const data = orderReceivedPage();
+    data.order!.test_order = true;
+    data.order!.test_notice = 'Test order: paid in the built-in sandbox, no money was taken.';
+    expect(renderToString(<App data={data} />)).toContain('Test order: paid in the built-in sandbox, no money was taken.');
+    render(<App data={data} />);
+    expect(screen.getByRole('note')).toHaveTextContent('Test order: paid in the built-in sandbox');
+  });
+
+  it('shows no test notice on a real order', () => {
+    render(<App data={orderReceivedPage()} />);
+    expect(screen.queryByText(/Test order/)).toBeNull();
+  });
+
   it('without the right key shows no order, only a clear notice (also in the server HTML)', () => {
     const data = orderReceivedPage(null);
     const html = renderToString(<App data={data} />);

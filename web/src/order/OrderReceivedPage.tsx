@@ -46,6 +46,11 @@ function Received({ order }: { order: Order }) {
   const total = order.totals.find((t) => /^total/i.test(t.label.replace(/[:\s]+$/, '')));
   return (
     <div className="woocommerce-order">
+      {order.test_order && (
+        <p className="woocommerce-notice woocommerce-info order-test-notice" role="note">
+          <strong>{order.test_notice || 'Test order: paid in a sandbox, no money was taken.'}</strong>
+        </p>
+      )}
       <p className="woocommerce-notice woocommerce-notice--success woocommerce-thankyou-order-received" role="status">
         Thank you. Your order has been received.
       </p>
