@@ -22,7 +22,7 @@ MANIFEST := web/dist/client/.vite/manifest.json
 .PHONY: run build web test test-go test-web test-e2e lint bench load node chromium clean
 
 run: build
-	./$(BIN)
+	./$(BIN) --demo
 
 build: $(BIN)
 

@@ -112,7 +112,7 @@ func TestBinary(t *testing.T) {
 
 		addr := freeAddr(t)
 		base := "http://" + addr
-		srv, logs, done := serve(t, bin, addr, dsn, []string{"VITRINE_SITE_NAME=Binary Test Shop"})
+		srv, logs, done := serve(t, bin, addr, dsn, []string{"VITRINE_SITE_NAME=Binary Test Shop"}, "--demo")
 
 		if code, body := get(t, base+"/"); code != 200 || !strings.Contains(body, "<title>Binary Test Shop") || !strings.Contains(body, "Classic Tee") {
 			t.Errorf("home: %d (env config or seeding failed)", code)

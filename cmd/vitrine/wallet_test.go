@@ -46,7 +46,7 @@ func TestWalletCrashBetweenCaptureAndOrder(t *testing.T) {
 		addr := freeAddr(t)
 		base := "http://" + addr
 		start := func() (*exec.Cmd, *bytes.Buffer, <-chan error) {
-			return serve(t, bin, addr, dsn, nil,
+			return serve(t, bin, addr, dsn, nil, "--demo", // the demo catalogue; the wallet is the sandbox above
 				"--paypal-base-url", sb.BaseURL(), "--paypal-client-id", "r1-client", "--paypal-secret", "r1-secret")
 		}
 		shop, logs, exited := start()

@@ -36,11 +36,15 @@ var Version = "dev"
 
 // Config is the whole configuration, built once here and passed down.
 type Config struct {
-	Addr          string
-	DB            string
-	BaseURL       string
-	LogLevel      string
-	NoSeed        bool
+	Addr     string
+	DB       string
+	BaseURL  string
+	LogLevel string
+	// Demo is demo mode (--demo, what make run uses): the demo catalogue is
+	// seeded into an empty store and, without a PayPal client id, the
+	// wallet pays through the built-in sandbox. No other start seeds or
+	// accepts sandbox money.
+	Demo          bool
 	SiteName      string
 	Tagline       string
 	Currency      string
@@ -56,13 +60,12 @@ type Config struct {
 	// instance on that store and kept across restarts.
 	Secret string
 	// The wallet (internal/app/wallet.go): PayPal's Orders v2 API at
-	// PayPalBaseURL with a client id, else the built-in sandbox when
-	// PayPalSandbox is set.
+	// PayPalBaseURL with a client id, else the built-in sandbox in demo
+	// mode, else none.
 	PayPalBaseURL   string
 	PayPalClientID  string
 	PayPalSecret    string
 	PayPalWebhookID string
-	PayPalSandbox   bool
 	// CartLifetime is how long a guest cart lives after its last change.
 	CartLifetime time.Duration
 	// SMTPURL configures outgoing mail (smtp://user:pass@host:port?tls=…&from=…);
@@ -79,7 +82,7 @@ type Config struct {
 const usage = `vitrine: an online shop in one binary.
 
 Usage:
-  vitrine [serve] [flags]                     run the shop (seeds a demo catalogue on an empty store)
+  vitrine [serve] [flags]                     run the shop (--demo: seed a demo catalogue, pay in the built-in sandbox)
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
@@ -122,7 +125,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.DB, "db", "sqlite:./data/vitrine.db", "store: sqlite:PATH or postgres://…")
 	str(&c.BaseURL, "base-url", "", "public origin of the shop, e.g. https://shop.example (default: from --addr)")
 	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
-	boolean(&c.NoSeed, "no-seed", false, "do not seed the demo catalogue into an empty store")
+	boolean(&c.Demo, "demo", false, "demo mode: seed the demo catalogue into an empty store and, without a PayPal client id, pay through the built-in sandbox at /_sandbox/paypal (no real money)")
 	str(&c.SiteName, "site-name", "Vitrine", "shop name")
 	str(&c.Tagline, "tagline", "Everyday clothing, made to last", "shop tagline")
 	str(&c.Currency, "currency", "USD", "shop currency (ISO code)")
@@ -135,10 +138,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.Zoom, "zoom", false, "hover zoom on product images")
 	str(&c.Secret, "secret", "", "secret for cart cookies, Cart-Tokens and nonces (default: a random one kept in the store)")
 	str(&c.PayPalBaseURL, "paypal-base-url", "", "PayPal Orders v2 API root (default with a client id: PayPal's sandbox, "+paypal.SandboxBaseURL+")")
-	str(&c.PayPalClientID, "paypal-client-id", "", "PayPal REST app client id (empty: the built-in sandbox, see --paypal-sandbox)")
+	str(&c.PayPalClientID, "paypal-client-id", "", "PayPal REST app client id (empty: no wallet, or the built-in sandbox with --demo)")
 	str(&c.PayPalSecret, "paypal-secret", "", "PayPal REST app secret")
 	str(&c.PayPalWebhookID, "paypal-webhook-id", "", "id of the shop's PayPal webhook (signs deliveries to /wp-json/paypal/v1/incoming)")
-	boolean(&c.PayPalSandbox, "paypal-sandbox", true, "without a PayPal client id, pay through the built-in sandbox at /_sandbox/paypal (no real money)")
 	str(&c.SMTPURL, "smtp-url", "", "outgoing mail: smtp://user:pass@host:port?tls=none|starttls|tls&from=shop@example.com (empty: emails stay queued)")
 	dur := func(p *time.Duration, name string, def time.Duration, help string) {
 		if v, err := time.ParseDuration(getenv(envName(name))); err == nil {
@@ -153,6 +155,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
+	}
+	if err := removedFlags(args, getenv); err != nil {
+		return c, nil, err
 	}
 	var pos []string
 	for {
@@ -191,7 +196,42 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
 	}
+	if c.PayPalClientID != "" && c.PayPalBaseURL != "" {
+		b := strings.TrimRight(c.PayPalBaseURL, "/")
+		if b != paypal.LiveBaseURL && b != paypal.SandboxBaseURL {
+			if _, err := paypal.SafeCertURLPrefix(b); err != nil {
+				return c, nil, fmt.Errorf("--paypal-base-url %q: use an https URL (plain http only to a loopback host)", c.PayPalBaseURL)
+			}
+		}
+	}
 	return c, pos, nil
+}
+
+// removed are flags that no longer exist, with what replaces them.
+var removed = map[string]string{
+	"paypal-sandbox": "the built-in PayPal sandbox is mounted only in demo mode: use --demo (VITRINE_DEMO=true)",
+	"no-seed":        "nothing is seeded unless --demo is given (VITRINE_DEMO=true); drop --no-seed",
+}
+
+// removedFlags refuses a removed flag with a message naming its
+// replacement, and a removed variable that asks for the sandbox.
+func removedFlags(args []string, getenv func(string) string) error {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if why, ok := removed[name]; ok {
+			return fmt.Errorf("--%s was removed: %s", name, why)
+		}
+	}
+	if v, err := strconv.ParseBool(getenv("VITRINE_PAYPAL_SANDBOX")); err == nil && v {
+		return errors.New("VITRINE_PAYPAL_SANDBOX was removed: " + removed["paypal-sandbox"])
+	}
+	return nil
 }
 
 func newLogger(level string, w io.Writer) (*slog.Logger, error) {
@@ -302,7 +342,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	if !cfg.NoSeed {
+	if cfg.Demo {
 		n, err := db.CountProducts(ctx)
 		if err != nil {
 			return err
@@ -345,11 +385,16 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			return err
 		}
 	}
-	walletCfg, sandbox := walletSetup(cfg, log) // wallet.go
+	walletCfg, sandbox, err := walletSetup(cfg, log) // wallet.go
+	if err != nil {
+		return err
+	}
+	var sandboxHandler http.Handler
 	if sandbox != nil {
 		defer sandbox.Close()
+		sandboxHandler = sandbox.Handler()
 	}
-	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg,
+	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 	}, db, engine, client, assets, log)
@@ -364,7 +409,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	hs := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           withSandbox(srv, sandbox),
+		Handler:           srv,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,

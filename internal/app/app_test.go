@@ -13,7 +13,7 @@ func env(m map[string]string) func(string) string { return func(k string) string
 func TestParseFlagsAnywhereAndEnv(t *testing.T) {
 	var errb bytes.Buffer
 	c, pos, err := parse([]string{"import", "woocommerce-csv", "x.csv", "--db", "postgres://db/x", "--cache-mb=0"},
-		env(map[string]string{"VITRINE_ADDR": "127.0.0.1:9999", "VITRINE_NO_SEED": "true", "VITRINE_DB": "sqlite:ignored.db"}), &errb)
+		env(map[string]string{"VITRINE_ADDR": "127.0.0.1:9999", "VITRINE_DEMO": "true", "VITRINE_DB": "sqlite:ignored.db"}), &errb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestParseFlagsAnywhereAndEnv(t *testing.T) {
 	if c.DB != "postgres://db/x" {
 		t.Errorf("a flag must override the environment: db = %q", c.DB)
 	}
-	if c.Addr != "127.0.0.1:9999" || !c.NoSeed || c.CacheMB != 0 {
+	if c.Addr != "127.0.0.1:9999" || !c.Demo || c.CacheMB != 0 {
 		t.Errorf("config = %+v", c)
 	}
 	if c.BaseURL != "http://127.0.0.1:9999" {

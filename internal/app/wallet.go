@@ -19,10 +19,6 @@ import (
 	"vitrine/internal/server"
 )
 
-// sandboxPrefix is where the built-in PayPal sandbox is mounted on the
-// shop's own listener in demo mode.
-const sandboxPrefix = "/_sandbox/paypal"
-
 // webhookPath is the shop's PayPal webhook route.
 const webhookPath = "/wp-json/paypal/v1/incoming"
 
@@ -33,46 +29,51 @@ func randomHex(n int) string {
 }
 
 // walletSetup configures the wallet from the flags: PayPal (or any Orders
-// v2 API at --paypal-base-url) with a client id; else, with --paypal-sandbox
-// (the default), the built-in sandbox mounted at /_sandbox/paypal on the
-// shop's listener with generated credentials, delivering its webhooks to the
-// shop; else no wallet (nil, nil).
-func walletSetup(cfg Config, log *slog.Logger) (*server.WalletConfig, *paypalsandbox.Sandbox) {
+// v2 API at --paypal-base-url) with a client id; else, in demo mode only
+// (--demo), the built-in sandbox mounted at /_sandbox/paypal inside the
+// shop's handler (behind its middleware) with generated credentials,
+// delivering its webhooks to the shop; else no wallet (nil, nil). Orders
+// paid through a sandbox (the built-in one, PayPal's sandbox API, or a
+// stand-alone sandbox on loopback) are marked as test orders.
+func walletSetup(cfg Config, log *slog.Logger) (*server.WalletConfig, *paypalsandbox.Sandbox, error) {
 	if cfg.PayPalClientID != "" {
 		base := strings.TrimRight(cfg.PayPalBaseURL, "/")
 		if base == "" {
 			base = paypal.SandboxBaseURL
 		}
 		c := &paypal.Client{BaseURL: base, ClientID: cfg.PayPalClientID, Secret: cfg.PayPalSecret, WebhookID: cfg.PayPalWebhookID}
-		if base != paypal.LiveBaseURL && base != paypal.SandboxBaseURL {
+		wc := &server.WalletConfig{PayPal: c}
+		switch base {
+		case paypal.LiveBaseURL:
+		case paypal.SandboxBaseURL:
+			wc.TestPayments = server.TestPaymentsPayPalSandbox
+		default:
 			// Another Orders v2 API (a stand-alone built-in sandbox): accept
-			// its webhook certificates too.
-			c.CertURLPrefixes = append(append([]string{}, paypal.DefaultCertURLPrefixes...), base+"/v1/notifications/certs/")
+			// its webhook certificates too, from exactly that host and path
+			// (https, or http to a loopback host).
+			prefix, err := paypal.SafeCertURLPrefix(base)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--paypal-base-url: %w", err)
+			}
+			c.CertURLPrefixes = append(append([]string{}, paypal.DefaultCertURLPrefixes...), prefix)
+			if strings.HasPrefix(base, "http://") { // loopback only: a stand-alone sandbox
+				wc.TestPayments = server.TestPaymentsPayPalSandbox
+			}
 		}
-		log.Info("wallet: PayPal", "base_url", base)
-		return &server.WalletConfig{PayPal: c}, nil
+		log.Info("wallet: PayPal", "base_url", base, "test_payments", wc.TestPayments != "")
+		return wc, nil, nil
 	}
-	if !cfg.PayPalSandbox {
-		return nil, nil
+	if !cfg.Demo {
+		log.Info("wallet: off (no --paypal-client-id; the built-in sandbox needs --demo)")
+		return nil, nil, nil
 	}
 	id, secret := "sb-"+randomHex(12), randomHex(24)
 	sb := paypalsandbox.New(paypalsandbox.Config{ClientID: id, Secret: secret,
-		BaseURL: cfg.BaseURL + sandboxPrefix, WebhookURL: cfg.BaseURL + webhookPath, BrandName: cfg.SiteName})
+		BaseURL: cfg.BaseURL + server.SandboxPrefix, WebhookURL: cfg.BaseURL + webhookPath, BrandName: cfg.SiteName})
 	c := &paypal.Client{BaseURL: sb.BaseURL(), ClientID: id, Secret: secret, WebhookID: sb.WebhookID(),
 		CertURLPrefixes: []string{sb.CertURLPrefix()}, CertRoots: sb.CertPool()}
-	log.Info("wallet: built-in PayPal sandbox (no real payments)", "base_url", sb.BaseURL())
-	return &server.WalletConfig{PayPal: c}, sb
-}
-
-// withSandbox serves the built-in sandbox under its prefix next to the shop.
-func withSandbox(shop http.Handler, sb *paypalsandbox.Sandbox) http.Handler {
-	if sb == nil {
-		return shop
-	}
-	mux := http.NewServeMux()
-	mux.Handle(sandboxPrefix+"/", sb.Handler())
-	mux.Handle("/", shop)
-	return mux
+	log.Info("wallet: built-in PayPal sandbox, demo mode (no real payments)", "base_url", sb.BaseURL())
+	return &server.WalletConfig{PayPal: c, TestPayments: server.TestPaymentsBuiltinSandbox}, sb, nil
 }
 
 // runPayPalSandbox is `vitrine paypal-sandbox`: the built-in sandbox alone

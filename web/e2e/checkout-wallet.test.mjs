@@ -48,6 +48,8 @@ test('guest purchase with PayPal through the sandbox approval page', async () =>
     assert.match(overview, BUYER_EMAIL);
     assert.match(overview, /PayPal/);
     assert.match(details, /Cotton Tank Top/);
+    // Paid in the built-in sandbox (demo mode): a visible test-order notice.
+    assert.match(await page.getByRole('note').innerText(), /Test order: paid in the built-in sandbox, no money was taken/);
 
     // Reloading the return page does not pay twice; the cart is empty.
     await expectEmptyCart(page);

@@ -41,7 +41,7 @@ function freePort() {
 }
 
 /**
- * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (the demo
+ * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (demo mode, --demo: the demo
  * catalogue is seeded on start) and wait for GET /readyz = 200.
  * @param {{ args?: string[] }} [options] extra command-line flags (e.g. ['--zoom'])
  * @returns {Promise<{ baseURL: string, stop: () => Promise<void> }>}
@@ -55,7 +55,7 @@ export async function startServer({ args = [] } = {}) {
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(
     BINARY,
-    ['--addr', `127.0.0.1:${port}`, '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn', ...args],
+    ['--addr', `127.0.0.1:${port}`, '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn', '--demo', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   live.set(child, dir);
