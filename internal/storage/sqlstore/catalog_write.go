@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/richtext"
 )
 
 var _ catalog.Writer = (*DB)(nil)
@@ -309,6 +310,9 @@ func (db *DB) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64
 }
 
 func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, now time.Time) error {
+	// Rich text is stored sanitized, whoever writes it (import, seed,
+	// admin): the one policy is internal/richtext's.
+	p.ShortDescription, p.Description = richtext.Sanitize(p.ShortDescription), richtext.Sanitize(p.Description)
 	vals := productValues(p, now)
 	if p.ID == 0 {
 		cols := append([]string{"created_at"}, productColumns...)
@@ -668,7 +672,7 @@ func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug strin
 func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET description = ?, menu_order = ?, image_id = ? WHERE id = ?`),
-			description, menuOrder, nullID(imageID), id); err != nil {
+			richtext.Sanitize(description), menuOrder, nullID(imageID), id); err != nil {
 			return err
 		}
 		return db.recordChange(ctx, tx, 0, "taxonomy")
