@@ -434,3 +434,63 @@ func sameAttrs(va []catalog.VariationAttr, want map[string]string) bool {
 	}
 	return reflect.DeepEqual(got, want)
 }
+
+// TestReimportKeepsShopComputed: importing the same file again updates the
+// products but leaves what the shop computed itself (sales counted by
+// orders, the rating and count of the reviews), on products and variations.
+func TestReimportKeepsShopComputed(t *testing.T) {
+	storetest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := storetest.OpenDSN(t, dsn)
+		importFile(t, db, "testdata/products.csv", Options{MinorUnit: 2})
+		tee, hoodie := bySlug(t, db, "classic-tee"), bySlug(t, db, "hoodie")
+		vars, err := db.Variations(ctx, hoodie.ID)
+		if err != nil || len(vars) == 0 {
+			t.Fatalf("hoodie variations: %d, %v", len(vars), err)
+		}
+		variation := vars[0].ID
+		for _, rating := range []int{5, 4} {
+			if err := db.SaveReview(ctx, &catalog.Review{ProductID: tee.ID, Author: "A", Email: "a@example.com", Rating: rating, Approved: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		raw := storetest.OpenRaw(t, dsn)
+		for id, n := range map[int64]int{tee.ID: 7, hoodie.ID: 3, variation: 3} {
+			if _, err := raw.Exec(raw.Rebind(`UPDATE products SET total_sales = ? WHERE id = ?`), n, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		type computed struct {
+			Sales   int64   `db:"total_sales"`
+			Rating  float64 `db:"average_rating"`
+			Reviews int     `db:"review_count"`
+		}
+		read := func(id int64) computed {
+			var c computed
+			if err := raw.Get(&c, raw.Rebind(`SELECT total_sales, average_rating, review_count FROM products WHERE id = ?`), id); err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		want := map[int64]computed{tee.ID: {7, 4.5, 2}, hoodie.ID: {3, 0, 0}, variation: {3, 0, 0}}
+		for id, w := range want {
+			if got := read(id); got != w {
+				t.Fatalf("before the re-import, product %d: %+v, want %+v", id, got, w)
+			}
+		}
+
+		sum := importFile(t, db, "testdata/products.csv", Options{MinorUnit: 2})
+		if sum.ProductsUpdated == 0 || sum.VariationsUpdated == 0 {
+			t.Fatalf("the re-import updated nothing: %+v", sum)
+		}
+		for id, w := range want {
+			if got := read(id); got != w {
+				t.Errorf("after the re-import, product %d: %+v, want %+v", id, got, w)
+			}
+		}
+		// What the file owns is still written: its stock.
+		if p := bySlug(t, db, "classic-tee"); p.StockQuantity == nil || *p.StockQuantity != 25 {
+			t.Errorf("classic tee stock %v, want the file's 25", p.StockQuantity)
+		}
+	})
+}

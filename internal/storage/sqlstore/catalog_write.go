@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/richtext"
 )
 
 var _ catalog.Writer = (*DB)(nil)
@@ -28,6 +29,14 @@ var productColumns = []string{
 	"menu_order", "external_url", "button_text", "tax_status", "tax_class",
 	"average_rating", "review_count", "total_sales", "updated_at",
 }
+
+// shopComputed are the product columns the shop keeps itself: total_sales
+// (placed and cancelled orders), average_rating and review_count (approved
+// reviews). A new product starts from the values it is saved with (0 from
+// an import); an update leaves them as they are. Stock is not among them:
+// the stock a CSV or an edit carries is the owner's count and is written
+// (orders then move it from there).
+var shopComputed = map[string]bool{"total_sales": true, "average_rating": true, "review_count": true}
 
 func nullID(id int64) any {
 	if id == 0 {
@@ -301,6 +310,9 @@ func (db *DB) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64
 }
 
 func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, now time.Time) error {
+	// Rich text is stored sanitized, whoever writes it (import, seed,
+	// admin): the one policy is internal/richtext's.
+	p.ShortDescription, p.Description = richtext.Sanitize(p.ShortDescription), richtext.Sanitize(p.Description)
 	vals := productValues(p, now)
 	if p.ID == 0 {
 		cols := append([]string{"created_at"}, productColumns...)
@@ -318,12 +330,20 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 		}
 		return nil
 	}
-	set := make([]string, len(productColumns))
+	// An update (a re-import, an edit) never touches what the shop
+	// computed itself: sales counted by orders, the rating and count kept
+	// by the reviews.
+	set := make([]string, 0, len(productColumns))
+	args := make([]any, 0, len(vals)+1)
 	for i, c := range productColumns {
-		set[i] = c + " = ?"
+		if shopComputed[c] {
+			continue
+		}
+		set = append(set, c+" = ?")
+		args = append(args, vals[i])
 	}
 	q := `UPDATE products SET ` + strings.Join(set, ", ") + ` WHERE id = ?`
-	if _, err := tx.ExecContext(ctx, tx.Rebind(q), append(vals, p.ID)...); err != nil {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(q), append(args, p.ID)...); err != nil {
 		if uniqueViolation(err) {
 			return fmt.Errorf("SKU %q is already used by another product", p.SKU)
 		}
@@ -652,7 +672,7 @@ func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug strin
 func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET description = ?, menu_order = ?, image_id = ? WHERE id = ?`),
-			description, menuOrder, nullID(imageID), id); err != nil {
+			richtext.Sanitize(description), menuOrder, nullID(imageID), id); err != nil {
 			return err
 		}
 		return db.recordChange(ctx, tx, 0, "taxonomy")

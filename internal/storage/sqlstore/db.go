@@ -190,6 +190,14 @@ func (db *DB) Migrate(ctx context.Context) error {
 	}
 	for _, r := range res {
 		db.log.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
+		if r.Source.Version == richTextVersion {
+			start := time.Now()
+			n, err := db.sanitizeStoredRichText(ctx)
+			if err != nil {
+				return err
+			}
+			db.log.Info("stored rich text sanitized", "changed", n, "duration", time.Since(start))
+		}
 	}
 	// The search index holds text folded in Go, so SQL cannot fill it:
 	// index existing products once, when the index is empty but the store
