@@ -71,8 +71,16 @@ func newMetrics(s *Server) *metrics {
 	return m
 }
 
+// observe counts a request. Every label comes from a closed set: route is a
+// pattern of the mux (or "unmatched"), method went through methodLabel, and
+// the status is a three-digit code (else "other"), so no client can grow
+// the number of series.
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	code := methodOther
+	if status >= 100 && status <= 599 {
+		code = strconv.Itoa(status)
+	}
+	m.requests.WithLabelValues(route, method, code).Inc()
 	m.latency.WithLabelValues(route).Observe(d.Seconds())
 }
 

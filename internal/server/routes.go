@@ -71,7 +71,7 @@ func (s *Server) routes() http.Handler {
 	// Operations.
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
-	mux.Handle("GET /metrics", s.metrics.handler())
+	// /metrics is not here: it is served on its own address (MetricsHandler).
 
 	// Everything else is the shop's 404 page.
 	mux.HandleFunc("/", s.handleNotFound)

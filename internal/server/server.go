@@ -132,8 +132,18 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// Registry is the Prometheus registry /metrics serves.
+// Registry is the Prometheus registry MetricsHandler serves.
 func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
+
+// MetricsHandler serves the metrics in Prometheus's text format. It is not
+// part of the shop's handler: the app serves it on its own address
+// (--metrics-addr, loopback by default), so the shop's port never shows
+// its internals.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.handler())
+	return mux
+}
 
 // Start begins following the catalogue change log, until ctx ends.
 func (s *Server) Start(ctx context.Context) error {

@@ -1,0 +1,100 @@
+package server_test
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// metrics scrapes the server's metrics handler (served on its own address
+// by the app, never on the shop's).
+func (s *shop) metrics() string {
+	s.t.Helper()
+	rec := httptest.NewRecorder()
+	s.srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if rec.Code != http.StatusOK {
+		s.t.Fatalf("GET /metrics on the metrics handler = %d", rec.Code)
+	}
+	return rec.Body.String()
+}
+
+func (s *shop) do(method, path string) *http.Response {
+	s.t.Helper()
+	rec := httptest.NewRecorder()
+	s.srv.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec.Result()
+}
+
+func randomMethod(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('A' + r.IntN(26))
+	}
+	return string(b)
+}
+
+// TestUnknownMethodsDoNotGrowMetrics: client-chosen methods never become
+// metric labels (each distinct one used to be a series kept for ever), they
+// answer 501 in the surface's shape, and the scrape stays small.
+func TestUnknownMethodsDoNotGrowMetrics(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	before := len(s.metrics())
+	rnd := rand.New(rand.NewPCG(9, 1))
+	var methods []string
+	for i := range 200 {
+		m := randomMethod(rnd, 4096)
+		methods = append(methods, m)
+		path := []string{"/", "/shop/", "/no-such-page-" + randomMethod(rnd, 8), "/wp-json/wc/store/v1/cart"}[i%4]
+		r := s.do(m, path)
+		if r.StatusCode != http.StatusNotImplemented {
+			t.Fatalf("%s… %s = %d, want 501", m[:8], path, r.StatusCode)
+		}
+		b := body(t, r)
+		if strings.HasPrefix(path, "/wp-json/") {
+			if !strings.Contains(b, `"code":"rest_not_implemented"`) || !strings.Contains(b, `"status":501`) {
+				t.Errorf("Store API 501 body = %s", b)
+			}
+		} else if !strings.Contains(b, "Not Implemented") {
+			t.Errorf("501 body = %q", b)
+		}
+	}
+	m := s.metrics()
+	for _, meth := range methods {
+		if strings.Contains(m, meth[:64]) {
+			t.Fatal("a client-chosen method became a metric label")
+		}
+	}
+	if !strings.Contains(m, `method="other"`) || !strings.Contains(m, `code="501"`) {
+		t.Error(`unknown methods are not counted as method="other", code="501"`)
+	}
+	// 200 distinct methods on 3 routes: a bounded handful of new series,
+	// not 200 × 4 KB.
+	if grown := len(m) - before; grown > 32<<10 {
+		t.Errorf("metrics grew by %d bytes after 200 unknown methods", grown)
+	}
+	// Known methods still route: the mux's own answers are kept.
+	if r := s.do(http.MethodDelete, "/wp-json/wc/store/v1/products"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("DELETE on a read-only Store API route = %d, want its 404 rest_no_route", r.StatusCode)
+	}
+	if r := s.do(http.MethodPost, "/"); r.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST / = %d, want 405", r.StatusCode)
+	}
+}
+
+// TestMetricsNotOnShopPort: the shop's handler answers /metrics with its
+// 404 page; the metrics live on MetricsHandler (the app's --metrics-addr).
+func TestMetricsNotOnShopPort(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	r := s.get("/metrics")
+	if b := body(t, r); r.StatusCode != http.StatusNotFound || !strings.Contains(b, "Page not found") {
+		t.Errorf("GET /metrics on the shop = %d, want the shop's 404 page", r.StatusCode)
+	}
+	if m := s.metrics(); !strings.Contains(m, "vitrine_http_requests_total") {
+		t.Error("the metrics handler lacks the request counter")
+	}
+}
