@@ -1,11 +1,15 @@
 package server_test
 
 import (
+	"bufio"
+	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
@@ -96,5 +100,64 @@ func TestMetricsNotOnShopPort(t *testing.T) {
 	}
 	if m := s.metrics(); !strings.Contains(m, "vitrine_http_requests_total") {
 		t.Error("the metrics handler lacks the request counter")
+	}
+}
+
+// TestConnsPerIPCap: on a real loopback listener, one address keeps at most
+// max connections open; the next is closed at once without an answer, and
+// a slot comes back when a connection closes.
+func TestConnsPerIPCap(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: s.srv}
+	go func() { _ = hs.Serve(s.srv.LimitConnsPerIP(ln, 2)) }()
+	t.Cleanup(func() { _ = hs.Close() })
+
+	// ask sends a keep-alive request on c and reports whether an answer came.
+	ask := func(c net.Conn) bool {
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n"); err != nil {
+			return false
+		}
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode == 200 && string(b) == "ok\n"
+	}
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	c1, c2 := dial(), dial()
+	if !ask(c1) || !ask(c2) {
+		t.Fatal("the first two connections were not served")
+	}
+	if ask(dial()) {
+		t.Fatal("a third connection from the same address was served")
+	}
+	if m := s.metrics(); !strings.Contains(m, "vitrine_connections_rejected_total 1") {
+		t.Error("the rejected connection is not counted")
+	}
+	if !ask(c1) {
+		t.Error("an accepted connection stopped being served")
+	}
+	// Closing one gives its slot back (once the server has seen the close).
+	c1.Close()
+	served := false
+	for deadline := time.Now().Add(10 * time.Second); !served && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		served = ask(dial())
+	}
+	if !served {
+		t.Error("no new connection was served after one of the two closed")
 	}
 }
