@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"bufio"
+	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -160,4 +162,57 @@ func TestConnsPerIPCap(t *testing.T) {
 	if !served {
 		t.Error("no new connection was served after one of the two closed")
 	}
+}
+
+// renders is how many pages the server has rendered in the JS engine.
+func (s *shop) renders() int64 {
+	s.t.Helper()
+	for line := range strings.Lines(s.metrics()) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "vitrine_render_duration_seconds_count "); ok {
+			return atoi(v)
+		}
+	}
+	s.t.Fatal("no render count in the metrics")
+	return 0
+}
+
+// TestNotFoundRenderedOnce: every miss answers the same 404 page, rendered
+// once (random 404s used to render each time and saturate the CPUs), without
+// the requested URL in it; a change to the menu's categories renders it anew.
+func TestNotFoundRenderedOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		before := s.renders()
+		var first string
+		for i := range 60 {
+			path := fmt.Sprintf([]string{"/no-such-page-%d", "/product/no-such-product-%d/", "/shop/page/999%d/", "/wp-login.php?x=%d"}[i%4], i)
+			r := s.get(path)
+			b := body(t, r)
+			if r.StatusCode != http.StatusNotFound || !strings.Contains(b, "Page not found") || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Fatalf("GET %s = %d %q", path, r.StatusCode, r.Header.Get("Content-Type"))
+			}
+			if strings.Contains(b, "no-such-") || strings.Contains(b, "wp-login") {
+				t.Fatalf("the 404 page for %s shows the requested URL", path)
+			}
+			if first == "" {
+				first = b
+			} else if b != first {
+				t.Fatalf("GET %s: a different 404 page", path)
+			}
+		}
+		if n := s.renders() - before; n != 1 {
+			t.Errorf("60 misses rendered the 404 page %d times, want once", n)
+		}
+		// A new category is in every page's menu: the 404 page follows.
+		if _, _, err := db.EnsureCategoryPath(context.Background(), []string{"Gadgets Galore"}); err != nil {
+			t.Fatal(err)
+		}
+		seen := false
+		for deadline := time.Now().Add(10 * time.Second); !seen && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			seen = strings.Contains(body(t, s.get("/still-missing")), "Gadgets Galore")
+		}
+		if !seen {
+			t.Error("the 404 page never showed the new category")
+		}
+	})
 }

@@ -81,6 +81,7 @@ type Server struct {
 	mailKick   func()         // the mail outbox's Kick (order_mail.go)
 	products   *productCache  // products for the cart and get_variation (productcache.go)
 	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
+	notFound   notFoundCache  // the rendered 404 page (pages.go)
 
 	payments *payment.Registry // payment methods (checkout.go)
 	limiter  *rateLimiter      // checkout rate limit (checkout.go)
@@ -212,6 +213,8 @@ func (s *Server) applyChanges(ctx context.Context) {
 		if listed {
 			// Category product counts may have changed.
 			s.cats.Reset()
+			// The 404 page shows the category menu.
+			s.notFound.reset()
 		}
 		if purge {
 			s.cache.Purge()
