@@ -2,8 +2,12 @@ package server_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"image/color"
+	"image/png"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -215,4 +219,47 @@ func TestNotFoundRenderedOnce(t *testing.T) {
 			t.Error("the 404 page never showed the new category")
 		}
 	})
+}
+
+// TestFaviconICO: /favicon.ico (asked for by browsers and crawlers whatever
+// the page links) is a real 32×32 icon in the shop's colours, cached long.
+func TestFaviconICO(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	r := s.get("/favicon.ico")
+	b := []byte(body(t, r))
+	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "image/x-icon" {
+		t.Fatalf("GET /favicon.ico = %d %q", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+	if cc := r.Header.Get("Cache-Control"); !strings.Contains(cc, "public") || !strings.Contains(cc, "max-age=604800") {
+		t.Errorf("Cache-Control = %q", cc)
+	}
+	le16 := func(i int) int { return int(binary.LittleEndian.Uint16(b[i:])) }
+	le32 := func(i int) int { return int(binary.LittleEndian.Uint32(b[i:])) }
+	if len(b) < 22 || le16(0) != 0 || le16(2) != 1 || le16(4) != 1 {
+		t.Fatalf("not an ICO header: % x", b[:min(len(b), 22)])
+	}
+	if b[6] != 32 || b[7] != 32 || le16(10) != 1 || le16(12) != 32 || le32(18) != 22 || le32(14) != len(b)-22 {
+		t.Fatalf("bad ICO directory entry: % x", b[6:22])
+	}
+	img, err := png.Decode(bytes.NewReader(b[22:]))
+	if err != nil {
+		t.Fatalf("the icon's image is not a PNG: %v", err)
+	}
+	if img.Bounds().Dx() != 32 || img.Bounds().Dy() != 32 {
+		t.Fatalf("icon is %v", img.Bounds())
+	}
+	rgba := func(x, y int) color.NRGBA { return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA) }
+	if c := rgba(0, 0); c.A != 0 {
+		t.Errorf("the rounded corner is not transparent: %v", c)
+	}
+	if c := rgba(3, 16); c != (color.NRGBA{0x1f, 0x3a, 0x5f, 0xff}) {
+		t.Errorf("the background is %v, want the shop's blue", c)
+	}
+	if c := rgba(16, 22); c.R < 0xf0 || c.G < 0xf0 || c.B < 0xf0 {
+		t.Errorf("the V's stroke is %v, want white", c)
+	}
+	// Revalidation costs nothing.
+	if r := s.get("/favicon.ico", "If-None-Match", r.Header.Get("ETag")); r.StatusCode != http.StatusNotModified {
+		t.Errorf("revalidation = %d, want 304", r.StatusCode)
+	}
 }
