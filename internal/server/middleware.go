@@ -142,12 +142,14 @@ func notImplemented(w http.ResponseWriter, r *http.Request) {
 const maxLogPath = 512
 
 // logPath is the request's path for a log line, cut to maxLogPath bytes.
-func logPath(r *http.Request) string {
-	p := r.URL.Path
-	if len(p) > maxLogPath {
-		p = strings.ToValidUTF8(p[:maxLogPath], "") + "…"
+func logPath(r *http.Request) string { return clipLog(r.URL.Path) }
+
+// clipLog cuts a client-chosen string to maxLogPath bytes for a log line.
+func clipLog(s string) string {
+	if len(s) > maxLogPath {
+		s = strings.ToValidUTF8(s[:maxLogPath], "") + "…"
 	}
-	return p
+	return s
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

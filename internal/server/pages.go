@@ -77,7 +77,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, key string, l
 			s.handleNotFound(w, r)
 			return
 		}
-		s.log.Error("load page", "path", r.URL.Path, "err", err)
+		s.log.Error("load page", "path", logPath(r), "err", err)
 		http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 		return
 	}
@@ -100,7 +100,7 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 		s.metrics.renders.Observe(time.Since(start).Seconds())
 		if err != nil {
 			s.metrics.renderFails.Inc()
-			s.log.Error("server render failed; sending the client-rendered shell", "url", reqURI, "err", err)
+			s.log.Error("server render failed; sending the client-rendered shell", "url", clipLog(reqURI), "err", err)
 			app = ""
 		}
 	}
