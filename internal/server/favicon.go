@@ -17,8 +17,8 @@ import (
 )
 
 // faviconICO is /favicon.ico: the shop's mark (favicon.svg) drawn at 32×32
-// into a PNG inside an ICO container, made once on first use. Browsers and
-// crawlers ask for /favicon.ico whatever the page links.
+// into a PNG inside an ICO container, made once per process. Browsers and
+// crawlers ask for /favicon.ico whatever the page links. New draws it.
 var faviconICO = sync.OnceValues(func() ([]byte, string) {
 	ico := makeFaviconICO(32)
 	sum := sha256.Sum256(ico)

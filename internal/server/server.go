@@ -125,6 +125,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		return nil, fmt.Errorf("load built assets: %w", err)
 	}
 	s.files = files
+	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
 	s.metrics = newMetrics(s)
 	s.handler = s.middleware(s.routes())
 	return s, nil
