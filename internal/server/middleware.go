@@ -81,7 +81,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				}
 			}
 			route := r.Pattern
-			if route == "" {
+			if route == "" || method == methodOther {
+				// Unrouted (an outer mux, such as the sandbox's, may
+				// have set a pattern of its own).
 				route = "unmatched"
 			}
 			status := sw.status
@@ -91,7 +93,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			d := time.Since(start)
 			s.metrics.observe(route, method, status, d)
 			level := slog.LevelInfo
-			if status >= 500 {
+			if status >= 500 && status != http.StatusNotImplemented { // 501: the client's unknown method
 				level = slog.LevelError
 			}
 			s.log.Log(r.Context(), level, "request", "method", method, "path", logPath(r), "route", route,
