@@ -45,7 +45,7 @@ func forEachEngine(t *testing.T, body func(t *testing.T, bin, dsn string)) {
 func serve(t *testing.T, bin, addr, dsn string, env []string, args ...string) (cmd *exec.Cmd, logs *bytes.Buffer, exited <-chan error) {
 	t.Helper()
 	logs = &bytes.Buffer{}
-	cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", dsn, "--log-level", "warn"}, args...)...)
+	cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--metrics-addr", "", "--db", dsn, "--log-level", "warn"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -112,7 +112,16 @@ func TestBinary(t *testing.T) {
 
 		addr := freeAddr(t)
 		base := "http://" + addr
-		srv, logs, done := serve(t, bin, addr, dsn, []string{"VITRINE_SITE_NAME=Binary Test Shop"}, "--demo")
+		metricsAddr := freeAddr(t)
+		srv, logs, done := serve(t, bin, addr, dsn, []string{"VITRINE_SITE_NAME=Binary Test Shop"}, "--demo", "--metrics-addr", metricsAddr)
+
+		// /metrics lives on its own loopback listener, never on the shop's port.
+		if code, body := get(t, "http://"+metricsAddr+"/metrics"); code != 200 || !strings.Contains(body, "vitrine_http_requests_total") {
+			t.Errorf("metrics listener: %d", code)
+		}
+		if code, _ := get(t, base+"/metrics"); code != 404 {
+			t.Errorf("/metrics on the shop's port: %d, want 404", code)
+		}
 
 		if code, body := get(t, base+"/"); code != 200 || !strings.Contains(body, "<title>Binary Test Shop") || !strings.Contains(body, "Classic Tee") {
 			t.Errorf("home: %d (env config or seeding failed)", code)

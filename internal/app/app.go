@@ -77,6 +77,12 @@ type Config struct {
 	AttributionMonths int
 	// ShopEmail receives the new-order notices (default: the SMTP from address).
 	ShopEmail string
+	// MetricsAddr serves /metrics on its own listener; empty (or "off")
+	// turns it off. The shop's port never serves it.
+	MetricsAddr string
+	// MaxConnsPerIP caps the open connections of one client address on the
+	// shop's port (0: no cap; behind a reverse proxy use 0 or a high value).
+	MaxConnsPerIP int
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -122,6 +128,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		fs.BoolVar(p, name, def, help+" ("+envName(name)+")")
 	}
 	str(&c.Addr, "addr", ":8080", "address to listen on")
+	str(&c.MetricsAddr, "metrics-addr", "127.0.0.1:9090", "address of the Prometheus /metrics listener; empty or off turns it off")
+	num(&c.MaxConnsPerIP, "max-conns-per-ip", 64, "open connections one client address may hold on --addr (0: no cap; behind a reverse proxy use 0 or a high value)")
 	str(&c.DB, "db", "sqlite:./data/vitrine.db", "store: sqlite:PATH or postgres://…")
 	str(&c.BaseURL, "base-url", "", "public origin of the shop, e.g. https://shop.example (default: from --addr)")
 	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
@@ -181,6 +189,17 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		c.BaseURL = "http://" + net.JoinHostPort(host, port)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.MetricsAddr == "off" {
+		c.MetricsAddr = ""
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return c, nil, fmt.Errorf("--metrics-addr %q: %w", c.MetricsAddr, err)
+		}
+	}
+	if c.MaxConnsPerIP < 0 {
+		return c, nil, fmt.Errorf("--max-conns-per-ip %d: use 0 (no cap) or more", c.MaxConnsPerIP)
+	}
 	if c.Scroll != "spinner" && c.Scroll != "button" && c.Scroll != "off" {
 		return c, nil, fmt.Errorf("--infinite-scroll %q: use spinner, button or off", c.Scroll)
 	}
@@ -407,34 +426,69 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err := startMail(ctx, cfg, db, srv, log); err != nil {
 		return err
 	}
-	hs := &http.Server{
-		Addr:              cfg.Addr,
-		Handler:           srv,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := newHTTPServer(srv, log)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	log.Info("vitrine listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "store", db.Engine, "version", version())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	ln = srv.LimitConnsPerIP(ln, cfg.MaxConnsPerIP)
+	servers := []*http.Server{hs}
+	errc := make(chan error, 2)
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		ms := newHTTPServer(srv.MetricsHandler(), log)
+		servers = append(servers, ms)
+		log.Info("metrics listening", "addr", mln.Addr().String())
+		go func() { errc <- ms.Serve(mln) }()
 	}
-	log.Info("shutting down; finishing requests in flight")
+	log.Info("vitrine listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "store", db.Engine, "version", version())
+	go func() { errc <- hs.Serve(ln) }()
+	var serveErr error
+	select {
+	case serveErr = <-errc:
+	case <-ctx.Done():
+		log.Info("shutting down; finishing requests in flight")
+	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	for _, s := range servers {
+		if err := s.Shutdown(shutdownCtx); err != nil && serveErr == nil {
+			serveErr = fmt.Errorf("shutdown: %w", err)
+		}
+	}
+	if serveErr != nil {
+		return serveErr
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// The HTTP servers' timeouts. A slow client may hold a connection only
+// this long: the request head in 5 s, the whole request in 15 s, the
+// answer in 30 s (the largest page is a few hundred KB, and this also
+// bounds a wallet call to PayPal), and 30 s idle between requests (a
+// keep-alive connection used to sit idle for two minutes).
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 30 * time.Second
+)
+
+// newHTTPServer is the shop's and the metrics listener's server: bounded
+// headers and timeouts, errors to the log.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
+	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +81,44 @@ func TestRunCommands(t *testing.T) {
 	}
 	if err := Run(context.Background(), []string{"--help"}, env(nil), &out, &errb); err != nil || !strings.Contains(errb.String(), "vitrine import woocommerce-csv FILE") {
 		t.Errorf("help: %v %q", err, errb.String())
+	}
+}
+
+func TestParseEdgeFlags(t *testing.T) {
+	var errb bytes.Buffer
+	c, _, err := parse(nil, env(nil), &errb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MetricsAddr != "127.0.0.1:9090" || c.MaxConnsPerIP != 64 {
+		t.Errorf("defaults: metrics %q, conns per ip %d", c.MetricsAddr, c.MaxConnsPerIP)
+	}
+	for _, off := range [][]string{{"--metrics-addr", ""}, {"--metrics-addr=off"}} {
+		if c, _, err := parse(off, env(nil), &errb); err != nil || c.MetricsAddr != "" {
+			t.Errorf("%v: metrics addr %q, %v", off, c.MetricsAddr, err)
+		}
+	}
+	if c, _, err := parse(nil, env(map[string]string{"VITRINE_METRICS_ADDR": "off", "VITRINE_MAX_CONNS_PER_IP": "0"}), &errb); err != nil || c.MetricsAddr != "" || c.MaxConnsPerIP != 0 {
+		t.Errorf("from the environment: %q %d %v", c.MetricsAddr, c.MaxConnsPerIP, err)
+	}
+	for _, bad := range [][]string{{"--metrics-addr", "nonsense"}, {"--max-conns-per-ip", "-1"}} {
+		if _, _, err := parse(bad, env(nil), &errb); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// TestHTTPServerTimeouts: a slow client cannot hold a connection for
+// minutes (the idle timeout was two minutes); every phase is bounded.
+func TestHTTPServerTimeouts(t *testing.T) {
+	hs := newHTTPServer(http.NotFoundHandler(), slog.New(slog.DiscardHandler))
+	for name, d := range map[string]time.Duration{"ReadHeaderTimeout": hs.ReadHeaderTimeout, "ReadTimeout": hs.ReadTimeout,
+		"WriteTimeout": hs.WriteTimeout, "IdleTimeout": hs.IdleTimeout} {
+		if d <= 0 || d > 30*time.Second {
+			t.Errorf("%s = %s, want more than 0 and at most 30s", name, d)
+		}
+	}
+	if hs.MaxHeaderBytes <= 0 || hs.MaxHeaderBytes > 64<<10 {
+		t.Errorf("MaxHeaderBytes = %d", hs.MaxHeaderBytes)
 	}
 }

@@ -16,6 +16,8 @@ type metrics struct {
 	latency     *prometheus.HistogramVec
 	renders     prometheus.Histogram
 	renderFails prometheus.Counter
+	// connsRejected counts connections closed by LimitConnsPerIP.
+	connsRejected prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -34,7 +36,10 @@ func newMetrics(s *Server) *metrics {
 	m.renderFails = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "vitrine_render_failures_total", Help: "Pages sent client-rendered because the server render failed.",
 	})
-	m.reg.MustRegister(m.requests, m.latency, m.renders, m.renderFails,
+	m.connsRejected = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "vitrine_connections_rejected_total", Help: "Connections closed at once because their address had --max-conns-per-ip open.",
+	})
+	m.reg.MustRegister(m.requests, m.latency, m.renders, m.renderFails, m.connsRejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	pool := func(name, help string, f func(read bool) float64) {
 		for _, which := range []string{"read", "write"} {
@@ -71,8 +76,16 @@ func newMetrics(s *Server) *metrics {
 	return m
 }
 
+// observe counts a request. Every label comes from a closed set: route is a
+// pattern of the mux (or "unmatched"), method went through methodLabel, and
+// the status is a three-digit code (else "other"), so no client can grow
+// the number of series.
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	code := methodOther
+	if status >= 100 && status <= 599 {
+		code = strconv.Itoa(status)
+	}
+	m.requests.WithLabelValues(route, method, code).Inc()
 	m.latency.WithLabelValues(route).Observe(d.Seconds())
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -66,18 +67,23 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
 		r.Body = http.MaxBytesReader(sw, r.Body, s.cfg.MaxBodyBytes)
+		// The method and path are chosen by the client: metrics and logs
+		// only ever see a method from a closed set and a bounded path.
+		method := methodLabel(r.Method)
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				s.log.Error("panic", "method", method, "path", logPath(r), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if sw.status == 0 {
 					http.Error(sw, "Internal Server Error", http.StatusInternalServerError)
 				}
 			}
 			route := r.Pattern
-			if route == "" {
+			if route == "" || method == methodOther {
+				// Unrouted (an outer mux, such as the sandbox's, may
+				// have set a pattern of its own).
 				route = "unmatched"
 			}
 			status := sw.status
@@ -85,16 +91,67 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				status = http.StatusOK
 			}
 			d := time.Since(start)
-			s.metrics.observe(route, r.Method, status, d)
+			s.metrics.observe(route, method, status, d)
 			level := slog.LevelInfo
-			if status >= 500 {
+			if status >= 500 && status != http.StatusNotImplemented { // 501: the client's unknown method
 				level = slog.LevelError
 			}
-			s.log.Log(r.Context(), level, "request", "method", r.Method, "path", r.URL.Path, "route", route,
+			s.log.Log(r.Context(), level, "request", "method", method, "path", logPath(r), "route", route,
 				"status", status, "bytes", sw.bytes, "duration", d, "remote", r.RemoteAddr)
 		}()
+		if method == methodOther {
+			// Before routing: no route answers a method outside HTTP's
+			// standard set, and the catch-all 404 page must not either.
+			notImplemented(sw, r)
+			return
+		}
 		protected.ServeHTTP(sw, r)
 	})
+}
+
+// methodOther is the label and log value of every method outside the
+// standard set.
+const methodOther = "other"
+
+// methodLabel maps a request method onto a closed set: the methods of RFC
+// 9110 and PATCH, else "other". Anything else would let a client mint a new
+// metric series (and keep it in memory for ever) with every request.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodDelete,
+		http.MethodPatch, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return methodOther
+}
+
+// notImplemented answers a method outside the standard set with 501, in the
+// shape of the surface the path belongs to.
+func notImplemented(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/wp-json/"):
+		apiError(w, http.StatusNotImplemented, "rest_not_implemented", "The request method is not supported.", nil)
+	case r.URL.Path == "/wp-admin/admin-ajax.php":
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.WriteHeader(http.StatusNotImplemented)
+		_, _ = w.Write([]byte("0"))
+	default:
+		http.Error(w, "Not Implemented: the request method is not supported.", http.StatusNotImplemented)
+	}
+}
+
+// maxLogPath bounds the request path written to the log.
+const maxLogPath = 512
+
+// logPath is the request's path for a log line, cut to maxLogPath bytes.
+func logPath(r *http.Request) string { return clipLog(r.URL.Path) }
+
+// clipLog cuts a client-chosen string to maxLogPath bytes for a log line.
+func clipLog(s string) string {
+	if len(s) > maxLogPath {
+		s = strings.ToValidUTF8(s[:maxLogPath], "") + "…"
+	}
+	return s
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

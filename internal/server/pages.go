@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"vitrine/internal/pages"
@@ -76,7 +77,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, key string, l
 			s.handleNotFound(w, r)
 			return
 		}
-		s.log.Error("load page", "path", r.URL.Path, "err", err)
+		s.log.Error("load page", "path", logPath(r), "err", err)
 		http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 		return
 	}
@@ -99,7 +100,7 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 		s.metrics.renders.Observe(time.Since(start).Seconds())
 		if err != nil {
 			s.metrics.renderFails.Inc()
-			s.log.Error("server render failed; sending the client-rendered shell", "url", reqURI, "err", err)
+			s.log.Error("server render failed; sending the client-rendered shell", "url", clipLog(reqURI), "err", err)
 			app = ""
 		}
 	}
@@ -276,18 +277,86 @@ func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// handleNotFound answers the shop's 404 page (never cached: junk URLs must
-// not fill the cache).
+// handleNotFound answers the shop's 404 page. The page is the same for
+// every missing URL, so it is rendered once and kept (notFoundPage): junk
+// URLs cost a lock and a write, never a render, and never add page cache
+// entries.
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
-	res, err := s.loader.NotFound(r.Context(), r.URL.RequestURI())
+	p, err := s.notFoundPage(r.Context())
 	if err != nil {
-		http.Error(w, "Not Found", http.StatusNotFound)
-		return
-	}
-	p, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
-	if err != nil {
+		s.log.Warn("404 page", "err", err)
 		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
 	writePage(w, r, p)
+}
+
+// notFoundURL is the URL the 404 page is rendered for: one neutral URL, so
+// one rendering serves every miss and no visitor's URL is shown to another.
+const notFoundURL = "/404/"
+
+// notFoundCache holds the rendered 404 page (one locale today). reset
+// drops it when the page frame changes (the menu's categories); gen keeps
+// a render that raced a reset from being kept.
+type notFoundCache struct {
+	mu   sync.Mutex
+	page *render.Page
+	at   time.Time
+	gen  uint64
+}
+
+func (c *notFoundCache) get(now time.Time, maxAge time.Duration) (*render.Page, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.page != nil && maxAge > 0 && now.Sub(c.at) > maxAge {
+		c.page = nil
+	}
+	return c.page, c.gen
+}
+
+func (c *notFoundCache) put(p *render.Page, gen uint64, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen == gen {
+		c.page, c.at = p, now
+	}
+}
+
+func (c *notFoundCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.page = nil
+	c.gen++
+}
+
+// notFoundPage returns the rendered 404 page, rendering it once (concurrent
+// misses share one render) when there is none.
+func (s *Server) notFoundPage(ctx context.Context) (*render.Page, error) {
+	if p, _ := s.notFound.get(s.now(), s.cfg.CacheMaxAge); p != nil {
+		return p, nil
+	}
+	v, err, _ := s.flight.Do("\x00notfound", func() (any, error) {
+		now := s.now()
+		if p, _ := s.notFound.get(now, s.cfg.CacheMaxAge); p != nil {
+			return p, nil
+		}
+		_, gen := s.notFound.get(now, s.cfg.CacheMaxAge)
+		// Detached from the first caller: others may be waiting on it.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		res, err := s.loader.NotFound(ctx, notFoundURL)
+		if err != nil {
+			return nil, err
+		}
+		p, err := s.renderPage(ctx, notFoundURL, res)
+		if err != nil {
+			return nil, err
+		}
+		s.notFound.put(p, gen, now)
+		return p, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*render.Page), nil
 }

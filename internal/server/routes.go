@@ -62,6 +62,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /assets/", s.handleAsset)
 	mux.HandleFunc("GET /media/{path...}", s.handleMedia)
 	mux.HandleFunc("GET /favicon.svg", s.handleFavicon)
+	mux.HandleFunc("GET /favicon.ico", s.handleFaviconICO) // the same mark, drawn at start (favicon.go)
 	mux.HandleFunc("GET /robots.txt", s.handleRobots)
 	mux.HandleFunc("GET /sitemap.xml", s.handleSitemap)
 	mux.HandleFunc("GET /sitemap-pages.xml", s.handleSitemapPages)
@@ -76,7 +77,7 @@ func (s *Server) routes() http.Handler {
 	// Operations.
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
-	mux.Handle("GET /metrics", s.metrics.handler())
+	// /metrics is not here: it is served on its own address (MetricsHandler).
 
 	// Everything else is the shop's 404 page.
 	mux.HandleFunc("/", s.handleNotFound)

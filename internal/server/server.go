@@ -85,6 +85,7 @@ type Server struct {
 	mailKick   func()         // the mail outbox's Kick (order_mail.go)
 	products   *productCache  // products for the cart and get_variation (productcache.go)
 	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
+	notFound   notFoundCache  // the rendered 404 page (pages.go)
 
 	payments *payment.Registry // payment methods (checkout.go)
 	limiter  *rateLimiter      // checkout rate limit (checkout.go)
@@ -128,6 +129,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		return nil, fmt.Errorf("load built assets: %w", err)
 	}
 	s.files = files
+	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
 	s.metrics = newMetrics(s)
 	s.handler = s.middleware(s.routes())
 	return s, nil
@@ -136,8 +138,18 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// Registry is the Prometheus registry /metrics serves.
+// Registry is the Prometheus registry MetricsHandler serves.
 func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
+
+// MetricsHandler serves the metrics in Prometheus's text format. It is not
+// part of the shop's handler: the app serves it on its own address
+// (--metrics-addr, loopback by default), so the shop's port never shows
+// its internals.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.handler())
+	return mux
+}
 
 // Start begins following the catalogue change log, until ctx ends.
 func (s *Server) Start(ctx context.Context) error {
@@ -206,6 +218,8 @@ func (s *Server) applyChanges(ctx context.Context) {
 		if listed {
 			// Category product counts may have changed.
 			s.cats.Reset()
+			// The 404 page shows the category menu.
+			s.notFound.reset()
 		}
 		if purge {
 			s.cache.Purge()

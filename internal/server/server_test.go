@@ -270,13 +270,13 @@ func TestRenderFailureFallsBackToClientShell(t *testing.T) {
 
 func TestOperationsAndHeaders(t *testing.T) {
 	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
-	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/metrics": 200, "/robots.txt": 200, "/favicon.svg": 200} {
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/robots.txt": 200, "/favicon.svg": 200} {
 		if r := s.get(path); r.StatusCode != want {
 			t.Errorf("GET %s = %d", path, r.StatusCode)
 		}
 	}
 	s.get("/shop/")
-	m := body(t, s.get("/metrics"))
+	m := s.metrics()
 	for _, want := range []string{`vitrine_http_requests_total{code="200",method="GET",route="GET /shop/{$}"}`, "vitrine_store_open_connections", "vitrine_render_duration_seconds_count", "vitrine_page_cache_entries"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("metrics lack %q", want)

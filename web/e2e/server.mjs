@@ -55,7 +55,7 @@ export async function startServer({ args = [] } = {}) {
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(
     BINARY,
-    ['--addr', `127.0.0.1:${port}`, '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn', '--demo', ...args],
+    ['--addr', `127.0.0.1:${port}`, '--metrics-addr', '', '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn', '--demo', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   live.set(child, dir);
