@@ -104,6 +104,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	d := fs.Duration("d", 10*time.Second, "measured duration (at most "+maxDuration.String()+")")
 	n := fs.Int64("n", 0, "stop after this many measured requests (0: no limit but -d)")
 	warm := fs.Duration("warmup", 2*time.Second, "warm-up before measuring, not counted")
+	urlFile := fs.String("url-file", "", "file of URLs, one a line (blank lines and lines starting with # skipped), added to -url; for runs over many distinct URLs")
 	fs.Var(&headers, "H", "extra request header 'Name: value' (repeatable)")
 	hfile := fs.String("H-file", "", "file of request headers, one 'Name: value' per line, several on a line separated by ' | '; request n sends line n (mod lines), e.g. a fresh Cart-Token per request")
 	method := fs.String("method", http.MethodGet, "HTTP method")
@@ -124,6 +125,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 				cfg.URLs = append(cfg.URLs, part)
 			}
 		}
+	}
+	if *urlFile != "" {
+		list, err := readURLFile(*urlFile)
+		if err != nil {
+			return err
+		}
+		cfg.URLs = append(cfg.URLs, list...)
 	}
 	for _, h := range headers {
 		name, value, ok := strings.Cut(h, ":")
@@ -149,6 +157,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	printText(stdout, res)
 	return nil
+}
+
+// readURLFile reads -url-file: one URL per non-empty line; lines starting
+// with # are comments.
+func readURLFile(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-url-file: %w", err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-url-file %s: no URLs", path)
+	}
+	return out, nil
 }
 
 // readHeaderFile reads -H-file: one header set per non-empty line, headers
@@ -422,7 +449,11 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 }
 
 func printText(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "urls:        %s\n", strings.Join(r.URLs, ", "))
+	if len(r.URLs) > 5 {
+		fmt.Fprintf(w, "urls:        %d distinct, from %s to %s\n", len(r.URLs), r.URLs[0], r.URLs[len(r.URLs)-1])
+	} else {
+		fmt.Fprintf(w, "urls:        %s\n", strings.Join(r.URLs, ", "))
+	}
 	fmt.Fprintf(w, "concurrency: %d, measured %.2fs\n", r.Concurrency, r.DurationSeconds)
 	fmt.Fprintf(w, "requests:    %d (ok %d, transport errors %d", r.Requests, r.OK, r.TransportErrors)
 	codes := make([]string, 0, len(r.StatusErrors))

@@ -211,3 +211,52 @@ func TestHeaderFileRotation(t *testing.T) {
 		t.Error("malformed -H-file line accepted")
 	}
 }
+
+func TestURLFile(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.RequestURI()]++
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "urls.txt")
+	body := "# comment\n" + srv.URL + "/a?x=1\n\n" + srv.URL + "/b\n" + srv.URL + "/c\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run([]string{"-url-file", path, "-c", "1", "-d", "5s", "-warmup", "0", "-n", "6", "-json"}, &out, &errb); err != nil {
+		t.Fatal(err, errb.String())
+	}
+	var res Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.URLs) != 3 {
+		t.Errorf("urls = %v, want the file's 3", res.URLs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, u := range []string{"/a?x=1", "/b", "/c"} {
+		if seen[u] == 0 {
+			t.Errorf("%s never requested: %v", u, seen)
+		}
+	}
+
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	if err := os.WriteFile(empty, []byte("# nothing\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-url-file", empty}, &out, &errb); err == nil || !strings.Contains(err.Error(), "no URLs") {
+		t.Errorf("empty file: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(bad, []byte("http://192.0.2.1/\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-url-file", bad}, &out, &errb); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("non-loopback url in file: %v", err)
+	}
+}

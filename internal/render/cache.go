@@ -35,13 +35,23 @@ var (
 
 // NewPage compresses html once, so every cache hit is a copy of bytes.
 func NewPage(status int, html []byte, tags []string) *Page {
-	p := &Page{Status: status, HTML: html, Tags: tags}
+	p := &Page{Status: status, HTML: trim(html), Tags: tags}
 	sum := sha256.Sum256(html)
 	p.ETag = `"` + hex.EncodeToString(sum[:12]) + `"`
 
-	p.Gzip = compress(&gzipPool, html, len(html)/4)
-	p.Brotli = compress(&brotliPool, html, len(html)/5)
+	p.Gzip = trim(compress(&gzipPool, html, len(html)/4))
+	p.Brotli = trim(compress(&brotliPool, html, len(html)/5))
 	return p
+}
+
+// trim returns b in an array of its own length when b holds much more
+// capacity than it uses: a cached page keeps its slices for minutes, and
+// the unused tail of a grown buffer would be memory the cache does not see.
+func trim(b []byte) []byte {
+	if cap(b)-len(b) <= len(b)/16+64 {
+		return b
+	}
+	return bytes.Clone(b)
 }
 
 // compressor is what the pooled gzip and brotli writers share.
@@ -62,8 +72,38 @@ func compress(pool *sync.Pool, html []byte, grow int) []byte {
 	return out.Bytes()
 }
 
+// Memory the cache accounts for besides the bodies, so that its byte bound
+// is a bound on what it really holds, keys and indexes included (issue 9,
+// item 13: a cache counting only bodies held several times its bound).
+const (
+	// entryOverhead: the Page struct, its list element and cacheEntry, the
+	// entries map slot and the ETag string.
+	entryOverhead = 320
+	// tagOverhead: per tag, the Tags slice slot, the tag's slot in its set
+	// of keys, and a share of the set map itself.
+	tagOverhead = 112
+	// headerOverhead: per extra response header.
+	headerOverhead = 64
+)
+
+// size is what a page holds: the capacity of its bodies (what stays
+// allocated, not only what is sent), its tags and headers and the fixed
+// per-page structures.
 func (p *Page) size() int64 {
-	return int64(len(p.HTML)+len(p.Gzip)+len(p.Brotli)) + 256
+	n := cap(p.HTML) + cap(p.Gzip) + cap(p.Brotli) + len(p.ETag) + entryOverhead
+	for _, t := range p.Tags {
+		n += len(t) + tagOverhead
+	}
+	for k, v := range p.Headers {
+		n += len(k) + len(v) + headerOverhead
+	}
+	return int64(n)
+}
+
+// entrySize is what storing p under key costs: the page, and the key, which
+// the entries map, the LRU entry and every tag's set share.
+func entrySize(key string, p *Page) int64 {
+	return p.size() + int64(len(key))
 }
 
 // Cache keeps rendered pages by key (path and normalized query), bounded in
@@ -87,6 +127,7 @@ type Cache struct {
 type cacheEntry struct {
 	key  string
 	page *Page
+	size int64 // entrySize when stored: what removing it gives back
 }
 
 // NewCache makes a cache of at most maxBytes; maxBytes 0 disables it.
@@ -123,7 +164,7 @@ func (c *Cache) Get(key string) (*Page, bool) {
 
 // Put stores a page under key.
 func (c *Cache) Put(key string, p *Page) {
-	if !c.Enabled() || p.size() > c.maxBytes/4 {
+	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
@@ -132,9 +173,10 @@ func (c *Cache) Put(key string, p *Page) {
 		c.remove(el)
 	}
 	p.stored = c.now()
-	el := c.lru.PushFront(&cacheEntry{key: key, page: p})
+	size := entrySize(key, p)
+	el := c.lru.PushFront(&cacheEntry{key: key, page: p, size: size})
 	c.entries[key] = el
-	c.used += p.size()
+	c.used += size
 	for _, t := range p.Tags {
 		set := c.tags[t]
 		if set == nil {
@@ -153,7 +195,7 @@ func (c *Cache) remove(el *list.Element) {
 	e := el.Value.(*cacheEntry)
 	c.lru.Remove(el)
 	delete(c.entries, e.key)
-	c.used -= e.page.size()
+	c.used -= e.size
 	for _, t := range e.page.Tags {
 		if set := c.tags[t]; set != nil {
 			delete(set, e.key)

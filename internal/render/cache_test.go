@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,4 +81,94 @@ func TestPageCompression(t *testing.T) {
 	if !bytes.Equal(got, html) || len(p.Gzip) >= len(html) || len(p.Brotli) == 0 || p.ETag == "" {
 		t.Errorf("gzip round trip failed or no gain: %d -> %d", len(html), len(p.Gzip))
 	}
+}
+
+// TestCacheAccountsKeysTagsAndCapacity: the accounted bytes cover what an
+// entry really holds: the bodies' capacity, the key, the tags and the
+// headers, not only the compressed bodies (issue 9, item 13).
+func TestCacheAccountsKeysTagsAndCapacity(t *testing.T) {
+	html := make([]byte, 2000, 8000) // a grown render buffer: capacity to spare
+	for i := range html {
+		html[i] = byte('a' + i%26)
+	}
+	var tags []string
+	tagBytes := 0
+	for i := 0; i < 100; i++ {
+		tags = append(tags, fmt.Sprintf("product:%d", 100000+i))
+		tagBytes += len(tags[i])
+	}
+	p := NewPage(200, html, tags)
+	p.Headers = map[string]string{"X-WP-Total": "1234"}
+	key := "/?s=" + strings.Repeat("k", 10000)
+	c := NewCache(1<<20, 0)
+	c.Put(key, p)
+	st := c.Stats()
+	if st.Entries != 1 {
+		t.Fatalf("entries %d", st.Entries)
+	}
+	bodies := cap(p.HTML) + cap(p.Gzip) + cap(p.Brotli)
+	if min := int64(bodies + len(key) + tagBytes + len(p.ETag) + len("X-WP-Total1234")); st.Bytes < min {
+		t.Errorf("accounted %d bytes, less than the bodies' capacity, key, tags and headers (%d)", st.Bytes, min)
+	}
+	if cap(p.HTML) > len(p.HTML)+len(p.HTML)/16+64 {
+		t.Errorf("page keeps %d bytes of capacity for %d of HTML", cap(p.HTML), len(p.HTML))
+	}
+	c.Invalidate("product:100050")
+	if st := c.Stats(); st.Entries != 0 || st.Bytes != 0 || len(c.tags) != 0 {
+		t.Errorf("after invalidation: %+v, %d tag sets left", st, len(c.tags))
+	}
+}
+
+// TestCacheBoundedUnderChurn: many distinct keys, each page tagged like a
+// listing, keep the entry count, the tag index and the real heap within
+// the byte bound.
+func TestCacheBoundedUnderChurn(t *testing.T) {
+	const maxBytes = 1 << 20
+	const perPage = 25
+	fill := func(c *Cache, n, from int) {
+		for i := from; i < from+n; i++ {
+			tags := make([]string, 0, perPage)
+			for j := 0; j < perPage-1; j++ {
+				tags = append(tags, fmt.Sprintf("product:%d", (i*7+j)%5000))
+			}
+			tags = append(tags, "listing")
+			key := fmt.Sprintf("/?s=churn-%08d-%s&post_type=product", i, strings.Repeat("q", 60))
+			c.Put(key, NewPage(200, []byte(fmt.Sprintf("<ul><li>result %d</li></ul>", i)), tags))
+		}
+	}
+	c := NewCache(maxBytes, 0)
+	fill(c, 5000, 0)
+	st := c.Stats()
+	if st.Bytes > maxBytes || st.Evictions == 0 {
+		t.Fatalf("over the bound: %+v", st)
+	}
+	// A tag costs at least 64 bytes of index and slice: the bound caps entries.
+	if limit := maxBytes / (perPage * 64); st.Entries > limit {
+		t.Errorf("%d entries of %d tags each in %d bytes; want at most %d", st.Entries, perPage, maxBytes, limit)
+	}
+	members := 0
+	for _, set := range c.tags {
+		members += len(set)
+	}
+	if members > st.Entries*perPage {
+		t.Errorf("tag index holds %d keys for %d entries: evicted keys left behind", members, st.Entries)
+	}
+
+	// The real heap the cache holds stays near its accounted bytes.
+	// Two collections empty the compressor pools, which hold megabytes.
+	runtime.GC()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c2 := NewCache(maxBytes*4, 0)
+	fill(c2, 2000, 100000)
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if acc := c2.Stats().Bytes; held > acc*5/4+256<<10 {
+		t.Errorf("the cache holds %d bytes of heap but accounts for %d", held, acc)
+	}
+	t.Logf("heap held %d, accounted %d, entries %d", held, c2.Stats().Bytes, c2.Stats().Entries)
+	runtime.KeepAlive(c2)
 }

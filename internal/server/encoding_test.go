@@ -1,6 +1,10 @@
 package server
 
-import "testing"
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
 
 func TestAcceptsEncoding(t *testing.T) {
 	cases := []struct {
@@ -22,14 +26,29 @@ func TestAcceptsEncoding(t *testing.T) {
 	}
 }
 
-func TestPageKeyIgnoresJunk(t *testing.T) {
-	a := pageKey("/shop/", map[string][]string{"orderby": {"price"}, "utm_source": {"x"}, "fbclid": {"y"}})
-	b := pageKey("/shop/", map[string][]string{"orderby": {"price"}})
-	if a != b {
-		t.Errorf("tracking parameters changed the key: %q vs %q", a, b)
+func TestPageURLIgnoresJunk(t *testing.T) {
+	s := &Server{}
+	norm := func(raw string) string {
+		r := httptest.NewRequest(http.MethodGet, raw, nil)
+		lq := s.listingQuery(r)
+		if r.URL.Query().Has("s") {
+			return searchURL(lq)
+		}
+		return listingURL("/shop/", lq)
 	}
-	if pageKey("/shop/", map[string][]string{"orderby": {"bogus"}}) != pageKey("/shop/", nil) ||
-		pageKey("/shop/", map[string][]string{"orderby": {"menu_order"}}) != pageKey("/shop/", nil) {
-		t.Error("an unknown sort is not normalized to the default")
+	cases := map[string]string{
+		"/shop/?orderby=price&utm_source=x&fbclid=y":             "/shop/?orderby=price",
+		"/shop/?orderby=bogus":                                   "/shop/",
+		"/shop/?paged=3&orderby=price-desc&orderby=price":        "/shop/page/3/?orderby=price-desc",
+		"/shop/?page=2&utm_source=evil":                          "/shop/page/2/",
+		"/?s=+tee+&post_type=product&utm_source=evil":            "/?s=tee&post_type=product",
+		"/?utm_source=evil&s=tee&product_cat=hats&page=2&x=%3Cb": "/?s=tee&post_type=product&product_cat=hats&page=2",
+		"/?s=tee&product_cat=all&orderby=date":                   "/?s=tee&post_type=product&orderby=date",
+		"/?s=a%26b%3Dc":                                          "/?s=a%26b%3Dc&post_type=product",
+	}
+	for raw, want := range cases {
+		if got := norm(raw); got != want {
+			t.Errorf("%s: normalized to %q, want %q", raw, got, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -70,8 +71,16 @@ func newMetrics(s *Server) *metrics {
 		{"vitrine_page_cache_hits", func() float64 { return float64(s.cache.Stats().Hits) }},
 		{"vitrine_page_cache_misses", func() float64 { return float64(s.cache.Stats().Misses) }},
 		{"vitrine_page_cache_invalidations", func() float64 { return float64(s.cache.Stats().Invalidations) }},
+		{"vitrine_api_cache_entries", func() float64 { return float64(s.api.Stats().Entries) }},
+		{"vitrine_api_cache_bytes", func() float64 { return float64(s.api.Stats().Bytes) }},
+		{"vitrine_api_cache_hits", func() float64 { return float64(s.api.Stats().Hits) }},
+		{"vitrine_api_cache_misses", func() float64 { return float64(s.api.Stats().Misses) }},
 	} {
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: c.name, Help: "Page cache counter."}, c.f))
+		help := "Page cache counter."
+		if strings.HasPrefix(c.name, "vitrine_api_") {
+			help = "Store API response cache counter."
+		}
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: c.name, Help: help}, c.f))
 	}
 	return m
 }

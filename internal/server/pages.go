@@ -14,23 +14,39 @@ import (
 	"vitrine/internal/render"
 )
 
-// pageKey is the cache key of a page request: the path plus the query
-// parameters that change what the page shows, normalized, so that tracking
-// parameters and junk cannot fill the cache with copies.
-func pageKey(path string, q url.Values) string {
-	var b strings.Builder
-	b.WriteString(path)
-	if s := q.Get("s"); s != "" {
-		b.WriteString("?s=" + url.QueryEscape(s))
-		if c := q.Get("product_cat"); c != "" && c != "0" && c != "all" {
-			b.WriteString("&product_cat=" + url.QueryEscape(c))
-		}
+// The cached pages are rendered for everyone, so a page is loaded, rendered
+// and cached from its normalized URL alone: the path plus only the query
+// parameters the page reads, validated and in a fixed order. That URL is the
+// cache key, the page data's url (which the app builds its paging links and
+// the sort form's hidden inputs from) and the URL the server render sees, so
+// tracking parameters and junk can neither multiply cache entries nor reach
+// another visitor's page.
+
+// listingURL is the normalized URL of a shop or category listing page: base
+// ("/shop/", "/product-category/a/b/"), the page as /page/N/, the sort.
+func listingURL(base string, lq pages.ListingQuery) string {
+	u := base
+	if lq.Page > 1 {
+		u += "page/" + strconv.Itoa(lq.Page) + "/"
 	}
-	if o := pages.NormalizeOrderBy(q.Get("orderby")); o != "menu_order" {
+	if o := pages.NormalizeOrderBy(lq.OrderBy); o != "menu_order" {
+		u += "?orderby=" + o
+	}
+	return u
+}
+
+// searchURL is the normalized URL of a search results page.
+func searchURL(lq pages.ListingQuery) string {
+	var b strings.Builder
+	b.WriteString("/?s=" + url.QueryEscape(lq.Search) + "&post_type=product")
+	if lq.Category != "" {
+		b.WriteString("&product_cat=" + url.QueryEscape(lq.Category))
+	}
+	if o := pages.NormalizeOrderBy(lq.OrderBy); o != "menu_order" {
 		b.WriteString("&orderby=" + o)
 	}
-	if p := pageParam(q); p > 1 {
-		b.WriteString("&page=" + strconv.Itoa(p))
+	if lq.Page > 1 {
+		b.WriteString("&page=" + strconv.Itoa(lq.Page))
 	}
 	return b.String()
 }
@@ -45,11 +61,15 @@ func pageParam(q url.Values) int {
 	return 1
 }
 
-type loadFunc func(ctx context.Context) (*pages.Result, error)
+// loadFunc loads a cacheable page for its normalized URL.
+type loadFunc func(ctx context.Context, pageURL string) (*pages.Result, error)
 
 // servePage answers a page from the cache, or loads, renders, caches and
-// answers it. Concurrent misses for one key render once.
-func (s *Server) servePage(w http.ResponseWriter, r *http.Request, key string, load loadFunc) {
+// answers it. pageURL is the page's normalized URL (listingURL, searchURL):
+// the cache key and the only URL the loader and the render see, never the
+// raw request. Concurrent misses for one key render once.
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
+	key := pageURL
 	if p, ok := s.cache.Get(key); ok {
 		w.Header().Set("X-Cache", "hit")
 		writePage(w, r, p)
@@ -59,11 +79,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, key string, l
 		// Detached from the first caller: others may be waiting on it.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
 		defer cancel()
-		res, err := load(ctx)
+		res, err := load(ctx, pageURL)
 		if err != nil {
 			return nil, err
 		}
-		p, err := s.renderPage(ctx, r.URL.RequestURI(), res)
+		p, err := s.renderPage(ctx, pageURL, res)
 		if err != nil {
 			return nil, err
 		}
@@ -166,16 +186,24 @@ func acceptsEncoding(header, enc string) bool {
 	return false
 }
 
+// listingQuery reads what a listing URL asks for, normalized: the sort is
+// one the shop knows (or the default), the search and category are valid
+// UTF-8 cut to 200 bytes.
 func (s *Server) listingQuery(r *http.Request) pages.ListingQuery {
 	q := r.URL.Query()
-	cat := q.Get("product_cat")
+	cat := strings.TrimSpace(q.Get("product_cat"))
 	if cat == "0" || cat == "all" {
 		cat = ""
+	}
+	search := strings.TrimSpace(q.Get("s"))
+	if len(search) > 200 {
+		search = search[:200]
 	}
 	if len(cat) > 200 {
 		cat = cat[:200]
 	}
-	return pages.ListingQuery{Page: pageParam(q), OrderBy: q.Get("orderby"), Search: strings.TrimSpace(q.Get("s")), Category: cat}
+	return pages.ListingQuery{Page: pageParam(q), OrderBy: pages.NormalizeOrderBy(q.Get("orderby")),
+		Search: strings.ToValidUTF8(search, ""), Category: strings.ToValidUTF8(cat, "")}
 }
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
@@ -190,17 +218,13 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	}
 	if q.Has("s") {
 		lq := s.listingQuery(r)
-		if len(lq.Search) > 200 {
-			lq.Search = strings.ToValidUTF8(lq.Search[:200], "")
-		}
-		q.Set("s", lq.Search)
-		s.servePage(w, r, pageKey("/", q), func(ctx context.Context) (*pages.Result, error) {
-			return s.loader.Search(ctx, r.URL.RequestURI(), lq)
+		s.servePage(w, r, searchURL(lq), func(ctx context.Context, u string) (*pages.Result, error) {
+			return s.loader.Search(ctx, u, lq)
 		})
 		return
 	}
-	s.servePage(w, r, "/", func(ctx context.Context) (*pages.Result, error) {
-		return s.loader.Home(ctx, "/")
+	s.servePage(w, r, "/", func(ctx context.Context, u string) (*pages.Result, error) {
+		return s.loader.Home(ctx, u)
 	})
 }
 
@@ -229,9 +253,8 @@ func (s *Server) handleShop(w http.ResponseWriter, r *http.Request) {
 		}
 		lq.Page = p
 	}
-	key := pageKey("/shop/", r.URL.Query()) + "#" + strconv.Itoa(lq.Page)
-	s.servePage(w, r, key, func(ctx context.Context) (*pages.Result, error) {
-		return s.loader.Shop(ctx, r.URL.RequestURI(), lq)
+	s.servePage(w, r, listingURL("/shop/", lq), func(ctx context.Context, u string) (*pages.Result, error) {
+		return s.loader.Shop(ctx, u, lq)
 	})
 }
 
@@ -264,16 +287,19 @@ func (s *Server) handleCategory(w http.ResponseWriter, r *http.Request) {
 		s.handleNotFound(w, r)
 		return
 	}
-	key := pageKey("/product-category/"+strings.Join(parts, "/")+"/", r.URL.Query()) + "#" + strconv.Itoa(lq.Page)
-	s.servePage(w, r, key, func(ctx context.Context) (*pages.Result, error) {
-		return s.loader.Category(ctx, r.URL.RequestURI(), parts, lq)
+	base := "/product-category/"
+	for _, p := range parts {
+		base += url.PathEscape(p) + "/"
+	}
+	s.servePage(w, r, listingURL(base, lq), func(ctx context.Context, u string) (*pages.Result, error) {
+		return s.loader.Category(ctx, u, parts, lq)
 	})
 }
 
 func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
-	s.servePage(w, r, "/product/"+slug+"/", func(ctx context.Context) (*pages.Result, error) {
-		return s.loader.Product(ctx, "/product/"+slug+"/", slug)
+	s.servePage(w, r, "/product/"+url.PathEscape(slug)+"/", func(ctx context.Context, u string) (*pages.Result, error) {
+		return s.loader.Product(ctx, u, slug)
 	})
 }
 

@@ -358,3 +358,61 @@ func TestCategoryCacheFollowsChanges(t *testing.T) {
 		t.Errorf("new category page: %d", r.StatusCode)
 	}
 }
+
+// TestPageCacheNotPoisonedByJunkParams: a cached page is rendered from its
+// normalized URL only, so junk query parameters on the request that filled
+// the cache never reach the paging links, the sort form, the canonical link
+// or the page data that later visitors get (issue 9, item 3).
+func TestPageCacheNotPoisonedByJunkParams(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	const junk = "utm_source=evil&junkparam=zzjunk&fbclid=evilclick"
+	cases := []struct{ junky, clean string }{
+		{"/?" + junk, "/"},
+		{"/shop/?orderby=price-desc&" + junk, "/shop/?orderby=price-desc"},
+		{"/shop/?" + junk, "/shop/"},
+		{"/shop/page/2/?" + junk + "&orderby=price", "/shop/page/2/?orderby=price"},
+		{"/shop/?page=2&" + junk, "/shop/page/2/"},
+		{"/product-category/clothing/?" + junk, "/product-category/clothing/"},
+		{"/product-category/clothing/?orderby=date&" + junk, "/product-category/clothing/?orderby=date"},
+		{"/product/classic-tee/?" + junk, "/product/classic-tee/"},
+		{"/?" + junk + "&s=tee&post_type=product", "/?s=tee&post_type=product"},
+		{"/?s=tee&" + junk + "&orderby=price&product_cat=clothing", "/?s=tee&post_type=product&product_cat=clothing&orderby=price"},
+		{"/?s=a&page=2&" + junk, "/?s=a&post_type=product&page=2"},
+	}
+	bad := []string{"utm_source", "evil", "junkparam", "zzjunk", "fbclid"}
+	for _, tc := range cases {
+		first := s.get(tc.junky)
+		fb := body(t, first)
+		if first.StatusCode != http.StatusOK || first.Header.Get("X-Cache") != "miss" {
+			t.Errorf("GET %s: %d, X-Cache %q; want 200 and a miss", tc.junky, first.StatusCode, first.Header.Get("X-Cache"))
+			continue
+		}
+		second := s.get(tc.clean)
+		sb := body(t, second)
+		if second.Header.Get("X-Cache") != "hit" {
+			t.Errorf("GET %s after %s: X-Cache %q, want hit (same normalized page)", tc.clean, tc.junky, second.Header.Get("X-Cache"))
+		}
+		for _, w := range bad {
+			if strings.Contains(fb, w) {
+				t.Errorf("GET %s: the response contains %q", tc.junky, w)
+			}
+			if strings.Contains(sb, w) {
+				t.Errorf("GET %s (cached from %s): the cached page contains %q", tc.clean, tc.junky, w)
+			}
+		}
+		if fb != sb {
+			t.Errorf("GET %s and %s: different bodies for one cache entry", tc.junky, tc.clean)
+		}
+		// The page data names the normalized URL the page was rendered from.
+		if !strings.Contains(sb, `"url":"`+strings.ReplaceAll(tc.clean, "&", `\u0026`)+`"`) {
+			t.Errorf("GET %s: page data url is not %q", tc.clean, tc.clean)
+		}
+	}
+	// The sort form of a junk-requested listing keeps only what the page reads.
+	b := body(t, s.get("/?s=tee&"+junk+"&orderby=price&product_cat=clothing"))
+	for _, want := range []string{`type="hidden" name="s" value="tee"`, `type="hidden" name="post_type" value="product"`, `type="hidden" name="product_cat" value="clothing"`} {
+		if !strings.Contains(b, want) {
+			t.Errorf("search page sort form lacks %s", want)
+		}
+	}
+}

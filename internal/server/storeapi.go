@@ -69,15 +69,59 @@ type apiResponse struct {
 	Tags    []string          `json:"-"`
 }
 
-// serveAPI answers a read from the response cache, or computes and caches it.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, compute func(ctx context.Context) (*apiResponse, error)) {
-	key := r.URL.Path + "?" + canonicalQuery(r.URL.Query())
+// apiParams names the query parameters a Store API endpoint reads: single
+// ones (the first value counts, as url.Values.Get reads it) and lists
+// (every value of name and name[] counts, in order).
+type apiParams struct {
+	single, lists []string
+}
+
+var (
+	noAPIParams       = apiParams{}
+	productsAPIParams = apiParams{
+		single: []string{"page", "per_page", "orderby", "order", "type", "slug", "featured", "on_sale",
+			"min_price", "max_price", "search", "catalog_visibility"},
+		lists: []string{"include", "exclude", "tag", "sku", "stock_status", "category"},
+	}
+	termsAPIParams = apiParams{single: []string{"orderby", "order", "hide_empty"}}
+)
+
+// normalize keeps only the parameters the endpoint reads: for a single
+// parameter its first value, for a list every non-empty value. Empty values
+// are dropped (every endpoint reads "" as absent).
+func (ps apiParams) normalize(q url.Values) url.Values {
+	out := url.Values{}
+	for _, name := range ps.single {
+		if v := q.Get(name); v != "" {
+			out.Set(name, v)
+		}
+	}
+	for _, name := range ps.lists {
+		for _, k := range []string{name, name + "[]"} {
+			for _, v := range q[k] {
+				if v != "" {
+					out.Add(k, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// serveAPI answers a read from the response cache, or computes and caches
+// it. The cache key is the path and the normalized parameters the endpoint
+// reads (apiParams), and compute sees only those: tracking parameters,
+// cache busters (?_=123) and parameter order neither miss the cache nor
+// change the answer.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, known apiParams, compute func(ctx context.Context, q url.Values) (*apiResponse, error)) {
+	q := known.normalize(r.URL.Query())
+	key := r.URL.Path + "?" + canonicalQuery(q)
 	if p, ok := s.api.Get(key); ok {
 		s.writeAPIPage(w, r, p)
 		return
 	}
 	v, err, _ := s.flight.Do("api:"+key, func() (any, error) {
-		res, err := compute(r.Context())
+		res, err := compute(r.Context(), q)
 		if err != nil {
 			return nil, err
 		}
@@ -239,8 +283,8 @@ func (p *params) amount(name string) *int64 {
 
 // apiProducts serves GET /products.
 func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
-		p := &params{q: r.URL.Query()}
+	s.serveAPI(w, r, productsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
+		p := &params{q: query}
 		q := catalog.ProductQuery{
 			Page:    p.int("page", 1, 1, 100000),
 			PerPage: p.int("per_page", 10, 1, 100),
@@ -338,7 +382,7 @@ func (s *Server) categoryIDs(ctx context.Context, refs []string) ([]int64, error
 // apiProduct serves GET /products/{id} (an id or a slug).
 func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		var p *catalog.Product
 		var err error
 		if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
@@ -406,7 +450,7 @@ func variationLabel(parent, v *catalog.Product) string {
 }
 
 func (s *Server) apiCategories(w http.ResponseWriter, r *http.Request) {
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		cats, err := s.store.Categories(ctx)
 		if err != nil {
 			return nil, err
@@ -431,7 +475,7 @@ func (s *Server) apiCategory(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusNotFound, "woocommerce_rest_category_invalid_id", "Invalid category ID.", nil)
 		return
 	}
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		cats, err := s.store.Categories(ctx)
 		if err != nil {
 			return nil, err
@@ -447,7 +491,7 @@ func (s *Server) apiCategory(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiAttributes(w http.ResponseWriter, r *http.Request) {
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		attrs, err := s.store.Attributes(ctx)
 		if err != nil {
 			return nil, err
@@ -467,7 +511,7 @@ func (s *Server) apiAttribute(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
 		return
 	}
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
+	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		a, err := s.store.Attribute(ctx, id)
 		if err != nil {
 			return nil, err
@@ -482,8 +526,8 @@ func (s *Server) apiAttributeTerms(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
 		return
 	}
-	s.serveAPI(w, r, func(ctx context.Context) (*apiResponse, error) {
-		p := &params{q: r.URL.Query()}
+	s.serveAPI(w, r, termsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
+		p := &params{q: query}
 		orderBy := p.enum("orderby", "menu_order", "menu_order", "name", "slug", "count", "id")
 		order := p.enum("order", "asc", "asc", "desc")
 		hideEmpty := p.boolean("hide_empty")

@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -272,4 +273,82 @@ func TestStoreAPITaxonomies(t *testing.T) {
 			t.Errorf("size terms not in menu order: %+v", sizes)
 		}
 	})
+}
+
+// metricValue reads one unlabelled gauge from /metrics.
+func metricValue(t *testing.T, s *shop, name string) float64 {
+	t.Helper()
+	for _, line := range strings.Split(body(t, s.get("/metrics")), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("/metrics lacks %s", name)
+	return 0
+}
+
+// TestStoreAPICacheKeyIgnoresJunk: the Store API response cache is keyed by
+// the parameters the endpoint reads, normalized, so tracking parameters,
+// cache busters and parameter order hit one entry and never change the
+// answer (issue 9, item 13).
+func TestStoreAPICacheKeyIgnoresJunk(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	first := s.get(api + "/products?per_page=5&orderby=price&order=asc")
+	want := body(t, first)
+	if first.StatusCode != 200 {
+		t.Fatalf("status %d", first.StatusCode)
+	}
+	entries := metricValue(t, s, "vitrine_api_cache_entries")
+	hits := metricValue(t, s, "vitrine_api_cache_hits")
+	variants := []string{
+		"/products?per_page=5&orderby=price&order=asc&utm_source=evil",
+		"/products?_=1234567&per_page=5&orderby=price&order=asc",
+		"/products?order=asc&orderby=price&per_page=5",
+		"/products?per_page=5&per_page=99&orderby=price&order=asc", // the first value counts
+		"/products?per_page=5&orderby=price&order=asc&search=&fbclid=x&include=",
+		"/products?per_page=5&orderby=price&order=asc&_fields=id&context=edit",
+	}
+	for _, v := range variants {
+		r := s.get(api + v)
+		if b := body(t, r); r.StatusCode != 200 || b != want {
+			t.Errorf("GET %s: %d, answer differs from the clean request's", v, r.StatusCode)
+		}
+		if got := r.Header.Get("X-WP-Total"); got != first.Header.Get("X-WP-Total") {
+			t.Errorf("GET %s: X-WP-Total %q", v, got)
+		}
+	}
+	if got := metricValue(t, s, "vitrine_api_cache_entries"); got != entries {
+		t.Errorf("junk and reordered parameters added cache entries: %v → %v", entries, got)
+	}
+	if got := metricValue(t, s, "vitrine_api_cache_hits"); got != hits+float64(len(variants)) {
+		t.Errorf("api cache hits %v → %v, want +%d", hits, got, len(variants))
+	}
+	// A parameter the endpoint reads still makes its own entry.
+	other := body(t, s.get(api+"/products?per_page=5&orderby=price&order=desc"))
+	if other == want {
+		t.Error("order=desc answered like order=asc")
+	}
+	if got := metricValue(t, s, "vitrine_api_cache_entries"); got != entries+1 {
+		t.Errorf("a different known parameter: entries %v, want %v", got, entries+1)
+	}
+	// Endpoints that read no parameters have one entry whatever is sent.
+	cats := body(t, s.get(api+"/products/categories"))
+	before := metricValue(t, s, "vitrine_api_cache_entries")
+	for _, q := range []string{"?_=1", "?utm_source=x&page=3", "?orderby=name"} {
+		if b := body(t, s.get(api+"/products/categories"+q)); b != cats {
+			t.Errorf("categories%s: answer differs", q)
+		}
+	}
+	if got := metricValue(t, s, "vitrine_api_cache_entries"); got != before {
+		t.Errorf("categories with junk: entries %v → %v", before, got)
+	}
+	// Bad values of known parameters are still refused with the REST error.
+	r := s.get(api + "/products?per_page=500&utm_source=x")
+	if e := decode[apiErr](t, r); r.StatusCode != 400 || e.Code != "rest_invalid_param" {
+		t.Errorf("per_page=500: %d %+v", r.StatusCode, e)
+	}
 }
