@@ -184,7 +184,6 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	}
 	if len(rows) > cart.MaxLines { // a cart stored before the limit: refuse, never a 500
 		return nil, cart.ErrTooManyLines
-		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, ErrCartEmpty
