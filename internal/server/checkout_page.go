@@ -35,12 +35,23 @@ const processAction = "woocommerce-process_checkout"
 // processNonce is the classic form's nonce, bound to the session like the
 // Store API's but for its own action.
 func (s *Server) processNonce(scope string, tick int64) string {
-	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+processAction+"|"+scope))[:10]
+	return s.actionNonce(processAction, scope, tick)
 }
 
 func (s *Server) verifyProcessNonce(n, scope string, tick int64) bool {
+	return s.verifyActionNonce(n, processAction, scope, tick)
+}
+
+// actionNonce is a WordPress-style nonce for an action, bound to the
+// session scope, at a 12-hour tick: 10 hex characters.
+func (s *Server) actionNonce(action, scope string, tick int64) string {
+	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+action+"|"+scope))[:10]
+}
+
+// verifyActionNonce accepts the tick's and the previous tick's nonce.
+func (s *Server) verifyActionNonce(n, action, scope string, tick int64) bool {
 	for _, t := range []int64{tick, tick - 1} {
-		if hmac.Equal([]byte(n), []byte(s.processNonce(scope, t))) {
+		if hmac.Equal([]byte(n), []byte(s.actionNonce(action, scope, t))) {
 			return true
 		}
 	}
