@@ -169,8 +169,8 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			Fields: map[string]string{}})
 		return
 	}
-	if wait, ok := s.limiter.allow(now, "s:"+sess.id, "ip:"+clientIP(r.RemoteAddr)); !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+	if wait, ok := s.checkoutAllowed(ctx, now, sess, r.RemoteAddr); !ok {
+		w.Header().Set("Retry-After", retryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
 		return

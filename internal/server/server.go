@@ -56,6 +56,9 @@ type Config struct {
 	Checkout checkout.Config
 	// Wallet, when set, enables the PayPal wallet (wallet.go).
 	Wallet *WalletConfig
+	// HoldStock is how long an unpaid bank-transfer order holds its stock
+	// before it is cancelled and the stock released (holdstock.go); 0 never.
+	HoldStock time.Duration
 }
 
 // Server holds the shop's HTTP handlers and what they use.
@@ -83,7 +86,6 @@ type Server struct {
 	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
 
 	payments *payment.Registry // payment methods (checkout.go)
-	limiter  *rateLimiter      // checkout rate limit (checkout.go)
 	wallet   *wallet           // the PayPal wallet, nil when off (wallet.go)
 }
 
@@ -144,6 +146,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.lastChange.Store(last)
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
+	go s.maintain(ctx) // held stock, rate-limit counters (holdstock.go)
 	s.startWallet(ctx) // the wallet's reconciler (wallet_reconcile.go)
 	return nil
 }
