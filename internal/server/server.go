@@ -59,6 +59,8 @@ type Config struct {
 	// HoldStock is how long an unpaid bank-transfer order holds its stock
 	// before it is cancelled and the stock released (holdstock.go); 0 never.
 	HoldStock time.Duration
+	// Now, when set, replaces the clock (tests).
+	Now func() time.Time
 }
 
 // Server holds the shop's HTTP handlers and what they use.
@@ -112,6 +114,9 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		cache: render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
 		api:   render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
 		now:   func() time.Time { return time.Now().UTC() },
+	}
+	if cfg.Now != nil {
+		s.now = func() time.Time { return cfg.Now().UTC() }
 	}
 	s.initCheckout()
 	s.initWallet()
