@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +22,7 @@ func TestCheckoutRateLimitShared(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		usd, _ := money.Lookup("USD")
 		ck := checkout.DefaultConfig(usd)
-		ck.RateLimit, ck.RateLimitPerAddress = 3, 5
+		ck.RateLimit, ck.RateLimitPerAddress = 3, 6
 		cfg := server.Config{BaseURL: "https://shop.example", Checkout: ck, ChangePoll: time.Hour, Secret: []byte("one shop, two instances")}
 		a := &shop{t: t, db: db, srv: newServer(t, db, "", 1, cfg)}
 		b := &shop{t: t, db: db, srv: newServerOn(t, db, "", 1, cfg)}
@@ -40,23 +42,36 @@ func TestCheckoutRateLimitShared(t *testing.T) {
 		if r.status != 429 || r.code() != "woocommerce_rest_rate_limited" || r.header.Get("Retry-After") == "" || r.header.Get("Retry-After") == "0" {
 			t.Fatalf("fourth attempt, on the other instance: %d %s %q", r.status, r.raw, r.header.Get("Retry-After"))
 		}
+		// The no-script form counts against the same limit.
+		var page struct {
+			ProcessNonce string `json:"process_nonce"`
+		}
+		pageData(t, c.do("GET", "/checkout/", "").raw, &page)
+		form := url.Values{"billing_first_name": {"Ada"}, "billing_email": {"ada@example.com"}, "billing_country": {"US"},
+			"payment_method": {"bacs"}, "woocommerce-process-checkout-nonce": {page.ProcessNonce}}
+		c.s = a
+		if r := c.do("POST", "/checkout/", form.Encode()); r.status != 429 || r.header.Get("Retry-After") == "" ||
+			!strings.Contains(r.raw, "Too many requests. Please wait and try again.") {
+			t.Errorf("no-script form over the limit: %d %q", r.status, r.header.Get("Retry-After"))
+		}
 		if !a.noOrder(1) {
 			t.Error("a limited checkout made an order")
 		}
 		if len(c.do("GET", cartAPI, "").items()) != 1 {
 			t.Error("a limited checkout changed the cart")
 		}
-		// The address (all test requests come from one) allows 5: one more
-		// session gets its first attempt, the next is refused on either server.
+		// The address (all test requests come from one) allows 6 (5 counted
+		// so far): one more session gets its first attempt, the next is
+		// refused, on either server.
 		d := b.client()
 		d.addItem(tank, 1)
 		if r := d.do("POST", checkoutAPI, bad); r.status != 400 {
-			t.Fatalf("another session, fifth from the address: %d %s", r.status, r.raw)
+			t.Fatalf("another session, sixth from the address: %d %s", r.status, r.raw)
 		}
 		e := a.client()
 		e.addItem(tank, 1)
 		if r := e.do("POST", checkoutAPI, checkoutBody(goodBilling(), "")); r.status != 429 || r.code() != "woocommerce_rest_rate_limited" {
-			t.Fatalf("sixth from the address: %d %s", r.status, r.raw)
+			t.Fatalf("seventh from the address: %d %s", r.status, r.raw)
 		}
 	})
 }
