@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -247,6 +250,27 @@ func TestCartLineLimit(t *testing.T) {
 		// A full cart still takes more of a line it holds.
 		if after, err := db.AddLine(ctx, id, line(0), now, exp, nil); err != nil || after.Line(line(0).Key).Quantity != 2 {
 			t.Errorf("add to an existing line of a full cart: %v", err)
+		}
+
+		// A cart stored past the limit before it existed: reads show the
+		// first MaxLines lines, adds and checkout are refused, never failed.
+		extra := line(cart.MaxLines + 10)
+		if err := db.ExecForTest(ctx, `INSERT INTO cart_lines (session_id, line_key, product_id, variation_id, attributes, quantity, unit_price, position)
+			VALUES (?, ?, ?, 0, '[]', 1, 100, ?)`, id, extra.Key, extra.ProductID, cart.MaxLines+10); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := db.Cart(ctx, id, now); err != nil || len(c.Lines) != cart.MaxLines {
+			t.Errorf("over-full cart read: %v", err)
+		}
+		if _, err := db.AddLine(ctx, id, extra, now, exp, nil); !errors.Is(err, cart.ErrTooManyLines) {
+			t.Errorf("add to the line past the limit: %v", err)
+		}
+		usd, _ := money.Lookup("USD")
+		cfg := checkout.DefaultConfig(usd)
+		if _, _, err := db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: id, Now: now, Method: payment.BankTransfer{},
+			Status: checkout.StatusOnHold, Config: &cfg, IdempotencyScope: "checkout:" + id,
+			IdempotencyKey: "k", RequestHash: "h"}); !errors.Is(err, cart.ErrTooManyLines) {
+			t.Errorf("checkout of an over-full cart: %v", err)
 		}
 	})
 }
