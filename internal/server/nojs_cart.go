@@ -60,6 +60,13 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
 	id, err := s.addToSession(ctx, sess, rawID, rawQty, chosen, now)
+	if errors.Is(err, cart.ErrTooManyLines) {
+		// A refusal about the cart, not the product: the cart page (per
+		// visitor) can say so; the cached product page could not.
+		s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: cart.ErrTooManyLines.Message}})
+		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		return
+	}
 	var ce *cart.Error
 	if errors.As(err, &ce) {
 		to := s.refusedPath(ctx, id)
