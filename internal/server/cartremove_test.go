@@ -86,6 +86,23 @@ func TestCartRemoveNeedsNonce(t *testing.T) {
 			t.Errorf("the mini cart's link did not remove: %d lines", n)
 		}
 
+		// The wc-ajax cart writes refuse GET (no nonce there: WooCommerce's
+		// own front end posts them).
+		c.do("GET", fmt.Sprintf("/?add-to-cart=%d", tank), "")
+		key = c.do("GET", cartAPI, "").items()[0]["key"].(string)
+		for _, path := range []string{"/?wc-ajax=remove_from_cart&cart_item_key=" + key, fmt.Sprintf("/?wc-ajax=add_to_cart&product_id=%d", tank)} {
+			r := c.do("GET", path, "", "Sec-Fetch-Site", "cross-site")
+			if r.status != http.StatusMethodNotAllowed || r.header.Get("Allow") != "POST" || r.raw != "0" {
+				t.Errorf("GET %s: %d %q", path, r.status, r.raw)
+			}
+		}
+		if items := c.do("GET", cartAPI, "").items(); len(items) != 1 || items[0]["quantity"].(float64) != 1 {
+			t.Fatalf("a wc-ajax GET changed the cart: %v", items)
+		}
+		if r := c.do("POST", "/?wc-ajax=remove_from_cart", "cart_item_key="+key); r.status != 200 || lines() != 0 {
+			t.Errorf("POST remove_from_cart: %d, %d lines", r.status, lines())
+		}
+
 		// Decision: add-to-cart links keep working cross-site (WooCommerce's
 		// shareable add-to-cart URLs, links in mails and ads); an add only
 		// adds, it never removes or pays.
