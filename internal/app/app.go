@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"vitrine/internal/checkout"
 	"vitrine/internal/importer"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -83,6 +84,13 @@ type Config struct {
 	// MaxConnsPerIP caps the open connections of one client address on the
 	// shop's port (0: no cap; behind a reverse proxy use 0 or a high value).
 	MaxConnsPerIP int
+	// CheckoutRateLimit and CheckoutRateLimitAddress cap checkout attempts
+	// per minute per cart session and per client address (0: off).
+	CheckoutRateLimit        int
+	CheckoutRateLimitAddress int
+	// HoldStockMinutes is how long an unpaid bank-transfer order holds its
+	// stock before it is cancelled (0: never).
+	HoldStockMinutes int
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -160,6 +168,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.Attribution, "attribution", true, "order attribution: remember where shoppers came from in first-party cookies and store it with orders")
 	num(&c.AttributionMonths, "attribution-lifetime-months", 6, "order attribution: lifetime of the first-visit cookies in months")
 	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
+	num(&c.CheckoutRateLimit, "checkout-rate-limit", checkout.DefaultRateLimit, "checkout attempts allowed per minute per cart session, shared by all instances (0: no limit)")
+	num(&c.CheckoutRateLimitAddress, "checkout-rate-limit-address", checkout.DefaultRateLimitPerAddress, "checkout attempts allowed per minute per client address (IPv6: per /64), shared by all instances (0: no limit)")
+	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -211,6 +222,14 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.AttributionMonths < 1 || c.AttributionMonths > 120 {
 		return c, nil, fmt.Errorf("--attribution-lifetime-months %d: use 1 to 120", c.AttributionMonths)
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"checkout-rate-limit", c.CheckoutRateLimit}, {"checkout-rate-limit-address", c.CheckoutRateLimitAddress}, {"hold-stock-minutes", c.HoldStockMinutes}} {
+		if v.n < 0 || v.n > 1_000_000 {
+			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
+		}
 	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
@@ -430,7 +449,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		defer sandbox.Close()
 		sandboxHandler = sandbox.Handler()
 	}
+	checkoutCfg := checkout.DefaultConfig(cur)
+	checkoutCfg.RateLimit, checkoutCfg.RateLimitPerAddress = cfg.CheckoutRateLimit, cfg.CheckoutRateLimitAddress
 	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler,
+		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 	}, db, engine, client, assets, log)

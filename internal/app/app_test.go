@@ -65,6 +65,19 @@ func TestParseDefaultsAndErrors(t *testing.T) {
 	if c, _, err := parse(nil, env(map[string]string{"VITRINE_CART_LIFETIME": "72h"}), &errb); err != nil || c.CartLifetime != 72*time.Hour {
 		t.Errorf("VITRINE_CART_LIFETIME: %v %v", c.CartLifetime, err)
 	}
+	// Checkout rate limiting and held stock are on by default; 0 turns them off.
+	if c.CheckoutRateLimit != 5 || c.CheckoutRateLimitAddress != 30 || c.HoldStockMinutes != 60 {
+		t.Errorf("rate limit / hold stock defaults = %d %d %d", c.CheckoutRateLimit, c.CheckoutRateLimitAddress, c.HoldStockMinutes)
+	}
+	if c, _, err := parse([]string{"--checkout-rate-limit", "0", "--hold-stock-minutes", "0"}, env(map[string]string{"VITRINE_CHECKOUT_RATE_LIMIT_ADDRESS": "0"}), &errb); err != nil ||
+		c.CheckoutRateLimit != 0 || c.CheckoutRateLimitAddress != 0 || c.HoldStockMinutes != 0 {
+		t.Errorf("turned off: %+v %v", c, err)
+	}
+	for _, bad := range [][]string{{"--checkout-rate-limit", "-1"}, {"--hold-stock-minutes", "-5"}, {"--checkout-rate-limit-address", "x"}} {
+		if _, _, err := parse(bad, env(nil), &errb); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
 	c, _, _ = parse([]string{"--base-url", "https://shop.example/"}, env(nil), &errb)
 	if c.BaseURL != "https://shop.example" {
 		t.Errorf("trailing slash kept: %q", c.BaseURL)

@@ -31,6 +31,16 @@ const (
 // MaxQuantity bounds any line's quantity (WooCommerce's default maximum is 9999).
 const MaxQuantity = 9999
 
+// MaxLines bounds how many lines one cart holds. The store refuses the add
+// that would pass it (ErrTooManyLines) inside the add's transaction, and
+// the price function (checkout.Quote) is bounded by it.
+const MaxLines = 500
+
+// ErrTooManyLines refuses an add that would give a cart more than MaxLines
+// lines (Store API shape: 400).
+var ErrTooManyLines = &Error{Status: 400, Code: "woocommerce_rest_cart_too_many_items",
+	Message: fmt.Sprintf("Your cart cannot hold more than %d different items. Please remove some before adding more.", MaxLines)}
+
 // Attr is one chosen variation attribute ("pa_color" = "rust").
 type Attr struct {
 	Attribute string `json:"attribute"`

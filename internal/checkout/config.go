@@ -90,10 +90,21 @@ type Config struct {
 	BankAccounts []payment.BankAccount
 	// Terms, when set, must be accepted on the classic checkout form.
 	Terms *Terms
-	// RateLimit caps checkouts per minute per session and per client
-	// address; 0 turns the limit off.
-	RateLimit int
+	// RateLimit caps checkout attempts per minute per cart session, and
+	// RateLimitPerAddress per client address (an IPv6 client's /64); 0 turns
+	// that limit off. The counters are kept in the store, shared by every
+	// instance. Refused attempts answer 429 with Retry-After.
+	RateLimit           int
+	RateLimitPerAddress int
 }
+
+// Default checkout rate limits (the binary's flags): a shopper places an
+// order or retries a refused one a few times a minute; many shoppers may
+// share one address (an office, a mobile carrier's NAT).
+const (
+	DefaultRateLimit           = 5
+	DefaultRateLimitPerAddress = 30
+)
 
 // IsZero reports whether c is the zero value.
 func (c *Config) IsZero() bool { return reflect.ValueOf(*c).IsZero() }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"vitrine/internal/cart"
 )
 
 // Item is one priced cart line as Quote sees it. UnitPrice is the
@@ -26,8 +28,8 @@ type Item struct {
 const (
 	MaxUnitPrice = 1_000_000_000 // minor units
 	MaxQuantity  = 9999
-	MaxLines     = 500
-	maxRate      = 100_000 // 100 %
+	MaxLines     = cart.MaxLines // the cart's own bound
+	maxRate      = 100_000       // 100 %
 )
 
 // ErrLimits is returned for items outside the limits above.

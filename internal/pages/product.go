@@ -434,6 +434,9 @@ type CartPage struct {
 	Base
 	Cart  any    `json:"cart"`
 	Nonce string `json:"nonce"`
+	// RemoveNonce is the session's _wpnonce for the remove links without
+	// scripts (/cart/?remove_item=KEY&_wpnonce=…).
+	RemoveNonce string `json:"remove_nonce"`
 	// Notices are the messages of the visitor's last cart change without
 	// scripts (the page's form, a remove link, a grouped add).
 	Notices []Notice `json:"notices"`
@@ -447,7 +450,7 @@ type Notice struct {
 }
 
 // Cart loads the cart page around a cart the server has already read.
-func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce string, notices []Notice) (*Result, error) {
+func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce, removeNonce string, notices []Notice) (*Result, error) {
 	e, err := l.setup(ctx, "cart", reqURL)
 	if err != nil {
 		return nil, err
@@ -457,5 +460,5 @@ func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce string
 	if notices == nil {
 		notices = []Notice{}
 	}
-	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce, Notices: notices}, Head: h}, nil
+	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce, RemoveNonce: removeNonce, Notices: notices}, Head: h}, nil
 }

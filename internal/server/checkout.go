@@ -11,9 +11,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"vitrine/internal/cart"
@@ -42,7 +42,6 @@ func (s *Server) initCheckout() {
 		s.cfg.Checkout.Currency = s.cfg.Currency
 	}
 	s.payments = payment.NewRegistry(payment.BankTransfer{Accounts: s.cfg.Checkout.BankAccounts}, payment.CashOnDelivery{})
-	s.limiter = &rateLimiter{perMinute: s.cfg.Checkout.RateLimit, hits: map[string]*window{}}
 }
 
 // Payments is the registry of payment methods the checkout offers; wallet
@@ -334,9 +333,9 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 			return
 		}
 		if r.Method == http.MethodPost {
-			if wait, ok := s.limiter.allow(now, "s:"+sess.id, "ip:"+clientIP(r.RemoteAddr)); !ok {
+			if wait, ok := s.checkoutAllowed(r.Context(), now, sess, r.RemoteAddr); !ok {
 				s.cartHeaders(w, sess, now)
-				w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+				w.Header().Set("Retry-After", retryAfter(wait))
 				writeRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
 					"Too many requests. Please wait and try again.", nil)
 				return
@@ -481,49 +480,53 @@ func (s *Server) orderResponse(o *checkout.Order) checkoutResponse {
 
 // --- rate limiting ---
 
-// rateLimiter allows perMinute checkouts per key in a fixed one-minute
-// window; 0 turns it off. In memory: each instance counts its own.
-type rateLimiter struct {
-	perMinute int
-	mu        sync.Mutex
-	hits      map[string]*window
-}
+// checkoutWindow is the rate limit's window: limits are per minute.
+const checkoutWindow = time.Minute
 
-type window struct {
-	start time.Time
-	n     int
-}
-
-// allow counts a checkout against every key; it is refused (with the time
-// until the window ends) when any key is over the limit.
-func (l *rateLimiter) allow(now time.Time, keys ...string) (time.Duration, bool) {
-	if l == nil || l.perMinute <= 0 {
+// checkoutAllowed counts a checkout attempt against the session's and the
+// client address's limits (Checkout.RateLimit and RateLimitPerAddress, per
+// minute; 0 turns one off). The counters live in the store, so every
+// instance on it shares them. It answers false, with the time until the
+// window ends, when either is over its limit. A store error lets the
+// attempt through (logged): placing the order will meet the same store.
+func (s *Server) checkoutAllowed(ctx context.Context, now time.Time, sess cartSession, remote string) (time.Duration, bool) {
+	cfg := &s.cfg.Checkout
+	if cfg.RateLimit <= 0 && cfg.RateLimitPerAddress <= 0 {
 		return 0, true
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.hits) > 100000 {
-		for k, w := range l.hits {
-			if now.Sub(w.start) >= time.Minute {
-				delete(l.hits, k)
-			}
-		}
+	hits := []sqlstore.RateHit{{Key: "checkout:s:" + sess.id, Limit: cfg.RateLimit}}
+	if addr := addressKey(remote); addr != "" {
+		hits = append(hits, sqlstore.RateHit{Key: "checkout:a:" + addr, Limit: cfg.RateLimitPerAddress})
 	}
-	var wait time.Duration
-	ok := true
-	for _, k := range keys {
-		w := l.hits[k]
-		if w == nil || now.Sub(w.start) >= time.Minute {
-			w = &window{start: now}
-			l.hits[k] = w
+	wait, ok, err := s.db.HitRateLimits(ctx, hits, checkoutWindow, now)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("checkout rate limit", "err", err)
 		}
-		w.n++
-		if w.n > l.perMinute {
-			ok = false
-			wait = max(wait, w.start.Add(time.Minute).Sub(now))
-		}
+		return 0, true
 	}
 	return wait, ok
+}
+
+// retryAfter is a Retry-After value: whole seconds, at least 1.
+func retryAfter(wait time.Duration) string {
+	return strconv.Itoa(max(1, int((wait+time.Second-1)/time.Second)))
+}
+
+// addressKey is the client address a per-address limit counts: the IPv4
+// address, or the /64 an IPv6 client holds (one subscriber's prefix).
+func addressKey(remote string) string {
+	ip, err := netip.ParseAddr(clientIP(remote))
+	if err != nil {
+		return ""
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }
 
 // currencyOf is the order's currency block (the shop's when unknown).

@@ -35,12 +35,23 @@ const processAction = "woocommerce-process_checkout"
 // processNonce is the classic form's nonce, bound to the session like the
 // Store API's but for its own action.
 func (s *Server) processNonce(scope string, tick int64) string {
-	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+processAction+"|"+scope))[:10]
+	return s.actionNonce(processAction, scope, tick)
 }
 
 func (s *Server) verifyProcessNonce(n, scope string, tick int64) bool {
+	return s.verifyActionNonce(n, processAction, scope, tick)
+}
+
+// actionNonce is a WordPress-style nonce for an action, bound to the
+// session scope, at a 12-hour tick: 10 hex characters.
+func (s *Server) actionNonce(action, scope string, tick int64) string {
+	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+action+"|"+scope))[:10]
+}
+
+// verifyActionNonce accepts the tick's and the previous tick's nonce.
+func (s *Server) verifyActionNonce(n, action, scope string, tick int64) bool {
 	for _, t := range []int64{tick, tick - 1} {
-		if hmac.Equal([]byte(n), []byte(s.processNonce(scope, t))) {
+		if hmac.Equal([]byte(n), []byte(s.actionNonce(action, scope, t))) {
 			return true
 		}
 	}
@@ -158,8 +169,8 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			Fields: map[string]string{}})
 		return
 	}
-	if wait, ok := s.limiter.allow(now, "s:"+sess.id, "ip:"+clientIP(r.RemoteAddr)); !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+	if wait, ok := s.checkoutAllowed(ctx, now, sess, r.RemoteAddr); !ok {
+		w.Header().Set("Retry-After", retryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
 		return

@@ -60,6 +60,13 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
 	id, err := s.addToSession(ctx, sess, rawID, rawQty, chosen, now)
+	if errors.Is(err, cart.ErrTooManyLines) {
+		// A refusal about the cart, not the product: the cart page (per
+		// visitor) can say so; the cached product page could not.
+		s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: cart.ErrTooManyLines.Message}})
+		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		return
+	}
 	var ce *cart.Error
 	if errors.As(err, &ce) {
 		to := s.refusedPath(ctx, id)
@@ -111,16 +118,48 @@ func (s *Server) noScriptOutcome(w http.ResponseWriter, op string, err error, no
 	return true, false
 }
 
+// cartAction is the action of the cart's _wpnonce (WooCommerce's
+// "woocommerce-cart"): the remove links without scripts carry it.
+const cartAction = "woocommerce-cart"
+
+// msgLinkExpired is WordPress's answer to a link whose nonce does not check.
+const msgLinkExpired = "The link you followed has expired. Please try again."
+
+// cartNonce is the session's _wpnonce for the cart's remove links.
+func (s *Server) cartNonce(scope string, tick int64) string {
+	return s.actionNonce(cartAction, scope, tick)
+}
+
+// removeAllowed reports whether a GET /cart/?remove_item= may change the
+// cart: the browser does not call it cross-site (Sec-Fetch-Site) and its
+// _wpnonce is the session's.
+func (s *Server) removeAllowed(r *http.Request, sess cartSession, now time.Time) bool {
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return false
+	}
+	return s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.scope(), nonceTickAt(now))
+}
+
 // handleCart answers the cart page, GET /cart/: rendered per request with
 // the visitor's cart (never through the page cache: it is per visitor), with
 // Cache-Control: no-store, private. GET /cart/?remove_item=KEY (the mini
-// cart's link without scripts) removes that line and redirects to /cart/.
+// cart's link without scripts, with the session's _wpnonce) removes that
+// line and redirects to /cart/; without a valid nonce, or cross-site, it
+// changes nothing and shows "The link you followed has expired.".
 func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
 	if key := strings.TrimSpace(r.URL.Query().Get("remove_item")); r.URL.Query().Has("remove_item") {
+		// A removal needs the session's _wpnonce (the links carry it) and a
+		// request that is not cross-site: line keys are the same in every
+		// cart, so a link on another site must not empty this one.
+		if key != "" && (sess.viaCookie || sess.viaToken) && !s.removeAllowed(r, sess, now) {
+			s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
+			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+			return
+		}
 		if key != "" && (sess.viaCookie || sess.viaToken) {
 			name := ""
 			if c, err := s.cartResponse(ctx, sess.id); err == nil {
@@ -151,7 +190,8 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(ctx, r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)), notices)
+	res, err := s.loader.Cart(ctx, r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)),
+		s.cartNonce(sess.scope(), nonceTickAt(now)), notices)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return

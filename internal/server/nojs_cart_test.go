@@ -140,7 +140,10 @@ func TestCartPage(t *testing.T) {
 		key := cart.items()[0]["key"].(string)
 
 		// remove_item: removes, redirects to /cart/, clears the items cookie.
-		r = c.do("GET", "/cart/?remove_item="+key, "")
+		if link := removeLink(t, r.raw); !strings.HasPrefix(link, "/cart/?remove_item="+key+"&_wpnonce=") {
+			t.Errorf("remove link %q", link)
+		}
+		r = c.do("GET", removeLink(t, r.raw), "")
 		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/cart/" {
 			t.Errorf("remove_item: %d %q", r.status, r.header.Get("Location"))
 		}

@@ -60,6 +60,11 @@ type Config struct {
 	// served under SandboxPrefix behind the shop's middleware: security
 	// headers, cross-origin write checks, body caps, logs and metrics.
 	Sandbox http.Handler
+	// HoldStock is how long an unpaid bank-transfer order holds its stock
+	// before it is cancelled and the stock released (holdstock.go); 0 never.
+	HoldStock time.Duration
+	// Now, when set, replaces the clock (tests).
+	Now func() time.Time
 }
 
 // Server holds the shop's HTTP handlers and what they use.
@@ -88,7 +93,6 @@ type Server struct {
 	notFound   notFoundCache  // the rendered 404 page (pages.go)
 
 	payments *payment.Registry // payment methods (checkout.go)
-	limiter  *rateLimiter      // checkout rate limit (checkout.go)
 	wallet   *wallet           // the PayPal wallet, nil when off (wallet.go)
 }
 
@@ -115,6 +119,9 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		cache: render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
 		api:   render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
 		now:   func() time.Time { return time.Now().UTC() },
+	}
+	if cfg.Now != nil {
+		s.now = func() time.Time { return cfg.Now().UTC() }
 	}
 	s.initCheckout()
 	s.initWallet()
@@ -160,6 +167,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.lastChange.Store(last)
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
+	go s.maintain(ctx) // held stock, rate-limit counters (holdstock.go)
 	s.startWallet(ctx) // the wallet's reconciler (wallet_reconcile.go)
 	return nil
 }

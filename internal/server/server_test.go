@@ -38,6 +38,13 @@ func newServer(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg s
 	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
 		tb.Fatalf("seed: %v", err)
 	}
+	return newServerOn(tb, db, bundle, engines, cfg)
+}
+
+// newServerOn wires a server like newServer on a store already seeded (a
+// second instance on the same store).
+func newServerOn(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg server.Config) *server.Server {
+	tb.Helper()
 	client, err := web.Client()
 	if err != nil {
 		tb.Fatal(err)

@@ -34,7 +34,8 @@ func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
 		h(w, r)
 		return
 	}
-	h, ok := s.wcAjaxEndpoints()[r.URL.Query().Get("wc-ajax")]
+	name := r.URL.Query().Get("wc-ajax")
+	h, ok := s.wcAjaxEndpoints()[name]
 	if !ok {
 		wcAjaxHeaders(w)
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
@@ -42,8 +43,22 @@ func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("0"))
 		return
 	}
+	if wcAjaxCartWrites[name] && r.Method != http.MethodPost {
+		// A GET (a link or an image on another site, sent with the
+		// shopper's cookies) never changes a cart; cross-site POSTs are
+		// refused by the cross-origin check of every write.
+		wcAjaxHeaders(w)
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.Header().Set("Allow", http.MethodPost)
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		_, _ = w.Write([]byte("0"))
+		return
+	}
 	h(w, r)
 }
+
+// wcAjaxCartWrites are the wc-ajax endpoints that change the cart: POST only.
+var wcAjaxCartWrites = map[string]bool{"add_to_cart": true, "remove_from_cart": true}
 
 // wcAjaxHeaders are the headers of every wc-ajax answer: JSON, not indexed,
 // never cached (WordPress's nocache_headers).

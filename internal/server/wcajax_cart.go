@@ -75,7 +75,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 		s.wcCartFailed(w, "add_to_cart", err)
 		return
 	}
-	s.wcFragmentsOf(w, r, out)
+	s.wcFragmentsOf(w, r, sess.id, out)
 }
 
 // errBadProductID refuses an add whose product id is not a positive number.
@@ -181,12 +181,14 @@ func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, id string) 
 		s.wcCartFailed(w, "cart fragments", err)
 		return
 	}
-	s.wcFragmentsOf(w, r, c)
+	s.wcFragmentsOf(w, r, id, c)
 }
 
-// wcFragmentsOf answers the success body for a shaped cart.
-func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, c *cartObject) {
-	frags, err := s.renderFragments(r.Context(), c)
+// wcFragmentsOf answers the success body for a shaped cart of the session.
+func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *cartObject) {
+	// The mini cart's remove links carry the session's _wpnonce; the
+	// session is the one the cookie names (set by this answer when new).
+	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, nonceTickAt(s.now())))
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
@@ -205,12 +207,13 @@ func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, c *cartOb
 }
 
 // renderFragments renders each fragment through the server bundle: data
-// {page: "fragments", fragment: name, cart: <Store API cart object>}; the
-// app answers exactly that element's outer HTML. Rendered fragments are kept
-// by the SHA-256 of the cart's JSON (fragmentCache): the render is a pure
-// function of that data, so an identical cart (every first add of the same
+// {page: "fragments", fragment: name, remove_nonce: the session's
+// _wpnonce, cart: <Store API cart object>}; the app answers exactly that
+// element's outer HTML. Rendered fragments are kept by the SHA-256 of the
+// nonce and the cart's JSON (fragmentCache): the render is a pure function
+// of that data, so an identical cart (every first add of the same
 // product, a refresh of an unchanged cart) reuses the HTML without a render.
-func (s *Server) renderFragments(ctx context.Context, c *cartObject) (map[string]string, error) {
+func (s *Server) renderFragments(ctx context.Context, c *cartObject, removeNonce string) (map[string]string, error) {
 	if s.engine == nil {
 		return nil, errNoEngine
 	}
@@ -218,7 +221,11 @@ func (s *Server) renderFragments(ctx context.Context, c *cartObject) (map[string
 	if err != nil {
 		return nil, err
 	}
-	key := sha256.Sum256(cj)
+	if len(c.Items) == 0 {
+		removeNonce = "" // no remove links: empty carts share one render
+	}
+	nj := strconv.Quote(removeNonce)
+	key := sha256.Sum256(append(append([]byte(nj), '|'), cj...))
 	if out := s.frags.get(key); out != nil {
 		return out, nil
 	}
@@ -227,6 +234,8 @@ func (s *Server) renderFragments(ctx context.Context, c *cartObject) (map[string
 		data := make([]byte, 0, len(cj)+64)
 		data = append(data, `{"page":"fragments","fragment":`...)
 		data = strconv.AppendQuote(data, f.name)
+		data = append(data, `,"remove_nonce":`...)
+		data = append(data, nj...)
 		data = append(data, `,"cart":`...)
 		data = append(data, cj...)
 		data = append(data, '}')

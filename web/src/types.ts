@@ -301,6 +301,8 @@ export interface CartPage extends PageBase {
   cart: StoreCart;
   /** The Store API nonce of the visitor's session (Nonce header of cart writes). */
   nonce: string;
+  /** The session's _wpnonce for the remove links without scripts. */
+  remove_nonce?: string;
   /** Notices of the visitor's last cart change without scripts (text with WooCommerce's HTML entities). */
   notices?: { kind: 'message' | 'error'; text: string }[];
 }
@@ -479,6 +481,8 @@ export interface FragmentsPage {
   page: 'fragments';
   fragment: 'mini_cart' | 'cart_count';
   cart: StoreCart;
+  /** The session's _wpnonce for the mini cart's remove links. */
+  remove_nonce?: string;
   url?: string;
 }
 

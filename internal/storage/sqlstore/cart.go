@@ -31,7 +31,7 @@ var _ cart.Store = (*DB)(nil)
 const (
 	sqlCartSession = `SELECT customer, created_at, updated_at, expires_at FROM cart_sessions WHERE id = ? AND expires_at > ?`
 	sqlCartLines   = `SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position
-		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key`
+		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key LIMIT ?` // cart.MaxLines: a cart stored before the limit shows its first lines instead of failing
 	sqlDropExpired = `DELETE FROM cart_sessions WHERE id = ? AND expires_at <= ?`
 	sqlTouch       = `INSERT INTO cart_sessions (id, customer, created_at, updated_at, expires_at) VALUES (?, '{}', ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, expires_at = excluded.expires_at
@@ -101,7 +101,7 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 		return nil, err
 	}
 	var rows []lineRow
-	if err := st.SelectContext(ctx, &rows, id); err != nil {
+	if err := st.SelectContext(ctx, &rows, id, cart.MaxLines); err != nil {
 		return nil, fmt.Errorf("load cart lines: %w", err)
 	}
 	if c.Lines, err = linesOf(rows); err != nil {
@@ -142,7 +142,7 @@ func (db *DB) touchSession(ctx context.Context, tx *sqlx.Tx, id string, now, exp
 		return nil, err
 	}
 	var rows []lineRow
-	if err := st.SelectContext(ctx, &rows, id); err != nil {
+	if err := st.SelectContext(ctx, &rows, id, cart.MaxLines); err != nil {
 		return nil, err
 	}
 	if c.Lines, err = linesOf(rows); err != nil {
@@ -173,6 +173,11 @@ func (db *DB) AddLine(ctx context.Context, id string, l cart.Line, now, expires 
 			pos = max(pos, cl.Position)
 		}
 		total := existing + l.Quantity
+		// The line limit, decided inside the transaction that writes: two
+		// concurrent adds at MaxLines-1 lines cannot both pass.
+		if existing == 0 && len(c.Lines) >= cart.MaxLines {
+			return cart.ErrTooManyLines
+		}
 		if check != nil {
 			if err := check(c, existing, total); err != nil {
 				return err

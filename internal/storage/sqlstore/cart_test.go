@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -192,6 +195,82 @@ func TestCartConcurrentMixed(t *testing.T) {
 		}
 		if c, _ := db.Cart(ctx, "t_0000000000000000000000000000ff", now); c.Exists {
 			t.Error("cancelled add created the session")
+		}
+	})
+}
+
+// A cart holds at most cart.MaxLines lines: the add that would pass it is
+// refused inside its transaction and writes nothing, even when two adds
+// race for the last free line; adding to a line already there still works.
+func TestCartLineLimit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		exp := now.Add(cart.Lifetime)
+		id := "t_0123456789abcdef0123456789abce"
+		line := func(i int) cart.Line {
+			return cart.Line{ProductID: int64(i + 1), Quantity: 1, UnitPrice: 100, Key: cart.LineKey(int64(i+1), 0, nil)}
+		}
+		for i := 0; i < cart.MaxLines-1; i++ {
+			if _, err := db.AddLine(ctx, id, line(i), now, exp, nil); err != nil {
+				t.Fatalf("line %d: %v", i, err)
+			}
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for j := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[j] = db.AddLine(ctx, id, line(cart.MaxLines+j), now, exp, nil)
+			}()
+		}
+		wg.Wait()
+		ok, refused := 0, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case errors.Is(err, cart.ErrTooManyLines):
+				refused++
+			default:
+				t.Errorf("add: %v", err)
+			}
+		}
+		if ok != 1 || refused != 1 {
+			t.Fatalf("two adds at %d lines: %d passed, %d refused", cart.MaxLines-1, ok, refused)
+		}
+		if _, err := db.AddLine(ctx, id, line(cart.MaxLines+5), now, exp, nil); !errors.Is(err, cart.ErrTooManyLines) {
+			t.Errorf("add past the limit: %v", err)
+		}
+		c, err := db.Cart(ctx, id, now)
+		if err != nil || len(c.Lines) != cart.MaxLines {
+			t.Fatalf("cart: %d lines, %v", len(c.Lines), err)
+		}
+		// A full cart still takes more of a line it holds.
+		if after, err := db.AddLine(ctx, id, line(0), now, exp, nil); err != nil || after.Line(line(0).Key).Quantity != 2 {
+			t.Errorf("add to an existing line of a full cart: %v", err)
+		}
+
+		// A cart stored past the limit before it existed: reads show the
+		// first MaxLines lines, adds and checkout are refused, never failed.
+		extra := line(cart.MaxLines + 10)
+		if err := db.ExecForTest(ctx, `INSERT INTO cart_lines (session_id, line_key, product_id, variation_id, attributes, quantity, unit_price, position)
+			VALUES (?, ?, ?, 0, '[]', 1, 100, ?)`, id, extra.Key, extra.ProductID, cart.MaxLines+10); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := db.Cart(ctx, id, now); err != nil || len(c.Lines) != cart.MaxLines {
+			t.Errorf("over-full cart read: %v", err)
+		}
+		if _, err := db.AddLine(ctx, id, extra, now, exp, nil); !errors.Is(err, cart.ErrTooManyLines) {
+			t.Errorf("add to the line past the limit: %v", err)
+		}
+		usd, _ := money.Lookup("USD")
+		cfg := checkout.DefaultConfig(usd)
+		if _, _, err := db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: id, Now: now, Method: payment.BankTransfer{},
+			Status: checkout.StatusOnHold, Config: &cfg, IdempotencyScope: "checkout:" + id,
+			IdempotencyKey: "k", RequestHash: "h"}); !errors.Is(err, cart.ErrTooManyLines) {
+			t.Errorf("checkout of an over-full cart: %v", err)
 		}
 	})
 }

@@ -179,8 +179,11 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		Key         string `db:"line_key"`
 	}
 	if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT line_key, product_id, variation_id, attributes, quantity
-		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key`), in.Session); err != nil {
+		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key LIMIT ?`), in.Session, cart.MaxLines+1); err != nil {
 		return nil, err
+	}
+	if len(rows) > cart.MaxLines { // a cart stored before the limit: refuse, never a 500
+		return nil, cart.ErrTooManyLines
 	}
 	if len(rows) == 0 {
 		return nil, ErrCartEmpty

@@ -49,12 +49,22 @@ func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan ti
 // units back in stock, in one transaction. It reports false, changing
 // nothing, when the order is in any other state.
 func (db *DB) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (cancelled bool, err error) {
+	in, args := inClause(openWalletStates)
+	args = append([]any{checkout.StatusPending}, args...)
+	return db.cancelOrderWhere(ctx, id, checkout.PayFailed, now, `status = ? AND payment_state IN `+in, args...)
+}
+
+// cancelOrderWhere cancels an unpaid order (status cancelled, payment state
+// payState) when it still matches where, and puts its units back in stock,
+// in one transaction. The conditional UPDATE decides: of concurrent
+// cancellers (two instances) exactly one changes the row and restores the
+// stock; the others report false and change nothing.
+func (db *DB) cancelOrderWhere(ctx context.Context, id int64, payState string, now time.Time, where string, whereArgs ...any) (cancelled bool, err error) {
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
 		cancelled = false
-		in, args := inClause(openWalletStates)
-		args = append([]any{checkout.StatusCancelled, checkout.PayFailed, now.Unix(), id, checkout.StatusPending}, args...)
+		args := append([]any{checkout.StatusCancelled, payState, now.Unix(), id}, whereArgs...)
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
-			WHERE id = ? AND status = ? AND paid_at IS NULL AND payment_state IN `+in), args...)
+			WHERE id = ? AND paid_at IS NULL AND `+where), args...)
 		if err != nil {
 			return err
 		}

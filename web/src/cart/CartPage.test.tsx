@@ -23,7 +23,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('CartPage', () => {
   it('works without scripts: a POST form to /cart/ with cart[key][qty] and update_cart, labelled cells for stacked rows', () => {
-    const html = renderToString(<CartPage data={data()} />);
+    const html = renderToString(<CartPage data={data({ remove_nonce: 'abc123' })} />);
     const doc = new DOMParser().parseFromString(html, 'text/html');
     const form = doc.querySelector('form.woocommerce-cart-form')!;
     expect(form.getAttribute('action')).toBe('/cart/');
@@ -37,7 +37,7 @@ describe('CartPage', () => {
       'Quantity',
       'Subtotal',
     ]);
-    expect(doc.querySelector('a.remove')?.getAttribute('href')).toBe('/cart/?remove_item=k1');
+    expect(doc.querySelector('a.remove')?.getAttribute('href')).toBe('/cart/?remove_item=k1&_wpnonce=abc123');
   });
 
   it("shows the server's notices with WooCommerce's entities decoded, errors as alerts", () => {

@@ -4,6 +4,7 @@ import { decodeEntities, formatPrice } from '../lib/format';
 import { QuantityField } from '../product/QuantityField';
 import { LineVariation } from '../ui/LineItem';
 import { CartEmpty } from './CartEmpty';
+import { removeHref } from './MiniCart';
 import { applyFragments, storeFragments, wcAjax } from './add-to-cart';
 import './cart.css';
 import { ExpressWallet } from '../wallet/ExpressWallet';
@@ -56,7 +57,7 @@ async function refreshFragments() {
  * unit price, quantity and line total; "Update cart" sends the changed
  * quantities (Store API update-item), the remove links remove a line
  * (remove-item) with an Undo that adds it again. Without scripts the remove
- * links are /cart/?remove_item=KEY, which the server answers.
+ * links are /cart/?remove_item=KEY&_wpnonce=…, which the server answers.
  */
 export function CartPage({ data }: { data: CartPageData }) {
   const [cart, setCart] = useState<StoreCart>(data.cart);
@@ -194,7 +195,7 @@ export function CartPage({ data }: { data: CartPageData }) {
                 <tr key={it.key} className="woocommerce-cart-form__cart-item cart_item">
                   <td className="product-remove">
                     <a
-                      href={`/cart/?remove_item=${it.key}`}
+                      href={removeHref(it.key, data.remove_nonce)}
                       className="remove"
                       aria-label={`Remove ${name} from cart`}
                       data-product_id={it.id}

@@ -18,6 +18,6 @@ export function Fragment({ data }: { data: FragmentsPage }) {
         />
       );
     default:
-      return <MiniCart cart={data.cart} />;
+      return <MiniCart cart={data.cart} removeNonce={data.remove_nonce} />;
   }
 }

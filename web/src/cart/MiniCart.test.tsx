@@ -19,11 +19,11 @@ const cart: StoreCart = {
 
 describe('MiniCart', () => {
   it('lists lines with a remove link, quantity × price, subtotal and buttons', () => {
-    const { container } = render(<MiniCart cart={cart} />);
+    const { container } = render(<MiniCart cart={cart} removeNonce="abc123" />);
     const root = container.firstElementChild!;
     expect(root.className).toBe('widget_shopping_cart_content');
     const remove = screen.getByRole('link', { name: 'Remove Classic & Tee from cart' });
-    expect(remove.getAttribute('href')).toBe(`/cart/?remove_item=${'a'.repeat(32)}`);
+    expect(remove.getAttribute('href')).toBe(`/cart/?remove_item=${'a'.repeat(32)}&_wpnonce=abc123`);
     expect(remove.className).toBe('remove remove_from_cart_button');
     expect(remove.getAttribute('data-cart_item_key')).toBe('a'.repeat(32));
     expect(remove.textContent).toBe('×');
@@ -55,5 +55,10 @@ describe('MiniCart', () => {
     expect(container.querySelector('.screen-reader-text')!.textContent).toBe('(3 items, $72.00)');
     const empty = render(<Fragment data={{ page: 'fragments', fragment: 'cart_count', cart: { ...cart, items: [], items_count: 0 } }} />);
     expect(empty.container.querySelector('.header-cart-total')!.textContent).toBe('');
+  });
+
+  it("the mini cart fragment's remove links carry the session's _wpnonce", () => {
+    const { container } = render(<Fragment data={{ page: 'fragments', fragment: 'mini_cart', cart, remove_nonce: 'n0nce' }} />);
+    expect(container.querySelector('a.remove')!.getAttribute('href')).toBe(`/cart/?remove_item=${'a'.repeat(32)}&_wpnonce=n0nce`);
   });
 });

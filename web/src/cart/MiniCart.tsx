@@ -11,11 +11,20 @@ function Amount({ value }: { value: string }) {
 }
 
 /**
+ * The link that removes a line without scripts: the server refuses it
+ * without the session's _wpnonce (a cross-site link must not empty a cart).
+ */
+export function removeHref(key: string, nonce?: string): string {
+  const href = `/cart/?remove_item=${encodeURIComponent(key)}`;
+  return nonce ? `${href}&_wpnonce=${encodeURIComponent(nonce)}` : href;
+}
+
+/**
  * The mini cart (WooCommerce's div.widget_shopping_cart_content): the
  * fragment the server sends after every cart change, and the content of the
  * header cart dropdown.
  */
-export function MiniCart({ cart }: { cart: StoreCart }) {
+export function MiniCart({ cart, removeNonce }: { cart: StoreCart; removeNonce?: string }) {
   if (cart.items.length === 0) {
     return (
       <div className="widget_shopping_cart_content">
@@ -32,7 +41,7 @@ export function MiniCart({ cart }: { cart: StoreCart }) {
           return (
             <li key={it.key} className="woocommerce-mini-cart-item mini_cart_item">
               <a
-                href={`/cart/?remove_item=${it.key}`}
+                href={removeHref(it.key, removeNonce)}
                 className="remove remove_from_cart_button"
                 data-cart_item_key={it.key}
                 data-product_id={it.id}
