@@ -123,6 +123,20 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 			break
 		}
 	}
+	// A category has one URL, its ancestors' slugs and its own: any other
+	// parent path moves there, so made-up paths never make pages (or cache
+	// entries) of their own.
+	canonical := len(chain) == len(slugs)
+	for i := 0; canonical && i < len(chain); i++ {
+		canonical = chain[i].Slug == slugs[i]
+	}
+	if !canonical {
+		to := "/product-category/"
+		for _, c := range chain {
+			to += url.PathEscape(c.Slug) + "/"
+		}
+		return nil, &Moved{Path: to}
+	}
 	for _, c := range chain {
 		crumbs = append(crumbs, Crumb{c.Name, e.b.CategoryPath(c.ID, c.Slug)})
 	}

@@ -26,6 +26,12 @@ const PerPage = 24
 // ErrNotFound means the page does not exist (unknown slug, page past the end).
 var ErrNotFound = errors.New("page not found")
 
+// Moved means the page lives at another path (a category asked for under a
+// parent path that is not its own); Path is the canonical one, escaped.
+type Moved struct{ Path string }
+
+func (m *Moved) Error() string { return "page moved to " + m.Path }
+
 // Loader builds page data.
 type Loader struct {
 	Store    catalog.Store

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -95,6 +96,10 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 	if err != nil {
 		if pages.IsNotFound(err) {
 			s.handleNotFound(w, r)
+			return
+		}
+		if m := (*pages.Moved)(nil); errors.As(err, &m) {
+			http.Redirect(w, r, m.Path, http.StatusMovedPermanently)
 			return
 		}
 		s.log.Error("load page", "path", logPath(r), "err", err)
@@ -292,7 +297,12 @@ func (s *Server) handleCategory(w http.ResponseWriter, r *http.Request) {
 		base += url.PathEscape(p) + "/"
 	}
 	s.servePage(w, r, listingURL(base, lq), func(ctx context.Context, u string) (*pages.Result, error) {
-		return s.loader.Category(ctx, u, parts, lq)
+		res, err := s.loader.Category(ctx, u, parts, lq)
+		if m := (*pages.Moved)(nil); errors.As(err, &m) {
+			// Keep the page and the sort on the canonical path.
+			return nil, &pages.Moved{Path: listingURL(m.Path, lq)}
+		}
+		return res, err
 	})
 }
 

@@ -126,6 +126,11 @@ func TestPages(t *testing.T) {
 			{"/product-category/clothing/", 200, []string{"<title>Clothing – Vitrine</title>", "T-shirts"}, ""},
 			{"/product-category/clothing/t-shirts/", 200, []string{"Classic Tee", `<link rel="canonical" href="https://shop.example/product-category/clothing/t-shirts/">`}, ""},
 			{"/product-category/nope/", 404, nil, ""},
+			// A category has one path: made-up or missing parents move to it.
+			{"/product-category/t-shirts/", 301, nil, "/product-category/clothing/t-shirts/"},
+			{"/product-category/bogus/t-shirts/page/2/?orderby=price&utm_source=x", 301, nil, "/product-category/clothing/t-shirts/page/2/?orderby=price"},
+			{"/product-category/clothing/bogus/t-shirts/", 301, nil, "/product-category/clothing/t-shirts/"},
+			{"/product-category/hats/clothing/", 301, nil, "/product-category/clothing/"},
 			{"/product/classic-tee/", 200, []string{
 				"<title>Classic Tee – Vitrine</title>",
 				`<meta property="og:type" content="product">`,
