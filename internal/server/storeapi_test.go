@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -275,10 +276,12 @@ func TestStoreAPITaxonomies(t *testing.T) {
 	})
 }
 
-// metricValue reads one unlabelled gauge from /metrics.
+// metricValue reads one unlabelled gauge from the metrics handler.
 func metricValue(t *testing.T, s *shop, name string) float64 {
 	t.Helper()
-	for _, line := range strings.Split(body(t, s.get("/metrics")), "\n") {
+	rec := httptest.NewRecorder()
+	s.srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, line := range strings.Split(rec.Body.String(), "\n") {
 		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil {

@@ -15,3 +15,14 @@ func (db *DB) ExecForTest(ctx context.Context, q string, args ...any) error {
 	_, err := db.write.ExecContext(ctx, db.write.Rebind(q), args...)
 	return err
 }
+
+// MigrateDownToForTest rolls migrations back to version (tests replay a
+// migration's one-time work with it).
+func (db *DB) MigrateDownToForTest(ctx context.Context, version int64) error {
+	p, err := db.provider()
+	if err != nil {
+		return err
+	}
+	_, err = p.DownTo(ctx, version)
+	return err
+}
