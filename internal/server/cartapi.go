@@ -488,7 +488,7 @@ func (s *Server) heldElsewhere(ctx context.Context, c *cart.Cart, key string, se
 //
 // Products come from the product cache, brought up to the change log first.
 func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, *catalog.Product, cart.Line, error) {
-	if err := s.synced(ctx); err != nil {
+	if err := s.products.Synced(ctx); err != nil {
 		return nil, nil, cart.Line{}, err
 	}
 	return s.resolveLineCached(ctx, id, chosen, now)
@@ -570,7 +570,7 @@ func (s *Server) updateItemCart(ctx context.Context, sess cartSession, key strin
 	if key == "" {
 		return nil, errInvalidKey
 	}
-	if err := s.synced(ctx); err != nil {
+	if err := s.products.Synced(ctx); err != nil {
 		return nil, err
 	}
 	c, err := s.db.SetQuantity(ctx, sess.id, key, qty, now, now.Add(s.cfg.CartLifetime), func(c *cart.Cart, l cart.Line) error {
@@ -761,7 +761,7 @@ func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, erro
 // (a write already did).
 func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool) (*cartObject, error) {
 	now := s.now()
-	if err := s.synced(ctx); err != nil {
+	if err := s.products.Synced(ctx); err != nil {
 		return nil, err
 	}
 	if extend && c.Exists && c.Expires.Sub(now) < cart.Renew {
