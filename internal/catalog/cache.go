@@ -50,7 +50,7 @@ type Cache struct {
 	gen      uint64
 	products map[int64]*Product
 	vars     map[int64][]*Product // by parent id
-	kids     map[int64][]int64            // parent id → cached variation ids
+	kids     map[int64][]int64    // parent id → cached variation ids
 
 	sync sync.Mutex // one request at a time applies pending changes (Synced)
 }
