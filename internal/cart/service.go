@@ -242,6 +242,26 @@ func (s *Service) SetCustomer(ctx context.Context, id string, cust Customer) err
 	return s.Store.SetCustomer(ctx, id, cust, now, s.expires(now))
 }
 
+// UpdateCustomer changes the session's billing and shipping addresses
+// (nil: unchanged), keeping the chosen rate; a shipping address carries no
+// email.
+func (s *Service) UpdateCustomer(ctx context.Context, id string, billing, shipping *Address) error {
+	c, err := s.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	cust := c.Customer
+	if billing != nil {
+		cust.Billing = *billing
+	}
+	if shipping != nil {
+		sh := *shipping
+		sh.Email = ""
+		cust.Shipping = sh
+	}
+	return s.SetCustomer(ctx, id, cust)
+}
+
 // DeleteExpired removes the carts expired now; it reports how many.
 func (s *Service) DeleteExpired(ctx context.Context) (int64, error) {
 	return s.Store.DeleteExpiredCarts(ctx, s.now())

@@ -224,6 +224,19 @@ func (s *Service) Cart(ctx context.Context, id string) (*PricedCart, error) {
 	return s.Price(ctx, c, true)
 }
 
+// Draft is the session's cart for a draft order (the Store API's GET
+// /checkout): ErrCartEmpty when it has no line.
+func (s *Service) Draft(ctx context.Context, id string) (*cart.Cart, error) {
+	c, err := s.Carts.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Lines) == 0 {
+		return nil, ErrCartEmpty
+	}
+	return c, nil
+}
+
 // SelectRate chooses the session's shipping rate: package must be "", "0"
 // (the one package) and rate one the cart's destination offers now.
 func (s *Service) SelectRate(ctx context.Context, id, pkg, rate string) error {

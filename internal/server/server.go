@@ -92,6 +92,8 @@ type Server struct {
 	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache  // the rendered 404 page (pages.go)
 
+	carts    *cart.Service     // the cart's use cases
+	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
 	payments *payment.Registry // payment methods (checkout.go)
 	wallet   *wallet           // the PayPal wallet, nil when off (wallet.go)
 }
@@ -131,6 +133,9 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	// Cart and get_variation requests catch up with the change log first.
 	s.products.Follow(s.lastChange.Load, s.applyChanges)
 	s.store = s.cats
+	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
+	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
+		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings}
 	files, err := loadAssets(static)
