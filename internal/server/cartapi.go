@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
-	"vitrine/internal/checkout"
 	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/storeapi"
 )

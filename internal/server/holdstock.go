@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"time"
-
 )
 
 // The periodic store upkeep: held stock of unpaid orders released
