@@ -18,6 +18,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/storeapi"
 )
@@ -317,14 +318,14 @@ func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess cartSess
 }
 
 func (s *Server) cartItemDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.removeItem(ctx, sess, r.PathValue("key")); err != nil {
+	if err := s.carts.Remove(ctx, sess.id, r.PathValue("key")); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
 }
 
 func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.removeItem(ctx, sess, in.get("key")); err != nil {
+	if err := s.carts.Remove(ctx, sess.id, in.get("key")); err != nil {
 		return 0, nil, err
 	}
 	c, err := s.cartResponse(ctx, sess.id)
@@ -341,26 +342,17 @@ func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess cartS
 }
 
 func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	now := s.now()
-	c, err := s.db.Cart(ctx, sess.id, now)
-	if err != nil {
-		return 0, nil, err
-	}
-	cust := c.Customer
 	if in.billing != nil {
 		if err := validAddress("billing_address", in.billing, true); err != nil {
 			return 0, nil, err
 		}
-		cust.Billing = *in.billing
 	}
 	if in.shipping != nil {
 		if err := validAddress("shipping_address", in.shipping, false); err != nil {
 			return 0, nil, err
 		}
-		in.shipping.Email = ""
-		cust.Shipping = *in.shipping
 	}
-	if err := s.db.SetCustomer(ctx, sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
+	if err := s.carts.UpdateCustomer(ctx, sess.id, in.billing, in.shipping); err != nil {
 		return 0, nil, err
 	}
 	resp, err := s.cartResponse(ctx, sess.id)
@@ -368,31 +360,8 @@ func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess c
 }
 
 func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if p := in.get("package_id"); p != "" && p != "0" {
-		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_package", Message: "Invalid package ID."}
-	}
-	rate := in.get("rate_id")
-	now := s.now()
-	c, err := s.db.Cart(ctx, sess.id, now)
-	if err != nil {
-		return 0, nil, err
-	}
 	// The rate must be one the cart's destination offers now.
-	cur, err := s.shapeCart(ctx, c, false)
-	if err != nil {
-		return 0, nil, err
-	}
-	offered := false
-	for _, pkg := range cur.ShippingRates {
-		for _, r := range pkg.ShippingRates {
-			offered = offered || (rate != "" && r.RateID == rate)
-		}
-	}
-	if !offered {
-		return 0, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_rate", Message: "Invalid shipping rate."}
-	}
-	c.Customer.ShippingRate = rate
-	if err := s.db.SetCustomer(ctx, sess.id, c.Customer, now, now.Add(s.cfg.CartLifetime)); err != nil {
+	if err := s.checkout.SelectRate(ctx, sess.id, in.get("package_id"), in.get("rate_id")); err != nil {
 		return 0, nil, err
 	}
 	resp, err := s.cartResponse(ctx, sess.id)
@@ -426,16 +395,12 @@ func validAddress(param string, a *cart.Address, email bool) error {
 
 // --- cart operations ---
 
-var errInvalidKey = &cart.Error{Status: http.StatusConflict, Code: "woocommerce_rest_cart_invalid_key",
-	Message: "Cart item does not exist."}
-
-// addItem validates an add and stores it; it returns the cart after the
-// add and the line key.
+// addItem parses an add (id; quantity: absent means 1, present must be
+// valid) and makes it; it returns the cart after the add and the line key.
 func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (*cart.Cart, string, error) {
-	now := s.now()
 	id, err := strconv.ParseInt(in.get("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return nil, "", &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+		return nil, "", cart.ErrInvalidProduct
 	}
 	qty := int64(1)
 	if in.vals.Has("quantity") { // absent means 1; present must be valid
@@ -443,171 +408,33 @@ func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (
 			return nil, "", err
 		}
 	}
-	c, line, err := s.addLine(ctx, sess, id, qty, in.variation, now)
+	c, line, err := s.carts.Add(ctx, sess.id, id, qty, in.variation)
 	return c, line.Key, err
 }
 
-// addLine resolves what an add sells and stores it with the quantity and
-// stock rules checked against the cart inside the write.
-func (s *Server) addLine(ctx context.Context, sess cartSession, id, qty int64, chosen []cart.Attr, now time.Time) (*cart.Cart, cart.Line, error) {
-	sell, parent, line, err := s.resolveLine(ctx, id, chosen, now)
-	if err != nil {
-		return nil, line, err
-	}
-	line.Quantity = qty
-	c, err := s.db.AddLine(ctx, sess.id, line, now, now.Add(s.cfg.CartLifetime), func(c *cart.Cart, existing, total int64) error {
-		return cart.CheckQuantityHeld(cart.WithStock(sell, parent), total, existing, s.heldElsewhere(ctx, c, line.Key, sell, parent), true)
-	})
-	return c, line, err
-}
-
-// heldElsewhere is what the cart's other lines hold of the stock sell draws
-// on: for a variation whose parent manages the stock, the other lines of
-// variations of that parent that draw on it too; else 0 (a line is the only
-// one of its product).
-func (s *Server) heldElsewhere(ctx context.Context, c *cart.Cart, key string, sell, parent *catalog.Product) int64 {
-	if parent == nil || cart.StockOwner(sell, parent) != parent {
-		return 0
-	}
-	var held int64
-	for _, l := range c.Lines {
-		if l.Key == key || l.ProductID != parent.ID || l.VariationID == 0 {
-			continue
-		}
-		if v, err := s.products.Product(ctx, l.VariationID); err == nil && cart.StockOwner(v, parent) != parent {
-			continue // that variation has stock of its own
-		}
-		held += l.Quantity
-	}
-	return held
-}
-
-// resolveLine finds what an add sells (the variation for variable
-// products), checks it can be sold, and builds the line with the
-// catalogue's price.
+// addLine adds to the session's cart (cart.Service.Add).
 //
-// Products come from the product cache, brought up to the change log first.
+// Deprecated: a forwarder kept so wallet_ajax.go compiles unchanged; the
+// wallet calls the cart service itself once it moves.
+func (s *Server) addLine(ctx context.Context, sess cartSession, id, qty int64, chosen []cart.Attr, now time.Time) (*cart.Cart, cart.Line, error) {
+	return s.carts.Add(ctx, sess.id, id, qty, chosen)
+}
+
+// resolveLine is cart.Service.Resolve.
+//
+// Deprecated: a forwarder kept so wallet_ajax.go compiles unchanged.
 func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, *catalog.Product, cart.Line, error) {
-	if err := s.synced(ctx); err != nil {
-		return nil, nil, cart.Line{}, err
-	}
-	return s.resolveLineCached(ctx, id, chosen, now)
+	return s.carts.Resolve(ctx, id, chosen)
 }
 
-func (s *Server) resolveLineCached(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, *catalog.Product, cart.Line, error) {
-	invalid := &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
-	p, err := s.products.Product(ctx, id)
-	if errors.Is(err, catalog.ErrNotFound) {
-		return nil, nil, cart.Line{}, invalid
-	}
-	if err != nil {
-		return nil, nil, cart.Line{}, err
-	}
-	var parent *catalog.Product
-	sell := p
-	var attrs []cart.Attr
-	switch p.Type {
-	case catalog.TypeVariation:
-		if parent, err = s.products.Product(ctx, p.ParentID); err != nil {
-			if errors.Is(err, catalog.ErrNotFound) {
-				return nil, nil, cart.Line{}, invalid
-			}
-			return nil, nil, cart.Line{}, err
-		}
-		want := map[string]string{}
-		for _, a := range chosen {
-			want[cart.AttrKey(a.Attribute)] = strings.TrimSpace(a.Value)
-		}
-		attrs = cart.VariationAttrs(p, want)
-		for _, a := range attrs {
-			if a.Value == "" {
-				return nil, nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
-					Message: "Missing variation data for variable product. " + a.Attribute + " is a required field."}
-			}
-		}
-	case catalog.TypeVariable:
-		if !p.Published() {
-			return nil, nil, cart.Line{}, invalid
-		}
-		if len(chosen) == 0 {
-			return nil, nil, cart.Line{}, &cart.Error{Status: 400, Code: "woocommerce_rest_missing_variation_data",
-				Message: "Missing variation data for variable product."}
-		}
-		vars, err := s.products.Variations(ctx, p.ID)
-		if err != nil {
-			return nil, nil, cart.Line{}, err
-		}
-		parent = p
-		if sell, attrs, err = cart.ChooseVariation(p, vars, chosen); err != nil {
-			return nil, nil, cart.Line{}, err
-		}
-	}
-	if err := cart.CheckSellable(sell, parent, now); err != nil {
-		return nil, nil, cart.Line{}, err
-	}
-	price, _ := sell.Price(now)
-	l := cart.Line{ProductID: sell.ID, Variation: attrs, UnitPrice: price}
-	if parent != nil {
-		l.ProductID, l.VariationID = parent.ID, sell.ID
-	}
-	l.Key = cart.LineKey(l.ProductID, l.VariationID, l.Variation)
-	return sell, parent, l, nil
-}
-
-// updateItem sets a line's quantity after the rules allow it.
-func (s *Server) updateItem(ctx context.Context, sess cartSession, key string, in *cartInput) error {
-	_, err := s.updateItemCart(ctx, sess, key, in)
-	return err
-}
-
-// updateItemCart is updateItem answering the cart after the change.
+// updateItemCart parses the quantity of an update and sets the line's
+// quantity, answering the cart after the change.
 func (s *Server) updateItemCart(ctx context.Context, sess cartSession, key string, in *cartInput) (*cart.Cart, error) {
-	now := s.now()
 	qty, err := cart.ParseQuantity(in.get("quantity"))
 	if err != nil {
 		return nil, err
 	}
-	if key == "" {
-		return nil, errInvalidKey
-	}
-	if err := s.synced(ctx); err != nil {
-		return nil, err
-	}
-	c, err := s.db.SetQuantity(ctx, sess.id, key, qty, now, now.Add(s.cfg.CartLifetime), func(c *cart.Cart, l cart.Line) error {
-		invalid := &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
-		p, err := s.products.Product(ctx, l.ItemID())
-		if errors.Is(err, catalog.ErrNotFound) {
-			return invalid
-		}
-		if err != nil {
-			return err
-		}
-		var parent *catalog.Product
-		if l.VariationID != 0 {
-			if parent, err = s.products.Product(ctx, l.ProductID); errors.Is(err, catalog.ErrNotFound) {
-				return invalid
-			} else if err != nil {
-				return err
-			}
-		}
-		return cart.CheckQuantityHeld(cart.WithStock(p, parent), qty, l.Quantity, s.heldElsewhere(ctx, c, key, p, parent), false)
-	})
-	if errors.Is(err, cart.ErrNoLine) {
-		return nil, errInvalidKey
-	}
-	return c, err
-}
-
-func (s *Server) removeItem(ctx context.Context, sess cartSession, key string) error {
-	now := s.now()
-	if key == "" {
-		return errInvalidKey
-	}
-	err := s.db.RemoveLine(ctx, sess.id, key, now, now.Add(s.cfg.CartLifetime))
-	if errors.Is(err, cart.ErrNoLine) {
-		return errInvalidKey
-	}
-	return err
+	return s.carts.SetQuantity(ctx, sess.id, key, qty)
 }
 
 // --- the cart object ---
@@ -749,85 +576,50 @@ func rawPrice(v int64, minor int) string {
 // cartResponse loads a cart and shapes it, with prices refreshed from the
 // catalogue. Lines whose product is gone are left out and reported in errors.
 func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, error) {
-	c, err := s.db.Cart(ctx, id, s.now())
+	pc, err := s.checkout.Cart(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return s.shapeCart(ctx, c, true)
+	return s.cartObjectOf(pc), nil
 }
 
-// shapeCart shapes a cart as the Store API answers it, with products from
-// the product cache. extend: a read pushes a cart near its expiry forward
-// (a write already did).
+// shapeCart prices a cart (checkout.Service.Price) and shapes it as the
+// Store API answers it. extend: a read pushes a cart near its expiry
+// forward (a write already did).
 func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool) (*cartObject, error) {
-	now := s.now()
-	if err := s.synced(ctx); err != nil {
-		return nil, err
-	}
-	if extend && c.Exists && c.Expires.Sub(now) < cart.Renew {
-		if err := s.db.Extend(ctx, c.ID, now.Add(s.cfg.CartLifetime)); err != nil {
-			s.log.Warn("extend cart", "err", err)
-		}
-	}
-	ids := make([]int64, 0, 2*len(c.Lines))
-	for _, l := range c.Lines {
-		ids = append(ids, l.ItemID())
-		if l.VariationID != 0 {
-			ids = append(ids, l.ProductID)
-		}
-	}
-	products, err := s.products.Products(ctx, ids)
+	pc, err := s.checkout.Price(ctx, c, extend)
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]*catalog.Product, len(products))
-	for _, p := range products {
-		byID[p.ID] = p
-	}
+	return s.cartObjectOf(pc), nil
+}
+
+// cartObjectOf shapes a priced cart as the Store API's cart object.
+func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
+	c := pc.Cart
 	cur := s.cfg.Currency
-	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: cur, Now: now, ExactStock: true}
-	out := &cartObject{Items: []cartItem{}, Coupons: []any{}, Fees: []any{}, PaymentRequirements: []string{"products"},
+	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: cur, Now: s.now(), ExactStock: true}
+	out := &cartObject{Items: make([]cartItem, 0, len(pc.Lines)), Coupons: []any{}, Fees: []any{}, PaymentRequirements: []string{"products"},
 		ShippingRates: []shippingPackage{}, CrossSells: []any{}, Errors: []storeapi.Error{}, PaymentMethods: []string{},
 		Extensions: map[string]any{}, ShippingAddress: c.Customer.Shipping,
 		BillingAddress: billingAddress{Address: c.Customer.Billing, Email: c.Customer.Billing.Email}}
 	out.BillingAddress.Address.Email = ""
-	var lines []cart.Line
-	var weight float64
-	for _, l := range c.Lines {
-		p := byID[l.ItemID()]
-		parent := p
-		if l.VariationID != 0 {
-			parent = byID[l.ProductID]
-		}
-		if p == nil || parent == nil || !p.Published() || !parent.Published() {
-			out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
-				Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})
-			continue
-		}
-		if price, ok := p.Price(now); ok {
-			l.UnitPrice = price
-		}
-		lines = append(lines, l)
-		out.Items = append(out.Items, s.cartItem(b, l, p, parent))
-		if w, err := strconv.ParseFloat(p.Weight, 64); err == nil {
-			weight += w * float64(l.Quantity)
-		} else if w, err := strconv.ParseFloat(parent.Weight, 64); err == nil {
-			weight += w * float64(l.Quantity)
-		}
+	for range pc.LeftOut {
+		out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
+			Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})
 	}
-	t := cart.Sum(lines)
+	for _, l := range pc.Lines {
+		p, parent := pc.Product(l)
+		out.Items = append(out.Items, s.cartItem(b, l, p, parent))
+	}
 	zero := "0"
 	out.Totals = cartTotals{TotalFees: zero, TotalFeesTax: zero, TotalDiscount: zero, TotalDiscountTax: zero, Currency: cur}
-	out.ItemsCount = t.ItemsCount
-	out.ItemsWeight = math.Round(weight*10000) / 10000
+	out.ItemsCount = cart.Sum(pc.Lines).ItemsCount
+	out.ItemsWeight = pc.Weight
 	// Shipping, taxes and totals come from the one price function the
 	// checkout and the wallet use (checkout.Quote).
-	q, err := s.quoteCart(lines, byID, c.Customer)
-	if err != nil {
-		return nil, err
-	}
-	s.applyQuote(out, q)
-	return out, nil
+	s.applyQuote(out, pc.Quote)
+	return out
 }
 
 // cartItem shapes one line. p is what it sells, parent its product (p itself
@@ -899,7 +691,7 @@ func itemOf(c *cartObject, key string, status int) (int, any, error) {
 			return status, withCart{it, c}, nil
 		}
 	}
-	return 0, nil, errInvalidKey
+	return 0, nil, cart.ErrInvalidKey
 }
 
 // cleanCarts deletes expired carts every hour until ctx ends.
@@ -907,7 +699,7 @@ func (s *Server) cleanCarts(ctx context.Context) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {
-		if n, err := s.db.DeleteExpiredCarts(ctx, s.now()); err != nil {
+		if n, err := s.carts.DeleteExpired(ctx); err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("delete expired carts", "err", err)
 			}

@@ -2,16 +2,12 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"html"
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -21,16 +17,11 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
-	"vitrine/internal/storage/sqlstore"
 )
 
-// Checkout: the Store API's GET and POST /checkout, the one place an order
-// is placed from (placeOrder, shared with the no-script form in
-// checkout_page.go), and the cart's prices from checkout.Quote.
-
-// replayWindow: a double-submitted checkout whose first submit already
-// emptied the cart gets the first order back within this window.
-const replayWindow = 10 * time.Minute
+// Checkout: the Store API's GET and POST /checkout. The use cases
+// (pricing, placing an order, the rate limit) are checkout.Service's; the
+// no-script form is in checkout_page.go.
 
 // initCheckout fills the checkout config's defaults and the payment
 // methods (bank transfer and cash on delivery).
@@ -53,29 +44,11 @@ func (s *Server) CheckoutConfig() *checkout.Config { return &s.cfg.Checkout }
 
 // --- the cart's prices ---
 
-// quoteItems turns priced cart lines into Quote's items. byID holds the
-// lines' products (and parents), as cartResponse loads them.
-func quoteItems(lines []cart.Line, byID map[int64]*catalog.Product) []checkout.Item {
-	items := make([]checkout.Item, 0, len(lines))
-	for _, l := range lines {
-		status := "taxable"
-		if p := byID[l.ItemID()]; p != nil && p.TaxStatus != "" {
-			status = p.TaxStatus
-		} else if p := byID[l.ProductID]; p != nil && p.TaxStatus != "" {
-			status = p.TaxStatus
-		}
-		items = append(items, checkout.Item{Key: l.Key, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
-			Taxable: status != "none" && status != "shipping"})
-	}
-	return items
-}
-
-// quoteCart prices a cart's lines (prices already refreshed from the
-// catalogue) for the session's customer: the single price function of the
-// cart, the checkout and the wallet.
+// quoteCart is checkout.QuoteLines with the shop's checkout config.
+//
+// Deprecated: a forwarder kept so wallet_ajax.go compiles unchanged.
 func (s *Server) quoteCart(lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer) (checkout.Quotation, error) {
-	return checkout.Quote(quoteItems(lines, byID), checkout.Customer{Billing: cust.Billing, Shipping: cust.Shipping,
-		RateID: cust.ShippingRate}, &s.cfg.Checkout)
+	return checkout.QuoteLines(lines, byID, cust, &s.cfg.Checkout)
 }
 
 // applyQuote writes a quotation into a cart object: line taxes, totals
@@ -132,43 +105,11 @@ func (s *Server) applyQuote(out *cartObject, q checkout.Quotation) {
 // checkoutCart is the session's cart object priced by Quote, and the
 // stored cart (lines and customer) it came from.
 func (s *Server) checkoutCart(ctx context.Context, id string) (*cartObject, *cart.Cart, checkout.Quotation, error) {
-	obj, err := s.cartResponse(ctx, id)
+	pc, err := s.checkout.Cart(ctx, id)
 	if err != nil {
 		return nil, nil, checkout.Quotation{}, err
 	}
-	c, err := s.db.Cart(ctx, id, s.now())
-	if err != nil {
-		return nil, nil, checkout.Quotation{}, err
-	}
-	// The lines cartResponse kept, with the prices it showed.
-	ids := make([]int64, 0, 2*len(obj.Items))
-	lines := make([]cart.Line, 0, len(obj.Items))
-	for _, it := range obj.Items {
-		l := c.Line(it.Key)
-		if l == nil {
-			continue
-		}
-		line := *l
-		line.UnitPrice, _ = strconv.ParseInt(it.Prices.Price, 10, 64)
-		lines = append(lines, line)
-		ids = append(ids, line.ItemID(), line.ProductID)
-	}
-	byID := map[int64]*catalog.Product{}
-	if len(ids) > 0 {
-		ps, err := s.store.Products(ctx, ids)
-		if err != nil {
-			return nil, nil, checkout.Quotation{}, err
-		}
-		for _, p := range ps {
-			byID[p.ID] = p
-		}
-	}
-	q, err := s.quoteCart(lines, byID, c.Customer)
-	if err != nil {
-		return nil, nil, checkout.Quotation{}, err
-	}
-	s.applyQuote(obj, q)
-	return obj, c, q, nil
+	return s.cartObjectOf(pc), pc.Cart, pc.Quote, nil
 }
 
 // --- placing an order ---
@@ -191,94 +132,13 @@ type placeRequest struct {
 	missingPayError *cart.Error
 }
 
-// placeOrder validates a checkout and places the order. Validation errors
-// are *checkout.ValidationError; refusals are *cart.Error.
+// placeOrder places the order (checkout.Service.PlaceOrder). Validation
+// errors are *checkout.ValidationError; refusals are *cart.Error.
 func (s *Server) placeOrder(ctx context.Context, pr placeRequest) (*checkout.Order, error) {
-	now := s.now()
-	cfg := &s.cfg.Checkout
-	rules := cfg.AddressRules()
-	verr := &checkout.ValidationError{}
-	billing := pr.billing
-	verr.Fields = append(verr.Fields, checkout.ValidateAddress("billing", &billing, rules)...)
-	var shipping cart.Address
-	if pr.shipping != nil {
-		shipping = *pr.shipping
-		verr.Fields = append(verr.Fields, checkout.ValidateAddress("shipping", &shipping, checkout.AddressRules{Allowed: rules.Allowed})...)
-	} else {
-		shipping = billing
-		shipping.Email = ""
-	}
-	if pr.termsRequired && !pr.termsAccepted {
-		verr.Notices = append(verr.Notices, checkout.MsgTerms)
-	}
-	m, ok := s.payments.Get(pr.method)
-	if len(verr.Fields) > 0 || len(verr.Notices) > 0 {
-		if !ok && pr.invalidPayment != "" {
-			verr.Notices = append(verr.Notices, pr.invalidPayment)
-		}
-		return nil, verr
-	}
-	// One load of the stored cart: its lines are shaped for the checks and
-	// the idempotency hash, its customer keeps the chosen shipping rate.
-	stored, err := s.db.Cart(ctx, pr.sess.id, now)
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.shapeCart(ctx, stored, true)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		if len(c.Items) == 0 {
-			return nil, sqlstore.ErrCartEmpty
-		}
-		if pr.method == "" && pr.missingPayError != nil {
-			return nil, pr.missingPayError
-		}
-		if pr.invalidPayment != "" {
-			return nil, &checkout.ValidationError{Notices: []string{pr.invalidPayment}}
-		}
-		return nil, &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_payment_method_disabled",
-			Message: fmt.Sprintf("The %s payment gateway is not available.", html.EscapeString(pr.method))}
-	}
-	status := checkout.StatusPending
-	if om, ok := m.(payment.OfflineMethod); ok {
-		status = om.PlacedStatus()
-	}
-	meta := checkout.AttributionMeta(pr.attribution)
-	s.markTestPayment(meta, m)
-	if ip := clientIP(pr.remote); ip != "" {
-		meta["_customer_ip_address"] = ip
-	}
-	if ua := checkout.Clean(pr.userAgent); ua != "" {
-		if len(ua) > 512 {
-			ua = ua[:512]
-		}
-		meta["_customer_user_agent"] = ua
-	}
-	bodySum := sha256.Sum256(pr.body)
-	reqHash := hex.EncodeToString(bodySum[:])
-	key, window := pr.idempotencyKey, time.Duration(0)
-	if key == "" {
-		k := sha256.Sum256([]byte(pr.sess.id + "|" + cartHash(c) + "|" + reqHash))
-		key, window = hex.EncodeToString(k[:]), replayWindow
-	}
-	o, _, err := s.db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: pr.sess.id,
-		Customer:     checkout.Customer{Billing: billing, Shipping: shipping, RateID: stored.Customer.ShippingRate},
-		CustomerNote: checkout.Clean(pr.note), Method: m, Status: status, Config: cfg, Meta: meta,
-		IdempotencyScope: "checkout:" + pr.sess.id, IdempotencyKey: key, RequestHash: reqHash, ReplayWindow: window, Now: now})
-	if err != nil {
-		return nil, err
-	}
-	s.kickMail()
-	// Remember the addresses for the next visit (WooCommerce keeps the
-	// customer on the session).
-	cust := stored.Customer
-	cust.Billing, cust.Shipping = billing, shipping
-	if err := s.db.SetCustomer(ctx, pr.sess.id, cust, now, now.Add(s.cfg.CartLifetime)); err != nil {
-		s.log.Warn("save checkout customer", "err", err)
-	}
-	return o, nil
+	return s.checkout.PlaceOrder(ctx, checkout.PlaceRequest{Session: pr.sess.id, Billing: pr.billing, Shipping: pr.shipping,
+		Note: pr.note, Method: pr.method, Attribution: pr.attribution, TermsRequired: pr.termsRequired,
+		TermsAccepted: pr.termsAccepted, IdempotencyKey: pr.idempotencyKey, Body: pr.body, ClientIP: clientIP(pr.remote),
+		UserAgent: pr.userAgent, InvalidPayment: pr.invalidPayment, MissingPayment: pr.missingPayError})
 }
 
 func clientIP(remote string) string {
@@ -333,7 +193,7 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 			return
 		}
 		if r.Method == http.MethodPost {
-			if wait, ok := s.checkoutAllowed(r.Context(), now, sess, r.RemoteAddr); !ok {
+			if wait, ok := s.checkout.Allow(r.Context(), sess.id, clientIP(r.RemoteAddr)); !ok {
 				s.cartHeaders(w, sess, now)
 				w.Header().Set("Retry-After", retryAfter(wait))
 				writeRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
@@ -397,12 +257,9 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 // checkoutGet answers GET /checkout: the draft order for the session's cart.
 // No draft row is stored: the order is created, in one transaction, by POST.
 func (s *Server) checkoutGet(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error) {
-	c, err := s.db.Cart(r.Context(), sess.id, s.now())
+	c, err := s.checkout.Draft(r.Context(), sess.id)
 	if err != nil {
 		return 0, nil, err
-	}
-	if len(c.Lines) == 0 {
-		return 0, nil, sqlstore.ErrCartEmpty
 	}
 	return http.StatusOK, checkoutResponse{Status: checkout.StatusDraft, BillingAddress: toBilling(c.Customer.Billing),
 		ShippingAddress: c.Customer.Shipping, PaymentResult: paymentResult{PaymentDetails: []any{}}, Extensions: map[string]any{}}, nil
@@ -480,53 +337,9 @@ func (s *Server) orderResponse(o *checkout.Order) checkoutResponse {
 
 // --- rate limiting ---
 
-// checkoutWindow is the rate limit's window: limits are per minute.
-const checkoutWindow = time.Minute
-
-// checkoutAllowed counts a checkout attempt against the session's and the
-// client address's limits (Checkout.RateLimit and RateLimitPerAddress, per
-// minute; 0 turns one off). The counters live in the store, so every
-// instance on it shares them. It answers false, with the time until the
-// window ends, when either is over its limit. A store error lets the
-// attempt through (logged): placing the order will meet the same store.
-func (s *Server) checkoutAllowed(ctx context.Context, now time.Time, sess cartSession, remote string) (time.Duration, bool) {
-	cfg := &s.cfg.Checkout
-	if cfg.RateLimit <= 0 && cfg.RateLimitPerAddress <= 0 {
-		return 0, true
-	}
-	hits := []sqlstore.RateHit{{Key: "checkout:s:" + sess.id, Limit: cfg.RateLimit}}
-	if addr := addressKey(remote); addr != "" {
-		hits = append(hits, sqlstore.RateHit{Key: "checkout:a:" + addr, Limit: cfg.RateLimitPerAddress})
-	}
-	wait, ok, err := s.db.HitRateLimits(ctx, hits, checkoutWindow, now)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Warn("checkout rate limit", "err", err)
-		}
-		return 0, true
-	}
-	return wait, ok
-}
-
 // retryAfter is a Retry-After value: whole seconds, at least 1.
 func retryAfter(wait time.Duration) string {
 	return strconv.Itoa(max(1, int((wait+time.Second-1)/time.Second)))
-}
-
-// addressKey is the client address a per-address limit counts: the IPv4
-// address, or the /64 an IPv6 client holds (one subscriber's prefix).
-func addressKey(remote string) string {
-	ip, err := netip.ParseAddr(clientIP(remote))
-	if err != nil {
-		return ""
-	}
-	ip = ip.Unmap()
-	if ip.Is6() {
-		if p, err := ip.Prefix(64); err == nil {
-			return p.String()
-		}
-	}
-	return ip.String()
 }
 
 // currencyOf is the order's currency block (the shop's when unknown).

@@ -14,7 +14,6 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
-	"vitrine/internal/storage/sqlstore"
 )
 
 // The checkout page, its no-script form, and the order-received page. All
@@ -169,7 +168,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			Fields: map[string]string{}})
 		return
 	}
-	if wait, ok := s.checkoutAllowed(ctx, now, sess, r.RemoteAddr); !ok {
+	if wait, ok := s.checkout.Allow(ctx, sess.id, clientIP(r.RemoteAddr)); !ok {
 		w.Header().Set("Retry-After", retryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
@@ -177,12 +176,9 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	}
 	// A no-script shopper may pick a shipping rate in the review table.
 	if rate := strings.TrimSpace(r.PostFormValue("shipping_method[0]")); rate != "" {
-		if stored, err := s.db.Cart(ctx, sess.id, now); err == nil && len(stored.Lines) > 0 && stored.Customer.ShippingRate != rate {
-			stored.Customer.ShippingRate = rate // Quote falls back to the first rate for an unknown id
-			if err := s.db.SetCustomer(ctx, sess.id, stored.Customer, now, now.Add(s.cfg.CartLifetime)); err != nil {
-				s.pageError(w, "checkout rate", err)
-				return
-			}
+		if err := s.checkout.PickRate(ctx, sess.id, rate); err != nil {
+			s.pageError(w, "checkout rate", err)
+			return
 		}
 	}
 	pr := placeRequest{sess: sess, billing: billing, note: values.CustomerNote, method: strings.TrimSpace(values.PaymentMethod),
@@ -208,7 +204,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			errs.Fields[f.Field] = f.Message
 		}
 		refuse(http.StatusBadRequest, errs)
-	case errors.Is(err, sqlstore.ErrCartEmpty):
+	case errors.Is(err, checkout.ErrCartEmpty):
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 	case errors.As(err, &ce):
 		refuse(ce.Status, &pages.CheckoutErrors{Notices: []string{html.UnescapeString(ce.Message)}, Fields: map[string]string{}})
@@ -243,26 +239,17 @@ func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
 // orderView finds the order an id and key name together, or nil.
 func (s *Server) orderView(ctx context.Context, rawID, key string) (*pages.OrderView, error) {
 	id, err := strconv.ParseInt(rawID, 10, 64)
-	if err != nil || id <= 0 || key == "" || len(key) > 64 {
+	if err != nil {
 		return nil, nil
 	}
-	o, err := s.db.OrderByKey(ctx, key)
-	if errors.Is(err, sqlstore.ErrOrderNotFound) {
+	o, err := s.checkout.OrderReceived(ctx, id, key)
+	if errors.Is(err, checkout.ErrOrderNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if o.ID != id || !hmac.Equal([]byte(o.Key), []byte(key)) {
-		return nil, nil
-	}
-	instructions := ""
-	if m, ok := s.payments.Get(o.PaymentMethod); ok {
-		if om, ok := m.(payment.OfflineMethod); ok {
-			instructions = om.Instructions()
-		}
-	}
-	v := pages.NewOrderView(o, s.currencyOf(o.Currency), instructions)
-	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o)
+	v := pages.NewOrderView(o.Order, s.currencyOf(o.Currency), o.Instructions)
+	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o.Order)
 	return v, nil
 }

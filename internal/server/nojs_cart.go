@@ -59,7 +59,7 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	ctx := r.Context()
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	id, err := s.addToSession(ctx, sess, rawID, rawQty, chosen, now)
+	id, err := s.addToSession(ctx, sess, rawID, rawQty, chosen)
 	if errors.Is(err, cart.ErrTooManyLines) {
 		// A refusal about the cart, not the product: the cart page (per
 		// visitor) can say so; the cached product page could not.
@@ -169,8 +169,8 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 					}
 				}
 			}
-			err := s.db.RemoveLine(ctx, sess.id, key, now, now.Add(s.cfg.CartLifetime))
-			if err != nil && !errors.Is(err, cart.ErrNoLine) {
+			err := s.carts.Remove(ctx, sess.id, key)
+			if err != nil && !errors.Is(err, cart.ErrInvalidKey) {
 				s.pageFailed(w, "remove_item", err)
 				return
 			}
@@ -272,9 +272,9 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	updated := false
 	for _, ch := range changes {
 		if ch.qty == 0 {
-			err = s.removeItem(ctx, sess, ch.key)
+			err = s.carts.Remove(ctx, sess.id, ch.key)
 		} else {
-			err = s.updateItem(ctx, sess, ch.key, &cartInput{vals: url.Values{"quantity": {strconv.FormatInt(ch.qty, 10)}}})
+			_, err = s.carts.SetQuantity(ctx, sess.id, ch.key, ch.qty)
 		}
 		done, failed := s.noScriptOutcome(w, "update cart", err, &notices)
 		if failed {
@@ -349,7 +349,7 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 	var notices []pages.Notice
 	added := 0
 	for _, a := range adds {
-		_, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil, now)
+		_, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
 		done, failed := s.noScriptOutcome(w, "add to cart", err, &notices)
 		if failed {
 			return

@@ -88,10 +88,12 @@ type Server struct {
 	lastChange atomic.Int64
 	cats       *categoryCache // s.store, with the category list in memory
 	mailKick   func()         // the mail outbox's Kick (order_mail.go)
-	products   *productCache  // products for the cart and get_variation (productcache.go)
+	products   *catalog.Cache // products for the cart and get_variation
 	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache  // the rendered 404 page (pages.go)
 
+	carts    *cart.Service     // the cart's use cases
+	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
 	payments *payment.Registry // payment methods (checkout.go)
 	wallet   *wallet           // the PayPal wallet, nil when off (wallet.go)
 }
@@ -127,8 +129,13 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.initWallet()
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.cats = &categoryCache{Store: db}
-	s.products, s.frags = newProductCache(db, 50000), newFragmentCache(2048)
+	s.products, s.frags = catalog.NewCache(db, 50000), newFragmentCache(2048)
+	// Cart and get_variation requests catch up with the change log first.
+	s.products.Follow(s.lastChange.Load, s.applyChanges)
 	s.store = s.cats
+	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
+	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
+		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings}
 	files, err := loadAssets(static)

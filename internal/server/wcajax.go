@@ -95,7 +95,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	err = s.synced(ctx)
+	err = s.products.Synced(ctx)
 	var p *catalog.Product
 	if err == nil {
 		p, err = s.products.Product(ctx, id) // products and variations from memory (productcache.go)

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
-	"vitrine/internal/catalog"
 	"vitrine/internal/storeapi"
 )
 
@@ -57,7 +56,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	id, c, err := s.addToSessionCart(r.Context(), sess, raw, r.FormValue("quantity"), nil, now)
+	id, c, err := s.addToSessionCart(r.Context(), sess, raw, r.FormValue("quantity"), nil)
 	var ce *cart.Error
 	if errors.As(err, &ce) {
 		s.wcAddRefused(w, r, id)
@@ -78,48 +77,37 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	s.wcFragmentsOf(w, r, sess.id, out)
 }
 
-// errBadProductID refuses an add whose product id is not a positive number.
-var errBadProductID = &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
+// errBadProductID is cart.ErrInvalidProduct.
+//
+// Deprecated: kept so wallet_ajax.go compiles unchanged.
+var errBadProductID = cart.ErrInvalidProduct
 
 // addToSession adds quantity (absent or empty: 1) of the product or
 // variation rawID to the session's cart, with the chosen attributes (for a
 // variation's "any" attributes). It answers the parsed id (0 when it is not
 // a positive number) and a *cart.Error for a refusal.
-func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr, now time.Time) (int64, error) {
-	id, _, err := s.addToSessionCart(ctx, sess, rawID, rawQty, chosen, now)
+func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr) (int64, error) {
+	id, _, err := s.addToSessionCart(ctx, sess, rawID, rawQty, chosen)
 	return id, err
 }
 
 // addToSessionCart is addToSession answering the cart after the add too.
-func (s *Server) addToSessionCart(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr, now time.Time) (int64, *cart.Cart, error) {
-	id, err := strconv.ParseInt(strings.TrimSpace(rawID), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, nil, errBadProductID
+func (s *Server) addToSessionCart(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
+	id, qty, err := cart.ParseAdd(rawID, rawQty)
+	if err != nil {
+		return id, nil, err
 	}
-	qty := int64(1)
-	if q := strings.TrimSpace(rawQty); q != "" {
-		if qty, err = cart.ParseQuantity(q); err != nil {
-			return id, nil, err
-		}
-	}
-	c, _, err := s.addLine(ctx, sess, id, qty, chosen, now)
+	c, _, err := s.carts.Add(ctx, sess.id, id, qty, chosen)
 	return id, c, err
 }
 
 // refusedPath is where a refused add sends the shopper: the product's page
 // (the parent's for a variation), or "" when it has none to show.
 func (s *Server) refusedPath(ctx context.Context, id int64) string {
-	if id <= 0 {
-		return ""
+	if p := s.carts.RefusedProduct(ctx, id); p != nil {
+		return storeapi.ProductPath(p.Slug)
 	}
-	p, err := s.products.Product(ctx, id)
-	if err == nil && p.Type == catalog.TypeVariation {
-		p, err = s.products.Product(ctx, p.ParentID)
-	}
-	if err != nil || !p.Published() {
-		return ""
-	}
-	return storeapi.ProductPath(p.Slug)
+	return ""
 }
 
 // wcAddRefused answers a refused add with the product's permalink (the
@@ -145,11 +133,11 @@ func (s *Server) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
 	key := strings.TrimSpace(r.FormValue("cart_item_key"))
-	err := cart.ErrNoLine
+	var err error = cart.ErrInvalidKey
 	if key != "" && (sess.viaCookie || sess.viaToken) {
-		err = s.db.RemoveLine(r.Context(), sess.id, key, now, now.Add(s.cfg.CartLifetime))
+		err = s.carts.Remove(r.Context(), sess.id, key)
 	}
-	if errors.Is(err, cart.ErrNoLine) {
+	if errors.Is(err, cart.ErrInvalidKey) {
 		wcAjaxWrite(w, r, []byte(`{"success":false}`))
 		return
 	}

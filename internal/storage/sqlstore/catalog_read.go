@@ -854,17 +854,24 @@ func (db *DB) CountProducts(ctx context.Context) (int, error) {
 }
 
 // Change is one entry of the catalogue change log.
-type Change struct {
-	ID        int64  `db:"id"`
-	ProductID int64  `db:"product_id"`
-	Kind      string `db:"kind"`
-}
+type Change = catalog.Change
 
 // ChangesSince returns change-log entries after id, oldest first.
 func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
-	var out []Change
-	err := db.read.SelectContext(ctx, &out, db.read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
-	return out, err
+	var rows []struct {
+		ID        int64  `db:"id"`
+		ProductID int64  `db:"product_id"`
+		Kind      string `db:"kind"`
+	}
+	err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Change, len(rows))
+	for i, r := range rows {
+		out[i] = Change{ID: r.ID, ProductID: r.ProductID, Kind: r.Kind}
+	}
+	return out, nil
 }
 
 // LastChange returns the newest change-log id (0 when empty).

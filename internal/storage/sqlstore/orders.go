@@ -17,7 +17,6 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
-	"vitrine/internal/payment"
 )
 
 // Orders. PlaceOrder turns a session's cart into an order in ONE write
@@ -30,44 +29,22 @@ import (
 // cart, logs the stock changes for the caches, and queues the order mails
 // for offline methods. Any refusal rolls everything back.
 
-// Errors of the order store.
+// Errors of the order store (checkout's, where its use cases name them).
 var (
-	ErrOrderNotFound = errors.New("order not found")
+	ErrOrderNotFound = checkout.ErrOrderNotFound
 	// ErrPaymentState is a compare-and-set that found another state.
 	ErrPaymentState = errors.New("order payment state changed meanwhile")
 )
 
 // Checkout refusals, with the Store API's codes and WooCommerce's messages.
 var (
-	ErrCartEmpty = &cart.Error{Status: 400, Code: "woocommerce_rest_cart_empty", Message: "Cannot create order from empty cart."}
+	ErrCartEmpty = checkout.ErrCartEmpty
 	// ErrIdempotencyReused: the key was used for a different request.
-	ErrIdempotencyReused = &cart.Error{Status: 422, Code: "woocommerce_rest_idempotency_key_reused",
-		Message: "This idempotency key was already used for a different checkout request."}
+	ErrIdempotencyReused = checkout.ErrIdempotencyReused
 )
 
-// PlaceOrderInput is a checkout to place.
-type PlaceOrderInput struct {
-	Session      string
-	Customer     checkout.Customer // validated addresses and the chosen rate
-	CustomerNote string
-	Method       payment.Method
-	// Status is the order's status when placed: the offline method's
-	// (on-hold, processing), pending for a wallet.
-	Status string
-	Config *checkout.Config
-	Meta   map[string]string // attribution and other meta
-	// IdempotencyScope and IdempotencyKey name the attempt; RequestHash is
-	// what the request said. A replay with the same hash returns the first
-	// order; a different hash is refused with ErrIdempotencyReused.
-	IdempotencyScope string
-	IdempotencyKey   string
-	RequestHash      string
-	// ReplayWindow > 0: when the cart is already empty, the session's latest
-	// order placed within the window by a request with the same hash is
-	// returned (a double-submitted form whose first submit emptied the cart).
-	ReplayWindow time.Duration
-	Now          time.Time
-}
+// PlaceOrderInput is a checkout to place (checkout.PlaceOrderInput).
+type PlaceOrderInput = checkout.PlaceOrderInput
 
 // PlaceOrder places the order; replayed reports an earlier order returned
 // for the same attempt.

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/checkout"
 )
 
 // Rate limiting counters (table rate_limits), shared by every instance on
@@ -13,12 +15,8 @@ import (
 // (starting a new window when the old one ended) and answers the count in
 // one statement, so concurrent hits are never lost.
 
-// RateHit is one counter a request counts against: its key and the most
-// hits the key may have per window (0 or less: not limited, not counted).
-type RateHit struct {
-	Key   string
-	Limit int
-}
+// RateHit is one counter a request counts against (checkout.RateHit).
+type RateHit = checkout.RateHit
 
 const sqlRateHit = `INSERT INTO rate_limits (bucket, window_start, hits, expires_at) VALUES (?, ?, 1, ?)
 	ON CONFLICT (bucket) DO UPDATE SET

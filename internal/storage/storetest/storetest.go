@@ -13,11 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver for schema set-up
 	"github.com/jmoiron/sqlx"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore"
 )
 
@@ -130,4 +132,24 @@ func EachDSN(t *testing.T, fn func(t *testing.T, dsn string)) {
 			fn(t, DSN(t, e))
 		})
 	}
+}
+
+// Cache is a catalogue cache over db that follows its change log as the
+// server does: a use case's Synced applies every change committed before
+// it, so tests of the cart and checkout services see stock and price
+// changes at once.
+func Cache(db *sqlstore.DB) *catalog.Cache {
+	c := catalog.NewCache(db, 50000)
+	var last atomic.Int64
+	c.Follow(last.Load, func(ctx context.Context) {
+		for {
+			changes, err := db.ChangesSince(ctx, last.Load(), 500)
+			if err != nil || len(changes) == 0 {
+				return
+			}
+			c.Invalidate(changes)
+			last.Store(changes[len(changes)-1].ID)
+		}
+	})
+	return c
 }

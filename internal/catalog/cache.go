@@ -1,17 +1,32 @@
-package server
+package catalog
 
 import (
 	"context"
 	"sync"
-
-	"vitrine/internal/catalog"
-	"vitrine/internal/storage/sqlstore"
 )
 
-// productCache serves products, variations and each variable product's
+// Change is one entry of the catalogue change log: the product (or
+// variation) it names and its kind ("product", "product_listed",
+// "taxonomy", "stock").
+type Change struct {
+	ID        int64
+	ProductID int64
+	Kind      string
+}
+
+// Loader is what the Cache reads through: the catalogue's product reads
+// and the change log's newest id. The SQL store implements it.
+type Loader interface {
+	Product(ctx context.Context, id int64) (*Product, error)
+	Products(ctx context.Context, ids []int64) ([]*Product, error)
+	Variations(ctx context.Context, parentID int64) ([]*Product, error)
+	CatalogVersion(ctx context.Context) (int64, error)
+}
+
+// Cache serves products, variations and each variable product's
 // variation list from memory for the cart and get_variation paths, so a
 // cart add reads no catalogue SQL. It is invalidated by the catalogue change
-// log (applyChanges): a change names the parent product; it drops that
+// log (the change follower calls Invalidate): a change names the parent product; it drops that
 // product, its variations and its variation list; a change naming a
 // variation (stock moves recorded per variation) drops the variation and its
 // parent's list; a taxonomy change (term names show in products) drops all.
@@ -21,43 +36,55 @@ import (
 // shared: callers must never modify a product they get from here.
 //
 // Besides the poller, every cart and get_variation request first checks
-// the log's newest id (synced), so what it reads is never older than the
+// the log's newest id (Synced), so what it reads is never older than the
 // request: stock rules see the stock as stored, not a copy one poll old.
-type productCache struct {
-	db  *sqlstore.DB
+type Cache struct {
+	db  Loader
 	max int // entries kept before the cache starts over
+
+	// applied and catchUp are the change follower's (Follow).
+	applied func() int64
+	catchUp func(context.Context)
 
 	mu       sync.RWMutex
 	gen      uint64
-	products map[int64]*catalog.Product
-	vars     map[int64][]*catalog.Product // by parent id
-	kids     map[int64][]int64            // parent id → cached variation ids
+	products map[int64]*Product
+	vars     map[int64][]*Product // by parent id
+	kids     map[int64][]int64    // parent id → cached variation ids
 
-	sync sync.Mutex // one request at a time applies pending changes (synced)
+	sync sync.Mutex // one request at a time applies pending changes (Synced)
 }
 
-func newProductCache(db *sqlstore.DB, max int) *productCache {
-	c := &productCache{db: db, max: max}
+// NewCache is a cache of up to max products over db.
+func NewCache(db Loader, max int) *Cache {
+	c := &Cache{db: db, max: max}
 	c.reset()
 	return c
 }
 
-func (c *productCache) reset() {
+// Follow names the change follower Synced relies on: applied is the newest
+// change id it has applied, catchUp applies the pending ones now (and calls
+// Invalidate with them). Without a follower Synced checks nothing.
+func (c *Cache) Follow(applied func() int64, catchUp func(context.Context)) {
+	c.applied, c.catchUp = applied, catchUp
+}
+
+func (c *Cache) reset() {
 	c.gen++
-	c.products = map[int64]*catalog.Product{}
-	c.vars = map[int64][]*catalog.Product{}
+	c.products = map[int64]*Product{}
+	c.vars = map[int64][]*Product{}
 	c.kids = map[int64][]int64{}
 }
 
 // Reset forgets everything.
-func (c *productCache) Reset() {
+func (c *Cache) Reset() {
 	c.mu.Lock()
 	c.reset()
 	c.mu.Unlock()
 }
 
 // put stores loaded products unless an invalidation happened since gen.
-func (c *productCache) put(gen uint64, ps []*catalog.Product) {
+func (c *Cache) put(gen uint64, ps []*Product) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
@@ -76,7 +103,7 @@ func (c *productCache) put(gen uint64, ps []*catalog.Product) {
 }
 
 // Product returns one product or variation.
-func (c *productCache) Product(ctx context.Context, id int64) (*catalog.Product, error) {
+func (c *Cache) Product(ctx context.Context, id int64) (*Product, error) {
 	c.mu.RLock()
 	p, gen := c.products[id], c.gen
 	c.mu.RUnlock()
@@ -87,13 +114,13 @@ func (c *productCache) Product(ctx context.Context, id int64) (*catalog.Product,
 	if err != nil {
 		return nil, err
 	}
-	c.put(gen, []*catalog.Product{p})
+	c.put(gen, []*Product{p})
 	return p, nil
 }
 
 // Products returns products by id, in the order of ids, skipping missing ones.
-func (c *productCache) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
-	out := make([]*catalog.Product, 0, len(ids))
+func (c *Cache) Products(ctx context.Context, ids []int64) ([]*Product, error) {
+	out := make([]*Product, 0, len(ids))
 	var missing []int64
 	c.mu.RLock()
 	gen := c.gen
@@ -103,7 +130,7 @@ func (c *productCache) Products(ctx context.Context, ids []int64) ([]*catalog.Pr
 		}
 	}
 	c.mu.RUnlock()
-	loaded := map[int64]*catalog.Product{}
+	loaded := map[int64]*Product{}
 	if len(missing) > 0 {
 		ps, err := c.db.Products(ctx, missing)
 		if err != nil {
@@ -129,7 +156,7 @@ func (c *productCache) Products(ctx context.Context, ids []int64) ([]*catalog.Pr
 }
 
 // Variations returns a variable product's variations in menu order.
-func (c *productCache) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
+func (c *Cache) Variations(ctx context.Context, parentID int64) ([]*Product, error) {
 	c.mu.RLock()
 	vs, ok := c.vars[parentID]
 	gen := c.gen
@@ -156,7 +183,7 @@ func (c *productCache) Variations(ctx context.Context, parentID int64) ([]*catal
 }
 
 // Invalidate drops what the changes touch.
-func (c *productCache) Invalidate(changes []sqlstore.Change) {
+func (c *Cache) Invalidate(changes []Change) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -169,7 +196,7 @@ func (c *productCache) Invalidate(changes []sqlstore.Change) {
 	}
 }
 
-func (c *productCache) drop(id int64) {
+func (c *Cache) drop(id int64) {
 	if p := c.products[id]; p != nil && p.ParentID != 0 {
 		delete(c.vars, p.ParentID)
 		delete(c.products, p.ParentID)
@@ -182,24 +209,26 @@ func (c *productCache) drop(id int64) {
 	delete(c.kids, id)
 }
 
-// synced brings the product cache up to the change log before a request
-// reads it: one prepared MAX(id) read, and when the log moved since the last
+// Synced brings the cache up to the change log before a request reads
+// it: one prepared MAX(id) read, and when the log moved since the last
 // poll, the changes are applied now (the same work the poller does), so a
 // request sees every catalogue change (stock moves included) committed
 // before it started, as a direct SQL read would.
-func (s *Server) synced(ctx context.Context) error {
-	last, err := s.db.CatalogVersion(ctx)
+func (c *Cache) Synced(ctx context.Context) error {
+	if c.applied == nil {
+		return nil
+	}
+	last, err := c.db.CatalogVersion(ctx)
 	if err != nil {
 		return err
 	}
-	if last <= s.lastChange.Load() {
+	if last <= c.applied() {
 		return nil
 	}
-	c := s.products
 	c.sync.Lock()
 	defer c.sync.Unlock()
-	if last > s.lastChange.Load() {
-		s.applyChanges(ctx)
+	if last > c.applied() {
+		c.catchUp(ctx)
 	}
 	return nil
 }

@@ -1,0 +1,275 @@
+package checkout_test
+
+// The checkout's use cases called directly, without HTTP, on every
+// configured engine (storetest), with the demo catalogue.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+	"vitrine/internal/payment"
+	"vitrine/internal/seed"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+var seedTime = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
+type fixture struct {
+	t      *testing.T
+	db     *sqlstore.DB
+	carts  *cart.Service
+	svc    *checkout.Service
+	placed atomic.Int64
+}
+
+func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
+	t.Helper()
+	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
+		t.Fatal(err)
+	}
+	usd, _ := money.Lookup("USD")
+	cfg := checkout.DefaultConfig(usd)
+	f := &fixture{t: t, db: db, carts: &cart.Service{Store: db, Catalog: storetest.Cache(db)}}
+	f.svc = &checkout.Service{Store: db, Carts: f.carts, Config: &cfg,
+		Payments: payment.NewRegistry(payment.BankTransfer{}, payment.CashOnDelivery{}),
+		Placed:   func() { f.placed.Add(1) }}
+	return f
+}
+
+func (f *fixture) productID(slug string) int64 {
+	f.t.Helper()
+	p, err := f.db.ProductBySlug(context.Background(), slug)
+	if err != nil {
+		f.t.Fatalf("%s: %v", slug, err)
+	}
+	return p.ID
+}
+
+func (f *fixture) add(sid string, id, qty int64) {
+	f.t.Helper()
+	if _, _, err := f.carts.Add(context.Background(), sid, id, qty, nil); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func session(i int) string { return fmt.Sprintf("t_%030x", i) }
+
+func billing() cart.Address {
+	return cart.Address{FirstName: "Ada", LastName: "Lovelace", Address1: "1 Main St", City: "Sacramento", State: "CA",
+		Postcode: "95814", Country: "US", Email: "ada@example.com", Phone: "+1 555 010 0200"}
+}
+
+func request(sid string) checkout.PlaceRequest {
+	return checkout.PlaceRequest{Session: sid, Billing: billing(), Method: "bacs", Body: []byte("the request"),
+		ClientIP: "192.0.2.7", UserAgent: "test"}
+}
+
+func TestServicePlaceOrder(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		sid := session(1)
+		if _, err := f.svc.PlaceOrder(ctx, request(sid)); err != checkout.ErrCartEmpty {
+			t.Fatalf("empty cart: %v", err)
+		}
+		tank := f.productID("cotton-tank-top")
+		f.add(sid, tank, 2)
+		b := billing()
+		if err := f.carts.UpdateCustomer(ctx, sid, &b, nil); err != nil {
+			t.Fatal(err)
+		}
+		pc, err := f.svc.Cart(ctx, sid)
+		if err != nil || len(pc.Lines) != 1 || pc.Hash() == "" {
+			t.Fatalf("priced cart: %+v %v", pc, err)
+		}
+
+		// Validation comes before anything is read or written.
+		bad := request(sid)
+		bad.Billing.Email = "nope"
+		var ve *checkout.ValidationError
+		if _, err := f.svc.PlaceOrder(ctx, bad); !errors.As(err, &ve) || len(ve.Fields) == 0 {
+			t.Fatalf("invalid email: %v", err)
+		}
+		unknown := request(sid)
+		unknown.Method = "gold"
+		var ce *cart.Error
+		if _, err := f.svc.PlaceOrder(ctx, unknown); !errors.As(err, &ce) || ce.Code != "woocommerce_rest_checkout_payment_method_disabled" {
+			t.Fatalf("unknown method: %v", err)
+		}
+
+		o, err := f.svc.PlaceOrder(ctx, request(sid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Status != checkout.StatusOnHold || o.PaymentMethod != "bacs" || o.Total != pc.Quote.Total || f.placed.Load() != 1 ||
+			o.Meta["_customer_ip_address"] != "192.0.2.7" {
+			t.Errorf("order: status %s method %s total %d (quoted %d), placed %d, meta %v", o.Status, o.PaymentMethod, o.Total,
+				pc.Quote.Total, f.placed.Load(), o.Meta)
+		}
+		// The cart is empty and the customer remembered.
+		if c, err := f.carts.Get(ctx, sid); err != nil || len(c.Lines) != 0 || c.Customer.Billing.Email != "ada@example.com" {
+			t.Errorf("after the order: %+v %v", c, err)
+		}
+		// The same request again (a double submit on the emptied cart) is
+		// the same order.
+		again, err := f.svc.PlaceOrder(ctx, request(sid))
+		if err != nil || again.ID != o.ID {
+			t.Errorf("double submit: %v %v", again, err)
+		}
+
+		// Order received: the id and the key together.
+		if r, err := f.svc.OrderReceived(ctx, o.ID, o.Key); err != nil || r.ID != o.ID {
+			t.Errorf("order received: %v %v", r, err)
+		}
+		for _, tc := range []struct {
+			id  int64
+			key string
+		}{{o.ID, ""}, {o.ID, o.Key + "x"}, {o.ID + 1, o.Key}, {0, o.Key}, {o.ID, string(make([]byte, 65))}} {
+			if r, err := f.svc.OrderReceived(ctx, tc.id, tc.key); err != checkout.ErrOrderNotFound || r != nil {
+				t.Errorf("order received %d %q: %v %v", tc.id, tc.key, r, err)
+			}
+		}
+	})
+}
+
+// A client's Idempotency-Key: the same request again answers the first
+// order; another request under the same key is refused.
+func TestServiceIdempotencyKey(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		sid := session(2)
+		f.add(sid, f.productID("cotton-tank-top"), 1)
+		pr := request(sid)
+		pr.IdempotencyKey = "order-1"
+		o, err := f.svc.PlaceOrder(ctx, pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, err := f.svc.PlaceOrder(ctx, pr); err != nil || again.ID != o.ID {
+			t.Errorf("replay: %v %v", again, err)
+		}
+		f.add(sid, f.productID("cotton-tank-top"), 1)
+		other := pr
+		other.Body = []byte("another request")
+		if _, err := f.svc.PlaceOrder(ctx, other); err != checkout.ErrIdempotencyReused {
+			t.Errorf("key reused: %v", err)
+		}
+	})
+}
+
+// Many shoppers racing for the last units: exactly as many orders as
+// units, the rest refused as out of stock, no oversell.
+func TestServiceConcurrentPlaceOrder(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		p, err := db.ProductBySlug(ctx, "studio-staff-cap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		units := int64(10)
+		p.ManageStock, p.StockQuantity, p.Backorders = true, &units, "no"
+		if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		const buyers = 50
+		for i := range buyers {
+			f.add(session(100+i), p.ID, 1)
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, buyers)
+		for i := range buyers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				_, errs[i] = f.svc.PlaceOrder(ctx, request(session(100+i)))
+			}()
+		}
+		close(start)
+		wg.Wait()
+		ok, out := 0, 0
+		for _, err := range errs {
+			var ce *cart.Error
+			switch {
+			case err == nil:
+				ok++
+			case errors.As(err, &ce) && ce.Code == "woocommerce_rest_product_out_of_stock":
+				out++
+			default:
+				t.Errorf("unexpected: %v", err)
+			}
+		}
+		if ok != int(units) || out != buyers-int(units) || f.placed.Load() != units {
+			t.Fatalf("%d orders, %d refusals, %d placed", ok, out, f.placed.Load())
+		}
+		p, _ = db.Product(ctx, p.ID)
+		if *p.StockQuantity != 0 || p.StockStatus != "outofstock" {
+			t.Errorf("stock %d %s", *p.StockQuantity, p.StockStatus)
+		}
+	})
+}
+
+// Choosing a shipping rate: only one the destination offers.
+func TestServiceSelectRate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		sid := session(3)
+		f.add(sid, f.productID("cotton-tank-top"), 1)
+		b := billing()
+		if err := f.carts.UpdateCustomer(ctx, sid, &b, nil); err != nil {
+			t.Fatal(err)
+		}
+		pc, err := f.svc.Cart(ctx, sid)
+		if err != nil || len(pc.Quote.Packages) == 0 || len(pc.Quote.Packages[0].Rates) == 0 {
+			t.Fatalf("quote: %+v %v", pc, err)
+		}
+		rates := pc.Quote.Packages[0].Rates
+		want := rates[len(rates)-1].ID
+		if err := f.svc.SelectRate(ctx, sid, "1", want); err != checkout.ErrInvalidPackage {
+			t.Errorf("package 1: %v", err)
+		}
+		if err := f.svc.SelectRate(ctx, sid, "", "nope:9"); err != checkout.ErrInvalidRate {
+			t.Errorf("unknown rate: %v", err)
+		}
+		if err := f.svc.SelectRate(ctx, sid, "0", want); err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := f.carts.Get(ctx, sid); c.Customer.ShippingRate != want {
+			t.Errorf("rate %q, want %q", c.Customer.ShippingRate, want)
+		}
+	})
+}
+
+// The checkout rate limit counts per session in the store.
+func TestServiceRateLimit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		f.svc.Config.RateLimit = 2
+		ctx := context.Background()
+		for i := range 3 {
+			wait, ok := f.svc.Allow(ctx, session(4), "192.0.2.1")
+			if ok != (i < 2) || !ok && wait <= 0 {
+				t.Errorf("attempt %d: %v %v", i+1, ok, wait)
+			}
+		}
+		if _, ok := f.svc.Allow(ctx, session(5), "192.0.2.1"); !ok {
+			t.Errorf("another session was refused")
+		}
+		if k := checkout.AddressKey("2001:db8::1"); k != "2001:db8::/64" {
+			t.Errorf("AddressKey: %q", k)
+		}
+	})
+}

@@ -1,0 +1,38 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// The Store API's Cart-Hash (from the shaped cart object) and the priced
+// cart's hash the checkout service derives idempotency keys from are the
+// same function of the cart: a double-submitted checkout is still
+// recognised after the use case moved out of the HTTP layer.
+func TestCartHashMatchesService(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		c := s.client()
+		tee := s.productID("classic-tee")
+		c.addItem(s.productID("cotton-tank-top"), 2)
+		r := c.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1,"variation":[{"attribute":"pa_color","value":"rust"},{"attribute":"pa_size","value":"xxl"}]}`, tee))
+		if r.status != 201 || len(r.items()) != 2 {
+			t.Fatalf("add: %d %s", r.status, r.raw)
+		}
+		svc := &checkout.Service{Store: db, Carts: &cart.Service{Store: db, Catalog: storetest.Cache(db)},
+			Config: s.srv.CheckoutConfig(), Payments: s.srv.Payments()}
+		pc, err := svc.Cart(context.Background(), c.sessionID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := r.header.Get("Cart-Hash"); h == "" || h != pc.Hash() {
+			t.Errorf("Cart-Hash %q, service hash %q", h, pc.Hash())
+		}
+	})
+}

@@ -1,0 +1,14 @@
+package sqlstore
+
+import (
+	"vitrine/internal/cart"
+	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
+)
+
+// The store interfaces the capabilities define, which DB implements.
+var (
+	_ catalog.Loader = (*DB)(nil)
+	_ cart.Store     = (*DB)(nil)
+	_ checkout.Store = (*DB)(nil)
+)
