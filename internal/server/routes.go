@@ -21,7 +21,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
 	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
 	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
-	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_flow.go)
+	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_return.go)
 	mux.HandleFunc("GET /checkout", redirectSlash)
 	mux.HandleFunc("GET /shop", redirectSlash)
 	mux.HandleFunc("GET /cart", redirectSlash)

@@ -23,6 +23,7 @@ import (
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
+	"vitrine/internal/payment/wallet"
 	"vitrine/internal/render"
 	"vitrine/internal/storage/sqlstore"
 )
@@ -95,7 +96,7 @@ type Server struct {
 	carts    *cart.Service     // the cart's use cases
 	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
 	payments *payment.Registry // payment methods (checkout.go)
-	wallet   *wallet           // the PayPal wallet, nil when off (wallet.go)
+	wallet   *wallet.Service   // the PayPal wallet, nil when off (wallet.go)
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -175,7 +176,7 @@ func (s *Server) Start(ctx context.Context) error {
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
 	go s.maintain(ctx) // held stock, rate-limit counters (holdstock.go)
-	s.startWallet(ctx) // the wallet's reconciler (wallet_reconcile.go)
+	s.startWallet(ctx) // the wallet service's reconciler (wallet.go)
 	return nil
 }
 

@@ -6,12 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -19,46 +17,26 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
+	"vitrine/internal/payment/wallet"
 )
 
-// The wallet (WooCommerce PayPal Payments' wire surface, protocol notes
-// section 15) on PayPal's Orders v2 API: the wc-ajax ppc-* endpoints
-// (wallet_ajax.go), the buyer's return from the approval page and the order
-// life (wallet_flow.go), the webhook receiver (wallet_webhook.go) and the
-// reconciler (wallet_reconcile.go). Amounts always come from the shop's own
-// order or checkout.Quote; every amount, price or currency a client sends
-// is ignored.
+// The wallet's HTTP adapters (WooCommerce PayPal Payments' wire surface,
+// protocol notes section 15) over the wallet service
+// (internal/payment/wallet, which owns the payment state machine): the
+// wc-ajax ppc-* endpoints (wallet_ajax.go), the buyer's return from the
+// approval page (wallet_return.go) and the webhook receiver
+// (wallet_webhook.go). This file holds the nonces, the 15.1 envelope, the
+// request bodies and the one error mapping of the surface; wallet_ports.go
+// gives the service the cart and checkout use cases it needs.
 
-// WalletConfig enables the PayPal wallet.
-type WalletConfig struct {
-	// PayPal is the API client (its BaseURL points at PayPal or at the
-	// built-in sandbox); its WebhookID and certificate allow-list verify
-	// webhook deliveries.
-	PayPal *paypal.Client
-	// BrandName is shown on the approval page (default: the site name).
-	BrandName string
-	// ReconcileEvery is how often unfinished payments are looked up at
-	// PayPal (default 1 min); ReconcileAfter is how long a payment must
-	// have been unfinished to be looked up (default 1 min; at start every
-	// unfinished payment is). AbandonAfter is when an unpaid wallet order
-	// the buyer walked away from is cancelled and its stock restored
-	// (default 60 min).
-	ReconcileEvery time.Duration
-	ReconcileAfter time.Duration
-	AbandonAfter   time.Duration
-	// CallTimeout bounds each PayPal call (default 30 s).
-	CallTimeout time.Duration
-	// TestPayments, when set, says the API is a sandbox where no money
-	// moves (TestPaymentsBuiltinSandbox, TestPaymentsPayPalSandbox): every
-	// wallet order is stored as a test order (checkout.MetaTestPayment) and
-	// shown as one on its page, in its mails and in the API.
-	TestPayments string
-}
+// WalletConfig enables the PayPal wallet (the wallet service's
+// configuration).
+type WalletConfig = wallet.Config
 
 // Values of WalletConfig.TestPayments.
 const (
-	TestPaymentsBuiltinSandbox = "built-in sandbox"
-	TestPaymentsPayPalSandbox  = "PayPal sandbox"
+	TestPaymentsBuiltinSandbox = wallet.TestPaymentsBuiltinSandbox
+	TestPaymentsPayPalSandbox  = wallet.TestPaymentsPayPalSandbox
 )
 
 // SandboxPrefix is where Config.Sandbox (the built-in PayPal sandbox, demo
@@ -68,10 +46,7 @@ const SandboxPrefix = "/_sandbox/paypal"
 // markTestPayment adds the test-order meta to a wallet order's meta when
 // the wallet pays in a sandbox.
 func (s *Server) markTestPayment(meta map[string]string, m payment.Method) {
-	if s.wallet == nil || s.wallet.cfg.TestPayments == "" || m == nil || m.ID() != walletMethod.ID() {
-		return
-	}
-	meta[checkout.MetaTestPayment] = s.wallet.cfg.TestPayments
+	s.wallet.MarkTestPayment(meta, m)
 }
 
 // testOrderNotice is what the order's page and mails say of a test order
@@ -87,19 +62,8 @@ func testOrderNotice(o *checkout.Order) string {
 	return "Test order: to be paid in the " + where + ", no money will be taken."
 }
 
-// wallet is the server's wallet state.
-type wallet struct {
-	pp    *paypal.Client
-	cfg   WalletConfig
-	locks [64]sync.Mutex // create-order per session, striped
-	// started is closed once the reconciler's startup pass has run.
-	started chan struct{}
-}
-
-// walletMethod is the gateway the wallet's orders carry.
-var walletMethod = payment.Wallet{}
-
-// initWallet registers the wallet method when the wallet is configured.
+// initWallet composes the wallet service and registers its method when the
+// wallet is configured.
 func (s *Server) initWallet() {
 	wc := s.cfg.Wallet
 	if wc == nil || wc.PayPal == nil {
@@ -109,33 +73,38 @@ func (s *Server) initWallet() {
 	if cfg.BrandName == "" {
 		cfg.BrandName = s.cfg.SiteName
 	}
-	if cfg.ReconcileEvery <= 0 {
-		cfg.ReconcileEvery = time.Minute
-	}
-	if cfg.ReconcileAfter <= 0 {
-		cfg.ReconcileAfter = time.Minute
-	}
-	if cfg.AbandonAfter <= 0 {
-		cfg.AbandonAfter = 60 * time.Minute
-	}
-	if cfg.CallTimeout <= 0 {
-		cfg.CallTimeout = 30 * time.Second
-	}
-	s.wallet = &wallet{pp: cfg.PayPal, cfg: cfg, started: make(chan struct{})}
-	s.payments.Add(walletMethod)
+	s.wallet = wallet.New(cfg, wallet.Deps{Store: s.db, Checkout: walletPorts{s}, Config: &s.cfg.Checkout,
+		BaseURL: s.cfg.BaseURL, Log: s.log, Now: s.now, Kick: s.kickMail})
+	s.payments.Add(wallet.Method)
 }
 
-// sessionLock serializes one session's order creations.
-func (wl *wallet) sessionLock(id string) *sync.Mutex {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(id))
-	return &wl.locks[h.Sum32()%uint32(len(wl.locks))]
+// startWallet runs the wallet's reconciler until ctx ends.
+func (s *Server) startWallet(ctx context.Context) {
+	if s.wallet != nil {
+		s.wallet.Start(ctx)
+	}
 }
 
-// callCtx bounds one PayPal call; it is detached from the request so a
-// buyer closing the tab does not cut a capture short.
-func (wl *wallet) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), wl.cfg.CallTimeout)
+// WalletStarted is closed once the wallet reconciler's startup pass has
+// run (at once without the wallet).
+func (s *Server) WalletStarted() <-chan struct{} {
+	if s.wallet == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return s.wallet.Started()
+}
+
+// ReconcileWallet runs one pass of the wallet's reconciler (all unfinished
+// payments when all is set, else those older than ReconcileAfter) and
+// reports how many orders it paid, put on-hold or failed, and how many it
+// cancelled.
+func (s *Server) ReconcileWallet(ctx context.Context, all bool) (settled, cancelled int) {
+	if s.wallet == nil {
+		return 0, 0
+	}
+	return s.wallet.Reconcile(ctx, all)
 }
 
 // --- nonces ---
@@ -193,10 +162,9 @@ func (s *Server) walletNonces(sess cartSession, now time.Time) map[string]string
 // Messages of the wallet surface.
 const (
 	msgWalletNonce     = "Could not validate nonce."
-	msgWalletGeneric   = "Something went wrong. Please try again or choose another payment source."
-	msgWalletDeclined  = "Your payment was declined by PayPal. Please choose another payment source."
-	msgWalletCancelled = "You cancelled the payment with PayPal. Your cart is as you left it."
-	msgWalletUnknown   = "This PayPal order is unknown to the shop."
+	msgWalletGeneric   = wallet.MsgGeneric
+	msgWalletDeclined  = wallet.MsgDeclined
+	msgWalletCancelled = wallet.MsgCancelled
 	msgWalletVault     = "Saving a payment method for later is not supported by this shop."
 )
 
@@ -239,15 +207,20 @@ func walletRefuse(w http.ResponseWriter, r *http.Request, message string, errs [
 	walletWrite(w, r, map[string]any{"success": false, "data": walletInvalid{Message: message, Errors: errs, Refresh: refresh}})
 }
 
-// walletFailFrom turns an error of the flow into the failure envelope:
-// PayPal's own error name, message and details when PayPal refused.
+// walletFailFrom is the wallet surface's one error mapping: a refusal
+// with messages is the validation envelope; a refusal of the flow its
+// name; PayPal's own error name, message and details when PayPal refused;
+// anything else the generic failure.
 func (s *Server) walletFailFrom(w http.ResponseWriter, r *http.Request, what string, err error) {
+	var rf *wallet.Refusal
 	var ae *paypal.APIError
 	var ve *paypal.ValidationError
-	var we *walletError
+	var we *wallet.Error
 	switch {
+	case errors.As(err, &rf):
+		walletRefuse(w, r, rf.Message, rf.Errors, rf.Refresh)
 	case errors.As(err, &we):
-		walletFail(w, r, walletFailure{Name: we.name, Message: we.message, Details: we.details})
+		walletFail(w, r, walletFailure{Name: we.Name, Message: we.Message, Details: we.Details})
 	case errors.As(err, &ae):
 		s.log.Warn("wallet: paypal refused", "op", what, "status", ae.Status, "name", ae.Name, "debug_id", ae.DebugID)
 		msg := msgWalletGeneric
@@ -263,25 +236,6 @@ func (s *Server) walletFailFrom(w http.ResponseWriter, r *http.Request, what str
 		walletFail(w, r, walletFailure{Message: msgWalletGeneric})
 	}
 }
-
-// walletError is a refusal of the flow with its envelope name.
-type walletError struct {
-	name    string
-	message string
-	details []paypal.ErrorDetail
-}
-
-func (e *walletError) Error() string { return "wallet: " + e.name + ": " + e.message }
-
-var (
-	errWalletUnknownOrder = &walletError{name: "RESOURCE_NOT_FOUND", message: msgWalletUnknown}
-	errWalletNotApproved  = &walletError{name: "ORDER_NOT_APPROVED", message: "The payment has not been approved at PayPal yet.",
-		details: []paypal.ErrorDetail{{Issue: paypal.IssueOrderNotApproved}}}
-	errWalletDeclined = &walletError{name: "UNPROCESSABLE_ENTITY", message: msgWalletDeclined,
-		details: []paypal.ErrorDetail{{Issue: paypal.IssueInstrumentDeclined}}}
-	errWalletClosed = &walletError{name: "ORDER_CLOSED", message: "This order is no longer awaiting payment. Please place a new order."}
-	errWalletState  = &walletError{name: "ORDER_STATE", message: msgWalletGeneric}
-)
 
 // --- request bodies ---
 
@@ -336,6 +290,19 @@ func (wr *walletRequest) orderIDString() string {
 	return raw
 }
 
+// products are the posted products as the service reads them.
+func (wr *walletRequest) products() []wallet.Product {
+	out := make([]wallet.Product, 0, len(wr.Products))
+	for _, p := range wr.Products {
+		wp := wallet.Product{ID: rawNumber(p.ID), Quantity: rawNumber(p.Quantity)}
+		for _, v := range p.Variations {
+			wp.Variations = append(wp.Variations, cart.Attr{Attribute: v.Name, Value: v.Value})
+		}
+		out = append(out, wp)
+	}
+	return out
+}
+
 // rawNumber reads a JSON number or a numeric string.
 func rawNumber(raw json.RawMessage) string {
 	var s string
@@ -345,85 +312,17 @@ func rawNumber(raw json.RawMessage) string {
 	return strings.TrimSpace(string(raw))
 }
 
-var errWalletBody = &walletError{name: "INVALID_REQUEST", message: "The request could not be read."}
-
 // readWalletRequest reads a wallet endpoint's JSON body.
 func readWalletRequest(r *http.Request) (*walletRequest, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return nil, errWalletBody
+		return nil, wallet.ErrBadRequest
 	}
 	var wr walletRequest
 	if len(strings.TrimSpace(string(body))) == 0 || !utf8.Valid(body) || json.Unmarshal(body, &wr) != nil {
-		return nil, errWalletBody
+		return nil, wallet.ErrBadRequest
 	}
 	return &wr, nil
-}
-
-// --- purchase units from the shop's own amounts ---
-
-// truncateRunes cuts s to n characters.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
-}
-
-// orderPurchaseUnit is the PayPal purchase unit of a placed order: its own
-// totals to the minor unit, its lines when each divides evenly into unit
-// amounts, its shipping address, custom_id = order id, invoice_id = order
-// number.
-func orderPurchaseUnit(o *checkout.Order) (paypal.PurchaseUnit, error) {
-	spec := paypal.UnitSpec{Currency: o.Currency, ItemTotal: o.ItemsSubtotal, Shipping: o.ShippingTotal, TaxTotal: o.TotalTax,
-		Discount: o.DiscountTotal, Total: o.Total, CustomID: strconv.FormatInt(o.ID, 10), InvoiceID: o.Number}
-	even := true
-	for _, l := range o.Lines {
-		if l.Quantity <= 0 || l.Subtotal%l.Quantity != 0 {
-			even = false
-		}
-	}
-	if even && len(o.Lines) <= 100 {
-		for _, l := range o.Lines {
-			name := l.Name
-			for _, a := range l.Variation {
-				name += ", " + a.Value
-			}
-			spec.Items = append(spec.Items, paypal.ItemSpec{Name: truncateRunes(name, 127), SKU: truncateRunes(l.SKU, 127),
-				Quantity: l.Quantity, UnitAmount: l.Subtotal / l.Quantity})
-		}
-	}
-	if ship := shipTo(o.Shipping); ship != nil {
-		spec.ShipTo = ship
-	}
-	return paypal.NewPurchaseUnit(spec)
-}
-
-// shipTo is an address in PayPal's shape, or nil without a country.
-func shipTo(a cart.Address) *paypal.ShippingDetail {
-	if a.Country == "" || a.Address1 == "" {
-		return nil
-	}
-	name := strings.TrimSpace(a.FirstName + " " + a.LastName)
-	d := &paypal.ShippingDetail{Address: &paypal.Address{AddressLine1: truncateRunes(a.Address1, 300), AddressLine2: truncateRunes(a.Address2, 300),
-		AdminArea2: truncateRunes(a.City, 120), AdminArea1: truncateRunes(a.State, 300), PostalCode: truncateRunes(a.Postcode, 60), CountryCode: a.Country}}
-	if name != "" {
-		d.Name = &paypal.Name{FullName: truncateRunes(name, 300)}
-	}
-	return d
-}
-
-// cartPurchaseUnit quotes a session's cart and answers it with its
-// purchase unit (change-cart, update-shipping answers): no ids, the
-// quote's totals.
-func (s *Server) cartPurchaseUnit(ctx context.Context, sessID string) (*cartObject, paypal.PurchaseUnit, error) {
-	obj, _, q, err := s.checkoutCart(ctx, sessID)
-	if err != nil {
-		return nil, paypal.PurchaseUnit{}, err
-	}
-	pu, err := paypal.NewPurchaseUnit(paypal.UnitSpec{Currency: s.cfg.Checkout.Currency.Code, ItemTotal: q.ItemsSubtotal,
-		Shipping: q.Shipping, TaxTotal: q.TotalTax, Total: q.Total})
-	return obj, pu, err
 }
 
 // formatAmount is minor units as PayPal's decimal string.

@@ -33,7 +33,7 @@ import (
 var (
 	ErrOrderNotFound = checkout.ErrOrderNotFound
 	// ErrPaymentState is a compare-and-set that found another state.
-	ErrPaymentState = errors.New("order payment state changed meanwhile")
+	ErrPaymentState = payment.ErrPaymentState
 )
 
 // Checkout refusals, with the Store API's codes and WooCommerce's messages.
@@ -610,12 +610,9 @@ func (db *DB) SetOrderStatus(ctx context.Context, id int64, to string, now time.
 }
 
 // PaymentFields are the wallet ids SetPaymentState records; empty ones are
-// left as they are.
-type PaymentFields struct {
-	ProviderOrderID   string
-	ProviderRequestID string
-	CaptureID         string
-}
+// left as they are (the payment package's type, so services that define
+// their own store interface name it without naming the store).
+type PaymentFields = payment.ProviderIDs
 
 // SetPaymentState moves an order's payment state from one state to the next
 // as a compare-and-set: ErrPaymentState when the order is no longer in

@@ -1,18 +1,15 @@
-package server
+package wallet
 
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
-	"vitrine/internal/pages"
+	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
-	"vitrine/internal/storage/sqlstore"
 )
 
 // The life of a wallet order (docs/architecture.md, "Wallet checkout"):
@@ -29,43 +26,36 @@ import (
 func createKey(id int64) string  { return "vitrine-" + strconv.FormatInt(id, 10) + "-create" }
 func captureKey(id int64) string { return "vitrine-" + strconv.FormatInt(id, 10) + "-capture" }
 
-// Where the buyer is sent back to from the approval page.
-const (
-	walletReturnPath = "/checkout/paypal-return/"
-	walletCancelPath = "/checkout/?wallet=cancelled"
-)
-
-// startWalletPayment creates the PayPal order of a placed order from the
+// startPayment creates the PayPal order of a placed order from the
 // order's own totals and records it (payment state wallet_order_created).
-func (s *Server) startWalletPayment(ctx context.Context, o *checkout.Order, shippingPref string) (*paypal.Order, error) {
-	wl := s.wallet
-	pu, err := orderPurchaseUnit(o)
+func (s *Service) startPayment(ctx context.Context, o *checkout.Order, shippingPref string) (*paypal.Order, error) {
+	pu, err := OrderPurchaseUnit(o)
 	if err != nil {
 		return nil, err
 	}
-	base := strings.TrimRight(s.cfg.BaseURL, "/")
+	base := strings.TrimRight(s.d.BaseURL, "/")
 	req := paypal.CreateOrderRequest{Intent: paypal.IntentCapture, PurchaseUnits: []paypal.PurchaseUnit{pu},
 		PaymentSource: &paypal.PaymentSource{PayPal: &paypal.PayPalSource{ExperienceContext: &paypal.ExperienceContext{
-			UserAction: paypal.UserActionPayNow, ShippingPreference: shippingPref, BrandName: truncateRunes(wl.cfg.BrandName, 127),
-			ReturnURL: base + walletReturnPath, CancelURL: base + walletCancelPath}}}}
+			UserAction: paypal.UserActionPayNow, ShippingPreference: shippingPref, BrandName: truncateRunes(s.cfg.BrandName, 127),
+			ReturnURL: base + ReturnPath, CancelURL: base + CancelPath}}}}
 	if pu.Shipping == nil && shippingPref == paypal.ShippingPreferenceProvided {
 		req.PaymentSource.PayPal.ExperienceContext.ShippingPreference = paypal.ShippingPreferenceFromFile
 	}
-	cctx, cancel := wl.callCtx(ctx)
+	cctx, cancel := s.callCtx(ctx)
 	defer cancel()
-	ppo, err := wl.pp.CreateOrder(cctx, createKey(o.ID), req)
+	ppo, err := s.pp.CreateOrder(cctx, createKey(o.ID), req)
 	if err != nil {
 		return nil, err
 	}
-	err = s.db.SetPaymentState(ctx, o.ID, checkout.PayNone, checkout.PayWalletOrderCreated,
-		sqlstore.PaymentFields{ProviderOrderID: ppo.ID, ProviderRequestID: createKey(o.ID)}, s.now())
+	err = s.d.Store.SetPaymentState(ctx, o.ID, checkout.PayNone, checkout.PayWalletOrderCreated,
+		payment.ProviderIDs{ProviderOrderID: ppo.ID, ProviderRequestID: createKey(o.ID)}, s.now())
 	if err != nil {
 		return nil, err
 	}
 	return ppo, nil
 }
 
-// completeWalletOrder finishes a wallet order whose buyer approved it: the
+// complete finishes a wallet order whose buyer approved it: the
 // PayPal order must be APPROVED (or already COMPLETED); the buyer's name,
 // email and address fill what the order lacks; the PayPal amounts are
 // patched to the order's own when they differ; then one capture with the
@@ -73,11 +63,10 @@ func (s *Server) startWalletPayment(ctx context.Context, o *checkout.Order, ship
 // safe to run concurrently and again: the compare-and-set on the payment
 // state and the capture key make exactly one capture and one payment.
 //
-// It answers the order after the step it reached. A *walletError is a
+// It answers the order after the step it reached. An *Error is a
 // refusal; another error with a non-nil order means the outcome is unknown
 // (the order is left for a retry, the webhook or the reconciler).
-func (s *Server) completeWalletOrder(ctx context.Context, o *checkout.Order) (*checkout.Order, error) {
-	wl := s.wallet
+func (s *Service) complete(ctx context.Context, o *checkout.Order) (*checkout.Order, error) {
 	for attempt := 0; attempt < 4; attempt++ {
 		if o.Paid() {
 			return o, nil
@@ -87,33 +76,33 @@ func (s *Server) completeWalletOrder(ctx context.Context, o *checkout.Order) (*c
 			if o.Status == checkout.StatusOnHold && o.CaptureID != "" {
 				return o, nil // captured, PayPal still settling it
 			}
-			return s.captureWalletOrder(ctx, o)
+			return s.capture(ctx, o)
 		case checkout.PayWalletOrderCreated, checkout.PayApproved:
 			if o.Status != checkout.StatusPending {
-				return nil, errWalletClosed
+				return nil, ErrClosed
 			}
-			cctx, cancel := wl.callCtx(ctx)
-			ppo, err := wl.pp.GetOrder(cctx, o.ProviderOrderID)
+			cctx, cancel := s.callCtx(ctx)
+			ppo, err := s.pp.GetOrder(cctx, o.ProviderOrderID)
 			cancel()
 			if err != nil {
 				return o, err
 			}
 			switch ppo.Status {
 			case paypal.StatusCompleted:
-				return s.settleWalletOrder(ctx, o, ppo)
+				return s.settle(ctx, o, ppo)
 			case paypal.StatusApproved:
 			default:
-				return nil, errWalletNotApproved
+				return nil, ErrNotApproved
 			}
 			if err := s.prepareCapture(ctx, o, ppo); err != nil {
 				return o, err
 			}
-			err = s.db.SetPaymentState(ctx, o.ID, o.PaymentState, checkout.PayCaptureRequested,
-				sqlstore.PaymentFields{ProviderRequestID: captureKey(o.ID)}, s.now())
-			if errors.Is(err, sqlstore.ErrPaymentState) {
+			err = s.d.Store.SetPaymentState(ctx, o.ID, o.PaymentState, checkout.PayCaptureRequested,
+				payment.ProviderIDs{ProviderRequestID: captureKey(o.ID)}, s.now())
+			if errors.Is(err, payment.ErrPaymentState) {
 				// Another request (a second return, the webhook) moved it:
 				// read it again and follow from there.
-				if o, err = s.db.Order(ctx, o.ID); err != nil {
+				if o, err = s.d.Store.Order(ctx, o.ID); err != nil {
 					return nil, err
 				}
 				continue
@@ -122,27 +111,27 @@ func (s *Server) completeWalletOrder(ctx context.Context, o *checkout.Order) (*c
 				return o, err
 			}
 			o.PaymentState, o.ProviderRequestID = checkout.PayCaptureRequested, captureKey(o.ID)
-			return s.captureWalletOrder(ctx, o)
+			return s.capture(ctx, o)
 		default:
-			return nil, errWalletClosed
+			return nil, ErrClosed
 		}
 	}
-	return o, errWalletState
+	return o, ErrState
 }
 
 // prepareCapture fills the order's missing addresses from the PayPal
 // payer (product and cart buttons place the order before the buyer says who
 // they are) and patches the PayPal order's amounts to the order's own when
 // they differ: the captured amount is always the order's total.
-func (s *Server) prepareCapture(ctx context.Context, o *checkout.Order, ppo *paypal.Order) error {
+func (s *Service) prepareCapture(ctx context.Context, o *checkout.Order, ppo *paypal.Order) error {
 	if o.Billing.Email == "" {
 		billing, shipping := payerAddresses(o, ppo)
-		if _, err := s.db.SetOrderAddresses(ctx, o.ID, billing, shipping, s.now()); err != nil {
+		if _, err := s.d.Store.SetOrderAddresses(ctx, o.ID, billing, shipping, s.now()); err != nil {
 			return err
 		}
 		o.Billing, o.Shipping = billing, shipping
 	}
-	want, err := orderPurchaseUnit(o)
+	want, err := OrderPurchaseUnit(o)
 	if err != nil {
 		return err
 	}
@@ -160,9 +149,9 @@ func (s *Server) prepareCapture(ctx context.Context, o *checkout.Order, ppo *pay
 		}
 	}
 	s.log.Warn("wallet: PayPal order amount differs from the order; patching", "order", o.ID, "paypal_order", ppo.ID)
-	cctx, cancel := s.wallet.callCtx(ctx)
+	cctx, cancel := s.callCtx(ctx)
 	defer cancel()
-	return s.wallet.pp.PatchOrder(cctx, ppo.ID, ops)
+	return s.pp.PatchOrder(cctx, ppo.ID, ops)
 }
 
 // sameAmount compares two amounts exactly (currency and minor units).
@@ -224,35 +213,34 @@ func payerAddresses(o *checkout.Order, ppo *paypal.Order) (billing, shipping car
 	return billing, shipping
 }
 
-// captureWalletOrder captures an order in capture_requested with its
+// capture captures an order in capture_requested with its
 // stored key and settles the result.
-func (s *Server) captureWalletOrder(ctx context.Context, o *checkout.Order) (*checkout.Order, error) {
-	wl := s.wallet
+func (s *Service) capture(ctx context.Context, o *checkout.Order) (*checkout.Order, error) {
 	key := o.ProviderRequestID
 	if !strings.HasSuffix(key, "-capture") {
 		key = captureKey(o.ID)
 	}
-	cctx, cancel := wl.callCtx(ctx)
-	ppo, err := wl.pp.CaptureOrder(cctx, o.ProviderOrderID, key)
+	cctx, cancel := s.callCtx(ctx)
+	ppo, err := s.pp.CaptureOrder(cctx, o.ProviderOrderID, key)
 	cancel()
 	if err == nil {
-		return s.settleWalletOrder(ctx, o, ppo)
+		return s.settle(ctx, o, ppo)
 	}
 	switch {
 	case paypal.HasIssue(err, paypal.IssueOrderAlreadyCaptured):
-		cctx, cancel := wl.callCtx(ctx)
-		ppo, gerr := wl.pp.GetOrder(cctx, o.ProviderOrderID)
+		cctx, cancel := s.callCtx(ctx)
+		ppo, gerr := s.pp.GetOrder(cctx, o.ProviderOrderID)
 		cancel()
 		if gerr != nil {
 			return o, gerr
 		}
-		return s.settleWalletOrder(ctx, o, ppo)
+		return s.settle(ctx, o, ppo)
 	case paypal.HasIssue(err, paypal.IssueInstrumentDeclined):
 		s.resetDeclined(ctx, o)
-		return nil, errWalletDeclined
+		return nil, ErrDeclined
 	case paypal.HasIssue(err, paypal.IssueOrderNotApproved), paypal.HasIssue(err, paypal.IssuePayerActionRequired):
 		s.resetDeclined(ctx, o)
-		return nil, errWalletNotApproved
+		return nil, ErrNotApproved
 	}
 	return o, err // no answer or a 5xx: outcome unknown; the key makes a retry safe
 }
@@ -260,23 +248,23 @@ func (s *Server) captureWalletOrder(ctx context.Context, o *checkout.Order) (*ch
 // resetDeclined puts a declined order back where the buyer can approve it
 // again with another funding source: capture_requested → failed →
 // wallet_order_created.
-func (s *Server) resetDeclined(ctx context.Context, o *checkout.Order) {
+func (s *Service) resetDeclined(ctx context.Context, o *checkout.Order) {
 	now := s.now()
-	err := s.db.SetPaymentState(ctx, o.ID, checkout.PayCaptureRequested, checkout.PayFailed, sqlstore.PaymentFields{}, now)
+	err := s.d.Store.SetPaymentState(ctx, o.ID, checkout.PayCaptureRequested, checkout.PayFailed, payment.ProviderIDs{}, now)
 	if err == nil {
-		err = s.db.SetPaymentState(ctx, o.ID, checkout.PayFailed, checkout.PayWalletOrderCreated, sqlstore.PaymentFields{}, now)
+		err = s.d.Store.SetPaymentState(ctx, o.ID, checkout.PayFailed, checkout.PayWalletOrderCreated, payment.ProviderIDs{}, now)
 	}
-	if err != nil && !errors.Is(err, sqlstore.ErrPaymentState) {
+	if err != nil && !errors.Is(err, payment.ErrPaymentState) {
 		s.log.Error("wallet: reset a declined order", "order", o.ID, "err", err)
 	}
 }
 
-// settleWalletOrder records what PayPal says of an order's capture: a
+// settle records what PayPal says of an order's capture: a
 // COMPLETED capture of exactly the order's total pays the order; PENDING
 // (or a completed capture of another amount, which a person must look at)
 // puts it on-hold; DECLINED or FAILED fails it. The cart the order came
 // from is emptied once the order leaves pending.
-func (s *Server) settleWalletOrder(ctx context.Context, o *checkout.Order, ppo *paypal.Order) (*checkout.Order, error) {
+func (s *Service) settle(ctx context.Context, o *checkout.Order, ppo *paypal.Order) (*checkout.Order, error) {
 	caps := ppo.Captures()
 	if len(caps) == 0 {
 		return o, errors.New("wallet: PayPal order " + ppo.ID + " is " + ppo.Status + " without a capture")
@@ -288,16 +276,16 @@ func (s *Server) settleWalletOrder(ctx context.Context, o *checkout.Order, ppo *
 	var err error
 	switch c.Status {
 	case paypal.CaptureStatusCompleted, paypal.CaptureStatusRefunded, paypal.CaptureStatusPartRefunded:
-		if !s.captureMatches(o, c) {
+		if !captureMatches(o, c) {
 			s.log.Error("wallet: captured amount differs from the order total; order put on-hold", "order", o.ID, "capture", c.ID)
-			changed, err = s.db.HoldOrderForCapture(ctx, o.ID, c.ID, now)
+			changed, err = s.d.Store.HoldOrderForCapture(ctx, o.ID, c.ID, now)
 			break
 		}
-		changed, err = s.db.MarkOrderPaid(ctx, o.ID, c.ID, now)
+		changed, err = s.d.Store.MarkOrderPaid(ctx, o.ID, c.ID, now)
 	case paypal.CaptureStatusPending:
-		changed, err = s.db.HoldOrderForCapture(ctx, o.ID, c.ID, now)
+		changed, err = s.d.Store.HoldOrderForCapture(ctx, o.ID, c.ID, now)
 	case paypal.CaptureStatusDeclined, paypal.CaptureStatusFailed:
-		changed, err = s.db.FailOrderPayment(ctx, o.ID, now)
+		changed, err = s.d.Store.FailOrderPayment(ctx, o.ID, now)
 	}
 	if err != nil {
 		return o, err
@@ -306,15 +294,15 @@ func (s *Server) settleWalletOrder(ctx context.Context, o *checkout.Order, ppo *
 		s.kickMail() // a paid order's mails were queued with it
 	}
 	if changed && wasPending {
-		if err := s.db.ClearCart(ctx, o.CartSession); err != nil {
+		if err := s.d.Checkout.ClearCart(ctx, o.CartSession); err != nil {
 			s.log.Warn("wallet: empty the paid cart", "order", o.ID, "err", err)
 		}
 	}
-	return s.db.Order(ctx, o.ID)
+	return s.d.Store.Order(ctx, o.ID)
 }
 
 // captureMatches: the capture is the order's total in the order's currency.
-func (s *Server) captureMatches(o *checkout.Order, c paypal.Capture) bool {
+func captureMatches(o *checkout.Order, c paypal.Capture) bool {
 	if c.Amount == nil || c.Amount.CurrencyCode != o.Currency {
 		return false
 	}
@@ -322,83 +310,69 @@ func (s *Server) captureMatches(o *checkout.Order, c paypal.Capture) bool {
 	return err == nil && v == o.Total
 }
 
-// handleWalletReturn answers GET /checkout/paypal-return/?token=…&PayerID=…,
-// where the approval page sends the buyer: capture and show the order. The
-// PayPal order id in token is what names the order (a buyer may come back
-// in another browser than the one that placed it).
-func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store, private")
-	w.Header().Set("Referrer-Policy", "no-referrer")
-	if s.wallet == nil {
-		s.handleNotFound(w, r)
-		return
-	}
-	token := strings.TrimSpace(r.URL.Query().Get("token"))
+// Return finishes the order of a buyer back from the approval page: token
+// is the PayPal order id, which names the order (a buyer may come back in
+// another browser than the one that placed it). It answers the order after
+// the step it reached: ErrUnknownOrder for a token the shop does not know;
+// ErrDeclined when the funding source was declined (the buyer may approve
+// again); another *Error for a refusal. Another error is an unknown outcome
+// (PayPal did not answer) when the order is not nil: a reload, the webhook
+// or the reconciler finishes it with the same capture key; with a nil order
+// the order could not be read.
+func (s *Service) Return(ctx context.Context, token string) (*checkout.Order, error) {
 	if token == "" || len(token) > 64 {
-		http.Redirect(w, r, "/checkout/?wallet=error", http.StatusSeeOther)
-		return
+		return nil, ErrUnknownOrder
 	}
-	ctx := r.Context()
-	o, err := s.db.OrderByProviderOrderID(ctx, token)
-	if errors.Is(err, sqlstore.ErrOrderNotFound) {
-		http.Redirect(w, r, "/checkout/?wallet=error", http.StatusSeeOther)
-		return
+	o, err := s.d.Store.OrderByProviderOrderID(ctx, token)
+	if isNotFound(err) {
+		return nil, ErrUnknownOrder
 	}
 	if err != nil {
-		s.pageError(w, "wallet return", err)
-		return
+		return nil, err
 	}
-	done, err := s.completeWalletOrder(ctx, o)
-	var we *walletError
-	switch {
-	case err == nil:
-		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
-	case errors.Is(err, errWalletDeclined):
-		http.Redirect(w, r, "/checkout/?wallet=declined", http.StatusSeeOther)
-	case errors.As(err, &we):
-		http.Redirect(w, r, "/checkout/?wallet=error", http.StatusSeeOther)
-	default:
-		// The outcome is unknown (PayPal did not answer): the order page
-		// shows it pending; a reload, the webhook or the reconciler
-		// finishes it with the same capture key.
-		s.log.Warn("wallet: capture outcome unknown", "order", o.ID, "err", err)
-		if done == nil {
-			done = o
-		}
-		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
+	done, err := s.complete(ctx, o)
+	var we *Error
+	if err != nil && !errors.As(err, &we) && done == nil {
+		done = o
 	}
+	return done, err
 }
 
-// walletNotice is the checkout page's notice after a wallet redirect
-// (?wallet=cancelled, declined or error), or nil.
-func (s *Server) walletNotice(r *http.Request) []string {
-	if s.wallet == nil {
-		return nil
+// ownOrder finds the shop order of a PayPal order id posted by a session;
+// another session's order is unknown to it.
+func (s *Service) ownOrder(ctx context.Context, session, paypalOrderID string) (*checkout.Order, error) {
+	if paypalOrderID == "" || len(paypalOrderID) > 64 {
+		return nil, ErrUnknownOrder
 	}
-	switch r.URL.Query().Get("wallet") {
-	case "cancelled":
-		return []string{msgWalletCancelled}
-	case "declined":
-		return []string{msgWalletDeclined}
-	case "error":
-		return []string{msgWalletGeneric}
+	o, err := s.d.Store.OrderByProviderOrderID(ctx, paypalOrderID)
+	if isNotFound(err) || err == nil && o.CartSession != session {
+		return nil, ErrUnknownOrder
 	}
-	return nil
+	return o, err
 }
 
-// walletNoticeErrors is walletNotice as the checkout page's notices.
-func (s *Server) walletNoticeErrors(r *http.Request) *pages.CheckoutErrors {
-	n := s.walletNotice(r)
-	if n == nil {
-		return nil
+// Approve finishes a session's order whose buyer approved it in PayPal's
+// window: it is captured and paid at once (there is no final review page).
+func (s *Service) Approve(ctx context.Context, session, paypalOrderID string) (*checkout.Order, error) {
+	o, err := s.ownOrder(ctx, session, paypalOrderID)
+	if err != nil {
+		return nil, err
 	}
-	return &pages.CheckoutErrors{Notices: n, Fields: map[string]string{}}
+	return s.complete(ctx, o)
 }
 
-// walletView is the checkout page's wallet data, or nil without the wallet.
-func (s *Server) walletView(sess cartSession, now time.Time) *pages.WalletView {
-	if s.wallet == nil {
-		return nil
+// PayPalOrder is one of a session's orders and its PayPal order as PayPal
+// has it now.
+func (s *Service) PayPalOrder(ctx context.Context, session, paypalOrderID string) (*checkout.Order, *paypal.Order, error) {
+	o, err := s.ownOrder(ctx, session, paypalOrderID)
+	if err != nil {
+		return nil, nil, err
 	}
-	return &pages.WalletView{Nonces: s.walletNonces(sess, now)}
+	cctx, cancel := s.callCtx(ctx)
+	ppo, err := s.pp.GetOrder(cctx, o.ProviderOrderID)
+	cancel()
+	if err != nil {
+		return nil, nil, err
+	}
+	return o, ppo, nil
 }

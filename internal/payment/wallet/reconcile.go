@@ -1,4 +1,4 @@
-package server
+package wallet
 
 import (
 	"context"
@@ -19,52 +19,39 @@ import (
 // key). Unpaid wallet orders unchanged for AbandonAfter are cancelled and
 // their stock restored, unless PayPal says the buyer approved or paid.
 
-// startWallet runs the reconciler until ctx ends.
-func (s *Server) startWallet(ctx context.Context) {
-	if s.wallet == nil {
-		return
-	}
+// Start runs the reconciler until ctx ends: a pass over every unfinished
+// payment at once, then one every ReconcileEvery.
+func (s *Service) Start(ctx context.Context) {
 	go func() {
-		s.ReconcileWallet(ctx, true)
-		close(s.wallet.started)
-		t := time.NewTicker(s.wallet.cfg.ReconcileEvery)
+		s.Reconcile(ctx, true)
+		close(s.started)
+		t := time.NewTicker(s.cfg.ReconcileEvery)
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				s.ReconcileWallet(ctx, false)
+				s.Reconcile(ctx, false)
 			}
 		}
 	}()
 }
 
-// WalletStarted is closed once the wallet reconciler's startup pass has
-// run (at once without the wallet).
-func (s *Server) WalletStarted() <-chan struct{} {
-	if s.wallet == nil {
-		c := make(chan struct{})
-		close(c)
-		return c
-	}
-	return s.wallet.started
-}
+// Started is closed once the reconciler's startup pass has run.
+func (s *Service) Started() <-chan struct{} { return s.started }
 
-// ReconcileWallet runs one pass of the reconciler (all unfinished payments
+// Reconcile runs one pass of the reconciler (all unfinished payments
 // when all is set, else those older than ReconcileAfter) and reports how
 // many orders it paid, put on-hold or failed, and how many it cancelled.
-func (s *Server) ReconcileWallet(ctx context.Context, all bool) (settled, cancelled int) {
-	if s.wallet == nil {
-		return 0, 0
-	}
+func (s *Service) Reconcile(ctx context.Context, all bool) (settled, cancelled int) {
 	now := s.now()
-	cutoff := now.Add(-s.wallet.cfg.ReconcileAfter)
+	cutoff := now.Add(-s.cfg.ReconcileAfter)
 	if all {
 		cutoff = now.Add(time.Hour) // every order, whatever its age
 	}
 	for _, state := range []string{checkout.PayCaptureRequested, checkout.PayApproved} {
-		orders, err := s.db.OrdersInPaymentState(ctx, state, cutoff)
+		orders, err := s.d.Store.OrdersInPaymentState(ctx, state, cutoff)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Error("wallet reconciler: list orders", "state", state, "err", err)
@@ -83,7 +70,7 @@ func (s *Server) ReconcileWallet(ctx context.Context, all bool) (settled, cancel
 			}
 		}
 	}
-	stale, err := s.db.StaleWalletOrders(ctx, payment.WalletGatewayID, now.Add(-s.wallet.cfg.AbandonAfter))
+	stale, err := s.d.Store.StaleWalletOrders(ctx, payment.WalletGatewayID, now.Add(-s.cfg.AbandonAfter))
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("wallet reconciler: stale orders", "err", err)
@@ -95,8 +82,8 @@ func (s *Server) ReconcileWallet(ctx context.Context, all bool) (settled, cancel
 			break
 		}
 		if o.ProviderOrderID != "" {
-			cctx, cancel := s.wallet.callCtx(ctx)
-			ppo, err := s.wallet.pp.GetOrder(cctx, o.ProviderOrderID)
+			cctx, cancel := s.callCtx(ctx)
+			ppo, err := s.pp.GetOrder(cctx, o.ProviderOrderID)
 			cancel()
 			var ae *paypal.APIError
 			switch {
@@ -110,7 +97,7 @@ func (s *Server) ReconcileWallet(ctx context.Context, all bool) (settled, cancel
 				continue // PayPal unreachable: decide next time
 			}
 		}
-		ok, err := s.db.CancelUnpaidOrder(ctx, o.ID, s.now())
+		ok, err := s.d.Store.CancelUnpaidOrder(ctx, o.ID, s.now())
 		if err != nil {
 			s.log.Error("wallet reconciler: cancel", "order", o.ID, "err", err)
 			continue
@@ -124,7 +111,7 @@ func (s *Server) ReconcileWallet(ctx context.Context, all bool) (settled, cancel
 
 // reconcileOrder finishes one order from what PayPal says; true when the
 // order left its unfinished state.
-func (s *Server) reconcileOrder(ctx context.Context, o *checkout.Order) bool {
+func (s *Service) reconcileOrder(ctx context.Context, o *checkout.Order) bool {
 	before := o.PaymentState + "|" + o.Status
 	if o.Status == checkout.StatusOnHold && o.CaptureID != "" {
 		// A pending capture: pay it once PayPal completed it.
@@ -133,7 +120,7 @@ func (s *Server) reconcileOrder(ctx context.Context, o *checkout.Order) bool {
 			return false
 		}
 	} else {
-		done, err := s.completeWalletOrder(ctx, o)
+		done, err := s.complete(ctx, o)
 		if err != nil {
 			s.log.Warn("wallet reconciler: order not finished", "order", o.ID, "err", err)
 		}
@@ -141,7 +128,7 @@ func (s *Server) reconcileOrder(ctx context.Context, o *checkout.Order) bool {
 			o = done
 		}
 	}
-	after, err := s.db.Order(ctx, o.ID)
+	after, err := s.d.Store.Order(ctx, o.ID)
 	if err != nil {
 		return false
 	}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"vitrine/internal/pages"
+	"vitrine/internal/payment/wallet"
+)
+
+// handleWalletReturn answers GET /checkout/paypal-return/?token=…&PayerID=…,
+// where the approval page sends the buyer: the service captures, and the
+// buyer is sent to the order (or back to the checkout with a notice). The
+// PayPal order id in token is what names the order.
+func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if s.wallet == nil {
+		s.handleNotFound(w, r)
+		return
+	}
+	done, err := s.wallet.Return(r.Context(), strings.TrimSpace(r.URL.Query().Get("token")))
+	var we *wallet.Error
+	switch {
+	case err == nil:
+		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
+	case errors.Is(err, wallet.ErrDeclined):
+		http.Redirect(w, r, "/checkout/?wallet=declined", http.StatusSeeOther)
+	case errors.As(err, &we):
+		http.Redirect(w, r, "/checkout/?wallet=error", http.StatusSeeOther)
+	case done == nil:
+		s.pageError(w, "wallet return", err)
+	default:
+		// The outcome is unknown (PayPal did not answer): the order page
+		// shows it pending; a reload, the webhook or the reconciler
+		// finishes it with the same capture key.
+		s.log.Warn("wallet: capture outcome unknown", "order", done.ID, "err", err)
+		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
+	}
+}
+
+// walletNotice is the checkout page's notice after a wallet redirect
+// (?wallet=cancelled, declined or error), or nil.
+func (s *Server) walletNotice(r *http.Request) []string {
+	if s.wallet == nil {
+		return nil
+	}
+	switch r.URL.Query().Get("wallet") {
+	case "cancelled":
+		return []string{msgWalletCancelled}
+	case "declined":
+		return []string{msgWalletDeclined}
+	case "error":
+		return []string{msgWalletGeneric}
+	}
+	return nil
+}
+
+// walletNoticeErrors is walletNotice as the checkout page's notices.
+func (s *Server) walletNoticeErrors(r *http.Request) *pages.CheckoutErrors {
+	n := s.walletNotice(r)
+	if n == nil {
+		return nil
+	}
+	return &pages.CheckoutErrors{Notices: n, Fields: map[string]string{}}
+}
+
+// walletView is the checkout page's wallet data, or nil without the wallet.
+func (s *Server) walletView(sess cartSession, now time.Time) *pages.WalletView {
+	if s.wallet == nil {
+		return nil
+	}
+	return &pages.WalletView{Nonces: s.walletNonces(sess, now)}
+}
