@@ -350,6 +350,11 @@ type Store interface {
 	Extend(ctx context.Context, id string, expires time.Time) error
 	// DeleteExpiredCarts removes sessions (and their lines) expired at now.
 	DeleteExpiredCarts(ctx context.Context, now time.Time) (int64, error)
+	// RestoreCartLines puts lines back into a session's cart when it is
+	// empty (a cart with lines again is left alone).
+	RestoreCartLines(ctx context.Context, id string, lines []Line, now, expires time.Time) error
+	// ClearCart empties a session's cart.
+	ClearCart(ctx context.Context, id string) error
 }
 
 // DisplayAttrs shows a line's attributes as WooCommerce does: the

@@ -262,6 +262,20 @@ func (s *Service) UpdateCustomer(ctx context.Context, id string, billing, shippi
 	return s.SetCustomer(ctx, id, cust)
 }
 
+// RestoreLines puts lines back into the session's cart if it is empty:
+// placing an order empties the cart, and an order paid elsewhere (the
+// wallet) keeps the cart until it is paid, so a buyer who walks away finds
+// it as it was.
+func (s *Service) RestoreLines(ctx context.Context, id string, lines []Line) error {
+	now := s.now()
+	return s.Store.RestoreCartLines(ctx, id, lines, now, s.expires(now))
+}
+
+// Clear empties the session's cart (its order was paid).
+func (s *Service) Clear(ctx context.Context, id string) error {
+	return s.Store.ClearCart(ctx, id)
+}
+
 // DeleteExpired removes the carts expired now; it reports how many.
 func (s *Service) DeleteExpired(ctx context.Context) (int64, error) {
 	return s.Store.DeleteExpiredCarts(ctx, s.now())

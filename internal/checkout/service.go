@@ -399,6 +399,32 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	return o, nil
 }
 
+// PendingOrder is a session's cart placed as it is, for a payment that
+// completes elsewhere (the wallet): the customer is the one the session
+// has, with no form to validate, and the order waits, pending, for its
+// payment.
+type PendingOrder struct {
+	Session  string
+	Customer Customer
+	Method   payment.Method
+	Meta     map[string]string
+	// IdempotencyScope, IdempotencyKey and RequestHash name the attempt
+	// (see PlaceOrderInput).
+	IdempotencyScope string
+	IdempotencyKey   string
+	RequestHash      string
+}
+
+// PlacePending places a PendingOrder in one store transaction (stock
+// taken, prices re-read, the cart emptied). No mail is queued: a pending
+// order's mails go out when it is paid.
+func (s *Service) PlacePending(ctx context.Context, in PendingOrder) (*Order, error) {
+	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, Customer: in.Customer, Method: in.Method,
+		Status: StatusPending, Config: s.Config, Meta: in.Meta, IdempotencyScope: in.IdempotencyScope,
+		IdempotencyKey: in.IdempotencyKey, RequestHash: in.RequestHash, Now: s.now()})
+	return o, err
+}
+
 // --- the order-received page ---
 
 // Received is a placed order as its order-received page shows it.

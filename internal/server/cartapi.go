@@ -412,21 +412,6 @@ func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (
 	return c, line.Key, err
 }
 
-// addLine adds to the session's cart (cart.Service.Add).
-//
-// Deprecated: a forwarder kept so wallet_ajax.go compiles unchanged; the
-// wallet calls the cart service itself once it moves.
-func (s *Server) addLine(ctx context.Context, sess cartSession, id, qty int64, chosen []cart.Attr, now time.Time) (*cart.Cart, cart.Line, error) {
-	return s.carts.Add(ctx, sess.id, id, qty, chosen)
-}
-
-// resolveLine is cart.Service.Resolve.
-//
-// Deprecated: a forwarder kept so wallet_ajax.go compiles unchanged.
-func (s *Server) resolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (*catalog.Product, *catalog.Product, cart.Line, error) {
-	return s.carts.Resolve(ctx, id, chosen)
-}
-
 // updateItemCart parses the quantity of an update and sets the line's
 // quantity, answering the cart after the change.
 func (s *Server) updateItemCart(ctx context.Context, sess cartSession, key string, in *cartInput) (*cart.Cart, error) {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
-	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
@@ -43,13 +42,6 @@ func (s *Server) Payments() *payment.Registry { return s.payments }
 func (s *Server) CheckoutConfig() *checkout.Config { return &s.cfg.Checkout }
 
 // --- the cart's prices ---
-
-// quoteCart is checkout.QuoteLines with the shop's checkout config.
-//
-// Deprecated: a forwarder kept so wallet_ajax.go compiles unchanged.
-func (s *Server) quoteCart(lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer) (checkout.Quotation, error) {
-	return checkout.QuoteLines(lines, byID, cust, &s.cfg.Checkout)
-}
 
 // applyQuote writes a quotation into a cart object: line taxes, totals
 // with shipping and tax, tax lines, and the shipping packages with their
@@ -113,33 +105,6 @@ func (s *Server) checkoutCart(ctx context.Context, id string) (*cartObject, *car
 }
 
 // --- placing an order ---
-
-// placeRequest is a checkout as either surface received it.
-type placeRequest struct {
-	sess            cartSession
-	billing         cart.Address
-	shipping        *cart.Address // nil: ship to the billing address
-	note            string
-	method          string
-	attribution     map[string]string
-	termsRequired   bool
-	termsAccepted   bool
-	idempotencyKey  string // from the Idempotency-Key header, or ""
-	body            []byte // the raw request, hashed for idempotency
-	remote          string
-	userAgent       string
-	invalidPayment  string // the message for an unknown or missing method
-	missingPayError *cart.Error
-}
-
-// placeOrder places the order (checkout.Service.PlaceOrder). Validation
-// errors are *checkout.ValidationError; refusals are *cart.Error.
-func (s *Server) placeOrder(ctx context.Context, pr placeRequest) (*checkout.Order, error) {
-	return s.checkout.PlaceOrder(ctx, checkout.PlaceRequest{Session: pr.sess.id, Billing: pr.billing, Shipping: pr.shipping,
-		Note: pr.note, Method: pr.method, Attribution: pr.attribution, TermsRequired: pr.termsRequired,
-		TermsAccepted: pr.termsAccepted, IdempotencyKey: pr.idempotencyKey, Body: pr.body, ClientIP: clientIP(pr.remote),
-		UserAgent: pr.userAgent, InvalidPayment: pr.invalidPayment, MissingPayment: pr.missingPayError})
-}
 
 func clientIP(remote string) string {
 	host, _, err := net.SplitHostPort(remote)
@@ -300,14 +265,14 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	if len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
 		return 0, nil, paramError{"Idempotency-Key", "The Idempotency-Key header must be 1 to 255 visible ASCII characters."}
 	}
-	pr := placeRequest{sess: sess, billing: *req.BillingAddress, shipping: req.ShippingAddress, note: req.CustomerNote,
-		method: strings.TrimSpace(req.PaymentMethod), attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
-		idempotencyKey: key, body: body, remote: r.RemoteAddr, userAgent: r.UserAgent(),
-		missingPayError: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
-	if pr.shipping != nil && *pr.shipping == (cart.Address{}) {
-		pr.shipping = nil
+	pr := checkout.PlaceRequest{Session: sess.id, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
+		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
+		IdempotencyKey: key, Body: body, ClientIP: clientIP(r.RemoteAddr), UserAgent: r.UserAgent(),
+		MissingPayment: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
+	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {
+		pr.Shipping = nil
 	}
-	o, err := s.placeOrder(r.Context(), pr)
+	o, err := s.checkout.PlaceOrder(r.Context(), pr)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -92,7 +92,7 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 		values.PaymentMethod = methods[0].ID()
 	}
 	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !sameAddress(c.Customer.Billing, c.Customer.Shipping)
-	s.renderCheckout(w, r, sess, obj, values, s.walletNoticeErrors(r), http.StatusOK) // ?wallet= notices (wallet_flow.go)
+	s.renderCheckout(w, r, sess, obj, values, s.walletNoticeErrors(r), http.StatusOK) // ?wallet= notices (wallet_return.go)
 }
 
 func sameAddress(b, s cart.Address) bool {
@@ -181,14 +181,14 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	pr := placeRequest{sess: sess, billing: billing, note: values.CustomerNote, method: strings.TrimSpace(values.PaymentMethod),
-		attribution: checkout.AttributionFromForm(r.PostForm), termsRequired: s.cfg.Checkout.Terms != nil,
-		termsAccepted: r.PostFormValue("terms") != "", body: []byte(r.PostForm.Encode()), remote: r.RemoteAddr,
-		userAgent: r.UserAgent(), invalidPayment: "Invalid payment method."}
+	pr := checkout.PlaceRequest{Session: sess.id, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
+		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.cfg.Checkout.Terms != nil,
+		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: clientIP(r.RemoteAddr),
+		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method."}
 	if toDifferent {
-		pr.shipping = &shipping
+		pr.Shipping = &shipping
 	}
-	o, err := s.placeOrder(ctx, pr)
+	o, err := s.checkout.PlaceOrder(ctx, pr)
 	var ve *checkout.ValidationError
 	var ce *cart.Error
 	switch {

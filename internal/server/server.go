@@ -127,8 +127,6 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		s.now = func() time.Time { return cfg.Now().UTC() }
 	}
 	s.initCheckout()
-	s.initWallet()
-	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.cats = &categoryCache{Store: db}
 	s.products, s.frags = catalog.NewCache(db, 50000), newFragmentCache(2048)
 	// Cart and get_variation requests catch up with the change log first.
@@ -137,6 +135,8 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
 	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
 		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
+	s.initWallet()                              // on the cart and checkout services
+	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings}
 	files, err := loadAssets(static)

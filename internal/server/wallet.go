@@ -26,8 +26,8 @@ import (
 // wc-ajax ppc-* endpoints (wallet_ajax.go), the buyer's return from the
 // approval page (wallet_return.go) and the webhook receiver
 // (wallet_webhook.go). This file holds the nonces, the 15.1 envelope, the
-// request bodies and the one error mapping of the surface; wallet_ports.go
-// gives the service the cart and checkout use cases it needs.
+// request bodies and the one error mapping of the surface. The service
+// reaches the cart and checkout use cases through wallet.Shop.
 
 // WalletConfig enables the PayPal wallet (the wallet service's
 // configuration).
@@ -73,7 +73,7 @@ func (s *Server) initWallet() {
 	if cfg.BrandName == "" {
 		cfg.BrandName = s.cfg.SiteName
 	}
-	s.wallet = wallet.New(cfg, wallet.Deps{Store: s.db, Checkout: walletPorts{s}, Config: &s.cfg.Checkout,
+	s.wallet = wallet.New(cfg, wallet.Deps{Store: s.db, Checkout: wallet.Shop{Carts: s.carts, Checkout: s.checkout}, Config: &s.cfg.Checkout,
 		BaseURL: s.cfg.BaseURL, Log: s.log, Now: s.now, Kick: s.kickMail})
 	s.payments.Add(wallet.Method)
 }

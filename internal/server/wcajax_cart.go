@@ -77,11 +77,6 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	s.wcFragmentsOf(w, r, sess.id, out)
 }
 
-// errBadProductID is cart.ErrInvalidProduct.
-//
-// Deprecated: kept so wallet_ajax.go compiles unchanged.
-var errBadProductID = cart.ErrInvalidProduct
-
 // addToSession adds quantity (absent or empty: 1) of the product or
 // variation rawID to the session's cart, with the chosen attributes (for a
 // variation's "any" attributes). It answers the parsed id (0 when it is not

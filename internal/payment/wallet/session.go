@@ -91,7 +91,7 @@ func (s *Service) ValidateForm(ctx context.Context, session, formEncoded string)
 	if err != nil {
 		return err
 	}
-	c, err := s.d.Checkout.Cart(ctx, session, s.now())
+	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
 		return err
 	}
@@ -111,8 +111,7 @@ func (s *Service) SaveForm(ctx context.Context, session, formEncoded string) err
 	if err != nil {
 		return err
 	}
-	now := s.now()
-	c, err := s.d.Checkout.Cart(ctx, session, now)
+	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
 		return err
 	}
@@ -131,7 +130,7 @@ func (s *Service) SaveForm(ctx context.Context, session, formEncoded string) err
 	if f.rate != "" && len(f.rate) <= 64 {
 		cust.ShippingRate = f.rate
 	}
-	return s.d.Checkout.SetCustomer(ctx, session, cust, now)
+	return s.d.Checkout.SetCustomer(ctx, session, cust)
 }
 
 // cleanAddress trims and bounds every field.
@@ -204,7 +203,7 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 	lock := s.sessionLock(in.Session)
 	lock.Lock()
 	defer lock.Unlock()
-	stored, err := s.d.Checkout.Cart(ctx, in.Session, now)
+	stored, err := s.d.Checkout.Cart(ctx, in.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -233,14 +232,14 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 		if form.rate != "" && form.rate != stored.Customer.ShippingRate && len(form.rate) <= 64 {
 			cust := stored.Customer
 			cust.ShippingRate = form.rate
-			if err := s.d.Checkout.SetCustomer(ctx, in.Session, cust, now); err != nil {
+			if err := s.d.Checkout.SetCustomer(ctx, in.Session, cust); err != nil {
 				return nil, err
 			}
 		}
-		o, err = s.d.Checkout.PlaceFormOrder(ctx, FormOrder{Session: in.Session, Billing: form.billing, Shipping: form.shipping,
+		o, err = s.d.Checkout.PlaceFormOrder(ctx, checkout.PlaceRequest{Session: in.Session, Billing: form.billing, Shipping: form.shipping,
 			Note: form.note, Method: payment.WalletGatewayID, Attribution: form.attribution, TermsRequired: s.d.Config.Terms != nil,
 			TermsAccepted: form.terms, IdempotencyKey: "wallet-" + randomKey(), Body: []byte(in.FormEncoded + "|" + in.FundingSource),
-			Remote: in.Remote, UserAgent: in.UserAgent, InvalidPayment: "Invalid payment method."})
+			ClientIP: clientIP(in.Remote), UserAgent: in.UserAgent, InvalidPayment: "Invalid payment method."})
 	} else {
 		shipPref = paypal.ShippingPreferenceFromFile
 		o, err = s.placeCartOrder(ctx, in, stored, now)
@@ -257,7 +256,7 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 		return nil, err
 	}
 	// The cart stays until the order is paid.
-	if err := s.d.Checkout.RestoreLines(ctx, in.Session, stored.Lines, now); err != nil {
+	if err := s.d.Checkout.RestoreLines(ctx, in.Session, stored.Lines); err != nil {
 		s.log.Warn("wallet: keep the cart", "err", err)
 	}
 	ppo, err := s.startPayment(ctx, o, shipPref)
@@ -289,9 +288,9 @@ func (s *Service) placeCartOrder(ctx context.Context, in CreateRequest, stored *
 	if ua := truncateRunes(checkout.Clean(in.UserAgent), 512); ua != "" {
 		meta["_customer_user_agent"] = ua
 	}
-	return s.d.Checkout.PlaceCartOrder(ctx, CartOrder{Session: in.Session,
+	return s.d.Checkout.PlaceCartOrder(ctx, checkout.PendingOrder{Session: in.Session, Method: Method,
 		Customer: checkout.Customer{Billing: billing, Shipping: shipping, RateID: cust.ShippingRate},
-		Meta:     meta, IdempotencyScope: "wallet:" + in.Session, IdempotencyKey: randomKey(), RequestHash: "cart", Now: now})
+		Meta:     meta, IdempotencyScope: "wallet:" + in.Session, IdempotencyKey: randomKey(), RequestHash: "cart"})
 }
 
 func clientIP(remote string) string {
@@ -341,7 +340,7 @@ func parseProduct(p Product) (id, qty int64, err error) {
 
 // lines resolves posted products into priced cart lines (catalogue prices;
 // anything else posted is ignored), with the products by id.
-func (s *Service) lines(ctx context.Context, products []Product, now time.Time) ([]cart.Line, map[int64]*catalog.Product, error) {
+func (s *Service) lines(ctx context.Context, products []Product) ([]cart.Line, map[int64]*catalog.Product, error) {
 	if len(products) == 0 || len(products) > 20 {
 		return nil, nil, &cart.Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "No product to buy was given."}
 	}
@@ -352,7 +351,7 @@ func (s *Service) lines(ctx context.Context, products []Product, now time.Time) 
 		if err != nil {
 			return nil, nil, err
 		}
-		sell, parent, line, err := s.d.Checkout.ResolveLine(ctx, id, p.Variations, now)
+		sell, parent, line, err := s.d.Checkout.ResolveLine(ctx, id, p.Variations)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -373,38 +372,36 @@ func (s *Service) lines(ctx context.Context, products []Product, now time.Time) 
 // posted products, on a copy that is never written (the product page's
 // Pay Later message and button state). A cart refusal is an *Error.
 func (s *Service) Simulate(ctx context.Context, session string, products []Product) (checkout.Quotation, error) {
-	now := s.now()
-	lines, byID, err := s.lines(ctx, products, now)
+	lines, byID, err := s.lines(ctx, products)
 	if err != nil {
 		return checkout.Quotation{}, cartError(err)
 	}
-	c, err := s.d.Checkout.Cart(ctx, session, now)
+	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
 		return checkout.Quotation{}, err
 	}
-	return s.d.Checkout.Quote(lines, byID, c.Customer)
+	return checkout.QuoteLines(lines, byID, c.Customer, s.d.Config)
 }
 
 // ChangeCart makes the session's cart the posted products (the product
 // page's button buys what is on the page); everything is checked before
 // the cart changes. It answers the new cart and its purchase unit.
 func (s *Service) ChangeCart(ctx context.Context, session string, products []Product) (QuotedCart, paypal.PurchaseUnit, error) {
-	now := s.now()
-	if _, _, err := s.lines(ctx, products, now); err != nil {
+	if _, _, err := s.lines(ctx, products); err != nil {
 		return QuotedCart{}, paypal.PurchaseUnit{}, cartError(err)
 	}
-	c, err := s.d.Checkout.Cart(ctx, session, now)
+	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
 		return QuotedCart{}, paypal.PurchaseUnit{}, err
 	}
 	for _, l := range c.Lines {
-		if err := s.d.Checkout.RemoveLine(ctx, session, l.Key, now); err != nil && !errors.Is(err, cart.ErrNoLine) {
+		if err := s.d.Checkout.RemoveLine(ctx, session, l.Key); err != nil && !errors.Is(err, cart.ErrInvalidKey) {
 			return QuotedCart{}, paypal.PurchaseUnit{}, err
 		}
 	}
 	for _, p := range products {
 		id, qty, _ := parseProduct(p) // checked above
-		if err := s.d.Checkout.AddToCart(ctx, session, id, qty, p.Variations, now); err != nil {
+		if err := s.d.Checkout.AddToCart(ctx, session, id, qty, p.Variations); err != nil {
 			return QuotedCart{}, paypal.PurchaseUnit{}, cartError(err)
 		}
 	}
@@ -433,8 +430,7 @@ type ShippingChange struct {
 // answers the re-priced cart's purchase unit. Placed orders are never
 // re-priced here. A country the shop does not know is ErrCountry.
 func (s *Service) UpdateShipping(ctx context.Context, session string, ch ShippingChange) (paypal.PurchaseUnit, error) {
-	now := s.now()
-	c, err := s.d.Checkout.Cart(ctx, session, now)
+	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
 		return paypal.PurchaseUnit{}, err
 	}
@@ -455,7 +451,7 @@ func (s *Service) UpdateShipping(ctx context.Context, session string, ch Shippin
 	if id := ch.OptionID; id != "" && len(id) <= 64 {
 		cust.ShippingRate = id
 	}
-	if err := s.d.Checkout.SetCustomer(ctx, session, cust, now); err != nil {
+	if err := s.d.Checkout.SetCustomer(ctx, session, cust); err != nil {
 		return paypal.PurchaseUnit{}, err
 	}
 	_, pu, err := s.cartUnit(ctx, session)
@@ -466,12 +462,11 @@ func (s *Service) UpdateShipping(ctx context.Context, session string, ch Shippin
 // update_shipping_method; a rate that is empty or too long is ignored) and
 // answers the re-priced cart.
 func (s *Service) SetShippingRate(ctx context.Context, session, rate string) (checkout.Quotation, error) {
-	now := s.now()
-	c, err := s.d.Checkout.Cart(ctx, session, now)
+	c, err := s.d.Checkout.Cart(ctx, session)
 	if err == nil && rate != "" && len(rate) <= 64 && c.Exists && c.Customer.ShippingRate != rate {
 		cust := c.Customer
 		cust.ShippingRate = rate
-		err = s.d.Checkout.SetCustomer(ctx, session, cust, now)
+		err = s.d.Checkout.SetCustomer(ctx, session, cust)
 	}
 	if err != nil {
 		return checkout.Quotation{}, err

@@ -95,37 +95,36 @@ type Store interface {
 }
 
 // Checkout is what the wallet needs from the cart and checkout use cases,
-// named for those use cases. Sessions are cart session ids.
+// named for those use cases. Sessions are cart session ids. Shop is its
+// implementation on the cart and checkout services.
 type Checkout interface {
 	// Cart is the session's stored cart (lines and customer).
-	Cart(ctx context.Context, session string, now time.Time) (*cart.Cart, error)
+	Cart(ctx context.Context, session string) (*cart.Cart, error)
 	// SetCustomer stores the session's customer (addresses, chosen rate).
-	SetCustomer(ctx context.Context, session string, c cart.Customer, now time.Time) error
+	SetCustomer(ctx context.Context, session string, c cart.Customer) error
 	// QuoteCart is the session's cart as the cart and checkout show it,
 	// priced by checkout.Quote.
 	QuoteCart(ctx context.Context, session string) (QuotedCart, error)
 	// ResolveLine finds what an add of id sells (the variation of a
 	// variable product), checks it can be sold and builds its priced line.
-	ResolveLine(ctx context.Context, id int64, chosen []cart.Attr, now time.Time) (sell, parent *catalog.Product, line cart.Line, err error)
-	// Quote prices lines for a customer (nothing is written).
-	Quote(lines []cart.Line, byID map[int64]*catalog.Product, c cart.Customer) (checkout.Quotation, error)
+	ResolveLine(ctx context.Context, id int64, chosen []cart.Attr) (sell, parent *catalog.Product, line cart.Line, err error)
 	// AddToCart adds qty of a product to the session's cart with the cart's
 	// quantity and stock rules.
-	AddToCart(ctx context.Context, session string, id, qty int64, chosen []cart.Attr, now time.Time) error
-	// RemoveLine removes a line of the session's cart (cart.ErrNoLine when
-	// it is gone).
-	RemoveLine(ctx context.Context, session, key string, now time.Time) error
+	AddToCart(ctx context.Context, session string, id, qty int64, chosen []cart.Attr) error
+	// RemoveLine removes a line of the session's cart (cart.ErrInvalidKey
+	// when it is gone).
+	RemoveLine(ctx context.Context, session, key string) error
 	// RestoreLines puts lines back in the session's cart (placing an order
 	// empties it; a wallet order keeps the cart until it is paid).
-	RestoreLines(ctx context.Context, session string, lines []cart.Line, now time.Time) error
+	RestoreLines(ctx context.Context, session string, lines []cart.Line) error
 	// ClearCart empties the session's cart.
 	ClearCart(ctx context.Context, session string) error
 	// PlaceFormOrder validates a classic checkout form and places its
 	// order (a *checkout.ValidationError or a *cart.Error refuses it).
-	PlaceFormOrder(ctx context.Context, in FormOrder) (*checkout.Order, error)
+	PlaceFormOrder(ctx context.Context, in checkout.PlaceRequest) (*checkout.Order, error)
 	// PlaceCartOrder places the session's cart as it is, with the given
 	// customer (product and cart buttons: no form).
-	PlaceCartOrder(ctx context.Context, in CartOrder) (*checkout.Order, error)
+	PlaceCartOrder(ctx context.Context, in checkout.PendingOrder) (*checkout.Order, error)
 }
 
 // QuotedCart is a session's priced cart.
@@ -135,32 +134,57 @@ type QuotedCart struct {
 	Quote checkout.Quotation
 }
 
-// FormOrder is a checkout form to place as a wallet order.
-type FormOrder struct {
-	Session        string
-	Billing        cart.Address
-	Shipping       *cart.Address // nil: ship to the billing address
-	Note           string
-	Method         string
-	Attribution    map[string]string
-	TermsRequired  bool
-	TermsAccepted  bool
-	IdempotencyKey string
-	Body           []byte // what the request said, hashed for idempotency
-	Remote         string // the client's address (host:port)
-	UserAgent      string
-	InvalidPayment string // the message for an unknown payment method
+// Shop is the Checkout port on the cart and checkout services.
+type Shop struct {
+	Carts    *cart.Service
+	Checkout *checkout.Service
 }
 
-// CartOrder is a session's cart to place as a pending wallet order.
-type CartOrder struct {
-	Session          string
-	Customer         checkout.Customer
-	Meta             map[string]string
-	IdempotencyScope string
-	IdempotencyKey   string
-	RequestHash      string
-	Now              time.Time
+var _ Checkout = Shop{}
+
+func (p Shop) Cart(ctx context.Context, session string) (*cart.Cart, error) {
+	return p.Carts.Get(ctx, session)
+}
+
+func (p Shop) SetCustomer(ctx context.Context, session string, c cart.Customer) error {
+	return p.Carts.SetCustomer(ctx, session, c)
+}
+
+func (p Shop) QuoteCart(ctx context.Context, session string) (QuotedCart, error) {
+	pc, err := p.Checkout.Cart(ctx, session)
+	if err != nil {
+		return QuotedCart{}, err
+	}
+	return QuotedCart{Empty: len(pc.Lines) == 0, Hash: pc.Hash(), Quote: pc.Quote}, nil
+}
+
+func (p Shop) ResolveLine(ctx context.Context, id int64, chosen []cart.Attr) (*catalog.Product, *catalog.Product, cart.Line, error) {
+	return p.Carts.Resolve(ctx, id, chosen)
+}
+
+func (p Shop) AddToCart(ctx context.Context, session string, id, qty int64, chosen []cart.Attr) error {
+	_, _, err := p.Carts.Add(ctx, session, id, qty, chosen)
+	return err
+}
+
+func (p Shop) RemoveLine(ctx context.Context, session, key string) error {
+	return p.Carts.Remove(ctx, session, key)
+}
+
+func (p Shop) RestoreLines(ctx context.Context, session string, lines []cart.Line) error {
+	return p.Carts.RestoreLines(ctx, session, lines)
+}
+
+func (p Shop) ClearCart(ctx context.Context, session string) error {
+	return p.Carts.Clear(ctx, session)
+}
+
+func (p Shop) PlaceFormOrder(ctx context.Context, in checkout.PlaceRequest) (*checkout.Order, error) {
+	return p.Checkout.PlaceOrder(ctx, in)
+}
+
+func (p Shop) PlaceCartOrder(ctx context.Context, in checkout.PendingOrder) (*checkout.Order, error) {
+	return p.Checkout.PlacePending(ctx, in)
 }
 
 // Deps is what the service is composed of.

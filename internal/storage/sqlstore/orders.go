@@ -17,6 +17,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/payment"
 )
 
 // Orders. PlaceOrder turns a session's cart into an order in ONE write
