@@ -111,3 +111,32 @@ func TestCartRemoveNeedsNonce(t *testing.T) {
 		}
 	})
 }
+
+// Fragments are cached by cart content, not by session: two fresh carts of
+// the same product share one render, and each answer carries its own
+// session's nonce (a per-session cache key made every first add render).
+func TestFragmentsSharedAcrossSessions(t *testing.T) {
+	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	tank := s.productID("cotton-tank-top")
+	renders := func() int64 { return int64(metricValue(t, s, "vitrine_fragment_renders_total")) }
+	var links []string
+	var before int64
+	for i, c := range []*client{s.client(), s.client(), s.client()} {
+		if i == 1 {
+			before = renders()
+		}
+		r := c.do("POST", "/?wc-ajax=add_to_cart", fmt.Sprintf("product_id=%d&quantity=1", tank))
+		mini, _ := r.body["fragments"].(map[string]any)["div.widget_shopping_cart_content"].(string)
+		link := removeLink(t, mini)
+		if page := removeLink(t, c.do("GET", "/cart/", "").raw); page != link {
+			t.Errorf("session %d: fragment link %q, cart page link %q", i, link, page)
+		}
+		links = append(links, link)
+	}
+	if links[0] == links[1] || links[1] == links[2] {
+		t.Errorf("sessions share a nonce: %q", links)
+	}
+	if n := renders() - before; n != 0 {
+		t.Errorf("the same cart in new sessions rendered its fragments %d more times", n)
+	}
+}

@@ -17,6 +17,7 @@ type metrics struct {
 	latency     *prometheus.HistogramVec
 	renders     prometheus.Histogram
 	renderFails prometheus.Counter
+	fragRenders prometheus.Counter
 	// connsRejected counts connections closed by LimitConnsPerIP.
 	connsRejected prometheus.Counter
 }
@@ -40,6 +41,10 @@ func newMetrics(s *Server) *metrics {
 	m.connsRejected = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "vitrine_connections_rejected_total", Help: "Connections closed at once because their address had --max-conns-per-ip open.",
 	})
+	m.fragRenders = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "vitrine_fragment_renders_total", Help: "Mini-cart fragment sets rendered (the rest came from the fragment cache).",
+	})
+	m.reg.MustRegister(m.fragRenders)
 	m.reg.MustRegister(m.requests, m.latency, m.renders, m.renderFails, m.connsRejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	pool := func(name, help string, f func(read bool) float64) {

@@ -193,9 +193,10 @@ func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID
 // {page: "fragments", fragment: name, remove_nonce: the session's
 // _wpnonce, cart: <Store API cart object>}; the app answers exactly that
 // element's outer HTML. Rendered fragments are kept by the SHA-256 of the
-// nonce and the cart's JSON (fragmentCache): the render is a pure function
-// of that data, so an identical cart (every first add of the same
-// product, a refresh of an unchanged cart) reuses the HTML without a render.
+// cart's JSON (fragmentCache), rendered with a placeholder for the nonce:
+// the render is a pure function of that data, so an identical cart (every
+// first add of the same product, in any session; a refresh of an unchanged
+// cart) reuses the HTML without a render.
 func (s *Server) renderFragments(ctx context.Context, c *cartObject, removeNonce string) (map[string]string, error) {
 	if s.engine == nil {
 		return nil, errNoEngine
@@ -204,36 +205,52 @@ func (s *Server) renderFragments(ctx context.Context, c *cartObject, removeNonce
 	if err != nil {
 		return nil, err
 	}
-	if len(c.Items) == 0 {
-		removeNonce = "" // no remove links: empty carts share one render
+	// Fragments are rendered and cached by cart content alone, with a
+	// placeholder where the session's nonce goes, so every session with the
+	// same cart (every fresh cart of one product) shares one render; the
+	// nonce is put in per answer.
+	key := sha256.Sum256(cj)
+	out := s.frags.get(key)
+	if out == nil {
+		nj := `""` // no remove links: empty carts need no nonce
+		if len(c.Items) > 0 {
+			nj = strconv.Quote(fragmentNonce)
+		}
+		out = make(map[string]string, len(cartFragments))
+		for _, f := range cartFragments {
+			data := make([]byte, 0, len(cj)+64)
+			data = append(data, `{"page":"fragments","fragment":`...)
+			data = strconv.AppendQuote(data, f.name)
+			data = append(data, `,"remove_nonce":`...)
+			data = append(data, nj...)
+			data = append(data, `,"cart":`...)
+			data = append(data, cj...)
+			data = append(data, '}')
+			html, err := s.engine.Render(ctx, "/?wc-ajax=fragments&fragment="+f.name, data)
+			if err != nil {
+				return nil, err
+			}
+			if html == "" {
+				return nil, errors.New("empty fragment " + f.name)
+			}
+			out[f.selector] = html
+		}
+		s.frags.put(key, out)
+		s.metrics.fragRenders.Inc()
 	}
-	nj := strconv.Quote(removeNonce)
-	key := sha256.Sum256(append(append([]byte(nj), '|'), cj...))
-	if out := s.frags.get(key); out != nil {
+	if len(c.Items) == 0 {
 		return out, nil
 	}
-	out := make(map[string]string, len(cartFragments))
-	for _, f := range cartFragments {
-		data := make([]byte, 0, len(cj)+64)
-		data = append(data, `{"page":"fragments","fragment":`...)
-		data = strconv.AppendQuote(data, f.name)
-		data = append(data, `,"remove_nonce":`...)
-		data = append(data, nj...)
-		data = append(data, `,"cart":`...)
-		data = append(data, cj...)
-		data = append(data, '}')
-		html, err := s.engine.Render(ctx, "/?wc-ajax=fragments&fragment="+f.name, data)
-		if err != nil {
-			return nil, err
-		}
-		if html == "" {
-			return nil, errors.New("empty fragment " + f.name)
-		}
-		out[f.selector] = html
+	withNonce := make(map[string]string, len(out))
+	for sel, html := range out {
+		withNonce[sel] = strings.ReplaceAll(html, fragmentNonce, removeNonce)
 	}
-	s.frags.put(key, out)
-	return out, nil
+	return withNonce, nil
 }
+
+// fragmentNonce stands for the session's _wpnonce in cached fragments. It
+// is made of letters only, so rendering leaves it as it is.
+const fragmentNonce = "VitrineFragmentNoncePlaceholder"
 
 // fragmentCache keeps rendered fragment sets by cart-data hash, up to max
 // sets (then it starts over). Sets are shared and never modified.
