@@ -2,7 +2,8 @@
 # Load runs of the hot paths against the real binary, on SQLite, c=32:
 # a cached product page, Store API add-item to a fresh cart, and wc-ajax
 # add_to_cart without a session. Each scenario runs RUNS times (default 3)
-# with a 2 s warm-up and prints one JSON line per run.
+# with a 2 s warm-up and prints one JSON line per run. ONLY=<scenario>
+# runs one scenario.
 #
 #   scripts/bench-hotpaths.sh BINARY [LABEL]
 #
@@ -43,6 +44,7 @@ PY
 
 run() { # name, then vitrine-load flags
   local name=$1; shift
+  if [[ -n ${ONLY:-} && $name != "$ONLY" ]]; then return; fi
   for i in $(seq "$runs"); do
     if [[ $name == storeapi-* ]]; then tokens; fi
     printf '{"label":"%s","scenario":"%s","run":%d,"result":%s}\n' "$label" "$name" "$i" \

@@ -98,7 +98,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 	err = s.products.Synced(ctx)
 	var p *catalog.Product
 	if err == nil {
-		p, err = s.products.Product(ctx, id) // products and variations from memory (productcache.go)
+		p, err = s.products.Product(ctx, id) // products and variations from memory (catalog.Cache)
 	}
 	if errors.Is(err, catalog.ErrNotFound) || err == nil && (p.Type != catalog.TypeVariable || !p.Published()) {
 		wcAjaxWrite(w, r, nil)

@@ -4,6 +4,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/payment/wallet"
 )
 
 // The store interfaces the capabilities define, which DB implements.
@@ -11,4 +12,5 @@ var (
 	_ catalog.Loader = (*DB)(nil)
 	_ cart.Store     = (*DB)(nil)
 	_ checkout.Store = (*DB)(nil)
+	_ wallet.Store   = (*DB)(nil)
 )
