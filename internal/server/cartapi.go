@@ -543,6 +543,8 @@ type cartObject struct {
 	Errors                []storeapi.Error  `json:"errors"`
 	PaymentMethods        []string          `json:"payment_methods"`
 	Extensions            map[string]any    `json:"extensions"`
+
+	hash string // the Cart-Hash (checkout.PricedCart.Hash)
 }
 
 // billingAddress always carries email, even when empty.
@@ -589,6 +591,7 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 		Extensions: map[string]any{}, ShippingAddress: c.Customer.Shipping,
 		BillingAddress: billingAddress{Address: c.Customer.Billing, Email: c.Customer.Billing.Email}}
 	out.BillingAddress.Address.Email = ""
+	out.hash = pc.Hash()
 	for range pc.LeftOut {
 		out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
 			Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})

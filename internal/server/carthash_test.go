@@ -11,10 +11,10 @@ import (
 	"vitrine/internal/storage/storetest"
 )
 
-// The Store API's Cart-Hash (from the shaped cart object) and the priced
-// cart's hash the checkout service derives idempotency keys from are the
-// same function of the cart: a double-submitted checkout is still
-// recognised after the use case moved out of the HTTP layer.
+// The Store API's Cart-Hash header is the priced cart's hash the checkout
+// service derives idempotency keys from (one formula, checkout.PricedCart.Hash):
+// a double-submitted checkout is still recognised after the use case moved
+// out of the HTTP layer, and the header changes when the cart does.
 func TestCartHashMatchesService(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newShop(t, db, "")

@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/md5"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -279,32 +277,9 @@ func (f *fragmentCache) put(k [32]byte, v map[string]string) {
 	f.m[k] = v
 }
 
-// cartHash is the empty string for an empty cart, else the hex md5 of
-//
-//	JSON([{"key","id","quantity","variation","line_total"} for each line in cart order]) + total_price
-//
-// where id is the item id (the variation's for variations), variation the
-// chosen attributes as shown, line_total and total_price minor units as
-// decimal strings. Any change of lines, quantities or prices changes it.
-func cartHash(c *cartObject) string {
-	if len(c.Items) == 0 {
-		return ""
-	}
-	type hashLine struct {
-		Key       string      `json:"key"`
-		ID        int64       `json:"id"`
-		Quantity  int64       `json:"quantity"`
-		Variation []cart.Attr `json:"variation"`
-		LineTotal string      `json:"line_total"`
-	}
-	lines := make([]hashLine, 0, len(c.Items))
-	for _, it := range c.Items {
-		lines = append(lines, hashLine{it.Key, it.ID, it.Quantity, it.Variation, it.Totals.LineTotal})
-	}
-	b, _ := json.Marshal(lines)
-	sum := md5.Sum(append(b, c.Totals.TotalPrice...))
-	return hex.EncodeToString(sum[:])
-}
+// cartHash is the cart's woocommerce_cart_hash (checkout.PricedCart.Hash,
+// taken when the object was shaped): "" for an empty cart.
+func cartHash(c *cartObject) string { return c.hash }
 
 // setCartCookies writes woocommerce_items_in_cart and woocommerce_cart_hash
 // when they differ from what the request carried: items_in_cart is "1"
