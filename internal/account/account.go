@@ -143,9 +143,9 @@ type Store interface {
 	DeleteUserDevices(ctx context.Context, userID int64) error
 
 	HitRateLimits(ctx context.Context, hits []RateHit, window time.Duration, now time.Time) (wait time.Duration, ok bool, err error)
-	// RateLimitsReached reports, without counting, whether a key already
-	// has Limit hits in its current window, and the wait until it ends.
-	RateLimitsReached(ctx context.Context, hits []RateHit, now time.Time) (wait time.Duration, reached bool, err error)
+	// RefundRateLimits takes one hit back from each key (an attempt
+	// counted before it was checked that turned out to succeed).
+	RefundRateLimits(ctx context.Context, keys []string) error
 	ClearRateLimits(ctx context.Context, keys []string) error
 }
 

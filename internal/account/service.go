@@ -168,11 +168,16 @@ func (s *Service) failureHits(accountKey, clientIP string) []RateHit {
 // Authenticate checks a login (an email, or a username when it has no
 // '@') and password from clientIP. Unknown logins and wrong passwords take
 // the same path (a hash is checked against a dummy when the account is
-// missing) and answer the same ErrBadCredentials; each counts one failure
-// against the account (its id, or the login as typed when unknown) and the
-// client address. Once either has FailureLimit failures in FailureWindow,
-// logins are refused with *LockedError before any password is checked,
-// until the window ends.
+// missing) and answer the same ErrBadCredentials.
+//
+// Limits: every attempt is counted against the account (its id, or the
+// login as typed when unknown) and the client address before the password
+// is checked, in one statement per key, so concurrent attempts cannot slip
+// past the limit between a check and a count. An attempt beyond
+// FailureLimit in FailureWindow on either is refused with *LockedError
+// without checking the password, until the window ends. A right password
+// clears the account's count and takes its one hit back from the
+// address, so only failures add up.
 func (s *Service) Authenticate(ctx context.Context, login, password, clientIP string) (*Login, error) {
 	login = strings.ToLower(strings.TrimSpace(login))
 	if login == "" || password == "" {
@@ -194,20 +199,23 @@ func (s *Service) Authenticate(ctx context.Context, login, password, clientIP st
 		key, hash = strconv.FormatInt(u.ID, 10), u.PasswordHash
 	}
 	hits := s.failureHits(key, clientIP)
-	now := s.now()
-	if wait, reached, err := s.Store.RateLimitsReached(ctx, hits, now); err != nil {
+	wait, ok, err := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), s.now())
+	if err != nil {
 		return nil, err
-	} else if reached {
+	}
+	if !ok {
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if !checkPassword(password, hash) || u == nil {
-		if _, _, err := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), now); err != nil {
-			return nil, err
-		}
 		return nil, ErrBadCredentials
 	}
 	if err := s.Store.ClearRateLimits(ctx, []string{hits[0].Key}); err != nil {
 		s.log().Warn("account: clear login failures", "user", u.ID, "err", err)
+	}
+	if len(hits) > 1 {
+		if err := s.Store.RefundRateLimits(ctx, []string{hits[1].Key}); err != nil {
+			s.log().Warn("account: refund login attempt", "user", u.ID, "err", err)
+		}
 	}
 	return &Login{User: u, TwoFactorRequired: u.TwoFactor()}, nil
 }

@@ -711,3 +711,54 @@ func TestRememberedDevices(t *testing.T) {
 		check(u.ID, t3, false, "after a password change")
 	})
 }
+
+// Concurrent guesses cannot pass the limit together: of 12 at once, 5 are
+// checked and 7 refused, for passwords and for second-factor codes.
+func TestLimitsUnderConcurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		u := f.register("ada@example.com", "")
+		const n = 12
+		count := func(what string, try func(i int) error, failure error) {
+			t.Helper()
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() { errs[i] = try(i) })
+			}
+			wg.Wait()
+			checked, locked := 0, 0
+			for _, err := range errs {
+				var le *account.LockedError
+				switch {
+				case err == failure:
+					checked++
+				case errors.As(err, &le):
+					locked++
+				default:
+					t.Errorf("%s: %v", what, err)
+				}
+			}
+			if checked != 5 || locked != n-5 {
+				t.Errorf("%s: %d checked, %d locked; want 5 and %d", what, checked, locked, n-5)
+			}
+		}
+		count("passwords", func(i int) error {
+			_, err := f.svc.Authenticate(f.ctx, "ada@example.com", fmt.Sprintf("guess number %d", i), fmt.Sprintf("198.51.100.%d", i))
+			return err
+		}, account.ErrBadCredentials)
+
+		secret, _ := f.enable2FA(u)
+		valid := map[string]bool{}
+		for d := -1; d <= 1; d++ {
+			valid[f.code(secret, f.clock.Now().Add(time.Duration(d)*30*time.Second))] = true
+		}
+		var wrong []string
+		for c := 100000; len(wrong) < n; c++ {
+			if s := fmt.Sprint(c); !valid[s] {
+				wrong = append(wrong, s)
+			}
+		}
+		count("codes", func(i int) error { return f.svc.VerifyTOTP(f.ctx, u.ID, wrong[i]) }, account.ErrCodeInvalid)
+	})
+}

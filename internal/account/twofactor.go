@@ -119,25 +119,28 @@ func (s *Service) codeHits(userID int64) []RateHit {
 	return []RateHit{{Key: "2fa:u:" + strconv.FormatInt(userID, 10), Limit: CodeFailureLimit}}
 }
 
-// secondFactor runs check under the user's wrong-code limit: refused with
-// *LockedError once CodeFailureLimit failures are counted in the window;
-// a failure of check (ErrCodeInvalid, ErrCodeReused) counts one.
+// secondFactor runs check under the user's wrong-code limit: the attempt
+// is counted first (one statement, so concurrent guesses cannot pass the
+// limit together), an attempt beyond CodeFailureLimit in the window is
+// refused with *LockedError without checking, and a success clears the
+// count, so only failures add up.
 func (s *Service) secondFactor(ctx context.Context, userID int64, check func() error) error {
 	hits := s.codeHits(userID)
-	now := s.now()
-	if wait, reached, err := s.Store.RateLimitsReached(ctx, hits, now); err != nil {
+	wait, ok, err := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), s.now())
+	if err != nil {
 		return err
-	} else if reached {
+	}
+	if !ok {
 		return &LockedError{RetryAfter: wait}
 	}
-	err := check()
-	if err == ErrCodeInvalid || err == ErrCodeReused {
-		if _, _, herr := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), now); herr != nil {
-			return herr
+	err = check()
+	switch err {
+	case nil:
+		if cerr := s.Store.ClearRateLimits(ctx, []string{hits[0].Key}); cerr != nil {
+			s.log().Warn("account: clear code failures", "user", userID, "err", cerr)
 		}
-		if err == ErrCodeReused {
-			s.log().Warn("account: two-factor code replayed", "user", userID)
-		}
+	case ErrCodeReused:
+		s.log().Warn("account: two-factor code replayed", "user", userID)
 	}
 	return err
 }

@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -74,34 +72,15 @@ func (db *DB) DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64
 	return res.RowsAffected()
 }
 
-// RateLimitsReached reports, without counting a hit, whether a key of hits
-// already has its Limit of hits in a window that has not ended, and the
-// wait until the latest such window ends.
-func (db *DB) RateLimitsReached(ctx context.Context, hits []RateHit, now time.Time) (wait time.Duration, reached bool, err error) {
-	var end int64
-	for _, h := range hits {
-		if h.Limit <= 0 || h.Key == "" {
-			continue
-		}
-		var row struct {
-			Hits    int   `db:"hits"`
-			Expires int64 `db:"expires_at"`
-		}
-		err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT hits, expires_at FROM rate_limits WHERE bucket = ?`), h.Key)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return 0, false, err
-		}
-		if row.Expires > now.Unix() && row.Hits >= h.Limit {
-			reached, end = true, max(end, row.Expires)
+// RefundRateLimits takes one hit back from each key's current count (an
+// attempt counted before it was checked, which succeeded).
+func (db *DB) RefundRateLimits(ctx context.Context, keys []string) error {
+	for _, k := range keys {
+		if _, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND hits > 0`), k); err != nil {
+			return err
 		}
 	}
-	if reached {
-		wait = max(time.Unix(end, 0).Sub(now), time.Second)
-	}
-	return wait, reached, nil
+	return nil
 }
 
 // ClearRateLimits deletes the counters of keys (a login that succeeded
