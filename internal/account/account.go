@@ -123,6 +123,15 @@ type Store interface {
 	// unknown, used or expired. Of concurrent calls, one wins.
 	ConsumeReset(ctx context.Context, hash, passwordHash string, now time.Time) (userID int64, err error)
 
+	InsertEmailVerification(ctx context.Context, hash string, userID int64, email string, created, expires time.Time) error
+	// ConsumeEmailVerification marks the unused, unexpired link used and
+	// the user's email verified at now when it is still the email the
+	// link was sent to, in one transaction; ErrVerificationInvalid
+	// otherwise (nothing changed).
+	ConsumeEmailVerification(ctx context.Context, hash string, now time.Time) (userID int64, err error)
+	// SetRole changes the user's role.
+	SetRole(ctx context.Context, userID int64, role string) error
+
 	SetPendingTOTP(ctx context.Context, userID int64, secret string) error
 	// ActivateTOTP makes the pending secret (which must equal secret)
 	// active, records step as used and replaces the recovery codes.
@@ -151,19 +160,20 @@ type Store interface {
 
 // Errors of the use cases and the store.
 var (
-	ErrNoUser         = errors.New("account: no such user")
-	ErrNoSession      = errors.New("account: no session")
-	ErrEmailTaken     = errors.New("account: an account is already registered with this email address")
-	ErrUsernameTaken  = errors.New("account: this username is taken")
-	ErrBadCredentials = errors.New("account: unknown login or wrong password")
-	ErrResetInvalid   = errors.New("account: this password reset link is invalid or has expired")
-	ErrTOTPNotPending = errors.New("account: two-factor setup was not started")
-	ErrTOTPEnabled    = errors.New("account: two-factor authentication is already on")
-	ErrTOTPNotEnabled = errors.New("account: two-factor authentication is off")
-	ErrCodeInvalid    = errors.New("account: wrong two-factor code")
-	ErrCodeReused     = errors.New("account: this two-factor code was already used")
-	ErrDeviceNotFound = errors.New("account: no such remembered device")
-	ErrInvalidRole    = errors.New("account: unknown role")
+	ErrNoUser              = errors.New("account: no such user")
+	ErrNoSession           = errors.New("account: no session")
+	ErrEmailTaken          = errors.New("account: an account is already registered with this email address")
+	ErrUsernameTaken       = errors.New("account: this username is taken")
+	ErrBadCredentials      = errors.New("account: unknown login or wrong password")
+	ErrResetInvalid        = errors.New("account: this password reset link is invalid or has expired")
+	ErrVerificationInvalid = errors.New("account: this verification link is invalid or has expired")
+	ErrTOTPNotPending      = errors.New("account: two-factor setup was not started")
+	ErrTOTPEnabled         = errors.New("account: two-factor authentication is already on")
+	ErrTOTPNotEnabled      = errors.New("account: two-factor authentication is off")
+	ErrCodeInvalid         = errors.New("account: wrong two-factor code")
+	ErrCodeReused          = errors.New("account: this two-factor code was already used")
+	ErrDeviceNotFound      = errors.New("account: no such remembered device")
+	ErrInvalidRole         = errors.New("account: unknown role")
 )
 
 // InputError is bad input: which field and why. Nothing was changed.

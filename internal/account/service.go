@@ -25,6 +25,8 @@ const (
 	SessionTouch    = time.Minute
 	// ResetLifetime is how long a lost-password link works.
 	ResetLifetime = time.Hour
+	// VerifyLifetime is how long an email verification link works.
+	VerifyLifetime = 24 * time.Hour
 	// DeviceLifetime is how long a remembered device skips the second factor.
 	DeviceLifetime = 30 * 24 * time.Hour
 )
@@ -40,6 +42,7 @@ type Service struct {
 	SessionLifetime time.Duration
 	SessionIdle     time.Duration
 	ResetLifetime   time.Duration
+	VerifyLifetime  time.Duration
 	DeviceLifetime  time.Duration
 	Now             func() time.Time
 	Log             *slog.Logger
@@ -392,4 +395,45 @@ func (s *Service) DeleteUserSessions(ctx context.Context, userID int64) error {
 func (s *Service) DeleteExpired(ctx context.Context) (int64, error) {
 	now := s.now()
 	return s.Store.DeleteExpiredSessions(ctx, now, now.Add(-or(s.SessionIdle, SessionIdle)))
+}
+
+// RequestEmailVerification makes a link that verifies the user's current
+// email (single use, valid VerifyLifetime, void once the email changes).
+// The caller mails it to u.Email. Linking a guest's earlier orders by
+// that email belongs after VerifyEmail succeeds.
+func (s *Service) RequestEmailVerification(ctx context.Context, userID int64) (token string, u *User, err error) {
+	u, err = s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return "", nil, err
+	}
+	token, hash := newToken()
+	now := s.now()
+	if err := s.Store.InsertEmailVerification(ctx, hash, userID, u.Email, now, now.Add(or(s.VerifyLifetime, VerifyLifetime))); err != nil {
+		return "", nil, err
+	}
+	return token, u, nil
+}
+
+// VerifyEmail consumes a verification link once and marks the email it
+// was sent to verified: ErrVerificationInvalid for an unknown, used or
+// expired link, or one sent to an email the account no longer has.
+func (s *Service) VerifyEmail(ctx context.Context, token string) (*User, error) {
+	if token == "" {
+		return nil, ErrVerificationInvalid
+	}
+	id, err := s.Store.ConsumeEmailVerification(ctx, HashToken(token), s.now())
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.UserByID(ctx, id)
+}
+
+// SetRole changes a user's role (the CLI's user command, later the
+// admin). The caller renews the sessions of a user whose privilege
+// changed (RenewSession) or ends them (DeleteUserSessions).
+func (s *Service) SetRole(ctx context.Context, userID int64, role string) error {
+	if !ValidRole(role) {
+		return ErrInvalidRole
+	}
+	return s.Store.SetRole(ctx, userID, role)
 }

@@ -762,3 +762,62 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 		count("codes", func(i int) error { return f.svc.VerifyTOTP(f.ctx, u.ID, wrong[i]) }, account.ErrCodeInvalid)
 	})
 }
+
+func TestEmailVerification(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		u := f.register("ada@example.com", "")
+		tok, who, err := f.svc.RequestEmailVerification(f.ctx, u.ID)
+		if err != nil || tok == "" || who.Email != "ada@example.com" {
+			t.Fatalf("request: %q %v %v", tok, who, err)
+		}
+		if _, err := f.svc.VerifyEmail(f.ctx, tok+"x"); err != account.ErrVerificationInvalid {
+			t.Errorf("forged: %v", err)
+		}
+		f.clock.Add(time.Hour)
+		got, err := f.svc.VerifyEmail(f.ctx, tok)
+		if err != nil || !got.EmailVerifiedAt.Equal(start.Add(time.Hour)) {
+			t.Fatalf("verify: %+v %v", got, err)
+		}
+		if _, err := f.svc.VerifyEmail(f.ctx, tok); err != account.ErrVerificationInvalid {
+			t.Errorf("second use: %v", err)
+		}
+
+		// A link for an email the account no longer has is void; an
+		// expired one too.
+		old, _, _ := f.svc.RequestEmailVerification(f.ctx, u.ID)
+		if err := f.svc.ChangeEmail(f.ctx, u.ID, goodPassword, "ada2@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.VerifyEmail(f.ctx, old); err != account.ErrVerificationInvalid {
+			t.Errorf("link for the old email: %v", err)
+		}
+		if got, _ := f.svc.User(f.ctx, u.ID); !got.EmailVerifiedAt.IsZero() {
+			t.Errorf("the new email is verified by the old link: %v", got.EmailVerifiedAt)
+		}
+		late, _, _ := f.svc.RequestEmailVerification(f.ctx, u.ID)
+		f.clock.Add(24 * time.Hour)
+		if _, err := f.svc.VerifyEmail(f.ctx, late); err != account.ErrVerificationInvalid {
+			t.Errorf("expired link: %v", err)
+		}
+	})
+}
+
+func TestSetRole(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		u := f.register("ada@example.com", "")
+		if err := f.svc.SetRole(f.ctx, u.ID, "root"); err != account.ErrInvalidRole {
+			t.Errorf("role root: %v", err)
+		}
+		if err := f.svc.SetRole(f.ctx, u.ID+100, account.RoleAdministrator); err != account.ErrNoUser {
+			t.Errorf("unknown user: %v", err)
+		}
+		if err := f.svc.SetRole(f.ctx, u.ID, account.RoleAdministrator); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := f.svc.User(f.ctx, u.ID); got.Role != account.RoleAdministrator || !got.CanEditPages() {
+			t.Errorf("after SetRole: %+v", got)
+		}
+	})
+}

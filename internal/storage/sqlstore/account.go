@@ -164,7 +164,7 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string) error {
 // DeleteUser deletes an account and its sessions, links, codes, devices.
 func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		for _, t := range []string{"account_sessions", "password_resets", "recovery_codes", "remembered_devices"} {
+		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices"} {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE user_id = ?`), userID); err != nil {
 				return err
 			}
@@ -266,6 +266,7 @@ func (db *DB) DeleteExpiredSessions(ctx context.Context, now, idleBefore time.Ti
 		}{
 			{`DELETE FROM account_sessions WHERE expires_at <= ? OR last_seen_at <= ?`, []any{now.Unix(), idleBefore.Unix()}},
 			{`DELETE FROM password_resets WHERE expires_at <= ?`, []any{now.Unix()}},
+			{`DELETE FROM email_verifications WHERE expires_at <= ?`, []any{now.Unix()}},
 			{`DELETE FROM remembered_devices WHERE expires_at <= ?`, []any{now.Unix()}},
 		} {
 			res, err := tx.ExecContext(ctx, tx.Rebind(q.sql), q.args...)
@@ -310,6 +311,56 @@ func (db *DB) ConsumeReset(ctx context.Context, hash, passwordHash string, now t
 		return endAccess(ctx, tx, userID)
 	})
 	return userID, err
+}
+
+// InsertEmailVerification stores an email verification link.
+func (db *DB) InsertEmailVerification(ctx context.Context, hash string, userID int64, email string, created, expires time.Time) error {
+	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO email_verifications (token_hash, user_id, email, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?)`), hash, userID, email, created.Unix(), expires.Unix())
+	return err
+}
+
+// ConsumeEmailVerification uses a link once (a conditional UPDATE) and
+// marks the user's email verified when it is still the link's email.
+func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now time.Time) (int64, error) {
+	var userID int64
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		var row struct {
+			UserID int64  `db:"user_id"`
+			Email  string `db:"email"`
+		}
+		err := tx.GetContext(ctx, &row, tx.Rebind(`UPDATE email_verifications SET used_at = ?
+			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, email`), now.Unix(), hash, now.Unix())
+		if errors.Is(err, sql.ErrNoRows) {
+			return account.ErrVerificationInvalid
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ? AND email = ?`),
+			now.Unix(), row.UserID, row.Email)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return account.ErrVerificationInvalid // the email changed since: roll the use back
+		}
+		userID = row.UserID
+		return nil
+	})
+	return userID, err
+}
+
+// SetRole changes a user's role.
+func (db *DB) SetRole(ctx context.Context, userID int64, role string) error {
+	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET role = ? WHERE id = ?`), role, userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return account.ErrNoUser
+	}
+	return nil
 }
 
 // SetPendingTOTP stores a secret awaiting confirmation.

@@ -38,6 +38,18 @@ CREATE TABLE password_resets (
 );
 CREATE INDEX password_resets_user ON password_resets (user_id);
 
+-- Email verification links: single use, bound to the address they were
+-- sent to (a later email change makes them void).
+CREATE TABLE email_verifications (
+    token_hash TEXT PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    email      TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    used_at    BIGINT
+);
+CREATE INDEX email_verifications_user ON email_verifications (user_id);
+
 -- Two-factor recovery codes, single use.
 CREATE TABLE recovery_codes (
     user_id   INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -60,6 +72,7 @@ CREATE INDEX remembered_devices_user ON remembered_devices (user_id);
 -- +goose Down
 DROP TABLE remembered_devices;
 DROP TABLE recovery_codes;
+DROP TABLE email_verifications;
 DROP TABLE password_resets;
 DROP TABLE account_sessions;
 DROP TABLE users;
