@@ -604,11 +604,17 @@ func TestSecondFactorLimit(t *testing.T) {
 		secret, _ := f.enable2FA(u)
 		f.clock.Add(30 * time.Second)
 		good := f.code(secret, f.clock.Now())
+		valid := map[string]bool{}
+		for d := -1; d <= 1; d++ {
+			valid[f.code(secret, f.clock.Now().Add(time.Duration(d)*30*time.Second))] = true
+		}
+		next := 0
 		for i := range 5 {
-			bad := fmt.Sprintf("%06d", i)
-			if bad == good {
-				bad = "999999"
+			bad := fmt.Sprintf("%06d", next)
+			for ; valid[bad]; bad = fmt.Sprintf("%06d", next) {
+				next++
 			}
+			next++
 			if err := f.svc.VerifyTOTP(f.ctx, u.ID, bad); err != account.ErrCodeInvalid {
 				t.Fatalf("wrong code %d: %v", i+1, err)
 			}
@@ -818,6 +824,36 @@ func TestSetRole(t *testing.T) {
 		}
 		if got, _ := f.svc.User(f.ctx, u.ID); got.Role != account.RoleAdministrator || !got.CanEditPages() {
 			t.Errorf("after SetRole: %+v", got)
+		}
+	})
+}
+
+// Concurrent registrations of one email: one account, the others told
+// the email is taken (the unique index decides a race the check missed).
+func TestRegisterConcurrent(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		const n = 6
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				_, errs[i] = f.svc.Register(f.ctx, account.Registration{Email: "Ada@example.com", Password: goodPassword})
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for i, err := range errs {
+			switch err {
+			case nil:
+				ok++
+			case account.ErrEmailTaken:
+			default:
+				t.Errorf("register %d: %v", i, err)
+			}
+		}
+		if ok != 1 {
+			t.Errorf("%d of %d concurrent registrations succeeded, want 1", ok, n)
 		}
 	})
 }
