@@ -96,6 +96,9 @@ type Store interface {
 	// SetPassword stores a new hash and, in the same transaction, ends the
 	// user's sessions and forgets its remembered devices.
 	SetPassword(ctx context.Context, userID int64, hash string) error
+	// UpdatePasswordHash replaces the hash of the same password (new
+	// parameters) when it is still oldHash; sessions are kept.
+	UpdatePasswordHash(ctx context.Context, userID int64, oldHash, newHash string) error
 	// SetEmail changes the email and clears its verification
 	// (ErrEmailTaken when another account holds it).
 	SetEmail(ctx context.Context, userID int64, email string) error

@@ -85,6 +85,13 @@ var dummyHash = sync.OnceValue(func() string {
 	return h
 })
 
+// outdated reports whether hash was made with other parameters than
+// HashParams (it is then rehashed after a successful login).
+func outdated(hash string) bool {
+	p, _, _, err := argon2id.DecodeHash(hash)
+	return err == nil && *p != *HashParams
+}
+
 // checkPassword compares pw to hash in constant time; a malformed or empty
 // hash never matches (and still costs a hash).
 func checkPassword(pw, hash string) bool {

@@ -180,7 +180,8 @@ func (s *Service) failureHits(accountKey, clientIP string) []RateHit {
 // FailureLimit in FailureWindow on either is refused with *LockedError
 // without checking the password, until the window ends. A right password
 // clears the account's count and takes its one hit back from the
-// address, so only failures add up.
+// address, so only failures add up. A hash made with other parameters
+// than HashParams is replaced after a right password.
 func (s *Service) Authenticate(ctx context.Context, login, password, clientIP string) (*Login, error) {
 	login = strings.ToLower(strings.TrimSpace(login))
 	if login == "" || password == "" {
@@ -218,6 +219,13 @@ func (s *Service) Authenticate(ctx context.Context, login, password, clientIP st
 	if len(hits) > 1 {
 		if err := s.Store.RefundRateLimits(ctx, []string{hits[1].Key}); err != nil {
 			s.log().Warn("account: refund login attempt", "user", u.ID, "err", err)
+		}
+	}
+	if outdated(u.PasswordHash) {
+		if h, err := HashPassword(password); err == nil {
+			if err := s.Store.UpdatePasswordHash(ctx, u.ID, u.PasswordHash, h); err != nil {
+				s.log().Warn("account: rehash password", "user", u.ID, "err", err)
+			}
 		}
 	}
 	return &Login{User: u, TwoFactorRequired: u.TwoFactor()}, nil

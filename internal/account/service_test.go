@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alexedwards/argon2id"
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
@@ -854,6 +855,43 @@ func TestRegisterConcurrent(t *testing.T) {
 		}
 		if ok != 1 {
 			t.Errorf("%d of %d concurrent registrations succeeded, want 1", ok, n)
+		}
+	})
+}
+
+// A hash with older parameters is replaced at the next right password;
+// the session stays.
+func TestRehashOnLogin(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		u := f.register("ada@example.com", "")
+		sess, _, _ := f.svc.CreateSession(f.ctx, u.ID)
+		old, err := argon2id.CreateHash(goodPassword, &argon2id.Params{Memory: 8 * 1024, Iterations: 1, Parallelism: 1, SaltLength: 16, KeyLength: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.UpdatePasswordHash(f.ctx, u.ID, u.PasswordHash, old); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword+"x", ""); err != account.ErrBadCredentials {
+			t.Fatalf("wrong password: %v", err)
+		}
+		if got, _ := f.svc.User(f.ctx, u.ID); got.PasswordHash != old {
+			t.Error("a wrong password rehashed")
+		}
+		if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, ""); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := f.svc.User(f.ctx, u.ID)
+		p, _, _, err := argon2id.DecodeHash(got.PasswordHash)
+		if err != nil || *p != *account.HashParams {
+			t.Errorf("after login the hash has %+v (%v)", p, err)
+		}
+		if _, err := f.svc.Session(f.ctx, sess); err != nil {
+			t.Errorf("rehash ended the session: %v", err)
+		}
+		if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, ""); err != nil {
+			t.Errorf("login after rehash: %v", err)
 		}
 	})
 }

@@ -131,6 +131,13 @@ func (db *DB) SetPassword(ctx context.Context, userID int64, hash string) error 
 	})
 }
 
+// UpdatePasswordHash swaps the hash of the same password when it is still
+// oldHash (a concurrent password change wins).
+func (db *DB) UpdatePasswordHash(ctx context.Context, userID int64, oldHash, newHash string) error {
+	_, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`), newHash, userID, oldHash)
+	return err
+}
+
 // endAccess deletes a user's sessions and remembered devices.
 func endAccess(ctx context.Context, tx *sqlx.Tx, userID int64) error {
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM account_sessions WHERE user_id = ?`), userID); err != nil {
