@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"vitrine/internal/account"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
@@ -9,6 +10,7 @@ import (
 
 // The store interfaces the capabilities define, which DB implements.
 var (
+	_ account.Store  = (*DB)(nil)
 	_ catalog.Loader = (*DB)(nil)
 	_ cart.Store     = (*DB)(nil)
 	_ checkout.Store = (*DB)(nil)

@@ -71,3 +71,25 @@ func (db *DB) DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64
 	}
 	return res.RowsAffected()
 }
+
+// RefundRateLimits takes one hit back from each key's current count (an
+// attempt counted before it was checked, which succeeded).
+func (db *DB) RefundRateLimits(ctx context.Context, keys []string) error {
+	for _, k := range keys {
+		if _, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND hits > 0`), k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClearRateLimits deletes the counters of keys (a login that succeeded
+// clears its account's failures).
+func (db *DB) ClearRateLimits(ctx context.Context, keys []string) error {
+	for _, k := range keys {
+		if _, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM rate_limits WHERE bucket = ?`), k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,447 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/checkout"
+)
+
+// Defaults of the Service's limits and lifetimes (a zero field takes these).
+const (
+	// FailureLimit failed logins per account and per client address in
+	// FailureWindow, then logins are refused until the window ends.
+	FailureLimit  = 5
+	FailureWindow = 15 * time.Minute
+	// SessionLifetime is a session's absolute end after login; SessionIdle
+	// ends one not seen for that long. SessionTouch: last_seen_at is
+	// written at most this often (not on every request).
+	SessionLifetime = 14 * 24 * time.Hour
+	SessionIdle     = 2 * 24 * time.Hour
+	SessionTouch    = time.Minute
+	// ResetLifetime is how long a lost-password link works.
+	ResetLifetime = time.Hour
+	// VerifyLifetime is how long an email verification link works.
+	VerifyLifetime = 24 * time.Hour
+	// DeviceLifetime is how long a remembered device skips the second factor.
+	DeviceLifetime = 30 * 24 * time.Hour
+)
+
+// Service is the accounts' use cases.
+type Service struct {
+	Store Store
+	// Issuer names the shop in authenticator apps ("Vitrine" when empty).
+	Issuer string
+	// Limits and lifetimes; zero takes the default constant of the same name.
+	FailureLimit    int
+	FailureWindow   time.Duration
+	SessionLifetime time.Duration
+	SessionIdle     time.Duration
+	ResetLifetime   time.Duration
+	VerifyLifetime  time.Duration
+	DeviceLifetime  time.Duration
+	Now             func() time.Time
+	Log             *slog.Logger
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Log != nil {
+		return s.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func or[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// NormalizeEmail case-folds and trims an email address.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// Registration is what Register needs.
+type Registration struct {
+	Email       string
+	Password    string
+	Username    string // optional
+	DisplayName string // optional; the email's local part when empty
+	Role        string // RoleCustomer when empty
+}
+
+// ValidateUsername checks an optional username: 3 to 60 of a-z, 0-9, '.',
+// '_' and '-' after case folding (never '@', so a login names an email or
+// a username unambiguously).
+func ValidateUsername(u string) error {
+	if u == "" {
+		return nil
+	}
+	if len(u) < 3 || len(u) > 60 {
+		return &InputError{Field: "username", Message: "Username must be 3 to 60 characters long."}
+	}
+	for _, c := range u {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return &InputError{Field: "username", Message: "Username may only contain letters, digits, '.', '_' and '-'."}
+		}
+	}
+	return nil
+}
+
+func validateEmail(e string) error {
+	if e == "" {
+		return &InputError{Field: "email", Message: "Please provide a valid email address."}
+	}
+	if len(e) > 254 || !checkout.ValidEmail(e) {
+		return &InputError{Field: "email", Message: "Please provide a valid email address."}
+	}
+	return nil
+}
+
+// Register creates an account. Bad input is an *InputError; a taken email
+// or username is ErrEmailTaken or ErrUsernameTaken. Nothing is written
+// unless all checks pass.
+func (s *Service) Register(ctx context.Context, r Registration) (*User, error) {
+	email := NormalizeEmail(r.Email)
+	username := strings.ToLower(strings.TrimSpace(r.Username))
+	role := or(r.Role, RoleCustomer)
+	if err := validateEmail(email); err != nil {
+		return nil, err
+	}
+	if err := ValidateUsername(username); err != nil {
+		return nil, err
+	}
+	if !ValidRole(role) {
+		return nil, ErrInvalidRole
+	}
+	if err := ValidatePassword(r.Password, email, username); err != nil {
+		return nil, err
+	}
+	display := strings.TrimSpace(r.DisplayName)
+	if display == "" {
+		display, _, _ = strings.Cut(email, "@")
+	}
+	if len(display) > 250 {
+		return nil, &InputError{Field: "display_name", Message: "Display name is too long."}
+	}
+	hash, err := HashPassword(r.Password)
+	if err != nil {
+		return nil, err
+	}
+	u := &User{Email: email, Username: username, DisplayName: display, Role: role, PasswordHash: hash, CreatedAt: s.now().Truncate(time.Second)}
+	id, err := s.Store.CreateUser(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	u.ID = id
+	return u, nil
+}
+
+// Login is a correct password's outcome.
+type Login struct {
+	User *User
+	// TwoFactorRequired: the password was right and the account has a
+	// second factor; the login completes only after VerifyTOTP (or
+	// UseRecoveryCode), unless the client holds a remembered device
+	// (DeviceRemembered).
+	TwoFactorRequired bool
+}
+
+func (s *Service) failureHits(accountKey, clientIP string) []RateHit {
+	limit := or(s.FailureLimit, FailureLimit)
+	hits := []RateHit{{Key: "login:u:" + accountKey, Limit: limit}}
+	if a := checkout.AddressKey(clientIP); a != "" {
+		hits = append(hits, RateHit{Key: "login:a:" + a, Limit: limit})
+	}
+	return hits
+}
+
+// Authenticate checks a login (an email, or a username when it has no
+// '@') and password from clientIP. Unknown logins and wrong passwords take
+// the same path (a hash is checked against a dummy when the account is
+// missing) and answer the same ErrBadCredentials.
+//
+// Limits: every attempt is counted against the account (its id, or the
+// login as typed when unknown) and the client address before the password
+// is checked, in one statement per key, so concurrent attempts cannot slip
+// past the limit between a check and a count. An attempt beyond
+// FailureLimit in FailureWindow on either is refused with *LockedError
+// without checking the password, until the window ends. A right password
+// clears the account's count and takes its one hit back from the
+// address, so only failures add up. A hash made with other parameters
+// than HashParams is replaced after a right password.
+func (s *Service) Authenticate(ctx context.Context, login, password, clientIP string) (*Login, error) {
+	login = strings.ToLower(strings.TrimSpace(login))
+	if login == "" || password == "" {
+		return nil, ErrBadCredentials
+	}
+	var u *User
+	var err error
+	if strings.Contains(login, "@") {
+		u, err = s.Store.UserByEmail(ctx, login)
+	} else {
+		u, err = s.Store.UserByUsername(ctx, login)
+	}
+	if err != nil && !errors.Is(err, ErrNoUser) {
+		return nil, err
+	}
+	key := "?" + login
+	hash := ""
+	if u != nil {
+		key, hash = strconv.FormatInt(u.ID, 10), u.PasswordHash
+	}
+	hits := s.failureHits(key, clientIP)
+	wait, ok, err := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), s.now())
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &LockedError{RetryAfter: wait}
+	}
+	if !checkPassword(password, hash) || u == nil {
+		return nil, ErrBadCredentials
+	}
+	if err := s.Store.ClearRateLimits(ctx, []string{hits[0].Key}); err != nil {
+		s.log().Warn("account: clear login failures", "user", u.ID, "err", err)
+	}
+	if len(hits) > 1 {
+		if err := s.Store.RefundRateLimits(ctx, []string{hits[1].Key}); err != nil {
+			s.log().Warn("account: refund login attempt", "user", u.ID, "err", err)
+		}
+	}
+	if outdated(u.PasswordHash) {
+		if h, err := HashPassword(password); err == nil {
+			if err := s.Store.UpdatePasswordHash(ctx, u.ID, u.PasswordHash, h); err != nil {
+				s.log().Warn("account: rehash password", "user", u.ID, "err", err)
+			}
+		}
+	}
+	return &Login{User: u, TwoFactorRequired: u.TwoFactor()}, nil
+}
+
+// User loads an account by id (ErrNoUser).
+func (s *Service) User(ctx context.Context, id int64) (*User, error) {
+	return s.Store.UserByID(ctx, id)
+}
+
+// ChangePassword sets a new password after checking the current one; all
+// the user's sessions end and remembered devices are forgotten (the caller
+// starts a new session for the current client).
+func (s *Service) ChangePassword(ctx context.Context, userID int64, current, next string) error {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if !checkPassword(current, u.PasswordHash) {
+		return ErrBadCredentials
+	}
+	if err := ValidatePassword(next, u.Email, u.Username); err != nil {
+		return err
+	}
+	hash, err := HashPassword(next)
+	if err != nil {
+		return err
+	}
+	return s.Store.SetPassword(ctx, userID, hash)
+}
+
+// ChangeEmail sets a new email (unverified again) after checking the
+// password.
+func (s *Service) ChangeEmail(ctx context.Context, userID int64, password, email string) error {
+	email = NormalizeEmail(email)
+	if err := validateEmail(email); err != nil {
+		return err
+	}
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if !checkPassword(password, u.PasswordHash) {
+		return ErrBadCredentials
+	}
+	if email == u.Email {
+		return nil
+	}
+	return s.Store.SetEmail(ctx, userID, email)
+}
+
+// DeleteAccount deletes the account after checking the password.
+func (s *Service) DeleteAccount(ctx context.Context, userID int64, password string) error {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if !checkPassword(password, u.PasswordHash) {
+		return ErrBadCredentials
+	}
+	return s.Store.DeleteUser(ctx, userID)
+}
+
+// RequestReset starts a lost-password link for email. It answers the same
+// way whether or not an account has that email (nil error), so the
+// caller's message cannot tell; token is "" and u nil when none has. The
+// caller mails the link (single use, valid ResetLifetime).
+func (s *Service) RequestReset(ctx context.Context, email string) (token string, u *User, err error) {
+	email = NormalizeEmail(email)
+	if validateEmail(email) != nil {
+		return "", nil, nil
+	}
+	u, err = s.Store.UserByEmail(ctx, email)
+	if errors.Is(err, ErrNoUser) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	token, hash := newToken()
+	now := s.now()
+	if err := s.Store.InsertReset(ctx, &PasswordReset{TokenHash: hash, UserID: u.ID, CreatedAt: now,
+		ExpiresAt: now.Add(or(s.ResetLifetime, ResetLifetime))}); err != nil {
+		return "", nil, err
+	}
+	return token, u, nil
+}
+
+// ResetPassword consumes a lost-password link once and sets the new
+// password; every session of the account ends. ErrResetInvalid for an
+// unknown, used or expired link; a bad new password is an *InputError and
+// leaves the link unused.
+func (s *Service) ResetPassword(ctx context.Context, token, password string) (*User, error) {
+	if token == "" {
+		return nil, ErrResetInvalid
+	}
+	// The length rules first (the account's email is checked after).
+	if err := ValidatePassword(password, "", ""); err != nil {
+		return nil, err
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	id, err := s.Store.ConsumeReset(ctx, HashToken(token), hash, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.UserByID(ctx, id)
+}
+
+// CreateSession starts a session for userID and returns its token (32
+// random bytes; only the SHA-256 is stored).
+func (s *Service) CreateSession(ctx context.Context, userID int64) (string, *Session, error) {
+	now := s.now().Truncate(time.Second)
+	token, hash := newToken()
+	sess := &Session{UserID: userID, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(or(s.SessionLifetime, SessionLifetime))}
+	if err := s.Store.InsertSession(ctx, hash, sess); err != nil {
+		return "", nil, err
+	}
+	return token, sess, nil
+}
+
+// Session looks a token up: ErrNoSession when unknown, past its absolute
+// end or idle longer than SessionIdle. A live session's last-seen time is
+// moved (at most once a SessionTouch).
+func (s *Service) Session(ctx context.Context, token string) (*Session, error) {
+	if token == "" {
+		return nil, ErrNoSession
+	}
+	hash := HashToken(token)
+	sess, err := s.Store.SessionByHash(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if !now.Before(sess.ExpiresAt) || !now.Before(sess.LastSeenAt.Add(or(s.SessionIdle, SessionIdle))) {
+		return nil, ErrNoSession
+	}
+	if now.Sub(sess.LastSeenAt) >= SessionTouch {
+		if err := s.Store.TouchSession(ctx, hash, now); err != nil {
+			return nil, err
+		}
+		sess.LastSeenAt = now.Truncate(time.Second)
+	}
+	return sess, nil
+}
+
+// RenewSession replaces a live session's token with a new one (on login
+// and on a change of privilege), keeping its user and absolute end; the
+// old token stops working.
+func (s *Service) RenewSession(ctx context.Context, token string) (string, *Session, error) {
+	if _, err := s.Session(ctx, token); err != nil {
+		return "", nil, err
+	}
+	next, hash := newToken()
+	sess, err := s.Store.ReplaceSession(ctx, HashToken(token), hash, s.now())
+	if err != nil {
+		return "", nil, err
+	}
+	return next, sess, nil
+}
+
+// DeleteSession ends a session (log out).
+func (s *Service) DeleteSession(ctx context.Context, token string) error {
+	return s.Store.DeleteSession(ctx, HashToken(token))
+}
+
+// DeleteUserSessions ends every session of a user ("log out everywhere").
+func (s *Service) DeleteUserSessions(ctx context.Context, userID int64) error {
+	return s.Store.DeleteUserSessions(ctx, userID)
+}
+
+// DeleteExpired removes ended sessions, reset links and devices (upkeep).
+func (s *Service) DeleteExpired(ctx context.Context) (int64, error) {
+	now := s.now()
+	return s.Store.DeleteExpiredSessions(ctx, now, now.Add(-or(s.SessionIdle, SessionIdle)))
+}
+
+// RequestEmailVerification makes a link that verifies the user's current
+// email (single use, valid VerifyLifetime, void once the email changes).
+// The caller mails it to u.Email. Linking a guest's earlier orders by
+// that email belongs after VerifyEmail succeeds.
+func (s *Service) RequestEmailVerification(ctx context.Context, userID int64) (token string, u *User, err error) {
+	u, err = s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return "", nil, err
+	}
+	token, hash := newToken()
+	now := s.now()
+	if err := s.Store.InsertEmailVerification(ctx, hash, userID, u.Email, now, now.Add(or(s.VerifyLifetime, VerifyLifetime))); err != nil {
+		return "", nil, err
+	}
+	return token, u, nil
+}
+
+// VerifyEmail consumes a verification link once and marks the email it
+// was sent to verified: ErrVerificationInvalid for an unknown, used or
+// expired link, or one sent to an email the account no longer has.
+func (s *Service) VerifyEmail(ctx context.Context, token string) (*User, error) {
+	if token == "" {
+		return nil, ErrVerificationInvalid
+	}
+	id, err := s.Store.ConsumeEmailVerification(ctx, HashToken(token), s.now())
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.UserByID(ctx, id)
+}
+
+// SetRole changes a user's role (the CLI's user command, later the
+// admin). The caller renews the sessions of a user whose privilege
+// changed (RenewSession) or ends them (DeleteUserSessions).
+func (s *Service) SetRole(ctx context.Context, userID int64, role string) error {
+	if !ValidRole(role) {
+		return ErrInvalidRole
+	}
+	return s.Store.SetRole(ctx, userID, role)
+}

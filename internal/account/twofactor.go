@@ -1,0 +1,296 @@
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base32"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+)
+
+// TOTP parameters (RFC 6238 as authenticator apps expect them): 30-second
+// steps, six digits, SHA-1; a code of the step before or after now is
+// accepted too (TOTPSkew).
+const (
+	TOTPPeriod = 30
+	TOTPSkew   = 1
+	// RecoveryCodes is how many single-use recovery codes ConfirmTOTP makes.
+	RecoveryCodes = 10
+	// CodeFailureLimit wrong second-factor codes per user in FailureWindow.
+	CodeFailureLimit = 5
+)
+
+var totpOpts = totp.ValidateOpts{Period: TOTPPeriod, Skew: TOTPSkew, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
+
+// Enrollment is a started two-factor setup: the secret to show as text and
+// the otpauth:// URL for the QR code (otp.Key.Image draws it).
+type Enrollment struct {
+	Secret string
+	URL    string
+	Key    *otp.Key
+}
+
+// EnrollTOTP starts (or restarts) two-factor setup: a new secret, pending
+// until ConfirmTOTP. ErrTOTPEnabled when the user already has one.
+func (s *Service) EnrollTOTP(ctx context.Context, userID int64) (*Enrollment, error) {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.TwoFactor() {
+		return nil, ErrTOTPEnabled
+	}
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: or(s.Issuer, "Vitrine"), AccountName: u.Email,
+		Period: TOTPPeriod, SecretSize: 20, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.SetPendingTOTP(ctx, userID, key.Secret()); err != nil {
+		return nil, err
+	}
+	return &Enrollment{Secret: key.Secret(), URL: key.URL(), Key: key}, nil
+}
+
+// matchStep is the newest time step within the skew around now whose code
+// for secret is code, or -1. Every candidate is computed and compared in
+// constant time.
+func matchStep(secret, code string, now time.Time) int64 {
+	step := now.Unix() / TOTPPeriod
+	found := int64(-1)
+	for d := int64(-TOTPSkew); d <= TOTPSkew; d++ {
+		want, err := totp.GenerateCodeCustom(secret, time.Unix((step+d)*TOTPPeriod, 0), totpOpts)
+		if err != nil {
+			return -1
+		}
+		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
+			found = step + d
+		}
+	}
+	return found
+}
+
+func validCodeShape(code string) bool {
+	if len(code) != 6 {
+		return false
+	}
+	for _, c := range code {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ConfirmTOTP checks a code from the pending secret, turns two-factor on
+// and returns the recovery codes, shown once (only their hashes are kept).
+// The code's step counts as used.
+func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string) ([]string, error) {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.TwoFactor() {
+		return nil, ErrTOTPEnabled
+	}
+	if u.TOTPPending == "" {
+		return nil, ErrTOTPNotPending
+	}
+	code = strings.TrimSpace(code)
+	step := int64(-1)
+	if validCodeShape(code) {
+		step = matchStep(u.TOTPPending, code, s.now())
+	}
+	if step < 0 {
+		return nil, ErrCodeInvalid
+	}
+	codes, hashes := newRecoveryCodes()
+	if err := s.Store.ActivateTOTP(ctx, userID, u.TOTPPending, step, hashes); err != nil {
+		return nil, err
+	}
+	return codes, nil
+}
+
+func (s *Service) codeHits(userID int64) []RateHit {
+	return []RateHit{{Key: "2fa:u:" + strconv.FormatInt(userID, 10), Limit: CodeFailureLimit}}
+}
+
+// secondFactor runs check under the user's wrong-code limit: the attempt
+// is counted first (one statement, so concurrent guesses cannot pass the
+// limit together), an attempt beyond CodeFailureLimit in the window is
+// refused with *LockedError without checking, and a success clears the
+// count, so only failures add up.
+func (s *Service) secondFactor(ctx context.Context, userID int64, check func() error) error {
+	hits := s.codeHits(userID)
+	wait, ok, err := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), s.now())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &LockedError{RetryAfter: wait}
+	}
+	err = check()
+	switch err {
+	case nil:
+		if cerr := s.Store.ClearRateLimits(ctx, []string{hits[0].Key}); cerr != nil {
+			s.log().Warn("account: clear code failures", "user", userID, "err", cerr)
+		}
+	case ErrCodeReused:
+		s.log().Warn("account: two-factor code replayed", "user", userID)
+	}
+	return err
+}
+
+// VerifyTOTP checks a six-digit code at the Service's now: a code of the
+// current step or one step either side, and each step at most once per
+// user: a step at or before the last one accepted is ErrCodeReused (a
+// conditional UPDATE, so of concurrent uses of one code exactly one
+// wins). A wrong code is ErrCodeInvalid; both count towards the
+// user's wrong-code limit (*LockedError).
+func (s *Service) VerifyTOTP(ctx context.Context, userID int64, code string) error {
+	return s.secondFactor(ctx, userID, func() error {
+		u, err := s.Store.UserByID(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if !u.TwoFactor() {
+			return ErrTOTPNotEnabled
+		}
+		code = strings.TrimSpace(code)
+		if !validCodeShape(code) {
+			return ErrCodeInvalid
+		}
+		step := matchStep(u.TOTPSecret, code, s.now())
+		if step < 0 {
+			return ErrCodeInvalid
+		}
+		ok, err := s.Store.UseTOTPStep(ctx, userID, step)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return ErrCodeReused
+		}
+		return nil
+	})
+}
+
+var recoveryEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+func newRecoveryCodes() (codes, hashes []string) {
+	for range RecoveryCodes {
+		var b [10]byte // 80 bits
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(err)
+		}
+		c := strings.ToLower(recoveryEncoding.EncodeToString(b[:])) // 16 characters
+		codes = append(codes, c[:4]+"-"+c[4:8]+"-"+c[8:12]+"-"+c[12:])
+		hashes = append(hashes, HashToken(c))
+	}
+	return codes, hashes
+}
+
+func normalizeRecovery(code string) string {
+	code = strings.ToLower(code)
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == ' ' {
+			return -1
+		}
+		return r
+	}, code)
+}
+
+// UseRecoveryCode accepts one of the user's unused recovery codes (any
+// case, dashes and spaces ignored) once; ErrCodeInvalid otherwise,
+// counted like a wrong code.
+func (s *Service) UseRecoveryCode(ctx context.Context, userID int64, code string) error {
+	return s.secondFactor(ctx, userID, func() error {
+		c := normalizeRecovery(code)
+		if len(c) != 16 {
+			return ErrCodeInvalid
+		}
+		ok, err := s.Store.UseRecoveryCode(ctx, userID, HashToken(c), s.now())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return ErrCodeInvalid
+		}
+		return nil
+	})
+}
+
+// RecoveryCodesLeft counts the user's unused recovery codes.
+func (s *Service) RecoveryCodesLeft(ctx context.Context, userID int64) (int, error) {
+	return s.Store.RecoveryCodesLeft(ctx, userID)
+}
+
+// DisableTOTP turns two-factor off after checking the password; the
+// recovery codes and remembered devices go with it.
+func (s *Service) DisableTOTP(ctx context.Context, userID int64, password string) error {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if !checkPassword(password, u.PasswordHash) {
+		return ErrBadCredentials
+	}
+	if !u.TwoFactor() && u.TOTPPending == "" {
+		return ErrTOTPNotEnabled
+	}
+	return s.Store.DisableTOTP(ctx, userID)
+}
+
+// RememberDevice makes a token that skips the second factor for userID on
+// one device for DeviceLifetime; the caller puts it in a signed cookie.
+// label is shown in the device list (a user agent summary).
+func (s *Service) RememberDevice(ctx context.Context, userID int64, label string) (string, *Device, error) {
+	if len(label) > 200 {
+		label = label[:200]
+	}
+	now := s.now().Truncate(time.Second)
+	token, hash := newToken()
+	d := &Device{Label: label, CreatedAt: now, ExpiresAt: now.Add(or(s.DeviceLifetime, DeviceLifetime))}
+	id, err := s.Store.InsertDevice(ctx, userID, hash, label, d.CreatedAt, d.ExpiresAt)
+	if err != nil {
+		return "", nil, err
+	}
+	d.ID = id
+	return token, d, nil
+}
+
+// DeviceRemembered reports whether token is a live remembered device of
+// userID (a token of another user, expired or revoked is not).
+func (s *Service) DeviceRemembered(ctx context.Context, userID int64, token string) (bool, error) {
+	if token == "" {
+		return false, nil
+	}
+	return s.Store.DeviceValid(ctx, userID, HashToken(token), s.now())
+}
+
+// ListDevices lists the user's live remembered devices.
+func (s *Service) ListDevices(ctx context.Context, userID int64) ([]Device, error) {
+	return s.Store.Devices(ctx, userID, s.now())
+}
+
+// RevokeDevice forgets one remembered device: ErrDeviceNotFound when the
+// user has none with that id.
+func (s *Service) RevokeDevice(ctx context.Context, userID, id int64) error {
+	ok, err := s.Store.DeleteDevice(ctx, userID, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrDeviceNotFound
+	}
+	return nil
+}
+
+// RevokeAllDevices forgets every remembered device of the user.
+func (s *Service) RevokeAllDevices(ctx context.Context, userID int64) error {
+	return s.Store.DeleteUserDevices(ctx, userID)
+}
