@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
@@ -13,4 +14,5 @@ var (
 	_ cart.Store     = (*DB)(nil)
 	_ checkout.Store = (*DB)(nil)
 	_ wallet.Store   = (*DB)(nil)
+	_ botcheck.Store = (*DB)(nil)
 )
