@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"vitrine/internal/account"
+	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
@@ -15,4 +16,5 @@ var (
 	_ cart.Store     = (*DB)(nil)
 	_ checkout.Store = (*DB)(nil)
 	_ wallet.Store   = (*DB)(nil)
+	_ botcheck.Store = (*DB)(nil)
 )
