@@ -895,3 +895,34 @@ func TestRehashOnLogin(t *testing.T) {
 		}
 	})
 }
+
+// Confirming two-factor tests codes under the same wrong-code limit as
+// logging in: a sixth try in the window is refused, even with the right
+// code, and two-factor stays off.
+func TestConfirmTOTPWrongCodeLimit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		u := f.register("ada@example.com", "")
+		e, err := f.svc.EnrollTOTP(f.ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		right := f.code(e.Secret, f.clock.Now())
+		wrong := "000000"
+		if right == wrong {
+			wrong = "000001"
+		}
+		for i := range account.CodeFailureLimit {
+			if _, err := f.svc.ConfirmTOTP(f.ctx, u.ID, wrong); err != account.ErrCodeInvalid {
+				t.Fatalf("wrong code %d: %v", i+1, err)
+			}
+		}
+		var le *account.LockedError
+		if _, err := f.svc.ConfirmTOTP(f.ctx, u.ID, right); !errors.As(err, &le) {
+			t.Fatalf("a try past the limit: %v, want a LockedError", err)
+		}
+		if got, err := f.svc.User(f.ctx, u.ID); err != nil || got.TwoFactor() {
+			t.Errorf("two-factor on after a locked confirmation: %v", err)
+		}
+	})
+}

@@ -100,19 +100,26 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string) ([
 	if u.TOTPPending == "" {
 		return nil, ErrTOTPNotPending
 	}
-	code = strings.TrimSpace(code)
-	step := int64(-1)
-	if validCodeShape(code) {
-		step = matchStep(u.TOTPPending, code, s.now())
-	}
-	if step < 0 {
-		return nil, ErrCodeInvalid
-	}
-	codes, hashes := newRecoveryCodes()
-	if err := s.Store.ActivateTOTP(ctx, userID, u.TOTPPending, step, hashes); err != nil {
-		return nil, err
-	}
-	return codes, nil
+	// Confirming tests a code like logging in does: under the same
+	// wrong-code limit, so the pending secret cannot be guessed at.
+	var codes []string
+	err = s.secondFactor(ctx, userID, func() error {
+		code = strings.TrimSpace(code)
+		step := int64(-1)
+		if validCodeShape(code) {
+			step = matchStep(u.TOTPPending, code, s.now())
+		}
+		if step < 0 {
+			return ErrCodeInvalid
+		}
+		c, hashes := newRecoveryCodes()
+		if err := s.Store.ActivateTOTP(ctx, userID, u.TOTPPending, step, hashes); err != nil {
+			return err
+		}
+		codes = c
+		return nil
+	})
+	return codes, err
 }
 
 func (s *Service) codeHits(userID int64) []RateHit {
