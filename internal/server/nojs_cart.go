@@ -59,7 +59,7 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	ctx := r.Context()
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	id, err := s.addToSession(ctx, sess, rawID, rawQty, chosen)
+	id, _, err := s.addToSession(ctx, sess, rawID, rawQty, chosen)
 	if errors.Is(err, cart.ErrTooManyLines) {
 		// A refusal about the cart, not the product: the cart page (per
 		// visitor) can say so; the cached product page could not.
@@ -349,7 +349,7 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 	var notices []pages.Notice
 	added := 0
 	for _, a := range adds {
-		_, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
+		_, _, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
 		done, failed := s.noScriptOutcome(w, "add to cart", err, &notices)
 		if failed {
 			return

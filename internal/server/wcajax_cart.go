@@ -54,7 +54,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	id, c, err := s.addToSessionCart(r.Context(), sess, raw, r.FormValue("quantity"), nil)
+	id, c, err := s.addToSession(r.Context(), sess, raw, r.FormValue("quantity"), nil)
 	var ce *cart.Error
 	if errors.As(err, &ce) {
 		s.wcAddRefused(w, r, id)
@@ -78,14 +78,8 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 // addToSession adds quantity (absent or empty: 1) of the product or
 // variation rawID to the session's cart, with the chosen attributes (for a
 // variation's "any" attributes). It answers the parsed id (0 when it is not
-// a positive number) and a *cart.Error for a refusal.
-func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr) (int64, error) {
-	id, _, err := s.addToSessionCart(ctx, sess, rawID, rawQty, chosen)
-	return id, err
-}
-
-// addToSessionCart is addToSession answering the cart after the add too.
-func (s *Server) addToSessionCart(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
+// a positive number) and a *cart.Error for a refusal, and the cart after the add.
+func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
 	id, qty, err := cart.ParseAdd(rawID, rawQty)
 	if err != nil {
 		return id, nil, err
