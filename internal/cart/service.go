@@ -271,6 +271,36 @@ func (s *Service) RestoreLines(ctx context.Context, id string, lines []Line) err
 	return s.Store.RestoreCartLines(ctx, id, lines, now, s.expires(now))
 }
 
+// Merge moves the lines of cart from into cart to: a guest's cart into the
+// customer's when they log in (as WooCommerce merges the persistent cart).
+// Each line is added as the shopper would add it, so quantity and stock
+// rules hold against what the customer's cart already has; a line that
+// cannot be sold any more (or not in that quantity) is left out, as it
+// would be on the next read. Then from is emptied. Only a store failure is
+// an error (from is then left as it was).
+func (s *Service) Merge(ctx context.Context, from, to string) error {
+	if from == to {
+		return nil
+	}
+	c, err := s.Get(ctx, from)
+	if err != nil {
+		return err
+	}
+	if len(c.Lines) == 0 {
+		return nil
+	}
+	for _, l := range c.Lines {
+		if _, _, err := s.Add(ctx, to, l.ItemID(), l.Quantity, l.Variation); err != nil {
+			var ce *Error
+			if errors.As(err, &ce) {
+				continue
+			}
+			return err
+		}
+	}
+	return s.Clear(ctx, from)
+}
+
 // Clear empties the session's cart (its order was paid).
 func (s *Service) Clear(ctx context.Context, id string) error {
 	return s.Store.ClearCart(ctx, id)

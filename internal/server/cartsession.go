@@ -79,8 +79,12 @@ func (s *Server) cookieMAC(id string, expires int64) string {
 	return hex.EncodeToString(s.mac("session-cookie", id+"|"+strconv.FormatInt(expires, 10)))
 }
 
-// setSessionCookie writes the session cookie, valid until expires.
+// setSessionCookie writes the session cookie, valid until expires. A
+// customer's cart (userCartID) is named by the login cookie: none is set.
 func (s *Server) setSessionCookie(w http.ResponseWriter, id string, expires time.Time) {
+	if !validSessionID(id) {
+		return
+	}
 	exp := expires.Unix()
 	expiring := expires.Add(-time.Hour).Unix()
 	http.SetCookie(w, &http.Cookie{
@@ -152,12 +156,18 @@ func (s *Server) sessionFromToken(token string, now time.Time) (string, bool) {
 	return c.UserID, true
 }
 
-// cartSessionOf finds the session a request names, or makes a new id.
+// cartSessionOf finds the session a request names, or makes a new id. A
+// Cart-Token names its session even for a logged-in customer (a headless
+// client says which cart it means); otherwise a logged-in customer's cart
+// is the account's (userCartID, auth.go).
 func (s *Server) cartSessionOf(r *http.Request, now time.Time) cartSession {
 	if t := r.Header.Get("Cart-Token"); t != "" {
 		if id, ok := s.sessionFromToken(t, now); ok {
 			return cartSession{id: id, viaToken: true}
 		}
+	}
+	if u := userOf(r); u != nil {
+		return cartSession{id: userCartID(u.ID), viaCookie: true}
 	}
 	if id, ok := s.sessionFromCookie(r, now); ok {
 		return cartSession{id: id, viaCookie: true}

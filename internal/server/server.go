@@ -17,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
 
+	"vitrine/internal/account"
+	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
@@ -64,6 +66,12 @@ type Config struct {
 	// HoldStock is how long an unpaid bank-transfer order holds its stock
 	// before it is cancelled and the stock released (holdstock.go); 0 never.
 	HoldStock time.Duration
+	// RememberDeviceOff hides the code overlay's "remember this device"
+	// checkbox and ignores remember-device cookies (auth.go).
+	RememberDeviceOff bool
+	// Accounts overrides the account service's limits and lifetimes (the
+	// zero value takes account's defaults); Store, Now and Log are set by New.
+	Accounts account.Service
 	// Now, when set, replaces the clock (tests).
 	Now func() time.Time
 }
@@ -93,10 +101,12 @@ type Server struct {
 	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache  // the rendered 404 page (pages.go)
 
-	carts    *cart.Service     // the cart's use cases
-	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
-	payments *payment.Registry // payment methods (checkout.go)
-	wallet   *wallet.Service   // the PayPal wallet, nil when off (wallet.go)
+	carts    *cart.Service                // the cart's use cases
+	checkout *checkout.Service            // pricing, placing orders, rate limit, held stock
+	payments *payment.Registry            // payment methods (checkout.go)
+	wallet   *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
+	accounts *account.Service             // accounts, sessions, two-factor (auth.go)
+	bots     map[string]*botcheck.Service // the bot-check by purpose: login, register
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -135,6 +145,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
 	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
 		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
+	s.initAccounts()
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
@@ -146,7 +157,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.files = files
 	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
 	s.metrics = newMetrics(s)
-	s.handler = s.middleware(s.routes())
+	s.handler = s.middleware(s.withViewer(s.routes()))
 	return s, nil
 }
 
