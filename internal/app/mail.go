@@ -33,7 +33,9 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	if shopTo != "" {
 		to = []string{shopTo}
 	}
-	outbox := mail.NewOutbox(db, sender, mail.OrderRenderer(srv.OrderMailView, to), log, mail.Options{})
+	orders := mail.OrderRenderer(srv.OrderMailView, to)
+	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders}
+	outbox := mail.NewOutbox(db, sender, kinds.Render, log, mail.Options{})
 	srv.SetMailKick(outbox.Kick)
 	go outbox.Run(ctx)
 	return nil

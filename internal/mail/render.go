@@ -40,3 +40,16 @@ func OrderRenderer(load OrderLoader, shopTo []string) Renderer {
 		return NewOrderNotice(v, shopTo)
 	}
 }
+
+// Renderers routes each kind to the Renderer of its capability (orders,
+// accounts, ...): an unknown kind is permanent.
+type Renderers map[string]Renderer
+
+// Render is the Renderer of the whole outbox.
+func (rs Renderers) Render(ctx context.Context, kind, ref string) (Message, error) {
+	r, ok := rs[kind]
+	if !ok {
+		return Message{}, Permanent(fmt.Errorf("mail: unknown kind %q", kind))
+	}
+	return r(ctx, kind, ref)
+}
