@@ -22,6 +22,15 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
 	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
 	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_return.go)
+	// My account (account_routes.go): the login and registration forms for
+	// visitors, the account's pages for customers. Per visitor, never cached.
+	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
+	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
+	// login & registration (login_page.go) — helper A adds routes here
+	// account pages (account_pages.go) — helper B1 adds routes here
+	// security (account_security.go) — helper B2 adds routes here
+	// lost password, email verification (account_links.go) — helper C1 adds routes here
+	mux.HandleFunc("GET /my-account", redirectSlash)
 	mux.HandleFunc("GET /checkout", redirectSlash)
 	mux.HandleFunc("GET /shop", redirectSlash)
 	mux.HandleFunc("GET /cart", redirectSlash)
