@@ -53,7 +53,11 @@ type Config struct {
 	// included) carries RotHeaders[n % len(RotHeaders)] on top of Headers.
 	// For per-request session tokens (-H-file).
 	RotHeaders []http.Header
-	Timeout    time.Duration // per request
+	// RotBodies, if set, are request bodies taken in turn like RotHeaders,
+	// instead of Body: for bodies that may be used once, such as a login
+	// form carrying a single-use bot-check proof (-body-file).
+	RotBodies []string
+	Timeout   time.Duration // per request
 }
 
 // Result is what a run measured (the warm-up excluded).
@@ -75,6 +79,9 @@ type Result struct {
 	// than available means the lines were reused.
 	HeaderSets     int   `json:"header_sets,omitempty"`
 	HeaderSetsUsed int64 `json:"header_sets_used,omitempty"`
+	// Bodies and BodiesUsed: the same for -body-file.
+	Bodies     int   `json:"bodies,omitempty"`
+	BodiesUsed int64 `json:"bodies_used,omitempty"`
 }
 
 // Latency is client-side request latency in milliseconds.
@@ -109,6 +116,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	hfile := fs.String("H-file", "", "file of request headers, one 'Name: value' per line, several on a line separated by ' | '; request n sends line n (mod lines), e.g. a fresh Cart-Token per request")
 	method := fs.String("method", http.MethodGet, "HTTP method")
 	body := fs.String("body", "", "request body (for POST benchmarks)")
+	bfile := fs.String("body-file", "", "file of request bodies, one per non-empty line; request n sends line n (mod lines), e.g. a form with a single-use proof")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	if err := fs.Parse(args); err != nil {
@@ -147,6 +155,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.RotHeaders = rot
 	}
+	if *bfile != "" {
+		bodies, err := readBodyFile(*bfile)
+		if err != nil {
+			return err
+		}
+		cfg.RotBodies = bodies
+	}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		return err
@@ -174,6 +189,24 @@ func readURLFile(path string) ([]string, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("-url-file %s: no URLs", path)
+	}
+	return out, nil
+}
+
+// readBodyFile reads -body-file: one body per non-empty line.
+func readBodyFile(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-body-file: %w", err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-body-file %s: no bodies", path)
 	}
 	return out, nil
 }
@@ -301,6 +334,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var (
 		next     atomic.Uint64 // round-robin index
 		nextHdr  atomic.Uint64 // -H-file index
+		nextBody atomic.Uint64 // -body-file index
 		measured atomic.Int64  // measured requests started
 		counting atomic.Bool
 	)
@@ -340,7 +374,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if len(cfg.RotHeaders) > 0 {
 					extra = cfg.RotHeaders[(nextHdr.Add(1)-1)%uint64(len(cfg.RotHeaders))]
 				}
-				s, err := do(runCtx, client, reqs[i%uint64(len(reqs))], cfg.Body, extra)
+				body := cfg.Body
+				if len(cfg.RotBodies) > 0 {
+					body = cfg.RotBodies[(nextBody.Add(1)-1)%uint64(len(cfg.RotBodies))]
+				}
+				s, err := do(runCtx, client, reqs[i%uint64(len(reqs))], body, extra)
 				if runCtx.Err() != nil && s.status == 0 {
 					break // cut off by the end of the run, not a failure
 				}
@@ -369,6 +407,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.URLs, res.Concurrency = cfg.URLs, cfg.Concurrency
 	if len(cfg.RotHeaders) > 0 {
 		res.HeaderSets, res.HeaderSetsUsed = len(cfg.RotHeaders), int64(nextHdr.Load())
+	}
+	if len(cfg.RotBodies) > 0 {
+		res.Bodies, res.BodiesUsed = len(cfg.RotBodies), int64(nextBody.Load())
 	}
 	for _, m := range errMsg {
 		if m != "" {
@@ -471,6 +512,13 @@ func printText(w io.Writer, r *Result) {
 	if r.HeaderSets > 0 {
 		fmt.Fprintf(w, "header sets: %d in -H-file, %d requests took one", r.HeaderSets, r.HeaderSetsUsed)
 		if r.HeaderSetsUsed > int64(r.HeaderSets) {
+			fmt.Fprint(w, " (lines reused)")
+		}
+		fmt.Fprintln(w)
+	}
+	if r.Bodies > 0 {
+		fmt.Fprintf(w, "bodies: %d in -body-file, %d requests took one", r.Bodies, r.BodiesUsed)
+		if r.BodiesUsed > int64(r.Bodies) {
 			fmt.Fprint(w, " (lines reused)")
 		}
 		fmt.Fprintln(w)

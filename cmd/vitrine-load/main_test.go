@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -258,5 +260,49 @@ func TestURLFile(t *testing.T) {
 	}
 	if err := run([]string{"-url-file", bad}, &out, &errb); err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Errorf("non-loopback url in file: %v", err)
+	}
+}
+
+// -body-file: each request sends the next body, so single-use bodies are
+// each used once while there are enough of them.
+func TestBodyFileRotation(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		seen[string(b)]++
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "b.txt")
+	var lines []string
+	for i := 0; i < 40; i++ { // more than the requests: none is reused
+		lines = append(lines, fmt.Sprintf("proof=%d", i))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	err := run([]string{"-url", srv.URL, "-method", "POST", "-c", "2", "-n", "20", "-warmup", "0", "-body-file", path, "-json"}, &out, &errw)
+	if err != nil {
+		t.Fatal(err, errw.String())
+	}
+	var res Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.OK != 20 || res.Bodies != 40 || res.BodiesUsed < 20 || res.BodiesUsed > 40 {
+		t.Errorf("ok %d, bodies %d used %d", res.OK, res.Bodies, res.BodiesUsed)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for body, n := range seen {
+		if n != 1 || !strings.HasPrefix(body, "proof=") {
+			t.Errorf("body %q sent %d times", body, n)
+		}
+	}
+	if _, err := readBodyFile(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing -body-file accepted")
 	}
 }
