@@ -408,9 +408,9 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 type PendingOrder struct {
 	Session    string
 	CustomerID int64 // the logged-in account placing it; 0 for a guest
-	Customer Customer
-	Method   payment.Method
-	Meta     map[string]string
+	Customer   Customer
+	Method     payment.Method
+	Meta       map[string]string
 	// IdempotencyScope, IdempotencyKey and RequestHash name the attempt
 	// (see PlaceOrderInput).
 	IdempotencyScope string
