@@ -73,9 +73,10 @@ func (s *Service) Profile(ctx context.Context, userID int64) (*Profile, error) {
 	return s.Store.Profile(ctx, userID)
 }
 
-// SaveProfile validates and stores the names: all three are required, as
-// on WooCommerce's account details form. Bad input is an *InputError.
-func (s *Service) SaveProfile(ctx context.Context, userID int64, p Profile) (*Profile, error) {
+// ValidateProfile cleans the names and checks them: all three are
+// required, as on WooCommerce's account details form. Bad input is an
+// *InputError naming the form field.
+func ValidateProfile(p Profile) (Profile, error) {
 	p.FirstName, p.LastName, p.DisplayName = checkout.Clean(p.FirstName), checkout.Clean(p.LastName), checkout.Clean(p.DisplayName)
 	for _, f := range []struct{ field, label, v string }{
 		{"account_first_name", "First name", p.FirstName},
@@ -83,15 +84,24 @@ func (s *Service) SaveProfile(ctx context.Context, userID int64, p Profile) (*Pr
 		{"account_display_name", "Display name", p.DisplayName},
 	} {
 		if f.v == "" {
-			return nil, &InputError{Field: f.field, Message: f.label + " is a required field."}
+			return p, &InputError{Field: f.field, Message: f.label + " is a required field."}
 		}
 		if utf8.RuneCountInString(f.v) > 100 {
-			return nil, &InputError{Field: f.field, Message: f.label + " is too long."}
+			return p, &InputError{Field: f.field, Message: f.label + " is too long."}
 		}
 	}
 	if strings.Contains(p.DisplayName, "@") {
 		// WooCommerce refuses an email as the display name: it is shown publicly.
-		return nil, &InputError{Field: "account_display_name", Message: "Display name cannot be changed to email address due to privacy concern."}
+		return p, &InputError{Field: "account_display_name", Message: "Display name cannot be changed to email address due to privacy concern."}
+	}
+	return p, nil
+}
+
+// SaveProfile validates (ValidateProfile) and stores the names.
+func (s *Service) SaveProfile(ctx context.Context, userID int64, p Profile) (*Profile, error) {
+	p, err := ValidateProfile(p)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.Store.SetProfile(ctx, userID, p); err != nil {
 		return nil, err
