@@ -49,7 +49,9 @@ describe('account pages', () => {
 
   it('shows a success notice in a polite live region', () => {
     render(<App data={accountPage({ notice: 'Account details changed successfully.' })} />);
-    expect(screen.getByRole('status')).toHaveTextContent('Account details changed successfully.');
+    const region = screen.getByText('Account details changed successfully.').closest('[role="status"]');
+    expect(region).toHaveAttribute('aria-live', 'polite');
+    expect(region).toHaveClass('account-status');
   });
 
   it('lists orders in a focusable, labelled region that scrolls sideways, with paging links', () => {
