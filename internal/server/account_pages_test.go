@@ -191,6 +191,9 @@ func TestAccountDashboardAndOrders(t *testing.T) {
 		c, u := s.customer("ada@example.com")
 		_, bob := s.customer("bob@example.com")
 
+		if raw := c.do("GET", "/my-account/", "").raw; !strings.Contains(raw, "Hello <strong>ada</strong>") {
+			t.Error("dashboard HTML lacks the greeting")
+		}
 		d := c.page("/my-account/", 200)
 		if d.Section != "dashboard" || d.Customer.DisplayName != "ada" || !strings.HasPrefix(d.LogoutURL, "/my-account/customer-logout/?_wpnonce=") {
 			t.Errorf("dashboard: %+v", d)
@@ -209,6 +212,11 @@ func TestAccountDashboardAndOrders(t *testing.T) {
 		bobs := s.placeFor(bob.ID, bob.Email)
 		guest := s.placeFor(0, u.Email) // not linked: the email is not verified
 
+		// Rendered on the server: the table in its scrolling region, the navigation.
+		if raw := c.do("GET", "/my-account/orders/", "").raw; !strings.Contains(raw, `class="account-orders-scroll"`) ||
+			!strings.Contains(raw, `aria-label="Account pages"`) || !strings.Contains(raw, `<meta name="robots" content="noindex, nofollow">`) {
+			t.Error("orders page HTML lacks the table region, the navigation or noindex")
+		}
 		d = c.page("/my-account/orders/", 200)
 		o := d.Orders
 		if o.Total != len(mine) || o.Pages != 2 || len(o.Rows) != account.OrdersPerPage || o.Rows[0].ID != mine[len(mine)-1].ID ||
