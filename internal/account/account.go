@@ -102,7 +102,8 @@ type Store interface {
 	// SetEmail changes the email and clears its verification
 	// (ErrEmailTaken when another account holds it).
 	SetEmail(ctx context.Context, userID int64, email string) error
-	// DeleteUser deletes the account and everything hanging off it.
+	// DeleteUser deletes the account and everything hanging off it; its
+	// orders stay, as guest orders.
 	DeleteUser(ctx context.Context, userID int64) error
 
 	InsertSession(ctx context.Context, hash string, s *Session) error
@@ -129,8 +130,9 @@ type Store interface {
 	InsertEmailVerification(ctx context.Context, hash string, userID int64, email string, created, expires time.Time) error
 	// ConsumeEmailVerification marks the unused, unexpired link used and
 	// the user's email verified at now when it is still the email the
-	// link was sent to, in one transaction; ErrVerificationInvalid
-	// otherwise (nothing changed).
+	// link was sent to, and links the guest orders placed with that email
+	// to the user (LinkGuestOrders), in one transaction;
+	// ErrVerificationInvalid otherwise (nothing changed).
 	ConsumeEmailVerification(ctx context.Context, hash string, now time.Time) (userID int64, err error)
 	// SetRole changes the user's role.
 	SetRole(ctx context.Context, userID int64, role string) error
@@ -159,6 +161,8 @@ type Store interface {
 	// counted before it was checked that turned out to succeed).
 	RefundRateLimits(ctx context.Context, keys []string) error
 	ClearRateLimits(ctx context.Context, keys []string) error
+
+	CustomerStore // names, saved addresses, orders (customer.go)
 }
 
 // Errors of the use cases and the store.

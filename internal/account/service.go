@@ -277,7 +277,8 @@ func (s *Service) ChangeEmail(ctx context.Context, userID int64, password, email
 	return s.Store.SetEmail(ctx, userID, email)
 }
 
-// DeleteAccount deletes the account after checking the password.
+// DeleteAccount deletes the account after checking the password. Its
+// orders stay for the shop's books, as guest orders.
 func (s *Service) DeleteAccount(ctx context.Context, userID int64, password string) error {
 	u, err := s.Store.UserByID(ctx, userID)
 	if err != nil {
@@ -407,8 +408,8 @@ func (s *Service) DeleteExpired(ctx context.Context) (int64, error) {
 
 // RequestEmailVerification makes a link that verifies the user's current
 // email (single use, valid VerifyLifetime, void once the email changes).
-// The caller mails it to u.Email. Linking a guest's earlier orders by
-// that email belongs after VerifyEmail succeeds.
+// The caller mails it to u.Email. VerifyEmail links a guest's earlier
+// orders by that email.
 func (s *Service) RequestEmailVerification(ctx context.Context, userID int64) (token string, u *User, err error) {
 	u, err = s.Store.UserByID(ctx, userID)
 	if err != nil {
@@ -424,7 +425,10 @@ func (s *Service) RequestEmailVerification(ctx context.Context, userID int64) (t
 
 // VerifyEmail consumes a verification link once and marks the email it
 // was sent to verified: ErrVerificationInvalid for an unknown, used or
-// expired link, or one sent to an email the account no longer has.
+// expired link, or one sent to an email the account no longer has. In the
+// same transaction the guest orders placed with that email become the
+// account's: only a verified address proves they are the customer's, so
+// an email changed but not yet verified links nothing.
 func (s *Service) VerifyEmail(ctx context.Context, token string) (*User, error) {
 	if token == "" {
 		return nil, ErrVerificationInvalid

@@ -141,6 +141,7 @@ type Order struct {
 	TotalTax           int64
 	Total              int64
 	CartSession        string
+	CustomerID         int64 // the account that placed it (or linked it); 0 for a guest
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	PaidAt             *time.Time

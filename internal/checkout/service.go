@@ -58,6 +58,7 @@ var (
 // PlaceOrderInput is a checkout for the store to place.
 type PlaceOrderInput struct {
 	Session      string
+	CustomerID   int64    // the logged-in account placing it; 0 for a guest
 	Customer     Customer // validated addresses and the chosen rate
 	CustomerNote string
 	Method       payment.Method
@@ -285,6 +286,7 @@ const replayWindow = 10 * time.Minute
 // PlaceRequest is a checkout as a surface received it.
 type PlaceRequest struct {
 	Session        string
+	CustomerID     int64 // the logged-in account placing it; 0 for a guest
 	Billing        cart.Address
 	Shipping       *cart.Address // nil: ship to the billing address
 	Note           string
@@ -379,7 +381,7 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 		k := sha256.Sum256([]byte(pr.Session + "|" + c.Hash() + "|" + reqHash))
 		key, window = hex.EncodeToString(k[:]), replayWindow
 	}
-	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: pr.Session,
+	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: pr.Session, CustomerID: pr.CustomerID,
 		Customer:     Customer{Billing: billing, Shipping: shipping, RateID: stored.Customer.ShippingRate},
 		CustomerNote: Clean(pr.Note), Method: m, Status: status, Config: cfg, Meta: meta,
 		IdempotencyScope: "checkout:" + pr.Session, IdempotencyKey: key, RequestHash: reqHash, ReplayWindow: window, Now: now})
@@ -404,10 +406,11 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 // has, with no form to validate, and the order waits, pending, for its
 // payment.
 type PendingOrder struct {
-	Session  string
-	Customer Customer
-	Method   payment.Method
-	Meta     map[string]string
+	Session    string
+	CustomerID int64 // the logged-in account placing it; 0 for a guest
+	Customer   Customer
+	Method     payment.Method
+	Meta       map[string]string
 	// IdempotencyScope, IdempotencyKey and RequestHash name the attempt
 	// (see PlaceOrderInput).
 	IdempotencyScope string
@@ -419,7 +422,7 @@ type PendingOrder struct {
 // taken, prices re-read, the cart emptied). No mail is queued: a pending
 // order's mails go out when it is paid.
 func (s *Service) PlacePending(ctx context.Context, in PendingOrder) (*Order, error) {
-	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, Customer: in.Customer, Method: in.Method,
+	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, CustomerID: in.CustomerID, Customer: in.Customer, Method: in.Method,
 		Status: StatusPending, Config: s.Config, Meta: in.Meta, IdempotencyScope: in.IdempotencyScope,
 		IdempotencyKey: in.IdempotencyKey, RequestHash: in.RequestHash, Now: s.now()})
 	return o, err

@@ -51,6 +51,9 @@ type CheckoutValues struct {
 	CustomerNote           string         `json:"customer_note"`
 	PaymentMethod          string         `json:"payment_method"`
 	ShipToDifferentAddress bool           `json:"ship_to_different_address"`
+	// CreateAccount is a visitor's "Create an account?" choice (the
+	// password is never sent back).
+	CreateAccount bool `json:"create_account"`
 }
 
 // CheckoutErrors are a refused no-script submit's messages: notices, and
@@ -73,6 +76,8 @@ type CheckoutPage struct {
 	ProcessNonce   string              `json:"process_nonce"`
 	// Wallet carries the wallet endpoints' nonces; null without the wallet.
 	Wallet *WalletView `json:"wallet"`
+	// CanCreateAccount offers "Create an account?" (visitors only).
+	CanCreateAccount bool `json:"can_create_account"`
 }
 
 // WalletView is the wallet's part of the checkout page: a nonce per
@@ -92,6 +97,8 @@ type CheckoutInput struct {
 	Errors         *CheckoutErrors
 	Status         int         // 200, or 400/403 for a refused submit
 	Wallet         *WalletView // nil without the wallet
+	// CanCreateAccount: the viewer is a visitor (customers have one).
+	CanCreateAccount bool
 }
 
 // CountryTable lists the countries the config sells to, with their rules.
@@ -138,7 +145,7 @@ func (l *Loader) Checkout(ctx context.Context, reqURL string, in CheckoutInput) 
 	}
 	return &Result{Status: status, Head: h, Data: CheckoutPage{Base: e.base, Cart: in.Cart, Nonce: in.Nonce,
 		Checkout: in.Values, Countries: CountryTable(in.Config), PaymentMethods: methods, Terms: in.Config.Terms,
-		Errors: in.Errors, ProcessNonce: in.ProcessNonce, Wallet: in.Wallet}}, nil
+		Errors: in.Errors, ProcessNonce: in.ProcessNonce, Wallet: in.Wallet, CanCreateAccount: in.CanCreateAccount}}, nil
 }
 
 // OrderLineView is one bought line as the order-received page shows it.

@@ -1,9 +1,458 @@
 package server
 
-import "net/http"
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
 
-// The customer's account pages (helper B1 replaces this file).
+	"vitrine/internal/account"
+	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+	"vitrine/internal/pages"
+)
 
+// The customer's account pages: dashboard, orders, one order, addresses,
+// account details and deleting the account. The use cases are
+// account.Service's; these handlers read forms, check nonces and render.
+//
+// Every page is per customer: rendered per request, "no-store, private",
+// noindex. A visitor asking for one is sent (302) to /my-account/, the login
+// form. Every POST carries a nonce bound to the account (the form's hidden
+// field, WooCommerce's name); a bad one re-renders the form with 403 and a
+// notice, changing nothing. A refused form re-renders with 400, its values
+// and its messages; a saved one redirects (303) and the next page shows a
+// success notice once (the accountNotice cookie).
+
+// Form nonce actions, bound to the account's scope (userCartID).
+const (
+	editAddressAction   = "woocommerce-edit_address"
+	editAccountAction   = "save_account_details"
+	deleteAccountAction = "delete_account"
+)
+
+const msgNonceExpired = "The link you followed has expired. Please reload the page and try again."
+
+// accountNotices are the success notices a redirect may leave for the next
+// page; the cookie carries only the key, so no text can be injected.
+var accountNotices = map[string]string{
+	"address-saved":   "Address changed successfully.",
+	"account-saved":   "Account details changed successfully.",
+	"account-deleted": "Your account has been deleted.",
+}
+
+func (s *Server) accountNoticeCookie() string { return "vitrine_notice_" + s.cookieHash()[:8] }
+
+// setAccountNotice leaves a success notice for the next page (a minute).
+func (s *Server) setAccountNotice(w http.ResponseWriter, key string) {
+	http.SetCookie(w, &http.Cookie{Name: s.accountNoticeCookie(), Value: key, Path: "/my-account/", MaxAge: 60,
+		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+}
+
+// takeAccountNotice reads the notice left by a redirect and deletes it, so
+// it shows once. The login page may call it too (after deleting an account).
+func (s *Server) takeAccountNotice(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(s.accountNoticeCookie())
+	if err != nil {
+		return ""
+	}
+	http.SetCookie(w, &http.Cookie{Name: s.accountNoticeCookie(), Value: "", Path: "/my-account/", MaxAge: -1,
+		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+	return accountNotices[c.Value]
+}
+
+func (s *Server) accountScope(u *account.User) string { return userCartID(u.ID) }
+
+func (s *Server) accountNonce(action string, u *account.User) string {
+	return s.actionNonce(action, s.accountScope(u), nonceTickAt(s.now()))
+}
+
+func (s *Server) checkAccountNonce(r *http.Request, field, action string, u *account.User) bool {
+	return s.verifyActionNonce(r.PostFormValue(field), action, s.accountScope(u), nonceTickAt(s.now()))
+}
+
+// customerPage wraps an account page handler: no caching, and visitors
+// are sent to the login form.
+func (s *Server) customerPage(h func(w http.ResponseWriter, r *http.Request, u *account.User)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store, private")
+		u := userOf(r)
+		if u == nil {
+			http.Redirect(w, r, "/my-account/", http.StatusFound)
+			return
+		}
+		if r.Method == http.MethodPost {
+			if err := r.ParseForm(); err != nil {
+				http.Error(w, "The form could not be read.", http.StatusBadRequest)
+				return
+			}
+		}
+		h(w, r, u)
+	}
+}
+
+// renderAccount renders one account page for u with the common parts
+// (customer, log-out link, the once-only notice) filled in.
+func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, u *account.User, title string, p pages.AccountPage, status int) {
+	p.LogoutURL = s.logoutURL(r)
+	p.Customer = pages.AccountCustomer{DisplayName: u.DisplayName, Email: u.Email, EmailVerified: !u.EmailVerifiedAt.IsZero()}
+	if r.Method == http.MethodGet {
+		p.Notice = s.takeAccountNotice(w, r)
+	}
+	res, err := s.loader.Account(r.Context(), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
+	if err != nil {
+		s.pageError(w, "account page", err)
+		return
+	}
+	pg, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
+	if err != nil {
+		s.pageError(w, "account page", err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store, private")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	writeBody(w, r, pg)
+}
+
+func formErrors(notices ...string) *pages.FormErrors {
+	return &pages.FormErrors{Notices: notices, Fields: map[string]string{}}
+}
+
+// --- dashboard ---
+
+// handleAccountDashboard answers GET /my-account/ for a customer.
 func (s *Server) handleAccountDashboard(w http.ResponseWriter, r *http.Request) {
-	s.handleNotFound(w, r)
+	s.customerPage(func(w http.ResponseWriter, r *http.Request, u *account.User) {
+		s.renderAccount(w, r, u, "My account", pages.AccountPage{Section: pages.SectionDashboard}, http.StatusOK)
+	})(w, r)
+}
+
+// --- orders ---
+
+// handleAccountOrders answers GET /my-account/orders/ and
+// /my-account/orders/{n}/: the orders table, newest first. A page past
+// the end (or not a number) is a 404 with a notice.
+func (s *Server) handleAccountOrders(w http.ResponseWriter, r *http.Request, u *account.User) {
+	page := 1
+	if raw := r.PathValue("n"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 {
+			s.renderAccount(w, r, u, "Orders", pages.AccountPage{Section: pages.SectionOrders, Errors: formErrors("This page of orders does not exist."),
+				Orders: &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: 1, Pages: 1}}, http.StatusNotFound)
+			return
+		}
+		page = n
+	}
+	op, err := s.accounts.Orders(r.Context(), u.ID, page)
+	if err != nil {
+		s.pageError(w, "account orders", err)
+		return
+	}
+	view := &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: op.Page, Pages: op.Pages, Total: op.Total}
+	for _, o := range op.Orders {
+		view.Rows = append(view.Rows, pages.NewAccountOrderRow(o, s.currencyOf(o.Currency)))
+	}
+	if page > 1 {
+		view.PrevURL = ordersPageURL(page - 1)
+	}
+	if page < op.Pages {
+		view.NextURL = ordersPageURL(page + 1)
+	}
+	status := http.StatusOK
+	p := pages.AccountPage{Section: pages.SectionOrders, Orders: view}
+	if page > op.Pages {
+		status, p.Errors = http.StatusNotFound, formErrors("This page of orders does not exist.")
+		view.PrevURL, view.NextURL = "", ""
+	}
+	s.renderAccount(w, r, u, "Orders", p, status)
+}
+
+func ordersPageURL(n int) string {
+	if n <= 1 {
+		return "/my-account/orders/"
+	}
+	return "/my-account/orders/" + strconv.Itoa(n) + "/"
+}
+
+// handleAccountViewOrder answers GET /my-account/view-order/{id}/: one of
+// the customer's orders. Someone else's order, or an unknown id, is a 404
+// that shows nothing of it.
+func (s *Server) handleAccountViewOrder(w http.ResponseWriter, r *http.Request, u *account.User) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	o, err := s.accounts.Order(r.Context(), u.ID, id)
+	if errors.Is(err, checkout.ErrOrderNotFound) {
+		s.renderAccount(w, r, u, "Order", pages.AccountPage{Section: pages.SectionViewOrder, Errors: formErrors("Invalid order.")}, http.StatusNotFound)
+		return
+	}
+	if err != nil {
+		s.pageError(w, "account order", err)
+		return
+	}
+	v := pages.NewOrderView(o, s.currencyOf(o.Currency), "")
+	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o)
+	s.renderAccount(w, r, u, "Order #"+o.Number, pages.AccountPage{Section: pages.SectionViewOrder, Order: v}, http.StatusOK)
+}
+
+// --- addresses ---
+
+// handleAccountAddresses answers GET /my-account/edit-address/: both
+// saved addresses, each with its edit link.
+func (s *Server) handleAccountAddresses(w http.ResponseWriter, r *http.Request, u *account.User) {
+	a, err := s.accounts.Addresses(r.Context(), u.ID)
+	if err != nil {
+		s.pageError(w, "account addresses", err)
+		return
+	}
+	view := &pages.AccountAddresses{Shipping: a.Shipping}
+	if a.Billing != nil {
+		b := pages.NewBillingAddress(*a.Billing)
+		view.Billing = &b
+	}
+	s.renderAccount(w, r, u, "Addresses", pages.AccountPage{Section: pages.SectionEditAddress, Addresses: view}, http.StatusOK)
+}
+
+func addressKind(r *http.Request) (string, bool) {
+	k := r.PathValue("kind")
+	return k, k == account.AddressBilling || k == account.AddressShipping
+}
+
+// addressTitle is the edit form's heading.
+func addressTitle(kind string) string {
+	if kind == account.AddressShipping {
+		return "Shipping address"
+	}
+	return "Billing address"
+}
+
+func (s *Server) renderAddressForm(w http.ResponseWriter, r *http.Request, u *account.User, kind string, values cart.Address, errs *pages.FormErrors, status int) {
+	form := &pages.AddressForm{Kind: kind, Values: pages.NewBillingAddress(values), Nonce: s.accountNonce(editAddressAction, u)}
+	s.renderAccount(w, r, u, addressTitle(kind), pages.AccountPage{Section: pages.SectionEditAddress, AddressForm: form,
+		Countries: pages.CountryTable(&s.cfg.Checkout), PhoneRequired: s.cfg.Checkout.AddressRules().PhoneRequired, Errors: errs}, status)
+}
+
+// handleAccountEditAddress answers GET /my-account/edit-address/{kind}/:
+// the form, filled with the saved address, else with what the account
+// knows (names, the billing email) in the shop's country.
+func (s *Server) handleAccountEditAddress(w http.ResponseWriter, r *http.Request, u *account.User) {
+	kind, ok := addressKind(r)
+	if !ok {
+		s.handleNotFound(w, r)
+		return
+	}
+	a, err := s.accounts.Addresses(r.Context(), u.ID)
+	if err != nil {
+		s.pageError(w, "account address", err)
+		return
+	}
+	saved := a.Billing
+	if kind == account.AddressShipping {
+		saved = a.Shipping
+	}
+	var values cart.Address
+	if saved != nil {
+		values = *saved
+	} else {
+		values.Country = s.cfg.Checkout.BaseCountry
+		if p, err := s.accounts.Profile(r.Context(), u.ID); err == nil {
+			values.FirstName, values.LastName = p.FirstName, p.LastName
+		}
+		if kind == account.AddressBilling {
+			values.Email = u.Email
+		}
+	}
+	s.renderAddressForm(w, r, u, kind, values, nil, http.StatusOK)
+}
+
+// handleAccountEditAddressPost answers POST /my-account/edit-address/{kind}/.
+func (s *Server) handleAccountEditAddressPost(w http.ResponseWriter, r *http.Request, u *account.User) {
+	kind, ok := addressKind(r)
+	if !ok {
+		s.handleNotFound(w, r)
+		return
+	}
+	values := classicAddress(r, kind)
+	if !s.checkAccountNonce(r, "woocommerce-edit-address-nonce", editAddressAction, u) {
+		s.renderAddressForm(w, r, u, kind, values, formErrors(msgNonceExpired), http.StatusForbidden)
+		return
+	}
+	_, err := s.accounts.SaveAddress(r.Context(), u.ID, kind, values, s.cfg.Checkout.AddressRules())
+	var ve *checkout.ValidationError
+	switch {
+	case err == nil:
+		s.setAccountNotice(w, "address-saved")
+		http.Redirect(w, r, "/my-account/edit-address/", http.StatusSeeOther)
+	case errors.As(err, &ve):
+		errs := formErrors(ve.Messages()...)
+		for _, f := range ve.Fields {
+			errs.Fields[f.Field] = f.Message
+		}
+		s.renderAddressForm(w, r, u, kind, values, errs, http.StatusBadRequest)
+	default:
+		s.pageError(w, "save address", err)
+	}
+}
+
+// --- account details ---
+
+func (s *Server) renderAccountForm(w http.ResponseWriter, r *http.Request, u *account.User, form pages.AccountForm, errs *pages.FormErrors, status int) {
+	form.Nonce = s.accountNonce(editAccountAction, u)
+	form.DeleteNonce = s.accountNonce(deleteAccountAction, u)
+	s.renderAccount(w, r, u, "Account details", pages.AccountPage{Section: pages.SectionEditAccount, AccountForm: &form, Errors: errs}, status)
+}
+
+// handleAccountEditAccount answers GET /my-account/edit-account/.
+func (s *Server) handleAccountEditAccount(w http.ResponseWriter, r *http.Request, u *account.User) {
+	p, err := s.accounts.Profile(r.Context(), u.ID)
+	if err != nil {
+		s.pageError(w, "account details", err)
+		return
+	}
+	s.renderAccountForm(w, r, u, pages.AccountForm{FirstName: p.FirstName, LastName: p.LastName, DisplayName: p.DisplayName, Email: u.Email}, nil, http.StatusOK)
+}
+
+const msgWrongPassword = "Your current password is incorrect."
+
+// handleAccountEditAccountPost answers POST /my-account/edit-account/:
+// names, email (the current password required) and the password (current,
+// new, confirmation). Everything is checked before anything is written;
+// a password change ends every session and device, and this browser gets
+// a new session.
+func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Request, u *account.User) {
+	ctx := r.Context()
+	form := pages.AccountForm{FirstName: r.PostFormValue("account_first_name"), LastName: r.PostFormValue("account_last_name"),
+		DisplayName: r.PostFormValue("account_display_name"), Email: strings.TrimSpace(r.PostFormValue("account_email"))}
+	current, next, confirm := r.PostFormValue("password_current"), r.PostFormValue("password_1"), r.PostFormValue("password_2")
+	if !s.checkAccountNonce(r, "save-account-details-nonce", editAccountAction, u) {
+		s.renderAccountForm(w, r, u, form, formErrors(msgNonceExpired), http.StatusForbidden)
+		return
+	}
+	errs := formErrors()
+	fail := func(field, msg string) {
+		errs.Notices = append(errs.Notices, msg)
+		if _, ok := errs.Fields[field]; !ok {
+			errs.Fields[field] = msg
+		}
+	}
+	profile, err := account.ValidateProfile(account.Profile{FirstName: form.FirstName, LastName: form.LastName, DisplayName: form.DisplayName})
+	var ie *account.InputError
+	if errors.As(err, &ie) {
+		fail(ie.Field, ie.Message)
+	}
+	email := account.NormalizeEmail(form.Email)
+	emailChanged := email != u.Email
+	if email == "" {
+		fail("account_email", "Email address is a required field.")
+	} else if emailChanged && !checkout.ValidEmail(email) {
+		fail("account_email", "Please provide a valid email address.")
+	}
+	changePassword := next != "" || confirm != ""
+	if (emailChanged || changePassword) && current == "" {
+		if changePassword {
+			fail("password_current", "Please enter your current password.")
+		} else {
+			fail("password_current", "Please enter your current password to change your email address.")
+		}
+	}
+	if changePassword {
+		switch {
+		case next == "":
+			fail("password_1", "Please fill out all password fields.")
+		case confirm == "":
+			fail("password_2", "Please re-enter your password.")
+		case next != confirm:
+			fail("password_2", "New passwords do not match.")
+		default:
+			if err := account.ValidatePassword(next, email, u.Username); errors.As(err, &ie) {
+				fail("password_1", ie.Message)
+			}
+		}
+	}
+	if len(errs.Notices) > 0 {
+		s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+		return
+	}
+	// Checked: now the writes, the email first (its password check and
+	// taken-email refusal come before the password changes).
+	if emailChanged {
+		switch err := s.accounts.ChangeEmail(ctx, u.ID, current, email); {
+		case errors.Is(err, account.ErrBadCredentials):
+			fail("password_current", msgWrongPassword)
+		case errors.Is(err, account.ErrEmailTaken):
+			fail("account_email", "This email address is already registered.")
+		case errors.As(err, &ie):
+			fail("account_email", ie.Message)
+		case err != nil:
+			s.pageError(w, "change email", err)
+			return
+		}
+		if len(errs.Notices) > 0 {
+			s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+			return
+		}
+	}
+	if changePassword {
+		switch err := s.accounts.ChangePassword(ctx, u.ID, current, next); {
+		case errors.Is(err, account.ErrBadCredentials):
+			fail("password_current", msgWrongPassword)
+		case errors.As(err, &ie):
+			fail("password_1", ie.Message)
+		case err != nil:
+			s.pageError(w, "change password", err)
+			return
+		}
+		if len(errs.Notices) > 0 {
+			s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+			return
+		}
+	}
+	if _, err := s.accounts.SaveProfile(ctx, u.ID, profile); err != nil {
+		s.pageError(w, "save account details", err)
+		return
+	}
+	switch {
+	case changePassword:
+		// Every session ended with the change: this browser starts a new one.
+		fresh, err := s.accounts.User(ctx, u.ID)
+		if err == nil {
+			_, err = s.logIn(w, r, fresh)
+		}
+		if err != nil {
+			s.pageError(w, "log in after password change", err)
+			return
+		}
+	case emailChanged:
+		if err := s.renewLogin(w, r); err != nil {
+			s.log.Warn("renew session after email change", "user", u.ID, "err", err)
+		}
+	}
+	s.setAccountNotice(w, "account-saved")
+	http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
+}
+
+// handleAccountDelete answers POST /my-account/delete-account/: the
+// password confirms; the account ends, its orders stay as guest orders.
+func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, u *account.User) {
+	form := pages.AccountForm{Email: u.Email, DisplayName: u.DisplayName}
+	if p, err := s.accounts.Profile(r.Context(), u.ID); err == nil {
+		form.FirstName, form.LastName, form.DisplayName = p.FirstName, p.LastName, p.DisplayName
+	}
+	if !s.checkAccountNonce(r, "delete-account-nonce", deleteAccountAction, u) {
+		s.renderAccountForm(w, r, u, form, formErrors(msgNonceExpired), http.StatusForbidden)
+		return
+	}
+	err := s.accounts.DeleteAccount(r.Context(), u.ID, r.PostFormValue("delete_password"))
+	if errors.Is(err, account.ErrBadCredentials) {
+		errs := formErrors(msgWrongPassword)
+		errs.Fields["delete_password"] = msgWrongPassword
+		s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+		return
+	}
+	if err != nil {
+		s.pageError(w, "delete account", err)
+		return
+	}
+	// The store ended the sessions with the account; the cookies go too.
+	s.clearLoginCookie(w)
+	s.setAccountNotice(w, "account-deleted")
+	http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
 }

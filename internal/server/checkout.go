@@ -133,7 +133,7 @@ type checkoutResponse struct {
 	OrderKey        string         `json:"order_key"`
 	OrderNumber     string         `json:"order_number"`
 	CustomerNote    string         `json:"customer_note"`
-	CustomerID      int            `json:"customer_id"`
+	CustomerID      int64          `json:"customer_id"`
 	BillingAddress  billingAddress `json:"billing_address"`
 	ShippingAddress cart.Address   `json:"shipping_address"`
 	PaymentMethod   string         `json:"payment_method"`
@@ -239,6 +239,9 @@ type checkoutRequest struct {
 	PaymentMethod   string                     `json:"payment_method"`
 	PaymentData     json.RawMessage            `json:"payment_data"`
 	Extensions      map[string]json.RawMessage `json:"extensions"`
+	// A visitor's "create an account" (checkout_account.go).
+	CreateAccount    bool   `json:"create_account"`
+	CustomerPassword string `json:"customer_password"`
 }
 
 // checkoutPost answers POST /checkout: validates, places the order, and
@@ -272,7 +275,7 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {
 		pr.Shipping = nil
 	}
-	o, err := s.checkout.PlaceOrder(r.Context(), pr)
+	o, _, err := s.placeForViewer(w, r, pr, req.CreateAccount, req.CustomerPassword)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -295,7 +298,7 @@ func (s *Server) orderResponse(o *checkout.Order) checkoutResponse {
 		// extensions' data, under the shop's namespace.
 		ext["vitrine"] = map[string]any{"test_order": true, "test_payment": o.TestPayment()}
 	}
-	return checkoutResponse{OrderID: o.ID, Status: o.Status, OrderKey: o.Key, OrderNumber: o.Number, CustomerNote: o.CustomerNote,
+	return checkoutResponse{OrderID: o.ID, Status: o.Status, OrderKey: o.Key, OrderNumber: o.Number, CustomerNote: o.CustomerNote, CustomerID: o.CustomerID,
 		BillingAddress: toBilling(o.Billing), ShippingAddress: o.Shipping, PaymentMethod: o.PaymentMethod,
 		PaymentResult: result, Extensions: ext}
 }

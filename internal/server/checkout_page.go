@@ -92,6 +92,7 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 		values.PaymentMethod = methods[0].ID()
 	}
 	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !sameAddress(c.Customer.Billing, c.Customer.Shipping)
+	s.fillFromAccount(r, &values, c)                                                  // a customer's saved addresses (checkout_account.go)
 	s.renderCheckout(w, r, sess, obj, values, s.walletNoticeErrors(r), http.StatusOK) // ?wallet= notices (wallet_return.go)
 }
 
@@ -106,7 +107,7 @@ func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess car
 	tick := nonceTickAt(now)
 	res, err := s.loader.Checkout(r.Context(), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
 		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
-		Errors: errs, Status: status, Wallet: s.walletView(sess, now)})
+		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: userOf(r) == nil && s.accounts != nil})
 	if err != nil {
 		s.pageError(w, "checkout page", err)
 		return
@@ -149,7 +150,8 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	shipping := classicAddress(r, "shipping")
 	toDifferent := r.PostFormValue("ship_to_different_address") != ""
 	values := pages.CheckoutValues{BillingAddress: pages.NewBillingAddress(billing), ShippingAddress: shipping,
-		CustomerNote: r.PostFormValue("order_comments"), PaymentMethod: r.PostFormValue("payment_method"), ShipToDifferentAddress: toDifferent}
+		CustomerNote: r.PostFormValue("order_comments"), PaymentMethod: r.PostFormValue("payment_method"), ShipToDifferentAddress: toDifferent,
+		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
 		obj, _, _, err := s.checkoutCart(ctx, sess.id)
@@ -188,7 +190,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	if toDifferent {
 		pr.Shipping = &shipping
 	}
-	o, err := s.checkout.PlaceOrder(ctx, pr)
+	o, r, err := s.placeForViewer(w, r, pr, values.CreateAccount, r.PostFormValue("account_password"))
 	var ve *checkout.ValidationError
 	var ce *cart.Error
 	switch {
@@ -207,7 +209,16 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, checkout.ErrCartEmpty):
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 	case errors.As(err, &ce):
-		refuse(ce.Status, &pages.CheckoutErrors{Notices: []string{html.UnescapeString(ce.Message)}, Fields: map[string]string{}})
+		errs := &pages.CheckoutErrors{Notices: []string{html.UnescapeString(ce.Message)}, Fields: map[string]string{}}
+		if strings.HasPrefix(ce.Code, "registration-error-") {
+			// "Create an account" refused: tie the message to its field.
+			field := "account_password"
+			if ce.Code == errCheckoutEmailExists.Code {
+				field = "billing_email"
+			}
+			errs.Fields[field] = errs.Notices[0]
+		}
+		refuse(ce.Status, errs)
 	default:
 		s.pageError(w, "checkout", err)
 	}

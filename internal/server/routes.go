@@ -27,7 +27,16 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
 	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
 	// login & registration (login_page.go) — helper A adds routes here
-	// account pages (account_pages.go) — helper B1 adds routes here
+	// account pages (account_pages.go): customers only, visitors go to /my-account/
+	mux.HandleFunc("GET /my-account/orders/{$}", s.customerPage(s.handleAccountOrders))
+	mux.HandleFunc("GET /my-account/orders/{n}/{$}", s.customerPage(s.handleAccountOrders))
+	mux.HandleFunc("GET /my-account/view-order/{id}/{$}", s.customerPage(s.handleAccountViewOrder))
+	mux.HandleFunc("GET /my-account/edit-address/{$}", s.customerPage(s.handleAccountAddresses))
+	mux.HandleFunc("GET /my-account/edit-address/{kind}/{$}", s.customerPage(s.handleAccountEditAddress))
+	mux.HandleFunc("POST /my-account/edit-address/{kind}/{$}", s.customerPage(s.handleAccountEditAddressPost))
+	mux.HandleFunc("GET /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccount))
+	mux.HandleFunc("POST /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccountPost))
+	mux.HandleFunc("POST /my-account/delete-account/{$}", s.customerPage(s.handleAccountDelete))
 	// security (account_security.go) — helper B2 adds routes here
 	// lost password, email verification (account_links.go) — helper C1 adds routes here
 	mux.HandleFunc("GET /my-account", redirectSlash)

@@ -431,6 +431,8 @@ export interface CheckoutPage extends PageBase {
     customer_note: string;
     payment_method: string;
     ship_to_different_address: boolean;
+    /** A visitor's "Create an account?" after a refused no-script submit. */
+    create_account?: boolean;
   };
   countries: CheckoutCountry[];
   payment_methods: PaymentMethod[];
@@ -443,6 +445,8 @@ export interface CheckoutPage extends PageBase {
   wallet?: { nonces: Record<string, string> } | null;
   /** The billing phone is required (the shop's setting); absent: true. */
   phone_required?: boolean;
+  /** Offer "Create an account?" (the viewer is a visitor). */
+  can_create_account?: boolean;
 }
 
 /** The order-received page (/checkout/order-received/{id}/?key=...). */
@@ -472,6 +476,55 @@ export interface OrderReceivedPage extends PageBase {
   };
 }
 
+export type AccountOrderView = NonNullable<OrderReceivedPage['order']>;
+
+/** A refused form's messages: notices, and per field by the form's field name. */
+export interface FormErrors {
+  notices: string[];
+  fields: Record<string, string>;
+}
+
+/** The customer's account pages (/my-account/...): per customer, never cached. */
+export interface AccountPage extends PageBase {
+  page: 'account';
+  section: 'dashboard' | 'orders' | 'view-order' | 'edit-address' | 'edit-account';
+  logout_url: string;
+  customer: { display_name: string; email: string; email_verified: boolean };
+  /** A success notice, shown once after a redirect. */
+  notice: string;
+  errors: FormErrors | null;
+  orders?: {
+    rows: {
+      id: number;
+      number: string;
+      date_created: string;
+      date: string;
+      status: string;
+      status_label: string;
+      total: string;
+      url: string;
+    }[];
+    page: number;
+    pages: number;
+    total: number;
+    prev_url: string;
+    next_url: string;
+  };
+  order?: AccountOrderView;
+  addresses?: { billing: Address | null; shipping: Address | null };
+  address_form?: { kind: 'billing' | 'shipping'; values: Address; nonce: string };
+  countries?: CheckoutCountry[];
+  phone_required?: boolean;
+  account_form?: {
+    first_name: string;
+    last_name: string;
+    display_name: string;
+    email: string;
+    nonce: string;
+    delete_nonce: string;
+  };
+}
+
 /**
  * One cart fragment (wc-ajax add_to_cart, remove_from_cart,
  * get_refreshed_fragments): the server renders the named element alone and
@@ -486,4 +539,4 @@ export interface FragmentsPage {
   url?: string;
 }
 
-export type PageData = HomePage | ListingPage | ProductPage | CartPage | NotFoundPage | QuickViewPage | FragmentsPage | CheckoutPage | OrderReceivedPage;
+export type PageData = HomePage | ListingPage | ProductPage | CartPage | NotFoundPage | QuickViewPage | FragmentsPage | CheckoutPage | OrderReceivedPage | AccountPage;

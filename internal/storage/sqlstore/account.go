@@ -171,7 +171,11 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string) error {
 // DeleteUser deletes an account and its sessions, links, codes, devices.
 func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices"} {
+		// Orders stay, as guest orders (the foreign key says so too).
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
+			return err
+		}
+		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses"} {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE user_id = ?`), userID); err != nil {
 				return err
 			}
@@ -351,6 +355,9 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return account.ErrVerificationInvalid // the email changed since: roll the use back
+		}
+		if _, err := linkGuestOrders(ctx, tx, row.UserID, row.Email); err != nil {
+			return err
 		}
 		userID = row.UserID
 		return nil

@@ -189,7 +189,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	sales := map[int64]int64{}    // parent product → units sold
 	o := &checkout.Order{Key: checkout.NewOrderKey(), Status: in.Status, Currency: in.Config.Currency.Code,
 		Billing: in.Customer.Billing, Shipping: in.Customer.Shipping, CustomerNote: in.CustomerNote,
-		PaymentMethod: in.Method.ID(), PaymentMethodTitle: in.Method.Title(), CartSession: in.Session,
+		PaymentMethod: in.Method.ID(), PaymentMethodTitle: in.Method.Title(), CartSession: in.Session, CustomerID: in.CustomerID,
 		CreatedAt: now, UpdatedAt: now, PaymentState: checkout.PayNone, Meta: in.Meta}
 	items := make([]checkout.Item, 0, len(rows))
 	for _, r := range rows {
@@ -323,11 +323,11 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	taxLines, _ := json.Marshal(orEmptySlice(o.TaxLines))
 	if err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO orders (order_key, status, currency, prices_include_tax, billing, shipping,
 			billing_email, customer_note, payment_method, payment_method_title, shipping_lines, tax_lines,
-			items_subtotal, items_tax, shipping_total, shipping_tax, total_tax, total, cart_session, created_at, updated_at, payment_state)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			items_subtotal, items_tax, shipping_total, shipping_tax, total_tax, total, cart_session, created_at, updated_at, payment_state, customer_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		o.Key, o.Status, o.Currency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
-		o.ShippingTotal, o.ShippingTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState); err != nil {
+		o.ShippingTotal, o.ShippingTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState, nullID(in.CustomerID)); err != nil {
 		return nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
@@ -469,12 +469,13 @@ type orderRow struct {
 	ProviderOrderID    string        `db:"provider_order_id"`
 	ProviderRequestID  string        `db:"provider_request_id"`
 	CaptureID          string        `db:"capture_id"`
+	CustomerID         sql.NullInt64 `db:"customer_id"`
 }
 
 const orderSelect = `SELECT id, order_key, status, currency, prices_include_tax, billing, shipping, customer_note,
 	payment_method, payment_method_title, transaction_id, shipping_lines, tax_lines, items_subtotal, items_tax,
 	shipping_total, shipping_tax, discount_total, total_tax, total, cart_session, created_at, updated_at, paid_at,
-	payment_state, provider_order_id, provider_request_id, capture_id FROM orders`
+	payment_state, provider_order_id, provider_request_id, capture_id, customer_id FROM orders`
 
 // Order loads an order with its lines and meta.
 func (db *DB) Order(ctx context.Context, id int64) (*checkout.Order, error) {
@@ -520,7 +521,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 			ItemsTax: r.ItemsTax, ShippingTotal: r.ShippingTotal, ShippingTax: r.ShippingTax, DiscountTotal: r.DiscountTotal,
 			TotalTax: r.TotalTax, Total: r.Total, CartSession: r.CartSession, CreatedAt: time.Unix(r.CreatedAt, 0).UTC(),
 			UpdatedAt: time.Unix(r.UpdatedAt, 0).UTC(), PaymentState: r.PaymentState, ProviderOrderID: r.ProviderOrderID,
-			ProviderRequestID: r.ProviderRequestID, CaptureID: r.CaptureID, Meta: map[string]string{}, Lines: []checkout.Line{}}
+			ProviderRequestID: r.ProviderRequestID, CaptureID: r.CaptureID, CustomerID: r.CustomerID.Int64, Meta: map[string]string{}, Lines: []checkout.Line{}}
 		if r.PaidAt.Valid {
 			t := time.Unix(r.PaidAt.Int64, 0).UTC()
 			o.PaidAt = &t

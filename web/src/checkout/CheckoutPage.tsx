@@ -6,6 +6,7 @@ import { Html } from '../ui/Html';
 import { AttributionInputs } from '../attribution/AttributionInputs';
 import { currentAttribution } from '../attribution/attribution';
 import { AddressFields } from './AddressFields';
+import { CreateAccount } from './CreateAccount';
 import { OrderReview } from './OrderReview';
 import { PaymentMethods } from './PaymentMethods';
 import { TermsDialog } from './TermsDialog';
@@ -110,6 +111,9 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     () => (data.payment_methods.some((m) => m.id === data.checkout.payment_method) ? data.checkout.payment_method : data.payment_methods[0]?.id) || '',
   );
   const [terms, setTerms] = useState(false);
+  // "Create an account?" (visitors only); the password stays in a ref, never in page data.
+  const [createAccount, setCreateAccount] = useState<boolean>(!!data.checkout.create_account);
+  const accountPassword = useRef('');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>(() => ({ ...(data.errors?.fields ?? {}) }));
   const [notices, setNotices] = useState<Notice[]>(() => (data.errors ? noticesFrom(data.errors.fields ?? {}, data.errors.notices ?? []) : []));
   const [noticeSeq, setNoticeSeq] = useState(data.errors ? 1 : 0);
@@ -305,6 +309,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
       },
       data.countries,
     );
+    if (data.can_create_account && createAccount && !accountPassword.current) errs.account_password = 'Please enter an account password.';
     setFieldErrors(errs);
     if (Object.keys(errs).length === 0) return true;
     showNotices(noticesFrom(errs));
@@ -335,6 +340,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
       payment_method: method,
       payment_data: [] as { key: string; value: string }[],
       extensions: attribution ? { 'woocommerce/order-attribution': attribution } : {},
+      ...(data.can_create_account && createAccount ? { create_account: true, customer_password: accountPassword.current } : {}),
     };
     await enqueue(async () => {
       let r;
@@ -358,6 +364,11 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
       } else {
         if (r.error?.data?.cart) setCart(r.error.data.cart);
         const m = mapStoreErrors(r.error, ORDER_FAILED);
+        const code = r.error?.code || '';
+        if (code.startsWith('registration-error-') && m.notices[0]) {
+          // Tie an account refusal to its field (the email, or the password).
+          m.fields[code === 'registration-error-email-exists' ? 'billing_email' : 'account_password'] = m.notices[0];
+        }
         setFieldErrors(m.fields);
         showNotices(noticesFrom(m.fields, m.notices));
       }
@@ -456,6 +467,21 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
                 onBlur={blur('billing')}
                 phoneRequired={phoneRequired}
               />
+              {data.can_create_account && (
+                <CreateAccount
+                  checked={createAccount}
+                  hydrated={hydrated}
+                  error={fieldErrors.account_password || ''}
+                  onToggle={(on) => {
+                    setCreateAccount(on);
+                    if (!on) setFieldErrors((errs) => without(errs, 'account_password'));
+                  }}
+                  onPasswordInput={(v) => {
+                    accountPassword.current = v;
+                    if (v) setFieldErrors((errs) => without(errs, 'account_password'));
+                  }}
+                />
+              )}
             </section>
             {needsShipping && (
               <section className="woocommerce-shipping-fields" aria-labelledby="ship-to-different-address">

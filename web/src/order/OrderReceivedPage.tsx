@@ -7,12 +7,12 @@ import './order.css';
 type Order = NonNullable<OrderReceivedData['order']>;
 
 /** Amounts may come as integer minor units or as text already formatted by the server. */
-function money(v: string, c: CurrencyBlock): string {
+export function money(v: string, c: CurrencyBlock): string {
   const s = String(v ?? '').trim();
   return /^-?\d+$/.test(s) ? formatPrice(s, c) : decodeEntities(s);
 }
 
-function AddressLines({ a, withContact }: { a: Address; withContact: boolean }) {
+export function AddressLines({ a, withContact }: { a: Address; withContact: boolean }) {
   const lines = [
     [a.first_name, a.last_name].filter(Boolean).join(' '),
     a.company,
@@ -37,7 +37,7 @@ function AddressLines({ a, withContact }: { a: Address; withContact: boolean }) 
   );
 }
 
-function hasAddress(a: Address | undefined): a is Address {
+export function hasAddress(a: Address | undefined): a is Address {
   return !!a && !!(a.address_1 || a.city || a.first_name);
 }
 

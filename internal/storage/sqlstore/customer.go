@@ -1,0 +1,154 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/account"
+	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
+)
+
+// A customer's names, saved addresses and orders (account.CustomerStore).
+
+// Profile loads a user's names (account.ErrNoUser).
+func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, error) {
+	var r struct {
+		First   string `db:"first_name"`
+		Last    string `db:"last_name"`
+		Display string `db:"display_name"`
+	}
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT first_name, last_name, display_name FROM users WHERE id = ?`), userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, account.ErrNoUser
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &account.Profile{FirstName: r.First, LastName: r.Last, DisplayName: r.Display}, nil
+}
+
+// SetProfile stores a user's names.
+func (db *DB) SetProfile(ctx context.Context, userID int64, p account.Profile) error {
+	ok, err := db.execOne(ctx, `UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`,
+		p.FirstName, p.LastName, p.DisplayName, userID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return account.ErrNoUser
+	}
+	return nil
+}
+
+// CustomerAddresses loads the saved billing and shipping addresses.
+func (db *DB) CustomerAddresses(ctx context.Context, userID int64) (*account.Addresses, error) {
+	var rows []struct {
+		Kind    string `db:"kind"`
+		Address string `db:"address"`
+	}
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT kind, address FROM customer_addresses WHERE user_id = ?`), userID); err != nil {
+		return nil, err
+	}
+	out := &account.Addresses{}
+	for _, r := range rows {
+		var a cart.Address
+		if err := json.Unmarshal([]byte(r.Address), &a); err != nil {
+			return nil, fmt.Errorf("address of user %d: %w", userID, err)
+		}
+		switch r.Kind {
+		case account.AddressBilling:
+			out.Billing = &a
+		case account.AddressShipping:
+			out.Shipping = &a
+		}
+	}
+	return out, nil
+}
+
+// SaveAddress stores (replaces) one saved address.
+func (db *DB) SaveAddress(ctx context.Context, userID int64, kind string, a cart.Address, now time.Time) error {
+	raw, _ := json.Marshal(a)
+	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (user_id, kind) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at`),
+		userID, kind, string(raw), now.Unix())
+	return err
+}
+
+// SaveAddressesIfNone stores each address whose kind has none saved yet.
+func (db *DB) SaveAddressesIfNone(ctx context.Context, userID int64, billing, shipping cart.Address, now time.Time) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		for _, a := range []struct {
+			kind string
+			addr cart.Address
+		}{{account.AddressBilling, billing}, {account.AddressShipping, shipping}} {
+			if a.addr == (cart.Address{}) {
+				continue
+			}
+			raw, _ := json.Marshal(a.addr)
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
+				ON CONFLICT (user_id, kind) DO NOTHING`), userID, a.kind, string(raw), now.Unix()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// CustomerOrders is a page of a customer's orders, newest first, and the
+// number of all of them.
+func (db *DB) CustomerOrders(ctx context.Context, userID int64, limit, offset int) ([]*checkout.Order, int, error) {
+	var total int
+	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM orders WHERE customer_id = ?`), userID); err != nil {
+		return nil, 0, err
+	}
+	if total == 0 || offset >= total {
+		return []*checkout.Order{}, total, nil
+	}
+	os, err := db.ordersWhere(ctx, `customer_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userID, limit, offset)
+	return os, total, err
+}
+
+// CustomerOrder loads one order of a customer (ErrOrderNotFound for
+// another's).
+func (db *DB) CustomerOrder(ctx context.Context, userID, orderID int64) (*checkout.Order, error) {
+	os, err := db.ordersWhere(ctx, `id = ? AND customer_id = ?`, orderID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if len(os) == 0 {
+		return nil, ErrOrderNotFound
+	}
+	return os[0], nil
+}
+
+// LinkGuestOrders gives a customer the guest orders placed with email.
+func (db *DB) LinkGuestOrders(ctx context.Context, userID int64, email string) (int64, error) {
+	var n int64
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		n, err = linkGuestOrders(ctx, tx, userID, email)
+		return err
+	})
+	return n, err
+}
+
+// linkGuestOrders links inside tx (ConsumeEmailVerification's, so the
+// orders move with the verification or not at all).
+func linkGuestOrders(ctx context.Context, tx *sqlx.Tx, userID int64, email string) (int64, error) {
+	if email == "" {
+		return 0, nil
+	}
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = ? WHERE customer_id IS NULL AND lower(billing_email) = lower(?)`),
+		userID, email)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

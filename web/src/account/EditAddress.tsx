@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import type { AccountPage, Address, CheckoutCountry, FormErrors } from '../types';
+import { AddressFields } from '../checkout/AddressFields';
+import { findCountry, validateField, type AddressKey, type FieldDef } from '../checkout/fields';
+import { AddressLines } from '../order/OrderReceivedPage';
+
+type Book = NonNullable<AccountPage['addresses']>;
+type Form = NonNullable<AccountPage['address_form']>;
+
+/** Both saved addresses with their edit links (WooCommerce's address book). */
+export function AddressBook({ addresses }: { addresses?: Book }) {
+  const cols: { kind: 'billing' | 'shipping'; title: string; a: Address | null | undefined }[] = [
+    { kind: 'billing', title: 'Billing address', a: addresses?.billing },
+    { kind: 'shipping', title: 'Shipping address', a: addresses?.shipping },
+  ];
+  return (
+    <>
+      <p>The following addresses will be used on the checkout page by default.</p>
+      <div className="woocommerce-Addresses addresses account-addresses">
+        {cols.map((c) => (
+          <section key={c.kind} className={`woocommerce-Address ${c.kind}-address`} aria-labelledby={`${c.kind}-address-title`}>
+            <header className="woocommerce-Address-title title">
+              <h2 id={`${c.kind}-address-title`}>{c.title}</h2>
+              <a href={`/my-account/edit-address/${c.kind}/`} className="edit" aria-label={`${c.a ? 'Edit' : 'Add'} ${c.title.toLowerCase()}`}>
+                {c.a ? 'Edit' : 'Add'}
+              </a>
+            </header>
+            {c.a ? <AddressLines a={c.a} withContact={c.kind === 'billing'} /> : <p>You have not set up this type of address yet.</p>}
+          </section>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/**
+ * One address form, with the checkout's fields and rules (labels and
+ * required fields follow the country). Posts without scripts; the server
+ * validates with the checkout's rules and answers its messages.
+ */
+export function EditAddressForm({
+  form,
+  countries,
+  errors,
+  phoneRequired,
+}: {
+  form: Form;
+  countries: CheckoutCountry[];
+  errors: FormErrors | null;
+  phoneRequired?: boolean;
+}) {
+  const [value, setValue] = useState<Address>(() => ({ ...form.values }));
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>(() => ({ ...(errors?.fields ?? {}) }));
+  const onChange = (key: AddressKey, v: string) => {
+    setValue((a) => {
+      const next = { ...a, [key]: v };
+      if (key === 'country') {
+        // A state of another country means nothing in this one.
+        const c = findCountry(countries, v);
+        if (!c || !c.states.some((s) => s.code === a.state)) next.state = '';
+      }
+      return next;
+    });
+  };
+  const onBlur = (def: FieldDef) => {
+    const msg = validateField(form.kind, def, String(value[def.key] ?? ''));
+    setFieldErrors((errs) => {
+      const next = { ...errs };
+      if (msg) next[def.name] = msg;
+      else delete next[def.name];
+      return next;
+    });
+  };
+  return (
+    <form method="post" action={`/my-account/edit-address/${form.kind}/`} className="account-address-form">
+      <AddressFields
+        kind={form.kind}
+        value={value}
+        countries={countries}
+        errors={fieldErrors}
+        onChange={onChange}
+        onBlur={onBlur}
+        phoneRequired={form.kind === 'billing' && phoneRequired !== false}
+      />
+      <p>
+        <input type="hidden" name="woocommerce-edit-address-nonce" value={form.nonce} />
+        <input type="hidden" name="action" value="edit_address" />
+        <button type="submit" className="button" name="save_address" value="Save address">
+          Save address
+        </button>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * "Create an account?" on the checkout, for visitors (WooCommerce's
+ * createaccount checkbox and account_password field). Before hydration the
+ * password field is shown and not required, so the form works without
+ * scripts; afterwards it shows while the box is ticked.
+ */
+export function CreateAccount({
+  checked,
+  onToggle,
+  error,
+  hydrated,
+  onPasswordInput,
+}: {
+  checked: boolean;
+  onToggle: (on: boolean) => void;
+  error: string;
+  hydrated: boolean;
+  onPasswordInput: (value: string) => void;
+}) {
+  const errorId = 'account_password-error';
+  return (
+    <div className="woocommerce-account-fields">
+      <p className="form-row form-row-wide create-account">
+        <label className="woocommerce-form__label woocommerce-form__label-for-checkbox checkbox">
+          <input
+            id="createaccount"
+            className="woocommerce-form__input woocommerce-form__input-checkbox input-checkbox"
+            type="checkbox"
+            name="createaccount"
+            value="1"
+            checked={checked}
+            aria-controls="create-account-fields"
+            onChange={(e) => onToggle(e.target.checked)}
+          />{' '}
+          <span>Create an account?</span>
+        </label>
+      </p>
+      <div className="create-account" id="create-account-fields" hidden={hydrated && !checked}>
+        <p className={'form-row form-row-wide validate-required' + (error ? ' woocommerce-invalid' : '')} id="account_password_field">
+          <label htmlFor="account_password">
+            Create account password{' '}
+            <span className="required" aria-hidden="true">
+              *
+            </span>
+          </label>
+          <span className="woocommerce-input-wrapper">
+            <input
+              type="password"
+              className="input-text"
+              name="account_password"
+              id="account_password"
+              autoComplete="new-password"
+              required={hydrated && checked ? true : undefined}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : 'account_password-hint'}
+              onChange={(e) => onPasswordInput(e.target.value)}
+            />
+          </span>
+          <span className="description" id="account_password-hint" hidden={!!error}>
+            At least 12 characters. Your account uses the billing email address.
+          </span>
+          {error && (
+            <span className="checkout-inline-error-message" id={errorId}>
+              {error}
+            </span>
+          )}
+        </p>
+      </div>
+    </div>
+  );
+}
