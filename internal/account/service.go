@@ -363,8 +363,15 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) (*U
 	if token == "" {
 		return nil, ErrResetInvalid
 	}
-	// The length rules first (the account's email is checked after).
-	if err := ValidatePassword(password, "", ""); err != nil {
+	// The account's own rules (not its email or username) when the link
+	// is live; the length rules otherwise (the link is refused below).
+	email, username := "", ""
+	if r, err := s.Store.Reset(ctx, HashToken(token)); err == nil {
+		if u, err := s.Store.UserByID(ctx, r.UserID); err == nil {
+			email, username = u.Email, u.Username
+		}
+	}
+	if err := ValidatePassword(password, email, username); err != nil {
 		return nil, err
 	}
 	hash, err := HashPassword(password)

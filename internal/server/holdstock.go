@@ -33,7 +33,26 @@ func (s *Server) maintain(ctx context.Context) {
 		if _, err := s.checkout.DeleteExpiredRateLimits(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("delete expired rate limits", "err", err)
 		}
+		s.accountUpkeep(ctx)
 	}
+}
+
+// accountUpkeep deletes ended sessions, lost-password and verification
+// links and remembered devices, and spent bot-check records; it reports
+// how many rows went.
+func (s *Server) accountUpkeep(ctx context.Context) int64 {
+	n, err := s.accounts.DeleteExpired(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("delete expired account sessions and links", "err", err)
+	}
+	for purpose, b := range s.bots {
+		m, err := b.DeleteExpired(ctx)
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("delete spent bot-check records", "purpose", purpose, "err", err)
+		}
+		n += m
+	}
+	return n
 }
 
 // ReleaseHeldStock cancels the unpaid orders whose hold ended and puts
