@@ -10,6 +10,8 @@ import { Fragment } from './cart/Fragments';
 import { CheckoutPage } from './checkout/CheckoutPage';
 import { OrderReceivedPage } from './order/OrderReceivedPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
+import { LostPasswordPage } from './account/LostPasswordPage';
+import { VerifyEmailPage } from './account/VerifyEmailPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -25,6 +27,10 @@ function Page({ data }: { data: PageData }) {
       return <CheckoutPage data={data} />;
     case 'order-received':
       return <OrderReceivedPage data={data} />;
+    case 'account-lost-password':
+      return <LostPasswordPage data={data} />;
+    case 'account-verify-email':
+      return <VerifyEmailPage data={data} />;
     default:
       return <NotFoundPage />;
   }
