@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { App } from '../App';
 import { nav, settings, site, usd } from '../test/fixtures';
@@ -11,6 +11,9 @@ function lost(over: Partial<LostPasswordPage> = {}): LostPasswordPage {
 function verify(over: Partial<VerifyEmailPage> = {}): VerifyEmailPage {
   return { page: 'account-verify-email', site: { ...site, currency: usd }, url: '/my-account/verify-email/', nav, settings, outcome: 'verified', logged_in: false, ...over };
 }
+
+/** The page's own content (the layout has live regions of its own, such as the mini cart's). */
+const inPage = () => within(document.querySelector('.account-links-page') as HTMLElement);
 
 describe('lost-password page', () => {
   it('asks for a username or email in a labelled field, with the nonce, posting to itself (also without scripts)', () => {
@@ -27,7 +30,7 @@ describe('lost-password page', () => {
 
   it('shows a refusal as an alert that takes focus, keeps what was typed and marks the field', () => {
     render(<App data={lost({ error: 'Enter a username or email address.', field: 'user_login', login: 'ada' })} />);
-    const alert = screen.getByRole('alert');
+    const alert = inPage().getByRole('alert');
     expect(alert).toHaveTextContent('Enter a username or email address.');
     expect(alert).toHaveFocus();
     expect(screen.getByRole('link', { name: 'Enter a username or email address.' })).toHaveAttribute('href', '#user_login');
@@ -38,7 +41,7 @@ describe('lost-password page', () => {
 
   it('answers the same neutral notice whoever asked, as a status', () => {
     render(<App data={lost({ stage: 'sent' })} />);
-    expect(screen.getByRole('status')).toHaveTextContent('If an account matches, a link was sent.');
+    expect(inPage().getByRole('status')).toHaveTextContent('If an account matches, a link was sent.');
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 
@@ -56,27 +59,30 @@ describe('lost-password page', () => {
     fireEvent.input(p1, { target: { value: 'correct horse battery' } });
     fireEvent.input(p2, { target: { value: 'correct horse battery!' } });
     const form = p1.closest('form')!;
+    // Seen after React's handler (delegated at the root): was it stopped?
     let sent = true;
-    form.addEventListener('submit', (e) => {
+    const seen = (e: Event) => {
       sent = !e.defaultPrevented;
       e.preventDefault();
-    });
+    };
+    document.addEventListener('submit', seen);
     act(() => {
       fireEvent.submit(form);
     });
+    document.removeEventListener('submit', seen);
     expect(sent).toBe(false);
-    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match.');
+    expect(inPage().getByRole('alert')).toHaveTextContent('Passwords do not match.');
     expect(p2).toHaveFocus();
     expect(p2).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('says a dead link is invalid and offers a new one; a reset links to the login', () => {
     const { unmount } = render(<App data={lost({ stage: 'invalid' })} />);
-    expect(screen.getByRole('alert')).toHaveTextContent('This key is invalid or has already been used. Please reset your password again if needed.');
+    expect(inPage().getByRole('alert')).toHaveTextContent('This key is invalid or has already been used. Please reset your password again if needed.');
     expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/my-account/lost-password/');
     unmount();
     render(<App data={lost({ stage: 'done' })} />);
-    expect(screen.getByRole('status')).toHaveTextContent('Your password has been reset successfully.');
+    expect(inPage().getByRole('status')).toHaveTextContent('Your password has been reset successfully.');
     expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/my-account/');
   });
 });
@@ -84,11 +90,11 @@ describe('lost-password page', () => {
 describe('verify-email page', () => {
   it('shows the outcome of the link', () => {
     const { unmount } = render(<App data={verify()} />);
-    expect(screen.getByRole('status')).toHaveTextContent('your email address is verified');
+    expect(inPage().getByRole('status')).toHaveTextContent('your email address is verified');
     expect(screen.getByRole('link', { name: 'Log in to your account' })).toBeInTheDocument();
     unmount();
     render(<App data={verify({ outcome: 'invalid' })} />);
-    expect(screen.getByRole('alert')).toHaveTextContent('invalid, has expired or has already been used');
+    expect(inPage().getByRole('alert')).toHaveTextContent('invalid, has expired or has already been used');
   });
 
   it('offers a new link to a logged-in customer, with the nonce', () => {
