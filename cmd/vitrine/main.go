@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -12,6 +13,10 @@ import (
 func main() {
 	if err := app.Run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "vitrine:", err)
+		var usage *app.UsageError
+		if errors.As(err, &usage) {
+			os.Exit(2) // bad input
+		}
 		os.Exit(1)
 	}
 }

@@ -78,6 +78,10 @@ type PasswordReset struct {
 	UserID    int64
 	CreatedAt time.Time
 	ExpiresAt time.Time
+	UsedAt    time.Time // zero: unused
+	// Sealed is the token sealed for the mail ("" once used, or when no
+	// mail is queued); a row inserted with it set queues MailPasswordReset.
+	Sealed string
 }
 
 // RateHit is one failure counter (the checkout's shared rate_limits rows).
@@ -94,14 +98,16 @@ type Store interface {
 	UserByEmail(ctx context.Context, email string) (*User, error)
 	UserByUsername(ctx context.Context, username string) (*User, error)
 	// SetPassword stores a new hash and, in the same transaction, ends the
-	// user's sessions and forgets its remembered devices.
-	SetPassword(ctx context.Context, userID int64, hash string) error
+	// user's sessions, forgets its remembered devices and queues n when
+	// set (its Email "" takes the user's).
+	SetPassword(ctx context.Context, userID int64, hash string, n *Notice) error
 	// UpdatePasswordHash replaces the hash of the same password (new
 	// parameters) when it is still oldHash; sessions are kept.
 	UpdatePasswordHash(ctx context.Context, userID int64, oldHash, newHash string) error
 	// SetEmail changes the email and clears its verification
-	// (ErrEmailTaken when another account holds it).
-	SetEmail(ctx context.Context, userID int64, email string) error
+	// (ErrEmailTaken when another account holds it) and queues n when set
+	// (its Email "" takes the old address, NewEmail the new one).
+	SetEmail(ctx context.Context, userID int64, email string, n *Notice) error
 	// DeleteUser deletes the account and everything hanging off it; its
 	// orders stay, as guest orders.
 	DeleteUser(ctx context.Context, userID int64) error
@@ -120,14 +126,26 @@ type Store interface {
 	// idle since before idleBefore, and ended resets and devices.
 	DeleteExpiredSessions(ctx context.Context, now, idleBefore time.Time) (int64, error)
 
+	// InsertReset stores a link and, when r.Sealed is set, queues its mail
+	// (MailPasswordReset, ref the hash) in the same transaction.
 	InsertReset(ctx context.Context, r *PasswordReset) error
-	// ConsumeReset marks the unused, unexpired reset hash used, sets the
-	// user's password hash, ends its sessions and devices and forgets its
-	// other resets, in one transaction; ErrResetInvalid when the link is
+	// Reset loads a link by hash, used or not (ErrNoRow).
+	Reset(ctx context.Context, hash string) (*PasswordReset, error)
+	// ConsumeReset marks the unused, unexpired reset hash used (blanking
+	// its seal), sets the user's password hash, ends its sessions and
+	// devices, forgets its other resets and queues a MailPasswordChanged
+	// notice, in one transaction; ErrResetInvalid when the link is
 	// unknown, used or expired. Of concurrent calls, one wins.
 	ConsumeReset(ctx context.Context, hash, passwordHash string, now time.Time) (userID int64, err error)
 
-	InsertEmailVerification(ctx context.Context, hash string, userID int64, email string, created, expires time.Time) error
+	// InsertEmailVerification stores a link and, when v.Sealed is set,
+	// queues its mail (MailVerifyEmail, ref the hash) in the same
+	// transaction.
+	InsertEmailVerification(ctx context.Context, v *EmailVerification) error
+	// EmailVerification loads a link by hash, used or not (ErrNoRow).
+	EmailVerification(ctx context.Context, hash string) (*EmailVerification, error)
+	// Notice loads a queued account notice (ErrNoRow).
+	Notice(ctx context.Context, id int64) (*Notice, error)
 	// ConsumeEmailVerification marks the unused, unexpired link used and
 	// the user's email verified at now when it is still the email the
 	// link was sent to, and links the guest orders placed with that email

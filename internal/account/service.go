@@ -46,6 +46,9 @@ type Service struct {
 	DeviceLifetime  time.Duration
 	Now             func() time.Time
 	Log             *slog.Logger
+	// Sealer seals link tokens for their mails (mail.go); nil queues no
+	// link mails (the tokens are still returned).
+	Sealer *Sealer
 }
 
 func (s *Service) now() time.Time {
@@ -254,7 +257,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, current, nex
 	if err != nil {
 		return err
 	}
-	return s.Store.SetPassword(ctx, userID, hash)
+	return s.Store.SetPassword(ctx, userID, hash, &Notice{Kind: MailPasswordChanged, CreatedAt: s.now()})
 }
 
 // ChangeEmail sets a new email (unverified again) after checking the
@@ -274,7 +277,7 @@ func (s *Service) ChangeEmail(ctx context.Context, userID int64, password, email
 	if email == u.Email {
 		return nil
 	}
-	return s.Store.SetEmail(ctx, userID, email)
+	return s.Store.SetEmail(ctx, userID, email, &Notice{Kind: MailEmailChanged, Email: u.Email, NewEmail: email, CreatedAt: s.now()})
 }
 
 // DeleteAccount deletes the account after checking the password. Its
@@ -290,26 +293,64 @@ func (s *Service) DeleteAccount(ctx context.Context, userID int64, password stri
 	return s.Store.DeleteUser(ctx, userID)
 }
 
-// RequestReset starts a lost-password link for email. It answers the same
-// way whether or not an account has that email (nil error), so the
-// caller's message cannot tell; token is "" and u nil when none has. The
-// caller mails the link (single use, valid ResetLifetime).
-func (s *Service) RequestReset(ctx context.Context, email string) (token string, u *User, err error) {
-	email = NormalizeEmail(email)
-	if validateEmail(email) != nil {
+// RequestReset starts a lost-password link for login (an email, or a
+// username when it has no '@') requested from clientIP, and queues its mail
+// when the Service has a Sealer. It answers the same way whether or not an
+// account matches (nil error), so the caller's message cannot tell; token
+// is "" and u nil when none does, or when the account already had
+// ResetLimitPerAccount links this hour (counted for unknown logins too, so
+// both take the same path). More than ResetLimitPerAddress requests an
+// hour from one address is a *LockedError, whatever the login. The link is
+// single use and valid ResetLifetime.
+func (s *Service) RequestReset(ctx context.Context, login, clientIP string) (token string, u *User, err error) {
+	login = strings.ToLower(strings.TrimSpace(login))
+	if login == "" || len(login) > 254 {
 		return "", nil, nil
 	}
-	u, err = s.Store.UserByEmail(ctx, email)
-	if errors.Is(err, ErrNoUser) {
-		return "", nil, nil
+	if strings.Contains(login, "@") {
+		u, err = s.Store.UserByEmail(ctx, login)
+	} else {
+		u, err = s.Store.UserByUsername(ctx, login)
 	}
+	if err != nil && !errors.Is(err, ErrNoUser) {
+		return "", nil, err
+	}
+	key := "?" + login
+	if u != nil {
+		key = strconv.FormatInt(u.ID, 10)
+	}
+	hits := []RateHit{{Key: "reset:u:" + key, Limit: ResetLimitPerAccount}}
+	if a := checkout.AddressKey(clientIP); a != "" {
+		hits = append(hits, RateHit{Key: "reset:a:" + a, Limit: ResetLimitPerAddress})
+	}
+	now := s.now()
+	// The address first: its refusal is the only one the caller shows.
+	if len(hits) > 1 {
+		wait, ok, err := s.Store.HitRateLimits(ctx, hits[1:], LinkLimitWindow, now)
+		if err != nil {
+			return "", nil, err
+		}
+		if !ok {
+			return "", nil, &LockedError{RetryAfter: wait}
+		}
+	}
+	_, ok, err := s.Store.HitRateLimits(ctx, hits[:1], LinkLimitWindow, now)
 	if err != nil {
 		return "", nil, err
 	}
+	if u == nil {
+		return "", nil, nil
+	}
+	if !ok {
+		s.log().Warn("account: lost-password links limited", "user", u.ID)
+		return "", nil, nil
+	}
 	token, hash := newToken()
-	now := s.now()
-	if err := s.Store.InsertReset(ctx, &PasswordReset{TokenHash: hash, UserID: u.ID, CreatedAt: now,
-		ExpiresAt: now.Add(or(s.ResetLifetime, ResetLifetime))}); err != nil {
+	r := &PasswordReset{TokenHash: hash, UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(or(s.ResetLifetime, ResetLifetime))}
+	if s.Sealer != nil {
+		r.Sealed = s.Sealer.Seal(token, hash)
+	}
+	if err := s.Store.InsertReset(ctx, r); err != nil {
 		return "", nil, err
 	}
 	return token, u, nil
@@ -323,8 +364,15 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) (*U
 	if token == "" {
 		return nil, ErrResetInvalid
 	}
-	// The length rules first (the account's email is checked after).
-	if err := ValidatePassword(password, "", ""); err != nil {
+	// The account's own rules (not its email or username) when the link
+	// is live; the length rules otherwise (the link is refused below).
+	email, username := "", ""
+	if r, err := s.Store.Reset(ctx, HashToken(token)); err == nil {
+		if u, err := s.Store.UserByID(ctx, r.UserID); err == nil {
+			email, username = u.Email, u.Username
+		}
+	}
+	if err := ValidatePassword(password, email, username); err != nil {
 		return nil, err
 	}
 	hash, err := HashPassword(password)
@@ -407,17 +455,30 @@ func (s *Service) DeleteExpired(ctx context.Context) (int64, error) {
 }
 
 // RequestEmailVerification makes a link that verifies the user's current
-// email (single use, valid VerifyLifetime, void once the email changes).
-// The caller mails it to u.Email. VerifyEmail links a guest's earlier
-// orders by that email.
+// email (single use, valid VerifyLifetime, void once the email changes) and
+// queues its mail to u.Email when the Service has a Sealer. More than
+// VerifyLimitPerUser links an hour is a *LockedError. VerifyEmail links a
+// guest's earlier orders by that email.
 func (s *Service) RequestEmailVerification(ctx context.Context, userID int64) (token string, u *User, err error) {
 	u, err = s.Store.UserByID(ctx, userID)
 	if err != nil {
 		return "", nil, err
 	}
-	token, hash := newToken()
 	now := s.now()
-	if err := s.Store.InsertEmailVerification(ctx, hash, userID, u.Email, now, now.Add(or(s.VerifyLifetime, VerifyLifetime))); err != nil {
+	wait, ok, err := s.Store.HitRateLimits(ctx, []RateHit{{Key: "verify:u:" + strconv.FormatInt(userID, 10), Limit: VerifyLimitPerUser}},
+		LinkLimitWindow, now)
+	if err != nil {
+		return "", nil, err
+	}
+	if !ok {
+		return "", nil, &LockedError{RetryAfter: wait}
+	}
+	token, hash := newToken()
+	v := &EmailVerification{TokenHash: hash, UserID: userID, Email: u.Email, CreatedAt: now, ExpiresAt: now.Add(or(s.VerifyLifetime, VerifyLifetime))}
+	if s.Sealer != nil {
+		v.Sealed = s.Sealer.Seal(token, hash)
+	}
+	if err := s.Store.InsertEmailVerification(ctx, v); err != nil {
 		return "", nil, err
 	}
 	return token, u, nil

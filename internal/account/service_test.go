@@ -267,11 +267,11 @@ func TestPasswordReset(t *testing.T) {
 		}
 		// Unknown and malformed emails: the same quiet answer, nothing stored.
 		for _, e := range []string{"nobody@example.com", "not an email"} {
-			if tok, who, err := f.svc.RequestReset(f.ctx, e); tok != "" || who != nil || err != nil {
+			if tok, who, err := f.svc.RequestReset(f.ctx, e, ""); tok != "" || who != nil || err != nil {
 				t.Errorf("%q: %q %v %v", e, tok, who, err)
 			}
 		}
-		tok, who, err := f.svc.RequestReset(f.ctx, "ADA@example.com")
+		tok, who, err := f.svc.RequestReset(f.ctx, "ADA@example.com", "")
 		if err != nil || tok == "" || who.ID != u.ID {
 			t.Fatalf("request: %q %v %v", tok, who, err)
 		}
@@ -300,7 +300,7 @@ func TestPasswordReset(t *testing.T) {
 		}
 
 		// Expired after an hour.
-		tok2, _, err := f.svc.RequestReset(f.ctx, "ada@example.com")
+		tok2, _, err := f.svc.RequestReset(f.ctx, "ada@example.com", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +318,7 @@ func TestPasswordResetConcurrent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
 		f.register("ada@example.com", "")
-		tok, _, err := f.svc.RequestReset(f.ctx, "ada@example.com")
+		tok, _, err := f.svc.RequestReset(f.ctx, "ada@example.com", "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -188,6 +188,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
+		if len(pos) == 1 && pos[0] == "user" {
+			// The user command parses its own flags (user.go); the
+			// shop's flags (--db) go before it.
+			pos = append(pos, args...)
+			break
+		}
 	}
 	if c.BaseURL == "" {
 		host, port, err := net.SplitHostPort(c.Addr)
@@ -325,8 +331,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return errors.New("usage: vitrine import woocommerce-csv FILE")
 		}
 		return importCSV(ctx, cfg, log, pos[1], stdout)
+	case "user":
+		return userCommand(ctx, cfg, pos, Stdin, stdout, stderr, log) // user.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, paypal-sandbox, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, paypal-sandbox, version)", cmd)
 }
 
 func version() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"vitrine/internal/account"
 	"vitrine/internal/mail"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -35,6 +36,10 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
 	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders}
+	accounts := mail.AccountRenderer(srv.AccountMailView)
+	for _, k := range account.MailKinds {
+		kinds[k] = accounts
+	}
 	outbox := mail.NewOutbox(db, sender, kinds.Render, log, mail.Options{})
 	srv.SetMailKick(outbox.Kick)
 	go outbox.Run(ctx)

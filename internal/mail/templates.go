@@ -92,6 +92,11 @@ type kindTemplates struct {
 var templates = map[string]kindTemplates{
 	KindOrderConfirmation: parseKind(KindOrderConfirmation),
 	KindNewOrder:          parseKind(KindNewOrder),
+
+	KindAccountPasswordReset:   parseKind(KindAccountPasswordReset),
+	KindAccountVerifyEmail:     parseKind(KindAccountVerifyEmail),
+	KindAccountPasswordChanged: parseKind(KindAccountPasswordChanged),
+	KindAccountEmailChanged:    parseKind(KindAccountEmailChanged),
 }
 
 func parseKind(kind string) kindTemplates {

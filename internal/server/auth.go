@@ -213,6 +213,7 @@ func (s *Server) deviceRemembered(r *http.Request, userID int64) bool {
 func (s *Server) initAccounts() {
 	a := s.cfg.Accounts
 	a.Store, a.Now, a.Log = s.db, s.now, s.log
+	a.Sealer = account.NewSealer(s.cfg.Secret) // the mailed links (account_links.go)
 	if a.Issuer == "" {
 		a.Issuer = s.cfg.SiteName
 	}

@@ -2,8 +2,6 @@ package server_test
 
 import (
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,12 +10,6 @@ import (
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
-
-// loginCookie is the login cookie's name for newShop's base URL.
-func loginCookie() string {
-	sum := md5.Sum([]byte("https://shop.example"))
-	return "wordpress_logged_in_" + hex.EncodeToString(sum[:])
-}
 
 // logInDirect registers a customer and gives c a session for it, as a
 // login through the form would (the form is tested on its own).
@@ -33,7 +25,7 @@ func logInDirect(t *testing.T, s *shop, c *client, email string) *account.User {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.cookies[loginCookie()] = &http.Cookie{Name: loginCookie(), Value: token}
+	c.cookies[loginCookie] = &http.Cookie{Name: loginCookie, Value: token}
 	return u
 }
 
@@ -56,7 +48,7 @@ func TestCustomerCartFollowsTheAccount(t *testing.T) {
 			}
 		}
 		laptop := s.client()
-		laptop.cookies[loginCookie()] = phone.cookies[loginCookie()]
+		laptop.cookies[loginCookie] = phone.cookies[loginCookie]
 		got := laptop.do(http.MethodGet, cartAPI, "")
 		if items := got.items(); len(items) != 1 || items[0]["quantity"] != float64(2) {
 			t.Fatalf("the other browser's cart: %s", got.raw)
@@ -68,7 +60,7 @@ func TestCustomerCartFollowsTheAccount(t *testing.T) {
 		// The visitor's nonce does not pass for the customer.
 		visitor := s.client()
 		visitor.do(http.MethodGet, cartAPI, "")
-		visitor.cookies[loginCookie()] = phone.cookies[loginCookie()]
+		visitor.cookies[loginCookie] = phone.cookies[loginCookie]
 		if r := visitor.do(http.MethodPost, cartAPI+"/add-item", `{"id":`+itoa(s.productID("cotton-tank-top"))+`,"quantity":1}`); r.status != http.StatusForbidden {
 			t.Fatalf("a visitor's nonce passed for a customer: %d %s", r.status, r.raw)
 		}
@@ -82,14 +74,14 @@ func TestUnknownLoginCookieIsDropped(t *testing.T) {
 		s := newShop(t, db, "")
 		for _, value := range []string{"forged-token", strings.Repeat("x", 4000)} {
 			c := s.client()
-			c.cookies[loginCookie()] = &http.Cookie{Name: loginCookie(), Value: value}
+			c.cookies[loginCookie] = &http.Cookie{Name: loginCookie, Value: value}
 			r := c.do(http.MethodGet, cartAPI, "")
 			if r.status != http.StatusOK {
 				t.Fatalf("cart with a forged login cookie: %d %s", r.status, r.raw)
 			}
 			cleared := false
 			for _, ck := range r.header.Values("Set-Cookie") {
-				if strings.HasPrefix(ck, loginCookie()+"=;") && strings.Contains(ck, "Max-Age=0") {
+				if strings.HasPrefix(ck, loginCookie+"=;") && strings.Contains(ck, "Max-Age=0") {
 					cleared = true
 				}
 			}

@@ -6,8 +6,9 @@ import (
 )
 
 // The periodic store upkeep: held stock of unpaid orders released
-// (checkout.Service.ReleaseHeldStock, Config.HoldStock) and the expired
-// checkout rate-limit counters deleted.
+// (checkout.Service.ReleaseHeldStock, Config.HoldStock), the expired
+// checkout rate-limit counters deleted, and the accounts' ended sessions,
+// links, devices and spent bot-check records deleted (AccountUpkeep).
 
 // maintenanceEvery is how often the held stock is released and the
 // expired rate-limit counters are deleted.
@@ -33,7 +34,26 @@ func (s *Server) maintain(ctx context.Context) {
 		if _, err := s.checkout.DeleteExpiredRateLimits(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("delete expired rate limits", "err", err)
 		}
+		s.AccountUpkeep(ctx)
 	}
+}
+
+// AccountUpkeep deletes ended sessions, lost-password and verification
+// links and remembered devices, and spent bot-check records; it reports
+// how many rows went (errors are logged: the next pass tries again).
+func (s *Server) AccountUpkeep(ctx context.Context) int64 {
+	n, err := s.accounts.DeleteExpired(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("delete expired account sessions and links", "err", err)
+	}
+	for purpose, b := range s.bots {
+		m, err := b.DeleteExpired(ctx)
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("delete spent bot-check records", "purpose", purpose, "err", err)
+		}
+		n += m
+	}
+	return n
 }
 
 // ReleaseHeldStock cancels the unpaid orders whose hold ended and puts

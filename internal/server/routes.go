@@ -39,6 +39,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /my-account/delete-account/{$}", s.customerPage(s.handleAccountDelete))
 	// security (account_security.go) — helper B2 adds routes here
 	// lost password, email verification (account_links.go) — helper C1 adds routes here
+	mux.HandleFunc("GET "+lostPasswordPath+"{$}", s.handleLostPassword)
+	mux.HandleFunc("POST "+lostPasswordPath+"{$}", s.handleLostPasswordPost)
+	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
+	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
 	mux.HandleFunc("GET /my-account", redirectSlash)
 	mux.HandleFunc("GET /checkout", redirectSlash)
 	mux.HandleFunc("GET /shop", redirectSlash)

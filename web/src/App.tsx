@@ -11,6 +11,8 @@ import { CheckoutPage } from './checkout/CheckoutPage';
 import { OrderReceivedPage } from './order/OrderReceivedPage';
 import { AccountPage } from './account/AccountPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
+import { LostPasswordPage } from './account/LostPasswordPage';
+import { VerifyEmailPage } from './account/VerifyEmailPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -28,6 +30,10 @@ function Page({ data }: { data: PageData }) {
       return <OrderReceivedPage data={data} />;
     case 'account':
       return <AccountPage data={data} />;
+    case 'account-lost-password':
+      return <LostPasswordPage data={data} />;
+    case 'account-verify-email':
+      return <VerifyEmailPage data={data} />;
     default:
       return <NotFoundPage />;
   }

@@ -539,4 +539,40 @@ export interface FragmentsPage {
   url?: string;
 }
 
-export type PageData = HomePage | ListingPage | ProductPage | CartPage | NotFoundPage | QuickViewPage | FragmentsPage | CheckoutPage | OrderReceivedPage | AccountPage;
+/** The lost-password page (/my-account/lost-password/), in its stages. */
+export interface LostPasswordPage extends PageBase {
+  page: 'account-lost-password';
+  /** request: the form; sent: the neutral notice; reset: the new-password form; done: reset; invalid: a dead link. */
+  stage: 'request' | 'sent' | 'reset' | 'done' | 'invalid';
+  /** woocommerce-lost-password-nonce (request) or woocommerce-reset-password-nonce (reset). */
+  nonce: string;
+  /** request: what was typed; reset: the account being reset. */
+  login: string;
+  /** A refusal, and the field it is about ("" or absent: the whole form). */
+  error?: string;
+  field?: string;
+}
+
+/** The email verification page (/my-account/verify-email/). */
+export interface VerifyEmailPage extends PageBase {
+  page: 'account-verify-email';
+  outcome: 'pending' | 'verified' | 'invalid' | 'sent' | 'limited';
+  logged_in: boolean;
+  /** The resend form's _wpnonce (logged in and not verified). */
+  nonce?: string;
+  error?: string;
+}
+
+export type PageData =
+  | HomePage
+  | ListingPage
+  | ProductPage
+  | CartPage
+  | NotFoundPage
+  | QuickViewPage
+  | FragmentsPage
+  | CheckoutPage
+  | OrderReceivedPage
+  | LostPasswordPage
+  | VerifyEmailPage
+  | AccountPage;

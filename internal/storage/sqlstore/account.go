@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -118,7 +119,7 @@ func (db *DB) CreateUser(ctx context.Context, u *account.User) (int64, error) {
 }
 
 // SetPassword stores a new hash and ends the user's sessions and devices.
-func (db *DB) SetPassword(ctx context.Context, userID int64, hash string) error {
+func (db *DB) SetPassword(ctx context.Context, userID int64, hash string, n *account.Notice) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ? WHERE id = ?`), hash, userID)
 		if err != nil {
@@ -127,8 +128,52 @@ func (db *DB) SetPassword(ctx context.Context, userID int64, hash string) error 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return account.ErrNoUser
 		}
+		if err := queueNotice(ctx, tx, userID, n); err != nil {
+			return err
+		}
 		return endAccess(ctx, tx, userID)
 	})
+}
+
+// queueNotice records an account notice and queues its mail, in tx; an
+// empty n.Email takes the user's current address.
+func queueNotice(ctx context.Context, tx *sqlx.Tx, userID int64, n *account.Notice) error {
+	if n == nil {
+		return nil
+	}
+	to := n.Email
+	if to == "" {
+		if err := tx.GetContext(ctx, &to, tx.Rebind(`SELECT email FROM users WHERE id = ?`), userID); err != nil {
+			return err
+		}
+	}
+	var id int64
+	if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO account_notices (user_id, kind, email, new_email, created_at)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`), userID, n.Kind, to, n.NewEmail, n.CreatedAt.Unix()); err != nil {
+		return err
+	}
+	ref := strconv.FormatInt(id, 10)
+	return EnqueueMailTx(ctx, tx, n.Kind, ref, n.Kind+":"+ref, n.CreatedAt)
+}
+
+// Notice loads a queued account notice.
+func (db *DB) Notice(ctx context.Context, id int64) (*account.Notice, error) {
+	var r struct {
+		ID       int64  `db:"id"`
+		UserID   int64  `db:"user_id"`
+		Kind     string `db:"kind"`
+		Email    string `db:"email"`
+		NewEmail string `db:"new_email"`
+		Created  int64  `db:"created_at"`
+	}
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, user_id, kind, email, new_email, created_at FROM account_notices WHERE id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, account.ErrNoRow
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &account.Notice{ID: r.ID, UserID: r.UserID, Kind: r.Kind, Email: r.Email, NewEmail: r.NewEmail, CreatedAt: unixUTC(r.Created)}, nil
 }
 
 // UpdatePasswordHash swaps the hash of the same password when it is still
@@ -148,10 +193,26 @@ func endAccess(ctx context.Context, tx *sqlx.Tx, userID int64) error {
 }
 
 // SetEmail changes the email and clears its verification.
-func (db *DB) SetEmail(ctx context.Context, userID int64, email string) error {
+func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *account.Notice) error {
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		if err := takenBy(ctx, tx, email, "", userID); err != nil {
 			return err
+		}
+		if n != nil {
+			c := *n
+			if c.Email == "" {
+				if err := tx.GetContext(ctx, &c.Email, tx.Rebind(`SELECT email FROM users WHERE id = ?`), userID); errors.Is(err, sql.ErrNoRows) {
+					return account.ErrNoUser
+				} else if err != nil {
+					return err
+				}
+			}
+			if c.NewEmail == "" {
+				c.NewEmail = email
+			}
+			if err := queueNotice(ctx, tx, userID, &c); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email = ?, email_verified_at = NULL WHERE id = ?`), email, userID)
 		if err != nil {
@@ -175,7 +236,7 @@ func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
 			return err
 		}
-		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses"} {
+		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses", "account_notices"} {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE user_id = ?`), userID); err != nil {
 				return err
 			}
@@ -293,10 +354,69 @@ func (db *DB) DeleteExpiredSessions(ctx context.Context, now, idleBefore time.Ti
 }
 
 // InsertReset stores a lost-password link.
+// A row with a seal queues its mail in the same transaction.
 func (db *DB) InsertReset(ctx context.Context, r *account.PasswordReset) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`),
-		r.TokenHash, r.UserID, r.CreatedAt.Unix(), r.ExpiresAt.Unix())
-	return err
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO password_resets (token_hash, user_id, created_at, expires_at, sealed_token)
+			VALUES (?, ?, ?, ?, ?)`), r.TokenHash, r.UserID, r.CreatedAt.Unix(), r.ExpiresAt.Unix(), r.Sealed); err != nil {
+			return err
+		}
+		if r.Sealed == "" {
+			return nil
+		}
+		return EnqueueMailTx(ctx, tx, account.MailPasswordReset, r.TokenHash, account.MailPasswordReset+":"+r.TokenHash, r.CreatedAt)
+	})
+}
+
+// linkRow is a password_resets or email_verifications row.
+type linkRow struct {
+	Hash    string        `db:"token_hash"`
+	UserID  int64         `db:"user_id"`
+	Email   string        `db:"email"`
+	Created int64         `db:"created_at"`
+	Expires int64         `db:"expires_at"`
+	Used    sql.NullInt64 `db:"used_at"`
+	Sealed  string        `db:"sealed_token"`
+}
+
+func (db *DB) link(ctx context.Context, table, cols, hash string) (*linkRow, error) {
+	var r linkRow
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT token_hash, user_id, `+cols+`created_at, expires_at, used_at, sealed_token
+		FROM `+table+` WHERE token_hash = ?`), hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, account.ErrNoRow
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func usedAt(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return unixUTC(n.Int64)
+}
+
+// Reset loads a lost-password link by hash.
+func (db *DB) Reset(ctx context.Context, hash string) (*account.PasswordReset, error) {
+	r, err := db.link(ctx, "password_resets", "", hash)
+	if err != nil {
+		return nil, err
+	}
+	return &account.PasswordReset{TokenHash: r.Hash, UserID: r.UserID, CreatedAt: unixUTC(r.Created), ExpiresAt: unixUTC(r.Expires),
+		UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
+}
+
+// EmailVerification loads a verification link by hash.
+func (db *DB) EmailVerification(ctx context.Context, hash string) (*account.EmailVerification, error) {
+	r, err := db.link(ctx, "email_verifications", "email, ", hash)
+	if err != nil {
+		return nil, err
+	}
+	return &account.EmailVerification{TokenHash: r.Hash, UserID: r.UserID, Email: r.Email, CreatedAt: unixUTC(r.Created),
+		ExpiresAt: unixUTC(r.Expires), UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
 }
 
 // ConsumeReset uses a link once: the conditional UPDATE lets one of
@@ -305,7 +425,7 @@ func (db *DB) InsertReset(ctx context.Context, r *account.PasswordReset) error {
 func (db *DB) ConsumeReset(ctx context.Context, hash, passwordHash string, now time.Time) (int64, error) {
 	var userID int64
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &userID, tx.Rebind(`UPDATE password_resets SET used_at = ?
+		err := tx.GetContext(ctx, &userID, tx.Rebind(`UPDATE password_resets SET used_at = ?, sealed_token = ''
 			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`), now.Unix(), hash, now.Unix())
 		if errors.Is(err, sql.ErrNoRows) {
 			return account.ErrResetInvalid
@@ -319,16 +439,27 @@ func (db *DB) ConsumeReset(ctx context.Context, hash, passwordHash string, now t
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM password_resets WHERE user_id = ? AND token_hash <> ?`), userID, hash); err != nil {
 			return err
 		}
+		if err := queueNotice(ctx, tx, userID, &account.Notice{Kind: account.MailPasswordChanged, CreatedAt: now}); err != nil {
+			return err
+		}
 		return endAccess(ctx, tx, userID)
 	})
 	return userID, err
 }
 
 // InsertEmailVerification stores an email verification link.
-func (db *DB) InsertEmailVerification(ctx context.Context, hash string, userID int64, email string, created, expires time.Time) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO email_verifications (token_hash, user_id, email, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?)`), hash, userID, email, created.Unix(), expires.Unix())
-	return err
+// A row with a seal queues its mail in the same transaction.
+func (db *DB) InsertEmailVerification(ctx context.Context, v *account.EmailVerification) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO email_verifications (token_hash, user_id, email, created_at, expires_at, sealed_token)
+			VALUES (?, ?, ?, ?, ?, ?)`), v.TokenHash, v.UserID, v.Email, v.CreatedAt.Unix(), v.ExpiresAt.Unix(), v.Sealed); err != nil {
+			return err
+		}
+		if v.Sealed == "" {
+			return nil
+		}
+		return EnqueueMailTx(ctx, tx, account.MailVerifyEmail, v.TokenHash, account.MailVerifyEmail+":"+v.TokenHash, v.CreatedAt)
+	})
 }
 
 // ConsumeEmailVerification uses a link once (a conditional UPDATE) and
@@ -340,7 +471,7 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 			UserID int64  `db:"user_id"`
 			Email  string `db:"email"`
 		}
-		err := tx.GetContext(ctx, &row, tx.Rebind(`UPDATE email_verifications SET used_at = ?
+		err := tx.GetContext(ctx, &row, tx.Rebind(`UPDATE email_verifications SET used_at = ?, sealed_token = ''
 			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, email`), now.Unix(), hash, now.Unix())
 		if errors.Is(err, sql.ErrNoRows) {
 			return account.ErrVerificationInvalid

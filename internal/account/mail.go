@@ -1,0 +1,223 @@
+package account
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"strconv"
+	"time"
+)
+
+// The account mails. The store queues them in the outbox in the
+// transaction of the change they report; the outbox renders them at send
+// time through MailContent. A link's token is stored only as its hash for
+// lookups, so the row also keeps it sealed (see Sealer) for the renderer;
+// the seal is blanked when the link is used.
+
+// Outbox kinds of the account mails.
+const (
+	// MailPasswordReset is the lost-password link; ref: the link's hash.
+	MailPasswordReset = "account_password_reset"
+	// MailVerifyEmail is the email verification link; ref: the link's hash.
+	MailVerifyEmail = "account_verify_email"
+	// MailPasswordChanged tells the owner the password changed; ref: the
+	// notice id.
+	MailPasswordChanged = "account_password_changed"
+	// MailEmailChanged tells the old address the email changed; ref: the
+	// notice id.
+	MailEmailChanged = "account_email_changed"
+)
+
+// MailKinds lists the kinds above (the outbox routes them to one renderer).
+var MailKinds = []string{MailPasswordReset, MailVerifyEmail, MailPasswordChanged, MailEmailChanged}
+
+// Request limits of the mailed links, per hour.
+const (
+	ResetLimitPerAddress = 5
+	ResetLimitPerAccount = 3
+	VerifyLimitPerUser   = 5
+	LinkLimitWindow      = time.Hour
+)
+
+// EmailVerification is a stored email verification link.
+type EmailVerification struct {
+	TokenHash string
+	UserID    int64
+	Email     string // the address the link was sent to
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    time.Time // zero: unused
+	// Sealed is the token sealed for the mail ("" once used, or when no
+	// mail is queued); a row inserted with it set queues MailVerifyEmail.
+	Sealed string
+}
+
+// Notice is a queued account notice (MailPasswordChanged,
+// MailEmailChanged) with the address captured when it was queued.
+type Notice struct {
+	ID        int64
+	UserID    int64
+	Kind      string
+	Email     string // where it goes
+	NewEmail  string // MailEmailChanged: the address the account moved to
+	CreatedAt time.Time
+}
+
+// Sealer seals link tokens for the mail renderer: AES-256-GCM under a key
+// derived from the shop's secret, with the link's hash as associated data,
+// so a seal opens only for its own row and a copied database alone yields
+// no working link.
+type Sealer struct{ aead cipher.AEAD }
+
+// NewSealer derives the sealing key from the shop's secret (every instance
+// needs the same secret to render another's mail).
+func NewSealer(secret []byte) *Sealer {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("vitrine account link seal v1"))
+	block, err := aes.NewCipher(m.Sum(nil))
+	if err != nil {
+		panic(err) // a 32-byte key is always valid
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return &Sealer{aead: aead}
+}
+
+// Seal encrypts token bound to hash.
+func (s *Sealer) Seal(token, hash string) string {
+	nonce := make([]byte, s.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		panic(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, []byte(token), []byte(hash)))
+}
+
+// ErrSeal: a seal does not open (another secret, or tampered).
+var ErrSeal = errors.New("account: sealed token does not open")
+
+// Open decrypts a seal made for hash.
+func (s *Sealer) Open(sealed, hash string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(sealed)
+	n := s.aead.NonceSize()
+	if err != nil || len(b) < n {
+		return "", ErrSeal
+	}
+	p, err := s.aead.Open(nil, b[:n], b[n:], []byte(hash))
+	if err != nil {
+		return "", ErrSeal
+	}
+	return string(p), nil
+}
+
+// MailContent is what an account mail shows.
+type MailContent struct {
+	User *User
+	To   string
+	// Token is the link's token (MailPasswordReset, MailVerifyEmail).
+	Token string
+	// NewEmail is the account's new address (MailEmailChanged).
+	NewEmail string
+}
+
+// ErrMailVoid: the mail can no longer be sent (the link was used or
+// expired, the email changed, the account is gone, the seal does not
+// open). The outbox gives it up.
+var ErrMailVoid = errors.New("account: this mail is void")
+
+// MailContent loads an outbox row's mail at send time. A link already
+// used, expired, sent to an address the account no longer has, or sealed
+// under another secret is ErrMailVoid: a dead link is never mailed.
+func (s *Service) MailContent(ctx context.Context, kind, ref string) (*MailContent, error) {
+	now := s.now()
+	var userID int64
+	c := &MailContent{}
+	switch kind {
+	case MailPasswordReset, MailVerifyEmail:
+		var sealed, to string
+		var expires, used time.Time
+		if kind == MailPasswordReset {
+			r, err := s.Store.Reset(ctx, ref)
+			if err != nil {
+				return nil, voidIfGone(err)
+			}
+			userID, sealed, expires, used = r.UserID, r.Sealed, r.ExpiresAt, r.UsedAt
+		} else {
+			v, err := s.Store.EmailVerification(ctx, ref)
+			if err != nil {
+				return nil, voidIfGone(err)
+			}
+			userID, sealed, expires, used, to = v.UserID, v.Sealed, v.ExpiresAt, v.UsedAt, v.Email
+		}
+		if sealed == "" || !used.IsZero() || !now.Before(expires) || s.Sealer == nil {
+			return nil, ErrMailVoid
+		}
+		tok, err := s.Sealer.Open(sealed, ref)
+		if err != nil || HashToken(tok) != ref {
+			return nil, ErrMailVoid
+		}
+		c.Token, c.To = tok, to
+	case MailPasswordChanged, MailEmailChanged:
+		id, err := strconv.ParseInt(ref, 10, 64)
+		if err != nil {
+			return nil, ErrMailVoid
+		}
+		n, err := s.Store.Notice(ctx, id)
+		if err != nil {
+			return nil, voidIfGone(err)
+		}
+		if n.Kind != kind {
+			return nil, ErrMailVoid
+		}
+		userID, c.To, c.NewEmail = n.UserID, n.Email, n.NewEmail
+	default:
+		return nil, ErrMailVoid
+	}
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return nil, voidIfGone(err)
+	}
+	c.User = u
+	if c.To == "" {
+		c.To = u.Email
+	}
+	if kind == MailVerifyEmail && c.To != u.Email {
+		return nil, ErrMailVoid // the email changed since: the link is void
+	}
+	return c, nil
+}
+
+// ErrNoRow is what the mail lookups answer for a row that is not there.
+var ErrNoRow = errors.New("account: no such row")
+
+func voidIfGone(err error) error {
+	if errors.Is(err, ErrNoRow) || errors.Is(err, ErrNoUser) {
+		return ErrMailVoid
+	}
+	return err
+}
+
+// CheckReset reports whether a lost-password token is live (unused and
+// unexpired), without using it: the reset form is shown only for one.
+func (s *Service) CheckReset(ctx context.Context, token string) (*User, error) {
+	if token == "" {
+		return nil, ErrResetInvalid
+	}
+	r, err := s.Store.Reset(ctx, HashToken(token))
+	if errors.Is(err, ErrNoRow) {
+		return nil, ErrResetInvalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !r.UsedAt.IsZero() || !s.now().Before(r.ExpiresAt) {
+		return nil, ErrResetInvalid
+	}
+	return s.Store.UserByID(ctx, r.UserID)
+}
