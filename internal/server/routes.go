@@ -27,6 +27,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
 	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
 	// login & registration (login_page.go) — helper A adds routes here
+	mux.HandleFunc("GET /my-account/customer-logout/{$}", s.handleLogout)
+	mux.HandleFunc("GET /my-account/customer-logout", redirectSlash)
 	// account pages (account_pages.go) — helper B1 adds routes here
 	// security (account_security.go) — helper B2 adds routes here
 	// lost password, email verification (account_links.go) — helper C1 adds routes here
@@ -61,7 +63,8 @@ func (s *Server) routes() http.Handler {
 	// Store API checkout (checkout.go): per session, never cached.
 	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
-	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook) // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).
