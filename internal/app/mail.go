@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/mail"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/support"
 )
 
 // startMail starts the mail outbox worker when SMTP is configured. Without
@@ -34,7 +35,8 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 		to = []string{shopTo}
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
-	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders}
+	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
+		support.KindMessage: support.Renderer(db, to)}
 	outbox := mail.NewOutbox(db, sender, kinds.Render, log, mail.Options{})
 	srv.SetMailKick(outbox.Kick)
 	go outbox.Run(ctx)

@@ -30,7 +30,7 @@ const (
 
 // loginPage is the page data a handler fills before rendering.
 func (s *Server) loginPage(r *http.Request) pages.AccountLoginPage {
-	scope := s.cartSessionOf(r, s.now()).scope()
+	scope := s.guestScope(r)
 	tick := nonceTickAt(s.now())
 	return pages.AccountLoginPage{
 		LoginNonce:    s.actionNonce(loginNonceAction, scope, tick),
@@ -43,6 +43,16 @@ func (s *Server) loginPage(r *http.Request) pages.AccountLoginPage {
 		Redirect:        safeRedirect(r.FormValue("redirect")),
 		Form:            "login",
 	}
+}
+
+// guestScope binds the login and registration nonces to the visitor's
+// guest cart session (or to none), never to a logged-in viewer: a form
+// shown before a login in another tab still posts.
+func (s *Server) guestScope(r *http.Request) string {
+	if id, ok := s.sessionFromCookie(r, s.now()); ok {
+		return id
+	}
+	return ""
 }
 
 // handleLoginPage answers GET /my-account/ for a visitor.
@@ -84,11 +94,9 @@ func safeRedirect(target string) string {
 // handleLoginPost answers POST /my-account/: the login form (submit field
 // "login") or the registration form ("register").
 func (s *Server) handleLoginPost(w http.ResponseWriter, r *http.Request) {
-	if userOf(r) != nil {
-		// Already logged in (a second tab): nothing to do.
-		http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
-		return
-	}
+	// A request already logged in goes through the same checks: logIn
+	// ends its old session, so a session planted in the browser does not
+	// survive a login (session fixation).
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, "Bad form.", http.StatusBadRequest)
 		return
@@ -112,7 +120,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	p.Redirect = safeRedirect(r.PostFormValue("redirect"))
 	login, password := postedLogin(r)
 	p.Values.Username = login
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-login-nonce"), loginNonceAction, s.cartSessionOf(r, s.now()).scope(), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("woocommerce-login-nonce"), loginNonceAction, s.guestScope(r), nonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
 	}
@@ -214,7 +222,7 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 	p.Redirect = safeRedirect(r.PostFormValue("redirect"))
 	email, username := strings.TrimSpace(r.PostFormValue("email")), strings.TrimSpace(r.PostFormValue("username"))
 	p.Values.RegEmail, p.Values.RegUsername = email, username
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.cartSessionOf(r, s.now()).scope(), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.guestScope(r), nonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
 	}
