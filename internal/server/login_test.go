@@ -571,8 +571,8 @@ func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
 		parts := strings.Split(dev.Value, ".")
 		forged := []string{
 			parts[0] + "." + parts[1] + "." + strings.Repeat("0", len(parts[2])), // bad MAC
-			parts[0] + ".AAAA" + parts[1][4:] + "." + parts[2],                  // other token
-			strconv.FormatInt(u.ID+1, 10) + "." + parts[1] + "." + parts[2],     // other user
+			parts[0] + ".AAAA" + parts[1][4:] + "." + parts[2],                   // other token
+			strconv.FormatInt(u.ID+1, 10) + "." + parts[1] + "." + parts[2],      // other user
 			"garbage",
 		}
 		for _, v := range forged {
