@@ -786,3 +786,34 @@ func TestLoginStoreDown(t *testing.T) {
 		}
 	})
 }
+
+// The page is rendered on the server: both forms with WooCommerce's field
+// names, never cached, and the CSP lets the bot-check's worker start.
+func TestLoginPageRenders(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newLoginShop(t, db, server.Config{})
+		a := s.browser().do("GET", "/my-account/?redirect=/checkout/", nil)
+		for _, want := range []string{`id="username"`, `name="password"`, `name="woocommerce-login-nonce"`, `id="reg_email"`,
+			`name="woocommerce-register-nonce"`, `href="/my-account/lost-password/"`, `name="wfls-token"`, `autocomplete="one-time-code"`,
+			`size="6"`, `name="wfls-remember-device"`, `<meta name="robots" content="noindex, nofollow">`} {
+			// HTML attribute names are case-insensitive (React writes autoComplete).
+			if !strings.Contains(strings.ToLower(a.raw), strings.ToLower(want)) {
+				t.Errorf("page lacks %s", want)
+			}
+		}
+		var data map[string]any
+		pageData(t, a.raw, &data)
+		if a.status != 200 || a.header.Get("Cache-Control") != "no-store, private" || data["redirect"] != "/checkout/" {
+			t.Fatalf("%d %v %v", a.status, a.header.Get("Cache-Control"), data["redirect"])
+		}
+		if csp := a.header.Get("Content-Security-Policy"); !strings.Contains(csp, "worker-src 'self' blob:") || !strings.Contains(csp, "script-src 'self';") {
+			t.Fatalf("CSP: %s", csp)
+		}
+		// An off-site redirect is dropped.
+		a = s.browser().do("GET", "/my-account/?redirect=https://evil.example/", nil)
+		pageData(t, a.raw, &data)
+		if data["redirect"] != "" {
+			t.Fatalf("redirect kept: %v", data["redirect"])
+		}
+	})
+}

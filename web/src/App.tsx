@@ -10,6 +10,8 @@ import { Fragment } from './cart/Fragments';
 import { CheckoutPage } from './checkout/CheckoutPage';
 import { OrderReceivedPage } from './order/OrderReceivedPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
+import { LoginPage } from './account/login/LoginPage';
+import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -25,6 +27,10 @@ function Page({ data }: { data: PageData }) {
       return <CheckoutPage data={data} />;
     case 'order-received':
       return <OrderReceivedPage data={data} />;
+    case 'account-login':
+      return <LoginPage data={data} />;
+    case 'account-logout':
+      return <LogoutConfirmPage data={data} />;
     default:
       return <NotFoundPage />;
   }
