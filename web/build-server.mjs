@@ -16,6 +16,9 @@ await build({
   define: { 'process.env.NODE_ENV': '"production"' },
   // CSS is served by the client build; the server only needs markup.
   loader: { '.css': 'empty' },
+  // The bot-check widget is imported lazily by the browser only (on a
+  // login or registration submit); the server render never runs it.
+  external: ['altcha'],
   legalComments: 'none',
   logLevel: 'info',
 });

@@ -8,6 +8,7 @@ import (
 	"vitrine/internal/mail"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/support"
 )
 
 // startMail starts the mail outbox worker when SMTP is configured. Without
@@ -35,7 +36,8 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 		to = []string{shopTo}
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
-	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders}
+	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
+		support.KindMessage: support.Renderer(db, to)}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {
 		kinds[k] = accounts

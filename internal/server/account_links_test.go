@@ -29,11 +29,11 @@ type testClock struct {
 	t  time.Time
 }
 
-func (c *testClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Add(d time.Duration)     { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func loginCookieName(base string) string     { return "wordpress_logged_in_" + md5hex(base) }
-func md5hex(s string) string                 { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
-func (b *browser) cookie(name string) string { return b.jar[name] }
+func (c *testClock) Now() time.Time              { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *testClock) Add(d time.Duration)         { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+func loginCookieName(base string) string         { return "wordpress_logged_in_" + md5hex(base) }
+func md5hex(s string) string                     { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
+func (b *linkBrowser) cookie(name string) string { return b.jar[name] }
 
 // linkShop is a server with a real SMTP server behind its outbox, a clock
 // the test moves, and the account service on the same store and clock.
@@ -103,15 +103,15 @@ func (s *linkShop) register(email, username string) *account.User {
 	return u
 }
 
-// browser keeps cookies and a client address.
-type browser struct {
+// linkBrowser keeps cookies and a client address.
+type linkBrowser struct {
 	s    *linkShop
 	addr string
 	jar  map[string]string
 }
 
-func (s *linkShop) browser(addr string) *browser {
-	return &browser{s: s, addr: addr, jar: map[string]string{}}
+func (s *linkShop) browser(addr string) *linkBrowser {
+	return &linkBrowser{s: s, addr: addr, jar: map[string]string{}}
 }
 
 type page struct {
@@ -120,7 +120,7 @@ type page struct {
 	body   string
 }
 
-func (b *browser) do(method, path string, form url.Values) page {
+func (b *linkBrowser) do(method, path string, form url.Values) page {
 	b.s.t.Helper()
 	var body io.Reader
 	if form != nil {
@@ -156,7 +156,7 @@ type lostData struct {
 	Field string `json:"field"`
 }
 
-func (b *browser) lostPage(path string) (page, lostData) {
+func (b *linkBrowser) lostPage(path string) (page, lostData) {
 	b.s.t.Helper()
 	p := b.do("GET", path, nil)
 	var d lostData
@@ -165,7 +165,7 @@ func (b *browser) lostPage(path string) (page, lostData) {
 }
 
 // requestReset posts the lost-password form for login.
-func (b *browser) requestReset(login string) page {
+func (b *linkBrowser) requestReset(login string) page {
 	b.s.t.Helper()
 	_, d := b.lostPage("/my-account/lost-password/")
 	return b.do("POST", "/my-account/lost-password/", url.Values{"user_login": {login}, "woocommerce-lost-password-nonce": {d.Nonce}})
@@ -420,7 +420,7 @@ type verifyData struct {
 	Error    string `json:"error"`
 }
 
-func (s *linkShop) logIn(b *browser, u *account.User) {
+func (s *linkShop) logIn(b *linkBrowser, u *account.User) {
 	s.t.Helper()
 	tok, _, err := s.accounts.CreateSession(context.Background(), u.ID)
 	if err != nil {

@@ -18,6 +18,8 @@ func (s *Server) ajaxActions() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"flatsome_ajax_search_products": s.ajaxSearchProducts,
 		"flatsome_quickview":            s.ajaxQuickView,
+		"wordfence_ls_authenticate":     s.ajaxLoginAuthenticate, // login_ajax.go
+		"wordfence_ls_register_support": s.ajaxRegisterSupport,
 	}
 }
 

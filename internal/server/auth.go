@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
+	"vitrine/internal/support"
 )
 
 // Who is logged in: the login cookie, the viewer of a request, logging in
@@ -218,6 +219,7 @@ func (s *Server) initAccounts() {
 		a.Issuer = s.cfg.SiteName
 	}
 	s.accounts = &a
+	s.support = &support.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.bots = map[string]*botcheck.Service{}
 	for _, purpose := range []string{"login", "register"} {
 		s.bots[purpose] = &botcheck.Service{Store: s.db, Secret: s.cfg.Secret, Purpose: purpose, Now: s.now, Log: s.log}

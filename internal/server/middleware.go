@@ -16,7 +16,7 @@ import (
 // contentSecurityPolicy allows only the shop's own scripts. Images may come
 // from other hosts because imported catalogues keep remote image URLs.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: https: http:; font-src 'self'; connect-src 'self'; object-src 'none'; " +
+	"img-src 'self' data: https: http:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; " +
 	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 type statusWriter struct {

@@ -27,6 +27,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
 	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
 	// login & registration (login_page.go) — helper A adds routes here
+	mux.HandleFunc("GET /my-account/customer-logout/{$}", s.handleLogout)
+	mux.HandleFunc("GET /my-account/customer-logout", redirectSlash)
 	// account pages (account_pages.go): customers only, visitors go to /my-account/
 	mux.HandleFunc("GET /my-account/orders/{$}", s.customerPage(s.handleAccountOrders))
 	mux.HandleFunc("GET /my-account/orders/{n}/{$}", s.customerPage(s.handleAccountOrders))
@@ -74,7 +76,8 @@ func (s *Server) routes() http.Handler {
 	// Store API checkout (checkout.go): per session, never cached.
 	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
-	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook) // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).

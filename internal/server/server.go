@@ -28,6 +28,7 @@ import (
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/render"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/support"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -107,6 +108,7 @@ type Server struct {
 	wallet   *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
 	accounts *account.Service             // accounts, sessions, two-factor (auth.go)
 	bots     map[string]*botcheck.Service // the bot-check by purpose: login, register
+	support  *support.Service             // messages to support from refused registrations (login_ajax.go)
 }
 
 // New wires a server. engine may be nil (client-side rendering only).

@@ -13,6 +13,8 @@ import { AccountPage } from './account/AccountPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
 import { LostPasswordPage } from './account/LostPasswordPage';
 import { VerifyEmailPage } from './account/VerifyEmailPage';
+import { LoginPage } from './account/login/LoginPage';
+import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -34,6 +36,10 @@ function Page({ data }: { data: PageData }) {
       return <LostPasswordPage data={data} />;
     case 'account-verify-email':
       return <VerifyEmailPage data={data} />;
+    case 'account-login':
+      return <LoginPage data={data} />;
+    case 'account-logout':
+      return <LogoutConfirmPage data={data} />;
     default:
       return <NotFoundPage />;
   }

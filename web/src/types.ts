@@ -539,6 +539,42 @@ export interface FragmentsPage {
   url?: string;
 }
 
+/** A notice above the login or registration form; html is the server's own markup. */
+export interface LoginNotice {
+  kind: 'error' | 'message';
+  html: string;
+}
+
+/** The login and registration page (/my-account/ for a visitor). */
+export interface AccountLoginPage extends PageBase {
+  page: 'account-login';
+  login_nonce: string;
+  register_nonce: string;
+  /** admin-ajax.php: wordfence_ls_authenticate and wordfence_ls_register_support. */
+  ajax_url: string;
+  /** The bot-check challenge URL per purpose (login, register). */
+  botcheck: Record<string, string>;
+  /** Show "Remember for 30 days" in the code overlay. */
+  remember_device: boolean;
+  lost_password_url: string;
+  /** A same-site path to go to after logging in ("" = the account page). */
+  redirect: string;
+  /** Entered values kept after a refused submit (never passwords). */
+  values: { username: string; reg_email: string; reg_username: string };
+  /** The form the notices belong to. */
+  form: 'login' | 'register';
+  notices: LoginNotice[];
+  /** wfls-message-nonce: set after the bot-check refused a registration ("Message to Support"). */
+  support_nonce: string;
+}
+
+/** Asks a logged-in customer to confirm logging out (a log-out link without a valid nonce). */
+export interface AccountLogoutPage extends PageBase {
+  page: 'account-logout';
+  logout_url: string;
+}
+
+
 /** The lost-password page (/my-account/lost-password/), in its stages. */
 export interface LostPasswordPage extends PageBase {
   page: 'account-lost-password';
@@ -575,4 +611,6 @@ export type PageData =
   | OrderReceivedPage
   | LostPasswordPage
   | VerifyEmailPage
-  | AccountPage;
+  | AccountPage
+  | AccountLoginPage
+  | AccountLogoutPage;

@@ -1,0 +1,391 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/account"
+	"vitrine/internal/botcheck"
+	"vitrine/internal/checkout"
+	"vitrine/internal/support"
+)
+
+// The login wire of the spec's login-security plugin (protocol notes
+// section 8): the bot-check challenge, admin-ajax wordfence_ls_authenticate
+// (credentials, bot-check and second factor checked without logging in)
+// and wordfence_ls_register_support (a message from a visitor whose
+// registration the bot-check refused). The use cases are the account,
+// bot-check and support services'; this file reads the wire, signs the
+// short-lived proofs, and answers the plugin's JSON.
+
+// Texts of the answers (HTML, as the plugin sends them).
+const (
+	msgMissingCredentials = "<strong>ERROR</strong>: A username and password must be provided."
+	msgBadCredentials     = `<strong>ERROR</strong>: The username or password you entered is incorrect. <a href="/my-account/lost-password/">Lost your password?</a>`
+	msgCaptcha            = "<strong>ERROR</strong>: The bot check could not be verified. Please try again."
+	msgCodeInvalid        = "<strong>ERROR</strong>: The two-factor code you entered is incorrect. Please try again."
+	msgCodeReused         = "<strong>ERROR</strong>: This two-factor code was already used. Please wait for the next code and try again."
+	msgUnavailable        = "<strong>ERROR</strong>: Logging in is unavailable right now. Please try again in a moment."
+)
+
+// lockedText is the lockout notice with the time to wait, in minutes.
+func lockedText(wait time.Duration) string {
+	mins := int(math.Ceil(wait.Minutes()))
+	unit := "minutes"
+	if mins <= 1 {
+		mins, unit = 1, "minute"
+	}
+	return fmt.Sprintf("<strong>ERROR</strong>: Too many failed login attempts. Please try again in %d %s.", mins, unit)
+}
+
+// setRetryAfter sets the Retry-After header in whole seconds (at least 1).
+func setRetryAfter(w http.ResponseWriter, wait time.Duration) {
+	w.Header().Set("Retry-After", retryAfter(wait))
+}
+
+// --- the bot-check challenge ---
+
+// handleBotcheckChallenge answers GET /wp-json/vitrine/v1/botcheck/{purpose}:
+// a fresh ALTCHA challenge (the widget's challengeurl), never cached.
+func (s *Server) handleBotcheckChallenge(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	bc := s.botcheckFor(r.PathValue("purpose"))
+	if bc == nil {
+		s.apiNoRoute(w, r)
+		return
+	}
+	c, err := bc.Challenge(r.Context())
+	if err != nil {
+		s.log.Error("bot-check challenge", "err", err)
+		apiError(w, http.StatusServiceUnavailable, "vitrine_botcheck_unavailable", "The bot check is unavailable right now.", nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
+}
+
+// --- proofs (wfls-captcha-jwt) ---
+
+// A login proof says "this client passed the login bot-check and gave the
+// right password for this login, moments ago" (and, with the second
+// factor flag, "and a right two-factor code"), so the real form submit
+// that follows the ajax check needs no second proof of work nor a second
+// code. It is "<user id>.<2fa 0|1>.<expiry unix>.<random>.<mac>": the MAC
+// covers those fields plus the login as typed (case-folded) and the
+// client address, under its own purpose, so it passes for nothing else
+// (not a nonce, a cookie, or another login or address). It lives
+// proofLifetime and is spent in the bot-check's single-use table when
+// used, so it works once.
+const (
+	proofLifetime = 5 * time.Minute
+	proofPurpose  = "login-proof"
+)
+
+type loginProof struct {
+	userID    int64
+	twoFactor bool
+	expires   time.Time
+	raw       string
+}
+
+func proofLogin(login string) string { return strings.ToLower(strings.TrimSpace(login)) }
+
+func (s *Server) proofMAC(body, login, addr string) string {
+	return hex.EncodeToString(s.mac(proofPurpose, body+"|"+proofLogin(login)+"|"+addr))
+}
+
+// issueProof signs a proof for login from r's address.
+func (s *Server) issueProof(r *http.Request, login string, userID int64, twoFactor bool) string {
+	var nonce [12]byte
+	_, _ = rand.Read(nonce[:])
+	tf := "0"
+	if twoFactor {
+		tf = "1"
+	}
+	body := strconv.FormatInt(userID, 10) + "." + tf + "." + strconv.FormatInt(s.now().Add(proofLifetime).Unix(), 10) + "." + hex.EncodeToString(nonce[:])
+	return body + "." + s.proofMAC(body, login, checkout.AddressKey(clientIP(r.RemoteAddr)))
+}
+
+// parseProof checks a proof's shape, MAC (for login from r's address) and
+// expiry; it does not spend it.
+func (s *Server) parseProof(r *http.Request, raw, login string) (*loginProof, bool) {
+	if raw == "" || len(raw) > 200 {
+		return nil, false
+	}
+	parts := strings.Split(raw, ".")
+	if len(parts) != 5 {
+		return nil, false
+	}
+	body := strings.Join(parts[:4], ".")
+	want := s.proofMAC(body, login, checkout.AddressKey(clientIP(r.RemoteAddr)))
+	if !hmac.Equal([]byte(parts[4]), []byte(want)) {
+		return nil, false
+	}
+	uid, err1 := strconv.ParseInt(parts[0], 10, 64)
+	exp, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || (parts[1] != "0" && parts[1] != "1") {
+		return nil, false
+	}
+	p := &loginProof{userID: uid, twoFactor: parts[1] == "1", expires: time.Unix(exp, 0), raw: raw}
+	if !s.now().Before(p.expires) {
+		return nil, false
+	}
+	return p, true
+}
+
+// errBotcheckRefused: no valid bot-check payload or proof.
+var errBotcheckRefused = errors.New("login: bot-check refused")
+
+// loginBotcheck checks the login bot-check of a request: a proof
+// (wfls-captcha-jwt) for this login, spent now, or else a fresh ALTCHA
+// payload (wfls-captcha). It returns the proof when one was used.
+// errBotcheckRefused is a refusal; any other error means the store could
+// not be asked (fail closed, answer 503).
+func (s *Server) loginBotcheck(ctx context.Context, r *http.Request, login string) (*loginProof, error) {
+	if raw := r.PostFormValue("wfls-captcha-jwt"); raw != "" {
+		if p, ok := s.parseProof(r, raw, login); ok {
+			first, err := s.db.SpendBotcheck(ctx, "proof:"+p.raw[strings.LastIndexByte(p.raw, '.')+1:], p.expires)
+			if err != nil {
+				return nil, err
+			}
+			if first {
+				return p, nil
+			}
+			s.log.Warn("login proof replayed")
+		}
+		// A bad or spent proof falls back to the payload, when there is one.
+	}
+	err := s.botcheckFor("login").Verify(ctx, r.PostFormValue("wfls-captcha"))
+	if err == nil {
+		return nil, nil
+	}
+	if botcheck.IsRefusal(err) {
+		return nil, errBotcheckRefused
+	}
+	return nil, err
+}
+
+// --- wordfence_ls_authenticate ---
+
+// lsAnswer is the plugin's JSON answer; Reset is sent with error and
+// message answers only.
+type lsAnswer struct {
+	Error             string `json:"error,omitempty"`
+	Message           string `json:"message,omitempty"`
+	Reset             *bool  `json:"reset,omitempty"`
+	Login             int    `json:"login,omitempty"`
+	TwoFactorRequired bool   `json:"two_factor_required,omitempty"`
+	Captcha           string `json:"captcha,omitempty"`
+}
+
+func lsError(text string, reset bool) lsAnswer { return lsAnswer{Error: text, Reset: &reset} }
+
+func writeLS(w http.ResponseWriter, status int, a any) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	writeJSON(w, status, a)
+}
+
+// postedLogin reads the credentials under either naming: log/pwd
+// (wp-login) or username/password (the shop's account page).
+func postedLogin(r *http.Request) (login, password string) {
+	login, password = r.PostFormValue("log"), r.PostFormValue("pwd")
+	if login == "" && password == "" {
+		login, password = r.PostFormValue("username"), r.PostFormValue("password")
+	}
+	return strings.TrimSpace(login), password
+}
+
+// ajaxLoginAuthenticate answers action=wordfence_ls_authenticate: the
+// checks of a login without logging in (this call never sets the login
+// cookie). Every answer is 200 JSON, except 503 when the store cannot be
+// asked (the page then shows the spec's "status code 503" text). A proof
+// is returned only once the password was right, so a wrong password
+// always costs a new proof of work.
+func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		ajaxZero(w, http.StatusMethodNotAllowed)
+		return
+	}
+	ctx := r.Context()
+	login, password := postedLogin(r)
+	if login == "" || password == "" {
+		writeLS(w, http.StatusOK, lsError(msgMissingCredentials, false))
+		return
+	}
+	proof, err := s.loginBotcheck(ctx, r, login)
+	if errors.Is(err, errBotcheckRefused) {
+		writeLS(w, http.StatusOK, lsError(msgCaptcha, true))
+		return
+	}
+	if err != nil {
+		s.log.Error("login bot-check", "err", err)
+		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
+		return
+	}
+	res, err := s.accounts.Authenticate(ctx, login, password, clientIP(r.RemoteAddr))
+	if err != nil {
+		s.writeAuthError(w, err)
+		return
+	}
+	u := res.User
+	if !res.TwoFactorRequired || s.rememberedForLogin(r, u.ID) || (proof != nil && proof.twoFactor && proof.userID == u.ID) {
+		writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: s.issueProof(r, login, u.ID, proof != nil && proof.twoFactor)})
+		return
+	}
+	code := strings.TrimSpace(r.PostFormValue("wfls-token"))
+	if code == "" {
+		writeLS(w, http.StatusOK, lsAnswer{Login: 1, TwoFactorRequired: true, Captcha: s.issueProof(r, login, u.ID, false)})
+		return
+	}
+	if err := s.checkSecondFactor(ctx, u.ID, code); err != nil {
+		s.writeCodeError(w, r, login, u.ID, err)
+		return
+	}
+	writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: s.issueProof(r, login, u.ID, true)})
+}
+
+// writeAuthError answers a refused Authenticate: wrong password and unknown
+// login are one answer; a lockout says when to retry.
+func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
+	var locked *account.LockedError
+	switch {
+	case errors.As(err, &locked):
+		setRetryAfter(w, locked.RetryAfter)
+		writeLS(w, http.StatusOK, lsError(lockedText(locked.RetryAfter), true))
+	case errors.Is(err, account.ErrBadCredentials):
+		writeLS(w, http.StatusOK, lsError(msgBadCredentials, true))
+	default:
+		s.log.Error("authenticate", "err", err)
+		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
+	}
+}
+
+// writeCodeError answers a refused two-factor code. A wrong or reused code
+// keeps the overlay open (reset false) and hands a new proof, so the next
+// code needs no new proof of work; too many wrong codes close it.
+func (s *Server) writeCodeError(w http.ResponseWriter, r *http.Request, login string, userID int64, err error) {
+	var locked *account.LockedError
+	switch {
+	case errors.As(err, &locked):
+		setRetryAfter(w, locked.RetryAfter)
+		writeLS(w, http.StatusOK, lsError(lockedText(locked.RetryAfter), true))
+	case errors.Is(err, account.ErrCodeInvalid), errors.Is(err, account.ErrCodeReused):
+		text := msgCodeInvalid
+		if errors.Is(err, account.ErrCodeReused) {
+			text = msgCodeReused
+		}
+		a := lsError(text, false)
+		a.Captcha = s.issueProof(r, login, userID, false)
+		writeLS(w, http.StatusOK, a)
+	default:
+		s.log.Error("two-factor code", "err", err)
+		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
+	}
+}
+
+// checkSecondFactor accepts a six-digit TOTP code, or else a recovery code.
+func (s *Server) checkSecondFactor(ctx context.Context, userID int64, code string) error {
+	if len(code) == 6 && strings.Trim(code, "0123456789") == "" {
+		return s.accounts.VerifyTOTP(ctx, userID, code)
+	}
+	return s.accounts.UseRecoveryCode(ctx, userID, code)
+}
+
+// rememberedForLogin: the device skips the second factor, unless the shop
+// turned remembering off.
+func (s *Server) rememberedForLogin(r *http.Request, userID int64) bool {
+	return !s.cfg.RememberDeviceOff && s.deviceRemembered(r, userID)
+}
+
+// --- wordfence_ls_register_support ---
+
+// The "Message to Support" token (wfls-message-nonce) is handed with a
+// registration the bot-check refused: "<expiry unix>.<mac>", the MAC over
+// the expiry and the client address under its own purpose, so it works
+// only from the address it was given to, for supportTokenLifetime.
+const (
+	supportTokenLifetime = time.Hour
+	supportPurpose       = "register-support"
+
+	msgSupportSent   = "<strong>Message sent</strong>: your message was sent to the site's support team. They will reply by email."
+	msgSupportFailed = "<strong>ERROR</strong>: An error was encountered while trying to send the message. Please try again."
+	msgSupportEmpty  = "<strong>ERROR</strong>: Please write a message."
+	msgSupportLong   = "<strong>ERROR</strong>: The message is too long (2,000 characters at most)."
+	msgSupportToken  = "<strong>ERROR</strong>: This form has expired. Please try registering again."
+	msgSupportLimit  = "<strong>ERROR</strong>: Too many messages were sent from your address. Please try again later."
+)
+
+func (s *Server) supportToken(r *http.Request) string {
+	exp := strconv.FormatInt(s.now().Add(supportTokenLifetime).Unix(), 10)
+	return exp + "." + hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(clientIP(r.RemoteAddr))))
+}
+
+func (s *Server) validSupportToken(r *http.Request, tok string) bool {
+	exp, sig, ok := strings.Cut(tok, ".")
+	if !ok || len(tok) > 100 {
+		return false
+	}
+	n, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || !s.now().Before(time.Unix(n, 0)) {
+		return false
+	}
+	want := hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(clientIP(r.RemoteAddr))))
+	return hmac.Equal([]byte(sig), []byte(want))
+}
+
+// ajaxRegisterSupport answers action=wordfence_ls_register_support: the
+// registration form plus wfls-message and wfls-message-nonce. {"message"}
+// when the message is queued for the shop, else {"error"} (200 JSON; 503
+// when the store failed).
+func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		ajaxZero(w, http.StatusMethodNotAllowed)
+		return
+	}
+	if !s.validSupportToken(r, r.PostFormValue("wfls-message-nonce")) {
+		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportToken})
+		return
+	}
+	email := r.PostFormValue("email")
+	if email == "" {
+		email = r.PostFormValue("user_email")
+	}
+	username := r.PostFormValue("username")
+	if username == "" {
+		username = r.PostFormValue("user_login")
+	}
+	_, err := s.support.Send(r.Context(), support.Message{Email: email, Username: username,
+		Text: r.PostFormValue("wfls-message"), ClientIP: clientIP(r.RemoteAddr)})
+	var limited *support.LimitedError
+	switch {
+	case err == nil:
+		s.kickMail()
+		writeLS(w, http.StatusOK, map[string]string{"message": msgSupportSent})
+	case errors.Is(err, support.ErrEmpty):
+		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportEmpty})
+	case errors.Is(err, support.ErrTooLong):
+		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportLong})
+	case errors.As(err, &limited):
+		setRetryAfter(w, limited.RetryAfter)
+		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportLimit})
+	default:
+		s.log.Error("support message", "err", err)
+		writeLS(w, http.StatusServiceUnavailable, map[string]string{"error": msgSupportFailed})
+	}
+}
+
+// supportLink is the refusal's link that opens the overlay (the page's
+// script turns it into a button; the token travels in the page data).
+func supportLink() string {
+	return ` <a href="#wfls-support" class="wfls-registration-captcha-contact">Message to Support</a>`
+}

@@ -1,0 +1,241 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { AccountLoginPage, LoginNotice } from '../../types';
+import { LoginNotices } from './LoginNotices';
+import { AUTH_FAILED, postAjax, statusFailedText, type LSAnswer } from './api';
+import { obtainProof } from './botcheck';
+
+/** Screen-reader status while the invisible bot-check works. */
+export const VERIFYING = 'Checking that you are not a robot, please wait…';
+
+/**
+ * The login form (WooCommerce's field names) and the two-factor overlay.
+ * Spec section 4: the submit is held; a proof of work is obtained (or the
+ * last answer's proof reused); the whole form goes to
+ * wordfence_ls_authenticate; an error or message is shown above the form
+ * (or in the open overlay when it stays open), the code is cleared and the
+ * next try gets a new proof; `login: 1` releases the form for the real
+ * submit, and `two_factor_required` opens the code overlay, whose Log In
+ * button runs the same check with the code.
+ */
+export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHost: () => HTMLElement }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const noticesRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const release = useRef(false);
+  const [notices, setNotices] = useState<LoginNotice[]>(data.form === 'login' ? data.notices : []);
+  const [overlayNotices, setOverlayNotices] = useState<LoginNotice[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+  const [payload, setPayload] = useState('');
+  const [proof, setProof] = useState('');
+  const [overlay, setOverlay] = useState(false);
+
+  // A refused submit re-rendered by the server: move focus to its notice.
+  useEffect(() => {
+    if (data.form === 'login' && data.notices.length > 0) noticesRef.current?.focus();
+  }, [data]);
+
+  useEffect(() => {
+    const d = dialogRef.current;
+    if (!d) return;
+    if (overlay && !d.open) {
+      if (typeof d.showModal === 'function') d.showModal();
+      else d.setAttribute('open', '');
+      codeRef.current?.focus();
+    } else if (!overlay && d.open) {
+      if (typeof d.close === 'function') d.close();
+      else d.removeAttribute('open');
+    }
+  }, [overlay]);
+
+  const closeOverlay = () => {
+    setOverlay(false);
+    setOverlayNotices([]);
+    if (codeRef.current) codeRef.current.value = '';
+    submitRef.current?.focus();
+  };
+
+  const show = (n: LoginNotice, inOverlay: boolean) => {
+    if (inOverlay) {
+      setOverlayNotices([n]);
+      codeRef.current?.focus();
+    } else {
+      setNotices([n]);
+      noticesRef.current?.focus();
+    }
+  };
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    if (release.current) return; // the real submit
+    e.preventDefault();
+    if (busy) return;
+    const form = e.currentTarget;
+    setBusy(true);
+    setStatus(VERIFYING);
+    const overlayOpen = overlay;
+    try {
+      let jwt = proof;
+      let captcha = '';
+      if (!jwt) {
+        try {
+          captcha = await obtainProof(data.botcheck.login, proofHost());
+        } catch {
+          show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
+          return;
+        }
+      }
+      const body = new URLSearchParams();
+      new FormData(form).forEach((v, k) => body.append(k, typeof v === 'string' ? v : ''));
+      body.set('wfls-captcha', captcha);
+      body.set('wfls-captcha-jwt', jwt);
+      body.set('action', 'wordfence_ls_authenticate');
+      const res = await postAjax<LSAnswer>(data.ajax_url, body);
+      // Whatever the answer, the proof sent is spent.
+      jwt = '';
+      if (!res.ok) {
+        setProof('');
+        setPayload('');
+        setOverlay(false);
+        show({ kind: 'error', html: res.status === 403 || res.status === 503 ? statusFailedText(res.status) : AUTH_FAILED }, false);
+        return;
+      }
+      const a = res.data;
+      setProof(a.captcha ?? '');
+      if (a.error || a.message) {
+        if (codeRef.current) codeRef.current.value = '';
+        setPayload('');
+        const n: LoginNotice = a.error ? { kind: 'error', html: a.error } : { kind: 'message', html: a.message! };
+        const stay = overlayOpen && a.reset === false;
+        if (!stay) setOverlay(false);
+        show(n, stay);
+        return;
+      }
+      if (a.login === 1 && a.two_factor_required) {
+        setOverlayNotices([]);
+        setOverlay(true);
+        codeRef.current?.focus();
+        return;
+      }
+      if (a.login === 1) {
+        // Release the form: the real POST carries the proof just received.
+        setStatus('Logging in…');
+        const jwtInput = form.elements.namedItem('wfls-captcha-jwt') as HTMLInputElement | null;
+        if (jwtInput) jwtInput.value = a.captcha ?? '';
+        const capInput = form.elements.namedItem('wfls-captcha') as HTMLInputElement | null;
+        if (capInput) capInput.value = '';
+        release.current = true;
+        if (typeof form.requestSubmit === 'function') form.requestSubmit(submitRef.current ?? undefined);
+        else form.submit();
+        release.current = false;
+        return;
+      }
+      show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
+    } finally {
+      setBusy(false);
+      setStatus('');
+    }
+  };
+
+  return (
+    <form ref={formRef} className="woocommerce-form woocommerce-form-login login" method="post" action="/my-account/" onSubmit={onSubmit}>
+      <LoginNotices id="login-notices" ref={noticesRef} notices={notices} />
+      <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
+        <label htmlFor="username">
+          Username or email address&nbsp;<span className="required" aria-hidden="true">*</span>
+          <span className="screen-reader-text">Required</span>
+        </label>
+        <input
+          type="text"
+          className="woocommerce-Input woocommerce-Input--text input-text"
+          name="username"
+          id="username"
+          autoComplete="username"
+          required
+          aria-required="true"
+          defaultValue={data.values.username}
+        />
+      </p>
+      <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
+        <label htmlFor="password">
+          Password&nbsp;<span className="required" aria-hidden="true">*</span>
+          <span className="screen-reader-text">Required</span>
+        </label>
+        <input
+          className="woocommerce-Input woocommerce-Input--text input-text"
+          type="password"
+          name="password"
+          id="password"
+          autoComplete="current-password"
+          required
+          aria-required="true"
+        />
+      </p>
+      <input type="hidden" name="woocommerce-login-nonce" value={data.login_nonce} />
+      <input type="hidden" name="redirect" value={data.redirect} />
+      <input type="hidden" name="wfls-captcha" value={payload} readOnly />
+      <input type="hidden" name="wfls-captcha-jwt" value={proof} readOnly />
+      <p className="form-row">
+        <button ref={submitRef} type="submit" className="woocommerce-button button woocommerce-form-login__submit" name="login" value="Log in" aria-disabled={busy || undefined}>
+          Log in
+        </button>
+      </p>
+      <p className="woocommerce-LostPassword lost_password">
+        <a href={data.lost_password_url}>Lost your password?</a>
+      </p>
+      <p className="screen-reader-text" role="status" aria-live="polite">
+        {status}
+      </p>
+      <dialog
+        ref={dialogRef}
+        id="wfls-prompt-overlay"
+        className="wfls-overlay"
+        aria-labelledby="wfls-prompt-title"
+        aria-describedby="wfls-prompt-help"
+        onCancel={(e) => {
+          e.preventDefault();
+          closeOverlay();
+        }}
+      >
+        <div className="wfls-overlay__inner">
+          <h2 id="wfls-prompt-title">Two-factor authentication</h2>
+          <LoginNotices id="wfls-prompt-notices" notices={overlayNotices} />
+          <p className="woocommerce-form-row form-row">
+            <label htmlFor="wfls-token">Authentication code</label>
+            <input
+              ref={codeRef}
+              type="text"
+              name="wfls-token"
+              id="wfls-token"
+              className="input-text"
+              size={6}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              aria-describedby="wfls-prompt-help"
+              disabled={!overlay}
+            />
+          </p>
+          <p id="wfls-prompt-help" className="wfls-overlay__help">
+            Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+          </p>
+          {data.remember_device && (
+            <p className="form-row">
+              <label className="woocommerce-form__label woocommerce-form__label-for-checkbox" htmlFor="wfls-remember-device">
+                <input type="checkbox" name="wfls-remember-device" id="wfls-remember-device" value="1" disabled={!overlay} /> Remember for 30 days
+              </label>
+            </p>
+          )}
+          <p className="wfls-overlay__actions">
+            <button type="submit" className="button alt" name="login" value="Log in" aria-disabled={busy || undefined} disabled={!overlay}>
+              Log In
+            </button>
+            <button type="button" className="button wfls-overlay__cancel" onClick={closeOverlay} disabled={!overlay}>
+              Cancel
+            </button>
+          </p>
+        </div>
+      </dialog>
+    </form>
+  );
+}

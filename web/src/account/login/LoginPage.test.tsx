@@ -1,0 +1,333 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderToString } from 'react-dom/server';
+import { vi, type Mock } from 'vitest';
+import { App } from '../../App';
+import type { AccountLoginPage } from '../../types';
+import { nav, settings, site } from '../../test/fixtures';
+import { AUTH_FAILED, SUPPORT_FAILED, statusFailedText } from './api';
+
+vi.mock('./botcheck', () => ({ obtainProof: vi.fn() }));
+import { obtainProof } from './botcheck';
+
+const proof = obtainProof as unknown as Mock;
+
+function loginPage(over: Partial<AccountLoginPage> = {}): AccountLoginPage {
+  return {
+    page: 'account-login',
+    site,
+    url: '/my-account/',
+    nav,
+    settings,
+    login_nonce: 'ln12345678',
+    register_nonce: 'rn12345678',
+    ajax_url: '/wp-admin/admin-ajax.php',
+    botcheck: { login: '/wp-json/vitrine/v1/botcheck/login', register: '/wp-json/vitrine/v1/botcheck/register' },
+    remember_device: true,
+    lost_password_url: '/my-account/lost-password/',
+    redirect: '',
+    values: { username: '', reg_email: '', reg_username: '' },
+    form: 'login',
+    notices: [],
+    support_nonce: '',
+    ...over,
+  };
+}
+
+/** A fetch mock answering the queued answers in order; records each body. */
+function mockFetch(...answers: { status?: number; body?: unknown; fail?: boolean }[]) {
+  const bodies: URLSearchParams[] = [];
+  const fn = vi.fn(async (_url: string, init: RequestInit) => {
+    bodies.push(new URLSearchParams(String(init.body)));
+    const a = answers.shift();
+    if (!a || a.fail) throw new TypeError('network');
+    return new Response(typeof a.body === 'string' ? a.body : JSON.stringify(a.body), { status: a.status ?? 200 });
+  });
+  vi.stubGlobal('fetch', fn);
+  return { fn, bodies };
+}
+
+let cleanups: (() => void)[] = [];
+
+/**
+ * Records the form's real (released) submits: a submit the app did not
+ * hold reaches the document with its default intact (jsdom cannot
+ * navigate, so it is stopped here).
+ */
+function catchRealSubmit(form: HTMLFormElement) {
+  const sent: FormData[] = [];
+  const on = (e: Event) => {
+    if (e.target !== form || e.defaultPrevented) return;
+    sent.push(new FormData(form, (e as SubmitEvent).submitter ?? undefined));
+    e.preventDefault();
+  };
+  document.addEventListener('submit', on);
+  cleanups.push(() => document.removeEventListener('submit', on));
+  return sent;
+}
+
+async function fillLogin(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText(/Username or email address/), 'ann@example.com');
+  await user.type(screen.getByLabelText(/^Password/, { selector: '#password' }), 'correct horse battery');
+}
+
+function loginForm(): HTMLFormElement {
+  return document.querySelector('form.woocommerce-form-login') as HTMLFormElement;
+}
+
+beforeEach(() => {
+  proof.mockReset();
+  proof.mockResolvedValue('PAYLOAD');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  cleanups.forEach((f) => f());
+  cleanups = [];
+});
+
+describe('login page', () => {
+  it('renders both forms on the server with WooCommerce names, labels and the no-script notice', () => {
+    const html = renderToString(<App data={loginPage()} />);
+    for (const s of ['name="username"', 'name="password"', 'name="woocommerce-login-nonce"', 'value="ln12345678"', 'id="reg_email"', 'name="woocommerce-register-nonce"', 'Lost your password?', '<noscript>']) {
+      expect(html).toContain(s);
+    }
+    render(<App data={loginPage()} />);
+    expect(screen.getByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Register' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Email address/)).toHaveAttribute('name', 'email');
+    expect(screen.getByLabelText(/Username \(optional\)/)).toHaveAttribute('name', 'username');
+  });
+
+  it('logs in without two-factor: proof, ajax with the whole form, then the real submit with the returned proof', async () => {
+    const user = userEvent.setup();
+    const { bodies } = mockFetch({ body: { login: 1, captcha: 'SIGNED' } });
+    render(<App data={loginPage()} />);
+    const sent = catchRealSubmit(loginForm());
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(proof).toHaveBeenCalledWith('/wp-json/vitrine/v1/botcheck/login', expect.anything());
+    const b = bodies[0];
+    expect(b.get('action')).toBe('wordfence_ls_authenticate');
+    expect(b.get('username')).toBe('ann@example.com');
+    expect(b.get('password')).toBe('correct horse battery');
+    expect(b.get('wfls-captcha')).toBe('PAYLOAD');
+    expect(b.get('woocommerce-login-nonce')).toBe('ln12345678');
+    expect(b.has('wfls-token')).toBe(false);
+    const real = sent[0];
+    expect(real.get('wfls-captcha-jwt')).toBe('SIGNED');
+    expect(real.get('login')).toBe('Log in');
+    expect(real.get('password')).toBe('correct horse battery');
+  });
+
+  it('shows an error above the form in the alert region and redoes the proof next time', async () => {
+    const user = userEvent.setup();
+    const { bodies } = mockFetch(
+      { body: { error: '<strong>ERROR</strong>: The username or password you entered is incorrect.', reset: true } },
+      { body: { message: 'Check your email', reset: true } },
+    );
+    render(<App data={loginPage()} />);
+    catchRealSubmit(loginForm());
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    const region = document.getElementById('login-notices')!;
+    await waitFor(() => expect(region).toHaveTextContent('The username or password you entered is incorrect.'));
+    expect(region).toHaveAttribute('role', 'alert');
+    expect(region).toHaveFocus();
+    proof.mockResolvedValue('PAYLOAD2');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(region).toHaveTextContent('Check your email'));
+    expect(region.querySelector('.woocommerce-message')).not.toBeNull();
+    expect(proof).toHaveBeenCalledTimes(2);
+    expect(bodies[1].get('wfls-captcha')).toBe('PAYLOAD2');
+  });
+
+  it('on 403 and 503 shows the status text; on other failures the generic text', async () => {
+    const user = userEvent.setup();
+    mockFetch({ status: 403, body: '-1' }, { status: 503, body: { error: 'x' } }, { fail: true }, { status: 200, body: 'not json' });
+    render(<App data={loginPage()} />);
+    catchRealSubmit(loginForm());
+    await fillLogin(user);
+    const region = document.getElementById('login-notices')!;
+    const button = screen.getByRole('button', { name: 'Log in' });
+    const expected = [statusFailedText(403), statusFailedText(503), AUTH_FAILED, AUTH_FAILED];
+    for (const html of expected) {
+      await user.click(button);
+      const text = html.replace(/<[^>]+>/g, '');
+      await waitFor(() => expect(region).toHaveTextContent(text));
+    }
+    expect(region).toHaveTextContent('ERROR: An error was encountered while trying to authenticate. Please try again.');
+  });
+
+  it('asks for the code in an accessible overlay, keeps it on a wrong code, and submits with the code', async () => {
+    const user = userEvent.setup();
+    const { bodies } = mockFetch(
+      { body: { login: 1, two_factor_required: true, captcha: 'P1' } },
+      { body: { error: 'The two-factor code you entered is incorrect.', reset: false, captcha: 'P2' } },
+      { body: { login: 1, captcha: 'P3' } },
+    );
+    render(<App data={loginPage()} />);
+    const sent = catchRealSubmit(loginForm());
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    const code = await screen.findByLabelText('Authentication code');
+    await waitFor(() => expect(code).toHaveFocus());
+    expect(code).toHaveAttribute('size', '6');
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    const dialog = document.getElementById('wfls-prompt-overlay')!;
+    expect(dialog).toHaveAttribute('open');
+    expect(within(dialog).getByLabelText('Remember for 30 days')).toHaveAttribute('value', '1');
+
+    await user.type(code, '000000');
+    await user.click(within(dialog).getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(document.getElementById('wfls-prompt-notices')).toHaveTextContent('incorrect'));
+    expect(dialog).toHaveAttribute('open');
+    expect(code).toHaveValue('');
+    expect(bodies[1].get('wfls-token')).toBe('000000');
+    expect(bodies[1].get('wfls-captcha-jwt')).toBe('P1');
+    expect(proof).toHaveBeenCalledTimes(1); // the proof carried over: no new proof of work
+
+    await user.type(code, '123456');
+    await user.click(within(dialog).getByLabelText('Remember for 30 days'));
+    await user.click(within(dialog).getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(bodies[2].get('wfls-captcha-jwt')).toBe('P2');
+    expect(sent[0].get('wfls-token')).toBe('123456');
+    expect(sent[0].get('wfls-remember-device')).toBe('1');
+    expect(sent[0].get('wfls-captcha-jwt')).toBe('P3');
+  });
+
+  it('closes the overlay on Escape and returns focus to the Log in button; reset true closes it too', async () => {
+    const user = userEvent.setup();
+    mockFetch(
+      { body: { login: 1, two_factor_required: true, captcha: 'P1' } },
+      { body: { login: 1, two_factor_required: true, captcha: 'P2' } },
+      { body: { error: 'Too many failed login attempts.', reset: true } },
+    );
+    render(<App data={loginPage()} />);
+    catchRealSubmit(loginForm());
+    await fillLogin(user);
+    const button = screen.getByRole('button', { name: 'Log in' });
+    await user.click(button);
+    const code = await screen.findByLabelText('Authentication code');
+    await waitFor(() => expect(code).toHaveFocus());
+    const dialog = document.getElementById('wfls-prompt-overlay')!;
+    act(() => {
+      dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+    });
+    await waitFor(() => expect(dialog).not.toHaveAttribute('open'));
+    expect(button).toHaveFocus();
+
+    await user.click(button);
+    await waitFor(() => expect(dialog).toHaveAttribute('open'));
+    await user.type(code, '111111');
+    await user.click(within(dialog).getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(document.getElementById('login-notices')).toHaveTextContent('Too many failed login attempts.'));
+    expect(dialog).not.toHaveAttribute('open');
+  });
+
+  it('hides the remember-device box when the setting is off', async () => {
+    const user = userEvent.setup();
+    mockFetch({ body: { login: 1, two_factor_required: true, captcha: 'P1' } });
+    render(<App data={loginPage({ remember_device: false })} />);
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await screen.findByLabelText('Authentication code');
+    expect(screen.queryByLabelText('Remember for 30 days')).toBeNull();
+  });
+
+  it('shows a server refusal with the entered login and moves focus to it', () => {
+    render(<App data={loginPage({ notices: [{ kind: 'error', html: '<strong>ERROR</strong>: Bad' }], values: { username: 'ann', reg_email: '', reg_username: '' } })} />);
+    expect(document.getElementById('login-notices')).toHaveTextContent('ERROR: Bad');
+    expect(document.getElementById('login-notices')).toHaveFocus();
+    expect(screen.getByLabelText(/Username or email address/)).toHaveValue('ann');
+  });
+});
+
+describe('registration', () => {
+  function registerForm(): HTMLFormElement {
+    return document.querySelector('form.woocommerce-form-register') as HTMLFormElement;
+  }
+
+  it('obtains the proof before submitting the form', async () => {
+    const user = userEvent.setup();
+    render(<App data={loginPage()} />);
+    const sent = catchRealSubmit(registerForm());
+    await user.type(screen.getByLabelText(/Email address/), 'new@example.com');
+    await user.type(document.getElementById('reg_password') as HTMLElement, 'a long enough password');
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(proof).toHaveBeenCalledWith('/wp-json/vitrine/v1/botcheck/register', expect.anything());
+    expect(sent[0].get('wfls-captcha')).toBe('PAYLOAD');
+    expect(sent[0].get('register')).toBe('Register');
+    expect(sent[0].get('email')).toBe('new@example.com');
+  });
+
+  it('shows an error when the proof cannot be obtained, and does not submit', async () => {
+    const user = userEvent.setup();
+    proof.mockRejectedValue(new Error('no worker'));
+    render(<App data={loginPage()} />);
+    const sent = catchRealSubmit(registerForm());
+    await user.type(screen.getByLabelText(/Email address/), 'new@example.com');
+    await user.type(document.getElementById('reg_password') as HTMLElement, 'a long enough password');
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(document.getElementById('register-notices')).toHaveTextContent('not a robot'));
+    expect(sent).toHaveLength(0);
+  });
+
+  const refused = () =>
+    loginPage({
+      form: 'register',
+      support_nonce: '1700000000.abc',
+      values: { username: '', reg_email: 'ivy@example.com', reg_username: 'ivy' },
+      notices: [{ kind: 'error', html: 'Refused. <a href="#wfls-support" class="wfls-registration-captcha-contact">Message to Support</a>' }],
+    });
+
+  it('opens the support overlay from the refusal, sends the message and disables the form on success', async () => {
+    const user = userEvent.setup();
+    const { bodies } = mockFetch({ body: { message: 'Message sent' } });
+    render(<App data={refused()} />);
+    const link = screen.getByRole('link', { name: 'Message to Support' });
+    await user.click(link);
+    const dialog = await screen.findByRole('dialog', { name: 'Message to Support' });
+    const text = within(dialog).getByLabelText('Message');
+    await waitFor(() => expect(text).toHaveFocus());
+    await user.type(text, 'Please help');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(document.getElementById('wfls-support-notices')).toHaveTextContent('Message sent'));
+    expect(text).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+    const b = bodies[0];
+    expect(b.get('action')).toBe('wordfence_ls_register_support');
+    expect(b.get('wfls-message')).toBe('Please help');
+    expect(b.get('wfls-message-nonce')).toBe('1700000000.abc');
+    expect(b.get('email')).toBe('ivy@example.com');
+    expect(b.get('username')).toBe('ivy');
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Message to Support' })).toBeNull());
+    expect(link).toHaveFocus();
+  });
+
+  it('shows the failure text when sending fails, and lets the visitor retry', async () => {
+    const user = userEvent.setup();
+    mockFetch({ fail: true }, { body: { error: 'Too many messages' } });
+    render(<App data={refused()} />);
+    await user.click(screen.getByRole('link', { name: 'Message to Support' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Message to Support' });
+    const text = within(dialog).getByLabelText('Message');
+    await user.type(text, 'Hello');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(document.getElementById('wfls-support-notices')).toHaveTextContent(SUPPORT_FAILED));
+    expect(text).not.toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(document.getElementById('wfls-support-notices')).toHaveTextContent('Too many messages'));
+  });
+});
+
+describe('log-out confirmation', () => {
+  it('links to the log-out URL with its nonce', () => {
+    render(<App data={{ page: 'account-logout', site, url: '/my-account/customer-logout/', nav, settings, logout_url: '/my-account/customer-logout/?_wpnonce=abc' }} />);
+    expect(screen.getByRole('link', { name: 'Confirm and log out' })).toHaveAttribute('href', '/my-account/customer-logout/?_wpnonce=abc');
+  });
+});

@@ -1,0 +1,16 @@
+import type { AccountLogoutPage } from '../../types';
+
+/** A log-out link without a valid nonce: the customer confirms (WooCommerce's wording). */
+export function LogoutConfirmPage({ data }: { data: AccountLogoutPage }) {
+  return (
+    <div className="woocommerce account-logout">
+      <h1 className="page-title">Log out</h1>
+      <div className="woocommerce-info" role="status">
+        Are you sure you want to log out? <a href={data.logout_url}>Confirm and log out</a>
+      </div>
+      <p>
+        <a href="/my-account/">Back to my account</a>
+      </p>
+    </div>
+  );
+}

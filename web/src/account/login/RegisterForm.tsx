@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import type { AccountLoginPage, LoginNotice } from '../../types';
+import { LoginNotices } from './LoginNotices';
+import { REGISTER_FAILED } from './api';
+import { obtainProof } from './botcheck';
+import { VERIFYING } from './LoginForm';
+import { SupportDialog } from './SupportDialog';
+
+/**
+ * The registration form (WooCommerce's field names). Spec section 4: the
+ * submit is held until the proof of work is obtained, then the form is
+ * released and submitted. A registration the bot-check refused comes back
+ * with a "Message to Support" link (and its token in the page data), which
+ * opens the support overlay.
+ */
+export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proofHost: () => HTMLElement }) {
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const noticesRef = useRef<HTMLDivElement>(null);
+  const release = useRef(false);
+  const [notices, setNotices] = useState<LoginNotice[]>(data.form === 'register' ? data.notices : []);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+  const [support, setSupport] = useState<HTMLElement | null>(null);
+
+  useEffect(() => {
+    if (data.form === 'register' && data.notices.length > 0) noticesRef.current?.focus();
+  }, [data]);
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    if (release.current) return; // the real submit
+    e.preventDefault();
+    if (busy) return;
+    const form = e.currentTarget;
+    setBusy(true);
+    setStatus(VERIFYING);
+    try {
+      let payload: string;
+      try {
+        payload = await obtainProof(data.botcheck.register, proofHost());
+      } catch {
+        setNotices([{ kind: 'error', html: REGISTER_FAILED }]);
+        noticesRef.current?.focus();
+        return;
+      }
+      const input = form.elements.namedItem('wfls-captcha') as HTMLInputElement | null;
+      if (input) input.value = payload;
+      setStatus('Creating your account…');
+      release.current = true;
+      if (typeof form.requestSubmit === 'function') form.requestSubmit(submitRef.current ?? undefined);
+      else form.submit();
+      release.current = false;
+    } finally {
+      setBusy(false);
+      setStatus('');
+    }
+  };
+
+  // The refusal's "Message to Support" link opens the overlay.
+  const onNoticeClick = (e: MouseEvent<HTMLDivElement>) => {
+    const a = (e.target as HTMLElement).closest('a.wfls-registration-captcha-contact');
+    if (!a || !data.support_nonce) return;
+    e.preventDefault();
+    setSupport(a as HTMLElement);
+  };
+
+  return (
+    <>
+      <form className="woocommerce-form woocommerce-form-register register" method="post" action="/my-account/" onSubmit={onSubmit}>
+        <LoginNotices id="register-notices" ref={noticesRef} notices={notices} onClick={onNoticeClick} />
+        <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
+          <label htmlFor="reg_username">
+            Username <span className="optional">(optional)</span>
+          </label>
+          <input
+            type="text"
+            className="woocommerce-Input woocommerce-Input--text input-text"
+            name="username"
+            id="reg_username"
+            autoComplete="username"
+            aria-describedby="reg_username_help"
+            defaultValue={data.values.reg_username}
+          />
+          <span id="reg_username_help" className="description">
+            3 to 60 letters, digits, dots, dashes or underscores. You can always log in with your email address.
+          </span>
+        </p>
+        <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
+          <label htmlFor="reg_email">
+            Email address&nbsp;<span className="required" aria-hidden="true">*</span>
+            <span className="screen-reader-text">Required</span>
+          </label>
+          <input
+            type="email"
+            className="woocommerce-Input woocommerce-Input--text input-text"
+            name="email"
+            id="reg_email"
+            autoComplete="email"
+            required
+            aria-required="true"
+            defaultValue={data.values.reg_email}
+          />
+        </p>
+        <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
+          <label htmlFor="reg_password">
+            Password&nbsp;<span className="required" aria-hidden="true">*</span>
+            <span className="screen-reader-text">Required</span>
+          </label>
+          <input
+            type="password"
+            className="woocommerce-Input woocommerce-Input--text input-text"
+            name="password"
+            id="reg_password"
+            autoComplete="new-password"
+            required
+            aria-required="true"
+            minLength={12}
+            aria-describedby="reg_password_help"
+          />
+          <span id="reg_password_help" className="description">
+            At least 12 characters; a common password or your email address is refused.
+          </span>
+        </p>
+        <input type="hidden" name="woocommerce-register-nonce" value={data.register_nonce} />
+        <input type="hidden" name="redirect" value={data.redirect} />
+        <input type="hidden" name="wfls-captcha" defaultValue="" />
+        <p className="woocommerce-form-row form-row">
+          <button ref={submitRef} type="submit" className="woocommerce-Button woocommerce-button button woocommerce-form-register__submit" name="register" value="Register" aria-disabled={busy || undefined}>
+            Register
+          </button>
+        </p>
+        <p className="screen-reader-text" role="status" aria-live="polite">
+          {status}
+        </p>
+      </form>
+      {support && (
+        <SupportDialog
+          ajaxUrl={data.ajax_url}
+          nonce={data.support_nonce}
+          fields={() => {
+            const email = (document.getElementById('reg_email') as HTMLInputElement | null)?.value ?? '';
+            const username = (document.getElementById('reg_username') as HTMLInputElement | null)?.value ?? '';
+            return { email, username };
+          }}
+          opener={support}
+          onClosed={() => setSupport(null)}
+        />
+      )}
+    </>
+  );
+}
