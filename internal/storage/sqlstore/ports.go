@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/usermeta"
 )
 
 // The store interfaces the capabilities define, which DB implements.
@@ -17,4 +18,5 @@ var (
 	_ checkout.Store = (*DB)(nil)
 	_ wallet.Store   = (*DB)(nil)
 	_ botcheck.Store = (*DB)(nil)
+	_ usermeta.Store = (*DB)(nil)
 )
