@@ -18,6 +18,7 @@ func (s *Server) ajaxActions() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"flatsome_ajax_search_products": s.ajaxSearchProducts,
 		"flatsome_quickview":            s.ajaxQuickView,
+		"rest-nonce":                    s.ajaxRestNonce, // frame.go
 	}
 }
 

@@ -30,6 +30,11 @@ func (s *Server) routes() http.Handler {
 	// account pages (account_pages.go) — helper B1 adds routes here
 	// security (account_security.go) — helper B2 adds routes here
 	// lost password, email verification (account_links.go) — helper C1 adds routes here
+	// The logged-in frame (frame.go): the admin's placeholder for staff.
+	mux.HandleFunc("GET /wp-admin/{$}", s.handleWPAdmin)
+	mux.HandleFunc("GET /wp-admin/post.php", s.handleWPAdmin) // edit links: products
+	mux.HandleFunc("GET /wp-admin/term.php", s.handleWPAdmin) // edit links: categories
+	mux.HandleFunc("GET /wp-admin", redirectSlash)
 	mux.HandleFunc("GET /my-account", redirectSlash)
 	mux.HandleFunc("GET /checkout", redirectSlash)
 	mux.HandleFunc("GET /shop", redirectSlash)
@@ -62,6 +67,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook) // PayPal webhooks (wallet_webhook.go)
+	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
+	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
+	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
+	mux.HandleFunc("PATCH /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).
@@ -90,7 +99,7 @@ func (s *Server) routes() http.Handler {
 
 	// Everything else is the shop's 404 page.
 	mux.HandleFunc("/", s.handleNotFound)
-	return mux
+	return s.withRESTAuth(mux) // REST cookie auth for logged-in viewers (frame.go)
 }
 
 func redirectSlash(w http.ResponseWriter, r *http.Request) {
