@@ -240,8 +240,12 @@ func TestFrameRESTNonces(t *testing.T) {
 		cart := "/wp-json/wc/store/v1/cart"
 		t.Run("X-WP-Nonce on the Store API", func(t *testing.T) {
 			own := f.srv.RESTNonceForTest(f.users["Carla"])
-			if a := f.do("GET", cart, carla, "", "X-WP-Nonce", own); a.status != 200 || a.header.Get("Nonce") == "" {
-				t.Fatalf("own nonce: %d", a.status)
+			if a := f.do("GET", cart, carla, "", "X-WP-Nonce", own); a.status != 200 || a.header.Get("Nonce") == "" ||
+				a.header.Get("User-ID") != itoa(f.users["Carla"]) {
+				t.Fatalf("own nonce: %d User-ID=%q", a.status, a.header.Get("User-ID"))
+			}
+			if a := f.do("GET", cart, nil, ""); a.header.Get("User-ID") != "0" {
+				t.Fatalf("visitor User-ID=%q", a.header.Get("User-ID"))
 			}
 			for _, bad := range []string{f.srv.RESTNonceForTest(f.users["Dana"]), "0123456789", "junk"} {
 				a := f.do("GET", cart, carla, "", "X-WP-Nonce", bad)
