@@ -118,7 +118,7 @@ func TestFramePages(t *testing.T) {
 			if !strings.Contains(v1.body, visitorUser) || strings.Contains(v1.body, "edit_links") || strings.Contains(v1.body, "Log out") {
 				t.Fatalf("visitor page carries more than the visitor value")
 			}
-			if !strings.Contains(v1.body, `href="/my-account/">My account</a>`) {
+			if !strings.Contains(v1.body, `aria-label="Account"><a href="/my-account/">My account</a></nav>`) {
 				t.Fatal("no My account link in the visitor's header")
 			}
 		})
@@ -173,6 +173,15 @@ func TestFramePages(t *testing.T) {
 			}
 			if c := f.do("GET", "/cart/", f.cookie("Dana"), ""); !strings.Contains(c.body, `"display_name":"Dana Customer"`) {
 				t.Fatal("cart page without the customer's settings")
+			}
+		})
+
+		t.Run("the quick view is shared and carries no viewer", func(t *testing.T) {
+			q := "action=flatsome_quickview&product=65"
+			staff := f.do("POST", "/wp-admin/admin-ajax.php", f.cookie("Mia"), q)
+			visitor := f.do("POST", "/wp-admin/admin-ajax.php", nil, q)
+			if staff.status != 200 || staff.body != visitor.body || strings.Contains(staff.body, "Mia") || strings.Contains(staff.body, "edit_links") {
+				t.Fatalf("quick view differs for staff (%d)", staff.status)
 			}
 		})
 
