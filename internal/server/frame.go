@@ -245,20 +245,26 @@ func readMetaChanges(r *http.Request) (map[string]string, error) {
 	changes := map[string]string{}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/json" {
-		var body struct {
-			WooCommerceMeta map[string]string `json:"woocommerce_meta"`
-			Meta            map[string]string `json:"meta"`
-		}
-		dec := json.NewDecoder(r.Body)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&body); err != nil {
+		var body map[string]json.RawMessage
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 			return nil, err
 		}
-		for k, v := range body.WooCommerceMeta {
-			changes[k] = v
-		}
-		for k, v := range body.Meta {
-			changes[legacyMetaKey(k)] = v
+		for field, raw := range body {
+			var m map[string]string
+			switch field {
+			case "woocommerce_meta", "meta":
+				if json.Unmarshal(raw, &m) != nil {
+					return nil, paramError{param: field, msg: field + " is not an object of strings."}
+				}
+			default:
+				return nil, paramError{param: clipParam(field), msg: "This route changes only woocommerce_meta."}
+			}
+			for k, v := range m {
+				if field == "meta" {
+					k = legacyMetaKey(k)
+				}
+				changes[k] = v
+			}
 		}
 		return changes, nil
 	}

@@ -338,6 +338,8 @@ func TestFrameComingSoonBanner(t *testing.T) {
 				{"unknown key", url, mia, "woocommerce_meta%5Brole%5D=administrator", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},
 				{"other field", url, mia, body + "&email=x%40example.com", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},
 				{"bad JSON", url, mia, "{", []string{"X-WP-Nonce", nonce, "Content-Type", "application/json"}, 400, "rest_invalid_json"},
+				{"JSON other field", url, mia, `{"woocommerce_meta":{"coming_soon_banner_dismissed":"yes"},"roles":["administrator"]}`, []string{"X-WP-Nonce", nonce, "Content-Type", "application/json"}, 400, "rest_invalid_param"},
+				{"JSON not strings", url, mia, `{"woocommerce_meta":{"coming_soon_banner_dismissed":true}}`, []string{"X-WP-Nonce", nonce, "Content-Type", "application/json"}, 400, "rest_invalid_param"},
 			}
 			for _, c := range cases {
 				a := f.do("POST", c.target, c.c, c.body, c.hdr...)
