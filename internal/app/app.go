@@ -75,6 +75,7 @@ type Config struct {
 	// Attribution turns order attribution tracking on; AttributionMonths is
 	// the first-visit cookies' lifetime.
 	Attribution       bool
+	ComingSoon        bool // staff see the coming-soon footer banner; the storefront stays open
 	AttributionMonths int
 	// ShopEmail receives the new-order notices (default: the SMTP from address).
 	ShopEmail string
@@ -166,6 +167,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	dur(&c.CartLifetime, "cart-lifetime", 48*time.Hour, "how long a guest cart lives after its last change (e.g. 48h)")
 	boolean(&c.Attribution, "attribution", true, "order attribution: remember where shoppers came from in first-party cookies and store it with orders")
+	boolean(&c.ComingSoon, "coming-soon", false, "coming-soon mode: logged-in staff see the coming-soon footer banner (the storefront itself stays open)")
 	num(&c.AttributionMonths, "attribution-lifetime-months", 6, "order attribution: lifetime of the first-visit cookies in months")
 	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
 	num(&c.CheckoutRateLimit, "checkout-rate-limit", checkout.DefaultRateLimit, "checkout attempts allowed per minute per cart session, shared by all instances (0: no limit)")
@@ -463,6 +465,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
+		ComingSoon: cfg.ComingSoon,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err

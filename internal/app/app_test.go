@@ -57,6 +57,12 @@ func TestParseDefaultsAndErrors(t *testing.T) {
 	if c.CartLifetime != 48*time.Hour || !c.Attribution || c.AttributionMonths != 6 || c.SMTPURL != "" {
 		t.Errorf("cart/attribution/mail defaults = %+v", c)
 	}
+	if c.ComingSoon {
+		t.Error("coming-soon mode on by default")
+	}
+	if cs, _, err := parse([]string{"--coming-soon"}, env(nil), &errb); err != nil || !cs.ComingSoon {
+		t.Errorf("--coming-soon: %v, on=%v", err, cs.ComingSoon)
+	}
 	for _, bad := range [][]string{{"--cart-lifetime", "10m"}, {"--cart-lifetime", "forever"}, {"--attribution-lifetime-months", "0"}} {
 		if _, _, err := parse(bad, env(nil), &errb); err == nil {
 			t.Errorf("%v accepted", bad)

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"errors"
+	"html"
 	"net/url"
 	"strconv"
 
@@ -151,6 +152,10 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 		return nil, err
 	}
 	res.Tags = append(res.Tags, "category:"+strconv.FormatInt(cat.ID, 10))
+	if lp, ok := res.Data.(ListingPage); ok && userFrom(ctx).CanEditPages {
+		lp.EditLinks = []EditLink{categoryEditLink(cat.ID, html.UnescapeString(cat.Name))}
+		res.Data = lp
+	}
 	return res, nil
 }
 

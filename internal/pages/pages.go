@@ -80,6 +80,9 @@ type Base struct {
 	URL      string        `json:"url"`
 	Nav      []NavCategory `json:"nav"`
 	Settings Settings      `json:"settings"`
+	// EditLinks are the content blocks' edit links, for staff only
+	// (settings.user.can_edit_pages); absent from visitors' pages.
+	EditLinks []EditLink `json:"edit_links,omitempty"`
 }
 
 // Settings are the shop's storefront behaviour switches (spec sections 3
@@ -106,6 +109,9 @@ type Settings struct {
 	// Wallet shows the PayPal wallet buttons (product page, cart, checkout);
 	// the server sets it when the wallet is configured.
 	Wallet bool `json:"wallet"`
+	// User is the page's viewer (user.go): the constant Visitor on cached
+	// pages.
+	User User `json:"user"`
 }
 
 // Attribution configures order attribution tracking. Off: the storefront
@@ -159,6 +165,7 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 	b := &storeapi.Builder{Currency: l.Currency, Now: l.Now(), CategoryPaths: storeapi.CategoryPaths(cats)}
 	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}, Settings: l.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
+	e.base.Settings.User = userFrom(ctx)
 	return e, nil
 }
 

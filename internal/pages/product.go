@@ -191,6 +191,9 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 		h.OGImage = l.abs(page.Product.Images[0].Src)
 	}
 	h.JSONLD = []any{l.productLD(p, page.Product, desc), breadcrumbLD(l.BaseURL, page.Breadcrumbs)}
+	if userFrom(ctx).CanEditPages {
+		page.EditLinks = []EditLink{productEditLink(p.ID, html.UnescapeString(p.Name))}
+	}
 	return &Result{Status: 200, Data: page, Head: h, Tags: tags}, nil
 }
 

@@ -20,6 +20,7 @@ func (s *Server) ajaxActions() map[string]http.HandlerFunc {
 		"flatsome_quickview":            s.ajaxQuickView,
 		"wordfence_ls_authenticate":     s.ajaxLoginAuthenticate, // login_ajax.go
 		"wordfence_ls_register_support": s.ajaxRegisterSupport,
+		"rest-nonce":                    s.ajaxRestNonce, // frame.go
 	}
 }
 

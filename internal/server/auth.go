@@ -132,6 +132,7 @@ func (s *Server) logIn(w http.ResponseWriter, r *http.Request, u *account.User) 
 		return r, err
 	}
 	s.setLoginCookie(w, token, sess.ExpiresAt)
+	s.atLogin(ctx, u) // frame.go: what a login resets
 	v := &viewer{user: u, token: token}
 	r = r.WithContext(context.WithValue(ctx, viewerKey{}, v))
 	if guest.viaCookie && validSessionID(guest.id) {

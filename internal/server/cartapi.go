@@ -158,6 +158,9 @@ func (s *Server) cartHeaders(w http.ResponseWriter, sess cartSession, now time.T
 	h.Set("Nonce", s.nonce(sess.scope(), nonceTickAt(now)))
 	h.Set("Nonce-Timestamp", strconv.FormatInt(now.Unix(), 10))
 	h.Set("User-ID", "0")
+	if id, ok := strings.CutPrefix(sess.id, "u_"); ok {
+		h.Set("User-ID", id) // a logged-in customer's own cart (userCartID)
+	}
 	h.Set("Cart-Token", s.cartToken(sess.id, now, now.Add(s.cfg.CartLifetime)))
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Cart-Token, Nonce")

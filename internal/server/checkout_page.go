@@ -105,7 +105,7 @@ func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess car
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
 	tick := nonceTickAt(now)
-	res, err := s.loader.Checkout(r.Context(), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
+	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
 		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
 		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: userOf(r) == nil && s.accounts != nil})
 	if err != nil {
@@ -233,7 +233,7 @@ func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, "order received", err)
 		return
 	}
-	res, err := s.loader.OrderReceived(r.Context(), r.URL.RequestURI(), view)
+	res, err := s.loader.OrderReceived(s.pageContext(r), r.URL.RequestURI(), view)
 	if err != nil {
 		s.pageError(w, "order received", err)
 		return

@@ -190,7 +190,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(ctx, r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)),
+	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)),
 		s.cartNonce(sess.scope(), nonceTickAt(now)), notices)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)

@@ -70,6 +70,10 @@ type loadFunc func(ctx context.Context, pageURL string) (*pages.Result, error)
 // the cache key and the only URL the loader and the render see, never the
 // raw request. Concurrent misses for one key render once.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
+	if userOf(r) != nil {
+		s.servePersonal(w, r, pageURL, load) // frame.go: never cached
+		return
+	}
 	key := pageURL
 	if p, ok := s.cache.Get(key); ok {
 		w.Header().Set("X-Cache", "hit")
@@ -78,7 +82,8 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
 		// Detached from the first caller: others may be waiting on it.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
+		// Shared by every visitor: never a viewer's settings.
+		ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(r.Context())), 10*time.Second)
 		defer cancel()
 		res, err := load(ctx, pageURL)
 		if err != nil {
@@ -94,20 +99,26 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return p, nil
 	})
 	if err != nil {
-		if pages.IsNotFound(err) {
-			s.handleNotFound(w, r)
-			return
-		}
-		if m := (*pages.Moved)(nil); errors.As(err, &m) {
-			http.Redirect(w, r, m.Path, http.StatusMovedPermanently)
-			return
-		}
-		s.log.Error("load page", "path", logPath(r), "err", err)
-		http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
+		s.pageLoadFailed(w, r, err)
 		return
 	}
 	w.Header().Set("X-Cache", "miss")
 	writePage(w, r, v.(*render.Page))
+}
+
+// pageLoadFailed answers a page load's error: the 404 page, a redirect
+// to the page's canonical path, or a 500.
+func (s *Server) pageLoadFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if pages.IsNotFound(err) {
+		s.handleNotFound(w, r)
+		return
+	}
+	if m := (*pages.Moved)(nil); errors.As(err, &m) {
+		http.Redirect(w, r, m.Path, http.StatusMovedPermanently)
+		return
+	}
+	s.log.Error("load page", "path", logPath(r), "err", err)
+	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 }
 
 // renderPage runs the React app on the server. If that fails the page is
@@ -318,6 +329,10 @@ func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
 // URLs cost a lock and a write, never a render, and never add page cache
 // entries.
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	if userOf(r) != nil {
+		s.personalNotFound(w, r) // frame.go
+		return
+	}
 	p, err := s.notFoundPage(r.Context())
 	if err != nil {
 		s.log.Warn("404 page", "err", err)
@@ -378,7 +393,7 @@ func (s *Server) notFoundPage(ctx context.Context) (*render.Page, error) {
 		}
 		_, gen := s.notFound.get(now, s.cfg.CacheMaxAge)
 		// Detached from the first caller: others may be waiting on it.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(ctx)), 10*time.Second)
 		defer cancel()
 		res, err := s.loader.NotFound(ctx, notFoundURL)
 		if err != nil {

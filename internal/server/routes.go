@@ -26,7 +26,7 @@ func (s *Server) routes() http.Handler {
 	// visitors, the account's pages for customers. Per visitor, never cached.
 	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
 	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
-	// login & registration (login_page.go) — helper A adds routes here
+	// Log out (login_page.go).
 	mux.HandleFunc("GET /my-account/customer-logout/{$}", s.handleLogout)
 	mux.HandleFunc("GET /my-account/customer-logout", redirectSlash)
 	// account pages (account_pages.go): customers only, visitors go to /my-account/
@@ -40,11 +40,16 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccountPost))
 	mux.HandleFunc("POST /my-account/delete-account/{$}", s.customerPage(s.handleAccountDelete))
 	// security (account_security.go) — helper B2 adds routes here
-	// lost password, email verification (account_links.go) — helper C1 adds routes here
+	// Lost password, email verification (account_links.go).
 	mux.HandleFunc("GET "+lostPasswordPath+"{$}", s.handleLostPassword)
 	mux.HandleFunc("POST "+lostPasswordPath+"{$}", s.handleLostPasswordPost)
 	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
 	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
+	// The logged-in frame (frame.go): the admin's placeholder for staff.
+	mux.HandleFunc("GET /wp-admin/{$}", s.handleWPAdmin)
+	mux.HandleFunc("GET /wp-admin/post.php", s.handleWPAdmin) // edit links: products
+	mux.HandleFunc("GET /wp-admin/term.php", s.handleWPAdmin) // edit links: categories
+	mux.HandleFunc("GET /wp-admin", redirectSlash)
 	mux.HandleFunc("GET /my-account", redirectSlash)
 	mux.HandleFunc("GET /checkout", redirectSlash)
 	mux.HandleFunc("GET /shop", redirectSlash)
@@ -78,6 +83,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
+	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
+	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
+	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
+	mux.HandleFunc("PATCH /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).
@@ -106,7 +115,7 @@ func (s *Server) routes() http.Handler {
 
 	// Everything else is the shop's 404 page.
 	mux.HandleFunc("/", s.handleNotFound)
-	return mux
+	return s.withRESTAuth(mux) // REST cookie auth for logged-in viewers (frame.go)
 }
 
 func redirectSlash(w http.ResponseWriter, r *http.Request) {

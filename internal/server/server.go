@@ -29,6 +29,7 @@ import (
 	"vitrine/internal/render"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
+	"vitrine/internal/usermeta"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -70,6 +71,10 @@ type Config struct {
 	// RememberDeviceOff hides the code overlay's "remember this device"
 	// checkbox and ignores remember-device cookies (auth.go).
 	RememberDeviceOff bool
+	// ComingSoon is the shop's "coming soon" mode. Today it only shows
+	// staff the coming-soon footer banner (frame.go); visitors still see
+	// the shop.
+	ComingSoon bool
 	// Accounts overrides the account service's limits and lifetimes (the
 	// zero value takes account's defaults); Store, Now and Log are set by New.
 	Accounts account.Service
@@ -109,6 +114,7 @@ type Server struct {
 	accounts *account.Service             // accounts, sessions, two-factor (auth.go)
 	bots     map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support  *support.Service             // messages to support from refused registrations (login_ajax.go)
+	meta     *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -148,6 +154,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
 		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
 	s.initAccounts()
+	s.meta = &usermeta.Service{Store: db}
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,

@@ -230,6 +230,33 @@ export interface Settings {
   attribution?: { enabled: boolean; lifetime_months: number };
   /** The PayPal wallet is on: its buttons show on the product page, the cart and the checkout. */
   wallet?: boolean;
+  /** The page's viewer (spec section 3: user.can_edit_pages is false for visitors). Cached pages carry the visitor value. */
+  user?: ViewerSettings;
+}
+
+/** settings.user: a visitor is { logged_in: false, can_edit_pages: false }. */
+export interface ViewerSettings {
+  logged_in: boolean;
+  /** Shop managers and administrators: content blocks show edit links. */
+  can_edit_pages: boolean;
+  id?: number;
+  display_name?: string;
+  /** The header's log-out link, with its nonce. */
+  logout_url?: string;
+  /** The wp_rest nonce: X-WP-Nonce of the viewer's REST calls (lib/rest.ts). */
+  rest_nonce?: string;
+  /** Set for staff while the shop is in coming-soon mode and the banner is not dismissed. */
+  coming_soon_banner?: { rest_url: string; rest_nonce: string };
+}
+
+/** A content block's edit links for staff (spec: a visual builder link and a backend editor link). */
+export interface EditLink {
+  /** Which block they belong to: the product summary or the category description. */
+  block: 'product' | 'category';
+  /** "Edit <name>". */
+  label: string;
+  builder_url: string;
+  editor_url: string;
 }
 
 interface PageBase {
@@ -238,6 +265,8 @@ interface PageBase {
   url: string;
   nav: NavCategory[];
   settings: Settings;
+  /** Content blocks' edit links; only on pages rendered for staff. */
+  edit_links?: EditLink[];
 }
 
 export interface HomePage extends PageBase {

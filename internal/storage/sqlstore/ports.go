@@ -8,6 +8,7 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/support"
+	"vitrine/internal/usermeta"
 )
 
 // The store interfaces the capabilities define, which DB implements.
@@ -19,4 +20,5 @@ var (
 	_ wallet.Store   = (*DB)(nil)
 	_ botcheck.Store = (*DB)(nil)
 	_ support.Store  = (*DB)(nil)
+	_ usermeta.Store = (*DB)(nil)
 )

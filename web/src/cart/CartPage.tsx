@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import type { CartItem, CartPage as CartPageData, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
+import { restFetch } from '../lib/rest';
 import { QuantityField } from '../product/QuantityField';
 import { LineVariation } from '../ui/LineItem';
 import { CartEmpty } from './CartEmpty';
@@ -27,11 +28,10 @@ interface Notice {
 
 /** A Store API cart write; answers the cart (or the error's data.cart) and the next nonce. */
 async function cartWrite(path: string, body: unknown, nonce: string) {
-  const res = await fetch(`${API}/${path}`, {
+  const res = await restFetch(`${API}/${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Nonce: nonce },
     body: JSON.stringify(body),
-    credentials: 'same-origin',
   });
   const json = (await res.json().catch(() => null)) as (StoreCart & { message?: string; data?: { cart?: StoreCart } }) | null;
   const next = res.headers.get('Nonce') || nonce;
@@ -71,7 +71,7 @@ export function CartPage({ data }: { data: CartPageData }) {
   // Another tab changed the cart (cart-sync.ts): show the same lines here.
   useEffect(() => {
     const onSynced = () => {
-      fetch(API, { credentials: 'same-origin' })
+      restFetch(API)
         .then((r) => (r.ok ? (r.json() as Promise<StoreCart>) : null))
         .then((c) => {
           if (c && Array.isArray(c.items)) {

@@ -2,6 +2,7 @@
 // header, keeping the latest nonce of every answer) and the wallet's wc-ajax
 // endpoints (protocol-notes sections 13 and 15). Client only.
 import type { StoreCart } from '../types';
+import { restFetch } from '../lib/rest';
 
 export const STORE_API = '/wp-json/wc/store/v1';
 
@@ -36,14 +37,14 @@ export class NonceBox {
 /**
  * POST to the Store API with the Nonce header (and any extra headers). A 403
  * invalid-nonce answer carries a fresh nonce: the call is sent once more with it.
+ * (A logged-in viewer's X-WP-Nonce and its refresh are restFetch's.)
  * Network failures throw.
  */
 export async function storePost<T>(path: string, body: unknown, nonce: NonceBox, headers: Record<string, string> = {}): Promise<StoreAnswer<T>> {
   for (let attempt = 0; ; attempt++) {
     const sent = nonce.value;
-    const res = await fetch(STORE_API + path, {
+    const res = await restFetch(STORE_API + path, {
       method: 'POST',
-      credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', Nonce: sent, ...headers },
       body: JSON.stringify(body),
     });

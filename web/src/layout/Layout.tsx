@@ -1,10 +1,12 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { NavCategory, PageData } from '../types';
 import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
 import { SearchForm } from '../ui/SearchForm';
 import { QuickViewHost } from '../quickview/QuickView';
 import { CartMenu } from '../cart/CartMenu';
+import { AccountLinks } from '../frame/AccountLinks';
+import { ComingSoonBanner } from '../frame/ComingSoonBanner';
 
 function isCurrent(url: string, path: string): boolean {
   const p = parseUrl(url).path;
@@ -37,6 +39,8 @@ export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fr
   const { path, query } = parseUrl(data.url);
   const s = query.find(([k]) => k === 's');
   const cartCount: number = 0; // wired by the cart issue
+  const footer = useRef<HTMLElement>(null);
+  const user = data.settings?.user;
   return (
     <div className="site">
       <a className="skip-link" href="#content">
@@ -54,6 +58,7 @@ export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fr
             categories={data.nav}
             minChars={data.settings?.search_min_chars}
           />
+          <AccountLinks user={user} />
           <CartMenu count={cartCount} />
         </div>
         {data.nav && data.nav.length > 0 && (
@@ -76,7 +81,7 @@ export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fr
       <main id="content" className="site-main" tabIndex={-1}>
         {children}
       </main>
-      <footer className="site-footer">
+      <footer className="site-footer" ref={footer} tabIndex={-1}>
         <div className="container footer-inner">
           <p className="footer-name">{decodeEntities(data.site.name)}</p>
           {data.site.tagline && <p className="footer-tagline">{decodeEntities(data.site.tagline)}</p>}
@@ -96,6 +101,7 @@ export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fr
               </li>
             </ul>
           </nav>
+          <ComingSoonBanner user={user} onGone={() => footer.current?.focus()} />
         </div>
       </footer>
       <QuickViewHost />

@@ -10,6 +10,7 @@ import { SortForm } from './SortForm';
 import { resultCountText, shownCountText } from './listing-helpers';
 import { InfiniteScroll, scrollMode } from './InfiniteScroll';
 import { useHydrated } from './hydrated';
+import { EditLinks } from '../frame/EditLinks';
 import { newProducts, nextPageUrl, PRODUCTS_APPENDED_EVENT, type ProductsAppendedDetail } from './infinite-scroll';
 
 interface Appended {
@@ -69,6 +70,7 @@ export function ListingPage({ data }: { data: ListingData }) {
       <header className="woocommerce-products-header">
         <h1 className="woocommerce-products-header__title page-title">{decodeEntities(data.title)}</h1>
         <Html html={data.description} className="term-description" />
+        <EditLinks links={data.edit_links} block="category" />
       </header>
       {data.subcategories && data.subcategories.length > 0 && (
         <section className="subcategories" aria-label="Subcategories">

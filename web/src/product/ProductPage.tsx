@@ -12,6 +12,7 @@ import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
 import { StickyAddToCart } from './StickyBar';
 import { ExpressWallet } from '../wallet/ExpressWallet';
+import { EditLinks } from '../frame/EditLinks';
 import { Tabs, type TabDef } from './Tabs';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
@@ -113,6 +114,7 @@ export function ProductPage({ data }: { data: ProductData }) {
           </div>
           <div className="summary entry-summary">
             <h1 className="product_title entry-title">{name}</h1>
+            <EditLinks links={data.edit_links} block="product" />
             <p className="price-wrap">
               <Price prices={p.prices} />
             </p>

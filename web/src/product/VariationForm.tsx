@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { ProductPage, StoreImage, Variation } from '../types';
 import { decodeEntities } from '../lib/format';
+import { restFetch } from '../lib/rest';
 import { QuantityField } from './QuantityField';
 import { SwatchGroup } from './Swatches';
 import {
@@ -168,7 +169,7 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
   useEffect(() => {
     if (!needStock || !vid) return;
     const ctl = new AbortController();
-    fetch(`/wp-json/wc/store/v1/products/${vid}`, { signal: ctl.signal })
+    restFetch(`/wp-json/wc/store/v1/products/${vid}`, { signal: ctl.signal })
       .then((r) => (r.ok ? r.json() : null))
       .then((j: { low_stock_remaining?: number | null } | null) => {
         if (j) setStockLeft({ id: vid, left: typeof j.low_stock_remaining === 'number' ? j.low_stock_remaining : null });

@@ -1,0 +1,339 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"html"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/account"
+	"vitrine/internal/pages"
+	"vitrine/internal/render"
+	"vitrine/internal/usermeta"
+)
+
+// The logged-in frame: what every page and REST call looks like to a
+// logged-in viewer.
+//
+//   - Pages carry settings.user (pages.User). Cached pages are shared by
+//     every visitor and carry only the constant visitor value; a request
+//     with a viewer bypasses the page cache and the 404 cache (servePage,
+//     handleNotFound) and is loaded and rendered for that viewer alone,
+//     answered with Cache-Control: no-store, private.
+//   - Staff (shop managers, administrators) see edit links on content
+//     blocks; they point at /wp-admin/, a placeholder until the admin.
+//   - REST cookie auth as WordPress does it: a logged-in viewer's REST
+//     calls carry X-WP-Nonce (a wp_rest nonce bound to the user); a bad one
+//     is 403 rest_cookie_invalid_nonce, and admin-ajax's rest-nonce action
+//     hands out a fresh one.
+//   - The coming-soon footer banner for staff and its dismissal
+//     (POST /wp-json/wp/v2/users/<id>, stored per user by usermeta).
+
+// restAction is WordPress's nonce action of REST cookie auth.
+const restAction = "wp_rest"
+
+// restNonce is the user's wp_rest nonce at a tick. It is bound to the user
+// (the same scope as the customer's cart and log-out nonces), so neither a
+// visitor's nonce nor another user's passes.
+func (s *Server) restNonce(userID int64, tick int64) string {
+	return s.actionNonce(restAction, userCartID(userID), tick)
+}
+
+func (s *Server) verifyRESTNonce(n string, userID int64) bool {
+	return n != "" && s.verifyActionNonce(n, restAction, userCartID(userID), nonceTickAt(s.now()))
+}
+
+// pageUser is settings.user for the request's viewer. The banner costs a
+// store read, and only for staff while the shop is in coming-soon mode.
+func (s *Server) pageUser(r *http.Request) pages.User {
+	u := userOf(r)
+	if u == nil {
+		return pages.Visitor
+	}
+	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
+		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, nonceTickAt(s.now()))}
+	if s.cfg.ComingSoon && u.CanEditPages() {
+		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
+		if err != nil {
+			s.log.Warn("read coming-soon banner flag", "user", u.ID, "err", err)
+		} else if !dismissed {
+			pu.ComingSoonBanner = &pages.ComingSoonBanner{RESTURL: userRESTURL(u.ID), RESTNonce: pu.RESTNonce}
+		}
+	}
+	return pu
+}
+
+func userRESTURL(id int64) string { return "/wp-json/wp/v2/users/" + strconv.FormatInt(id, 10) }
+
+// pageContext is the context to load a per-request page with: the
+// viewer's settings.user when logged in. Every page rendered per request
+// (never cached) loads with it; cached pages never do.
+func (s *Server) pageContext(r *http.Request) context.Context {
+	if userOf(r) == nil {
+		return r.Context()
+	}
+	return pages.WithUser(r.Context(), s.pageUser(r))
+}
+
+// servePersonal loads and renders a page for the viewer alone: no cache
+// read, no cache write, no shared flight.
+func (s *Server) servePersonal(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
+	ctx := s.pageContext(r)
+	res, err := load(ctx, pageURL)
+	if err != nil {
+		s.pageLoadFailed(w, r, err)
+		return
+	}
+	p, err := s.renderPage(ctx, pageURL, res)
+	if err != nil {
+		s.pageFailed(w, "personal page", err)
+		return
+	}
+	writePersonal(w, r, p)
+}
+
+// personalNotFound is the 404 page for a logged-in viewer (their header).
+func (s *Server) personalNotFound(w http.ResponseWriter, r *http.Request) {
+	ctx := s.pageContext(r)
+	res, err := s.loader.NotFound(ctx, notFoundURL)
+	if err != nil {
+		s.log.Warn("404 page", "err", err)
+		http.Error(w, "Not Found", http.StatusNotFound)
+		return
+	}
+	p, err := s.renderPage(ctx, notFoundURL, res)
+	if err != nil {
+		s.log.Warn("404 page", "err", err)
+		http.Error(w, "Not Found", http.StatusNotFound)
+		return
+	}
+	writePersonal(w, r, p)
+}
+
+// writePersonal sends a page rendered for one viewer: never stored by a
+// browser or a proxy.
+func writePersonal(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store, private")
+	h.Set("X-Cache", "bypass")
+	writeBody(w, r, p)
+}
+
+// atLogin runs what a login resets: the coming-soon banner shows again
+// (WooCommerce resets the dismissal at every login). Called by logIn; a
+// failure is logged, the login stands.
+func (s *Server) atLogin(ctx context.Context, u *account.User) {
+	if err := s.meta.ResetAtLogin(ctx, u.ID); err != nil {
+		s.log.Warn("reset coming-soon banner at login", "user", u.ID, "err", err)
+	}
+}
+
+// --- REST cookie auth -------------------------------------------------
+
+// withRESTAuth applies WordPress's REST cookie check to /wp-json/ for a
+// logged-in viewer. The nonce comes in X-WP-Nonce (or _wpnonce). A nonce
+// that does not verify for the viewer is 403 rest_cookie_invalid_nonce.
+// Without one, WordPress treats the call as a visitor's; so do the
+// WordPress routes here (wp/v2). The Store API keeps the viewer without
+// it: its writes are guarded by its own Nonce header, bound to the
+// customer's cart, and the customer's cart is what the storefront means.
+func (s *Server) withRESTAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := userOf(r)
+		if u == nil || !strings.HasPrefix(r.URL.Path, "/wp-json/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		n := r.Header.Get("X-WP-Nonce")
+		if n == "" {
+			n = r.URL.Query().Get("_wpnonce")
+		}
+		switch {
+		case n != "" && !s.verifyRESTNonce(n, u.ID):
+			w.Header().Set("Cache-Control", "no-store, private")
+			writeRaw(w, http.StatusForbidden, "rest_cookie_invalid_nonce", "Cookie check failed", nil)
+			return
+		case n == "" && strings.HasPrefix(r.URL.Path, "/wp-json/wp/"):
+			r = r.WithContext(context.WithValue(r.Context(), viewerKey{}, (*viewer)(nil)))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ajaxRestNonce answers admin-ajax's rest-nonce: a fresh wp_rest nonce as
+// plain text for a logged-in viewer. WordPress registers the action for
+// logged-in users only, so a visitor gets its unknown-action answer, "0".
+func (s *Server) ajaxRestNonce(w http.ResponseWriter, r *http.Request) {
+	u := userOf(r)
+	if u == nil {
+		ajaxZero(w, http.StatusBadRequest)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Cache-Control", "no-store, private")
+	_, _ = io.WriteString(w, s.restNonce(u.ID, nonceTickAt(s.now())))
+}
+
+// --- POST /wp-json/wp/v2/users/{id}: the banner's dismissal -------------
+
+// restUser is the user object the route answers (the part of WordPress's
+// that the storefront reads, which is nothing: the banner hides anyway).
+type restUser struct {
+	ID              int64         `json:"id"`
+	Name            string        `json:"name"`
+	WooCommerceMeta usermeta.Meta `json:"woocommerce_meta"`
+}
+
+// handleUserUpdate changes the viewer's own storefront settings. It is not
+// WordPress's whole user update: only the woocommerce_meta flags (and the
+// older meta[woocommerce_...] spelling) are taken, and any other field is
+// refused, so this route can never change a name, an email, a password or
+// a role. The REST nonce was checked by withRESTAuth.
+func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		writeRaw(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
+		return
+	}
+	u := userOf(r)
+	if u == nil {
+		writeRaw(w, http.StatusUnauthorized, "rest_not_logged_in", "You are not currently logged in.", nil)
+		return
+	}
+	changes, err := readMetaChanges(r)
+	if err != nil {
+		var pe paramError
+		if errors.As(err, &pe) {
+			writeParamError(w, pe)
+			return
+		}
+		writeRaw(w, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.", nil)
+		return
+	}
+	meta, err := s.meta.Update(r.Context(), u.ID, id, changes)
+	var ie *usermeta.InputError
+	switch {
+	case errors.Is(err, usermeta.ErrForbidden):
+		writeRaw(w, http.StatusForbidden, "rest_cannot_edit", "Sorry, you are not allowed to edit this user.", nil)
+		return
+	case errors.As(err, &ie):
+		writeParamError(w, paramError{param: "woocommerce_meta", msg: ie.Key + " " + ie.Message})
+		return
+	case err != nil:
+		s.log.Error("update user meta", "user", u.ID, "err", err)
+		writeRaw(w, http.StatusInternalServerError, "rest_user_update_failed", "The change could not be saved.", nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, restUser{ID: u.ID, Name: u.DisplayName, WooCommerceMeta: meta})
+}
+
+// readMetaChanges reads woocommerce_meta[key]=value (and the older
+// meta[woocommerce_key]=value) from a form body or the query, or
+// {"woocommerce_meta": {...}} from a JSON body. Parameters WordPress
+// itself reads (the nonce, _method, _locale, context) are let through;
+// anything else is refused.
+func readMetaChanges(r *http.Request) (map[string]string, error) {
+	changes := map[string]string{}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/json" {
+		var body map[string]json.RawMessage
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			return nil, err
+		}
+		for field, raw := range body {
+			var m map[string]string
+			switch field {
+			case "woocommerce_meta", "meta":
+				if json.Unmarshal(raw, &m) != nil {
+					return nil, paramError{param: field, msg: field + " is not an object of strings."}
+				}
+			default:
+				return nil, paramError{param: clipParam(field), msg: "This route changes only woocommerce_meta."}
+			}
+			for k, v := range m {
+				if field == "meta" {
+					k = legacyMetaKey(k)
+				}
+				changes[k] = v
+			}
+		}
+		return changes, nil
+	}
+	if err := r.ParseForm(); err != nil {
+		return nil, paramError{param: "body", msg: "could not be read"}
+	}
+	for k, vs := range r.Form {
+		v := vs[len(vs)-1]
+		switch {
+		case k == "_wpnonce" || k == "_method" || k == "_locale" || k == "context":
+		case strings.HasPrefix(k, "woocommerce_meta[") && strings.HasSuffix(k, "]"):
+			changes[k[len("woocommerce_meta["):len(k)-1]] = v
+		case strings.HasPrefix(k, "meta[") && strings.HasSuffix(k, "]"):
+			changes[legacyMetaKey(k[len("meta["):len(k)-1])] = v
+		default:
+			return nil, paramError{param: clipParam(k), msg: "This route changes only woocommerce_meta."}
+		}
+	}
+	return changes, nil
+}
+
+// legacyMetaKey maps older WooCommerce's meta[woocommerce_<key>] to <key>;
+// other meta keys stay as they are (and are refused as unknown).
+func legacyMetaKey(k string) string {
+	if rest, ok := strings.CutPrefix(k, "woocommerce_"); ok && rest == usermeta.KeyComingSoonBannerDismissed {
+		return rest
+	}
+	return "meta." + k
+}
+
+func clipParam(k string) string {
+	if len(k) > 64 {
+		k = k[:64]
+	}
+	return strings.ToValidUTF8(k, "")
+}
+
+// --- /wp-admin/: the admin's placeholder -------------------------------
+
+// handleWPAdmin answers the admin's addresses (the dashboard and the edit
+// links' post.php and term.php) until the admin exists: a plain page for
+// staff saying it comes later, a redirect to the login for everyone else.
+func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	u := userOf(r)
+	if u == nil || !u.CanEditPages() {
+		http.Redirect(w, r, "/my-account/", http.StatusFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Robots-Tag", "noindex, nofollow")
+	site := html.EscapeString(s.cfg.SiteName)
+	_, _ = io.WriteString(w, `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>Shop admin – `+site+`</title>
+</head>
+<body>
+<main>
+<h1>Shop admin</h1>
+<p>The shop's admin, where products, categories and pages are edited, arrives in a later release of `+site+`.</p>
+<p>Until then, the catalogue is changed with the product import and the command line.</p>
+<p><a href="/">Back to the shop</a></p>
+</main>
+</body>
+</html>
+`)
+}

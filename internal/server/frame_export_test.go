@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+)
+
+// Test doors into the logged-in frame (frame_test.go), so tests log in
+// without the login endpoint.
+
+// LoginCookieForTest starts a session for userID and answers the login
+// cookie that names it.
+func (s *Server) LoginCookieForTest(ctx context.Context, userID int64) (*http.Cookie, error) {
+	token, _, err := s.accounts.CreateSession(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Cookie{Name: s.loginCookieName(), Value: token}, nil
+}
+
+// LogInForTest runs the core's logIn for userID (what a login resets runs
+// with it) and answers the new login cookie.
+func (s *Server) LogInForTest(ctx context.Context, userID int64) (*http.Cookie, error) {
+	u, err := s.accounts.User(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	w := httptest.NewRecorder()
+	if _, err := s.logIn(w, httptest.NewRequest(http.MethodPost, "/my-account/", nil).WithContext(ctx), u); err != nil {
+		return nil, err
+	}
+	for _, c := range w.Result().Cookies() {
+		if c.Name == s.loginCookieName() {
+			return &http.Cookie{Name: c.Name, Value: c.Value}, nil
+		}
+	}
+	return nil, http.ErrNoCookie
+}
+
+// RESTNonceForTest is userID's current wp_rest nonce.
+func (s *Server) RESTNonceForTest(userID int64) string {
+	return s.restNonce(userID, nonceTickAt(s.now()))
+}

@@ -1,0 +1,400 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"vitrine/internal/account"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// The logged-in frame (frame.go): settings.user, the page cache bypass,
+// edit links, /wp-admin/, REST nonces and the coming-soon banner.
+
+type frameShop struct {
+	t     *testing.T
+	db    *sqlstore.DB
+	srv   *server.Server
+	users map[string]int64
+}
+
+func newFrameShop(t *testing.T, db *sqlstore.DB, comingSoon bool) *frameShop {
+	t.Helper()
+	srv := newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ComingSoon: comingSoon})
+	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
+	for _, u := range []struct{ name, role string }{
+		{"Carla Customer", account.RoleCustomer}, {"Dana Customer", account.RoleCustomer},
+		{"Mia Manager", account.RoleShopManager}, {"Ada Admin", account.RoleAdministrator},
+	} {
+		email := strings.ToLower(strings.Fields(u.name)[0]) + "@example.com"
+		id, err := db.CreateUser(context.Background(), &account.User{Email: email, DisplayName: u.name, Role: u.role,
+			PasswordHash: "unused", CreatedAt: seedTime})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.users[strings.Fields(u.name)[0]] = id
+	}
+	return f
+}
+
+// cookie logs the named user in (a new session) and answers its cookie.
+func (f *frameShop) cookie(name string) *http.Cookie {
+	f.t.Helper()
+	c, err := f.srv.LoginCookieForTest(context.Background(), f.users[name])
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return c
+}
+
+type frameAnswer struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (a frameAnswer) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(a.body), &m); err != nil {
+		t.Fatalf("not JSON (%d): %.200s", a.status, a.body)
+	}
+	return m
+}
+
+func (f *frameShop) do(method, target string, c *http.Cookie, body string, headers ...string) frameAnswer {
+	f.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	r := httptest.NewRequest(method, target, rd)
+	if c != nil {
+		r.AddCookie(c)
+	}
+	if body != "" {
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		r.Header.Set(headers[i], headers[i+1])
+	}
+	w := httptest.NewRecorder()
+	f.srv.ServeHTTP(w, r)
+	return frameAnswer{status: w.Code, header: w.Header(), body: w.Body.String()}
+}
+
+const visitorUser = `"user":{"logged_in":false,"can_edit_pages":false}`
+
+func TestFramePages(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFrameShop(t, db, false)
+		const product = "/product/classic-tee/"
+
+		t.Run("a customer's first visit fills no cache", func(t *testing.T) {
+			a := f.do("GET", product, f.cookie("Carla"), "")
+			if a.status != 200 || a.header.Get("X-Cache") != "bypass" || a.header.Get("Cache-Control") != "no-store, private" {
+				t.Fatalf("customer: %d X-Cache=%q Cache-Control=%q", a.status, a.header.Get("X-Cache"), a.header.Get("Cache-Control"))
+			}
+			if v := f.do("GET", product, nil, ""); v.header.Get("X-Cache") != "miss" {
+				t.Fatalf("visitor after a customer: X-Cache=%q, want miss (the customer's page must not be cached)", v.header.Get("X-Cache"))
+			}
+		})
+
+		v1 := f.do("GET", product, nil, "")
+		t.Run("visitors share one cached page with the visitor value", func(t *testing.T) {
+			if v1.header.Get("X-Cache") != "hit" || v1.header.Get("Cache-Control") != "no-cache" {
+				t.Fatalf("visitor: X-Cache=%q Cache-Control=%q", v1.header.Get("X-Cache"), v1.header.Get("Cache-Control"))
+			}
+			if !strings.Contains(v1.body, visitorUser) || strings.Contains(v1.body, "edit_links") || strings.Contains(v1.body, "Log out") {
+				t.Fatalf("visitor page carries more than the visitor value")
+			}
+			if !strings.Contains(v1.body, `aria-label="Account"><a href="/my-account/">My account</a></nav>`) {
+				t.Fatal("no My account link in the visitor's header")
+			}
+		})
+
+		t.Run("a customer's page is theirs and leaves the cache alone", func(t *testing.T) {
+			a := f.do("GET", product, f.cookie("Carla"), "")
+			if a.header.Get("X-Cache") != "bypass" || a.header.Get("Cache-Control") != "no-store, private" {
+				t.Fatalf("customer: X-Cache=%q Cache-Control=%q", a.header.Get("X-Cache"), a.header.Get("Cache-Control"))
+			}
+			id := itoa(f.users["Carla"])
+			for _, want := range []string{`"logged_in":true`, `"can_edit_pages":false`, `"id":` + id, `"display_name":"Carla Customer"`,
+				`"logout_url":"/my-account/customer-logout/?_wpnonce=`, `"rest_nonce":"`,
+				`Carla Customer</a>`, `>Log out</a>`} {
+				if !strings.Contains(a.body, want) {
+					t.Errorf("customer page lacks %s", want)
+				}
+			}
+			if strings.Contains(a.body, "edit_links") || strings.Contains(a.body, "coming_soon_banner") {
+				t.Error("a customer sees staff things")
+			}
+			v2 := f.do("GET", product, nil, "")
+			if v2.header.Get("X-Cache") != "hit" || v2.body != v1.body {
+				t.Fatalf("visitor page changed after a customer's visit (X-Cache=%q)", v2.header.Get("X-Cache"))
+			}
+		})
+
+		t.Run("staff see edit links on products and categories", func(t *testing.T) {
+			mia := f.cookie("Mia")
+			a := f.do("GET", product, mia, "")
+			for _, want := range []string{`"can_edit_pages":true`, `"edit_links":[{"block":"product","label":"Edit Classic Tee"`,
+				`/wp-admin/post.php?post=`, `Edit Classic Tee in the visual builder</a>`, `Edit Classic Tee in the backend editor</a>`} {
+				if !strings.Contains(a.body, want) {
+					t.Errorf("manager's product page lacks %s", want)
+				}
+			}
+			c := f.do("GET", "/product-category/clothing/t-shirts/", f.cookie("Ada"), "")
+			if !strings.Contains(c.body, `"block":"category","label":"Edit T-shirts"`) || !strings.Contains(c.body, "/wp-admin/term.php?taxonomy=product_cat") {
+				t.Error("administrator's category page has no category edit links")
+			}
+			if strings.Contains(f.do("GET", "/product-category/clothing/t-shirts/", f.cookie("Carla"), "").body, "edit_links") {
+				t.Error("a customer's category page has edit links")
+			}
+		})
+
+		t.Run("the 404 page and the cart follow the viewer", func(t *testing.T) {
+			a := f.do("GET", "/no-such-page/", f.cookie("Dana"), "")
+			if a.status != 404 || a.header.Get("Cache-Control") != "no-store, private" || !strings.Contains(a.body, "Dana Customer") {
+				t.Fatalf("customer 404: %d %q", a.status, a.header.Get("Cache-Control"))
+			}
+			if v := f.do("GET", "/no-such-page/", nil, ""); v.status != 404 || strings.Contains(v.body, "Dana") || !strings.Contains(v.body, visitorUser) {
+				t.Fatal("visitor 404 shows a customer")
+			}
+			if c := f.do("GET", "/cart/", f.cookie("Dana"), ""); !strings.Contains(c.body, `"display_name":"Dana Customer"`) {
+				t.Fatal("cart page without the customer's settings")
+			}
+		})
+
+		t.Run("the quick view is shared and carries no viewer", func(t *testing.T) {
+			q := "action=flatsome_quickview&product=65"
+			staff := f.do("POST", "/wp-admin/admin-ajax.php", f.cookie("Mia"), q)
+			visitor := f.do("POST", "/wp-admin/admin-ajax.php", nil, q)
+			if staff.status != 200 || staff.body != visitor.body || strings.Contains(staff.body, "Mia") || strings.Contains(staff.body, "edit_links") {
+				t.Fatalf("quick view differs for staff (%d)", staff.status)
+			}
+		})
+
+		t.Run("a dead login cookie is a visitor", func(t *testing.T) {
+			pre := f.do("GET", product, nil, "")
+			a := f.do("GET", product, &http.Cookie{Name: f.cookie("Carla").Name, Value: "forged"}, "")
+			if a.header.Get("X-Cache") != "hit" || a.body != v1.body {
+				t.Fatalf("forged cookie: X-Cache=%q (visitor before: %q, same body as v1: %v)", a.header.Get("X-Cache"), pre.header.Get("X-Cache"), pre.body == v1.body)
+			}
+		})
+	})
+}
+
+func TestFrameWPAdmin(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFrameShop(t, db, false)
+		for _, path := range []string{"/wp-admin/", "/wp-admin/post.php?post=1&action=edit", "/wp-admin/term.php?taxonomy=product_cat&tag_ID=2"} {
+			for _, who := range []string{"", "Carla"} {
+				var c *http.Cookie
+				if who != "" {
+					c = f.cookie(who)
+				}
+				if a := f.do("GET", path, c, ""); a.status != http.StatusFound || a.header.Get("Location") != "/my-account/" {
+					t.Errorf("%s as %q: %d %q, want 302 to /my-account/", path, who, a.status, a.header.Get("Location"))
+				}
+			}
+			for _, who := range []string{"Mia", "Ada"} {
+				a := f.do("GET", path, f.cookie(who), "")
+				if a.status != 200 || a.header.Get("Cache-Control") != "no-store, private" || !strings.Contains(a.header.Get("X-Robots-Tag"), "noindex") {
+					t.Errorf("%s as %s: %d %v", path, who, a.status, a.header)
+				}
+				if !strings.Contains(a.body, "arrives in a later release") || !strings.Contains(a.body, `<meta name="robots" content="noindex, nofollow">`) {
+					t.Errorf("%s as %s: placeholder text missing", path, who)
+				}
+			}
+		}
+		if a := f.do("GET", "/wp-admin", nil, ""); a.status != http.StatusMovedPermanently {
+			t.Errorf("/wp-admin: %d", a.status)
+		}
+	})
+}
+
+var nonceRE = regexp.MustCompile(`^[0-9a-f]{10}$`)
+
+func TestFrameRESTNonces(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFrameShop(t, db, false)
+		carla, dana := f.cookie("Carla"), f.cookie("Dana")
+		const ajax = "/wp-admin/admin-ajax.php?action=rest-nonce"
+
+		t.Run("rest-nonce", func(t *testing.T) {
+			if a := f.do("GET", ajax, nil, ""); a.status != 400 || a.body != "0" {
+				t.Errorf("visitor: %d %q, want 400 0", a.status, a.body)
+			}
+			a := f.do("GET", ajax, carla, "")
+			if a.status != 200 || !nonceRE.MatchString(a.body) || !strings.HasPrefix(a.header.Get("Content-Type"), "text/plain") ||
+				a.header.Get("Cache-Control") != "no-store, private" {
+				t.Fatalf("customer: %d %q %v", a.status, a.body, a.header)
+			}
+			if a.body != f.srv.RESTNonceForTest(f.users["Carla"]) || a.body == f.srv.RESTNonceForTest(f.users["Dana"]) {
+				t.Error("rest-nonce is not the viewer's own")
+			}
+		})
+
+		cart := "/wp-json/wc/store/v1/cart"
+		t.Run("X-WP-Nonce on the Store API", func(t *testing.T) {
+			own := f.srv.RESTNonceForTest(f.users["Carla"])
+			if a := f.do("GET", cart, carla, "", "X-WP-Nonce", own); a.status != 200 || a.header.Get("Nonce") == "" ||
+				a.header.Get("User-ID") != itoa(f.users["Carla"]) {
+				t.Fatalf("own nonce: %d User-ID=%q", a.status, a.header.Get("User-ID"))
+			}
+			if a := f.do("GET", cart, nil, ""); a.header.Get("User-ID") != "0" {
+				t.Fatalf("visitor User-ID=%q", a.header.Get("User-ID"))
+			}
+			for _, bad := range []string{f.srv.RESTNonceForTest(f.users["Dana"]), "0123456789", "junk"} {
+				a := f.do("GET", cart, carla, "", "X-WP-Nonce", bad)
+				if a.status != 403 || a.json(t)["code"] != "rest_cookie_invalid_nonce" {
+					t.Errorf("nonce %q: %d %s", bad, a.status, a.body)
+				}
+			}
+			// A visitor's X-WP-Nonce means nothing: visitors are not checked.
+			if a := f.do("GET", cart, nil, "", "X-WP-Nonce", "junk"); a.status != 200 {
+				t.Errorf("visitor with a nonce header: %d", a.status)
+			}
+		})
+
+		t.Run("Store API nonces are bound to the cart's owner", func(t *testing.T) {
+			// The visitor's nonce (anonymous scope) and a customer's.
+			visitorNonce := f.do("GET", cart, nil, "").header.Get("Nonce")
+			carlaNonce := f.do("GET", cart, carla, "").header.Get("Nonce")
+			danaNonce := f.do("GET", cart, dana, "").header.Get("Nonce")
+			if carlaNonce == visitorNonce || carlaNonce == danaNonce {
+				t.Fatal("customers' Store API nonces are not their own")
+			}
+			add := `{"id":65,"quantity":1}`
+			post := func(c *http.Cookie, nonce string) frameAnswer {
+				return f.do("POST", cart+"/add-item", c, add, "Content-Type", "application/json", "Nonce", nonce)
+			}
+			for name, a := range map[string]frameAnswer{
+				"visitor's nonce for a customer": post(carla, visitorNonce),
+				"another customer's nonce":       post(carla, danaNonce),
+				"a customer's nonce, logged out": post(nil, carlaNonce),
+			} {
+				if a.status != 403 || a.json(t)["code"] != "woocommerce_rest_invalid_nonce" {
+					t.Errorf("%s: %d %s", name, a.status, a.body)
+				}
+			}
+			if a := post(carla, carlaNonce); a.status != 201 {
+				t.Errorf("own nonce: %d %s", a.status, a.body)
+			}
+		})
+	})
+}
+
+func TestFrameComingSoonBanner(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		f := newFrameShop(t, db, true)
+		mia := f.cookie("Mia")
+		id := itoa(f.users["Mia"])
+		url := "/wp-json/wp/v2/users/" + id
+		nonce := f.srv.RESTNonceForTest(f.users["Mia"])
+		const body = "woocommerce_meta%5Bcoming_soon_banner_dismissed%5D=yes"
+		banner := `"coming_soon_banner":{"rest_url":"` + url + `","rest_nonce":"` + nonce + `"}`
+		shows := func(c *http.Cookie) bool {
+			a := f.do("GET", "/", c, "")
+			return strings.Contains(a.body, `id="coming-soon-footer-banner"`) && strings.Contains(a.body, `data-rest-url="/wp-json/wp/v2/users/`)
+		}
+
+		if p := f.do("GET", "/", mia, ""); !strings.Contains(p.body, banner) || !strings.Contains(p.body, `data-rest-url="`+url+`"`) {
+			t.Fatal("a manager in coming-soon mode sees no banner")
+		}
+		if strings.Contains(f.do("GET", "/", f.cookie("Carla"), "").body, "coming-soon-footer-banner") ||
+			strings.Contains(f.do("GET", "/", nil, "").body, "coming-soon-footer-banner") {
+			t.Fatal("the banner shows to a customer or a visitor")
+		}
+
+		t.Run("refusals change nothing", func(t *testing.T) {
+			cases := []struct {
+				name   string
+				target string
+				c      *http.Cookie
+				body   string
+				hdr    []string
+				status int
+				code   string
+			}{
+				{"visitor", url, nil, body, []string{"X-WP-Nonce", nonce}, 401, "rest_not_logged_in"},
+				{"no nonce", url, mia, body, nil, 401, "rest_not_logged_in"},
+				{"bad nonce", url, mia, body, []string{"X-WP-Nonce", "0123456789"}, 403, "rest_cookie_invalid_nonce"},
+				{"another's nonce", url, mia, body, []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Ada"])}, 403, "rest_cookie_invalid_nonce"},
+				{"another user", "/wp-json/wp/v2/users/" + itoa(f.users["Ada"]), mia, body, []string{"X-WP-Nonce", nonce}, 403, "rest_cannot_edit"},
+				{"bad value", url, mia, "woocommerce_meta%5Bcoming_soon_banner_dismissed%5D=maybe", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},
+				{"unknown key", url, mia, "woocommerce_meta%5Brole%5D=administrator", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},
+				{"other field", url, mia, body + "&email=x%40example.com", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},
+				{"bad JSON", url, mia, "{", []string{"X-WP-Nonce", nonce, "Content-Type", "application/json"}, 400, "rest_invalid_json"},
+				{"JSON other field", url, mia, `{"woocommerce_meta":{"coming_soon_banner_dismissed":"yes"},"roles":["administrator"]}`, []string{"X-WP-Nonce", nonce, "Content-Type", "application/json"}, 400, "rest_invalid_param"},
+				{"JSON not strings", url, mia, `{"woocommerce_meta":{"coming_soon_banner_dismissed":true}}`, []string{"X-WP-Nonce", nonce, "Content-Type", "application/json"}, 400, "rest_invalid_param"},
+			}
+			for _, c := range cases {
+				a := f.do("POST", c.target, c.c, c.body, c.hdr...)
+				if a.status != c.status || a.json(t)["code"] != c.code {
+					t.Errorf("%s: %d %s, want %d %s", c.name, a.status, a.body, c.status, c.code)
+				}
+			}
+			if !shows(mia) {
+				t.Fatal("a refused request dismissed the banner")
+			}
+		})
+
+		t.Run("dismissed, then back at the next login", func(t *testing.T) {
+			a := f.do("POST", url, mia, body, "X-WP-Nonce", nonce)
+			if a.status != 200 || a.header.Get("Cache-Control") != "no-store, private" {
+				t.Fatalf("dismiss: %d %s", a.status, a.body)
+			}
+			m := a.json(t)
+			if m["id"] != float64(f.users["Mia"]) || m["name"] != "Mia Manager" ||
+				m["woocommerce_meta"].(map[string]any)["coming_soon_banner_dismissed"] != "yes" {
+				t.Fatalf("user object: %s", a.body)
+			}
+			if shows(mia) || strings.Contains(f.do("GET", "/", mia, "").body, "coming_soon_banner") {
+				t.Fatal("banner still shown after dismissal")
+			}
+			if !shows(f.cookie("Ada")) {
+				t.Fatal("one manager's dismissal hid another's banner")
+			}
+			again, err := f.srv.LogInForTest(ctx, f.users["Mia"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !shows(again) {
+				t.Fatal("banner not back after a login")
+			}
+		})
+
+		t.Run("older body and JSON accepted", func(t *testing.T) {
+			a := f.do("POST", url, mia, "meta%5Bwoocommerce_coming_soon_banner_dismissed%5D=yes", "X-WP-Nonce", nonce)
+			if a.status != 200 || shows(mia) {
+				t.Fatalf("older body: %d %s", a.status, a.body)
+			}
+			a = f.do("POST", url, mia, `{"woocommerce_meta":{"coming_soon_banner_dismissed":"no"}}`, "X-WP-Nonce", nonce, "Content-Type", "application/json")
+			if a.status != 200 || !shows(mia) {
+				t.Fatalf("JSON body: %d %s", a.status, a.body)
+			}
+		})
+	})
+}
+
+func TestFrameNoBannerOutsideComingSoon(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFrameShop(t, db, false)
+		if a := f.do("GET", "/", f.cookie("Ada"), ""); strings.Contains(a.body, "coming_soon_banner") || !strings.Contains(a.body, `"can_edit_pages":true`) {
+			t.Fatal("banner outside coming-soon mode, or the admin is not staff")
+		}
+	})
+}
