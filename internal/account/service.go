@@ -36,6 +36,10 @@ type Service struct {
 	Store Store
 	// Issuer names the shop in authenticator apps ("Vitrine" when empty).
 	Issuer string
+	// Sealer encrypts TOTP secrets at rest. Nil stores them as they are
+	// (tests, tools that never touch two-factor); the server always sets
+	// one, derived from the shop's secret.
+	Sealer *Sealer
 	// Limits and lifetimes; zero takes the default constant of the same name.
 	FailureLimit    int
 	FailureWindow   time.Duration
