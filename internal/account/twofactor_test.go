@@ -264,4 +264,3 @@ func TestCodeReusedNotice(t *testing.T) {
 		}
 	})
 }
-

@@ -34,7 +34,8 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 		to = []string{shopTo}
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
-	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders}
+	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
+		mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountMailView)}
 	outbox := mail.NewOutbox(db, sender, kinds.Render, log, mail.Options{})
 	srv.SetMailKick(outbox.Kick)
 	go outbox.Run(ctx)

@@ -216,6 +216,15 @@ func (s *Server) initAccounts() {
 	if a.Issuer == "" {
 		a.Issuer = s.cfg.SiteName
 	}
+	if a.Sealer == nil {
+		// TOTP secrets sealed under a key derived from the shop's secret
+		// (never empty here: New fills it).
+		sealer, err := account.NewSealer(s.cfg.Secret)
+		if err != nil {
+			panic(err)
+		}
+		a.Sealer = sealer
+	}
 	s.accounts = &a
 	s.bots = map[string]*botcheck.Service{}
 	for _, purpose := range []string{"login", "register"} {

@@ -28,7 +28,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
 	// login & registration (login_page.go) — helper A adds routes here
 	// account pages (account_pages.go) — helper B1 adds routes here
-	// security (account_security.go) — helper B2 adds routes here
+	mux.HandleFunc("GET /my-account/security/{$}", s.handleSecurityPage) // two-factor, recovery codes, devices (account_security.go)
+	mux.HandleFunc("POST /my-account/security/{$}", s.handleSecurityPost)
+	mux.HandleFunc("GET /my-account/security", redirectSlash)
 	// lost password, email verification (account_links.go) — helper C1 adds routes here
 	mux.HandleFunc("GET /my-account", redirectSlash)
 	mux.HandleFunc("GET /checkout", redirectSlash)

@@ -9,6 +9,7 @@ import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
 import { CheckoutPage } from './checkout/CheckoutPage';
 import { OrderReceivedPage } from './order/OrderReceivedPage';
+import { SecurityPage } from './account/SecurityPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
 
 function Page({ data }: { data: PageData }) {
@@ -25,6 +26,8 @@ function Page({ data }: { data: PageData }) {
       return <CheckoutPage data={data} />;
     case 'order-received':
       return <OrderReceivedPage data={data} />;
+    case 'account-security':
+      return <SecurityPage data={data} />;
     default:
       return <NotFoundPage />;
   }
