@@ -40,7 +40,9 @@ func TestCodeReusedNotice(t *testing.T) {
 			t.Errorf("ref %q: %v, want permanent", ref, err)
 		}
 	}
-	gone := CodeReusedRenderer(func(context.Context, int64) (AccountView, error) { return AccountView{}, fmt.Errorf("x: %w", ErrNotFound) })
+	gone := CodeReusedRenderer(func(context.Context, int64) (AccountView, error) {
+		return AccountView{}, fmt.Errorf("x: %w", ErrNotFound)
+	})
 	if _, err := gone(context.Background(), KindAccountCodeReused, "1.1"); !errors.Is(err, ErrPermanent) {
 		t.Errorf("deleted account: %v, want permanent", err)
 	}
