@@ -237,7 +237,9 @@ function TwoFactorOn({ data }: { data: SecurityData }) {
 
 function Devices({ data }: { data: SecurityData }) {
   return (
-    <section className="wfls-devices" aria-labelledby="wfls-devices-heading">
+    // Not a named section: the scrollable table below is the one region
+    // named by the heading (landmark names stay unique).
+    <section className="wfls-devices">
       <h2 id="wfls-devices-heading">Remembered devices</h2>
       <p>A remembered device is not asked for a two-factor code for 30 days.</p>
       {data.devices.length === 0 ? (
