@@ -165,6 +165,16 @@ type Store interface {
 	// UseRecoveryCode marks an unused code used: false when none matched.
 	UseRecoveryCode(ctx context.Context, userID int64, hash string, now time.Time) (bool, error)
 	RecoveryCodesLeft(ctx context.Context, userID int64) (int, error)
+	// ReplaceRecoveryCodes swaps all the user's recovery codes for these,
+	// in one transaction; ErrTOTPNotEnabled when two-factor is off.
+	ReplaceRecoveryCodes(ctx context.Context, userID int64, hashes []string) error
+	// ReplaceTOTPSecret writes next as the active secret when it is still
+	// old (a conditional UPDATE): false when it was not.
+	ReplaceTOTPSecret(ctx context.Context, userID int64, old, next string) (bool, error)
+	// QueueCodeReusedNotice records in the mail outbox the notice telling
+	// the user that a used two-factor code was tried again; at most one
+	// per user per clock hour (later calls in the hour record nothing).
+	QueueCodeReusedNotice(ctx context.Context, userID int64, at time.Time) error
 	// DisableTOTP clears the secrets, the recovery codes and the devices.
 	DisableTOTP(ctx context.Context, userID int64) error
 

@@ -2,12 +2,6 @@ package account
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"strconv"
 	"time"
@@ -16,7 +10,7 @@ import (
 // The account mails. The store queues them in the outbox in the
 // transaction of the change they report; the outbox renders them at send
 // time through MailContent. A link's token is stored only as its hash for
-// lookups, so the row also keeps it sealed (see Sealer) for the renderer;
+// lookups, so the row also keeps it sealed (Sealer.SealToken) for the renderer;
 // the seal is blanked when the link is used.
 
 // Outbox kinds of the account mails.
@@ -68,54 +62,6 @@ type Notice struct {
 	CreatedAt time.Time
 }
 
-// Sealer seals link tokens for the mail renderer: AES-256-GCM under a key
-// derived from the shop's secret, with the link's hash as associated data,
-// so a seal opens only for its own row and a copied database alone yields
-// no working link.
-type Sealer struct{ aead cipher.AEAD }
-
-// NewSealer derives the sealing key from the shop's secret (every instance
-// needs the same secret to render another's mail).
-func NewSealer(secret []byte) *Sealer {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("vitrine account link seal v1"))
-	block, err := aes.NewCipher(m.Sum(nil))
-	if err != nil {
-		panic(err) // a 32-byte key is always valid
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
-	}
-	return &Sealer{aead: aead}
-}
-
-// Seal encrypts token bound to hash.
-func (s *Sealer) Seal(token, hash string) string {
-	nonce := make([]byte, s.aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		panic(err)
-	}
-	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, []byte(token), []byte(hash)))
-}
-
-// ErrSeal: a seal does not open (another secret, or tampered).
-var ErrSeal = errors.New("account: sealed token does not open")
-
-// Open decrypts a seal made for hash.
-func (s *Sealer) Open(sealed, hash string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(sealed)
-	n := s.aead.NonceSize()
-	if err != nil || len(b) < n {
-		return "", ErrSeal
-	}
-	p, err := s.aead.Open(nil, b[:n], b[n:], []byte(hash))
-	if err != nil {
-		return "", ErrSeal
-	}
-	return string(p), nil
-}
-
 // MailContent is what an account mail shows.
 type MailContent struct {
 	User *User
@@ -158,7 +104,7 @@ func (s *Service) MailContent(ctx context.Context, kind, ref string) (*MailConte
 		if sealed == "" || !used.IsZero() || !now.Before(expires) || s.Sealer == nil {
 			return nil, ErrMailVoid
 		}
-		tok, err := s.Sealer.Open(sealed, ref)
+		tok, err := s.Sealer.OpenToken(sealed, ref)
 		if err != nil || HashToken(tok) != ref {
 			return nil, ErrMailVoid
 		}

@@ -12,21 +12,21 @@ import (
 )
 
 func TestSealer(t *testing.T) {
-	s := account.NewSealer([]byte("one shop's secret"))
-	sealed := s.Seal("the token", "hash-a")
+	s := sealer(t, "one shop's secret")
+	sealed := s.SealToken("the token", "hash-a")
 	if strings.Contains(sealed, "the token") {
 		t.Fatal("the seal shows the token")
 	}
-	if got, err := s.Open(sealed, "hash-a"); err != nil || got != "the token" {
+	if got, err := s.OpenToken(sealed, "hash-a"); err != nil || got != "the token" {
 		t.Fatalf("open: %q %v", got, err)
 	}
-	if _, err := s.Open(sealed, "hash-b"); !errors.Is(err, account.ErrSeal) {
+	if _, err := s.OpenToken(sealed, "hash-b"); !errors.Is(err, account.ErrSealed) {
 		t.Errorf("opened for another row: %v", err)
 	}
-	if _, err := account.NewSealer([]byte("another shop's secret")).Open(sealed, "hash-a"); !errors.Is(err, account.ErrSeal) {
+	if _, err := sealer(t, "another shop's secret").OpenToken(sealed, "hash-a"); !errors.Is(err, account.ErrSealed) {
 		t.Errorf("opened under another secret: %v", err)
 	}
-	if _, err := s.Open(sealed[:len(sealed)-2]+"AA", "hash-a"); !errors.Is(err, account.ErrSeal) {
+	if _, err := s.OpenToken(sealed[:len(sealed)-2]+"AA", "hash-a"); !errors.Is(err, account.ErrSealed) {
 		t.Errorf("tampered seal opened: %v", err)
 	}
 }
@@ -36,7 +36,7 @@ func TestSealer(t *testing.T) {
 func TestMailContent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
-		f.svc.Sealer = account.NewSealer([]byte("one shop's secret"))
+		f.svc.Sealer = sealer(t, "one shop's secret")
 		u := f.register("ada@example.com", "ada")
 		tok, _, err := f.svc.RequestReset(f.ctx, "ada", "192.0.2.1")
 		if err != nil || tok == "" {

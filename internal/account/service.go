@@ -36,6 +36,11 @@ type Service struct {
 	Store Store
 	// Issuer names the shop in authenticator apps ("Vitrine" when empty).
 	Issuer string
+	// Sealer encrypts TOTP secrets at rest and seals link tokens for their
+	// mails (mail.go). Nil stores secrets as they are and queues no link
+	// mails (tests, tools); the server always sets one, derived from the
+	// shop's secret.
+	Sealer *Sealer
 	// Limits and lifetimes; zero takes the default constant of the same name.
 	FailureLimit    int
 	FailureWindow   time.Duration
@@ -46,9 +51,6 @@ type Service struct {
 	DeviceLifetime  time.Duration
 	Now             func() time.Time
 	Log             *slog.Logger
-	// Sealer seals link tokens for their mails (mail.go); nil queues no
-	// link mails (the tokens are still returned).
-	Sealer *Sealer
 }
 
 func (s *Service) now() time.Time {
@@ -348,7 +350,7 @@ func (s *Service) RequestReset(ctx context.Context, login, clientIP string) (tok
 	token, hash := newToken()
 	r := &PasswordReset{TokenHash: hash, UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(or(s.ResetLifetime, ResetLifetime))}
 	if s.Sealer != nil {
-		r.Sealed = s.Sealer.Seal(token, hash)
+		r.Sealed = s.Sealer.SealToken(token, hash)
 	}
 	if err := s.Store.InsertReset(ctx, r); err != nil {
 		return "", nil, err
@@ -476,7 +478,7 @@ func (s *Service) RequestEmailVerification(ctx context.Context, userID int64) (t
 	token, hash := newToken()
 	v := &EmailVerification{TokenHash: hash, UserID: userID, Email: u.Email, CreatedAt: now, ExpiresAt: now.Add(or(s.VerifyLifetime, VerifyLifetime))}
 	if s.Sealer != nil {
-		v.Sealed = s.Sealer.Seal(token, hash)
+		v.Sealed = s.Sealer.SealToken(token, hash)
 	}
 	if err := s.Store.InsertEmailVerification(ctx, v); err != nil {
 		return "", nil, err

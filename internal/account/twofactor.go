@@ -50,10 +50,63 @@ func (s *Service) EnrollTOTP(ctx context.Context, userID int64) (*Enrollment, er
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Store.SetPendingTOTP(ctx, userID, key.Secret()); err != nil {
+	sealed, err := s.seal(userID, key.Secret())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.SetPendingTOTP(ctx, userID, sealed); err != nil {
 		return nil, err
 	}
 	return &Enrollment{Secret: key.Secret(), URL: key.URL(), Key: key}, nil
+}
+
+// PendingEnrollment is the started, unconfirmed setup of the user again
+// (to show the QR code once more after a wrong code): ErrTOTPNotPending
+// when none was started, ErrTOTPEnabled when two-factor is already on.
+func (s *Service) PendingEnrollment(ctx context.Context, userID int64) (*Enrollment, error) {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.TwoFactor() {
+		return nil, ErrTOTPEnabled
+	}
+	if u.TOTPPending == "" {
+		return nil, ErrTOTPNotPending
+	}
+	secret, err := s.open(userID, u.TOTPPending)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(strings.TrimRight(secret, "="))
+	if err != nil {
+		return nil, ErrSealed
+	}
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: or(s.Issuer, "Vitrine"), AccountName: u.Email,
+		Period: TOTPPeriod, Secret: raw, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+	if err != nil {
+		return nil, err
+	}
+	return &Enrollment{Secret: key.Secret(), URL: key.URL(), Key: key}, nil
+}
+
+// seal and open put a TOTP secret through the Sealer. Without one, a
+// sealed value cannot be read: that fails closed (ErrSealed).
+func (s *Service) seal(userID int64, secret string) (string, error) {
+	if s.Sealer == nil {
+		return secret, nil
+	}
+	return s.Sealer.Seal(userID, secret)
+}
+
+func (s *Service) open(userID int64, stored string) (string, error) {
+	if s.Sealer == nil {
+		if IsSealed(stored) {
+			return "", ErrSealed
+		}
+		return stored, nil
+	}
+	return s.Sealer.Open(userID, stored)
 }
 
 // matchStep is the newest time step within the skew around now whose code
@@ -102,12 +155,16 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string) ([
 	}
 	// Confirming tests a code like logging in does: under the same
 	// wrong-code limit, so the pending secret cannot be guessed at.
+	secret, err := s.open(userID, u.TOTPPending)
+	if err != nil {
+		return nil, err
+	}
 	var codes []string
 	err = s.secondFactor(ctx, userID, func() error {
 		code = strings.TrimSpace(code)
 		step := int64(-1)
 		if validCodeShape(code) {
-			step = matchStep(u.TOTPPending, code, s.now())
+			step = matchStep(secret, code, s.now())
 		}
 		if step < 0 {
 			return ErrCodeInvalid
@@ -147,7 +204,12 @@ func (s *Service) secondFactor(ctx context.Context, userID int64, check func() e
 			s.log().Warn("account: clear code failures", "user", userID, "err", cerr)
 		}
 	case ErrCodeReused:
+		// A replayed code was seen by someone else: tell the owner
+		// (ASVS V2.8.5). The refusal stands whatever the outbox says.
 		s.log().Warn("account: two-factor code replayed", "user", userID)
+		if nerr := s.Store.QueueCodeReusedNotice(ctx, userID, s.now()); nerr != nil {
+			s.log().Error("account: queue code-reused notice", "user", userID, "err", nerr)
+		}
 	}
 	return err
 }
@@ -171,7 +233,11 @@ func (s *Service) VerifyTOTP(ctx context.Context, userID int64, code string) err
 		if !validCodeShape(code) {
 			return ErrCodeInvalid
 		}
-		step := matchStep(u.TOTPSecret, code, s.now())
+		secret, err := s.open(userID, u.TOTPSecret)
+		if err != nil {
+			return err
+		}
+		step := matchStep(secret, code, s.now())
 		if step < 0 {
 			return ErrCodeInvalid
 		}
@@ -182,8 +248,24 @@ func (s *Service) VerifyTOTP(ctx context.Context, userID int64, code string) err
 		if !ok {
 			return ErrCodeReused
 		}
+		s.resealIfPlain(ctx, u, secret)
 		return nil
 	})
+}
+
+// resealIfPlain seals a secret stored before sealing existed, once a code
+// proved it is the user's (a conditional write: a concurrent change wins).
+func (s *Service) resealIfPlain(ctx context.Context, u *User, secret string) {
+	if s.Sealer == nil || IsSealed(u.TOTPSecret) {
+		return
+	}
+	sealed, err := s.Sealer.Seal(u.ID, secret)
+	if err == nil {
+		_, err = s.Store.ReplaceTOTPSecret(ctx, u.ID, u.TOTPSecret, sealed)
+	}
+	if err != nil {
+		s.log().Warn("account: reseal two-factor secret", "user", u.ID, "err", err)
+	}
 }
 
 var recoveryEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
@@ -229,6 +311,46 @@ func (s *Service) UseRecoveryCode(ctx context.Context, userID int64, code string
 		}
 		return nil
 	})
+}
+
+// NewRecoveryCodes replaces the user's recovery codes with 10 new ones,
+// shown once, after proof that the user holds the account: a current TOTP
+// code (under the wrong-code limit, and spending its step) or else the
+// password. ErrTOTPNotEnabled when two-factor is off; a wrong code is
+// ErrCodeInvalid or ErrCodeReused, a wrong password ErrBadCredentials,
+// neither given an *InputError. Nothing changes on a refusal.
+func (s *Service) NewRecoveryCodes(ctx context.Context, userID int64, code, password string) ([]string, error) {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if !u.TwoFactor() {
+		return nil, ErrTOTPNotEnabled
+	}
+	switch {
+	case strings.TrimSpace(code) != "":
+		if err := s.VerifyTOTP(ctx, userID, code); err != nil {
+			return nil, err
+		}
+	case password != "":
+		// Counted like a wrong code, so a stolen session cannot guess
+		// at the password here without limit.
+		if err := s.secondFactor(ctx, userID, func() error {
+			if !checkPassword(password, u.PasswordHash) {
+				return ErrBadCredentials
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, &InputError{Field: "code", Message: "Enter a code from your authenticator app or your password."}
+	}
+	codes, hashes := newRecoveryCodes()
+	if err := s.Store.ReplaceRecoveryCodes(ctx, userID, hashes); err != nil {
+		return nil, err
+	}
+	return codes, nil
 }
 
 // RecoveryCodesLeft counts the user's unused recovery codes.

@@ -37,7 +37,7 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
 	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
-		support.KindMessage: support.Renderer(db, to)}
+		support.KindMessage: support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView)}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {
 		kinds[k] = accounts

@@ -22,6 +22,9 @@ const (
 	// KindNewOrder is the new-order notice sent to the shop; ref is the
 	// order id.
 	KindNewOrder = "new_order"
+	// KindAccountCodeReused tells an account's owner that a two-factor
+	// code already used was tried again; ref is "<user id>.<unix time>".
+	KindAccountCodeReused = "account_code_reused"
 )
 
 // Message is one email, ready to send. Text is always sent (as the plain

@@ -485,7 +485,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 
 		// A link for the old address, then the email changes.
 		v := s.register("bob@example.com", "")
-		if _, _, err := (&account.Service{Store: db, Now: s.clock.Now, Sealer: account.NewSealer([]byte("the shop secret, shared by instances"))}).
+		if _, _, err := (&account.Service{Store: db, Now: s.clock.Now, Sealer: mustSealer(t, "the shop secret, shared by instances")}).
 			RequestEmailVerification(context.Background(), v.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -589,4 +589,13 @@ func TestAccountMailKinds(t *testing.T) {
 	if !errors.Is(err, vmail.ErrPermanent) {
 		t.Errorf("unknown kind: %v", err)
 	}
+}
+
+func mustSealer(t *testing.T, secret string) *account.Sealer {
+	t.Helper()
+	s, err := account.NewSealer([]byte(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -215,9 +215,17 @@ func (s *Server) deviceRemembered(r *http.Request, userID int64) bool {
 func (s *Server) initAccounts() {
 	a := s.cfg.Accounts
 	a.Store, a.Now, a.Log = s.db, s.now, s.log
-	a.Sealer = account.NewSealer(s.cfg.Secret) // the mailed links (account_links.go)
 	if a.Issuer == "" {
 		a.Issuer = s.cfg.SiteName
+	}
+	if a.Sealer == nil {
+		// TOTP secrets and mailed links' tokens sealed under a key derived
+		// from the shop's secret (never empty here: New fills it).
+		sealer, err := account.NewSealer(s.cfg.Secret)
+		if err != nil {
+			panic(err)
+		}
+		a.Sealer = sealer
 	}
 	s.accounts = &a
 	s.support = &support.Service{Store: s.db, Now: s.now, Log: s.log}

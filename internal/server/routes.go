@@ -39,7 +39,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccount))
 	mux.HandleFunc("POST /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccountPost))
 	mux.HandleFunc("POST /my-account/delete-account/{$}", s.customerPage(s.handleAccountDelete))
-	// security (account_security.go) — helper B2 adds routes here
+	// Security: two-factor, recovery codes, devices (account_security.go).
+	mux.HandleFunc("GET /my-account/security/{$}", s.handleSecurityPage) // two-factor, recovery codes, devices (account_security.go)
+	mux.HandleFunc("POST /my-account/security/{$}", s.handleSecurityPost)
+	mux.HandleFunc("GET /my-account/security", redirectSlash)
 	// Lost password, email verification (account_links.go).
 	mux.HandleFunc("GET "+lostPasswordPath+"{$}", s.handleLostPassword)
 	mux.HandleFunc("POST "+lostPasswordPath+"{$}", s.handleLostPasswordPost)

@@ -10,6 +10,7 @@ import { Fragment } from './cart/Fragments';
 import { CheckoutPage } from './checkout/CheckoutPage';
 import { OrderReceivedPage } from './order/OrderReceivedPage';
 import { AccountPage } from './account/AccountPage';
+import { SecurityPage } from './account/SecurityPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
 import { LostPasswordPage } from './account/LostPasswordPage';
 import { VerifyEmailPage } from './account/VerifyEmailPage';
@@ -40,6 +41,8 @@ function Page({ data }: { data: PageData }) {
       return <LoginPage data={data} />;
     case 'account-logout':
       return <LogoutConfirmPage data={data} />;
+    case 'account-security':
+      return <SecurityPage data={data} />;
     default:
       return <NotFoundPage />;
   }

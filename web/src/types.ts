@@ -628,6 +628,36 @@ export interface VerifyEmailPage extends PageBase {
   error?: string;
 }
 
+/** A remembered device on the security page (label: the browser's User-Agent when it was remembered, plain text). */
+export interface RememberedDevice {
+  id: number;
+  label: string;
+  created: string;
+  expires: string;
+}
+
+/**
+ * The my-account security page (/my-account/security/): two-factor setup and
+ * status, recovery codes, remembered devices. Per customer, never cached.
+ */
+export interface AccountSecurityPage extends PageBase {
+  page: 'account-security';
+  logout_url: string;
+  email: string;
+  two_factor: boolean;
+  recovery_codes_left: number;
+  /** A started setup (only in the answer that started it, or to a wrong confirming code). */
+  enrollment: { secret: string; secret_groups: string[]; qr: string; otpauth_url: string } | null;
+  /** New recovery codes: only in the answer that made them, never again. */
+  recovery_codes: string[] | null;
+  devices: RememberedDevice[];
+  /** A _wpnonce per form: enroll, confirm, new-codes, disable, forget-device, forget-all. */
+  nonces: Record<string, string>;
+  notice: { kind: 'message' | 'error'; text: string } | null;
+  /** Field errors by field: confirm_code, new_codes_code, new_codes_password, disable_password. */
+  errors: Record<string, string>;
+}
+
 export type PageData =
   | HomePage
   | ListingPage
@@ -642,4 +672,5 @@ export type PageData =
   | VerifyEmailPage
   | AccountPage
   | AccountLoginPage
-  | AccountLogoutPage;
+  | AccountLogoutPage
+  | AccountSecurityPage;

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/account"
+	"vitrine/internal/mail"
 )
 
 // Accounts (internal/account): users, sessions, reset links, two-factor
@@ -636,4 +637,46 @@ func (db *DB) DeleteDevice(ctx context.Context, userID, id int64) (bool, error) 
 func (db *DB) DeleteUserDevices(ctx context.Context, userID int64) error {
 	_, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM remembered_devices WHERE user_id = ?`), userID)
 	return err
+}
+
+// ReplaceRecoveryCodes swaps all the user's recovery codes, while
+// two-factor is on.
+func (db *DB) ReplaceRecoveryCodes(ctx context.Context, userID int64, hashes []string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		var n int
+		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM users WHERE id = ? AND totp_secret IS NOT NULL`), userID); err != nil {
+			return err
+		}
+		if n == 0 {
+			return account.ErrTOTPNotEnabled
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM recovery_codes WHERE user_id = ?`), userID); err != nil {
+			return err
+		}
+		for _, h := range hashes {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)`), userID, h); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ReplaceTOTPSecret rewrites the active secret when it is still old.
+func (db *DB) ReplaceTOTPSecret(ctx context.Context, userID int64, old, next string) (bool, error) {
+	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET totp_secret = ? WHERE id = ? AND totp_secret = ?`), next, userID, old)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// QueueCodeReusedNotice records the code-reused notice in the outbox,
+// deduplicated per user per clock hour by the outbox's dedupe key.
+func (db *DB) QueueCodeReusedNotice(ctx context.Context, userID int64, at time.Time) error {
+	id := strconv.FormatInt(userID, 10)
+	ref := id + "." + strconv.FormatInt(at.Unix(), 10)
+	key := mail.KindAccountCodeReused + ":" + id + ":" + strconv.FormatInt(at.Unix()/3600, 10)
+	return db.EnqueueMail(ctx, mail.KindAccountCodeReused, ref, key, at)
 }
