@@ -99,7 +99,7 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, u *accoun
 	if r.Method == http.MethodGet {
 		p.Notice = s.takeAccountNotice(w, r)
 	}
-	res, err := s.loader.Account(r.Context(), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
+	res, err := s.loader.Account(s.pageContext(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
 	if err != nil {
 		s.pageError(w, "account page", err)
 		return
@@ -388,6 +388,10 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		if len(errs.Notices) > 0 {
 			s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
 			return
+		}
+		// The new address is proven by its link (account_links.go).
+		if err := s.sendVerification(ctx, u.ID); err != nil {
+			s.log.Warn("verification mail after email change", "user", u.ID, "err", err)
 		}
 	}
 	if changePassword {

@@ -85,7 +85,7 @@ func (s *Server) handleSecurityPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securityView) {
-	ctx := r.Context()
+	ctx := s.pageContext(r)
 	// Reload: a refused form may have changed nothing, or the state moved.
 	u, err := s.accounts.User(ctx, userOf(r).ID)
 	if err != nil {

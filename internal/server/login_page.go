@@ -57,11 +57,16 @@ func (s *Server) guestScope(r *http.Request) string {
 
 // handleLoginPage answers GET /my-account/ for a visitor.
 func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
-	s.renderLogin(w, r, s.loginPage(r), http.StatusOK)
+	p := s.loginPage(r)
+	// "Your account has been deleted." after the delete-account form.
+	if n := s.takeAccountNotice(w, r); n != "" {
+		p.Notices = append(p.Notices, pages.LoginNotice{Kind: "message", HTML: html.EscapeString(n)})
+	}
+	s.renderLogin(w, r, p, http.StatusOK)
 }
 
 func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, p pages.AccountLoginPage, status int) {
-	res, err := s.loader.AccountLogin(r.Context(), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
+	res, err := s.loader.AccountLogin(s.pageContext(r), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
 	if err != nil {
 		s.pageError(w, "login page", err)
 		return
@@ -258,6 +263,11 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, "log in after registration", err)
 		return
 	}
+	// The address is proven by the link (account_links.go); until then the
+	// guest orders placed with it stay unlinked.
+	if err := s.sendVerification(ctx, u.ID); err != nil {
+		s.log.Warn("verification mail after registration", "user", u.ID, "err", err)
+	}
 	target := p.Redirect
 	if target == "" {
 		target = "/my-account/"
@@ -278,7 +288,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", userCartID(u.ID), nonceTickAt(s.now())) {
-		res, err := s.loader.AccountLogout(r.Context(), r.URL.RequestURI(), s.logoutURL(r))
+		res, err := s.loader.AccountLogout(s.pageContext(r), r.URL.RequestURI(), s.logoutURL(r))
 		if err != nil {
 			s.pageError(w, "log-out page", err)
 			return
