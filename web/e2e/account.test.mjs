@@ -1,0 +1,292 @@
+// Accounts in a real browser against the real binary (one server for the
+// file): register, log out and in (keyboard only), a wrong password,
+// two-factor set up from the security page and a login with the code (the
+// code computed here from the secret the page shows), "remember this
+// device", the registration's "Message to Support" overlay, a guest cart
+// merged into the customer's at login, and axe scans of every account
+// page and overlay.
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { newContext, useShop } from './server.mjs';
+import { seriousViolations } from './checkout-helpers.mjs';
+
+const shop = useShop();
+const PASSWORD = 'a long passphrase for the tests';
+
+async function scan(page, label, include) {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  assert.ok(results.passes.length > 0, 'axe ran its rules');
+  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
+}
+
+/** RFC 6238 code (SHA-1, 6 digits, 30 s) for a base32 secret at time t (ms). */
+function totp(secret, t = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const ch of secret.replace(/=+$/, '').toUpperCase()) {
+    const v = alphabet.indexOf(ch);
+    assert.ok(v >= 0, `base32 character ${ch}`);
+    bits += v.toString(2).padStart(5, '0');
+  }
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(t / 1000 / 30)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const off = mac[mac.length - 1] & 0xf;
+  const n = (mac.readUInt32BE(off) & 0x7fffffff) % 1_000_000;
+  return String(n).padStart(6, '0');
+}
+
+let seq = 0;
+function email() {
+  seq += 1;
+  return `shopper${seq}.${Date.now()}@example.com`;
+}
+
+async function register(page, address) {
+  await page.goto('/my-account/');
+  await page.locator('#reg_email').fill(address);
+  await page.locator('#reg_password').fill(PASSWORD);
+  await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button[name=register]').click()]);
+  await page.getByText('Hello').waitFor();
+}
+
+async function logOut(page) {
+  await page.goto('/my-account/');
+  await Promise.all([
+    page.waitForURL(/\/my-account\/$/),
+    page.locator('.woocommerce-MyAccount-navigation-link--customer-logout a').click(),
+  ]);
+  await page.locator('#username').waitFor();
+}
+
+async function fillLogin(page, login, password) {
+  await page.goto('/my-account/');
+  await page.locator('#username').fill(login);
+  await page.locator('#password').fill(password);
+}
+
+test('register, see the dashboard, log out, log in again with the keyboard only', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    const address = email();
+    await page.goto('/my-account/');
+    await scan(page, 'login and registration page');
+    await register(page, address);
+    const cookies = await context.cookies();
+    const login = cookies.find((c) => c.name.startsWith('wordpress_logged_in_'));
+    assert.ok(login, 'a login cookie');
+    assert.equal(login.httpOnly, true);
+    assert.equal(login.sameSite, 'Lax');
+    await scan(page, 'dashboard');
+    await logOut(page);
+    assert.equal((await context.cookies()).some((c) => c.name.startsWith('wordpress_logged_in_')), false, 'logged out');
+
+    // Keyboard only: focus the user name, type, Tab to the password, Enter.
+    await page.goto('/my-account/');
+    await page.locator('#username').focus();
+    await page.keyboard.type(address);
+    await page.keyboard.press('Tab');
+    await expectFocused(page, '#password');
+    await page.keyboard.type(PASSWORD);
+    await Promise.all([page.waitForURL(/\/my-account\/$/), page.keyboard.press('Enter')]);
+    await page.getByText('Hello').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+async function expectFocused(page, selector) {
+  const focused = await page.evaluate((sel) => document.activeElement === document.querySelector(sel), selector);
+  assert.ok(focused, `${selector} has the focus`);
+}
+
+test('a wrong password shows the error above the form, announced, and logs nobody in', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    const address = email();
+    await register(page, address);
+    await logOut(page);
+    await fillLogin(page, address, 'not the password at all');
+    await page.locator('button.woocommerce-form-login__submit').click();
+    const notice = page.locator('#login-notices');
+    await notice.getByText('The username or password you entered is incorrect.').waitFor();
+    assert.equal(await notice.getAttribute('role'), 'alert', 'the notice is announced');
+    assert.equal(page.url(), `${shop.server.baseURL}/my-account/`);
+    assert.equal((await context.cookies()).some((c) => c.name.startsWith('wordpress_logged_in_')), false);
+    await scan(page, 'login page with an error');
+  } finally {
+    await context.close();
+  }
+});
+
+test('two-factor: set up with the QR page, log in with a code, remember the device', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    const address = email();
+    await register(page, address);
+
+    await page.goto('/my-account/security/');
+    await scan(page, 'security page, two-factor off');
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const secretEl = page.locator('#wfls-totp-secret');
+    await secretEl.waitFor();
+    const secret = await secretEl.getAttribute('data-secret');
+    assert.match(secret, /^[A-Z2-7]+=*$/);
+    assert.ok(await page.locator('img[src^="data:image/png"]').count(), 'the QR code');
+    await scan(page, 'security page, setup');
+    await page.locator('#wfls-confirm-code').fill(totp(secret));
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    const codes = page.locator('#wfls-recovery-codes');
+    await codes.waitFor();
+    assert.equal(await codes.locator('li').count(), 10, 'ten recovery codes');
+    await scan(page, 'security page, recovery codes');
+
+    // Log in again: the code overlay asks for the code.
+    await logOut(page);
+    await fillLogin(page, address, PASSWORD);
+    await page.locator('button.woocommerce-form-login__submit').click();
+    const overlay = page.locator('dialog#wfls-prompt-overlay');
+    await overlay.waitFor({ state: 'visible' });
+    const token = page.locator('#wfls-token');
+    assert.equal(await token.getAttribute('size'), '6');
+    assert.equal(await token.getAttribute('autocomplete'), 'one-time-code');
+    await expectFocused(page, '#wfls-token');
+    await scan(page, 'two-factor overlay', 'dialog#wfls-prompt-overlay');
+    // The code of the next step: the confirming code's step is spent, and
+    // the window accepts one step either side.
+    await token.fill(totp(secret, Date.now() + 30_000));
+    await page.locator('#wfls-remember-device').check();
+    await Promise.all([page.waitForURL(/\/my-account\/$/), overlay.getByRole('button', { name: 'Log In' }).click()]);
+    await page.getByText('Hello').waitFor();
+    assert.ok((await context.cookies()).some((c) => c.name.startsWith('wfls-remembered-')), 'remember-device cookie');
+
+    // The remembered device logs in without the code.
+    await logOut(page);
+    await fillLogin(page, address, PASSWORD);
+    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
+    await page.getByText('Hello').waitFor();
+    assert.equal(await overlay.count(), 0, 'no overlay on a remembered device');
+
+    // The security page lists the device; forgetting it asks for the code again.
+    await page.goto('/my-account/security/');
+    await page.getByRole('button', { name: /^Forget / }).first().waitFor();
+    await scan(page, 'security page, two-factor on with a device');
+    await page.getByRole('button', { name: 'Forget all devices' }).click();
+    await page.locator('#wfls-no-devices').waitFor();
+    await logOut(page);
+    await fillLogin(page, address, PASSWORD);
+    await page.locator('button.woocommerce-form-login__submit').click();
+    await page.locator('dialog#wfls-prompt-overlay').waitFor({ state: 'visible' });
+    // Escape closes the overlay and gives the focus back to the form.
+    await page.keyboard.press('Escape');
+    await page.locator('dialog#wfls-prompt-overlay').waitFor({ state: 'hidden' });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a registration the bot-check refuses offers the "Message to Support" overlay', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    // A bot's submit: the proof is stripped on its way to the server.
+    await page.route('**/my-account/', async (route) => {
+      const req = route.request();
+      if (req.method() === 'POST' && (req.postData() || '').includes('register')) {
+        const form = new URLSearchParams(req.postData());
+        form.delete('wfls-captcha');
+        await route.continue({ postData: form.toString() });
+        return;
+      }
+      await route.continue();
+    });
+    await page.goto('/my-account/');
+    await page.locator('#reg_email').fill(email());
+    await page.locator('#reg_password').fill(PASSWORD);
+    await page.locator('button[name=register]').click();
+    const contact = page.locator('a.wfls-registration-captcha-contact');
+    await contact.waitFor();
+    await contact.click();
+    const dialog = page.locator('dialog#wfls-support-overlay');
+    await dialog.waitFor({ state: 'visible' });
+    await scan(page, 'support overlay', 'dialog#wfls-support-overlay');
+    await page.locator('#wfls-message').fill('I could not register; please help.');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#wfls-support-notices').getByText(/sent/i).waitFor();
+    assert.equal(await page.locator('#wfls-message').isDisabled(), true, 'the message box is disabled after sending');
+    assert.equal(await dialog.getByRole('button', { name: 'Send' }).isDisabled(), true, 'Send is disabled after sending');
+  } finally {
+    await context.close();
+  }
+});
+
+test("a guest's cart joins the customer's cart at login", async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    const address = email();
+    await register(page, address);
+    await logOut(page);
+    // As a guest, add a product through the Store API the storefront uses.
+    await page.goto('/shop/');
+    const added = await page.evaluate(async () => {
+      const products = await (await fetch('/wp-json/wc/store/v1/products?per_page=50')).json();
+      const simple = products.find((p) => p.type === 'simple' && p.is_purchasable && p.is_in_stock);
+      const cart = await fetch('/wp-json/wc/store/v1/cart');
+      const nonce = cart.headers.get('Nonce');
+      const res = await fetch('/wp-json/wc/store/v1/cart/add-item', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Nonce: nonce },
+        body: JSON.stringify({ id: simple.id, quantity: 2 }),
+      });
+      return { status: res.status, id: simple.id };
+    });
+    assert.equal(added.status, 201);
+    await fillLogin(page, address, PASSWORD);
+    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
+    const items = await page.evaluate(async () => (await (await fetch('/wp-json/wc/store/v1/cart')).json()).items);
+    assert.deepEqual(
+      items.map((i) => [i.id, i.quantity]),
+      [[added.id, 2]],
+      "the customer's cart holds the guest's lines",
+    );
+  } finally {
+    await context.close();
+  }
+});
+
+test('axe: orders, addresses, account details, lost password, on a phone too', async () => {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 812 },
+  ]) {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      await page.goto('/my-account/lost-password/');
+      await scan(page, `lost password at ${viewport.width}px`);
+      await register(page, email());
+      for (const path of ['/my-account/orders/', '/my-account/edit-address/', '/my-account/edit-address/billing/', '/my-account/edit-account/']) {
+        await page.goto(path);
+        await page.locator('.woocommerce-MyAccount-navigation').waitFor();
+        await scan(page, `${path} at ${viewport.width}px`);
+      }
+      // The address form refuses bad input with messages tied to the fields.
+      await page.goto('/my-account/edit-address/billing/');
+      await page.locator('#billing_first_name').fill('');
+      await page.locator('form').getByRole('button', { name: /save/i }).click();
+      await page.locator('[aria-invalid="true"]').first().waitFor();
+      await scan(page, `address form with errors at ${viewport.width}px`);
+    } finally {
+      await context.close();
+    }
+  }
+});
