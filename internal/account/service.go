@@ -185,7 +185,8 @@ func (s *Service) failureHits(accountKey, clientIP string) []RateHit {
 // FailureLimit in FailureWindow on either is refused with *LockedError
 // without checking the password, until the window ends. A right password
 // clears the account's count and takes its one hit back from the
-// address, so only failures add up. A hash made with other parameters
+// address, so only failures add up; an attempt refused by the limit is
+// taken back too (it was never checked). A hash made with other parameters
 // than HashParams is replaced after a right password.
 func (s *Service) Authenticate(ctx context.Context, login, password, clientIP string) (*Login, error) {
 	login = strings.ToLower(strings.TrimSpace(login))
@@ -213,6 +214,17 @@ func (s *Service) Authenticate(ctx context.Context, login, password, clientIP st
 		return nil, err
 	}
 	if !ok {
+		// Refused unchecked: the hit is taken back, so a burst of
+		// attempts in flight at once (right ones among them) cannot
+		// keep an address locked for the rest of the window; the
+		// failures that caused the lock stay counted.
+		keys := make([]string, 0, len(hits))
+		for _, h := range hits {
+			keys = append(keys, h.Key)
+		}
+		if err := s.Store.RefundRateLimits(ctx, keys); err != nil {
+			s.log().Warn("account: refund refused login attempt", "err", err)
+		}
 		return nil, &LockedError{RetryAfter: wait}
 	}
 	if !checkPassword(password, hash) || u == nil {

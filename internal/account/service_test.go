@@ -926,3 +926,47 @@ func TestConfirmTOTPWrongCodeLimit(t *testing.T) {
 		}
 	})
 }
+
+// Right passwords in flight at once from one address: those beyond the
+// limit are refused unchecked, but none of them is left counted, so the
+// address is not locked afterwards; failures still lock after five.
+func TestConcurrentRightLoginsLeaveNoLock(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		f.register("ada@example.com", "")
+		const n = 9
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { _, errs[i] = f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7") })
+		}
+		wg.Wait()
+		for _, err := range errs {
+			var le *account.LockedError
+			if err != nil && !errors.As(err, &le) {
+				t.Fatalf("concurrent right login: %v", err)
+			}
+		}
+		if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7"); err != nil {
+			t.Fatalf("after the burst the address is still locked: %v", err)
+		}
+		for i := range 5 {
+			if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", "wrong", "203.0.113.7"); err != account.ErrBadCredentials {
+				t.Fatalf("failure %d: %v", i+1, err)
+			}
+		}
+		var le *account.LockedError
+		if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7"); !errors.As(err, &le) {
+			t.Fatalf("sixth attempt after five failures: %v", err)
+		}
+		// Refused attempts do not add up beyond the limit either: the lock
+		// lasts the window, and no longer.
+		for range 10 {
+			f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7")
+		}
+		f.clock.Add(account.FailureWindow + time.Second)
+		if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7"); err != nil {
+			t.Fatalf("after the window: %v", err)
+		}
+	})
+}
