@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -85,6 +86,11 @@ type Config struct {
 	// MaxConnsPerIP caps the open connections of one client address on the
 	// shop's port (0: no cap; behind a reverse proxy use 0 or a high value).
 	MaxConnsPerIP int
+	// TrustedProxies lists the reverse proxies (addresses or CIDR
+	// prefixes, comma-separated) whose X-Forwarded-For names the client.
+	TrustedProxies string
+	// trusted is TrustedProxies parsed.
+	trusted []netip.Prefix
 	// CheckoutRateLimit and CheckoutRateLimitAddress cap checkout attempts
 	// per minute per cart session and per client address (0: off).
 	CheckoutRateLimit        int
@@ -139,6 +145,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.Addr, "addr", ":8080", "address to listen on")
 	str(&c.MetricsAddr, "metrics-addr", "127.0.0.1:9090", "address of the Prometheus /metrics listener; empty or off turns it off")
 	num(&c.MaxConnsPerIP, "max-conns-per-ip", 64, "open connections one client address may hold on --addr (0: no cap; behind a reverse proxy use 0 or a high value)")
+	str(&c.TrustedProxies, "trusted-proxies", "", "reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client for the per-address limits; empty: the connection's address is the client")
 	str(&c.DB, "db", "sqlite:./data/vitrine.db", "store: sqlite:PATH or postgres://…")
 	str(&c.BaseURL, "base-url", "", "public origin of the shop, e.g. https://shop.example (default: from --addr)")
 	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
@@ -218,6 +225,20 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.MaxConnsPerIP < 0 {
 		return c, nil, fmt.Errorf("--max-conns-per-ip %d: use 0 (no cap) or more", c.MaxConnsPerIP)
+	}
+	for _, part := range strings.Split(c.TrustedProxies, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			a, aerr := netip.ParseAddr(part)
+			if aerr != nil {
+				return c, nil, fmt.Errorf("--trusted-proxies %q: want addresses or CIDR prefixes, such as 10.0.0.5 or 10.0.0.0/8", part)
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		c.trusted = append(c.trusted, p.Masked())
 	}
 	if c.Scroll != "spinner" && c.Scroll != "button" && c.Scroll != "off" {
 		return c, nil, fmt.Errorf("--infinite-scroll %q: use spinner, button or off", c.Scroll)
@@ -465,7 +486,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
-		ComingSoon: cfg.ComingSoon,
+		ComingSoon: cfg.ComingSoon, TrustedProxies: cfg.trusted,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -120,7 +121,12 @@ func TestParseEdgeFlags(t *testing.T) {
 	if c, _, err := parse(nil, env(map[string]string{"VITRINE_METRICS_ADDR": "off", "VITRINE_MAX_CONNS_PER_IP": "0"}), &errb); err != nil || c.MetricsAddr != "" || c.MaxConnsPerIP != 0 {
 		t.Errorf("from the environment: %q %d %v", c.MetricsAddr, c.MaxConnsPerIP, err)
 	}
-	for _, bad := range [][]string{{"--metrics-addr", "nonsense"}, {"--max-conns-per-ip", "-1"}} {
+	if c, _, err := parse([]string{"--trusted-proxies", " 10.0.0.0/8, 192.0.2.7,::1 "}, env(nil), &errb); err != nil ||
+		fmt.Sprint(c.trusted) != "[10.0.0.0/8 192.0.2.7/32 ::1/128]" {
+		t.Errorf("--trusted-proxies: %v %v", c.trusted, err)
+	}
+	for _, bad := range [][]string{{"--metrics-addr", "nonsense"}, {"--max-conns-per-ip", "-1"}, {"--trusted-proxies", "10.0.0.0/33"},
+		{"--trusted-proxies", "proxy.example"}} {
 		if _, _, err := parse(bad, env(nil), &errb); err == nil {
 			t.Errorf("%v accepted", bad)
 		}

@@ -195,7 +195,7 @@ func (s *Server) handleLostPasswordPost(w http.ResponseWriter, r *http.Request) 
 		s.renderRequestForm(w, r, login, "Enter a username or email address.", "user_login", http.StatusBadRequest)
 		return
 	}
-	_, _, err := s.accounts.RequestReset(r.Context(), login, clientIP(r.RemoteAddr))
+	_, _, err := s.accounts.RequestReset(r.Context(), login, s.clientIP(r))
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):

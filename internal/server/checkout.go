@@ -6,7 +6,6 @@ import (
 	"errors"
 	"html"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -106,14 +105,6 @@ func (s *Server) checkoutCart(ctx context.Context, id string) (*cartObject, *car
 
 // --- placing an order ---
 
-func clientIP(remote string) string {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		return ""
-	}
-	return host
-}
-
 // orderReceivedURL is where a placed order is shown.
 func orderReceivedURL(o *checkout.Order) string {
 	return "/checkout/order-received/" + strconv.FormatInt(o.ID, 10) + "/?key=" + o.Key
@@ -158,7 +149,7 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 			return
 		}
 		if r.Method == http.MethodPost {
-			if wait, ok := s.checkout.Allow(r.Context(), sess.id, clientIP(r.RemoteAddr)); !ok {
+			if wait, ok := s.checkout.Allow(r.Context(), sess.id, s.clientIP(r)); !ok {
 				s.cartHeaders(w, sess, now)
 				w.Header().Set("Retry-After", retryAfter(wait))
 				writeRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
@@ -270,7 +261,7 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	}
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
 		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
-		IdempotencyKey: key, Body: body, ClientIP: clientIP(r.RemoteAddr), UserAgent: r.UserAgent(),
+		IdempotencyKey: key, Body: body, ClientIP: s.clientIP(r), UserAgent: r.UserAgent(),
 		MissingPayment: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
 	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {
 		pr.Shipping = nil

@@ -170,7 +170,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			Fields: map[string]string{}})
 		return
 	}
-	if wait, ok := s.checkout.Allow(ctx, sess.id, clientIP(r.RemoteAddr)); !ok {
+	if wait, ok := s.checkout.Allow(ctx, sess.id, s.clientIP(r)); !ok {
 		w.Header().Set("Retry-After", retryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
@@ -185,7 +185,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	}
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
 		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.cfg.Checkout.Terms != nil,
-		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: clientIP(r.RemoteAddr),
+		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
 		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method."}
 	if toDifferent {
 		pr.Shipping = &shipping

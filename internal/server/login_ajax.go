@@ -111,7 +111,7 @@ func (s *Server) issueProof(r *http.Request, login string, userID int64, twoFact
 		tf = "1"
 	}
 	body := strconv.FormatInt(userID, 10) + "." + tf + "." + strconv.FormatInt(s.now().Add(proofLifetime).Unix(), 10) + "." + hex.EncodeToString(nonce[:])
-	return body + "." + s.proofMAC(body, login, checkout.AddressKey(clientIP(r.RemoteAddr)))
+	return body + "." + s.proofMAC(body, login, checkout.AddressKey(s.clientIP(r)))
 }
 
 // parseProof checks a proof's shape, MAC (for login from r's address) and
@@ -125,7 +125,7 @@ func (s *Server) parseProof(r *http.Request, raw, login string) (*loginProof, bo
 		return nil, false
 	}
 	body := strings.Join(parts[:4], ".")
-	want := s.proofMAC(body, login, checkout.AddressKey(clientIP(r.RemoteAddr)))
+	want := s.proofMAC(body, login, checkout.AddressKey(s.clientIP(r)))
 	if !hmac.Equal([]byte(parts[4]), []byte(want)) {
 		return nil, false
 	}
@@ -231,7 +231,7 @@ func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
 		return
 	}
-	res, err := s.accounts.Authenticate(ctx, login, password, clientIP(r.RemoteAddr))
+	res, err := s.accounts.Authenticate(ctx, login, password, s.clientIP(r))
 	if err != nil {
 		s.writeAuthError(w, err)
 		return
@@ -326,7 +326,7 @@ const (
 
 func (s *Server) supportToken(r *http.Request) string {
 	exp := strconv.FormatInt(s.now().Add(supportTokenLifetime).Unix(), 10)
-	return exp + "." + hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(clientIP(r.RemoteAddr))))
+	return exp + "." + hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
 }
 
 func (s *Server) validSupportToken(r *http.Request, tok string) bool {
@@ -338,7 +338,7 @@ func (s *Server) validSupportToken(r *http.Request, tok string) bool {
 	if err != nil || !s.now().Before(time.Unix(n, 0)) {
 		return false
 	}
-	want := hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(clientIP(r.RemoteAddr))))
+	want := hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
 	return hmac.Equal([]byte(sig), []byte(want))
 }
 
@@ -365,7 +365,7 @@ func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
 		username = r.PostFormValue("user_login")
 	}
 	_, err := s.support.Send(r.Context(), support.Message{Email: email, Username: username,
-		Text: r.PostFormValue("wfls-message"), ClientIP: clientIP(r.RemoteAddr)})
+		Text: r.PostFormValue("wfls-message"), ClientIP: s.clientIP(r)})
 	var limited *support.LimitedError
 	switch {
 	case err == nil:

@@ -143,7 +143,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		s.refuseLogin(w, r, p, http.StatusServiceUnavailable, msgUnavailable)
 		return
 	}
-	res, err := s.accounts.Authenticate(ctx, login, password, clientIP(r.RemoteAddr))
+	res, err := s.accounts.Authenticate(ctx, login, password, s.clientIP(r))
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -68,6 +69,9 @@ type Config struct {
 	// HoldStock is how long an unpaid bank-transfer order holds its stock
 	// before it is cancelled and the stock released (holdstock.go); 0 never.
 	HoldStock time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (clientip.go); empty: the TCP peer is the client.
+	TrustedProxies []netip.Prefix
 	// RememberDeviceOff hides the code overlay's "remember this device"
 	// checkbox and ignores remember-device cookies (auth.go).
 	RememberDeviceOff bool
