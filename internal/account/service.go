@@ -261,8 +261,8 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, current, nex
 	if err != nil {
 		return err
 	}
-	if !checkPassword(current, u.PasswordHash) {
-		return ErrBadCredentials
+	if err := s.confirmPassword(ctx, u, current); err != nil {
+		return err
 	}
 	if err := ValidatePassword(next, u.Email, u.Username); err != nil {
 		return err
@@ -285,13 +285,27 @@ func (s *Service) ChangeEmail(ctx context.Context, userID int64, password, email
 	if err != nil {
 		return err
 	}
-	if !checkPassword(password, u.PasswordHash) {
-		return ErrBadCredentials
+	if err := s.confirmPassword(ctx, u, password); err != nil {
+		return err
 	}
 	if email == u.Email {
 		return nil
 	}
 	return s.Store.SetEmail(ctx, userID, email, &Notice{Kind: MailEmailChanged, Email: u.Email, NewEmail: email, CreatedAt: s.now()})
+}
+
+// confirmPassword checks the password of a logged-in user before a
+// sensitive change (email, password, deleting the account, turning
+// two-factor off) under the same per-user limit as second-factor codes:
+// a stolen session cannot guess at the password through these forms
+// (*LockedError after CodeFailureLimit wrong ones in FailureWindow).
+func (s *Service) confirmPassword(ctx context.Context, u *User, password string) error {
+	return s.secondFactor(ctx, u.ID, func() error {
+		if !checkPassword(password, u.PasswordHash) {
+			return ErrBadCredentials
+		}
+		return nil
+	})
 }
 
 // DeleteAccount deletes the account after checking the password. Its
@@ -301,8 +315,8 @@ func (s *Service) DeleteAccount(ctx context.Context, userID int64, password stri
 	if err != nil {
 		return err
 	}
-	if !checkPassword(password, u.PasswordHash) {
-		return ErrBadCredentials
+	if err := s.confirmPassword(ctx, u, password); err != nil {
+		return err
 	}
 	return s.Store.DeleteUser(ctx, userID)
 }

@@ -970,3 +970,39 @@ func TestConcurrentRightLoginsLeaveNoLock(t *testing.T) {
 		}
 	})
 }
+
+// The forms of a logged-in user that take the password (email, password,
+// deleting the account, turning two-factor off) share one per-user limit,
+// so a stolen session cannot guess at the password through them.
+func TestPasswordConfirmationLimit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		u := f.register("ada@example.com", "")
+		tries := []func(pw string) error{
+			func(pw string) error { return f.svc.ChangeEmail(f.ctx, u.ID, pw, "ada.new@example.com") },
+			func(pw string) error { return f.svc.ChangePassword(f.ctx, u.ID, pw, "another long passphrase here") },
+			func(pw string) error { return f.svc.DeleteAccount(f.ctx, u.ID, pw) },
+		}
+		for i := range account.CodeFailureLimit {
+			if err := tries[i%len(tries)]("not my password"); err != account.ErrBadCredentials {
+				t.Fatalf("wrong password %d: %v", i+1, err)
+			}
+		}
+		var le *account.LockedError
+		for i, try := range tries {
+			if err := try(goodPassword); !errors.As(err, &le) || le.RetryAfter <= 0 {
+				t.Fatalf("form %d after the limit, right password: %v", i, err)
+			}
+		}
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword); !errors.As(err, &le) {
+			t.Fatalf("turning two-factor off after the limit: %v", err)
+		}
+		if got, err := f.svc.User(f.ctx, u.ID); err != nil || got.Email != "ada@example.com" {
+			t.Fatalf("the account changed under the lock: %+v %v", got, err)
+		}
+		f.clock.Add(account.FailureWindow + time.Second)
+		if err := f.svc.ChangeEmail(f.ctx, u.ID, goodPassword, "ada.new@example.com"); err != nil {
+			t.Fatalf("after the window: %v", err)
+		}
+	})
+}

@@ -365,8 +365,8 @@ func (s *Service) DisableTOTP(ctx context.Context, userID int64, password string
 	if err != nil {
 		return err
 	}
-	if !checkPassword(password, u.PasswordHash) {
-		return ErrBadCredentials
+	if err := s.confirmPassword(ctx, u, password); err != nil {
+		return err
 	}
 	if !u.TwoFactor() && u.TOTPPending == "" {
 		return ErrTOTPNotEnabled

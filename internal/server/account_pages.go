@@ -371,12 +371,17 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
 		return
 	}
+	status := http.StatusBadRequest
+	var locked *account.LockedError
 	// Checked: now the writes, the email first (its password check and
 	// taken-email refusal come before the password changes).
 	if emailChanged {
 		switch err := s.accounts.ChangeEmail(ctx, u.ID, current, email); {
 		case errors.Is(err, account.ErrBadCredentials):
 			fail("password_current", msgWrongPassword)
+		case errors.As(err, &locked):
+			status = s.lockedForm(w, locked)
+			fail("password_current", tooManyText(locked))
 		case errors.Is(err, account.ErrEmailTaken):
 			fail("account_email", "This email address is already registered.")
 		case errors.As(err, &ie):
@@ -386,7 +391,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 			return
 		}
 		if len(errs.Notices) > 0 {
-			s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+			s.renderAccountForm(w, r, u, form, errs, status)
 			return
 		}
 		// The new address is proven by its link (account_links.go).
@@ -398,6 +403,9 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		switch err := s.accounts.ChangePassword(ctx, u.ID, current, next); {
 		case errors.Is(err, account.ErrBadCredentials):
 			fail("password_current", msgWrongPassword)
+		case errors.As(err, &locked):
+			status = s.lockedForm(w, locked)
+			fail("password_current", tooManyText(locked))
 		case errors.As(err, &ie):
 			fail("password_1", ie.Message)
 		case err != nil:
@@ -405,7 +413,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 			return
 		}
 		if len(errs.Notices) > 0 {
-			s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+			s.renderAccountForm(w, r, u, form, errs, status)
 			return
 		}
 	}
@@ -445,6 +453,12 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, u *
 		return
 	}
 	err := s.accounts.DeleteAccount(r.Context(), u.ID, r.PostFormValue("delete_password"))
+	if locked := (*account.LockedError)(nil); errors.As(err, &locked) {
+		errs := formErrors(tooManyText(locked))
+		errs.Fields["delete_password"] = tooManyText(locked)
+		s.renderAccountForm(w, r, u, form, errs, s.lockedForm(w, locked))
+		return
+	}
 	if errors.Is(err, account.ErrBadCredentials) {
 		errs := formErrors(msgWrongPassword)
 		errs.Fields["delete_password"] = msgWrongPassword
@@ -459,4 +473,17 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, u *
 	s.clearLoginCookie(w)
 	s.setAccountNotice(w, "account-deleted")
 	http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
+}
+
+// lockedForm answers a form refused by the password limit: 429 with
+// Retry-After.
+func (s *Server) lockedForm(w http.ResponseWriter, le *account.LockedError) int {
+	w.Header().Set("Retry-After", retryAfter(le.RetryAfter))
+	return http.StatusTooManyRequests
+}
+
+// tooManyText is the notice of a form refused by the password or code
+// limit, with the time to wait.
+func tooManyText(le *account.LockedError) string {
+	return "Too many wrong attempts. Please try again in " + waitText(le.RetryAfter) + "."
 }

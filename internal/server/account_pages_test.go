@@ -717,3 +717,27 @@ func TestCheckoutForCustomers(t *testing.T) {
 		}
 	})
 }
+
+// The password on the account forms is limited like a second-factor code:
+// five wrong ones, then 429 with Retry-After, even for the right one, and
+// nothing changes.
+func TestAccountPasswordLimit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		c, u := s.customer("ada@example.com")
+		f := c.page("/my-account/edit-account/", 200).AccountForm
+		for i := range 5 {
+			r, _ := c.postForm("/my-account/delete-account/", url.Values{"delete-account-nonce": {f.DeleteNonce}, "delete_password": {fmt.Sprintf("wrong password %d", i)}})
+			if r.status != 400 {
+				t.Fatalf("wrong password %d: %d", i+1, r.status)
+			}
+		}
+		r, d := c.postForm("/my-account/delete-account/", url.Values{"delete-account-nonce": {f.DeleteNonce}, "delete_password": {accountPassword}})
+		if r.status != 429 || r.header.Get("Retry-After") == "" || d.Errors == nil || !strings.Contains(d.Errors.Fields["delete_password"], "Too many wrong attempts") {
+			t.Fatalf("after the limit: %d %q %+v", r.status, r.header.Get("Retry-After"), d.Errors)
+		}
+		if _, err := s.accounts().User(context.Background(), u.ID); err != nil {
+			t.Fatalf("deleted under the lock: %v", err)
+		}
+	})
+}

@@ -258,7 +258,7 @@ func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err err
 	case errors.As(err, &locked):
 		status = http.StatusTooManyRequests
 		w.Header().Set("Retry-After", retryAfter(locked.RetryAfter))
-		text = "Too many wrong attempts. Please try again in " + waitText(locked.RetryAfter) + "."
+		text = tooManyText(locked)
 	case errors.As(err, &input):
 		text = input.Message
 	case errors.Is(err, account.ErrCodeReused):

@@ -6,8 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -39,12 +37,7 @@ const (
 
 // lockedText is the lockout notice with the time to wait, in minutes.
 func lockedText(wait time.Duration) string {
-	mins := int(math.Ceil(wait.Minutes()))
-	unit := "minutes"
-	if mins <= 1 {
-		mins, unit = 1, "minute"
-	}
-	return fmt.Sprintf("<strong>ERROR</strong>: Too many failed login attempts. Please try again in %d %s.", mins, unit)
+	return "<strong>ERROR</strong>: Too many failed login attempts. Please try again in " + waitText(wait) + "."
 }
 
 // setRetryAfter sets the Retry-After header in whole seconds (at least 1).
