@@ -1,7 +1,6 @@
 import type { AccountPage, AccountOrderView } from '../types';
 import { decodeEntities, formatDate } from '../lib/format';
-import { LineSummary } from '../ui/LineItem';
-import { AddressLines, hasAddress, money } from '../order/OrderReceivedPage';
+import { OrderDetails } from '../order/OrderReceivedPage';
 
 type Orders = NonNullable<AccountPage['orders']>;
 
@@ -104,7 +103,6 @@ export function ViewOrder({ order }: { order?: AccountOrderView }) {
       </p>
     );
   }
-  const c = order.currency;
   const date = formatDate(order.date_created) || order.date_created;
   return (
     <div className="woocommerce-order account-order">
@@ -117,64 +115,7 @@ export function ViewOrder({ order }: { order?: AccountOrderView }) {
           {order.test_notice || 'Test order: paid in a sandbox, no money was taken.'}
         </p>
       )}
-      <section className="woocommerce-order-details" aria-labelledby="order-details-heading">
-        <h2 id="order-details-heading" className="woocommerce-order-details__title">
-          Order details
-        </h2>
-        <table className="woocommerce-table woocommerce-table--order-details shop_table order_details">
-          <thead>
-            <tr>
-              <th scope="col" className="product-name">
-                Product
-              </th>
-              <th scope="col" className="product-total">
-                Total
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {order.lines.map((l, i) => (
-              <tr key={i} className="woocommerce-table__line-item order_item">
-                <td className="product-name">
-                  <LineSummary name={l.name} quantity={l.quantity} variation={l.variation} />
-                </td>
-                <td className="product-total">{money(l.total, c)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            {order.totals.map((t, i) => (
-              <tr key={i}>
-                <th scope="row">{decodeEntities(t.label).replace(/:\s*$/, '')}</th>
-                <td>{money(t.value, c)}</td>
-              </tr>
-            ))}
-            {order.customer_note && (
-              <tr>
-                <th scope="row">Note</th>
-                <td className="order-note">{decodeEntities(order.customer_note)}</td>
-              </tr>
-            )}
-          </tfoot>
-        </table>
-      </section>
-      <section className="woocommerce-customer-details" aria-labelledby="customer-details-heading">
-        <h2 id="customer-details-heading" className="screen-reader-text">
-          Addresses
-        </h2>
-        <div className="order-addresses">
-          <div className="woocommerce-column woocommerce-column--billing-address">
-            <h3 className="woocommerce-column__title">Billing address</h3>
-            <AddressLines a={order.billing_address} withContact />
-          </div>
-          {hasAddress(order.shipping_address) && (
-            <div className="woocommerce-column woocommerce-column--shipping-address">
-              <h3 className="woocommerce-column__title">Shipping address</h3>
-              <AddressLines a={order.shipping_address} withContact={false} />
-            </div>
-          )}
-        </div>
-      </section>
+      <OrderDetails order={order} />
       <p>
         <a href="/my-account/orders/">Back to your orders</a>
       </p>
