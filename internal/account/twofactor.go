@@ -60,21 +60,32 @@ func (s *Service) EnrollTOTP(ctx context.Context, userID int64) (*Enrollment, er
 	return &Enrollment{Secret: key.Secret(), URL: key.URL(), Key: key}, nil
 }
 
+// pendingSecret is the user and the opened secret of a started, unconfirmed
+// setup: ErrTOTPEnabled when two-factor is already on, ErrTOTPNotPending
+// when no setup was started.
+func (s *Service) pendingSecret(ctx context.Context, userID int64) (*User, string, error) {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return nil, "", err
+	}
+	if u.TwoFactor() {
+		return nil, "", ErrTOTPEnabled
+	}
+	if u.TOTPPending == "" {
+		return nil, "", ErrTOTPNotPending
+	}
+	secret, err := s.open(userID, u.TOTPPending)
+	if err != nil {
+		return nil, "", err
+	}
+	return u, secret, nil
+}
+
 // PendingEnrollment is the started, unconfirmed setup of the user again
 // (to show the QR code once more after a wrong code): ErrTOTPNotPending
 // when none was started, ErrTOTPEnabled when two-factor is already on.
 func (s *Service) PendingEnrollment(ctx context.Context, userID int64) (*Enrollment, error) {
-	u, err := s.Store.UserByID(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	if u.TwoFactor() {
-		return nil, ErrTOTPEnabled
-	}
-	if u.TOTPPending == "" {
-		return nil, ErrTOTPNotPending
-	}
-	secret, err := s.open(userID, u.TOTPPending)
+	u, secret, err := s.pendingSecret(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -143,22 +154,12 @@ func validCodeShape(code string) bool {
 // and returns the recovery codes, shown once (only their hashes are kept).
 // The code's step counts as used.
 func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string) ([]string, error) {
-	u, err := s.Store.UserByID(ctx, userID)
+	u, secret, err := s.pendingSecret(ctx, userID)
 	if err != nil {
 		return nil, err
-	}
-	if u.TwoFactor() {
-		return nil, ErrTOTPEnabled
-	}
-	if u.TOTPPending == "" {
-		return nil, ErrTOTPNotPending
 	}
 	// Confirming tests a code like logging in does: under the same
 	// wrong-code limit, so the pending secret cannot be guessed at.
-	secret, err := s.open(userID, u.TOTPPending)
-	if err != nil {
-		return nil, err
-	}
 	var codes []string
 	err = s.secondFactor(ctx, userID, func() error {
 		code = strings.TrimSpace(code)
