@@ -100,18 +100,7 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, u *accoun
 		p.Notice = s.takeAccountNotice(w, r)
 	}
 	res, err := s.loader.Account(s.pageContext(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
-	if err != nil {
-		s.pageError(w, "account page", err)
-		return
-	}
-	pg, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
-	if err != nil {
-		s.pageError(w, "account page", err)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-store, private")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, pg)
+	s.sendPersonal(w, r, "account page", r.URL.RequestURI(), res, err)
 }
 
 func formErrors(notices ...string) *pages.FormErrors {

@@ -114,18 +114,7 @@ func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securi
 		return
 	}
 	res, err := s.loader.AccountSecurity(ctx, r.URL.RequestURI(), in)
-	if err != nil {
-		s.pageError(w, "security page", err)
-		return
-	}
-	p, err := s.renderPage(ctx, r.URL.RequestURI(), res)
-	if err != nil {
-		s.pageError(w, "security page", err)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-store, private")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, p)
+	s.sendPersonal(w, r, "security page", r.URL.RequestURI(), res, err)
 }
 
 // enrollmentView draws the setup's QR code on the server (a PNG data URI:

@@ -108,18 +108,7 @@ func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess car
 	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
 		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
 		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: userOf(r) == nil && s.accounts != nil})
-	if err != nil {
-		s.pageError(w, "checkout page", err)
-		return
-	}
-	p, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
-	if err != nil {
-		s.pageError(w, "checkout page", err)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-store, private")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, p)
+	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
 
 func (s *Server) pageError(w http.ResponseWriter, what string, err error) {
@@ -234,17 +223,7 @@ func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.loader.OrderReceived(s.pageContext(r), r.URL.RequestURI(), view)
-	if err != nil {
-		s.pageError(w, "order received", err)
-		return
-	}
-	p, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
-	if err != nil {
-		s.pageError(w, "order received", err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, p)
+	s.sendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
 }
 
 // orderView finds the order an id and key name together, or nil.

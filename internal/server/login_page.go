@@ -67,18 +67,7 @@ func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, p pages.AccountLoginPage, status int) {
 	res, err := s.loader.AccountLogin(s.pageContext(r), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
-	if err != nil {
-		s.pageError(w, "login page", err)
-		return
-	}
-	page, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
-	if err != nil {
-		s.pageError(w, "login page", err)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-store, private")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, page)
+	s.sendPersonal(w, r, "login page", r.URL.RequestURI(), res, err)
 }
 
 // safeRedirect keeps a same-site path ("/checkout/"), and nothing else: no
@@ -289,17 +278,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", userCartID(u.ID), nonceTickAt(s.now())) {
 		res, err := s.loader.AccountLogout(s.pageContext(r), r.URL.RequestURI(), s.logoutURL(r))
-		if err != nil {
-			s.pageError(w, "log-out page", err)
-			return
-		}
-		page, err := s.renderPage(r.Context(), r.URL.RequestURI(), res)
-		if err != nil {
-			s.pageError(w, "log-out page", err)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		writeBody(w, r, page)
+		s.sendPersonal(w, r, "log-out page", r.URL.RequestURI(), res, err)
 		return
 	}
 	if err := s.logOut(w, r); err != nil {

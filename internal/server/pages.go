@@ -121,6 +121,22 @@ func (s *Server) pageLoadFailed(w http.ResponseWriter, r *http.Request, err erro
 	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 }
 
+// sendPersonal renders and sends a page loaded for this request alone
+// (checkout, account pages, order received): never cached, never stored.
+// err is the load's; what names the page in the log when it failed.
+func (s *Server) sendPersonal(w http.ResponseWriter, r *http.Request, what, uri string, res *pages.Result, err error) {
+	if err == nil {
+		var p *render.Page
+		if p, err = s.renderPage(r.Context(), uri, res); err == nil {
+			w.Header().Set("Cache-Control", "no-store, private")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			writeBody(w, r, p)
+			return
+		}
+	}
+	s.pageError(w, what, err)
+}
+
 // renderPage runs the React app on the server. If that fails the page is
 // still sent, with the data inlined and an empty root, and the browser
 // renders it: a shopper never gets a blank error page for a render bug.
