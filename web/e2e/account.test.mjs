@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived, seriousViolations } from './checkout-helpers.mjs';
 
 const shop = useShop();
 const PASSWORD = 'a long passphrase for the tests';
@@ -288,5 +288,41 @@ test('axe: orders, addresses, account details, lost password, on a phone too', a
     } finally {
       await context.close();
     }
+  }
+});
+
+test("a customer's order shows in the orders table and opens; axe on the order, verify-email and log-out pages", async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await register(page, email());
+    await page.goto('/my-account/verify-email/');
+    await page.locator('h1').waitFor();
+    await scan(page, 'verify-email page, pending');
+
+    await addToCart(page);
+    const data = await openCheckout(page);
+    assert.equal(await page.locator('#createaccount').count(), 0, 'no "create an account" for a customer');
+    await fillBilling(page, countryKinds(data).withStates);
+    await page.getByRole('radio', { name: bankTitle(data) }).check();
+    await acceptTerms(page);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await orderReceived(page);
+
+    await page.goto('/my-account/orders/');
+    const table = page.locator('.account-orders-scroll table');
+    await table.waitFor();
+    assert.equal(await table.locator('tbody tr').count(), 1, 'the order is listed');
+    await scan(page, 'orders with an order');
+    await Promise.all([page.waitForURL(/\/my-account\/view-order\/\d+\/$/), table.locator('a.view').first().click()]);
+    await page.locator('.woocommerce-order-details').waitFor();
+    await scan(page, 'one order');
+
+    // A log-out link without its nonce asks first.
+    await page.goto('/my-account/customer-logout/');
+    await page.getByText('Are you sure you want to log out?').waitFor();
+    await scan(page, 'log-out confirmation');
+  } finally {
+    await context.close();
   }
 });
