@@ -47,6 +47,25 @@ type Attr struct {
 	Value     string `json:"value"`
 }
 
+// CustomerSession is the cart session id of a customer's cart: a
+// logged-in customer's cart belongs to the account (WooCommerce keys it by
+// user id), the same on every device and kept across logouts.
+func CustomerSession(userID int64) string { return "u_" + strconv.FormatInt(userID, 10) }
+
+// SessionCustomer is the account whose cart session id is id (the inverse
+// of CustomerSession); 0 for a guest's session.
+func SessionCustomer(id string) int64 {
+	rest, ok := strings.CutPrefix(id, "u_")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || n <= 0 || CustomerSession(n) != id {
+		return 0
+	}
+	return n
+}
+
 // Line is one cart line: a product (or variation) with its chosen options.
 type Line struct {
 	Key         string

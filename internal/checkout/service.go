@@ -381,7 +381,7 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 		k := sha256.Sum256([]byte(pr.Session + "|" + c.Hash() + "|" + reqHash))
 		key, window = hex.EncodeToString(k[:]), replayWindow
 	}
-	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: pr.Session, CustomerID: pr.CustomerID,
+	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: pr.Session, CustomerID: customerOf(pr.CustomerID, pr.Session),
 		Customer:     Customer{Billing: billing, Shipping: shipping, RateID: stored.Customer.ShippingRate},
 		CustomerNote: Clean(pr.Note), Method: m, Status: status, Config: cfg, Meta: meta,
 		IdempotencyScope: "checkout:" + pr.Session, IdempotencyKey: key, RequestHash: reqHash, ReplayWindow: window, Now: now})
@@ -418,11 +418,21 @@ type PendingOrder struct {
 	RequestHash      string
 }
 
+// customerOf is the account an order belongs to: the one the adapter
+// names, else the account whose cart it is (every placing path, the
+// wallet's too, sells a customer's cart as theirs).
+func customerOf(id int64, session string) int64 {
+	if id != 0 {
+		return id
+	}
+	return cart.SessionCustomer(session)
+}
+
 // PlacePending places a PendingOrder in one store transaction (stock
 // taken, prices re-read, the cart emptied). No mail is queued: a pending
 // order's mails go out when it is paid.
 func (s *Service) PlacePending(ctx context.Context, in PendingOrder) (*Order, error) {
-	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, CustomerID: in.CustomerID, Customer: in.Customer, Method: in.Method,
+	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, CustomerID: customerOf(in.CustomerID, in.Session), Customer: in.Customer, Method: in.Method,
 		Status: StatusPending, Config: s.Config, Meta: in.Meta, IdempotencyScope: in.IdempotencyScope,
 		IdempotencyKey: in.IdempotencyKey, RequestHash: in.RequestHash, Now: s.now()})
 	return o, err

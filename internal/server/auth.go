@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
+	"vitrine/internal/cart"
 	"vitrine/internal/support"
 )
 
@@ -174,7 +175,7 @@ func (s *Server) logOut(w http.ResponseWriter, r *http.Request) error {
 // userCartID is the cart session id of a logged-in customer: the cart
 // belongs to the account (as WooCommerce keys it by user id), so it is
 // the same on every device and outlives a logout.
-func userCartID(userID int64) string { return "u_" + strconv.FormatInt(userID, 10) }
+func userCartID(userID int64) string { return cart.CustomerSession(userID) }
 
 // deviceMAC binds a remembered-device token to its user.
 func (s *Server) deviceMAC(userID int64, token string) string {
