@@ -3,6 +3,7 @@ import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
 import { AUTH_FAILED, postAjax, statusFailedText, type LSAnswer } from './api';
 import { obtainProof } from './botcheck';
+import { FormRow } from './FormRow';
 
 /** Screen-reader status while the invisible bot-check works. */
 export const VERIFYING = 'Checking that you are not a robot, please wait…';
@@ -141,37 +142,16 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
   return (
     <form ref={formRef} className="woocommerce-form woocommerce-form-login login" method="post" action="/my-account/" onSubmit={onSubmit}>
       <LoginNotices id="login-notices" ref={noticesRef} notices={notices} />
-      <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
-        <label htmlFor="username">
-          Username or email address&nbsp;<span className="required" aria-hidden="true">*</span>
-          <span className="screen-reader-text">Required</span>
-        </label>
-        <input
-          type="text"
-          className="woocommerce-Input woocommerce-Input--text input-text"
-          name="username"
-          id="username"
-          autoComplete="username"
-          required
-          aria-required="true"
-          defaultValue={data.values.username}
-        />
-      </p>
-      <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
-        <label htmlFor="password">
-          Password&nbsp;<span className="required" aria-hidden="true">*</span>
-          <span className="screen-reader-text">Required</span>
-        </label>
-        <input
-          className="woocommerce-Input woocommerce-Input--text input-text"
-          type="password"
-          name="password"
-          id="password"
-          autoComplete="current-password"
-          required
-          aria-required="true"
-        />
-      </p>
+      <FormRow
+        label="Username or email address"
+        type="text"
+        name="username"
+        id="username"
+        autoComplete="username"
+        required
+        defaultValue={data.values.username}
+      />
+      <FormRow label="Password" type="password" name="password" id="password" autoComplete="current-password" required />
       <input type="hidden" name="woocommerce-login-nonce" value={data.login_nonce} />
       <input type="hidden" name="redirect" value={data.redirect} />
       <input type="hidden" name="wfls-captcha" value={payload} readOnly />

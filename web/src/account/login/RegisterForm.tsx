@@ -5,6 +5,7 @@ import { REGISTER_FAILED } from './api';
 import { obtainProof } from './botcheck';
 import { VERIFYING } from './LoginForm';
 import { SupportDialog } from './SupportDialog';
+import { FormRow } from './FormRow';
 
 /**
  * The registration form (WooCommerce's field names). Spec section 4: the
@@ -67,59 +68,26 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
     <>
       <form className="woocommerce-form woocommerce-form-register register" method="post" action="/my-account/" onSubmit={onSubmit}>
         <LoginNotices id="register-notices" ref={noticesRef} notices={notices} onClick={onNoticeClick} />
-        <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
-          <label htmlFor="reg_username">
-            Username <span className="optional">(optional)</span>
-          </label>
-          <input
-            type="text"
-            className="woocommerce-Input woocommerce-Input--text input-text"
-            name="username"
-            id="reg_username"
-            autoComplete="username"
-            aria-describedby="reg_username_help"
-            defaultValue={data.values.reg_username}
-          />
-          <span id="reg_username_help" className="description">
-            3 to 60 letters, digits, dots, dashes or underscores. You can always log in with your email address.
-          </span>
-        </p>
-        <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
-          <label htmlFor="reg_email">
-            Email address&nbsp;<span className="required" aria-hidden="true">*</span>
-            <span className="screen-reader-text">Required</span>
-          </label>
-          <input
-            type="email"
-            className="woocommerce-Input woocommerce-Input--text input-text"
-            name="email"
-            id="reg_email"
-            autoComplete="email"
-            required
-            aria-required="true"
-            defaultValue={data.values.reg_email}
-          />
-        </p>
-        <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
-          <label htmlFor="reg_password">
-            Password&nbsp;<span className="required" aria-hidden="true">*</span>
-            <span className="screen-reader-text">Required</span>
-          </label>
-          <input
-            type="password"
-            className="woocommerce-Input woocommerce-Input--text input-text"
-            name="password"
-            id="reg_password"
-            autoComplete="new-password"
-            required
-            aria-required="true"
-            minLength={12}
-            aria-describedby="reg_password_help"
-          />
-          <span id="reg_password_help" className="description">
-            At least 12 characters; a common password or your email address is refused.
-          </span>
-        </p>
+        <FormRow
+          label="Username"
+          type="text"
+          name="username"
+          id="reg_username"
+          autoComplete="username"
+          defaultValue={data.values.reg_username}
+          help="3 to 60 letters, digits, dots, dashes or underscores. You can always log in with your email address."
+        />
+        <FormRow label="Email address" type="email" name="email" id="reg_email" autoComplete="email" required defaultValue={data.values.reg_email} />
+        <FormRow
+          label="Password"
+          type="password"
+          name="password"
+          id="reg_password"
+          autoComplete="new-password"
+          required
+          minLength={12}
+          help="At least 12 characters; a common password or your email address is refused."
+        />
         <input type="hidden" name="woocommerce-register-nonce" value={data.register_nonce} />
         <input type="hidden" name="redirect" value={data.redirect} />
         <input type="hidden" name="wfls-captcha" defaultValue="" />
