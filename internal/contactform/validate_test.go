@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -411,4 +412,31 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestDefaultMessagesComplete(t *testing.T) {
+	d := reflect.ValueOf(DefaultMessages())
+	for i := range d.NumField() {
+		if d.Field(i).String() == "" {
+			t.Errorf("no default for %s", d.Type().Field(i).Name)
+		}
+	}
+	if !reflect.DeepEqual(Messages{}.withDefaults(), DefaultMessages()) {
+		t.Error("withDefaults does not fill every text")
+	}
+}
+
+// TestWeekdayAgreesWithTime checks the 400-year shortcut against the time
+// package day by day over five centuries.
+func TestWeekdayAgreesWithTime(t *testing.T) {
+	for d := time.Date(1800, 1, 1, 12, 0, 0, 0, time.UTC); d.Year() < 2300; d = d.AddDate(0, 0, 1) {
+		want := int(d.Weekday())
+		if want == 0 {
+			want = 7
+		}
+		got, ok := weekday(d.Format("2006-01-02"))
+		if !ok || got != want {
+			t.Fatalf("%s: got %d %v, want %d", d.Format("2006-01-02"), got, ok, want)
+		}
+	}
 }
