@@ -253,12 +253,13 @@ func lookupFiles(files map[string][]File, name string) []File {
 	return nil
 }
 
-// nonBlank drops values that are empty or only white space (CF7's
-// wpcf7_exclude_blank over trimmed input).
+// nonBlank trims the surrounding white space of each value and drops those
+// left empty, as CF7 strips posted values before its rules see them (and the
+// browser trims them too).
 func nonBlank(vals []string) []string {
 	var out []string
 	for _, v := range vals {
-		if strings.TrimSpace(v) != "" {
+		if v = strings.TrimSpace(v); v != "" {
 			out = append(out, v)
 		}
 	}

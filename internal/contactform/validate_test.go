@@ -135,6 +135,8 @@ func TestRules(t *testing.T) {
 		{"maxlength ok", Rule{Rule: "maxlength", Threshold: "3"}, vals{"f": {"ééé"}}, nil, true},
 		{"maxlength long", Rule{Rule: "maxlength", Threshold: "3"}, vals{"f": {"ab", "cd"}}, nil, false},
 		{"maxlength astral is two units", Rule{Rule: "maxlength", Threshold: "3"}, vals{"f": {"a😀b"}}, nil, false},
+		{"maxlength ignores surrounding spaces", Rule{Rule: "maxlength", Threshold: "3"}, vals{"f": {"  abc\n"}}, nil, true},
+		{"enum on trimmed value", Rule{Rule: "enum", Accept: []string{"a"}}, vals{"f": {" a "}}, nil, true},
 		{"maxlength CRLF is one", Rule{Rule: "maxlength", Threshold: "3"}, vals{"f": {"a\r\nb"}}, nil, true},
 
 		{"minnumber ok", Rule{Rule: "minnumber", Threshold: "1.5"}, vals{"f": {"1.5"}}, nil, true},
