@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/review"
 	"vitrine/internal/richtext"
 )
 
@@ -796,7 +797,7 @@ func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog
 }
 
 // SaveReview implements catalog.Writer; it also refreshes the product's
-// average rating and review count.
+// average rating, review count and histogram (refreshRatings, review.go).
 func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 	if r.Rating < 1 || r.Rating > 5 {
 		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
@@ -806,17 +807,15 @@ func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 		if created.IsZero() {
 			created = db.now()
 		}
-		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, created.UTC()); err != nil {
+		status := review.StatusHold
+		if r.Approved {
+			status = review.StatusApproved
+		}
+		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, status, created.UTC()); err != nil {
 			return fmt.Errorf("insert review: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET
-			review_count = (SELECT COUNT(*) FROM reviews WHERE product_id = ? AND approved = ?),
-			average_rating = COALESCE((SELECT AVG(rating) FROM reviews WHERE product_id = ? AND approved = ?), 0)
-			WHERE id = ?`), r.ProductID, true, r.ProductID, true, r.ProductID); err != nil {
-			return err
-		}
-		return db.recordChange(ctx, tx, r.ProductID, "product")
+		return db.refreshRatings(ctx, tx, r.ProductID)
 	})
 }
 
