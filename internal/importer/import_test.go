@@ -449,8 +449,9 @@ func TestReimportKeepsShopComputed(t *testing.T) {
 			t.Fatalf("hoodie variations: %d, %v", len(vars), err)
 		}
 		variation := vars[0].ID
-		for _, rating := range []int{5, 4} {
-			if err := db.SaveReview(ctx, &catalog.Review{ProductID: tee.ID, Author: "A", Email: "a@example.com", Rating: rating, Approved: true}); err != nil {
+		// Two reviewers: a product has one review per email (00016_reviews.sql).
+		for i, rating := range []int{5, 4} {
+			if err := db.SaveReview(ctx, &catalog.Review{ProductID: tee.ID, Author: "A", Email: fmt.Sprintf("a%d@example.com", i), Rating: rating, Approved: true}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -28,6 +28,7 @@ import (
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/render"
+	"vitrine/internal/review"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
@@ -75,6 +76,9 @@ type Config struct {
 	// RememberDeviceOff hides the code overlay's "remember this device"
 	// checkbox and ignores remember-device cookies (auth.go).
 	RememberDeviceOff bool
+	// Reviews are the review settings (internal/review); nil takes
+	// review.DefaultSettings (ratings required, held for moderation).
+	Reviews *review.Settings
 	// ComingSoon is the shop's "coming soon" mode. Today it only shows
 	// staff the coming-soon footer banner (frame.go); visitors still see
 	// the shop.
@@ -119,6 +123,7 @@ type Server struct {
 	bots     map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support  *support.Service             // messages to support from refused registrations (login_ajax.go)
 	meta     *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
+	reviews  *review.Service              // product reviews (reviews_api.go)
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -159,6 +164,11 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
 	s.initAccounts()
 	s.meta = &usermeta.Service{Store: db}
+	reviewSettings := review.DefaultSettings()
+	if cfg.Reviews != nil {
+		reviewSettings = *cfg.Reviews
+	}
+	s.reviews = &review.Service{Store: db, Settings: reviewSettings, Now: s.now, Log: log}
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
@@ -246,7 +256,9 @@ func (s *Server) applyChanges(ctx context.Context) {
 				// status shows only in dynamic calls, never in pages.
 				tags = append(tags, stockTag(c.ProductID))
 			default:
-				tags = append(tags, productTag(c.ProductID), stockTag(c.ProductID))
+				// "reviews": the review listings not limited to products
+				// (reviews_api.go) may gain or lose this product's reviews.
+				tags = append(tags, productTag(c.ProductID), stockTag(c.ProductID), reviewsTag)
 				if c.Kind == "product_listed" {
 					// Published, hidden, moved between categories or
 					// (un)featured: listings may gain or lose it.

@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/review"
 	"vitrine/internal/richtext"
 )
 
@@ -795,8 +796,9 @@ func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog
 	})
 }
 
-// SaveReview implements catalog.Writer; it also refreshes the product's
-// average rating and review count.
+// SaveReview implements catalog.Writer (an upsert by product and email);
+// it also refreshes the product's average rating, review count and
+// histogram (refreshRatings, review.go).
 func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 	if r.Rating < 1 || r.Rating > 5 {
 		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
@@ -806,17 +808,20 @@ func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 		if created.IsZero() {
 			created = db.now()
 		}
-		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, created.UTC()); err != nil {
+		status := review.StatusHold
+		if r.Approved {
+			status = review.StatusApproved
+		}
+		// A product has one review per email (00016_reviews.sql): saving
+		// one again (a second seeding) updates it, as Writer's upserts do.
+		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (product_id, lower(email)) WHERE email <> '' DO UPDATE SET author = excluded.author, rating = excluded.rating,
+			content = excluded.content, verified = excluded.verified, approved = excluded.approved, status = excluded.status
+			RETURNING id`),
+			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, status, created.UTC()); err != nil {
 			return fmt.Errorf("insert review: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET
-			review_count = (SELECT COUNT(*) FROM reviews WHERE product_id = ? AND approved = ?),
-			average_rating = COALESCE((SELECT AVG(rating) FROM reviews WHERE product_id = ? AND approved = ?), 0)
-			WHERE id = ?`), r.ProductID, true, r.ProductID, true, r.ProductID); err != nil {
-			return err
-		}
-		return db.recordChange(ctx, tx, r.ProductID, "product")
+		return db.refreshRatings(ctx, tx, r.ProductID)
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/review"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 )
@@ -21,4 +22,5 @@ var (
 	_ botcheck.Store = (*DB)(nil)
 	_ support.Store  = (*DB)(nil)
 	_ usermeta.Store = (*DB)(nil)
+	_ review.Store   = (*DB)(nil)
 )

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/review"
+	"vitrine/internal/storeapi"
+)
+
+// reviewsTag marks the cached review listings that are not limited to
+// given products: any product change (a review approved, spammed or
+// trashed appends one) invalidates them.
+const reviewsTag = "reviews"
+
+var reviewsAPIParams = apiParams{
+	single: []string{"page", "per_page", "orderby", "order"},
+	lists:  []string{"product_id", "category_id"},
+}
+
+// apiReviews serves GET /products/reviews: approved reviews, in
+// WooCommerce's ProductReviewSchema, with X-WP-Total and X-WP-TotalPages.
+func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) {
+	s.serveAPI(w, r, reviewsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
+		p := &params{q: query}
+		q := review.Query{
+			Page:        p.int("page", 1, 1, 100000),
+			PerPage:     p.int("per_page", 10, 1, 100),
+			OrderBy:     p.enum("orderby", "date_gmt", "date_gmt", "id", "rating", "product"),
+			Order:       p.enum("order", "desc", "asc", "desc"),
+			ProductIDs:  p.ids("product_id"),
+			CategoryIDs: p.ids("category_id"),
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		rs, total, err := s.reviews.List(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		ids := make([]int64, 0, len(rs))
+		for _, rv := range rs {
+			ids = append(ids, rv.ProductID)
+		}
+		ps, err := s.products.Products(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[int64]*catalog.Product, len(ps))
+		for _, p := range ps {
+			byID[p.ID] = p
+		}
+		b, err := s.apiBuilder(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]storeapi.ProductReview, len(rs))
+		for i, rv := range rs {
+			out[i] = b.Review(rv, byID[rv.ProductID])
+		}
+		// Limited to products: exactly their changes; otherwise any.
+		tags := []string{reviewsTag}
+		if len(q.ProductIDs) > 0 {
+			tags = tags[:0]
+			for _, id := range q.ProductIDs {
+				tags = append(tags, productTag(id))
+			}
+		}
+		pages := (total + q.PerPage - 1) / q.PerPage
+		return &apiResponse{Status: http.StatusOK, Body: out, Tags: tags,
+			Headers: map[string]string{"X-WP-Total": strconv.Itoa(total), "X-WP-TotalPages": strconv.Itoa(pages)}}, nil
+	})
+}

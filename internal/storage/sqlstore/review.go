@@ -1,0 +1,253 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/checkout"
+	"vitrine/internal/review"
+)
+
+// ReviewTarget implements review.Store.
+func (db *DB) ReviewTarget(ctx context.Context, productID int64) (*review.Target, error) {
+	var row struct {
+		ID      int64          `db:"id"`
+		Name    string         `db:"name"`
+		Type    string         `db:"type"`
+		Status  string         `db:"status"`
+		Allowed sql.NullString `db:"allowed"`
+	}
+	err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT p.id, p.name, p.type, p.status,
+		(SELECT m.value FROM product_meta m WHERE m.product_id = p.id AND m.meta_key = '_reviews_allowed') AS allowed
+		FROM products p WHERE p.id = ?`), productID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, review.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Reviews are allowed unless the product turns them off (WooCommerce's
+	// default for a product is "Enable reviews" on).
+	return &review.Target{ID: row.ID, Name: row.Name, Type: row.Type, Status: row.Status,
+		ReviewsAllowed: row.Allowed.String != "no"}, nil
+}
+
+// ReviewerAccount implements review.Store.
+func (db *DB) ReviewerAccount(ctx context.Context, userID int64) (string, string, error) {
+	var row struct {
+		Name  string `db:"display_name"`
+		Email string `db:"email"`
+	}
+	if err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT display_name, email FROM users WHERE id = ?`), userID); err != nil {
+		return "", "", fmt.Errorf("reviewer account %d: %w", userID, err)
+	}
+	return row.Name, row.Email, nil
+}
+
+// Purchased implements review.Store: an order line of the product (order
+// lines hold the parent's id for a variation) in an order that is paid.
+func (db *DB) Purchased(ctx context.Context, productID, userID int64, email string) (bool, error) {
+	if userID == 0 && email == "" {
+		return false, nil
+	}
+	var n int
+	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM orders o
+		WHERE o.status IN (?, ?)
+		  AND ((o.customer_id IS NOT NULL AND o.customer_id = ?) OR (? <> '' AND lower(o.billing_email) = ?))
+		  AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ?)`),
+		checkout.StatusProcessing, checkout.StatusCompleted, userID, email, strings.ToLower(email), productID)
+	return n > 0, err
+}
+
+const reviewColumns = `r.id, r.product_id, p.name AS product_name, r.author, r.email, r.user_id, r.rating, r.content,
+	r.status, r.verified, r.client_ip, r.created_at`
+
+type reviewRow struct {
+	ID          int64         `db:"id"`
+	ProductID   int64         `db:"product_id"`
+	ProductName string        `db:"product_name"`
+	Author      string        `db:"author"`
+	Email       string        `db:"email"`
+	UserID      sql.NullInt64 `db:"user_id"`
+	Rating      int           `db:"rating"`
+	Content     string        `db:"content"`
+	Status      string        `db:"status"`
+	Verified    bool          `db:"verified"`
+	ClientIP    string        `db:"client_ip"`
+	CreatedAt   sql.NullTime  `db:"created_at"`
+}
+
+func (r reviewRow) review() review.Review {
+	return review.Review{ID: r.ID, ProductID: r.ProductID, ProductName: r.ProductName, Author: r.Author, Email: r.Email,
+		UserID: r.UserID.Int64, Rating: r.Rating, Content: r.Content, Status: r.Status, Verified: r.Verified,
+		ClientIP: r.ClientIP, CreatedAt: r.CreatedAt.Time.UTC()}
+}
+
+func reviews(rows []reviewRow) []review.Review {
+	out := make([]review.Review, len(rows))
+	for i, r := range rows {
+		out[i] = r.review()
+	}
+	return out
+}
+
+// InsertReview implements review.Store.
+func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		var user sql.NullInt64
+		if r.UserID != 0 {
+			user = sql.NullInt64{Int64: r.UserID, Valid: true}
+		}
+		err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, user_id, rating, content,
+			status, approved, verified, client_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			r.ProductID, r.Author, r.Email, user, r.Rating, r.Content, r.Status, r.Status == review.StatusApproved,
+			r.Verified, r.ClientIP, r.CreatedAt.UTC())
+		if uniqueViolation(err) {
+			return review.ErrDuplicate
+		}
+		if err != nil {
+			return fmt.Errorf("insert review: %w", err)
+		}
+		if r.Status != review.StatusApproved {
+			return nil // nothing shown changes
+		}
+		return db.refreshRatings(ctx, tx, r.ProductID)
+	})
+}
+
+// SetReviewStatus implements review.Store.
+func (db *DB) SetReviewStatus(ctx context.Context, id int64, status string) (*review.Review, error) {
+	var out review.Review
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE reviews SET status = ?, approved = ? WHERE id = ?`),
+			status, status == review.StatusApproved, id)
+		if err != nil {
+			return fmt.Errorf("review status: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return review.ErrReviewNotFound
+		}
+		var row reviewRow
+		if err := tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id); err != nil {
+			return err
+		}
+		out = row.review()
+		return db.refreshRatings(ctx, tx, row.ProductID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// refreshRatings recomputes a product's review_count, average_rating
+// (rated reviews only: a review without stars has rating 0) and histogram
+// from its approved reviews, and appends a product change so its cached
+// pages are invalidated by tag.
+func (db *DB) refreshRatings(ctx context.Context, tx *sqlx.Tx, productID int64) error {
+	const count = `(SELECT COUNT(*) FROM reviews WHERE product_id = ? AND approved = ? AND rating = ?)`
+	args := []any{productID, true, productID, true}
+	for i := 1; i <= 5; i++ {
+		args = append(args, productID, true, i)
+	}
+	args = append(args, productID)
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET
+		review_count = (SELECT COUNT(*) FROM reviews WHERE product_id = ? AND approved = ?),
+		average_rating = COALESCE((SELECT AVG(rating) FROM reviews WHERE product_id = ? AND approved = ? AND rating > 0), 0),
+		rating_1 = `+count+`, rating_2 = `+count+`, rating_3 = `+count+`, rating_4 = `+count+`, rating_5 = `+count+`
+		WHERE id = ?`), args...); err != nil {
+		return fmt.Errorf("refresh ratings: %w", err)
+	}
+	return db.recordChange(ctx, tx, productID, "product")
+}
+
+// reviewOrder maps review.Query's orderby to columns (the id breaks ties).
+var reviewOrder = map[string]string{
+	"date_gmt": "r.created_at %[1]s, r.id %[1]s",
+	"id":       "r.id %[1]s",
+	"rating":   "r.rating %[1]s, r.created_at %[1]s, r.id %[1]s",
+	"product":  "r.product_id %[1]s, r.created_at %[1]s, r.id %[1]s",
+}
+
+// ListReviews implements review.Store.
+func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review, int, error) {
+	order, ok := reviewOrder[q.OrderBy]
+	if !ok {
+		return nil, 0, fmt.Errorf("list reviews: orderby %q", q.OrderBy)
+	}
+	dir := "DESC"
+	if q.Order == "asc" {
+		dir = "ASC"
+	}
+	// Categories include their descendants (a tax_query's include_children).
+	with := ""
+	var args []any
+	if len(q.CategoryIDs) > 0 {
+		with = `WITH RECURSIVE cats (id) AS (SELECT id FROM categories WHERE id IN (?)
+			UNION SELECT c.id FROM categories c JOIN cats ON c.parent_id = cats.id) `
+		args = append(args, q.CategoryIDs)
+	}
+	where := []string{"r.status = ?", "p.status = 'publish'"}
+	args = append(args, review.StatusApproved)
+	if len(q.ProductIDs) > 0 {
+		where = append(where, "r.product_id IN (?)")
+		args = append(args, q.ProductIDs)
+	}
+	if len(q.CategoryIDs) > 0 {
+		where = append(where, "r.product_id IN (SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM cats))")
+	}
+	from := ` FROM reviews r JOIN products p ON p.id = r.product_id WHERE ` + strings.Join(where, " AND ")
+	countQ, countArgs, err := sqlx.In(with+`SELECT COUNT(*)`+from, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var total int
+	if err := db.read.GetContext(ctx, &total, db.read.Rebind(countQ), countArgs...); err != nil {
+		return nil, 0, err
+	}
+	if total == 0 {
+		return []review.Review{}, 0, nil
+	}
+	listQ, listArgs, err := sqlx.In(with+`SELECT `+reviewColumns+from+` ORDER BY `+fmt.Sprintf(order, dir)+` LIMIT ? OFFSET ?`,
+		append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var rows []reviewRow
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(listQ), listArgs...); err != nil {
+		return nil, 0, err
+	}
+	return reviews(rows), total, nil
+}
+
+// HeldReviews implements review.Store.
+func (db *DB) HeldReviews(ctx context.Context, productID, userID int64, email string) ([]review.Review, error) {
+	var rows []reviewRow
+	err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+reviewColumns+`
+		FROM reviews r JOIN products p ON p.id = r.product_id
+		WHERE r.product_id = ? AND r.status = ?
+		  AND ((r.user_id IS NOT NULL AND r.user_id = ?) OR (? <> '' AND lower(r.email) = ?))
+		ORDER BY r.created_at DESC, r.id DESC`), productID, review.StatusHold, userID, email, strings.ToLower(email))
+	if err != nil {
+		return nil, err
+	}
+	return reviews(rows), nil
+}
+
+// RatingHistogram implements review.Store.
+func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Histogram, error) {
+	var h review.Histogram
+	err := db.read.QueryRowContext(ctx, db.read.Rebind(`SELECT rating_1, rating_2, rating_3, rating_4, rating_5 FROM products WHERE id = ?`), productID).
+		Scan(&h[0], &h[1], &h[2], &h[3], &h[4])
+	if errors.Is(err, sql.ErrNoRows) {
+		return h, review.ErrNotFound
+	}
+	return h, err
+}
