@@ -143,7 +143,7 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 		return nil, err
 	}
 	for _, r := range reviews {
-		page.Reviews = append(page.Reviews, Review{ID: r.ID, Reviewer: r.Author, Review: paragraphs(r.Content), Rating: r.Rating, Verified: r.Verified,
+		page.Reviews = append(page.Reviews, Review{ID: r.ID, Reviewer: r.Author, Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified,
 			DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt)})
 	}
 
@@ -325,21 +325,6 @@ func additional(p *catalog.Product) []LabelValue {
 		out = append(out, LabelValue{a.Name, strings.Join(names, ", ")})
 	}
 	return out
-}
-
-// paragraphs turns a review's plain text into escaped HTML paragraphs.
-func paragraphs(s string) string {
-	var b strings.Builder
-	for _, para := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
-		para = strings.TrimSpace(para)
-		if para == "" {
-			continue
-		}
-		b.WriteString("<p>")
-		b.WriteString(strings.ReplaceAll(html.EscapeString(para), "\n", "<br>"))
-		b.WriteString("</p>")
-	}
-	return b.String()
 }
 
 func schemaAvailability(sp storeapi.Product, p *catalog.Product) string {
