@@ -294,6 +294,15 @@ func normalizeRecovery(code string) string {
 	}, code)
 }
 
+// VerifySecondFactor checks what a login's code field holds: a six-digit
+// TOTP code (VerifyTOTP), or else a recovery code (UseRecoveryCode).
+func (s *Service) VerifySecondFactor(ctx context.Context, userID int64, code string) error {
+	if validCodeShape(code) {
+		return s.VerifyTOTP(ctx, userID, code)
+	}
+	return s.UseRecoveryCode(ctx, userID, code)
+}
+
 // UseRecoveryCode accepts one of the user's unused recovery codes (any
 // case, dashes and spaces ignored) once; ErrCodeInvalid otherwise,
 // counted like a wrong code.

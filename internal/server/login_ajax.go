@@ -239,7 +239,7 @@ func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 		writeLS(w, http.StatusOK, lsAnswer{Login: 1, TwoFactorRequired: true, Captcha: s.issueProof(r, login, u.ID, false)})
 		return
 	}
-	if err := s.checkSecondFactor(ctx, u.ID, code); err != nil {
+	if err := s.accounts.VerifySecondFactor(ctx, u.ID, code); err != nil {
 		s.writeCodeError(w, r, login, u.ID, err)
 		return
 	}
@@ -283,14 +283,6 @@ func (s *Server) writeCodeError(w http.ResponseWriter, r *http.Request, login st
 		s.log.Error("two-factor code", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
 	}
-}
-
-// checkSecondFactor accepts a six-digit TOTP code, or else a recovery code.
-func (s *Server) checkSecondFactor(ctx context.Context, userID int64, code string) error {
-	if len(code) == 6 && strings.Trim(code, "0123456789") == "" {
-		return s.accounts.VerifyTOTP(ctx, userID, code)
-	}
-	return s.accounts.UseRecoveryCode(ctx, userID, code)
 }
 
 // rememberedForLogin: the device skips the second factor, unless the shop

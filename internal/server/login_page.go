@@ -158,7 +158,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 				s.refuseLogin(w, r, p, http.StatusBadRequest, "<strong>ERROR</strong>: Please enter the code from your authenticator app.")
 				return
 			}
-			if err := s.checkSecondFactor(ctx, u.ID, code); err != nil {
+			if err := s.accounts.VerifySecondFactor(ctx, u.ID, code); err != nil {
 				switch {
 				case errors.As(err, &locked):
 					setRetryAfter(w, locked.RetryAfter)
