@@ -11,7 +11,10 @@ package review
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
+
+	"vitrine/internal/checkout"
 )
 
 // Review statuses, as WooCommerce's REST API names them.
@@ -88,6 +91,13 @@ type Store interface {
 	HeldReviews(ctx context.Context, productID, userID int64, email string) ([]Review, error)
 	// RatingHistogram returns the product's stored histogram.
 	RatingHistogram(ctx context.Context, productID int64) (Histogram, error)
+	// ReviewByID returns one review whatever its status;
+	// ErrReviewNotFound when there is none.
+	ReviewByID(ctx context.Context, id int64) (*Review, error)
+	// HitRateLimits counts one hit against each key in its window (the
+	// shop's shared rate_limits counters) and reports whether all stayed
+	// within their limits; when not, wait is the time until the window ends.
+	HitRateLimits(ctx context.Context, hits []checkout.RateHit, window time.Duration, now time.Time) (wait time.Duration, ok bool, err error)
 }
 
 // InputError is a submission refused for one field, with the text to show.
@@ -116,6 +126,20 @@ var (
 	// ErrNotFound: no published product with this id (or not a reviewable
 	// one: variations are reviewed through their parent).
 	ErrNotFound = &Refusal{Code: "comment_id_not_found", Message: "Invalid comment post ID."}
+	// ErrRateLimited: the client address posted too many reviews lately
+	// (see *RateLimited for the wait).
+	ErrRateLimited = &Refusal{Code: "vitrine_review_rate_limited", Message: "You are posting reviews too quickly. Please slow down."}
 	// ErrReviewNotFound: no review with this id.
 	ErrReviewNotFound = errors.New("review: no such review")
 )
+
+// RateLimited is ErrRateLimited with the time until the client may post
+// again. errors.Is(err, ErrRateLimited) holds for it.
+type RateLimited struct{ Wait time.Duration }
+
+func (e *RateLimited) Error() string {
+	return ErrRateLimited.Message + " (retry in " + strconv.Itoa(int(e.Wait/time.Second)) + "s)"
+}
+
+// Is makes errors.Is(err, ErrRateLimited) true.
+func (e *RateLimited) Is(target error) bool { return target == ErrRateLimited }

@@ -24,11 +24,21 @@ type Settings struct {
 	// MaxLinks: a review with more links than this is held, whatever
 	// AutoApprove says. Negative: no limit.
 	MaxLinks int
+	// RateLimit caps review posts per client address (an IPv6 client's
+	// /64) per RateWindow; 0 turns it off. Every attempt that reaches
+	// Submit counts, refused or not.
+	RateLimit int
 }
+
+// RateWindow is the window of Settings.RateLimit.
+const RateWindow = 10 * time.Minute
+
+// DefaultRateLimit is review posts allowed per address per RateWindow.
+const DefaultRateLimit = 5
 
 // DefaultSettings are WooCommerce's defaults with moderation on.
 func DefaultSettings() Settings {
-	return Settings{RatingsRequired: true, MaxLinks: 2}
+	return Settings{RatingsRequired: true, MaxLinks: 2, RateLimit: DefaultRateLimit}
 }
 
 // Lengths WordPress refuses beyond (wp_get_comment_fields_max_lengths).
@@ -77,7 +87,14 @@ type Submission struct {
 // verified when the reviewer bought the product. Refusals are *InputError
 // (a field) or *Refusal (ErrNotFound, ErrClosed, ErrNotVerified,
 // ErrDuplicate).
+//
+// Before anything else it counts the attempt against the client address's
+// rate limit (Settings.RateLimit): *RateLimited when over it. A store error
+// there lets the attempt through (logged): storing will meet the same store.
 func (s *Service) Submit(ctx context.Context, sub Submission) (*Review, error) {
+	if err := s.allow(ctx, sub.ClientIP); err != nil {
+		return nil, err
+	}
 	text := strings.TrimSpace(sub.Text)
 	name := strings.TrimSpace(sub.Name)
 	email := strings.ToLower(strings.TrimSpace(sub.Email))
@@ -122,6 +139,26 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (*Review, error) {
 	}
 	s.log().Info("review submitted", "review", r.ID, "product", r.ProductID, "status", r.Status, "verified", r.Verified)
 	return r, nil
+}
+
+// allow counts a post against the client address's limit.
+func (s *Service) allow(ctx context.Context, clientIP string) error {
+	addr := checkout.AddressKey(clientIP)
+	if s.Settings.RateLimit <= 0 || addr == "" {
+		return nil
+	}
+	wait, ok, err := s.Store.HitRateLimits(ctx, []checkout.RateHit{{Key: "review:a:" + addr, Limit: s.Settings.RateLimit}}, RateWindow, s.now())
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log().Warn("review rate limit", "err", err)
+		}
+		return nil
+	}
+	if !ok {
+		s.log().Info("review rate limited", "wait", wait)
+		return &RateLimited{Wait: wait}
+	}
+	return nil
 }
 
 func (s *Service) validate(rating int, text, name, email string, customer bool) error {
@@ -242,4 +279,18 @@ func (s *Service) ForAuthor(ctx context.Context, productID, userID int64, email 
 // Histogram returns a product's approved reviews counted by rating.
 func (s *Service) Histogram(ctx context.Context, productID int64) (Histogram, error) {
 	return s.Store.RatingHistogram(ctx, productID)
+}
+
+// Held returns a held review by id, for its author's moderation link (the
+// adapter checks the link's signature); ErrReviewNotFound when there is no
+// such review or it is not held.
+func (s *Service) Held(ctx context.Context, id int64) (*Review, error) {
+	r, err := s.Store.ReviewByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != StatusHold {
+		return nil, ErrReviewNotFound
+	}
+	return r, nil
 }

@@ -39,8 +39,10 @@ type fixture struct {
 func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
 	usd, _ := money.Lookup("USD")
 	price := int64(1200)
+	settings := review.DefaultSettings()
+	settings.RateLimit = 0 // TestRateLimit turns it on
 	f := &fixture{t: t, ctx: context.Background(), db: db, cfg: checkout.DefaultConfig(usd),
-		svc: &review.Service{Store: db, Settings: review.DefaultSettings(), Now: func() time.Time { return start }},
+		svc: &review.Service{Store: db, Settings: settings, Now: func() time.Time { return start }},
 		mug: &catalog.Product{Type: catalog.TypeSimple, Name: "Mug", Slug: "mug", Status: "publish", RegularPrice: &price, Purchasable: true}}
 	if _, err := db.SaveProduct(f.ctx, f.mug, nil); err != nil {
 		t.Fatal(err)
@@ -426,6 +428,60 @@ func TestList(t *testing.T) {
 		}
 		if _, _, err := f.svc.List(f.ctx, review.Query{OrderBy: "author"}); err == nil {
 			t.Error("unknown orderby accepted")
+		}
+	})
+}
+
+func TestRateLimit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		now := start
+		f.svc.Now = func() time.Time { return now }
+		f.svc.Settings.RateLimit = 3
+		// Refused attempts count too: two bad ones and one good one fill the window.
+		for i, sub := range []review.Submission{guest(0, "a@example.com", "x"), guest(5, "b@example", "x"), guest(5, "c@example.com", "Fine")} {
+			if _, err := f.submit(sub); errors.Is(err, review.ErrRateLimited) {
+				t.Fatalf("attempt %d limited", i)
+			}
+		}
+		_, err := f.submit(guest(5, "d@example.com", "Fine too"))
+		var rl *review.RateLimited
+		if !errors.Is(err, review.ErrRateLimited) || !errors.As(err, &rl) || rl.Wait <= 0 || rl.Wait > review.RateWindow {
+			t.Fatalf("fourth attempt: %v", err)
+		}
+		// Another address is not limited; an IPv6 /64 counts as one address.
+		other := guest(5, "e@example.com", "Fine")
+		other.ClientIP = "2001:db8::1"
+		f.mustSubmit(other)
+		same64 := guest(5, "f@example.com", "Fine")
+		same64.ClientIP = "2001:db8::2"
+		f.mustSubmit(same64)
+		rs, _ := f.svc.ForAuthor(f.ctx, f.mug.ID, 0, "d@example.com")
+		if len(rs) != 0 {
+			t.Errorf("limited review stored: %v", rs)
+		}
+		// The window ends.
+		now = now.Add(review.RateWindow + time.Second)
+		f.mustSubmit(guest(5, "d@example.com", "Fine too"))
+	})
+}
+
+func TestHeld(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		r := f.mustSubmit(guest(4, "ana@example.com", "Held for now"))
+		got, err := f.svc.Held(f.ctx, r.ID)
+		if err != nil || got.ID != r.ID || got.Email != "ana@example.com" || got.Status != review.StatusHold || got.ProductName != "Mug" {
+			t.Fatalf("Held = %+v, %v", got, err)
+		}
+		if _, err := f.svc.Approve(f.ctx, r.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Held(f.ctx, r.ID); !errors.Is(err, review.ErrReviewNotFound) {
+			t.Errorf("approved review as held: %v", err)
+		}
+		if _, err := f.svc.Held(f.ctx, r.ID+1000); !errors.Is(err, review.ErrReviewNotFound) {
+			t.Errorf("no such review: %v", err)
 		}
 	})
 }

@@ -251,3 +251,17 @@ func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Hist
 	}
 	return h, err
 }
+
+// ReviewByID implements review.Store.
+func (db *DB) ReviewByID(ctx context.Context, id int64) (*review.Review, error) {
+	var row reviewRow
+	err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, review.ErrReviewNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := row.review()
+	return &r, nil
+}
