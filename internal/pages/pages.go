@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"vitrine/internal/review"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/money"
@@ -47,6 +48,10 @@ type Loader struct {
 	VariationThreshold int
 	// Settings are sent with every page.
 	Settings Settings
+	// Reviews lists product pages' reviews (nil: none shown).
+	Reviews ReviewSource
+	// ReviewSettings are the shop's review options the form follows.
+	ReviewSettings review.Settings
 }
 
 // Result is a loaded page.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/review"
 	"vitrine/internal/storeapi"
 )
 
@@ -42,6 +43,62 @@ type Review struct {
 	Verified             bool   `json:"verified"`
 	DateCreated          string `json:"date_created"`
 	FormattedDateCreated string `json:"formatted_date_created"`
+	// Pending: held for moderation, shown to its author only with
+	// "Your review is awaiting approval" (never on a cached page).
+	Pending bool `json:"pending,omitempty"`
+}
+
+// ReviewsPerPage is how many approved reviews a product page shows, newest
+// first; older ones are on /product/<slug>/comment-page-N/.
+const ReviewsPerPage = 10
+
+// ReviewSource is what product pages read of reviews (review.Service).
+type ReviewSource interface {
+	List(ctx context.Context, q review.Query) ([]review.Review, int, error)
+	Histogram(ctx context.Context, productID int64) (review.Histogram, error)
+}
+
+// ReviewForm is what the page's review form needs; nil when the product
+// does not accept reviews.
+type ReviewForm struct {
+	// Action is WordPress's comment endpoint, /wp-comments-post.php.
+	Action          string `json:"action"`
+	ProductID       int64  `json:"product_id"`
+	RatingsRequired bool   `json:"ratings_required"`
+	// VerifiedOnly: only logged-in customers who bought the product may
+	// review; guests are shown the notice instead of the form.
+	VerifiedOnly bool `json:"verified_only"`
+	// Botcheck is the ALTCHA challenge URL (purpose "review").
+	Botcheck string `json:"botcheck"`
+}
+
+// ReviewPaging is the product page's place in its reviews.
+type ReviewPaging struct {
+	Page  int `json:"page"`  // from 1
+	Pages int `json:"pages"` // at least 1
+	Total int `json:"total"` // approved reviews
+	// PerPage is ReviewsPerPage.
+	PerPage int `json:"per_page"`
+}
+
+// ProductOptions are a product page's request-specific parts.
+type ProductOptions struct {
+	// CommentPage is the reviews page (comment-page-N); 0 or 1 is the first.
+	// Past the last page the product is not found.
+	CommentPage int
+	// Held returns the viewer's own held reviews of the product (an author
+	// through the moderation link or logged in); set only for pages
+	// rendered for one viewer, never for cached ones.
+	Held func(ctx context.Context, productID int64) ([]review.Review, error)
+}
+
+// ReviewPagePath is the URL of a product's reviews page n (the product's
+// own URL for the first).
+func ReviewPagePath(slug string, n int) string {
+	if n <= 1 {
+		return storeapi.ProductPath(slug)
+	}
+	return storeapi.ProductPath(slug) + "comment-page-" + strconv.Itoa(n) + "/"
 }
 
 // VariationAvailability is what a page may show of one variation's stock:
@@ -64,9 +121,15 @@ type ProductPage struct {
 	Swatches        []SwatchAttribute    `json:"swatches"`
 	Additional      []LabelValue         `json:"additional"`
 	Reviews         []Review             `json:"reviews"`
-	Related         []storeapi.Product   `json:"related"`
-	Upsells         []storeapi.Product   `json:"upsells"`
-	Grouped         []storeapi.Product   `json:"grouped"`
+	ReviewPaging    ReviewPaging         `json:"review_paging"`
+	// RatingCounts counts the approved reviews by stars: [0] is one star.
+	RatingCounts review.Histogram `json:"rating_counts"`
+	ReviewForm   *ReviewForm      `json:"review_form"`
+	// PendingReviews are the viewer's held reviews (personal pages only).
+	PendingReviews []Review           `json:"pending_reviews"`
+	Related        []storeapi.Product `json:"related"`
+	Upsells        []storeapi.Product `json:"upsells"`
+	Grouped        []storeapi.Product `json:"grouped"`
 	// Availability lists, when the variations are not embedded (above the
 	// threshold), every visible variation's attributes with its stock
 	// status and purchasability, so swatches can be crossed out without a
@@ -76,6 +139,12 @@ type ProductPage struct {
 
 // Product loads a product page. Unpublished products are not found.
 func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, error) {
+	return l.ProductWith(ctx, reqURL, slug, ProductOptions{})
+}
+
+// ProductWith loads a product page with its reviews page and, for one
+// viewer, their held reviews.
+func (l *Loader) ProductWith(ctx context.Context, reqURL, slug string, opt ProductOptions) (*Result, error) {
 	p, err := l.Store.ProductBySlug(ctx, slug)
 	if err != nil {
 		return nil, err
@@ -94,7 +163,7 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 		}
 	}
 	page := ProductPage{Base: e.base, Variations: []storeapi.Variation{}, Availability: []VariationAvailability{}, Swatches: []SwatchAttribute{},
-		Additional: []LabelValue{}, Reviews: []Review{}, Related: []storeapi.Product{}, Upsells: []storeapi.Product{}, Grouped: []storeapi.Product{}}
+		Additional: []LabelValue{}, Reviews: []Review{}, PendingReviews: []Review{}, Related: []storeapi.Product{}, Upsells: []storeapi.Product{}, Grouped: []storeapi.Product{}}
 	tags := []string{"product:" + strconv.FormatInt(p.ID, 10)}
 
 	var grouped []*catalog.Product
@@ -138,13 +207,8 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 	}
 	page.Additional = additional(p)
 
-	reviews, err := l.Store.Reviews(ctx, p.ID, 50)
-	if err != nil {
+	if err := l.productReviews(ctx, p, &page, opt); err != nil {
 		return nil, err
-	}
-	for _, r := range reviews {
-		page.Reviews = append(page.Reviews, Review{ID: r.ID, Reviewer: r.Author, Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified,
-			DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt)})
 	}
 
 	if len(p.Upsells) > 0 {
@@ -180,21 +244,93 @@ func (l *Loader) Product(ctx context.Context, reqURL, slug string) (*Result, err
 	}
 	path := storeapi.ProductPath(p.Slug)
 	page.Breadcrumbs = append(page.Breadcrumbs, Crumb{p.Name, path})
+	canonical := ReviewPagePath(p.Slug, page.ReviewPaging.Page)
 
 	desc := plainText(p.ShortDescription, 160)
 	if desc == "" {
 		desc = plainText(p.Description, 160)
 	}
-	h := l.head(l.title(p.Name), desc, path)
+	h := l.head(l.title(p.Name), desc, canonical)
 	h.OGType = "product"
 	if len(page.Product.Images) > 0 {
 		h.OGImage = l.abs(page.Product.Images[0].Src)
 	}
-	h.JSONLD = []any{l.productLD(p, page.Product, desc), breadcrumbLD(l.BaseURL, page.Breadcrumbs)}
+	ld := l.productLD(p, page.Product, desc)
+	if items := reviewLD(page.Reviews); len(items) > 0 {
+		ld["review"] = items
+	}
+	h.JSONLD = []any{ld, breadcrumbLD(l.BaseURL, page.Breadcrumbs)}
 	if userFrom(ctx).CanEditPages {
 		page.EditLinks = []EditLink{productEditLink(p.ID, html.UnescapeString(p.Name))}
 	}
 	return &Result{Status: 200, Data: page, Head: h, Tags: tags}, nil
+}
+
+// productReviews fills the page's reviews: one page of approved ones
+// (newest first), the paging, the histogram, the form, and the viewer's
+// held reviews when opt.Held is set.
+func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *ProductPage, opt ProductOptions) error {
+	n := max(opt.CommentPage, 1)
+	page.ReviewPaging = ReviewPaging{Page: n, Pages: 1, PerPage: ReviewsPerPage}
+	if l.Reviews == nil {
+		return nil
+	}
+	rs, total, err := l.Reviews.List(ctx, review.Query{ProductIDs: []int64{p.ID}, Page: n, PerPage: ReviewsPerPage})
+	if err != nil {
+		return err
+	}
+	page.ReviewPaging.Total = total
+	page.ReviewPaging.Pages = max(1, (total+ReviewsPerPage-1)/ReviewsPerPage)
+	if n > page.ReviewPaging.Pages {
+		return ErrNotFound
+	}
+	for _, r := range rs {
+		page.Reviews = append(page.Reviews, pageReview(r))
+	}
+	if total > 0 {
+		if page.RatingCounts, err = l.Reviews.Histogram(ctx, p.ID); err != nil {
+			return err
+		}
+	}
+	if p.Meta["_reviews_allowed"] != "no" {
+		page.ReviewForm = &ReviewForm{Action: "/wp-comments-post.php", ProductID: p.ID, RatingsRequired: l.ReviewSettings.RatingsRequired,
+			VerifiedOnly: l.ReviewSettings.VerifiedOnly, Botcheck: "/wp-json/vitrine/v1/botcheck/review"}
+	}
+	if opt.Held != nil {
+		held, err := opt.Held(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		for _, r := range held {
+			pr := pageReview(r)
+			pr.Pending = true
+			page.PendingReviews = append(page.PendingReviews, pr)
+		}
+	}
+	return nil
+}
+
+func pageReview(r review.Review) Review {
+	return Review{ID: r.ID, Reviewer: r.Author, Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified,
+		DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt)}
+}
+
+// reviewLD is schema.org Review items for the approved reviews a page
+// shows (never held ones): author, date, text and, when rated, the stars.
+func reviewLD(rs []Review) []map[string]any {
+	var out []map[string]any
+	for _, r := range rs {
+		if r.Pending {
+			continue
+		}
+		item := map[string]any{"@type": "Review", "author": map[string]any{"@type": "Person", "name": html.UnescapeString(r.Reviewer)},
+			"datePublished": r.DateCreated[:min(10, len(r.DateCreated))], "reviewBody": plainText(r.Review, 5000)}
+		if r.Rating > 0 {
+			item["reviewRating"] = map[string]any{"@type": "Rating", "ratingValue": r.Rating, "bestRating": 5, "worstRating": 1}
+		}
+		out = append(out, item)
+	}
+	return out
 }
 
 // availability is the stock status of one variation as a page shows it.

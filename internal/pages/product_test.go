@@ -11,6 +11,7 @@ import (
 
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
+	"vitrine/internal/review"
 	"vitrine/internal/seed"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
@@ -22,7 +23,8 @@ func loader(t *testing.T, db *sqlstore.DB, threshold int) *pages.Loader {
 	t.Helper()
 	usd, _ := money.Lookup("USD")
 	return &pages.Loader{Store: db, Currency: usd, SiteName: "Vitrine", BaseURL: "https://shop.example",
-		Now: func() time.Time { return seedTime }, VariationThreshold: threshold}
+		Now: func() time.Time { return seedTime }, VariationThreshold: threshold,
+		Reviews: &review.Service{Store: db}, ReviewSettings: review.DefaultSettings()}
 }
 
 func productPage(t *testing.T, l *pages.Loader, slug string) (pages.ProductPage, []string, string) {

@@ -23,6 +23,7 @@ import (
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
+	"vitrine/internal/review"
 	"vitrine/internal/seed"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
@@ -52,7 +53,8 @@ func newFixture(b *testing.B) *fixture {
 	}
 	usd, _ := money.Lookup("USD")
 	f := &fixture{loader: &pages.Loader{Store: db, Currency: usd, SiteName: "Vitrine", Tagline: "Everyday clothing, made to last",
-		BaseURL: "http://localhost", Now: func() time.Time { return benchNow }, VariationThreshold: 30}}
+		BaseURL: "http://localhost", Now: func() time.Time { return benchNow }, VariationThreshold: 30,
+		Reviews: &review.Service{Store: db}, ReviewSettings: review.DefaultSettings()}}
 	var err error
 	if f.product, err = f.loader.Product(ctx, "/product/classic-tee/", "classic-tee"); err != nil {
 		b.Fatal(err)
