@@ -20,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"vitrine/internal/review"
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/importer"
@@ -98,6 +99,13 @@ type Config struct {
 	// HoldStockMinutes is how long an unpaid bank-transfer order holds its
 	// stock before it is cancelled (0: never).
 	HoldStockMinutes int
+	// Review options (review.Settings): ratings optional, verified owners
+	// only, approve new reviews without moderation, and posts allowed per
+	// client address per 10 minutes (0: off).
+	ReviewRatingsOptional bool
+	ReviewVerifiedOnly    bool
+	ReviewAutoApprove     bool
+	ReviewRateLimit       int
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -179,6 +187,10 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
 	num(&c.CheckoutRateLimit, "checkout-rate-limit", checkout.DefaultRateLimit, "checkout attempts allowed per minute per cart session, shared by all instances (0: no limit)")
 	num(&c.CheckoutRateLimitAddress, "checkout-rate-limit-address", checkout.DefaultRateLimitPerAddress, "checkout attempts allowed per minute per client address (IPv6: per /64), shared by all instances (0: no limit)")
+	boolean(&c.ReviewRatingsOptional, "review-ratings-optional", false, "reviews: star ratings are optional (default: required, as WooCommerce's \"Star ratings should be required\")")
+	boolean(&c.ReviewVerifiedOnly, "review-verified-only", false, "reviews: only logged-in customers who bought the product may review it")
+	boolean(&c.ReviewAutoApprove, "review-auto-approve", false, "reviews: publish new reviews at once instead of holding them for moderation (reviews with more than 2 links are held anyway)")
+	num(&c.ReviewRateLimit, "review-rate-limit", review.DefaultRateLimit, "reviews: posts allowed per client address (IPv6: per /64) per 10 minutes, shared by all instances (0: no limit)")
 	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -255,7 +267,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"checkout-rate-limit", c.CheckoutRateLimit}, {"checkout-rate-limit-address", c.CheckoutRateLimitAddress}, {"hold-stock-minutes", c.HoldStockMinutes}} {
+	}{{"checkout-rate-limit", c.CheckoutRateLimit}, {"checkout-rate-limit-address", c.CheckoutRateLimitAddress}, {"hold-stock-minutes", c.HoldStockMinutes}, {"review-rate-limit", c.ReviewRateLimit}} {
 		if v.n < 0 || v.n > 1_000_000 {
 			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
 		}
@@ -482,7 +494,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	checkoutCfg := checkout.DefaultConfig(cur)
 	checkoutCfg.RateLimit, checkoutCfg.RateLimitPerAddress = cfg.CheckoutRateLimit, cfg.CheckoutRateLimitAddress
-	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler,
+	reviews := review.DefaultSettings()
+	reviews.RatingsRequired, reviews.VerifiedOnly, reviews.AutoApprove = !cfg.ReviewRatingsOptional, cfg.ReviewVerifiedOnly, cfg.ReviewAutoApprove
+	reviews.RateLimit = cfg.ReviewRateLimit
+	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler, Reviews: &reviews,
 		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"vitrine/internal/review"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -79,6 +80,16 @@ func TestParseDefaultsAndErrors(t *testing.T) {
 	if c, _, err := parse([]string{"--checkout-rate-limit", "0", "--hold-stock-minutes", "0"}, env(map[string]string{"VITRINE_CHECKOUT_RATE_LIMIT_ADDRESS": "0"}), &errb); err != nil ||
 		c.CheckoutRateLimit != 0 || c.CheckoutRateLimitAddress != 0 || c.HoldStockMinutes != 0 {
 		t.Errorf("turned off: %+v %v", c, err)
+	}
+	if c, _, err := parse([]string{"--review-ratings-optional", "--review-auto-approve", "--review-rate-limit", "0"}, env(map[string]string{"VITRINE_REVIEW_VERIFIED_ONLY": "true"}), &errb); err != nil ||
+		!c.ReviewRatingsOptional || !c.ReviewAutoApprove || !c.ReviewVerifiedOnly || c.ReviewRateLimit != 0 {
+		t.Errorf("review flags: %+v %v", c, err)
+	}
+	if c, _, err := parse(nil, env(nil), &errb); err != nil || c.ReviewRatingsOptional || c.ReviewAutoApprove || c.ReviewVerifiedOnly || c.ReviewRateLimit != review.DefaultRateLimit {
+		t.Errorf("review defaults: %+v %v", c, err)
+	}
+	if _, _, err := parse([]string{"--review-rate-limit", "-1"}, env(nil), &errb); err == nil {
+		t.Error("--review-rate-limit -1 accepted")
 	}
 	for _, bad := range [][]string{{"--checkout-rate-limit", "-1"}, {"--hold-stock-minutes", "-5"}, {"--checkout-rate-limit-address", "x"}} {
 		if _, _, err := parse(bad, env(nil), &errb); err == nil {

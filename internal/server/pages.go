@@ -334,10 +334,7 @@ func (s *Server) handleCategory(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
-	slug := r.PathValue("slug")
-	s.servePage(w, r, "/product/"+url.PathEscape(slug)+"/", func(ctx context.Context, u string) (*pages.Result, error) {
-		return s.loader.Product(ctx, u, slug)
-	})
+	s.serveProduct(w, r, r.PathValue("slug"), 1) // reviews_post.go
 }
 
 // handleNotFound answers the shop's 404 page. The page is the same for

@@ -16,6 +16,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /product-category/{path...}", s.handleCategory)
 	mux.HandleFunc("GET /product/{slug}/{$}", s.handleProduct)
 	mux.HandleFunc("POST /product/{slug}/{$}", s.handleProductPost)                // the product form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /product/{slug}/{sub}/{$}", s.handleProductSub)            // comment-page-N: older reviews (reviews_post.go)
+	mux.HandleFunc("POST /wp-comments-post.php", s.handleReviewPost)               // the review form (reviews_post.go)
 	mux.HandleFunc("GET /cart/{$}", s.handleCart)                                  // per visitor, never cached (nojs_cart.go)
 	mux.HandleFunc("POST /cart/{$}", s.handleCartPost)                             // the cart page's form without scripts (nojs_cart.go)
 	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
