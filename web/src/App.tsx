@@ -16,6 +16,7 @@ import { LostPasswordPage } from './account/LostPasswordPage';
 import { VerifyEmailPage } from './account/VerifyEmailPage';
 import { LoginPage } from './account/login/LoginPage';
 import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
+import { ReviewErrorPage } from './product/ReviewErrorPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -43,6 +44,8 @@ function Page({ data }: { data: PageData }) {
       return <LogoutConfirmPage data={data} />;
     case 'account-security':
       return <SecurityPage data={data} />;
+    case 'review-error':
+      return <ReviewErrorPage data={data} />;
     default:
       return <NotFoundPage />;
   }

@@ -179,6 +179,28 @@ export interface Review {
   verified: boolean;
   date_created: string; // RFC 3339
   formatted_date_created: string;
+  /** Held for moderation: shown to its author only, with "Your review is awaiting approval". */
+  pending?: boolean;
+}
+
+/** The review form's settings; null when the product does not accept reviews. */
+export interface ReviewFormSettings {
+  /** WordPress's comment endpoint, /wp-comments-post.php. */
+  action: string;
+  product_id: number;
+  ratings_required: boolean;
+  /** Only logged-in customers who bought the product may review: guests see the notice. */
+  verified_only: boolean;
+  /** The ALTCHA challenge URL (purpose "review"). */
+  botcheck: string;
+}
+
+/** Where the page is in the product's approved reviews (10 a page, newest first). */
+export interface ReviewPaging {
+  page: number;
+  pages: number;
+  total: number;
+  per_page: number;
 }
 
 export interface Crumb {
@@ -305,6 +327,12 @@ export interface ProductPage extends PageBase {
   /** Attributes shown in the "Additional information" tab. */
   additional: { label: string; value: string }[];
   reviews: Review[];
+  review_paging: ReviewPaging;
+  /** Approved reviews by stars: [0] is one star. */
+  rating_counts: number[];
+  review_form: ReviewFormSettings | null;
+  /** The viewer's held reviews (pages rendered for them alone). */
+  pending_reviews: Review[];
   related: StoreProduct[];
   upsells: StoreProduct[];
   grouped: StoreProduct[];
@@ -673,4 +701,15 @@ export type PageData =
   | AccountPage
   | AccountLoginPage
   | AccountLogoutPage
-  | AccountSecurityPage;
+  | AccountSecurityPage
+  | ReviewErrorPage;
+
+/** A review post refused without scripts: WordPress's "Comment Submission Failure" page. */
+export interface ReviewErrorPage extends PageBase {
+  page: 'review-error';
+  title: string;
+  message: string;
+  field: string;
+  /** The product page ("" when the product is unknown). */
+  back: string;
+}

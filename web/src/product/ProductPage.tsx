@@ -100,7 +100,7 @@ export function ProductPage({ data }: { data: ProductData }) {
   tabs.push({
     key: 'reviews',
     label: `Reviews (${p.review_count})`,
-    content: <Reviews product={p} reviews={data.reviews} />,
+    content: <Reviews data={data} />,
   });
 
   return (
