@@ -44,7 +44,7 @@ func (s *Server) handleProductSub(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if n == 1 {
-		http.Redirect(w, r, pages.ReviewPagePath(slug, 1)+"#comments", http.StatusMovedPermanently)
+		http.Redirect(w, r, pages.ReviewPagePath(url.PathEscape(slug), 1)+"#comments", http.StatusMovedPermanently)
 		return
 	}
 	s.serveProduct(w, r, slug, n)
