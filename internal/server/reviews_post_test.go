@@ -16,7 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+	"vitrine/internal/payment"
 	"vitrine/internal/review"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -546,6 +550,81 @@ func TestReviewPagination(t *testing.T) {
 		// A junk cpage is the first page, served from its cache entry.
 		if a := b.do("GET", "/product/classic-tee/?cpage=x", nil); a.status != 200 || a.header.Get("X-Cache") != "hit" {
 			t.Errorf("cpage=x: %d %q", a.status, a.header.Get("X-Cache"))
+		}
+	})
+}
+
+// revOrder places a paid (processing) order for one of product by email,
+// through the store as checkout does.
+func (s *revShop) revOrder(p *catalog.Product, email string) {
+	s.t.Helper()
+	ctx := context.Background()
+	usd, _ := money.Lookup("USD")
+	cfg := checkout.DefaultConfig(usd)
+	id := strconv.FormatInt(p.ID, 10)
+	sess := "t_" + strings.Repeat("0", 30-len(id)) + id // one session (and idempotency key) per product
+	l := cart.Line{ProductID: p.ID, Quantity: 1, UnitPrice: 900, Key: cart.LineKey(p.ID, 0, nil)}
+	now := s.clock.Now()
+	if _, err := s.db.AddLine(ctx, sess, l, now, now.Add(time.Hour), func(*cart.Cart, int64, int64) error { return nil }); err != nil {
+		s.t.Fatal(err)
+	}
+	addr := cart.Address{FirstName: "Vera", LastName: "Owner", Address1: "1 Main St", City: "Sacramento", State: "CA", Postcode: "95814", Country: "US"}
+	billing := addr
+	billing.Email = email
+	o, _, err := s.db.PlaceOrder(ctx, checkout.PlaceOrderInput{Session: sess, Method: payment.BankTransfer{}, Status: checkout.StatusOnHold,
+		Config: &cfg, Customer: checkout.Customer{Billing: billing, Shipping: addr}, IdempotencyScope: "checkout:" + sess,
+		IdempotencyKey: sess, RequestHash: sess, Now: now})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if err := s.db.SetOrderStatus(ctx, o.ID, checkout.StatusProcessing, now); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func TestReviewVerifiedOwnerEndToEnd(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newRevShop(t, db, review.Settings{RatingsRequired: true, VerifiedOnly: true, AutoApprove: true, MaxLinks: 2})
+		price := int64(900)
+		mug := &catalog.Product{Type: catalog.TypeSimple, Name: "Open Mug", Slug: "open-mug", Status: "publish", RegularPrice: &price, Purchasable: true}
+		if _, err := db.SaveProduct(context.Background(), mug, nil); err != nil {
+			t.Fatal(err)
+		}
+		s.revOrder(s.closed, "owner@example.com") // another product: not an owner of the mug
+		b := s.browser()
+		if a := b.revPost(b.revForm(mug.ID, "owner@example.com"), true); a.status != http.StatusForbidden {
+			t.Fatalf("owner of another product: %d %s", a.status, a.raw)
+		}
+		s.revOrder(mug, "owner@example.com")
+		f := b.revForm(mug.ID, "Owner@Example.com")
+		f.Set("comment", "Bought it, love it.")
+		a := b.revPost(f, true)
+		var posted struct {
+			ID     int64 `json:"id"`
+			Review struct {
+				Verified bool `json:"verified"`
+			} `json:"review"`
+		}
+		if a.status != http.StatusCreated || json.Unmarshal([]byte(a.raw), &posted) != nil || !posted.Review.Verified {
+			t.Fatalf("verified owner: %d %s", a.status, a.raw)
+		}
+		// The shared page shows the badge on it.
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			page := s.browser().do("GET", "/product/open-mug/", nil)
+			i := strings.Index(page.raw, `id="comment-`+itoa(posted.ID)+`"`)
+			if i >= 0 {
+				item := page.raw[i:]
+				item = item[:strings.Index(item, "</article>")]
+				if !strings.Contains(item, "(verified owner)") || !strings.Contains(item, "Bought it, love it.") {
+					t.Errorf("no badge on the review: %s", item)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the published review did not reach the page")
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
 	})
 }
