@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/contactform"
 	"vitrine/internal/money"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
@@ -47,6 +48,9 @@ type Loader struct {
 	VariationThreshold int
 	// Settings are sent with every page.
 	Settings Settings
+	// ContactForms finds a contact form by id (the contact page shows id 1);
+	// nil: contactform.DefaultForm() for id 1 only.
+	ContactForms func(id int64) (contactform.Form, bool)
 }
 
 // Result is a loaded page.

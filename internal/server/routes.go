@@ -49,6 +49,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
 	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
+	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
+	mux.HandleFunc("GET /contact", redirectSlash)
 	mux.HandleFunc("GET /wp-admin/{$}", s.handleWPAdmin)
 	mux.HandleFunc("GET /wp-admin/post.php", s.handleWPAdmin) // edit links: products
 	mux.HandleFunc("GET /wp-admin/term.php", s.handleWPAdmin) // edit links: categories

@@ -1,0 +1,28 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"vitrine/internal/contactform"
+	"vitrine/internal/pages"
+)
+
+// handleContact serves the contact page (/contact/). It is the same for every
+// visitor, so it goes through servePage and is cached for guests under its
+// path alone: query strings neither reach the page nor multiply cache
+// entries. The form posts to the CF7 feedback route with scripts only.
+func (s *Server) handleContact(w http.ResponseWriter, r *http.Request) {
+	s.servePage(w, r, pages.ContactPath, func(ctx context.Context, u string) (*pages.Result, error) {
+		return s.loader.Contact(ctx, u)
+	})
+}
+
+// defaultContactForms is the contact-form lookup until a configured one is
+// given: the shop's default form, id 1.
+func defaultContactForms(id int64) (contactform.Form, bool) {
+	if id == contactform.DefaultFormID {
+		return contactform.DefaultForm(), true
+	}
+	return contactform.Form{}, false
+}
