@@ -16,6 +16,7 @@ import { LostPasswordPage } from './account/LostPasswordPage';
 import { VerifyEmailPage } from './account/VerifyEmailPage';
 import { LoginPage } from './account/login/LoginPage';
 import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
+import { ContactPage } from './contact/ContactPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -43,6 +44,8 @@ function Page({ data }: { data: PageData }) {
       return <LogoutConfirmPage data={data} />;
     case 'account-security':
       return <SecurityPage data={data} />;
+    case 'contact':
+      return <ContactPage data={data} />;
     default:
       return <NotFoundPage />;
   }
