@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ContactField, ContactFormData } from '../types';
 import { obtainProof } from '../account/login/botcheck';
 import { postFeedback, refill } from './api';
@@ -50,8 +50,8 @@ function requiredAcceptances(fields: ContactField[]): string[] {
 export function ContactForm({ form }: { form: ContactFormData }) {
   const formRef = useRef<HTMLFormElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
-  const recaptchaRef = useRef<HTMLInputElement>(null);
-  const hashRef = useRef<HTMLInputElement>(null);
+  // _wpcf7_posted_data_hash: what the last answer gave, sent back with the next submit.
+  const [hash, setHash] = useState('');
   const afterSend = useRef(false);
   const [state, dispatch] = useReducer(reducer, initialState);
   const [js, setJs] = useState(false);
@@ -82,10 +82,22 @@ export function ContactForm({ form }: { form: ContactFormData }) {
   useEffect(() => {
     const el = formRef.current;
     if (!el) return;
+    // The browser's change event, not React's onChange: after the form's
+    // own reset React's idea of a box's state is stale and it would drop
+    // the next click's change.
     const onChange = (e: Event) => {
       const target = e.target as HTMLInputElement;
       const wrap = target.closest<HTMLElement>('.wpcf7-form-control-wrap[data-name]');
       if (!wrap) return;
+      if (target.type === 'checkbox') {
+        const group = target.closest('.wpcf7-exclusive-checkbox');
+        if (group && target.checked) {
+          group.querySelectorAll<HTMLInputElement>('input[type=checkbox]').forEach((box) => {
+            if (box !== target) box.checked = false;
+          });
+        }
+        if (target.closest('.wpcf7-acceptance')) setTicked((t) => ({ ...t, [target.name]: target.checked }));
+      }
       if (target.type === 'url' && target.value) target.value = normalizeURL(target.value.trim());
       validateField(wrap.dataset.name ?? '');
     };
@@ -141,28 +153,21 @@ export function ContactForm({ form }: { form: ContactFormData }) {
     } catch {
       token = '';
     }
-    if (recaptchaRef.current) recaptchaRef.current.value = token;
+    // The payload goes in _wpcf7_recaptcha_response of this submit only:
+    // the rendered field stays empty.
     const body = new FormData(el);
-    if (recaptchaRef.current) recaptchaRef.current.value = '';
+    body.set('_wpcf7_recaptcha_response', token);
     const res = await postFeedback(form.feedback_url, body);
     if (!res.ok) {
       dispatch({ type: 'error', message: res.message });
       return;
     }
-    if (hashRef.current) hashRef.current.value = res.answer.posted_data_hash ?? '';
+    setHash(res.answer.posted_data_hash ?? '');
     dispatch({ type: 'answer', answer: res.answer });
     if (res.answer.status === 'mail_sent') {
       afterSend.current = true;
       el.reset(); // → onReset: resetting, the refill call, back to sent
     }
-  };
-
-  const onExclusive = (e: ChangeEvent<HTMLInputElement>) => {
-    if (!e.target.checked) return;
-    const group = e.target.closest('.wpcf7-exclusive-checkbox');
-    group?.querySelectorAll<HTMLInputElement>('input[type=checkbox]').forEach((box) => {
-      if (box !== e.target) box.checked = false;
-    });
   };
 
   const field = (f: ContactField): ReactNode => {
@@ -204,7 +209,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
             {(f.options ?? []).map((o, i) => (
               <span key={o} className={`wpcf7-list-item${i === 0 ? ' first' : ''}${i === (f.options ?? []).length - 1 ? ' last' : ''}`}>
                 <label>
-                  <input type="checkbox" name={`${f.name}[]`} value={o} onChange={f.exclusive ? onExclusive : undefined} />
+                  <input type="checkbox" name={`${f.name}[]`} value={o} />
                   <span className="wpcf7-list-item-label">{o}</span>
                 </label>
               </span>
@@ -226,7 +231,6 @@ export function ContactForm({ form }: { form: ContactFormData }) {
                   aria-invalid={common['aria-invalid']}
                   aria-describedby={describedBy}
                   {...req}
-                  onChange={(e) => setTicked((t) => ({ ...t, [f.name]: e.target.checked }))}
                 />
                 <span className="wpcf7-list-item-label">{f.label}</span>
               </label>
@@ -306,13 +310,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
       >
         <fieldset className="hidden-fields-container">
           {form.hidden.map((h) => (
-            <input
-              key={h.name}
-              type="hidden"
-              name={h.name}
-              defaultValue={h.value}
-              ref={h.name === '_wpcf7_recaptcha_response' ? recaptchaRef : h.name === '_wpcf7_posted_data_hash' ? hashRef : undefined}
-            />
+            <input key={h.name} type="hidden" name={h.name} value={h.name === '_wpcf7_posted_data_hash' ? hash || h.value : h.value} readOnly />
           ))}
         </fieldset>
         <p className="wpcf7-required-note">
