@@ -98,6 +98,9 @@ type Config struct {
 	// HoldStockMinutes is how long an unpaid bank-transfer order holds its
 	// stock before it is cancelled (0: never).
 	HoldStockMinutes int
+	// ContactFileRetentionDays is how many days files uploaded with the
+	// contact form are kept (1 to 3650); the messages stay.
+	ContactFileRetentionDays int
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -180,6 +183,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	num(&c.CheckoutRateLimit, "checkout-rate-limit", checkout.DefaultRateLimit, "checkout attempts allowed per minute per cart session, shared by all instances (0: no limit)")
 	num(&c.CheckoutRateLimitAddress, "checkout-rate-limit-address", checkout.DefaultRateLimitPerAddress, "checkout attempts allowed per minute per client address (IPv6: per /64), shared by all instances (0: no limit)")
 	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
+	num(&c.ContactFileRetentionDays, "contact-file-retention", 30, "days files uploaded with the contact form are kept before they are deleted (the messages stay; 1 to 3650)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -259,6 +263,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		if v.n < 0 || v.n > 1_000_000 {
 			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
 		}
+	}
+	if c.ContactFileRetentionDays < 1 || c.ContactFileRetentionDays > 3650 {
+		return c, nil, fmt.Errorf("--contact-file-retention %d: use 1 to 3650 (days)", c.ContactFileRetentionDays)
 	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
@@ -487,6 +494,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 		ComingSoon: cfg.ComingSoon, TrustedProxies: cfg.trusted,
+		ContactFileRetention: time.Duration(cfg.ContactFileRetentionDays) * 24 * time.Hour,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err

@@ -89,6 +89,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
+	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
+	mux.HandleFunc("POST "+contactAPI+"{id}/feedback", s.handleContactFeedback)
+	mux.HandleFunc("GET "+contactAPI+"{id}/refill", s.handleContactRefill)
+	mux.HandleFunc("GET "+contactAPI+"{id}/feedback/schema", s.handleContactSchema)
 	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
 	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
