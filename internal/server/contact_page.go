@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"vitrine/internal/contactform"
 	"vitrine/internal/pages"
 )
 
@@ -16,13 +15,4 @@ func (s *Server) handleContact(w http.ResponseWriter, r *http.Request) {
 	s.servePage(w, r, pages.ContactPath, func(ctx context.Context, u string) (*pages.Result, error) {
 		return s.loader.Contact(ctx, u)
 	})
-}
-
-// defaultContactForms is the contact-form lookup until a configured one is
-// given: the shop's default form, id 1.
-func defaultContactForms(id int64) (contactform.Form, bool) {
-	if id == contactform.DefaultFormID {
-		return contactform.DefaultForm(), true
-	}
-	return contactform.Form{}, false
 }

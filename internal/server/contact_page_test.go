@@ -40,9 +40,9 @@ func TestContactPage(t *testing.T) {
 			"<title>Contact – Vitrine</title>",
 			`<link rel="canonical" href="https://shop.example/contact/">`,
 			`"@type":"BreadcrumbList"`, `"@type":"ContactPage"`,
-			// Server-rendered CF7 markup.
+			// Server-rendered CF7 markup (attribute names as React writes them).
 			`<div class="wpcf7 no-js" id="wpcf7-f1-o1" lang="en-US" dir="ltr" data-wpcf7-id="1">`,
-			`action="/contact/#wpcf7-f1-o1"`, `method="post"`, `enctype="multipart/form-data"`, `novalidate=""`, `data-status="init"`,
+			`action="/contact/#wpcf7-f1-o1"`, `method="post"`, `encType="multipart/form-data"`, `noValidate=""`, `data-status="init"`,
 			`<input type="hidden" name="_wpcf7" value="1"`,
 			`<input type="hidden" name="_wpcf7_version" value="6.2"`,
 			`<input type="hidden" name="_wpcf7_locale" value="en_US"`,

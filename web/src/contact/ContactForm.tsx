@@ -310,7 +310,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
       >
         <fieldset className="hidden-fields-container">
           {form.hidden.map((h) => (
-            <input key={h.name} type="hidden" name={h.name} value={h.name === '_wpcf7_posted_data_hash' ? hash || h.value : h.value} readOnly />
+            <input key={h.name} type="hidden" name={h.name} value={h.name === '_wpcf7_posted_data_hash' ? hash || h.value : h.value} />
           ))}
         </fieldset>
         <p className="wpcf7-required-note">
