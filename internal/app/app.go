@@ -20,7 +20,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"vitrine/internal/review"
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/importer"
@@ -28,6 +27,7 @@ import (
 	"vitrine/internal/pages"
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/render"
+	"vitrine/internal/review"
 	"vitrine/internal/seed"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -106,6 +106,9 @@ type Config struct {
 	ReviewVerifiedOnly    bool
 	ReviewAutoApprove     bool
 	ReviewRateLimit       int
+	// ContactFileRetentionDays is how many days files uploaded with the
+	// contact form are kept (1 to 3650); the messages stay.
+	ContactFileRetentionDays int
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -192,6 +195,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.ReviewAutoApprove, "review-auto-approve", false, "reviews: publish new reviews at once instead of holding them for moderation (reviews with more than 2 links are held anyway)")
 	num(&c.ReviewRateLimit, "review-rate-limit", review.DefaultRateLimit, "reviews: posts allowed per client address (IPv6: per /64) per 10 minutes, shared by all instances (0: no limit)")
 	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
+	num(&c.ContactFileRetentionDays, "contact-file-retention", 30, "days files uploaded with the contact form are kept before they are deleted (the messages stay; 1 to 3650)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -271,6 +275,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		if v.n < 0 || v.n > 1_000_000 {
 			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
 		}
+	}
+	if c.ContactFileRetentionDays < 1 || c.ContactFileRetentionDays > 3650 {
+		return c, nil, fmt.Errorf("--contact-file-retention %d: use 1 to 3650 (days)", c.ContactFileRetentionDays)
 	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
@@ -502,6 +509,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 		ComingSoon: cfg.ComingSoon, TrustedProxies: cfg.trusted,
+		ContactFileRetention: time.Duration(cfg.ContactFileRetentionDays) * 24 * time.Hour,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"vitrine/internal/account"
+	"vitrine/internal/contact"
 	"vitrine/internal/mail"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -37,7 +38,8 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
 	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
-		support.KindMessage: support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView)}
+		support.KindMessage: support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView),
+		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName)}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {
 		kinds[k] = accounts

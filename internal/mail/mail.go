@@ -41,6 +41,18 @@ type Message struct {
 	// brackets). The outbox sets a stable one per row, so a retry after an
 	// ambiguous failure carries the same id and receivers can drop the copy.
 	MessageID string
+	// Attachments are sent as MIME attachments (base64, Content-Disposition
+	// attachment) after the text and HTML parts.
+	Attachments []Attachment
+}
+
+// Attachment is one file sent with a message. Name is cleaned before it is
+// written (AttachmentName); a ContentType that does not parse as a media
+// type is sent as application/octet-stream.
+type Attachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
 }
 
 // Sender delivers a message. An error wrapping ErrPermanent means retrying

@@ -1,16 +1,19 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"mime"
 	"net"
 	netmail "net/mail"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
 )
@@ -268,6 +271,10 @@ func (s *SMTPSender) build(m Message) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("mail: to: %w", err)
 	}
 	if m.ReplyTo != "" {
+		// A line break in a header value would start a header of its own.
+		if strings.ContainsAny(m.ReplyTo, "\r\n") {
+			return nil, errors.New("mail: reply-to holds a line break")
+		}
 		if err := msg.ReplyTo(m.ReplyTo); err != nil {
 			return nil, fmt.Errorf("mail: reply-to: %w", err)
 		}
@@ -289,7 +296,44 @@ func (s *SMTPSender) build(m Message) (*gomail.Msg, error) {
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
 	}
+	for _, a := range m.Attachments {
+		ct := "application/octet-stream"
+		if t, _, err := mime.ParseMediaType(a.ContentType); err == nil && strings.Count(t, "/") == 1 {
+			ct = t
+		}
+		if err := msg.AttachReader(AttachmentName(a.Name), bytes.NewReader(a.Data),
+			gomail.WithFileContentType(gomail.ContentType(ct))); err != nil {
+			return nil, fmt.Errorf("mail: attachment: %w", err)
+		}
+	}
 	return msg, nil
+}
+
+// AttachmentName is a file name safe to write in a MIME header: the last
+// path element, without control characters, quotes, backslashes or
+// characters that are special in a parameter value, at most 100
+// characters, "attachment" when nothing is left.
+func AttachmentName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError:
+			return -1
+		case strings.ContainsRune("\"\\<>:;*?|%", r):
+			return '_'
+		}
+		return r
+	}, strings.ToValidUTF8(name, ""))
+	name = strings.Trim(strings.TrimSpace(name), ".")
+	if r := []rune(name); len(r) > 100 {
+		name = string(r[len(r)-100:])
+	}
+	if name == "" {
+		return "attachment"
+	}
+	return name
 }
 
 // addressDomain is the domain of an email address ("vitrine.invalid" when

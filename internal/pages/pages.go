@@ -13,11 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"vitrine/internal/review"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/contactform"
 	"vitrine/internal/money"
 	"vitrine/internal/render"
+	"vitrine/internal/review"
 	"vitrine/internal/storeapi"
 )
 
@@ -52,6 +53,9 @@ type Loader struct {
 	Reviews ReviewSource
 	// ReviewSettings are the shop's review options the form follows.
 	ReviewSettings review.Settings
+	// ContactForms finds a contact form by id (the contact page shows id 1);
+	// nil: contactform.DefaultForm() for id 1 only.
+	ContactForms func(id int64) (contactform.Form, bool)
 }
 
 // Result is a loaded page.

@@ -231,7 +231,7 @@ func (s *Server) initAccounts() {
 	s.accounts = &a
 	s.support = &support.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.bots = map[string]*botcheck.Service{}
-	for _, purpose := range []string{"login", "register", "review"} {
+	for _, purpose := range []string{"login", "register", "contact", "review"} {
 		s.bots[purpose] = &botcheck.Service{Store: s.db, Secret: s.cfg.Secret, Purpose: purpose, Now: s.now, Log: s.log}
 	}
 }

@@ -8,7 +8,8 @@ import (
 // The periodic store upkeep: held stock of unpaid orders released
 // (checkout.Service.ReleaseHeldStock, Config.HoldStock), the expired
 // checkout rate-limit counters deleted, and the accounts' ended sessions,
-// links, devices and spent bot-check records deleted (AccountUpkeep).
+// links, devices and spent bot-check records deleted (AccountUpkeep), and
+// the uploaded contact files past their retention emptied (ContactUpkeep).
 
 // maintenanceEvery is how often the held stock is released and the
 // expired rate-limit counters are deleted.
@@ -35,7 +36,23 @@ func (s *Server) maintain(ctx context.Context) {
 			s.log.Warn("delete expired rate limits", "err", err)
 		}
 		s.AccountUpkeep(ctx)
+		s.ContactUpkeep(ctx)
 	}
+}
+
+// ContactUpkeep removes the content of the uploaded contact files older
+// than the retention (Config.ContactFileRetention); the submissions and
+// the files' names, types and sizes stay. It reports how many files it
+// emptied (errors are logged: the next pass tries again).
+func (s *Server) ContactUpkeep(ctx context.Context) int64 {
+	n, err := s.contact.PurgeFiles(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("purge old contact files", "err", err)
+	}
+	if n > 0 {
+		s.log.Info("old contact files purged", "files", n)
+	}
+	return n
 }
 
 // AccountUpkeep deletes ended sessions, lost-password and verification

@@ -66,7 +66,13 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
-		r.Body = http.MaxBytesReader(sw, r.Body, s.cfg.MaxBodyBytes)
+		limit := s.cfg.MaxBodyBytes
+		if isContactFeedback(r) {
+			// Uploads: the forms' own limit, checked again per form by
+			// the handler (contact_api.go).
+			limit = max(limit, s.contactMaxBody())
+		}
+		r.Body = http.MaxBytesReader(sw, r.Body, limit)
 		// The method and path are chosen by the client: metrics and logs
 		// only ever see a method from a closed set and a bounded path.
 		method := methodLabel(r.Method)

@@ -51,6 +51,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
 	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
+	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
+	mux.HandleFunc("GET /contact", redirectSlash)
 	mux.HandleFunc("GET /wp-admin/{$}", s.handleWPAdmin)
 	mux.HandleFunc("GET /wp-admin/post.php", s.handleWPAdmin) // edit links: products
 	mux.HandleFunc("GET /wp-admin/term.php", s.handleWPAdmin) // edit links: categories
@@ -89,6 +91,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
+	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
+	mux.HandleFunc("POST "+contactAPI+"{id}/feedback", s.handleContactFeedback)
+	mux.HandleFunc("GET "+contactAPI+"{id}/refill", s.handleContactRefill)
+	mux.HandleFunc("GET "+contactAPI+"{id}/feedback/schema", s.handleContactSchema)
 	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
 	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)

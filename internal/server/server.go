@@ -23,6 +23,8 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/contact"
+	"vitrine/internal/contactform"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -86,6 +88,15 @@ type Config struct {
 	// Accounts overrides the account service's limits and lifetimes (the
 	// zero value takes account's defaults); Store, Now and Log are set by New.
 	Accounts account.Service
+	// ContactForms are the shop's contact forms (internal/contactform);
+	// nil is [contactform.DefaultForm()]. New refuses a bad definition.
+	ContactForms []contactform.Form
+	// ContactFileRetention is how long uploaded contact files are kept
+	// (0: contact.DefaultFileRetention, 30 days); the submissions stay.
+	ContactFileRetention time.Duration
+	// ContactRateLimit is how many messages one client address may send
+	// per hour (0: contact.DefaultRateLimit).
+	ContactRateLimit int
 	// Now, when set, replaces the clock (tests).
 	Now func() time.Time
 }
@@ -124,6 +135,7 @@ type Server struct {
 	support  *support.Service             // messages to support from refused registrations (login_ajax.go)
 	meta     *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews  *review.Service              // product reviews (reviews_api.go)
+	contact  *contact.Service             // contact-form submissions (contact_api.go)
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -169,11 +181,20 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		reviewSettings = *cfg.Reviews
 	}
 	s.reviews = &review.Service{Store: db, Settings: reviewSettings, Now: s.now, Log: log}
+	forms := cfg.ContactForms
+	if forms == nil {
+		forms = []contactform.Form{contactform.DefaultForm()}
+	}
+	s.contact = &contact.Service{Store: db, Forms: forms, Bots: s.botcheckFor("contact"), IsRefusal: botcheck.IsRefusal,
+		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Now: s.now, Log: log}
+	if err := s.contact.Check(); err != nil {
+		return nil, fmt.Errorf("contact forms: %w", err)
+	}
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
-		Reviews: s.reviews, ReviewSettings: reviewSettings}
+		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm}
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)

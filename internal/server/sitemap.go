@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
 )
@@ -105,7 +106,7 @@ func (s *Server) handleSitemap(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleSitemapPages(w http.ResponseWriter, r *http.Request) {
 	s.serveXML(w, r, "sitemap:pages", func(ctx context.Context) (any, error) {
-		return urlSet{NS: sitemapNS, URLs: []sitemapURL{{Loc: s.cfg.BaseURL + "/"}, {Loc: s.cfg.BaseURL + "/shop/"}}}, nil
+		return urlSet{NS: sitemapNS, URLs: []sitemapURL{{Loc: s.cfg.BaseURL + "/"}, {Loc: s.cfg.BaseURL + "/shop/"}, {Loc: s.cfg.BaseURL + pages.ContactPath}}}, nil
 	})
 }
 

@@ -17,6 +17,7 @@ import { VerifyEmailPage } from './account/VerifyEmailPage';
 import { LoginPage } from './account/login/LoginPage';
 import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
 import { ReviewErrorPage } from './product/ReviewErrorPage';
+import { ContactPage } from './contact/ContactPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -46,6 +47,8 @@ function Page({ data }: { data: PageData }) {
       return <SecurityPage data={data} />;
     case 'review-error':
       return <ReviewErrorPage data={data} />;
+    case 'contact':
+      return <ContactPage data={data} />;
     default:
       return <NotFoundPage />;
   }

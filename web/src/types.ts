@@ -2,6 +2,8 @@
 // it reuses). The server is the source of truth: internal/storeapi and
 // internal/pages build these objects. Keep both sides in step.
 
+import type { SWVSchema } from './contact/swv';
+
 /** Store API "currency block"; amounts are strings of integer minor units. */
 export interface CurrencyBlock {
   currency_code: string;
@@ -686,6 +688,56 @@ export interface AccountSecurityPage extends PageBase {
   errors: Record<string, string>;
 }
 
+/** A contact form field (internal/contactform Field). */
+export interface ContactField {
+  name: string;
+  label: string;
+  kind: 'text' | 'email' | 'url' | 'tel' | 'number' | 'date' | 'time' | 'textarea' | 'select' | 'checkbox' | 'acceptance' | 'file';
+  required?: boolean;
+  minlength?: number;
+  maxlength?: number;
+  min?: string;
+  max?: string;
+  step?: string;
+  days_of_week?: number[];
+  options?: string[];
+  multiple?: boolean;
+  exclusive?: boolean;
+  min_items?: number;
+  max_items?: number;
+  accept?: string[];
+  min_size?: number;
+  max_size?: number;
+}
+
+/** A contact form as the page renders it (internal/pages ContactForm). */
+export interface ContactFormData {
+  id: number;
+  /** "wpcf7-f<id>-o<n>": the wrapper's id and _wpcf7_unit_tag. */
+  unit_tag: string;
+  action: string;
+  locale: string;
+  /** The hidden fields in CF7's order (_wpcf7, _wpcf7_version, …, _wpcf7_recaptcha_response). */
+  hidden: { name: string; value: string }[];
+  fields: ContactField[];
+  /** CF7's message texts by key (mail_sent_ok, validation_error, …). */
+  messages: Record<string, string>;
+  /** The SWV schema, the one .../feedback/schema serves. */
+  schema: SWVSchema;
+  feedback_url: string;
+  refill_url: string;
+  /** A fresh ALTCHA challenge (purpose contact) for every submit. */
+  botcheck_url: string;
+}
+
+/** The contact page (/contact/): the same for everyone, cached. */
+export interface ContactPage extends PageBase {
+  page: 'contact';
+  title: string;
+  breadcrumbs: Crumb[];
+  form: ContactFormData;
+}
+
 export type PageData =
   | HomePage
   | ListingPage
@@ -702,6 +754,7 @@ export type PageData =
   | AccountLoginPage
   | AccountLogoutPage
   | AccountSecurityPage
+  | ContactPage
   | ReviewErrorPage;
 
 /** A review post refused without scripts: WordPress's "Comment Submission Failure" page. */

@@ -6,6 +6,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/contact"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
 	"vitrine/internal/support"
@@ -23,4 +24,5 @@ var (
 	_ support.Store  = (*DB)(nil)
 	_ usermeta.Store = (*DB)(nil)
 	_ review.Store   = (*DB)(nil)
+	_ contact.Store  = (*DB)(nil)
 )

@@ -1,0 +1,289 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/contact"
+	"vitrine/internal/contactform"
+)
+
+// Contact Form 7's REST surface (protocol notes section 10): the feedback
+// POST, the refill GET and the SWV schema GET. The use case is
+// contact.Service's; this file reads the multipart body (in memory, never
+// to disk), calls Submit once and shapes CF7's JSON. Errors of the
+// surface go through contactError.
+
+const (
+	contactAPI = "/wp-json/contact-form-7/v1/contact-forms/"
+	// contactBodySlack is what a feedback body may hold beyond its files:
+	// the text fields (a few KiB), the hidden fields and the multipart
+	// framing.
+	contactBodySlack = 256 << 10
+	// contactFileCap bounds a file field without a size bound.
+	contactFileCap = 8 << 20
+	// contactValueCap bounds one text value read; a longer one is cut to
+	// one byte more, which the field's maxlength refuses.
+	contactValueCap = 64 << 10
+)
+
+// Errors of the surface besides the service's.
+var (
+	errContactMediaType = errors.New("contact: not multipart/form-data")
+	errContactBadBody   = errors.New("contact: malformed multipart body")
+)
+
+// contactForm returns the shop's form with the id (the page helper uses it
+// too).
+func (s *Server) contactForm(id int64) (contactform.Form, bool) { return s.contact.Form(id) }
+
+// Contact is the contact service (the app composes its mail renderer).
+func (s *Server) Contact() *contact.Service { return s.contact }
+
+// contactBodyLimit is the largest feedback body form accepts: its files'
+// bounds plus contactBodySlack.
+func contactBodyLimit(form contactform.Form) int64 {
+	n := int64(contactBodySlack)
+	for _, fd := range form.Fields {
+		if fd.Kind == contactform.KindFile {
+			c := fd.MaxSize
+			if c <= 0 {
+				c = contactFileCap
+			}
+			n += c + 1
+		}
+	}
+	return n
+}
+
+// contactMaxBody is the largest body limit of the shop's forms (the
+// middleware's cap for the feedback route).
+func (s *Server) contactMaxBody() int64 {
+	var n int64
+	for _, f := range s.contact.Forms {
+		n = max(n, contactBodyLimit(f))
+	}
+	return n
+}
+
+// isContactFeedback reports whether r is a feedback POST (the middleware
+// gives it the forms' body limit instead of MaxBodyBytes).
+func isContactFeedback(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, contactAPI) && strings.HasSuffix(r.URL.Path, "/feedback")
+}
+
+// contactError is the one error mapping of the surface, in the REST shape.
+func contactError(w http.ResponseWriter, err error) {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.Is(err, errContactMediaType):
+		apiError(w, http.StatusUnsupportedMediaType, "wpcf7_unsupported_media_type", "The request payload format is not supported.", nil)
+	case errors.Is(err, contact.ErrNotFound):
+		apiError(w, http.StatusNotFound, "wpcf7_not_found", "The requested contact form was not found.", nil)
+	case errors.Is(err, contact.ErrUnitTag):
+		apiError(w, http.StatusBadRequest, "wpcf7_unit_tag_not_found", "There is no valid unit tag.", nil)
+	case errors.As(err, &tooBig):
+		apiError(w, http.StatusRequestEntityTooLarge, "wpcf7_payload_too_large", "The request is larger than this form accepts.", nil)
+	case errors.Is(err, errContactBadBody):
+		apiError(w, http.StatusBadRequest, "wpcf7_bad_request", "The request body could not be read.", nil)
+	default:
+		apiError(w, http.StatusInternalServerError, "wpcf7_internal_error", "The message could not be handled.", nil)
+	}
+}
+
+// contactFormOf is the form named by the route's {id}.
+func (s *Server) contactFormOf(r *http.Request) (contactform.Form, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return contactform.Form{}, contact.ErrNotFound
+	}
+	f, ok := s.contactForm(id)
+	if !ok {
+		return contactform.Form{}, contact.ErrNotFound
+	}
+	return f, nil
+}
+
+type cf7Invalid struct {
+	Field   string  `json:"field"`
+	Message string  `json:"message"`
+	IDRef   *string `json:"idref"`
+	ErrorID string  `json:"error_id"`
+}
+
+type cf7Feedback struct {
+	ContactFormID  int64        `json:"contact_form_id"`
+	Status         string       `json:"status"`
+	Message        string       `json:"message"`
+	PostedDataHash string       `json:"posted_data_hash"`
+	Into           string       `json:"into"`
+	InvalidFields  []cf7Invalid `json:"invalid_fields,omitempty"`
+}
+
+// handleContactFeedback answers POST .../contact-forms/{id}/feedback.
+func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		contactError(w, errContactMediaType)
+		return
+	}
+	form, err := s.contactFormOf(r)
+	if err != nil {
+		contactError(w, err)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, contactBodyLimit(form))
+	sub, err := readContactBody(r, form)
+	if err != nil {
+		contactError(w, err)
+		return
+	}
+	sub.FormID = form.ID
+	sub.ClientIP = s.clientIP(r)
+	sub.UserAgent = r.UserAgent()
+	if u := userOf(r); u != nil {
+		sub.UserID = u.ID
+	}
+	res, err := s.contact.Submit(r.Context(), sub)
+	if err != nil {
+		contactError(w, err)
+		return
+	}
+	if res.Status == contact.StatusMailSent {
+		s.kickMail()
+	}
+	out := cf7Feedback{ContactFormID: form.ID, Status: res.Status, Message: res.Message,
+		PostedDataHash: res.PostedDataHash, Into: "#" + sub.UnitTag}
+	for _, v := range res.Invalid {
+		iv := cf7Invalid{Field: v.Field, Message: v.Message, ErrorID: v.ErrorID}
+		if v.IDRef != "" {
+			id := v.IDRef
+			iv.IDRef = &id
+		}
+		out.InvalidFields = append(out.InvalidFields, iv)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// readContactBody reads the multipart body into a submission: the hidden
+// fields CF7 posts, the form's own values (each cut at contactValueCap)
+// and its files (each read up to its field's bound plus one byte; the
+// rest is counted, not kept). Parts the form does not name are skipped
+// unread.
+func readContactBody(r *http.Request, form contactform.Form) (contact.Submission, error) {
+	sub := contact.Submission{Values: map[string][]string{}, Files: map[string][]contact.Upload{}}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return sub, errContactMediaType
+	}
+	fields := map[string]contactform.Field{}
+	for _, fd := range form.Fields {
+		for _, k := range []string{fd.Name, fd.Name + "[]", contactform.Reported(fd.Name)} {
+			fields[k] = fd
+		}
+	}
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return sub, bodyError(err)
+		}
+		name := p.FormName()
+		fd, known := fields[name]
+		switch {
+		case known && fd.Kind == contactform.KindFile:
+			limit := fd.MaxSize
+			if limit <= 0 {
+				limit = contactFileCap
+			}
+			data, size, err := readCapped(p, limit)
+			if err != nil {
+				return sub, bodyError(err)
+			}
+			if len(sub.Files[name]) < contact.MaxValuesPerField {
+				sub.Files[name] = append(sub.Files[name], contact.Upload{Name: p.FileName(),
+					ContentType: p.Header.Get("Content-Type"), Content: data, Size: size})
+			}
+		case known, name == "_wpcf7_unit_tag", name == "_wpcf7_container_post", name == "_wpcf7_recaptcha_response":
+			data, _, err := readCapped(p, contactValueCap)
+			if err != nil {
+				return sub, bodyError(err)
+			}
+			if len(sub.Values[name]) < contact.MaxValuesPerField {
+				sub.Values[name] = append(sub.Values[name], string(data))
+			}
+		default:
+			if _, err := io.Copy(io.Discard, p); err != nil {
+				return sub, bodyError(err)
+			}
+		}
+	}
+	first := func(k string) string {
+		if v := sub.Values[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	sub.UnitTag = strings.TrimSpace(first("_wpcf7_unit_tag"))
+	sub.ContainerPost, _ = strconv.ParseInt(strings.TrimSpace(first("_wpcf7_container_post")), 10, 64)
+	sub.BotToken = strings.TrimSpace(first("_wpcf7_recaptcha_response"))
+	return sub, nil
+}
+
+// readCapped reads r keeping at most limit+1 bytes; size is the whole
+// length read (the rest is discarded, bounded by the body limit).
+func readCapped(r io.Reader, limit int64) ([]byte, int64, error) {
+	var b bytes.Buffer
+	n, err := io.CopyN(&b, r, limit+1)
+	if err == io.EOF {
+		return b.Bytes(), n, nil
+	}
+	if err != nil {
+		return nil, n, err
+	}
+	rest, err := io.Copy(io.Discard, r)
+	return b.Bytes(), n + rest, err
+}
+
+// bodyError keeps a body over the limit as such; any other read error is
+// a malformed body.
+func bodyError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return err
+	}
+	return errors.Join(errContactBadBody, err)
+}
+
+// handleContactRefill answers GET .../contact-forms/{id}/refill: our forms
+// have no captcha image or quiz to renew, so an empty object.
+func (s *Server) handleContactRefill(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	if _, err := s.contactFormOf(r); err != nil {
+		contactError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct{}{})
+}
+
+// handleContactSchema answers GET .../contact-forms/{id}/feedback/schema:
+// the SWV schema the server validates with. Forms change only with the
+// configuration, so it may be cached a while.
+func (s *Server) handleContactSchema(w http.ResponseWriter, r *http.Request) {
+	form, err := s.contactFormOf(r)
+	if err != nil {
+		w.Header().Set("Cache-Control", "no-store")
+		contactError(w, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeJSON(w, http.StatusOK, form.Schema())
+}

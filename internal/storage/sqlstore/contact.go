@@ -1,0 +1,136 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/contact"
+)
+
+// Contact-form submissions (internal/contact): the submission, its files
+// (blobs in the database) and its outbox row in one transaction.
+
+// InsertContactSubmission stores s with its files and queues its mail.
+func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored) (int64, error) {
+	values, err := json.Marshal(s.Values)
+	if err != nil {
+		return 0, err
+	}
+	var user any
+	if s.UserID > 0 {
+		user = s.UserID
+	}
+	status := s.Status
+	if status == "" {
+		status = "new"
+	}
+	var id int64
+	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO contact_submissions
+			(form_id, unit_tag, container_post, field_values, client_ip, user_agent, user_id, status, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			s.FormID, s.UnitTag, s.ContainerPost, string(values), s.ClientIP, s.UserAgent, user, status, s.CreatedAt.Unix()); err != nil {
+			return err
+		}
+		for _, f := range s.Files {
+			content := f.Content
+			if content == nil {
+				content = []byte{}
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO contact_files
+				(submission_id, field, name, mime, size, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				id, f.Field, f.Name, f.MIME, f.Size, content, s.CreatedAt.Unix()); err != nil {
+				return err
+			}
+		}
+		ref := strconv.FormatInt(id, 10)
+		return EnqueueMailTx(ctx, tx, contact.KindMessage, ref, contact.KindMessage+":"+ref, s.CreatedAt)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// ContactSubmission loads a submission with its files (contact.ErrNotFound).
+func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored, error) {
+	var r struct {
+		ID            int64         `db:"id"`
+		FormID        int64         `db:"form_id"`
+		UnitTag       string        `db:"unit_tag"`
+		ContainerPost int64         `db:"container_post"`
+		Values        string        `db:"field_values"`
+		ClientIP      string        `db:"client_ip"`
+		UserAgent     string        `db:"user_agent"`
+		UserID        sql.NullInt64 `db:"user_id"`
+		Status        string        `db:"status"`
+		CreatedAt     int64         `db:"created_at"`
+	}
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, form_id, unit_tag, container_post, field_values,
+		client_ip, user_agent, user_id, status, created_at FROM contact_submissions WHERE id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, contact.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := &contact.Stored{ID: r.ID, FormID: r.FormID, UnitTag: r.UnitTag, ContainerPost: r.ContainerPost,
+		ClientIP: r.ClientIP, UserAgent: r.UserAgent, UserID: r.UserID.Int64, Status: r.Status,
+		CreatedAt: time.Unix(r.CreatedAt, 0).UTC()}
+	if err := json.Unmarshal([]byte(r.Values), &st.Values); err != nil {
+		return nil, err
+	}
+	var files []struct {
+		ID      int64         `db:"id"`
+		Field   string        `db:"field"`
+		Name    string        `db:"name"`
+		MIME    string        `db:"mime"`
+		Size    int64         `db:"size"`
+		Content []byte        `db:"content"`
+		Purged  sql.NullInt64 `db:"purged_at"`
+	}
+	if err := db.read.SelectContext(ctx, &files, db.read.Rebind(`SELECT id, field, name, mime, size, content, purged_at
+		FROM contact_files WHERE submission_id = ? ORDER BY id`), id); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		sf := contact.StoredFile{ID: f.ID, Field: f.Field, Name: f.Name, MIME: f.MIME, Size: f.Size, Purged: f.Purged.Valid}
+		if !sf.Purged {
+			sf.Content = f.Content
+			if sf.Content == nil {
+				sf.Content = []byte{}
+			}
+		}
+		st.Files = append(st.Files, sf)
+	}
+	return st, nil
+}
+
+// PurgeContactFiles empties the files created before before (content NULL,
+// purged_at now); the rows and their submissions stay.
+func (db *DB) PurgeContactFiles(ctx context.Context, before, now time.Time) (int64, error) {
+	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE contact_files SET content = NULL, purged_at = ?
+		WHERE purged_at IS NULL AND created_at < ?`), now.Unix(), before.Unix())
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// CountContact counts the stored submissions, their files and the bytes
+// of the files still kept (operations, tests).
+func (db *DB) CountContact(ctx context.Context) (contact.Counts, error) {
+	var c contact.Counts
+	if err := db.read.GetContext(ctx, &c.Submissions, `SELECT COUNT(*) FROM contact_submissions`); err != nil {
+		return c, err
+	}
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(content), COALESCE(SUM(CASE WHEN content IS NULL THEN 0 ELSE size END), 0)
+		FROM contact_files`).Scan(&c.Files, &c.KeptFiles, &c.KeptBytes)
+	return c, err
+}
