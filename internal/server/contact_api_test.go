@@ -544,3 +544,31 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 		}
 	})
 }
+
+// A customer's message is stored with their account, so the shop's inbox
+// can tell it from a visitor's; a visitor's carries none.
+func TestContactFeedbackKeepsCustomer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newLoginShop(t, db, server.Config{})
+		u := s.register("grace@example.com")
+		b := s.browser()
+		if a := b.submitLogin("username", "grace@example.com", "password", loginPass, "wfls-captcha", b.solve("login")); !b.loggedIn() {
+			t.Fatalf("login: %d %s", a.status, a.raw)
+		}
+		if _, m := contactSend(b, contactGood()); m["status"] != "mail_sent" {
+			t.Fatalf("customer: %v", m)
+		}
+		if _, m := contactSend(s.browser(), contactGood("your-email", "visitor@example.com")); m["status"] != "mail_sent" {
+			t.Fatalf("visitor: %v", m)
+		}
+		ctx := context.Background()
+		first, err := db.ContactSubmission(ctx, 1)
+		if err != nil || first.UserID != u.ID {
+			t.Fatalf("customer's submission: %+v %v, want user %d", first, err, u.ID)
+		}
+		second, err := db.ContactSubmission(ctx, 2)
+		if err != nil || second.UserID != 0 {
+			t.Fatalf("visitor's submission: %+v %v", second, err)
+		}
+	})
+}
