@@ -68,6 +68,10 @@ type ReviewForm struct {
 	// VerifiedOnly: only logged-in customers who bought the product may
 	// review; guests are shown the notice instead of the form.
 	VerifiedOnly bool `json:"verified_only"`
+	// Eligible is set on a page rendered for one logged-in viewer under
+	// VerifiedOnly: whether they bought the product (false: the notice
+	// instead of the form). Null on shared pages.
+	Eligible *bool `json:"eligible"`
 	// Botcheck is the ALTCHA challenge URL (purpose "review").
 	Botcheck string `json:"botcheck"`
 }
@@ -90,6 +94,10 @@ type ProductOptions struct {
 	// through the moderation link or logged in); set only for pages
 	// rendered for one viewer, never for cached ones.
 	Held func(ctx context.Context, productID int64) ([]review.Review, error)
+	// MayReview tells whether the page's logged-in viewer may review the
+	// product (review.Service.MayReview); set only for pages rendered for
+	// one viewer.
+	MayReview func(ctx context.Context, productID int64) (bool, error)
 }
 
 // ReviewPagePath is the URL of a product's reviews page n (the product's
@@ -295,6 +303,13 @@ func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *P
 	if p.Meta["_reviews_allowed"] != "no" {
 		page.ReviewForm = &ReviewForm{Action: "/wp-comments-post.php", ProductID: p.ID, RatingsRequired: l.ReviewSettings.RatingsRequired,
 			VerifiedOnly: l.ReviewSettings.VerifiedOnly, Botcheck: "/wp-json/vitrine/v1/botcheck/review"}
+		if opt.MayReview != nil && l.ReviewSettings.VerifiedOnly {
+			ok, err := opt.MayReview(ctx, p.ID)
+			if err != nil {
+				return err
+			}
+			page.ReviewForm.Eligible = &ok
+		}
 	}
 	if opt.Held != nil {
 		held, err := opt.Held(ctx, p.ID)

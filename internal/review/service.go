@@ -276,6 +276,22 @@ func (s *Service) ForAuthor(ctx context.Context, productID, userID int64, email 
 	return s.Store.HeldReviews(ctx, productID, userID, email)
 }
 
+// MayReview reports whether a logged-in customer may review the product
+// under the settings: always, unless VerifiedOnly and they have not bought
+// it (by account or by their account's email), which Submit would refuse
+// with ErrNotVerified. The page shows them the notice instead of a form
+// they could only be refused with.
+func (s *Service) MayReview(ctx context.Context, productID, userID int64) (bool, error) {
+	if !s.Settings.VerifiedOnly {
+		return true, nil
+	}
+	_, email, err := s.Store.ReviewerAccount(ctx, userID)
+	if err != nil {
+		return false, err
+	}
+	return s.Store.Purchased(ctx, productID, userID, strings.ToLower(email))
+}
+
 // Histogram returns a product's approved reviews counted by rating.
 func (s *Service) Histogram(ctx context.Context, productID int64) (Histogram, error) {
 	return s.Store.RatingHistogram(ctx, productID)

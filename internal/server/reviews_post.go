@@ -83,6 +83,9 @@ func (s *Server) serveProduct(w http.ResponseWriter, r *http.Request, slug strin
 		opt.Held = func(ctx context.Context, productID int64) ([]review.Review, error) {
 			return s.reviews.ForAuthor(ctx, productID, u.ID, "")
 		}
+		opt.MayReview = func(ctx context.Context, productID int64) (bool, error) {
+			return s.reviews.MayReview(ctx, productID, u.ID)
+		}
 	}
 	s.servePage(w, r, pageURL, func(ctx context.Context, u string) (*pages.Result, error) {
 		return s.loader.ProductWith(ctx, u, slug, opt)

@@ -132,6 +132,7 @@ type revPage struct {
 		ProductID       int64  `json:"product_id"`
 		RatingsRequired bool   `json:"ratings_required"`
 		Botcheck        string `json:"botcheck"`
+		Eligible        *bool  `json:"eligible"`
 	} `json:"review_form"`
 }
 
@@ -316,6 +317,42 @@ func TestReviewPostVerifiedOnlyAndRateLimit(t *testing.T) {
 		other.addr = "198.51.100.9:5000"
 		if a := other.revPost(other.revForm(s.tee.ID, "z@example.com"), true); a.status != http.StatusForbidden {
 			t.Errorf("another address: %d %s", a.status, a.raw)
+		}
+	})
+}
+
+// Under verified-only, a logged-in customer's own page says whether they
+// may review (the app shows the notice instead of a form they could only
+// be refused with); the shared page says nothing about any viewer.
+func TestReviewFormEligibility(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newRevShop(t, db, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2})
+		price := int64(900)
+		mug := &catalog.Product{Type: catalog.TypeSimple, Name: "Open Mug", Slug: "open-mug", Status: "publish", RegularPrice: &price, Purchasable: true}
+		if _, err := db.SaveProduct(context.Background(), mug, nil); err != nil {
+			t.Fatal(err)
+		}
+		eligible := func(b *browser) *bool {
+			p := revPageOf(t, b.do("GET", "/product/open-mug/", nil).raw)
+			if p.ReviewForm == nil {
+				t.Fatal("no review form settings")
+			}
+			return p.ReviewForm.Eligible
+		}
+		if e := eligible(s.browser()); e != nil {
+			t.Errorf("shared page: eligible %v, want null", *e)
+		}
+		s.register("buyer@example.com")
+		b := s.browser()
+		if a := b.submitLogin("username", "buyer@example.com", "password", loginPass, "wfls-captcha", b.solve("login")); !b.loggedIn() {
+			t.Fatalf("login: %d %s", a.status, a.raw)
+		}
+		if e := eligible(b); e == nil || *e {
+			t.Errorf("before buying: eligible %v, want false", e)
+		}
+		s.revOrder(mug, "buyer@example.com") // bought by the account's email
+		if e := eligible(b); e == nil || !*e {
+			t.Errorf("after buying: eligible %v, want true", e)
 		}
 	})
 }

@@ -193,6 +193,9 @@ export interface ReviewFormSettings {
   ratings_required: boolean;
   /** Only logged-in customers who bought the product may review: guests see the notice. */
   verified_only: boolean;
+  /** On a logged-in viewer's page under verified_only: whether they bought
+   * the product (false shows the notice instead of the form); null on shared pages. */
+  eligible?: boolean | null;
   /** The ALTCHA challenge URL (purpose "review"). */
   botcheck: string;
 }

@@ -118,6 +118,19 @@ describe('the review form', () => {
     expect(screen.getByText('Only logged in customers who have purchased this product may leave a review.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
   });
+
+  it('shows a logged-in customer who did not buy the product the notice, and one who did the form', () => {
+    const user = { logged_in: true, can_edit_pages: false, display_name: 'Ana Ng', logout_url: '/my-account/customer-logout/?_wpnonce=x' };
+    const data = productPage();
+    data.settings = { ...data.settings, user };
+    data.review_form = { ...data.review_form!, verified_only: true, eligible: false };
+    const { unmount } = render(<Reviews data={data} />);
+    expect(screen.getByText('Only logged in customers who have purchased this product may leave a review.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    unmount();
+    render(<Reviews data={{ ...data, review_form: { ...data.review_form!, eligible: true } }} />);
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+  });
 });
 
 describe('reviews list', () => {

@@ -38,7 +38,7 @@ export function ReviewForm({
   const hostRef = useRef<HTMLDivElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
 
-  if (form.verified_only && guest) {
+  if (form.verified_only && (guest || form.eligible === false)) {
     return (
       <div id="review_form_wrapper">
         <p className="woocommerce-verification-required">Only logged in customers who have purchased this product may leave a review.</p>
