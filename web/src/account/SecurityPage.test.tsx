@@ -1,36 +1,10 @@
 import { render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { App } from '../App';
-import type { AccountSecurityPage } from '../types';
-import { nav, settings, site } from '../test/fixtures';
+import { securityEnrollment, securityPage } from '../test/fixtures';
 
-function page(over: Partial<AccountSecurityPage> = {}): AccountSecurityPage {
-  return {
-    page: 'account-security',
-    site,
-    url: '/my-account/security/',
-    nav,
-    settings,
-    logout_url: '/my-account/customer-logout/?_wpnonce=abc',
-    email: 'ada@example.com',
-    two_factor: false,
-    recovery_codes_left: 0,
-    enrollment: null,
-    recovery_codes: null,
-    devices: [],
-    nonces: { enroll: 'n-enroll', confirm: 'n-confirm', 'new-codes': 'n-codes', disable: 'n-disable', 'forget-device': 'n-dev', 'forget-all': 'n-all' },
-    notice: null,
-    errors: {},
-    ...over,
-  };
-}
-
-const enrollment = {
-  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-  secret_groups: ['JBSW', 'Y3DP', 'EHPK', '3PXP', 'JBSW', 'Y3DP', 'EHPK', '3PXP'],
-  qr: 'data:image/png;base64,iVBORw0KGgo=',
-  otpauth_url: 'otpauth://totp/Vitrine:ada@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Vitrine',
-};
+const page = securityPage;
+const enrollment = securityEnrollment;
 
 function hidden(form: HTMLFormElement) {
   const fd = new FormData(form);

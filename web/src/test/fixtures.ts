@@ -3,6 +3,7 @@
 import raw from './store-api-products.json';
 import rawVariation from './wc-ajax-get_variation.json';
 import type {
+  AccountSecurityPage,
   CartItem,
   CurrencyBlock,
   HomePage,
@@ -241,6 +242,36 @@ export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPa
     ...over,
   };
 }
+
+/** The two-factor security page of a customer without two-factor, with overrides. */
+export function securityPage(over: Partial<AccountSecurityPage> = {}): AccountSecurityPage {
+  return {
+    page: 'account-security',
+    site,
+    url: '/my-account/security/',
+    nav,
+    settings,
+    logout_url: '/my-account/customer-logout/?_wpnonce=abc',
+    email: 'ada@example.com',
+    two_factor: false,
+    recovery_codes_left: 0,
+    enrollment: null,
+    recovery_codes: null,
+    devices: [],
+    nonces: { enroll: 'n-enroll', confirm: 'n-confirm', 'new-codes': 'n-codes', disable: 'n-disable', 'forget-device': 'n-dev', 'forget-all': 'n-all' },
+    notice: null,
+    errors: {},
+    ...over,
+  };
+}
+
+/** A two-factor enrolment in progress, as the security page shows it. */
+export const securityEnrollment = {
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  secret_groups: ['JBSW', 'Y3DP', 'EHPK', '3PXP', 'JBSW', 'Y3DP', 'EHPK', '3PXP'],
+  qr: 'data:image/png;base64,iVBORw0KGgo=',
+  otpauth_url: 'otpauth://totp/Vitrine:ada@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Vitrine',
+};
 
 export function notFoundPage(): NotFoundPage {
   return { page: 'notfound', site, url: '/nope/', nav, settings };
