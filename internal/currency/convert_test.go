@@ -39,8 +39,8 @@ func TestConvertTable(t *testing.T) {
 		{"half away from zero", 1, 2, cur(t, "EUR", 2, "0.5", RoundNone, 1, 0), 1, nil},
 		{"half away, negative", -1, 2, cur(t, "EUR", 2, "0.5", RoundNone, 1, 0), -1, nil},
 		{"below half a minor unit", 1, 2, cur(t, "EUR", 2, "0.25", RoundNone, 1, 0), 0, nil},
-		{"USD→JPY 0 decimals", 1999, 2, jpy(RoundNone, 1), 3143, nil}, // 3143.0277
-		{"USD→KWD 3 decimals", 1999, 2, kwd, 6147, nil},               // 6.146925
+		{"USD→JPY 0 decimals", 1999, 2, jpy(RoundNone, 1), 3143, nil},                                         // 3143.0277
+		{"USD→KWD 3 decimals", 1999, 2, kwd, 6147, nil},                                                       // 6.146925
 		{"JPY→USD (base without decimals)", 3143, 0, cur(t, "USD", 2, "0.00636", RoundNone, 1, 0), 1999, nil}, // 19.98948
 		{".99 nearest", 1999, 2, eur(RoundNearest, 100, 99), 1799, nil},
 		{".99 up", 1999, 2, eur(RoundUp, 100, 99), 1899, nil},
