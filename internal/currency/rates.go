@@ -36,6 +36,13 @@ type ImportResult struct {
 	Date     string   // the newest date in the file
 }
 
+// FileError is a rates file refused for its content (the import changed
+// nothing); other errors are the store's.
+type FileError struct{ Err error }
+
+func (e *FileError) Error() string { return e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
 // DetectFormat guesses a rates file's format from its first bytes.
 func DetectFormat(head []byte) string {
 	if t := bytes.TrimSpace(head); bytes.HasPrefix(t, []byte("<")) {
@@ -61,7 +68,7 @@ func (s *Service) ImportRates(ctx context.Context, r io.Reader, format string) (
 		return ImportResult{}, err
 	}
 	if len(data) > MaxRateFile {
-		return ImportResult{}, fmt.Errorf("the rates file is larger than %d MB", MaxRateFile>>20)
+		return ImportResult{}, &FileError{fmt.Errorf("the rates file is larger than %d MB", MaxRateFile>>20)}
 	}
 	var recs []RateRecord
 	switch format {
@@ -70,13 +77,13 @@ func (s *Service) ImportRates(ctx context.Context, r io.Reader, format string) (
 	case FormatCSV:
 		recs, err = parseCSV(data, s.Base.Code, s.now().Format(time.DateOnly))
 	default:
-		return ImportResult{}, fmt.Errorf("unknown rates format %q: use ecb or csv", format)
+		err = fmt.Errorf("unknown rates format %q: use ecb or csv", format)
+	}
+	if err == nil && len(recs) == 0 {
+		err = errors.New("the file holds no rates")
 	}
 	if err != nil {
-		return ImportResult{}, err
-	}
-	if len(recs) == 0 {
-		return ImportResult{}, errors.New("the file holds no rates")
+		return ImportResult{}, &FileError{err}
 	}
 	res := ImportResult{Format: format, Recorded: len(recs)}
 	configured, err := s.all(ctx)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"slices"
 	"strings"
 	"time"
@@ -370,4 +371,50 @@ func (s *Service) Price(ctx context.Context, productID, base int64, sale bool, c
 		return *out[0].Sale, nil
 	}
 	return out[0].Regular, nil
+}
+
+// demoPerUSD are the demo shop's rates (units for 1 USD, plausible for
+// spring 2024), rebased to the shop's base.
+var demoPerUSD = map[string]string{"USD": "1", "EUR": "0.92", "GBP": "0.79", "JPY": "157.2"}
+
+// SeedDemo configures EUR, GBP and JPY (those that are not the base) for
+// demo mode when no currency is configured yet: EUR written "1.234,56 €",
+// GBP rounded up to .99 endings, JPY rounded to tens. It answers how many
+// it added (0 when any currency was configured, or the base has no demo
+// rate).
+func (s *Service) SeedDemo(ctx context.Context) (int, error) {
+	list, err := s.Store.Currencies(ctx)
+	if err != nil || len(list) > 0 {
+		return 0, err
+	}
+	baseRate, ok := demoPerUSD[s.Base.Code]
+	if !ok {
+		return 0, nil
+	}
+	b, _ := ParseRate(baseRate)
+	n := 0
+	for i, code := range []string{"EUR", "GBP", "JPY"} {
+		if code == s.Base.Code {
+			continue
+		}
+		c, _ := Defaults(code)
+		x, _ := ParseRate(demoPerUSD[code])
+		if c.Rate, err = RateFromRat(new(big.Rat).Quo(x.Rat(), b.Rat()), RebaseDigits); err != nil {
+			return n, err
+		}
+		c.Order = i + 1
+		switch code {
+		case "EUR":
+			c.Position, c.ThousandSep, c.DecimalSep = money.PosRightSpace, ".", ","
+		case "GBP":
+			c.Rounding, c.Step, c.Ending = RoundUp, 100, 99
+		case "JPY":
+			c.Rounding, c.Step = RoundNearest, 10
+		}
+		if err := s.SaveCurrency(ctx, c); err != nil {
+			return n, fmt.Errorf("demo currency %s: %w", code, err)
+		}
+		n++
+	}
+	return n, nil
 }

@@ -418,3 +418,40 @@ func BenchmarkPrices24(b *testing.B) {
 		}
 	}
 }
+
+func TestSeedDemo(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		now := time.Date(2024, 5, 10, 16, 0, 0, 0, time.UTC)
+		svc := currencyService(t, db, "USD", &now)
+		if n, err := svc.SeedDemo(ctx); err != nil || n != 3 {
+			t.Fatalf("seed: %d %v", n, err)
+		}
+		if n, err := svc.SeedDemo(ctx); err != nil || n != 0 {
+			t.Fatalf("seeded twice: %d %v", n, err)
+		}
+		list, _ := svc.Currencies(ctx)
+		var got []string
+		for _, c := range list {
+			got = append(got, c.Code+" "+c.Rate.String()+" "+c.Format(123456))
+		}
+		want := []string{"USD 1 $1,234.56", "EUR 0.92 1.234,56 €", "GBP 0.79 £1,234.56", "JPY 157.2 ¥123,456"}
+		if !slices.Equal(got, want) {
+			t.Errorf("demo currencies %q, want %q", got, want)
+		}
+		if p, err := svc.Price(ctx, 0, 1999, false, "GBP"); err != nil || p != 1599 { // 15.79 up to .99
+			t.Errorf("GBP price %d %v", p, err)
+		}
+		if p, err := svc.Price(ctx, 0, 1999, false, "JPY"); err != nil || p != 3140 { // 3142.43 to tens
+			t.Errorf("JPY price %d %v", p, err)
+		}
+		// A EUR shop gets USD, GBP and JPY rebased.
+		eurShop := currencyService(t, storetest.Open(t, db.Engine), "EUR", &now)
+		if n, err := eurShop.SeedDemo(ctx); err != nil || n != 2 {
+			t.Fatalf("EUR shop seed: %d %v", n, err)
+		}
+		if c, err := eurShop.Currency(ctx, "JPY"); err != nil || c.Rate.String() != "170.8695652" {
+			t.Errorf("EUR shop JPY: %s %v", c.Rate, err)
+		}
+	})
+}
