@@ -117,6 +117,7 @@ Usage:
   vitrine [serve] [flags]                     run the shop (--demo: seed a demo catalogue, pay in the built-in sandbox)
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
+  vitrine currency list|set|rates [flags]     the currencies the shop sells in and their rates (vitrine currency for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine version                             print the version
 
@@ -213,9 +214,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && pos[0] == "user" {
-			// The user command parses its own flags (user.go); the
-			// shop's flags (--db) go before it.
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency") {
+			// The user and currency commands parse their own flags
+			// (user.go, currency.go); the shop's flags (--db) go before.
 			pos = append(pos, args...)
 			break
 		}
@@ -375,8 +376,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return importCSV(ctx, cfg, log, pos[1], stdout)
 	case "user":
 		return userCommand(ctx, cfg, pos, Stdin, stdout, stderr, log) // user.go
+	case "currency":
+		return currencyCommand(ctx, cfg, pos, Stdin, stdout, log) // currency.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, paypal-sandbox, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, paypal-sandbox, version)", cmd)
 }
 
 func version() string {
@@ -458,6 +461,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 				return fmt.Errorf("seed demo catalogue: %w", err)
 			}
 			log.Info("demo catalogue seeded", "products", res.Products, "variations", res.Variations, "categories", res.Categories)
+		}
+		if n, err := currencyService(cfg, db, log).SeedDemo(ctx); err != nil {
+			return fmt.Errorf("seed demo currencies: %w", err)
+		} else if n > 0 {
+			log.Info("demo currencies configured", "currencies", n)
 		}
 	}
 

@@ -20,14 +20,80 @@ type Currency struct {
 	Suffix            string `json:"currency_suffix"`
 }
 
-// Known currencies the shop can be configured with. More are easy to add;
-// multi-currency display comes with its own issue.
-var known = map[string]Currency{
-	"USD": {Code: "USD", Symbol: "$", MinorUnit: 2, DecimalSeparator: ".", ThousandSeparator: ",", Prefix: "$"},
-	"EUR": {Code: "EUR", Symbol: "€", MinorUnit: 2, DecimalSeparator: ".", ThousandSeparator: ",", Prefix: "€"},
-	"GBP": {Code: "GBP", Symbol: "£", MinorUnit: 2, DecimalSeparator: ".", ThousandSeparator: ",", Prefix: "£"},
-	"JPY": {Code: "JPY", Symbol: "¥", MinorUnit: 0, DecimalSeparator: ".", ThousandSeparator: ",", Prefix: "¥"},
+// Symbol positions, WooCommerce's four values of woocommerce_currency_pos.
+const (
+	PosLeft       = "left"        // $12.50
+	PosRight      = "right"       // 12.50$
+	PosLeftSpace  = "left_space"  // $ 12.50
+	PosRightSpace = "right_space" // 12.50 $
+)
+
+// Affixes returns the prefix and suffix that write symbol at position, as
+// the Store API's currency block carries them (a plain space for the two
+// spaced positions); ok is false for an unknown position.
+func Affixes(symbol, position string) (prefix, suffix string, ok bool) {
+	switch position {
+	case PosLeft:
+		return symbol, "", true
+	case PosLeftSpace:
+		return symbol + " ", "", true
+	case PosRight:
+		return "", symbol, true
+	case PosRightSpace:
+		return "", " " + symbol, true
+	}
+	return "", "", false
 }
+
+// Position is the inverse of Affixes: the position a currency's prefix and
+// suffix describe (PosLeft when both are empty).
+func (c Currency) Position() string {
+	switch {
+	case c.Suffix != "" && strings.HasPrefix(c.Suffix, " "):
+		return PosRightSpace
+	case c.Suffix != "":
+		return PosRight
+	case strings.HasSuffix(c.Prefix, " "):
+		return PosLeftSpace
+	}
+	return PosLeft
+}
+
+// WithFormat returns c written with symbol at position and the given
+// separators (the multi-currency settings of internal/currency).
+func (c Currency) WithFormat(symbol, position, thousand, decimal string) Currency {
+	c.Symbol, c.ThousandSeparator, c.DecimalSeparator = symbol, thousand, decimal
+	c.Prefix, c.Suffix, _ = Affixes(symbol, position)
+	return c
+}
+
+// iso holds the ISO 4217 currencies the shop knows: symbol and minor unit
+// (decimals). They are written "$12.50"-style (symbol left, "," thousands,
+// "." decimals) until configured otherwise.
+var iso = []struct {
+	code, symbol string
+	minor        int
+}{
+	{"USD", "$", 2}, {"EUR", "€", 2}, {"GBP", "£", 2}, {"JPY", "¥", 0},
+	{"CHF", "CHF", 2}, {"CAD", "$", 2}, {"AUD", "$", 2}, {"NZD", "$", 2},
+	{"SEK", "kr", 2}, {"NOK", "kr", 2}, {"DKK", "kr.", 2}, {"ISK", "kr.", 0},
+	{"PLN", "zł", 2}, {"CZK", "Kč", 2}, {"HUF", "Ft", 2}, {"RON", "lei", 2},
+	{"BGN", "лв.", 2}, {"TRY", "₺", 2}, {"CNY", "¥", 2}, {"HKD", "$", 2},
+	{"SGD", "$", 2}, {"KRW", "₩", 0}, {"INR", "₹", 2}, {"IDR", "Rp", 2},
+	{"MYR", "RM", 2}, {"PHP", "₱", 2}, {"THB", "฿", 2}, {"ZAR", "R", 2},
+	{"BRL", "R$", 2}, {"MXN", "$", 2}, {"ILS", "₪", 2}, {"AED", "د.إ", 2},
+	{"SAR", "ر.س", 2}, {"KWD", "د.ك", 3}, {"BHD", ".د.ب", 3}, {"OMR", "ر.ع.", 3},
+	{"JOD", "د.ا", 3}, {"TND", "د.ت", 3}, {"VND", "₫", 0}, {"CLP", "$", 0},
+}
+
+// known maps each ISO code to its default way of writing.
+var known = func() map[string]Currency {
+	m := make(map[string]Currency, len(iso))
+	for _, c := range iso {
+		m[c.code] = Currency{Code: c.code, Symbol: c.symbol, MinorUnit: c.minor, DecimalSeparator: ".", ThousandSeparator: ",", Prefix: c.symbol}
+	}
+	return m
+}()
 
 // Lookup returns the currency for an ISO code.
 func Lookup(code string) (Currency, bool) {

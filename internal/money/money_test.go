@@ -58,3 +58,31 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+func TestAffixesAndPosition(t *testing.T) {
+	eur, _ := Lookup("EUR")
+	cases := []struct {
+		pos, want string
+	}{
+		{PosLeft, "€1.234,50"},
+		{PosRight, "1.234,50€"},
+		{PosLeftSpace, "€ 1.234,50"},
+		{PosRightSpace, "1.234,50 €"},
+	}
+	for _, tc := range cases {
+		c := eur.WithFormat("€", tc.pos, ".", ",")
+		if got := c.Format(123450); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.pos, got, tc.want)
+		}
+		if got := c.Position(); got != tc.pos {
+			t.Errorf("Position() = %q, want %q", got, tc.pos)
+		}
+	}
+	if _, _, ok := Affixes("€", "middle"); ok {
+		t.Error("an unknown position was accepted")
+	}
+	kwd, ok := Lookup("kwd")
+	if !ok || kwd.MinorUnit != 3 || kwd.Format(1234567) != "د.ك1,234.567" {
+		t.Errorf("KWD: %+v %q", kwd, kwd.Format(1234567))
+	}
+}

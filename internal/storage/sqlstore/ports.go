@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
+	"vitrine/internal/currency"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
 	"vitrine/internal/support"
@@ -25,4 +26,5 @@ var (
 	_ usermeta.Store = (*DB)(nil)
 	_ review.Store   = (*DB)(nil)
 	_ contact.Store  = (*DB)(nil)
+	_ currency.Store = (*DB)(nil)
 )

@@ -1,0 +1,283 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"vitrine/internal/currency"
+	"vitrine/internal/money"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// The currency command: the currencies the shop sells in, from the shell.
+//
+//	vitrine currency list
+//	vitrine currency set CODE [--rate R] [--decimals N] [--symbol S] [--position P]
+//	    [--thousand-sep S] [--decimal-sep S] [--rounding none|nearest|up|down]
+//	    [--step X] [--ending X] [--order N] [--enable|--disable]
+//	vitrine currency rates FILE [--format ecb|csv]
+//
+// Rates are units of the currency for 1 unit of the base (--currency).
+// Step and ending are written in the currency's units (--step 1 --ending
+// 0.99: prices end in .99).
+
+const currencyUsage = "usage: vitrine currency list\n" +
+	"       vitrine currency set CODE [--rate R] [--decimals N] [--symbol S] [--position left|right|left_space|right_space]\n" +
+	"            [--thousand-sep S] [--decimal-sep S] [--rounding none|nearest|up|down] [--step X] [--ending X] [--order N] [--enable|--disable]\n" +
+	"       vitrine currency rates FILE [--format ecb|csv]   (FILE - reads stdin)"
+
+func currencyCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 0 {
+		return &UsageError{currencyUsage}
+	}
+	switch args[0] {
+	case "list":
+		if len(args) > 1 {
+			return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", args[1], currencyUsage)}
+		}
+		return withCurrencies(ctx, cfg, log, func(svc *currency.Service) error { return listCurrencies(ctx, svc, stdout) })
+	case "set":
+		return currencySet(ctx, cfg, args[1:], stdout, log)
+	case "rates":
+		return currencyRates(ctx, cfg, args[1:], stdin, stdout, log)
+	}
+	return &UsageError{currencyUsage}
+}
+
+func withCurrencies(ctx context.Context, cfg Config, log *slog.Logger, fn func(*currency.Service) error) error {
+	db, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return fn(currencyService(cfg, db, log))
+}
+
+func currencyService(cfg Config, db *sqlstore.DB, log *slog.Logger) *currency.Service {
+	base, _ := money.Lookup(cfg.Currency)
+	return &currency.Service{Store: db, Base: base, Log: log}
+}
+
+func listCurrencies(ctx context.Context, svc *currency.Service, stdout io.Writer) error {
+	list, err := svc.All(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CODE\tRATE\tDATE\tEXAMPLE\tROUNDING\tSTATUS")
+	for i, c := range list {
+		rounding := c.Rounding
+		if c.Rounding != currency.RoundNone {
+			rounding = fmt.Sprintf("%s step %s", c.Rounding, c.Money().FormatNumber(c.Step))
+			if c.Ending > 0 {
+				rounding += " ending " + c.Money().FormatNumber(c.Ending)
+			}
+		}
+		status := "enabled"
+		switch {
+		case i == 0:
+			status = "base"
+		case !c.Enabled:
+			status = "disabled"
+		}
+		date := c.RateDate
+		if date == "" {
+			date = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Code, c.Rate, date, c.Format(pow(c.Decimals)*1234+pow(c.Decimals)/2), rounding, status)
+	}
+	return tw.Flush()
+}
+
+func pow(n int) int64 {
+	p := int64(1)
+	for ; n > 0; n-- {
+		p *= 10
+	}
+	return p
+}
+
+func currencySet(ctx context.Context, cfg Config, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return &UsageError{"currency set: the currency code comes first (vitrine currency set EUR --rate 0.92)\n" + currencyUsage}
+	}
+	code := strings.ToUpper(strings.TrimSpace(args[0]))
+	fs := flag.NewFlagSet("currency set", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	rate := fs.String("rate", "", "units of CODE for 1 unit of the base currency")
+	decimals := fs.Int("decimals", 0, "decimals (minor unit digits), 0 to 4")
+	symbol := fs.String("symbol", "", "symbol")
+	position := fs.String("position", "", "symbol position")
+	thousand := fs.String("thousand-sep", "", "thousands separator")
+	decimal := fs.String("decimal-sep", "", "decimal separator")
+	rounding := fs.String("rounding", "", "none, nearest, up or down")
+	step := fs.String("step", "", "rounding step in the currency's units (0.05, 1, 10)")
+	ending := fs.String("ending", "", "price ending in the currency's units (0.99)")
+	order := fs.Int("order", 0, "place in the switcher")
+	enable := fs.Bool("enable", false, "offer the currency to shoppers")
+	disable := fs.Bool("disable", false, "stop offering the currency (its settings stay)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return &UsageError{err.Error() + " (the shop's flags, such as --db, go before \"currency\")\n" + currencyUsage}
+	}
+	if fs.NArg() > 0 {
+		return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", fs.Arg(0), currencyUsage)}
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if *enable && *disable {
+		return &UsageError{"--enable and --disable together: choose one"}
+	}
+	return withCurrencies(ctx, cfg, log, func(svc *currency.Service) error {
+		c, exists, err := svc.Configured(ctx, code)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			var ok bool
+			if c, ok = currency.Defaults(code); !ok {
+				return &UsageError{fmt.Sprintf("%q is not a known ISO 4217 currency code", code)}
+			}
+			if !given["rate"] {
+				return &UsageError{fmt.Sprintf("%s is new: give its rate (--rate, units of %s for 1 %s)", code, code, svc.Base.Code)}
+			}
+		}
+		if given["rate"] {
+			if c.Rate, err = currency.ParseRate(*rate); err != nil {
+				return &UsageError{"--rate: " + err.Error()}
+			}
+		}
+		if given["decimals"] {
+			if c.Decimals != *decimals && !given["step"] && c.Rounding != currency.RoundNone {
+				return &UsageError{"--decimals changes the minor unit: give --step (and --ending) again"}
+			}
+			c.Decimals = *decimals
+		}
+		strs := []struct {
+			name string
+			dst  *string
+			v    string
+		}{{"symbol", &c.Symbol, *symbol}, {"position", &c.Position, *position}, {"thousand-sep", &c.ThousandSep, *thousand},
+			{"decimal-sep", &c.DecimalSep, *decimal}, {"rounding", &c.Rounding, *rounding}}
+		for _, s := range strs {
+			if given[s.name] {
+				*s.dst = s.v
+			}
+		}
+		if given["rounding"] && c.Rounding == currency.RoundNone {
+			c.Step, c.Ending = 1, 0
+		}
+		if given["step"] {
+			if c.Step, err = money.Parse(*step, max(c.Decimals, 0)); err != nil {
+				return &UsageError{"--step: " + err.Error()}
+			}
+			if !given["ending"] {
+				c.Ending = 0
+			}
+		}
+		if given["ending"] {
+			if c.Ending, err = money.Parse(*ending, max(c.Decimals, 0)); err != nil {
+				return &UsageError{"--ending: " + err.Error()}
+			}
+		}
+		if given["order"] {
+			c.Order = *order
+		}
+		if *enable {
+			c.Enabled = true
+		}
+		if *disable {
+			c.Enabled = false
+		}
+		err = svc.SaveCurrency(ctx, c)
+		var in *currency.InputError
+		if errors.As(err, &in) {
+			return &UsageError{"--" + in.Field + ": " + in.Message}
+		}
+		if err != nil {
+			return err
+		}
+		saved, _, err := svc.Configured(ctx, code)
+		if err != nil {
+			return err
+		}
+		verb := "updated"
+		if !exists {
+			verb = "added"
+		}
+		state := "enabled"
+		if !saved.Enabled {
+			state = "disabled"
+		}
+		fmt.Fprintf(stdout, "%s %s: 1 %s = %s %s (%s), %s\n", verb, code, svc.Base.Code, saved.Rate, code, saved.Format(pow(saved.Decimals)*1234+pow(saved.Decimals)/2), state)
+		return nil
+	})
+}
+
+func currencyRates(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("currency rates", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "", "ecb or csv (default: from the content)")
+	var file string
+	rest := args
+	if len(rest) > 0 && (!strings.HasPrefix(rest[0], "-") || rest[0] == "-") {
+		file, rest = rest[0], rest[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		return &UsageError{err.Error() + "\n" + currencyUsage}
+	}
+	if file == "" && fs.NArg() > 0 {
+		file = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", fs.Arg(0), currencyUsage)}
+	}
+	if file == "" {
+		return &UsageError{"currency rates: name the rates file (ECB XML or CSV code,rate[,date]; - for stdin)\n" + currencyUsage}
+	}
+	if *format != "" && *format != currency.FormatECB && *format != currency.FormatCSV {
+		return &UsageError{fmt.Sprintf("--format %q: use ecb or csv", *format)}
+	}
+	in := stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return &UsageError{err.Error()}
+		}
+		defer f.Close()
+		in = f
+	}
+	return withCurrencies(ctx, cfg, log, func(svc *currency.Service) error {
+		start := time.Now()
+		res, err := svc.ImportRates(ctx, in, *format)
+		if err != nil {
+			var bad *currency.FileError
+			if errors.As(err, &bad) {
+				return &UsageError{"rates not imported (nothing changed): " + err.Error()}
+			}
+			return err
+		}
+		fmt.Fprintf(stdout, "%d rates recorded (%s, newest %s) in %s\n", res.Recorded, res.Format, res.Date, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "updated: %s\n", listOrNone(res.Updated))
+		if len(res.Stale) > 0 {
+			fmt.Fprintf(stdout, "kept (their rate is newer than the file's): %s\n", listOrNone(res.Stale))
+		}
+		if len(res.Unknown) > 0 {
+			fmt.Fprintf(stdout, "not sold in (history only; add with vitrine currency set): %s\n", listOrNone(res.Unknown))
+		}
+		return nil
+	})
+}
+
+func listOrNone(codes []string) string {
+	if len(codes) == 0 {
+		return "none"
+	}
+	return strings.Join(codes, ", ")
+}
