@@ -1,0 +1,465 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"vitrine/internal/currency"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// wmcAnswer is the price call's answer.
+type wmcAnswer struct {
+	Success bool `json:"success"`
+	Data    struct {
+		Prices          map[string]string   `json:"prices"`
+		CurrentCurrency string              `json:"current_currency"`
+		CurrentCountry  string              `json:"current_country"`
+		Shortcodes      []string            `json:"shortcodes"`
+		Exchange        []map[string]string `json:"exchange"`
+		Code            string              `json:"code"`
+		Message         string              `json:"message"`
+	} `json:"data"`
+}
+
+// wmcShop is a started demo shop selling in EUR (0.92, "1.234,56 €"), JPY
+// (157.2, to tens) and a disabled GBP, with ids by slug.
+type wmcShop struct {
+	*shop
+	ids map[string]int64
+}
+
+func wmcConfigure(t testing.TB, svc *currency.Service) {
+	t.Helper()
+	ctx := context.Background()
+	eur, _ := currency.Defaults("EUR")
+	eur.Rate, _ = currency.ParseRate("0.92")
+	eur.Position, eur.ThousandSep, eur.DecimalSep, eur.Order = "right_space", ".", ",", 1
+	jpy, _ := currency.Defaults("JPY")
+	jpy.Rate, _ = currency.ParseRate("157.2")
+	jpy.Rounding, jpy.Step, jpy.Order = currency.RoundNearest, 10, 3
+	gbp, _ := currency.Defaults("GBP")
+	gbp.Rate, _ = currency.ParseRate("0.79")
+	gbp.Enabled, gbp.Order = false, 2
+	for _, c := range []currency.Currency{eur, jpy, gbp} {
+		if err := svc.SaveCurrency(ctx, c); err != nil {
+			t.Fatalf("save %s: %v", c.Code, err)
+		}
+	}
+}
+
+func newWMCShop(t *testing.T, db *sqlstore.DB, cfg server.Config) *wmcShop {
+	t.Helper()
+	cfg.BaseURL, cfg.Tagline, cfg.CacheBytes, cfg.CacheMaxAge, cfg.ChangePoll = "https://shop.example", "Tagline", 16<<20, time.Hour, 10*time.Millisecond
+	srv := newServer(t, db, "", 2, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wmcConfigure(t, srv.Currencies())
+	s := &wmcShop{shop: &shop{t: t, db: db, srv: srv}, ids: map[string]int64{}}
+	for _, slug := range []string{"striped-breton-tee", "pocket-tee", "weekend-set", "classic-tee"} {
+		p, err := db.ProductBySlug(ctx, slug)
+		if err != nil {
+			t.Fatalf("%s: %v", slug, err)
+		}
+		s.ids[slug] = p.ID
+	}
+	return s
+}
+
+// wmcCall posts a price call; headers are name, value pairs ("remote"
+// sets the peer address).
+func (s *wmcShop) wmcCall(form string, headers ...string) (*httptest.ResponseRecorder, wmcAnswer) {
+	s.t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/wp-admin/admin-ajax.php", strings.NewReader("action=wmc_get_products_price&"+form))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "remote" {
+			req.RemoteAddr = headers[i+1]
+			continue
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.srv.ServeHTTP(rec, req)
+	var out wmcAnswer
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		s.t.Fatalf("price call %q: %d not JSON: %s", form, rec.Code, rec.Body)
+	}
+	if cc := rec.Header().Get("Cache-Control"); cc != "no-store" {
+		s.t.Errorf("price call Cache-Control = %q", cc)
+	}
+	return rec, out
+}
+
+func (s *wmcShop) pids(slugs ...string) string {
+	var parts []string
+	for _, sl := range slugs {
+		parts = append(parts, "pids[]="+itoa(s.ids[sl]))
+	}
+	return strings.Join(parts, "&")
+}
+
+const euroSym = `<span class="woocommerce-Price-currencySymbol">€</span>`
+
+func TestWMCPriceCall(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		ctx := context.Background()
+		tee, pocket, set := s.ids["striped-breton-tee"], s.ids["pocket-tee"], s.ids["weekend-set"]
+		pocketVar := pocket + 1 // the demo's first variation follows its parent
+		if p, err := db.Product(ctx, pocketVar); err != nil || p.ParentID != pocket {
+			t.Fatalf("variation %d of pocket-tee: %+v %v", pocketVar, p, err)
+		}
+
+		// No cookie: the base, unchanged.
+		rec, out := s.wmcCall(s.pids("striped-breton-tee"))
+		if rec.Code != 200 || !out.Success || out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "" {
+			t.Fatalf("base: %d %+v", rec.Code, out)
+		}
+		if h := out.Data.Prices[itoa(tee)]; !strings.Contains(h, `<del aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>36.00</bdi>`) ||
+			!strings.Contains(h, "Current price is: $29.00.") {
+			t.Errorf("base price html %s", h)
+		}
+
+		// EUR: sale del/ins, a variation, a grouped range, an unknown id left out, ids deduplicated.
+		form := s.pids("striped-breton-tee", "pocket-tee", "weekend-set") + "&pids[]=" + itoa(pocketVar) + "&pids[]=" + itoa(tee) + "&pids=999999&pids[]="
+		rec, out = s.wmcCall(form, "Cookie", "wmc_current_currency=EUR")
+		if rec.Code != 200 || !out.Success || out.Data.CurrentCurrency != "EUR" {
+			t.Fatalf("EUR: %d %s", rec.Code, rec.Body)
+		}
+		if len(out.Data.Prices) != 4 {
+			t.Errorf("prices for %d ids, want 4 (unknown left out): %v", len(out.Data.Prices), out.Data.Prices)
+		}
+		if _, ok := out.Data.Prices["999999"]; ok {
+			t.Error("unknown id answered")
+		}
+		for id, want := range map[int64][]string{
+			tee: {`<del aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi>33,12&nbsp;` + euroSym + `</bdi></span></del>`,
+				`<ins aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi>26,68&nbsp;` + euroSym + `</bdi></span></ins>`,
+				"Original price was: 33,12 €.", "Current price is: 26,68 €."},
+			pocket:    {"<del", "29,44&nbsp;", "22,08&nbsp;"},
+			pocketVar: {"<del", "29,44&nbsp;", "22,08&nbsp;"},
+			set:       {"26,68&nbsp;" + euroSym, "&ndash;", "63,48&nbsp;" + euroSym, "Price range: 26,68 € through 63,48 €"},
+		} {
+			h := out.Data.Prices[itoa(id)]
+			for _, w := range want {
+				if !strings.Contains(h, w) {
+					t.Errorf("id %d: %q not in %s", id, w, h)
+				}
+			}
+			if strings.Contains(h, "$") || strings.Contains(h, `class="price"`) {
+				t.Errorf("id %d: %s", id, h)
+			}
+		}
+
+		// A fixed price wins over conversion (regular and sale).
+		sale := int64(2500)
+		if err := s.srv.Currencies().SetFixedPrice(ctx, currency.FixedPrice{ProductID: tee, Code: "EUR", Regular: 3000, Sale: &sale}); err != nil {
+			t.Fatal(err)
+		}
+		_, out = s.wmcCall(s.pids("striped-breton-tee"), "Cookie", "wmc_current_currency=EUR")
+		if h := out.Data.Prices[itoa(tee)]; !strings.Contains(h, "Original price was: 30,00 €.") || !strings.Contains(h, "Current price is: 25,00 €.") {
+			t.Errorf("fixed price: %s", h)
+		}
+
+		// JPY: no decimals, rounded to tens (29.00 × 157.2 = 4558.8 → 4560).
+		_, out = s.wmcCall(s.pids("striped-breton-tee"), "Cookie", "wmc_current_currency=jpy")
+		if h := out.Data.Prices[itoa(tee)]; out.Data.CurrentCurrency != "JPY" || !strings.Contains(h, "Current price is: ¥4,560.") {
+			t.Errorf("JPY: %s %s", out.Data.CurrentCurrency, h)
+		}
+
+		// An unknown or disabled currency in the cookie: the base.
+		for _, ck := range []string{"XYZ", "GBP", "", "EURO", "%00", "eur\x00"} {
+			rec, out := s.wmcCall(s.pids("striped-breton-tee"), "Cookie", "wmc_current_currency="+ck)
+			if rec.Code != 200 || out.Data.CurrentCurrency != "USD" || !strings.Contains(out.Data.Prices[itoa(tee)], "$29.00") {
+				t.Errorf("cookie %q: %d %+v", ck, rec.Code, out.Data)
+			}
+		}
+
+		// Switchers re-rendered for the shopper, links back to the page.
+		_, out = s.wmcCall("shortcodes[0][layout]=plain_vertical&shortcodes[1][flag_size]=0.5&wmc_current_url="+url.QueryEscape("/shop/?orderby=price&wmc-currency=JPY"),
+			"Cookie", "wmc_current_currency=EUR")
+		if len(out.Data.Shortcodes) != 2 || len(out.Data.Prices) != 0 {
+			t.Fatalf("shortcodes: %+v", out.Data)
+		}
+		sc := out.Data.Shortcodes[0]
+		for _, w := range []string{`wmc-layout-plain_vertical`, `<li class="wmc-currency wmc-active" data-currency="EUR"><a rel="nofollow" href="/shop/?orderby=price&amp;wmc-currency=EUR" aria-current="true">`,
+			`href="/shop/?orderby=price&amp;wmc-currency=JPY"`, `href="/shop/?orderby=price&amp;wmc-currency=USD"`} {
+			if !strings.Contains(sc, w) {
+				t.Errorf("switcher: %q not in %s", w, sc)
+			}
+		}
+		if strings.Contains(sc, "GBP") {
+			t.Errorf("a disabled currency in the switcher: %s", sc)
+		}
+		_, out = s.wmcCall("shortcodes[0][layout]=x&wmc_current_url="+url.QueryEscape("https://evil.example/shop/"), "Cookie", "wmc_current_currency=EUR")
+		if sc := out.Data.Shortcodes[0]; !strings.Contains(sc, `href="/?wmc-currency=EUR"`) || strings.Contains(sc, "evil") {
+			t.Errorf("foreign current url: %s", sc)
+		}
+
+		// Exchange snippets: in the entry's currency, with markup or plain.
+		_, out = s.wmcCall("exchange[0][price]=10&exchange[0][currency]=JPY&exchange[0][keep_format]=1&exchange[1][price]=10&exchange[1][product_id]=5&exchange[2][price]=zz",
+			"Cookie", "wmc_current_currency=EUR")
+		if len(out.Data.Exchange) != 3 {
+			t.Fatalf("exchange: %+v", out.Data.Exchange)
+		}
+		if e := out.Data.Exchange[0]; e["price"] != "10" || e["currency"] != "JPY" ||
+			!strings.Contains(e["shortcode"], `<span class="woocommerce-Price-currencySymbol">¥</span>1,570`) {
+			t.Errorf("exchange 0: %+v", e)
+		}
+		if e := out.Data.Exchange[1]; e["shortcode"] != `<span class="wmc-price-exchange">9,20 €</span>` {
+			t.Errorf("exchange 1: %+v", e)
+		}
+		if e := out.Data.Exchange[2]; e["shortcode"] != "" {
+			t.Errorf("exchange 2: %+v", e)
+		}
+	})
+}
+
+func TestWMCPriceCallBadInput(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		var many []string
+		for i := 1; i <= server.PriceCallMaxIDs+1; i++ {
+			many = append(many, fmt.Sprintf("pids[]=%d", i))
+		}
+		for form, code := range map[string]string{
+			"":                               "wmc_no_pids",
+			"pids[]=":                        "wmc_no_pids",
+			"wmc_current_url=/shop/":         "wmc_no_pids",
+			strings.Join(many, "&"):          "wmc_too_many_pids",
+			"pids[]=abc":                     "wmc_invalid_pid",
+			"pids[]=1&pids[]=-4":             "wmc_invalid_pid",
+			"pids[]=0":                       "wmc_invalid_pid",
+			"pids[]=1e3":                     "wmc_invalid_pid",
+			"pids[]=99999999999999999999":    "wmc_invalid_pid",
+			"pids[]=1&shortcodes[x][a]=1":    "wmc_invalid_field",
+			"pids[]=1&shortcodes[0]=1":       "wmc_invalid_field",
+			"pids[]=1&exchange[20][price]=1": "wmc_too_many_widgets",
+			"shortcodes[0][layout]=" + strings.Repeat("a", 201): "wmc_invalid_field",
+		} {
+			rec, out := s.wmcCall(form, "Cookie", "wmc_current_currency=EUR")
+			if rec.Code != http.StatusBadRequest || out.Success || out.Data.Code != code || out.Data.Message == "" {
+				t.Errorf("%.60q: %d %s, want 400 %s", form, rec.Code, rec.Body, code)
+			}
+			if rec.Header().Get("Set-Cookie") != "" {
+				t.Errorf("%.60q set a cookie", form)
+			}
+		}
+		// A price call never changes the shopper's currency.
+		_, out := s.wmcCall(s.pids("classic-tee"), "Cookie", "wmc_current_currency=EUR")
+		if !out.Success || out.Data.CurrentCurrency != "EUR" {
+			t.Errorf("after refusals: %+v", out)
+		}
+	})
+}
+
+func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+		for _, c := range []struct {
+			remote, country, cookie, currency, current string
+		}{
+			{"10.0.0.1:4000", "DE", "", "EUR", "de"},                         // euro area, from the proxy
+			{"10.0.0.1:4000", "jp", "", "JPY", "jp"},                         // JPY is enabled
+			{"10.0.0.1:4000", "GB", "", "USD", "gb"},                         // GBP is disabled: the base
+			{"10.0.0.1:4000", "US", "", "USD", "us"},                         // no mapping
+			{"10.0.0.1:4000", "DE", "wmc_current_currency=JPY", "JPY", "de"}, // the cookie wins
+			{"10.0.0.1:4000", "XX", "", "USD", ""},                           // unknown country
+			{"10.0.0.1:4000", "D1", "", "USD", ""},                           // not a country code
+			{"192.0.2.7:4000", "DE", "", "USD", ""},                          // not from a trusted proxy
+		} {
+			_, out := s.wmcCall(s.pids("classic-tee"), "remote", c.remote, "CF-IPCountry", c.country, "Cookie", c.cookie)
+			if out.Data.CurrentCurrency != c.currency || out.Data.CurrentCountry != c.current {
+				t.Errorf("%+v: currency %s country %q", c, out.Data.CurrentCurrency, out.Data.CurrentCountry)
+			}
+		}
+	})
+	// Without trusted proxies the header is never read.
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		_, out := s.wmcCall(s.pids("classic-tee"), "remote", "10.0.0.1:4000", "CF-IPCountry", "DE")
+		if out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "" {
+			t.Errorf("no trusted proxies: %+v", out.Data)
+		}
+	})
+}
+
+func TestWMCCurrencyLinkAndSettings(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		for _, c := range []struct{ target, location, cookie string }{
+			{"/shop/?wmc-currency=EUR&orderby=price", "/shop/?orderby=price", "EUR"},
+			{"/product/pocket-tee/?wmc-currency=jpy", "/product/pocket-tee/", "JPY"},
+			{"/?wmc-currency=XYZ", "/", ""}, // unknown: only redirects
+			{"/?wmc-currency=GBP", "/", ""}, // disabled
+			{"/shop/?wmc-currency=", "/shop/", ""},
+		} {
+			r := s.get(c.target)
+			if r.StatusCode != http.StatusFound || r.Header.Get("Location") != c.location {
+				t.Errorf("%s: %d → %q, want 302 → %q", c.target, r.StatusCode, r.Header.Get("Location"), c.location)
+			}
+			ck := r.Header.Get("Set-Cookie")
+			if c.cookie == "" {
+				if ck != "" {
+					t.Errorf("%s: set %q", c.target, ck)
+				}
+				continue
+			}
+			for _, w := range []string{"wmc_current_currency=" + c.cookie + ";", "Path=/", "Max-Age=31536000", "SameSite=Lax", "Secure"} {
+				if !strings.Contains(ck, w) {
+					t.Errorf("%s: cookie %q lacks %q", c.target, ck, w)
+				}
+			}
+			if strings.Contains(ck, "HttpOnly") {
+				t.Errorf("%s: the storefront must read the cookie: %q", c.target, ck)
+			}
+		}
+		// Only GET and HEAD redirect.
+		req := httptest.NewRequest(http.MethodHead, "/shop/?wmc-currency=EUR", nil)
+		rec := httptest.NewRecorder()
+		s.srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusFound {
+			t.Errorf("HEAD: %d", rec.Code)
+		}
+
+		// One cached page for every currency, carrying the switcher's list.
+		usd := body(t, s.get("/shop/"))
+		eur := body(t, s.get("/shop/", "Cookie", "wmc_current_currency=EUR"))
+		if usd != eur {
+			t.Error("the listing differs by currency")
+		}
+		for _, w := range []string{`"base_currency":"USD"`, `"currencies":[{"code":"USD","name":"United States dollar","symbol":"$","position":"left","decimals":2,"thousand_separator":",","decimal_separator":"."},{"code":"EUR","name":"Euro","symbol":"€","position":"right_space","decimals":2,"thousand_separator":".","decimal_separator":","},{"code":"JPY"`} {
+			if !strings.Contains(usd, w) {
+				t.Errorf("page settings lack %s", w)
+			}
+		}
+		if strings.Contains(usd, `"code":"GBP"`) {
+			t.Error("a disabled currency in the settings")
+		}
+	})
+}
+
+func TestWMCStoreAPIInCurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		tee := itoa(s.ids["striped-breton-tee"])
+		type prices struct {
+			Price, RegularPrice, SalePrice, Code, Symbol, Prefix, Suffix, Dec, Thou string
+			Minor                                                                   int
+		}
+		get := func(path, cookie string) (prices, string) {
+			t.Helper()
+			r := s.get(path, "Cookie", cookie)
+			if r.StatusCode != 200 {
+				t.Fatalf("%s: %d", path, r.StatusCode)
+			}
+			raw := body(t, r)
+			var one struct {
+				ID     int64 `json:"id"`
+				Prices struct {
+					Price        string `json:"price"`
+					RegularPrice string `json:"regular_price"`
+					SalePrice    string `json:"sale_price"`
+					Code         string `json:"currency_code"`
+					Symbol       string `json:"currency_symbol"`
+					Minor        int    `json:"currency_minor_unit"`
+					Dec          string `json:"currency_decimal_separator"`
+					Thou         string `json:"currency_thousand_separator"`
+					Prefix       string `json:"currency_prefix"`
+					Suffix       string `json:"currency_suffix"`
+				} `json:"prices"`
+				PriceHTML string `json:"price_html"`
+			}
+			if strings.HasPrefix(raw, "[") {
+				var list []json.RawMessage
+				_ = json.Unmarshal([]byte(raw), &list)
+				for _, it := range list {
+					_ = json.Unmarshal(it, &one)
+					if itoa(one.ID) == tee {
+						break
+					}
+				}
+			} else if err := json.Unmarshal([]byte(raw), &one); err != nil {
+				t.Fatal(err)
+			}
+			p := one.Prices
+			return prices{p.Price, p.RegularPrice, p.SalePrice, p.Code, p.Symbol, p.Prefix, p.Suffix, p.Dec, p.Thou, p.Minor}, one.PriceHTML
+		}
+		wantUSD := prices{"2900", "3600", "2900", "USD", "$", "$", "", ".", ",", 2}
+		wantEUR := prices{"2668", "3312", "2668", "EUR", "€", "", " €", ",", ".", 2}
+		wantJPY := prices{"4560", "5660", "4560", "JPY", "¥", "¥", "", ".", ",", 0}
+		one := api + "/products/" + tee
+		list := api + "/products?include=" + tee
+		// Alternate currencies on each URL: the cache never answers one
+		// currency's prices to another.
+		for i, c := range []struct {
+			path, cookie string
+			want         prices
+			html         string
+		}{
+			{one, "wmc_current_currency=EUR", wantEUR, "26,68&nbsp;" + euroSym},
+			{one, "", wantUSD, "$</span>29.00"},
+			{one, "wmc_current_currency=EUR", wantEUR, "26,68&nbsp;" + euroSym},
+			{one, "wmc_current_currency=JPY", wantJPY, "¥</span>4,560"},
+			{one, "wmc_current_currency=XYZ", wantUSD, "$</span>29.00"},
+			{list, "", wantUSD, "$</span>29.00"},
+			{list, "wmc_current_currency=EUR", wantEUR, "26,68&nbsp;" + euroSym},
+			{list, "", wantUSD, "$</span>29.00"},
+			{list, "wmc_current_currency=EUR", wantEUR, "26,68&nbsp;" + euroSym},
+		} {
+			got, h := get(c.path, c.cookie)
+			if got != c.want || !strings.Contains(h, c.html) {
+				t.Errorf("%d %s %q: %+v %s, want %+v %s", i, c.path, c.cookie, got, h, c.want, c.html)
+			}
+		}
+	})
+}
+
+func FuzzPriceCall(f *testing.F) {
+	srv := fuzzServer(f)
+	for _, s := range []string{
+		"pids[]={tee}&pids[]={tank}", "pids[]={tee}&shortcodes[0][layout]=plain&wmc_current_url=/shop/",
+		"exchange[0][price]=12.5&exchange[0][currency]=EUR", "pids[]=-1", "pids[]=%00", "shortcodes[999][x]=1",
+		"exchange[0][price]=99999999999999999999", "exchange[0][price]=1e400&exchange[0][product_id]=-9", "", "pids=",
+		"wmc_current_url=javascript:alert(1)&shortcodes[0][layout]=a", "wmc_current_url=%2F%2Fevil&shortcodes[0][layout]=a",
+	} {
+		f.Add(s, "EUR")
+	}
+	f.Add("pids[]={tee}", "JPY")
+	f.Add("pids[]={tee}", "\x00")
+	f.Fuzz(func(t *testing.T, form, cur string) {
+		form = fuzzFill(form, "")
+		h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+		if ck := (&http.Cookie{Name: "wmc_current_currency", Value: cur}).String(); ck != "" {
+			h.Set("Cookie", ck)
+		}
+		rec, ok := fuzzDo(t, srv, http.MethodPost, "/wp-admin/admin-ajax.php", "action=wmc_get_products_price&"+form, h)
+		if !ok {
+			return
+		}
+		var out wmcAnswer
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || !isJSON(rec) {
+			t.Fatalf("%q: not JSON: %d %s", form, rec.Code, rec.Body)
+		}
+		switch {
+		case rec.Code == 200 && out.Success && out.Data.CurrentCurrency != "":
+		case rec.Code == 400 && !out.Success && out.Data.Code != "" && out.Data.Message != "":
+		default:
+			t.Fatalf("%q: %d %s", form, rec.Code, rec.Body)
+		}
+	})
+}
