@@ -9,6 +9,8 @@ package currency
 
 import (
 	"errors"
+	"math"
+	"math/bits"
 	"fmt"
 	"math/big"
 	"strings"
@@ -208,6 +210,9 @@ func Convert(amount int64, baseDecimals int, to Currency) (int64, error) {
 	if amount == 0 {
 		return 0, nil
 	}
+	if v, ok := convertSmall(amount, baseDecimals, to); ok {
+		return v, nil
+	}
 	neg := amount < 0
 	mag := new(big.Int).SetInt64(amount)
 	mag.Abs(mag)
@@ -256,4 +261,101 @@ func Convert(amount int64, baseDecimals int, to Currency) (int64, error) {
 		return 0, ErrOverflow
 	}
 	return res.Int64(), nil
+}
+
+// mulOK is a×b for non-negative a and b, ok false when it does not fit in
+// int64.
+func mulOK(a, b int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(lo), true
+}
+
+var pow10i64 = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
+// convertSmall is Convert's arithmetic in int64 when every intermediate
+// value fits (the usual case: shop prices at ordinary rates), the same
+// steps as the big.Int path; ok false sends Convert to that path. The
+// property test compares both against big.Rat references.
+func convertSmall(amount int64, baseDecimals int, to Currency) (int64, bool) {
+	if amount == math.MinInt64 {
+		return 0, false
+	}
+	neg := amount < 0
+	mag := amount
+	if neg {
+		mag = -amount
+	}
+	num, ok := mulOK(mag, to.Rate.mant)
+	if !ok {
+		return 0, false
+	}
+	var den int64
+	if shift := to.Decimals - baseDecimals; shift >= 0 {
+		if num, ok = mulOK(num, pow10i64[shift]); !ok {
+			return 0, false
+		}
+		den = pow10i64[to.Rate.scale]
+	} else {
+		if to.Rate.scale-shift > 18 {
+			return 0, false
+		}
+		den = pow10i64[to.Rate.scale-shift]
+	}
+	step, ending, rule := to.Step, to.Ending, to.Rounding
+	grid := rule == RoundNearest || rule == RoundUp || rule == RoundDown
+	if !grid || step <= 0 {
+		grid = false
+		rule, step, ending = RoundNearest, 1, 0
+	}
+	endDen, ok := mulOK(ending, den)
+	if !ok {
+		return 0, false
+	}
+	unit, ok := mulOK(step, den)
+	if !ok {
+		return 0, false
+	}
+	t := num - endDen // num ≥ 0, endDen ≥ 0: no overflow
+	k, rem := t/unit, t%unit
+	if rem < 0 { // Euclidean: floor, rem ≥ 0
+		k, rem = k-1, rem+unit
+	}
+	switch rule {
+	case RoundUp:
+		if rem > 0 {
+			k++
+		}
+	case RoundNearest:
+		if rem >= unit-rem {
+			k++
+		}
+	}
+	res, ok := mulOK(max(k, 0), step)
+	if !ok {
+		return 0, false
+	}
+	if k < 0 {
+		res = -1 // below the grid's first price
+	} else if res > math.MaxInt64-ending {
+		return 0, false
+	} else {
+		res += ending
+	}
+	if res <= 0 && grid {
+		res = ending
+		if ending == 0 {
+			res = step
+		}
+	}
+	if res < 0 {
+		// Rule none never goes below zero for a positive amount (k ≥ 0).
+		return 0, false
+	}
+	if neg {
+		res = -res
+	}
+	return res, true
 }

@@ -1,0 +1,63 @@
+package server_test
+
+// The price call (wmc_get_products_price) for a listing's 24 products in
+// EUR, in process:
+//
+//	go test -run '^$' -bench 'PriceCall' -benchmem ./internal/server/
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// wmcBenchForm is the form of a price call for the first 24 listed
+// products (variable ones included).
+func wmcBenchForm(b *testing.B, store catalog.Store) string {
+	b.Helper()
+	ps, _, err := store.QueryProducts(context.Background(), catalog.ProductQuery{Page: 1, PerPage: 24, Visibility: "listable", NoCount: true})
+	if err != nil || len(ps) != 24 {
+		b.Fatalf("24 products: %d %v", len(ps), err)
+	}
+	parts := []string{"action=wmc_get_products_price", "wmc_current_url=%2Fshop%2F"}
+	for _, p := range ps {
+		parts = append(parts, "pids%5B%5D="+itoa(p.ID))
+	}
+	return strings.Join(parts, "&")
+}
+
+func BenchmarkPriceCall24(b *testing.B) {
+	db := storetest.Open(b, sqlstore.SQLite)
+	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
+	wmcConfigure(b, srv.Currencies())
+	form := wmcBenchForm(b, db)
+	call := func() *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "/wp-admin/admin-ajax.php", strings.NewReader(form))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Header.Set("Cookie", "wmc_current_currency=EUR")
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	if w := call(); w.Code != 200 || strings.Count(w.Body.String(), "woocommerce-Price-amount") < 24 || !strings.Contains(w.Body.String(), `"current_currency":"EUR"`) {
+		b.Fatalf("%d %s", w.Code, w.Body)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if w := call(); w.Code != 200 {
+				b.Errorf("%d", w.Code)
+				return
+			}
+		}
+	})
+}
