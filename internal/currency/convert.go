@@ -9,10 +9,10 @@ package currency
 
 import (
 	"errors"
-	"math"
-	"math/bits"
 	"fmt"
+	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 
 	"vitrine/internal/money"
