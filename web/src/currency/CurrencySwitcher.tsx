@@ -90,9 +90,9 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
         className="currency-sidebar__tab"
         aria-expanded={open}
         aria-controls={`${id}-list`}
+        aria-label={`Currency: ${current}`}
         onClick={() => (open ? close() : setOpen(true))}
       >
-        <span className="screen-reader-text">Currency: </span>
         {current}
       </button>
       <div ref={panel} id={`${id}-list`} className="currency-sidebar__panel" hidden={!open}>

@@ -155,13 +155,16 @@ export interface Refresher {
 export function createRefresher(env: RefresherEnv): Refresher {
   let scheduled: Promise<PriceAnswer | null> | null = null;
   let inFlight: Promise<PriceAnswer | null> | null = null;
+  // Ids already asked for in the shown currency (the server leaves unknown ids out: never ask twice).
+  let asked = new Set<string>();
 
   async function once(): Promise<PriceAnswer | null> {
     const wanted = readCurrencyCookie(env.doc.cookie) || env.base;
     const st = getCurrencyState();
     const shown = st.current || env.base;
     const all = collectIds(env.doc);
-    const ids = wanted !== shown ? all : shown === env.base ? [] : all.filter((id) => !(String(id) in st.prices));
+    const ids =
+      wanted !== shown ? all : shown === env.base ? [] : all.filter((id) => !(String(id) in st.prices) && !asked.has(String(id)));
     if (ids.length === 0) return null;
     try {
       const r = await env.fetch('/wp-admin/admin-ajax.php', {
@@ -173,7 +176,10 @@ export function createRefresher(env: RefresherEnv): Refresher {
       if (!r.ok) return null;
       const a = parsePriceAnswer(await r.json());
       if (!a) return null;
-      const prices = a.current_currency === shown ? { ...getCurrencyState().prices, ...a.prices } : a.prices;
+      const same = a.current_currency === shown;
+      if (!same) asked = new Set();
+      for (const id of ids) asked.add(String(id));
+      const prices = same ? { ...getCurrencyState().prices, ...a.prices } : a.prices;
       flushSync(() => setCurrencyState({ current: a.current_currency, prices }));
       patchPrices(env.doc, prices);
       env.doc.dispatchEvent(new CustomEvent(FINISH_EVENT, { detail: a }));
