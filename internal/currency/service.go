@@ -317,43 +317,30 @@ func (p ProductPrices) Current() int64 {
 // price call asks for a page of products at once). The base currency
 // answers the prices unchanged.
 func (s *Service) Prices(ctx context.Context, code string, base []ProductPrices) ([]ProductPrices, Currency, error) {
-	c, err := s.Currency(ctx, code)
+	t, err := s.Table(ctx, code)
 	if err != nil {
 		return nil, Currency{}, err
-	}
-	out := make([]ProductPrices, len(base))
-	if c.Code == s.Base.Code {
-		copy(out, base)
-		return out, c, nil
 	}
 	ids := make([]int64, len(base))
 	for i, p := range base {
 		ids[i] = p.ProductID
 	}
-	fixed, err := s.Store.FixedPrices(ctx, c.Code, ids)
-	if err != nil {
-		return nil, c, err
+	if err := t.Load(ctx, ids); err != nil {
+		return nil, t.Currency, err
 	}
+	out := make([]ProductPrices, len(base))
 	for i, p := range base {
-		q := ProductPrices{ProductID: p.ProductID}
-		f, hasFixed := fixed[p.ProductID]
-		if hasFixed {
-			q.Regular = f.Regular
-		} else if q.Regular, err = Convert(p.Regular, s.Base.MinorUnit, c); err != nil {
-			return nil, c, fmt.Errorf("product %d: %w", p.ProductID, err)
-		}
+		q := ProductPrices{ProductID: p.ProductID, Regular: t.Amount(p.ProductID, p.Regular, false)}
 		if p.Sale != nil {
-			var sale int64
-			if hasFixed && f.Sale != nil {
-				sale = *f.Sale
-			} else if sale, err = Convert(*p.Sale, s.Base.MinorUnit, c); err != nil {
-				return nil, c, fmt.Errorf("product %d: %w", p.ProductID, err)
-			}
+			sale := t.Amount(p.ProductID, *p.Sale, true)
 			q.Sale = &sale
 		}
 		out[i] = q
 	}
-	return out, c, nil
+	if err := t.Err(); err != nil {
+		return nil, t.Currency, err
+	}
+	return out, t.Currency, nil
 }
 
 // Price is one product's price in code: its fixed price there, else base

@@ -56,6 +56,9 @@ type Loader struct {
 	// ContactForms finds a contact form by id (the contact page shows id 1);
 	// nil: contactform.DefaultForm() for id 1 only.
 	ContactForms func(id int64) (contactform.Form, bool)
+	// Currencies lists the switcher's currencies for every page's
+	// settings (nil: none; the shop sells in its base currency only).
+	Currencies func(ctx context.Context) ([]CurrencyOption, error)
 }
 
 // Result is a loaded page.
@@ -121,6 +124,25 @@ type Settings struct {
 	// User is the page's viewer (user.go): the constant Visitor on cached
 	// pages.
 	User User `json:"user"`
+	// BaseCurrency is the shop's currency, the one pages carry prices in.
+	BaseCurrency string `json:"base_currency,omitempty"`
+	// Currencies are the currencies a shopper may choose in the switcher,
+	// the base first (Loader.Currencies); the same on every page for
+	// every shopper: the shopper's own currency is the client's to read
+	// (the wmc_current_currency cookie, the price call's answer).
+	Currencies []CurrencyOption `json:"currencies,omitempty"`
+}
+
+// CurrencyOption is one currency of the switcher, with how its amounts
+// are written.
+type CurrencyOption struct {
+	Code              string `json:"code"`
+	Name              string `json:"name"`
+	Symbol            string `json:"symbol"`
+	Position          string `json:"position"` // left, right, left_space, right_space
+	Decimals          int    `json:"decimals"`
+	ThousandSeparator string `json:"thousand_separator"`
+	DecimalSeparator  string `json:"decimal_separator"`
 }
 
 // Attribution configures order attribution tracking. Off: the storefront
@@ -175,6 +197,15 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}, Settings: l.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
 	e.base.Settings.User = userFrom(ctx)
+	if l.Currencies != nil {
+		list, err := l.Currencies(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) > 1 {
+			e.base.Settings.BaseCurrency, e.base.Settings.Currencies = l.Currency.Code, list
+		}
+	}
 	return e, nil
 }
 

@@ -20,7 +20,8 @@ func (s *Server) ajaxActions() map[string]http.HandlerFunc {
 		"flatsome_quickview":            s.ajaxQuickView,
 		"wordfence_ls_authenticate":     s.ajaxLoginAuthenticate, // login_ajax.go
 		"wordfence_ls_register_support": s.ajaxRegisterSupport,
-		"rest-nonce":                    s.ajaxRestNonce, // frame.go
+		"rest-nonce":                    s.ajaxRestNonce,     // frame.go
+		"wmc_get_products_price":        s.ajaxProductsPrice, // currency.go
 	}
 }
 

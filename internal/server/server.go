@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
+	"vitrine/internal/currency"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -97,6 +99,16 @@ type Config struct {
 	// ContactRateLimit is how many messages one client address may send
 	// per hour (0: contact.DefaultRateLimit).
 	ContactRateLimit int
+	// CurrencyCacheTTL is how long the enabled currencies are kept in
+	// memory (0: currency.DefaultCacheTTL, 30 s); currency.go.
+	CurrencyCacheTTL time.Duration
+	// CountryCurrencies maps a country (ISO 3166 alpha-2, upper case) to
+	// the currency preselected for shoppers from there (nil:
+	// DefaultCountryCurrencies; an empty map turns preselection off).
+	CountryCurrencies map[string]string
+	// CountryHeader is the request header a trusted proxy names the
+	// shopper's country in ("": CF-IPCountry).
+	CountryHeader string
 	// Now, when set, replaces the clock (tests).
 	Now func() time.Time
 }
@@ -136,6 +148,11 @@ type Server struct {
 	meta     *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews  *review.Service              // product reviews (reviews_api.go)
 	contact  *contact.Service             // contact-form submissions (contact_api.go)
+
+	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
+	currencyStore   *currency.CachedStore // their in-memory list
+	countryCurrency map[string]string     // country → preselected currency
+	countryHeader   string                // the trusted proxies' country header
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -143,7 +160,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
-	if cfg.Settings == (pages.Settings{}) {
+	if reflect.ValueOf(cfg.Settings).IsZero() {
 		cfg.Settings = pages.DefaultSettings()
 	}
 	if cfg.ChangePoll == 0 {
@@ -190,11 +207,12 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	if err := s.contact.Check(); err != nil {
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
+	s.initCurrencies()                          // currency.go
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
-		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm}
+		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions}
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)
@@ -202,7 +220,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.files = files
 	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
 	s.metrics = newMetrics(s)
-	s.handler = s.middleware(s.withViewer(s.routes()))
+	s.handler = s.middleware(s.withViewer(s.withCurrencyParam(s.routes())))
 	return s, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/currency"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
 )
@@ -25,6 +26,40 @@ func (s *Server) apiBuilder(ctx context.Context) (*storeapi.Builder, error) {
 	}
 	return &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, Now: s.now(), ExactStock: true,
 		CategoryPaths: paths}, nil
+}
+
+// apiBuilderIn is apiBuilder writing prices in the shopper's currency cur
+// (the base: prices as stored). Check convErr after building.
+func (s *Server) apiBuilderIn(ctx context.Context, cur currency.Currency) (*storeapi.Builder, error) {
+	b, err := s.apiBuilder(ctx)
+	if err != nil || cur.Code == s.cfg.Currency.Code {
+		return b, err
+	}
+	t, err := s.currencyTable(ctx, cur)
+	if err != nil {
+		return nil, err
+	}
+	if !t.IsBase() {
+		b.Currency, b.Convert = t.Currency.Money(), t
+	}
+	return b, nil
+}
+
+// convErr is the first conversion error of b's prices (an overflow).
+func convErr(b *storeapi.Builder) error {
+	if t, ok := b.Convert.(*currency.Table); ok {
+		return t.Err()
+	}
+	return nil
+}
+
+// apiCurrencyKey keys the Store API cache by the shopper's currency: ""
+// for the base (the key is unchanged), else "&wmc_currency=CODE".
+func (s *Server) apiCurrencyKey(cur currency.Currency) string {
+	if cur.Code == s.cfg.Currency.Code {
+		return ""
+	}
+	return "&wmc_currency=" + cur.Code
 }
 
 // categoryPaths maps every category id to its slug path ("clothing/hoodies").
@@ -114,8 +149,15 @@ func (ps apiParams) normalize(q url.Values) url.Values {
 // cache busters (?_=123) and parameter order neither miss the cache nor
 // change the answer.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, known apiParams, compute func(ctx context.Context, q url.Values) (*apiResponse, error)) {
+	s.serveAPIKeyed(w, r, known, "", compute)
+}
+
+// serveAPIKeyed is serveAPI with variant added to the cache key: what
+// else than the parameters the answer depends on (the shopper's currency,
+// apiCurrencyKey).
+func (s *Server) serveAPIKeyed(w http.ResponseWriter, r *http.Request, known apiParams, variant string, compute func(ctx context.Context, q url.Values) (*apiResponse, error)) {
 	q := known.normalize(r.URL.Query())
-	key := r.URL.Path + "?" + canonicalQuery(q)
+	key := r.URL.Path + "?" + canonicalQuery(q) + variant
 	if p, ok := s.api.Get(key); ok {
 		s.writeAPIPage(w, r, p)
 		return
@@ -283,7 +325,8 @@ func (p *params) amount(name string) *int64 {
 
 // apiProducts serves GET /products.
 func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
-	s.serveAPI(w, r, productsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
+	cur := s.shopperCurrency(r)
+	s.serveAPIKeyed(w, r, productsAPIParams, s.apiCurrencyKey(cur), func(ctx context.Context, query url.Values) (*apiResponse, error) {
 		p := &params{q: query}
 		q := catalog.ProductQuery{
 			Page:    p.int("page", 1, 1, 100000),
@@ -340,11 +383,14 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := s.apiBuilder(ctx)
+		b, err := s.apiBuilderIn(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
 		out, err := b.Products(ctx, s.store, ps)
+		if err == nil {
+			err = convErr(b)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -382,7 +428,8 @@ func (s *Server) categoryIDs(ctx context.Context, refs []string) ([]int64, error
 // apiProduct serves GET /products/{id} (an id or a slug).
 func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
-	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
+	cur := s.shopperCurrency(r)
+	s.serveAPIKeyed(w, r, noAPIParams, s.apiCurrencyKey(cur), func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		var p *catalog.Product
 		var err error
 		if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
@@ -396,7 +443,7 @@ func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
 		if !p.Published() {
 			return nil, catalog.ErrNotFound
 		}
-		b, err := s.apiBuilder(ctx)
+		b, err := s.apiBuilderIn(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
@@ -406,7 +453,15 @@ func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
+			if b.Convert != nil {
+				if err := b.Convert.Load(ctx, []int64{p.ID}); err != nil {
+					return nil, err
+				}
+			}
 			out := b.Product(p, nil)
+			if err := convErr(b); err != nil {
+				return nil, err
+			}
 			out.Variation = variationLabel(parent, p)
 			out.Name, out.Slug, out.Permalink = parent.Name, parent.Slug, b.Link(storeapi.ProductPath(parent.Slug))
 			if len(out.Images) == 0 {
@@ -417,6 +472,9 @@ func (s *Server) apiProduct(w http.ResponseWriter, r *http.Request) {
 			return &apiResponse{Status: http.StatusOK, Body: out, Tags: append(tags, productTag(parent.ID))}, nil
 		}
 		out, err := b.Products(ctx, s.store, []*catalog.Product{p})
+		if err == nil {
+			err = convErr(b)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -33,6 +33,21 @@ func (b *Builder) Products(ctx context.Context, store catalog.Store, ps []*catal
 			kids[c.ID] = c
 		}
 	}
+	if b.Convert != nil {
+		ids := make([]int64, 0, len(ps)+len(kids))
+		for _, p := range ps {
+			ids = append(ids, p.ID)
+			for _, v := range vars[p.ID] {
+				ids = append(ids, v.ID)
+			}
+		}
+		for id := range kids {
+			ids = append(ids, id)
+		}
+		if err := b.Convert.Load(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]Product, 0, len(ps))
 	for _, p := range ps {
 		children := vars[p.ID]

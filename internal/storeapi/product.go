@@ -5,6 +5,7 @@
 package storeapi
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"strconv"
@@ -31,6 +32,63 @@ type Builder struct {
 	// CategoryPaths maps a category id to its URL path below
 	// /product-category/ ("clothing/hoodies").
 	CategoryPaths map[int64]string
+	// Convert, when set, turns products' base prices into Currency (the
+	// shopper's currency; internal/currency's Table): Products loads it
+	// with every id whose prices it writes before writing any. nil: prices
+	// are written as stored, in Currency.
+	Convert Converter
+}
+
+// Converter turns a product's base amounts into the Builder's currency.
+type Converter interface {
+	// Load prepares the conversion of ids' prices (fixed prices).
+	Load(ctx context.Context, ids []int64) error
+	// Amount is the product's base amount converted; sale says it is the
+	// product's sale price.
+	Amount(productID, amount int64, sale bool) int64
+}
+
+// ProductPrice is p's current price and regular price at b.Now in the
+// Builder's currency; ok is false when p has no price.
+func (b *Builder) ProductPrice(p *catalog.Product) (price, regular int64, ok bool) {
+	price, ok = p.Price(b.Now)
+	if !ok {
+		return 0, 0, false
+	}
+	onSale := p.SaleActive(b.Now)
+	regular = price
+	if p.RegularPrice != nil {
+		regular = *p.RegularPrice
+	}
+	if b.Convert != nil {
+		price, regular = b.Convert.Amount(p.ID, price, onSale), b.Convert.Amount(p.ID, regular, false)
+	}
+	return price, regular, true
+}
+
+// rangeOf is catalog.RangeOf in the Builder's currency (a fixed price may
+// reorder the children, so the range is taken after conversion).
+func (b *Builder) rangeOf(children []*catalog.Product) catalog.PriceRange {
+	if b.Convert == nil {
+		return catalog.RangeOf(children, b.Now)
+	}
+	var r catalog.PriceRange
+	for _, c := range children {
+		if !c.Published() || (c.Type == catalog.TypeVariation && !c.Active) {
+			continue
+		}
+		price, regular, ok := b.ProductPrice(c)
+		if !ok {
+			continue
+		}
+		if !r.Set {
+			r = catalog.PriceRange{Min: price, Max: price, RegularMin: regular, RegularMax: regular, Set: true}
+			continue
+		}
+		r.Min, r.Max = min(r.Min, price), max(r.Max, price)
+		r.RegularMin, r.RegularMax = min(r.RegularMin, regular), max(r.RegularMax, regular)
+	}
+	return r
 }
 
 // Link makes an absolute (or site-relative) URL of a path.
@@ -293,7 +351,7 @@ func (b *Builder) Product(p *catalog.Product, children []*catalog.Product) Produ
 func (b *Builder) setPrices(out *Product, p *catalog.Product, children []*catalog.Product) {
 	out.Prices.Currency = b.Currency
 	if p.Type == catalog.TypeVariable || p.Type == catalog.TypeGrouped {
-		r := catalog.RangeOf(children, b.Now)
+		r := b.rangeOf(children)
 		if !r.Set {
 			out.PriceHTML = ""
 			return
@@ -313,17 +371,30 @@ func (b *Builder) setPrices(out *Product, p *catalog.Product, children []*catalo
 		}
 		return
 	}
-	price, ok := p.Price(b.Now)
+	price, regular, ok := b.ProductPrice(p)
 	if !ok {
 		return
-	}
-	regular := price
-	if p.RegularPrice != nil {
-		regular = *p.RegularPrice
 	}
 	out.OnSale = p.SaleActive(b.Now)
 	out.Prices.Price, out.Prices.RegularPrice, out.Prices.SalePrice = amount(price), amount(regular), amount(price)
 	out.PriceHTML = b.PriceHTML(price, regular, out.OnSale)
+}
+
+// PriceHTMLOf is p's price_html as Product writes it (a range for a
+// variable or grouped product, del/ins on sale), in the Builder's
+// currency: what the price call answers for a product or variation id.
+// children are a variable product's variations or a grouped product's
+// children ("" when p has no price).
+func (b *Builder) PriceHTMLOf(p *catalog.Product, children []*catalog.Product) string {
+	var live []*catalog.Product
+	for _, c := range children {
+		if c.Published() && (c.Type != catalog.TypeVariation || c.Active) {
+			live = append(live, c)
+		}
+	}
+	var out Product
+	b.setPrices(&out, p, live)
+	return out.PriceHTML
 }
 
 // PriceHTML writes WooCommerce's price markup for one price.
@@ -357,8 +428,13 @@ func (b *Builder) amountInner(v int64) string {
 	c := b.Currency
 	sym := `<span class="woocommerce-Price-currencySymbol">` + html.EscapeString(c.Symbol) + `</span>`
 	num := html.EscapeString(c.FormatNumber(v))
-	if c.Suffix != "" {
+	switch c.Position() { // WooCommerce's four formats, a non-breaking space for the spaced ones
+	case money.PosRight:
 		return num + sym
+	case money.PosRightSpace:
+		return num + "&nbsp;" + sym
+	case money.PosLeftSpace:
+		return sym + "&nbsp;" + num
 	}
 	return sym + num
 }

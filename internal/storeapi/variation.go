@@ -102,11 +102,7 @@ func (b *Builder) Variation(parent, v *catalog.Product) Variation {
 	for _, a := range v.Variation {
 		out.Attributes["attribute_"+a.Name] = a.Value
 	}
-	if price, ok := v.Price(b.Now); ok {
-		regular := price
-		if v.RegularPrice != nil {
-			regular = *v.RegularPrice
-		}
+	if price, regular, ok := b.ProductPrice(v); ok {
 		out.DisplayPrice = b.decimal(price)
 		out.DisplayRegularPrice = b.decimal(regular)
 		out.PriceHTML = `<span class="price">` + b.PriceHTML(price, regular, v.SaleActive(b.Now)) + `</span>`

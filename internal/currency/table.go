@@ -1,0 +1,101 @@
+package currency
+
+import (
+	"context"
+	"fmt"
+)
+
+// Table converts a set of products' base prices into one currency: a
+// product's fixed price there when it has one, else Convert. It is made by
+// Service.Table, loaded with the ids it will convert (one store read per
+// Load), then used without further reads — the Store API and the price
+// call build whole pages of prices through it. Not safe for concurrent
+// Loads; Amount may be called concurrently once loading is done.
+type Table struct {
+	Currency     Currency
+	base         bool // Currency is the base: amounts pass unchanged
+	baseDecimals int
+	store        Store
+	fixed        map[int64]FixedPrice
+	err          error
+}
+
+// Table answers a Table for code (an enabled currency or the base);
+// ErrUnknown otherwise.
+func (s *Service) Table(ctx context.Context, code string) (*Table, error) {
+	c, err := s.Currency(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{Currency: c, base: c.Code == s.Base.Code, baseDecimals: s.Base.MinorUnit, store: s.Store,
+		fixed: map[int64]FixedPrice{}}, nil
+}
+
+// IsBase reports whether the table's currency is the base currency.
+func (t *Table) IsBase() bool { return t.base }
+
+// Load reads the fixed prices of ids (those not loaded yet) in one query.
+func (t *Table) Load(ctx context.Context, ids []int64) error {
+	if t.base || len(ids) == 0 {
+		return nil
+	}
+	fixed, err := t.store.FixedPrices(ctx, t.Currency.Code, ids)
+	if err != nil {
+		return err
+	}
+	for id, f := range fixed {
+		t.fixed[id] = f
+	}
+	return nil
+}
+
+// Amount is productID's base amount in the table's currency. sale says
+// amount is the product's sale price (a fixed sale price replaces it; a
+// fixed regular price without a fixed sale price leaves the sale price
+// converted). A conversion that overflows answers 0 and is kept in Err.
+func (t *Table) Amount(productID, amount int64, sale bool) int64 {
+	if t.base {
+		return amount
+	}
+	if f, ok := t.fixed[productID]; ok {
+		if !sale {
+			return f.Regular
+		}
+		if f.Sale != nil {
+			return *f.Sale
+		}
+	}
+	v, err := Convert(amount, t.baseDecimals, t.Currency)
+	if err != nil {
+		if t.err == nil {
+			t.err = fmt.Errorf("product %d: %w", productID, err)
+		}
+		return 0
+	}
+	return v
+}
+
+// Err is the first conversion error Amount met (nil: none).
+func (t *Table) Err() error { return t.err }
+
+// names are the currencies' English names, for the switcher.
+var names = map[string]string{
+	"USD": "United States dollar", "EUR": "Euro", "GBP": "Pound sterling", "JPY": "Japanese yen",
+	"CHF": "Swiss franc", "CAD": "Canadian dollar", "AUD": "Australian dollar", "NZD": "New Zealand dollar",
+	"SEK": "Swedish krona", "NOK": "Norwegian krone", "DKK": "Danish krone", "ISK": "Icelandic króna",
+	"PLN": "Polish złoty", "CZK": "Czech koruna", "HUF": "Hungarian forint", "RON": "Romanian leu",
+	"BGN": "Bulgarian lev", "TRY": "Turkish lira", "CNY": "Chinese yuan", "HKD": "Hong Kong dollar",
+	"SGD": "Singapore dollar", "KRW": "South Korean won", "INR": "Indian rupee", "IDR": "Indonesian rupiah",
+	"MYR": "Malaysian ringgit", "PHP": "Philippine peso", "THB": "Thai baht", "ZAR": "South African rand",
+	"BRL": "Brazilian real", "MXN": "Mexican peso", "ILS": "Israeli new shekel", "AED": "United Arab Emirates dirham",
+	"SAR": "Saudi riyal", "KWD": "Kuwaiti dinar", "BHD": "Bahraini dinar", "OMR": "Omani rial",
+	"JOD": "Jordanian dinar", "TND": "Tunisian dinar", "VND": "Vietnamese đồng", "CLP": "Chilean peso",
+}
+
+// Name is the currency's English name (its code when unknown).
+func Name(code string) string {
+	if n, ok := names[code]; ok {
+		return n
+	}
+	return code
+}
