@@ -4,7 +4,7 @@ import { decodeEntities } from '../lib/format';
 import { restFetch } from '../lib/rest';
 import { PriceWrap } from '../ui/Price';
 import { useCurrencyState } from '../currency/store';
-import { patchVariations } from '../currency/refresh';
+import { pagePriceRefresher, patchVariations } from '../currency/refresh';
 import { QuantityField } from './QuantityField';
 import { SwatchGroup } from './Swatches';
 import {
@@ -74,6 +74,10 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
     () => (embedded ? JSON.stringify(patchVariations(data.variations, converted)) : 'false'),
     [embedded, data.variations, converted],
   );
+  // A form mounted after the page's price call (quick view): its variation ids join the next call.
+  useEffect(() => {
+    void pagePriceRefresher()?.run();
+  }, [p.id]);
 
   const [enhanced, setEnhanced] = useState(false);
   const [ready, setReady] = useState(false); // initial check done: URL follows from now on
