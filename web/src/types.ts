@@ -257,8 +257,27 @@ export interface Settings {
   attribution?: { enabled: boolean; lifetime_months: number };
   /** The PayPal wallet is on: its buttons show on the product page, the cart and the checkout. */
   wallet?: boolean;
+  /**
+   * Multi-currency (issue 13): the enabled currencies, base first, for the
+   * switcher; absent or one entry: no switcher. Identical for every shopper
+   * (cached pages are shared by all currencies).
+   */
+  currencies?: SwitcherCurrency[];
+  /** The shop's base currency code (absent: site.currency.currency_code). */
+  base_currency?: string;
   /** The page's viewer (spec section 3: user.can_edit_pages is false for visitors). Cached pages carry the visitor value. */
   user?: ViewerSettings;
+}
+
+/** One enabled currency as the switcher shows it. */
+export interface SwitcherCurrency {
+  code: string;
+  name?: string;
+  symbol: string;
+  position?: string;
+  decimals?: number;
+  decimal_separator?: string;
+  thousand_separator?: string;
 }
 
 /** settings.user: a visitor is { logged_in: false, can_edit_pages: false }. */

@@ -7,6 +7,7 @@ import { QuickViewHost } from '../quickview/QuickView';
 import { CartMenu } from '../cart/CartMenu';
 import { AccountLinks } from '../frame/AccountLinks';
 import { ComingSoonBanner } from '../frame/ComingSoonBanner';
+import { CurrencySwitchers } from '../currency/CurrencySwitcher';
 
 function isCurrent(url: string, path: string): boolean {
   const p = parseUrl(url).path;
@@ -57,6 +58,11 @@ export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fr
             live
             categories={data.nav}
             minChars={data.settings?.search_min_chars}
+          />
+          <CurrencySwitchers
+            currencies={data.settings?.currencies}
+            base={data.settings?.base_currency || data.site.currency?.currency_code || 'USD'}
+            page={data.page}
           />
           <AccountLinks user={user} />
           <CartMenu count={cartCount} />

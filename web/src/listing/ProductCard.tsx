@@ -103,7 +103,7 @@ export function ProductCard({
           <a href={product.permalink}>{name}</a>
         </H>
         {product.review_count > 0 && <Stars rating={product.average_rating} className="product-card__rating" />}
-        <Price prices={product.prices} />
+        <Price prices={product.prices} id={product.id} />
         <AddToCartLink product={product} />
       </div>
     </li>

@@ -92,7 +92,7 @@ function GroupedForm({ data }: { data: ProductPage }) {
                   <a href={c.permalink}>{name}</a>
                 </th>
                 <td className="woocommerce-grouped-product-list-item__price">
-                  <Price prices={c.prices} />
+                  <Price prices={c.prices} id={c.id} />
                   {!c.is_in_stock && <p className="stock out-of-stock">Out of stock</p>}
                 </td>
               </tr>

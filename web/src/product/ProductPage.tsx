@@ -116,7 +116,7 @@ export function ProductPage({ data }: { data: ProductData }) {
             <h1 className="product_title entry-title">{name}</h1>
             <EditLinks links={data.edit_links} block="product" />
             <p className="price-wrap">
-              <Price prices={p.prices} />
+              <Price prices={p.prices} id={p.id} />
             </p>
             {p.review_count > 0 && (
               <div className="woocommerce-product-rating">

@@ -104,7 +104,7 @@ export function StickyAddToCart({ product, target }: { product: StoreProduct; ta
         )}
         <div className="sticky-add-to-cart__text">
           <p className="sticky-add-to-cart__name">{name}</p>
-          <Price prices={product.prices} />
+          <Price prices={product.prices} id={product.id} />
         </div>
         <button type="button" className="button alt sticky-add-to-cart__button" onClick={onClick}>
           {label}

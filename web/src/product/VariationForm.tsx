@@ -2,6 +2,9 @@ import { useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 're
 import type { ProductPage, StoreImage, Variation } from '../types';
 import { decodeEntities } from '../lib/format';
 import { restFetch } from '../lib/rest';
+import { PriceWrap } from '../ui/Price';
+import { useCurrencyState } from '../currency/store';
+import { pagePriceRefresher, patchVariations } from '../currency/refresh';
 import { QuantityField } from './QuantityField';
 import { SwatchGroup } from './Swatches';
 import {
@@ -65,6 +68,16 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
   const syncUrl = (data as { page: string }).page === 'product';
   const baseId = useId();
   const form = useRef<HTMLFormElement>(null);
+  // Prices in the shopper's currency (issue 13): the price call's HTML by variation id.
+  const converted = useCurrencyState().prices;
+  const variationsJson = useMemo(
+    () => (embedded ? JSON.stringify(patchVariations(data.variations, converted)) : 'false'),
+    [embedded, data.variations, converted],
+  );
+  // A form mounted after the page's price call (quick view): its variation ids join the next call.
+  useEffect(() => {
+    void pagePriceRefresher()?.run();
+  }, [p.id]);
 
   const [enhanced, setEnhanced] = useState(false);
   const [ready, setReady] = useState(false); // initial check done: URL follows from now on
@@ -240,7 +253,8 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
       action={p.permalink}
       encType="multipart/form-data"
       data-product_id={p.id}
-      data-product_variations={embedded ? JSON.stringify(data.variations) : 'false'}
+      data-product_variations={variationsJson}
+      data-wmc_variation_ids={p.variations.map((v) => v.id).join(',')}
       data-success_message={addedMessage(p.name)}
       onSubmit={(e) => {
         if (enhanced) refuse(e);
@@ -331,7 +345,9 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
                     dangerouslySetInnerHTML={{ __html: variation.variation_description }}
                   />
                 )}
-                <div className="woocommerce-variation-price" dangerouslySetInnerHTML={{ __html: variation.price_html }} />
+                <div className="woocommerce-variation-price">
+                  <PriceWrap id={variation.variation_id} html={variation.price_html} />
+                </div>
                 <div className="woocommerce-variation-availability">
                   {variation.availability_html && <div dangerouslySetInnerHTML={{ __html: variation.availability_html }} />}
                   {hint && <p className="stock-left-hint">{hint}</p>}

@@ -83,7 +83,7 @@ export function QuickViewContent({ data, titleId }: { data: ProductPage | QuickV
           {decodeEntities(p.name)}
         </h2>
         <p className="price-wrap">
-          <Price prices={p.prices} />
+          <Price prices={p.prices} id={p.id} />
         </p>
         <Html html={p.short_description} className="woocommerce-product-details__short-description" />
         {stock && stock.text && <p className={`stock ${stock.class}`}>{decodeEntities(stock.text)}</p>}

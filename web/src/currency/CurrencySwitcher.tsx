@@ -1,0 +1,165 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { SwitcherCurrency } from '../types';
+import { decodeEntities } from '../lib/format';
+import { currencyCookieString, useCurrencyState } from './store';
+import { installPriceRefresh, pagePriceRefresher } from './refresh';
+import './currency.css';
+
+/** Pages whose prices are never refreshed: checkout (and the cart until cart-in-currency exists). */
+export const NO_REFRESH_PAGES = new Set(['checkout', 'cart', 'order-received']);
+
+export function announceText(code: string): string {
+  return `Prices shown in ${code}`;
+}
+
+function optionLabel(c: SwitcherCurrency): string {
+  const sym = decodeEntities(c.symbol || '');
+  const name = c.name ? decodeEntities(c.name) : '';
+  return `${c.code}${sym && sym !== c.code ? ` (${sym})` : ''}${name ? ` – ${name}` : ''}`;
+}
+
+/**
+ * Sets the cookie and asks for the page's prices in the new currency (one
+ * price call for every price on the page); resolves with the code shown.
+ */
+export async function chooseCurrency(code: string, doc: Document = document): Promise<string | null> {
+  doc.cookie = currencyCookieString(code, doc.location?.protocol === 'https:');
+  const r = pagePriceRefresher();
+  if (!r) return null;
+  const a = await r.run();
+  return a ? a.current_currency : null;
+}
+
+/** The header's native select (hidden under 768 px, where the sidebar takes over). */
+function HeaderSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]; current: string; onChoose: (c: string) => void }) {
+  const id = useId();
+  return (
+    <div className="currency-switcher currency-switcher--header" data-wmc-layout="default">
+      <label htmlFor={id} className="currency-switcher__label">
+        Currency
+      </label>
+      <select id={id} value={current} onChange={(e) => onChoose(e.target.value)}>
+        {list.map((c) => (
+          <option key={c.code} value={c.code}>
+            {optionLabel(c)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The spec's sidebar variant under 768 px: a fixed side tab opening a list. */
+function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]; current: string; onChoose: (c: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const tab = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const cur = panel.current?.querySelector<HTMLButtonElement>('button[aria-current="true"]') ?? panel.current?.querySelector('button');
+    cur?.focus();
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    tab.current?.focus();
+  };
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+      return;
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+    const buttons = Array.from(panel.current?.querySelectorAll<HTMLButtonElement>('.currency-sidebar__option') ?? []);
+    if (buttons.length === 0) return;
+    e.preventDefault();
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next =
+      e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : (i + (e.key === 'ArrowDown' ? 1 : -1) + buttons.length) % buttons.length;
+    buttons[next].focus();
+  };
+
+  return (
+    <div className={'currency-sidebar' + (open ? ' is-open' : '')} data-wmc-layout="sidebar" onKeyDown={onKey}>
+      <button
+        ref={tab}
+        type="button"
+        className="currency-sidebar__tab"
+        aria-expanded={open}
+        aria-controls={`${id}-list`}
+        aria-label={`Currency: ${current}`}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        {current}
+      </button>
+      <div ref={panel} id={`${id}-list`} className="currency-sidebar__panel" hidden={!open}>
+        <p className="currency-sidebar__title" id={`${id}-title`}>
+          Currency
+        </p>
+        <ul aria-labelledby={`${id}-title`}>
+          {list.map((c) => (
+            <li key={c.code}>
+              <button
+                type="button"
+                className="currency-sidebar__option"
+                aria-current={c.code === current ? 'true' : undefined}
+                onClick={() => {
+                  onChoose(c.code);
+                  close();
+                }}
+              >
+                {optionLabel(c)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The currency switchers (header and sidebar) and the page's price refresh
+ * (issue 13). Renders nothing when the shop sells in one currency. Server and
+ * hydration render the base; after hydration the refresh runs when the
+ * cookie names another currency, and the switchers mark what is shown.
+ */
+export function CurrencySwitchers({ currencies, base, page }: { currencies?: SwitcherCurrency[]; base: string; page: string }) {
+  const st = useCurrencyState();
+  const [note, setNote] = useState('');
+  const list = currencies ?? [];
+  const refresh = !NO_REFRESH_PAGES.has(page) && list.length > 1;
+
+  useEffect(() => {
+    if (!refresh) return;
+    const r = installPriceRefresh({ doc: document, fetch: (...a) => window.fetch(...a), base, url: () => window.location.href });
+    void r.run();
+  }, [refresh, base]);
+
+  if (list.length < 2) return null;
+  const current = st.current || base;
+  const onChoose = (code: string) => {
+    if (!list.some((c) => c.code === code)) return;
+    if (!refresh) {
+      // Checkout and cart show the base until cart-in-currency: keep the choice for the next pages.
+      document.cookie = currencyCookieString(code, window.location.protocol === 'https:');
+      setNote(`Prices will be shown in ${code} on the next page`);
+      return;
+    }
+    void chooseCurrency(code).then((shown) => {
+      if (shown) setNote(announceText(shown));
+    });
+  };
+  return (
+    <>
+      <HeaderSwitcher list={list} current={current} onChoose={onChoose} />
+      <SidebarSwitcher list={list} current={current} onChoose={onChoose} />
+      <div className="screen-reader-text currency-note" aria-live="polite">
+        {note}
+      </div>
+    </>
+  );
+}
