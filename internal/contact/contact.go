@@ -19,16 +19,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/contactform"
+	"vitrine/internal/mail"
 )
 
 // KindMessage is the outbox kind of a contact message; its ref is the
@@ -466,37 +465,9 @@ func (s *Service) postedDataHash(unitTag, clientIP string, values map[string][]s
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// SafeFileName is an uploaded file's name as stored and mailed: the last
-// path element, without control characters, quotes, slashes, backslashes
-// or characters special to shells and MIME parameters, leading dots
-// removed, at most 100 characters keeping the extension; "file" when
-// nothing is left.
-func SafeFileName(name string) string {
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	name = strings.Map(func(r rune) rune {
-		switch {
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError:
-			return -1
-		case strings.ContainsRune("\"'`<>:;*?|%$&{}[]", r):
-			return '_'
-		}
-		return r
-	}, strings.ToValidUTF8(name, ""))
-	name = strings.TrimLeft(strings.TrimSpace(name), ".")
-	if r := []rune(name); len(r) > 100 {
-		ext := path.Ext(name)
-		if utf8.RuneCountInString(ext) > 10 {
-			ext = ""
-		}
-		name = string(r[:100-utf8.RuneCountInString(ext)]) + ext
-	}
-	if name == "" {
-		return "file"
-	}
-	return name
-}
+// SafeFileName is an uploaded file's name as stored and mailed
+// (mail.FileName), "file" when nothing is left.
+func SafeFileName(name string) string { return mail.FileName(name, "file") }
 
 func clip(s string, n int) string {
 	s = strings.ToValidUTF8(s, "")

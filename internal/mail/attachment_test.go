@@ -100,12 +100,15 @@ func TestMailReplyToLineBreak(t *testing.T) {
 
 func TestMailAttachmentName(t *testing.T) {
 	for in, want := range map[string]string{
-		"a.pdf":                  "a.pdf",
-		"../x/b.png":             "b.png",
-		"c\r\nd\".pdf":           "cd_.pdf",
-		"":                       "attachment",
-		"..":                     "attachment",
-		strings.Repeat("x", 200): strings.Repeat("x", 100),
+		"a.pdf":                           "a.pdf",
+		"../x/b.png":                      "b.png",
+		"c\r\nd\".pdf":                    "cd_.pdf",
+		"":                                "attachment",
+		"..":                              "attachment",
+		strings.Repeat("x", 200):          strings.Repeat("x", 100),
+		strings.Repeat("y", 200) + ".pdf": strings.Repeat("y", 96) + ".pdf",
+		"invoice.pdf.":                    "invoice.pdf",
+		"a$(rm -rf).pdf":                  "a_(rm -rf).pdf",
 	} {
 		if got := mail.AttachmentName(in); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)

@@ -10,6 +10,7 @@ import (
 	"net"
 	netmail "net/mail"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -309,11 +310,17 @@ func (s *SMTPSender) build(m Message) (*gomail.Msg, error) {
 	return msg, nil
 }
 
-// AttachmentName is a file name safe to write in a MIME header: the last
-// path element, without control characters, quotes, backslashes or
-// characters that are special in a parameter value, at most 100
-// characters, "attachment" when nothing is left.
-func AttachmentName(name string) string {
+// AttachmentName is a file name safe to write in a MIME header
+// (FileName), "attachment" when nothing is left.
+func AttachmentName(name string) string { return FileName(name, "attachment") }
+
+// FileName is a file name safe to store, show and write in a MIME header
+// parameter: the last path element, without control characters, quotes,
+// backslashes or characters special to shells and MIME parameters, without
+// leading or trailing dots, at most 100 characters keeping a short
+// extension; fallback when nothing is left. Uploaded files (the contact
+// form) and mail attachments share it, so a name is cleaned one way.
+func FileName(name, fallback string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
@@ -321,17 +328,21 @@ func AttachmentName(name string) string {
 		switch {
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError:
 			return -1
-		case strings.ContainsRune("\"\\<>:;*?|%", r):
+		case strings.ContainsRune("\"'`<>:;*?|%$&{}[]", r):
 			return '_'
 		}
 		return r
 	}, strings.ToValidUTF8(name, ""))
 	name = strings.Trim(strings.TrimSpace(name), ".")
 	if r := []rune(name); len(r) > 100 {
-		name = string(r[len(r)-100:])
+		ext := path.Ext(name)
+		if utf8.RuneCountInString(ext) > 10 {
+			ext = ""
+		}
+		name = string(r[:100-utf8.RuneCountInString(ext)]) + ext
 	}
 	if name == "" {
-		return "attachment"
+		return fallback
 	}
 	return name
 }
