@@ -22,15 +22,8 @@ import (
 
 // clientIP is the request's client address ("" when unknown).
 func (s *Server) clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return ""
-	}
-	if len(s.cfg.TrustedProxies) == 0 {
-		return host
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil || !s.trusted(peer) {
+	host, proxied := s.fromTrustedProxy(r)
+	if !proxied {
 		return host
 	}
 	hops := r.Header.Values("X-Forwarded-For")
@@ -47,6 +40,21 @@ func (s *Server) clientIP(r *http.Request) string {
 		}
 	}
 	return host
+}
+
+// fromTrustedProxy returns the TCP peer's address ("" when unknown) and
+// whether it is one of --trusted-proxies, whose forwarded headers (the
+// client chain, the country) may then be believed.
+func (s *Server) fromTrustedProxy(r *http.Request) (host string, trusted bool) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return "", false
+	}
+	if len(s.cfg.TrustedProxies) == 0 {
+		return host, false
+	}
+	peer, err := netip.ParseAddr(host)
+	return host, err == nil && s.trusted(peer)
 }
 
 func (s *Server) trusted(a netip.Addr) bool {

@@ -68,14 +68,7 @@ func contactPost(b *browser, path, ctype string, body []byte) answer {
 	b.s.t.Helper()
 	req := httptest.NewRequest("POST", path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", ctype)
-	req.RemoteAddr = b.addr
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.s.srv.ServeHTTP(rec, req)
-	res := rec.Result()
-	return answer{status: res.StatusCode, header: res.Header, raw: rec.Body.String(), set: res.Cookies()}
+	return b.send(req)
 }
 
 // contactGood is a valid submission of the default form (without the

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"html"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"regexp"
 	"slices"
@@ -96,15 +94,7 @@ func (s *Server) shopperCurrency(r *http.Request) currency.Currency {
 // from the country header, read only when the TCP peer is a trusted proxy
 // (a client cannot pick its own); "" when unknown.
 func (s *Server) currentCountry(r *http.Request) string {
-	if len(s.cfg.TrustedProxies) == 0 {
-		return ""
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return ""
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil || !s.trusted(peer) {
+	if _, ok := s.fromTrustedProxy(r); !ok {
 		return ""
 	}
 	v := strings.TrimSpace(r.Header.Get(s.countryHeader))

@@ -125,6 +125,12 @@ func (b *browser) do(method, path string, form url.Values) answer {
 	} else {
 		req = httptest.NewRequest(method, path, nil)
 	}
+	return b.send(req)
+}
+
+// send serves a request from the browser's address with its cookies, and
+// keeps the cookies the answer sets (deleted ones are dropped).
+func (b *browser) send(req *http.Request) answer {
 	req.RemoteAddr = b.addr
 	for _, c := range b.cookies {
 		req.AddCookie(c)

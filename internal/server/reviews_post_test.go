@@ -70,24 +70,6 @@ func (b *browser) revPost(form url.Values, asJSON bool) answer {
 	return b.send(req)
 }
 
-func (b *browser) send(req *http.Request) answer {
-	req.RemoteAddr = b.addr
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.s.srv.ServeHTTP(rec, req)
-	res := rec.Result()
-	for _, c := range res.Cookies() {
-		if c.MaxAge < 0 || c.Value == "" {
-			delete(b.cookies, c.Name)
-		} else {
-			b.cookies[c.Name] = c
-		}
-	}
-	return answer{status: res.StatusCode, header: res.Header, raw: rec.Body.String(), set: res.Cookies()}
-}
-
 // revStored counts the product's reviews by email in any status.
 func (s *revShop) revStored(productID int64, email string) int {
 	s.t.Helper()
