@@ -293,7 +293,7 @@ func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *P
 		return ErrNotFound
 	}
 	for _, r := range rs {
-		page.Reviews = append(page.Reviews, pageReview(r))
+		page.Reviews = append(page.Reviews, ReviewOf(r))
 	}
 	if total > 0 {
 		if page.RatingCounts, err = l.Reviews.Histogram(ctx, p.ID); err != nil {
@@ -317,7 +317,7 @@ func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *P
 			return err
 		}
 		for _, r := range held {
-			pr := pageReview(r)
+			pr := ReviewOf(r)
 			pr.Pending = true
 			page.PendingReviews = append(page.PendingReviews, pr)
 		}
@@ -325,9 +325,12 @@ func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *P
 	return nil
 }
 
-func pageReview(r review.Review) Review {
+// ReviewOf is a review as pages and the review form's answer show it; a
+// held one is marked pending.
+func ReviewOf(r review.Review) Review {
 	return Review{ID: r.ID, Reviewer: r.Author, Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified,
-		DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt)}
+		DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt),
+		Pending: r.Status == review.StatusHold}
 }
 
 // reviewLD is schema.org Review items for the approved reviews a page

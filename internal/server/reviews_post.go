@@ -193,10 +193,7 @@ func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
 		msg = "Your review is awaiting approval"
 	}
 	if wantJSON {
-		pr := pages.Review{ID: rv.ID, Reviewer: rv.Author, Review: storeapi.ReviewHTML(rv.Content), Rating: rv.Rating, Verified: rv.Verified,
-			DateCreated: rv.CreatedAt.UTC().Format("2006-01-02T15:04:05Z07:00"), FormattedDateCreated: rv.CreatedAt.UTC().Format("January 2, 2006"),
-			Pending: rv.Status == review.StatusHold}
-		writeJSON(w, http.StatusCreated, reviewPosted{ID: rv.ID, ProductID: rv.ProductID, Status: rv.Status, Message: msg, Redirect: target, Review: pr})
+		writeJSON(w, http.StatusCreated, reviewPosted{ID: rv.ID, ProductID: rv.ProductID, Status: rv.Status, Message: msg, Redirect: target, Review: pages.ReviewOf(*rv)})
 		return
 	}
 	http.Redirect(w, r, target, http.StatusFound)
