@@ -118,11 +118,15 @@ type ShippingLine struct {
 
 // Order is a placed order.
 type Order struct {
-	ID                 int64
-	Number             string
-	Key                string
-	Status             string
-	Currency           string
+	ID       int64
+	Number   string
+	Key      string
+	Status   string
+	Currency string // every amount's currency
+	// CurrencyRate is the rate the order's prices were converted at (units
+	// of Currency for one unit of BaseCurrency; "1" in the base currency).
+	CurrencyRate       string
+	BaseCurrency       string
 	PricesIncludeTax   bool
 	Billing            Address
 	Shipping           Address

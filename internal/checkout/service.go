@@ -17,6 +17,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
+	"vitrine/internal/currency"
 	"vitrine/internal/payment"
 )
 
@@ -66,7 +67,11 @@ type PlaceOrderInput struct {
 	// (on-hold, processing), pending for a wallet.
 	Status string
 	Config *Config
-	Meta   map[string]string // attribution and other meta
+	// Currency converts the lines' base prices (re-read in the
+	// transaction) into Config's currency: loaded for the cart's items;
+	// nil sells in the base currency.
+	Currency *currency.Table
+	Meta     map[string]string // attribution and other meta
 	// IdempotencyScope and IdempotencyKey name the attempt; RequestHash is
 	// what the request said. A replay with the same hash returns the first
 	// order; a different hash is refused with ErrIdempotencyReused.
@@ -96,7 +101,10 @@ type Service struct {
 	Carts    *cart.Service
 	Config   *Config
 	Payments *payment.Registry
-	Lifetime time.Duration // a cart's lifetime after a write (cart.Lifetime when 0)
+	// Currencies sells in the shopper's currency (currency.go); nil sells
+	// in the base currency only.
+	Currencies *currency.Service
+	Lifetime   time.Duration // a cart's lifetime after a write (cart.Lifetime when 0)
 	// HoldStock is how long an unpaid bank-transfer order holds its stock
 	// (ReleaseHeldStock); 0 never releases.
 	HoldStock time.Duration
@@ -157,10 +165,12 @@ func QuoteLines(lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Cu
 }
 
 // PricedCart is a cart as it can be sold now with its quotation: Quote's
-// lines are in the priced lines' order.
+// lines are in the priced lines' order. The lines' unit prices and every
+// amount of the quotation are in Pricing's currency.
 type PricedCart struct {
 	*cart.Priced
-	Quote Quotation
+	Quote   Quotation
+	Pricing *Pricing
 }
 
 // LineTotal is the quoted total of the i-th priced line.
@@ -202,27 +212,41 @@ func (p *PricedCart) Hash() string {
 }
 
 // Price prices a cart as it can be sold now (cart.Service.Price) with
-// Quote. extend: a read pushes a cart near its expiry forward.
-func (s *Service) Price(ctx context.Context, c *cart.Cart, extend bool) (*PricedCart, error) {
+// Quote, in the currency code names ("": the base currency; see
+// currency.go). extend: a read pushes a cart near its expiry forward.
+func (s *Service) Price(ctx context.Context, c *cart.Cart, extend bool, code string) (*PricedCart, error) {
 	p, err := s.Carts.Price(ctx, c, extend)
 	if err != nil {
 		return nil, err
 	}
-	q, err := QuoteLines(p.Lines, p.Products, c.Customer, s.Config)
+	pr, err := s.pricing(ctx, p, code)
 	if err != nil {
 		return nil, err
 	}
-	return &PricedCart{Priced: p, Quote: q}, nil
+	q, err := QuoteLines(p.Lines, p.Products, c.Customer, pr.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &PricedCart{Priced: p, Quote: q, Pricing: pr}, nil
 }
 
-// Cart loads the session's cart and prices it (a read: it extends a cart
-// near its expiry).
-func (s *Service) Cart(ctx context.Context, id string) (*PricedCart, error) {
+// Cart loads the session's cart and prices it in code's currency (a read:
+// it extends a cart near its expiry).
+func (s *Service) Cart(ctx context.Context, id, code string) (*PricedCart, error) {
 	c, err := s.Carts.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return s.Price(ctx, c, true)
+	return s.Price(ctx, c, true, code)
+}
+
+// SaleCurrency is the currency an order paid with m is placed in: code
+// (the shopper's) when m takes it, else the base currency.
+func (s *Service) SaleCurrency(m payment.Method, code string) string {
+	if cl, ok := m.(payment.CurrencyLimited); ok && code != "" && !cl.TakesCurrency(code) {
+		return s.Config.Currency.Code
+	}
+	return code
 }
 
 // Draft is the session's cart for a draft order (the Store API's GET
@@ -239,8 +263,10 @@ func (s *Service) Draft(ctx context.Context, id string) (*cart.Cart, error) {
 }
 
 // SelectRate chooses the session's shipping rate: package must be "", "0"
-// (the one package) and rate one the cart's destination offers now.
-func (s *Service) SelectRate(ctx context.Context, id, pkg, rate string) error {
+// (the one package) and rate one the cart's destination offers now in
+// the shopper's currency code (a free-shipping threshold is compared in
+// it).
+func (s *Service) SelectRate(ctx context.Context, id, pkg, rate, code string) error {
 	if pkg != "" && pkg != "0" {
 		return ErrInvalidPackage
 	}
@@ -248,7 +274,7 @@ func (s *Service) SelectRate(ctx context.Context, id, pkg, rate string) error {
 	if err != nil {
 		return err
 	}
-	cur, err := s.Price(ctx, c, false)
+	cur, err := s.Price(ctx, c, false, code)
 	if err != nil {
 		return err
 	}
@@ -303,6 +329,9 @@ type PlaceRequest struct {
 	InvalidPayment string
 	// MissingPayment, when set, refuses a request naming no method.
 	MissingPayment *cart.Error
+	// Currency is the shopper's currency ("": the base); the order is
+	// placed in it unless the method does not take it (SaleCurrency).
+	Currency string
 }
 
 // PlaceOrder validates a checkout and places the order. Validation errors
@@ -340,7 +369,11 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.Price(ctx, stored, true)
+	code := pr.Currency
+	if ok {
+		code = s.SaleCurrency(m, code)
+	}
+	c, err := s.Price(ctx, stored, true, code)
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +416,7 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	}
 	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: pr.Session, CustomerID: customerOf(pr.CustomerID, pr.Session),
 		Customer:     Customer{Billing: billing, Shipping: shipping, RateID: stored.Customer.ShippingRate},
-		CustomerNote: Clean(pr.Note), Method: m, Status: status, Config: cfg, Meta: meta,
+		CustomerNote: Clean(pr.Note), Method: m, Status: status, Config: c.Pricing.Config, Currency: c.Pricing.Table, Meta: meta,
 		IdempotencyScope: "checkout:" + pr.Session, IdempotencyKey: key, RequestHash: reqHash, ReplayWindow: window, Now: now})
 	if err != nil {
 		return nil, err
@@ -411,6 +444,8 @@ type PendingOrder struct {
 	Customer   Customer
 	Method     payment.Method
 	Meta       map[string]string
+	// Currency is the shopper's ("": the base); see SaleCurrency.
+	Currency string
 	// IdempotencyScope, IdempotencyKey and RequestHash name the attempt
 	// (see PlaceOrderInput).
 	IdempotencyScope string
@@ -432,8 +467,16 @@ func customerOf(id int64, session string) int64 {
 // taken, prices re-read, the cart emptied). No mail is queued: a pending
 // order's mails go out when it is paid.
 func (s *Service) PlacePending(ctx context.Context, in PendingOrder) (*Order, error) {
+	pricing := s.basePricing()
+	if code := s.SaleCurrency(in.Method, in.Currency); code != "" && code != s.Config.Currency.Code {
+		c, err := s.Cart(ctx, in.Session, code)
+		if err != nil {
+			return nil, err
+		}
+		pricing = c.Pricing
+	}
 	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, CustomerID: customerOf(in.CustomerID, in.Session), Customer: in.Customer, Method: in.Method,
-		Status: StatusPending, Config: s.Config, Meta: in.Meta, IdempotencyScope: in.IdempotencyScope,
+		Status: StatusPending, Config: pricing.Config, Currency: pricing.Table, Meta: in.Meta, IdempotencyScope: in.IdempotencyScope,
 		IdempotencyKey: in.IdempotencyKey, RequestHash: in.RequestHash, Now: s.now()})
 	return o, err
 }

@@ -87,7 +87,7 @@ func TestServicePlaceOrder(t *testing.T) {
 		if err := f.carts.UpdateCustomer(ctx, sid, &b, nil); err != nil {
 			t.Fatal(err)
 		}
-		pc, err := f.svc.Cart(ctx, sid)
+		pc, err := f.svc.Cart(ctx, sid, "")
 		if err != nil || len(pc.Lines) != 1 || pc.Hash() == "" {
 			t.Fatalf("priced cart: %+v %v", pc, err)
 		}
@@ -232,19 +232,19 @@ func TestServiceSelectRate(t *testing.T) {
 		if err := f.carts.UpdateCustomer(ctx, sid, &b, nil); err != nil {
 			t.Fatal(err)
 		}
-		pc, err := f.svc.Cart(ctx, sid)
+		pc, err := f.svc.Cart(ctx, sid, "")
 		if err != nil || len(pc.Quote.Packages) == 0 || len(pc.Quote.Packages[0].Rates) == 0 {
 			t.Fatalf("quote: %+v %v", pc, err)
 		}
 		rates := pc.Quote.Packages[0].Rates
 		want := rates[len(rates)-1].ID
-		if err := f.svc.SelectRate(ctx, sid, "1", want); err != checkout.ErrInvalidPackage {
+		if err := f.svc.SelectRate(ctx, sid, "1", want, ""); err != checkout.ErrInvalidPackage {
 			t.Errorf("package 1: %v", err)
 		}
-		if err := f.svc.SelectRate(ctx, sid, "", "nope:9"); err != checkout.ErrInvalidRate {
+		if err := f.svc.SelectRate(ctx, sid, "", "nope:9", ""); err != checkout.ErrInvalidRate {
 			t.Errorf("unknown rate: %v", err)
 		}
-		if err := f.svc.SelectRate(ctx, sid, "0", want); err != nil {
+		if err := f.svc.SelectRate(ctx, sid, "0", want, ""); err != nil {
 			t.Fatal(err)
 		}
 		if c, _ := f.carts.Get(ctx, sid); c.Customer.ShippingRate != want {

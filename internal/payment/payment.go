@@ -29,6 +29,15 @@ type OfflineMethod interface {
 	Instructions() string
 }
 
+// CurrencyLimited is a method that takes payment only in some currencies
+// (a wallet provider's list). An order paid with it is placed in the
+// shopper's currency when the method takes it, else in the shop's base
+// currency. Methods without it take every currency.
+type CurrencyLimited interface {
+	Method
+	TakesCurrency(code string) bool
+}
+
 // BankAccount is one account bank-transfer instructions list.
 type BankAccount struct {
 	AccountName   string `json:"account_name"`

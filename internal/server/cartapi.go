@@ -85,7 +85,7 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 		case errors.As(err, &ce):
 			var extra map[string]any
 			if ce.Status == http.StatusConflict || ce.Code == "woocommerce_rest_cart_invalid_key" {
-				if c, cerr := s.cartResponse(r.Context(), sess.id); cerr == nil {
+				if c, cerr := s.cartResponse(r.Context(), sess.id, sess.currency); cerr == nil {
 					extra = map[string]any{"cart": c}
 					w.Header().Set("Cart-Hash", cartHash(c))
 				}
@@ -270,7 +270,7 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 // --- handlers ---
 
 func (s *Server) cartGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.id)
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
 	return http.StatusOK, c, err
 }
 
@@ -279,7 +279,7 @@ func (s *Server) cartAddItem(ctx context.Context, r *http.Request, sess cartSess
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false)
+	out, err := s.shapeCart(ctx, c, false, sess.currency)
 	return http.StatusCreated, out, err
 }
 
@@ -288,7 +288,7 @@ func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess cartSe
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false)
+	out, err := s.shapeCart(ctx, c, false, sess.currency)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -296,7 +296,7 @@ func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess cartSe
 }
 
 func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.id)
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -304,7 +304,7 @@ func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess cartSes
 }
 
 func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	return s.itemResponse(ctx, sess.id, r.PathValue("key"), http.StatusOK)
+	return s.itemResponse(ctx, sess.id, sess.currency, r.PathValue("key"), http.StatusOK)
 }
 
 func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
@@ -313,7 +313,7 @@ func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess cartSess
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false)
+	out, err := s.shapeCart(ctx, c, false, sess.currency)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -331,7 +331,7 @@ func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess cartS
 	if err := s.carts.Remove(ctx, sess.id, in.get("key")); err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.id)
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
 	return http.StatusOK, c, err
 }
 
@@ -340,7 +340,7 @@ func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess cartS
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false)
+	out, err := s.shapeCart(ctx, c, false, sess.currency)
 	return http.StatusOK, out, err
 }
 
@@ -358,16 +358,16 @@ func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess c
 	if err := s.carts.UpdateCustomer(ctx, sess.id, in.billing, in.shipping); err != nil {
 		return 0, nil, err
 	}
-	resp, err := s.cartResponse(ctx, sess.id)
+	resp, err := s.cartResponse(ctx, sess.id, sess.currency)
 	return http.StatusOK, resp, err
 }
 
 func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
 	// The rate must be one the cart's destination offers now.
-	if err := s.checkout.SelectRate(ctx, sess.id, in.get("package_id"), in.get("rate_id")); err != nil {
+	if err := s.checkout.SelectRate(ctx, sess.id, in.get("package_id"), in.get("rate_id"), sess.currency); err != nil {
 		return 0, nil, err
 	}
-	resp, err := s.cartResponse(ctx, sess.id)
+	resp, err := s.cartResponse(ctx, sess.id, sess.currency)
 	return http.StatusOK, resp, err
 }
 
@@ -564,9 +564,10 @@ func rawPrice(v int64, minor int) string {
 }
 
 // cartResponse loads a cart and shapes it, with prices refreshed from the
-// catalogue. Lines whose product is gone are left out and reported in errors.
-func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, error) {
-	pc, err := s.checkout.Cart(ctx, id)
+// catalogue, in the currency code names ("": the base). Lines whose product
+// is gone are left out and reported in errors.
+func (s *Server) cartResponse(ctx context.Context, id, code string) (*cartObject, error) {
+	pc, err := s.checkout.Cart(ctx, id, code)
 	if err != nil {
 		return nil, err
 	}
@@ -575,9 +576,9 @@ func (s *Server) cartResponse(ctx context.Context, id string) (*cartObject, erro
 
 // shapeCart prices a cart (checkout.Service.Price) and shapes it as the
 // Store API answers it. extend: a read pushes a cart near its expiry
-// forward (a write already did).
-func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool) (*cartObject, error) {
-	pc, err := s.checkout.Price(ctx, c, extend)
+// forward (a write already did). code is the currency ("": the base).
+func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool, code string) (*cartObject, error) {
+	pc, err := s.checkout.Price(ctx, c, extend, code)
 	if err != nil {
 		return nil, err
 	}
@@ -587,7 +588,7 @@ func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool) (*car
 // cartObjectOf shapes a priced cart as the Store API's cart object.
 func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	c := pc.Cart
-	cur := s.cfg.Currency
+	cur := pc.Pricing.Config.Currency
 	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: cur, Now: s.now(), ExactStock: true}
 	out := &cartObject{Items: make([]cartItem, 0, len(pc.Lines)), Coupons: []any{}, Fees: []any{}, PaymentRequirements: []string{"products"},
 		ShippingRates: []shippingPackage{}, CrossSells: []any{}, Errors: []storeapi.Error{}, PaymentMethods: []string{},
@@ -601,7 +602,7 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	}
 	for _, l := range pc.Lines {
 		p, parent := pc.Product(l)
-		out.Items = append(out.Items, s.cartItem(b, l, p, parent))
+		out.Items = append(out.Items, s.cartItem(b, pc.Pricing, l, p, parent))
 	}
 	zero := "0"
 	out.Totals = cartTotals{TotalFees: zero, TotalFeesTax: zero, TotalDiscount: zero, TotalDiscountTax: zero, Currency: cur}
@@ -613,10 +614,12 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	return out
 }
 
-// cartItem shapes one line. p is what it sells, parent its product (p itself
-// for simple products).
-func (s *Server) cartItem(b *storeapi.Builder, l cart.Line, p, parent *catalog.Product) cartItem {
-	cur := s.cfg.Currency
+// cartItem shapes one line, in the pricing's currency (l's unit price is
+// already in it). p is what it sells, parent its product (p itself for
+// simple products).
+func (s *Server) cartItem(b *storeapi.Builder, pricing *checkout.Pricing, l cart.Line, p, parent *catalog.Product) cartItem {
+	cur := b.Currency
+	id := p.ID
 	if parent != p {
 		p = cart.WithStock(p, parent)
 	}
@@ -627,11 +630,11 @@ func (s *Server) cartItem(b *storeapi.Builder, l cart.Line, p, parent *catalog.P
 	}
 	regular := l.UnitPrice
 	if p.RegularPrice != nil {
-		regular = *p.RegularPrice
+		regular = pricing.Amount(id, *p.RegularPrice, false)
 	}
 	sale := regular
 	if p.SaleActive(b.Now) {
-		sale = *p.SalePrice
+		sale = pricing.Amount(id, *p.SalePrice, true)
 	}
 	it := cartItem{
 		Key: l.Key, ID: l.ItemID(), Type: p.Type, Quantity: l.Quantity,
@@ -667,9 +670,9 @@ func (s *Server) cartItem(b *storeapi.Builder, l cart.Line, p, parent *catalog.P
 	return it
 }
 
-// itemResponse answers one line as a cart item.
-func (s *Server) itemResponse(ctx context.Context, id, key string, status int) (int, any, error) {
-	c, err := s.cartResponse(ctx, id)
+// itemResponse answers one line as a cart item, in the currency code.
+func (s *Server) itemResponse(ctx context.Context, id, code, key string, status int) (int, any, error) {
+	c, err := s.cartResponse(ctx, id, code)
 	if err != nil {
 		return 0, nil, err
 	}

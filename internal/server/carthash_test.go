@@ -27,7 +27,7 @@ func TestCartHashMatchesService(t *testing.T) {
 		}
 		svc := &checkout.Service{Store: db, Carts: &cart.Service{Store: db, Catalog: storetest.Cache(db)},
 			Config: s.srv.CheckoutConfig(), Payments: s.srv.Payments()}
-		pc, err := svc.Cart(context.Background(), c.sessionID())
+		pc, err := svc.Cart(context.Background(), c.sessionID(), "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,6 +38,9 @@ type cartSession struct {
 	id        string
 	viaToken  bool // a valid Cart-Token: no nonce needed, no cookie set
 	viaCookie bool // a valid session cookie
+	// currency is the shopper's currency code (shopperCurrency): the cart
+	// is priced in it.
+	currency string
 }
 
 // scope is what the request's nonce must be bound to.
@@ -161,6 +164,12 @@ func (s *Server) sessionFromToken(token string, now time.Time) (string, bool) {
 // client says which cart it means); otherwise a logged-in customer's cart
 // is the account's (userCartID, auth.go).
 func (s *Server) cartSessionOf(r *http.Request, now time.Time) cartSession {
+	sess := s.sessionNamed(r, now)
+	sess.currency = s.shopperCurrency(r).Code
+	return sess
+}
+
+func (s *Server) sessionNamed(r *http.Request, now time.Time) cartSession {
 	if t := r.Header.Get("Cart-Token"); t != "" {
 		if id, ok := s.sessionFromToken(t, now); ok {
 			return cartSession{id: id, viaToken: true}

@@ -46,7 +46,7 @@ func (s *Server) CheckoutConfig() *checkout.Config { return &s.cfg.Checkout }
 // with shipping and tax, tax lines, and the shipping packages with their
 // rates. out.Items must be in the quoted lines' order.
 func (s *Server) applyQuote(out *cartObject, q checkout.Quotation) {
-	cur := s.cfg.Currency
+	cur := out.Totals.Currency
 	for i := range out.Items {
 		if i >= len(q.Lines) {
 			break
@@ -93,10 +93,10 @@ func (s *Server) applyQuote(out *cartObject, q checkout.Quotation) {
 	out.PaymentMethods = methods
 }
 
-// checkoutCart is the session's cart object priced by Quote, and the
-// stored cart (lines and customer) it came from.
-func (s *Server) checkoutCart(ctx context.Context, id string) (*cartObject, *cart.Cart, checkout.Quotation, error) {
-	pc, err := s.checkout.Cart(ctx, id)
+// checkoutCart is the session's cart object priced by Quote in the
+// currency code, and the stored cart (lines and customer) it came from.
+func (s *Server) checkoutCart(ctx context.Context, id, code string) (*cartObject, *cart.Cart, checkout.Quotation, error) {
+	pc, err := s.checkout.Cart(ctx, id, code)
 	if err != nil {
 		return nil, nil, checkout.Quotation{}, err
 	}
@@ -197,7 +197,7 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 	case errors.As(err, &ce):
 		var extra map[string]any
 		if ce.Status == http.StatusConflict {
-			if c, _, _, cerr := s.checkoutCart(r.Context(), sess.id); cerr == nil {
+			if c, _, _, cerr := s.checkoutCart(r.Context(), sess.id, sess.currency); cerr == nil {
 				extra = map[string]any{"cart": c}
 			}
 		}
@@ -261,7 +261,7 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	}
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
 		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
-		IdempotencyKey: key, Body: body, ClientIP: s.clientIP(r), UserAgent: r.UserAgent(),
+		IdempotencyKey: key, Body: body, ClientIP: s.clientIP(r), UserAgent: r.UserAgent(), Currency: sess.currency,
 		MissingPayment: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
 	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {
 		pr.Shipping = nil

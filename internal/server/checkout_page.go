@@ -70,7 +70,7 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	obj, c, _, err := s.checkoutCart(r.Context(), sess.id)
+	obj, c, _, err := s.checkoutCart(r.Context(), sess.id, sess.currency)
 	if err != nil {
 		s.pageError(w, "checkout page", err)
 		return
@@ -143,7 +143,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
-		obj, _, _, err := s.checkoutCart(ctx, sess.id)
+		obj, _, _, err := s.checkoutCart(ctx, sess.id, sess.currency)
 		if err != nil {
 			s.pageError(w, "checkout page", err)
 			return
@@ -175,7 +175,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
 		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.cfg.Checkout.Terms != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
-		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method."}
+		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.currency}
 	if toDifferent {
 		pr.Shipping = &shipping
 	}

@@ -57,6 +57,7 @@ var DefaultCountryCurrencies = map[string]string{
 func (s *Server) initCurrencies() {
 	s.currencyStore = &currency.CachedStore{Store: s.db, TTL: s.cfg.CurrencyCacheTTL}
 	s.currencies = &currency.Service{Store: s.currencyStore, Base: s.cfg.Currency, Now: s.now, Log: s.log}
+	s.checkout.Currencies = s.currencies // carts and orders in the shopper's currency
 	s.countryCurrency = s.cfg.CountryCurrencies
 	if s.countryCurrency == nil {
 		s.countryCurrency = DefaultCountryCurrencies

@@ -97,7 +97,7 @@ func (s *Server) noScriptWrote(w http.ResponseWriter, r *http.Request, sess cart
 	if !sess.viaToken {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
-	if c, err := s.cartResponse(r.Context(), sess.id); err == nil {
+	if c, err := s.cartResponse(r.Context(), sess.id, sess.currency); err == nil {
 		s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
 	}
 }
@@ -162,7 +162,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		}
 		if key != "" && (sess.viaCookie || sess.viaToken) {
 			name := ""
-			if c, err := s.cartResponse(ctx, sess.id); err == nil {
+			if c, err := s.cartResponse(ctx, sess.id, sess.currency); err == nil {
 				for _, it := range c.Items {
 					if it.Key == key {
 						name = it.Name
@@ -174,7 +174,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 				s.pageFailed(w, "remove_item", err)
 				return
 			}
-			if c, err := s.cartResponse(ctx, sess.id); err == nil {
+			if c, err := s.cartResponse(ctx, sess.id, sess.currency); err == nil {
 				s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
 			}
 			if err == nil && name != "" {
@@ -184,7 +184,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	c, err := s.cartResponse(ctx, sess.id)
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
@@ -231,7 +231,7 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	c, err := s.cartResponse(ctx, sess.id)
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
 	if err != nil {
 		s.pageFailed(w, "update cart", err)
 		return

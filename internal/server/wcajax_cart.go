@@ -67,7 +67,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	if !sess.viaToken {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
-	out, err := s.shapeCart(r.Context(), c, false)
+	out, err := s.shapeCart(r.Context(), c, false, sess.currency)
 	if err != nil {
 		s.wcCartFailed(w, "add_to_cart", err)
 		return
@@ -132,14 +132,14 @@ func (s *Server) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
 		s.wcCartFailed(w, "remove_from_cart", err)
 		return
 	}
-	s.wcFragments(w, r, sess.id)
+	s.wcFragments(w, r, sess)
 }
 
 // wcRefreshedFragments answers get_refreshed_fragments. A request without a
 // session reads an empty cart and creates nothing.
 func (s *Server) wcRefreshedFragments(w http.ResponseWriter, r *http.Request) {
 	sess := s.cartSessionOf(r, s.now())
-	s.wcFragments(w, r, sess.id)
+	s.wcFragments(w, r, sess)
 }
 
 func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
@@ -150,8 +150,9 @@ func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
 
 // wcFragments renders the session's cart fragments, sets the cart cookies
 // that changed and answers the success body.
-func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, id string) {
-	c, err := s.cartResponse(r.Context(), id)
+func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess cartSession) {
+	id := sess.id
+	c, err := s.cartResponse(r.Context(), id, sess.currency)
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return

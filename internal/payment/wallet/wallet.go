@@ -151,7 +151,7 @@ func (p Shop) SetCustomer(ctx context.Context, session string, c cart.Customer) 
 }
 
 func (p Shop) QuoteCart(ctx context.Context, session string) (QuotedCart, error) {
-	pc, err := p.Checkout.Cart(ctx, session)
+	pc, err := p.Checkout.Cart(ctx, session, "")
 	if err != nil {
 		return QuotedCart{}, err
 	}

@@ -188,9 +188,13 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	uses := map[int64]*stockUse{} // stock rows to decrement
 	sales := map[int64]int64{}    // parent product → units sold
 	o := &checkout.Order{Key: checkout.NewOrderKey(), Status: in.Status, Currency: in.Config.Currency.Code,
+		CurrencyRate: "1", BaseCurrency: in.Config.Currency.Code,
 		Billing: in.Customer.Billing, Shipping: in.Customer.Shipping, CustomerNote: in.CustomerNote,
 		PaymentMethod: in.Method.ID(), PaymentMethodTitle: in.Method.Title(), CartSession: in.Session, CustomerID: in.CustomerID,
 		CreatedAt: now, UpdatedAt: now, PaymentState: checkout.PayNone, Meta: in.Meta}
+	if t := in.Currency; t != nil && !t.IsBase() {
+		o.CurrencyRate, o.BaseCurrency = t.Currency.Rate.String(), t.Currency.BaseCode
+	}
 	items := make([]checkout.Item, 0, len(rows))
 	for _, r := range rows {
 		parent := byID[r.ProductID]
@@ -239,6 +243,11 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		}
 		sales[parent.ID] += r.Quantity
 		price, _ := sell.Price(now)
+		if t := in.Currency; t != nil {
+			// The shopper's currency: the price re-read now, converted as
+			// the cart was (Table: fixed prices loaded for its items).
+			price = t.Amount(sell.ID, price, sell.SaleActive(now))
+		}
 		var attrs []cart.Attr
 		if err := json.Unmarshal([]byte(r.Attributes), &attrs); err != nil {
 			return nil, fmt.Errorf("cart line attributes: %w", err)
@@ -312,6 +321,9 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	if err := stockError(outOfStock, notPurchasable, tooMany, partial); err != nil {
 		return nil, err
 	}
+	if t := in.Currency; t != nil && t.Err() != nil {
+		return nil, t.Err()
+	}
 	q, err := checkout.Quote(items, in.Customer, in.Config)
 	if err != nil {
 		return nil, err
@@ -321,11 +333,11 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	shipping, _ := json.Marshal(o.Shipping)
 	shipLines, _ := json.Marshal(orEmptySlice(o.ShippingLines))
 	taxLines, _ := json.Marshal(orEmptySlice(o.TaxLines))
-	if err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO orders (order_key, status, currency, prices_include_tax, billing, shipping,
+	if err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO orders (order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping,
 			billing_email, customer_note, payment_method, payment_method_title, shipping_lines, tax_lines,
 			items_subtotal, items_tax, shipping_total, shipping_tax, total_tax, total, cart_session, created_at, updated_at, payment_state, customer_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		o.Key, o.Status, o.Currency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		o.Key, o.Status, o.Currency, o.CurrencyRate, o.BaseCurrency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
 		o.ShippingTotal, o.ShippingTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState, nullID(in.CustomerID)); err != nil {
 		return nil, fmt.Errorf("insert order: %w", err)
@@ -445,6 +457,8 @@ type orderRow struct {
 	Key                string        `db:"order_key"`
 	Status             string        `db:"status"`
 	Currency           string        `db:"currency"`
+	CurrencyRate       string        `db:"currency_rate"`
+	BaseCurrency       string        `db:"base_currency"`
 	PricesIncludeTax   bool          `db:"prices_include_tax"`
 	Billing            string        `db:"billing"`
 	Shipping           string        `db:"shipping"`
@@ -472,7 +486,7 @@ type orderRow struct {
 	CustomerID         sql.NullInt64 `db:"customer_id"`
 }
 
-const orderSelect = `SELECT id, order_key, status, currency, prices_include_tax, billing, shipping, customer_note,
+const orderSelect = `SELECT id, order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping, customer_note,
 	payment_method, payment_method_title, transaction_id, shipping_lines, tax_lines, items_subtotal, items_tax,
 	shipping_total, shipping_tax, discount_total, total_tax, total, cart_session, created_at, updated_at, paid_at,
 	payment_state, provider_order_id, provider_request_id, capture_id, customer_id FROM orders`
@@ -516,12 +530,16 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 	ids := make([]int64, 0, len(rows))
 	for _, r := range rows {
 		o := &checkout.Order{ID: r.ID, Number: strconv.FormatInt(r.ID, 10), Key: r.Key, Status: r.Status, Currency: r.Currency,
+			CurrencyRate: r.CurrencyRate, BaseCurrency: r.BaseCurrency,
 			PricesIncludeTax: r.PricesIncludeTax, CustomerNote: r.CustomerNote, PaymentMethod: r.PaymentMethod,
 			PaymentMethodTitle: r.PaymentMethodTitle, TransactionID: r.TransactionID, ItemsSubtotal: r.ItemsSubtotal,
 			ItemsTax: r.ItemsTax, ShippingTotal: r.ShippingTotal, ShippingTax: r.ShippingTax, DiscountTotal: r.DiscountTotal,
 			TotalTax: r.TotalTax, Total: r.Total, CartSession: r.CartSession, CreatedAt: time.Unix(r.CreatedAt, 0).UTC(),
 			UpdatedAt: time.Unix(r.UpdatedAt, 0).UTC(), PaymentState: r.PaymentState, ProviderOrderID: r.ProviderOrderID,
 			ProviderRequestID: r.ProviderRequestID, CaptureID: r.CaptureID, CustomerID: r.CustomerID.Int64, Meta: map[string]string{}, Lines: []checkout.Line{}}
+		if o.BaseCurrency == "" { // placed before orders kept their base
+			o.BaseCurrency = o.Currency
+		}
 		if r.PaidAt.Valid {
 			t := time.Unix(r.PaidAt.Int64, 0).UTC()
 			o.PaidAt = &t

@@ -1,0 +1,124 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/currency"
+)
+
+// Selling in the shopper's currency (issue 13).
+//
+// A cart stores base prices; it is priced in a currency by converting each
+// line's unit price (the product's fixed price there, else the rate and the
+// currency's rounding rule: currency.Table) and the shop's fees (Config.In),
+// then running the one price function, Quote, on the converted amounts. So
+// taxes are computed and rounded in the currency the shopper pays in, and
+// the totals shown are the sums charged, exactly as in the base currency.
+// The order keeps the currency, its rate and the converted amounts.
+
+// In is the shop's settings in cur: shipping costs and free-shipping
+// thresholds converted at cur's rate and rounded to its minor unit (the
+// currency's price endings, such as .99, are for product prices, not
+// fees). Tax rates are percentages and stay. c itself when cur is c's
+// currency.
+func (c *Config) In(cur currency.Currency) (*Config, error) {
+	if cur.Code == "" || cur.Code == c.Currency.Code {
+		return c, nil
+	}
+	plain := cur
+	plain.Rounding, plain.Step, plain.Ending = currency.RoundNone, 1, 0
+	var err error
+	conv := func(v int64) int64 {
+		out, cerr := currency.Convert(v, c.Currency.MinorUnit, plain)
+		if cerr != nil && err == nil {
+			err = cerr
+		}
+		return out
+	}
+	methods := func(ms []Method) []Method {
+		out := make([]Method, len(ms))
+		for i, m := range ms {
+			m.Cost, m.MinAmount = conv(m.Cost), conv(m.MinAmount)
+			out[i] = m
+		}
+		return out
+	}
+	out := *c
+	out.Currency = cur.Money()
+	out.Zones = make([]Zone, len(c.Zones))
+	for i, z := range c.Zones {
+		z.Methods = methods(z.Methods)
+		out.Zones[i] = z
+	}
+	out.RestOfWorld.Methods = methods(c.RestOfWorld.Methods)
+	if err != nil {
+		return nil, fmt.Errorf("checkout settings in %s: %w", cur.Code, err)
+	}
+	return &out, nil
+}
+
+// Pricing is a cart's currency: the table its products' prices were
+// converted with (nil: the base currency) and the settings in it.
+type Pricing struct {
+	Currency currency.Currency
+	Table    *currency.Table // loaded for the cart's items; nil in the base currency
+	Config   *Config
+}
+
+// Amount is productID's base amount in the pricing's currency (see
+// currency.Table.Amount); unchanged in the base currency.
+func (p *Pricing) Amount(productID, amount int64, sale bool) int64 {
+	if p.Table == nil {
+		return amount
+	}
+	return p.Table.Amount(productID, amount, sale)
+}
+
+// basePricing is the shop's own currency.
+func (s *Service) basePricing() *Pricing {
+	return &Pricing{Currency: currency.Base(s.Config.Currency), Config: s.Config}
+}
+
+// pricing converts priced lines (in place: they are the priced copy, never
+// the stored cart) into code's currency. The base currency, "", a service
+// without currencies, or a currency no longer sold price in the base
+// currency.
+func (s *Service) pricing(ctx context.Context, p *cart.Priced, code string) (*Pricing, error) {
+	if s.Currencies == nil || code == "" || code == s.Config.Currency.Code {
+		return s.basePricing(), nil
+	}
+	t, err := s.Currencies.Table(ctx, code)
+	if errors.Is(err, currency.ErrUnknown) {
+		return s.basePricing(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t.IsBase() {
+		return s.basePricing(), nil
+	}
+	ids := make([]int64, 0, len(p.Lines))
+	for _, l := range p.Lines {
+		ids = append(ids, l.ItemID())
+	}
+	if err := t.Load(ctx, ids); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		sells, _ := p.Product(*l)
+		l.UnitPrice = t.Amount(l.ItemID(), l.UnitPrice, sells != nil && sells.SaleActive(now))
+	}
+	if err := t.Err(); err != nil {
+		return nil, err
+	}
+	cfg, err := s.Config.In(t.Currency)
+	if err != nil {
+		return nil, err
+	}
+	return &Pricing{Currency: t.Currency, Table: t, Config: cfg}, nil
+}
