@@ -139,7 +139,7 @@ func (s *Server) handleAccountOrders(w http.ResponseWriter, r *http.Request, u *
 	}
 	view := &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: op.Page, Pages: op.Pages, Total: op.Total}
 	for _, o := range op.Orders {
-		view.Rows = append(view.Rows, pages.NewAccountOrderRow(o, s.currencyOf(o.Currency)))
+		view.Rows = append(view.Rows, pages.NewAccountOrderRow(o, s.currencyOf(r.Context(), o.Currency)))
 	}
 	if page > 1 {
 		view.PrevURL = ordersPageURL(page - 1)
@@ -177,7 +177,7 @@ func (s *Server) handleAccountViewOrder(w http.ResponseWriter, r *http.Request, 
 		s.pageError(w, "account order", err)
 		return
 	}
-	v := pages.NewOrderView(o, s.currencyOf(o.Currency), "")
+	v := pages.NewOrderView(o, s.currencyOf(r.Context(), o.Currency), "")
 	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o)
 	s.renderAccount(w, r, u, "Order #"+o.Number, pages.AccountPage{Section: pages.SectionViewOrder, Order: v}, http.StatusOK)
 }

@@ -301,10 +301,15 @@ func retryAfter(wait time.Duration) string {
 	return strconv.Itoa(max(1, int((wait+time.Second-1)/time.Second)))
 }
 
-// currencyOf is the order's currency block (the shop's when unknown).
-func (s *Server) currencyOf(code string) money.Currency {
+// currencyOf is an order's currency block: the shop's format of it when
+// the shop sells in it (enabled or not, as configured: "1.234,56 €"), else
+// the ISO defaults; the base currency's when unknown.
+func (s *Server) currencyOf(ctx context.Context, code string) money.Currency {
 	if code == s.cfg.Currency.Code {
 		return s.cfg.Currency
+	}
+	if c, ok, err := s.currencies.Configured(ctx, code); err == nil && ok {
+		return c.Money()
 	}
 	if c, ok := money.Lookup(code); ok {
 		return c

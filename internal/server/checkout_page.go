@@ -239,7 +239,7 @@ func (s *Server) orderView(ctx context.Context, rawID, key string) (*pages.Order
 	if err != nil {
 		return nil, err
 	}
-	v := pages.NewOrderView(o.Order, s.currencyOf(o.Currency), o.Instructions)
+	v := pages.NewOrderView(o.Order, s.currencyOf(ctx, o.Currency), o.Instructions)
 	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o.Order)
 	return v, nil
 }

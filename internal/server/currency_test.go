@@ -112,6 +112,8 @@ func (s *wmcShop) pids(slugs ...string) string {
 	return strings.Join(parts, "&")
 }
 
+const currencyCookieName = "wmc_current_currency"
+
 const euroSym = `<span class="woocommerce-Price-currencySymbol">€</span>`
 
 func TestWMCPriceCall(t *testing.T) {
@@ -460,6 +462,90 @@ func FuzzPriceCall(f *testing.F) {
 		case rec.Code == 400 && !out.Success && out.Data.Code != "" && out.Data.Message != "":
 		default:
 			t.Fatalf("%q: %d %s", form, rec.Code, rec.Body)
+		}
+	})
+}
+
+// TestWMCCartAndOrderInCurrency: a shopper in EUR sees the cart, its
+// fragments and its shipping in EUR, and the order is placed, stored,
+// shown and mailed in EUR at the quoted amounts, with the rate.
+func TestWMCCartAndOrderInCurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		tee := s.ids["striped-breton-tee"] // on sale: 29.00 USD, 26,68 € at 0.92
+		c := s.client()
+		c.cookies[currencyCookieName] = &http.Cookie{Name: currencyCookieName, Value: "EUR"}
+		c.addItem(tee, 2)
+		bill, _ := json.Marshal(goodBilling())
+		if r := c.do("POST", cartAPI+"/update-customer", `{"billing_address":`+string(bill)+`}`); r.status != 200 {
+			t.Fatalf("update customer: %d %s", r.status, r.raw)
+		}
+		r := c.do("GET", cartAPI, "")
+		totals, _ := r.body["totals"].(map[string]any)
+		items := r.items()
+		if r.status != 200 || len(items) != 1 || totals["currency_code"] != "EUR" || totals["currency_suffix"] != " €" ||
+			totals["currency_decimal_separator"] != "," || totals["total_items"] != "5336" {
+			t.Fatalf("EUR cart: %d %s", r.status, r.raw)
+		}
+		ip := items[0]["prices"].(map[string]any)
+		if ip["price"] != "2668" || ip["regular_price"] != "3312" || ip["sale_price"] != "2668" || ip["currency_code"] != "EUR" ||
+			items[0]["totals"].(map[string]any)["line_subtotal"] != "5336" {
+			t.Errorf("EUR line: %v", items[0])
+		}
+		pkgs, _ := r.body["shipping_rates"].([]any)
+		if len(pkgs) == 0 {
+			t.Fatalf("no shipping package: %s", r.raw)
+		}
+		for _, rt := range pkgs[0].(map[string]any)["shipping_rates"].([]any) {
+			rate := rt.(map[string]any)
+			if rate["currency_code"] != "EUR" || (rate["method_id"] == "flat_rate" && rate["price"] != "460") { // 5.00 USD
+				t.Errorf("shipping rate: %v", rate)
+			}
+		}
+		eurHash, eurTotal := r.header.Get("Cart-Hash"), totals["total_price"].(string)
+
+		// The same cart in the base currency: other amounts, another hash
+		// (the mini cart's fragments refresh when the currency changes).
+		base := &client{s: s.shop, cookies: map[string]*http.Cookie{}, nonce: c.nonce}
+		for k, v := range c.cookies {
+			if k != currencyCookieName {
+				base.cookies[k] = v
+			}
+		}
+		rb := base.do("GET", cartAPI, "")
+		if bt := rb.body["totals"].(map[string]any); bt["currency_code"] != "USD" || bt["total_items"] != "5800" ||
+			rb.header.Get("Cart-Hash") == eurHash || eurHash == "" {
+			t.Errorf("base cart: %s (hash %s, EUR %s)", rb.raw, rb.header.Get("Cart-Hash"), eurHash)
+		}
+
+		// The mini cart's fragments are in EUR.
+		fr := c.do("POST", "/?wc-ajax=get_refreshed_fragments", "time=1")
+		if fr.status != 200 || !strings.Contains(fr.raw, "53,36") || !strings.Contains(fr.raw, "€") || strings.Contains(fr.raw, "58.00") {
+			t.Errorf("fragments: %d %s", fr.status, fr.raw)
+		}
+
+		// The order: EUR, the rate, the quoted total.
+		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""))
+		if r.status != 200 {
+			t.Fatalf("checkout: %d %s", r.status, r.raw)
+		}
+		id := num(r.body["order_id"])
+		o := s.order(id)
+		if o.Currency != "EUR" || o.CurrencyRate != "0.92" || o.BaseCurrency != "USD" || itoa(o.Total) != eurTotal ||
+			o.Lines[0].UnitPrice != 2668 || o.ShippingTotal != 460 {
+			t.Errorf("order: %s rate %s base %s total %d (cart %s) unit %d shipping %d", o.Currency, o.CurrencyRate, o.BaseCurrency,
+				o.Total, eurTotal, o.Lines[0].UnitPrice, o.ShippingTotal)
+		}
+		page := s.get(fmt.Sprintf("/checkout/order-received/%d/?key=%s", id, o.Key))
+		if html := body(t, page); page.StatusCode != 200 || !strings.Contains(html, "53,36") || !strings.Contains(html, "€") {
+			t.Errorf("order received: %d", page.StatusCode)
+		}
+		mv, err := s.srv.OrderMailView(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := json.Marshal(mv); !strings.Contains(string(b), "53,36") || !strings.Contains(string(b), "€") || strings.Contains(string(b), "$") {
+			t.Errorf("order mail: %s", b)
 		}
 	})
 }

@@ -58,7 +58,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 			}
 		}
 	}
-	pv := pages.NewOrderView(o, s.currencyOf(o.Currency), instructions)
+	pv := pages.NewOrderView(o, s.currencyOf(ctx, o.Currency), instructions)
 	v := mail.OrderView{
 		ShopName:        s.cfg.SiteName,
 		Number:          o.Number,
