@@ -1,9 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-export default defineConfig({
+// The browser build loads the less visited pages on demand: split/pages.ts
+// (static, for the server bundle and the tests) becomes split/pages.client.ts
+// (React.lazy chunks). Vitest (mode "test") keeps the static one.
+const splitPages = {
+  find: /^(\.{1,2}\/)+split\/pages$/,
+  replacement: decodeURIComponent(new URL('./src/split/pages.client.ts', import.meta.url).pathname),
+};
+
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
   base: '/',
+  resolve: { alias: mode === 'test' ? [] : [splitPages] },
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,
@@ -19,4 +28,4 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
   },
-});
+}));

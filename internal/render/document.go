@@ -26,6 +26,10 @@ type Head struct {
 type Assets struct {
 	Script string
 	CSS    []string
+	// Preload are the chunks the entry imports statically (a chunk the
+	// build shares between the entry and the pages loaded on demand, such
+	// as React): fetched with the entry instead of after it.
+	Preload []string
 }
 
 // LoadAssets reads Vite's manifest from the client build.
@@ -35,8 +39,9 @@ func LoadAssets(client fs.FS, entry string) (Assets, error) {
 		return Assets{}, fmt.Errorf("read vite manifest: %w", err)
 	}
 	var m map[string]struct {
-		File string   `json:"file"`
-		CSS  []string `json:"css"`
+		File    string   `json:"file"`
+		CSS     []string `json:"css"`
+		Imports []string `json:"imports"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return Assets{}, fmt.Errorf("parse vite manifest: %w", err)
@@ -49,6 +54,25 @@ func LoadAssets(client fs.FS, entry string) (Assets, error) {
 	for _, c := range e.CSS {
 		a.CSS = append(a.CSS, "/"+c)
 	}
+	// The static imports, and theirs, once each (chunks may import each
+	// other and the entry back).
+	seen := map[string]bool{entry: true}
+	var walk func(keys []string)
+	walk = func(keys []string) {
+		for _, k := range keys {
+			c, ok := m[k]
+			if seen[k] || !ok || c.File == "" {
+				continue
+			}
+			seen[k] = true
+			a.Preload = append(a.Preload, "/"+c.File)
+			for _, css := range c.CSS {
+				a.CSS = append(a.CSS, "/"+css)
+			}
+			walk(c.Imports)
+		}
+	}
+	walk(e.Imports)
 	return a, nil
 }
 
@@ -80,6 +104,8 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <link rel="stylesheet" href="{{.}}">{{end}}
 {{- if .Assets.Script}}
 <script type="module" src="{{.Assets.Script}}"></script>{{end}}
+{{- range .Assets.Preload}}
+<link rel="modulepreload" href="{{.}}">{{end}}
 {{- range .JSONLD}}
 <script type="application/ld+json">{{.}}</script>{{end}}
 </head>

@@ -39,6 +39,20 @@ func TestLoadAssets(t *testing.T) {
 	if err != nil || a.Script != "/assets/entry-abc.js" || len(a.CSS) != 1 || a.CSS[0] != "/assets/entry-def.css" {
 		t.Errorf("LoadAssets = %+v, %v", a, err)
 	}
+	// The entry's static imports are preloaded, each once, through chains and cycles.
+	fsys[".vite/manifest.json"] = &fstest.MapFile{Data: []byte(`{
+		"src/entry-client.tsx":{"file":"assets/entry-abc.js","css":["assets/entry-def.css"],"isEntry":true,"imports":["_react-1.js"],"dynamicImports":["src/home/HomePage.tsx"]},
+		"_react-1.js":{"file":"assets/react-1.js","imports":["_util-2.js","src/entry-client.tsx"]},
+		"_util-2.js":{"file":"assets/util-2.js","imports":["_react-1.js"]},
+		"src/home/HomePage.tsx":{"file":"assets/HomePage-3.js","imports":["src/entry-client.tsx","_react-1.js"]}}`)}
+	a, err = LoadAssets(fsys, "src/entry-client.tsx")
+	if err != nil || strings.Join(a.Preload, " ") != "/assets/react-1.js /assets/util-2.js" {
+		t.Errorf("LoadAssets preloads %q, %v; want the entry's static imports only", a.Preload, err)
+	}
+	doc, err := Document(Head{Title: "x"}, a, "", []byte("{}"))
+	if err != nil || !strings.Contains(string(doc), `<link rel="modulepreload" href="/assets/react-1.js">`) {
+		t.Errorf("document lacks the modulepreload link: %v\n%s", err, doc)
+	}
 	if _, err := LoadAssets(fsys, "nope.tsx"); err == nil {
 		t.Error("missing entry accepted")
 	}

@@ -1,23 +1,28 @@
 import type { PageData } from './types';
 import { Layout } from './layout/Layout';
-import { HomePage } from './home/HomePage';
+import { Suspense } from 'react';
 import { ListingPage } from './listing/ListingPage';
 import { ProductPage } from './product/ProductPage';
 import { NotFoundPage } from './notfound/NotFoundPage';
-import { CartPage } from './cart/CartPage';
 import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
-import { CheckoutPage } from './checkout/CheckoutPage';
-import { OrderReceivedPage } from './order/OrderReceivedPage';
-import { AccountPage } from './account/AccountPage';
-import { SecurityPage } from './account/SecurityPage';
 import { AttributionTracker } from './attribution/AttributionInputs';
-import { LostPasswordPage } from './account/LostPasswordPage';
-import { VerifyEmailPage } from './account/VerifyEmailPage';
-import { LoginPage } from './account/login/LoginPage';
-import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
-import { ReviewErrorPage } from './product/ReviewErrorPage';
-import { ContactPage } from './contact/ContactPage';
+// Loaded on demand in the browser (split/pages.ts says how); the product and
+// listing pages above are in the first script.
+import {
+  AccountPage,
+  CartPage,
+  CheckoutPage,
+  ContactPage,
+  HomePage,
+  LoginPage,
+  LogoutConfirmPage,
+  LostPasswordPage,
+  OrderReceivedPage,
+  ReviewErrorPage,
+  SecurityPage,
+  VerifyEmailPage,
+} from './split/pages';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -62,7 +67,10 @@ export function App({ data }: { data: PageData }) {
   if (data.page === 'fragments') return <Fragment data={data} />;
   return (
     <Layout data={data}>
-      <Page data={data} />
+      {/* A page from a chunk hydrates when the chunk is in; until then the server's HTML stays. */}
+      <Suspense fallback={null}>
+        <Page data={data} />
+      </Suspense>
       <AttributionTracker settings={data.settings?.attribution} />
     </Layout>
   );

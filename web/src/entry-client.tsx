@@ -4,6 +4,7 @@ import type { PageData } from './types';
 import { installAddToCart, installFormAddToCart, installRemoveFromCart, refreshOnLoad } from './cart/add-to-cart';
 import { setRestNonce } from './lib/rest';
 import './styles/main.css';
+import './split/styles';
 
 const el = document.getElementById('vitrine-data');
 const root = document.getElementById('root');
