@@ -10,12 +10,47 @@ import (
 // HomePage is the data of "/".
 type HomePage struct {
 	Base
+	// Slides are the hero carousel's (empty: a plain hero instead).
+	Slides     []Slide             `json:"slides"`
 	Featured   []storeapi.Product  `json:"featured"`
 	Latest     []storeapi.Product  `json:"latest"`
 	Categories []storeapi.Category `json:"categories"`
 }
 
-// Home loads the home page: featured products, new arrivals, top categories.
+// Slide is one slide of the home's hero carousel.
+type Slide struct {
+	// Title and CTA are written as catalogue names are (HTML entities
+	// allowed; the app decodes them).
+	Title string `json:"title"`
+	// Text is plain text (the category description without its markup).
+	Text  string          `json:"text"`
+	URL   string          `json:"url"`
+	CTA   string          `json:"cta"`
+	Image *storeapi.Image `json:"image"`
+}
+
+// MaxSlides caps the hero carousel.
+const MaxSlides = 5
+
+// heroSlides are the carousel's slides: the top-level categories that have
+// an image and products, in menu order, at most MaxSlides. The shop
+// decides the hero by ordering its categories and giving them pictures;
+// there is nothing else to configure.
+func heroSlides(b *storeapi.Builder, cats []catalog.Category) []Slide {
+	slides := []Slide{}
+	for _, c := range cats {
+		if c.ParentID != 0 || c.Image == nil || c.Count == 0 || len(slides) == MaxSlides {
+			continue
+		}
+		sc := b.Category(c)
+		slides = append(slides, Slide{Title: c.Name, Text: plainText(c.Description, 160), URL: sc.Permalink,
+			CTA: "Shop " + c.Name, Image: sc.Image})
+	}
+	return slides
+}
+
+// Home loads the home page: the hero's slides, featured products, new
+// arrivals, top categories.
 func (l *Loader) Home(ctx context.Context, url string) (*Result, error) {
 	e, err := l.setup(ctx, "home", url)
 	if err != nil {
@@ -30,7 +65,7 @@ func (l *Loader) Home(ctx context.Context, url string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := HomePage{Base: e.base, Categories: []storeapi.Category{}}
+	page := HomePage{Base: e.base, Slides: heroSlides(e.b, e.cats), Categories: []storeapi.Category{}}
 	if page.Featured, err = l.products(ctx, e.b, featured); err != nil {
 		return nil, err
 	}

@@ -25,8 +25,12 @@ test('Classic Tee: Navy crosses out XS at once; no get_variation until a full ch
     await colors.getByRole('radio', { name: 'Navy', exact: true }).click();
     await page.waitForFunction(() => document.querySelector('[role="radio"][data-value="xs"]')?.classList.contains('no-stock'));
     assert.equal(await xs.getAttribute('aria-disabled'), 'true');
-    assert.equal(await xs.getAttribute('title'), 'Out of stock');
-    assert.equal(await xs.getAttribute('aria-label'), 'XS (Out of stock)');
+    // Named XS, described "Out of stock" by its tooltip (ui/Tooltip.tsx).
+    const described = await xs.evaluate((el) =>
+      (el.getAttribute('aria-describedby') || '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '),
+    );
+    assert.equal(described, 'Out of stock');
+    assert.equal(await xs.textContent(), 'XS');
     assert.equal(await form.locator('select[name="attribute_pa_size"] option[value="xs"]').isDisabled(), true);
     const s = sizes.locator('[role="radio"][data-value="s"]');
     assert.doesNotMatch(await s.getAttribute('class'), /no-stock|disabled/);

@@ -111,7 +111,8 @@ test('Clear resets the choice and announces it; disabled clicks alert', async ()
     assert.deepEqual(dialogs, [SELECT, UNAVAILABLE]);
     // Now known: crossed out with a tooltip, and not clickable.
     assert.match(await xs.getAttribute('class'), /no-stock/);
-    assert.equal(await xs.getAttribute('title'), 'Out of stock');
+    const tip = await xs.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') || '')?.textContent);
+    assert.equal(tip, 'Out of stock');
     assert.equal(await xs.getAttribute('aria-disabled'), 'true');
     assert.match(await tee.form.locator('.woocommerce-variation-availability').textContent(), /Out of stock/i);
   });

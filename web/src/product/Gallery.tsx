@@ -3,6 +3,7 @@ import type { Settings, StoreImage } from '../types';
 import { decodeEntities } from '../lib/format';
 import { largestSource, loadLightbox, zoomOrigin } from './gallery-helpers';
 import type { GalleryLightboxProps } from './GalleryLightbox';
+import { Tooltip } from '../ui/Tooltip';
 import './product.css';
 
 export const MAIN_SIZES = '(min-width: 1240px) 600px, (min-width: 850px) 50vw, 100vw';
@@ -119,12 +120,13 @@ export function Gallery({
         {settings.zoom && <span ref={zoomPane} className="product-gallery__zoom" aria-hidden="true" />}
       </figure>
       {lightboxOn && mounted && (
+        // Its tooltip repeats its name for sighted users (describes nothing).
+        <Tooltip content="View full-screen" describe={false} className="product-gallery__trigger-wrap">
         <button
           ref={trigger}
           type="button"
           className="product-gallery__trigger"
           aria-label="View full-screen"
-          title="View full-screen"
           aria-haspopup="dialog"
           onPointerEnter={() => void loadLightbox().catch(() => {})}
           onFocus={() => void loadLightbox().catch(() => {})}
@@ -135,6 +137,7 @@ export function Gallery({
             <path d="M15.5 15.5 21 21M10.5 7.5v6M7.5 10.5h6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
         </button>
+        </Tooltip>
       )}
       {loadFailed && (
         <p className="product-gallery__notice" role="alert">

@@ -1,7 +1,8 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { Fragment, useRef, type KeyboardEvent } from 'react';
 import type { SwatchAttribute } from '../types';
 import { decodeEntities } from '../lib/format';
 import { fieldName, type OptionState } from './variations';
+import { Tooltip } from '../ui/Tooltip';
 
 /**
  * One attribute's swatches as a WAI-ARIA radio group: one tab stop (the
@@ -75,19 +76,17 @@ export function SwatchGroup({
           (selected ? ' selected' : '') +
           (st.disabled ? ' disabled' : '') +
           (st.outOfStock ? ' no-stock' : '');
-        return (
+        const swatch = (
           <div
-            key={o.slug}
             ref={(el) => {
               refs.current[i] = el;
             }}
             role="radio"
             aria-checked={selected}
             aria-disabled={ok ? undefined : true}
-            aria-label={st.outOfStock ? `${name} (Out of stock)` : attr.type === 'label' ? undefined : name}
+            aria-label={attr.type === 'label' ? undefined : name}
             tabIndex={i === tabStop ? 0 : -1}
             className={cls}
-            title={st.outOfStock ? 'Out of stock' : name}
             data-value={o.slug}
             data-title={name}
             data-attribute_name={fieldName(attr.key)}
@@ -107,6 +106,25 @@ export function SwatchGroup({
             {attr.type === 'label' ? <span className="swatch__label">{name}</span> : null}
           </div>
         );
+        // The product tooltip (spec sections 4 and 9): the name of a colour
+        // or image swatch (which has no visible text; it repeats the name, so
+        // it describes nothing), and "Out of stock" on the ones out of stock,
+        // linked as their description.
+        if (st.outOfStock) {
+          return (
+            <Tooltip key={o.slug} kind="product" content={attr.type === 'label' ? 'Out of stock' : `${name}: Out of stock`}>
+              {swatch}
+            </Tooltip>
+          );
+        }
+        if (attr.type !== 'label') {
+          return (
+            <Tooltip key={o.slug} kind="product" content={name} describe={false}>
+              {swatch}
+            </Tooltip>
+          );
+        }
+        return <Fragment key={o.slug}>{swatch}</Fragment>;
       })}
     </div>
   );

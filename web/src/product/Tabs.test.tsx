@@ -1,6 +1,7 @@
 import { render, screen, act } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Tabs, tabFromLocation, type TabDef } from './Tabs';
+import { renderToString } from 'react-dom/server';
+import { ACCORDION_QUERY, Tabs, tabFromLocation, type TabDef } from './Tabs';
 import { ProductPage } from './ProductPage';
 import { productPage } from '../test/fixtures';
 
@@ -171,5 +172,74 @@ describe('ProductPage', () => {
   it('says there are no reviews yet', () => {
     render(<ProductPage data={productPage(16, { reviews: [] })} />);
     expect(screen.getByText('There are no reviews yet.', { selector: 'p' })).toBeInTheDocument();
+  });
+});
+
+describe('Tabs as an accordion on small screens', () => {
+  let matches = true;
+  const listeners = new Set<() => void>();
+  beforeEach(() => {
+    matches = true;
+    window.matchMedia = vi.fn().mockImplementation((q: string) => ({
+      get matches() {
+        return q === ACCORDION_QUERY && matches;
+      },
+      media: q,
+      addEventListener: (_: string, fn: () => void) => listeners.add(fn),
+      removeEventListener: (_: string, fn: () => void) => listeners.delete(fn),
+    })) as unknown as typeof window.matchMedia;
+  });
+  afterEach(() => {
+    delete (window as { matchMedia?: unknown }).matchMedia;
+    listeners.clear();
+  });
+
+  const heading = (name: string) => screen.getByRole('button', { name });
+
+  it('is below 550 px, in the spec breakpoints', () => {
+    expect(ACCORDION_QUERY).toBe('(max-width: 549px)');
+  });
+
+  it('renders the same markup on the server as tabs do, with closed accordion buttons but the first', () => {
+    const html = renderToString(<Tabs tabs={tabs} label="Product details" />);
+    expect(html).toContain('role="tablist"');
+    expect(html).toContain('aria-expanded="true" aria-controls="tab-description"');
+    expect(html).toContain('aria-expanded="false" aria-controls="tab-reviews"');
+    expect(html).not.toContain('is-accordion');
+  });
+
+  it('opens one item at a time, and closes the open one on its button', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<Tabs tabs={tabs} label="Product details" />);
+    expect(container.firstElementChild).toHaveClass('is-accordion');
+    const [d, a, r] = [heading('Description'), heading('Additional information'), heading('Reviews (2)')];
+    expect(d).toHaveAttribute('aria-expanded', 'true');
+    expect(d).toHaveAttribute('aria-controls', 'tab-description');
+    // Panels are regions named by their accordion heading.
+    expect(screen.getByRole('region', { name: 'Description' })).toHaveAttribute('id', 'tab-description');
+    await user.click(r);
+    expect(r).toHaveAttribute('aria-expanded', 'true');
+    expect(d).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText('Reviews body')).toBeVisible();
+    expect(screen.getByText('Desc body')).not.toBeVisible();
+    await user.click(a);
+    expect(screen.getByText('Info body')).toBeVisible();
+    expect(screen.getByText('Reviews body')).not.toBeVisible();
+    expect(r).toHaveAttribute('aria-expanded', 'false');
+    await user.click(a);
+    expect(a).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryAllByRole('region')).toHaveLength(0);
+    expect(screen.getByText('Info body')).not.toBeVisible();
+  });
+
+  it('opens reviews for #comments, and turns back into tabs on a wide screen keeping the choice', () => {
+    window.history.replaceState(null, '', '/product/x/#comments');
+    render(<Tabs tabs={tabs} label="Product details" />);
+    expect(heading('Reviews (2)')).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('region', { name: 'Reviews (2)' })).toBeVisible();
+    matches = false;
+    act(() => listeners.forEach((fn) => fn()));
+    expect(screen.getByRole('tab', { name: 'Reviews (2)' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel')).toHaveAttribute('id', 'tab-reviews');
   });
 });

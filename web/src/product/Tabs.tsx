@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import './accordion.css';
 
 export interface TabDef {
   /** Key used in ids: tab-{key}, tab-title-{key}. */
@@ -20,11 +21,44 @@ export function tabFromLocation(hash: string, href: string): string | null {
   return null;
 }
 
+/**
+ * Below this width the tabs are an accordion (spec section 9: small is at
+ * most 549 px; three tab labels fit on a medium screen, not on a phone).
+ * The CSS (product.css) switches the look with the same query, so the
+ * server's HTML is right at first paint; the script only switches roles.
+ */
+export const ACCORDION_QUERY = '(max-width: 549px)';
+
+function useAccordion(): boolean {
+  // Tabs on the server and during hydration; the real width after.
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const mq = window.matchMedia?.(ACCORDION_QUERY);
+    if (!mq) return;
+    setOn(mq.matches);
+    const onChange = () => setOn(mq.matches);
+    mq.addEventListener?.('change', onChange);
+    return () => mq.removeEventListener?.('change', onChange);
+  }, []);
+  return on;
+}
+
+/**
+ * The product's tabs (WAI-ARIA tabs: arrows, Home, End) on medium and large
+ * screens, an accordion on small ones (spec section 4: items open one at a
+ * time; the open one closes again on its button). Both read one choice, so
+ * the location's tab (tabFromLocation) opens in either, and a resize keeps
+ * what is open. Every panel is in the HTML once; each has a tab in the
+ * tablist and an accordion heading before it, and the CSS shows one set.
+ */
 export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
   // First render is always the first tab, on the server and during hydration.
-  const [selected, setSelected] = useState(tabs[0]?.key);
+  // null: every accordion item closed (tabs then show the first).
+  const [selected, setSelected] = useState<string | null>(tabs[0]?.key ?? null);
+  const accordion = useAccordion();
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const root = useRef<HTMLDivElement>(null);
+  const shown = accordion ? selected : (selected ?? tabs[0]?.key);
 
   useEffect(() => {
     const apply = (scroll: boolean) => {
@@ -70,10 +104,10 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
   };
 
   return (
-    <div className="woocommerce-tabs wc-tabs-wrapper" ref={root}>
+    <div className={'woocommerce-tabs wc-tabs-wrapper' + (accordion ? ' is-accordion' : '')} ref={root}>
       <div className="tabs wc-tabs" role="tablist" aria-label={label}>
         {tabs.map((t, i) => {
-          const active = t.key === selected;
+          const active = t.key === shown;
           return (
             <button
               key={t.key}
@@ -95,19 +129,35 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
           );
         })}
       </div>
-      {tabs.map((t) => (
-        <div
-          key={t.key}
-          role="tabpanel"
-          id={`tab-${t.key}`}
-          className={`woocommerce-Tabs-panel woocommerce-Tabs-panel--${t.key} panel entry-content wc-tab`}
-          aria-labelledby={`tab-title-${t.key}`}
-          hidden={t.key !== selected}
-          tabIndex={0}
-        >
-          {t.content}
-        </div>
-      ))}
+      {tabs.map((t) => {
+        const open = t.key === shown;
+        return (
+          <Fragment key={t.key}>
+            <h2 className={`accordion-title accordion-title--${t.key}`}>
+              <button
+                type="button"
+                id={`accordion-title-${t.key}`}
+                className="accordion-title__button"
+                aria-expanded={open}
+                aria-controls={`tab-${t.key}`}
+                onClick={() => setSelected(open ? null : t.key)}
+              >
+                {t.label}
+              </button>
+            </h2>
+            <div
+              role={accordion ? 'region' : 'tabpanel'}
+              id={`tab-${t.key}`}
+              className={`woocommerce-Tabs-panel woocommerce-Tabs-panel--${t.key} panel entry-content wc-tab`}
+              aria-labelledby={accordion ? `accordion-title-${t.key}` : `tab-title-${t.key}`}
+              hidden={!open}
+              tabIndex={accordion ? undefined : 0}
+            >
+              {t.content}
+            </div>
+          </Fragment>
+        );
+      })}
     </div>
   );
 }
