@@ -12,7 +12,8 @@ describe('App', () => {
     expect(screen.getByRole('link', { name: 'Shop now' })).toHaveAttribute('href', '/shop/');
     expect(screen.getByRole('heading', { name: 'Featured' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'New arrivals' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: /Clothing/ })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /Clothing/, level: 3 })).toBeInTheDocument(); // its tile
+    expect(screen.getByRole('region', { name: 'Featured collections' })).toHaveAttribute('aria-roledescription', 'carousel');
   });
 
   it('picks the listing page', () => {

@@ -315,8 +315,22 @@ interface PageBase {
   edit_links?: EditLink[];
 }
 
+/** One slide of the home's hero carousel (internal/pages/home.go: the top-level categories with a picture). */
+export interface HeroSlide {
+  /** Catalogue text (HTML entities allowed). */
+  title: string;
+  /** Plain text. */
+  text: string;
+  url: string;
+  /** The link's text (HTML entities allowed). */
+  cta: string;
+  image: StoreImage | null;
+}
+
 export interface HomePage extends PageBase {
   page: 'home';
+  /** The hero carousel's slides; empty: a plain hero. */
+  slides: HeroSlide[];
   featured: StoreProduct[];
   latest: StoreProduct[];
   categories: StoreCategory[];

@@ -2,31 +2,47 @@ import type { HomePage as HomeData } from '../types';
 import { decodeEntities } from '../lib/format';
 import { CategoryTiles } from '../ui/CategoryTiles';
 import { ProductGrid } from '../listing/ProductGrid';
+import { HeroCarousel } from './HeroCarousel';
 
+/**
+ * The home page. In the browser it is a chunk of its own (split/pages.ts),
+ * with Embla: a product page never loads either. Its CSS (home.css) is in
+ * the first stylesheet, so the server's HTML is laid out at first paint.
+ */
 export function HomePage({ data }: { data: HomeData }) {
+  const slides = data.slides || [];
+  const name = decodeEntities(data.site.name);
+  const tagline = data.site.tagline ? decodeEntities(data.site.tagline) : '';
   return (
     <>
-      <section className="hero" aria-labelledby="hero-title">
-        <div className="container hero-inner">
-          <p className="hero-eyebrow">New season</p>
-          <h1 id="hero-title" className="hero-title">
-            {decodeEntities(data.site.name)}
-          </h1>
-          {data.site.tagline && <p className="hero-tagline">{decodeEntities(data.site.tagline)}</p>}
-          <a className="button button-primary hero-cta" href="/shop/">
-            Shop now
-          </a>
-        </div>
-      </section>
-      <div className="container home">
-        {data.categories.length > 0 && (
-          <section className="home-section" aria-labelledby="home-categories">
-            <div className="section-head">
-              <h2 id="home-categories">Shop by category</h2>
+      {slides.length > 0 ? (
+        <div className="home-hero">
+          <div className="container">
+            <div className="home-intro">
+              <h1 className="home-intro__title">{name}</h1>
+              {tagline && <p className="home-intro__tagline">{tagline}</p>}
+              <a className="home-intro__link" href="/shop/">
+                Shop now
+              </a>
             </div>
-            <CategoryTiles categories={data.categories} headingLevel={3} />
-          </section>
-        )}
+            <HeroCarousel slides={slides} />
+          </div>
+        </div>
+      ) : (
+        <section className="hero" aria-labelledby="hero-title">
+          <div className="container hero-inner">
+            <p className="hero-eyebrow">New season</p>
+            <h1 id="hero-title" className="hero-title">
+              {name}
+            </h1>
+            {tagline && <p className="hero-tagline">{tagline}</p>}
+            <a className="button button-primary hero-cta" href="/shop/">
+              Shop now
+            </a>
+          </div>
+        </section>
+      )}
+      <div className="container home">
         {data.featured.length > 0 && (
           <section className="home-section" aria-labelledby="home-featured">
             <div className="section-head">
@@ -35,7 +51,16 @@ export function HomePage({ data }: { data: HomeData }) {
                 View all<span className="screen-reader-text"> products</span>
               </a>
             </div>
-            <ProductGrid products={data.featured} headingLevel={3} />
+            {/* Below the hero: its images wait (the hero's first image is the page's largest paint). */}
+            <ProductGrid products={data.featured} headingLevel={3} eagerCount={slides.length > 0 ? 0 : 4} />
+          </section>
+        )}
+        {data.categories.length > 0 && (
+          <section className="home-section" aria-labelledby="home-categories">
+            <div className="section-head">
+              <h2 id="home-categories">Shop by category</h2>
+            </div>
+            <CategoryTiles categories={data.categories} headingLevel={3} />
           </section>
         )}
         {data.latest.length > 0 && (
@@ -46,7 +71,7 @@ export function HomePage({ data }: { data: HomeData }) {
                 View all<span className="screen-reader-text"> new arrivals</span>
               </a>
             </div>
-            <ProductGrid products={data.latest} headingLevel={3} eagerCount={data.featured.length > 0 ? 0 : 4} />
+            <ProductGrid products={data.latest} headingLevel={3} eagerCount={slides.length === 0 && data.featured.length === 0 ? 4 : 0} />
           </section>
         )}
       </div>

@@ -6,6 +6,7 @@ import type {
   AccountSecurityPage,
   CartItem,
   CurrencyBlock,
+  HeroSlide,
   HomePage,
   ListingPage,
   NotFoundPage,
@@ -136,11 +137,18 @@ export function homePage(): HomePage {
     url: '/',
     nav,
     settings,
+    slides: heroSlides,
     featured: products.slice(0, 6),
     latest: products.slice(6, 12),
     categories,
   };
 }
+
+export const heroSlides: HeroSlide[] = [
+  { title: 'Clothing', text: 'Everyday clothes.', url: '/product-category/clothing/', cta: 'Shop Clothing', image: { ...products[4].images[0] } },
+  { title: 'Caf&#233; things', text: 'For the table.', url: '/product-category/cafe/', cta: 'Shop Caf&#233; things', image: { ...products[5].images[0] } },
+  { title: 'Prints', text: '', url: '/product-category/prints/', cta: 'Shop Prints', image: { ...products[6].images[0] } },
+];
 
 export function listingPage(over: Partial<ListingPage> = {}): ListingPage {
   return {
