@@ -44,6 +44,11 @@ type ListingQuery struct {
 	// Category narrows search results to a category (id or slug) and its
 	// subcategories, as the header's category drop-down asks.
 	Category string
+	// MinPrice and MaxPrice are the sidebar's price filter (?min_price=,
+	// ?max_price=), in minor units of the shop's base currency; nil: no bound.
+	MinPrice, MaxPrice *int64
+	// MinorUnit is the base currency's, for writing the filter in URLs.
+	MinorUnit int
 }
 
 // NormalizeOrderBy maps unknown sort values to the default.
@@ -168,6 +173,7 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 		pq.OrderBy = "relevance"
 	}
 	pq.Page, pq.PerPage = max(q.Page, 1), PerPage
+	pq.MinPrice, pq.MaxPrice = q.MinPrice, q.MaxPrice
 	ps, total, err := l.Store.QueryProducts(ctx, pq)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 )
@@ -24,17 +25,54 @@ import (
 // another visitor's page.
 
 // listingURL is the normalized URL of a shop or category listing page: base
-// ("/shop/", "/product-category/a/b/"), the page as /page/N/, the sort.
+// ("/shop/", "/product-category/a/b/"), the page as /page/N/, the sort, the
+// price filter.
 func listingURL(base string, lq pages.ListingQuery) string {
 	u := base
 	if lq.Page > 1 {
 		u += "page/" + strconv.Itoa(lq.Page) + "/"
 	}
+	var q []string
 	if o := pages.NormalizeOrderBy(lq.OrderBy); o != "menu_order" {
-		u += "?orderby=" + o
+		q = append(q, "orderby="+o)
+	}
+	q = append(q, priceParams(lq)...)
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
 	}
 	return u
 }
+
+// priceParams are the price filter's normalized query parameters.
+func priceParams(lq pages.ListingQuery) []string {
+	var q []string
+	if lq.MinPrice != nil {
+		q = append(q, "min_price="+plainAmount(*lq.MinPrice, lq.MinorUnit))
+	}
+	if lq.MaxPrice != nil {
+		q = append(q, "max_price="+plainAmount(*lq.MaxPrice, lq.MinorUnit))
+	}
+	return q
+}
+
+// plainAmount writes minor units as a plain decimal: 1000 as "10", 1050 as
+// "10.50" (one spelling per amount, so one cache entry).
+func plainAmount(n int64, minorUnit int) string {
+	div := int64(1)
+	for range minorUnit {
+		div *= 10
+	}
+	s := strconv.FormatInt(n/div, 10)
+	if frac := n % div; frac != 0 {
+		f := strconv.FormatInt(frac, 10)
+		s += "." + strings.Repeat("0", minorUnit-len(f)) + f
+	}
+	return s
+}
+
+// maxFilterPrice bounds the price filter (a trillion minor units): larger
+// values are not prices and are ignored.
+const maxFilterPrice = 1_000_000_000_000
 
 // searchURL is the normalized URL of a search results page.
 func searchURL(lq pages.ListingQuery) string {
@@ -45,6 +83,9 @@ func searchURL(lq pages.ListingQuery) string {
 	}
 	if o := pages.NormalizeOrderBy(lq.OrderBy); o != "menu_order" {
 		b.WriteString("&orderby=" + o)
+	}
+	for _, p := range priceParams(lq) {
+		b.WriteString("&" + p)
 	}
 	if lq.Page > 1 {
 		b.WriteString("&page=" + strconv.Itoa(lq.Page))
@@ -234,8 +275,25 @@ func (s *Server) listingQuery(r *http.Request) pages.ListingQuery {
 	if len(cat) > 200 {
 		cat = cat[:200]
 	}
+	unit := s.cfg.Currency.MinorUnit
 	return pages.ListingQuery{Page: pageParam(q), OrderBy: pages.NormalizeOrderBy(q.Get("orderby")),
-		Search: strings.ToValidUTF8(search, ""), Category: strings.ToValidUTF8(cat, "")}
+		Search: strings.ToValidUTF8(search, ""), Category: strings.ToValidUTF8(cat, ""),
+		MinPrice: priceParam(q.Get("min_price"), unit), MaxPrice: priceParam(q.Get("max_price"), unit), MinorUnit: unit}
+}
+
+// priceParam reads a price filter bound in major units ("10", "10.5"); an
+// empty, malformed, negative or absurd one is no bound, as the shop's own
+// filter treats it (the page stays the unfiltered one).
+func priceParam(v string, minorUnit int) *int64 {
+	v = strings.TrimSpace(v)
+	if v == "" || len(v) > 24 {
+		return nil
+	}
+	n, err := money.Parse(v, minorUnit)
+	if err != nil || n < 0 || n > maxFilterPrice {
+		return nil
+	}
+	return &n
 }
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {

@@ -11,6 +11,7 @@ import { resultCountText, shownCountText } from './listing-helpers';
 import { InfiniteScroll, scrollMode } from './InfiniteScroll';
 import { useHydrated } from './hydrated';
 import { EditLinks } from '../frame/EditLinks';
+import { ShopSidebar } from './ShopSidebar';
 import { newProducts, nextPageUrl, PRODUCTS_APPENDED_EVENT, type ProductsAppendedDetail } from './infinite-scroll';
 
 interface Appended {
@@ -67,6 +68,8 @@ export function ListingPage({ data }: { data: ListingData }) {
   return (
     <div className="container listing">
       <Breadcrumbs items={data.breadcrumbs} />
+      <div className="listing-layout">
+      <div className="listing-main">
       <header className="woocommerce-products-header">
         <h1 className="woocommerce-products-header__title page-title">{decodeEntities(data.title)}</h1>
         <Html html={data.description} className="term-description" />
@@ -109,6 +112,9 @@ export function ListingPage({ data }: { data: ListingData }) {
           No products were found matching your selection.
         </p>
       )}
+      </div>
+      <ShopSidebar data={data} />
+      </div>
     </div>
   );
 }
