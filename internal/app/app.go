@@ -58,6 +58,7 @@ type Config struct {
 	Scroll        string
 	ScrollHistory string
 	Zoom          bool
+	PageLoader    bool
 	// Secret signs cart session cookies, Cart-Tokens and nonces. Empty:
 	// a random secret kept in the store (settings table), shared by every
 	// instance on that store and kept across restarts.
@@ -172,6 +173,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.Scroll, "infinite-scroll", "spinner", "listings: spinner (load near the bottom), button (View more) or off")
 	str(&c.ScrollHistory, "infinite-scroll-history", "push", "listings: push or replace the URL as pages load")
 	boolean(&c.Zoom, "zoom", false, "hover zoom on product images")
+	boolean(&c.PageLoader, "page-loader", false, "show a loading overlay on each page until it has loaded (1 s at most; never under reduced motion)")
 	str(&c.Secret, "secret", "", "secret for cart cookies, Cart-Tokens and nonces (default: a random one kept in the store)")
 	str(&c.PayPalBaseURL, "paypal-base-url", "", "PayPal Orders v2 API root (default with a client id: PayPal's sandbox, "+paypal.SandboxBaseURL+")")
 	str(&c.PayPalClientID, "paypal-client-id", "", "PayPal REST app client id (empty: no wallet, or the built-in sandbox with --demo)")
@@ -491,6 +493,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings := pages.DefaultSettings()
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
 	settings.Zoom = cfg.Zoom
+	settings.PageLoader = cfg.PageLoader
 	settings.Attribution = pages.Attribution{Enabled: cfg.Attribution, LifetimeMonths: cfg.AttributionMonths}
 	secret := []byte(cfg.Secret)
 	if len(secret) == 0 {

@@ -180,3 +180,23 @@ func TestMemoryLimitFollowsCacheSize(t *testing.T) {
 		}
 	}
 }
+
+// The page loader is off unless the shop turns it on (flag or environment).
+func TestParsePageLoader(t *testing.T) {
+	var errb bytes.Buffer
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want bool
+	}{
+		{nil, nil, false},
+		{[]string{"--page-loader"}, nil, true},
+		{nil, map[string]string{"VITRINE_PAGE_LOADER": "true"}, true},
+		{[]string{"--page-loader=false"}, map[string]string{"VITRINE_PAGE_LOADER": "true"}, false},
+	} {
+		c, _, err := parse(tc.args, env(tc.env), &errb)
+		if err != nil || c.PageLoader != tc.want {
+			t.Errorf("%v %v: PageLoader = %v (%v), want %v", tc.args, tc.env, c.PageLoader, err, tc.want)
+		}
+	}
+}

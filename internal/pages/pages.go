@@ -105,6 +105,9 @@ type Settings struct {
 	Zoom bool `json:"zoom"`
 	// Lightbox opens gallery images full screen (spec default: on).
 	Lightbox bool `json:"lightbox"`
+	// PageLoader covers each page with a loading overlay until it has
+	// loaded, 1000 ms at most (spec section 9; default off).
+	PageLoader bool `json:"page_loader"`
 	// SearchMinChars is when live search starts suggesting (spec: 3).
 	SearchMinChars int `json:"search_min_chars"`
 	// ClearOnReselect: clicking the selected swatch clears the choice

@@ -7,6 +7,7 @@ import { NotFoundPage } from './notfound/NotFoundPage';
 import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
 import { AttributionTracker } from './attribution/AttributionInputs';
+import { PageLoader } from './ui/PageLoader';
 // Loaded on demand in the browser (split/pages.ts says how); the product and
 // listing pages above are in the first script.
 import {
@@ -66,6 +67,7 @@ export function App({ data }: { data: PageData }) {
   // A cart fragment (wc-ajax answers): the one element, nothing around it.
   if (data.page === 'fragments') return <Fragment data={data} />;
   return (
+    <>
     <Layout data={data}>
       {/* A page from a chunk hydrates when the chunk is in; until then the server's HTML stays. */}
       <Suspense fallback={null}>
@@ -73,5 +75,7 @@ export function App({ data }: { data: PageData }) {
       </Suspense>
       <AttributionTracker settings={data.settings?.attribution} />
     </Layout>
+    <PageLoader enabled={data.settings?.page_loader} />
+    </>
   );
 }

@@ -241,6 +241,8 @@ export interface Settings {
   zoom: boolean;
   /** Full-screen lightbox for gallery images (spec default on). */
   lightbox: boolean;
+  /** The page loader overlay (spec section 9; default off). */
+  page_loader?: boolean;
   /** Live search starts at this many characters (spec: 3). */
   search_min_chars: number;
   /** Clicking the selected swatch clears the choice (spec section 4; default off). */
