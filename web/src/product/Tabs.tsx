@@ -143,6 +143,7 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
                 onClick={() => setSelected(open ? null : t.key)}
               >
                 {t.label}
+                <span className="accordion-title__icon" aria-hidden="true" />
               </button>
             </h2>
             <div
