@@ -75,6 +75,20 @@ test('home: the carousel is server-rendered with its first image eager and high 
   assert.match(imgs[0], /height="\d+"/);
   for (const img of imgs.slice(1)) assert.match(img, /loading="lazy"/);
   assert.match(html, /class="page-loader" aria-hidden="true"/, 'the loader is in the page (--page-loader)');
+
+  // A page streams in: with only the first slide's picture parsed (its text
+  // not yet), the picture is already in its column, so nothing moves later.
+  const cut = html.indexOf('<div class="hero-slide__text">');
+  assert.ok(cut > 0);
+  const partial = html.slice(0, cut).replace(/<script type="module"[^>]*><\/script>/g, '');
+  await withPage({ viewport: DESKTOP }, async (page) => {
+    await page.route('**/', (route) =>
+      new URL(route.request().url()).pathname === '/' ? route.fulfill({ body: partial, contentType: 'text/html' }) : route.continue(),
+    );
+    await page.goto('/');
+    const x = await page.locator('.hero-slide__media').first().evaluate((el) => el.getBoundingClientRect().x);
+    assert.ok(x > DESKTOP.width / 2 - 60, `the first picture is in the right-hand column before its text arrives (x ${x})`);
+  });
 });
 
 test('home: autoplay plays, pauses on hover and on focus, is stopped and started by its button; the labels', async () => {

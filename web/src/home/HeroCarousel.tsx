@@ -90,35 +90,6 @@ export function HeroCarousel({ slides, label = 'Featured collections' }: { slide
       onFocus={() => setFocused(true)}
       onBlur={onBlur}
     >
-      {n > 1 && (
-        <div className="hero-carousel__controls">
-          <button
-            type="button"
-            className="hero-carousel__rotation"
-            aria-label={rotationLabel(state)}
-            data-state={state}
-            onClick={() => setStopped((s) => !s)}
-          >
-            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-              {state === 'stopped' ? (
-                <path d="M8 5v14l11-7z" fill="currentColor" />
-              ) : (
-                <path d="M7 5h4v14H7zM13 5h4v14h-4z" fill="currentColor" />
-              )}
-            </svg>
-          </button>
-          <button type="button" className="hero-carousel__prev" aria-label="Previous" onClick={() => api?.scrollPrev(jump.current)}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-              <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-          </button>
-          <button type="button" className="hero-carousel__next" aria-label="Next" onClick={() => api?.scrollNext(jump.current)}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-              <path d="M9 5l7 7-7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-          </button>
-        </div>
-      )}
       <div className="hero-carousel__viewport" ref={canRun ? viewport : undefined}>
         <div className="hero-carousel__slides" aria-live={state === 'playing' ? 'off' : 'polite'}>
           {slides.map((s, i) => {
@@ -159,8 +130,37 @@ export function HeroCarousel({ slides, label = 'Featured collections' }: { slide
           })}
         </div>
       </div>
+      {/* After the slides, in the flow, growing to the right: parsed and
+          painted piece by piece (a long page streams in), nothing in it
+          moves what is already shown. */}
       {n > 1 && (
-        <div className="hero-carousel__dots" role="group" aria-label="Choose a slide">
+        <div className="hero-carousel__controls">
+          <button
+            type="button"
+            className="hero-carousel__rotation"
+            aria-label={rotationLabel(state)}
+            data-state={state}
+            onClick={() => setStopped((s) => !s)}
+          >
+            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+              {state === 'stopped' ? (
+                <path d="M8 5v14l11-7z" fill="currentColor" />
+              ) : (
+                <path d="M7 5h4v14H7zM13 5h4v14h-4z" fill="currentColor" />
+              )}
+            </svg>
+          </button>
+          <button type="button" className="hero-carousel__prev" aria-label="Previous" onClick={() => api?.scrollPrev(jump.current)}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+              <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+          <button type="button" className="hero-carousel__next" aria-label="Next" onClick={() => api?.scrollNext(jump.current)}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+              <path d="M9 5l7 7-7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+          <div className="hero-carousel__dots" role="group" aria-label="Choose a slide">
           {slides.map((_, i) => (
             <button
               key={i}
@@ -171,6 +171,7 @@ export function HeroCarousel({ slides, label = 'Featured collections' }: { slide
               onClick={() => go(i)}
             />
           ))}
+        </div>
         </div>
       )}
     </section>
