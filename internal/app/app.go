@@ -76,15 +76,17 @@ type Config struct {
 	SMTPURL string
 	// Attribution turns order attribution tracking on; AttributionMonths is
 	// the first-visit cookies' lifetime.
-	Attribution bool
-	ComingSoon  bool // visitors see the coming-soon page; staff browse as usual and see the footer banner
+	Attribution       bool
+	AttributionMonths int
+	// ComingSoon: visitors see the coming-soon page; staff browse as usual
+	// and see the footer banner.
+	ComingSoon bool
 	// StoreNotice is the store-notice banner's text (plain text or simple
 	// HTML, sanitized); empty: none. storeNotice is it parsed.
 	StoreNotice string
 	storeNotice *pages.StoreNotice
 	// HeaderHideOnScroll hides the stuck header while scrolling down.
 	HeaderHideOnScroll bool
-	AttributionMonths  int
 	// ShopEmail receives the new-order notices (default: the SMTP from address).
 	ShopEmail string
 	// MetricsAddr serves /metrics on its own listener; empty (or "off")
