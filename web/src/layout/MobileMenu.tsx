@@ -41,7 +41,9 @@ export function MobileMenu({
   const button = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => onOpenChange?.(open), [open, onOpenChange]);
+  useEffect(() => {
+    onOpenChange?.(open);
+  }, [open, onOpenChange]);
 
   useEffect(() => {
     const d = dialog.current;

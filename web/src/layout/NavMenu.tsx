@@ -48,7 +48,9 @@ export function NavMenu({
   const openRef = useRef(open);
   openRef.current = open;
   const openId = open?.id;
-  useEffect(() => onOpenChange?.(openId !== undefined), [openId, onOpenChange]);
+  useEffect(() => {
+    onOpenChange?.(openId !== undefined);
+  }, [openId, onOpenChange]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const close = useCallback((returnFocus: boolean) => {
