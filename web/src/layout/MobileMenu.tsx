@@ -85,8 +85,13 @@ export function MobileMenu({
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key === 'Escape' && !e.defaultPrevented && typeof e.currentTarget.showModal !== 'function') {
-      setOpen(false); // no native dialog: close it ourselves
+    if (e.key === 'Escape') {
+      // A popup inside (the search suggestions) closes first; otherwise
+      // Escape closes the menu, also from fields that keep Escape for
+      // themselves (the search field stops the browser clearing it).
+      if ((e.target as HTMLElement).getAttribute?.('aria-expanded') === 'true') return;
+      e.preventDefault();
+      setOpen(false);
       return;
     }
     if (e.key !== 'Tab') return;

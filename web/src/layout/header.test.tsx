@@ -181,6 +181,17 @@ describe('the off-canvas menu', () => {
     expect(changes).toEqual([false, true, false]);
   });
 
+  it('Escape from the search field (which keeps Escape for itself) still closes the menu', async () => {
+    const u = userEvent.setup();
+    render(<MobileMenu nav={nav} path="/" user={user} search="" />);
+    await u.click(screen.getByRole('button', { name: 'Menu' }));
+    const field = document.querySelector<HTMLInputElement>('#mobile-menu input.search-field')!;
+    field.focus();
+    await u.keyboard('{Escape}');
+    expect(document.getElementById('mobile-menu')).not.toHaveAttribute('open');
+    expect(screen.getByRole('button', { name: 'Menu' })).toHaveFocus();
+  });
+
   it('the close button closes it and gives focus back', async () => {
     const u = userEvent.setup();
     render(<MobileMenu nav={nav} path="/" user={user} search="" />);
