@@ -56,7 +56,7 @@ var DefaultCountryCurrencies = map[string]string{
 // currencies (the hot paths read no settings from the store).
 func (s *Server) initCurrencies() {
 	s.currencyStore = &currency.CachedStore{Store: s.db, TTL: s.cfg.CurrencyCacheTTL}
-	s.currencies = &currency.Service{Store: s.currencyStore, Base: s.cfg.Currency, Now: s.now, Log: s.log}
+	s.currencies = &currency.Service{Store: s.currencyStore, Base: s.cfg.Currency, Products: s.products, Now: s.now, Log: s.log}
 	s.pricing = &pricing.Service{Products: s.products, Currencies: s.currencies, Now: s.now}
 	s.countryCurrency = s.cfg.CountryCurrencies
 	if s.countryCurrency == nil {
