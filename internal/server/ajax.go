@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"vitrine/internal/catalog"
@@ -76,6 +78,46 @@ type suggestion struct {
 	URL   string `json:"url"`
 	Img   string `json:"img"`
 	Price string `json:"price"`
+}
+
+// suggestionsAnswer is the live search's answer.
+type suggestionsAnswer struct {
+	Suggestions []suggestion `json:"suggestions"`
+}
+
+// suggestionMemo keeps cached live-search answers decoded, by ETag (a hash
+// of the answer's bytes), so that writing one in another currency does not
+// parse it again. Entries are never modified (callers clone); the memo is
+// cleared when it holds suggestionMemoMax answers.
+type suggestionMemo struct {
+	mu sync.Mutex
+	m  map[string][]suggestion
+}
+
+const suggestionMemoMax = 1024
+
+func (m *suggestionMemo) put(etag string, list []suggestion) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= suggestionMemoMax {
+		m.m = make(map[string][]suggestion)
+	}
+	m.m[etag] = list
+}
+
+func (m *suggestionMemo) get(p *render.Page) ([]suggestion, error) {
+	m.mu.Lock()
+	list, ok := m.m[p.ETag]
+	m.mu.Unlock()
+	if ok {
+		return list, nil
+	}
+	var answer suggestionsAnswer
+	if err := json.Unmarshal(p.HTML, &answer); err != nil {
+		return nil, err
+	}
+	m.put(p.ETag, answer.Suggestions)
+	return answer.Suggestions, nil
 }
 
 // noResults is the single entry answered when nothing matches; the
@@ -153,13 +195,12 @@ func (s *Server) writeSuggestionsIn(w http.ResponseWriter, r *http.Request, p *r
 		writeSuggestions(w, r, p)
 		return
 	}
-	var answer struct {
-		Suggestions []suggestion `json:"suggestions"`
-	}
-	if err := json.Unmarshal(p.HTML, &answer); err != nil {
+	cached, err := s.suggestMemo.get(p)
+	if err != nil {
 		s.liveSearchFail(w, err)
 		return
 	}
+	answer := suggestionsAnswer{Suggestions: slices.Clone(cached)}
 	ids := make([]int64, 0, len(answer.Suggestions))
 	for _, sg := range answer.Suggestions {
 		if sg.ID > 0 {
@@ -242,11 +283,13 @@ func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*ren
 		list[i] = sg
 		tags = append(tags, productTag(p.ID))
 	}
-	body, err := json.Marshal(map[string]any{"suggestions": list})
+	body, err := json.Marshal(suggestionsAnswer{Suggestions: list})
 	if err != nil {
 		return nil, err
 	}
-	return render.NewPage(http.StatusOK, body, tags), nil
+	p := render.NewPage(http.StatusOK, body, tags)
+	s.suggestMemo.put(p.ETag, list)
+	return p, nil
 }
 
 // noResultsTagged is a copy of the "No results" answer to cache under tags

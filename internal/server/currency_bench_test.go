@@ -1,9 +1,9 @@
 package server_test
 
 // The price call (wmc_get_products_price) for a listing's 24 products in
-// EUR, in process:
+// EUR, and a cached live search in the base and in EUR, in process:
 //
-//	go test -run '^$' -bench 'PriceCall' -benchmem ./internal/server/
+//	go test -run '^$' -bench 'PriceCall|LiveSearchIn' -benchmem ./internal/server/
 
 import (
 	"context"
@@ -60,4 +60,38 @@ func BenchmarkPriceCall24(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkLiveSearchIn is a cached live search ("tee": 10 suggestions,
+// variable products among them) for a base shopper (the cached answer as
+// it is) and a EUR shopper (its prices converted per request).
+func BenchmarkLiveSearchIn(b *testing.B) {
+	db := storetest.Open(b, sqlstore.SQLite)
+	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
+	wmcConfigure(b, srv.Currencies())
+	for _, c := range []struct{ name, cookie, want string }{{"USD", "", "$"}, {"EUR", "wmc_current_currency=EUR", "€"}} {
+		b.Run(c.name, func(b *testing.B) {
+			call := func() *httptest.ResponseRecorder {
+				r := httptest.NewRequest(http.MethodGet, liveSearch("tee"), nil)
+				r.Header.Set("Cookie", c.cookie)
+				r.Header.Set("Accept-Encoding", "gzip, br")
+				w := httptest.NewRecorder()
+				srv.ServeHTTP(w, r)
+				return w
+			}
+			if w := call(); w.Code != 200 || (c.name == "EUR" && !strings.Contains(w.Body.String(), c.want)) {
+				b.Fatalf("%d %s", w.Code, w.Body)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if w := call(); w.Code != 200 {
+						b.Errorf("%d", w.Code)
+						return
+					}
+				}
+			})
+		})
+	}
 }

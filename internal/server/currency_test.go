@@ -521,6 +521,11 @@ func TestWMCLiveSearchInCurrency(t *testing.T) {
 				t.Errorf("suggestion %d: %+v in USD, %+v in JPY", i, a, b)
 			}
 		}
+		// The cached answer decoded again (its memo emptied) converts the same.
+		s.srv.ForgetDecodedSuggestionsForTest()
+		if _, again := search("breton", "wmc_current_currency=JPY"); priceOf(again, tee) != priceOf(jpy, tee) || len(again.Suggestions) != len(jpy.Suggestions) {
+			t.Errorf("JPY after the memo was emptied: %+v", again.Suggestions)
+		}
 		// An unknown or disabled currency in the cookie: the base.
 		for _, ck := range []string{"wmc_current_currency=XYZ", "wmc_current_currency=GBP", "wmc_current_currency="} {
 			if _, res := search("breton", ck); priceOf(res, tee) != priceOf(usd, tee) {

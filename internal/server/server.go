@@ -153,6 +153,7 @@ type Server struct {
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
 	pricing         *pricing.Service      // prices in the shopper's currency (currency.go, ajax.go)
+	suggestMemo     suggestionMemo        // cached live-search answers, decoded (ajax.go)
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 }
