@@ -142,8 +142,9 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
  * hydration render the base (or shown, the currency of a page rendered for
  * this visitor: the cart and checkout pass their cart's); after hydration the
  * refresh runs when the cookie names another currency, and the switchers
- * mark what is shown: the shopper's last choice here, else the price call's
- * answer, else shown, else the cookie's currency.
+ * mark what is shown: the price call's currency where it runs; on the cart,
+ * checkout and order-received pages the shopper's last choice there, else
+ * shown, else the cookie's currency.
  */
 export function CurrencySwitchers({
   currencies,
@@ -176,7 +177,10 @@ export function CurrencySwitchers({
 
   if (list.length < 2) return null;
   const known = (code: string | undefined) => (code && list.some((c) => c.code === code) ? code : '');
-  const current = known(picked) || st.current || known(shown) || known(fromCookie) || base;
+  // Where the price call runs, the switchers mark what its answer shows (the
+  // base until then, or after a failure); elsewhere the amounts are the
+  // server's, in the shopper's currency.
+  const current = refresh ? st.current || base : known(picked) || known(shown) || known(fromCookie) || base;
   const onChoose = (code: string) => {
     if (!list.some((c) => c.code === code)) return;
     setPicked(code);
