@@ -466,8 +466,8 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
 
-    // On the checkout a switch is kept for the next page (the review stays the cart it was opened with);
-    // the next page's header is in the new currency, not the fragments this tab stored in yen.
+    // On the checkout a switch is kept for the next page: the cookie (the currency the order
+    // would be placed in) stays what the review shows; the next page applies the choice.
     await page.setViewportSize({ width: 1280, height: 900 });
     await openCheckout(page);
     const onCheckout = page.getByRole('combobox', { name: 'Currency' });
@@ -475,8 +475,20 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
     await onCheckout.selectOption('EUR');
     await page.locator('[aria-live="polite"]', { hasText: 'Prices will be shown in EUR on the next page' }).waitFor({ state: 'attached' });
     assert.match(await page.locator('#order_review').innerText(), /¥3,460/);
+    const cookieNow = async () => (await page.context().cookies()).find((c) => c.name === 'wmc_current_currency')?.value;
+    assert.equal(await cookieNow(), 'JPY', 'the checkout keeps its currency');
+    const read = await page.request.get('/wp-json/wc/store/v1/cart');
+    assert.equal((await read.json()).totals.currency_code, 'JPY', 'the cart the order would be placed from is still in yen');
     await page.goto('/shop/');
     await hydrated(page);
     await waitForText(page, 'a.header-cart .header-cart-total', tankEUR);
+    assert.equal(await cookieNow(), 'EUR');
+    await page.waitForFunction(() => [...document.querySelectorAll('.wmc-cache-pid[data-wmc_product_id]')].every((e) => /€/.test(e.textContent)));
+
+    // A switch by link (?wmc-currency=, set by the server): the next page does not reuse the fragments stored in euros.
+    await page.goto('/product/cotton-tank-top/?wmc-currency=GBP');
+    await hydrated(page);
+    assert.equal(await cookieNow(), 'GBP');
+    await waitForText(page, 'a.header-cart .header-cart-total', tankGBP);
   });
 });

@@ -17,6 +17,7 @@ const realFetch = globalThis.fetch;
 
 beforeEach(() => {
   resetCurrencyState();
+  sessionStorage.clear();
   document.cookie = 'wmc_current_currency=; Path=/; Max-Age=0';
   calls = [];
   window.fetch = (async (_u: string, init?: RequestInit) => {
@@ -84,17 +85,24 @@ describe('CurrencySwitchers', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('does not refresh on the cart or checkout; a choice there is kept for later pages', async () => {
+  it('does not refresh on the checkout; a choice there is kept for the next page, where it is applied', async () => {
     document.cookie = 'wmc_current_currency=EUR; Path=/';
-    render(<Page page="checkout" />);
+    const { unmount } = render(<Page page="checkout" />);
     await act(async () => {
       await new Promise((r) => setTimeout(r, 0));
     });
     expect(calls).toHaveLength(0);
     fireEvent.change(screen.getByRole('combobox', { name: 'Currency' }), { target: { value: 'JPY' } });
-    expect(document.cookie).toContain('wmc_current_currency=JPY');
     expect(screen.getByText('Prices will be shown in JPY on the next page')).toBeInTheDocument();
+    expect(document.cookie).toContain('wmc_current_currency=EUR'); // the checkout's cart stays in EUR
     expect(calls).toHaveLength(0);
+    unmount();
+    // The next page: the cookie is set before its price refresh, which asks once, in JPY.
+    const { container } = render(<Page />);
+    await waitFor(() => expect(container.querySelector('[data-wmc_product_id="15"]')!.textContent).toBe('JPY 15'));
+    expect(document.cookie).toContain('wmc_current_currency=JPY');
+    expect(calls).toHaveLength(1);
+    expect(sessionStorage.getItem('vitrine_currency_next_page')).toBeNull();
   });
 
   it('on the cart page a switch makes no price call: the followers (cart, mini cart) refresh, then it is announced', async () => {

@@ -9,11 +9,33 @@ import './currency.css';
 export const NO_REFRESH_PAGES = new Set(['checkout', 'cart', 'order-received']);
 /**
  * Pages a switch does not change: the checkout (its order review is the
- * cart it was opened with) and the order-received page (the order keeps its
- * currency). The choice is kept for the next pages. The cart page follows
- * a switch (its lines and the mini cart are asked for again).
+ * cart it was opened with, and the order is placed in the cookie's currency:
+ * the cookie must not change under it) and the order-received page (the
+ * order keeps its currency). The choice is kept for the next page of this
+ * tab (PENDING_KEY) and applied there. The cart page follows a switch (its
+ * lines and the mini cart are asked for again).
  */
 export const NEXT_PAGE_ONLY = new Set(['checkout', 'order-received']);
+/** sessionStorage key of a choice made on a NEXT_PAGE_ONLY page. */
+export const PENDING_KEY = 'vitrine_currency_next_page';
+
+function keepPending(code: string) {
+  try {
+    sessionStorage.setItem(PENDING_KEY, code);
+  } catch {
+    // storage blocked: the choice is lost, the page stays as it is
+  }
+}
+
+function takePending(): string {
+  try {
+    const code = sessionStorage.getItem(PENDING_KEY) ?? '';
+    sessionStorage.removeItem(PENDING_KEY);
+    return code;
+  } catch {
+    return '';
+  }
+}
 
 export function announceText(code: string): string {
   return `Prices shown in ${code}`;
@@ -164,6 +186,18 @@ export function CurrencySwitchers({
   const list = currencies ?? [];
   const refresh = !NO_REFRESH_PAGES.has(page) && list.length > 1;
 
+  // A choice kept from the checkout: set before the price refresh below reads
+  // the cookie; the followers run once every component has registered them.
+  useEffect(() => {
+    if (NEXT_PAGE_ONLY.has(page) || list.length < 2) return;
+    const code = takePending();
+    if (!list.some((c) => c.code === code) || code === readCurrencyCookie(document.cookie)) return;
+    document.cookie = currencyCookieString(code, window.location.protocol === 'https:');
+    setPicked(code);
+    queueMicrotask(() => void currencySwitched(code));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page
+  }, []);
+
   useEffect(() => {
     if (!refresh) return;
     const r = installPriceRefresh({ doc: document, fetch: (...a) => window.fetch(...a), base, url: () => window.location.href });
@@ -185,7 +219,7 @@ export function CurrencySwitchers({
     if (!list.some((c) => c.code === code)) return;
     setPicked(code);
     if (NEXT_PAGE_ONLY.has(page)) {
-      document.cookie = currencyCookieString(code, window.location.protocol === 'https:');
+      keepPending(code);
       setNote(`Prices will be shown in ${code} on the next page`);
       return;
     }
