@@ -34,7 +34,7 @@ after(async () => {
 
 const CARDS = 'ul.products > li.product.type-product';
 const WRAPPERS = '.wmc-cache-pid[data-wmc_product_id]';
-// The demo's EUR: rate 0.92 to USD, rounded up to a whole euro ending in .99, "1.234,56 €".
+// The demo's EUR: rate 0.92 to USD, rounded to the cent (no step), written "1.234,56 €" (GBP has the .99 endings).
 const EUR_RATE = 0.92;
 
 async function withPage(fn, options = {}) {
