@@ -63,6 +63,7 @@ export function Layout({ data, children }: { data: Exclude<PageData, { page: 'fr
             currencies={data.settings?.currencies}
             base={data.settings?.base_currency || data.site.currency?.currency_code || 'USD'}
             page={data.page}
+            shown={data.page === 'cart' || data.page === 'checkout' ? data.cart?.totals?.currency_code : undefined}
           />
           <AccountLinks user={user} />
           <CartMenu count={cartCount} />
