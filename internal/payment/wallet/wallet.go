@@ -290,8 +290,8 @@ type Service struct {
 	cfg    Config
 	d      Deps
 	method payment.CurrencyLimited
-	log   *slog.Logger
-	locks [64]sync.Mutex // create-order per session, striped
+	log    *slog.Logger
+	locks  [64]sync.Mutex // create-order per session, striped
 	// started is closed once the reconciler's startup pass has run.
 	started chan struct{}
 }
