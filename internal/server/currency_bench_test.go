@@ -61,3 +61,82 @@ func BenchmarkPriceCall24(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCartInCurrency: GET /cart of a three-line cart in the base
+// currency and in EUR (lines converted with one fixed-price read, fees
+// converted, Quote in EUR): what selling in the shopper's currency adds to
+// every cart read.
+//
+//	go test -run '^$' -bench 'CartInCurrency' -benchmem ./internal/server/
+func BenchmarkCartInCurrency(b *testing.B) {
+	db := storetest.Open(b, sqlstore.SQLite)
+	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
+	wmcConfigure(b, srv.Currencies())
+	tok := cartTokens(b, srv, 1)[0]
+	for _, slug := range []string{"striped-breton-tee", "cotton-tank-top", "linen-overshirt"} {
+		p, err := db.ProductBySlug(context.Background(), slug)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(`{"id":`+itoa(p.ID)+`,"quantity":2}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Cart-Token", tok)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code != http.StatusCreated {
+			b.Fatalf("add %s: %d %s", slug, w.Code, w.Body)
+		}
+	}
+	for _, code := range []string{"USD", "EUR"} {
+		b.Run(code, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					r := httptest.NewRequest(http.MethodGet, "/wp-json/wc/store/v1/cart", nil)
+					r.Header.Set("Cart-Token", tok)
+					r.Header.Set("Cookie", "wmc_current_currency="+code)
+					w := httptest.NewRecorder()
+					srv.ServeHTTP(w, r)
+					if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"currency_code":"`+code+`"`) {
+						b.Errorf("%d %.200s", w.Code, w.Body)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkLiveSearchIn is a cached live search ("tee": 10 suggestions,
+// variable products among them) for a base shopper (the cached answer as
+// it is) and a EUR shopper (its prices converted per request).
+func BenchmarkLiveSearchIn(b *testing.B) {
+	db := storetest.Open(b, sqlstore.SQLite)
+	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
+	wmcConfigure(b, srv.Currencies())
+	for _, c := range []struct{ name, cookie, want string }{{"USD", "", "$"}, {"EUR", "wmc_current_currency=EUR", "€"}} {
+		b.Run(c.name, func(b *testing.B) {
+			call := func() *httptest.ResponseRecorder {
+				r := httptest.NewRequest(http.MethodGet, liveSearch("tee"), nil)
+				r.Header.Set("Cookie", c.cookie)
+				r.Header.Set("Accept-Encoding", "gzip, br")
+				w := httptest.NewRecorder()
+				srv.ServeHTTP(w, r)
+				return w
+			}
+			if w := call(); w.Code != 200 || (c.name == "EUR" && !strings.Contains(w.Body.String(), c.want)) {
+				b.Fatalf("%d %s", w.Code, w.Body)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if w := call(); w.Code != 200 {
+						b.Errorf("%d", w.Code)
+						return
+					}
+				}
+			})
+		})
+	}
+}
