@@ -524,8 +524,19 @@ func TestWMCCartAndOrderInCurrency(t *testing.T) {
 			t.Errorf("fragments: %d %s", fr.status, fr.raw)
 		}
 
+		// A review that showed another currency (switched in another
+		// window) is refused with the cart in the new one; nothing placed.
+		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), `"extensions":{"woo-multi-currency":{"currency":"USD"}}`))
+		if data, _ := r.body["data"].(map[string]any); r.status != 409 || r.code() != "woocommerce_rest_checkout_currency_changed" ||
+			data == nil || data["cart"].(map[string]any)["totals"].(map[string]any)["currency_code"] != "EUR" {
+			t.Fatalf("shown USD, shopper EUR: %d %.300s", r.status, r.raw)
+		}
+		if rc := c.do("GET", cartAPI, ""); len(rc.items()) != 1 {
+			t.Fatalf("the refused checkout changed the cart: %s", rc.raw)
+		}
+
 		// The order: EUR, the rate, the quoted total.
-		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""))
+		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), `"extensions":{"woo-multi-currency":{"currency":"EUR"}}`))
 		if r.status != 200 {
 			t.Fatalf("checkout: %d %s", r.status, r.raw)
 		}

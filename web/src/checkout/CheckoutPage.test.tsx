@@ -318,6 +318,10 @@ describe('place order', () => {
     const attribution = (c.body!.extensions as Record<string, Record<string, string>>)['woocommerce/order-attribution'];
     expect(attribution.source_type).toBe('typein');
     expect(attribution.session_pages).toBe('1');
+    // The currency the review showed goes with the order (the server refuses another).
+    const shown = (c.body!.extensions as Record<string, Record<string, string>>)['woo-multi-currency'];
+    expect(shown.currency).toBe('USD');
+    expect((document.querySelector('[name="wmc_currency"]') as HTMLInputElement).value).toBe('USD');
     // The hidden inputs of the classic form carry the same values.
     expect((document.querySelector('[name="wc_order_attribution_source_type"]') as HTMLInputElement).value).toBe('typein');
   });

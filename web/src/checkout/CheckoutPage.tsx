@@ -385,7 +385,11 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
       customer_note: note,
       payment_method: method,
       payment_data: [] as { key: string; value: string }[],
-      extensions: attribution ? { 'woocommerce/order-attribution': attribution } : {},
+      extensions: {
+        ...(attribution ? { 'woocommerce/order-attribution': attribution } : {}),
+        // The currency the review shows: the server refuses an order in another one.
+        'woo-multi-currency': { currency: cart.totals.currency_code },
+      },
       ...(data.can_create_account && createAccount ? { create_account: true, customer_password: accountPassword.current } : {}),
     };
     await enqueue(async () => {
@@ -650,6 +654,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
                   <AttributionInputs settings={data.settings?.attribution} />
                   <input type="hidden" name="woocommerce-process-checkout-nonce" value={data.process_nonce} />
                   <input type="hidden" name="_wp_http_referer" value="/checkout/" />
+                  <input type="hidden" name="wmc_currency" value={cart.totals.currency_code} />
                   {walletChosen ? (
                     <WalletButtons busy={placing && placing !== 'order' ? placing : null} onPay={(f) => void payWithWallet(f)} />
                   ) : (
