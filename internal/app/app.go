@@ -125,7 +125,7 @@ Usage:
   vitrine [serve] [flags]                     run the shop (--demo: seed a demo catalogue, pay in the built-in sandbox)
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
-  vitrine currency list|set|rates [flags]     the currencies the shop sells in and their rates (vitrine currency for details)
+  vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine version                             print the version
 

@@ -31,6 +31,7 @@ import (
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/pricing"
 	"vitrine/internal/render"
 	"vitrine/internal/review"
 	"vitrine/internal/storage/sqlstore"
@@ -152,6 +153,8 @@ type Server struct {
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
+	pricing         *pricing.Service      // prices in the shopper's currency (currency.go, ajax.go)
+	suggestMemo     suggestionMemo        // cached live-search answers, decoded (ajax.go)
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 }

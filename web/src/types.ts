@@ -478,6 +478,8 @@ export interface StoreCart {
   shipping_rates?: ShippingPackage[];
   needs_shipping?: boolean;
   needs_payment?: boolean;
+  /** Extensions' data by namespace (woo-multi-currency: the currency; see checkout/currency-switch.ts). */
+  extensions?: Record<string, unknown>;
 }
 
 /** A Store API address (billing has email too). */

@@ -85,6 +85,7 @@ export function SiteHeader({
             currencies={settings?.currencies}
             base={settings?.base_currency || data.site.currency?.currency_code || 'USD'}
             page={data.page}
+            shown={data.page === 'cart' || data.page === 'checkout' ? data.cart?.totals?.currency_code : undefined}
           />
           <AccountLinks user={user} />
           <CartMenu count={cartCount} />
