@@ -3,9 +3,9 @@
 // --header-hide-on-scroll): the coming-soon page for a visitor against the
 // shop for a manager; the sticky header and hide-on-scroll by scrolling at
 // 1280 and 390 px; the dropdown menus by pointer and keyboard; the
-// off-canvas menu (focus trap, Escape); the store notice dismissed and
-// absent after a reload with no flash; axe scans with a dropdown and the
-// off-canvas menu open. The shop is in coming-soon mode, so the storefront
+// off-canvas menu (focus trap, Escape); no sliding under reduced motion;
+// the store notice dismissed and absent after a reload with no flash; axe
+// scans with a dropdown and the off-canvas menu open. The shop is in coming-soon mode, so the storefront
 // is browsed as the manager (the CLI creates one in the server's store).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -216,6 +216,31 @@ test('sticky header at 390 px: the bar alone, 70 px, hidden and shown by the scr
     assert.equal(await page.locator('header .header-search').isVisible(), false, 'search is in the Menu');
     await scrollTo(page, 0);
     await waitHeader(page, { stuck: false, hidden: false });
+  } finally {
+    await context.close();
+  }
+});
+
+test('reduced motion: the header sticks and hides without sliding; the off-canvas menu opens without its animation', async () => {
+  const context = await managerContext(PHONE, { isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
+  try {
+    const page = await context.newPage();
+    await page.goto('/shop/');
+    await page.waitForLoadState('networkidle');
+    await scrollTo(page, 1200);
+    await waitHeader(page, { stuck: true, hidden: true });
+    await scrollTo(page, 1000);
+    await waitHeader(page, { stuck: true, hidden: false });
+    const motion = await page.evaluate(() => {
+      const s = getComputedStyle(document.querySelector('header.site-header'));
+      return { animation: s.animationName, transition: s.transitionDuration };
+    });
+    assert.equal(motion.animation, 'none', 'no slide-in');
+    // main.css cuts every transition to 0.01 ms under reduced motion.
+    assert.ok(motion.transition.split(',').every((d) => parseFloat(d) < 0.001), `no transition (${motion.transition})`);
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Menu' }).waitFor();
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#mobile-menu')).animationName), 'none');
   } finally {
     await context.close();
   }
