@@ -24,6 +24,7 @@ import {
   SecurityPage,
   VerifyEmailPage,
 } from './split/pages';
+import { ComingSoonPage } from './frame/ComingSoonPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -66,6 +67,8 @@ export function App({ data }: { data: PageData }) {
   if (data.page === 'quickview') return <QuickViewContent data={data} />;
   // A cart fragment (wc-ajax answers): the one element, nothing around it.
   if (data.page === 'fragments') return <Fragment data={data} />;
+  // Coming-soon mode: the page visitors get, without the shop's frame.
+  if (data.page === 'coming-soon') return <ComingSoonPage data={data} />;
   return (
     <>
     <Layout data={data}>
