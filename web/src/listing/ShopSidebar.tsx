@@ -80,12 +80,24 @@ export function useStickySidebar(column: RefObject<HTMLElement | null>, box: Ref
     const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(schedule) : null;
     ro?.observe(col);
     ro?.observe(el);
+    // The header sticks, hides or shows after the same scroll (its own
+    // handler, a render later, then a slide or an animation): follow it.
+    const header = document.querySelector('.site-header');
+    const mo = header && typeof MutationObserver === 'function' ? new MutationObserver(schedule) : null;
+    if (header) {
+      mo?.observe(header, { attributes: true, attributeFilter: ['class', 'style'] });
+      header.addEventListener('transitionend', schedule);
+      header.addEventListener('animationend', schedule);
+    }
     update();
     return () => {
       window.removeEventListener('scroll', schedule);
       window.removeEventListener('resize', schedule);
       wide.removeEventListener?.('change', schedule);
       ro?.disconnect();
+      mo?.disconnect();
+      header?.removeEventListener('transitionend', schedule);
+      header?.removeEventListener('animationend', schedule);
       if (frame) cancelAnimationFrame(frame);
       set(STATIC, {});
     };
