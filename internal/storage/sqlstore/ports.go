@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
+	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
@@ -27,4 +28,5 @@ var (
 	_ review.Store   = (*DB)(nil)
 	_ contact.Store  = (*DB)(nil)
 	_ currency.Store = (*DB)(nil)
+	_ contentpage.Store = (*DB)(nil)
 )
