@@ -114,7 +114,10 @@ func TestRefusedInputChangesNothing(t *testing.T) {
 			{"title", func(i contentpage.Input) contentpage.Input { i.Title = strings.Repeat("é", 201); return i }},
 			{"title", func(i contentpage.Input) contentpage.Input { i.Title = "a\x00b"; return i }},
 			{"body", func(i contentpage.Input) contentpage.Input { i.Body = " \n "; return i }},
-			{"body", func(i contentpage.Input) contentpage.Input { i.Body = strings.Repeat("x", contentpage.MaxBody+1); return i }},
+			{"body", func(i contentpage.Input) contentpage.Input {
+				i.Body = strings.Repeat("x", contentpage.MaxBody+1)
+				return i
+			}},
 			{"body", func(i contentpage.Input) contentpage.Input { i.Body = "\xff\xfe"; return i }},
 			{"status", func(i contentpage.Input) contentpage.Input { i.Status = "private"; return i }},
 		} {

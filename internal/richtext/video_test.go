@@ -89,7 +89,9 @@ https://youtu.be/aaaaaaaaaaa
 	if !reflect.DeepEqual(origins, []string{VimeoOrigin, YouTubeOrigin}) {
 		t.Fatalf("origins = %v", origins)
 	}
-	wraps := findAll(t, out, func(n *html.Node) bool { return n.Type == html.ElementNode && strings.HasPrefix(attr(n, "class"), "lazy-video ") })
+	wraps := findAll(t, out, func(n *html.Node) bool {
+		return n.Type == html.ElementNode && strings.HasPrefix(attr(n, "class"), "lazy-video ")
+	})
 	if len(wraps) != 3 {
 		t.Fatalf("%d lazy videos, want 3:\n%s", len(wraps), out)
 	}
@@ -135,8 +137,8 @@ func TestEmbedVideosLeavesOthers(t *testing.T) {
 		"",
 		"<p>No video here.</p>",
 		`<p><a href="https://example.com/">https://www.youtube.com/watch?v=dQw4w9WgXcQ</a></p>`, // text and link differ
-		`<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">Our video</a></p>`,           // a named link stays a link
-		`<p>https://www.youtube.com/watch?v=dQw4w9WgXcQ <img src="/a.png"></p>`,               // more than the URL
+		`<p><a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ">Our video</a></p>`,            // a named link stays a link
+		`<p>https://www.youtube.com/watch?v=dQw4w9WgXcQ <img src="/a.png"></p>`,                 // more than the URL
 		`<ul><li>Watch https://vimeo.com/76979871 now</li></ul>`,
 	} {
 		out, origins := EmbedVideos(in, "T")
