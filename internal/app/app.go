@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/contentpage"
 	"vitrine/internal/importer"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -118,6 +119,7 @@ Usage:
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
   vitrine currency list|set|rates [flags]     the currencies the shop sells in and their rates (vitrine currency for details)
+  vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine version                             print the version
 
@@ -214,9 +216,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency") {
-			// The user and currency commands parse their own flags
-			// (user.go, currency.go); the shop's flags (--db) go before.
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page") {
+			// The user, currency and page commands parse their own flags
+			// (user.go, currency.go, page.go); the shop's flags (--db) go before.
 			pos = append(pos, args...)
 			break
 		}
@@ -378,8 +380,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return userCommand(ctx, cfg, pos, Stdin, stdout, stderr, log) // user.go
 	case "currency":
 		return currencyCommand(ctx, cfg, pos, Stdin, stdout, log) // currency.go
+	case "page":
+		return pageCommand(ctx, cfg, pos, Stdin, stdout, log) // page.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, paypal-sandbox, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, paypal-sandbox, version)", cmd)
 }
 
 func version() string {
@@ -466,6 +470,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			return fmt.Errorf("seed demo currencies: %w", err)
 		} else if n > 0 {
 			log.Info("demo currencies configured", "currencies", n)
+		}
+		// The demo pages, once: a shop that has any page keeps its own.
+		if n, err := (&contentpage.Service{Store: db}).SeedDemo(ctx, seed.DemoPages()); err != nil {
+			return fmt.Errorf("seed demo pages: %w", err)
+		} else if n > 0 {
+			log.Info("demo pages published", "pages", n)
 		}
 	}
 
