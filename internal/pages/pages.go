@@ -59,6 +59,9 @@ type Loader struct {
 	// Currencies lists the switcher's currencies for every page's
 	// settings (nil: none; the shop sells in its base currency only).
 	Currencies func(ctx context.Context) ([]CurrencyOption, error)
+	// ContentPages are the shop's content pages (content.go): the footer's
+	// links and /<slug>/ (nil: none).
+	ContentPages ContentSource
 }
 
 // Result is a loaded page.
@@ -67,6 +70,9 @@ type Result struct {
 	Data   any
 	Head   render.Head
 	Tags   []string
+	// FrameSrc are the origins the page frames (video players): the
+	// server allows them in this page's Content-Security-Policy only.
+	FrameSrc []string
 }
 
 // Site is the shop's identity as pages show it.
@@ -95,6 +101,9 @@ type Base struct {
 	// EditLinks are the content blocks' edit links, for staff only
 	// (settings.user.can_edit_pages); absent from visitors' pages.
 	EditLinks []EditLink `json:"edit_links,omitempty"`
+	// Pages are the shop's published content pages, linked from the
+	// footer (content.go).
+	Pages []PageLink `json:"pages,omitempty"`
 }
 
 // Settings are the shop's storefront behaviour switches (spec sections 3
@@ -196,6 +205,9 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 	b := &storeapi.Builder{Currency: l.Currency, Now: l.Now(), CategoryPaths: storeapi.CategoryPaths(cats)}
 	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}, Settings: l.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
+	if e.base.Pages, err = l.pageLinks(ctx); err != nil {
+		return nil, err
+	}
 	e.base.Settings.User = userFrom(ctx)
 	if l.Currencies != nil {
 		list, err := l.Currencies(ctx)
