@@ -59,6 +59,10 @@ type Config struct {
 	Scroll        string
 	ScrollHistory string
 	Zoom          bool
+	// VideoLoad and VideoDelayMS: when lazy videos load their player
+	// (pages.VideoSettings).
+	VideoLoad    string
+	VideoDelayMS int
 	// Secret signs cart session cookies, Cart-Tokens and nonces. Empty:
 	// a random secret kept in the store (settings table), shared by every
 	// instance on that store and kept across restarts.
@@ -198,6 +202,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.ReviewAutoApprove, "review-auto-approve", false, "reviews: publish new reviews at once instead of holding them for moderation (reviews with more than 2 links are held anyway)")
 	num(&c.ReviewRateLimit, "review-rate-limit", review.DefaultRateLimit, "reviews: posts allowed per client address (IPv6: per /64) per 10 minutes, shared by all instances (0: no limit)")
 	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
+	str(&c.VideoLoad, "video-load", "press", "videos in descriptions and pages load their player on a press of Play (press), or also near the viewport (viewport; phones and Safari after the first touch or --video-delay-ms)")
+	num(&c.VideoDelayMS, "video-delay-ms", 0, "with --video-load viewport: on phones and Safari, also start watching the viewport after this many ms without a touch (0: only after one)")
 	num(&c.ContactFileRetentionDays, "contact-file-retention", 30, "days files uploaded with the contact form are kept before they are deleted (the messages stay; 1 to 3650)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -278,6 +284,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		if v.n < 0 || v.n > 1_000_000 {
 			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
 		}
+	}
+	if c.VideoLoad != "press" && c.VideoLoad != "viewport" {
+		return c, nil, fmt.Errorf("--video-load %q: use press or viewport", c.VideoLoad)
+	}
+	if c.VideoDelayMS < 0 || c.VideoDelayMS > 60000 {
+		return c, nil, fmt.Errorf("--video-delay-ms %d: use 0 to 60000", c.VideoDelayMS)
 	}
 	if c.ContactFileRetentionDays < 1 || c.ContactFileRetentionDays > 3650 {
 		return c, nil, fmt.Errorf("--contact-file-retention %d: use 1 to 3650 (days)", c.ContactFileRetentionDays)
@@ -501,6 +513,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings := pages.DefaultSettings()
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
 	settings.Zoom = cfg.Zoom
+	settings.Video = pages.VideoSettings{Load: cfg.VideoLoad, DelayMS: cfg.VideoDelayMS}
 	settings.Attribution = pages.Attribution{Enabled: cfg.Attribution, LifetimeMonths: cfg.AttributionMonths}
 	secret := []byte(cfg.Secret)
 	if len(secret) == 0 {

@@ -130,6 +130,8 @@ type Settings struct {
 	// Wallet shows the PayPal wallet buttons (product page, cart, checkout);
 	// the server sets it when the wallet is configured.
 	Wallet bool `json:"wallet"`
+	// Video is how lazy videos load (richtext.EmbedVideos' markup).
+	Video VideoSettings `json:"video"`
 	// User is the page's viewer (user.go): the constant Visitor on cached
 	// pages.
 	User User `json:"user"`
@@ -152,6 +154,17 @@ type CurrencyOption struct {
 	Decimals          int    `json:"decimals"`
 	ThousandSeparator string `json:"thousand_separator"`
 	DecimalSeparator  string `json:"decimal_separator"`
+}
+
+// VideoSettings say when a lazy video's player loads (spec sections 4 and
+// 9). Always on a press of its Play button. Load "viewport" also loads it
+// when it comes near the viewport (200 px below, a tenth visible); on
+// phones and Safari only after the shopper's first touch or key press, or
+// after DelayMS when set. "press" (the default) contacts the provider only
+// when asked.
+type VideoSettings struct {
+	Load    string `json:"load"` // press or viewport
+	DelayMS int    `json:"delay_ms"`
 }
 
 // Attribution configures order attribution tracking. Off: the storefront
@@ -181,6 +194,7 @@ func DefaultSettings() Settings {
 		InfiniteScroll: InfiniteScroll{Type: "spinner", History: "push", ScrollThreshold: 400, FadeInDuration: 300},
 		Zoom:           false, Lightbox: true, SearchMinChars: 3,
 		Attribution: Attribution{Enabled: true, LifetimeMonths: 6},
+		Video:       VideoSettings{Load: "press"},
 	}
 }
 
