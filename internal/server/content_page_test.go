@@ -90,9 +90,17 @@ func TestContentPages(t *testing.T) {
 			t.Fatalf("about data: %+v", d)
 		}
 		for _, want := range []string{"<title>About us – Vitrine</title>", `<link rel="canonical" href="https://shop.example/about/">`,
-			"We sew.", "Play video: About us", `<link rel="manifest" href="/manifest.webmanifest">`} {
+			`<link rel="manifest" href="/manifest.webmanifest">`} {
 			if !strings.Contains(html, want) {
 				t.Errorf("about page lacks %q", want)
+			}
+		}
+		// Server-rendered by the app: the title, the body, the Play button.
+		app := html[strings.Index(html, `<div id="root">`):strings.Index(html, `<script id="vitrine-data"`)]
+		for _, want := range []string{`<h1 class="page-title">About us</h1>`, "<p>We sew.</p>", `<span class="lazy-video__label">Play video: About us</span>`,
+			`<a href="/about/" aria-current="page">About us</a>`} {
+			if !strings.Contains(app, want) {
+				t.Errorf("the rendered page lacks %q", want)
 			}
 		}
 		if strings.Contains(html, "<iframe") && !strings.Contains(html, `<template class="lazy-video__player"><iframe`) {

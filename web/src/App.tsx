@@ -18,6 +18,7 @@ import { LoginPage } from './account/login/LoginPage';
 import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
 import { ReviewErrorPage } from './product/ReviewErrorPage';
 import { ContactPage } from './contact/ContactPage';
+import { ContentPage } from './content/ContentPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -49,6 +50,8 @@ function Page({ data }: { data: PageData }) {
       return <ReviewErrorPage data={data} />;
     case 'contact':
       return <ContactPage data={data} />;
+    case 'content':
+      return <ContentPage data={data} />;
     default:
       return <NotFoundPage />;
   }
