@@ -84,7 +84,7 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="apple-touch-icon" href="/apple-touch-icon.png">
 <meta name="theme-color" content="#1f3a5f">
-<noscript><style>img.lazyload,.lazy-video__play{display:none}</style></noscript>
+<noscript><style>img.lazyload,.lazy-video__play{display:none!important}</style></noscript>
 {{- range .Assets.CSS}}
 <link rel="stylesheet" href="{{.}}">{{end}}
 {{- if .Assets.Script}}

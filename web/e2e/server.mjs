@@ -44,7 +44,8 @@ function freePort() {
  * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (demo mode, --demo: the demo
  * catalogue is seeded on start) and wait for GET /readyz = 200.
  * @param {{ args?: string[] }} [options] extra command-line flags (e.g. ['--zoom'])
- * @returns {Promise<{ baseURL: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ baseURL: string, db: string, stop: () => Promise<void> }>} db: the --db value, for
+ *   running the binary's commands (vitrine page …) on the same store
  */
 export async function startServer({ args = [] } = {}) {
   if (!existsSync(BINARY)) {
@@ -53,9 +54,10 @@ export async function startServer({ args = [] } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vitrine-e2e-'));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
+  const db = `sqlite:${path.join(dir, 'v.db')}`;
   const child = spawn(
     BINARY,
-    ['--addr', `127.0.0.1:${port}`, '--metrics-addr', '', '--db', `sqlite:${path.join(dir, 'v.db')}`, '--log-level', 'warn', '--demo', ...args],
+    ['--addr', `127.0.0.1:${port}`, '--metrics-addr', '', '--db', db, '--log-level', 'warn', '--demo', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   live.set(child, dir);
@@ -113,7 +115,7 @@ export async function startServer({ args = [] } = {}) {
     await stop();
     throw err;
   }
-  return { baseURL, stop };
+  return { baseURL, db, stop };
 }
 
 /** Launch Debian's Chromium headless (never a downloaded browser). */
