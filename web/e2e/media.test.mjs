@@ -139,8 +139,12 @@ test('listing images: the first row eager, the rest lazyload → lazyloading →
     const steps = (src) => log.filter((e) => e.src === src).map((e) => phase(e.cls)).filter((p, i, a) => p && p !== a[i - 1]);
     assert.deepEqual(steps(lastSrc), ['lazyload', 'lazyloading', 'lazyloaded'], 'the last card went through the classes in order');
     assert.deepEqual(steps(brokenSrc), ['lazyload', 'lazyloading', 'lazyerror'], 'the broken card ended in lazyerror');
-    // Every lazy card is loaded by now, with its box never resized: width/height attributes throughout.
-    const states = await page.$$eval('img[data-src]', (imgs) => imgs.map((i) => [i.className, i.getAttribute('width'), i.getAttribute('height')]));
+    // Every lazy card of the page scrolled through is loaded by now (the cards infinite scroll
+    // appended below may still wait), with its box reserved: width and height throughout.
+    const states = await page.$$eval('ul.products > li.product:nth-child(-n+24) img[data-src]', (imgs) =>
+      imgs.map((i) => [i.className, i.getAttribute('width'), i.getAttribute('height')]),
+    );
+    assert.equal(states.length, 20, 'the 20 lazy cards of the first page');
     for (const [cls, w, h] of states) {
       assert.ok(/lazyloaded|lazyerror/.test(cls), `every lazy image settled (${cls})`);
       assert.ok(Number(w) > 0 && Number(h) > 0, 'width and height given');

@@ -170,9 +170,9 @@ describe('infinite scroll, spinner mode', () => {
     });
     try {
       render(<ListingPage data={page1('spinner')} />);
-      const held = () => document.querySelector<HTMLElement>('.infinite-scroll__reserve');
+      const held = () => document.querySelector<HTMLElement>('.infinite-scroll__sentinel');
       expect(held()?.style.minHeight).toBe('320px'); // one more row of three
-      expect(held()?.firstElementChild).toHaveClass('infinite-scroll__sentinel');
+      expect(FakeIO.all.at(-1)!.targets[0]).toBe(held()); // the held space is what is watched
       act(() => FakeIO.all.at(-1)!.fire(true));
       expect(held()?.style.minHeight).toBe('320px'); // kept while loading, the spinner inside
       expect(held()?.querySelector('.infinite-scroll__spinner')).not.toBeNull();

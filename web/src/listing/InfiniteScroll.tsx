@@ -78,7 +78,7 @@ export function InfiniteScroll({
   const measure = useCallback(() => Math.max(0, Math.round(reserveRef.current?.() ?? 0)), []);
 
   // Spinner mode holds the next page's space below the cards from the
-  // start (the sentinel at its top): the space appears at hydration, when
+  // start (the sentinel is that space): the space appears at hydration, when
   // the shopper is at the top of a page of cards and the footer is far
   // out of view, and each loaded page's cards take the place held for
   // them, so the footer never moves while in view (no layout shift). It
@@ -155,8 +155,9 @@ export function InfiniteScroll({
   return (
     <div className="infinite-scroll" data-mode={active ? mode : 'off'}>
       {holding ? (
-        <div className="infinite-scroll__reserve" style={reserved > 0 ? { minHeight: reserved } : undefined}>
-          {state.status === 'idle' && <div ref={sentinel} className="infinite-scroll__sentinel" aria-hidden="true" />}
+        // The sentinel is the held space itself: a jump past its top (End,
+        // scrollTo) still leaves part of it in range.
+        <div ref={sentinel} className="infinite-scroll__sentinel" aria-hidden="true" style={reserved > 0 ? { minHeight: reserved } : undefined}>
           {loading && (
             <div className="infinite-scroll__spinner" aria-hidden="true">
               <span className="loading-spin" />
