@@ -82,8 +82,16 @@ type Config struct {
 	// Attribution turns order attribution tracking on; AttributionMonths is
 	// the first-visit cookies' lifetime.
 	Attribution       bool
-	ComingSoon        bool // staff see the coming-soon footer banner; the storefront stays open
 	AttributionMonths int
+	// ComingSoon: visitors see the coming-soon page; staff browse as usual
+	// and see the footer banner.
+	ComingSoon bool
+	// StoreNotice is the store-notice banner's text (plain text or simple
+	// HTML, sanitized); empty: none. storeNotice is it parsed.
+	StoreNotice string
+	storeNotice *pages.StoreNotice
+	// HeaderHideOnScroll hides the stuck header while scrolling down.
+	HeaderHideOnScroll bool
 	// ShopEmail receives the new-order notices (default: the SMTP from address).
 	ShopEmail string
 	// MetricsAddr serves /metrics on its own listener; empty (or "off")
@@ -122,7 +130,7 @@ Usage:
   vitrine [serve] [flags]                     run the shop (--demo: seed a demo catalogue, pay in the built-in sandbox)
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
-  vitrine currency list|set|rates [flags]     the currencies the shop sells in and their rates (vitrine currency for details)
+  vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine version                             print the version
@@ -192,7 +200,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	dur(&c.CartLifetime, "cart-lifetime", 48*time.Hour, "how long a guest cart lives after its last change (e.g. 48h)")
 	boolean(&c.Attribution, "attribution", true, "order attribution: remember where shoppers came from in first-party cookies and store it with orders")
-	boolean(&c.ComingSoon, "coming-soon", false, "coming-soon mode: logged-in staff see the coming-soon footer banner (the storefront itself stays open)")
+	boolean(&c.ComingSoon, "coming-soon", false, "coming-soon mode: visitors and customers get a coming-soon page (503) and can only log in; shop managers and administrators browse as usual and see a reminder banner")
+	str(&c.StoreNotice, "store-notice", "", "store notice shown above the header of every page until dismissed: plain text or simple HTML (sanitized; at most 2000 bytes); empty: none")
+	boolean(&c.HeaderHideOnScroll, "header-hide-on-scroll", false, "hide the sticky header while shoppers scroll down, show it again when they scroll up")
 	num(&c.AttributionMonths, "attribution-lifetime-months", 6, "order attribution: lifetime of the first-visit cookies in months")
 	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
 	num(&c.CheckoutRateLimit, "checkout-rate-limit", checkout.DefaultRateLimit, "checkout attempts allowed per minute per cart session, shared by all instances (0: no limit)")
@@ -271,6 +281,11 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	if c.ScrollHistory != "push" && c.ScrollHistory != "replace" {
 		return c, nil, fmt.Errorf("--infinite-scroll-history %q: use push or replace", c.ScrollHistory)
 	}
+	notice, err := pages.NewStoreNotice(c.StoreNotice)
+	if err != nil {
+		return c, nil, fmt.Errorf("--store-notice: %w", err)
+	}
+	c.storeNotice = notice
 	if c.CartLifetime < time.Hour || c.CartLifetime > 90*24*time.Hour {
 		return c, nil, fmt.Errorf("--cart-lifetime %s: use 1h to 2160h (90 days)", c.CartLifetime)
 	}
@@ -514,6 +529,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
 	settings.Zoom = cfg.Zoom
 	settings.Video = pages.VideoSettings{Load: cfg.VideoLoad, DelayMS: cfg.VideoDelayMS}
+	settings.StoreNotice, settings.HeaderHideOnScroll = cfg.storeNotice, cfg.HeaderHideOnScroll
 	settings.Attribution = pages.Attribution{Enabled: cfg.Attribution, LifetimeMonths: cfg.AttributionMonths}
 	secret := []byte(cfg.Secret)
 	if len(secret) == 0 {

@@ -8,10 +8,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/currency"
 	"vitrine/internal/money"
 	"vitrine/internal/storage/sqlstore"
@@ -24,15 +26,21 @@ import (
 //	    [--thousand-sep S] [--decimal-sep S] [--rounding none|nearest|up|down]
 //	    [--step X] [--ending X] [--order N] [--enable|--disable]
 //	vitrine currency rates FILE [--format ecb|csv]
+//	vitrine currency price PRODUCT CODE REGULAR [SALE]
+//	vitrine currency price --delete PRODUCT CODE
 //
 // Rates are units of the currency for 1 unit of the base (--currency).
 // Step and ending are written in the currency's units (--step 1 --ending
-// 0.99: prices end in .99).
+// 0.99: prices end in .99). A fixed price is a product's (or variation's)
+// price in one currency set by hand, which wins over conversion; its
+// amounts are written in that currency (12.99; JPY 1500).
 
 const currencyUsage = "usage: vitrine currency list\n" +
 	"       vitrine currency set CODE [--rate R] [--decimals N] [--symbol S] [--position left|right|left_space|right_space]\n" +
 	"            [--thousand-sep S] [--decimal-sep S] [--rounding none|nearest|up|down] [--step X] [--ending X] [--order N] [--enable|--disable]\n" +
-	"       vitrine currency rates FILE [--format ecb|csv]   (FILE - reads stdin)"
+	"       vitrine currency rates FILE [--format ecb|csv]   (FILE - reads stdin)\n" +
+	"       vitrine currency price PRODUCT CODE REGULAR [SALE]   (a fixed price; PRODUCT: id, slug or SKU; amounts in CODE: 12.99)\n" +
+	"       vitrine currency price --delete PRODUCT CODE        (back to the converted price)"
 
 func currencyCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
 	if len(args) == 0 {
@@ -48,6 +56,8 @@ func currencyCommand(ctx context.Context, cfg Config, args []string, stdin io.Re
 		return currencySet(ctx, cfg, args[1:], stdout, log)
 	case "rates":
 		return currencyRates(ctx, cfg, args[1:], stdin, stdout, log)
+	case "price":
+		return currencyPrice(ctx, cfg, args[1:], stdout, log)
 	}
 	return &UsageError{currencyUsage}
 }
@@ -63,7 +73,7 @@ func withCurrencies(ctx context.Context, cfg Config, log *slog.Logger, fn func(*
 
 func currencyService(cfg Config, db *sqlstore.DB, log *slog.Logger) *currency.Service {
 	base, _ := money.Lookup(cfg.Currency)
-	return &currency.Service{Store: db, Base: base, Log: log}
+	return &currency.Service{Store: db, Base: base, Products: db, Log: log}
 }
 
 func listCurrencies(ctx context.Context, svc *currency.Service, stdout io.Writer) error {
@@ -280,4 +290,163 @@ func listOrNone(codes []string) string {
 		return "none"
 	}
 	return strings.Join(codes, ", ")
+}
+
+// currencyPrice sets or deletes a fixed price:
+//
+//	vitrine currency price PRODUCT CODE REGULAR [SALE]
+//	vitrine currency price --delete PRODUCT CODE
+//
+// Refused input (exit 2) changes nothing: the checks are
+// currency.Service.SetFixedPrice's.
+func currencyPrice(ctx context.Context, cfg Config, args []string, stdout io.Writer, log *slog.Logger) error {
+	del := false
+	var pos []string
+	for _, a := range args {
+		switch {
+		case a == "--delete" || a == "-delete":
+			del = true
+		case strings.HasPrefix(a, "-") && len(a) > 1 && !strings.ContainsAny(a[1:2], "0123456789."):
+			// "-5" is a (refused) amount, not a flag.
+			return &UsageError{fmt.Sprintf("currency price: unknown flag %q (the shop's flags, such as --db, go before \"currency\")\n%s", a, currencyUsage)}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	switch {
+	case del && len(pos) != 2:
+		return &UsageError{"currency price --delete: give the product and the currency (vitrine currency price --delete classic-tee EUR)\n" + currencyUsage}
+	case !del && (len(pos) < 3 || len(pos) > 4):
+		return &UsageError{"currency price: give the product, the currency, the regular price and optionally the sale price (vitrine currency price classic-tee EUR 25.99 19.99)\n" + currencyUsage}
+	}
+	code := strings.ToUpper(strings.TrimSpace(pos[1]))
+	db, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := currencyService(cfg, db, log)
+	p, err := findProduct(ctx, db, pos[0])
+	if err != nil {
+		return err
+	}
+	c, configured, err := svc.Configured(ctx, code)
+	if err != nil {
+		return err
+	}
+	if !configured { // SetFixedPrice refuses it; its decimals read the amounts meanwhile
+		var ok bool
+		if c, ok = currency.Defaults(code); !ok {
+			return &UsageError{fmt.Sprintf("currency price: CODE: %q is not a known ISO 4217 currency code", pos[1])}
+		}
+	}
+	if del {
+		f, had, err := svc.DeleteFixedPrice(ctx, p.ID, code)
+		if err != nil {
+			return err
+		}
+		if !had {
+			fmt.Fprintf(stdout, "%s has no fixed %s price: nothing changed\n", productLabel(p), code)
+			return nil
+		}
+		fmt.Fprintf(stdout, "deleted the fixed %s price of %s: %s; its %s price is converted again\n", code, productLabel(p), fixedText(c, f, false), code)
+		return nil
+	}
+	f := currency.FixedPrice{ProductID: p.ID, Code: code}
+	if f.Regular, err = currency.ParseAmount(pos[2], c.Decimals); err != nil {
+		return &UsageError{"currency price: REGULAR " + err.Error()}
+	}
+	if len(pos) == 4 {
+		sale, err := currency.ParseAmount(pos[3], c.Decimals)
+		if err != nil {
+			return &UsageError{"currency price: SALE " + err.Error()}
+		}
+		f.Sale = &sale
+	}
+	err = svc.SetFixedPrice(ctx, f)
+	var in *currency.InputError
+	if errors.As(err, &in) {
+		arg := map[string]string{"currency": "CODE", "regular": "REGULAR", "sale": "SALE", "product": "PRODUCT"}[in.Field]
+		msg := "currency price: " + arg + ": " + in.Message
+		if p.Type == catalog.TypeVariable && in.Field == "product" {
+			msg += variationList(ctx, db, p.ID)
+		}
+		return &UsageError{msg + " (nothing changed)"}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "fixed %s price of %s: %s\n", code, productLabel(p), fixedText(c, f, true))
+	if !c.Enabled {
+		fmt.Fprintf(stdout, "%s is disabled: shoppers see this price once it is enabled (vitrine currency set %s --enable)\n", code, code)
+	}
+	return nil
+}
+
+// findProduct resolves a product or variation by id, else by slug (a
+// parent product), else by SKU.
+func findProduct(ctx context.Context, db *sqlstore.DB, ref string) (*catalog.Product, error) {
+	ref = strings.TrimSpace(ref)
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
+		p, err := db.Product(ctx, id)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return nil, &UsageError{fmt.Sprintf("currency price: PRODUCT: no product or variation has id %d", id)}
+		}
+		return p, err
+	}
+	p, err := db.ProductBySlug(ctx, ref)
+	if !errors.Is(err, catalog.ErrNotFound) {
+		return p, err
+	}
+	id, err := db.ProductIDBySKU(ctx, ref)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, &UsageError{fmt.Sprintf("currency price: PRODUCT: no product has the id, slug or SKU %q", ref)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return db.Product(ctx, id)
+}
+
+// variationList names a variable product's variations for its refusal
+// (" — variations: id 58 TEE-POCKET-WHITE-S, …"), "" when they cannot be read.
+func variationList(ctx context.Context, db *sqlstore.DB, parentID int64) string {
+	vs, err := db.Variations(ctx, parentID)
+	if err != nil || len(vs) == 0 {
+		return ""
+	}
+	var names []string
+	for i, v := range vs {
+		if i == 6 {
+			names = append(names, fmt.Sprintf("and %d more", len(vs)-i))
+			break
+		}
+		n := fmt.Sprintf("id %d", v.ID)
+		if v.SKU != "" {
+			n += " " + v.SKU
+		}
+		names = append(names, n)
+	}
+	return " — variations: " + strings.Join(names, ", ")
+}
+
+func productLabel(p *catalog.Product) string {
+	s := fmt.Sprintf("%q (id %d", p.Name, p.ID)
+	if p.SKU != "" {
+		s += ", SKU " + p.SKU
+	}
+	return s + ")"
+}
+
+// fixedText writes a fixed price in its currency; explain says what a
+// missing sale price means.
+func fixedText(c currency.Currency, f currency.FixedPrice, explain bool) string {
+	s := "regular " + c.Format(f.Regular)
+	switch {
+	case f.Sale != nil:
+		return s + ", sale " + c.Format(*f.Sale)
+	case explain:
+		return s + ", no fixed sale price (a sale price is converted)"
+	}
+	return s
 }

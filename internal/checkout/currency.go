@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/catalog"
 	"vitrine/internal/currency"
 )
 
@@ -121,4 +123,18 @@ func (s *Service) pricing(ctx context.Context, p *cart.Priced, code string) (*Pr
 		return nil, err
 	}
 	return &Pricing{Currency: t.Currency, Table: t, Config: cfg}, nil
+}
+
+// QuoteLinesIn quotes lines (base unit prices, as cart.Service resolves
+// them; converted on a copy) for cust in code's currency, as Price quotes a
+// cart: what a cart holding only these lines would cost (the wallet's
+// product buttons).
+func (s *Service) QuoteLinesIn(ctx context.Context, lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer, code string) (Quotation, *Pricing, error) {
+	p := &cart.Priced{Lines: slices.Clone(lines), Products: byID}
+	pr, err := s.pricing(ctx, p, code)
+	if err != nil {
+		return Quotation{}, nil, err
+	}
+	q, err := QuoteLines(p.Lines, p.Products, cust, pr.Config)
+	return q, pr, err
 }

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 
 	"vitrine/internal/cart"
@@ -309,6 +310,15 @@ func (s *Service) PickRate(ctx context.Context, id, rate string) error {
 // emptied the cart gets the first order back within this window.
 const replayWindow = 10 * time.Minute
 
+// CurrencyChanged refuses an order whose review showed another currency
+// than the one it would be placed in (409: the adapters answer the cart
+// priced in cur, so the review shows the new totals).
+func CurrencyChanged(cur currency.Currency) *cart.Error {
+	return &cart.Error{Status: 409, Code: "woocommerce_rest_checkout_currency_changed",
+		Message: fmt.Sprintf("Your order is now in %s: the currency was changed in another window. Please check the new total and place your order again.",
+			html.EscapeString(cur.Code))}
+}
+
 // PlaceRequest is a checkout as a surface received it.
 type PlaceRequest struct {
 	Session        string
@@ -332,6 +342,10 @@ type PlaceRequest struct {
 	// Currency is the shopper's currency ("": the base); the order is
 	// placed in it unless the method does not take it (SaleCurrency).
 	Currency string
+	// ShownCurrency, when set, is the currency the shopper's order review
+	// showed: an order that would be placed in another one (the currency
+	// was switched in another window) is refused with CurrencyChanged.
+	ShownCurrency string
 }
 
 // PlaceOrder validates a checkout and places the order. Validation errors
@@ -376,6 +390,9 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	c, err := s.Price(ctx, stored, true, code)
 	if err != nil {
 		return nil, err
+	}
+	if ok && pr.ShownCurrency != "" && len(c.Lines) > 0 && !strings.EqualFold(strings.TrimSpace(pr.ShownCurrency), c.Pricing.Currency.Code) {
+		return nil, CurrencyChanged(c.Pricing.Currency)
 	}
 	if !ok {
 		if len(c.Lines) == 0 {

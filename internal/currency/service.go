@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/money"
 )
 
@@ -71,12 +72,22 @@ type Store interface {
 	FixedPrices(ctx context.Context, code string, ids []int64) (map[int64]FixedPrice, error)
 }
 
+// Products looks a product up by id, variations included (catalog.Store,
+// catalog.Cache); catalog.ErrNotFound when there is none.
+type Products interface {
+	Product(ctx context.Context, id int64) (*catalog.Product, error)
+}
+
 // Service is the currency capability's use cases.
 type Service struct {
 	Store Store
 	Base  money.Currency // the shop's currency (--currency)
-	Now   func() time.Time
-	Log   *slog.Logger
+	// Products, when set, lets SetFixedPrice refuse a product that does
+	// not exist or has no price of its own with a clear error (without
+	// it the store's foreign key refuses an unknown product).
+	Products Products
+	Now      func() time.Time
+	Log      *slog.Logger
 }
 
 func (s *Service) now() time.Time {
@@ -279,13 +290,21 @@ func (s *Service) RateHistory(ctx context.Context, code string, limit int) ([]Ra
 	return s.Store.RateHistory(ctx, strings.ToUpper(code), s.Base.Code, limit)
 }
 
-// SetFixedPrice sets a product's fixed price in a configured currency
-// (amounts in its minor units).
+// SetFixedPrice sets a product's fixed price in a configured currency,
+// enabled or not (amounts in its minor units): a disabled currency's
+// prices can be prepared before it is offered. With Products set, the
+// product must exist and have a price of its own: a simple or external
+// product, or a variation (a variable product's prices are its
+// variations', a grouped product's its children's).
 func (s *Service) SetFixedPrice(ctx context.Context, p FixedPrice) error {
+	p.Code = strings.ToUpper(strings.TrimSpace(p.Code))
 	if _, ok, err := s.Configured(ctx, p.Code); err != nil {
 		return err
 	} else if !ok {
-		return &InputError{"currency", fmt.Sprintf("%s is not configured (fixed prices are for currencies other than the base)", p.Code)}
+		if p.Code == s.Base.Code {
+			return &InputError{"currency", fmt.Sprintf("%s is the base currency: a product's price in it is its own price (fixed prices are for the other currencies)", p.Code)}
+		}
+		return &InputError{"currency", fmt.Sprintf("%q is not configured (add it with vitrine currency set %s --rate R)", p.Code, p.Code)}
 	}
 	if p.Regular <= 0 {
 		return &InputError{"regular", "must be more than 0"}
@@ -293,7 +312,58 @@ func (s *Service) SetFixedPrice(ctx context.Context, p FixedPrice) error {
 	if p.Sale != nil && (*p.Sale <= 0 || *p.Sale >= p.Regular) {
 		return &InputError{"sale", "must be more than 0 and less than the regular price"}
 	}
+	if err := s.checkPriced(ctx, p.ProductID); err != nil {
+		return err
+	}
 	return s.Store.SetFixedPrice(ctx, p)
+}
+
+// checkPriced refuses (InputError "product") an id that is not a product
+// with a price of its own, when the service can look products up.
+func (s *Service) checkPriced(ctx context.Context, id int64) error {
+	if id <= 0 {
+		return &InputError{"product", fmt.Sprintf("%d is not a product id", id)}
+	}
+	if s.Products == nil {
+		return nil
+	}
+	prod, err := s.Products.Product(ctx, id)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return &InputError{"product", fmt.Sprintf("no product or variation has id %d", id)}
+	}
+	if err != nil {
+		return err
+	}
+	switch prod.Type {
+	case catalog.TypeVariable:
+		return &InputError{"product", fmt.Sprintf("%d (%s) is a variable product: its prices are its variations'; set a fixed price on each variation", id, prod.Name)}
+	case catalog.TypeGrouped:
+		return &InputError{"product", fmt.Sprintf("%d (%s) is a grouped product: it has no price of its own; set fixed prices on its products", id, prod.Name)}
+	}
+	return nil
+}
+
+// FixedPrice answers a product's fixed price in code, if it has one.
+func (s *Service) FixedPrice(ctx context.Context, productID int64, code string) (FixedPrice, bool, error) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	m, err := s.Store.FixedPrices(ctx, code, []int64{productID})
+	if err != nil {
+		return FixedPrice{}, false, err
+	}
+	f, ok := m[productID]
+	return f, ok, nil
+}
+
+// DeleteFixedPrice removes a product's fixed price in code, so its price
+// there is converted again. It answers the price removed, and false when
+// there was none (nothing changed, not an error).
+func (s *Service) DeleteFixedPrice(ctx context.Context, productID int64, code string) (FixedPrice, bool, error) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	f, ok, err := s.FixedPrice(ctx, productID, code)
+	if err != nil || !ok {
+		return f, ok, err
+	}
+	return f, true, s.Store.DeleteFixedPrice(ctx, productID, code)
 }
 
 // ProductPrices is one product's prices in minor units of a currency.
@@ -404,4 +474,42 @@ func (s *Service) SeedDemo(ctx context.Context) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// ParseAmount reads an amount typed in a currency with decimals decimals
+// ("12.99", JPY "1500"): an optional minus sign (so that SetFixedPrice, not
+// the parser, says a price must be more than 0), digits, and at most
+// decimals digits after a point ("12.50" and "12.5" are the same; zeros
+// past the currency's decimals are allowed). A comma is refused rather
+// than guessed at: "12,99" is twelve euros ninety-nine in one country and
+// 1,299 in another.
+func ParseAmount(s string, decimals int) (int64, error) {
+	s = strings.TrimSpace(s)
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.TrimPrefix(s, "-")
+	if strings.Contains(digits, ",") {
+		return 0, fmt.Errorf("%q: write the amount with a point before the decimals and no thousands separator (1299.50)", s)
+	}
+	whole, frac, _ := strings.Cut(digits, ".")
+	if whole == "" && frac == "" || strings.ContainsFunc(whole+frac, func(r rune) bool { return r < '0' || r > '9' }) {
+		return 0, fmt.Errorf("%q is not an amount (write it as 12.99)", s)
+	}
+	if t := strings.TrimRight(frac, "0"); len(t) > decimals {
+		if decimals == 0 {
+			return 0, fmt.Errorf("%q: the currency has no decimals", s)
+		}
+		return 0, fmt.Errorf("%q: the currency has %d decimals", s, decimals)
+	}
+	if n := len(strings.TrimLeft(whole, "0")); n > 15 || n+decimals > 18 {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	frac = (frac + strings.Repeat("0", decimals))[:decimals]
+	var v int64
+	for _, r := range whole + frac {
+		v = v*10 + int64(r-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, nil
 }

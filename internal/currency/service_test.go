@@ -455,3 +455,87 @@ func TestSeedDemo(t *testing.T) {
 		}
 	})
 }
+
+// With Products set, SetFixedPrice refuses what has no price of its own;
+// DeleteFixedPrice says whether there was one.
+func TestFixedPriceProductChecksAndDelete(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		now := time.Date(2024, 5, 10, 16, 0, 0, 0, time.UTC)
+		svc := currencyService(t, db, "USD", &now)
+		svc.Products = db
+		if err := svc.SaveCurrency(ctx, newCurrency(t, "EUR", "0.92")); err != nil {
+			t.Fatal(err)
+		}
+		price := int64(1999)
+		simple := &catalog.Product{Type: catalog.TypeSimple, Name: "Cap", Slug: "cap", Status: "publish", RegularPrice: &price, Purchasable: true}
+		variable := &catalog.Product{Type: catalog.TypeVariable, Name: "Tee", Slug: "tee", Status: "publish"}
+		grouped := &catalog.Product{Type: catalog.TypeGrouped, Name: "Set", Slug: "set", Status: "publish"}
+		for _, p := range []*catalog.Product{simple, variable, grouped} {
+			if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range []struct {
+			p     currency.FixedPrice
+			field string
+			msg   string
+		}{
+			{currency.FixedPrice{ProductID: 999999, Code: "EUR", Regular: 100}, "product", "no product or variation has id 999999"},
+			{currency.FixedPrice{ProductID: 0, Code: "EUR", Regular: 100}, "product", "not a product id"},
+			{currency.FixedPrice{ProductID: variable.ID, Code: "EUR", Regular: 100}, "product", "variable product"},
+			{currency.FixedPrice{ProductID: grouped.ID, Code: "EUR", Regular: 100}, "product", "grouped product"},
+			{currency.FixedPrice{ProductID: simple.ID, Code: "USD", Regular: 100}, "currency", "USD is the base currency"},
+			{currency.FixedPrice{ProductID: simple.ID, Code: "CHF", Regular: 100}, "currency", `"CHF" is not configured`},
+			{currency.FixedPrice{ProductID: simple.ID, Code: "EUR", Regular: -100}, "regular", "more than 0"},
+		} {
+			var in *currency.InputError
+			if err := svc.SetFixedPrice(ctx, c.p); !errors.As(err, &in) || in.Field != c.field || !strings.Contains(in.Message, c.msg) {
+				t.Errorf("%+v: %v, want %s: %s", c.p, err, c.field, c.msg)
+			}
+		}
+		for _, id := range []int64{simple.ID, variable.ID, grouped.ID} {
+			if _, ok, err := svc.FixedPrice(ctx, id, "EUR"); ok || err != nil {
+				t.Errorf("refused price of %d stored: %v", id, err)
+			}
+		}
+		// Lower-case codes are the same currency.
+		if err := svc.SetFixedPrice(ctx, currency.FixedPrice{ProductID: simple.ID, Code: "eur", Regular: 1800}); err != nil {
+			t.Fatal(err)
+		}
+		if f, ok, err := svc.FixedPrice(ctx, simple.ID, "EUR"); !ok || err != nil || f.Regular != 1800 || f.Sale != nil {
+			t.Errorf("stored %+v %v %v", f, ok, err)
+		}
+		if f, ok, err := svc.DeleteFixedPrice(ctx, simple.ID, "eur"); !ok || err != nil || f.Regular != 1800 {
+			t.Errorf("delete: %+v %v %v", f, ok, err)
+		}
+		if _, ok, err := svc.DeleteFixedPrice(ctx, simple.ID, "EUR"); ok || err != nil {
+			t.Errorf("second delete: %v %v", ok, err)
+		}
+		if p, _ := svc.Price(ctx, simple.ID, 1999, false, "EUR"); p != 1839 {
+			t.Errorf("after delete: %d, want the converted 18.39", p)
+		}
+	})
+}
+
+func TestParseAmount(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		decimals int
+		want     int64
+		err      string
+	}{
+		{"12.99", 2, 1299, ""}, {"12.5", 2, 1250, ""}, {"12", 2, 1200, ""}, {" 0.05 ", 2, 5, ""}, {".5", 2, 50, ""},
+		{"12.500", 2, 1250, ""}, {"1500", 0, 1500, ""}, {"1500.00", 0, 1500, ""}, {"1.234", 3, 1234, ""},
+		{"-5", 2, -500, ""}, {"0", 2, 0, ""}, {"999999999999999.99", 2, 99999999999999999, ""},
+		{"12,99", 2, 0, "with a point"}, {"1,299.00", 2, 0, "with a point"}, {"12.999", 2, 0, "has 2 decimals"},
+		{"1500.5", 0, 0, "no decimals"}, {"", 2, 0, "not an amount"}, {".", 2, 0, "not an amount"}, {"1e3", 2, 0, "not an amount"},
+		{"12.9.9", 2, 0, "not an amount"}, {"+5", 2, 0, "not an amount"}, {"--5", 2, 0, "not an amount"}, {"5 €", 2, 0, "not an amount"},
+		{"1000000000000000", 2, 0, "too large"}, {"999999999999999", 4, 0, "too large"}, {"99999999999999", 4, 999999999999990000, ""}, {"9999999999999", 4, 99999999999990000, ""},
+	} {
+		got, err := currency.ParseAmount(c.in, c.decimals)
+		if c.err == "" && (err != nil || got != c.want) || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("ParseAmount(%q, %d) = %d, %v; want %d %q", c.in, c.decimals, got, err, c.want, c.err)
+		}
+	}
+}

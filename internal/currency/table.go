@@ -54,25 +54,36 @@ func (t *Table) Load(ctx context.Context, ids []int64) error {
 // fixed regular price without a fixed sale price leaves the sale price
 // converted). A conversion that overflows answers 0 and is kept in Err.
 func (t *Table) Amount(productID, amount int64, sale bool) int64 {
-	if t.base {
-		return amount
-	}
-	if f, ok := t.fixed[productID]; ok {
-		if !sale {
-			return f.Regular
-		}
-		if f.Sale != nil {
-			return *f.Sale
-		}
-	}
-	v, err := Convert(amount, t.baseDecimals, t.Currency)
+	v, err := t.Converted(productID, amount, sale)
 	if err != nil {
 		if t.err == nil {
-			t.err = fmt.Errorf("product %d: %w", productID, err)
+			t.err = err
 		}
 		return 0
 	}
 	return v
+}
+
+// Converted is Amount answering its own error instead of keeping it in
+// Err, for a caller that handles each amount's failure on its own (the
+// price call's exchange snippets: one bad entry does not blank the rest).
+func (t *Table) Converted(productID, amount int64, sale bool) (int64, error) {
+	if t.base {
+		return amount, nil
+	}
+	if f, ok := t.fixed[productID]; ok {
+		if !sale {
+			return f.Regular, nil
+		}
+		if f.Sale != nil {
+			return *f.Sale, nil
+		}
+	}
+	v, err := Convert(amount, t.baseDecimals, t.Currency)
+	if err != nil {
+		return 0, fmt.Errorf("product %d: %w", productID, err)
+	}
+	return v, nil
 }
 
 // Err is the first conversion error Amount met (nil: none).

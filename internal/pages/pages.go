@@ -142,6 +142,15 @@ type Settings struct {
 	// every shopper: the shopper's own currency is the client's to read
 	// (the wmc_current_currency cookie, the price call's answer).
 	Currencies []CurrencyOption `json:"currencies,omitempty"`
+	// StickyHeight is the stuck header's height in px (spec section 3:
+	// sticky_height 70).
+	StickyHeight int `json:"sticky_height"`
+	// HeaderHideOnScroll hides the stuck header while the shopper scrolls
+	// down and shows it again when they scroll up (spec section 4,
+	// "optional hide-on-scroll"; default off).
+	HeaderHideOnScroll bool `json:"header_hide_on_scroll"`
+	// StoreNotice is the shop's store-notice banner (notice.go); nil: none.
+	StoreNotice *StoreNotice `json:"store_notice,omitempty"`
 }
 
 // CurrencyOption is one currency of the switcher, with how its amounts
@@ -193,8 +202,9 @@ func DefaultSettings() Settings {
 	return Settings{
 		InfiniteScroll: InfiniteScroll{Type: "spinner", History: "push", ScrollThreshold: 400, FadeInDuration: 300},
 		Zoom:           false, Lightbox: true, SearchMinChars: 3,
-		Attribution: Attribution{Enabled: true, LifetimeMonths: 6},
-		Video:       VideoSettings{Load: "press"},
+		Attribution:  Attribution{Enabled: true, LifetimeMonths: 6},
+		StickyHeight: DefaultStickyHeight,
+		Video:        VideoSettings{Load: "press"},
 	}
 }
 

@@ -20,7 +20,24 @@ type Head struct {
 	SiteName    string
 	// JSONLD holds schema.org objects, each written as its own script.
 	JSONLD []any
+	// StoreNoticeID is the store notice's id (pages.StoreNotice), read by
+	// HeadScript; empty when the shop shows no notice.
+	StoreNoticeID string
 }
+
+// HeadScript is the page's one inline script, run before first paint: it
+// marks <html> with "js" (the header's script-only layout: the mobile
+// Menu button, the dropdowns' state) and, when the store notice's dismiss
+// cookie store_notice<id>=hidden is set, with "store-notice-hidden", which
+// hides the notice in the stylesheet. Cached pages are shared, so what
+// depends on the visitor's cookie is applied here, never baked into the
+// HTML. Its text never changes: the Content-Security-Policy allows it by
+// hash (HeadScriptCSP), not with 'unsafe-inline'.
+const HeadScript = `(function(d){var e=d.documentElement,s=d.currentScript,i=s&&s.getAttribute('data-store-notice');e.classList.add('js');if(i&&(';'+d.cookie.replace(/\s+/g,'')+';').indexOf(';store_notice'+i+'=hidden;')>-1)e.classList.add('store-notice-hidden')})(document)`
+
+// HeadScriptCSP is HeadScript's CSP source: its SHA-256, base64 (a test
+// checks the two agree).
+const HeadScriptCSP = "'sha256-3r0V+HLWtu6A4aOrcDdbyA06e9CgIRqAHcJJ95HOOM4='"
 
 // Assets are the built app's entry script and stylesheets.
 type Assets struct {
@@ -87,6 +104,7 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <noscript><style>img.lazyload,.lazy-video__play{display:none!important}</style></noscript>
 {{- range .Assets.CSS}}
 <link rel="stylesheet" href="{{.}}">{{end}}
+<script{{if .Head.StoreNoticeID}} data-store-notice="{{.Head.StoreNoticeID}}"{{end}}>{{.HeadScript}}</script>
 {{- if .Assets.Script}}
 <script type="module" src="{{.Assets.Script}}"></script>{{end}}
 {{- range .JSONLD}}
@@ -120,6 +138,8 @@ func Document(head Head, assets Assets, appHTML string, data []byte) ([]byte, er
 		App    template.HTML
 		Data   template.JS
 		JSONLD []template.JS
-	}{head, assets, template.HTML(appHTML), template.JS(data), ld})
+		// HeadScript is a constant (the CSP allows its hash).
+		HeadScript template.JS
+	}{head, assets, template.HTML(appHTML), template.JS(data), ld, template.JS(HeadScript)})
 	return buf.Bytes(), err
 }

@@ -1,7 +1,10 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -28,7 +31,7 @@ func TestDocumentEscapesDataAndHead(t *testing.T) {
 			t.Errorf("document lacks %q:\n%s", want, s)
 		}
 	}
-	if strings.Count(s, "</script>") != 3 { // module script, one JSON-LD, the data
+	if strings.Count(s, "</script>") != 4 { // head script, module script, one JSON-LD, the data
 		t.Errorf("a value closed a script element early:\n%s", s)
 	}
 }
@@ -41,5 +44,34 @@ func TestLoadAssets(t *testing.T) {
 	}
 	if _, err := LoadAssets(fsys, "nope.tsx"); err == nil {
 		t.Error("missing entry accepted")
+	}
+}
+
+// TestHeadScript: the inline head script is in every page, carries the
+// store notice's id when there is one (escaped as an attribute), runs
+// before the app's script, and its text is exactly what HeadScriptCSP
+// hashes (the CSP would block it otherwise).
+func TestHeadScript(t *testing.T) {
+	sum := sha256.Sum256([]byte(HeadScript))
+	if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; HeadScriptCSP != want {
+		t.Fatalf("HeadScriptCSP = %s, the script hashes to %s", HeadScriptCSP, want)
+	}
+	re := regexp.MustCompile(`<script( data-store-notice="([^"]*)")?>([^<]*)</script>`)
+	for _, c := range []struct{ id, attr string }{{"", ""}, {"0123abcd", "0123abcd"}, {`"><x`, "&#34;&gt;&lt;x"}} {
+		doc, err := Document(Head{Title: "T", StoreNoticeID: c.id}, Assets{Script: "/assets/app.js"}, "", []byte("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(doc)
+		m := re.FindStringSubmatch(s)
+		if m == nil {
+			t.Fatalf("no inline head script:\n%s", s)
+		}
+		if m[2] != c.attr || m[3] != HeadScript {
+			t.Errorf("id %q: attribute %q, script %q", c.id, m[2], m[3])
+		}
+		if strings.Index(s, m[0]) > strings.Index(s, `<script type="module"`) || strings.Index(s, m[0]) > strings.Index(s, "</head>") {
+			t.Error("the head script must run in the head, before the app")
+		}
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"vitrine/internal/catalog"
@@ -77,6 +80,46 @@ type suggestion struct {
 	Price string `json:"price"`
 }
 
+// suggestionsAnswer is the live search's answer.
+type suggestionsAnswer struct {
+	Suggestions []suggestion `json:"suggestions"`
+}
+
+// suggestionMemo keeps cached live-search answers decoded, by ETag (a hash
+// of the answer's bytes), so that writing one in another currency does not
+// parse it again. Entries are never modified (callers clone); the memo is
+// cleared when it holds suggestionMemoMax answers.
+type suggestionMemo struct {
+	mu sync.Mutex
+	m  map[string][]suggestion
+}
+
+const suggestionMemoMax = 1024
+
+func (m *suggestionMemo) put(etag string, list []suggestion) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= suggestionMemoMax {
+		m.m = make(map[string][]suggestion)
+	}
+	m.m[etag] = list
+}
+
+func (m *suggestionMemo) get(p *render.Page) ([]suggestion, error) {
+	m.mu.Lock()
+	list, ok := m.m[p.ETag]
+	m.mu.Unlock()
+	if ok {
+		return list, nil
+	}
+	var answer suggestionsAnswer
+	if err := json.Unmarshal(p.HTML, &answer); err != nil {
+		return nil, err
+	}
+	m.put(p.ETag, answer.Suggestions)
+	return answer.Suggestions, nil
+}
+
 // noResults is the single entry answered when nothing matches; the
 // storefront shows it and does not navigate for id -1.
 type noResults struct {
@@ -95,6 +138,15 @@ var noResultsPage = render.NewPage(http.StatusOK, []byte(`{"suggestions":[{"id":
 // "No results" entry (a category that is not known, by id or slug, matches
 // nothing). Answers are cached by folded query and category until a change
 // to a product shown, or any change that can alter listings or search.
+//
+// Prices are in the shopper's currency. The cached answer carries base
+// prices and is shared by every currency: a base shopper gets it as it is
+// (precompressed); any other shopper gets it with each price replaced by
+// pricing.Service.PriceHTMLs in their currency (fixed prices honoured, one
+// fixed-price read for all the suggestions), computed per request, so a
+// new rate or fixed price shows as soon as the price call shows it. The
+// answer is never cached by browsers or proxies (Cache-Control: no-store),
+// so no shared HTTP cache can hand one shopper's currency to another.
 func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
 	query := strings.TrimSpace(r.FormValue("query"))
 	if len(query) > SearchMaxQuery {
@@ -111,7 +163,7 @@ func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
 	}
 	key := "ajax:search?q=" + strings.Join(words, " ") + "&cat=" + cat
 	if p, ok := s.api.Get(key); ok {
-		writeSuggestions(w, r, p)
+		s.writeSuggestionsIn(w, r, p)
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
@@ -123,11 +175,76 @@ func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
 		return p, nil
 	})
 	if err != nil {
-		s.log.Error("live search", "err", err)
-		writeJSON(w, http.StatusInternalServerError, map[string]any{"suggestions": []any{}})
+		s.liveSearchFail(w, err)
 		return
 	}
-	writeSuggestions(w, r, v.(*render.Page))
+	s.writeSuggestionsIn(w, r, v.(*render.Page))
+}
+
+func (s *Server) liveSearchFail(w http.ResponseWriter, err error) {
+	s.log.Error("live search", "err", err)
+	writeJSON(w, http.StatusInternalServerError, map[string]any{"suggestions": []any{}})
+}
+
+// writeSuggestionsIn writes a cached live-search answer (base prices) in
+// the shopper's currency: as it is for the base, else with the prices
+// converted (ajaxSearchProducts).
+func (s *Server) writeSuggestionsIn(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	cur := s.shopperCurrency(r)
+	if cur.Code == s.cfg.Currency.Code || p.Status != http.StatusOK {
+		writeSuggestions(w, r, p)
+		return
+	}
+	cached, err := s.suggestMemo.get(p)
+	if err != nil {
+		s.liveSearchFail(w, err)
+		return
+	}
+	answer := suggestionsAnswer{Suggestions: slices.Clone(cached)}
+	ids := make([]int64, 0, len(answer.Suggestions))
+	for _, sg := range answer.Suggestions {
+		if sg.ID > 0 {
+			ids = append(ids, sg.ID)
+		}
+	}
+	if len(ids) == 0 { // "No results": nothing to convert
+		writeSuggestions(w, r, p)
+		return
+	}
+	ctx := r.Context()
+	t, err := s.currencyTable(ctx, cur)
+	if err != nil {
+		s.liveSearchFail(w, err)
+		return
+	}
+	if t.IsBase() { // disabled since the cookie was read
+		writeSuggestions(w, r, p)
+		return
+	}
+	prices, err := s.pricing.PriceHTMLs(ctx, t, ids)
+	if err != nil {
+		s.liveSearchFail(w, err)
+		return
+	}
+	for i := range answer.Suggestions {
+		if sg := &answer.Suggestions[i]; sg.ID > 0 {
+			sg.Price = prices[sg.ID] // "" when it has no price now
+		}
+	}
+	body, err := json.Marshal(answer)
+	if err != nil {
+		s.liveSearchFail(w, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("X-Robots-Tag", "noindex")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
 }
 
 func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*render.Page, error) {
@@ -166,11 +283,13 @@ func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*ren
 		list[i] = sg
 		tags = append(tags, productTag(p.ID))
 	}
-	body, err := json.Marshal(map[string]any{"suggestions": list})
+	body, err := json.Marshal(suggestionsAnswer{Suggestions: list})
 	if err != nil {
 		return nil, err
 	}
-	return render.NewPage(http.StatusOK, body, tags), nil
+	p := render.NewPage(http.StatusOK, body, tags)
+	s.suggestMemo.put(p.ETag, list)
+	return p, nil
 }
 
 // noResultsTagged is a copy of the "No results" answer to cache under tags

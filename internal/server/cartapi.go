@@ -596,6 +596,9 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 		BillingAddress: billingAddress{Address: c.Customer.Billing, Email: c.Customer.Billing.Email}}
 	out.BillingAddress.Address.Email = ""
 	out.hash = pc.Hash()
+	// The currency every amount is in (cart_extensions.go adds the
+	// checkout switch's fields when a method is chosen).
+	out.Extensions[wmcNamespace] = wmcExtension{CurrentCurrency: pc.Pricing.Currency.Code}
 	for range pc.LeftOut {
 		out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
 			Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})

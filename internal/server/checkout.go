@@ -266,6 +266,14 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {
 		pr.Shipping = nil
 	}
+	// The currency the order review showed (our checkout sends it): an
+	// order in another one is refused with the cart in the new currency.
+	var shown struct {
+		Currency string `json:"currency"`
+	}
+	if raw := req.Extensions[wmcNamespace]; len(raw) > 0 && json.Unmarshal(raw, &shown) == nil && len(shown.Currency) <= 8 {
+		pr.ShownCurrency = shown.Currency
+	}
 	o, _, err := s.placeForViewer(w, r, pr, req.CreateAccount, req.CustomerPassword)
 	if err != nil {
 		return 0, nil, err

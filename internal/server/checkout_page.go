@@ -176,7 +176,8 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
 		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.terms(ctx) != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
-		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.currency}
+		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.currency,
+		ShownCurrency: clip(r.PostFormValue("wmc_currency"), 8)}
 	if toDifferent {
 		pr.Shipping = &shipping
 	}

@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"vitrine/internal/catalog"
 	"vitrine/internal/currency"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
+	"vitrine/internal/pricing"
 	"vitrine/internal/storeapi"
 )
 
@@ -56,7 +56,8 @@ var DefaultCountryCurrencies = map[string]string{
 // currencies (the hot paths read no settings from the store).
 func (s *Server) initCurrencies() {
 	s.currencyStore = &currency.CachedStore{Store: s.db, TTL: s.cfg.CurrencyCacheTTL}
-	s.currencies = &currency.Service{Store: s.currencyStore, Base: s.cfg.Currency, Now: s.now, Log: s.log}
+	s.currencies = &currency.Service{Store: s.currencyStore, Base: s.cfg.Currency, Products: s.products, Now: s.now, Log: s.log}
+	s.pricing = &pricing.Service{Products: s.products, Currencies: s.currencies, Now: s.now}
 	s.checkout.Currencies = s.currencies // carts and orders in the shopper's currency
 	s.countryCurrency = s.cfg.CountryCurrencies
 	if s.countryCurrency == nil {
@@ -137,6 +138,9 @@ func (s *Server) withCurrencyParam(next http.Handler) http.Handler {
 		}
 		if c, err := s.currencies.Currency(r.Context(), q.Get(currencyParam)); err == nil {
 			s.setCurrencyCookie(w, c.Code)
+			if _, err := r.Cookie(currencyOldCookie); err == nil {
+				s.setOldCurrencyCookie(w, "") // the shopper's own choice: nothing to restore (cart_extensions.go)
+			}
 		}
 		q.Del(currencyParam)
 		target := r.URL.EscapedPath()
@@ -165,13 +169,10 @@ func (s *Server) currencyOptions(ctx context.Context) ([]pages.CurrencyOption, e
 	return out, nil
 }
 
-// currencyTable is the shopper's currency's converter.
+// currencyTable is the shopper's currency's converter (the base's when
+// the currency was disabled since the cookie was read).
 func (s *Server) currencyTable(ctx context.Context, c currency.Currency) (*currency.Table, error) {
-	t, err := s.currencies.Table(ctx, c.Code)
-	if errors.Is(err, currency.ErrUnknown) { // disabled since the cookie was read
-		return s.currencies.Table(ctx, s.cfg.Currency.Code)
-	}
-	return t, err
+	return s.pricing.Table(ctx, c.Code)
 }
 
 // priceRequest is a parsed wmc_get_products_price call.
@@ -296,7 +297,7 @@ func (s *Server) ajaxProductsPrice(w http.ResponseWriter, r *http.Request) {
 		s.priceCallInternal(w, err)
 		return
 	}
-	prices, err := s.priceHTMLs(ctx, t, req.ids)
+	prices, err := s.pricing.PriceHTMLs(ctx, t, req.ids)
 	if err != nil {
 		s.priceCallInternal(w, err)
 		return
@@ -333,52 +334,6 @@ func (s *Server) priceCallInternal(w http.ResponseWriter, err error) {
 	s.log.Error("price call", "err", err)
 	writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false,
 		"data": map[string]string{"code": "wmc_internal_error", "message": "The prices could not be computed."}})
-}
-
-// priceHTMLs is WooCommerce's price_html of each published product or
-// active variation of ids, in t's currency, by id; unknown ids are left
-// out. Products come from the in-memory product cache; the fixed prices
-// of all of them (children included) are one store read.
-func (s *Server) priceHTMLs(ctx context.Context, t *currency.Table, ids []int64) (map[string]string, error) {
-	out := make(map[string]string, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	ps, err := s.products.Products(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	children := make(map[int64][]*catalog.Product)
-	all := slices.Clone(ids)
-	for _, p := range ps {
-		var kids []*catalog.Product
-		switch p.Type {
-		case catalog.TypeVariable:
-			kids, err = s.products.Variations(ctx, p.ID)
-		case catalog.TypeGrouped:
-			kids, err = s.products.Products(ctx, p.Children)
-		}
-		if err != nil {
-			return nil, err
-		}
-		children[p.ID] = kids
-		for _, k := range kids {
-			all = append(all, k.ID)
-		}
-	}
-	if err := t.Load(ctx, all); err != nil {
-		return nil, err
-	}
-	b := &storeapi.Builder{Currency: t.Currency.Money(), Now: s.now(), Convert: t}
-	for _, p := range ps {
-		if !p.Published() || (p.Type == catalog.TypeVariation && !p.Active) {
-			continue
-		}
-		if h := b.PriceHTMLOf(p, children[p.ID]); h != "" {
-			out[strconv.FormatInt(p.ID, 10)] = h
-		}
-	}
-	return out, t.Err()
 }
 
 // switcherURL is the page the switchers' links return to: the request's
@@ -441,46 +396,46 @@ func switcherHTML(sc map[string]string, list []currency.Currency, current string
 // (a base amount, "12.50") in the entry's currency when the shop sells in
 // it, else the shopper's; product_id applies that product's fixed price.
 // keep_format "1" keeps WooCommerce's price markup, else plain text. An
-// entry whose price cannot be read answers an empty shortcode.
+// entry whose price cannot be read or converted answers an empty
+// shortcode. The conversion is pricing.Service.Exchange: one fixed-price
+// read per currency for all the entries.
 func (s *Server) exchangeSnippets(ctx context.Context, entries []map[string]string, shopper *currency.Table) ([]map[string]string, error) {
-	out := make([]map[string]string, 0, len(entries))
-	for _, e := range entries {
+	out := make([]map[string]string, len(entries))
+	var reqs []pricing.ExchangeRequest
+	var at []int // reqs[k] answers out[at[k]]
+	for i, e := range entries {
 		res := map[string]string{}
 		for _, f := range exchangeFields {
 			res[f] = e[f]
 		}
 		res["shortcode"] = ""
-		t := shopper
-		if code := strings.TrimSpace(e["currency"]); code != "" && !strings.EqualFold(code, shopper.Currency.Code) {
-			if other, err := s.currencies.Table(ctx, code); err == nil {
-				t = other
-			} else if !errors.Is(err, currency.ErrUnknown) {
-				return nil, err
-			}
-		}
+		out[i] = res
 		amount, err := money.Parse(strings.TrimSpace(e["price"]), s.cfg.Currency.MinorUnit)
 		if err != nil || amount < 0 {
-			out = append(out, res)
 			continue
 		}
 		pid, _ := strconv.ParseInt(e["product_id"], 10, 64)
-		if pid > 0 {
-			if err := t.Load(ctx, []int64{pid}); err != nil {
-				return nil, err
-			}
-		}
-		v := t.Amount(pid, amount, false)
-		if err := t.Err(); err != nil {
-			out = append(out, res)
+		reqs = append(reqs, pricing.ExchangeRequest{Code: e["currency"], ProductID: pid, Amount: amount})
+		at = append(at, i)
+	}
+	if len(reqs) == 0 {
+		return out, nil
+	}
+	conv, err := s.pricing.Exchange(ctx, shopper, reqs)
+	if err != nil {
+		return nil, err
+	}
+	for k, c := range conv {
+		if c.Err != nil {
 			continue
 		}
-		b := &storeapi.Builder{Currency: t.Currency.Money()}
+		e, res := entries[at[k]], out[at[k]]
 		if e["keep_format"] == "1" {
-			res["shortcode"] = `<span class="wmc-price-exchange">` + b.PriceHTML(v, v, false) + `</span>`
+			b := &storeapi.Builder{Currency: c.Currency.Money()}
+			res["shortcode"] = `<span class="wmc-price-exchange">` + b.PriceHTML(c.Amount, c.Amount, false) + `</span>`
 		} else {
-			res["shortcode"] = `<span class="wmc-price-exchange">` + html.EscapeString(t.Currency.Format(v)) + `</span>`
+			res["shortcode"] = `<span class="wmc-price-exchange">` + html.EscapeString(c.Currency.Format(c.Amount)) + `</span>`
 		}
-		out = append(out, res)
 	}
 	return out, nil
 }

@@ -106,3 +106,37 @@ func BenchmarkCartInCurrency(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLiveSearchIn is a cached live search ("tee": 10 suggestions,
+// variable products among them) for a base shopper (the cached answer as
+// it is) and a EUR shopper (its prices converted per request).
+func BenchmarkLiveSearchIn(b *testing.B) {
+	db := storetest.Open(b, sqlstore.SQLite)
+	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
+	wmcConfigure(b, srv.Currencies())
+	for _, c := range []struct{ name, cookie, want string }{{"USD", "", "$"}, {"EUR", "wmc_current_currency=EUR", "€"}} {
+		b.Run(c.name, func(b *testing.B) {
+			call := func() *httptest.ResponseRecorder {
+				r := httptest.NewRequest(http.MethodGet, liveSearch("tee"), nil)
+				r.Header.Set("Cookie", c.cookie)
+				r.Header.Set("Accept-Encoding", "gzip, br")
+				w := httptest.NewRecorder()
+				srv.ServeHTTP(w, r)
+				return w
+			}
+			if w := call(); w.Code != 200 || (c.name == "EUR" && !strings.Contains(w.Body.String(), c.want)) {
+				b.Fatalf("%d %s", w.Code, w.Body)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if w := call(); w.Code != 200 {
+						b.Errorf("%d", w.Code)
+						return
+					}
+				}
+			})
+		})
+	}
+}

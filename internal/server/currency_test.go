@@ -524,8 +524,19 @@ func TestWMCCartAndOrderInCurrency(t *testing.T) {
 			t.Errorf("fragments: %d %s", fr.status, fr.raw)
 		}
 
+		// A review that showed another currency (switched in another
+		// window) is refused with the cart in the new one; nothing placed.
+		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), `"extensions":{"woo-multi-currency":{"currency":"USD"}}`))
+		if data, _ := r.body["data"].(map[string]any); r.status != 409 || r.code() != "woocommerce_rest_checkout_currency_changed" ||
+			data == nil || data["cart"].(map[string]any)["totals"].(map[string]any)["currency_code"] != "EUR" {
+			t.Fatalf("shown USD, shopper EUR: %d %.300s", r.status, r.raw)
+		}
+		if rc := c.do("GET", cartAPI, ""); len(rc.items()) != 1 {
+			t.Fatalf("the refused checkout changed the cart: %s", rc.raw)
+		}
+
 		// The order: EUR, the rate, the quoted total.
-		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""))
+		r = c.do("POST", checkoutAPI, checkoutBody(goodBilling(), `"extensions":{"woo-multi-currency":{"currency":"EUR"}}`))
 		if r.status != 200 {
 			t.Fatalf("checkout: %d %s", r.status, r.raw)
 		}
@@ -546,6 +557,116 @@ func TestWMCCartAndOrderInCurrency(t *testing.T) {
 		}
 		if b, _ := json.Marshal(mv); !strings.Contains(string(b), "53,36") || !strings.Contains(string(b), "€") || strings.Contains(string(b), "$") {
 			t.Errorf("order mail: %s", b)
+		}
+	})
+}
+
+// Live search suggestions carry the shopper's currency: the cached answer
+// (base prices) is shared by every currency and each non-base shopper's
+// prices are converted per request, byte for byte the price call's.
+func TestWMCLiveSearchInCurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		ctx := context.Background()
+		tee, set := s.ids["striped-breton-tee"], s.ids["weekend-set"]
+		search := func(query, cookie string) (*http.Response, suggestions) {
+			t.Helper()
+			r := s.get(liveSearch(query), "Cookie", cookie)
+			if r.StatusCode != 200 {
+				t.Fatalf("%s %q: %d", query, cookie, r.StatusCode)
+			}
+			for h, want := range map[string]string{"Content-Type": "application/json; charset=UTF-8", "Cache-Control": "no-store"} {
+				if got := r.Header.Get(h); got != want {
+					t.Errorf("%s %q: %s = %q, want %q", query, cookie, h, got, want)
+				}
+			}
+			return r, decode[suggestions](t, r)
+		}
+		priceOf := func(res suggestions, id int64) string {
+			t.Helper()
+			for _, sg := range res.Suggestions {
+				if sg.ID == id {
+					return sg.Price
+				}
+			}
+			t.Fatalf("no suggestion %d in %+v", id, res.Suggestions)
+			return ""
+		}
+
+		// EUR first, so the shared cache is filled by a EUR shopper: the
+		// base shopper after it still gets base prices, and the reverse.
+		_, eur := search("breton", "wmc_current_currency=EUR")
+		if h := priceOf(eur, tee); !strings.Contains(h, "Current price is: 26,68 €.") || !strings.Contains(h, "Original price was: 33,12 €.") || strings.Contains(h, "$") {
+			t.Errorf("EUR tee: %s", h)
+		}
+		if h := priceOf(eur, set); !strings.Contains(h, "Price range: 26,68 € through 63,48 €") {
+			t.Errorf("EUR grouped set: %s", h)
+		}
+		_, usd := search("breton", "")
+		if h := priceOf(usd, tee); !strings.Contains(h, "Current price is: $29.00.") {
+			t.Errorf("base after EUR: %s", h)
+		}
+		_, jpy := search("breton", "wmc_current_currency=JPY")
+		if h := priceOf(jpy, tee); !strings.Contains(h, "Current price is: ¥4,560.") || !strings.Contains(h, "Original price was: ¥5,660.") {
+			t.Errorf("JPY tee: %s", h)
+		}
+		// Only the prices differ: same products, names, links and pictures.
+		for i := range usd.Suggestions {
+			a, b := usd.Suggestions[i], jpy.Suggestions[i]
+			a.Price, b.Price = "", ""
+			if a != b {
+				t.Errorf("suggestion %d: %+v in USD, %+v in JPY", i, a, b)
+			}
+		}
+		// The cached answer decoded again (its memo emptied) converts the same.
+		s.srv.ForgetDecodedSuggestionsForTest()
+		if _, again := search("breton", "wmc_current_currency=JPY"); priceOf(again, tee) != priceOf(jpy, tee) || len(again.Suggestions) != len(jpy.Suggestions) {
+			t.Errorf("JPY after the memo was emptied: %+v", again.Suggestions)
+		}
+		// An unknown or disabled currency in the cookie: the base.
+		for _, ck := range []string{"wmc_current_currency=XYZ", "wmc_current_currency=GBP", "wmc_current_currency="} {
+			if _, res := search("breton", ck); priceOf(res, tee) != priceOf(usd, tee) {
+				t.Errorf("%s: %s", ck, priceOf(res, tee))
+			}
+		}
+
+		// The same HTML as the price call, variable products included.
+		_, eurTee := search("pocket tee", "wmc_current_currency=EUR")
+		var ids []string
+		for _, sg := range eurTee.Suggestions {
+			ids = append(ids, "pids[]="+itoa(sg.ID))
+		}
+		_, call := s.wmcCall(strings.Join(ids, "&"), "Cookie", "wmc_current_currency=EUR")
+		for _, sg := range eurTee.Suggestions {
+			if want := call.Data.Prices[itoa(sg.ID)]; sg.Price != want || want == "" {
+				t.Errorf("%s: suggestion %q, price call %q", sg.Value, sg.Price, want)
+			}
+			// The dropdown shows it as it is: no price-refresh wrapper, so
+			// the client's price call never converts it a second time.
+			if strings.Contains(sg.Price, "wmc-cache-pid") {
+				t.Errorf("%s: wrapped for the price refresh: %s", sg.Value, sg.Price)
+			}
+		}
+		if priceOf(eurTee, s.ids["pocket-tee"]) == "" {
+			t.Error("pocket tee (variable) missing")
+		}
+
+		// A fixed price shows at once, in its currency only.
+		sale := int64(2500)
+		if err := s.srv.Currencies().SetFixedPrice(ctx, currency.FixedPrice{ProductID: tee, Code: "EUR", Regular: 3000, Sale: &sale}); err != nil {
+			t.Fatal(err)
+		}
+		_, eur = search("breton", "wmc_current_currency=EUR")
+		if h := priceOf(eur, tee); !strings.Contains(h, "Current price is: 25,00 €.") || !strings.Contains(h, "Original price was: 30,00 €.") {
+			t.Errorf("EUR fixed price: %s", h)
+		}
+		if _, res := search("breton", ""); priceOf(res, tee) != priceOf(usd, tee) {
+			t.Errorf("base after a EUR fixed price: %s", priceOf(res, tee))
+		}
+
+		// "No results" is the same for every currency.
+		if b := body(t, s.get(liveSearch("zebra"), "Cookie", "wmc_current_currency=EUR")); b != noResultsJSON {
+			t.Errorf("no results in EUR: %s", b)
 		}
 	})
 }

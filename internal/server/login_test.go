@@ -797,7 +797,7 @@ func TestLoginPageRenders(t *testing.T) {
 		if a.status != 200 || a.header.Get("Cache-Control") != "no-store, private" || data["redirect"] != "/checkout/" {
 			t.Fatalf("%d %v %v", a.status, a.header.Get("Cache-Control"), data["redirect"])
 		}
-		if csp := a.header.Get("Content-Security-Policy"); !strings.Contains(csp, "worker-src 'self' blob:") || !strings.Contains(csp, "script-src 'self';") {
+		if csp := a.header.Get("Content-Security-Policy"); !strings.Contains(csp, "worker-src 'self' blob:") || !strings.Contains(csp, "script-src 'self' 'sha256-") || strings.Contains(csp, "unsafe-eval") {
 			t.Fatalf("CSP: %s", csp)
 		}
 		// An off-site redirect is dropped.

@@ -11,11 +11,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"vitrine/internal/render"
 )
 
-// contentSecurityPolicy allows only the shop's own scripts. Images may come
-// from other hosts because imported catalogues keep remote image URLs.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+// contentSecurityPolicy allows only the shop's own scripts, and the pages'
+// one inline script by its hash (render.HeadScript). Images may come from
+// other hosts because imported catalogues keep remote image URLs.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self' " + render.HeadScriptCSP + "; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data: https: http:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; " +
 	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 

@@ -156,7 +156,11 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 			app = ""
 		}
 	}
-	doc, err := render.Document(res.Head, s.assets, app, data)
+	head := res.Head
+	if n := s.cfg.Settings.StoreNotice; n != nil {
+		head.StoreNoticeID = n.ID // the head script hides a dismissed notice before paint
+	}
+	doc, err := render.Document(head, s.assets, app, data)
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+api+"/cart/update-item", s.cartRoute(true, s.cartUpdateItem))
 	mux.HandleFunc("POST "+api+"/cart/update-customer", s.cartRoute(true, s.cartUpdateCustomer))
 	mux.HandleFunc("POST "+api+"/cart/select-shipping-rate", s.cartRoute(true, s.cartSelectShippingRate))
+	mux.HandleFunc("POST "+api+"/cart/extensions", s.handleCartExtensions) // woo-multi-currency's checkout currency (cart_extensions.go)
 	mux.HandleFunc("GET "+api+"/cart/items", s.cartRoute(false, s.cartItemsGet))
 	mux.HandleFunc("POST "+api+"/cart/items", s.cartRoute(true, s.cartItemsPost))
 	mux.HandleFunc("GET "+api+"/cart/items/{key}", s.cartRoute(false, s.cartItemGet))

@@ -32,6 +32,7 @@ import (
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/pricing"
 	"vitrine/internal/render"
 	"vitrine/internal/review"
 	"vitrine/internal/storage/sqlstore"
@@ -84,9 +85,9 @@ type Config struct {
 	// Reviews are the review settings (internal/review); nil takes
 	// review.DefaultSettings (ratings required, held for moderation).
 	Reviews *review.Settings
-	// ComingSoon is the shop's "coming soon" mode. Today it only shows
-	// staff the coming-soon footer banner (frame.go); visitors still see
-	// the shop.
+	// ComingSoon is the shop's "coming soon" mode: visitors and customers
+	// get the coming-soon page and refusals (comingsoon.go); staff browse
+	// as usual and see the coming-soon footer banner (frame.go).
 	ComingSoon bool
 	// Accounts overrides the account service's limits and lifetimes (the
 	// zero value takes account's defaults); Store, Now and Log are set by New.
@@ -133,12 +134,13 @@ type Server struct {
 	handler http.Handler
 
 	lastChange atomic.Int64
-	cats       *categoryCache // s.store, with the category list in memory
-	mailKick   func()         // the mail outbox's Kick (order_mail.go)
-	products   *catalog.Cache // products for the cart and get_variation
-	frags      *fragmentCache // rendered cart fragments (wcajax_cart.go)
-	notFound   notFoundCache  // the rendered 404 page (pages.go)
-	manifest   staticFile     // /manifest.webmanifest (manifest.go)
+	cats       *categoryCache  // s.store, with the category list in memory
+	mailKick   func()          // the mail outbox's Kick (order_mail.go)
+	products   *catalog.Cache  // products for the cart and get_variation
+	frags      *fragmentCache  // rendered cart fragments (wcajax_cart.go)
+	notFound   notFoundCache   // the rendered 404 page (pages.go)
+	comingSoon comingSoonCache // the rendered coming-soon page (comingsoon.go)
+	manifest   staticFile      // /manifest.webmanifest (manifest.go)
 
 	carts    *cart.Service                // the cart's use cases
 	checkout *checkout.Service            // pricing, placing orders, rate limit, held stock
@@ -154,6 +156,8 @@ type Server struct {
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
+	pricing         *pricing.Service      // prices in the shopper's currency (currency.go, ajax.go)
+	suggestMemo     suggestionMemo        // cached live-search answers, decoded (ajax.go)
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 }
@@ -227,7 +231,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	_ = iconFiles()     // and the manifest's icons (manifest.go)
 	s.manifest = s.buildManifest()
 	s.metrics = newMetrics(s)
-	s.handler = s.middleware(s.withViewer(s.withCurrencyParam(s.routes())))
+	s.handler = s.middleware(s.withViewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }
 

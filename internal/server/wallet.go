@@ -15,6 +15,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/wallet"
@@ -73,9 +74,29 @@ func (s *Server) initWallet() {
 	if cfg.BrandName == "" {
 		cfg.BrandName = s.cfg.SiteName
 	}
+	// The method knows the decimals the shop writes each currency with:
+	// PayPal takes HUF only in whole forints, so a shop writing forints
+	// with decimals sells wallet orders in the base currency.
+	m := wallet.Gateway{Decimals: s.shopDecimals}
 	s.wallet = wallet.New(cfg, wallet.Deps{Store: s.db, Checkout: wallet.Shop{Carts: s.carts, Checkout: s.checkout}, Config: &s.cfg.Checkout,
-		BaseURL: s.cfg.BaseURL, Log: s.log, Now: s.now, Kick: s.kickMail})
-	s.payments.Add(wallet.Method)
+		BaseURL: s.cfg.BaseURL, Log: s.log, Now: s.now, Kick: s.kickMail, Method: m})
+	s.payments.Add(m)
+}
+
+// shopDecimals is how many decimals the shop writes code with (the base's,
+// or a configured currency's from the in-memory list); ok false when the
+// shop does not know it.
+func (s *Server) shopDecimals(code string) (int, bool) {
+	if code == s.cfg.Currency.Code {
+		return s.cfg.Currency.MinorUnit, true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, ok, err := s.currencies.Configured(ctx, code)
+	if err != nil || !ok {
+		return 0, false
+	}
+	return c.Decimals, true
 }
 
 // startWallet runs the wallet's reconciler until ctx ends.
@@ -325,11 +346,16 @@ func readWalletRequest(r *http.Request) (*walletRequest, error) {
 	return &wr, nil
 }
 
-// formatAmount is minor units as PayPal's decimal string.
-func (s *Server) formatAmount(minor int64) string {
-	v, err := paypal.FormatValue(s.cfg.Checkout.Currency.Code, minor)
+// walletAmount is minor units of cur (as the shop writes it) as PayPal's
+// decimal string ("0" when PayPal cannot write it).
+func walletAmount(cur money.Currency, minor int64) string {
+	v, err := paypal.ToPayPal(cur.Code, cur.MinorUnit, minor)
 	if err != nil {
 		return "0"
 	}
-	return v
+	out, err := paypal.FormatValue(cur.Code, v)
+	if err != nil {
+		return "0"
+	}
+	return out
 }

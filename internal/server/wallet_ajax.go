@@ -110,7 +110,7 @@ func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, 
 // approval URL.
 func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
 	c, err := s.wallet.CreateOrder(r.Context(), wallet.CreateRequest{Session: sess.id, Context: wr.Context, PaymentMethod: wr.PaymentMethod,
-		FundingSource: wr.FundingSource, FormEncoded: wr.FormEncoded, Remote: r.RemoteAddr, UserAgent: r.UserAgent()})
+		FundingSource: wr.FundingSource, FormEncoded: wr.FormEncoded, Remote: r.RemoteAddr, UserAgent: r.UserAgent(), Currency: sess.currency})
 	if err != nil {
 		return err
 	}
@@ -150,16 +150,18 @@ func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess car
 }
 
 // walletSimulateCart answers ppc-simulate-cart: what the cart would cost
-// if it held only the posted products (never written).
+// if it held only the posted products (never written), in the currency the
+// wallet would sell in.
 func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	q, err := s.wallet.Simulate(r.Context(), sess.id, wr.products())
+	qc, err := s.wallet.Simulate(r.Context(), sess.id, sess.currency, wr.products())
 	if err != nil {
 		return err
 	}
+	q, cur := qc.Quote, qc.Currency
 	walletOK(w, r, map[string]any{
-		"total":         json.Number(s.formatAmount(q.Total)),
-		"shipping_fee":  json.Number(s.formatAmount(q.Shipping + q.ShippingTax)),
-		"currency_code": s.cfg.Checkout.Currency.Code,
+		"total":         json.Number(walletAmount(cur, q.Total)),
+		"shipping_fee":  json.Number(walletAmount(cur, q.Shipping+q.ShippingTax)),
+		"currency_code": cur.Code,
 		"country_code":  s.cfg.Checkout.BaseCountry,
 		"funding":       map[string]any{"paylater": map[string]bool{"enabled": true}},
 		"button":        map[string]bool{"is_disabled": false},
@@ -171,7 +173,7 @@ func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess
 // walletChangeCart answers ppc-change-cart: the cart becomes the posted
 // products; the answer is the new cart's purchase units.
 func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	qc, pu, err := s.wallet.ChangeCart(r.Context(), sess.id, wr.products())
+	qc, pu, err := s.wallet.ChangeCart(r.Context(), sess.id, sess.currency, wr.products())
 	if err != nil {
 		return err
 	}
@@ -191,7 +193,7 @@ func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, se
 	if o := wr.ShippingOption; o != nil {
 		ch.OptionID = o.ID
 	}
-	pu, err := s.wallet.UpdateShipping(r.Context(), sess.id, ch)
+	pu, err := s.wallet.UpdateShipping(r.Context(), sess.id, sess.currency, ch)
 	if err != nil {
 		return err
 	}
@@ -224,12 +226,12 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 			}
 		}
 	}
-	q, err := s.wallet.SetShippingRate(r.Context(), sess.id, rate)
+	qc, err := s.wallet.SetShippingRate(r.Context(), sess.id, sess.currency, rate)
 	if err != nil {
 		s.wcCartFailed(w, "update_shipping_method", err)
 		return
 	}
-	cur := s.cfg.Checkout.Currency
+	q, cur := qc.Quote, qc.Currency
 	var b strings.Builder
 	row := func(class, label, value string) {
 		b.WriteString(`<tr class="` + class + `"><th>` + html.EscapeString(label) + `</th><td data-title="` + html.EscapeString(label) + `">` +
@@ -265,21 +267,20 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 func (s *Server) walletScriptParams(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
-	qc, err := s.wallet.Cart(r.Context(), sess.id)
+	qc, err := s.wallet.Cart(r.Context(), sess.id, sess.currency)
 	if err != nil {
 		s.walletFailFrom(w, r, "ppc-cart-script-params", err)
 		return
 	}
-	q := qc.Quote
-	cur := s.cfg.Checkout.Currency
+	q, cur := qc.Quote, qc.Currency
 	empty := qc.Empty
 	data := map[string]any{
 		"url_params": map[string]string{"client-id": s.wallet.ClientID(), "currency": cur.Code, "intent": "capture",
 			"components": "buttons,funding-eligibility,messages", "enable-funding": "paylater", "disable-funding": "card,venmo"},
 		"button":                  map[string]bool{"is_disabled": empty},
 		"messages":                map[string]bool{"is_hidden": empty},
-		"amount":                  json.Number(s.formatAmount(q.Total)),
-		"total":                   json.Number(s.formatAmount(q.Total)),
+		"amount":                  json.Number(walletAmount(cur, q.Total)),
+		"total":                   json.Number(walletAmount(cur, q.Total)),
 		"total_str":               cur.Format(q.Total),
 		"currency_code":           cur.Code,
 		"country_code":            s.cfg.Checkout.BaseCountry,
@@ -293,7 +294,7 @@ func (s *Server) walletScriptParams(w http.ResponseWriter, r *http.Request) {
 		pkgs := []map[string]any{}
 		for _, p := range q.Packages {
 			for _, rt := range p.Rates {
-				pkgs = append(pkgs, map[string]any{"id": rt.ID, "label": rt.Name, "cost": json.Number(s.formatAmount(rt.Cost + rt.Taxes)),
+				pkgs = append(pkgs, map[string]any{"id": rt.ID, "label": rt.Name, "cost": json.Number(walletAmount(cur, rt.Cost+rt.Taxes)),
 					"cost_str": cur.Format(rt.Cost + rt.Taxes), "description": ""})
 			}
 		}

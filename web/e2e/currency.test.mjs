@@ -1,11 +1,23 @@
-// Multi-currency in the browser (issue 13, second slice) against the real
-// binary: the switcher on a cached listing, the price call, infinite-scroll
-// appends, a product page with a variation, the mobile sidebar, axe.
+// Multi-currency in the browser (issue 13) against the real binary: the
+// switcher on a cached listing, the price call, infinite-scroll appends, a
+// product page with a variation, the mobile sidebar, axe; the issue's "Done
+// when" purchase in EUR (listing from the shared cache, converted in the
+// browser, mini cart, checkout, order-received page, the stored order); and
+// the mini cart, drawer and cart page following a switch while the cart has items.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DatabaseSync } from 'node:sqlite';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, newContext, startServer } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import {
+  acceptTerms,
+  bankTitle,
+  countryKinds,
+  fillBilling,
+  openCheckout,
+  orderReceived,
+  seriousViolations,
+} from './checkout-helpers.mjs';
 
 let server;
 let browser;
@@ -22,7 +34,7 @@ after(async () => {
 
 const CARDS = 'ul.products > li.product.type-product';
 const WRAPPERS = '.wmc-cache-pid[data-wmc_product_id]';
-// The demo's EUR: rate 0.92 to USD, rounded up to a whole euro ending in .99, "1.234,56 €".
+// The demo's EUR: rate 0.92 to USD, rounded to the cent (no step), written "1.234,56 €" (GBP has the .99 endings).
 const EUR_RATE = 0.92;
 
 async function withPage(fn, options = {}) {
@@ -204,4 +216,279 @@ test('sidebar under 768 px: keyboard opens it, arrows move, Enter chooses, Escap
     },
     { viewport: { width: 375, height: 740 } },
   );
+});
+
+/** Minor units × rate, rounded half up to a minor unit (the demo's EUR and GBP have two decimals, like USD). */
+function convert(minor, rate) {
+  // Exact: rate as an integer over 100 (0.92, 0.79).
+  const n = minor * Math.round(rate * 100);
+  return (n - (n % 100)) / 100 + (n % 100 >= 50 ? 1 : 0);
+}
+
+/** The demo's EUR format of minor units: "1.234,56 €". */
+function eurText(minor) {
+  const whole = String(Math.floor(minor / 100)).replace(/\B(?=(\d{3})+$)/g, '.');
+  return `${whole},${String(minor % 100).padStart(2, '0')} €`;
+}
+
+/** The demo's GBP: rounded up to the next .99, "£17.99". */
+function gbpText(usdMinor) {
+  const exact = usdMinor * 79; // hundredths of a penny
+  let pence = Math.ceil((exact / 100 - 99) / 100) * 100 + 99;
+  if (pence <= 0) pence = 99;
+  return `£${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+}
+
+/** Text as shown, with no-break spaces as spaces. */
+const plain = (t) => String(t ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+
+async function products() {
+  const list = await (await fetch(`${server.baseURL}/wp-json/wc/store/v1/products?per_page=100`)).json();
+  const bySlug = (slug) => {
+    const p = list.find((x) => x.slug === slug);
+    assert.ok(p, `the demo's ${slug}`);
+    return p;
+  };
+  return { list, bySlug };
+}
+
+/** The header cart's total as shown (the fragment span.header-cart-total). */
+const headerTotal = (page) => page.locator('a.header-cart .header-cart-total');
+
+/** Waits for a locator's shown text (no-break spaces as spaces) to equal want. */
+async function waitForText(page, selector, want) {
+  await page.waitForFunction(
+    ([sel, w]) => {
+      const el = document.querySelector(sel);
+      return !!el && el.textContent.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim() === w;
+    },
+    [selector, want],
+  );
+}
+
+/** The order row as the shop stored it (read-only; the server keeps writing its own connection). */
+function storedOrder(id) {
+  const db = new DatabaseSync(server.db, { readOnly: true });
+  try {
+    return db.prepare('SELECT currency, currency_rate, base_currency, items_subtotal, total, payment_method FROM orders WHERE id = ?').get(id);
+  } finally {
+    db.close();
+  }
+}
+
+test('done when: a new visitor switches a cached listing to EUR with the keyboard, scrolls, buys by bank transfer, and the order is in EUR', async () => {
+  const { list, bySlug } = await products();
+  const tank = bySlug('cotton-tank-top'); // page 1 of /shop/, $22.00, simple, not on sale
+  const shorts = bySlug('chino-shorts'); // page 2, $54.00
+  assert.equal(tank.prices.price_range, null);
+  assert.equal(tank.on_sale, false);
+  const tankEUR = eurText(convert(Number(tank.prices.price), EUR_RATE));
+  const shortsEUR = eurText(convert(Number(shorts.prices.price), EUR_RATE));
+  assert.equal(tankEUR, '20,24 €', 'the demo tank top: 22.00 × 0.92');
+  // Other visitors have been here: the listing pages are in the shared cache.
+  for (const u of ['/shop/', '/shop/page/2/']) await (await fetch(`${server.baseURL}${u}`)).arrayBuffer();
+
+  await withPage(async (page, context) => {
+    const calls = watchPriceCalls(page);
+    const res = await page.goto('/shop/');
+    assert.equal(res.headers()['x-cache'], 'hit', 'the listing is the shared cached page');
+    await hydrated(page);
+    assert.equal((await context.cookies()).find((c) => c.name === 'wmc_current_currency'), undefined, 'a new visitor: no currency chosen');
+    const tankPrice = page.locator(`${WRAPPERS}[data-wmc_product_id="${tank.id}"]`).first();
+    assert.equal(plain(await tankPrice.textContent()), '$22.00');
+
+    // The header switcher, by keyboard: focus it, arrow down from USD to EUR.
+    await page.evaluate(() => {
+      window.__samePage = true;
+    });
+    const select = page.getByRole('combobox', { name: 'Currency' });
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in EUR' }).waitFor({ state: 'attached' });
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    assert.equal(await select.inputValue(), 'EUR');
+    await answered(calls);
+    assert.equal(calls.length, 1, 'one price call');
+    const texts = await page.locator(WRAPPERS).evaluateAll((els) => els.map((e) => e.textContent));
+    assert.equal(texts.length, 24);
+    for (const t of texts) {
+      assert.doesNotMatch(t, /\$/, `no dollar left: ${t}`);
+      assert.match(t, /€/);
+    }
+    assert.equal(plain(await tankPrice.textContent()), tankEUR);
+
+    // The listing stays the shared page: the same cached HTML (base prices) for
+    // this visitor's next request with the EUR cookie; conversion is in the browser.
+    const again = await page.request.get('/shop/');
+    assert.equal(again.headers()['x-cache'], 'hit');
+    assert.ok((await again.text()).includes('<bdi>$22.00</bdi>'), 'the cached HTML carries the base price');
+
+    // Infinite scroll appends page 2 (also from the cache); its prices are converted too.
+    const next = page.waitForResponse((r) => new URL(r.url()).pathname === '/shop/page/2/');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    assert.equal((await next).headers()['x-cache'], 'hit', 'page 2 from the shared cache');
+    await page.waitForFunction((n) => document.querySelectorAll('ul.products > li.product.type-product').length === n, list.length);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].every((e) => /€/.test(e.textContent) && !/\$/.test(e.textContent)),
+      WRAPPERS,
+    );
+    assert.equal(await page.locator(WRAPPERS).count(), list.length);
+    assert.equal(plain(await page.locator(`${WRAPPERS}[data-wmc_product_id="${shorts.id}"]`).first().textContent()), shortsEUR);
+    assert.equal(calls.length, 2, 'one more call for the appended products');
+
+    // Add the tank top from its card: the header total and the mini cart are in euros.
+    const add = page.locator(`a.ajax_add_to_cart[data-product_id="${tank.id}"]`);
+    const added = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'));
+    await add.click();
+    assert.equal((await added).status(), 200);
+    await waitForText(page, 'a.header-cart .header-cart-total', tankEUR);
+    const panel = page.locator('#mini-cart-panel');
+    await panel.waitFor(); // opened by the add
+    await panel.locator('.widget_shopping_cart_content .woocommerce-mini-cart-item').waitFor();
+    const mini = plain(await panel.locator('.widget_shopping_cart_content').textContent());
+    assert.ok(mini.includes(tankEUR), `the mini cart in euros: ${mini}`);
+    assert.doesNotMatch(mini, /\$/);
+
+    // The checkout: the order review in euros, the switcher marking EUR; axe.
+    const data = await openCheckout(page);
+    assert.equal(data.cart.totals.currency_code, 'EUR');
+    const review = page.locator('#order_review');
+    const reviewText = plain(await review.innerText());
+    assert.ok(reviewText.includes(tankEUR), `the review shows the line in euros: ${reviewText}`);
+    assert.doesNotMatch(reviewText, /\$/);
+    const amounts = await review.locator('.woocommerce-Price-amount').allTextContents();
+    assert.ok(amounts.length >= 2, 'the review shows amounts');
+    for (const a of amounts) assert.match(plain(a), /^\d{1,3}(\.\d{3})*,\d{2} €$/, `an amount in the shop's EUR format: ${a}`);
+    assert.equal(await page.getByRole('combobox', { name: 'Currency' }).inputValue(), 'EUR', 'the switcher marks EUR on the checkout');
+    await scan(page, 'the checkout in EUR');
+
+    await fillBilling(page, countryKinds(data).withStates);
+    await page.getByRole('radio', { name: bankTitle(data) }).check();
+    await acceptTerms(page);
+    const placed = page.waitForResponse((r) => r.url().endsWith('/wp-json/wc/store/v1/checkout') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    assert.equal((await placed).status(), 200);
+    const { overview, details } = await orderReceived(page);
+    assert.match(plain(overview), /Total: \d{1,3}(\.\d{3})*,\d{2} €/, `the total in euros: ${overview}`);
+    assert.doesNotMatch(overview + details, /\$/);
+    assert.ok(plain(details).includes(tankEUR), `the line in euros: ${details}`);
+    assert.equal(await page.getByRole('combobox', { name: 'Currency' }).inputValue(), 'EUR', 'the switcher marks the chosen currency');
+
+    // The stored order: in EUR, with the rate and the base it was converted from.
+    const id = Number(new URL(page.url()).pathname.match(/order-received\/(\d+)\//)[1]);
+    const order = storedOrder(id);
+    assert.ok(order, `order ${id} is stored`);
+    assert.equal(order.currency, 'EUR');
+    assert.equal(order.base_currency, 'USD');
+    assert.equal(Number(order.currency_rate), EUR_RATE);
+    assert.equal(order.payment_method, 'bacs');
+    assert.equal(Number(order.items_subtotal), convert(Number(tank.prices.price), EUR_RATE));
+    assert.ok(plain(overview).includes(`Total: ${eurText(Number(order.total))}`), 'the page shows the stored total');
+  });
+});
+
+test('with items in the cart a switch moves the mini cart, the drawer and the cart page to the new currency without a reload', async () => {
+  const { bySlug } = await products();
+  const tank = bySlug('cotton-tank-top');
+  const usd = Number(tank.prices.price);
+  const tankEUR = eurText(convert(usd, EUR_RATE));
+  const tankGBP = gbpText(usd);
+  assert.equal(tankGBP, '£17.99', 'the demo tank top: 22.00 × 0.79 up to .99');
+  await withPage(async (page) => {
+    await page.goto('/shop/');
+    await hydrated(page);
+    const added = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'));
+    await page.locator(`a.ajax_add_to_cart[data-product_id="${tank.id}"]`).click();
+    await added;
+    await waitForText(page, 'a.header-cart .header-cart-total', '$22.00');
+
+    // A switch on the listing: the header total and the mini cart follow.
+    await page.evaluate(() => {
+      window.__samePage = true;
+    });
+    await page.getByRole('combobox', { name: 'Currency' }).selectOption('EUR');
+    await waitForText(page, 'a.header-cart .header-cart-total', tankEUR);
+    await page.waitForFunction(
+      (want) => {
+        const el = document.querySelector('#mini-cart-panel .widget_shopping_cart_content');
+        return !!el && el.textContent.replace(/\u00a0/g, ' ').includes(want) && !el.textContent.includes('$');
+      },
+      tankEUR,
+    );
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+
+    // The next page (the stored fragments) keeps euros.
+    await page.goto('/product/cotton-tank-top/');
+    await hydrated(page);
+    await waitForText(page, 'a.header-cart .header-cart-total', tankEUR);
+
+    // The cart page: rendered in euros; a switch to GBP there changes its lines, totals and the header at once.
+    await page.goto('/cart/');
+    await page.locator('.cart_totals').waitFor();
+    await hydrated(page);
+    const select = page.getByRole('combobox', { name: 'Currency' });
+    assert.equal(await select.inputValue(), 'EUR', 'the cart page marks the currency it shows');
+    assert.equal(plain(await page.locator('td.product-subtotal').first().textContent()), tankEUR);
+    await page.evaluate(() => {
+      window.__samePage = true;
+    });
+    await select.selectOption('GBP');
+    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in GBP' }).waitFor({ state: 'attached' });
+    await waitForText(page, 'td.product-subtotal', tankGBP);
+    await waitForText(page, 'a.header-cart .header-cart-total', tankGBP);
+    const totals = plain(await page.locator('.cart_totals').innerText());
+    assert.ok(totals.includes(tankGBP), `the totals in pounds: ${totals}`);
+    assert.doesNotMatch(totals, /€|\$/);
+    assert.equal(await select.inputValue(), 'GBP');
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    await scan(page, 'the cart page in GBP');
+
+    // A phone: the drawer shows pounds; after a switch with the sidebar to JPY it shows yen.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/shop/');
+    await hydrated(page);
+    const toggle = page.locator('a.header-cart[aria-haspopup="dialog"]');
+    await toggle.click();
+    const drawer = page.getByRole('dialog', { name: 'Cart' });
+    await drawer.locator('.woocommerce-mini-cart-item').waitFor();
+    assert.ok(plain(await drawer.textContent()).includes(tankGBP), 'the drawer in pounds');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Currency: GBP' }).click();
+    await page.getByRole('list', { name: 'Currency' }).getByRole('button', { name: /^JPY/ }).click();
+    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in JPY' }).waitFor({ state: 'attached' });
+    await page.waitForFunction(() => /¥/.test(document.querySelector('a.header-cart .header-cart-total')?.textContent || ''));
+    await toggle.click();
+    await drawer.locator('.woocommerce-mini-cart-item').waitFor();
+    const inYen = plain(await drawer.locator('.widget_shopping_cart_content').textContent());
+    assert.match(inYen, /¥3,460/, `the drawer in yen (22.00 × 157.2 to the nearest 10): ${inYen}`);
+    assert.doesNotMatch(inYen, /£|€|\$/);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
+    // On the checkout a switch is kept for the next page: the cookie (the currency the order
+    // would be placed in) stays what the review shows; the next page applies the choice.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openCheckout(page);
+    const onCheckout = page.getByRole('combobox', { name: 'Currency' });
+    assert.equal(await onCheckout.inputValue(), 'JPY', 'the checkout marks the currency of its cart');
+    await onCheckout.selectOption('EUR');
+    await page.locator('[aria-live="polite"]', { hasText: 'Prices will be shown in EUR on the next page' }).waitFor({ state: 'attached' });
+    assert.match(await page.locator('#order_review').innerText(), /¥3,460/);
+    const cookieNow = async () => (await page.context().cookies()).find((c) => c.name === 'wmc_current_currency')?.value;
+    assert.equal(await cookieNow(), 'JPY', 'the checkout keeps its currency');
+    const read = await page.request.get('/wp-json/wc/store/v1/cart');
+    assert.equal((await read.json()).totals.currency_code, 'JPY', 'the cart the order would be placed from is still in yen');
+    await page.goto('/shop/');
+    await hydrated(page);
+    await waitForText(page, 'a.header-cart .header-cart-total', tankEUR);
+    assert.equal(await cookieNow(), 'EUR');
+    await page.waitForFunction(() => [...document.querySelectorAll('.wmc-cache-pid[data-wmc_product_id]')].every((e) => /€/.test(e.textContent)));
+
+    // A switch by link (?wmc-currency=, set by the server): the next page does not reuse the fragments stored in euros.
+    await page.goto('/product/cotton-tank-top/?wmc-currency=GBP');
+    await hydrated(page);
+    assert.equal(await cookieNow(), 'GBP');
+    await waitForText(page, 'a.header-cart .header-cart-total', tankGBP);
+  });
 });

@@ -22,10 +22,14 @@ const PLAYER = 'https://www.youtube-nocookie.com';
 const VIDEO_PAGE = '/workshop/';
 const VIDEO_TITLE = 'Our workshop';
 
-/** Runs `vitrine page …` on the test server's store, stdin as given. */
+/**
+ * Runs `vitrine page …` on the test server's store, stdin as given: the
+ * binary's own command, writing through the store as a second process does
+ * (the running server follows the change log), never the file by hand.
+ */
 function pageCommand(args, stdin = '') {
   return new Promise((resolve, reject) => {
-    const child = execFile(BINARY, ['--db', shop.server.db, '--log-level', 'warn', 'page', ...args], (err, stdout, stderr) => {
+    const child = execFile(BINARY, ['--db', `sqlite:${shop.server.db}`, '--log-level', 'warn', 'page', ...args], (err, stdout, stderr) => {
       if (err) reject(new Error(`vitrine page ${args.join(' ')}: ${err.message}\n${stdout}${stderr}`));
       else resolve(stdout);
     });

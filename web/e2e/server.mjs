@@ -44,8 +44,7 @@ function freePort() {
  * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (demo mode, --demo: the demo
  * catalogue is seeded on start) and wait for GET /readyz = 200.
  * @param {{ args?: string[] }} [options] extra command-line flags (e.g. ['--zoom'])
- * @returns {Promise<{ baseURL: string, db: string, stop: () => Promise<void> }>} db: the --db value, for
- *   running the binary's commands (vitrine page …) on the same store
+ * @returns {Promise<{ baseURL: string, db: string, stop: () => Promise<void> }>} db: the SQLite file (read it, never write it)
  */
 export async function startServer({ args = [] } = {}) {
   if (!existsSync(BINARY)) {
@@ -53,11 +52,12 @@ export async function startServer({ args = [] } = {}) {
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vitrine-e2e-'));
   const port = await freePort();
+  const db = path.join(dir, 'v.db');
   const baseURL = `http://127.0.0.1:${port}`;
   const db = `sqlite:${path.join(dir, 'v.db')}`;
   const child = spawn(
     BINARY,
-    ['--addr', `127.0.0.1:${port}`, '--metrics-addr', '', '--db', db, '--log-level', 'warn', '--demo', ...args],
+    ['--addr', `127.0.0.1:${port}`, '--metrics-addr', '', '--db', `sqlite:${db}`, '--log-level', 'warn', '--demo', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   live.set(child, dir);

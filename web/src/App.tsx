@@ -19,6 +19,7 @@ import { LogoutConfirmPage } from './account/login/LogoutConfirmPage';
 import { ReviewErrorPage } from './product/ReviewErrorPage';
 import { ContactPage } from './contact/ContactPage';
 import { ContentPage } from './content/ContentPage';
+import { ComingSoonPage } from './frame/ComingSoonPage';
 
 function Page({ data }: { data: PageData }) {
   switch (data.page) {
@@ -63,6 +64,8 @@ export function App({ data }: { data: PageData }) {
   if (data.page === 'quickview') return <QuickViewContent data={data} />;
   // A cart fragment (wc-ajax answers): the one element, nothing around it.
   if (data.page === 'fragments') return <Fragment data={data} />;
+  // Coming-soon mode: the page visitors get, without the shop's frame.
+  if (data.page === 'coming-soon') return <ComingSoonPage data={data} />;
   return (
     <Layout data={data}>
       <Page data={data} />

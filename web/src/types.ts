@@ -273,6 +273,19 @@ export interface Settings {
    * or delay_ms). Absent: press.
    */
   video?: { load: 'press' | 'viewport'; delay_ms: number };
+  /** The stuck header's height in px (spec section 3: sticky_height 70). */
+  sticky_height?: number;
+  /** Hide the stuck header while scrolling down, show it scrolling up (spec section 4; default off). */
+  header_hide_on_scroll?: boolean;
+  /** The shop's store notice (absent: none); html is sanitized by the server. */
+  store_notice?: StoreNoticeSettings;
+}
+
+/** settings.store_notice: dismissed with the cookie store_notice<id>=hidden (path /). */
+export interface StoreNoticeSettings {
+  /** WooCommerce's notice id: the MD5 of the notice, so a new text shows again. */
+  id: string;
+  html: string;
 }
 
 /** One enabled currency as the switcher shows it. */
@@ -479,6 +492,8 @@ export interface StoreCart {
   shipping_rates?: ShippingPackage[];
   needs_shipping?: boolean;
   needs_payment?: boolean;
+  /** Extensions' data by namespace (woo-multi-currency: the currency; see checkout/currency-switch.ts). */
+  extensions?: Record<string, unknown>;
 }
 
 /** A Store API address (billing has email too). */
@@ -807,7 +822,13 @@ export type PageData =
   | AccountLogoutPage
   | AccountSecurityPage
   | ContactPage
-  | ReviewErrorPage;
+  | ReviewErrorPage
+  | ComingSoonPage;
+
+/** What visitors see while the shop is in coming-soon mode (answered 503; no menu, no products). */
+export interface ComingSoonPage extends PageBase {
+  page: 'coming-soon';
+}
 
 /** A review post refused without scripts: WordPress's "Comment Submission Failure" page. */
 export interface ReviewErrorPage extends PageBase {

@@ -101,3 +101,93 @@ func TestMoneyRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestPayPalCurrencies: PayPal's own list of currencies and decimals, not
+// the ISO minor units — HUF and TWD amounts are whole at PayPal although
+// ISO 4217 gives them two decimals; a currency PayPal does not take (KWD)
+// is refused everywhere.
+func TestPayPalCurrencies(t *testing.T) {
+	for _, code := range []string{"AUD", "BRL", "CAD", "CNY", "CZK", "DKK", "EUR", "HKD", "HUF", "ILS", "JPY", "MYR", "MXN", "TWD",
+		"NZD", "NOK", "PHP", "PLN", "GBP", "SGD", "SEK", "CHF", "THB", "USD"} {
+		n, ok := paypal.Decimals(code)
+		want := 2
+		if code == "HUF" || code == "JPY" || code == "TWD" {
+			want = 0
+		}
+		if !ok || n != want {
+			t.Errorf("Decimals(%s) = %d, %v; want %d", code, n, ok, want)
+		}
+	}
+	for _, code := range []string{"KWD", "INR", "RUB", "ISK", "usd", ""} {
+		if _, ok := paypal.Decimals(code); ok {
+			t.Errorf("Decimals(%q) ok, want a currency PayPal does not take", code)
+		}
+		if v, err := paypal.FormatValue(code, 100); err == nil {
+			t.Errorf("FormatValue(%q) = %q, want an error", code, v)
+		}
+	}
+	for _, c := range []struct {
+		code  string
+		minor int64
+		want  string
+	}{{"HUF", 1234, "1234"}, {"TWD", 990, "990"}, {"JPY", 5, "5"}, {"EUR", 5, "0.05"}} {
+		if got, err := paypal.FormatValue(c.code, c.minor); err != nil || got != c.want {
+			t.Errorf("FormatValue(%s, %d) = %q, %v; want %q", c.code, c.minor, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"1234.00", "1234.5", "12.34"} {
+		if v, err := paypal.ParseValue("HUF", bad); err == nil {
+			t.Errorf("ParseValue(HUF, %q) = %d, want an error (no decimals)", bad, v)
+		}
+	}
+}
+
+// TestToPayPal: the shop's minor units (its own number of decimals for a
+// currency) become PayPal's exactly, or not at all.
+func TestToPayPal(t *testing.T) {
+	good := []struct {
+		code     string
+		decimals int
+		in, want int64
+	}{
+		{"USD", 2, 1234, 1234},
+		{"HUF", 2, 123400, 1234}, // the shop writes forints with 2 decimals; PayPal with none
+		{"HUF", 0, 1234, 1234},
+		{"EUR", 0, 12, 1200}, // a shop writing euros without decimals
+		{"JPY", 0, 1500, 1500},
+		{"TWD", 2, 0, 0},
+		{"EUR", 4, 123400, 1234},
+	}
+	for _, c := range good {
+		got, err := paypal.ToPayPal(c.code, c.decimals, c.in)
+		if err != nil || got != c.want {
+			t.Errorf("ToPayPal(%s, %d, %d) = %d, %v; want %d", c.code, c.decimals, c.in, got, err, c.want)
+			continue
+		}
+		back, err := paypal.FromPayPal(c.code, c.decimals, got)
+		if err != nil || back != c.in {
+			t.Errorf("FromPayPal(%s, %d, %d) = %d, %v; want %d", c.code, c.decimals, got, back, err, c.in)
+		}
+	}
+	bad := []struct {
+		code     string
+		decimals int
+		in       int64
+	}{
+		{"HUF", 2, 123456}, // 1 234,56 Ft cannot be paid at PayPal
+		{"JPY", 1, 15},
+		{"EUR", 3, 12345},
+		{"KWD", 3, 1000}, // not a PayPal currency
+		{"EUR", 0, math.MaxInt64},
+		{"EUR", -1, 1},
+		{"EUR", 19, 1},
+	}
+	for _, c := range bad {
+		if v, err := paypal.ToPayPal(c.code, c.decimals, c.in); err == nil {
+			t.Errorf("ToPayPal(%s, %d, %d) = %d, want an error", c.code, c.decimals, c.in, v)
+		}
+	}
+	if v, err := paypal.FromPayPal("EUR", 0, 1250); err == nil {
+		t.Errorf("FromPayPal(EUR, 0, 1250) = %d, want an error (12.50 € is not whole euros)", v)
+	}
+}

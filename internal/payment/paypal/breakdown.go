@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// UnitSpec is a purchase unit in the shop's own terms: integer minor units
-// of one currency. NewPurchaseUnit turns it into PayPal's shape.
+// UnitSpec is a purchase unit in integer minor units of one currency, as
+// PayPal writes it (Decimals: a shop amount goes through ToPayPal first).
+// NewPurchaseUnit turns it into PayPal's shape.
 type UnitSpec struct {
 	ReferenceID string // "default" when empty
 	Currency    string // ISO code, e.g. "USD"

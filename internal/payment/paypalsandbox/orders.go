@@ -268,8 +268,8 @@ func (s *Sandbox) newCapture(base, orderID string, pu *paypal.PurchaseUnit, fund
 	cur := pu.Amount.CurrencyCode
 	gross, _ := paypal.ParseValue(cur, pu.Amount.Value)
 	fee := gross * 349 / 10000
-	if cur == "JPY" {
-		fee += 40
+	if n, _ := paypal.Decimals(cur); n == 0 {
+		fee += 40 // a fixed fee of 40 whole units (JPY)
 	} else {
 		fee += 49
 	}

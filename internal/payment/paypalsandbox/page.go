@@ -216,7 +216,7 @@ func (s *Sandbox) pageFor(o *order) pageData {
 		if pu.Amount == nil {
 			continue
 		}
-		c, ok := money.Lookup(pu.Amount.CurrencyCode)
+		c, ok := payPalCurrency(pu.Amount.CurrencyCode)
 		if !ok {
 			continue
 		}
@@ -265,4 +265,20 @@ func (s *Sandbox) pageFor(o *order) pageData {
 		d.Title = "Pay " + o.brand
 	}
 	return d
+}
+
+// payPalCurrency writes a currency PayPal takes with PayPal's decimals
+// (HUF and TWD amounts are whole there) and its symbol when the shop knows
+// one (else its code).
+func payPalCurrency(code string) (money.Currency, bool) {
+	n, ok := paypal.Decimals(code)
+	if !ok {
+		return money.Currency{}, false
+	}
+	c, known := money.Lookup(code)
+	if !known {
+		c = money.Currency{Code: code, Symbol: code, Prefix: code + " ", DecimalSeparator: ".", ThousandSeparator: ","}
+	}
+	c.MinorUnit = n
+	return c, true
 }

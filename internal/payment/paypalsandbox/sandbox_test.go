@@ -429,6 +429,9 @@ func TestSandboxValidatesRequests(t *testing.T) {
 		{"too many decimals", tok.AccessToken, "f", strings.Replace(good, `"10.00","breakdown"`, `"10.001","breakdown"`, 1), 422, "DECIMAL_PRECISION"},
 		{"unknown currency", tok.AccessToken, "g", strings.ReplaceAll(good, "USD", "XXX"), 422, "CURRENCY_NOT_SUPPORTED"},
 		{"JPY decimals", tok.AccessToken, "h", strings.ReplaceAll(good, "USD", "JPY"), 422, "DECIMAL_PRECISION"},
+		{"HUF decimals", tok.AccessToken, "i", strings.ReplaceAll(good, "USD", "HUF"), 422, "DECIMAL_PRECISION"},
+		{"TWD decimals", tok.AccessToken, "j", strings.ReplaceAll(good, "USD", "TWD"), 422, "DECIMAL_PRECISION"},
+		{"KWD not taken", tok.AccessToken, "k", strings.ReplaceAll(strings.ReplaceAll(good, "USD", "KWD"), "10.00", "10.000"), 422, "CURRENCY_NOT_SUPPORTED"},
 	}
 	for _, c := range cases {
 		status, out := raw(t, srv.URL, "POST", "/v2/checkout/orders", c.token, c.key, c.body)
@@ -441,6 +444,13 @@ func TestSandboxValidatesRequests(t *testing.T) {
 	}
 	if sb.OrderCount() != 0 {
 		t.Fatal("a refused request made an order")
+	}
+	// Other currencies PayPal takes are accepted, written with PayPal's decimals.
+	for _, c := range []struct{ code, value string }{{"EUR", "10.00"}, {"HUF", "1000"}, {"TWD", "300"}, {"JPY", "1500"}} {
+		body := strings.ReplaceAll(strings.ReplaceAll(good, "USD", c.code), "10.00", c.value)
+		if status, out := raw(t, srv.URL, "POST", "/v2/checkout/orders", tok.AccessToken, "cur-"+c.code, body); status != 201 || out["id"] == nil {
+			t.Errorf("%s order: %d %v", c.code, status, out)
+		}
 	}
 	status, out := raw(t, srv.URL, "POST", "/v2/checkout/orders", tok.AccessToken, "ok", good)
 	if status != 201 || out["id"] == nil || out["purchase_units"] != nil {
@@ -512,4 +522,28 @@ func TestFaultsBeforeAndAfterProcessing(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb.ClearFaults()
+}
+
+// TestApprovalPageWholeUnits: a HUF order's page shows whole forints, as
+// PayPal writes them (not the ISO two decimals).
+func TestApprovalPageWholeUnits(t *testing.T) {
+	sh := newShop(t)
+	_, c, _ := setup(t, nil, "", false)
+	pu, err := paypal.NewPurchaseUnit(paypal.UnitSpec{Currency: "HUF", Items: []paypal.ItemSpec{{Name: "Mug", Quantity: 2, UnitAmount: 1500}}, Total: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.CreateOrder(ctx(t), "huf", paypal.CreateOrderRequest{Intent: paypal.IntentCapture, PurchaseUnits: []paypal.PurchaseUnit{pu},
+		PaymentSource: &paypal.PaymentSource{PayPal: &paypal.PayPalSource{ExperienceContext: &paypal.ExperienceContext{
+			ReturnURL: sh.srv.URL + "/checkout/paypal-return", CancelURL: sh.srv.URL + "/cart/", BrandName: "Test Shop"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pu.Amount.Value != "3000" {
+		t.Errorf("HUF amount %q, want whole forints", pu.Amount.Value)
+	}
+	status, page := get(t, o.ApproveURL())
+	if status != 200 || !strings.Contains(page, "<h1>Pay Ft3,000 HUF to Test Shop</h1>") || !strings.Contains(page, "Ft1,500") {
+		t.Errorf("HUF page: %d\n%s", status, page)
+	}
 }

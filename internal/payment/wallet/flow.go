@@ -8,6 +8,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
 )
@@ -29,7 +30,7 @@ func captureKey(id int64) string { return "vitrine-" + strconv.FormatInt(id, 10)
 // startPayment creates the PayPal order of a placed order from the
 // order's own totals and records it (payment state wallet_order_created).
 func (s *Service) startPayment(ctx context.Context, o *checkout.Order, shippingPref string) (*paypal.Order, error) {
-	pu, err := OrderPurchaseUnit(o)
+	pu, err := s.orderUnit(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func (s *Service) prepareCapture(ctx context.Context, o *checkout.Order, ppo *pa
 		}
 		o.Billing, o.Shipping = billing, shipping
 	}
-	want, err := OrderPurchaseUnit(o)
+	want, err := s.orderUnit(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -152,6 +153,15 @@ func (s *Service) prepareCapture(ctx context.Context, o *checkout.Order, ppo *pa
 	cctx, cancel := s.callCtx(ctx)
 	defer cancel()
 	return s.pp.PatchOrder(cctx, ppo.ID, ops)
+}
+
+// orderUnit is a placed order's purchase unit in its own currency.
+func (s *Service) orderUnit(ctx context.Context, o *checkout.Order) (paypal.PurchaseUnit, error) {
+	cur, err := s.d.Checkout.Currency(ctx, o.Currency)
+	if err != nil {
+		return paypal.PurchaseUnit{}, err
+	}
+	return OrderPurchaseUnit(o, cur)
 }
 
 // sameAmount compares two amounts exactly (currency and minor units).
@@ -276,7 +286,11 @@ func (s *Service) settle(ctx context.Context, o *checkout.Order, ppo *paypal.Ord
 	var err error
 	switch c.Status {
 	case paypal.CaptureStatusCompleted, paypal.CaptureStatusRefunded, paypal.CaptureStatusPartRefunded:
-		if !captureMatches(o, c) {
+		cur, cerr := s.d.Checkout.Currency(ctx, o.Currency)
+		if cerr != nil {
+			return o, cerr
+		}
+		if !captureMatches(o, cur, c) {
 			s.log.Error("wallet: captured amount differs from the order total; order put on-hold", "order", o.ID, "capture", c.ID)
 			changed, err = s.d.Store.HoldOrderForCapture(ctx, o.ID, c.ID, now)
 			break
@@ -301,13 +315,18 @@ func (s *Service) settle(ctx context.Context, o *checkout.Order, ppo *paypal.Ord
 	return s.d.Store.Order(ctx, o.ID)
 }
 
-// captureMatches: the capture is the order's total in the order's currency.
-func captureMatches(o *checkout.Order, c paypal.Capture) bool {
-	if c.Amount == nil || c.Amount.CurrencyCode != o.Currency {
+// captureMatches: the capture is the order's total in the order's
+// currency, exactly (cur is how the shop writes that currency).
+func captureMatches(o *checkout.Order, cur money.Currency, c paypal.Capture) bool {
+	if c.Amount == nil || c.Amount.CurrencyCode != o.Currency || cur.Code != o.Currency {
 		return false
 	}
 	v, err := c.Amount.Minor()
-	return err == nil && v == o.Total
+	if err != nil {
+		return false
+	}
+	total, err := paypal.FromPayPal(o.Currency, cur.MinorUnit, v)
+	return err == nil && total == o.Total
 }
 
 // Return finishes the order of a buyer back from the approval page: token

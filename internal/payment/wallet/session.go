@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
@@ -152,6 +151,9 @@ type CreateRequest struct {
 	FormEncoded   string // the checkout form (context checkout)
 	Remote        string // the client's address (host:port)
 	UserAgent     string
+	// Currency is the shopper's currency ("": the base): the order is
+	// placed in it when PayPal takes it, else in the base (SaleCurrency).
+	Currency string
 }
 
 // Created is a placed order and its PayPal order.
@@ -173,6 +175,7 @@ func randomKey() string {
 // Context checkout: the posted form is validated like the classic
 // checkout. product, cart and cart-block: the order is the session's cart
 // with the session's addresses (the payer's fill the rest at approval).
+// The order and its PayPal order are in SaleCurrency(in.Currency).
 // The cart is kept until the order is paid; the session's earlier unpaid
 // wallet orders are cancelled first (their stock comes back). One session
 // creates one order at a time.
@@ -200,6 +203,7 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 		return nil, ErrContext
 	}
 	now := s.now()
+	code := s.SaleCurrency(in.Currency)
 	lock := s.sessionLock(in.Session)
 	lock.Lock()
 	defer lock.Unlock()
@@ -239,10 +243,10 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 		o, err = s.d.Checkout.PlaceFormOrder(ctx, checkout.PlaceRequest{Session: in.Session, Billing: form.billing, Shipping: form.shipping,
 			Note: form.note, Method: payment.WalletGatewayID, Attribution: form.attribution, TermsRequired: s.d.Config.Terms != nil,
 			TermsAccepted: form.terms, IdempotencyKey: "wallet-" + randomKey(), Body: []byte(in.FormEncoded + "|" + in.FundingSource),
-			ClientIP: clientIP(in.Remote), UserAgent: in.UserAgent, InvalidPayment: "Invalid payment method."})
+			ClientIP: clientIP(in.Remote), UserAgent: in.UserAgent, InvalidPayment: "Invalid payment method.", Currency: code})
 	} else {
 		shipPref = paypal.ShippingPreferenceFromFile
-		o, err = s.placeCartOrder(ctx, in, stored, now)
+		o, err = s.placeCartOrder(ctx, in, stored, code)
 	}
 	var ve *checkout.ValidationError
 	var ce *cart.Error
@@ -273,7 +277,7 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 // session's addresses, without the checkout form (product and cart
 // buttons). The totals are those of the session's address, or of the
 // shop's base country when it has none.
-func (s *Service) placeCartOrder(ctx context.Context, in CreateRequest, stored *cart.Cart, now time.Time) (*checkout.Order, error) {
+func (s *Service) placeCartOrder(ctx context.Context, in CreateRequest, stored *cart.Cart, code string) (*checkout.Order, error) {
 	cust := stored.Customer
 	billing, shipping := cleanAddress(cust.Billing), cleanAddress(cust.Shipping)
 	if shipping.Country == "" {
@@ -281,16 +285,16 @@ func (s *Service) placeCartOrder(ctx context.Context, in CreateRequest, stored *
 	}
 	shipping.Email = ""
 	meta := map[string]string{}
-	s.MarkTestPayment(meta, Method)
+	s.MarkTestPayment(meta, s.method)
 	if ip := clientIP(in.Remote); ip != "" {
 		meta["_customer_ip_address"] = ip
 	}
 	if ua := truncateRunes(checkout.Clean(in.UserAgent), 512); ua != "" {
 		meta["_customer_user_agent"] = ua
 	}
-	return s.d.Checkout.PlaceCartOrder(ctx, checkout.PendingOrder{Session: in.Session, Method: Method,
+	return s.d.Checkout.PlaceCartOrder(ctx, checkout.PendingOrder{Session: in.Session, Method: s.method,
 		Customer: checkout.Customer{Billing: billing, Shipping: shipping, RateID: cust.ShippingRate},
-		Meta:     meta, IdempotencyScope: "wallet:" + in.Session, IdempotencyKey: randomKey(), RequestHash: "cart"})
+		Meta:     meta, IdempotencyScope: "wallet:" + in.Session, IdempotencyKey: randomKey(), RequestHash: "cart", Currency: code})
 }
 
 func clientIP(remote string) string {
@@ -370,23 +374,25 @@ func (s *Service) lines(ctx context.Context, products []Product) ([]cart.Line, m
 
 // Simulate prices what the session's cart would cost if it held only the
 // posted products, on a copy that is never written (the product page's
-// Pay Later message and button state). A cart refusal is an *Error.
-func (s *Service) Simulate(ctx context.Context, session string, products []Product) (checkout.Quotation, error) {
+// Pay Later message and button state), in SaleCurrency(code). A cart
+// refusal is an *Error.
+func (s *Service) Simulate(ctx context.Context, session, code string, products []Product) (QuotedCart, error) {
 	lines, byID, err := s.lines(ctx, products)
 	if err != nil {
-		return checkout.Quotation{}, cartError(err)
+		return QuotedCart{}, cartError(err)
 	}
 	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
-		return checkout.Quotation{}, err
+		return QuotedCart{}, err
 	}
-	return checkout.QuoteLines(lines, byID, c.Customer, s.d.Config)
+	return s.d.Checkout.QuoteLines(ctx, lines, byID, c.Customer, s.SaleCurrency(code))
 }
 
 // ChangeCart makes the session's cart the posted products (the product
 // page's button buys what is on the page); everything is checked before
-// the cart changes. It answers the new cart and its purchase unit.
-func (s *Service) ChangeCart(ctx context.Context, session string, products []Product) (QuotedCart, paypal.PurchaseUnit, error) {
+// the cart changes. It answers the new cart and its purchase unit, in
+// SaleCurrency(code).
+func (s *Service) ChangeCart(ctx context.Context, session, code string, products []Product) (QuotedCart, paypal.PurchaseUnit, error) {
 	if _, _, err := s.lines(ctx, products); err != nil {
 		return QuotedCart{}, paypal.PurchaseUnit{}, cartError(err)
 	}
@@ -405,16 +411,17 @@ func (s *Service) ChangeCart(ctx context.Context, session string, products []Pro
 			return QuotedCart{}, paypal.PurchaseUnit{}, cartError(err)
 		}
 	}
-	return s.cartUnit(ctx, session)
+	return s.cartUnit(ctx, session, code)
 }
 
-// cartUnit quotes a session's cart and answers it with its purchase unit.
-func (s *Service) cartUnit(ctx context.Context, session string) (QuotedCart, paypal.PurchaseUnit, error) {
-	qc, err := s.d.Checkout.QuoteCart(ctx, session)
+// cartUnit quotes a session's cart in SaleCurrency(code) and answers it
+// with its purchase unit.
+func (s *Service) cartUnit(ctx context.Context, session, code string) (QuotedCart, paypal.PurchaseUnit, error) {
+	qc, err := s.d.Checkout.QuoteCart(ctx, session, s.SaleCurrency(code))
 	if err != nil {
 		return QuotedCart{}, paypal.PurchaseUnit{}, err
 	}
-	pu, err := s.quoteUnit(qc.Quote)
+	pu, err := quoteUnit(qc)
 	return qc, pu, err
 }
 
@@ -427,9 +434,10 @@ type ShippingChange struct {
 
 // UpdateShipping updates the session's customer from a change in PayPal's
 // window (only country, state, postcode and city of the address) and
-// answers the re-priced cart's purchase unit. Placed orders are never
-// re-priced here. A country the shop does not know is ErrCountry.
-func (s *Service) UpdateShipping(ctx context.Context, session string, ch ShippingChange) (paypal.PurchaseUnit, error) {
+// answers the re-priced cart's purchase unit, in SaleCurrency(code).
+// Placed orders are never re-priced here. A country the shop does not know
+// is ErrCountry.
+func (s *Service) UpdateShipping(ctx context.Context, session, code string, ch ShippingChange) (paypal.PurchaseUnit, error) {
 	c, err := s.d.Checkout.Cart(ctx, session)
 	if err != nil {
 		return paypal.PurchaseUnit{}, err
@@ -454,14 +462,14 @@ func (s *Service) UpdateShipping(ctx context.Context, session string, ch Shippin
 	if err := s.d.Checkout.SetCustomer(ctx, session, cust); err != nil {
 		return paypal.PurchaseUnit{}, err
 	}
-	_, pu, err := s.cartUnit(ctx, session)
+	_, pu, err := s.cartUnit(ctx, session, code)
 	return pu, err
 }
 
 // SetShippingRate chooses the session's shipping rate (WooCommerce core's
 // update_shipping_method; a rate that is empty or too long is ignored) and
-// answers the re-priced cart.
-func (s *Service) SetShippingRate(ctx context.Context, session, rate string) (checkout.Quotation, error) {
+// answers the re-priced cart in SaleCurrency(code).
+func (s *Service) SetShippingRate(ctx context.Context, session, code, rate string) (QuotedCart, error) {
 	c, err := s.d.Checkout.Cart(ctx, session)
 	if err == nil && rate != "" && len(rate) <= 64 && c.Exists && c.Customer.ShippingRate != rate {
 		cust := c.Customer
@@ -469,13 +477,13 @@ func (s *Service) SetShippingRate(ctx context.Context, session, rate string) (ch
 		err = s.d.Checkout.SetCustomer(ctx, session, cust)
 	}
 	if err != nil {
-		return checkout.Quotation{}, err
+		return QuotedCart{}, err
 	}
-	qc, err := s.d.Checkout.QuoteCart(ctx, session)
-	return qc.Quote, err
+	return s.d.Checkout.QuoteCart(ctx, session, s.SaleCurrency(code))
 }
 
-// Cart is the session's priced cart (the buttons' amounts).
-func (s *Service) Cart(ctx context.Context, session string) (QuotedCart, error) {
-	return s.d.Checkout.QuoteCart(ctx, session)
+// Cart is the session's priced cart (the buttons' amounts) in
+// SaleCurrency(code).
+func (s *Service) Cart(ctx context.Context, session, code string) (QuotedCart, error) {
+	return s.d.Checkout.QuoteCart(ctx, session, s.SaleCurrency(code))
 }

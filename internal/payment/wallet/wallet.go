@@ -17,6 +17,7 @@ package wallet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"log/slog"
 	"strconv"
@@ -26,6 +27,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
 )
@@ -70,8 +72,45 @@ const (
 	CancelPath = "/checkout/?wallet=cancelled"
 )
 
-// Method is the gateway the wallet's orders carry.
-var Method = payment.Wallet{}
+// Gateway is the wallet's payment method (ppcp-gateway): payment.Wallet
+// taking the currencies PayPal takes (payment.CurrencyLimited), so an
+// order paid with it is placed in the shopper's currency when PayPal takes
+// it and in the shop's base currency otherwise (checkout.SaleCurrency).
+type Gateway struct {
+	payment.Wallet
+	// Decimals is how many decimals the shop writes a currency with (its
+	// configured currencies'; ok false: unknown, the ISO number is used).
+	// Nil: the ISO numbers.
+	Decimals func(code string) (n int, ok bool)
+}
+
+var _ payment.CurrencyLimited = Gateway{}
+
+// TakesCurrency: PayPal takes code, and the shop's amounts in it can be
+// written exactly at PayPal — a shop writing forints with two decimals
+// cannot be paid in HUF, which PayPal takes in whole forints only.
+func (g Gateway) TakesCurrency(code string) bool {
+	pp, ok := paypal.Decimals(code)
+	if !ok {
+		return false
+	}
+	n, known := 0, false
+	if g.Decimals != nil {
+		n, known = g.Decimals(code)
+	}
+	if !known {
+		m, iso := money.Lookup(code)
+		if !iso {
+			return false
+		}
+		n = m.MinorUnit
+	}
+	return n <= pp
+}
+
+// Method is the gateway the wallet's orders carry when Deps.Method is not
+// set (ISO decimals).
+var Method = Gateway{}
 
 // Store is what the wallet persists: orders and their payment state, and
 // the webhook events seen. sqlstore.DB implements it. Order lookups answer
@@ -103,8 +142,14 @@ type Checkout interface {
 	// SetCustomer stores the session's customer (addresses, chosen rate).
 	SetCustomer(ctx context.Context, session string, c cart.Customer) error
 	// QuoteCart is the session's cart as the cart and checkout show it,
-	// priced by checkout.Quote.
-	QuoteCart(ctx context.Context, session string) (QuotedCart, error)
+	// priced by checkout.Quote in code's currency ("": the base).
+	QuoteCart(ctx context.Context, session, code string) (QuotedCart, error)
+	// QuoteLines quotes lines (catalogue prices in the base currency) for
+	// a customer in code's currency, as a cart holding only them.
+	QuoteLines(ctx context.Context, lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer, code string) (QuotedCart, error)
+	// Currency is how the shop writes code's amounts (its minor unit): an
+	// order's amounts are in it.
+	Currency(ctx context.Context, code string) (money.Currency, error)
 	// ResolveLine finds what an add of id sells (the variation of a
 	// variable product), checks it can be sold and builds its priced line.
 	ResolveLine(ctx context.Context, id int64, chosen []cart.Attr) (sell, parent *catalog.Product, line cart.Line, err error)
@@ -132,6 +177,9 @@ type QuotedCart struct {
 	Empty bool   // no line
 	Hash  string // the cart's hash (the woocommerce_cart_hash cookie)
 	Quote checkout.Quotation
+	// Currency is the quote's currency, as the shop writes it: every
+	// amount of Quote is in its minor units.
+	Currency money.Currency
 }
 
 // Shop is the Checkout port on the cart and checkout services.
@@ -150,12 +198,42 @@ func (p Shop) SetCustomer(ctx context.Context, session string, c cart.Customer) 
 	return p.Carts.SetCustomer(ctx, session, c)
 }
 
-func (p Shop) QuoteCart(ctx context.Context, session string) (QuotedCart, error) {
-	pc, err := p.Checkout.Cart(ctx, session, "")
+func (p Shop) QuoteCart(ctx context.Context, session, code string) (QuotedCart, error) {
+	pc, err := p.Checkout.Cart(ctx, session, code)
 	if err != nil {
 		return QuotedCart{}, err
 	}
-	return QuotedCart{Empty: len(pc.Lines) == 0, Hash: pc.Hash(), Quote: pc.Quote}, nil
+	return QuotedCart{Empty: len(pc.Lines) == 0, Hash: pc.Hash(), Quote: pc.Quote, Currency: pc.Pricing.Config.Currency}, nil
+}
+
+func (p Shop) QuoteLines(ctx context.Context, lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer, code string) (QuotedCart, error) {
+	q, pr, err := p.Checkout.QuoteLinesIn(ctx, lines, byID, cust, code)
+	if err != nil {
+		return QuotedCart{}, err
+	}
+	return QuotedCart{Empty: len(lines) == 0, Quote: q, Currency: pr.Config.Currency}, nil
+}
+
+// Currency is the base currency, a currency the shop sells in (enabled or
+// not, as configured), else the ISO defaults of code.
+func (p Shop) Currency(ctx context.Context, code string) (money.Currency, error) {
+	base := p.Checkout.Config.Currency
+	if code == "" || code == base.Code {
+		return base, nil
+	}
+	if p.Checkout.Currencies != nil {
+		c, ok, err := p.Checkout.Currencies.Configured(ctx, code)
+		if err != nil {
+			return money.Currency{}, err
+		}
+		if ok {
+			return c.Money(), nil
+		}
+	}
+	if c, ok := money.Lookup(code); ok {
+		return c, nil
+	}
+	return money.Currency{}, fmt.Errorf("wallet: unknown currency %q", code)
 }
 
 func (p Shop) ResolveLine(ctx context.Context, id int64, chosen []cart.Attr) (*catalog.Product, *catalog.Product, cart.Line, error) {
@@ -201,15 +279,19 @@ type Deps struct {
 	Now     func() time.Time
 	// Kick is called after a change that queued order mail (may be nil).
 	Kick func()
+	// Method is the wallet's payment method as the shop's payment
+	// registry holds it (the currencies it takes); nil: Method.
+	Method payment.CurrencyLimited
 }
 
 // Service is the wallet's use cases.
 type Service struct {
-	pp    *paypal.Client
-	cfg   Config
-	d     Deps
-	log   *slog.Logger
-	locks [64]sync.Mutex // create-order per session, striped
+	pp     *paypal.Client
+	cfg    Config
+	d      Deps
+	method payment.CurrencyLimited
+	log    *slog.Logger
+	locks  [64]sync.Mutex // create-order per session, striped
 	// started is closed once the reconciler's startup pass has run.
 	started chan struct{}
 }
@@ -234,7 +316,21 @@ func New(cfg Config, d Deps) *Service {
 	if d.Now == nil {
 		d.Now = func() time.Time { return time.Now().UTC() }
 	}
-	return &Service{pp: cfg.PayPal, cfg: cfg, d: d, log: d.Log, started: make(chan struct{})}
+	m := d.Method
+	if m == nil {
+		m = Method
+	}
+	return &Service{pp: cfg.PayPal, cfg: cfg, d: d, method: m, log: d.Log, started: make(chan struct{})}
+}
+
+// SaleCurrency is the currency the wallet quotes and places in for a
+// shopper's currency code: code when PayPal takes it (Gateway), else the
+// shop's base currency (checkout.Service.SaleCurrency's rule).
+func (s *Service) SaleCurrency(code string) string {
+	if code != "" && !s.method.TakesCurrency(code) {
+		return s.d.Config.Currency.Code
+	}
+	return code
 }
 
 // Config is the service's configuration with its defaults.

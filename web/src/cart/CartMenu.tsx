@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Mous
 import { useHydrated } from '../listing/hydrated';
 import { CartCount } from './CartCount';
 import { CartDrawer, DRAWER_QUERY, prefersDrawer } from './CartDrawer';
-import { cookie, lastFragments, storeFragments, wcAjax, type CartAnswer } from './add-to-cart';
+import { cookie, lastFragments, refreshForCurrency, storeFragments, wcAjax, type CartAnswer } from './add-to-cart';
+import { onCurrencySwitch } from '../currency/store';
 import { installCartSync } from './cart-sync';
 import './cart.css';
 
@@ -18,7 +19,8 @@ const MINI_CART = 'div.widget_shopping_cart_content';
  * renders children into. It is fetched on first open only when the
  * woocommerce_items_in_cart cookie says the cart has items; after an add the
  * dropdown or the drawer opens for 5 s. Another tab's cart change refreshes
- * this tab (cart-sync.ts).
+ * this tab (cart-sync.ts), and so does a currency switch (the cart is priced
+ * in the shopper's currency).
  */
 export function CartMenu({ count }: { count: number }) {
   const hydrated = useHydrated();
@@ -47,6 +49,8 @@ export function CartMenu({ count }: { count: number }) {
 
   // Other tabs' cart changes.
   useEffect(() => installCartSync(), []);
+  // A currency switch reprices the cart: the fragments are asked for again.
+  useEffect(() => onCurrencySwitch(() => refreshForCurrency()), []);
 
   // Every fragments answer refills both panels (the panels mount once
   // hydrated: the latest fragment is painted into them then).

@@ -10,6 +10,7 @@ import { removeHref } from './MiniCart';
 import { applyFragments, storeFragments, wcAjax } from './add-to-cart';
 import './cart.css';
 import { ExpressWallet } from '../wallet/ExpressWallet';
+import { onCurrencySwitch } from '../currency/store';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -69,21 +70,26 @@ export function CartPage({ data }: { data: CartPageData }) {
   const setNotice = (n: Notice | null) => setNotices(n ? [n] : []);
   const [busy, setBusy] = useState(false);
 
-  // Another tab changed the cart (cart-sync.ts): show the same lines here.
+  // Another tab changed the cart (cart-sync.ts), or the shopper switched
+  // currency (the cart is priced in it): show the cart as the server has it now.
   useEffect(() => {
-    const onSynced = () => {
+    const reload = (clearNotices: boolean) =>
       restFetch(API)
         .then((r) => (r.ok ? (r.json() as Promise<StoreCart>) : null))
         .then((c) => {
           if (c && Array.isArray(c.items)) {
             setCart(c);
-            setNotices([]);
+            if (clearNotices) setNotices([]);
           }
         })
         .catch(() => undefined);
-    };
+    const onSynced = () => void reload(true);
     document.addEventListener('vitrine:cart-synced', onSynced);
-    return () => document.removeEventListener('vitrine:cart-synced', onSynced);
+    const stopFollowing = onCurrencySwitch(() => reload(false));
+    return () => {
+      document.removeEventListener('vitrine:cart-synced', onSynced);
+      stopFollowing();
+    };
   }, []);
 
   const run = async (steps: { path: string; body: unknown }[], done?: (ok: boolean) => Notice | null) => {

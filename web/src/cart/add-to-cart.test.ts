@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyFragments, createQueue, dataFields, installAddToCart, installRemoveFromCart } from './add-to-cart';
+import {
+  applyFragments,
+  createQueue,
+  dataFields,
+  installAddToCart,
+  installRemoveFromCart,
+  lastFragments,
+  refreshForCurrency,
+  storeFragments,
+} from './add-to-cart';
 
 function button(id: number) {
   const a = document.createElement('a');
@@ -184,5 +193,40 @@ describe('product form add to cart', () => {
     form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
     await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('https://s/product/p/'));
     remove();
+  });
+});
+
+describe('fragments and the shopper currency', () => {
+  afterEach(() => {
+    sessionStorage.clear();
+    for (const c of ['wmc_current_currency', 'woocommerce_cart_hash', 'woocommerce_items_in_cart']) document.cookie = `${c}=; Path=/; Max-Age=0`;
+  });
+
+  it('stored fragments are reused only in the currency they were asked in', () => {
+    document.cookie = 'woocommerce_cart_hash=h1; Path=/';
+    document.cookie = 'wmc_current_currency=EUR; Path=/';
+    storeFragments({ fragments: { 'span.header-cart-count': '<span class="header-cart-count">20,24 €</span>' }, cart_hash: 'h1' });
+    expect(lastFragments()).not.toBeNull();
+    // Switched where the fragments were not asked again (the checkout): the hash cookie is the same, the prices are not.
+    document.cookie = 'wmc_current_currency=GBP; Path=/';
+    expect(lastFragments()).toBeNull();
+    document.cookie = 'wmc_current_currency=EUR; Path=/';
+    expect(lastFragments()).not.toBeNull();
+  });
+
+  it('a switch asks the fragments again when the cart has items, and not for an empty cart', async () => {
+    document.body.innerHTML = '<span class="header-cart-count">$22.00</span>';
+    const euros = { 'span.header-cart-count': '<span class="header-cart-count">20,24 €</span>' };
+    const fetcher = vi.fn(async () => new Response(JSON.stringify({ fragments: euros, cart_hash: 'h2' })));
+    await refreshForCurrency(fetcher);
+    expect(fetcher).not.toHaveBeenCalled();
+    document.cookie = 'woocommerce_items_in_cart=1; Path=/';
+    document.cookie = 'wmc_current_currency=EUR; Path=/';
+    await refreshForCurrency(fetcher);
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    expect((fetcher.mock.calls[0] as unknown as [string])[0]).toBe('/?wc-ajax=get_refreshed_fragments');
+    expect(document.querySelector('.header-cart-count')!.textContent).toBe('20,24 €');
+    document.cookie = 'woocommerce_cart_hash=h2; Path=/';
+    expect(lastFragments()).toEqual(euros);
   });
 });

@@ -7,6 +7,8 @@
 // Plain DOM on purpose: the buttons are server-rendered markup, the handler
 // is one delegated listener, and the fragments replace elements wholesale.
 
+import { readCurrencyCookie } from '../currency/store';
+
 export const LIVE_DELAY_MS = 1000;
 
 export interface Fragments {
@@ -22,6 +24,8 @@ export interface CartAnswer {
 
 const FRAGMENTS_KEY = 'vitrine_fragments';
 const HASH_KEY = 'vitrine_cart_hash';
+/** The currency cookie the stored fragments were asked with (the cart is priced in it). */
+const FRAGMENTS_CURRENCY_KEY = 'vitrine_fragments_currency';
 
 /** Every data-* attribute of el as form fields (data-product_id → product_id). */
 export function dataFields(el: HTMLElement): URLSearchParams {
@@ -64,12 +68,13 @@ export function publishCartHash(hash: string) {
 
 /**
  * Remember the last fragments for this tab (reused while the hash cookie
- * matches) and tell the other tabs the cart's hash.
+ * and the currency cookie match) and tell the other tabs the cart's hash.
  */
 export function storeFragments(a: CartAnswer) {
   try {
     if (a.fragments) sessionStorage.setItem(FRAGMENTS_KEY, JSON.stringify(a.fragments));
     sessionStorage.setItem(HASH_KEY, a.cart_hash ?? '');
+    sessionStorage.setItem(FRAGMENTS_CURRENCY_KEY, readCurrencyCookie(document.cookie));
   } catch {
     // storage unavailable: fragments are fetched again when needed
   }
@@ -77,10 +82,17 @@ export function storeFragments(a: CartAnswer) {
   document.dispatchEvent(new CustomEvent('vitrine:fragments', { detail: a }));
 }
 
+/**
+ * This tab's stored fragments while they still show the cart: the hash
+ * cookie is the one they came with, and so is the currency cookie (a switch
+ * changes the cart's prices and hash, but the hash cookie only when the
+ * server next answers the cart).
+ */
 export function lastFragments(): Fragments | null {
   try {
     const hash = cookie('woocommerce_cart_hash') ?? '';
     if (sessionStorage.getItem(HASH_KEY) !== hash) return null;
+    if ((sessionStorage.getItem(FRAGMENTS_CURRENCY_KEY) ?? '') !== readCurrencyCookie(document.cookie)) return null;
     const raw = sessionStorage.getItem(FRAGMENTS_KEY);
     return raw ? (JSON.parse(raw) as Fragments) : null;
   } catch {
@@ -283,6 +295,25 @@ export async function refreshOnLoad(fetcher: typeof fetch = fetch) {
     }
   } catch {
     // the count stays as rendered
+  }
+}
+
+/**
+ * After a currency switch (the currency cookie is already set): a cart with
+ * items is priced in the new currency, so the fragments (header total, mini
+ * cart) are asked for again and swapped in. Resolves when done; an empty
+ * cart makes no request.
+ */
+export async function refreshForCurrency(fetcher: typeof fetch = fetch): Promise<void> {
+  if (cookie('woocommerce_items_in_cart') !== '1') return;
+  try {
+    const a = await wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }), fetcher);
+    if (a?.fragments) {
+      applyFragments(a.fragments);
+      storeFragments(a);
+    }
+  } catch {
+    // the mini cart keeps what it showed; the next page asks again (lastFragments)
   }
 }
 

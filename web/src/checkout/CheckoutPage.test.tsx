@@ -7,7 +7,7 @@ import { REVIEW_DEBOUNCE_MS, WALLET_GENERIC_ERROR, NETWORK_FAILED } from './Chec
 import { TERMS_MESSAGE } from './fields';
 import { cart, checkoutPage, filledBilling } from './test-data';
 import { ALL_COOKIES, resetPageViewForTests } from '../attribution/attribution';
-import type { CheckoutPage } from '../types';
+import type { CheckoutPage, CurrencyBlock, StoreCart } from '../types';
 
 type Call = { url: string; init: RequestInit; body: Record<string, unknown> | null; headers: Record<string, string> };
 
@@ -318,6 +318,10 @@ describe('place order', () => {
     const attribution = (c.body!.extensions as Record<string, Record<string, string>>)['woocommerce/order-attribution'];
     expect(attribution.source_type).toBe('typein');
     expect(attribution.session_pages).toBe('1');
+    // The currency the review showed goes with the order (the server refuses another).
+    const shown = (c.body!.extensions as Record<string, Record<string, string>>)['woo-multi-currency'];
+    expect(shown.currency).toBe('USD');
+    expect((document.querySelector('[name="wmc_currency"]') as HTMLInputElement).value).toBe('USD');
     // The hidden inputs of the classic form carry the same values.
     expect((document.querySelector('[name="wc_order_attribution_source_type"]') as HTMLInputElement).value).toBe('typein');
   });
@@ -414,5 +418,100 @@ describe('wallet', () => {
     fireEvent.click(screen.getByRole('button', { name: 'PayPal' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(WALLET_GENERIC_ERROR));
     expect(go).not.toHaveBeenCalled();
+  });
+});
+
+describe('the currency for the payment method (cart/extensions)', () => {
+  const kwd: CurrencyBlock = {
+    currency_code: 'KWD',
+    currency_symbol: 'KD',
+    currency_minor_unit: 3,
+    currency_decimal_separator: '.',
+    currency_thousand_separator: ',',
+    currency_prefix: 'KD ',
+    currency_suffix: '',
+  };
+  /** The test cart written in another currency (the same digits). */
+  function cartIn(block: CurrencyBlock, total: string): StoreCart {
+    const c = cart(total);
+    return {
+      ...c,
+      totals: { ...c.totals, ...block },
+      items: c.items.map((i) => ({ ...i, prices: { ...i.prices, ...block }, totals: { ...i.totals, ...block } })),
+      shipping_rates: c.shipping_rates!.map((p) => ({ ...p, shipping_rates: p.shipping_rates.map((r) => ({ ...r, ...block })) })),
+    };
+  }
+  const withSwitch = (c: StoreCart, current: string, update: boolean, notice: string): StoreCart => ({
+    ...c,
+    extensions: { 'woo-multi-currency': { current_currency: current, wmc_update_checkout: update, notice } },
+  });
+  const NOTICE = 'PayPal cannot take this order in Kuwaiti dinar (KWD), so it is in United States dollar (USD): $25.00.';
+  const total = () => document.querySelector('.order-total td')!.textContent;
+  const currencyNotice = () => document.querySelector<HTMLElement>('#payment [role="status"]')!;
+
+  afterEach(() => {
+    document.cookie = 'wmc_current_currency_old=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+  });
+
+  it('choosing the wallet re-renders every amount in the base currency with a notice; bank transfer brings the currency back', async () => {
+    let n = 1;
+    const calls = mockFetch((c) => {
+      const pm = (c.body?.data as { payment_method?: string } | undefined)?.payment_method;
+      if (c.url.endsWith('/cart/extensions') && pm === 'ppcp-gateway') return json(withSwitch(cart('2500'), 'USD', true, NOTICE), 200, { Nonce: `nonce-${++n}` });
+      if (c.url.endsWith('/cart/extensions')) return json(withSwitch(cartIn(kwd, '7689'), 'KWD', true, ''), 200, { Nonce: `nonce-${++n}` });
+      return json({}, 404);
+    });
+    render(<App data={page({ cart: cartIn(kwd, '7689') })} />);
+    expect(total()).toBe('KD 7.689');
+    expect(calls).toHaveLength(0); // bank transfer chosen, nothing to settle on load
+    expect(currencyNotice()).toHaveAttribute('aria-live', 'polite');
+    expect(currencyNotice()).toHaveTextContent('');
+
+    fireEvent.click(screen.getByRole('radio', { name: 'PayPal' }));
+    await waitFor(() => expect(total()).toBe('$25.00'));
+    expect(calls[0].url).toBe('/wp-json/wc/store/v1/cart/extensions');
+    expect(calls[0].body).toEqual({ namespace: 'woo-multi-currency', data: { payment_method: 'ppcp-gateway' } });
+    expect(calls[0].headers.Nonce).toBe('nonce-1');
+    expect(currencyNotice()).toHaveTextContent(NOTICE);
+    expect(currencyNotice()).toHaveClass('woocommerce-info');
+    // Every amount follows the cart's own currency: lines and shipping too.
+    expect(document.querySelector('#order_review')!.textContent).not.toContain('KD');
+    expect(document.querySelector('#order_review [role="status"]')).toHaveTextContent('Your order was updated. Total: $25.00');
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Direct bank transfer' }));
+    await waitFor(() => expect(total()).toBe('KD 7.689'));
+    expect(calls[1].body).toEqual({ namespace: 'woo-multi-currency', data: { payment_method: 'bacs' } });
+    expect(calls[1].headers.Nonce).toBe('nonce-2');
+    expect(currencyNotice()).toHaveTextContent('');
+    expect(currencyNotice()).not.toHaveClass('woocommerce-info');
+  });
+
+  it('an answer without a change keeps the amounts and says nothing', async () => {
+    const calls = mockFetch(() => json(withSwitch(cart('2500'), 'USD', false, '')));
+    render(<App data={page()} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Cash on delivery' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    await waitFor(() => expect(document.querySelector('.blockUI')).toBeNull());
+    expect(total()).toBe('$25.00');
+    expect(document.querySelector('#order_review [role="status"]')).toHaveTextContent('');
+    expect(currencyNotice()).toHaveTextContent('');
+  });
+
+  it('settles the currency on load after a switch (the old-currency cookie), and when the wallet is chosen from the start', async () => {
+    document.cookie = 'wmc_current_currency_old=KWD; path=/';
+    let calls = mockFetch(() => json(withSwitch(cartIn(kwd, '7689'), 'KWD', true, '')));
+    const { unmount } = render(<App data={page()} />);
+    await waitFor(() => expect(total()).toBe('KD 7.689'));
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body).toEqual({ namespace: 'woo-multi-currency', data: { payment_method: 'bacs' } });
+    unmount();
+    vi.unstubAllGlobals();
+
+    document.cookie = 'wmc_current_currency_old=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+    calls = mockFetch(() => json(withSwitch(cart('2500'), 'USD', true, NOTICE)));
+    render(<App data={page({ cart: cartIn(kwd, '7689'), checkout: { ...page().checkout, payment_method: 'ppcp-gateway' } })} />);
+    await waitFor(() => expect(currencyNotice()).toHaveTextContent(NOTICE));
+    expect(total()).toBe('$25.00');
+    expect(calls[0].body).toEqual({ namespace: 'woo-multi-currency', data: { payment_method: 'ppcp-gateway' } });
   });
 });

@@ -15,6 +15,7 @@ import { Notices, revealNotices, type Notice } from './Notices';
 import { NonceBox, browser, storePost, walletPost } from './api';
 import { Attempt, isDefinitive } from './attempt';
 import { mapStoreErrors } from './errors';
+import { hasOldCurrency, readSwitch, switchBody } from './currency-switch';
 import { addressFields, findCountry, validateCheckout, validateField, type AddressKey, type AddressKind, type FieldDef } from './fields';
 import { CartEmpty } from '../cart/CartEmpty';
 import './checkout.css';
@@ -119,6 +120,8 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
   const [noticeSeq, setNoticeSeq] = useState(data.errors ? 1 : 0);
   const [refreshing, setRefreshing] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  // Why the order is in the shop's base currency for the chosen method ('' when it is not).
+  const [currencyNotice, setCurrencyNotice] = useState('');
   const [placing, setPlacing] = useState<null | 'order' | FundingSource>(null);
   const [termsOpen, setTermsOpen] = useState(false);
 
@@ -271,15 +274,58 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     scheduleRefresh(0);
   };
 
+  /**
+   * The checkout's currency for a chosen method (currency-switch.ts): the
+   * answer is the cart; it replaces the review when the currency changed
+   * (every amount in the new currency) and, for the wallet, always (spec
+   * section 7: choosing the wallet refreshes the checkout).
+   */
+  const settleCurrency = (id: string) => {
+    const wallet = data.payment_methods.find((m) => m.id === id)?.kind === 'wallet';
+    const mine = ++seq.current;
+    inflight.current++;
+    setRefreshing(true);
+    return enqueue(async () => {
+      let applied = false;
+      try {
+        const r = await storePost<StoreCart>('/cart/extensions', switchBody(id), nonce);
+        const sw = r.ok ? readSwitch(r.body) : null;
+        if (r.ok && r.body && sw) {
+          setCurrencyNotice(sw.notice);
+          // The newest cart either way; announced when it was refreshed.
+          if (mine === seq.current) {
+            if (sw.update || wallet) applyCart(r.body);
+            else setCart(r.body);
+          }
+          applied = true;
+        }
+      } catch {
+        // The shop could not be reached: the review keeps its currency.
+      } finally {
+        inflight.current--;
+        if (inflight.current === 0) setRefreshing(false);
+      }
+      if (!applied && wallet) {
+        lastSent.current = '';
+        scheduleRefresh(0);
+      }
+    });
+  };
+
   const chooseMethod = (id: string) => {
     setMethod(id);
     setFieldErrors((errs) => without(errs, 'payment_method'));
-    // Spec section 7: choosing the wallet refreshes the checkout.
-    if (data.payment_methods.find((m) => m.id === id)?.kind === 'wallet') {
-      lastSent.current = '';
-      scheduleRefresh(0);
-    }
+    flushRefresh(); // a pending address change goes first: the answer is priced for it
+    void settleCurrency(id);
   };
+
+  // A checkout opened with the wallet chosen, or after the currency was
+  // switched for it, settles its currency for the chosen method at once.
+  useEffect(() => {
+    const chosen = data.payment_methods.find((m) => m.id === method);
+    if (chosen && (chosen.kind === 'wallet' || hasOldCurrency(document.cookie))) void settleCurrency(chosen.id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const selectRate = (pkg: number, rateId: string) => {
     setCart((c) => ({
@@ -339,7 +385,11 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
       customer_note: note,
       payment_method: method,
       payment_data: [] as { key: string; value: string }[],
-      extensions: attribution ? { 'woocommerce/order-attribution': attribution } : {},
+      extensions: {
+        ...(attribution ? { 'woocommerce/order-attribution': attribution } : {}),
+        // The currency the review shows: the server refuses an order in another one.
+        'woo-multi-currency': { currency: cart.totals.currency_code },
+      },
       ...(data.can_create_account && createAccount ? { create_account: true, customer_password: accountPassword.current } : {}),
     };
     await enqueue(async () => {
@@ -552,6 +602,9 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
               </div>
 
               <div id="payment" className="woocommerce-checkout-payment">
+                <div className={'checkout-currency-notice' + (currencyNotice ? ' woocommerce-info' : '')} role="status" aria-live="polite">
+                  {currencyNotice}
+                </div>
                 <PaymentMethods methods={data.payment_methods} value={method} onChange={chooseMethod} error={fieldErrors.payment_method || ''} />
                 <div className="form-row place-order">
                   {data.terms && (
@@ -601,6 +654,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
                   <AttributionInputs settings={data.settings?.attribution} />
                   <input type="hidden" name="woocommerce-process-checkout-nonce" value={data.process_nonce} />
                   <input type="hidden" name="_wp_http_referer" value="/checkout/" />
+                  <input type="hidden" name="wmc_currency" value={cart.totals.currency_code} />
                   {walletChosen ? (
                     <WalletButtons busy={placing && placing !== 'order' ? placing : null} onPay={(f) => void payWithWallet(f)} />
                   ) : (

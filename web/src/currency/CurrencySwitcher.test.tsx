@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { CurrencySwitchers } from './CurrencySwitcher';
-import { getCurrencyState, resetCurrencyState } from './store';
+import { getCurrencyState, onCurrencySwitch, resetCurrencyState } from './store';
 import { Price } from '../ui/Price';
 import { product } from '../test/fixtures';
 import type { SwitcherCurrency } from '../types';
@@ -17,6 +17,7 @@ const realFetch = globalThis.fetch;
 
 beforeEach(() => {
   resetCurrencyState();
+  sessionStorage.clear();
   document.cookie = 'wmc_current_currency=; Path=/; Max-Age=0';
   calls = [];
   window.fetch = (async (_u: string, init?: RequestInit) => {
@@ -84,17 +85,82 @@ describe('CurrencySwitchers', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('does not refresh on the cart or checkout; a choice there is kept for later pages', async () => {
+  it('does not refresh on the checkout; a choice there is kept for the next page, where it is applied', async () => {
     document.cookie = 'wmc_current_currency=EUR; Path=/';
-    render(<Page page="checkout" />);
+    const { unmount } = render(<Page page="checkout" />);
     await act(async () => {
       await new Promise((r) => setTimeout(r, 0));
     });
     expect(calls).toHaveLength(0);
     fireEvent.change(screen.getByRole('combobox', { name: 'Currency' }), { target: { value: 'JPY' } });
-    expect(document.cookie).toContain('wmc_current_currency=JPY');
     expect(screen.getByText('Prices will be shown in JPY on the next page')).toBeInTheDocument();
+    expect(document.cookie).toContain('wmc_current_currency=EUR'); // the checkout's cart stays in EUR
     expect(calls).toHaveLength(0);
+    unmount();
+    // The next page: the cookie is set before its price refresh, which asks once, in JPY.
+    const { container } = render(<Page />);
+    await waitFor(() => expect(container.querySelector('[data-wmc_product_id="15"]')!.textContent).toBe('JPY 15'));
+    expect(document.cookie).toContain('wmc_current_currency=JPY');
+    expect(calls).toHaveLength(1);
+    expect(sessionStorage.getItem('vitrine_currency_next_page')).toBeNull();
+  });
+
+  it('on the cart page a switch makes no price call: the followers (cart, mini cart) refresh, then it is announced', async () => {
+    const followed: string[] = [];
+    let release!: () => void;
+    const stop = onCurrencySwitch(
+      (code) =>
+        new Promise<void>((r) => {
+          followed.push(code);
+          release = r;
+        }),
+    );
+    try {
+      render(<Page page="cart" />);
+      const select = screen.getByRole('combobox', { name: 'Currency' }) as HTMLSelectElement;
+      fireEvent.change(select, { target: { value: 'JPY' } });
+      expect(document.cookie).toContain('wmc_current_currency=JPY');
+      expect(select.value).toBe('JPY');
+      await waitFor(() => expect(followed).toEqual(['JPY']));
+      expect(screen.queryByText('Prices shown in JPY')).toBeNull();
+      await act(async () => release());
+      await waitFor(() => expect(screen.getByText('Prices shown in JPY')).toBeInTheDocument());
+      expect(calls).toHaveLength(0);
+    } finally {
+      stop();
+    }
+  });
+
+  it('on the listing a switch also runs the followers; on the checkout they do not run', async () => {
+    const followed: string[] = [];
+    const stop = onCurrencySwitch((code) => void followed.push(code));
+    try {
+      const { unmount } = render(<Page />);
+      fireEvent.change(screen.getByRole('combobox', { name: 'Currency' }), { target: { value: 'EUR' } });
+      await waitFor(() => expect(screen.getByText('Prices shown in EUR')).toBeInTheDocument());
+      expect(followed).toEqual(['EUR']);
+      unmount();
+      render(<Page page="checkout" />);
+      fireEvent.change(screen.getByRole('combobox', { name: 'Currency' }), { target: { value: 'JPY' } });
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 0));
+      });
+      expect(followed).toEqual(['EUR']);
+    } finally {
+      stop();
+    }
+  });
+
+  it('marks the currency of a page rendered for the visitor (server and hydration alike), else the cookie after hydration', async () => {
+    const cart = (shown?: string) => <CurrencySwitchers currencies={list} base="USD" page="cart" shown={shown} />;
+    expect(renderToString(cart('EUR'))).toMatch(/<option value="EUR" selected="">/);
+    const { unmount } = render(cart('EUR'));
+    expect((screen.getByRole('combobox', { name: 'Currency' }) as HTMLSelectElement).value).toBe('EUR');
+    unmount();
+    document.cookie = 'wmc_current_currency=JPY; Path=/';
+    expect(renderToString(<CurrencySwitchers currencies={list} base="USD" page="order-received" />)).toMatch(/<option value="USD" selected="">/);
+    render(<CurrencySwitchers currencies={list} base="USD" page="order-received" />);
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Currency' }) as HTMLSelectElement).value).toBe('JPY'));
   });
 
   it('the sidebar opens by keyboard, moves focus, marks the current currency and closes on Escape', async () => {

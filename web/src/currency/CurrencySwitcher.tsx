@@ -1,12 +1,41 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SwitcherCurrency } from '../types';
 import { decodeEntities } from '../lib/format';
-import { currencyCookieString, useCurrencyState } from './store';
+import { currencyCookieString, currencySwitched, readCurrencyCookie, useCurrencyState } from './store';
 import { installPriceRefresh, pagePriceRefresher } from './refresh';
 import './currency.css';
 
-/** Pages whose prices are never refreshed: checkout (and the cart until cart-in-currency exists). */
+/** Pages without the price call: their amounts come from the server in the shopper's currency. */
 export const NO_REFRESH_PAGES = new Set(['checkout', 'cart', 'order-received']);
+/**
+ * Pages a switch does not change: the checkout (its order review is the
+ * cart it was opened with, and the order is placed in the cookie's currency:
+ * the cookie must not change under it) and the order-received page (the
+ * order keeps its currency). The choice is kept for the next page of this
+ * tab (PENDING_KEY) and applied there. The cart page follows a switch (its
+ * lines and the mini cart are asked for again).
+ */
+export const NEXT_PAGE_ONLY = new Set(['checkout', 'order-received']);
+/** sessionStorage key of a choice made on a NEXT_PAGE_ONLY page. */
+export const PENDING_KEY = 'vitrine_currency_next_page';
+
+function keepPending(code: string) {
+  try {
+    sessionStorage.setItem(PENDING_KEY, code);
+  } catch {
+    // storage blocked: the choice is lost, the page stays as it is
+  }
+}
+
+function takePending(): string {
+  try {
+    const code = sessionStorage.getItem(PENDING_KEY) ?? '';
+    sessionStorage.removeItem(PENDING_KEY);
+    return code;
+  } catch {
+    return '';
+  }
+}
 
 export function announceText(code: string): string {
   return `Prices shown in ${code}`;
@@ -19,13 +48,21 @@ function optionLabel(c: SwitcherCurrency): string {
 }
 
 /**
- * Sets the cookie and asks for the page's prices in the new currency (one
- * price call for every price on the page); resolves with the code shown.
+ * Sets the cookie, asks for the page's prices in the new currency (one
+ * price call for every price on the page) and has the page's followers
+ * (the mini cart, the cart page: store.ts onCurrencySwitch) refresh;
+ * resolves with the code shown: the price call's, or on a page without it
+ * (withPrices false: the cart page) code once the followers are done; null
+ * when the price call failed.
  */
-export async function chooseCurrency(code: string, doc: Document = document): Promise<string | null> {
+export async function chooseCurrency(code: string, doc: Document = document, withPrices = true): Promise<string | null> {
   doc.cookie = currencyCookieString(code, doc.location?.protocol === 'https:');
-  const r = pagePriceRefresher();
-  if (!r) return null;
+  const following = currencySwitched(code);
+  const r = withPrices ? pagePriceRefresher() : null;
+  if (!r) {
+    await following;
+    return code;
+  }
   const a = await r.run();
   return a ? a.current_currency : null;
 }
@@ -124,14 +161,42 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
 /**
  * The currency switchers (header and sidebar) and the page's price refresh
  * (issue 13). Renders nothing when the shop sells in one currency. Server and
- * hydration render the base; after hydration the refresh runs when the
- * cookie names another currency, and the switchers mark what is shown.
+ * hydration render the base (or shown, the currency of a page rendered for
+ * this visitor: the cart and checkout pass their cart's); after hydration the
+ * refresh runs when the cookie names another currency, and the switchers
+ * mark what is shown: the price call's currency where it runs; on the cart,
+ * checkout and order-received pages the shopper's last choice there, else
+ * shown, else the cookie's currency.
  */
-export function CurrencySwitchers({ currencies, base, page }: { currencies?: SwitcherCurrency[]; base: string; page: string }) {
+export function CurrencySwitchers({
+  currencies,
+  base,
+  page,
+  shown,
+}: {
+  currencies?: SwitcherCurrency[];
+  base: string;
+  page: string;
+  shown?: string;
+}) {
   const st = useCurrencyState();
   const [note, setNote] = useState('');
+  const [picked, setPicked] = useState('');
+  const [fromCookie, setFromCookie] = useState('');
   const list = currencies ?? [];
   const refresh = !NO_REFRESH_PAGES.has(page) && list.length > 1;
+
+  // A choice kept from the checkout: set before the price refresh below reads
+  // the cookie; the followers run once every component has registered them.
+  useEffect(() => {
+    if (NEXT_PAGE_ONLY.has(page) || list.length < 2) return;
+    const code = takePending();
+    if (!list.some((c) => c.code === code) || code === readCurrencyCookie(document.cookie)) return;
+    document.cookie = currencyCookieString(code, window.location.protocol === 'https:');
+    setPicked(code);
+    queueMicrotask(() => void currencySwitched(code));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page
+  }, []);
 
   useEffect(() => {
     if (!refresh) return;
@@ -139,18 +204,27 @@ export function CurrencySwitchers({ currencies, base, page }: { currencies?: Swi
     void r.run();
   }, [refresh, base]);
 
+  // After hydration (the server render never sees the cookie).
+  useEffect(() => {
+    setFromCookie(readCurrencyCookie(document.cookie));
+  }, []);
+
   if (list.length < 2) return null;
-  const current = st.current || base;
+  const known = (code: string | undefined) => (code && list.some((c) => c.code === code) ? code : '');
+  // Where the price call runs, the switchers mark what its answer shows (the
+  // base until then, or after a failure); elsewhere the amounts are the
+  // server's, in the shopper's currency.
+  const current = refresh ? st.current || base : known(picked) || known(shown) || known(fromCookie) || base;
   const onChoose = (code: string) => {
     if (!list.some((c) => c.code === code)) return;
-    if (!refresh) {
-      // Checkout and cart show the base until cart-in-currency: keep the choice for the next pages.
-      document.cookie = currencyCookieString(code, window.location.protocol === 'https:');
+    setPicked(code);
+    if (NEXT_PAGE_ONLY.has(page)) {
+      keepPending(code);
       setNote(`Prices will be shown in ${code} on the next page`);
       return;
     }
-    void chooseCurrency(code).then((shown) => {
-      if (shown) setNote(announceText(shown));
+    void chooseCurrency(code, document, refresh).then((now) => {
+      if (now) setNote(announceText(now));
     });
   };
   return (

@@ -56,6 +56,27 @@ export function usePriceOverride(id: number | undefined): string | undefined {
   return id ? s.prices[String(id)] : undefined;
 }
 
+/**
+ * What else on the page follows a currency switch (the mini cart's
+ * fragments, the cart page's lines): each is called with the new code after
+ * the cookie is set and may answer a promise of its refresh.
+ */
+export type CurrencyFollower = (code: string) => Promise<unknown> | void;
+const followers = new Set<CurrencyFollower>();
+
+/** Registers a follower; answers its remover. */
+export function onCurrencySwitch(fn: CurrencyFollower): () => void {
+  followers.add(fn);
+  return () => {
+    followers.delete(fn);
+  };
+}
+
+/** Runs every follower for a switch to code; resolves once all have settled (a failure is theirs to show). */
+export async function currencySwitched(code: string): Promise<void> {
+  await Promise.allSettled([...followers].map((fn) => Promise.resolve().then(() => fn(code))));
+}
+
 /** The currency cookie's value ('' when absent or malformed). */
 export function readCurrencyCookie(cookie: string): string {
   for (const part of cookie.split(';')) {

@@ -40,8 +40,8 @@ export function ComingSoonBanner({ user, onGone }: { user?: ViewerSettings; onGo
   return (
     <div id="coming-soon-footer-banner" className="coming-soon-footer-banner" role="region" aria-label="Coming soon mode">
       <p>
-        The shop is in &ldquo;coming soon&rdquo; mode. Only staff see this reminder; shoppers can still browse and
-        buy.
+        The shop is in &ldquo;coming soon&rdquo; mode: visitors see a coming-soon page. Only staff can browse the shop
+        and see this reminder.
       </p>
       <button
         type="button"

@@ -81,7 +81,7 @@ describe('quick view dialog', () => {
     expect((fetchMock.mock.calls[0] as unknown[])[0]).toBe(target.permalink);
     await screen.findByRole('link', { name: 'View full details' });
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
-    await waitFor(() => expect(document.querySelector('dialog')).toBeNull());
+    await waitFor(() => expect(document.querySelector('dialog.quickview-dialog')).toBeNull());
     expect(document.activeElement).toBe(button);
   });
 

@@ -1,0 +1,191 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"html"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"vitrine/internal/cart"
+	"vitrine/internal/currency"
+	"vitrine/internal/payment"
+)
+
+// The Store API's cart/extensions route (WooCommerce Blocks'
+// extensionCartUpdate): POST /wp-json/wc/store/v1/cart/extensions with
+// {"namespace": NS, "data": {...}} runs NS's handler on the session's cart
+// and answers the cart. One namespace is registered, woo-multi-currency:
+// the checkout's currency switch for a payment method that does not take
+// the shopper's currency (spec section 7, protocol notes section 7).
+//
+// Choosing such a method (the wallet, for a currency PayPal does not take)
+// makes the base currency the checkout's: wmc_current_currency becomes the
+// base and wmc_current_currency_old keeps the shopper's code. Choosing a
+// method that takes the old currency again restores it and clears the old
+// cookie. The answer is the cart in the new currency with
+// extensions["woo-multi-currency"] = {current_currency, wmc_update_checkout
+// (the currency changed: re-read every amount), notice (why the order is
+// in the base currency; "" when it is not)}.
+
+const (
+	wmcNamespace      = "woo-multi-currency"
+	currencyOldCookie = "wmc_current_currency_old"
+	// msgNoNamespace and msgUnknownNamespace are WooCommerce's
+	// (ExtendSchema::get_update_callback), code
+	// woocommerce_rest_cart_extensions_error.
+	msgNoNamespace      = "You must provide a plugin namespace when extending a Store REST endpoint."
+	msgUnknownNamespace = "There is no such namespace registered: %s."
+)
+
+// handleCartExtensions serves POST cart/extensions: a cart write (nonce
+// rules, session cookie) whose body is read strictly here.
+func (s *Server) handleCartExtensions(w http.ResponseWriter, r *http.Request) {
+	now := s.now()
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		body = nil // serveCart's reader answers the unreadable body
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	s.serveCart(w, r, true, func(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+		req, err := parseExtensions(r, body, in)
+		if err != nil {
+			return 0, nil, err
+		}
+		if req.namespace != wmcNamespace {
+			return 0, nil, &cart.Error{Status: http.StatusBadRequest, Code: "woocommerce_rest_cart_extensions_error",
+				Message: strings.Replace(msgUnknownNamespace, "%s", html.EscapeString(clip(req.namespace, 100)), 1)}
+		}
+		return s.wmcChooseMethod(ctx, w, r, sess, req.paymentMethod)
+	}, s.cartSessionOf(r, now), now, true)
+}
+
+// extensionsRequest is a cart/extensions body as the woo-multi-currency
+// handler reads it.
+type extensionsRequest struct {
+	namespace     string
+	paymentMethod string
+}
+
+var errExtData = paramError{"data", "data.payment_method must be the id of a payment method the checkout offers."}
+
+// parseExtensions reads namespace and data.payment_method from a JSON body
+// (types checked as WordPress checks the route's schema: namespace a
+// string, data an object) or a form (namespace, data[payment_method]).
+func parseExtensions(r *http.Request, body []byte, in *cartInput) (extensionsRequest, error) {
+	var req extensionsRequest
+	var data map[string]json.RawMessage
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/x-www-form-urlencoded" || ct == "multipart/form-data" {
+		req.namespace = in.get("namespace")
+		if v := in.vals["data[payment_method]"]; len(v) > 0 {
+			req.paymentMethod = strings.TrimSpace(v[0])
+		}
+	} else if len(bytes.TrimSpace(body)) > 0 {
+		var top map[string]json.RawMessage
+		if json.Unmarshal(body, &top) != nil {
+			return req, paramError{"body", "The request body is not valid JSON."}
+		}
+		if raw, ok := top["namespace"]; ok && string(raw) != "null" {
+			if json.Unmarshal(raw, &req.namespace) != nil {
+				return req, paramError{"namespace", "namespace is not of type string."}
+			}
+		}
+		if raw, ok := top["data"]; ok && string(raw) != "null" {
+			if json.Unmarshal(raw, &data) != nil || data == nil {
+				return req, paramError{"data", "data is not of type object."}
+			}
+		}
+		if raw, ok := data["payment_method"]; ok && json.Unmarshal(raw, &req.paymentMethod) != nil {
+			return req, errExtData
+		}
+	}
+	req.namespace = strings.TrimSpace(req.namespace)
+	if req.namespace == "" {
+		return req, &cart.Error{Status: http.StatusBadRequest, Code: "woocommerce_rest_cart_extensions_error", Message: msgNoNamespace}
+	}
+	req.paymentMethod = strings.TrimSpace(req.paymentMethod)
+	return req, nil
+}
+
+// wmcExtension is the cart's extensions["woo-multi-currency"].
+type wmcExtension struct {
+	CurrentCurrency string  `json:"current_currency"`
+	UpdateCheckout  *bool   `json:"wmc_update_checkout,omitempty"`
+	Notice          *string `json:"notice,omitempty"`
+}
+
+// wmcChooseMethod is the woo-multi-currency handler: the checkout's
+// currency for payment method id (see the file comment). Nothing changes
+// for an unknown method.
+func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *http.Request, sess cartSession, id string) (int, any, error) {
+	m, ok := s.payments.Get(id)
+	if id == "" || !ok {
+		return 0, nil, errExtData
+	}
+	base := currency.Base(s.cfg.Currency)
+	shopper := s.shopperCurrency(r)
+	takes := func(code string) bool { return s.checkout.SaleCurrency(m, code) == code }
+	// The currency the checkout left for the base, if any.
+	var old currency.Currency
+	hasOld, oldCookie := false, false
+	if ck, err := r.Cookie(currencyOldCookie); err == nil && ck.Value != "" {
+		oldCookie = true
+		if c, err := s.currencies.Currency(ctx, ck.Value); err == nil && c.Code != base.Code {
+			old, hasOld = c, true
+		}
+	}
+	next, changed := shopper, false
+	setOld, clearOld := "", false
+	switch {
+	case !takes(shopper.Code):
+		// The method does not take the shopper's currency: the base.
+		next, changed, setOld = base, true, shopper.Code
+		old, hasOld = shopper, true
+	case hasOld && shopper.Code == base.Code && takes(old.Code):
+		// A method that takes the currency the checkout left: back to it.
+		next, changed, clearOld = old, true, true
+		hasOld = false
+	case oldCookie && (!hasOld || shopper.Code != base.Code):
+		// Stale (unknown now, or the shopper chose a currency since).
+		clearOld, hasOld = true, false
+	}
+	pc, err := s.checkout.Cart(ctx, sess.id, next.Code)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := s.cartObjectOf(pc)
+	notice := ""
+	if hasOld && next.Code == base.Code && !takes(old.Code) {
+		cur := pc.Pricing.Config.Currency
+		notice = decodeTitle(m) + " cannot take this order in " + currency.Name(old.Code) + " (" + old.Code + "), so it is in " +
+			currency.Name(cur.Code) + " (" + cur.Code + "): " + cur.Format(pc.Quote.Total) + "."
+	}
+	out.Extensions[wmcNamespace] = wmcExtension{CurrentCurrency: pc.Pricing.Currency.Code, UpdateCheckout: &changed, Notice: &notice}
+	// The cookies go with the answer only now that it is ready.
+	if changed {
+		s.setCurrencyCookie(w, next.Code)
+	}
+	if setOld != "" || clearOld {
+		s.setOldCurrencyCookie(w, setOld)
+	}
+	return http.StatusOK, out, nil
+}
+
+// setOldCurrencyCookie remembers the currency the checkout left for the
+// base for a cart's lifetime ("" deletes the cookie). Not HttpOnly: the
+// checkout reads it to restore the currency on its next visit.
+func (s *Server) setOldCurrencyCookie(w http.ResponseWriter, code string) {
+	ck := &http.Cookie{Name: currencyOldCookie, Value: code, Path: "/", MaxAge: int(s.cfg.CartLifetime.Seconds()),
+		Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode}
+	if code == "" {
+		ck.MaxAge = -1
+	}
+	http.SetCookie(w, ck)
+}
+
+// decodeTitle is a method's title as text.
+func decodeTitle(m payment.Method) string { return html.UnescapeString(m.Title()) }

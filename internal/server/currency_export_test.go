@@ -1,0 +1,11 @@
+package server
+
+// A test door into live search's memo of decoded answers (ajax.go).
+
+// ForgetDecodedSuggestionsForTest empties the memo, so the next non-base
+// live search decodes the cached answer again.
+func (s *Server) ForgetDecodedSuggestionsForTest() {
+	s.suggestMemo.mu.Lock()
+	s.suggestMemo.m = nil
+	s.suggestMemo.mu.Unlock()
+}

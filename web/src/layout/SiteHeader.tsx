@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type FocusEvent, type Ref } from 'react';
+import type { PageData } from '../types';
+import { decodeEntities } from '../lib/format';
+import { SearchForm } from '../ui/SearchForm';
+import { CartMenu } from '../cart/CartMenu';
+import { AccountLinks } from '../frame/AccountLinks';
+import { CurrencySwitchers } from '../currency/CurrencySwitcher';
+import { NavMenu } from './NavMenu';
+import { MobileMenu } from './MobileMenu';
+import { useStickyHeader } from './sticky';
+import './header.css';
+
+export type FramePage = Exclude<PageData, { page: 'fragments' } | { page: 'quickview' } | { page: 'coming-soon' }>;
+
+/**
+ * The site header (issue 14; spec sections 2, 4 and 9): the shop's name,
+ * search, currency, account and cart in its bar, the category menu with
+ * dropdowns under it on large screens, the Menu button and its off-canvas
+ * menu on small and medium ones. Sticky past its own height (the bar
+ * sticky_height tall, its place kept so nothing moves), optionally hidden
+ * while scrolling down; never hidden with focus inside or a menu open.
+ */
+export function SiteHeader({
+  data,
+  path,
+  search,
+  cartCount,
+  titleRef,
+}: {
+  data: FramePage;
+  path: string;
+  search: string;
+  cartCount: number;
+  /** The shop's name link (focus goes there when the store notice above is dismissed). */
+  titleRef?: Ref<HTMLAnchorElement>;
+}) {
+  const settings = data.settings;
+  const user = settings?.user;
+  const stickyHeight = settings?.sticky_height && settings.sticky_height > 0 ? settings.sticky_height : 70;
+  const wrap = useRef<HTMLDivElement>(null);
+  const header = useRef<HTMLElement>(null);
+  const [dropdown, setDropdown] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const [focusWithin, setFocusWithin] = useState(false);
+  const { stuck, hidden, reserved } = useStickyHeader(wrap, header, {
+    hideOnScroll: !!settings?.header_hide_on_scroll,
+    locked: dropdown || drawer || focusWithin,
+  });
+  // While it covers the top of the viewport, scrolling to a target (a
+  // focused field, an anchor) keeps the target clear of it.
+  useEffect(() => {
+    document.documentElement.classList.toggle('header-is-stuck', stuck && !hidden);
+  }, [stuck, hidden]);
+  const onDropdown = useCallback((open: boolean) => setDropdown(open), []);
+  const onDrawer = useCallback((open: boolean) => setDrawer(open), []);
+  const onBlur = (e: FocusEvent<HTMLElement>) => {
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocusWithin(false);
+  };
+
+  const style = { '--sticky-height': `${stickyHeight}px` } as CSSProperties;
+  if (stuck && reserved > 0) style.height = `${reserved}px`;
+  const nav = data.nav ?? [];
+  return (
+    <div className="header-wrapper" ref={wrap} style={style}>
+      <header
+        ref={header}
+        className={'site-header' + (stuck ? ' is-stuck' : '') + (hidden ? ' is-hidden' : '')}
+        onFocus={() => setFocusWithin(true)}
+        onBlur={onBlur}
+      >
+        <div className="container header-inner">
+          <MobileMenu
+            nav={nav}
+            path={path}
+            user={user}
+            search={search}
+            minChars={settings?.search_min_chars}
+            onOpenChange={onDrawer}
+          />
+          <a className="site-title" href="/" rel="home" ref={titleRef}>
+            {decodeEntities(data.site.name)}
+          </a>
+          <SearchForm className="header-search" defaultValue={search} live categories={nav} minChars={settings?.search_min_chars} />
+          <CurrencySwitchers
+            currencies={settings?.currencies}
+            base={settings?.base_currency || data.site.currency?.currency_code || 'USD'}
+            page={data.page}
+            shown={data.page === 'cart' || data.page === 'checkout' ? data.cart?.totals?.currency_code : undefined}
+          />
+          <AccountLinks user={user} />
+          <CartMenu count={cartCount} />
+        </div>
+        {nav.length > 0 && <NavMenu items={nav} path={path} onOpenChange={onDropdown} />}
+      </header>
+    </div>
+  );
+}
