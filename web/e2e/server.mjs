@@ -54,7 +54,6 @@ export async function startServer({ args = [] } = {}) {
   const port = await freePort();
   const db = path.join(dir, 'v.db');
   const baseURL = `http://127.0.0.1:${port}`;
-  const db = `sqlite:${path.join(dir, 'v.db')}`;
   const child = spawn(
     BINARY,
     ['--addr', `127.0.0.1:${port}`, '--metrics-addr', '', '--db', `sqlite:${db}`, '--log-level', 'warn', '--demo', ...args],
