@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/contentpage"
 	"vitrine/internal/importer"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -59,6 +60,10 @@ type Config struct {
 	ScrollHistory string
 	Zoom          bool
 	PageLoader    bool
+	// VideoLoad and VideoDelayMS: when lazy videos load their player
+	// (pages.VideoSettings).
+	VideoLoad    string
+	VideoDelayMS int
 	// Secret signs cart session cookies, Cart-Tokens and nonces. Empty:
 	// a random secret kept in the store (settings table), shared by every
 	// instance on that store and kept across restarts.
@@ -127,6 +132,7 @@ Usage:
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
   vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
+  vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine version                             print the version
 
@@ -208,6 +214,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.ReviewAutoApprove, "review-auto-approve", false, "reviews: publish new reviews at once instead of holding them for moderation (reviews with more than 2 links are held anyway)")
 	num(&c.ReviewRateLimit, "review-rate-limit", review.DefaultRateLimit, "reviews: posts allowed per client address (IPv6: per /64) per 10 minutes, shared by all instances (0: no limit)")
 	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
+	str(&c.VideoLoad, "video-load", "press", "videos in descriptions and pages load their player on a press of Play (press), or also near the viewport (viewport; phones and Safari after the first touch or --video-delay-ms)")
+	num(&c.VideoDelayMS, "video-delay-ms", 0, "with --video-load viewport: on phones and Safari, also start watching the viewport after this many ms without a touch (0: only after one)")
 	num(&c.ContactFileRetentionDays, "contact-file-retention", 30, "days files uploaded with the contact form are kept before they are deleted (the messages stay; 1 to 3650)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -226,9 +234,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency") {
-			// The user and currency commands parse their own flags
-			// (user.go, currency.go); the shop's flags (--db) go before.
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page") {
+			// The user, currency and page commands parse their own flags
+			// (user.go, currency.go, page.go); the shop's flags (--db) go before.
 			pos = append(pos, args...)
 			break
 		}
@@ -293,6 +301,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		if v.n < 0 || v.n > 1_000_000 {
 			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
 		}
+	}
+	if c.VideoLoad != "press" && c.VideoLoad != "viewport" {
+		return c, nil, fmt.Errorf("--video-load %q: use press or viewport", c.VideoLoad)
+	}
+	if c.VideoDelayMS < 0 || c.VideoDelayMS > 60000 {
+		return c, nil, fmt.Errorf("--video-delay-ms %d: use 0 to 60000", c.VideoDelayMS)
 	}
 	if c.ContactFileRetentionDays < 1 || c.ContactFileRetentionDays > 3650 {
 		return c, nil, fmt.Errorf("--contact-file-retention %d: use 1 to 3650 (days)", c.ContactFileRetentionDays)
@@ -395,8 +409,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return userCommand(ctx, cfg, pos, Stdin, stdout, stderr, log) // user.go
 	case "currency":
 		return currencyCommand(ctx, cfg, pos, Stdin, stdout, log) // currency.go
+	case "page":
+		return pageCommand(ctx, cfg, pos, Stdin, stdout, log) // page.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, paypal-sandbox, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, paypal-sandbox, version)", cmd)
 }
 
 func version() string {
@@ -484,6 +500,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		} else if n > 0 {
 			log.Info("demo currencies configured", "currencies", n)
 		}
+		// The demo pages, once: a shop that has any page keeps its own.
+		if n, err := (&contentpage.Service{Store: db}).SeedDemo(ctx, seed.DemoPages()); err != nil {
+			return fmt.Errorf("seed demo pages: %w", err)
+		} else if n > 0 {
+			log.Info("demo pages published", "pages", n)
+		}
 	}
 
 	client, err := web.Client()
@@ -508,6 +530,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings := pages.DefaultSettings()
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
 	settings.Zoom = cfg.Zoom
+	settings.Video = pages.VideoSettings{Load: cfg.VideoLoad, DelayMS: cfg.VideoDelayMS}
 	settings.StoreNotice, settings.HeaderHideOnScroll = cfg.storeNotice, cfg.HeaderHideOnScroll
 	settings.PageLoader = cfg.PageLoader
 	settings.Attribution = pages.Attribution{Enabled: cfg.Attribution, LifetimeMonths: cfg.AttributionMonths}

@@ -99,6 +99,9 @@ type CheckoutInput struct {
 	Wallet         *WalletView // nil without the wallet
 	// CanCreateAccount: the viewer is a visitor (customers have one).
 	CanCreateAccount bool
+	// Terms are the terms the lightbox shows (the shop's terms page);
+	// nil: Config.Terms.
+	Terms *checkout.Terms
 }
 
 // CountryTable lists the countries the config sells to, with their rules.
@@ -139,12 +142,16 @@ func (l *Loader) Checkout(ctx context.Context, reqURL string, in CheckoutInput) 
 	if status == 0 {
 		status = 200
 	}
+	terms := in.Terms
+	if terms == nil {
+		terms = in.Config.Terms
+	}
 	methods := in.PaymentMethods
 	if methods == nil {
 		methods = []PaymentMethodView{}
 	}
 	return &Result{Status: status, Head: h, Data: CheckoutPage{Base: e.base, Cart: in.Cart, Nonce: in.Nonce,
-		Checkout: in.Values, Countries: CountryTable(in.Config), PaymentMethods: methods, Terms: in.Config.Terms,
+		Checkout: in.Values, Countries: CountryTable(in.Config), PaymentMethods: methods, Terms: terms,
 		Errors: in.Errors, ProcessNonce: in.ProcessNonce, Wallet: in.Wallet, CanCreateAccount: in.CanCreateAccount}}, nil
 }
 

@@ -59,6 +59,9 @@ type Loader struct {
 	// Currencies lists the switcher's currencies for every page's
 	// settings (nil: none; the shop sells in its base currency only).
 	Currencies func(ctx context.Context) ([]CurrencyOption, error)
+	// ContentPages are the shop's content pages (content.go): the footer's
+	// links and /<slug>/ (nil: none).
+	ContentPages ContentSource
 }
 
 // Result is a loaded page.
@@ -67,6 +70,9 @@ type Result struct {
 	Data   any
 	Head   render.Head
 	Tags   []string
+	// FrameSrc are the origins the page frames (video players): the
+	// server allows them in this page's Content-Security-Policy only.
+	FrameSrc []string
 }
 
 // Site is the shop's identity as pages show it.
@@ -95,6 +101,9 @@ type Base struct {
 	// EditLinks are the content blocks' edit links, for staff only
 	// (settings.user.can_edit_pages); absent from visitors' pages.
 	EditLinks []EditLink `json:"edit_links,omitempty"`
+	// Pages are the shop's published content pages, linked from the
+	// footer (content.go).
+	Pages []PageLink `json:"pages,omitempty"`
 }
 
 // Settings are the shop's storefront behaviour switches (spec sections 3
@@ -124,6 +133,8 @@ type Settings struct {
 	// Wallet shows the PayPal wallet buttons (product page, cart, checkout);
 	// the server sets it when the wallet is configured.
 	Wallet bool `json:"wallet"`
+	// Video is how lazy videos load (richtext.EmbedVideos' markup).
+	Video VideoSettings `json:"video"`
 	// User is the page's viewer (user.go): the constant Visitor on cached
 	// pages.
 	User User `json:"user"`
@@ -157,6 +168,17 @@ type CurrencyOption struct {
 	DecimalSeparator  string `json:"decimal_separator"`
 }
 
+// VideoSettings say when a lazy video's player loads (spec sections 4 and
+// 9). Always on a press of its Play button. Load "viewport" also loads it
+// when it comes near the viewport (200 px below, a tenth visible); on
+// phones and Safari only after the shopper's first touch or key press, or
+// after DelayMS when set. "press" (the default) contacts the provider only
+// when asked.
+type VideoSettings struct {
+	Load    string `json:"load"` // press or viewport
+	DelayMS int    `json:"delay_ms"`
+}
+
 // Attribution configures order attribution tracking. Off: the storefront
 // deletes the tracking cookies.
 type Attribution struct {
@@ -185,6 +207,7 @@ func DefaultSettings() Settings {
 		Zoom:           false, Lightbox: true, SearchMinChars: 3,
 		Attribution:  Attribution{Enabled: true, LifetimeMonths: 6},
 		StickyHeight: DefaultStickyHeight,
+		Video:        VideoSettings{Load: "press"},
 	}
 }
 
@@ -209,6 +232,9 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 	b := &storeapi.Builder{Currency: l.Currency, Now: l.Now(), CategoryPaths: storeapi.CategoryPaths(cats)}
 	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}, Settings: l.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
+	if e.base.Pages, err = l.pageLinks(ctx); err != nil {
+		return nil, err
+	}
 	e.base.Settings.User = userFrom(ctx)
 	if l.Currencies != nil {
 		list, err := l.Currencies(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/review"
+	"vitrine/internal/richtext"
 	"vitrine/internal/storeapi"
 )
 
@@ -271,7 +272,11 @@ func (l *Loader) ProductWith(ctx context.Context, reqURL, slug string, opt Produ
 	if userFrom(ctx).CanEditPages {
 		page.EditLinks = []EditLink{productEditLink(p.ID, html.UnescapeString(p.Name))}
 	}
-	return &Result{Status: 200, Data: page, Head: h, Tags: tags}, nil
+	// Videos in the description: the lazy video markup, and their
+	// players allowed in this page's frame-src (content.go).
+	var frames []string
+	page.Product.Description, frames = richtext.EmbedVideos(page.Product.Description, html.UnescapeString(p.Name))
+	return &Result{Status: 200, Data: page, Head: h, Tags: tags, FrameSrc: frames}, nil
 }
 
 // productReviews fills the page's reviews: one page of approved ones

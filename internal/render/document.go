@@ -93,6 +93,11 @@ func LoadAssets(client fs.FS, entry string) (Assets, error) {
 	return a, nil
 }
 
+// docTemplate is the page. Its head links the web app manifest and icons
+// (server/manifest.go; the theme colour is the mark's blue) and, for
+// browsers without scripts, hides what only scripts work: a lazy image's
+// scripted copy (its <noscript> twin shows instead) and the lazy videos'
+// Play buttons (their link to the video stays).
 var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -117,6 +122,10 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <meta property="og:site_name" content="{{.Head.SiteName}}">{{end}}
 <meta name="twitter:card" content="summary_large_image">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="manifest" href="/manifest.webmanifest">
+<link rel="apple-touch-icon" href="/apple-touch-icon.png">
+<meta name="theme-color" content="#1f3a5f">
+<noscript><style>img.lazyload,.lazy-video__play{display:none!important}</style></noscript>
 {{- range .Assets.CSS}}
 <link rel="stylesheet" href="{{.}}">{{end}}
 <script{{if .Head.StoreNoticeID}} data-store-notice="{{.Head.StoreNoticeID}}"{{end}}>{{.HeadScript}}</script>

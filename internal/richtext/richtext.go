@@ -42,10 +42,12 @@ var policy = sync.OnceValue(func() *bluemonday.Policy {
 // Sanitize returns html with everything outside the policy removed: script
 // and style elements with their content, event handler attributes,
 // javascript: and data: URLs, iframes, forms. Text is kept; "<" in text
-// comes back escaped.
+// comes back escaped. A YouTube or Vimeo player's iframe is kept as a
+// paragraph linking the video (video.go), which pages show as a lazy
+// video.
 func Sanitize(html string) string {
 	if html == "" {
 		return ""
 	}
-	return policy().Sanitize(html)
+	return policy().Sanitize(keepVideoIframes(html))
 }

@@ -107,7 +107,8 @@ func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess car
 	tick := nonceTickAt(now)
 	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
 		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
-		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: userOf(r) == nil && s.accounts != nil})
+		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: userOf(r) == nil && s.accounts != nil,
+		Terms: s.terms(r.Context())})
 	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
 
@@ -173,7 +174,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
-		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.cfg.Checkout.Terms != nil,
+		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.terms(ctx) != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
 		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.currency,
 		ShownCurrency: clip(r.PostFormValue("wmc_currency"), 8)}

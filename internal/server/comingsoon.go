@@ -96,6 +96,11 @@ func comingSoonOpen(r *http.Request) bool {
 	case "/wp-admin/admin-ajax.php":
 		return comingSoonActions[r.FormValue("action")]
 	}
+	for _, ic := range appIcons { // the manifest's icons (manifest.go)
+		if p == ic.path {
+			return true
+		}
+	}
 	for _, prefix := range []string{"/my-account/", "/assets/", "/wp-json/vitrine/v1/botcheck/", "/wp-json/wp/v2/users/",
 		"/wp-admin/", SandboxPrefix + "/"} {
 		if strings.HasPrefix(p, prefix) {

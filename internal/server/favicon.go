@@ -25,9 +25,14 @@ var faviconICO = sync.OnceValues(func() ([]byte, string) {
 	return ico, `"` + hex.EncodeToString(sum[:8]) + `"`
 })
 
-// makeFaviconICO draws favicon.svg's shapes (a 64-unit square with 14-unit
-// rounded corners in the shop's blue, and a white V) at size×size pixels.
-func makeFaviconICO(size int) []byte {
+// markBlue is the mark's (and the manifest's theme) colour.
+var markBlue = color.NRGBA{0x1f, 0x3a, 0x5f, 0xff}
+
+// drawMark draws the shop's mark at size×size: favicon.svg's blue square
+// (its corners rounded, or square to the edge for icons a platform masks)
+// and the white V, scaled by vScale about the centre (below 1 keeps it in
+// a maskable icon's safe zone).
+func drawMark(size int, rounded bool, vScale float32) *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, size, size))
 	k := float32(size) / 64 // favicon.svg's viewBox is 64 units
 	fill := func(c color.Color, path func(z *vector.Rasterizer)) {
@@ -36,9 +41,12 @@ func makeFaviconICO(size int) []byte {
 		path(z)
 		z.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{})
 	}
-	fill(color.NRGBA{0x1f, 0x3a, 0x5f, 0xff}, func(z *vector.Rasterizer) {
-		// A rounded square; each corner a cubic Bézier quarter circle.
+	fill(markBlue, func(z *vector.Rasterizer) {
 		s, r := 64*k, 14*k
+		if !rounded {
+			r = 0
+		}
+		// A rounded square; each corner a cubic Bézier quarter circle.
 		c := r * (1 - 0.5523) // control point offset for a quarter circle
 		z.MoveTo(r, 0)
 		z.LineTo(s-r, 0)
@@ -52,14 +60,24 @@ func makeFaviconICO(size int) []byte {
 		z.ClosePath()
 	})
 	fill(color.White, func(z *vector.Rasterizer) {
-		// M18 20h8l6 20 6-20h8L36 46h-8z
+		// M18 20h8l6 20 6-20h8L36 46h-8z, scaled about (32, 33).
 		pts := [][2]float32{{18, 20}, {26, 20}, {32, 40}, {38, 20}, {46, 20}, {36, 46}, {28, 46}}
-		z.MoveTo(pts[0][0]*k, pts[0][1]*k)
+		at := func(p [2]float32) (float32, float32) {
+			return (32 + (p[0]-32)*vScale) * k, (33 + (p[1]-33)*vScale) * k
+		}
+		z.MoveTo(at(pts[0]))
 		for _, p := range pts[1:] {
-			z.LineTo(p[0]*k, p[1]*k)
+			z.LineTo(at(p))
 		}
 		z.ClosePath()
 	})
+	return img
+}
+
+// makeFaviconICO draws favicon.svg's shapes (a 64-unit square with 14-unit
+// rounded corners in the shop's blue, and a white V) at size×size pixels.
+func makeFaviconICO(size int) []byte {
+	img := drawMark(size, true, 1)
 	var pngData bytes.Buffer
 	if err := png.Encode(&pngData, img); err != nil {
 		panic(err) // encoding an in-memory image cannot fail

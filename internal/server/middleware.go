@@ -22,6 +22,13 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self' " + render.
 	"img-src 'self' data: https: http:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; " +
 	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
+// framingCSP is the policy of a page that frames the given origins (its
+// video players, internal/richtext): the shop's policy with a frame-src
+// naming them. Every other page keeps default-src 'self' for frames.
+func framingCSP(origins []string) string {
+	return contentSecurityPolicy + "; frame-src 'self' " + strings.Join(origins, " ")
+}
+
 type statusWriter struct {
 	http.ResponseWriter
 	status int

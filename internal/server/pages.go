@@ -205,7 +205,13 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 	if err != nil {
 		return nil, err
 	}
-	return render.NewPage(res.Status, doc, res.Tags), nil
+	p := render.NewPage(res.Status, doc, res.Tags)
+	if len(res.FrameSrc) > 0 {
+		// The page's own policy (a video player), kept with the page in
+		// the cache so every hit sends it.
+		p.Headers = map[string]string{"Content-Security-Policy": framingCSP(res.FrameSrc)}
+	}
+	return p, nil
 }
 
 // writePage sends a rendered page with an ETag so a revalidation costs
@@ -218,9 +224,13 @@ func writePage(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	writeBody(w, r, p)
 }
 
-// writeBody sends precompressed bytes as the client accepts them.
+// writeBody sends precompressed bytes as the client accepts them, with
+// the page's own headers (a page's CSP, Store API totals).
 func writeBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	h := w.Header()
+	for k, v := range p.Headers {
+		h.Set(k, v)
+	}
 	h.Set("ETag", p.ETag)
 	h.Add("Vary", "Accept-Encoding")
 	if p.Status == http.StatusOK && r.Header.Get("If-None-Match") == p.ETag {

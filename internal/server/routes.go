@@ -109,7 +109,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /assets/", s.handleAsset)
 	mux.HandleFunc("GET /media/{path...}", s.handleMedia)
 	mux.HandleFunc("GET /favicon.svg", s.handleFavicon)
-	mux.HandleFunc("GET /favicon.ico", s.handleFaviconICO) // the same mark, drawn at start (favicon.go)
+	mux.HandleFunc("GET /favicon.ico", s.handleFaviconICO)        // the same mark, drawn at start (favicon.go)
+	mux.HandleFunc("GET /manifest.webmanifest", s.handleManifest) // the web app manifest and its icons (manifest.go)
+	for _, ic := range appIcons {
+		mux.HandleFunc("GET "+ic.path, s.handleIcon)
+	}
 	mux.HandleFunc("GET /robots.txt", s.handleRobots)
 	mux.HandleFunc("GET /sitemap.xml", s.handleSitemap)
 	mux.HandleFunc("GET /sitemap-pages.xml", s.handleSitemapPages)
@@ -126,8 +130,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", s.handleReady)
 	// /metrics is not here: it is served on its own address (MetricsHandler).
 
-	// Everything else is the shop's 404 page.
-	mux.HandleFunc("/", s.handleNotFound)
+	// Everything else: a published content page at /<slug>/, else the
+	// shop's 404 page (content_page.go).
+	mux.HandleFunc("/", s.handleFallback)
 	return s.withRESTAuth(mux) // REST cookie auth for logged-in viewers (frame.go)
 }
 

@@ -26,6 +26,7 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
+	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -139,6 +140,7 @@ type Server struct {
 	frags      *fragmentCache  // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache   // the rendered 404 page (pages.go)
 	comingSoon comingSoonCache // the rendered coming-soon page (comingsoon.go)
+	manifest   staticFile      // /manifest.webmanifest (manifest.go)
 
 	carts    *cart.Service                // the cart's use cases
 	checkout *checkout.Service            // pricing, placing orders, rate limit, held stock
@@ -150,6 +152,7 @@ type Server struct {
 	meta     *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews  *review.Service              // product reviews (reviews_api.go)
 	contact  *contact.Service             // contact-form submissions (contact_api.go)
+	pages    *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
@@ -211,18 +214,22 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	if err := s.contact.Check(); err != nil {
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
+	s.pages = &contentpage.Service{Store: db, Now: s.now}
 	s.initCurrencies()                          // currency.go
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
-		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions}
+		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
+		ContentPages: s.pages}
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)
 	}
 	s.files = files
 	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
+	_ = iconFiles()     // and the manifest's icons (manifest.go)
+	s.manifest = s.buildManifest()
 	s.metrics = newMetrics(s)
 	s.handler = s.middleware(s.withViewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
@@ -287,11 +294,19 @@ func (s *Server) applyChanges(ctx context.Context) {
 		if len(changes) == 0 {
 			return
 		}
-		purge, listed := false, false
+		purge, listed, pagesChanged := false, false, false
 		var tags []string
+		catalogChanges := changes[:0:0]
 		for _, c := range changes {
 			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
+			if c.Kind != sqlstore.ChangePages {
+				catalogChanges = append(catalogChanges, c)
+			}
 			switch c.Kind {
+			case sqlstore.ChangePages:
+				// A content page was set or deleted: every page's
+				// footer links the published ones (content_page.go).
+				pagesChanged = true
 			case "taxonomy":
 				// Categories and attributes show in every page's menu.
 				purge = true
@@ -310,17 +325,28 @@ func (s *Server) applyChanges(ctx context.Context) {
 				}
 			}
 		}
-		s.products.Invalidate(changes)
+		s.products.Invalidate(catalogChanges)
+		if pagesChanged {
+			s.pages.Reset()
+			s.notFound.reset()
+			tags = append(tags, sitemapTag)
+		}
 		if listed {
 			// Category product counts may have changed.
 			s.cats.Reset()
 			// The 404 page shows the category menu.
 			s.notFound.reset()
 		}
-		if purge {
+		switch {
+		case purge:
 			s.cache.Purge()
 			s.api.Purge()
-		} else {
+		case pagesChanged:
+			// Pages purged; of the Store API answers, only the sitemaps
+			// and what the other changes name.
+			s.cache.Purge()
+			s.api.Invalidate(tags...)
+		default:
 			s.cache.Invalidate(tags...)
 			s.api.Invalidate(tags...)
 		}

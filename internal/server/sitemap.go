@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/contentpage"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
@@ -36,6 +37,10 @@ type sitemapIndex struct {
 
 const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
+// sitemapTag tags every cached sitemap: dropped when a content page
+// changes (sitemap-pages.xml lists them) and with the listings.
+const sitemapTag = "sitemap"
+
 // serveXML answers a cached XML document built by build.
 func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, build func(ctx context.Context) (any, error)) {
 	p, ok := s.api.Get(key)
@@ -52,7 +57,7 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 			if err != nil {
 				return nil, err
 			}
-			p := render.NewPage(http.StatusOK, append([]byte(xml.Header), b...), []string{"listing", "sitemap"})
+			p := render.NewPage(http.StatusOK, append([]byte(xml.Header), b...), []string{"listing", sitemapTag})
 			s.api.Put(key, p)
 			return p, nil
 		})
@@ -106,7 +111,18 @@ func (s *Server) handleSitemap(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleSitemapPages(w http.ResponseWriter, r *http.Request) {
 	s.serveXML(w, r, "sitemap:pages", func(ctx context.Context) (any, error) {
-		return urlSet{NS: sitemapNS, URLs: []sitemapURL{{Loc: s.cfg.BaseURL + "/"}, {Loc: s.cfg.BaseURL + "/shop/"}, {Loc: s.cfg.BaseURL + pages.ContactPath}}}, nil
+		set := urlSet{NS: sitemapNS, URLs: []sitemapURL{{Loc: s.cfg.BaseURL + "/"}, {Loc: s.cfg.BaseURL + "/shop/"}, {Loc: s.cfg.BaseURL + pages.ContactPath}}}
+		// The published content pages (content_page.go), with their date.
+		all, err := s.pages.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range all {
+			if p.Status == contentpage.Published {
+				set.URLs = append(set.URLs, sitemapURL{Loc: s.cfg.BaseURL + p.Path(), LastMod: day(p.UpdatedAt)})
+			}
+		}
+		return set, nil
 	})
 }
 
@@ -138,6 +154,10 @@ func (s *Server) handleRootFile(w http.ResponseWriter, r *http.Request) {
 	}
 	n, err := strconv.Atoi(num)
 	if !ok || err != nil || n < 1 || n > 100000 {
+		if s.published(r.Context(), file) {
+			redirectSlash(w, r) // a content page: /about → /about/ (content_page.go)
+			return
+		}
 		s.handleNotFound(w, r)
 		return
 	}

@@ -200,10 +200,7 @@ func (s *Server) writeAPIPage(w http.ResponseWriter, r *http.Request, p *render.
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
-	for k, v := range p.Headers {
-		h.Set(k, v)
-	}
-	writeBody(w, r, p)
+	writeBody(w, r, p) // with p.Headers (the totals)
 }
 
 func canonicalQuery(q url.Values) string {

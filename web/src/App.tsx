@@ -24,6 +24,7 @@ import {
   SecurityPage,
   VerifyEmailPage,
 } from './split/pages';
+import { ContentPage } from './content/ContentPage';
 import { ComingSoonPage } from './frame/ComingSoonPage';
 
 function Page({ data }: { data: PageData }) {
@@ -56,6 +57,8 @@ function Page({ data }: { data: PageData }) {
       return <ReviewErrorPage data={data} />;
     case 'contact':
       return <ContactPage data={data} />;
+    case 'content':
+      return <ContentPage data={data} />;
     default:
       return <NotFoundPage />;
   }

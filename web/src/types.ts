@@ -269,6 +269,12 @@ export interface Settings {
   base_currency?: string;
   /** The page's viewer (spec section 3: user.can_edit_pages is false for visitors). Cached pages carry the visitor value. */
   user?: ViewerSettings;
+  /**
+   * Lazy videos (issue 14): the player loads on a press of Play (press), or
+   * also near the viewport (viewport; phones and Safari after a first touch
+   * or delay_ms). Absent: press.
+   */
+  video?: { load: 'press' | 'viewport'; delay_ms: number };
   /** The stuck header's height in px (spec section 3: sticky_height 70). */
   sticky_height?: number;
   /** Hide the stuck header while scrolling down, show it scrolling up (spec section 4; default off). */
@@ -312,8 +318,8 @@ export interface ViewerSettings {
 
 /** A content block's edit links for staff (spec: a visual builder link and a backend editor link). */
 export interface EditLink {
-  /** Which block they belong to: the product summary or the category description. */
-  block: 'product' | 'category';
+  /** Which block they belong to: the product summary, the category description or a content page. */
+  block: 'product' | 'category' | 'page';
   /** "Edit <name>". */
   label: string;
   builder_url: string;
@@ -328,6 +334,14 @@ interface PageBase {
   settings: Settings;
   /** Content blocks' edit links; only on pages rendered for staff. */
   edit_links?: EditLink[];
+  /** The shop's published content pages, linked from the footer (absent: none). */
+  pages?: PageLink[];
+}
+
+/** A published content page (about, shipping, returns, terms). */
+export interface PageLink {
+  title: string;
+  url: string;
 }
 
 /** One slide of the home's hero carousel (internal/pages/home.go: the top-level categories with a picture). */
@@ -791,7 +805,23 @@ export interface ContactPage extends PageBase {
   form: ContactFormData;
 }
 
+/** A content page (/<slug>/): the same for everyone, cached. */
+export interface ContentPageData extends PageBase {
+  page: 'content';
+  breadcrumbs: Crumb[];
+  content: {
+    slug: string;
+    /** Plain text. */
+    title: string;
+    /** Sanitized HTML; its videos are lazy video markup (ui/lazy-video.ts). */
+    html: string;
+    /** The last change's date as the page shows it ("May 1, 2026"). */
+    modified: string;
+  };
+}
+
 export type PageData =
+  | ContentPageData
   | HomePage
   | ListingPage
   | ProductPage

@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
+	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
@@ -16,15 +17,16 @@ import (
 
 // The store interfaces the capabilities define, which DB implements.
 var (
-	_ account.Store  = (*DB)(nil)
-	_ catalog.Loader = (*DB)(nil)
-	_ cart.Store     = (*DB)(nil)
-	_ checkout.Store = (*DB)(nil)
-	_ wallet.Store   = (*DB)(nil)
-	_ botcheck.Store = (*DB)(nil)
-	_ support.Store  = (*DB)(nil)
-	_ usermeta.Store = (*DB)(nil)
-	_ review.Store   = (*DB)(nil)
-	_ contact.Store  = (*DB)(nil)
-	_ currency.Store = (*DB)(nil)
+	_ account.Store     = (*DB)(nil)
+	_ catalog.Loader    = (*DB)(nil)
+	_ cart.Store        = (*DB)(nil)
+	_ checkout.Store    = (*DB)(nil)
+	_ wallet.Store      = (*DB)(nil)
+	_ botcheck.Store    = (*DB)(nil)
+	_ support.Store     = (*DB)(nil)
+	_ usermeta.Store    = (*DB)(nil)
+	_ review.Store      = (*DB)(nil)
+	_ contact.Store     = (*DB)(nil)
+	_ currency.Store    = (*DB)(nil)
+	_ contentpage.Store = (*DB)(nil)
 )

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import type { CartItem, CartPage as CartPageData, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
+import { LazyImage } from '../ui/LazyImage';
 import { restFetch } from '../lib/rest';
 import { QuantityField } from '../product/QuantityField';
 import { LineVariation } from '../ui/LineItem';
@@ -193,7 +194,7 @@ export function CartPage({ data }: { data: CartPageData }) {
             </tr>
           </thead>
           <tbody>
-            {cart.items.map((it) => {
+            {cart.items.map((it, i) => {
               const name = decodeEntities(it.name);
               const img = it.images[0];
               const lim = it.quantity_limits;
@@ -211,7 +212,7 @@ export function CartPage({ data }: { data: CartPageData }) {
                     </a>
                   </td>
                   <td className="product-thumbnail">
-                    {img && <img src={img.thumbnail || img.src} width={64} height={64} alt="" loading="lazy" decoding="async" />}
+                    {img && <LazyImage src={img.thumbnail || img.src} width={64} height={64} alt="" eager={i < 4} />}
                   </td>
                   <td className="product-name" data-title="Product">
                     <a href={it.permalink}>{name}</a>

@@ -42,6 +42,14 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
               <li>
                 <a href="/contact/">Contact</a>
               </li>
+              {/* The shop's content pages (about, shipping, returns, terms). */}
+              {data.pages?.map((p) => (
+                <li key={p.url}>
+                  <a href={p.url} aria-current={path === p.url ? 'page' : undefined}>
+                    {p.title}
+                  </a>
+                </li>
+              ))}
             </ul>
           </nav>
           <ComingSoonBanner user={user} onGone={() => footer.current?.focus()} />

@@ -154,6 +154,38 @@ describe('infinite scroll, spinner mode', () => {
     expect(FakeIO.all.every((o) => o.targets.length === 0)).toBe(true);
   });
 
+  it("holds the next page's space below the cards, so the cards take its place and nothing below moves", async () => {
+    serve({
+      '/shop/page/2/': () => new Response(html(page2)),
+      '/shop/page/3/': () => new Response(html(page3)),
+    });
+    // A grid of 3 columns, 300 px rows, 20 px apart (jsdom has no layout).
+    const real = window.getComputedStyle;
+    vi.spyOn(window, 'getComputedStyle').mockImplementation((el: Element) =>
+      el.matches('ul.products') ? ({ gridTemplateColumns: '100px 100px 100px', rowGap: '20px' } as CSSStyleDeclaration) : real(el),
+    );
+    vi.spyOn(HTMLUListElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLUListElement) {
+      const rows = Math.ceil(this.children.length / 3);
+      return { height: rows * 300 + (rows - 1) * 20 } as DOMRect;
+    });
+    try {
+      render(<ListingPage data={page1('spinner')} />);
+      const held = () => document.querySelector<HTMLElement>('.infinite-scroll__sentinel');
+      expect(held()?.style.minHeight).toBe('320px'); // one more row of three
+      expect(FakeIO.all.at(-1)!.targets[0]).toBe(held()); // the held space is what is watched
+      act(() => FakeIO.all.at(-1)!.fire(true));
+      expect(held()?.style.minHeight).toBe('320px'); // kept while loading, the spinner inside
+      expect(held()?.querySelector('.infinite-scroll__spinner')).not.toBeNull();
+      await waitFor(() => expect(cards()).toHaveLength(6));
+      expect(held()?.style.minHeight).toBe('320px'); // the last page's row
+      act(() => FakeIO.all.at(-1)!.fire(true));
+      await waitFor(() => expect(cards()).toHaveLength(9));
+      expect(held()).toBeNull(); // nothing more to hold
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('a network error stops loading', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
     render(<ListingPage data={page1('spinner')} />);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import type { ListingPage, Settings } from '../types';
 import { useHydrated } from './hydrated';
 import { fetchPageData, PageLoadError } from './page-data';
@@ -42,11 +42,18 @@ export function InfiniteScroll({
   initialNext,
   onPage,
   onStatus,
+  reserve,
 }: {
   settings: ScrollSettings;
   initialNext: string | null;
   onPage: (data: ListingPage, byButton: boolean) => number;
   onStatus?: (s: ScrollState) => void;
+  /**
+   * The height (px) the next page's cards will take: the spinner holds it
+   * while the page loads, so the cards replace it in place and nothing
+   * below (the footer) moves when they arrive (no layout shift).
+   */
+  reserve?: () => number;
 }) {
   const hydrated = useHydrated();
   const [state, dispatch] = useReducer(scrollReducer, initialNext, initialScrollState);
@@ -55,6 +62,9 @@ export function InfiniteScroll({
   stateRef.current = state;
   const onPageRef = useRef(onPage);
   onPageRef.current = onPage;
+  const reserveRef = useRef(reserve);
+  reserveRef.current = reserve;
+  const [reserved, setReserved] = useState(0);
   const sentinel = useRef<HTMLDivElement>(null);
   const inFlight = useRef<AbortController | null>(null);
 
@@ -64,6 +74,20 @@ export function InfiniteScroll({
   const active = hydrated && mode !== 'off';
   const history = settings?.history === 'replace' ? 'replace' : 'push';
   const threshold = Math.max(0, Number(settings?.scroll_threshold) || 0);
+
+  const measure = useCallback(() => Math.max(0, Math.round(reserveRef.current?.() ?? 0)), []);
+
+  // Spinner mode holds the next page's space below the cards from the
+  // start (the sentinel is that space): the space appears at hydration, when
+  // the shopper is at the top of a page of cards and the footer is far
+  // out of view, and each loaded page's cards take the place held for
+  // them, so the footer never moves while in view (no layout shift). It
+  // is measured before paint after every page.
+  const holding = active && mode === 'spinner' && state.next !== null && (state.status === 'idle' || state.status === 'loading');
+  useLayoutEffect(() => {
+    if (holding && state.status === 'idle') setReserved(measure());
+    if (!holding && mode === 'spinner') setReserved(0);
+  }, [holding, state.status, state.next, mode, measure]);
 
   useEffect(() => onStatus?.(state), [state, onStatus]);
   useEffect(() => () => inFlight.current?.abort(), []);
@@ -76,6 +100,9 @@ export function InfiniteScroll({
       const url = s.next;
       const ctrl = new AbortController();
       inFlight.current = ctrl;
+      // Button mode: the space is held from the press (spinner mode holds
+      // it all along, below).
+      if (byButton) setReserved(measure());
       dispatch({ type: 'start' });
       setAnnounce('');
       fetchPageData(url, ctrl.signal)
@@ -127,13 +154,23 @@ export function InfiniteScroll({
   const loading = state.status === 'loading';
   return (
     <div className="infinite-scroll" data-mode={active ? mode : 'off'}>
-      {active && mode === 'spinner' && state.status === 'idle' && (
-        <div ref={sentinel} className="infinite-scroll__sentinel" aria-hidden="true" />
-      )}
-      {active && loading && (
-        <div className="infinite-scroll__spinner" aria-hidden="true">
-          <span className="loading-spin" />
+      {holding ? (
+        // The sentinel is the held space itself: a jump past its top (End,
+        // scrollTo) still leaves part of it in range.
+        <div ref={sentinel} className="infinite-scroll__sentinel" aria-hidden="true" style={reserved > 0 ? { minHeight: reserved } : undefined}>
+          {loading && (
+            <div className="infinite-scroll__spinner" aria-hidden="true">
+              <span className="loading-spin" />
+            </div>
+          )}
         </div>
+      ) : (
+        active &&
+        loading && (
+          <div className="infinite-scroll__spinner" aria-hidden="true" style={reserved > 0 ? { minHeight: reserved } : undefined}>
+            <span className="loading-spin" />
+          </div>
+        )
       )}
       {active && mode === 'button' && (state.status === 'idle' || loading) && (
         <p className="infinite-scroll__more">

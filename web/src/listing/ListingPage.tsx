@@ -60,6 +60,20 @@ export function ListingPage({ data }: { data: ListingData }) {
     }
   }, [appended]);
 
+  // The next page's cards' height, estimated from the grid as it is: its
+  // columns and row height (with the row gap), and how many products remain.
+  const reserve = useCallback(() => {
+    const ul = list.current;
+    if (!ul || ul.children.length === 0) return 0;
+    const style = getComputedStyle(ul);
+    const cols = style.gridTemplateColumns.split(' ').filter(Boolean).length || 1;
+    const gap = parseFloat(style.rowGap) || 0;
+    const rows = Math.ceil(ul.children.length / cols);
+    const rowHeight = (ul.getBoundingClientRect().height + gap) / rows;
+    const next = Math.min(data.products.length, Math.max(0, data.total - shown.current.length));
+    return Math.ceil(next / cols) * rowHeight;
+  }, [data.products.length, data.total]);
+
   const count =
     items.length === data.products.length
       ? resultCountText(data.total, data.page_number, data.total_pages, data.products.length)
@@ -95,7 +109,7 @@ export function ListingPage({ data }: { data: ListingData }) {
             fadeMs={settings?.fade_in_duration}
           />
           {scrolling && (
-            <InfiniteScroll settings={settings} initialNext={initialNext} onPage={onPage} />
+            <InfiniteScroll settings={settings} initialNext={initialNext} onPage={onPage} reserve={reserve} />
           )}
           {/* The links stay in the DOM and work without scripts; with infinite
               scroll from the first page they are hidden (everything loads here). */}

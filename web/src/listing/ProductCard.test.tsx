@@ -73,7 +73,10 @@ describe('ProductCard', () => {
   it('loads the first four images eagerly and the rest lazily', () => {
     const { container } = render(<ProductGrid products={products.slice(0, 6)} />);
     const imgs = [...container.querySelectorAll('li.product img')];
-    expect(imgs.map((i) => i.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(imgs.map((i) => i.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', null, null]);
+    // The rest are lazy images (ui/LazyImage): the spec's classes, the source in data-src.
+    expect(imgs.slice(4).every((i) => /\blazyload/.test(i.className) && i.getAttribute('data-src'))).toBe(true);
+    expect(imgs.slice(0, 4).some((i) => /\blazy/.test(i.className))).toBe(false);
     expect(imgs[0]).toHaveAttribute('width', '800');
     expect(imgs[0].getAttribute('srcset')).toContain('300w');
     expect(imgs[0]).toHaveAttribute('sizes');

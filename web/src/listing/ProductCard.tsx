@@ -2,7 +2,14 @@ import type { StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
+import { LazyImage } from '../ui/LazyImage';
 import { QuickViewButton } from '../quickview/QuickViewButton';
+
+/**
+ * Cards whose image loads with the page: the first row at 3 columns, the
+ * first two rows at 2 (both on a phone's first screen). The rest are lazy.
+ */
+export const EAGER_CARDS = 4;
 
 /** Grid image sizes: 3 columns >= 550px (container max 1200px), 2 below (spec section 9). */
 export const CARD_SIZES = '(min-width: 1240px) 380px, (min-width: 550px) 31vw, 48vw';
@@ -76,15 +83,14 @@ export function ProductCard({
       <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
         <div className="product-card__media">
           {img ? (
-            <img
+            <LazyImage
               src={img.src}
               srcSet={img.srcset || undefined}
-              sizes={img.srcset ? CARD_SIZES : undefined}
+              sizes={CARD_SIZES}
               width={img.width || 600}
               height={img.height || 600}
               alt={decodeEntities(img.alt) || name}
-              loading={index < 4 ? 'eager' : 'lazy'}
-              decoding="async"
+              eager={index < EAGER_CARDS && !appended}
               className="attachment-woocommerce_thumbnail"
             />
           ) : (

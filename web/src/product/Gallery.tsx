@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType, type PointerEvent as ReactPointerEvent } from 'react';
 import type { Settings, StoreImage } from '../types';
 import { decodeEntities } from '../lib/format';
+import { LazyImage } from '../ui/LazyImage';
 import { largestSource, loadLightbox, zoomOrigin } from './gallery-helpers';
 import type { GalleryLightboxProps } from './GalleryLightbox';
 import { Tooltip } from '../ui/Tooltip';
@@ -161,14 +162,7 @@ export function Gallery({
                   setOverrideOn(false);
                 }}
               >
-                <img
-                  src={im.thumbnail || im.src}
-                  alt=""
-                  width={100}
-                  height={100}
-                  loading="lazy"
-                  decoding="async"
-                />
+                <LazyImage src={im.thumbnail || im.src} alt="" width={100} height={100} />
               </button>
             </li>
           ))}

@@ -3,6 +3,7 @@ import type { ProductPage as ProductData, StoreProduct, TermRef } from '../types
 import { decodeEntities } from '../lib/format';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { Html } from '../ui/Html';
+import { RichText } from '../ui/RichText';
 import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
 import { ProductGrid } from '../listing/ProductGrid';
@@ -69,7 +70,7 @@ export function ProductPage({ data }: { data: ProductData }) {
       content: (
         <>
           <h2>Description</h2>
-          <Html html={p.description} className="product-description" />
+          <RichText html={p.description} className="product-description" video={data.settings?.video} />
         </>
       ),
     });

@@ -5,6 +5,7 @@ import rawVariation from './wc-ajax-get_variation.json';
 import type {
   AccountSecurityPage,
   CartItem,
+  ContentPageData,
   CurrencyBlock,
   HeroSlide,
   HomePage,
@@ -285,6 +286,33 @@ export function notFoundPage(): NotFoundPage {
   return { page: 'notfound', site, url: '/nope/', nav, settings };
 }
 
+/** A content page with a lazy video, as internal/pages.Content shapes it, and footer page links. */
+export function contentPage(over: Partial<ContentPageData> = {}): ContentPageData {
+  const video =
+    '<div class="lazy-video lazy-video--youtube" data-provider="youtube" data-title="About us">' +
+    '<div class="lazy-video__poster" aria-hidden="true"><span class="lazy-video__title">About us</span><span class="lazy-video__provider">YouTube</span></div>' +
+    '<button type="button" class="lazy-video__play"><span class="lazy-video__icon" aria-hidden="true"></span><span class="lazy-video__label">Play video: About us</span></button>' +
+    '<a class="lazy-video__link" href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="nofollow">Watch “About us” on YouTube</a>' +
+    '<template class="lazy-video__player"><iframe data-src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0" title="About us (YouTube video player)"></iframe></template></div>';
+  return {
+    page: 'content',
+    site,
+    url: '/about/',
+    nav,
+    settings,
+    pages: [
+      { title: 'About us', url: '/about/' },
+      { title: 'Terms and conditions', url: '/terms/' },
+    ],
+    breadcrumbs: [
+      { name: 'Home', url: '/' },
+      { name: 'About us', url: '/about/' },
+    ],
+    content: { slug: 'about', title: 'About us', html: '<p>We sew &amp; knit.</p>' + video, modified: 'May 1, 2026' },
+    ...over,
+  };
+}
+
 export function allPages(): [string, PageData][] {
   return [
     ['home', homePage()],
@@ -295,5 +323,6 @@ export function allPages(): [string, PageData][] {
     ['product-grouped', productPage(34)],
     ['product-external', productPage(35)],
     ['notfound', notFoundPage()],
+    ['content', contentPage()],
   ];
 }

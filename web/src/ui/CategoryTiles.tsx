@@ -1,5 +1,6 @@
 import type { StoreCategory } from '../types';
 import { decodeEntities } from '../lib/format';
+import { LazyImage } from './LazyImage';
 
 export function CategoryTiles({
   categories,
@@ -17,15 +18,13 @@ export function CategoryTiles({
           <a href={c.permalink} className="category-tile">
             <span className="category-tile__media">
               {c.image ? (
-                <img
+                <LazyImage
                   src={c.image.thumbnail || c.image.src}
                   srcSet={c.image.thumbnail_srcset || undefined}
-                  sizes={c.image.thumbnail_srcset ? '(min-width: 1240px) 300px, (min-width: 550px) 31vw, 48vw' : undefined}
+                  sizes="(min-width: 1240px) 300px, (min-width: 550px) 31vw, 48vw"
                   width={c.image.width || 300}
                   height={c.image.height || 300}
                   alt=""
-                  loading="lazy"
-                  decoding="async"
                 />
               ) : (
                 <span className="category-tile__placeholder" aria-hidden="true">

@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { LAZY, whenNear } from './lazy-load';
+
+/** The spec's lazy-load classes, in the order an image goes through them (section 4). */
+export type LazyPhase = 'lazyload' | 'lazyloading' | 'lazyloaded' | 'lazyerror';
+
+export interface LazyImageProps {
+  src: string;
+  srcSet?: string;
+  sizes?: string;
+  /** Intrinsic size: always given, so the box is reserved before the image arrives. */
+  width: number;
+  height: number;
+  alt: string;
+  className?: string;
+  /** Above the fold (the first row of a listing, the product's main image): load with the page. */
+  eager?: boolean;
+  fetchPriority?: 'high' | 'low' | 'auto';
+}
+
+function join(...names: (string | undefined | false)[]): string {
+  return names.filter(Boolean).join(' ');
+}
+
+/**
+ * An image that loads when it comes near the viewport (lazy-load.ts), with
+ * the spec's classes: lazyload until then, lazyloading while it downloads,
+ * lazyloaded or lazyerror after. Its width and height (and an aspect-ratio
+ * from them) keep its box from moving anything when it arrives.
+ *
+ * The server renders it without src (data-src holds it), so the browser does
+ * not fetch it with the page, and the first client render is the same markup;
+ * a <noscript> copy with src and loading="lazy" shows the image without
+ * scripts (the document's head hides the scripted copy then). Eager images,
+ * and images under the minimum size, are plain images with src.
+ */
+export function LazyImage({ src, srcSet, sizes, width, height, alt, className, eager = false, fetchPriority }: LazyImageProps) {
+  const ref = useRef<HTMLImageElement>(null);
+  const [phase, setPhase] = useState<LazyPhase>('lazyload');
+  const small = width < LAZY.minSize && height < LAZY.minSize;
+
+  useEffect(() => {
+    if (eager || small) return;
+    setPhase('lazyload');
+    const el = ref.current;
+    if (!el) return;
+    return whenNear(el, () => setPhase('lazyloading'));
+  }, [src, srcSet, eager, small]);
+
+  const style: CSSProperties = { aspectRatio: `${width} / ${height}` };
+  if (eager || small) {
+    return (
+      <img
+        src={src}
+        srcSet={srcSet || undefined}
+        sizes={srcSet ? sizes : undefined}
+        width={width}
+        height={height}
+        alt={alt}
+        className={className}
+        style={style}
+        loading="eager"
+        fetchPriority={fetchPriority}
+        decoding={fetchPriority === 'high' ? undefined : 'async'}
+      />
+    );
+  }
+  const started = phase !== 'lazyload';
+  return (
+    <>
+      <img
+        ref={ref}
+        src={started ? src : undefined}
+        srcSet={started && srcSet ? srcSet : undefined}
+        sizes={srcSet ? sizes : undefined}
+        data-src={src}
+        data-srcset={srcSet || undefined}
+        width={width}
+        height={height}
+        alt={alt}
+        className={join(className, phase)}
+        style={style}
+        decoding="async"
+        onLoad={() => setPhase('lazyloaded')}
+        onError={() => setPhase('lazyerror')}
+      />
+      <noscript>
+        <img
+          src={src}
+          srcSet={srcSet || undefined}
+          sizes={srcSet ? sizes : undefined}
+          width={width}
+          height={height}
+          alt={alt}
+          className={className}
+          loading="lazy"
+          decoding="async"
+        />
+      </noscript>
+    </>
+  );
+}
