@@ -9,6 +9,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/currency"
+	"vitrine/internal/payment"
 )
 
 // Selling in the shopper's currency (issue 13).
@@ -137,4 +138,43 @@ func (s *Service) QuoteLinesIn(ctx context.Context, lines []cart.Line, byID map[
 	}
 	q, err := QuoteLines(p.Lines, p.Products, cust, pr.Config)
 	return q, pr, err
+}
+
+// CurrencyChoice is where a checkout's currency goes when the shopper
+// picks a payment method (CURCY's switch for gateways; see ChooseCurrency).
+type CurrencyChoice struct {
+	Next     string // the currency to price in now
+	Changed  bool   // Next is not the shopper's currency: switch to it
+	SetOld   string // remember this code as the one the checkout left ("": none)
+	ClearOld bool   // forget the remembered code
+	// Left is the currency the order cannot be taken in and was left for
+	// the base ("" when none): the checkout tells the shopper.
+	Left string
+}
+
+// ChooseCurrency decides the checkout's currency for method m: the base
+// when m does not take the shopper's currency (remembering it), back to the
+// remembered one (old, an enabled currency other than the base; "" none)
+// when the shopper is in the base only because of that and m takes it, and
+// a stale remembered code (oldCookie without a usable old, or a currency
+// chosen since) is forgotten.
+func (s *Service) ChooseCurrency(m payment.Method, shopper, old string, oldCookie bool) CurrencyChoice {
+	base := s.Config.Currency.Code
+	takes := func(code string) bool { return s.SaleCurrency(m, code) == code }
+	out := CurrencyChoice{Next: shopper}
+	hasOld := old != ""
+	switch {
+	case !takes(shopper):
+		out.Next, out.Changed, out.SetOld = base, true, shopper
+		old, hasOld = shopper, true
+	case hasOld && shopper == base && takes(old):
+		out.Next, out.Changed, out.ClearOld = old, true, true
+		hasOld = false
+	case oldCookie && (!hasOld || shopper != base):
+		out.ClearOld, hasOld = true, false
+	}
+	if hasOld && out.Next == base && !takes(old) {
+		out.Left = old
+	}
+	return out
 }

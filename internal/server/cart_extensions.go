@@ -126,51 +126,36 @@ func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *
 	if id == "" || !ok {
 		return 0, nil, errExtData
 	}
-	base := currency.Base(s.cfg.Currency)
-	shopper := s.shopperCurrency(r)
-	takes := func(code string) bool { return s.checkout.SaleCurrency(m, code) == code }
-	// The currency the checkout left for the base, if any.
-	var old currency.Currency
-	hasOld, oldCookie := false, false
+	base := s.cfg.Currency.Code
+	shopper := s.shopperCurrency(r).Code
+	// The currency the checkout left for the base, if it is still sold.
+	old, oldCookie := "", false
 	if ck, err := r.Cookie(currencyOldCookie); err == nil && ck.Value != "" {
 		oldCookie = true
-		if c, err := s.currencies.Currency(ctx, ck.Value); err == nil && c.Code != base.Code {
-			old, hasOld = c, true
+		if c, err := s.currencies.Currency(ctx, ck.Value); err == nil && c.Code != base {
+			old = c.Code
 		}
 	}
-	next, changed := shopper, false
-	setOld, clearOld := "", false
-	switch {
-	case !takes(shopper.Code):
-		// The method does not take the shopper's currency: the base.
-		next, changed, setOld = base, true, shopper.Code
-		old, hasOld = shopper, true
-	case hasOld && shopper.Code == base.Code && takes(old.Code):
-		// A method that takes the currency the checkout left: back to it.
-		next, changed, clearOld = old, true, true
-		hasOld = false
-	case oldCookie && (!hasOld || shopper.Code != base.Code):
-		// Stale (unknown now, or the shopper chose a currency since).
-		clearOld, hasOld = true, false
-	}
-	pc, err := s.checkout.Cart(ctx, sess.id, next.Code)
+	ch := s.checkout.ChooseCurrency(m, shopper, old, oldCookie)
+	pc, err := s.checkout.Cart(ctx, sess.id, ch.Next)
 	if err != nil {
 		return 0, nil, err
 	}
 	out := s.cartObjectOf(pc)
 	notice := ""
-	if hasOld && next.Code == base.Code && !takes(old.Code) {
+	if ch.Left != "" {
 		cur := pc.Pricing.Config.Currency
-		notice = decodeTitle(m) + " cannot take this order in " + currency.Name(old.Code) + " (" + old.Code + "), so it is in " +
+		notice = decodeTitle(m) + " cannot take this order in " + currency.Name(ch.Left) + " (" + ch.Left + "), so it is in " +
 			currency.Name(cur.Code) + " (" + cur.Code + "): " + cur.Format(pc.Quote.Total) + "."
 	}
+	changed := ch.Changed
 	out.Extensions[wmcNamespace] = wmcExtension{CurrentCurrency: pc.Pricing.Currency.Code, UpdateCheckout: &changed, Notice: &notice}
 	// The cookies go with the answer only now that it is ready.
-	if changed {
-		s.setCurrencyCookie(w, next.Code)
+	if ch.Changed {
+		s.setCurrencyCookie(w, ch.Next)
 	}
-	if setOld != "" || clearOld {
-		s.setOldCurrencyCookie(w, setOld)
+	if ch.SetOld != "" || ch.ClearOld {
+		s.setOldCurrencyCookie(w, ch.SetOld)
 	}
 	return http.StatusOK, out, nil
 }
