@@ -213,8 +213,9 @@ func TestFrameWPAdmin(t *testing.T) {
 				if a.status != 200 || a.header.Get("Cache-Control") != "no-store, private" || !strings.Contains(a.header.Get("X-Robots-Tag"), "noindex") {
 					t.Errorf("%s as %s: %d %v", path, who, a.status, a.header)
 				}
-				if !strings.Contains(a.body, "arrives in a later release") || !strings.Contains(a.body, `<meta name="robots" content="noindex, nofollow">`) {
-					t.Errorf("%s as %s: placeholder text missing", path, who)
+				if !strings.Contains(a.body, `<div id="admin-root">`) || !strings.Contains(a.body, `<meta name="robots" content="noindex, nofollow">`) ||
+					!adminScriptRE.MatchString(a.body) {
+					t.Errorf("%s as %s: not the admin app's shell: %.300s", path, who, a.body)
 				}
 			}
 		}
@@ -223,6 +224,8 @@ func TestFrameWPAdmin(t *testing.T) {
 		}
 	})
 }
+
+var adminScriptRE = regexp.MustCompile(`<script type="module" src="/assets/main-[\w-]+\.js"></script>`)
 
 var nonceRE = regexp.MustCompile(`^[0-9a-f]{10}$`)
 

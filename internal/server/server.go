@@ -20,6 +20,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"vitrine/internal/account"
+	"vitrine/internal/adminapi"
+	"vitrine/internal/audit"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
@@ -160,6 +162,10 @@ type Server struct {
 	suggestMemo     suggestionMemo        // cached live-search answers, decoded (ajax.go)
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
+
+	audit      *audit.Service // the admin's audit log (internal/audit)
+	admin      *adminapi.API  // the admin API (internal/adminapi)
+	adminAsset render.Assets  // the admin app's entry (admin_shell.go); Script "" when not built
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -231,6 +237,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	_ = iconFiles()     // and the manifest's icons (manifest.go)
 	s.manifest = s.buildManifest()
 	s.metrics = newMetrics(s)
+	s.initAdmin() // admin_shell.go
 	s.handler = s.middleware(s.withViewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"vitrine/internal/account"
+	"vitrine/internal/audit"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
@@ -29,4 +30,5 @@ var (
 	_ contact.Store     = (*DB)(nil)
 	_ currency.Store    = (*DB)(nil)
 	_ contentpage.Store = (*DB)(nil)
+	_ audit.Store       = (*DB)(nil)
 )

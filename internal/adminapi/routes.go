@@ -1,0 +1,9 @@
+package adminapi
+
+// routes is the admin API on one screen. Each capability adds its routes
+// here, every one wrapped in a.staff.
+func (a *API) routes() {
+	const admin = "/wp-json/vitrine/v1/admin"
+	a.mux.HandleFunc("GET "+admin+"/me", a.staff(a.me))
+	a.mux.HandleFunc("GET "+admin+"/audit", a.staff(a.auditList))
+}
