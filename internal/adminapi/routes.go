@@ -6,4 +6,13 @@ func (a *API) routes() {
 	const admin = "/wp-json/vitrine/v1/admin"
 	a.mux.HandleFunc("GET "+admin+"/me", a.staff(a.me))
 	a.mux.HandleFunc("GET "+admin+"/audit", a.staff(a.auditList))
+
+	const wc = "/wp-json/wc/v3"
+	a.mux.HandleFunc("GET "+wc+"/coupons", a.staff(a.couponList))
+	a.mux.HandleFunc("POST "+wc+"/coupons", a.staff(a.couponCreate))
+	a.mux.HandleFunc("GET "+wc+"/coupons/{id}", a.staff(a.couponGet))
+	a.mux.HandleFunc("PUT "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
+	a.mux.HandleFunc("PATCH "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
+	a.mux.HandleFunc("POST "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
+	a.mux.HandleFunc("DELETE "+wc+"/coupons/{id}", a.staff(a.couponDelete))
 }

@@ -7,6 +7,7 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
+	"vitrine/internal/coupon"
 	"vitrine/internal/render"
 )
 
@@ -26,6 +27,7 @@ func (s *Server) initAdmin() {
 		Viewer:   userOf,
 		ClientIP: s.clientIP,
 		Audit:    s.audit,
+		Coupons:  &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Log:      s.log,
 		Now:      s.now,
 	})
