@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,4 +123,51 @@ func (r cartResp) list() []any {
 	var out []any
 	_ = json.Unmarshal([]byte(r.raw), &out)
 	return out
+}
+
+// The cart page's coupon form and remove links without scripts.
+func TestCartCouponsNoScript(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newShop(t, db, "")
+		s.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
+		c := s.client()
+		c.do("GET", cartAPI, "")
+		if r := c.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, s.productID("cotton-tank-top"))); r.status != 201 {
+			t.Fatalf("add: %d", r.status)
+		}
+		page := func() string {
+			r := c.do("GET", "/cart/", "")
+			if r.status != 200 {
+				t.Fatalf("cart page: %d", r.status)
+			}
+			return r.raw
+		}
+		if r := c.do("POST", "/cart/", "coupon_code=nope&apply_coupon=Apply+coupon"); r.status != 303 || r.header.Get("Location") != "/cart/" {
+			t.Fatalf("apply: %d %v", r.status, r.header)
+		}
+		if p := page(); !strings.Contains(p, `cannot be applied because it does not exist.`) {
+			t.Errorf("refusal not shown: %.300s", p)
+		}
+		c.do("POST", "/cart/", "coupon_code=SAVE10&apply_coupon=Apply+coupon")
+		p := page()
+		if !strings.Contains(p, "Coupon code applied successfully.") || !strings.Contains(p, "Coupon: save10") ||
+			!strings.Contains(p, `name="coupon_code"`) {
+			t.Fatalf("applied: %s", p)
+		}
+		m := regexp.MustCompile(`remove_coupon=save10&amp;_wpnonce=([0-9a-f]+)`).FindStringSubmatch(p)
+		if m == nil {
+			t.Fatalf("no remove link: %s", p)
+		}
+		// Without the session's nonce the link changes nothing.
+		c.do("GET", "/cart/?remove_coupon=save10&_wpnonce=0000000000", "")
+		if p := page(); !strings.Contains(p, "The link you followed has expired.") || !strings.Contains(p, "Coupon: save10") {
+			t.Errorf("a link without the nonce removed the coupon")
+		}
+		if r := c.do("GET", "/cart/?remove_coupon=save10&_wpnonce="+m[1], ""); r.status != 303 {
+			t.Fatalf("remove: %d", r.status)
+		}
+		if p := page(); !strings.Contains(p, "Coupon has been removed.") || strings.Contains(p, "Coupon: save10") {
+			t.Errorf("removed: %s", p)
+		}
+	})
 }
