@@ -75,9 +75,9 @@ export function CouponForm({
 
 /** The remove link of an applied coupon: /cart/?remove_coupon=CODE&_wpnonce=… works without scripts. */
 export function removeCouponHref(code: string, nonce?: string): string {
-  const q = new URLSearchParams({ remove_coupon: code });
-  if (nonce) q.set('_wpnonce', nonce);
-  return `/cart/?${q.toString()}`;
+  // No URLSearchParams: the server render's engine has none.
+  const href = `/cart/?remove_coupon=${encodeURIComponent(code)}`;
+  return nonce ? `${href}&_wpnonce=${encodeURIComponent(nonce)}` : href;
 }
 
 /**
