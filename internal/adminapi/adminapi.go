@@ -28,6 +28,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/settings"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -41,8 +42,10 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // API serves the admin routes.

@@ -26,6 +26,7 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
