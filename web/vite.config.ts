@@ -19,7 +19,9 @@ export default defineConfig(({ mode }) => ({
     manifest: true,
     target: 'es2022',
     rollupOptions: {
-      input: 'src/entry-client.tsx',
+      // The storefront, and the admin (a separate entry: no storefront page
+      // loads it; only what both import, such as React, is shared).
+      input: ['src/entry-client.tsx', 'src/admin/main.tsx'],
     },
   },
   test: {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"html"
 	"io"
 	"mime"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"vitrine/internal/account"
+	"vitrine/internal/adminapi"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/usermeta"
@@ -57,7 +57,7 @@ func (s *Server) pageUser(r *http.Request) pages.User {
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
 		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, nonceTickAt(s.now()))}
-	if s.cfg.ComingSoon && u.CanEditPages() {
+	if s.live().ComingSoon && u.CanEditPages() {
 		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
 			s.log.Warn("read coming-soon banner flag", "user", u.ID, "err", err)
@@ -159,11 +159,22 @@ func (s *Server) withRESTAuth(next http.Handler) http.Handler {
 			w.Header().Set("Cache-Control", "no-store, private")
 			writeRaw(w, http.StatusForbidden, "rest_cookie_invalid_nonce", "Cookie check failed", nil)
 			return
-		case n == "" && strings.HasPrefix(r.URL.Path, "/wp-json/wp/"):
+		case n == "" && (strings.HasPrefix(r.URL.Path, "/wp-json/wp/") || adminPath(r.URL.Path)):
 			r = r.WithContext(context.WithValue(r.Context(), viewerKey{}, (*viewer)(nil)))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// adminPath reports whether p is the admin API's (internal/adminapi), which
+// like WordPress's own routes takes the login cookie only with a nonce.
+func adminPath(p string) bool {
+	for _, pre := range adminapi.Prefixes {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
 }
 
 // ajaxRestNonce answers admin-ajax's rest-nonce: a fresh wp_rest nonce as
@@ -303,37 +314,3 @@ func clipParam(k string) string {
 }
 
 // --- /wp-admin/: the admin's placeholder -------------------------------
-
-// handleWPAdmin answers the admin's addresses (the dashboard and the edit
-// links' post.php and term.php) until the admin exists: a plain page for
-// staff saying it comes later, a redirect to the login for everyone else.
-func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store, private")
-	u := userOf(r)
-	if u == nil || !u.CanEditPages() {
-		http.Redirect(w, r, "/my-account/", http.StatusFound)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("X-Robots-Tag", "noindex, nofollow")
-	site := html.EscapeString(s.cfg.SiteName)
-	_, _ = io.WriteString(w, `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>Shop admin – `+site+`</title>
-</head>
-<body>
-<main>
-<h1>Shop admin</h1>
-<p>The shop's admin, where products, categories and pages are edited, arrives in a later release of `+site+`.</p>
-<p>Until then, the catalogue is changed with the product import and the command line.</p>
-<p><a href="/">Back to the shop</a></p>
-</main>
-</body>
-</html>
-`)
-}

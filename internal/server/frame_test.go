@@ -29,8 +29,14 @@ type frameShop struct {
 
 func newFrameShop(t *testing.T, db *sqlstore.DB, comingSoon bool) *frameShop {
 	t.Helper()
-	srv := newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+	return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ComingSoon: comingSoon})
+}
+
+// newFrameShopWith is newFrameShop on a configuration of the test's own.
+func newFrameShopWith(t *testing.T, db *sqlstore.DB, cfg server.Config) *frameShop {
+	t.Helper()
+	srv := newServer(t, db, "", 1, cfg)
 	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
 	for _, u := range []struct{ name, role string }{
 		{"Carla Customer", account.RoleCustomer}, {"Dana Customer", account.RoleCustomer},
@@ -213,8 +219,9 @@ func TestFrameWPAdmin(t *testing.T) {
 				if a.status != 200 || a.header.Get("Cache-Control") != "no-store, private" || !strings.Contains(a.header.Get("X-Robots-Tag"), "noindex") {
 					t.Errorf("%s as %s: %d %v", path, who, a.status, a.header)
 				}
-				if !strings.Contains(a.body, "arrives in a later release") || !strings.Contains(a.body, `<meta name="robots" content="noindex, nofollow">`) {
-					t.Errorf("%s as %s: placeholder text missing", path, who)
+				if !strings.Contains(a.body, `<div id="admin-root">`) || !strings.Contains(a.body, `<meta name="robots" content="noindex, nofollow">`) ||
+					!adminScriptRE.MatchString(a.body) {
+					t.Errorf("%s as %s: not the admin app's shell: %.300s", path, who, a.body)
 				}
 			}
 		}
@@ -223,6 +230,8 @@ func TestFrameWPAdmin(t *testing.T) {
 		}
 	})
 }
+
+var adminScriptRE = regexp.MustCompile(`<script type="module" src="/assets/main-[\w-]+\.js"></script>`)
 
 var nonceRE = regexp.MustCompile(`^[0-9a-f]{10}$`)
 

@@ -60,7 +60,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	}
 	pv := pages.NewOrderView(o, s.currencyOf(ctx, o.Currency), instructions)
 	v := mail.OrderView{
-		ShopName:        s.cfg.SiteName,
+		ShopName:        s.siteName(),
 		Number:          o.Number,
 		Date:            pv.DateCreated,
 		FirstName:       o.Billing.FirstName,

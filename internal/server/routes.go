@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+
+	"vitrine/internal/adminapi"
 )
 
 // routes is the whole HTTP surface on one screen.
@@ -53,9 +55,9 @@ func (s *Server) routes() http.Handler {
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
 	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
 	mux.HandleFunc("GET /contact", redirectSlash)
-	mux.HandleFunc("GET /wp-admin/{$}", s.handleWPAdmin)
-	mux.HandleFunc("GET /wp-admin/post.php", s.handleWPAdmin) // edit links: products
-	mux.HandleFunc("GET /wp-admin/term.php", s.handleWPAdmin) // edit links: categories
+	// The admin app (admin_shell.go): staff only; its screens route in the
+	// browser, including the edit links' post.php and term.php.
+	mux.HandleFunc("GET /wp-admin/{path...}", s.handleWPAdmin)
 	mux.HandleFunc("GET /wp-admin", redirectSlash)
 	mux.HandleFunc("GET /my-account", redirectSlash)
 	mux.HandleFunc("GET /checkout", redirectSlash)
@@ -100,10 +102,18 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PATCH /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
+	// The admin API (internal/adminapi): staff only, with a REST nonce.
+	for _, p := range adminapi.Prefixes {
+		mux.Handle(p, s.admin)
+	}
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (live search; see ajax.go).
-	mux.HandleFunc("/wp-admin/admin-ajax.php", s.handleAdminAjax)
+	// One pattern per method: a method-less one would overlap the admin
+	// app's GET /wp-admin/{path...}.
+	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"} {
+		mux.HandleFunc(m+" /wp-admin/admin-ajax.php", s.handleAdminAjax)
+	}
 
 	// Files.
 	mux.HandleFunc("GET /assets/", s.handleAsset)

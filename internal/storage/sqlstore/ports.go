@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"vitrine/internal/account"
+	"vitrine/internal/audit"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
@@ -11,6 +12,7 @@ import (
 	"vitrine/internal/currency"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
+	"vitrine/internal/settings"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 )
@@ -29,4 +31,6 @@ var (
 	_ contact.Store     = (*DB)(nil)
 	_ currency.Store    = (*DB)(nil)
 	_ contentpage.Store = (*DB)(nil)
+	_ audit.Store       = (*DB)(nil)
+	_ settings.Store    = (*DB)(nil)
 )

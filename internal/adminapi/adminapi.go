@@ -1,0 +1,132 @@
+// Package adminapi is the admin's JSON API (issue 15): the HTTP adapter the
+// admin app (web/src/admin) calls to run the shop. Like every surface it is
+// thin: a handler parses and checks the request's shape, calls one use case
+// of a capability's service (catalog, checkout, coupon, review, contact,
+// media, audit…) and shapes the answer; the rules live in the services.
+//
+// Paths follow WordPress and WooCommerce's REST API where one exists
+// (/wp-json/wc/v3/products, /wp-json/wc/v3/orders, /wp-json/wp/v2/media…),
+// with their field names, so tools written for those APIs read ours; what
+// has no WooCommerce twin lives under /wp-json/vitrine/v1/admin/.
+//
+// Every route is for staff only: a logged-in shop manager or administrator
+// whose request carries a valid wp_rest nonce (X-WP-Nonce). The server's
+// REST cookie check (server.withRESTAuth) refuses a bad nonce with 403
+// rest_cookie_invalid_nonce and treats a call without one as a visitor's,
+// so a page on another site cannot ride the login cookie. A visitor gets
+// 401 rest_not_logged_in, a customer 403 rest_forbidden.
+//
+// Errors have WordPress's REST shape, {"code","message","data":{"status"}},
+// mapped from the services' errors in one place (errors.go). Every write
+// that succeeds is recorded in the audit log (audit.go).
+package adminapi
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"vitrine/internal/account"
+	"vitrine/internal/audit"
+	"vitrine/internal/settings"
+)
+
+// Deps are what the API uses. The server builds them; each capability adds
+// its service here.
+type Deps struct {
+	// Viewer is the request's logged-in user, nil for a visitor (and for a
+	// call without a REST nonce).
+	Viewer func(*http.Request) *account.User
+	// ClientIP is the address the request came from (the server's trusted
+	// proxy rules).
+	ClientIP func(*http.Request) string
+	// Audit records every admin write.
+	Audit *audit.Service
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// API serves the admin routes.
+type API struct {
+	d   Deps
+	mux *http.ServeMux
+}
+
+// Prefixes are the paths the API answers under; the server mounts it there.
+var Prefixes = []string{"/wp-json/wc/v3/", "/wp-json/wp/v2/media", "/wp-json/wp/v2/media/", "/wp-json/vitrine/v1/admin/"}
+
+// New builds the API.
+func New(d Deps) *API {
+	if d.Now == nil {
+		d.Now = func() time.Time { return time.Now().UTC() }
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	if d.ClientIP == nil {
+		d.ClientIP = func(r *http.Request) string { return r.RemoteAddr }
+	}
+	a := &API{d: d, mux: http.NewServeMux()}
+	a.routes()
+	// Anything else under the prefixes: WordPress's no-route answer.
+	for _, p := range Prefixes {
+		a.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, errNoRoute)
+		})
+	}
+	return a
+}
+
+// ServeHTTP implements http.Handler.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	a.mux.ServeHTTP(w, r)
+}
+
+// Staff is the staff member a request is made by.
+type Staff struct {
+	ID   int64
+	Name string
+	Role string
+}
+
+// Handler is an admin route: it answers, or returns an error that
+// writeError turns into the REST error shape.
+type Handler func(w http.ResponseWriter, r *http.Request, st Staff) error
+
+// staff guards h: staff only, and writes recorded in the audit log.
+func (a *API) staff(h Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u := a.d.Viewer(r)
+		if u == nil {
+			writeError(w, errNotLoggedIn)
+			return
+		}
+		if !staffRole(u.Role) {
+			writeError(w, errForbidden)
+			return
+		}
+		name := u.DisplayName
+		if name == "" {
+			name = u.Email
+		}
+		st := Staff{ID: u.ID, Name: name, Role: u.Role}
+		if !isWrite(r.Method) {
+			if err := h(w, r, st); err != nil {
+				a.fail(w, r, err)
+			}
+			return
+		}
+		a.audited(w, r, st, h)
+	}
+}
+
+func staffRole(role string) bool {
+	return role == account.RoleShopManager || role == account.RoleAdministrator
+}
+
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}

@@ -1,0 +1,39 @@
+// The admin's screens. Each is its own chunk, loaded when first opened;
+// the app's first load is the frame and the router only. A screen answers
+// the addresses under /wp-admin/<base>/; the rest of the path (an id, "new")
+// comes to it as params.
+
+import type { ComponentType } from 'react';
+import type { AdminData } from './data';
+import type { Location } from './router';
+
+export interface ScreenProps {
+  data: AdminData;
+  /** The address's segments after the screen's base: ["12"] for /wp-admin/products/12/. */
+  params: string[];
+  location: Location;
+}
+
+export interface Screen {
+  /** The first segment of its addresses ("" for the dashboard). */
+  base: string;
+  /** Its name in the menu and its page title. */
+  title: string;
+  /** In the main menu (false: reached from another screen). */
+  nav: boolean;
+  load: () => Promise<{ default: ComponentType<ScreenProps> }>;
+}
+
+export const screens: Screen[] = [
+  { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
+  { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
+];
+
+/** The screen for a path under /wp-admin/, and its params; null: no such screen. */
+export function resolve(path: string): { screen: Screen; params: string[] } | null {
+  const parts = path.split('/').filter(Boolean);
+  const base = parts[0] ?? '';
+  const screen = screens.find((s) => s.base === base);
+  return screen ? { screen, params: parts.slice(1) } : null;
+}

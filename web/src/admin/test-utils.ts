@@ -1,0 +1,35 @@
+// Shared by the admin's Vitest files: page data, and a fetch stub that
+// answers the admin API's calls from a table of handlers.
+import { vi } from 'vitest';
+import type { AdminData } from './data';
+
+export const adminData: AdminData = {
+  user: { id: 3, name: 'Mia Manager', role: 'shop_manager' },
+  nonce: 'abcdef0123',
+  logout_url: '/my-account/customer-logout/?_wpnonce=0123456789',
+  site: { name: 'Vitrine', url: 'http://localhost:8080', currency: 'USD' },
+};
+
+export interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+type Answer = { status?: number; body: unknown; headers?: Record<string, string> };
+
+/** Stubs fetch: route(method, url) answers each call; every call is recorded. */
+export function stubFetch(route: (method: string, url: string, body: unknown) => Answer | undefined) {
+  const calls: Call[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const method = (init.method || 'GET').toUpperCase();
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+    calls.push({ method, url, body, headers: (init.headers || {}) as Record<string, string> });
+    const a = route(method, url, body) ?? { status: 404, body: { code: 'rest_no_route', message: 'No route.', data: { status: 404 } } };
+    return new Response(JSON.stringify(a.body), { status: a.status ?? 200, headers: { 'Content-Type': 'application/json', ...a.headers } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return calls;
+}
