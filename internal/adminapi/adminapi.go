@@ -28,6 +28,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/currency"
 	"vitrine/internal/settings"
 )
 
@@ -44,8 +45,10 @@ type Deps struct {
 	Audit *audit.Service
 	// Settings are the shop's settings (settings.go).
 	Settings *settings.Service
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	Log        *slog.Logger
+	Now        func() time.Time
 }
 
 // API serves the admin routes.

@@ -313,10 +313,19 @@ func (s *Server) applyChanges(ctx context.Context) {
 		catalogChanges := changes[:0:0]
 		for _, c := range changes {
 			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
-			if c.Kind != sqlstore.ChangePages && c.Kind != sqlstore.ChangeSettings {
+			switch c.Kind {
+			case sqlstore.ChangePages, sqlstore.ChangeSettings, sqlstore.ChangeCurrencies, sqlstore.ChangeRates:
+			default:
 				catalogChanges = append(catalogChanges, c)
 			}
 			switch c.Kind {
+			case sqlstore.ChangeCurrencies:
+				// The switcher's list, in every page (currency.go).
+				s.currencyStore.Invalidate()
+				purge = true
+			case sqlstore.ChangeRates:
+				// Rates are applied per request (the price call).
+				s.currencyStore.Invalidate()
 			case sqlstore.ChangeSettings:
 				// Staff saved the settings (settings.go): every page
 				// shows the shop's name and carries its switches.
