@@ -22,6 +22,7 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -47,8 +48,11 @@ type Deps struct {
 	Settings *settings.Service
 	// Currencies are the currencies and rates (currencies.go).
 	Currencies *currency.Service
-	Log        *slog.Logger
-	Now        func() time.Time
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // API serves the admin routes.

@@ -28,6 +28,7 @@ func (s *Server) initAdmin() {
 		Audit:      s.audit,
 		Settings:   s.settings,
 		Currencies: s.currencies,
+		TestMail:   s.sendTestMail,
 		Log:        s.log,
 		Now:        s.now,
 	})

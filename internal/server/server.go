@@ -30,6 +30,7 @@ import (
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
+	"vitrine/internal/mail"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -139,6 +140,7 @@ type Server struct {
 	lastChange atomic.Int64
 	cats       *categoryCache             // s.store, with the category list in memory
 	mailKick   func()                     // the mail outbox's Kick (order_mail.go)
+	mailSender mail.Sender                // SMTP, for the admin\'s test message; nil when off (order_mail.go)
 	products   *catalog.Cache             // products for the cart and get_variation
 	frags      *fragmentCache             // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache              // the rendered 404 page (pages.go)
