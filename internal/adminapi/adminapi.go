@@ -22,12 +22,14 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/currency"
 	"vitrine/internal/settings"
 )
 
@@ -44,6 +46,11 @@ type Deps struct {
 	Audit *audit.Service
 	// Settings are the shop's settings (settings.go).
 	Settings *settings.Service
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
 	Log      *slog.Logger
 	Now      func() time.Time
 }

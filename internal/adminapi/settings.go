@@ -3,6 +3,8 @@ package adminapi
 import (
 	"errors"
 	"net/http"
+	"net/mail"
+	"strings"
 	"time"
 
 	"vitrine/internal/settings"
@@ -101,4 +103,36 @@ func onOff(b bool) string {
 		return "(on)"
 	}
 	return "(off)"
+}
+
+// ErrMailOff is a test message asked of a shop without SMTP.
+var ErrMailOff = errors.New("mail is not configured")
+
+// POST /wp-json/vitrine/v1/admin/settings/test-mail {"to": address}: sends
+// a message now and says what the SMTP server answered.
+func (a *API) settingsTestMail(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	var in struct {
+		To string `json:"to"`
+	}
+	if err := Decode(r, &in); err != nil {
+		return err
+	}
+	addr, err := mail.ParseAddress(strings.TrimSpace(in.To))
+	if err != nil || addr.Name != "" || len(addr.Address) > 254 {
+		return InvalidParam("to", "Enter one email address, such as owner@example.com.")
+	}
+	if a.d.TestMail == nil {
+		return ErrMailOff
+	}
+	switch err := a.d.TestMail(r.Context(), addr.Address); {
+	case errors.Is(err, ErrMailOff):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "vitrine_mail_not_configured",
+			Message: "The shop has no mail server: start it with --smtp-url to send mail."}
+	case err != nil:
+		// Staff see the mail server's own answer: it is what they need to fix it.
+		return &Error{Status: http.StatusBadGateway, Code: "vitrine_mail_failed", Message: "The mail server refused the message: " + err.Error()}
+	}
+	Note(r, "settings.test_mail", "settings", 0, "Test message sent to "+addr.Address)
+	WriteJSON(w, http.StatusOK, map[string]any{"sent": true, "to": addr.Address})
+	return nil
 }

@@ -23,12 +23,14 @@ const adminEntry = "src/admin/main.tsx"
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:   userOf,
-		ClientIP: s.clientIP,
-		Audit:    s.audit,
-		Settings: s.settings,
-		Log:      s.log,
-		Now:      s.now,
+		Viewer:     userOf,
+		ClientIP:   s.clientIP,
+		Audit:      s.audit,
+		Settings:   s.settings,
+		Currencies: s.currencies,
+		TestMail:   s.sendTestMail,
+		Log:        s.log,
+		Now:        s.now,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a

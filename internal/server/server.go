@@ -30,6 +30,7 @@ import (
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
+	"vitrine/internal/mail"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -139,6 +140,7 @@ type Server struct {
 	lastChange atomic.Int64
 	cats       *categoryCache             // s.store, with the category list in memory
 	mailKick   func()                     // the mail outbox's Kick (order_mail.go)
+	mailSender mail.Sender                // SMTP, for the admin\'s test message; nil when off (order_mail.go)
 	products   *catalog.Cache             // products for the cart and get_variation
 	frags      *fragmentCache             // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache              // the rendered 404 page (pages.go)
@@ -313,10 +315,19 @@ func (s *Server) applyChanges(ctx context.Context) {
 		catalogChanges := changes[:0:0]
 		for _, c := range changes {
 			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
-			if c.Kind != sqlstore.ChangePages && c.Kind != sqlstore.ChangeSettings {
+			switch c.Kind {
+			case sqlstore.ChangePages, sqlstore.ChangeSettings, sqlstore.ChangeCurrencies, sqlstore.ChangeRates:
+			default:
 				catalogChanges = append(catalogChanges, c)
 			}
 			switch c.Kind {
+			case sqlstore.ChangeCurrencies:
+				// The switcher's list, in every page (currency.go).
+				s.currencyStore.Invalidate()
+				purge = true
+			case sqlstore.ChangeRates:
+				// Rates are applied per request (the price call).
+				s.currencyStore.Invalidate()
 			case sqlstore.ChangeSettings:
 				// Staff saved the settings (settings.go): every page
 				// shows the shop's name and carries its switches.

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	vmail "vitrine/internal/mail"
+	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
@@ -145,4 +147,54 @@ func httptestGet(srv http.Handler, target string) string {
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
 	return w.Body.String()
+}
+
+// The settings' test message goes through the shop's real SMTP sender at
+// once, and says what went wrong when it cannot.
+func TestAdminTestMail(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFrameShop(t, db, false)
+		const path = "/wp-json/vitrine/v1/admin/settings/test-mail"
+		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
+		send := func(body string) frameAnswer {
+			return f.do("POST", path, ada, body, "Content-Type", "application/json", "X-WP-Nonce", nonce)
+		}
+		if a := send(`{"to":"owner@example.com"}`); a.status != 503 || a.json(t)["code"] != "vitrine_mail_not_configured" {
+			t.Errorf("without SMTP: %d %s", a.status, a.body)
+		}
+		sink := mailtest.Start(t, mailtest.Options{})
+		cfg, err := vmail.ParseSMTPURL("smtp://" + sink.Addr + "?tls=none&from=shop@shop.example")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sender, err := vmail.NewSMTPSender(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.srv.SetMailSender(sender)
+		for _, bad := range []string{`{"to":""}`, `{"to":"not an address"}`, `{"to":"A <a@example.com>"}`, `{"to":"a@example.com, b@example.com"}`} {
+			if a := send(bad); a.status != 400 || a.json(t)["code"] != "rest_invalid_param" {
+				t.Errorf("%s: %d %s", bad, a.status, a.body)
+			}
+		}
+		if a := f.do("POST", path, f.cookie("Carla"), `{"to":"owner@example.com"}`, "Content-Type", "application/json",
+			"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Carla"])); a.status != 403 {
+			t.Errorf("customer: %d", a.status)
+		}
+		if len(sink.Messages()) != 0 {
+			t.Fatal("a refused call sent mail")
+		}
+		if a := send(`{"to":" owner@example.com "}`); a.status != 200 || a.json(t)["to"] != "owner@example.com" {
+			t.Fatalf("send: %d %s", a.status, a.body)
+		}
+		got := sink.WaitFor(t, 1)
+		if got[0].To[0] != "owner@example.com" || !strings.Contains(string(got[0].Data), "Subject: [Vitrine] Test message") {
+			t.Errorf("delivered: %+v %s", got[0].To, got[0].Data)
+		}
+		// The SMTP server gone: the failure is reported, not hidden.
+		sink.Stop()
+		if a := send(`{"to":"owner@example.com"}`); a.status != 502 || a.json(t)["code"] != "vitrine_mail_failed" {
+			t.Errorf("SMTP down: %d %s", a.status, a.body)
+		}
+	})
 }

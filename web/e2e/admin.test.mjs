@@ -150,3 +150,39 @@ test('staff run the frame by keyboard, save the settings, and the storefront fol
     assert.deepEqual(adminFiles, [], 'no admin file on storefront pages');
   });
 });
+
+test('staff change a currency’s rate by keyboard and the storefront’s prices follow', async () => {
+  const staff = await session('mia@example.com', 'shop_manager');
+  await withPage(staff, async (page) => {
+    await page.goto('/wp-admin/currencies/');
+    const edit = page.getByRole('button', { name: 'Edit EUR' });
+    await edit.waitFor();
+    await scan(page, 'the currencies');
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Edit EUR');
+    const rate = page.getByRole('textbox', { name: 'Rate' });
+    await rate.focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('2');
+    await scan(page, 'the currency form');
+    await page.keyboard.press('Enter'); // submits the form
+    await page.getByRole('status').getByText('EUR saved.').waitFor();
+    // Focus returns to the row's button.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Edit EUR');
+    await page.getByRole('cell', { name: '2', exact: true }).waitFor();
+  });
+  // A shopper in euros sees the tank top (22.00 USD) at the new rate: 44,00 € (the change log reaches the currency cache at once).
+  await withPage(undefined, async (page) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      await page.goto('/product/cotton-tank-top/?wmc-currency=EUR');
+      const shown = await page
+        .waitForFunction(() => /44,00/.test(document.querySelector('.summary')?.textContent || ''), null, { timeout: 2000 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) break;
+      assert.ok(Date.now() < deadline, 'the product page does not show the price at the new rate');
+    }
+  });
+});

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { setRestNonce } from '../../lib/rest';
 import { adminData, stubFetch } from '../test-utils';
-import Settings, { SETTINGS_PATH, type ShopSettings } from './Settings';
+import Settings, { SETTINGS_PATH, TEST_MAIL_PATH, type ShopSettings } from './Settings';
 
 const stored: ShopSettings = {
   name: 'Vitrine',
@@ -42,7 +42,7 @@ describe('the settings screen', () => {
     await userEvent.click(screen.getByLabelText('Coming soon'));
     await userEvent.selectOptions(screen.getByLabelText('Infinite scroll'), 'button');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Settings saved.');
+    expect(await screen.findByText(/^Settings saved\./)).toBeInTheDocument();
     const put = calls.find((c) => c.method === 'PUT');
     expect(put?.body).toMatchObject({ name: 'Maison Vitrine', coming_soon: true, infinite_scroll: 'button', version: 3 });
     expect(put?.headers['X-WP-Nonce']).toBe(adminData.nonce);
@@ -73,9 +73,30 @@ describe('the settings screen', () => {
     render(<Settings {...props} />);
     await userEvent.type(await screen.findByLabelText('Tagline'), '!');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Someone else saved the settings');
+    expect(await screen.findByText('Someone else saved the settings after you opened them.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Load their settings' }));
     expect(screen.getByLabelText(/Shop name/)).toHaveValue('Their Name');
+  });
+
+  it('sends a test message and shows the mail server’s refusal', async () => {
+    let fail = false;
+    const calls = stubFetch((method, url, body) => {
+      if (method === 'GET') return { body: stored };
+      if (url === TEST_MAIL_PATH) {
+        return fail
+          ? { status: 502, body: { code: 'vitrine_mail_failed', message: 'The mail server refused the message: 550 no such user', data: { status: 502 } } }
+          : { body: { sent: true, to: (body as { to: string }).to } };
+      }
+      return undefined;
+    });
+    render(<Settings {...props} />);
+    await userEvent.type(await screen.findByLabelText('Send a test message to'), 'owner@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Send test message' }));
+    expect(await screen.findByText(/A test message was sent to owner@example.com/)).toBeInTheDocument();
+    expect(calls.find((c) => c.url === TEST_MAIL_PATH)?.body).toEqual({ to: 'owner@example.com' });
+    fail = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Send test message' }));
+    expect(await screen.findByText(/550 no such user/)).toBeInTheDocument();
   });
 
   it('has no structural accessibility violations', async () => {

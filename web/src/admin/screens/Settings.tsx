@@ -33,6 +33,44 @@ export interface ShopSettings {
 
 type Flag = 'coming_soon' | 'zoom' | 'lightbox' | 'page_loader' | 'header_hide_on_scroll' | 'clear_on_reselect' | 'clickable_out_of_stock' | 'deselect_conflicting';
 
+export const TEST_MAIL_PATH = '/wp-json/vitrine/v1/admin/settings/test-mail';
+
+/** Sends a test message through the shop's mail server and says how it went. */
+function TestMail({ defaultTo }: { defaultTo: string }) {
+  const [to, setTo] = useState(defaultTo);
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const send = async (e: FormEvent) => {
+    e.preventDefault();
+    if (sending) return;
+    setSending(true);
+    setResult(null);
+    const r = await adminCall<{ to: string }>('POST', TEST_MAIL_PATH, { to });
+    setSending(false);
+    setFieldError(r.ok ? undefined : paramError(r.error, 'to'));
+    setResult(r.ok ? { ok: true, text: `A test message was sent to ${r.data.to}. Check that it arrived.` } : { ok: false, text: r.error.message });
+  };
+  return (
+    <form className="admin-card" onSubmit={(e) => void send(e)} noValidate aria-labelledby="test-mail-title">
+      <h2 id="test-mail-title">Mail</h2>
+      <p className="admin-field__hint">Order emails, account emails and replies go out through the mail server the shop was started with.</p>
+      <Field label="Send a test message to" error={fieldError}>
+        {(p) => <input {...p} type="email" autoComplete="email" value={to} onChange={(e) => setTo(e.target.value)} />}
+      </Field>
+      <button type="submit" disabled={sending}>
+        {sending ? 'Sending…' : 'Send test message'}
+      </button>
+      <div role="status" className="admin-inline-status">
+        {result?.ok ? <p>{result.text}</p> : null}
+      </div>
+      <div role="alert" className="admin-inline-status">
+        {result && !result.ok ? <p className="admin-field__error">{result.text}</p> : null}
+      </div>
+    </form>
+  );
+}
+
 export default function Settings(_: ScreenProps) {
   const [form, setForm] = useState<ShopSettings | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -111,6 +149,7 @@ export default function Settings(_: ScreenProps) {
   );
 
   return (
+    <>
     <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
       <Notices notices={notices} dismiss={dismiss} />
       {newer ? (
@@ -186,5 +225,7 @@ export default function Settings(_: ScreenProps) {
         </button>
       </p>
     </form>
+    <TestMail defaultTo="" />
+    </>
   );
 }
