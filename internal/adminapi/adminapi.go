@@ -22,6 +22,7 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -29,6 +30,8 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
 	"vitrine/internal/coupon"
+	"vitrine/internal/currency"
+	"vitrine/internal/settings"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -44,8 +47,15 @@ type Deps struct {
 	Audit *audit.Service
 	// Coupons is the coupons' admin (/wc/v3/coupons).
 	Coupons *coupon.Service
-	Log     *slog.Logger
-	Now     func() time.Time
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // API serves the admin routes.
