@@ -152,7 +152,7 @@ func (s *Service) ApplyCoupon(ctx context.Context, session, code, cur string) er
 		return coupon.ErrEmptyCode()
 	}
 	if len(code) > coupon.MaxCodeLength {
-		return coupon.ErrNotExist(raw[:coupon.MaxCodeLength])
+		return coupon.ErrNotExist(strings.ToValidUTF8(raw[:coupon.MaxCodeLength], ""))
 	}
 	stored, err := s.Carts.Get(ctx, session)
 	if err != nil {
