@@ -22,12 +22,15 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/money"
+	"vitrine/internal/orders"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -41,8 +44,12 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Orders is the orders back office; Currency how the shop writes a
+	// currency's amounts (an order's).
+	Orders   *orders.Service
+	Currency func(ctx context.Context, code string) money.Currency
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // API serves the admin routes.
@@ -61,6 +68,12 @@ func New(d Deps) *API {
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Currency == nil {
+		d.Currency = func(_ context.Context, code string) money.Currency {
+			c, _ := money.Lookup(code)
+			return c
+		}
 	}
 	if d.ClientIP == nil {
 		d.ClientIP = func(r *http.Request) string { return r.RemoteAddr }

@@ -51,6 +51,9 @@ func asError(err error) (*Error, bool) {
 	case errors.As(err, &e):
 		return e, true
 	}
+	if e, ok := orderError(err); ok {
+		return e, true
+	}
 	return nil, false
 }
 

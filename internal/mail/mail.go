@@ -22,6 +22,9 @@ const (
 	// KindNewOrder is the new-order notice sent to the shop; ref is the
 	// order id.
 	KindNewOrder = "new_order"
+	// KindCustomerNote is a note staff added to an order for its
+	// customer; ref is the note id.
+	KindCustomerNote = "customer_note"
 	// KindAccountCodeReused tells an account's owner that a two-factor
 	// code already used was tried again; ref is "<user id>.<unix time>".
 	KindAccountCodeReused = "account_code_reused"

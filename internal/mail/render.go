@@ -53,3 +53,29 @@ func (rs Renderers) Render(ctx context.Context, kind, ref string) (Message, erro
 	}
 	return r(ctx, kind, ref)
 }
+
+// NoteLoader returns the view of a customer note's order with the note in
+// Note, or an error wrapping ErrNotFound when the note does not exist.
+type NoteLoader func(ctx context.Context, noteID int64) (OrderView, error)
+
+// CustomerNoteRenderer is the Renderer of KindCustomerNote: ref is the
+// note id in decimal; the mail goes to the order's Email.
+func CustomerNoteRenderer(load NoteLoader) Renderer {
+	return func(ctx context.Context, kind, ref string) (Message, error) {
+		id, err := strconv.ParseInt(ref, 10, 64)
+		if err != nil || id <= 0 || kind != KindCustomerNote {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: bad note ref %q", kind, ref))
+		}
+		v, err := load(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: note %d: %w", kind, id, err))
+		}
+		if err != nil {
+			return Message{}, fmt.Errorf("mail: %s: load note %d: %w", kind, id, err)
+		}
+		if v.Email == "" {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: note %d: the order has no email", kind, id))
+		}
+		return CustomerNote(v, v.Email)
+	}
+}

@@ -50,6 +50,9 @@ type OrderView struct {
 	// link, optional).
 	OrderURL string
 	AdminURL string
+	// Note is a customer note's text (the customer-note mail); blank
+	// lines separate paragraphs.
+	Note string
 	// TestNotice, when set, marks a test order (paid in a payment sandbox,
 	// no money taken): both mails carry it in the subject ("[Test] ") and
 	// as a line at the top of the body.
@@ -92,6 +95,7 @@ type kindTemplates struct {
 var templates = map[string]kindTemplates{
 	KindOrderConfirmation: parseKind(KindOrderConfirmation),
 	KindNewOrder:          parseKind(KindNewOrder),
+	KindCustomerNote:      parseKind(KindCustomerNote),
 
 	KindAccountPasswordReset:   parseKind(KindAccountPasswordReset),
 	KindAccountVerifyEmail:     parseKind(KindAccountVerifyEmail),
@@ -124,6 +128,16 @@ func NewOrderNotice(v OrderView, to []string) (Message, error) {
 	m, err := render(KindNewOrder, p)
 	m.To = to
 	m.ReplyTo = v.Email
+	return m, err
+}
+
+// CustomerNote renders a note staff added to an order for its customer,
+// sent to to ("A note has been added to your order"); v.Note is the note.
+func CustomerNote(v OrderView, to string) (Message, error) {
+	p := page{OrderView: v, Subject: oneLine(fmt.Sprintf("Note added to your %s order from %s", v.ShopName, v.Date)),
+		Heading: "A note has been added to your order"}
+	m, err := render(KindCustomerNote, p)
+	m.To = []string{to}
 	return m, err
 }
 

@@ -120,6 +120,28 @@ func TestMailNewOrderTemplate(t *testing.T) {
 
 // Everything shown is text: a hostile product name, address, note or URL is
 // escaped in the HTML part and cannot break the headers.
+func TestMailCustomerNoteTemplate(t *testing.T) {
+	v := sampleView()
+	v.Note = "Your lamp ships tomorrow.\n\nThe tracking number follows."
+	m, err := mail.CustomerNote(v, "jane@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Subject != "Note added to your Vitrine Demo order from November 22, 2026" || len(m.To) != 1 || m.To[0] != "jane@example.com" {
+		t.Errorf("headers: %q %v", m.Subject, m.To)
+	}
+	for _, want := range []string{"A note has been added to your order", "Hi Jane,", "> Your lamp ships tomorrow.\n\n> The tracking number follows.",
+		"Order #1042", "Linen shirt (#LS-1) × 2 = $56.00", "View your order: https://shop.example/"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if !strings.Contains(m.HTML, "<p style=\"margin:0 0 8px;\">The tracking number follows.</p>") {
+		t.Errorf("html lacks the note's paragraph:\n%s", m.HTML)
+	}
+	checkInlineOnly(t, m.HTML)
+}
+
 func TestMailTemplateEscaping(t *testing.T) {
 	evil := `<script>alert("x")</script><img src=x onerror=alert(1)>`
 	v := sampleView()
@@ -135,7 +157,9 @@ func TestMailTemplateEscaping(t *testing.T) {
 	v.Totals[0].Value = "<i>$1</i>"
 	v.OrderURL = "javascript:alert(1)"
 	v.AdminURL = `https://shop.example/a"onmouseover="alert(1)`
+	v.Note = evil
 	for _, render := range []func() (mail.Message, error){
+		func() (mail.Message, error) { return mail.CustomerNote(v, "jane@example.com") },
 		func() (mail.Message, error) { return mail.OrderConfirmation(v, "jane@example.com") },
 		func() (mail.Message, error) { return mail.NewOrderNotice(v, []string{"shop@example.com"}) },
 	} {

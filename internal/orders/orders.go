@@ -14,7 +14,6 @@ package orders
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -114,6 +113,8 @@ type Detail struct {
 	LineRefunds map[int]RefundLine
 	// Restocked is the units put back per line position.
 	Restocked map[int]int64
+	// Money is how the shop writes the order's currency.
+	Money money.Currency
 }
 
 // Left is what may still be refunded.
@@ -271,13 +272,18 @@ func (s *Service) kick() {
 	}
 }
 
-// format writes an amount of an order's currency.
-func (s *Service) format(ctx context.Context, amount int64, code string) string {
+// currency is how the shop writes code's amounts.
+func (s *Service) currency(ctx context.Context, code string) money.Currency {
 	if s.Currency != nil {
-		return s.Currency(ctx, code).Format(amount)
+		return s.Currency(ctx, code)
 	}
 	if c, ok := money.Lookup(code); ok {
-		return c.Format(amount)
+		return c
 	}
-	return fmt.Sprintf("%d %s", amount, code)
+	return money.Currency{Code: code, MinorUnit: 2, DecimalSeparator: "."}
+}
+
+// format writes an amount of an order's currency.
+func (s *Service) format(ctx context.Context, amount int64, code string) string {
+	return s.currency(ctx, code).Format(amount)
 }

@@ -516,7 +516,7 @@ func TestList(t *testing.T) {
 		}
 		ids := func(q orders.Query) ([]int64, int) {
 			t.Helper()
-			list, total, _, err := f.svc.List(ctx, q)
+			list, total, err := f.svc.List(ctx, q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -544,11 +544,11 @@ func TestList(t *testing.T) {
 				t.Errorf("search %q: %v, want %v", q, got, want)
 			}
 		}
-		_, _, counts, err := f.svc.List(ctx, orders.Query{Limit: 20})
+		counts, err := f.svc.Counts(ctx)
 		if err != nil || counts[checkout.StatusProcessing] != 2 || counts[checkout.StatusOnHold] != 1 || counts[checkout.StatusDraft] != 0 {
 			t.Errorf("counts: %v %v", counts, err)
 		}
-		if _, _, _, err := f.svc.List(ctx, orders.Query{Statuses: []string{"shipped"}}); !invalid(err, "status") {
+		if _, _, err := f.svc.List(ctx, orders.Query{Statuses: []string{"shipped"}}); !invalid(err, "status") {
 			t.Errorf("unknown status filter: %v", err)
 		}
 	})

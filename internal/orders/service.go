@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/money"
 )
 
 // Limits of what staff write.
@@ -29,27 +30,23 @@ var Targets = []string{checkout.StatusProcessing, checkout.StatusCompleted, chec
 // refundable are the statuses an order may be refunded in.
 var refundable = []string{checkout.StatusProcessing, checkout.StatusCompleted, checkout.StatusOnHold, checkout.StatusRefunded}
 
-// List answers a page of orders, how many match, and the count of every
-// status (the list's tabs).
-func (s *Service) List(ctx context.Context, q Query) ([]*checkout.Order, int, map[string]int, error) {
+// List answers a page of orders and how many match.
+func (s *Service) List(ctx context.Context, q Query) ([]*checkout.Order, int, error) {
 	for _, st := range q.Statuses {
 		if !slices.Contains(checkout.Statuses, st) {
-			return nil, 0, nil, &Invalid{Field: "status", Message: fmt.Sprintf("%q is not an order status.", st)}
+			return nil, 0, &Invalid{Field: "status", Message: fmt.Sprintf("%q is not an order status.", st)}
 		}
 	}
 	q.Search = strings.TrimSpace(q.Search)
 	if utf8.RuneCountInString(q.Search) > 100 {
-		return nil, 0, nil, &Invalid{Field: "search", Message: "Search for at most 100 characters."}
+		return nil, 0, &Invalid{Field: "search", Message: "Search for at most 100 characters."}
 	}
-	list, total, err := s.Store.ListOrders(ctx, q)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	counts, err := s.Store.OrderStatusCounts(ctx)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	return list, total, counts, nil
+	return s.Store.ListOrders(ctx, q)
+}
+
+// Counts is how many orders each status has (the list's tabs).
+func (s *Service) Counts(ctx context.Context) (map[string]int, error) {
+	return s.Store.OrderStatusCounts(ctx)
 }
 
 // Get is an order with its notes, refunds and mail log.
@@ -58,7 +55,7 @@ func (s *Service) Get(ctx context.Context, id int64) (*Detail, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Detail{Order: o, LineRefunds: map[int]RefundLine{}}
+	d := &Detail{Order: o, LineRefunds: map[int]RefundLine{}, Money: s.currency(ctx, o.Currency)}
 	if d.Notes, err = s.Store.OrderNotes(ctx, id); err != nil {
 		return nil, err
 	}
@@ -223,6 +220,17 @@ type RefundRequest struct {
 	Restock bool
 	All     bool
 	By      Staff
+	// Texts, when set, gives the amounts as a form or the REST API sends
+	// them: decimal strings in the order's currency ("12.50"), read in
+	// place of Amount and the lines' totals.
+	Texts *RefundTexts
+}
+
+// RefundTexts are a refund's amounts as decimal strings.
+type RefundTexts struct {
+	Amount string
+	// Lines are the lines' totals by position ("" or missing: 0).
+	Lines map[int]string
 }
 
 // Refund refunds an order: through its payment method's Refunder (the
@@ -235,7 +243,7 @@ type RefundRequest struct {
 // the same PayPal-Request-Id, so the provider refunds once.
 func (s *Service) Refund(ctx context.Context, in RefundRequest) (Refund, error) {
 	in.Reason = strings.TrimSpace(in.Reason)
-	if in.Amount <= 0 {
+	if in.Texts == nil && in.Amount <= 0 {
 		return Refund{}, &Invalid{Field: "amount", Message: "Enter an amount to refund greater than zero."}
 	}
 	if utf8.RuneCountInString(in.Reason) > MaxReason || !utf8.ValidString(in.Reason) {
@@ -247,6 +255,24 @@ func (s *Service) Refund(ctx context.Context, in RefundRequest) (Refund, error) 
 	d, err := s.Get(ctx, in.OrderID)
 	if err != nil {
 		return Refund{}, err
+	}
+	if t := in.Texts; t != nil {
+		v, err := money.Parse(t.Amount, d.Money.MinorUnit)
+		if err != nil || v <= 0 {
+			return Refund{}, &Invalid{Field: "amount", Message: fmt.Sprintf("Enter an amount to refund greater than zero, such as %s.", d.Money.FormatNumber(1250))}
+		}
+		in.Amount = v
+		for i := range in.Lines {
+			txt := strings.TrimSpace(t.Lines[in.Lines[i].Line])
+			if txt == "" {
+				continue
+			}
+			v, err := money.Parse(txt, d.Money.MinorUnit)
+			if err != nil {
+				return Refund{}, &Invalid{Field: "line_items", Message: fmt.Sprintf("Enter each line's amount as a number, such as %s.", d.Money.FormatNumber(1250))}
+			}
+			in.Lines[i].Total = v
+		}
 	}
 	if !slices.Contains(refundable, d.Status) {
 		return Refund{}, &Invalid{Field: "amount", Message: fmt.Sprintf("An order that is %s cannot be refunded.", Label(d.Status))}

@@ -95,6 +95,21 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	return v, nil
 }
 
+// CustomerNoteMailView loads a customer note for its mail: its order's
+// view with the note's text. An unknown note is mail.ErrNotFound.
+func (s *Server) CustomerNoteMailView(ctx context.Context, noteID int64) (mail.OrderView, error) {
+	n, err := s.db.OrderNote(ctx, noteID)
+	if errors.Is(err, sqlstore.ErrOrderNotFound) {
+		return mail.OrderView{}, fmt.Errorf("order note %d: %w", noteID, mail.ErrNotFound)
+	}
+	if err != nil {
+		return mail.OrderView{}, err
+	}
+	v, err := s.OrderMailView(ctx, n.OrderID)
+	v.Note = n.Note
+	return v, err
+}
+
 func appendRow(rows []mail.Row, label, value string) []mail.Row {
 	if strings.TrimSpace(value) == "" {
 		return rows

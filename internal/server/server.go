@@ -31,6 +31,7 @@ import (
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
 	"vitrine/internal/money"
+	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/wallet"
@@ -163,9 +164,10 @@ type Server struct {
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
-	audit      *audit.Service // the admin's audit log (internal/audit)
-	admin      *adminapi.API  // the admin API (internal/adminapi)
-	adminAsset render.Assets  // the admin app's entry (admin_shell.go); Script "" when not built
+	audit      *audit.Service  // the admin's audit log (internal/audit)
+	orders     *orders.Service // the admin's orders back office (internal/orders)
+	admin      *adminapi.API   // the admin API (internal/adminapi)
+	adminAsset render.Assets   // the admin app's entry (admin_shell.go); Script "" when not built
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
