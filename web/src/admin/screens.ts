@@ -26,6 +26,7 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
