@@ -393,6 +393,31 @@ func (a *API) orderRefund(w http.ResponseWriter, r *http.Request, st Staff) erro
 	return nil
 }
 
+// POST /wp-json/vitrine/v1/admin/orders/{id}/refunds/{refund_id}/finish:
+// asks the provider again for a refund left pending (its answer was lost),
+// with the refund's stored request id; answers the order.
+func (a *API) orderRefundFinish(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	refundID, err := IDParam(r, "refund_id")
+	if err != nil {
+		return err
+	}
+	rf, err := a.d.Orders.FinishRefund(r.Context(), id, refundID, orders.Staff{ID: st.ID, Name: st.Name})
+	if err != nil {
+		return err
+	}
+	d, err := a.d.Orders.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	Note(r, "order.refund", "order", id, "Finished refund "+strconv.FormatInt(refundID, 10)+" of order #"+d.Number+": "+rf.Status)
+	WriteJSON(w, http.StatusOK, a.detailOf(d))
+	return nil
+}
+
 // POST /wp-json/vitrine/v1/admin/orders/{id}/emails {"kind"}: sends an
 // order mail again (order_confirmation to the customer, new_order to the
 // shop).

@@ -19,5 +19,6 @@ func (a *API) routes() {
 	a.mux.HandleFunc("POST "+wc+"/orders/{id}/notes", a.staff(a.orderNoteAdd))
 	a.mux.HandleFunc("GET "+wc+"/orders/{id}/refunds", a.staff(a.orderRefunds))
 	a.mux.HandleFunc("POST "+wc+"/orders/{id}/refunds", a.staff(a.orderRefund))
+	a.mux.HandleFunc("POST "+admin+"/orders/{id}/refunds/{refund_id}/finish", a.staff(a.orderRefundFinish))
 	a.mux.HandleFunc("POST "+admin+"/orders/{id}/emails", a.staff(a.orderEmail))
 }

@@ -401,6 +401,26 @@ func TestWalletRefund(t *testing.T) {
 			t.Fatalf("after the retry PayPal made %d refunds (%d)", f.sb.Refunds(o.CaptureID), f.sb.Refunded(o.CaptureID))
 		}
 
+		// Lost again, and finished from the order's refunds (no form).
+		f.sb.DelayNext("POST", "/refund", 1, 5*time.Second)
+		if _, err := f.svc.Refund(ctx, orders.RefundRequest{OrderID: o.ID, Key: "w-5", Amount: 100, By: mia}); !errors.Is(err, orders.ErrRefundUnknown) {
+			t.Fatalf("lost answer: %v", err)
+		}
+		pending := f.detail(o.ID).Refunds[0]
+		if _, err := f.svc.FinishRefund(ctx, o.ID+1000, pending.ID, mia); !errors.Is(err, orders.ErrNotFound) {
+			t.Errorf("finish through another order: %v", err)
+		}
+		fin, err := f.svc.FinishRefund(ctx, o.ID, pending.ID, mia)
+		if err != nil || fin.Status != orders.RefundCompleted || fin.ProviderRefundID == "" {
+			t.Fatalf("finish: %v %+v", err, fin)
+		}
+		if again, err := f.svc.FinishRefund(ctx, o.ID, pending.ID, mia); err != nil || again.ProviderRefundID != fin.ProviderRefundID {
+			t.Fatalf("finish again: %v %+v", err, again)
+		}
+		if f.sb.Refunds(o.CaptureID) != 3 || f.sb.Refunded(o.CaptureID) != 3100 {
+			t.Fatalf("after finishing PayPal made %d refunds (%d)", f.sb.Refunds(o.CaptureID), f.sb.Refunded(o.CaptureID))
+		}
+
 		// PayPal refuses: the refund fails and its amount is free again.
 		f.sb.FailNext("POST", "/refund", 1, 422)
 		if _, err := f.svc.Refund(ctx, orders.RefundRequest{OrderID: o.ID, Key: "w-4", Amount: 500, By: mia}); err == nil {
@@ -409,7 +429,7 @@ func TestWalletRefund(t *testing.T) {
 			t.Fatalf("refusal: %v", err)
 		}
 		d = f.detail(o.ID)
-		if d.Refunds[0].Status != orders.RefundFailed || d.Left() != total-3000 {
+		if d.Refunds[0].Status != orders.RefundFailed || d.Left() != total-3100 {
 			t.Fatalf("failed refund: %+v left %d", d.Refunds[0], d.Left())
 		}
 

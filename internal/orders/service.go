@@ -349,6 +349,13 @@ func (s *Service) Refund(ctx context.Context, in RefundRequest) (Refund, error) 
 	case RefundFailed:
 		return r, &ProviderError{Message: r.Error}
 	}
+	return s.settle(ctx, d, r, refunder, note)
+}
+
+// settle asks the provider for a pending refund, with its stored
+// PayPal-Request-Id, and records the answer: completed, failed (the
+// provider refused), or still pending (no answer: ErrRefundUnknown).
+func (s *Service) settle(ctx context.Context, d *Detail, r Refund, refunder Refunder, note string) (Refund, error) {
 	if refunder == nil {
 		return r, fmt.Errorf("orders: refund %d of order %d is pending with no refunder for %s", r.ID, r.OrderID, r.Method)
 	}
@@ -374,6 +381,34 @@ func (s *Service) Refund(ctx context.Context, in RefundRequest) (Refund, error) 
 	done.Replayed = r.Replayed
 	s.kick()
 	return done, nil
+}
+
+// FinishRefund asks the provider again for a refund left pending (its
+// answer was lost and nobody sent the form again), with the refund's
+// stored PayPal-Request-Id: the provider replays the refund it made, or
+// makes it once. A refund no longer pending is answered as it is.
+func (s *Service) FinishRefund(ctx context.Context, orderID, refundID int64, by Staff) (Refund, error) {
+	d, err := s.Get(ctx, orderID)
+	if err != nil {
+		return Refund{}, err
+	}
+	var r *Refund
+	for i := range d.Refunds {
+		if d.Refunds[i].ID == refundID {
+			r = &d.Refunds[i]
+		}
+	}
+	if r == nil {
+		return Refund{}, ErrNotFound
+	}
+	if r.Status != RefundPending {
+		return *r, nil
+	}
+	note := fmt.Sprintf("Refunded %s through %s by %s (finished by %s).", s.format(ctx, r.Amount, d.Currency), d.PaymentMethodTitle, r.Author, by.Name)
+	if r.Reason != "" {
+		note += " Reason: " + r.Reason
+	}
+	return s.settle(ctx, d, *r, s.Refunders[r.Method], note)
 }
 
 // requestHash names what a refund asked, for its idempotency key.

@@ -212,6 +212,19 @@ func TestAdminOrdersAPI(t *testing.T) {
 			t.Errorf("refunds: %s", a.body)
 		}
 
+		// Finishing a refund: an unknown one is 404; a completed one is
+		// answered as it is.
+		fin := fmt.Sprintf("/wp-json/vitrine/v1/admin/orders/%d/refunds/%v/finish", o.ID, r1.json(t)["id"])
+		if a := f.do("POST", fmt.Sprintf("/wp-json/vitrine/v1/admin/orders/%d/refunds/99999/finish", o.ID), mia, "", staff...); a.status != 404 {
+			t.Errorf("finish an unknown refund: %d %s", a.status, a.body)
+		}
+		if a := f.do("POST", fin, carla, "", customer...); a.status != 403 {
+			t.Errorf("customer finishes a refund: %d", a.status)
+		}
+		if a := f.do("POST", fin, mia, "", staff...); a.status != 200 || a.json(t)["total_refunded"] != "45.00" || stock() != 9 {
+			t.Errorf("finish a completed refund: %d %s, stock %d", a.status, a.body, stock())
+		}
+
 		// Resend.
 		emails := fmt.Sprintf("/wp-json/vitrine/v1/admin/orders/%d/emails", o.ID)
 		if a := f.do("POST", emails, mia, `{"kind":"account_verify_email"}`, staff...); a.status != 400 || a.json(t)["code"] != "rest_invalid_param" {
@@ -240,7 +253,7 @@ func TestAdminOrdersAPI(t *testing.T) {
 		for _, e := range entries {
 			actions[e.Action]++
 		}
-		if actions["order.status"] != 2 || actions["order.note"] != 1 || actions["order.refund"] != 2 || actions["order.email"] != 1 {
+		if actions["order.status"] != 2 || actions["order.note"] != 1 || actions["order.refund"] != 3 || actions["order.email"] != 1 {
 			t.Errorf("audit: %v", actions)
 		}
 	})

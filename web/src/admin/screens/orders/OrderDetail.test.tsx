@@ -115,6 +115,40 @@ describe('the order screen', () => {
     expect(screen.getByRole('button', { name: 'Refund…' })).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it('finishes a refund left pending', async () => {
+    const pending: OrderDetail = {
+      ...detail(),
+      refunds: [
+        {
+          id: 6,
+          amount: '10.00',
+          reason: '',
+          refunded_payment: true,
+          method: 'ppcp-gateway',
+          status: 'pending',
+          provider_refund_id: '',
+          author: 'Mia Manager',
+          date_created_gmt: '2026-11-24T10:00:00',
+          line_items: [],
+          restock_items: false,
+        },
+      ],
+    };
+    const finished = { ...pending, refunds: [{ ...pending.refunds[0], status: 'completed' as const, provider_refund_id: 'REFUND999' }] };
+    const calls = stubFetch((m, u) => {
+      if (m === 'GET' && u === ORDER) return { body: pending };
+      if (m === 'POST' && u === '/wp-json/vitrine/v1/admin/orders/12/refunds/6/finish') return { body: finished };
+      return undefined;
+    });
+    render(<AdminApp data={adminData} />);
+    await shown();
+    expect(screen.getByText(/Pending: the provider has not answered/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /^Finish this refund/ }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Refunded $10.00 through PayPal.');
+    expect(screen.getByText('REFUND999')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
   it('shows a refused refund on its field', async () => {
     stubFetch((m, u) => {
       if (m === 'GET' && u === ORDER) return { body: { ...detail(), refund_method: 'manual', payment_method_title: 'Direct bank transfer' } };

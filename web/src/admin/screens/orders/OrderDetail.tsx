@@ -14,6 +14,7 @@ import { formatDate, formatMoney } from '../../ui/format';
 import {
   customerName,
   emailsPath,
+  finishPath,
   fromMinor,
   MAIL_LABELS,
   ORDERS_PATH,
@@ -374,6 +375,19 @@ function Refunds({ order, onRefunded, onError, reload }: { order: Order; onRefun
     heading.current?.focus();
   };
 
+  const finish = async (r: OrderRefund) => {
+    setBusy(true);
+    const res = await adminCall<Order>('POST', finishPath(order.id, r.id));
+    setBusy(false);
+    if (!res.ok) {
+      onError(res.error.message);
+      return;
+    }
+    const done = res.data.refunds.find((x) => x.id === r.id);
+    onRefunded(res.data, done?.status === 'completed' ? `Refunded ${formatMoney(r.amount, order.currency)} through ${via}.` : `The refund is ${done?.status ?? 'unknown'}.`);
+    heading.current?.focus();
+  };
+
   return (
     <section aria-labelledby="order-refunds" className="admin-card">
       <h3 id="order-refunds" ref={heading} tabIndex={-1}>
@@ -409,6 +423,14 @@ function Refunds({ order, onRefunded, onError, reload }: { order: Order; onRefun
                 </td>
                 <td>
                   {r.status === 'completed' ? 'Refunded' : r.status === 'pending' ? 'Pending: the provider has not answered' : `Refused: ${r.error ?? ''}`}
+                  {r.status === 'pending' ? (
+                    <>
+                      {' '}
+                      <button type="button" disabled={busy} onClick={() => void finish(r)}>
+                        Finish this refund<span className="screen-reader-text"> of {formatMoney(r.amount, order.currency)}</span>
+                      </button>
+                    </>
+                  ) : null}
                 </td>
                 <td>{r.reason || '—'}</td>
               </tr>

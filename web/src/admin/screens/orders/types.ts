@@ -107,6 +107,7 @@ export interface OrderDetail extends OrderSummary {
 export const ORDERS_PATH = '/wp-json/wc/v3/orders';
 export const TOTALS_PATH = '/wp-json/wc/v3/reports/orders/totals';
 export const emailsPath = (id: number) => `/wp-json/vitrine/v1/admin/orders/${id}/emails`;
+export const finishPath = (id: number, refund: number) => `/wp-json/vitrine/v1/admin/orders/${id}/refunds/${refund}/finish`;
 
 /** Statuses as people read them, in the list's tab order. */
 export const STATUS_LABELS: Record<string, string> = {
