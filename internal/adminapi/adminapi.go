@@ -29,8 +29,10 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/currency"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
+	"vitrine/internal/settings"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -44,6 +46,13 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
 	// Orders is the orders back office; Currency how the shop writes a
 	// currency's amounts (an order's).
 	Orders   *orders.Service
