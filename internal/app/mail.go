@@ -38,6 +38,7 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
 	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
+		mail.KindOrderCompleted: orders, mail.KindOrderRefunded: orders,
 		mail.KindCustomerNote: mail.CustomerNoteRenderer(srv.CustomerNoteMailView),
 		support.KindMessage:   support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView),
 		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName)}

@@ -142,6 +142,31 @@ func TestMailCustomerNoteTemplate(t *testing.T) {
 	checkInlineOnly(t, m.HTML)
 }
 
+func TestMailOrderCompletedAndRefundedTemplates(t *testing.T) {
+	v := sampleView()
+	v.Totals = append(v.Totals, mail.Row{Label: "Refund:", Value: "-$15.00"})
+	done, err := mail.OrderCompleted(v, "jane@example.com")
+	if err != nil || done.Subject != "Your Vitrine Demo order is now complete" || !strings.Contains(done.Text, "We have finished processing your order.") {
+		t.Fatalf("completed: %v %q\n%s", err, done.Subject, done.Text)
+	}
+	part, err := mail.OrderRefunded(v, "jane@example.com")
+	if err != nil || part.Subject != "Your Vitrine Demo order #1042 has been partially refunded" || !strings.Contains(part.Text, "Refund: -$15.00") ||
+		!strings.Contains(part.Text, "Partial refund: Order 1042") {
+		t.Fatalf("partial refund: %v %q\n%s", err, part.Subject, part.Text)
+	}
+	v.FullRefund = true
+	full, err := mail.OrderRefunded(v, "jane@example.com")
+	if err != nil || full.Subject != "Your Vitrine Demo order #1042 has been refunded" || !strings.Contains(full.HTML, "Your order has been refunded.") {
+		t.Fatalf("full refund: %v %q", err, full.Subject)
+	}
+	for _, m := range []mail.Message{done, part, full} {
+		checkInlineOnly(t, m.HTML)
+		if len(m.To) != 1 || m.To[0] != "jane@example.com" {
+			t.Errorf("to: %v", m.To)
+		}
+	}
+}
+
 func TestMailTemplateEscaping(t *testing.T) {
 	evil := `<script>alert("x")</script><img src=x onerror=alert(1)>`
 	v := sampleView()

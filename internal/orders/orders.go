@@ -163,7 +163,13 @@ const (
 	MailOrderConfirmation = "order_confirmation"
 	MailNewOrder          = "new_order"
 	MailCustomerNote      = "customer_note"
+	MailOrderCompleted    = "order_completed"
+	MailOrderRefunded     = "order_refunded"
 )
+
+// OrderMailKinds are the mails about an order whose ref is the order id
+// (the mail log lists them; customer notes' mails are found by note).
+var OrderMailKinds = []string{MailOrderConfirmation, MailNewOrder, MailOrderCompleted, MailOrderRefunded}
 
 // Resendable are the mail kinds ResendMail takes.
 var Resendable = []string{MailOrderConfirmation, MailNewOrder}
@@ -185,7 +191,8 @@ type Store interface {
 	// same transaction.
 	AddOrderNote(ctx context.Context, n Note) (Note, error)
 	// ChangeOrderStatus moves the order as StatusChange says, or answers
-	// ErrStale when its status is no longer From.
+	// ErrStale when its status is no longer From; a move to completed
+	// queues the completed-order mail in the same transaction.
 	ChangeOrderStatus(ctx context.Context, c StatusChange) error
 	// BeginRefund records a refund under the order's lock: ErrRefundTooMuch
 	// when Amount is more than what is left, ErrKeyReused when the key was
@@ -194,8 +201,9 @@ type Store interface {
 	// transaction (CompleteRefund's effects).
 	BeginRefund(ctx context.Context, r NewRefund) (Refund, error)
 	// CompleteRefund records the provider's refund id, puts back the
-	// restocked units, notes it and moves a fully refunded order to
-	// refunded, once: a refund no longer pending is answered as it is.
+	// restocked units, notes it, queues the refund mail and moves a fully
+	// refunded order to refunded, once: a refund no longer pending is
+	// answered as it is.
 	CompleteRefund(ctx context.Context, refundID int64, providerRefundID, note string, now time.Time) (Refund, error)
 	// FailRefund gives a pending refund up (its amount is free again).
 	FailRefund(ctx context.Context, refundID int64, why string, now time.Time) (Refund, error)

@@ -316,8 +316,17 @@ func TestCancelRestoresOnce(t *testing.T) {
 		if _, err := f.svc.SetStatus(ctx, o2.ID, checkout.StatusRefunded, mia); err != nil {
 			t.Fatal(err)
 		}
-		if d := f.detail(o2.ID); d.Status != checkout.StatusRefunded || d.Refunded != d.Total || f.stock() != 10 {
+		d := f.detail(o2.ID)
+		if d.Status != checkout.StatusRefunded || d.Refunded != d.Total || f.stock() != 10 {
 			t.Errorf("refunded by status: %s %d/%d stock %d", d.Status, d.Refunded, d.Total, f.stock())
+		}
+		// The completed and refunded mails are queued, once each.
+		kinds := map[string]int{}
+		for _, m := range d.Mails {
+			kinds[m.Kind]++
+		}
+		if kinds[orders.MailOrderCompleted] != 1 || kinds[orders.MailOrderRefunded] != 1 {
+			t.Errorf("mail log: %v", kinds)
 		}
 	})
 }

@@ -131,6 +131,9 @@ func (s *Service) SetStatus(ctx context.Context, id int64, to string, by Staff) 
 	if err := s.Store.ChangeOrderStatus(ctx, c); err != nil {
 		return nil, err
 	}
+	if to == checkout.StatusCompleted {
+		s.kick() // the completed-order mail
+	}
 	return s.Get(ctx, id)
 }
 

@@ -234,9 +234,21 @@ func TestAdminOrdersAPI(t *testing.T) {
 			t.Errorf("resend: %d %s", a.status, a.body)
 		}
 		d = f.do("GET", base, mia, "", staff...)
-		if err := json.Unmarshal([]byte(d.body), &detail); err != nil || len(detail.Mails) != 4 || detail.LineItems[0]["refunded_quantity"] != 1.0 ||
+		// 2 placed, the customer note's, the refund's, the resent confirmation.
+		if err := json.Unmarshal([]byte(d.body), &detail); err != nil || len(detail.Mails) != 5 || detail.LineItems[0]["refunded_quantity"] != 1.0 ||
 			detail.LineItems[0]["restocked"] != 1.0 {
 			t.Fatalf("detail after: %s", d.body)
+		}
+
+		// The order mails list the refund under the total; the refund mail
+		// says it is partial.
+		v, err := f.srv.OrderMailView(ctx, o.ID)
+		if err != nil || v.FullRefund || v.Totals[len(v.Totals)-1].Label != "Refund:" || v.Totals[len(v.Totals)-1].Value != "-$45.00" {
+			t.Errorf("mail view after the refund: %v %+v", err, v.Totals)
+		}
+		nv, err := f.srv.CustomerNoteMailView(ctx, int64(detail.Notes[0]["id"].(float64)))
+		if err != nil || nv.Number != o.Number || nv.Note == "" {
+			t.Errorf("customer note mail view: %v %+v", err, nv)
 		}
 
 		// Cancelling puts back the lamp the refund did not.

@@ -10,7 +10,9 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
 	"vitrine/internal/mail"
+	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
@@ -112,6 +114,18 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	for _, t := range pv.Totals {
 		v.Totals = append(v.Totals, mail.Row{Label: t.Label, Value: t.Value})
 	}
+	// Completed refunds, as WooCommerce's mails list them under the total.
+	refunds, err := s.db.OrderRefunds(ctx, id)
+	if err != nil {
+		return mail.OrderView{}, err
+	}
+	cur := s.currencyOf(ctx, o.Currency)
+	for i := len(refunds) - 1; i >= 0; i-- {
+		if r := refunds[i]; r.Status == orders.RefundCompleted {
+			v.Totals = append(v.Totals, mail.Row{Label: "Refund:", Value: "-" + cur.Format(r.Amount)})
+		}
+	}
+	v.FullRefund = o.Status == checkout.StatusRefunded
 	return v, nil
 }
 

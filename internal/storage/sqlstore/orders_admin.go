@@ -169,11 +169,12 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 // order id) and the mails of its customer notes (ref the note id), oldest
 // first.
 func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
-	ref := strconv.FormatInt(orderID, 10)
+	in, args := inClause(orders.OrderMailKinds)
+	args = append(append([]any{strconv.FormatInt(orderID, 10)}, args...), orders.MailCustomerNote, orderID)
 	var rows []outboxRow
 	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox
-		WHERE (ref = ? AND kind IN (?, ?)) OR (kind = ? AND ref IN (SELECT CAST(id AS TEXT) FROM order_notes WHERE order_id = ?))
-		ORDER BY id`), ref, orders.MailOrderConfirmation, orders.MailNewOrder, orders.MailCustomerNote, orderID); err != nil {
+		WHERE (ref = ? AND kind IN `+in+`) OR (kind = ? AND ref IN (SELECT CAST(id AS TEXT) FROM order_notes WHERE order_id = ?))
+		ORDER BY id`), args...); err != nil {
 		return nil, err
 	}
 	out := make([]orders.MailEntry, len(rows))
@@ -258,6 +259,12 @@ func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) erro
 		}
 		if c.Restock {
 			if err := db.restoreStockTx(ctx, tx, c.OrderID, now); err != nil {
+				return err
+			}
+		}
+		if c.To == checkout.StatusCompleted {
+			ref := strconv.FormatInt(c.OrderID, 10)
+			if err := EnqueueMailTx(ctx, tx, orders.MailOrderCompleted, ref, "order:"+ref+":completed", now); err != nil {
 				return err
 			}
 		}
@@ -457,6 +464,10 @@ func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, 
 		note += " The order is fully refunded."
 	}
 	if _, err := addNoteTx(ctx, tx, orders.Note{OrderID: r.OrderID, Note: note, Created: now}); err != nil {
+		return r, err
+	}
+	ref := strconv.FormatInt(r.OrderID, 10)
+	if err := EnqueueMailTx(ctx, tx, orders.MailOrderRefunded, ref, fmt.Sprintf("order:%s:refunded:%d", ref, r.ID), now); err != nil {
 		return r, err
 	}
 	return r, nil

@@ -129,6 +129,8 @@ export const MAIL_LABELS: Record<string, string> = {
   order_confirmation: 'Order confirmation (to the customer)',
   new_order: 'New-order notice (to the shop)',
   customer_note: 'Note to the customer',
+  order_completed: 'Order completed (to the customer)',
+  order_refunded: 'Order refunded (to the customer)',
 };
 
 /** Minor units of a decimal string ("12.5" with 2 decimals: 1250); null when it is not one. */
