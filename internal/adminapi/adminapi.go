@@ -28,6 +28,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/media"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -41,6 +42,8 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
+	// Media is the media library.
+	Media *media.Library
 	Log   *slog.Logger
 	Now   func() time.Time
 }

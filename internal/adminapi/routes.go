@@ -6,4 +6,14 @@ func (a *API) routes() {
 	const admin = "/wp-json/vitrine/v1/admin"
 	a.mux.HandleFunc("GET "+admin+"/me", a.staff(a.me))
 	a.mux.HandleFunc("GET "+admin+"/audit", a.staff(a.auditList))
+
+	const media = "/wp-json/wp/v2/media"
+	a.mux.HandleFunc("GET "+media, a.staff(a.mediaList))
+	a.mux.HandleFunc("POST "+media, a.staff(a.mediaUpload))
+	a.mux.HandleFunc("GET "+media+"/{id}", a.staff(a.mediaGet))
+	a.mux.HandleFunc("POST "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("PUT "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("PATCH "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("DELETE "+media+"/{id}", a.staff(a.mediaDelete))
+	a.mux.HandleFunc("POST "+media+"/{id}/post-process", a.staff(a.mediaPostProcess))
 }
