@@ -50,6 +50,7 @@ func Conflict(code, message string, data map[string]any) *Error {
 // detail goes to the log, never to the client.
 func asError(err error) (*Error, bool) {
 	var e *Error
+	var fe *media.FieldError
 	switch {
 	case errors.As(err, &e):
 		return e, true
@@ -64,8 +65,8 @@ func asError(err error) (*Error, bool) {
 			Message: "Sorry, this file type is not permitted: upload a JPEG, PNG, GIF or WebP image."}, true
 	case errors.Is(err, media.ErrImageTooBig):
 		return &Error{Status: http.StatusBadRequest, Code: "rest_upload_image_too_large", Message: strings.TrimPrefix(err.Error(), "media: ")}, true
-	case errors.Is(err, media.ErrInvalidField):
-		return &Error{Status: http.StatusBadRequest, Code: "rest_invalid_param", Message: strings.TrimPrefix(err.Error(), "media: invalid field: ")}, true
+	case errors.As(err, &fe):
+		return InvalidParam(fe.Field, fe.Why), true
 	}
 	return nil, false
 }

@@ -207,6 +207,9 @@ func TestMediaUploadAndEdit(t *testing.T) {
 				t.Errorf("%.30s: %d %s", c.body, u.Code, u.Body)
 			}
 		}
+		if u := f.do("PUT", path, "mia", strings.NewReader(`{"caption":"`+strings.Repeat("x", 1001)+`"}`), "application/json"); !strings.Contains(u.Body.String(), `"params":{"caption":"The caption is at most 1000 characters."}`) {
+			t.Errorf("the bad field is not named: %s", u.Body)
+		}
 		if u := f.do("PUT", "/wp-json/wp/v2/media/99999", "mia", strings.NewReader(`{"alt_text":"x"}`), "application/json"); u.Code != 404 || code(u) != "rest_post_invalid_id" {
 			t.Errorf("unknown: %d %s", u.Code, u.Body)
 		}

@@ -89,6 +89,15 @@ var (
 	ErrInvalidField = errors.New("media: invalid field")
 )
 
+// FieldError is a bad field of an upload or an edit; it is ErrInvalidField.
+type FieldError struct {
+	Field string // WordPress's name: title, alt_text, caption, search
+	Why   string
+}
+
+func (e *FieldError) Error() string        { return "media: " + e.Field + ": " + e.Why }
+func (e *FieldError) Is(target error) bool { return target == ErrInvalidField }
+
 // Attachment is an image of the media library: WordPress's attachment.
 type Attachment struct {
 	catalog.Image
@@ -215,8 +224,11 @@ func hasMarkup(data []byte) bool {
 // error: it exists, and the client may ask for the sizes again
 // (CreateSubsizes) or delete it.
 func (l *Library) Add(ctx context.Context, up NewUpload) (*Attachment, error) {
-	if utf8.RuneCountInString(up.Title) > 200 || utf8.RuneCountInString(up.Alt) > 500 {
-		return nil, fmt.Errorf("%w: the title is at most 200 characters and the alt text 500", ErrInvalidField)
+	if utf8.RuneCountInString(up.Title) > 200 {
+		return nil, &FieldError{"title", "The title is at most 200 characters."}
+	}
+	if utf8.RuneCountInString(up.Alt) > 500 {
+		return nil, &FieldError{"alt_text", "The alt text is at most 500 characters."}
 	}
 	c, err := Check(up.Data)
 	if err != nil {
@@ -360,7 +372,7 @@ func (l *Library) Get(ctx context.Context, id int64) (*Attachment, error) {
 func (l *Library) List(ctx context.Context, q Query) ([]Attachment, int, error) {
 	q.Search = strings.TrimSpace(q.Search)
 	if len(q.Search) > 200 {
-		return nil, 0, fmt.Errorf("%w: the search is at most 200 characters", ErrInvalidField)
+		return nil, 0, &FieldError{"search", "The search is at most 200 characters."}
 	}
 	return l.Store.Attachments(ctx, q)
 }
@@ -381,13 +393,14 @@ func (l *Library) Update(ctx context.Context, id int64, e Edit) (*Attachment, er
 		dst  *string
 		name string
 		max  int
-	}{{e.Title, &a.Title, "title", 200}, {e.Alt, &a.Alt, "alt_text", 500}, {e.Caption, &a.Caption, "caption", 1000}} {
+		what string
+	}{{e.Title, &a.Title, "title", 200, "The title"}, {e.Alt, &a.Alt, "alt_text", 500, "The alt text"}, {e.Caption, &a.Caption, "caption", 1000, "The caption"}} {
 		if f.v == nil {
 			continue
 		}
 		v := strings.TrimSpace(*f.v)
 		if !utf8.ValidString(v) || utf8.RuneCountInString(v) > f.max {
-			return nil, fmt.Errorf("%w: %s is at most %d characters", ErrInvalidField, f.name, f.max)
+			return nil, &FieldError{f.name, fmt.Sprintf("%s is at most %d characters.", f.what, f.max)}
 		}
 		*f.dst = v
 	}
