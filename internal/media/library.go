@@ -205,18 +205,39 @@ func Check(data []byte) (Checked, error) {
 }
 
 func hasMarkup(data []byte) bool {
-	// A case-insensitive search without copying the whole file at once.
-	const chunk = 1 << 16
-	for i := 0; i < len(data); i += chunk {
-		end := min(len(data), i+chunk+16) // overlap: a marker across chunks
-		low := bytes.ToLower(data[i:end])
+	// Every marker starts with "<": look at each one, folding ASCII case
+	// (bytes.ToLower would decode the binary as UTF-8, far slower).
+	for i := 0; i < len(data); i++ {
+		j := bytes.IndexByte(data[i:], '<')
+		if j < 0 {
+			return false
+		}
+		i += j
 		for _, m := range markup {
-			if bytes.Contains(low, m) {
+			if hasPrefixFold(data[i:], m) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hasPrefixFold says whether b starts with the lower-case ASCII prefix,
+// in any case.
+func hasPrefixFold(b, prefix []byte) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for k, c := range prefix {
+		x := b[k]
+		if x >= 'A' && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if x != c {
+			return false
+		}
+	}
+	return true
 }
 
 // Add checks an upload, stores its cleaned original (pending) and makes
@@ -347,6 +368,12 @@ func encode(img image.Image, format string) (data []byte, mime, ext string, err 
 	switch format {
 	case "image/jpeg":
 		ext = ".jpg"
+		if n, ok := img.(*image.NRGBA); ok && n.Opaque() {
+			// Opaque, its pixels are the same premultiplied or not: as
+			// RGBA the encoder takes its fast path instead of one
+			// allocation per pixel.
+			img = &image.RGBA{Pix: n.Pix, Stride: n.Stride, Rect: n.Rect}
+		}
 		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: UploadJPEGQuality})
 	case "image/png":
 		ext = ".png"
