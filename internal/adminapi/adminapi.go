@@ -22,13 +22,16 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/currency"
 	"vitrine/internal/media"
+	"vitrine/internal/settings"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -42,7 +45,14 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
-	// Media is the media library.
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
+	// Media is the media library (media.go).
 	Media *media.Library
 	Log   *slog.Logger
 	Now   func() time.Time

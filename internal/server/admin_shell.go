@@ -24,12 +24,15 @@ const adminEntry = "src/admin/main.tsx"
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:   userOf,
-		ClientIP: s.clientIP,
-		Audit:    s.audit,
-		Media:    &media.Library{Store: s.db, Now: s.now},
-		Log:      s.log,
-		Now:      s.now,
+		Viewer:     userOf,
+		ClientIP:   s.clientIP,
+		Audit:      s.audit,
+		Settings:   s.settings,
+		Currencies: s.currencies,
+		TestMail:   s.sendTestMail,
+		Media:      &media.Library{Store: s.db, Now: s.now},
+		Log:        s.log,
+		Now:        s.now,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a
@@ -99,7 +102,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Nonce = s.restNonce(u.ID, nonceTickAt(s.now()))
 	d.LogoutURL = s.logoutURL(r)
-	d.Site.Name, d.Site.URL, d.Site.Currency = s.cfg.SiteName, s.cfg.BaseURL, s.cfg.Currency.Code
+	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)
 	if err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -109,7 +112,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Robots-Tag", "noindex, nofollow")
 	// template.JS keeps the JSON as is; json.Marshal already escapes <, >
 	// and &, so it cannot close the script element.
-	_ = adminShell.Execute(w, map[string]any{"Site": s.cfg.SiteName, "Assets": s.adminAsset, "Data": template.JS(raw)})
+	_ = adminShell.Execute(w, map[string]any{"Site": s.siteName(), "Assets": s.adminAsset, "Data": template.JS(raw)})
 }
 
 // isMediaUpload says whether r is an upload to the media library, the one

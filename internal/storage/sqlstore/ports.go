@@ -13,6 +13,7 @@ import (
 	"vitrine/internal/media"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
+	"vitrine/internal/settings"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 )
@@ -29,8 +30,9 @@ var (
 	_ usermeta.Store     = (*DB)(nil)
 	_ review.Store       = (*DB)(nil)
 	_ contact.Store      = (*DB)(nil)
-	_ media.LibraryStore = (*DB)(nil)
 	_ currency.Store     = (*DB)(nil)
 	_ contentpage.Store  = (*DB)(nil)
 	_ audit.Store        = (*DB)(nil)
+	_ settings.Store     = (*DB)(nil)
+	_ media.LibraryStore = (*DB)(nil)
 )

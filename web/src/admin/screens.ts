@@ -27,6 +27,8 @@ export interface Screen {
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
   { base: 'media', title: 'Media', nav: true, load: () => import('./media/MediaLibrary') },
+  { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
+  { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
