@@ -13,7 +13,9 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/disintegration/imaging"
@@ -145,6 +147,30 @@ type LibraryStore interface {
 type Library struct {
 	Store LibraryStore
 	Now   func() time.Time
+	// Decoders is how many images are decoded and resized at once
+	// (default 2): a 40-megapixel image takes 160 MB while it is worked
+	// on, so uploads beyond that wait their turn rather than add up.
+	Decoders int
+
+	once  sync.Once
+	slots chan struct{}
+}
+
+// acquire waits for a decoding slot (or the request's end).
+func (l *Library) acquire(ctx context.Context) (release func(), err error) {
+	l.once.Do(func() {
+		n := l.Decoders
+		if n <= 0 {
+			n = 2
+		}
+		l.slots = make(chan struct{}, n)
+	})
+	select {
+	case l.slots <- struct{}{}:
+		return func() { <-l.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // NewUpload is a file to add.
@@ -255,6 +281,11 @@ func (l *Library) Add(ctx context.Context, up NewUpload) (*Attachment, error) {
 	if err != nil {
 		return nil, err
 	}
+	release, err := l.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	img, err := imaging.Decode(bytes.NewReader(up.Data), imaging.AutoOrientation(true))
 	if err != nil {
 		return nil, fmt.Errorf("%w (it cannot be decoded: %v)", ErrType, err)
@@ -319,6 +350,11 @@ func (l *Library) CreateSubsizes(ctx context.Context, id int64) (*Attachment, er
 	if err != nil {
 		return nil, fmt.Errorf("media: the original of %d: %w", id, err)
 	}
+	release, err := l.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	img, err := imaging.Decode(bytes.NewReader(f.Data))
 	if err != nil {
 		return nil, fmt.Errorf("media: decode the original of %d: %w", id, err)
@@ -473,10 +509,18 @@ func slugOf(name string) string {
 }
 
 // titleOf is WordPress's default title: the file name without extension.
+// Control and format characters and line or paragraph separators (a
+// tab, NUL, U+2028, a right-to-left override) become spaces.
 func titleOf(name string) string {
 	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
-	name = strings.TrimSpace(strings.TrimSuffix(name, path.Ext(name)))
-	if name == "" || name == "." || name == "/" || !utf8.ValidString(name) {
+	name = strings.TrimSuffix(name, path.Ext(name))
+	if !utf8.ValidString(name) {
+		return "image"
+	}
+	name = strings.Join(strings.FieldsFunc(name, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Zs)
+	}), " ")
+	if name == "" || name == "." || name == ".." {
 		return "image"
 	}
 	if utf8.RuneCountInString(name) > 200 {

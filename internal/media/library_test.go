@@ -10,9 +10,11 @@ import (
 	"image/jpeg"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/media"
@@ -322,4 +324,67 @@ func BenchmarkLibraryAdd(b *testing.B) {
 
 func jpegEncode(w io.Writer, img image.Image) error {
 	return jpeg.Encode(w, img, &jpeg.Options{Quality: 90})
+}
+
+// Hostile file names (security-and-reliability S15): the stored path is
+// made of our slug, a random part and the extension of the stored format,
+// whatever the name says; the title keeps no control, format or
+// separator character.
+func TestLibraryHostileNames(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		lib := &media.Library{Store: db}
+		data := media.EncodeJPEG(t, media.Halves(40, 20))
+		names := []string{
+			"shell.php.jpg", "shell.jpg.php", "shell.php", "shell.phtml", "shell.php5", "shell.pHp", "shell.PHP.JPG",
+			"x.svg", "x.html", "x.htm", "x.shtml", "x.xhtml", "x.js", ".htaccess", "web.config", "x.jsp", "x.asp", "x.cgi",
+			"shell.php.", "shell.php ", "shell.php%00.jpg", "shell.php\x00.jpg", "shell.php\t.jpg", "shell.php\r\n.jpg",
+			"shell\u2028.php.jpg", "shell\u00a0.php", "shell\u202egpj.php", "shell\u200b.php.jpg", "\ufeffshell.php",
+			"../../etc/passwd", "..\\..\\windows\\win.ini", "/etc/passwd", "C:\\boot.ini", "....//x.jpg", "%2e%2e%2fx.jpg",
+			"", ".", "..", "   ", "<script>alert(1)</script>.jpg", "\"><img src=x onerror=alert(1)>.png", "name'with\"quotes.gif",
+			strings.Repeat("a", 300) + ".jpg", "ünïcödé ファイル.jpg", "CON.jpg", "x.jpg::$DATA",
+		}
+		pathRE := regexp.MustCompile(`^/media/uploads/\d{4}/\d{2}/[a-z0-9]+(-[a-z0-9]+)*-[0-9a-f]{8}\.jpg$`)
+		for _, name := range names {
+			a, err := lib.Add(ctx, media.NewUpload{FileName: name, Data: data})
+			if err != nil {
+				t.Fatalf("%q: %v", name, err)
+			}
+			if !pathRE.MatchString(a.Src) || a.MimeType != "image/jpeg" || strings.ContainsAny(a.Name, "/\\\x00%") {
+				t.Errorf("%q stored as %s (%s)", name, a.Src, a.Name)
+			}
+			if a.Title == "" || strings.IndexFunc(a.Title, func(r rune) bool {
+				return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == '\u00a0'
+			}) >= 0 {
+				t.Errorf("%q: title %q", name, a.Title)
+			}
+		}
+		if n := len(names); n < 40 {
+			t.Fatalf("only %d names", n)
+		}
+	})
+}
+
+// Uploads wait for a decoding slot; one that gives up waiting stores
+// nothing.
+func TestLibraryDecodingSlots(t *testing.T) {
+	db := storetest.Open(t, sqlstore.SQLite)
+	lib := &media.Library{Store: db, Decoders: 1}
+	release, err := lib.AcquireForTest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	data := media.EncodeJPEG(t, media.Halves(40, 20))
+	if _, err := lib.Add(ctx, media.NewUpload{FileName: "a.jpg", Data: data}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("with every slot taken: %v", err)
+	}
+	if _, n, _ := lib.List(context.Background(), media.Query{}); n != 0 {
+		t.Fatalf("stored %d", n)
+	}
+	release()
+	if _, err := lib.Add(context.Background(), media.NewUpload{FileName: "a.jpg", Data: data}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -84,7 +84,8 @@ func TestMediaLibraryThroughTheServer(t *testing.T) {
 		}
 		// The files are served as the stored type, never sniffed.
 		file := f.do("GET", large.SourceURL, nil, "")
-		if file.status != 200 || file.header.Get("Content-Type") != "image/jpeg" || file.header.Get("X-Content-Type-Options") != "nosniff" {
+		if file.status != 200 || file.header.Get("Content-Type") != "image/jpeg" || file.header.Get("X-Content-Type-Options") != "nosniff" ||
+			!strings.Contains(file.header.Get("Content-Security-Policy"), "sandbox") {
 			t.Errorf("%s: %d %v", large.SourceURL, file.status, file.header)
 		}
 		// The raised cap is the upload route's only: an edit as large is refused.
