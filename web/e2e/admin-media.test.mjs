@@ -1,7 +1,8 @@
 // The media library (issue 15) in a real browser against the real binary: a
 // shop manager (made with the CLI, logged in through the login form)
 // uploads a real JPEG through the screen's file input, sees it uploaded and
-// its sizes made by the server (and the files served), edits its alt text,
+// its sizes made by the server (and the files served), drops a second one
+// on the upload zone, edits its alt text,
 // has an SVG refused with the error in the upload's row, and deletes the
 // image after the confirmation; axe scans the library, the image's details
 // and the confirmation dialog.
@@ -87,6 +88,24 @@ test('upload a photo through the library, see its sizes, edit and delete it', as
     const uploads = page.getByRole('list', { name: 'Uploads' });
     await uploads.getByText('Uploaded.').waitFor();
     await uploads.getByText(/file type is not permitted/).waitFor();
+
+    // Dropped files take the same way: a transparent PNG, dropped on the zone.
+    await page.evaluate(async () => {
+      const c = document.createElement('canvas');
+      c.width = 800;
+      c.height = 400;
+      const g = c.getContext('2d');
+      g.fillStyle = '#15803d';
+      g.fillRect(0, 0, 400, 400);
+      const blob = await new Promise((resolve) => c.toBlob(resolve, 'image/png'));
+      const dt = new DataTransfer();
+      dt.items.add(new File([blob], 'dropped logo.png', { type: 'image/png' }));
+      const zone = document.querySelector('[data-testid="media-drop"]');
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await uploads.getByRole('listitem').filter({ hasText: 'dropped logo.png' }).getByText('Uploaded.').waitFor();
+    await page.getByRole('button', { name: /dropped logo/ }).waitFor();
 
     // The new image is in the library; its details list the sizes the server made.
     const tile = page.getByRole('button', { name: /Red and blue/ });
