@@ -30,6 +30,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
 	"vitrine/internal/currency"
+	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
 	"vitrine/internal/settings"
@@ -57,8 +58,10 @@ type Deps struct {
 	// currency's amounts (an order's).
 	Orders   *orders.Service
 	Currency func(ctx context.Context, code string) money.Currency
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Media is the media library (media.go).
+	Media *media.Library
+	Log   *slog.Logger
+	Now   func() time.Time
 }
 
 // API serves the admin routes.

@@ -2,8 +2,11 @@ package adminapi
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
+	"vitrine/internal/media"
 	"vitrine/internal/storeapi"
 )
 
@@ -47,9 +50,23 @@ func Conflict(code, message string, data map[string]any) *Error {
 // detail goes to the log, never to the client.
 func asError(err error) (*Error, bool) {
 	var e *Error
+	var fe *media.FieldError
 	switch {
 	case errors.As(err, &e):
 		return e, true
+	// The media library's upload refusals (WordPress's codes).
+	case errors.Is(err, media.ErrNoData):
+		return &Error{Status: http.StatusBadRequest, Code: "rest_upload_no_data", Message: "No data supplied: choose an image to upload."}, true
+	case errors.Is(err, media.ErrFileTooBig):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "rest_upload_file_too_big",
+			Message: fmt.Sprintf("This file is too large: images may be up to %d MB.", media.MaxUploadBytes>>20)}, true
+	case errors.Is(err, media.ErrType):
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: "rest_upload_invalid_type",
+			Message: "Sorry, this file type is not permitted: upload a JPEG, PNG, GIF or WebP image."}, true
+	case errors.Is(err, media.ErrImageTooBig):
+		return &Error{Status: http.StatusBadRequest, Code: "rest_upload_image_too_large", Message: strings.TrimPrefix(err.Error(), "media: ")}, true
+	case errors.As(err, &fe):
+		return InvalidParam(fe.Field, fe.Why), true
 	}
 	if e, ok := orderError(err); ok {
 		return e, true

@@ -28,4 +28,13 @@ func (a *API) routes() {
 	a.mux.HandleFunc("POST "+wc+"/orders/{id}/refunds", a.staff(a.orderRefund))
 	a.mux.HandleFunc("POST "+admin+"/orders/{id}/refunds/{refund_id}/finish", a.staff(a.orderRefundFinish))
 	a.mux.HandleFunc("POST "+admin+"/orders/{id}/emails", a.staff(a.orderEmail))
+	const media = "/wp-json/wp/v2/media"
+	a.mux.HandleFunc("GET "+media, a.staff(a.mediaList))
+	a.mux.HandleFunc("POST "+media, a.staff(a.mediaUpload))
+	a.mux.HandleFunc("GET "+media+"/{id}", a.staff(a.mediaGet))
+	a.mux.HandleFunc("POST "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("PUT "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("PATCH "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("DELETE "+media+"/{id}", a.staff(a.mediaDelete))
+	a.mux.HandleFunc("POST "+media+"/{id}/post-process", a.staff(a.mediaPostProcess))
 }

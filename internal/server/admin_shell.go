@@ -7,6 +7,7 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
+	"vitrine/internal/media"
 	"vitrine/internal/orders"
 	"vitrine/internal/payment"
 	"vitrine/internal/render"
@@ -40,6 +41,7 @@ func (s *Server) initAdmin() {
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,
 		Currency:   s.currencyOf,
+		Media:      &media.Library{Store: s.db, Now: s.now},
 		Log:        s.log,
 		Now:        s.now,
 	})
@@ -122,4 +124,10 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	// template.JS keeps the JSON as is; json.Marshal already escapes <, >
 	// and &, so it cannot close the script element.
 	_ = adminShell.Execute(w, map[string]any{"Site": s.siteName(), "Assets": s.adminAsset, "Data": template.JS(raw)})
+}
+
+// isMediaUpload says whether r is an upload to the media library, the one
+// admin route whose body may be larger than MaxBodyBytes (middleware).
+func isMediaUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && r.URL.Path == "/wp-json/wp/v2/media"
 }

@@ -119,7 +119,7 @@ func TestStorefrontNeverLoadsTheAdmin(t *testing.T) {
 			t.Fatalf("the admin shell names no entry or stylesheet: %.400s", shell.body)
 		}
 		entry := regexp.MustCompile(`/assets/main-[\w-]+\.js`).FindString(src)
-		admin := []string{entry, css, "/assets/Dashboard-", "/assets/Activity-", "src/admin/"}
+		admin := []string{entry, css, "/assets/Dashboard-", "/assets/Activity-", "/assets/MediaLibrary-", "src/admin/"}
 		for _, path := range []string{"/", "/shop/", "/product/classic-tee/", "/product-category/clothing/", "/cart/",
 			"/my-account/", "/contact/", "/?s=tee"} {
 			for _, who := range []string{"", "Ada"} {

@@ -27,6 +27,7 @@ export interface Screen {
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
   { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
+  { base: 'media', title: 'Media', nav: true, load: () => import('./media/MediaLibrary') },
   { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
   { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
