@@ -28,6 +28,8 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/contact"
+	"vitrine/internal/review"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -43,6 +45,13 @@ type Deps struct {
 	Audit *audit.Service
 	Log   *slog.Logger
 	Now   func() time.Time
+
+	// Reviews moderates product reviews (reviews.go).
+	Reviews *review.Service
+	// Contact is the contact inbox (messages.go).
+	Contact *contact.Service
+	// BaseURL makes absolute storefront links (product permalinks).
+	BaseURL string
 }
 
 // API serves the admin routes.

@@ -35,6 +35,9 @@ const (
 // the reply's id.
 const KindReply = "contact_reply"
 
+// excerptRunes is the length of Message.Excerpt.
+const excerptRunes = 160
+
 // Bounds of a reply.
 const (
 	MaxReplySubject = 200
@@ -91,6 +94,9 @@ type Message struct {
 	// Fields are the values by the form's fields, files and acceptance
 	// boxes aside.
 	Fields []FieldValue
+	// Excerpt is the start of the form's first long-text field, on one
+	// line, for a list.
+	Excerpt string
 }
 
 // InputError is a request refused for one field, with the text to show.
@@ -294,6 +300,9 @@ func (s *Service) message(st *Stored) Message {
 		}
 		if vs, ok := st.Values[fd.Name]; ok {
 			m.Fields = append(m.Fields, FieldValue{Name: fd.Name, Label: or(fd.Label, fd.Name), Values: vs})
+			if fd.Kind == contactform.KindTextarea && m.Excerpt == "" {
+				m.Excerpt = clipRunes(oneLine(strings.Join(vs, " ")), excerptRunes)
+			}
 		}
 	}
 	for _, name := range sortedFields(form, st.Values) {

@@ -28,6 +28,9 @@ func (s *Server) initAdmin() {
 		Audit:    s.audit,
 		Log:      s.log,
 		Now:      s.now,
+		Reviews:  s.reviews,
+		Contact:  s.contact,
+		BaseURL:  s.cfg.BaseURL,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a
