@@ -26,6 +26,8 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'reviews', title: 'Reviews', nav: true, load: () => import('./screens/inbox/Reviews') },
+  { base: 'messages', title: 'Messages', nav: true, load: () => import('./screens/inbox/Messages') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
