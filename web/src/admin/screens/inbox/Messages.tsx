@@ -230,12 +230,17 @@ function Reader({ id, onChange, onGone, push }: { id: number; onChange: (m: Admi
       }
       setM(r.data);
       onChange(r.data);
-      window.setTimeout(() => heading.current?.focus(), 0);
     });
     return () => {
       live = false;
     };
   }, [id, onChange]);
+
+  // Once loaded, focus goes to the message's heading: reading starts there.
+  const loaded = m !== null;
+  useEffect(() => {
+    if (loaded) heading.current?.focus();
+  }, [loaded]);
 
   useEffect(() => {
     if (focusReply.current !== null) {
