@@ -22,6 +22,7 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -29,7 +30,9 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
 	"vitrine/internal/contact"
+	"vitrine/internal/currency"
 	"vitrine/internal/review"
+	"vitrine/internal/settings"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -43,8 +46,15 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
+	Log      *slog.Logger
+	Now      func() time.Time
 
 	// Reviews moderates product reviews (reviews.go).
 	Reviews *review.Service

@@ -23,14 +23,17 @@ const adminEntry = "src/admin/main.tsx"
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:   userOf,
-		ClientIP: s.clientIP,
-		Audit:    s.audit,
-		Log:      s.log,
-		Now:      s.now,
-		Reviews:  s.reviews,
-		Contact:  s.contact,
-		BaseURL:  s.cfg.BaseURL,
+		Viewer:     userOf,
+		ClientIP:   s.clientIP,
+		Audit:      s.audit,
+		Settings:   s.settings,
+		Currencies: s.currencies,
+		TestMail:   s.sendTestMail,
+		Log:        s.log,
+		Now:        s.now,
+		Reviews:    s.reviews,
+		Contact:    s.contact,
+		BaseURL:    s.cfg.BaseURL,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a
@@ -100,7 +103,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Nonce = s.restNonce(u.ID, nonceTickAt(s.now()))
 	d.LogoutURL = s.logoutURL(r)
-	d.Site.Name, d.Site.URL, d.Site.Currency = s.cfg.SiteName, s.cfg.BaseURL, s.cfg.Currency.Code
+	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)
 	if err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -110,5 +113,5 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Robots-Tag", "noindex, nofollow")
 	// template.JS keeps the JSON as is; json.Marshal already escapes <, >
 	// and &, so it cannot close the script element.
-	_ = adminShell.Execute(w, map[string]any{"Site": s.cfg.SiteName, "Assets": s.adminAsset, "Data": template.JS(raw)})
+	_ = adminShell.Execute(w, map[string]any{"Site": s.siteName(), "Assets": s.adminAsset, "Data": template.JS(raw)})
 }

@@ -28,6 +28,8 @@ export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
   { base: 'reviews', title: 'Reviews', nav: true, load: () => import('./screens/inbox/Reviews') },
   { base: 'messages', title: 'Messages', nav: true, load: () => import('./screens/inbox/Messages') },
+  { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
+  { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
