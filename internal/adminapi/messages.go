@@ -155,7 +155,7 @@ func (a *API) messageUpdate(w http.ResponseWriter, r *http.Request, _ Staff) err
 	if err != nil {
 		return err
 	}
-	Note(r, "message."+*body.Status, "message", m.ID, "Marked the message from "+or(m.Name, "a visitor")+" as "+m.Status)
+	Note(r, "message."+*body.Status, "message", m.ID, "Marked the message from "+senderName(m)+" as "+m.Status)
 	WriteJSON(w, http.StatusOK, messageOut(m))
 	return nil
 }
@@ -167,7 +167,7 @@ func (a *API) messageDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 	if err != nil {
 		return err
 	}
-	force, err := boolParam(r, "force")
+	force, err := forceParam(r)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func (a *API) messageDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 		if err != nil {
 			return err
 		}
-		Note(r, "message.trash", "message", m.ID, "Trashed the message from "+or(m.Name, "a visitor"))
+		Note(r, "message.trash", "message", m.ID, "Trashed the message from "+senderName(m))
 		WriteJSON(w, http.StatusOK, messageOut(m))
 		return nil
 	}
@@ -255,9 +255,10 @@ func downloadType(stored string) string {
 	return t
 }
 
-func or(s, def string) string {
-	if s == "" {
-		return def
+// senderName names a message's sender in the audit log.
+func senderName(m *contact.Message) string {
+	if m.Name == "" {
+		return "a visitor"
 	}
-	return s
+	return m.Name
 }

@@ -18,39 +18,39 @@ import (
 // reviewJSON is a review in WooCommerce's REST v3 shape, with the shop's
 // reply (null when none).
 type reviewJSON struct {
-	ID               int64      `json:"id"`
-	DateCreated      string     `json:"date_created"`
-	DateCreatedGMT   string     `json:"date_created_gmt"`
-	ProductID        int64      `json:"product_id"`
-	ProductName      string     `json:"product_name"`
-	ProductPermalink string     `json:"product_permalink"`
-	Status           string     `json:"status"`
-	Reviewer         string     `json:"reviewer"`
-	ReviewerEmail    string     `json:"reviewer_email"`
-	Review           string     `json:"review"`
-	Rating           int        `json:"rating"`
-	Verified         bool       `json:"verified"`
-	Reply            *replyJSON `json:"reply"`
+	ID               int64            `json:"id"`
+	DateCreated      string           `json:"date_created"`
+	DateCreatedGMT   string           `json:"date_created_gmt"`
+	ProductID        int64            `json:"product_id"`
+	ProductName      string           `json:"product_name"`
+	ProductPermalink string           `json:"product_permalink"`
+	Status           string           `json:"status"`
+	Reviewer         string           `json:"reviewer"`
+	ReviewerEmail    string           `json:"reviewer_email"`
+	Review           string           `json:"review"`
+	Rating           int              `json:"rating"`
+	Verified         bool             `json:"verified"`
+	Reply            *reviewReplyJSON `json:"reply"`
 }
 
-type replyJSON struct {
+type reviewReplyJSON struct {
 	Text   string `json:"text"`
 	Author string `json:"author"`
 	Date   string `json:"date"`
 }
 
-const wcDate = "2006-01-02T15:04:05"
+const reviewDateLayout = "2006-01-02T15:04:05"
 
 func (a *API) reviewOut(r *review.Review) reviewJSON {
 	at := r.CreatedAt.UTC()
-	out := reviewJSON{ID: r.ID, DateCreated: at.Format(wcDate), DateCreatedGMT: at.Format(wcDate), ProductID: r.ProductID,
+	out := reviewJSON{ID: r.ID, DateCreated: at.Format(reviewDateLayout), DateCreatedGMT: at.Format(reviewDateLayout), ProductID: r.ProductID,
 		ProductName: r.ProductName, Status: r.Status, Reviewer: r.Author, ReviewerEmail: r.Email,
 		Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified}
 	if r.ProductSlug != "" {
 		out.ProductPermalink = strings.TrimRight(a.d.BaseURL, "/") + storeapi.ProductPath(r.ProductSlug)
 	}
 	if r.Reply.Text != "" {
-		out.Reply = &replyJSON{Text: r.Reply.Text, Author: r.Reply.Author, Date: r.Reply.At.UTC().Format(time.RFC3339)}
+		out.Reply = &reviewReplyJSON{Text: r.Reply.Text, Author: r.Reply.Author, Date: r.Reply.At.UTC().Format(time.RFC3339)}
 	}
 	return out
 }
@@ -66,7 +66,7 @@ func (a *API) reviewsList(w http.ResponseWriter, r *http.Request, _ Staff) error
 	if aq.Status != "" && aq.Status != review.StatusAll && !review.ValidStatus(aq.Status) {
 		return InvalidParam("status", "status is not one of all, hold, approved, spam, trash.")
 	}
-	if aq.ProductIDs, err = idList(q["product"], q["product[]"]); err != nil {
+	if aq.ProductIDs, err = reviewProductIDs(q["product"], q["product[]"]); err != nil {
 		return InvalidParam("product", "product is not a list of product ids.")
 	}
 	rs, total, err := a.d.Reviews.Moderation(r.Context(), aq)
@@ -82,8 +82,8 @@ func (a *API) reviewsList(w http.ResponseWriter, r *http.Request, _ Staff) error
 	return nil
 }
 
-// idList reads ids given as repeated values and/or comma lists.
-func idList(lists ...[]string) ([]int64, error) {
+// reviewProductIDs reads product ids given as repeated values and/or comma lists.
+func reviewProductIDs(lists ...[]string) ([]int64, error) {
 	var out []int64
 	for _, vs := range lists {
 		for _, v := range vs {
@@ -129,8 +129,8 @@ func (a *API) reviewGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
 	return nil
 }
 
-// statusVerbs name a move to a status in the audit log.
-var statusVerbs = map[string]string{review.StatusApproved: "Approved", review.StatusHold: "Unapproved",
+// reviewStatusVerbs name a move to a status in the audit log.
+var reviewStatusVerbs = map[string]string{review.StatusApproved: "Approved", review.StatusHold: "Unapproved",
 	review.StatusSpam: "Marked as spam", review.StatusTrash: "Trashed"}
 
 // PUT /wp-json/wc/v3/products/reviews/{id} {"status": …}: the only field
@@ -153,7 +153,7 @@ func (a *API) reviewUpdate(w http.ResponseWriter, r *http.Request, _ Staff) erro
 	if err != nil {
 		return err
 	}
-	Note(r, "review."+rv.Status, "review", rv.ID, statusVerbs[rv.Status]+" the review by "+rv.Author+" of "+rv.ProductName)
+	Note(r, "review."+rv.Status, "review", rv.ID, reviewStatusVerbs[rv.Status]+" the review by "+rv.Author+" of "+rv.ProductName)
 	WriteJSON(w, http.StatusOK, a.reviewOut(rv))
 	return nil
 }
@@ -165,7 +165,7 @@ func (a *API) reviewDelete(w http.ResponseWriter, r *http.Request, _ Staff) erro
 	if err != nil {
 		return err
 	}
-	force, err := boolParam(r, "force")
+	force, err := forceParam(r)
 	if err != nil {
 		return err
 	}
@@ -187,15 +187,15 @@ func (a *API) reviewDelete(w http.ResponseWriter, r *http.Request, _ Staff) erro
 	return nil
 }
 
-// boolParam reads a query flag as WordPress does: true/1, false/0 or absent.
-func boolParam(r *http.Request, name string) (bool, error) {
-	switch strings.ToLower(r.URL.Query().Get(name)) {
+// forceParam reads WordPress's force flag: true/1, false/0 or absent.
+func forceParam(r *http.Request) (bool, error) {
+	switch strings.ToLower(r.URL.Query().Get("force")) {
 	case "", "false", "0":
 		return false, nil
 	case "true", "1":
 		return true, nil
 	}
-	return false, InvalidParam(name, name+" is not of type boolean.")
+	return false, InvalidParam("force", "force is not of type boolean.")
 }
 
 // PUT /wp-json/vitrine/v1/admin/reviews/{id}/reply {"text": …}: sets or
