@@ -10,6 +10,7 @@
 // scans both screens.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { after, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -71,6 +72,8 @@ const REVIEW = 'Inbox e2e: the seams held up after ten washes.';
 const REPLY = 'Thank you, we are glad the tee lasts!';
 const QUESTION = 'Inbox e2e: do you ship the classic tee to Norway?';
 const ANSWER = 'Yes, we ship to Norway within five working days.';
+// A PNG's signature and header: the shop types files by their content.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 
 async function scan(page, label) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -121,6 +124,7 @@ test('a held review is approved with a reply from the queue, and a contact messa
     await page.getByLabel('Your email').fill(SHOPPER);
     await page.getByLabel('Subject').fill('Shipping');
     await page.getByLabel('Your message').fill(QUESTION);
+    await page.getByLabel(/^Attachment/).setInputFiles({ name: 'parcel.png', mimeType: 'image/png', buffer: PNG });
     await page.getByLabel(/I agree/).check();
     await page.getByRole('button', { name: 'Submit' }).click();
     await form.locator('xpath=self::*[@data-status="sent"]').waitFor();
@@ -175,6 +179,10 @@ test('a held review is approved with a reply from the queue, and a contact messa
     await admin.waitForFunction(() => document.activeElement?.id === 'message-title');
     assert.match(await admin.locator('.inbox-fields').first().textContent(), /do you ship the classic tee to Norway/);
     assert.equal(await admin.getByRole('textbox', { name: 'Subject' }).inputValue(), 'Re: Shipping');
+    // The attachment is a download, with its bytes as sent.
+    const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('link', { name: 'parcel.png' }).click()]);
+    assert.equal(download.suggestedFilename(), 'parcel.png');
+    assert.deepEqual(await readFile(await download.path()), PNG);
     await admin.getByRole('textbox', { name: /Your reply/ }).fill(ANSWER);
     await scan(admin, 'the inbox with a message open');
     await admin.getByRole('button', { name: 'Send reply' }).click();

@@ -70,7 +70,8 @@ describe('the contact inbox', () => {
     await waitFor(() => expect(title).toHaveFocus());
     expect(window.location.search).toContain('message=1');
     expect(calls.some((c) => c.method === 'GET' && c.url === '/wp-json/vitrine/v1/admin/messages/1')).toBe(true);
-    expect(screen.getByRole('link', { name: 'photo.png' })).toHaveAttribute('href', '/wp-json/vitrine/v1/admin/messages/1/files/7');
+    // A plain link carries the REST nonce in _wpnonce (no script adds a header to it).
+    expect(screen.getByRole('link', { name: 'photo.png' })).toHaveAttribute('href', '/wp-json/vitrine/v1/admin/messages/1/files/7?_wpnonce=abcdef0123');
     expect(screen.getByText(/old\.pdf \(application\/pdf, 100 bytes\): removed after the retention period\./)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'old.pdf' })).toBeNull();
 

@@ -6,6 +6,7 @@
 // first, in place; results are announced in the notices' live region.
 
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { currentRestNonce } from '../../../lib/rest';
 import { adminCall, paramError, withQuery, type AdminError } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
@@ -65,6 +66,14 @@ const TABS: Tab[] = [
 const PER_PAGE = 20;
 
 const MAIL_STATE: Record<MessageReply['mail'], string> = { queued: 'waiting to be sent', sent: 'sent', failed: 'could not be sent' };
+
+/**
+ * A file's download address: a plain link (the browser saves the file), so
+ * the REST nonce the admin's calls send in X-WP-Nonce goes in _wpnonce.
+ */
+export function downloadURL(path: string): string {
+  return withQuery(path, { _wpnonce: currentRestNonce() });
+}
 
 export function formatSize(n: number): string {
   if (n < 1024) return `${n} bytes`;
@@ -313,7 +322,7 @@ function Reader({ id, onChange, onGone, push }: { id: number; onChange: (m: Admi
                   </>
                 ) : (
                   <>
-                    <a href={f.download} download={f.name}>
+                    <a href={downloadURL(f.download)} download={f.name}>
                       {f.name}
                     </a>{' '}
                     ({f.mime_type}, {formatSize(f.size)})
