@@ -93,6 +93,17 @@ describe('the moderation queue', () => {
     await waitFor(() => expect(screen.getByText('0 reviews.')).toHaveFocus());
   });
 
+  it("shows one product's reviews from ?product=, with a way back to every product's", async () => {
+    const calls = api([review(1)]);
+    window.history.replaceState(null, '', '/wp-admin/reviews/?product=12&status=all');
+    render(<AdminApp data={adminData} />);
+    expect(await screen.findByText(/Showing the reviews of one product \(Classic Tee\)/)).toBeInTheDocument();
+    expect(calls.some((c) => c.url.startsWith('/wp-json/wc/v3/products/reviews?') && c.url.includes('product=12') && c.url.includes('status=all'))).toBe(true);
+    await userEvent.click(screen.getByRole('link', { name: "Show the reviews of every product" }));
+    await waitFor(() => expect(window.location.search).toBe('?status=all'));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/wp-json/wc/v3/products/reviews?')).at(-1)!.url).not.toContain('product='));
+  });
+
   it('has no structural accessibility violations, with a reply box open', async () => {
     api([review(1), review(2, { status: 'approved', reply: { text: 'Thanks', author: 'Mia', date: '2026-11-24T11:00:00Z' } })]);
     window.history.replaceState(null, '', '/wp-admin/reviews/?status=all');

@@ -7,7 +7,7 @@
 
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { adminCall, paramError, withQuery, type AdminError } from '../../api';
-import { BASE, useRouter } from '../../router';
+import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
@@ -79,6 +79,9 @@ export default function Reviews({ location }: ScreenProps) {
   const status = statusOf(location.search, TABS);
   const page = pageOf(location.search);
   const search = location.search.get('search') ?? '';
+  // ?product=ID shows one product's reviews (a link from its edit screen).
+  const productParam = location.search.get('product') ?? '';
+  const product = /^\d+$/.test(productParam) ? productParam : '';
   const [query, setQuery] = useState(search);
   const [items, setItems] = useState<AdminReview[]>([]);
   const [total, setTotal] = useState(0);
@@ -102,7 +105,7 @@ export default function Reviews({ location }: ScreenProps) {
     let live = true;
     setLoading(true);
     setLoadError(null);
-    void adminCall<AdminReview[]>('GET', withQuery(REVIEWS_PATH, { status, search, page, per_page: PER_PAGE })).then((r) => {
+    void adminCall<AdminReview[]>('GET', withQuery(REVIEWS_PATH, { status, search, product, page, per_page: PER_PAGE })).then((r) => {
       if (!live) return;
       setLoading(false);
       if (!r.ok) {
@@ -118,7 +121,7 @@ export default function Reviews({ location }: ScreenProps) {
     return () => {
       live = false;
     };
-  }, [status, search, page, loadCounts]);
+  }, [status, search, product, page, loadCounts]);
 
   useEffect(() => setQuery(search), [search]);
 
@@ -131,8 +134,8 @@ export default function Reviews({ location }: ScreenProps) {
     else refs.current.get(f)?.focus();
   }, [items, replying]);
 
-  const go = (q: { status?: string; search?: string; page?: number }) => {
-    const next = { status: q.status ?? status, search: q.search ?? search, page: q.page && q.page > 1 ? q.page : undefined };
+  const go = (q: { status?: string; search?: string; page?: number; product?: string }) => {
+    const next = { status: q.status ?? status, search: q.search ?? search, product: q.product ?? product, page: q.page && q.page > 1 ? q.page : undefined };
     navigate(withQuery(`${BASE}reviews/`, next));
   };
 
@@ -197,6 +200,12 @@ export default function Reviews({ location }: ScreenProps) {
         <Field label="Search reviews">{(p) => <input {...p} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />}</Field>
         <button type="submit">Search</button>
       </form>
+      {product ? (
+        <p>
+          Showing the reviews of one product{items[0] ? ` (${items[0].product_name})` : ''}.{' '}
+          <Link to={withQuery(`${BASE}reviews/`, { status, search })}>Show the reviews of every product</Link>
+        </p>
+      ) : null}
       {loadError ? (
         <div role="alert" className="admin-notice admin-notice--error">
           <p>{loadError.message}</p>
