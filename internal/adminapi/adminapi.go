@@ -31,6 +31,8 @@ import (
 	"vitrine/internal/audit"
 	"vitrine/internal/contact"
 	"vitrine/internal/currency"
+	"vitrine/internal/money"
+	"vitrine/internal/orders"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
 )
@@ -53,6 +55,10 @@ type Deps struct {
 	// TestMail sends the settings' test message at once (ErrMailOff when
 	// the shop has no SMTP server).
 	TestMail func(ctx context.Context, to string) error
+	// Orders is the orders back office; Currency how the shop writes a
+	// currency's amounts (an order's).
+	Orders   *orders.Service
+	Currency func(ctx context.Context, code string) money.Currency
 	Log      *slog.Logger
 	Now      func() time.Time
 
@@ -80,6 +86,12 @@ func New(d Deps) *API {
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Currency == nil {
+		d.Currency = func(_ context.Context, code string) money.Currency {
+			c, _ := money.Lookup(code)
+			return c
+		}
 	}
 	if d.ClientIP == nil {
 		d.ClientIP = func(r *http.Request) string { return r.RemoteAddr }

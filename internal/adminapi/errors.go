@@ -83,6 +83,9 @@ func asError(err error) (*Error, bool) {
 	case errors.As(err, &cie):
 		return InvalidParam(cie.Field, cie.Message), true
 	}
+	if e, ok := orderError(err); ok {
+		return e, true
+	}
 	return nil, false
 }
 

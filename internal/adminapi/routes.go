@@ -14,11 +14,27 @@ func (a *API) routes() {
 	a.mux.HandleFunc("PUT "+admin+"/currencies/{code}", a.staff(a.currencyPut))
 	a.mux.HandleFunc("GET "+admin+"/currencies/{code}/rates", a.staff(a.currencyRates))
 
+	// Orders (orders.go).
+	const wc = "/wp-json/wc/v3"
+	a.mux.HandleFunc("GET "+wc+"/orders", a.staff(a.ordersList))
+	a.mux.HandleFunc("GET "+wc+"/reports/orders/totals", a.staff(a.orderTotals))
+	a.mux.HandleFunc("GET "+wc+"/orders/{id}", a.staff(a.orderGet))
+	a.mux.HandleFunc("PUT "+wc+"/orders/{id}", a.staff(a.orderUpdate))
+	a.mux.HandleFunc("POST "+wc+"/orders/{id}", a.staff(a.orderUpdate))
+	a.mux.HandleFunc("PATCH "+wc+"/orders/{id}", a.staff(a.orderUpdate))
+	a.mux.HandleFunc("GET "+wc+"/orders/{id}/notes", a.staff(a.orderNotes))
+	a.mux.HandleFunc("POST "+wc+"/orders/{id}/notes", a.staff(a.orderNoteAdd))
+	a.mux.HandleFunc("GET "+wc+"/orders/{id}/refunds", a.staff(a.orderRefunds))
+	a.mux.HandleFunc("POST "+wc+"/orders/{id}/refunds", a.staff(a.orderRefund))
+	a.mux.HandleFunc("POST "+admin+"/orders/{id}/refunds/{refund_id}/finish", a.staff(a.orderRefundFinish))
+	a.mux.HandleFunc("POST "+admin+"/orders/{id}/emails", a.staff(a.orderEmail))
+
 	// Reviews: the moderation queue (reviews.go).
 	const reviews = "/wp-json/wc/v3/products/reviews"
 	a.mux.HandleFunc("GET "+reviews, a.staff(a.reviewsList))
 	a.mux.HandleFunc("GET "+reviews+"/{id}", a.staff(a.reviewGet))
 	a.mux.HandleFunc("PUT "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("POST "+reviews+"/{id}", a.staff(a.reviewUpdate))
 	a.mux.HandleFunc("PATCH "+reviews+"/{id}", a.staff(a.reviewUpdate))
 	a.mux.HandleFunc("DELETE "+reviews+"/{id}", a.staff(a.reviewDelete))
 	a.mux.HandleFunc("GET "+admin+"/reviews/counts", a.staff(a.reviewCounts))

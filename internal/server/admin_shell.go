@@ -7,6 +7,8 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
+	"vitrine/internal/orders"
+	"vitrine/internal/payment"
 	"vitrine/internal/render"
 )
 
@@ -22,6 +24,13 @@ const adminEntry = "src/admin/main.tsx"
 // initAdmin builds the audit log, the admin API and the shell's assets.
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
+	// Wallet orders are refunded through PayPal; the others are recorded
+	// as manual refunds.
+	refunders := map[string]orders.Refunder{}
+	if s.wallet != nil {
+		refunders[payment.WalletGatewayID] = s.wallet
+	}
+	s.orders = &orders.Service{Store: s.db, Refunders: refunders, Kick: s.kickMail, Currency: s.currencyOf, Now: s.now, Log: s.log}
 	s.admin = adminapi.New(adminapi.Deps{
 		Viewer:     userOf,
 		ClientIP:   s.clientIP,
@@ -29,6 +38,8 @@ func (s *Server) initAdmin() {
 		Settings:   s.settings,
 		Currencies: s.currencies,
 		TestMail:   s.sendTestMail,
+		Orders:     s.orders,
+		Currency:   s.currencyOf,
 		Log:        s.log,
 		Now:        s.now,
 		Reviews:    s.reviews,

@@ -26,6 +26,7 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
   { base: 'reviews', title: 'Reviews', nav: true, load: () => import('./screens/inbox/Reviews') },
   { base: 'messages', title: 'Messages', nav: true, load: () => import('./screens/inbox/Messages') },
   { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
