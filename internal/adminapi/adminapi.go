@@ -29,10 +29,12 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/contact"
 	"vitrine/internal/currency"
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
+	"vitrine/internal/review"
 	"vitrine/internal/settings"
 )
 
@@ -60,8 +62,14 @@ type Deps struct {
 	Currency func(ctx context.Context, code string) money.Currency
 	// Media is the media library (media.go).
 	Media *media.Library
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Reviews moderates product reviews (reviews.go).
+	Reviews *review.Service
+	// Contact is the contact inbox (messages.go).
+	Contact *contact.Service
+	// BaseURL makes absolute storefront links (product permalinks).
+	BaseURL string
+	Log     *slog.Logger
+	Now     func() time.Time
 }
 
 // API serves the admin routes.

@@ -37,4 +37,25 @@ func (a *API) routes() {
 	a.mux.HandleFunc("PATCH "+media+"/{id}", a.staff(a.mediaUpdate))
 	a.mux.HandleFunc("DELETE "+media+"/{id}", a.staff(a.mediaDelete))
 	a.mux.HandleFunc("POST "+media+"/{id}/post-process", a.staff(a.mediaPostProcess))
+
+	// Reviews: the moderation queue (reviews.go).
+	const reviews = "/wp-json/wc/v3/products/reviews"
+	a.mux.HandleFunc("GET "+reviews, a.staff(a.reviewsList))
+	a.mux.HandleFunc("GET "+reviews+"/{id}", a.staff(a.reviewGet))
+	a.mux.HandleFunc("PUT "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("POST "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("PATCH "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("DELETE "+reviews+"/{id}", a.staff(a.reviewDelete))
+	a.mux.HandleFunc("GET "+admin+"/reviews/counts", a.staff(a.reviewCounts))
+	a.mux.HandleFunc("PUT "+admin+"/reviews/{id}/reply", a.staff(a.reviewReply))
+	a.mux.HandleFunc("DELETE "+admin+"/reviews/{id}/reply", a.staff(a.reviewReplyDelete))
+
+	// Messages: the contact inbox (messages.go).
+	a.mux.HandleFunc("GET "+messagesPath, a.staff(a.messagesList))
+	a.mux.HandleFunc("GET "+messagesPath+"/counts", a.staff(a.messageCounts))
+	a.mux.HandleFunc("GET "+messagesPath+"/{id}", a.staff(a.messageGet))
+	a.mux.HandleFunc("PUT "+messagesPath+"/{id}", a.staff(a.messageUpdate))
+	a.mux.HandleFunc("DELETE "+messagesPath+"/{id}", a.staff(a.messageDelete))
+	a.mux.HandleFunc("POST "+messagesPath+"/{id}/replies", a.staff(a.messageReply))
+	a.mux.HandleFunc("GET "+messagesPath+"/{id}/files/{file}", a.staff(a.messageFile))
 }

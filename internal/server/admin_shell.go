@@ -44,6 +44,9 @@ func (s *Server) initAdmin() {
 		Media:      &media.Library{Store: s.db, Now: s.now},
 		Log:        s.log,
 		Now:        s.now,
+		Reviews:    s.reviews,
+		Contact:    s.contact,
+		BaseURL:    s.cfg.BaseURL,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a

@@ -226,7 +226,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		forms = []contactform.Form{contactform.DefaultForm()}
 	}
 	s.contact = &contact.Service{Store: db, Forms: forms, Bots: s.botcheckFor("contact"), IsRefusal: botcheck.IsRefusal,
-		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Now: s.now, Log: log}
+		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Queued: s.kickMail, Now: s.now, Log: log}
 	if err := s.contact.Check(); err != nil {
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
