@@ -29,8 +29,13 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/contact"
 	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
+	"vitrine/internal/media"
+	"vitrine/internal/money"
+	"vitrine/internal/orders"
+	"vitrine/internal/review"
 	"vitrine/internal/settings"
 )
 
@@ -54,8 +59,20 @@ type Deps struct {
 	// TestMail sends the settings' test message at once (ErrMailOff when
 	// the shop has no SMTP server).
 	TestMail func(ctx context.Context, to string) error
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Orders is the orders back office; Currency how the shop writes a
+	// currency's amounts (an order's).
+	Orders   *orders.Service
+	Currency func(ctx context.Context, code string) money.Currency
+	// Media is the media library (media.go).
+	Media *media.Library
+	// Reviews moderates product reviews (reviews.go).
+	Reviews *review.Service
+	// Contact is the contact inbox (messages.go).
+	Contact *contact.Service
+	// BaseURL makes absolute storefront links (product permalinks).
+	BaseURL string
+	Log     *slog.Logger
+	Now     func() time.Time
 }
 
 // API serves the admin routes.
@@ -74,6 +91,12 @@ func New(d Deps) *API {
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Currency == nil {
+		d.Currency = func(_ context.Context, code string) money.Currency {
+			c, _ := money.Lookup(code)
+			return c
+		}
 	}
 	if d.ClientIP == nil {
 		d.ClientIP = func(r *http.Request) string { return r.RemoteAddr }

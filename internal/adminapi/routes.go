@@ -14,7 +14,52 @@ func (a *API) routes() {
 	a.mux.HandleFunc("PUT "+admin+"/currencies/{code}", a.staff(a.currencyPut))
 	a.mux.HandleFunc("GET "+admin+"/currencies/{code}/rates", a.staff(a.currencyRates))
 
+	// Orders (orders.go).
 	const wc = "/wp-json/wc/v3"
+	a.mux.HandleFunc("GET "+wc+"/orders", a.staff(a.ordersList))
+	a.mux.HandleFunc("GET "+wc+"/reports/orders/totals", a.staff(a.orderTotals))
+	a.mux.HandleFunc("GET "+wc+"/orders/{id}", a.staff(a.orderGet))
+	a.mux.HandleFunc("PUT "+wc+"/orders/{id}", a.staff(a.orderUpdate))
+	a.mux.HandleFunc("POST "+wc+"/orders/{id}", a.staff(a.orderUpdate))
+	a.mux.HandleFunc("PATCH "+wc+"/orders/{id}", a.staff(a.orderUpdate))
+	a.mux.HandleFunc("GET "+wc+"/orders/{id}/notes", a.staff(a.orderNotes))
+	a.mux.HandleFunc("POST "+wc+"/orders/{id}/notes", a.staff(a.orderNoteAdd))
+	a.mux.HandleFunc("GET "+wc+"/orders/{id}/refunds", a.staff(a.orderRefunds))
+	a.mux.HandleFunc("POST "+wc+"/orders/{id}/refunds", a.staff(a.orderRefund))
+	a.mux.HandleFunc("POST "+admin+"/orders/{id}/refunds/{refund_id}/finish", a.staff(a.orderRefundFinish))
+	a.mux.HandleFunc("POST "+admin+"/orders/{id}/emails", a.staff(a.orderEmail))
+	const media = "/wp-json/wp/v2/media"
+	a.mux.HandleFunc("GET "+media, a.staff(a.mediaList))
+	a.mux.HandleFunc("POST "+media, a.staff(a.mediaUpload))
+	a.mux.HandleFunc("GET "+media+"/{id}", a.staff(a.mediaGet))
+	a.mux.HandleFunc("POST "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("PUT "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("PATCH "+media+"/{id}", a.staff(a.mediaUpdate))
+	a.mux.HandleFunc("DELETE "+media+"/{id}", a.staff(a.mediaDelete))
+	a.mux.HandleFunc("POST "+media+"/{id}/post-process", a.staff(a.mediaPostProcess))
+
+	// Reviews: the moderation queue (reviews.go).
+	const reviews = "/wp-json/wc/v3/products/reviews"
+	a.mux.HandleFunc("GET "+reviews, a.staff(a.reviewsList))
+	a.mux.HandleFunc("GET "+reviews+"/{id}", a.staff(a.reviewGet))
+	a.mux.HandleFunc("PUT "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("POST "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("PATCH "+reviews+"/{id}", a.staff(a.reviewUpdate))
+	a.mux.HandleFunc("DELETE "+reviews+"/{id}", a.staff(a.reviewDelete))
+	a.mux.HandleFunc("GET "+admin+"/reviews/counts", a.staff(a.reviewCounts))
+	a.mux.HandleFunc("PUT "+admin+"/reviews/{id}/reply", a.staff(a.reviewReply))
+	a.mux.HandleFunc("DELETE "+admin+"/reviews/{id}/reply", a.staff(a.reviewReplyDelete))
+
+	// Messages: the contact inbox (messages.go).
+	a.mux.HandleFunc("GET "+messagesPath, a.staff(a.messagesList))
+	a.mux.HandleFunc("GET "+messagesPath+"/counts", a.staff(a.messageCounts))
+	a.mux.HandleFunc("GET "+messagesPath+"/{id}", a.staff(a.messageGet))
+	a.mux.HandleFunc("PUT "+messagesPath+"/{id}", a.staff(a.messageUpdate))
+	a.mux.HandleFunc("DELETE "+messagesPath+"/{id}", a.staff(a.messageDelete))
+	a.mux.HandleFunc("POST "+messagesPath+"/{id}/replies", a.staff(a.messageReply))
+	a.mux.HandleFunc("GET "+messagesPath+"/{id}/files/{file}", a.staff(a.messageFile))
+
+	// Coupons (coupons.go).
 	a.mux.HandleFunc("GET "+wc+"/coupons", a.staff(a.couponList))
 	a.mux.HandleFunc("POST "+wc+"/coupons", a.staff(a.couponCreate))
 	a.mux.HandleFunc("GET "+wc+"/coupons/{id}", a.staff(a.couponGet))

@@ -26,7 +26,11 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
   { base: 'coupons', title: 'Coupons', nav: true, load: () => import('./screens/coupons/Coupons') },
+  { base: 'media', title: 'Media', nav: true, load: () => import('./media/MediaLibrary') },
+  { base: 'reviews', title: 'Reviews', nav: true, load: () => import('./screens/inbox/Reviews') },
+  { base: 'messages', title: 'Messages', nav: true, load: () => import('./screens/inbox/Messages') },
   { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
   { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
