@@ -147,6 +147,11 @@ test('staff create a coupon, a shopper applies it on the cart page and checks ou
     const used = a.getByRole('row', { name: /e2e15/ });
     await used.waitFor();
     assert.match(await used.innerText(), /1 \/ 5/);
+    // The order's page in the admin lists the coupon under its lines.
+    const orderId = new URL(p.url()).pathname.match(/order-received\/(\d+)\//)[1];
+    await a.goto(`/wp-admin/orders/${orderId}/`);
+    await a.locator('.order-totals').getByText('Coupon: e2e15').waitFor();
+    assert.match(await a.locator('.order-totals').innerText(), /Coupon: e2e15\s*−\$3\.30/);
     assert.deepEqual(problems, []);
   } finally {
     await shopper.close();
