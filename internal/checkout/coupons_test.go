@@ -11,6 +11,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/coupon"
+	"vitrine/internal/orders"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -245,3 +246,75 @@ func TestServiceCouponRace(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// A cancelled order gives its coupon use back, once, as WooCommerce does:
+// staff cancelling it in the admin, or the held-stock release cancelling an
+// unpaid bank transfer. The freed use serves the next order, and a
+// once-per-customer coupon serves that customer again.
+func TestCancelledOrderGivesCouponUseBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		f.svc.Coupons = db
+		ctx := context.Background()
+		once := f.coupon(coupon.Coupon{Code: "once", Type: coupon.FixedCart, Amount: 100, UsageLimit: 1, UsageLimitPerUser: 1})
+		tank := f.productID("cotton-tank-top")
+		place := func(i int) int64 {
+			t.Helper()
+			sid := session(300 + i)
+			f.add(sid, tank, 1)
+			if err := f.svc.ApplyCoupon(ctx, sid, "once", ""); err != nil {
+				t.Fatalf("apply %d: %v", i, err)
+			}
+			o, err := f.svc.PlaceOrder(ctx, request(sid))
+			if err != nil || len(o.Coupons) != 1 {
+				t.Fatalf("place %d: %v %v", i, o, err)
+			}
+			return o.ID
+		}
+		uses := func() int64 {
+			c, err := db.Coupon(ctx, once.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c.UsageCount
+		}
+
+		first := place(1)
+		if uses() != 1 {
+			t.Fatalf("uses after the first order: %d", uses())
+		}
+		// Staff cancel it: the use comes back, and the same customer may use it again.
+		o, err := db.Order(ctx, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		if err := db.ChangeOrderStatus(ctx, orders.StatusChange{OrderID: first, From: o.Status, To: "cancelled", Restock: true, Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		if uses() != 0 {
+			t.Fatalf("uses after the cancellation: %d", uses())
+		}
+		second := place(2)
+		if uses() != 1 {
+			t.Fatalf("uses after the second order: %d", uses())
+		}
+		// The held-stock release cancels the unpaid bank transfer: the use comes back once,
+		// even when the release runs again.
+		for range 2 {
+			if _, err := db.ReleaseHeldOrder(ctx, second, []string{"bacs"}, now.Add(time.Hour), now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, _ := db.Order(ctx, second); got.Status != "cancelled" {
+			t.Fatalf("the held order is %s", got.Status)
+		}
+		if uses() != 0 {
+			t.Fatalf("uses after the release: %d", uses())
+		}
+		place(3)
+		if uses() != 1 {
+			t.Fatalf("uses after the third order: %d", uses())
+		}
+	})
+}

@@ -199,7 +199,7 @@ func couponUses(ctx context.Context, q queryer, couponID, customerID int64, emai
 		customerID = -1 // matches no row
 	}
 	var n int64
-	err := sqlx.GetContext(ctx, q, &n, q.Rebind(`SELECT COUNT(*) FROM order_coupons WHERE coupon_id = ? AND (customer_id = ? OR (email <> '' AND email = ?))`),
+	err := sqlx.GetContext(ctx, q, &n, q.Rebind(`SELECT COUNT(*) FROM order_coupons WHERE coupon_id = ? AND released = 0 AND (customer_id = ? OR (email <> '' AND email = ?))`),
 		couponID, customerID, strings.ToLower(email))
 	return n, err
 }
@@ -278,5 +278,20 @@ func clearCartCoupons(ctx context.Context, tx *sqlx.Tx, session string) error {
 	delete(m, "coupons")
 	b, _ := json.Marshal(m)
 	_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE cart_sessions SET customer = ? WHERE id = ?`), string(b), session)
+	return err
+}
+
+// releaseCouponsTx gives back the coupon uses of an order being cancelled,
+// as WooCommerce does: each coupon's usage count goes down by one and the
+// order stops counting toward its customer's per-customer limit. The rows
+// are marked released, so a use is given back once however many times the
+// order is cancelled. The caller holds the order's row.
+func releaseCouponsTx(ctx context.Context, tx *sqlx.Tx, orderID int64) error {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE coupons SET usage_count = usage_count - 1
+		WHERE usage_count > 0 AND id IN (SELECT coupon_id FROM order_coupons
+			WHERE order_id = ? AND released = 0 AND coupon_id IS NOT NULL)`), orderID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE order_coupons SET released = 1 WHERE order_id = ? AND released = 0`), orderID)
 	return err
 }

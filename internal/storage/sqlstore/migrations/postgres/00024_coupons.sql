@@ -36,6 +36,9 @@ CREATE TABLE order_coupons (
     discount_tax  BIGINT NOT NULL,
     customer_id   BIGINT NOT NULL DEFAULT 0,
     email         TEXT NOT NULL DEFAULT '',
+    -- 1 once a cancellation gave the use back (usage_count went down, and
+    -- the order no longer counts toward the customer's limit).
+    released      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (order_id, position)
 );
 CREATE INDEX order_coupons_customer ON order_coupons (coupon_id, customer_id);
