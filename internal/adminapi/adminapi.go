@@ -54,6 +54,10 @@ type Deps struct {
 	Coupons *coupon.Service
 	// Settings are the shop's settings (settings.go).
 	Settings *settings.Service
+	// Rules are the shipping zones and tax rates (shipping.go); Base the
+	// shop's currency, which their amounts are in.
+	Rules *settings.Rules
+	Base  money.Currency
 	// Currencies are the currencies and rates (currencies.go).
 	Currencies *currency.Service
 	// TestMail sends the settings' test message at once (ErrMailOff when

@@ -9,6 +9,8 @@ func (a *API) routes() {
 	a.mux.HandleFunc("GET "+admin+"/settings", a.staff(a.settingsGet))
 	a.mux.HandleFunc("PUT "+admin+"/settings", a.staff(a.settingsPut))
 	a.mux.HandleFunc("POST "+admin+"/settings/test-mail", a.staff(a.settingsTestMail))
+	a.mux.HandleFunc("GET "+admin+"/shipping-tax", a.staff(a.shippingGet))
+	a.mux.HandleFunc("PUT "+admin+"/shipping-tax", a.staff(a.shippingPut))
 	a.mux.HandleFunc("GET "+admin+"/currencies", a.staff(a.currenciesList))
 	a.mux.HandleFunc("POST "+admin+"/currencies/rates", a.staff(a.currencyImport))
 	a.mux.HandleFunc("PUT "+admin+"/currencies/{code}", a.staff(a.currencyPut))

@@ -17,16 +17,16 @@ const (
 // Method is one shipping method instance of a zone. Its rate id is
 // "<Type>:<InstanceID>" ("flat_rate:1"); instance ids are unique shop-wide.
 type Method struct {
-	InstanceID int
-	Type       string // FlatRate, FreeShipping, LocalPickup
-	Title      string
+	InstanceID int    `json:"instance_id"`
+	Type       string `json:"method_id"` // FlatRate, FreeShipping, LocalPickup
+	Title      string `json:"title"`
 	// Cost in minor units, excluding tax (flat rate and local pickup).
-	Cost int64
+	Cost int64 `json:"cost"`
 	// Taxable: shipping tax applies to Cost (rates marked Shipping).
-	Taxable bool
+	Taxable bool `json:"taxable"`
 	// MinAmount: free shipping needs items worth at least this much
 	// (prices as entered, before shipping).
-	MinAmount int64
+	MinAmount int64 `json:"min_amount"`
 }
 
 // RateID is the method's rate id.
@@ -34,17 +34,17 @@ func (m Method) RateID() string { return m.Type + ":" + itoa(int64(m.InstanceID)
 
 // Location is a zone region: a country, optionally one of its states.
 type Location struct {
-	Country string
-	State   string // "" for the whole country
+	Country string `json:"country"`
+	State   string `json:"state"` // "" for the whole country
 }
 
 // Zone is a shipping zone: the first zone (in order) with a location that
 // matches the destination gives the rates.
 type Zone struct {
-	ID        int
-	Name      string
-	Locations []Location
-	Methods   []Method
+	ID        int        `json:"id"`
+	Name      string     `json:"name"`
+	Locations []Location `json:"locations"`
+	Methods   []Method   `json:"methods"`
 }
 
 // TaxRate is one tax rate for a country (and optionally a state). Rate is in
@@ -52,13 +52,13 @@ type Zone struct {
 // stack (the most specific match wins: state before country); rates of
 // different priorities all apply, each on the net amount.
 type TaxRate struct {
-	ID       int
-	Country  string
-	State    string // "" for the whole country
-	Rate     int64
-	Label    string // "Tax", "VAT"
-	Priority int
-	Shipping bool // also taxes shipping
+	ID       int    `json:"id"`
+	Country  string `json:"country"`
+	State    string `json:"state"` // "" for the whole country
+	Rate     int64  `json:"rate"`
+	Label    string `json:"name"` // "Tax", "VAT"
+	Priority int    `json:"priority"`
+	Shipping bool   `json:"shipping"` // also taxes shipping
 }
 
 // Terms is the terms-and-conditions page shown in the checkout's lightbox.

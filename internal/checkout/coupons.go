@@ -93,7 +93,7 @@ func (s *Service) couponsFor(ctx context.Context, codes []string, items []Item, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if c, err = ConvertCoupon(c, pr.Table, s.Config.Currency.MinorUnit); err != nil {
+		if c, err = ConvertCoupon(c, pr.Table, s.config().Currency.MinorUnit); err != nil {
 			return nil, nil, err
 		}
 		if err := s.checkCoupon(ctx, c, ok, lines, pr, customerID, email); err != nil {
@@ -169,7 +169,7 @@ func (s *Service) ApplyCoupon(ctx context.Context, session, code, cur string) er
 	if err != nil {
 		return err
 	}
-	if c, err = ConvertCoupon(c, pc.Pricing.Table, s.Config.Currency.MinorUnit); err != nil {
+	if c, err = ConvertCoupon(c, pc.Pricing.Table, s.config().Currency.MinorUnit); err != nil {
 		return err
 	}
 	if err := s.checkCoupon(ctx, c, pc.Coupons, couponLines(pc.items), pc.Pricing, cart.SessionCustomer(session),

@@ -82,7 +82,8 @@ func (p *Pricing) Amount(productID, amount int64, sale bool) int64 {
 
 // basePricing is the shop's own currency.
 func (s *Service) basePricing() *Pricing {
-	return &Pricing{Currency: currency.Base(s.Config.Currency), Config: s.Config}
+	cfg := s.config()
+	return &Pricing{Currency: currency.Base(cfg.Currency), Config: cfg}
 }
 
 // pricing converts priced lines (in place: they are the priced copy, never
@@ -90,7 +91,7 @@ func (s *Service) basePricing() *Pricing {
 // without currencies, or a currency no longer sold price in the base
 // currency.
 func (s *Service) pricing(ctx context.Context, p *cart.Priced, code string) (*Pricing, error) {
-	if s.Currencies == nil || code == "" || code == s.Config.Currency.Code {
+	if s.Currencies == nil || code == "" || code == s.config().Currency.Code {
 		return s.basePricing(), nil
 	}
 	t, err := s.Currencies.Table(ctx, code)
@@ -119,7 +120,7 @@ func (s *Service) pricing(ctx context.Context, p *cart.Priced, code string) (*Pr
 	if err := t.Err(); err != nil {
 		return nil, err
 	}
-	cfg, err := s.Config.In(t.Currency)
+	cfg, err := s.config().In(t.Currency)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ type CurrencyChoice struct {
 // a stale remembered code (oldCookie without a usable old, or a currency
 // chosen since) is forgotten.
 func (s *Service) ChooseCurrency(m payment.Method, shopper, old string, oldCookie bool) CurrencyChoice {
-	base := s.Config.Currency.Code
+	base := s.config().Currency.Code
 	takes := func(code string) bool { return s.SaleCurrency(m, code) == code }
 	out := CurrencyChoice{Next: shopper}
 	hasOld := old != ""

@@ -108,6 +108,10 @@ type Service struct {
 	Store    Store
 	Carts    *cart.Service
 	Config   *Config
+	// Live, when set, is the Config in force: the server swaps it whole
+	// when staff change the shipping zones or tax rates (Rules) in the
+	// admin. Otherwise Config is.
+	Live func() *Config
 	Payments *payment.Registry
 	// Currencies sells in the shopper's currency (currency.go); nil sells
 	// in the base currency only.
@@ -289,7 +293,7 @@ func (s *Service) Cart(ctx context.Context, id, code string) (*PricedCart, error
 // (the shopper's) when m takes it, else the base currency.
 func (s *Service) SaleCurrency(m payment.Method, code string) string {
 	if cl, ok := m.(payment.CurrencyLimited); ok && code != "" && !cl.TakesCurrency(code) {
-		return s.Config.Currency.Code
+		return s.config().Currency.Code
 	}
 	return code
 }
@@ -398,7 +402,7 @@ type PlaceRequest struct {
 // remembered on the session.
 func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, error) {
 	now := s.now()
-	cfg := s.Config
+	cfg := s.config()
 	rules := cfg.AddressRules()
 	verr := &ValidationError{}
 	billing := pr.Billing
@@ -592,7 +596,7 @@ const RateWindow = time.Minute
 // when either is over its limit. A store error lets the attempt through
 // (logged): placing the order will meet the same store.
 func (s *Service) Allow(ctx context.Context, session, clientIP string) (time.Duration, bool) {
-	cfg := s.Config
+	cfg := s.config()
 	if cfg.RateLimit <= 0 && cfg.RateLimitPerAddress <= 0 {
 		return 0, true
 	}
@@ -693,4 +697,12 @@ func (s *Service) ReleaseHeldStock(ctx context.Context) (int, error) {
 			return released, nil
 		}
 	}
+}
+
+// config is the checkout's settings in force.
+func (s *Service) config() *Config {
+	if s.Live != nil {
+		return s.Live()
+	}
+	return s.Config
 }

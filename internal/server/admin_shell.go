@@ -39,6 +39,8 @@ func (s *Server) initAdmin() {
 		Audit:      s.audit,
 		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Settings:   s.settings,
+		Rules:      s.rules,
+		Base:       s.cfg.Currency,
 		Currencies: s.currencies,
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,

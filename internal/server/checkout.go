@@ -38,7 +38,7 @@ func (s *Server) initCheckout() {
 func (s *Server) Payments() *payment.Registry { return s.payments }
 
 // CheckoutConfig is the checkout configuration in use.
-func (s *Server) CheckoutConfig() *checkout.Config { return &s.cfg.Checkout }
+func (s *Server) CheckoutConfig() *checkout.Config { return s.checkoutConfig() }
 
 // --- the cart's prices ---
 

@@ -167,12 +167,14 @@ type Server struct {
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
-	settings     *settings.Service    // the settings staff change in the admin (settings.go)
-	liveSettings atomic.Pointer[live] // the ones in force
-	audit        *audit.Service       // the admin's audit log (internal/audit)
-	orders       *orders.Service      // the admin's orders back office (internal/orders)
-	admin        *adminapi.API        // the admin API (internal/adminapi)
-	adminAsset   render.Assets        // the admin app's entry (admin_shell.go); Script "" when not built
+	settings     *settings.Service            // the settings staff change in the admin (settings.go)
+	liveSettings atomic.Pointer[live]         // the ones in force
+	rules        *settings.Rules              // shipping zones and tax rates saved in the admin (settings.go)
+	checkoutLive atomic.Pointer[liveCheckout] // s.cfg.Checkout with them: what the checkout prices with
+	audit        *audit.Service               // the admin's audit log (internal/audit)
+	orders       *orders.Service              // the admin's orders back office (internal/orders)
+	admin        *adminapi.API                // the admin API (internal/adminapi)
+	adminAsset   render.Assets                // the admin app's entry (admin_shell.go); Script "" when not built
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -206,13 +208,16 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		return nil, err
 	}
 	s.initCheckout()
+	if err := s.initRules(); err != nil { // settings.go
+		return nil, err
+	}
 	s.cats = &categoryCache{Store: db}
 	s.products, s.frags = catalog.NewCache(db, 50000), newFragmentCache(2048)
 	// Cart and get_variation requests catch up with the change log first.
 	s.products.Follow(s.lastChange.Load, s.applyChanges)
 	s.store = s.cats
 	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
-	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
+	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Live: s.checkoutConfig, Payments: s.payments,
 		Coupons: db, Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
 	s.initAccounts()
 	s.meta = &usermeta.Service{Store: db}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"vitrine/internal/checkout"
 	"vitrine/internal/pages"
 	"vitrine/internal/settings"
 )
@@ -57,10 +58,53 @@ func (s *Server) reloadSettings(ctx context.Context) {
 		return
 	}
 	s.useSettings(v)
+	if r, err := s.rules.Load(ctx); err != nil {
+		s.log.Warn("reload shipping and tax rules", "err", err)
+	} else {
+		s.useRules(r)
+	}
 	s.notFound.reset()
 	s.comingSoon.mu.Lock()
 	s.comingSoon.page = nil
 	s.comingSoon.mu.Unlock()
 	m := s.buildManifest()
 	s.manifest.Store(&m)
+}
+
+// initRules loads the shipping zones and tax rates staff saved in the
+// admin over the start-up configuration's (after initCheckout).
+func (s *Server) initRules() error {
+	s.rules = &settings.Rules{Store: s.db, Defaults: s.cfg.Checkout.Rules(), Now: s.now}
+	r, err := s.rules.Load(context.Background())
+	if err != nil {
+		return fmt.Errorf("load shipping and tax rules: %w", err)
+	}
+	s.useRules(r)
+	return nil
+}
+
+// useRules makes r the checkout's rules in force: the start-up
+// configuration with r's zones and rates, swapped whole.
+func (s *Server) useRules(r settings.Doc[checkout.Rules]) {
+	c := s.cfg.Checkout.With(r.Value)
+	s.checkoutLive.Store(&liveCheckout{version: r.Version, cfg: &c})
+}
+
+// liveCheckout is the checkout's configuration for one version of the
+// rules.
+type liveCheckout struct {
+	version int64
+	cfg     *checkout.Config
+}
+
+// checkoutConfig is the checkout's configuration in force. A save on this
+// instance is in force at once (the rules' version moved); one on another
+// instance when the change log is read (reloadSettings).
+func (s *Server) checkoutConfig() *checkout.Config {
+	l := s.checkoutLive.Load()
+	if cur := s.rules.Current(); cur.Version != l.version {
+		s.useRules(cur)
+		l = s.checkoutLive.Load()
+	}
+	return l.cfg
 }

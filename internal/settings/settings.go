@@ -15,11 +15,10 @@ package settings
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -102,35 +101,27 @@ type Service struct {
 	Defaults Shop
 	Now      func() time.Time
 
-	cur atomic.Pointer[Versioned]
+	once sync.Once
+	d    doc[Shop]
+}
+
+func (s *Service) doc() *doc[Shop] {
+	s.once.Do(func() { s.d = doc[Shop]{store: s.Store, name: Name, defaults: s.Defaults, now: s.Now} })
+	return &s.d
+}
+
+func versioned(d Doc[Shop]) Versioned {
+	return Versioned{Shop: d.Value, Version: d.Version, UpdatedAt: d.UpdatedAt}
 }
 
 // Current is the settings in force (the defaults until Load or a save).
-func (s *Service) Current() Versioned {
-	if v := s.cur.Load(); v != nil {
-		return *v
-	}
-	return Versioned{Shop: s.Defaults}
-}
+func (s *Service) Current() Versioned { return versioned(s.doc().current()) }
 
 // Load reads the stored settings into memory: at start, and when the
 // change log says another instance saved them.
 func (s *Service) Load(ctx context.Context) (Versioned, error) {
-	raw, version, at, err := s.Store.Setting(ctx, Name)
-	if errors.Is(err, ErrNotFound) {
-		v := Versioned{Shop: s.Defaults}
-		s.cur.Store(&v)
-		return v, nil
-	}
-	if err != nil {
-		return Versioned{}, err
-	}
-	v := Versioned{Shop: s.Defaults, Version: version, UpdatedAt: at.UTC()}
-	if err := json.Unmarshal(raw, &v.Shop); err != nil {
-		return Versioned{}, fmt.Errorf("settings: stored document: %w", err)
-	}
-	s.cur.Store(&v)
-	return v, nil
+	d, err := s.doc().load(ctx)
+	return versioned(d), err
 }
 
 // Update saves in if base is the version in force. A stale base is
@@ -141,29 +132,8 @@ func (s *Service) Update(ctx context.Context, in Shop, base int64) (Versioned, e
 	if err := Validate(in); err != nil {
 		return Versioned{}, err
 	}
-	raw, err := json.Marshal(in)
-	if err != nil {
-		return Versioned{}, err
-	}
-	now := s.now()
-	version, err := s.Store.PutSetting(ctx, Name, raw, base, now)
-	if errors.Is(err, ErrStale) {
-		_, _ = s.Load(ctx) // the newer ones, for the refusal
-		return Versioned{}, ErrStale
-	}
-	if err != nil {
-		return Versioned{}, err
-	}
-	v := Versioned{Shop: in, Version: version, UpdatedAt: now}
-	s.cur.Store(&v)
-	return v, nil
-}
-
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC().Truncate(time.Second)
-	}
-	return time.Now().UTC().Truncate(time.Second)
+	d, err := s.doc().put(ctx, in, base)
+	return versioned(d), err
 }
 
 func normalize(in Shop) Shop {
