@@ -105,13 +105,13 @@ type RateHit struct {
 // checkout rate limit and the release of held stock. Carts are named by
 // their session id.
 type Service struct {
-	Store    Store
-	Carts    *cart.Service
-	Config   *Config
+	Store  Store
+	Carts  *cart.Service
+	Config *Config
 	// Live, when set, is the Config in force: the server swaps it whole
 	// when staff change the shipping zones or tax rates (Rules) in the
 	// admin. Otherwise Config is.
-	Live func() *Config
+	Live     func() *Config
 	Payments *payment.Registry
 	// Currencies sells in the shopper's currency (currency.go); nil sells
 	// in the base currency only.
