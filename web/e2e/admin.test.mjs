@@ -186,3 +186,33 @@ test('staff change a currency’s rate by keyboard and the storefront’s prices
     }
   });
 });
+
+test('staff change a shipping cost and a shopper’s cart is priced with it', async () => {
+  const staff = await session('mia@example.com', 'shop_manager');
+  await withPage(staff, async (page) => {
+    await page.goto('/wp-admin/shipping-tax/');
+    const cost = page.getByLabel('Cost').first();
+    await cost.waitFor();
+    await scan(page, 'shipping and tax');
+    assert.equal(await cost.inputValue(), '5.00');
+    await cost.fill('7.50');
+    await page.getByRole('button', { name: 'Save shipping and tax' }).click();
+    await page.getByRole('status').getByText(/Shipping and tax saved\./).waitFor();
+  });
+  await withPage(undefined, async (page) => {
+    await page.goto('/');
+    const id = (await (await page.request.get('/wp-json/wc/store/v1/products/cotton-tank-top')).json()).id;
+    const first = await page.request.get('/wp-json/wc/store/v1/cart');
+    const nonce = first.headers()['nonce'];
+    const added = await page.request.post('/wp-json/wc/store/v1/cart/add-item', { data: { id, quantity: 1 }, headers: { Nonce: nonce } });
+    assert.equal(added.status(), 201, await added.text());
+    const res = await page.request.post('/wp-json/wc/store/v1/cart/update-customer', {
+      data: { shipping_address: { country: 'US', state: 'NY', city: 'Albany', postcode: '12207', address_1: 'x', first_name: 'a', last_name: 'b' } },
+      headers: { Nonce: added.headers()['nonce'] },
+    });
+    const body = await res.json();
+    assert.equal(res.status(), 200, JSON.stringify(body));
+    const rates = body.shipping_rates[0].shipping_rates;
+    assert.equal(rates.find((r) => r.rate_id === 'flat_rate:1')?.price, '750', JSON.stringify(rates));
+  });
+});
