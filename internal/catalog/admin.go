@@ -180,22 +180,22 @@ func (a *Admin) Get(ctx context.Context, id int64) (*Product, []*Product, error)
 // (a new product's defaults on create). Prices are decimal strings in the
 // shop currency, "" to clear.
 type ProductInput struct {
-	Name, Slug, Type, Status          *string
-	Description, ShortDescription     *string
-	SKU                               *string
-	RegularPrice, SalePrice           *string
-	ManageStock                       *bool
-	StockQuantity                     *int64
-	StockStatus, Backorders           *string
-	Featured                          *bool
-	CatalogVisibility                 *string
-	PublishAt                         *time.Time // with Status "future"
-	Weight, Length, Width, Height     *string
-	MenuOrder                         *int
-	ExternalURL, ButtonText           *string
-	Categories, Tags                  *[]int64
-	Images                            *[]ImageRef
-	Attributes                        *[]AttributeInput
+	Name, Slug, Type, Status      *string
+	Description, ShortDescription *string
+	SKU                           *string
+	RegularPrice, SalePrice       *string
+	ManageStock                   *bool
+	StockQuantity                 *int64
+	StockStatus, Backorders       *string
+	Featured                      *bool
+	CatalogVisibility             *string
+	PublishAt                     *time.Time // with Status "future"
+	Weight, Length, Width, Height *string
+	MenuOrder                     *int
+	ExternalURL, ButtonText       *string
+	Categories, Tags              *[]int64
+	Images                        *[]ImageRef
+	Attributes                    *[]AttributeInput
 }
 
 // ImageRef names an image the catalogue holds, by id or by src.
