@@ -22,12 +22,14 @@
 package adminapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/catalog"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -41,8 +43,14 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Catalog is the catalogue's admin service (products.go);
+	// CatalogChanged is called after each of its writes, so this
+	// instance drops the cached pages at once (the change log tells the
+	// others within a poll).
+	Catalog        *catalog.Admin
+	CatalogChanged func(context.Context)
+	Log            *slog.Logger
+	Now            func() time.Time
 }
 
 // API serves the admin routes.

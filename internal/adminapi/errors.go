@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/storeapi"
 )
 
@@ -47,9 +48,16 @@ func Conflict(code, message string, data map[string]any) *Error {
 // detail goes to the log, never to the client.
 func asError(err error) (*Error, bool) {
 	var e *Error
+	var catalogInput *catalog.InputError
 	switch {
 	case errors.As(err, &e):
 		return e, true
+	case errors.As(err, &catalogInput):
+		return InvalidParam(catalogInput.Field, catalogInput.Message), true
+	case errors.Is(err, catalog.ErrNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_invalid_id", Message: "Invalid ID: it does not exist, or it was deleted."}, true
+	case errors.Is(err, catalog.ErrStale):
+		return Conflict("vitrine_product_stale", "This product was changed by someone else after you opened it, so your edit was not saved. Reload it and make your change again.", nil), true
 	}
 	return nil, false
 }

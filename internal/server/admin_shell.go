@@ -7,6 +7,7 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
+	"vitrine/internal/catalog"
 	"vitrine/internal/render"
 )
 
@@ -22,10 +23,13 @@ const adminEntry = "src/admin/main.tsx"
 // initAdmin builds the audit log, the admin API and the shell's assets.
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
+	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:   userOf,
-		ClientIP: s.clientIP,
-		Audit:    s.audit,
+		Viewer:         userOf,
+		ClientIP:       s.clientIP,
+		Audit:          s.audit,
+		Catalog:        s.catalogAdmin,
+		CatalogChanged: s.applyChanges,
 		Log:      s.log,
 		Now:      s.now,
 	})

@@ -163,9 +163,12 @@ type Server struct {
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
-	audit      *audit.Service // the admin's audit log (internal/audit)
-	admin      *adminapi.API  // the admin API (internal/adminapi)
-	adminAsset render.Assets  // the admin app's entry (admin_shell.go); Script "" when not built
+	audit *audit.Service // the admin's audit log (internal/audit)
+	admin *adminapi.API  // the admin API (internal/adminapi)
+	// catalogAdmin is the admin's catalogue service; maintain publishes
+	// its scheduled products.
+	catalogAdmin *catalog.Admin
+	adminAsset   render.Assets // the admin app's entry (admin_shell.go); Script "" when not built
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
