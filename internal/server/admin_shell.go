@@ -30,8 +30,8 @@ func (s *Server) initAdmin() {
 		Audit:          s.audit,
 		Catalog:        s.catalogAdmin,
 		CatalogChanged: s.applyChanges,
-		Log:      s.log,
-		Now:      s.now,
+		Log:            s.log,
+		Now:            s.now,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a
