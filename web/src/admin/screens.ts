@@ -26,6 +26,9 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'products', title: 'Products', nav: true, load: () => import('./screens/products/Products') },
+  { base: 'categories', title: 'Categories', nav: true, load: () => import('./screens/products/Categories') },
+  { base: 'attributes', title: 'Attributes', nav: true, load: () => import('./screens/products/Attributes') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
