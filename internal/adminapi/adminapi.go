@@ -30,6 +30,8 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
+	"vitrine/internal/currency"
+	"vitrine/internal/settings"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -43,6 +45,13 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
+	// Settings are the shop's settings (settings.go).
+	Settings *settings.Service
+	// Currencies are the currencies and rates (currencies.go).
+	Currencies *currency.Service
+	// TestMail sends the settings' test message at once (ErrMailOff when
+	// the shop has no SMTP server).
+	TestMail func(ctx context.Context, to string) error
 	// Catalog is the catalogue's admin service (products.go);
 	// CatalogChanged is called after each of its writes, so this
 	// instance drops the cached pages at once (the change log tells the

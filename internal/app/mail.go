@@ -46,6 +46,7 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	}
 	outbox := mail.NewOutbox(db, sender, kinds.Render, log, mail.Options{})
 	srv.SetMailKick(outbox.Kick)
+	srv.SetMailSender(sender)
 	go outbox.Run(ctx)
 	return nil
 }

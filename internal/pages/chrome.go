@@ -72,13 +72,14 @@ const ComingSoonURL = "/"
 // coming-soon answer: the shop is not there yet, come back later), and
 // the page asks not to be indexed.
 func (l *Loader) ComingSoon(ctx context.Context) (*Result, error) {
-	settings := l.Settings
+	live := l.live()
+	settings := live.Settings
 	settings.User = Visitor
 	settings.StoreNotice = nil
 	settings.Currencies, settings.BaseCurrency = nil, ""
-	page := ComingSoonPage{Base: Base{Page: "coming-soon", URL: ComingSoonURL, Site: Site{l.SiteName, l.Tagline, l.Currency},
+	page := ComingSoonPage{Base: Base{Page: "coming-soon", URL: ComingSoonURL, Site: Site{live.SiteName, live.Tagline, l.Currency},
 		Nav: []NavCategory{}, Settings: settings}}
-	h := l.head(l.title("Coming soon"), l.Tagline, "")
+	h := l.head(l.title("Coming soon"), live.Tagline, "")
 	h.Canonical = ""
 	h.Robots = "noindex, nofollow"
 	return &Result{Status: http.StatusServiceUnavailable, Data: page, Head: h, Tags: []string{"coming-soon"}}, nil

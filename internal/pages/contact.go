@@ -115,7 +115,7 @@ func (l *Loader) Contact(ctx context.Context, url string) (*Result, error) {
 	}
 	crumbs := []Crumb{{"Home", "/"}, {"Contact", ContactPath}}
 	page := ContactPage{Base: e.base, Title: "Contact", Breadcrumbs: crumbs, Form: cf}
-	h := l.head(l.title("Contact"), "Write to "+l.SiteName+": questions about an order, a product or anything else.", ContactPath)
+	h := l.head(l.title("Contact"), "Write to "+l.live().SiteName+": questions about an order, a product or anything else.", ContactPath)
 	h.JSONLD = []any{
 		breadcrumbLD(l.BaseURL, crumbs),
 		map[string]any{"@context": "https://schema.org", "@type": "ContactPage", "name": "Contact", "url": l.BaseURL + ContactPath},

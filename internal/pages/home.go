@@ -77,13 +77,14 @@ func (l *Loader) Home(ctx context.Context, url string) (*Result, error) {
 			page.Categories = append(page.Categories, e.b.Category(c))
 		}
 	}
-	h := l.head(l.SiteName+" – "+l.Tagline, l.Tagline, "/")
-	h.Title = l.SiteName
-	if l.Tagline != "" {
-		h.Title += " – " + l.Tagline
+	live := l.live()
+	h := l.head(live.SiteName+" – "+live.Tagline, live.Tagline, "/")
+	h.Title = live.SiteName
+	if live.Tagline != "" {
+		h.Title += " – " + live.Tagline
 	}
 	h.JSONLD = []any{map[string]any{
-		"@context": "https://schema.org", "@type": "WebSite", "name": l.SiteName, "url": l.BaseURL + "/",
+		"@context": "https://schema.org", "@type": "WebSite", "name": live.SiteName, "url": l.BaseURL + "/",
 		"potentialAction": map[string]any{"@type": "SearchAction", "target": l.BaseURL + "/?s={search_term_string}&post_type=product", "query-input": "required name=search_term_string"},
 	}}
 	tags := append(productTags(page.Featured), productTags(page.Latest)...)

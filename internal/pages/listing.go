@@ -196,7 +196,7 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	}
 	desc := plainText(description, 160)
 	if desc == "" {
-		desc = title + " at " + l.SiteName
+		desc = title + " at " + l.live().SiteName
 	}
 	h := l.head(l.title(title), desc, canonical)
 	if pq.Search != "" {

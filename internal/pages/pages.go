@@ -62,6 +62,25 @@ type Loader struct {
 	// ContentPages are the shop's content pages (content.go): the footer's
 	// links and /<slug>/ (nil: none).
 	ContentPages ContentSource
+	// Live, when set, answers the shop's name, tagline and settings in
+	// force (staff change them in the admin while the shop runs;
+	// internal/settings); otherwise SiteName, Tagline and Settings are.
+	Live func() Live
+}
+
+// Live is what the admin may change while the shop runs.
+type Live struct {
+	SiteName string
+	Tagline  string
+	Settings Settings
+}
+
+// live is the name, tagline and settings in force.
+func (l *Loader) live() Live {
+	if l.Live != nil {
+		return l.Live()
+	}
+	return Live{SiteName: l.SiteName, Tagline: l.Tagline, Settings: l.Settings}
 }
 
 // Result is a loaded page.
@@ -230,7 +249,8 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 		return nil, err
 	}
 	b := &storeapi.Builder{Currency: l.Currency, Now: l.Now(), CategoryPaths: storeapi.CategoryPaths(cats)}
-	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{l.SiteName, l.Tagline, l.Currency}, Settings: l.Settings}}
+	live := l.live()
+	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{live.SiteName, live.Tagline, l.Currency}, Settings: live.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
 	if e.base.Pages, err = l.pageLinks(ctx); err != nil {
 		return nil, err
@@ -299,14 +319,14 @@ func plainText(s string, n int) string {
 }
 
 func (l *Loader) head(title, description, path string) render.Head {
-	return render.Head{Title: title, Description: description, Canonical: l.BaseURL + path, SiteName: l.SiteName}
+	return render.Head{Title: title, Description: description, Canonical: l.BaseURL + path, SiteName: l.live().SiteName}
 }
 
 func (l *Loader) title(s string) string {
 	if s == "" {
-		return l.SiteName
+		return l.live().SiteName
 	}
-	return s + " – " + l.SiteName
+	return s + " – " + l.live().SiteName
 }
 
 func breadcrumbLD(base string, crumbs []Crumb) map[string]any {

@@ -358,7 +358,7 @@ func (s *Server) AccountMailView(ctx context.Context, kind, ref string) (mail.Ac
 		return mail.AccountView{}, err
 	}
 	base := strings.TrimRight(s.cfg.BaseURL, "/")
-	v := mail.AccountView{ShopName: s.cfg.SiteName, To: c.To, Name: c.User.DisplayName, Login: c.User.Username,
+	v := mail.AccountView{ShopName: s.siteName(), To: c.To, Name: c.User.DisplayName, Login: c.User.Username,
 		NewEmail: c.NewEmail, LostPasswordURL: base + lostPasswordPath}
 	if v.Login == "" {
 		v.Login = c.User.Email

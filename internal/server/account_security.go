@@ -298,6 +298,6 @@ func (s *Server) AccountOwnerView(ctx context.Context, userID int64) (mail.Owner
 	if err != nil {
 		return mail.OwnerView{}, err
 	}
-	return mail.OwnerView{ShopName: s.cfg.SiteName, Email: u.Email, Name: u.DisplayName,
+	return mail.OwnerView{ShopName: s.siteName(), Email: u.Email, Name: u.DisplayName,
 		SecurityURL: strings.TrimRight(s.cfg.BaseURL, "/") + securityPath}, nil
 }

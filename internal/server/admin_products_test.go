@@ -28,7 +28,7 @@ func (f *frameShop) staffCall(who, method, path, body string, headers ...string)
 
 func storePrice(t *testing.T, srv *server.Server, id int64) string {
 	t.Helper()
-	r := httptestGet(srv, "/wp-json/wc/store/v1/products/"+strconv.FormatInt(id, 10))
+	r := visitorGet(srv, "/wp-json/wc/store/v1/products/"+strconv.FormatInt(id, 10))
 	var p struct {
 		Prices struct {
 			Price string `json:"price"`
@@ -96,7 +96,7 @@ func TestAdminProductsAPI(t *testing.T) {
 		if got := storePrice(t, other, p.ID); got != "1000" {
 			t.Fatalf("other instance: %s", got)
 		}
-		pageBefore := httptestGet(other, "/product/enamel-mug/")
+		pageBefore := visitorGet(other, "/product/enamel-mug/")
 		if !strings.Contains(pageBefore.body, "10.00") {
 			t.Fatalf("product page before: %.300s", pageBefore.body)
 		}
@@ -120,7 +120,7 @@ func TestAdminProductsAPI(t *testing.T) {
 		if got := storePrice(t, other, p.ID); got != "1234" {
 			t.Errorf("the other instance still answers %s", got)
 		}
-		if page := httptestGet(other, "/product/enamel-mug/"); !strings.Contains(page.body, "12.34") {
+		if page := visitorGet(other, "/product/enamel-mug/"); !strings.Contains(page.body, "12.34") {
 			t.Errorf("the other instance's product page still shows the old price")
 		}
 
@@ -303,8 +303,8 @@ func TestAdminVariableProductAPI(t *testing.T) {
 	})
 }
 
-// httptestGet is a visitor's GET on srv.
-func httptestGet(srv *server.Server, path string) frameAnswer {
+// visitorGet is a visitor's GET on srv.
+func visitorGet(srv *server.Server, path string) frameAnswer {
 	r, _ := http.NewRequest("GET", path, nil)
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, r)

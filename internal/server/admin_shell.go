@@ -28,6 +28,9 @@ func (s *Server) initAdmin() {
 		Viewer:         userOf,
 		ClientIP:       s.clientIP,
 		Audit:          s.audit,
+		Settings:       s.settings,
+		Currencies:     s.currencies,
+		TestMail:       s.sendTestMail,
 		Catalog:        s.catalogAdmin,
 		CatalogChanged: s.applyChanges,
 		Log:            s.log,
@@ -101,7 +104,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Nonce = s.restNonce(u.ID, nonceTickAt(s.now()))
 	d.LogoutURL = s.logoutURL(r)
-	d.Site.Name, d.Site.URL, d.Site.Currency = s.cfg.SiteName, s.cfg.BaseURL, s.cfg.Currency.Code
+	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)
 	if err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -111,5 +114,5 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Robots-Tag", "noindex, nofollow")
 	// template.JS keeps the JSON as is; json.Marshal already escapes <, >
 	// and &, so it cannot close the script element.
-	_ = adminShell.Execute(w, map[string]any{"Site": s.cfg.SiteName, "Assets": s.adminAsset, "Data": template.JS(raw)})
+	_ = adminShell.Execute(w, map[string]any{"Site": s.siteName(), "Assets": s.adminAsset, "Data": template.JS(raw)})
 }

@@ -217,7 +217,7 @@ func (s *Server) initAccounts() {
 	a := s.cfg.Accounts
 	a.Store, a.Now, a.Log = s.db, s.now, s.log
 	if a.Issuer == "" {
-		a.Issuer = s.cfg.SiteName
+		a.Issuer = s.siteName()
 	}
 	if a.Sealer == nil {
 		// TOTP secrets and mailed links' tokens sealed under a key derived

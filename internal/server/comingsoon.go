@@ -56,13 +56,14 @@ var comingSoonActions = map[string]bool{
 	"rest-nonce":                    true,
 }
 
-// withComingSoon answers for the shop while it is in coming-soon mode;
-// outside the mode it is next itself.
+// withComingSoon answers for the shop while it is in coming-soon mode
+// (staff turn it on and off in the admin while the shop runs).
 func (s *Server) withComingSoon(next http.Handler) http.Handler {
-	if !s.cfg.ComingSoon {
-		return next
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.live().ComingSoon {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if u := userOf(r); (u != nil && u.CanEditPages()) || comingSoonOpen(r) {
 			next.ServeHTTP(w, r)
 			return

@@ -57,7 +57,7 @@ func (s *Server) pageUser(r *http.Request) pages.User {
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
 		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, nonceTickAt(s.now()))}
-	if s.cfg.ComingSoon && u.CanEditPages() {
+	if s.live().ComingSoon && u.CanEditPages() {
 		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
 			s.log.Warn("read coming-soon banner flag", "user", u.ID, "err", err)

@@ -29,8 +29,14 @@ type frameShop struct {
 
 func newFrameShop(t *testing.T, db *sqlstore.DB, comingSoon bool) *frameShop {
 	t.Helper()
-	srv := newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+	return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ComingSoon: comingSoon})
+}
+
+// newFrameShopWith is newFrameShop on a configuration of the test's own.
+func newFrameShopWith(t *testing.T, db *sqlstore.DB, cfg server.Config) *frameShop {
+	t.Helper()
+	srv := newServer(t, db, "", 1, cfg)
 	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
 	for _, u := range []struct{ name, role string }{
 		{"Carla Customer", account.RoleCustomer}, {"Dana Customer", account.RoleCustomer},

@@ -98,7 +98,8 @@ func shortName(name string) string {
 
 // buildManifest is the shop's manifest.
 func (s *Server) buildManifest() staticFile {
-	m := webManifest{Name: s.cfg.SiteName, ShortName: shortName(s.cfg.SiteName), Description: s.cfg.Tagline,
+	lv := s.live()
+	m := webManifest{Name: lv.SiteName, ShortName: shortName(lv.SiteName), Description: lv.Tagline,
 		StartURL: "/", Scope: "/", Display: "standalone", ThemeColor: ThemeColor, BackgroundColor: "#ffffff", Lang: "en"}
 	if m.Name == "" {
 		m.Name, m.ShortName = "Vitrine", "Vitrine"
@@ -129,7 +130,7 @@ func serveStatic(w http.ResponseWriter, r *http.Request, f staticFile, contentTy
 }
 
 func (s *Server) handleManifest(w http.ResponseWriter, r *http.Request) {
-	serveStatic(w, r, s.manifest, "application/manifest+json")
+	serveStatic(w, r, *s.manifest.Load(), "application/manifest+json")
 }
 
 func (s *Server) handleIcon(w http.ResponseWriter, r *http.Request) {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
+	"vitrine/internal/adminapi"
 	"vitrine/internal/cart"
 	"vitrine/internal/mail"
 	"vitrine/internal/pages"
@@ -24,6 +26,24 @@ import (
 // (the outbox worker's Kick), so the message goes out at once instead of on
 // the next poll.
 func (s *Server) SetMailKick(kick func()) { s.mailKick = kick }
+
+// SetMailSender gives the admin's test message (settings' "send a test
+// message") the shop's SMTP sender; nil when mail is not configured. Like
+// SetMailKick it is called once, before the shop serves.
+func (s *Server) SetMailSender(m mail.Sender) { s.mailSender = m }
+
+// sendTestMail sends the admin's test message now, not through the
+// outbox: the point is to see the SMTP server's answer.
+func (s *Server) sendTestMail(ctx context.Context, to string) error {
+	if s.mailSender == nil {
+		return adminapi.ErrMailOff
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	name := s.siteName()
+	return s.mailSender.Send(ctx, mail.Message{To: []string{to}, Subject: "[" + name + "] Test message",
+		Text: "This is a test message from " + name + "'s admin (" + s.cfg.BaseURL + ").\n\nIf you can read it, the shop's mail works.\n"})
+}
 
 func (s *Server) kickMail() {
 	if s.mailKick != nil {
@@ -60,7 +80,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	}
 	pv := pages.NewOrderView(o, s.currencyOf(ctx, o.Currency), instructions)
 	v := mail.OrderView{
-		ShopName:        s.cfg.SiteName,
+		ShopName:        s.siteName(),
 		Number:          o.Number,
 		Date:            pv.DateCreated,
 		FirstName:       o.Billing.FirstName,

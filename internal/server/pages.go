@@ -198,7 +198,7 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 		}
 	}
 	head := res.Head
-	if n := s.cfg.Settings.StoreNotice; n != nil {
+	if n := s.live().Settings.StoreNotice; n != nil {
 		head.StoreNoticeID = n.ID // the head script hides a dismissed notice before paint
 	}
 	doc, err := render.Document(head, s.assets, app, data)

@@ -30,6 +30,7 @@ import (
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
+	"vitrine/internal/mail"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -37,6 +38,7 @@ import (
 	"vitrine/internal/pricing"
 	"vitrine/internal/render"
 	"vitrine/internal/review"
+	"vitrine/internal/settings"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
@@ -136,13 +138,14 @@ type Server struct {
 	handler http.Handler
 
 	lastChange atomic.Int64
-	cats       *categoryCache  // s.store, with the category list in memory
-	mailKick   func()          // the mail outbox's Kick (order_mail.go)
-	products   *catalog.Cache  // products for the cart and get_variation
-	frags      *fragmentCache  // rendered cart fragments (wcajax_cart.go)
-	notFound   notFoundCache   // the rendered 404 page (pages.go)
-	comingSoon comingSoonCache // the rendered coming-soon page (comingsoon.go)
-	manifest   staticFile      // /manifest.webmanifest (manifest.go)
+	cats       *categoryCache             // s.store, with the category list in memory
+	mailKick   func()                     // the mail outbox's Kick (order_mail.go)
+	mailSender mail.Sender                // SMTP, for the admin\'s test message; nil when off (order_mail.go)
+	products   *catalog.Cache             // products for the cart and get_variation
+	frags      *fragmentCache             // rendered cart fragments (wcajax_cart.go)
+	notFound   notFoundCache              // the rendered 404 page (pages.go)
+	comingSoon comingSoonCache            // the rendered coming-soon page (comingsoon.go)
+	manifest   atomic.Pointer[staticFile] // /manifest.webmanifest (manifest.go)
 
 	carts    *cart.Service                // the cart's use cases
 	checkout *checkout.Service            // pricing, placing orders, rate limit, held stock
@@ -163,12 +166,14 @@ type Server struct {
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
-	audit *audit.Service // the admin's audit log (internal/audit)
-	admin *adminapi.API  // the admin API (internal/adminapi)
+	settings     *settings.Service    // the settings staff change in the admin (settings.go)
+	liveSettings atomic.Pointer[live] // the ones in force
+	audit        *audit.Service       // the admin's audit log (internal/audit)
+	admin        *adminapi.API        // the admin API (internal/adminapi)
+	adminAsset   render.Assets        // the admin app's entry (admin_shell.go); Script "" when not built
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
 	catalogAdmin *catalog.Admin
-	adminAsset   render.Assets // the admin app's entry (admin_shell.go); Script "" when not built
 }
 
 // New wires a server. engine may be nil (client-side rendering only).
@@ -197,6 +202,9 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	}
 	if cfg.Now != nil {
 		s.now = func() time.Time { return cfg.Now().UTC() }
+	}
+	if err := s.initSettings(); err != nil { // settings.go
+		return nil, err
 	}
 	s.initCheckout()
 	s.cats = &categoryCache{Store: db}
@@ -230,7 +238,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
-		ContentPages: s.pages}
+		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)
@@ -238,7 +246,8 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.files = files
 	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
 	_ = iconFiles()     // and the manifest's icons (manifest.go)
-	s.manifest = s.buildManifest()
+	m := s.buildManifest()
+	s.manifest.Store(&m)
 	s.metrics = newMetrics(s)
 	s.initAdmin() // admin_shell.go
 	s.handler = s.middleware(s.withViewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
@@ -304,15 +313,28 @@ func (s *Server) applyChanges(ctx context.Context) {
 		if len(changes) == 0 {
 			return
 		}
-		purge, listed, pagesChanged := false, false, false
+		purge, listed, pagesChanged, settingsChanged := false, false, false, false
 		var tags []string
 		catalogChanges := changes[:0:0]
 		for _, c := range changes {
 			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
-			if c.Kind != sqlstore.ChangePages {
+			switch c.Kind {
+			case sqlstore.ChangePages, sqlstore.ChangeSettings, sqlstore.ChangeCurrencies, sqlstore.ChangeRates:
+			default:
 				catalogChanges = append(catalogChanges, c)
 			}
 			switch c.Kind {
+			case sqlstore.ChangeCurrencies:
+				// The switcher's list, in every page (currency.go).
+				s.currencyStore.Invalidate()
+				purge = true
+			case sqlstore.ChangeRates:
+				// Rates are applied per request (the price call).
+				s.currencyStore.Invalidate()
+			case sqlstore.ChangeSettings:
+				// Staff saved the settings (settings.go): every page
+				// shows the shop's name and carries its switches.
+				settingsChanged, purge = true, true
 			case sqlstore.ChangePages:
 				// A content page was set or deleted: every page's
 				// footer links the published ones (content_page.go).
@@ -336,6 +358,9 @@ func (s *Server) applyChanges(ctx context.Context) {
 			}
 		}
 		s.products.Invalidate(catalogChanges)
+		if settingsChanged {
+			s.reloadSettings(ctx)
+		}
 		if pagesChanged {
 			s.pages.Reset()
 			s.notFound.reset()

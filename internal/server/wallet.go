@@ -72,7 +72,7 @@ func (s *Server) initWallet() {
 	}
 	cfg := *wc
 	if cfg.BrandName == "" {
-		cfg.BrandName = s.cfg.SiteName
+		cfg.BrandName = s.siteName()
 	}
 	// The method knows the decimals the shop writes each currency with:
 	// PayPal takes HUF only in whole forints, so a shop writing forints

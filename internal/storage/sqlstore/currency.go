@@ -67,12 +67,22 @@ func (db *DB) SaveCurrency(ctx context.Context, c currency.Currency, rate *curre
 			c.Rounding, c.Step, c.Ending, c.Enabled, c.Order, now.Unix()); err != nil {
 			return err
 		}
-		if rate == nil {
-			return nil
+		if rate != nil {
+			if err := recordRateTx(ctx, tx, *rate, now); err != nil {
+				return err
+			}
 		}
-		return recordRateTx(ctx, tx, *rate, now)
+		return db.recordChange(ctx, tx, 0, ChangeCurrencies)
 	})
 }
+
+// The catalog_changes kinds of currency writes: every instance forgets its
+// cached currencies, and on ChangeCurrencies (the switcher's list or a
+// format changed) its rendered pages too.
+const (
+	ChangeCurrencies = "currencies"
+	ChangeRates      = "rates"
+)
 
 func recordRateTx(ctx context.Context, tx *sqlx.Tx, r currency.RateRecord, now time.Time) error {
 	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO currency_rates (code, base_code, rate, rate_date, source, recorded_at)
@@ -97,7 +107,7 @@ func (db *DB) RecordRates(ctx context.Context, records []currency.RateRecord, cu
 				return err
 			}
 		}
-		return nil
+		return db.recordChange(ctx, tx, 0, ChangeRates)
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"vitrine/internal/currency"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
+	"vitrine/internal/settings"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 )
@@ -31,4 +32,5 @@ var (
 	_ currency.Store    = (*DB)(nil)
 	_ contentpage.Store = (*DB)(nil)
 	_ audit.Store       = (*DB)(nil)
+	_ settings.Store    = (*DB)(nil)
 )

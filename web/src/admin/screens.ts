@@ -29,6 +29,8 @@ export const screens: Screen[] = [
   { base: 'products', title: 'Products', nav: true, load: () => import('./screens/products/Products') },
   { base: 'categories', title: 'Categories', nav: true, load: () => import('./screens/products/Categories') },
   { base: 'attributes', title: 'Attributes', nav: true, load: () => import('./screens/products/Attributes') },
+  { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
+  { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 

@@ -33,6 +33,7 @@ const OBJECTS: [string, string][] = [
   ['review', 'Reviews'],
   ['message', 'Messages'],
   ['settings', 'Settings'],
+  ['currency', 'Currencies'],
 ];
 
 const PER_PAGE = 50;

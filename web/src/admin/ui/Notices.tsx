@@ -34,8 +34,8 @@ export function Notices({ notices, dismiss }: { notices: Notice[]; dismiss: (id:
         {errors.map((n) => (
           <div key={n.id} className="admin-notice admin-notice--error">
             <p>{n.text}</p>
-            <button type="button" className="admin-notice__dismiss" onClick={() => dismiss(n.id)}>
-              Dismiss<span className="screen-reader-text"> this notice</span>
+            <button type="button" className="admin-notice__dismiss" onClick={() => dismiss(n.id)} aria-label="Dismiss this notice">
+              Dismiss
             </button>
           </div>
         ))}

@@ -4,14 +4,14 @@ export function Pager({ page, totalPages, onPage, label }: { page: number; total
   if (totalPages <= 1) return null;
   return (
     <nav className="admin-pager" aria-label={label}>
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous<span className="screen-reader-text"> page</span>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)} aria-label="Previous page">
+        Previous
       </button>
       <span aria-current="page">
         Page {page} of {totalPages}
       </span>
-      <button type="button" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
-        Next<span className="screen-reader-text"> page</span>
+      <button type="button" disabled={page >= totalPages} onClick={() => onPage(page + 1)} aria-label="Next page">
+        Next
       </button>
     </nav>
   );

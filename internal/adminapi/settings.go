@@ -1,0 +1,138 @@
+package adminapi
+
+import (
+	"errors"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+
+	"vitrine/internal/settings"
+)
+
+// The shop's settings (internal/settings): read them, save them. A save
+// names the version it was based on; a stale one is refused with the
+// settings now in force, never merged.
+
+// settingsAnswer is the settings in force and their version.
+type settingsAnswer struct {
+	settings.Shop
+	Version   int64  `json:"version"`
+	UpdatedAt string `json:"updated_at,omitempty"` // RFC 3339; absent while the flags' defaults are in force
+}
+
+func answerOf(v settings.Versioned) settingsAnswer {
+	a := settingsAnswer{Shop: v.Shop, Version: v.Version}
+	if !v.UpdatedAt.IsZero() {
+		a.UpdatedAt = v.UpdatedAt.Format(time.RFC3339)
+	}
+	return a
+}
+
+// GET /wp-json/vitrine/v1/admin/settings
+func (a *API) settingsGet(w http.ResponseWriter, _ *http.Request, _ Staff) error {
+	WriteJSON(w, http.StatusOK, answerOf(a.d.Settings.Current()))
+	return nil
+}
+
+// PUT /wp-json/vitrine/v1/admin/settings: the whole document and the
+// version it was based on.
+func (a *API) settingsPut(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	var in struct {
+		settings.Shop
+		Version *int64 `json:"version"`
+	}
+	if err := Decode(r, &in); err != nil {
+		return err
+	}
+	if in.Version == nil || *in.Version < 0 {
+		return InvalidParam("version", "The version the changes are based on is required.")
+	}
+	before := a.d.Settings.Current()
+	v, err := a.d.Settings.Update(r.Context(), in.Shop, *in.Version)
+	var ie *settings.InputError
+	switch {
+	case errors.Is(err, settings.ErrStale):
+		return Conflict("vitrine_settings_stale",
+			"Someone else saved the settings after you opened them. Your changes were not saved: reload to see theirs, then make yours again.",
+			map[string]any{"current": answerOf(a.d.Settings.Current())})
+	case errors.As(err, &ie):
+		return InvalidParam(ie.Field, ie.Message)
+	case err != nil:
+		return err
+	}
+	Note(r, "settings.update", "settings", 0, settingsSummary(before.Shop, v.Shop))
+	WriteJSON(w, http.StatusOK, answerOf(v))
+	return nil
+}
+
+// settingsSummary names what a save changed, for the audit log.
+func settingsSummary(old, cur settings.Shop) string {
+	var changed []string
+	add := func(name string, differ bool) {
+		if differ {
+			changed = append(changed, name)
+		}
+	}
+	add("name", old.Name != cur.Name)
+	add("tagline", old.Tagline != cur.Tagline)
+	add("address", old.Address != cur.Address)
+	add("store notice", old.StoreNotice != cur.StoreNotice)
+	add("coming soon "+onOff(cur.ComingSoon), old.ComingSoon != cur.ComingSoon)
+	add("infinite scroll", old.InfiniteScroll != cur.InfiniteScroll || old.InfiniteScrollHistory != cur.InfiniteScrollHistory)
+	add("gallery", old.Zoom != cur.Zoom || old.Lightbox != cur.Lightbox)
+	add("page loader", old.PageLoader != cur.PageLoader)
+	add("header", old.HeaderHideOnScroll != cur.HeaderHideOnScroll)
+	add("swatches", old.ClearOnReselect != cur.ClearOnReselect || old.ClickableOutOfStock != cur.ClickableOutOfStock ||
+		old.DeselectConflicting != cur.DeselectConflicting)
+	if len(changed) == 0 {
+		return "Settings saved unchanged"
+	}
+	s := "Changed "
+	for i, c := range changed {
+		if i > 0 {
+			s += ", "
+		}
+		s += c
+	}
+	return s
+}
+
+func onOff(b bool) string {
+	if b {
+		return "(on)"
+	}
+	return "(off)"
+}
+
+// ErrMailOff is a test message asked of a shop without SMTP.
+var ErrMailOff = errors.New("mail is not configured")
+
+// POST /wp-json/vitrine/v1/admin/settings/test-mail {"to": address}: sends
+// a message now and says what the SMTP server answered.
+func (a *API) settingsTestMail(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	var in struct {
+		To string `json:"to"`
+	}
+	if err := Decode(r, &in); err != nil {
+		return err
+	}
+	addr, err := mail.ParseAddress(strings.TrimSpace(in.To))
+	if err != nil || addr.Name != "" || len(addr.Address) > 254 {
+		return InvalidParam("to", "Enter one email address, such as owner@example.com.")
+	}
+	if a.d.TestMail == nil {
+		return ErrMailOff
+	}
+	switch err := a.d.TestMail(r.Context(), addr.Address); {
+	case errors.Is(err, ErrMailOff):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "vitrine_mail_not_configured",
+			Message: "The shop has no mail server: start it with --smtp-url to send mail."}
+	case err != nil:
+		// Staff see the mail server's own answer: it is what they need to fix it.
+		return &Error{Status: http.StatusBadGateway, Code: "vitrine_mail_failed", Message: "The mail server refused the message: " + err.Error()}
+	}
+	Note(r, "settings.test_mail", "settings", 0, "Test message sent to "+addr.Address)
+	WriteJSON(w, http.StatusOK, map[string]any{"sent": true, "to": addr.Address})
+	return nil
+}
