@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -141,6 +142,45 @@ func TestAdminCreateEditAndVersions(t *testing.T) {
 		}
 		if other.SKU != "OTHER-1" {
 			t.Errorf("other: %+v", other)
+		}
+	})
+}
+
+// Edits raced on one version: exactly one is written, the others are
+// stale, whatever the engine's locking.
+func TestAdminConcurrentEdits(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		a := newAdmin(t, db)
+		p, err := a.Create(ctx, catalog.ProductInput{Name: s("Race Mug"), RegularPrice: s("5")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		errs := make(chan error, n)
+		for i := 0; i < n; i++ {
+			go func(i int) {
+				price := strconv.Itoa(10 + i)
+				_, err := a.Update(ctx, p.ID, p.Version, catalog.ProductInput{RegularPrice: &price})
+				errs <- err
+			}(i)
+		}
+		ok, stale := 0, 0
+		for i := 0; i < n; i++ {
+			switch err := <-errs; {
+			case err == nil:
+				ok++
+			case errors.Is(err, catalog.ErrStale):
+				stale++
+			default:
+				t.Errorf("edit: %v", err)
+			}
+		}
+		if ok != 1 || stale != n-1 {
+			t.Errorf("%d edits written, %d stale; want 1 and %d", ok, stale, n-1)
+		}
+		if got := mustVersion(t, db, p.ID); got != p.Version+1 {
+			t.Errorf("version %d after the race, want %d", got, p.Version+1)
 		}
 	})
 }
