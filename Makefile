@@ -59,7 +59,7 @@ lint: $(MANIFEST)
 
 test-go: $(MANIFEST)
 	@if [ -n "$${VITRINE_TEST_POSTGRES:-}" ]; then echo "Go tests on SQLite and PostgreSQL"; else echo "Go tests on SQLite (set VITRINE_TEST_POSTGRES to include PostgreSQL)"; fi
-	$(GO) test -count=1 -timeout 15m ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 test-web: web/node_modules/.installed
 	cd web && npm run typecheck --silent && npm test --silent

@@ -30,7 +30,12 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
+	"vitrine/internal/contact"
 	"vitrine/internal/currency"
+	"vitrine/internal/media"
+	"vitrine/internal/money"
+	"vitrine/internal/orders"
+	"vitrine/internal/review"
 	"vitrine/internal/settings"
 )
 
@@ -52,6 +57,18 @@ type Deps struct {
 	// TestMail sends the settings' test message at once (ErrMailOff when
 	// the shop has no SMTP server).
 	TestMail func(ctx context.Context, to string) error
+	// Orders is the orders back office; Currency how the shop writes a
+	// currency's amounts (an order's).
+	Orders   *orders.Service
+	Currency func(ctx context.Context, code string) money.Currency
+	// Media is the media library (media.go).
+	Media *media.Library
+	// Reviews moderates product reviews (reviews.go).
+	Reviews *review.Service
+	// Contact is the contact inbox (messages.go).
+	Contact *contact.Service
+	// BaseURL makes absolute storefront links (product permalinks).
+	BaseURL string
 	// Catalog is the catalogue's admin service (products.go);
 	// CatalogChanged is called after each of its writes, so this
 	// instance drops the cached pages at once (the change log tells the
@@ -78,6 +95,12 @@ func New(d Deps) *API {
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Currency == nil {
+		d.Currency = func(_ context.Context, code string) money.Currency {
+			c, _ := money.Lookup(code)
+			return c
+		}
 	}
 	if d.ClientIP == nil {
 		d.ClientIP = func(r *http.Request) string { return r.RemoteAddr }

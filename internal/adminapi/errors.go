@@ -2,9 +2,14 @@ package adminapi
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/contact"
+	"vitrine/internal/media"
+	"vitrine/internal/review"
 	"vitrine/internal/storeapi"
 )
 
@@ -49,15 +54,64 @@ func Conflict(code, message string, data map[string]any) *Error {
 func asError(err error) (*Error, bool) {
 	var e *Error
 	var catalogInput *catalog.InputError
+	var fe *media.FieldError
+	var rie *review.InputError
+	var cie *contact.InputError
 	switch {
 	case errors.As(err, &e):
 		return e, true
+	// The media library's upload refusals (WordPress's codes).
+	case errors.Is(err, media.ErrNoData):
+		return &Error{Status: http.StatusBadRequest, Code: "rest_upload_no_data", Message: "No data supplied: choose an image to upload."}, true
+	case errors.Is(err, media.ErrFileTooBig):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "rest_upload_file_too_big",
+			Message: fmt.Sprintf("This file is too large: images may be up to %d MB.", media.MaxUploadBytes>>20)}, true
+	case errors.Is(err, media.ErrType):
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: "rest_upload_invalid_type",
+			Message: "Sorry, this file type is not permitted: upload a JPEG, PNG, GIF or WebP image."}, true
+	case errors.Is(err, media.ErrImageTooBig):
+		return &Error{Status: http.StatusBadRequest, Code: "rest_upload_image_too_large", Message: strings.TrimPrefix(err.Error(), "media: ")}, true
+	case errors.As(err, &fe):
+		return InvalidParam(fe.Field, fe.Why), true
+
+	// Reviews.
+	case errors.Is(err, review.ErrReviewNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_review_invalid_id", Message: "Invalid review ID."}, true
+	case errors.Is(err, review.ErrBadStatus):
+		return InvalidParam("status", "status is not one of hold, approved, spam, trash."), true
+	case errors.Is(err, review.ErrNotTrashed):
+		return &Error{Status: http.StatusConflict, Code: "vitrine_review_not_trashed", Message: "Move the review to the trash before deleting it permanently."}, true
+	case errors.Is(err, review.ErrNotReplyable):
+		return &Error{Status: http.StatusConflict, Code: "vitrine_review_not_replyable", Message: "A review in the spam or the trash cannot be replied to. Approve it first."}, true
+	case errors.As(err, &rie):
+		return InvalidParam(rie.Field, rie.Message), true
+
+	// Messages.
+	case errors.Is(err, contact.ErrNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "vitrine_message_invalid_id", Message: "There is no such message or file."}, true
+	case errors.Is(err, contact.ErrBadStatus):
+		return InvalidParam("status", "status is not one of new, read, trash."), true
+	case errors.Is(err, contact.ErrNotTrashed):
+		return &Error{Status: http.StatusConflict, Code: "vitrine_message_not_trashed", Message: "Move the message to the trash before deleting it permanently."}, true
+	case errors.Is(err, contact.ErrTrashed):
+		return &Error{Status: http.StatusConflict, Code: "vitrine_message_trashed", Message: "Restore the message from the trash before replying to it."}, true
+	case errors.Is(err, contact.ErrNoAddress):
+		return &Error{Status: http.StatusConflict, Code: "vitrine_message_no_address", Message: "This message has no valid email address to reply to."}, true
+	case errors.Is(err, contact.ErrFilePurged):
+		return &Error{Status: http.StatusGone, Code: "vitrine_file_purged", Message: "This file was removed after the retention period."}, true
+	case errors.As(err, &cie):
+		return InvalidParam(cie.Field, cie.Message), true
+
+	// Products.
 	case errors.As(err, &catalogInput):
 		return InvalidParam(catalogInput.Field, catalogInput.Message), true
 	case errors.Is(err, catalog.ErrNotFound):
 		return &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_invalid_id", Message: "Invalid ID: it does not exist, or it was deleted."}, true
 	case errors.Is(err, catalog.ErrStale):
 		return Conflict("vitrine_product_stale", "This product was changed by someone else after you opened it, so your edit was not saved. Reload it and make your change again.", nil), true
+	}
+	if e, ok := orderError(err); ok {
+		return e, true
 	}
 	return nil, false
 }

@@ -38,8 +38,10 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	}
 	orders := mail.OrderRenderer(srv.OrderMailView, to)
 	kinds := mail.Renderers{mail.KindOrderConfirmation: orders, mail.KindNewOrder: orders,
-		support.KindMessage: support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView),
-		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName)}
+		mail.KindOrderCompleted: orders, mail.KindOrderRefunded: orders,
+		mail.KindCustomerNote: mail.CustomerNoteRenderer(srv.CustomerNoteMailView),
+		support.KindMessage:   support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView),
+		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName), contact.KindReply: srv.Contact().ReplyRenderer(to, cfg.SiteName)}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {
 		kinds[k] = accounts

@@ -116,9 +116,10 @@ type Stored struct {
 	ClientIP      string
 	UserAgent     string
 	UserID        int64
-	Status        string // "new": the admin inbox (a later issue) moves it on
+	Status        string // InboxNew, InboxRead, InboxReplied, InboxTrash
 	CreatedAt     time.Time
 	Files         []StoredFile
+	Replies       []Reply // oldest first (filled by reads)
 }
 
 // StoredFile is one uploaded file kept with its submission. Content is nil
@@ -152,6 +153,32 @@ type Store interface {
 	// how many files it emptied.
 	PurgeContactFiles(ctx context.Context, before, now time.Time) (int64, error)
 	HitRateLimits(ctx context.Context, hits []checkout.RateHit, window time.Duration, now time.Time) (wait time.Duration, ok bool, err error)
+
+	// The inbox (inbox.go).
+
+	// ContactInbox returns one page of submissions (InboxQuery, already
+	// normalised), newest first, with their files (no content) and
+	// replies, and their total.
+	ContactInbox(ctx context.Context, q InboxQuery) ([]Stored, int, error)
+	// ContactCounts counts the submissions by status.
+	ContactCounts(ctx context.Context) (map[string]int, error)
+	// MarkContactRead moves a new submission to read (nothing otherwise).
+	MarkContactRead(ctx context.Context, id int64) error
+	// SetContactStatus sets a submission's status (ErrNotFound).
+	SetContactStatus(ctx context.Context, id int64, status string) error
+	// InsertContactReply stores a reply, marks its submission replied and
+	// queues its mail (KindReply, ref the new id) in one transaction;
+	// ErrNotFound when the submission is gone, ErrTrashed when it is in
+	// the trash.
+	InsertContactReply(ctx context.Context, r *Reply) (int64, error)
+	// ContactReply loads a reply (ErrNotFound).
+	ContactReply(ctx context.Context, id int64) (*Reply, error)
+	// DeleteContactSubmission removes a submission in the trash with its
+	// files and replies (ErrNotFound, ErrNotTrashed).
+	DeleteContactSubmission(ctx context.Context, id int64) error
+	// ContactFile loads one file of a submission with its content (nil
+	// when purged); ErrNotFound when the submission has no such file.
+	ContactFile(ctx context.Context, submissionID, fileID int64) (*StoredFile, error)
 }
 
 // Verifier checks the bot-check payload (botcheck.Service for purpose
@@ -184,8 +211,11 @@ type Service struct {
 	RateWindow time.Duration
 	// FileRetention overrides DefaultFileRetention when set.
 	FileRetention time.Duration
-	Now           func() time.Time
-	Log           *slog.Logger
+	// Queued, when set, is called after a reply's mail was queued (the
+	// outbox's Kick).
+	Queued func()
+	Now    func() time.Time
+	Log    *slog.Logger
 }
 
 func (s *Service) now() time.Time {

@@ -22,6 +22,14 @@ const (
 	// KindNewOrder is the new-order notice sent to the shop; ref is the
 	// order id.
 	KindNewOrder = "new_order"
+	// KindCustomerNote is a note staff added to an order for its
+	// customer; ref is the note id.
+	KindCustomerNote = "customer_note"
+	// KindOrderCompleted tells the shopper their order is complete;
+	// KindOrderRefunded that it was refunded (wholly or in part). ref is
+	// the order id.
+	KindOrderCompleted = "order_completed"
+	KindOrderRefunded  = "order_refunded"
 	// KindAccountCodeReused tells an account's owner that a two-factor
 	// code already used was tried again; ref is "<user id>.<unix time>".
 	KindAccountCodeReused = "account_code_reused"

@@ -12,8 +12,8 @@ import (
 type OrderLoader func(ctx context.Context, orderID int64) (OrderView, error)
 
 // OrderRenderer is the Renderer of the order emails: ref is the order id in
-// decimal; KindOrderConfirmation goes to the order's Email and KindNewOrder
-// to shopTo. A malformed ref, an unknown kind or a missing order is
+// decimal; KindOrderConfirmation, KindOrderCompleted and KindOrderRefunded
+// go to the order's Email and KindNewOrder to shopTo. A malformed ref, an unknown kind or a missing order is
 // permanent; other loader errors (the store is down) are retried.
 func OrderRenderer(load OrderLoader, shopTo []string) Renderer {
 	return func(ctx context.Context, kind, ref string) (Message, error) {
@@ -21,7 +21,7 @@ func OrderRenderer(load OrderLoader, shopTo []string) Renderer {
 		if err != nil || id <= 0 {
 			return Message{}, Permanent(fmt.Errorf("mail: %s: bad order ref %q", kind, ref))
 		}
-		if kind != KindOrderConfirmation && kind != KindNewOrder {
+		if kind != KindOrderConfirmation && kind != KindNewOrder && kind != KindOrderCompleted && kind != KindOrderRefunded {
 			return Message{}, Permanent(fmt.Errorf("mail: unknown kind %q", kind))
 		}
 		v, err := load(ctx, id)
@@ -31,8 +31,13 @@ func OrderRenderer(load OrderLoader, shopTo []string) Renderer {
 		if err != nil {
 			return Message{}, fmt.Errorf("mail: %s: load order %d: %w", kind, id, err)
 		}
-		if kind == KindOrderConfirmation {
+		switch kind {
+		case KindOrderConfirmation:
 			return OrderConfirmation(v, v.Email)
+		case KindOrderCompleted:
+			return OrderCompleted(v, v.Email)
+		case KindOrderRefunded:
+			return OrderRefunded(v, v.Email)
 		}
 		if len(shopTo) == 0 {
 			return Message{}, Permanent(errors.New("mail: new_order: no shop address to notify"))
@@ -52,4 +57,30 @@ func (rs Renderers) Render(ctx context.Context, kind, ref string) (Message, erro
 		return Message{}, Permanent(fmt.Errorf("mail: unknown kind %q", kind))
 	}
 	return r(ctx, kind, ref)
+}
+
+// NoteLoader returns the view of a customer note's order with the note in
+// Note, or an error wrapping ErrNotFound when the note does not exist.
+type NoteLoader func(ctx context.Context, noteID int64) (OrderView, error)
+
+// CustomerNoteRenderer is the Renderer of KindCustomerNote: ref is the
+// note id in decimal; the mail goes to the order's Email.
+func CustomerNoteRenderer(load NoteLoader) Renderer {
+	return func(ctx context.Context, kind, ref string) (Message, error) {
+		id, err := strconv.ParseInt(ref, 10, 64)
+		if err != nil || id <= 0 || kind != KindCustomerNote {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: bad note ref %q", kind, ref))
+		}
+		v, err := load(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: note %d: %w", kind, id, err))
+		}
+		if err != nil {
+			return Message{}, fmt.Errorf("mail: %s: load note %d: %w", kind, id, err)
+		}
+		if v.Email == "" {
+			return Message{}, Permanent(fmt.Errorf("mail: %s: note %d: the order has no email", kind, id))
+		}
+		return CustomerNote(v, v.Email)
+	}
 }

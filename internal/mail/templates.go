@@ -50,6 +50,12 @@ type OrderView struct {
 	// link, optional).
 	OrderURL string
 	AdminURL string
+	// FullRefund says the order is wholly refunded (the refund mail's
+	// opening); the refunds are rows of Totals.
+	FullRefund bool
+	// Note is a customer note's text (the customer-note mail); blank
+	// lines separate paragraphs.
+	Note string
 	// TestNotice, when set, marks a test order (paid in a payment sandbox,
 	// no money taken): both mails carry it in the subject ("[Test] ") and
 	// as a line at the top of the body.
@@ -92,6 +98,9 @@ type kindTemplates struct {
 var templates = map[string]kindTemplates{
 	KindOrderConfirmation: parseKind(KindOrderConfirmation),
 	KindNewOrder:          parseKind(KindNewOrder),
+	KindCustomerNote:      parseKind(KindCustomerNote),
+	KindOrderCompleted:    parseKind(KindOrderCompleted),
+	KindOrderRefunded:     parseKind(KindOrderRefunded),
 
 	KindAccountPasswordReset:   parseKind(KindAccountPasswordReset),
 	KindAccountVerifyEmail:     parseKind(KindAccountVerifyEmail),
@@ -124,6 +133,37 @@ func NewOrderNotice(v OrderView, to []string) (Message, error) {
 	m, err := render(KindNewOrder, p)
 	m.To = to
 	m.ReplyTo = v.Email
+	return m, err
+}
+
+// CustomerNote renders a note staff added to an order for its customer,
+// sent to to ("A note has been added to your order"); v.Note is the note.
+func CustomerNote(v OrderView, to string) (Message, error) {
+	p := page{OrderView: v, Subject: oneLine(fmt.Sprintf("Note added to your %s order from %s", v.ShopName, v.Date)),
+		Heading: "A note has been added to your order"}
+	m, err := render(KindCustomerNote, p)
+	m.To = []string{to}
+	return m, err
+}
+
+// OrderCompleted renders the shopper's "your order is complete" mail.
+func OrderCompleted(v OrderView, to string) (Message, error) {
+	p := page{OrderView: v, Subject: oneLine(fmt.Sprintf("Your %s order is now complete", v.ShopName)), Heading: "Thanks for shopping with us"}
+	m, err := render(KindOrderCompleted, p)
+	m.To = []string{to}
+	return m, err
+}
+
+// OrderRefunded renders the shopper's refund mail (v.FullRefund: the
+// whole order).
+func OrderRefunded(v OrderView, to string) (Message, error) {
+	what, heading := "partially refunded", "Partial refund: Order "+oneLine(v.Number)
+	if v.FullRefund {
+		what, heading = "refunded", "Order refunded: "+oneLine(v.Number)
+	}
+	p := page{OrderView: v, Subject: oneLine(fmt.Sprintf("Your %s order #%s has been %s", v.ShopName, v.Number, what)), Heading: heading}
+	m, err := render(KindOrderRefunded, p)
+	m.To = []string{to}
 	return m, err
 }
 

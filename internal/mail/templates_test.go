@@ -120,6 +120,53 @@ func TestMailNewOrderTemplate(t *testing.T) {
 
 // Everything shown is text: a hostile product name, address, note or URL is
 // escaped in the HTML part and cannot break the headers.
+func TestMailCustomerNoteTemplate(t *testing.T) {
+	v := sampleView()
+	v.Note = "Your lamp ships tomorrow.\n\nThe tracking number follows."
+	m, err := mail.CustomerNote(v, "jane@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Subject != "Note added to your Vitrine Demo order from November 22, 2026" || len(m.To) != 1 || m.To[0] != "jane@example.com" {
+		t.Errorf("headers: %q %v", m.Subject, m.To)
+	}
+	for _, want := range []string{"A note has been added to your order", "Hi Jane,", "> Your lamp ships tomorrow.\n\n> The tracking number follows.",
+		"Order #1042", "Linen shirt (#LS-1) × 2 = $56.00", "View your order: https://shop.example/"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if !strings.Contains(m.HTML, "<p style=\"margin:0 0 8px;\">The tracking number follows.</p>") {
+		t.Errorf("html lacks the note's paragraph:\n%s", m.HTML)
+	}
+	checkInlineOnly(t, m.HTML)
+}
+
+func TestMailOrderCompletedAndRefundedTemplates(t *testing.T) {
+	v := sampleView()
+	v.Totals = append(v.Totals, mail.Row{Label: "Refund:", Value: "-$15.00"})
+	done, err := mail.OrderCompleted(v, "jane@example.com")
+	if err != nil || done.Subject != "Your Vitrine Demo order is now complete" || !strings.Contains(done.Text, "We have finished processing your order.") {
+		t.Fatalf("completed: %v %q\n%s", err, done.Subject, done.Text)
+	}
+	part, err := mail.OrderRefunded(v, "jane@example.com")
+	if err != nil || part.Subject != "Your Vitrine Demo order #1042 has been partially refunded" || !strings.Contains(part.Text, "Refund: -$15.00") ||
+		!strings.Contains(part.Text, "Partial refund: Order 1042") {
+		t.Fatalf("partial refund: %v %q\n%s", err, part.Subject, part.Text)
+	}
+	v.FullRefund = true
+	full, err := mail.OrderRefunded(v, "jane@example.com")
+	if err != nil || full.Subject != "Your Vitrine Demo order #1042 has been refunded" || !strings.Contains(full.HTML, "Your order has been refunded.") {
+		t.Fatalf("full refund: %v %q", err, full.Subject)
+	}
+	for _, m := range []mail.Message{done, part, full} {
+		checkInlineOnly(t, m.HTML)
+		if len(m.To) != 1 || m.To[0] != "jane@example.com" {
+			t.Errorf("to: %v", m.To)
+		}
+	}
+}
+
 func TestMailTemplateEscaping(t *testing.T) {
 	evil := `<script>alert("x")</script><img src=x onerror=alert(1)>`
 	v := sampleView()
@@ -135,7 +182,9 @@ func TestMailTemplateEscaping(t *testing.T) {
 	v.Totals[0].Value = "<i>$1</i>"
 	v.OrderURL = "javascript:alert(1)"
 	v.AdminURL = `https://shop.example/a"onmouseover="alert(1)`
+	v.Note = evil
 	for _, render := range []func() (mail.Message, error){
+		func() (mail.Message, error) { return mail.CustomerNote(v, "jane@example.com") },
 		func() (mail.Message, error) { return mail.OrderConfirmation(v, "jane@example.com") },
 		func() (mail.Message, error) { return mail.NewOrderNotice(v, []string{"shop@example.com"}) },
 	} {

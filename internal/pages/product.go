@@ -47,6 +47,17 @@ type Review struct {
 	// Pending: held for moderation, shown to its author only with
 	// "Your review is awaiting approval" (never on a cached page).
 	Pending bool `json:"pending,omitempty"`
+	// Reply is the shop's answer shown under the review (absent: none).
+	Reply *ReviewReply `json:"reply,omitempty"`
+}
+
+// ReviewReply is the shop's answer to a review, in the shop's name: the
+// staff member who wrote it is the admin's record, not the page's.
+type ReviewReply struct {
+	Author               string `json:"author"`
+	Reply                string `json:"reply"` // escaped HTML paragraphs, as Review
+	DateCreated          string `json:"date_created"`
+	FormattedDateCreated string `json:"formatted_date_created"`
 }
 
 // ReviewsPerPage is how many approved reviews a product page shows, newest
@@ -298,7 +309,14 @@ func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *P
 		return ErrNotFound
 	}
 	for _, r := range rs {
-		page.Reviews = append(page.Reviews, ReviewOf(r))
+		pr := ReviewOf(r)
+		if pr.Reply != nil {
+			pr.Reply.Author = l.SiteName
+			if pr.Reply.Author == "" {
+				pr.Reply.Author = "The shop"
+			}
+		}
+		page.Reviews = append(page.Reviews, pr)
 	}
 	if total > 0 {
 		if page.RatingCounts, err = l.Reviews.Histogram(ctx, p.ID); err != nil {
@@ -335,7 +353,14 @@ func (l *Loader) productReviews(ctx context.Context, p *catalog.Product, page *P
 func ReviewOf(r review.Review) Review {
 	return Review{ID: r.ID, Reviewer: r.Author, Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified,
 		DateCreated: r.CreatedAt.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.CreatedAt),
-		Pending: r.Status == review.StatusHold}
+		Pending: r.Status == review.StatusHold, Reply: replyOf(r.Reply)}
+}
+
+func replyOf(r review.Reply) *ReviewReply {
+	if r.Text == "" {
+		return nil
+	}
+	return &ReviewReply{Reply: storeapi.ReviewHTML(r.Text), DateCreated: r.At.UTC().Format(time.RFC3339), FormattedDateCreated: formatDate(r.At)}
 }
 
 // reviewLD is schema.org Review items for the approved reviews a page

@@ -30,6 +30,7 @@ type Review struct {
 	ID          int64
 	ProductID   int64
 	ProductName string // filled by reads, not by writes
+	ProductSlug string // filled by reads, not by writes
 	Author      string
 	Email       string // case-folded
 	UserID      int64  // 0 for a guest
@@ -39,6 +40,16 @@ type Review struct {
 	Verified    bool
 	ClientIP    string
 	CreatedAt   time.Time
+	// Reply is the shop's answer shown under the review (empty Text: none).
+	Reply Reply
+}
+
+// Reply is a staff member's answer to a review, one per review.
+type Reply struct {
+	Text   string // plain text as written
+	Author string // the staff member's name in the admin
+	UserID int64  // the staff member's account (0 once it is deleted)
+	At     time.Time
 }
 
 // Histogram counts a product's approved reviews by rating: [0] is one star.
@@ -94,6 +105,22 @@ type Store interface {
 	// ReviewByID returns one review whatever its status;
 	// ErrReviewNotFound when there is none.
 	ReviewByID(ctx context.Context, id int64) (*Review, error)
+	// ModerationReviews returns one page of reviews in any status for
+	// staff (AdminQuery, already normalised) and their total.
+	ModerationReviews(ctx context.Context, q AdminQuery) ([]Review, int, error)
+	// ReviewCounts counts the reviews by status.
+	ReviewCounts(ctx context.Context) (map[string]int, error)
+	// DeleteReview removes a review in the trash for good and returns it
+	// as it was: ErrReviewNotFound when there is none, ErrNotTrashed when
+	// it is not in the trash. It appends a product change.
+	DeleteReview(ctx context.Context, id int64) (*Review, error)
+	// SetReviewReply sets a review's reply and returns the review as
+	// changed. A reply with text applies to an approved or held review (a
+	// held one is approved with it, refreshing the figures) and is
+	// ErrNotReplyable otherwise; an empty one removes the reply whatever
+	// the status. It appends a product change in the same transaction;
+	// ErrReviewNotFound when there is no such review.
+	SetReviewReply(ctx context.Context, id int64, r Reply) (*Review, error)
 	// HitRateLimits counts one hit against each key in its window (the
 	// shop's shared rate_limits counters) and reports whether all stayed
 	// within their limits; when not, wait is the time until the window ends.

@@ -8,6 +8,9 @@ import (
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
+	"vitrine/internal/media"
+	"vitrine/internal/orders"
+	"vitrine/internal/payment"
 	"vitrine/internal/render"
 )
 
@@ -23,18 +26,32 @@ const adminEntry = "src/admin/main.tsx"
 // initAdmin builds the audit log, the admin API and the shell's assets.
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
+	// Wallet orders are refunded through PayPal; the others are recorded
+	// as manual refunds.
+	refunders := map[string]orders.Refunder{}
+	if s.wallet != nil {
+		refunders[payment.WalletGatewayID] = s.wallet
+	}
+	s.orders = &orders.Service{Store: s.db, Refunders: refunders, Kick: s.kickMail, Currency: s.currencyOf, Now: s.now, Log: s.log}
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:         userOf,
-		ClientIP:       s.clientIP,
-		Audit:          s.audit,
-		Settings:       s.settings,
-		Currencies:     s.currencies,
-		TestMail:       s.sendTestMail,
-		Catalog:        s.catalogAdmin,
+		Viewer:     userOf,
+		ClientIP:   s.clientIP,
+		Audit:      s.audit,
+		Settings:   s.settings,
+		Currencies: s.currencies,
+		TestMail:   s.sendTestMail,
+		Orders:     s.orders,
+		Currency:   s.currencyOf,
+		Media:      &media.Library{Store: s.db, Now: s.now},
+		Log:        s.log,
+		Now:        s.now,
+		Reviews:    s.reviews,
+		Contact:    s.contact,
+		BaseURL:    s.cfg.BaseURL,
+		Catalog:    s.catalogAdmin,
+		// The instance that took a catalogue write applies it at once.
 		CatalogChanged: s.applyChanges,
-		Log:            s.log,
-		Now:            s.now,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a
@@ -115,4 +132,10 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	// template.JS keeps the JSON as is; json.Marshal already escapes <, >
 	// and &, so it cannot close the script element.
 	_ = adminShell.Execute(w, map[string]any{"Site": s.siteName(), "Assets": s.adminAsset, "Data": template.JS(raw)})
+}
+
+// isMediaUpload says whether r is an upload to the media library, the one
+// admin route whose body may be larger than MaxBodyBytes (middleware).
+func isMediaUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && r.URL.Path == "/wp-json/wp/v2/media"
 }

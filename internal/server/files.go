@@ -84,6 +84,11 @@ func (s *Server) handleMedia(w http.ResponseWriter, r *http.Request) {
 	if m.ContentType == "image/svg+xml" {
 		// An SVG opened on its own must not run anything.
 		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	} else {
+		// Nothing stored here is a document (the media library's
+		// uploads are images encoded again from their pixels): opened on
+		// its own, a file is shown as an image and nothing else.
+		h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; sandbox")
 	}
 	http.ServeContent(w, r, "", time.Time{}, strings.NewReader(string(m.Data)))
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/adminapi"
 	"vitrine/internal/render"
 )
 
@@ -81,6 +82,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			// Uploads: the forms' own limit, checked again per form by
 			// the handler (contact_api.go).
 			limit = max(limit, s.contactMaxBody())
+		}
+		if isMediaUpload(r) {
+			// The media library's uploads: the file's cap, checked
+			// again by the handler (internal/adminapi/media.go).
+			limit = max(limit, adminapi.UploadBodyLimit)
 		}
 		r.Body = http.MaxBytesReader(sw, r.Body, limit)
 		// The method and path are chosen by the client: metrics and logs

@@ -10,7 +10,9 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
 	"vitrine/internal/mail"
+	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
@@ -112,7 +114,34 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	for _, t := range pv.Totals {
 		v.Totals = append(v.Totals, mail.Row{Label: t.Label, Value: t.Value})
 	}
+	// Completed refunds, as WooCommerce's mails list them under the total.
+	refunds, err := s.db.OrderRefunds(ctx, id)
+	if err != nil {
+		return mail.OrderView{}, err
+	}
+	cur := s.currencyOf(ctx, o.Currency)
+	for i := len(refunds) - 1; i >= 0; i-- {
+		if r := refunds[i]; r.Status == orders.RefundCompleted {
+			v.Totals = append(v.Totals, mail.Row{Label: "Refund:", Value: "-" + cur.Format(r.Amount)})
+		}
+	}
+	v.FullRefund = o.Status == checkout.StatusRefunded
 	return v, nil
+}
+
+// CustomerNoteMailView loads a customer note for its mail: its order's
+// view with the note's text. An unknown note is mail.ErrNotFound.
+func (s *Server) CustomerNoteMailView(ctx context.Context, noteID int64) (mail.OrderView, error) {
+	n, err := s.db.OrderNote(ctx, noteID)
+	if errors.Is(err, sqlstore.ErrOrderNotFound) {
+		return mail.OrderView{}, fmt.Errorf("order note %d: %w", noteID, mail.ErrNotFound)
+	}
+	if err != nil {
+		return mail.OrderView{}, err
+	}
+	v, err := s.OrderMailView(ctx, n.OrderID)
+	v.Note = n.Note
+	return v, err
 }
 
 func appendRow(rows []mail.Row, label, value string) []mail.Row {

@@ -32,6 +32,7 @@ import (
 	"vitrine/internal/currency"
 	"vitrine/internal/mail"
 	"vitrine/internal/money"
+	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/wallet"
@@ -169,6 +170,7 @@ type Server struct {
 	settings     *settings.Service    // the settings staff change in the admin (settings.go)
 	liveSettings atomic.Pointer[live] // the ones in force
 	audit        *audit.Service       // the admin's audit log (internal/audit)
+	orders       *orders.Service      // the admin's orders back office (internal/orders)
 	admin        *adminapi.API        // the admin API (internal/adminapi)
 	adminAsset   render.Assets        // the admin app's entry (admin_shell.go); Script "" when not built
 	// catalogAdmin is the admin's catalogue service; maintain publishes
@@ -227,7 +229,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		forms = []contactform.Form{contactform.DefaultForm()}
 	}
 	s.contact = &contact.Service{Store: db, Forms: forms, Bots: s.botcheckFor("contact"), IsRefusal: botcheck.IsRefusal,
-		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Now: s.now, Log: log}
+		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Queued: s.kickMail, Now: s.now, Log: log}
 	if err := s.contact.Check(); err != nil {
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}

@@ -37,7 +37,7 @@ const WRAPPERS = '.wmc-cache-pid[data-wmc_product_id]';
 // The demo's EUR: rate 0.92 to USD, rounded to the cent (no step), written "1.234,56 €" (GBP has the .99 endings).
 const EUR_RATE = 0.92;
 
-async function withPage(fn, { tolerateHydrationMismatch = false, ...options } = {}) {
+async function withPage(fn, options = {}) {
   const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 }, ...options });
   try {
     const page = await context.newPage();
@@ -45,13 +45,7 @@ async function withPage(fn, { tolerateHydrationMismatch = false, ...options } = 
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const out = await fn(page, context);
-    // KNOWN BUG (open, issue 13/14 follow-up): after the earlier tests of this
-    // file, a page of the cart-switch test logs React's hydration mismatch
-    // (#418) once or twice; React recovers by rendering on the client and every
-    // assertion of the test holds. Run alone the test logs nothing. Tolerated
-    // only where a test asks for it, until the mismatch is found and fixed.
-    const tolerated = tolerateHydrationMismatch ? errors.filter((e) => !e.includes('Minified React error #418')) : errors;
-    assert.deepEqual(tolerated, [], 'no console or page errors');
+    assert.deepEqual(errors, [], 'no console or page errors');
     return out;
   } finally {
     await context.close();
@@ -496,5 +490,5 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
     await hydrated(page);
     assert.equal(await cookieNow(), 'GBP');
     await waitForText(page, 'a.header-cart .header-cart-total', tankGBP);
-  }, { tolerateHydrationMismatch: true });
+  });
 });

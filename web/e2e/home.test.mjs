@@ -378,7 +378,7 @@ test('page loader: in the way of nothing, gone after load, and after 1000 ms eve
   const T0 = Date.UTC(2026, 10, 24, 8, 0, 0);
   await withPage({ viewport: DESKTOP }, async (page) => {
     await page.clock.install({ time: T0 });
-    await page.clock.pauseAt(T0 + 1);
+    await page.clock.pauseAt(T0 + 5000); // ahead of any slowness: no page is loaded yet, so nothing fires
     // Hold the pictures so the load event waits.
     let release;
     const held = new Promise((r) => (release = r));
@@ -408,7 +408,7 @@ test('page loader: in the way of nothing, gone after load, and after 1000 ms eve
   });
   await withPage({ viewport: DESKTOP }, async (page) => {
     await page.clock.install({ time: T0 });
-    await page.clock.pauseAt(T0 + 1);
+    await page.clock.pauseAt(T0 + 5000); // ahead of any slowness: no page is loaded yet, so nothing fires
     await page.route('**/media/**', () => {}); // never answered: no load event
     await page.goto('/shop/', { waitUntil: 'domcontentloaded' });
     await page.locator('.shop-sidebar[data-sticky]').waitFor({ state: 'attached' }); // hydrated

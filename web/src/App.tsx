@@ -8,6 +8,7 @@ import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
 import { AttributionTracker } from './attribution/AttributionInputs';
 import { PageLoader } from './ui/PageLoader';
+import { PageHydrated } from './lib/page-hydration';
 // Loaded on demand in the browser (split/pages.ts says how); the product and
 // listing pages above are in the first script.
 import {
@@ -75,9 +76,11 @@ export function App({ data }: { data: PageData }) {
   return (
     <>
     <Layout data={data}>
-      {/* A page from a chunk hydrates when the chunk is in; until then the server's HTML stays. */}
+      {/* A page from a chunk hydrates when the chunk is in; until then the server's HTML stays.
+          The boundary hydrates after the layout: PageHydrated tells when (lib/page-hydration.ts). */}
       <Suspense fallback={null}>
         <Page data={data} />
+        <PageHydrated />
       </Suspense>
       <AttributionTracker settings={data.settings?.attribution} />
     </Layout>

@@ -183,6 +183,15 @@ export interface Review {
   formatted_date_created: string;
   /** Held for moderation: shown to its author only, with "Your review is awaiting approval". */
   pending?: boolean;
+  /** The shop's answer, shown under the review in the shop's name. */
+  reply?: ReviewReply;
+}
+
+export interface ReviewReply {
+  author: string;
+  reply: string; // HTML-escaped plain text paragraphs
+  date_created: string; // RFC 3339
+  formatted_date_created: string;
 }
 
 /** The review form's settings; null when the product does not accept reviews. */

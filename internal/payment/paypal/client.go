@@ -347,6 +347,34 @@ func (c *Client) CaptureOrder(ctx context.Context, id, requestID string) (*Order
 	return &o, nil
 }
 
+// RefundCapture refunds a completed capture, wholly or in part (Payments
+// v2: POST /v2/payments/captures/{capture_id}/refund). requestID is the
+// caller's stored key for this refund: after a *NetworkError call again
+// with the same key and PayPal replays the first refund (Refund.Replayed)
+// instead of refunding twice. Refusals are *APIError 422, with issues such
+// as REFUND_AMOUNT_EXCEEDED, CAPTURE_FULLY_REFUNDED or
+// REFUND_CAPTURE_CURRENCY_MISMATCH.
+func (c *Client) RefundCapture(ctx context.Context, captureID, requestID string, req RefundRequest) (*Refund, error) {
+	if err := checkID(captureID); err != nil {
+		return nil, err
+	}
+	if req.Amount != nil {
+		if _, err := req.Amount.Minor(); err != nil {
+			return nil, &ValidationError{Details: []ErrorDetail{{Field: "/amount/value", Issue: "DECIMAL_PRECISION", Description: err.Error()}}}
+		}
+	}
+	if len([]rune(req.NoteToPayer)) > 255 {
+		return nil, &ValidationError{Details: []ErrorDetail{{Field: "/note_to_payer", Issue: "INVALID_STRING_MAX_LENGTH"}}}
+	}
+	var r Refund
+	status, err := c.call(ctx, http.MethodPost, "/v2/payments/captures/"+captureID+"/refund", requestID, req, &r)
+	if err != nil {
+		return nil, err
+	}
+	r.Replayed = status == http.StatusOK
+	return &r, nil
+}
+
 // checkID refuses ids that would change the request path.
 func checkID(id string) error {
 	if id == "" || len(id) > 64 {

@@ -26,6 +26,10 @@ const (
 	CaptureStatusFailed        = "FAILED"
 	CaptureStatusRefunded      = "REFUNDED"
 	CaptureStatusPartRefunded  = "PARTIALLY_REFUNDED"
+	RefundStatusCompleted      = "COMPLETED"
+	RefundStatusPending        = "PENDING"
+	RefundStatusCancelled      = "CANCELLED"
+	RefundStatusFailed         = "FAILED"
 	ItemCategoryPhysicalGoods  = "PHYSICAL_GOODS"
 	ItemCategoryDigitalGoods   = "DIGITAL_GOODS"
 	ItemCategoryDonation       = "DONATION"
@@ -251,17 +255,33 @@ type Capture struct {
 	Links                     []Link                     `json:"links,omitempty"`
 }
 
-// Refund is a refund of a capture.
+// Refund is a refund of a capture (Payments v2). Status is COMPLETED,
+// PENDING (see StatusDetails), CANCELLED or FAILED.
 type Refund struct {
 	ID                string             `json:"id"`
 	Status            string             `json:"status"`
+	StatusDetails     *StatusDetails     `json:"status_details,omitempty"`
 	Amount            *Money             `json:"amount,omitempty"`
 	InvoiceID         string             `json:"invoice_id,omitempty"`
 	CustomID          string             `json:"custom_id,omitempty"`
+	NoteToPayer       string             `json:"note_to_payer,omitempty"`
 	SupplementaryData *SupplementaryData `json:"supplementary_data,omitempty"`
 	CreateTime        string             `json:"create_time,omitempty"`
 	UpdateTime        string             `json:"update_time,omitempty"`
 	Links             []Link             `json:"links,omitempty"`
+
+	// Replayed is true when the refund POST was answered 200 instead of
+	// 201: PayPal replayed the first refund for the same PayPal-Request-Id.
+	Replayed bool `json:"-"`
+}
+
+// RefundRequest is the body of a capture's refund: no Amount refunds what
+// is left of the capture. NoteToPayer is shown to the buyer (at most 255
+// characters).
+type RefundRequest struct {
+	Amount      *Money `json:"amount,omitempty"`
+	InvoiceID   string `json:"invoice_id,omitempty"`
+	NoteToPayer string `json:"note_to_payer,omitempty"`
 }
 
 // StatusDetails gives the reason of a PENDING or DECLINED capture.

@@ -95,6 +95,9 @@ type Sandbox struct {
 	orders        map[string]*order
 	idem          map[string]*idemEntry
 	captures      map[string]int
+	refunded      map[string]int64 // capture id → amount refunded
+	refundCount   map[string]int   // capture id → refunds made
+	refundsByID   map[string]paypal.Refund
 	faults        []*Fault
 	events        []*Event
 	missingIDs    int
@@ -147,6 +150,10 @@ func New(cfg Config) *Sandbox {
 		orders:   map[string]*order{},
 		idem:     map[string]*idemEntry{},
 		captures: map[string]int{},
+
+		refunded:    map[string]int64{},
+		refundCount: map[string]int{},
+		refundsByID: map[string]paypal.Refund{},
 	}
 }
 
@@ -285,7 +292,8 @@ func (s *Sandbox) route(r *http.Request, path string, body []byte) (int, []byte,
 		}
 		return s.token(r, body)
 	}
-	if !strings.HasPrefix(path, "/v2/checkout/orders") {
+	payments := strings.HasPrefix(path, "/v2/payments/")
+	if !strings.HasPrefix(path, "/v2/checkout/orders") && !payments {
 		return errorBody(http.StatusNotFound, "RESOURCE_NOT_FOUND", "The specified resource does not exist.")
 	}
 	if !s.authorized(r) {
@@ -294,7 +302,20 @@ func (s *Sandbox) route(r *http.Request, path string, body []byte) (int, []byte,
 	rest := strings.Trim(strings.TrimPrefix(path, "/v2/checkout/orders"), "/")
 	parts := strings.Split(rest, "/")
 	var handle func() (int, any)
+	if payments {
+		// Payments v2: refunds of captures.
+		parts = strings.Split(strings.Trim(strings.TrimPrefix(path, "/v2/payments/"), "/"), "/")
+		switch {
+		case len(parts) == 3 && parts[0] == "captures" && parts[2] == "refund" && r.Method == http.MethodPost:
+			handle = func() (int, any) { return s.refund(parts[1], body) }
+		case len(parts) == 2 && parts[0] == "refunds" && r.Method == http.MethodGet:
+			return s.locked(func() (int, any) { return s.getRefund(parts[1]) })
+		default:
+			return errorBody(http.StatusNotFound, "RESOURCE_NOT_FOUND", "The specified resource does not exist.")
+		}
+	}
 	switch {
+	case handle != nil:
 	case rest == "" && r.Method == http.MethodPost:
 		handle = func() (int, any) { return s.create(r, body) }
 	case len(parts) == 1 && r.Method == http.MethodGet:

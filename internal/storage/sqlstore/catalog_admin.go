@@ -80,10 +80,6 @@ func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catal
 	return ps, total, err
 }
 
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // AdminStatusCounts implements catalog.AdminStore.
 func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 	var rows []struct {
@@ -361,15 +357,16 @@ func (r imageRow) image() catalog.Image {
 
 const imageSelect = `SELECT id, src, width, height, alt, caption, name, sizes FROM images`
 
-// Images implements catalog.AdminStore.
+// Images implements catalog.AdminStore. An upload whose sizes are not
+// made yet (pending, internal/media) is not offered, nor accepted.
 func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
 	var rows []imageRow
 	var err error
 	if search == "" {
-		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` ORDER BY id DESC LIMIT ?`), limit)
+		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
 	} else {
 		like := "%" + likeEscape(strings.ToLower(search)) + "%"
-		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\' ORDER BY id DESC LIMIT ?`), like, like, like, limit)
+		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
 	}
 	if err != nil {
 		return nil, err
@@ -383,17 +380,17 @@ func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.I
 
 // ImageByID implements catalog.AdminStore.
 func (db *DB) ImageByID(ctx context.Context, id int64) (*catalog.Image, error) {
-	return db.oneImage(ctx, ` WHERE id = ?`, id)
+	return db.oneImage(ctx, ` WHERE id = ? AND pending = ?`, id)
 }
 
 // ImageBySrc implements catalog.AdminStore.
 func (db *DB) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error) {
-	return db.oneImage(ctx, ` WHERE src = ? ORDER BY id LIMIT 1`, src)
+	return db.oneImage(ctx, ` WHERE src = ? AND pending = ? ORDER BY id LIMIT 1`, src)
 }
 
 func (db *DB) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
 	var r imageRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(imageSelect+cond), arg)
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(imageSelect+cond), arg, false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}

@@ -60,32 +60,19 @@ func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored) (i
 
 // ContactSubmission loads a submission with its files (contact.ErrNotFound).
 func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored, error) {
-	var r struct {
-		ID            int64         `db:"id"`
-		FormID        int64         `db:"form_id"`
-		UnitTag       string        `db:"unit_tag"`
-		ContainerPost int64         `db:"container_post"`
-		Values        string        `db:"field_values"`
-		ClientIP      string        `db:"client_ip"`
-		UserAgent     string        `db:"user_agent"`
-		UserID        sql.NullInt64 `db:"user_id"`
-		Status        string        `db:"status"`
-		CreatedAt     int64         `db:"created_at"`
-	}
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, form_id, unit_tag, container_post, field_values,
-		client_ip, user_agent, user_id, status, created_at FROM contact_submissions WHERE id = ?`), id)
+	var r contactRow
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+contactColumns+` FROM contact_submissions WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, contact.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	st := &contact.Stored{ID: r.ID, FormID: r.FormID, UnitTag: r.UnitTag, ContainerPost: r.ContainerPost,
-		ClientIP: r.ClientIP, UserAgent: r.UserAgent, UserID: r.UserID.Int64, Status: r.Status,
-		CreatedAt: time.Unix(r.CreatedAt, 0).UTC()}
-	if err := json.Unmarshal([]byte(r.Values), &st.Values); err != nil {
+	v, err := r.stored()
+	if err != nil {
 		return nil, err
 	}
+	st := &v
 	var files []struct {
 		ID      int64         `db:"id"`
 		Field   string        `db:"field"`
@@ -109,6 +96,11 @@ func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored,
 		}
 		st.Files = append(st.Files, sf)
 	}
+	replies, err := db.contactReplies(ctx, []int64{id})
+	if err != nil {
+		return nil, err
+	}
+	st.Replies = replies[id]
 	return st, nil
 }
 

@@ -80,22 +80,47 @@ func (db *DB) cancelOrderWhere(ctx context.Context, id int64, payState string, n
 	return cancelled, err
 }
 
-// restoreStockTx puts an order's units back where PlaceOrder took them: the
-// variation's stock when it manages its own, else the parent's when the
-// parent manages it; total sales go down on the parent.
+// restoreStockTx puts back every unit of an order not put back yet (a
+// cancellation): see restockLinesTx.
 func (db *DB) restoreStockTx(ctx context.Context, tx *sqlx.Tx, orderID int64, now time.Time) error {
+	return db.restockLinesTx(ctx, tx, orderID, nil, now)
+}
+
+// restockLinesTx puts units of an order's lines back where PlaceOrder took
+// them: the variation's stock when it manages its own, else the parent's
+// when the parent manages it; total sales go down on the parent. want maps
+// a line's position to the units to put back (nil: all of every line); no
+// line gets back more than it has left to restock (quantity - restocked),
+// and restocked grows by what was put back, so no unit is restored twice.
+// The caller holds the order's row (its UPDATE of the order comes first),
+// so concurrent restores of one order run one after the other.
+func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, want map[int]int64, now time.Time) error {
 	var lines []struct {
+		Position    int   `db:"position"`
 		ProductID   int64 `db:"product_id"`
 		VariationID int64 `db:"variation_id"`
 		Quantity    int64 `db:"quantity"`
+		Restocked   int64 `db:"restocked"`
 	}
-	if err := tx.SelectContext(ctx, &lines, tx.Rebind(`SELECT product_id, variation_id, quantity FROM order_lines WHERE order_id = ? ORDER BY position`), orderID); err != nil {
+	if err := tx.SelectContext(ctx, &lines, tx.Rebind(`SELECT position, product_id, variation_id, quantity, restocked FROM order_lines
+		WHERE order_id = ? ORDER BY position`), orderID); err != nil {
 		return err
 	}
 	back := map[int64]int64{}  // stock row → units
 	sales := map[int64]int64{} // parent → units
 	for _, l := range lines {
-		sales[l.ProductID] += l.Quantity
+		n := l.Quantity - l.Restocked
+		if want != nil {
+			n = min(n, want[l.Position])
+		}
+		if n <= 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE order_lines SET restocked = restocked + ? WHERE order_id = ? AND position = ?`),
+			n, orderID, l.Position); err != nil {
+			return err
+		}
+		sales[l.ProductID] += n
 		holder := int64(0)
 		if l.VariationID != 0 {
 			var managed bool
@@ -118,7 +143,7 @@ func (db *DB) restoreStockTx(ctx context.Context, tx *sqlx.Tx, orderID int64, no
 			}
 		}
 		if holder != 0 {
-			back[holder] += l.Quantity
+			back[holder] += n
 		}
 	}
 	ids := make([]int64, 0, len(back)+len(sales))

@@ -10,6 +10,7 @@ import (
 	"vitrine/internal/contact"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
+	"vitrine/internal/media"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
@@ -19,18 +20,19 @@ import (
 
 // The store interfaces the capabilities define, which DB implements.
 var (
-	_ account.Store     = (*DB)(nil)
-	_ catalog.Loader    = (*DB)(nil)
-	_ cart.Store        = (*DB)(nil)
-	_ checkout.Store    = (*DB)(nil)
-	_ wallet.Store      = (*DB)(nil)
-	_ botcheck.Store    = (*DB)(nil)
-	_ support.Store     = (*DB)(nil)
-	_ usermeta.Store    = (*DB)(nil)
-	_ review.Store      = (*DB)(nil)
-	_ contact.Store     = (*DB)(nil)
-	_ currency.Store    = (*DB)(nil)
-	_ contentpage.Store = (*DB)(nil)
-	_ audit.Store       = (*DB)(nil)
-	_ settings.Store    = (*DB)(nil)
+	_ account.Store      = (*DB)(nil)
+	_ catalog.Loader     = (*DB)(nil)
+	_ cart.Store         = (*DB)(nil)
+	_ checkout.Store     = (*DB)(nil)
+	_ wallet.Store       = (*DB)(nil)
+	_ botcheck.Store     = (*DB)(nil)
+	_ support.Store      = (*DB)(nil)
+	_ usermeta.Store     = (*DB)(nil)
+	_ review.Store       = (*DB)(nil)
+	_ contact.Store      = (*DB)(nil)
+	_ currency.Store     = (*DB)(nil)
+	_ contentpage.Store  = (*DB)(nil)
+	_ audit.Store        = (*DB)(nil)
+	_ settings.Store     = (*DB)(nil)
+	_ media.LibraryStore = (*DB)(nil)
 )

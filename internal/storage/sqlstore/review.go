@@ -64,13 +64,14 @@ func (db *DB) Purchased(ctx context.Context, productID, userID int64, email stri
 	return n > 0, err
 }
 
-const reviewColumns = `r.id, r.product_id, p.name AS product_name, r.author, r.email, r.user_id, r.rating, r.content,
-	r.status, r.verified, r.client_ip, r.created_at`
+const reviewColumns = `r.id, r.product_id, p.name AS product_name, p.slug AS product_slug, r.author, r.email, r.user_id, r.rating, r.content,
+	r.status, r.verified, r.client_ip, r.created_at, r.reply, r.reply_author, r.reply_user_id, r.reply_at`
 
 type reviewRow struct {
 	ID          int64         `db:"id"`
 	ProductID   int64         `db:"product_id"`
 	ProductName string        `db:"product_name"`
+	ProductSlug string        `db:"product_slug"`
 	Author      string        `db:"author"`
 	Email       string        `db:"email"`
 	UserID      sql.NullInt64 `db:"user_id"`
@@ -80,12 +81,17 @@ type reviewRow struct {
 	Verified    bool          `db:"verified"`
 	ClientIP    string        `db:"client_ip"`
 	CreatedAt   sql.NullTime  `db:"created_at"`
+	Reply       string        `db:"reply"`
+	ReplyAuthor string        `db:"reply_author"`
+	ReplyUserID sql.NullInt64 `db:"reply_user_id"`
+	ReplyAt     sql.NullTime  `db:"reply_at"`
 }
 
 func (r reviewRow) review() review.Review {
 	return review.Review{ID: r.ID, ProductID: r.ProductID, ProductName: r.ProductName, Author: r.Author, Email: r.Email,
 		UserID: r.UserID.Int64, Rating: r.Rating, Content: r.Content, Status: r.Status, Verified: r.Verified,
-		ClientIP: r.ClientIP, CreatedAt: r.CreatedAt.Time.UTC()}
+		ClientIP: r.ClientIP, CreatedAt: r.CreatedAt.Time.UTC(), ProductSlug: r.ProductSlug,
+		Reply: review.Reply{Text: r.Reply, Author: r.ReplyAuthor, UserID: r.ReplyUserID.Int64, At: r.ReplyAt.Time.UTC()}}
 }
 
 func reviews(rows []reviewRow) []review.Review {
@@ -264,4 +270,153 @@ func (db *DB) ReviewByID(ctx context.Context, id int64) (*review.Review, error) 
 	}
 	r := row.review()
 	return &r, nil
+}
+
+// ModerationReviews implements review.Store: reviews in any status, of
+// products in any status, for the admin. "all" is held and approved ones,
+// held first.
+func (db *DB) ModerationReviews(ctx context.Context, q review.AdminQuery) ([]review.Review, int, error) {
+	var where []string
+	var args []any
+	order := "r.created_at DESC, r.id DESC"
+	if q.Status == review.StatusAll {
+		where = append(where, "r.status IN (?, ?)")
+		args = append(args, review.StatusHold, review.StatusApproved)
+		order = "CASE WHEN r.status = 'hold' THEN 0 ELSE 1 END, " + order
+	} else {
+		where = append(where, "r.status = ?")
+		args = append(args, q.Status)
+	}
+	if len(q.ProductIDs) > 0 {
+		where = append(where, "r.product_id IN (?)")
+		args = append(args, q.ProductIDs)
+	}
+	if q.Search != "" {
+		like := likePattern(q.Search)
+		where = append(where, `(lower(r.author) LIKE ? ESCAPE '\' OR lower(r.email) LIKE ? ESCAPE '\' OR lower(r.content) LIKE ? ESCAPE '\')`)
+		args = append(args, like, like, like)
+	}
+	from := ` FROM reviews r JOIN products p ON p.id = r.product_id WHERE ` + strings.Join(where, " AND ")
+	countQ, countArgs, err := sqlx.In(`SELECT COUNT(*)`+from, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var total int
+	if err := db.read.GetContext(ctx, &total, db.read.Rebind(countQ), countArgs...); err != nil {
+		return nil, 0, fmt.Errorf("count reviews: %w", err)
+	}
+	if total == 0 {
+		return []review.Review{}, 0, nil
+	}
+	listQ, listArgs, err := sqlx.In(`SELECT `+reviewColumns+from+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
+		append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var rows []reviewRow
+	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(listQ), listArgs...); err != nil {
+		return nil, 0, fmt.Errorf("list reviews: %w", err)
+	}
+	return reviews(rows), total, nil
+}
+
+// likePattern is a LIKE pattern (with ESCAPE '\') matching s anywhere,
+// case-folded: the wildcards s holds match themselves.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(strings.ToLower(s)) + "%"
+}
+
+// ReviewCounts implements review.Store.
+func (db *DB) ReviewCounts(ctx context.Context) (map[string]int, error) {
+	var rows []struct {
+		Status string `db:"status"`
+		N      int    `db:"n"`
+	}
+	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM reviews GROUP BY status`); err != nil {
+		return nil, fmt.Errorf("count reviews: %w", err)
+	}
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		out[r.Status] = r.N
+	}
+	return out, nil
+}
+
+// DeleteReview implements review.Store.
+func (db *DB) DeleteReview(ctx context.Context, id int64) (*review.Review, error) {
+	var out review.Review
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		var row reviewRow
+		err := tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return review.ErrReviewNotFound
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM reviews WHERE id = ? AND status = ?`), id, review.StatusTrash)
+		if err != nil {
+			return fmt.Errorf("delete review: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return review.ErrNotTrashed
+		}
+		out = row.review()
+		// A trashed review shows nowhere; the refresh keeps the figures
+		// exact all the same, and the change is cheap.
+		return db.refreshRatings(ctx, tx, row.ProductID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SetReviewReply implements review.Store.
+func (db *DB) SetReviewReply(ctx context.Context, id int64, r review.Reply) (*review.Review, error) {
+	var out review.Review
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		var res sql.Result
+		var err error
+		if r.Text == "" {
+			res, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE reviews SET reply = '', reply_author = '', reply_user_id = NULL, reply_at = NULL WHERE id = ?`), id)
+		} else {
+			var user sql.NullInt64
+			if r.UserID > 0 {
+				user = sql.NullInt64{Int64: r.UserID, Valid: true}
+			}
+			// A held review is approved with its reply (WordPress's
+			// "Approve and Reply"); spam and trash take none.
+			res, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE reviews SET reply = ?, reply_author = ?, reply_user_id = ?, reply_at = ?,
+				status = ?, approved = ? WHERE id = ? AND status IN (?, ?)`),
+				r.Text, r.Author, user, r.At.UTC(), review.StatusApproved, true, id, review.StatusApproved, review.StatusHold)
+		}
+		if err != nil {
+			return fmt.Errorf("review reply: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		var row reviewRow
+		err = tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return review.ErrReviewNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return review.ErrNotReplyable
+		}
+		out = row.review()
+		return db.refreshRatings(ctx, tx, row.ProductID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

@@ -23,11 +23,23 @@ afterEach(() => {
 
 describe('the admin frame', () => {
   it('shows the dashboard with the latest changes, and moves between screens with focus on the heading', async () => {
-    const calls = stubFetch((method, url) => (method === 'GET' && url.startsWith('/wp-json/vitrine/v1/admin/audit') ? { body: entries } : undefined));
+    const calls = stubFetch((method, url) => {
+      if (method !== 'GET') return undefined;
+      if (url.startsWith('/wp-json/vitrine/v1/admin/audit')) return { body: entries };
+      if (url === '/wp-json/wc/v3/reports/orders/totals') return { body: [{ slug: 'processing', name: 'Processing', total: 3 }, { slug: 'on-hold', name: 'On hold', total: 1 }] };
+      if (url === '/wp-json/vitrine/v1/admin/reviews/counts') return { body: { approved: 9, hold: 2, spam: 0, trash: 0 } };
+      if (url === '/wp-json/vitrine/v1/admin/messages/counts') return { body: { new: 1, read: 4, replied: 0, trash: 0 } };
+      return undefined;
+    });
     render(<AdminApp data={adminData} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(await screen.findByText(/Price 12\.00 → 10\.00/)).toBeInTheDocument();
-    expect(calls[0].headers['X-WP-Nonce']).toBe('abcdef0123');
+    // What waits: each count links to its list.
+    expect(await screen.findByRole('link', { name: '3 orders to process' })).toHaveAttribute('href', '/wp-admin/orders/?status=processing');
+    expect(screen.getByRole('link', { name: '1 order on hold' })).toHaveAttribute('href', '/wp-admin/orders/?status=on-hold');
+    expect(screen.getByRole('link', { name: '2 reviews to moderate' })).toHaveAttribute('href', '/wp-admin/reviews/');
+    expect(screen.getByRole('link', { name: '1 new message' })).toHaveAttribute('href', '/wp-admin/messages/');
+    expect(calls.every((c) => c.headers['X-WP-Nonce'] === 'abcdef0123')).toBe(true);
     expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Log out' })).toHaveAttribute('href', adminData.logout_url);
 

@@ -175,6 +175,28 @@ describe('validation and notices', () => {
     fireEvent.blur(phone);
     expect(screen.getByText('Billing Phone is not a valid phone number.')).toBeInTheDocument();
   });
+
+  it('a field left by a press shows its message after the press, so the pressed button stays where it was and clicks', async () => {
+    const calls = mockFetch(() => json({}));
+    render(<App data={page()} />);
+    // Left without a press (Tab): the message at once.
+    const last = screen.getByRole('textbox', { name: /^Last name/ });
+    fireEvent.blur(last);
+    expect(last).toHaveAttribute('aria-invalid', 'true');
+    const first = screen.getByRole('textbox', { name: /^First name/ });
+    first.focus();
+    fireEvent.pointerDown(placeOrder());
+    fireEvent.blur(first);
+    expect(screen.queryByText('Billing First name is a required field.')).toBeNull();
+    expect(first).not.toHaveAttribute('aria-invalid');
+    fireEvent.pointerUp(placeOrder());
+    fireEvent.click(placeOrder());
+    // The press's click placed nothing (the form is empty) and showed every message.
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Billing First name is a required field.')).toBeInTheDocument();
+    await waitFor(() => expect(first).toHaveAttribute('aria-invalid', 'true'));
+    expect(calls.filter((c) => c.url.includes('/checkout'))).toHaveLength(0);
+  });
 });
 
 describe('fields follow the country', () => {

@@ -16,6 +16,7 @@ import { NonceBox, browser, storePost, walletPost } from './api';
 import { Attempt, isDefinitive } from './attempt';
 import { mapStoreErrors } from './errors';
 import { hasOldCurrency, readSwitch, switchBody } from './currency-switch';
+import { useAfterPress } from './after-press';
 import { addressFields, findCountry, validateCheckout, validateField, type AddressKey, type AddressKind, type FieldDef } from './fields';
 import { CartEmpty } from '../cart/CartEmpty';
 import './checkout.css';
@@ -260,9 +261,12 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     if (LOCATION_KEYS.includes(key) && (kind === 'billing' || now.current.shipTo)) scheduleRefresh();
   };
 
+  // A blur by a press shows its message once the press has clicked (after-press.ts).
+  const afterPress = useAfterPress();
   const blur = (kind: AddressKind) => (def: FieldDef) => {
     const v = kind === 'billing' ? billing : shipping;
-    validateOne(kind, def, String(v[def.key] ?? ''));
+    const value = String(v[def.key] ?? '');
+    afterPress(() => validateOne(kind, def, value));
   };
 
   const toggleShipTo = (on: boolean) => {

@@ -3,6 +3,7 @@ import type { SwitcherCurrency } from '../types';
 import { decodeEntities } from '../lib/format';
 import { currencyCookieString, currencySwitched, readCurrencyCookie, useCurrencyState } from './store';
 import { installPriceRefresh, pagePriceRefresher } from './refresh';
+import { pageHydrated } from '../lib/page-hydration';
 import './currency.css';
 
 /** Pages without the price call: their amounts come from the server in the shopper's currency. */
@@ -200,7 +201,13 @@ export function CurrencySwitchers({
 
   useEffect(() => {
     if (!refresh) return;
-    const r = installPriceRefresh({ doc: document, fetch: (...a) => window.fetch(...a), base, url: () => window.location.href });
+    const r = installPriceRefresh({
+      doc: document,
+      fetch: (...a) => window.fetch(...a),
+      base,
+      url: () => window.location.href,
+      ready: pageHydrated,
+    });
     void r.run();
   }, [refresh, base]);
 

@@ -139,6 +139,11 @@ export interface RefresherEnv {
   base: string;
   /** The page's URL (wmc_current_url). */
   url: () => string;
+  /**
+   * Resolves when the page's HTML may be changed (the page has hydrated:
+   * lib/page-hydration.ts); answers are applied only then. Absent: at once.
+   */
+  ready?: () => Promise<void>;
 }
 
 export interface Refresher {
@@ -176,6 +181,9 @@ export function createRefresher(env: RefresherEnv): Refresher {
       if (!r.ok) return null;
       const a = parsePriceAnswer(await r.json());
       if (!a) return null;
+      // The call goes out at once; its answer waits for hydration, which a
+      // patched wrapper would break.
+      if (env.ready) await env.ready();
       const same = a.current_currency === shown;
       if (!same) asked = new Set();
       for (const id of ids) asked.add(String(id));

@@ -62,6 +62,27 @@ function ReviewItem({ r, focusRef }: { r: Review; focusRef?: (el: HTMLElement | 
           <div className="description" dangerouslySetInnerHTML={{ __html: r.review }} />
         </div>
       </article>
+      {r.reply ? (
+        <ul className="children">
+          <li id={`li-comment-${r.id}-reply`} className="review review--reply">
+            <article className="comment_container" aria-label={`Reply from ${decodeEntities(r.reply.author)}`}>
+              <div className="comment-text">
+                <p className="meta">
+                  <strong className="woocommerce-review__author">{decodeEntities(r.reply.author)}</strong>{' '}
+                  <em className="woocommerce-review__shop">(shop reply)</em>{' '}
+                  <span className="woocommerce-review__dash" aria-hidden="true">
+                    –
+                  </span>{' '}
+                  <time className="woocommerce-review__published-date" dateTime={r.reply.date_created}>
+                    {r.reply.formatted_date_created || formatDate(r.reply.date_created)}
+                  </time>
+                </p>
+                <div className="description" dangerouslySetInnerHTML={{ __html: r.reply.reply }} />
+              </div>
+            </article>
+          </li>
+        </ul>
+      ) : null}
     </li>
   );
 }

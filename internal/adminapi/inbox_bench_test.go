@@ -1,0 +1,64 @@
+package adminapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"vitrine/internal/account"
+	"vitrine/internal/adminapi"
+	"vitrine/internal/catalog"
+	"vitrine/internal/contact"
+	"vitrine/internal/review"
+	"vitrine/internal/storage/storetest"
+)
+
+// The moderation queue's and the inbox's reads on SQLite: the first page
+// (20) of 2,000 reviews (every fourth held) and of 2,000 messages, each
+// with its total, and a search that reads every row.
+func BenchmarkInboxReads(b *testing.B) {
+	db := storetest.Open(b, "sqlite")
+	ctx := b.Context()
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	p := &catalog.Product{Type: catalog.TypeSimple, Name: "Mug", Slug: "mug", Status: "publish"}
+	if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 2000 {
+		status := review.StatusApproved
+		if i%4 == 0 {
+			status = review.StatusHold
+		}
+		r := &review.Review{ProductID: p.ID, Author: "Ana", Email: fmt.Sprintf("r%d@example.com", i), Rating: 1 + i%5,
+			Content: fmt.Sprintf("Review number %d of the mug.", i), Status: status, CreatedAt: at.Add(time.Duration(i) * time.Second)}
+		if err := db.InsertReview(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.InsertContactSubmission(ctx, &contact.Stored{FormID: 1, UnitTag: "wpcf7-f1-o1", Status: contact.InboxNew, CreatedAt: r.CreatedAt,
+			Values: map[string][]string{"your-name": {"Ada"}, "your-email": {"ada@example.com"}, "your-message": {r.Content}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	staff := &account.User{ID: 3, DisplayName: "Mia", Role: account.RoleShopManager}
+	api := adminapi.New(adminapi.Deps{Viewer: func(*http.Request) *account.User { return staff },
+		Reviews: &review.Service{Store: db}, Contact: &contact.Service{Store: db}})
+	for _, path := range []string{
+		"/wp-json/wc/v3/products/reviews?status=hold",
+		"/wp-json/wc/v3/products/reviews?status=all&search=number%201999",
+		"/wp-json/vitrine/v1/admin/messages",
+		"/wp-json/vitrine/v1/admin/messages?search=number%201999",
+	} {
+		b.Run(path[9:], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				api.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+				if w.Code != 200 || w.Header().Get("X-WP-Total") == "0" {
+					b.Fatal(w.Code, w.Body.String())
+				}
+			}
+		})
+	}
+}

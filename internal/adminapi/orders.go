@@ -1,0 +1,467 @@
+package adminapi
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+	"vitrine/internal/orders"
+)
+
+// Orders (WooCommerce REST v3's /orders, /orders/{id}/notes and
+// /orders/{id}/refunds, with their field names; amounts are decimal
+// strings in the order's currency, as WooCommerce writes them) and the
+// resend of an order's mails (/vitrine/v1/admin/orders/{id}/emails). The
+// rules are the orders service's.
+
+// orderJSON is an order as the list and the detail answer it.
+type orderJSON struct {
+	ID                 int64             `json:"id"`
+	Number             string            `json:"number"`
+	Status             string            `json:"status"`
+	Currency           string            `json:"currency"`
+	CurrencyDecimals   int               `json:"currency_decimals"`
+	DateCreated        string            `json:"date_created_gmt"`
+	DatePaid           *string           `json:"date_paid_gmt"`
+	DiscountTotal      string            `json:"discount_total"`
+	ShippingTotal      string            `json:"shipping_total"`
+	ShippingTax        string            `json:"shipping_tax"`
+	TotalTax           string            `json:"total_tax"`
+	Total              string            `json:"total"`
+	PaymentMethod      string            `json:"payment_method"`
+	PaymentMethodTitle string            `json:"payment_method_title"`
+	TransactionID      string            `json:"transaction_id"`
+	CustomerID         int64             `json:"customer_id"`
+	CustomerNote       string            `json:"customer_note"`
+	Billing            any               `json:"billing"`
+	Shipping           any               `json:"shipping"`
+	LineItems          []lineJSON        `json:"line_items"`
+	ShippingLines      []shippingJSON    `json:"shipping_lines"`
+	Attribution        map[string]string `json:"attribution"`
+	TestPayment        string            `json:"test_payment,omitempty"`
+}
+
+type lineJSON struct {
+	ID          int64  `json:"id"` // the line's position + 1
+	Name        string `json:"name"`
+	SKU         string `json:"sku"`
+	ProductID   int64  `json:"product_id"`
+	VariationID int64  `json:"variation_id"`
+	Quantity    int64  `json:"quantity"`
+	Price       string `json:"price"`
+	Subtotal    string `json:"subtotal"`
+	Total       string `json:"total"`
+	TotalTax    string `json:"total_tax"`
+	Meta        []kv   `json:"meta_data"`
+	// Refunded and restocked so far (detail only).
+	RefundedQuantity int64  `json:"refunded_quantity"`
+	RefundedTotal    string `json:"refunded_total"`
+	Restocked        int64  `json:"restocked"`
+}
+
+type kv struct {
+	Key   string `json:"display_key"`
+	Value string `json:"display_value"`
+}
+
+type shippingJSON struct {
+	MethodTitle string `json:"method_title"`
+	MethodID    string `json:"method_id"`
+	Total       string `json:"total"`
+	TotalTax    string `json:"total_tax"`
+}
+
+// detailJSON is an order with what the admin's order screen shows.
+type detailJSON struct {
+	orderJSON
+	Refunds       []refundJSON       `json:"refunds"`
+	Notes         []orders.Note      `json:"notes"`
+	Mails         []orders.MailEntry `json:"mails"`
+	TotalRefunded string             `json:"total_refunded"`
+	RefundLeft    string             `json:"refund_left"`
+	RefundMethod  string             `json:"refund_method"` // "manual" or the gateway refunds go through
+	Statuses      []string           `json:"next_statuses"`
+	MailKinds     []string           `json:"mail_kinds"`
+}
+
+type refundJSON struct {
+	ID               int64            `json:"id"`
+	Amount           string           `json:"amount"`
+	Reason           string           `json:"reason"`
+	RefundedPayment  bool             `json:"refunded_payment"`
+	Method           string           `json:"method"`
+	Status           string           `json:"status"`
+	ProviderRefundID string           `json:"provider_refund_id"`
+	Author           string           `json:"author"`
+	Error            string           `json:"error,omitempty"`
+	DateCreated      string           `json:"date_created_gmt"`
+	LineItems        []refundLineJSON `json:"line_items"`
+	RestockItems     bool             `json:"restock_items"`
+}
+
+type refundLineJSON struct {
+	ID       int64  `json:"id"`
+	Quantity int64  `json:"quantity"`
+	Total    string `json:"refund_total"`
+}
+
+func gmt(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") }
+
+// plain writes an amount as WooCommerce's REST API does: "12.50".
+func plain(c money.Currency, v int64) string {
+	c.ThousandSeparator, c.DecimalSeparator = "", "."
+	return c.FormatNumber(v)
+}
+
+func orderOf(o *checkout.Order, c money.Currency) orderJSON {
+	out := orderJSON{ID: o.ID, Number: o.Number, Status: o.Status, Currency: o.Currency, CurrencyDecimals: c.MinorUnit,
+		DateCreated: gmt(o.CreatedAt), DiscountTotal: plain(c, o.DiscountTotal), ShippingTotal: plain(c, o.ShippingTotal),
+		ShippingTax: plain(c, o.ShippingTax), TotalTax: plain(c, o.TotalTax), Total: plain(c, o.Total), PaymentMethod: o.PaymentMethod,
+		PaymentMethodTitle: o.PaymentMethodTitle, TransactionID: o.TransactionID, CustomerID: o.CustomerID, CustomerNote: o.CustomerNote,
+		Billing: o.Billing, Shipping: o.Shipping, LineItems: []lineJSON{}, ShippingLines: []shippingJSON{}, Attribution: map[string]string{},
+		TestPayment: o.TestPayment()}
+	if o.PaidAt != nil {
+		p := gmt(*o.PaidAt)
+		out.DatePaid = &p
+	}
+	for i, l := range o.Lines {
+		lj := lineJSON{ID: int64(i + 1), Name: l.Name, SKU: l.SKU, ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity,
+			Price: plain(c, l.UnitPrice), Subtotal: plain(c, l.Subtotal), Total: plain(c, l.Total), TotalTax: plain(c, l.TotalTax),
+			Meta: []kv{}, RefundedTotal: plain(c, 0)}
+		for _, a := range l.Variation {
+			lj.Meta = append(lj.Meta, kv{a.Attribute, a.Value})
+		}
+		out.LineItems = append(out.LineItems, lj)
+	}
+	for _, s := range o.ShippingLines {
+		out.ShippingLines = append(out.ShippingLines, shippingJSON{MethodTitle: s.Title, MethodID: s.MethodID, Total: plain(c, s.Total), TotalTax: plain(c, s.TotalTax)})
+	}
+	for k, v := range o.Meta {
+		if name, ok := strings.CutPrefix(k, "_wc_order_attribution_"); ok {
+			out.Attribution[name] = v
+		}
+	}
+	return out
+}
+
+func refundOf(r orders.Refund, c money.Currency) refundJSON {
+	out := refundJSON{ID: r.ID, Amount: plain(c, r.Amount), Reason: r.Reason, RefundedPayment: r.Method != orders.MethodManual, Method: r.Method,
+		Status: r.Status, ProviderRefundID: r.ProviderRefundID, Author: r.Author, Error: r.Error, DateCreated: gmt(r.Created),
+		LineItems: []refundLineJSON{}, RestockItems: r.Restock}
+	for _, l := range r.Lines {
+		out.LineItems = append(out.LineItems, refundLineJSON{ID: int64(l.Line + 1), Quantity: l.Quantity, Total: plain(c, l.Total)})
+	}
+	return out
+}
+
+func (a *API) detailOf(d *orders.Detail) detailJSON {
+	c := d.Money
+	out := detailJSON{orderJSON: orderOf(d.Order, c), Refunds: []refundJSON{}, Notes: d.Notes, Mails: d.Mails,
+		TotalRefunded: plain(c, d.Refunded), RefundLeft: plain(c, d.Left()), RefundMethod: orders.MethodManual, MailKinds: orders.Resendable}
+	if out.Notes == nil {
+		out.Notes = []orders.Note{}
+	}
+	if out.Mails == nil {
+		out.Mails = []orders.MailEntry{}
+	}
+	for _, r := range d.Refunds {
+		out.Refunds = append(out.Refunds, refundOf(r, c))
+	}
+	for i := range out.LineItems {
+		lr := d.LineRefunds[i]
+		out.LineItems[i].RefundedQuantity, out.LineItems[i].RefundedTotal = lr.Quantity, plain(c, lr.Total)
+		out.LineItems[i].Restocked = d.Restocked[i]
+	}
+	if a.d.Orders.Refunders[d.PaymentMethod] != nil {
+		out.RefundMethod = d.PaymentMethod
+	}
+	out.Statuses = []string{}
+	for _, s := range orders.Targets {
+		if s != d.Status && (checkout.CanTransition(d.Status, s) && d.Status != checkout.StatusCancelled && d.Status != checkout.StatusRefunded) {
+			out.Statuses = append(out.Statuses, s)
+		}
+	}
+	return out
+}
+
+// GET /wp-json/wc/v3/orders?status=&search=&page=&per_page=
+func (a *API) ordersList(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	pg, err := PagingOf(r)
+	if err != nil {
+		return err
+	}
+	q := orders.Query{Search: r.URL.Query().Get("search"), Offset: pg.Offset(), Limit: pg.PerPage}
+	for _, v := range r.URL.Query()["status"] {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimPrefix(strings.TrimSpace(s), "wc-"); s != "" && s != "any" {
+				q.Statuses = append(q.Statuses, s)
+			}
+		}
+	}
+	list, total, err := a.d.Orders.List(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	out := make([]orderJSON, 0, len(list))
+	for _, o := range list {
+		out = append(out, orderOf(o, a.d.Currency(r.Context(), o.Currency)))
+	}
+	SetTotals(w, total, pg)
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// GET /wp-json/wc/v3/reports/orders/totals: how many orders each status
+// has (WooCommerce's report shape).
+func (a *API) orderTotals(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	counts, err := a.d.Orders.Counts(r.Context())
+	if err != nil {
+		return err
+	}
+	type total struct {
+		Slug  string `json:"slug"`
+		Name  string `json:"name"`
+		Total int    `json:"total"`
+	}
+	out := []total{}
+	for _, s := range checkout.Statuses {
+		if s != checkout.StatusDraft {
+			out = append(out, total{s, orders.Label(s), counts[s]})
+		}
+	}
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// GET /wp-json/wc/v3/orders/{id}
+func (a *API) orderGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	d, err := a.d.Orders.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, a.detailOf(d))
+	return nil
+}
+
+// PUT /wp-json/wc/v3/orders/{id} {"status"}: a status change.
+func (a *API) orderUpdate(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Status *string `json:"status"`
+	}
+	if err := Decode(r, &body); err != nil {
+		return err
+	}
+	if body.Status == nil {
+		return InvalidParam("status", "Give the order's new status.")
+	}
+	to := strings.TrimPrefix(*body.Status, "wc-")
+	d, err := a.d.Orders.SetStatus(r.Context(), id, to, orders.Staff{ID: st.ID, Name: st.Name})
+	if err != nil {
+		return err
+	}
+	Note(r, "order.status", "order", id, "Order #"+d.Number+" is now "+orders.Label(d.Status))
+	WriteJSON(w, http.StatusOK, a.detailOf(d))
+	return nil
+}
+
+// GET /wp-json/wc/v3/orders/{id}/notes
+func (a *API) orderNotes(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	d, err := a.d.Orders.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	notes := d.Notes
+	if notes == nil {
+		notes = []orders.Note{}
+	}
+	WriteJSON(w, http.StatusOK, notes)
+	return nil
+}
+
+// POST /wp-json/wc/v3/orders/{id}/notes {"note", "customer_note"}
+func (a *API) orderNoteAdd(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Note     string `json:"note"`
+		Customer bool   `json:"customer_note"`
+	}
+	if err := Decode(r, &body); err != nil {
+		return err
+	}
+	n, err := a.d.Orders.AddNote(r.Context(), id, body.Note, body.Customer, orders.Staff{ID: st.ID, Name: st.Name})
+	if err != nil {
+		return err
+	}
+	kind := "private note"
+	if n.Customer {
+		kind = "note to the customer"
+	}
+	Note(r, "order.note", "order", id, "Added a "+kind+" to order #"+strconv.FormatInt(id, 10))
+	WriteJSON(w, http.StatusCreated, n)
+	return nil
+}
+
+// GET /wp-json/wc/v3/orders/{id}/refunds
+func (a *API) orderRefunds(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	d, err := a.d.Orders.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	out := []refundJSON{}
+	for _, rf := range d.Refunds {
+		out = append(out, refundOf(rf, d.Money))
+	}
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// POST /wp-json/wc/v3/orders/{id}/refunds {"amount", "reason",
+// "line_items": [{"id", "quantity", "refund_total"}], "restock_items",
+// "idempotency_key"} (or an Idempotency-Key header): 201 with the refund,
+// 200 for a double submit answered with the first refund.
+func (a *API) orderRefund(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Amount    string `json:"amount"`
+		Reason    string `json:"reason"`
+		LineItems []struct {
+			ID       int64  `json:"id"`
+			Quantity int64  `json:"quantity"`
+			Total    string `json:"refund_total"`
+		} `json:"line_items"`
+		Restock *bool  `json:"restock_items"`
+		Key     string `json:"idempotency_key"`
+	}
+	if err := Decode(r, &body); err != nil {
+		return err
+	}
+	if len(body.LineItems) > 500 {
+		return InvalidParam("line_items", "Too many lines.")
+	}
+	in := orders.RefundRequest{OrderID: id, Key: body.Key, Reason: body.Reason, Restock: body.Restock == nil || *body.Restock,
+		By: orders.Staff{ID: st.ID, Name: st.Name}, Texts: &orders.RefundTexts{Amount: body.Amount, Lines: map[int]string{}}}
+	if in.Key == "" {
+		in.Key = r.Header.Get("Idempotency-Key")
+	}
+	for _, l := range body.LineItems {
+		if l.ID <= 0 || l.ID > 100000 {
+			return InvalidParam("line_items", "A refunded line is not a line of this order.")
+		}
+		in.Lines = append(in.Lines, orders.RefundLine{Line: int(l.ID - 1), Quantity: l.Quantity})
+		in.Texts.Lines[int(l.ID-1)] = l.Total
+	}
+	rf, err := a.d.Orders.Refund(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	d, err := a.d.Orders.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if rf.Replayed {
+		status = http.StatusOK
+	}
+	Note(r, "order.refund", "order", id, "Refunded "+d.Money.Format(rf.Amount)+" of order #"+d.Number+" ("+rf.Method+")")
+	WriteJSON(w, status, refundOf(rf, d.Money))
+	return nil
+}
+
+// POST /wp-json/vitrine/v1/admin/orders/{id}/refunds/{refund_id}/finish:
+// asks the provider again for a refund left pending (its answer was lost),
+// with the refund's stored request id; answers the order.
+func (a *API) orderRefundFinish(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	refundID, err := IDParam(r, "refund_id")
+	if err != nil {
+		return err
+	}
+	rf, err := a.d.Orders.FinishRefund(r.Context(), id, refundID, orders.Staff{ID: st.ID, Name: st.Name})
+	if err != nil {
+		return err
+	}
+	d, err := a.d.Orders.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	Note(r, "order.refund", "order", id, "Finished refund "+strconv.FormatInt(refundID, 10)+" of order #"+d.Number+": "+rf.Status)
+	WriteJSON(w, http.StatusOK, a.detailOf(d))
+	return nil
+}
+
+// POST /wp-json/vitrine/v1/admin/orders/{id}/emails {"kind"}: sends an
+// order mail again (order_confirmation to the customer, new_order to the
+// shop).
+func (a *API) orderEmail(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Kind string `json:"kind"`
+	}
+	if err := Decode(r, &body); err != nil {
+		return err
+	}
+	if err := a.d.Orders.ResendMail(r.Context(), id, body.Kind, orders.Staff{ID: st.ID, Name: st.Name}); err != nil {
+		return err
+	}
+	Note(r, "order.email", "order", id, "Sent the "+body.Kind+" mail of order #"+strconv.FormatInt(id, 10)+" again")
+	WriteJSON(w, http.StatusAccepted, map[string]any{"queued": true, "kind": body.Kind})
+	return nil
+}
+
+// orderError maps the orders service's errors (asError).
+func orderError(err error) (*Error, bool) {
+	var inv *orders.Invalid
+	var pe *orders.ProviderError
+	switch {
+	case errors.As(err, &inv):
+		return InvalidParam(inv.Field, inv.Message), true
+	case errors.Is(err, orders.ErrNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_shop_order_invalid_id", Message: "Invalid ID."}, true
+	case errors.Is(err, orders.ErrStale):
+		return Conflict("vitrine_order_changed", "The order was changed meanwhile. Reload it and try again.", nil), true
+	case errors.Is(err, orders.ErrRefundTooMuch):
+		return &Error{Status: http.StatusBadRequest, Code: "woocommerce_rest_invalid_refund_amount",
+			Message: "Invalid refund amount: it is more than what is left to refund."}, true
+	case errors.Is(err, orders.ErrKeyReused):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "vitrine_idempotency_key_reused",
+			Message: "This refund form was already used for another refund. Reload the order and try again."}, true
+	case errors.Is(err, orders.ErrRefundUnknown):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "vitrine_refund_pending",
+			Message: "PayPal did not answer. The refund is pending: send the same form again to finish it; it will not refund twice."}, true
+	case errors.As(err, &pe):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "woocommerce_rest_cannot_create_order_refund", Message: "The refund was refused: " + pe.Message}, true
+	}
+	return nil, false
+}

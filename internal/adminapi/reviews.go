@@ -1,0 +1,236 @@
+package adminapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitrine/internal/review"
+	"vitrine/internal/storeapi"
+)
+
+// The moderation queue: WooCommerce's /wc/v3/products/reviews (list, read,
+// status changes, delete), and the shop's reply, which WooCommerce has no
+// route for (it stores replies as child comments), under
+// /vitrine/v1/admin/reviews/{id}/reply. The rules are review.Service's.
+
+// reviewJSON is a review in WooCommerce's REST v3 shape, with the shop's
+// reply (null when none).
+type reviewJSON struct {
+	ID               int64            `json:"id"`
+	DateCreated      string           `json:"date_created"`
+	DateCreatedGMT   string           `json:"date_created_gmt"`
+	ProductID        int64            `json:"product_id"`
+	ProductName      string           `json:"product_name"`
+	ProductPermalink string           `json:"product_permalink"`
+	Status           string           `json:"status"`
+	Reviewer         string           `json:"reviewer"`
+	ReviewerEmail    string           `json:"reviewer_email"`
+	Review           string           `json:"review"`
+	Rating           int              `json:"rating"`
+	Verified         bool             `json:"verified"`
+	Reply            *reviewReplyJSON `json:"reply"`
+}
+
+type reviewReplyJSON struct {
+	Text   string `json:"text"`
+	Author string `json:"author"`
+	Date   string `json:"date"`
+}
+
+const reviewDateLayout = "2006-01-02T15:04:05"
+
+func (a *API) reviewOut(r *review.Review) reviewJSON {
+	at := r.CreatedAt.UTC()
+	out := reviewJSON{ID: r.ID, DateCreated: at.Format(reviewDateLayout), DateCreatedGMT: at.Format(reviewDateLayout), ProductID: r.ProductID,
+		ProductName: r.ProductName, Status: r.Status, Reviewer: r.Author, ReviewerEmail: r.Email,
+		Review: storeapi.ReviewHTML(r.Content), Rating: r.Rating, Verified: r.Verified}
+	if r.ProductSlug != "" {
+		out.ProductPermalink = strings.TrimRight(a.d.BaseURL, "/") + storeapi.ProductPath(r.ProductSlug)
+	}
+	if r.Reply.Text != "" {
+		out.Reply = &reviewReplyJSON{Text: r.Reply.Text, Author: r.Reply.Author, Date: r.Reply.At.UTC().Format(time.RFC3339)}
+	}
+	return out
+}
+
+// GET /wp-json/wc/v3/products/reviews?status=&product=&search=&page=&per_page=
+func (a *API) reviewsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	q := r.URL.Query()
+	pg, err := PagingOf(r)
+	if err != nil {
+		return err
+	}
+	aq := review.AdminQuery{Status: q.Get("status"), Search: q.Get("search"), Page: pg.Page, PerPage: pg.PerPage}
+	if aq.Status != "" && aq.Status != review.StatusAll && !review.ValidStatus(aq.Status) {
+		return InvalidParam("status", "status is not one of all, hold, approved, spam, trash.")
+	}
+	if aq.ProductIDs, err = reviewProductIDs(q["product"], q["product[]"]); err != nil {
+		return InvalidParam("product", "product is not a list of product ids.")
+	}
+	rs, total, err := a.d.Reviews.Moderation(r.Context(), aq)
+	if err != nil {
+		return err
+	}
+	out := make([]reviewJSON, len(rs))
+	for i := range rs {
+		out[i] = a.reviewOut(&rs[i])
+	}
+	SetTotals(w, total, pg)
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// reviewProductIDs reads product ids given as repeated values and/or comma lists.
+func reviewProductIDs(lists ...[]string) ([]int64, error) {
+	var out []int64
+	for _, vs := range lists {
+		for _, v := range vs {
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s == "" {
+					continue
+				}
+				n, err := strconv.ParseInt(s, 10, 64)
+				if err != nil || n <= 0 {
+					return nil, strconv.ErrSyntax
+				}
+				out = append(out, n)
+			}
+		}
+	}
+	if len(out) > 100 {
+		return nil, strconv.ErrRange
+	}
+	return out, nil
+}
+
+// GET /wp-json/vitrine/v1/admin/reviews/counts: reviews per status.
+func (a *API) reviewCounts(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	c, err := a.d.Reviews.Counts(r.Context())
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, c)
+	return nil
+}
+
+// GET /wp-json/wc/v3/products/reviews/{id}
+func (a *API) reviewGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	rv, err := a.d.Reviews.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, a.reviewOut(rv))
+	return nil
+}
+
+// reviewStatusVerbs name a move to a status in the audit log.
+var reviewStatusVerbs = map[string]string{review.StatusApproved: "Approved", review.StatusHold: "Unapproved",
+	review.StatusSpam: "Marked as spam", review.StatusTrash: "Trashed"}
+
+// PUT /wp-json/wc/v3/products/reviews/{id} {"status": …}: the only field
+// the moderation queue changes (a review's text is its author's).
+func (a *API) reviewUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Status *string `json:"status"`
+	}
+	if err := Decode(r, &body); err != nil {
+		return err
+	}
+	if body.Status == nil || !review.ValidStatus(*body.Status) {
+		return InvalidParam("status", "status is not one of hold, approved, spam, trash.")
+	}
+	rv, err := a.d.Reviews.SetStatus(r.Context(), id, *body.Status)
+	if err != nil {
+		return err
+	}
+	Note(r, "review."+rv.Status, "review", rv.ID, reviewStatusVerbs[rv.Status]+" the review by "+rv.Author+" of "+rv.ProductName)
+	WriteJSON(w, http.StatusOK, a.reviewOut(rv))
+	return nil
+}
+
+// DELETE /wp-json/wc/v3/products/reviews/{id}[?force=true]: to the trash,
+// or, with force, for good (only from the trash).
+func (a *API) reviewDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	force, err := forceParam(r)
+	if err != nil {
+		return err
+	}
+	if !force {
+		rv, err := a.d.Reviews.SetStatus(r.Context(), id, review.StatusTrash)
+		if err != nil {
+			return err
+		}
+		Note(r, "review.trash", "review", rv.ID, "Trashed the review by "+rv.Author+" of "+rv.ProductName)
+		WriteJSON(w, http.StatusOK, a.reviewOut(rv))
+		return nil
+	}
+	rv, err := a.d.Reviews.Delete(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	Note(r, "review.delete", "review", rv.ID, "Deleted the review by "+rv.Author+" of "+rv.ProductName+" permanently")
+	WriteJSON(w, http.StatusOK, map[string]any{"deleted": true, "previous": a.reviewOut(rv)})
+	return nil
+}
+
+// forceParam reads WordPress's force flag: true/1, false/0 or absent.
+func forceParam(r *http.Request) (bool, error) {
+	switch strings.ToLower(r.URL.Query().Get("force")) {
+	case "", "false", "0":
+		return false, nil
+	case "true", "1":
+		return true, nil
+	}
+	return false, InvalidParam("force", "force is not of type boolean.")
+}
+
+// PUT /wp-json/vitrine/v1/admin/reviews/{id}/reply {"text": …}: sets or
+// replaces the shop's reply (a held review is approved with it).
+func (a *API) reviewReply(w http.ResponseWriter, r *http.Request, st Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Text string `json:"text"`
+	}
+	if err := Decode(r, &body); err != nil {
+		return err
+	}
+	rv, err := a.d.Reviews.Reply(r.Context(), id, st.ID, st.Name, body.Text)
+	if err != nil {
+		return err
+	}
+	Note(r, "review.reply", "review", rv.ID, "Replied to the review by "+rv.Author+" of "+rv.ProductName)
+	WriteJSON(w, http.StatusOK, a.reviewOut(rv))
+	return nil
+}
+
+// DELETE /wp-json/vitrine/v1/admin/reviews/{id}/reply
+func (a *API) reviewReplyDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	rv, err := a.d.Reviews.RemoveReply(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	Note(r, "review.reply_delete", "review", rv.ID, "Removed the reply to the review by "+rv.Author+" of "+rv.ProductName)
+	WriteJSON(w, http.StatusOK, a.reviewOut(rv))
+	return nil
+}

@@ -1,0 +1,76 @@
+// Orders as the API answers them, for the screens' tests.
+import type { OrderDetail, OrderSummary } from './types';
+
+const address = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  company: '',
+  address_1: '1 Main St',
+  address_2: '',
+  city: 'Sacramento',
+  state: 'CA',
+  postcode: '95814',
+  country: 'US',
+  phone: '5550100200',
+};
+
+export const summary = (id: number, status: string, name: string, total: string): OrderSummary => ({
+  id,
+  number: String(id),
+  status,
+  currency: 'USD',
+  currency_decimals: 2,
+  date_created_gmt: '2026-11-24T09:00:00',
+  date_paid_gmt: status === 'processing' ? '2026-11-24T09:01:00' : null,
+  total,
+  total_tax: '0.00',
+  shipping_total: '5.00',
+  shipping_tax: '0.00',
+  discount_total: '0.00',
+  payment_method: 'ppcp-gateway',
+  payment_method_title: 'PayPal',
+  transaction_id: '',
+  customer_id: 0,
+  customer_note: '',
+  billing: { ...address, first_name: name, email: `${name.toLowerCase()}@example.com` },
+  shipping: address,
+  line_items: [],
+  shipping_lines: [],
+  attribution: {},
+});
+
+export const detail = (): OrderDetail => ({
+  ...summary(12, 'processing', 'Ada', '95.00'),
+  transaction_id: 'CAPTURE123',
+  line_items: [
+    {
+      id: 1,
+      name: 'Desk Lamp',
+      sku: 'LAMP',
+      product_id: 7,
+      variation_id: 0,
+      quantity: 2,
+      price: '45.00',
+      subtotal: '90.00',
+      total: '90.00',
+      total_tax: '0.00',
+      meta_data: [],
+      refunded_quantity: 0,
+      refunded_total: '0.00',
+      restocked: 0,
+    },
+  ],
+  shipping_lines: [{ method_title: 'Flat rate', method_id: 'flat_rate', total: '5.00', total_tax: '0.00' }],
+  attribution: { source_type: 'utm', utm_source: 'newsletter' },
+  refunds: [],
+  notes: [{ id: 3, note: 'Order status changed from Pending to Processing.', customer_note: false, added_by_user: 0, author: '', date_created: '2026-11-24T09:01:00Z' }],
+  mails: [
+    { id: 1, kind: 'order_confirmation', date_created: '2026-11-24T09:01:00Z', date_sent: '2026-11-24T09:01:05Z', date_failed: null, attempts: 1, last_error: '' },
+    { id: 2, kind: 'new_order', date_created: '2026-11-24T09:01:00Z', date_sent: null, date_failed: null, attempts: 0, last_error: '' },
+  ],
+  total_refunded: '0.00',
+  refund_left: '95.00',
+  refund_method: 'ppcp-gateway',
+  next_statuses: ['completed', 'cancelled', 'refunded'],
+  mail_kinds: ['order_confirmation', 'new_order'],
+});
