@@ -31,6 +31,7 @@ import (
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
 	"vitrine/internal/contact"
+	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
 	"vitrine/internal/media"
 	"vitrine/internal/money"
@@ -50,6 +51,8 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
+	// Coupons is the coupons' admin (/wc/v3/coupons).
+	Coupons *coupon.Service
 	// Settings are the shop's settings (settings.go).
 	Settings *settings.Service
 	// Currencies are the currencies and rates (currencies.go).

@@ -113,6 +113,9 @@ func asError(err error) (*Error, bool) {
 	if e, ok := orderError(err); ok {
 		return e, true
 	}
+	if e, ok := couponError(err); ok {
+		return e, true
+	}
 	return nil, false
 }
 

@@ -41,6 +41,7 @@ type orderJSON struct {
 	Shipping           any               `json:"shipping"`
 	LineItems          []lineJSON        `json:"line_items"`
 	ShippingLines      []shippingJSON    `json:"shipping_lines"`
+	CouponLines        []couponLineJSON  `json:"coupon_lines"`
 	Attribution        map[string]string `json:"attribution"`
 	TestPayment        string            `json:"test_payment,omitempty"`
 }
@@ -73,6 +74,14 @@ type shippingJSON struct {
 	MethodID    string `json:"method_id"`
 	Total       string `json:"total"`
 	TotalTax    string `json:"total_tax"`
+}
+
+// couponLineJSON is a coupon the order used (WooCommerce's coupon_lines),
+// its discount as it was when the order was placed.
+type couponLineJSON struct {
+	Code        string `json:"code"`
+	Discount    string `json:"discount"`
+	DiscountTax string `json:"discount_tax"`
 }
 
 // detailJSON is an order with what the admin's order screen shows.
@@ -122,7 +131,7 @@ func orderOf(o *checkout.Order, c money.Currency) orderJSON {
 		DateCreated: gmt(o.CreatedAt), DiscountTotal: plain(c, o.DiscountTotal), ShippingTotal: plain(c, o.ShippingTotal),
 		ShippingTax: plain(c, o.ShippingTax), TotalTax: plain(c, o.TotalTax), Total: plain(c, o.Total), PaymentMethod: o.PaymentMethod,
 		PaymentMethodTitle: o.PaymentMethodTitle, TransactionID: o.TransactionID, CustomerID: o.CustomerID, CustomerNote: o.CustomerNote,
-		Billing: o.Billing, Shipping: o.Shipping, LineItems: []lineJSON{}, ShippingLines: []shippingJSON{}, Attribution: map[string]string{},
+		Billing: o.Billing, Shipping: o.Shipping, LineItems: []lineJSON{}, ShippingLines: []shippingJSON{}, CouponLines: []couponLineJSON{}, Attribution: map[string]string{},
 		TestPayment: o.TestPayment()}
 	if o.PaidAt != nil {
 		p := gmt(*o.PaidAt)
@@ -139,6 +148,9 @@ func orderOf(o *checkout.Order, c money.Currency) orderJSON {
 	}
 	for _, s := range o.ShippingLines {
 		out.ShippingLines = append(out.ShippingLines, shippingJSON{MethodTitle: s.Title, MethodID: s.MethodID, Total: plain(c, s.Total), TotalTax: plain(c, s.TotalTax)})
+	}
+	for _, cp := range o.Coupons {
+		out.CouponLines = append(out.CouponLines, couponLineJSON{Code: cp.Code, Discount: plain(c, cp.Discount), DiscountTax: plain(c, cp.DiscountTax)})
 	}
 	for k, v := range o.Meta {
 		if name, ok := strings.CutPrefix(k, "_wc_order_attribution_"); ok {

@@ -59,6 +59,15 @@ func (a *API) routes() {
 	a.mux.HandleFunc("POST "+messagesPath+"/{id}/replies", a.staff(a.messageReply))
 	a.mux.HandleFunc("GET "+messagesPath+"/{id}/files/{file}", a.staff(a.messageFile))
 
+	// Coupons (coupons.go).
+	a.mux.HandleFunc("GET "+wc+"/coupons", a.staff(a.couponList))
+	a.mux.HandleFunc("POST "+wc+"/coupons", a.staff(a.couponCreate))
+	a.mux.HandleFunc("GET "+wc+"/coupons/{id}", a.staff(a.couponGet))
+	a.mux.HandleFunc("PUT "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
+	a.mux.HandleFunc("PATCH "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
+	a.mux.HandleFunc("POST "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
+	a.mux.HandleFunc("DELETE "+wc+"/coupons/{id}", a.staff(a.couponDelete))
+
 	// Products (products.go, product_terms.go).
 	const products = "/wp-json/wc/v3/products"
 	a.mux.HandleFunc("GET "+products, a.staff(a.productsList))

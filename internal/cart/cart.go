@@ -108,6 +108,8 @@ type Customer struct {
 	Billing      Address `json:"billing_address"`
 	Shipping     Address `json:"shipping_address"`
 	ShippingRate string  `json:"shipping_rate,omitempty"`
+	// Coupons are the codes applied, in order (checkout's coupons.go).
+	Coupons []string `json:"coupons,omitempty"`
 }
 
 // Cart is one session's cart.

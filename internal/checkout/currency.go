@@ -128,15 +128,20 @@ func (s *Service) pricing(ctx context.Context, p *cart.Priced, code string) (*Pr
 
 // QuoteLinesIn quotes lines (base unit prices, as cart.Service resolves
 // them; converted on a copy) for cust in code's currency, as Price quotes a
-// cart: what a cart holding only these lines would cost (the wallet's
-// product buttons).
+// cart, with the cart's coupons that pass on these lines: what a cart
+// holding only these lines would cost (the wallet's product buttons).
 func (s *Service) QuoteLinesIn(ctx context.Context, lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer, code string) (Quotation, *Pricing, error) {
 	p := &cart.Priced{Lines: slices.Clone(lines), Products: byID}
 	pr, err := s.pricing(ctx, p, code)
 	if err != nil {
 		return Quotation{}, nil, err
 	}
-	q, err := QuoteLines(p.Lines, p.Products, cust, pr.Config)
+	items := QuoteItems(p.Lines, p.Products)
+	coupons, _, err := s.couponsFor(ctx, cust.Coupons, items, pr, 0, cust.Billing.Email)
+	if err != nil {
+		return Quotation{}, nil, err
+	}
+	q, err := Quote(items, Customer{Billing: cust.Billing, Shipping: cust.Shipping, RateID: cust.ShippingRate, Coupons: coupons}, pr.Config)
 	return q, pr, err
 }
 

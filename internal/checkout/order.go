@@ -141,14 +141,17 @@ type Order struct {
 	ItemsTax           int64
 	ShippingTotal      int64
 	ShippingTax        int64
-	DiscountTotal      int64
-	TotalTax           int64
-	Total              int64
-	CartSession        string
-	CustomerID         int64 // the account that placed it (or linked it); 0 for a guest
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	PaidAt             *time.Time
+	DiscountTotal      int64 // excluding tax
+	DiscountTax        int64
+	// Coupons are the coupons used, with their discounts.
+	Coupons     []CouponAmount
+	TotalTax    int64
+	Total       int64
+	CartSession string
+	CustomerID  int64 // the account that placed it (or linked it); 0 for a guest
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	PaidAt      *time.Time
 	// Wallet fields.
 	PaymentState      string
 	ProviderOrderID   string
@@ -214,5 +217,6 @@ func (o *Order) FromQuote(q Quotation) {
 	o.PricesIncludeTax = q.PricesIncludeTax
 	o.ItemsSubtotal, o.ItemsTax = q.ItemsSubtotal, q.ItemsTax
 	o.ShippingTotal, o.ShippingTax = q.Shipping, q.ShippingTax
+	o.DiscountTotal, o.DiscountTax, o.Coupons = q.Discount, q.DiscountTax, q.Coupons
 	o.TotalTax, o.Total = q.TotalTax, q.Total
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/coupon"
 )
 
 // Item is one priced cart line as Quote sees it. UnitPrice is the
@@ -22,6 +23,17 @@ type Item struct {
 	// Taxable is false for products whose tax status is "none" (or
 	// "shipping": only their shipping is taxed).
 	Taxable bool
+	// What the line sells, for coupons' restrictions: the product (the
+	// parent of a variation), the variation, the product's categories.
+	ProductID   int64
+	VariationID int64
+	CategoryIDs []int64
+}
+
+// couponLine is the item as coupon rules see it.
+func (it Item) couponLine() coupon.Line {
+	return coupon.Line{Name: it.Name, ProductID: it.ProductID, VariationID: it.VariationID, CategoryIDs: it.CategoryIDs,
+		Amount: it.UnitPrice * it.Quantity}
 }
 
 // Limits that keep every product and sum far from int64 overflow.
@@ -35,12 +47,14 @@ const (
 // ErrLimits is returned for items outside the limits above.
 var ErrLimits = errors.New("checkout: a line's price or quantity is out of bounds")
 
-// Customer is what Quote needs of the shopper: the addresses and the chosen
-// shipping rate.
+// Customer is what Quote needs of the shopper: the addresses, the chosen
+// shipping rate and the coupons applied (checked already, in application
+// order, their fixed amounts in the quote's currency).
 type Customer struct {
 	Billing  Address
 	Shipping Address
 	RateID   string
+	Coupons  []*coupon.Coupon
 }
 
 // Rate is one shipping rate offered for a package.
@@ -64,8 +78,9 @@ type Package struct {
 	Rates       []Rate
 }
 
-// LineAmounts are one line's totals in minor units. Subtotal and Total are
-// excluding tax (equal: there are no discounts yet).
+// LineAmounts are one line's totals in minor units, excluding tax:
+// Subtotal before discounts, Total after (SubtotalTax and TotalTax are
+// their taxes).
 type LineAmounts struct {
 	Subtotal    int64
 	SubtotalTax int64
@@ -96,13 +111,28 @@ type Quotation struct {
 	TaxLocation      Location
 	PricesIncludeTax bool
 
-	ItemsSubtotal int64 // Σ line subtotals, excluding tax
-	ItemsTax      int64
-	Shipping      int64 // excluding tax
-	ShippingTax   int64
-	TotalTax      int64
-	Total         int64
-	TaxLines      []TaxLine
+	ItemsSubtotal    int64 // Σ line subtotals, excluding tax, before discounts
+	ItemsSubtotalTax int64 // their tax, before discounts
+	// Discount is what coupons take off, excluding tax (Σ line subtotal −
+	// line total); DiscountTax the tax it takes off with it.
+	Discount    int64
+	DiscountTax int64
+	// Coupons are the coupons applied, in order, with their discounts.
+	Coupons     []CouponAmount
+	ItemsTax    int64 // tax on the items after discounts (Σ line total tax)
+	Shipping    int64 // excluding tax
+	ShippingTax int64
+	TotalTax    int64
+	Total       int64
+	TaxLines    []TaxLine
+}
+
+// CouponAmount is one coupon's part of the discount.
+type CouponAmount struct {
+	Code        string `json:"code"`
+	Type        string `json:"discount_type"`
+	Discount    int64  `json:"discount"` // excluding tax
+	DiscountTax int64  `json:"discount_tax"`
 }
 
 type rateAmount struct {
@@ -120,19 +150,30 @@ type rateAmount struct {
 // including tax, a line's tax is carved out of its gross amount and the net
 // subtotal is the gross minus that tax, so the gross is never changed by
 // rounding. Totals are plain sums of the rounded parts, so
-// Σ(subtotal + tax) + shipping + shipping tax == Total always holds.
+// Σ(line total + line total tax) + shipping + shipping tax == Total always
+// holds.
+//
+// Coupons (Customer.Coupons) come first: each takes its amount off the
+// prices as entered (discounts), then every line's tax is computed on its
+// discounted amount, so taxes follow discounts; a line's subtotal and its
+// tax are the undiscounted ones. Free shipping's minimum is compared with
+// the discounted amount (WooCommerce's default).
 func Quote(items []Item, cust Customer, cfg *Config) (Quotation, error) {
 	if len(items) > MaxLines {
 		return Quotation{}, ErrLimits
 	}
-	var gross int64 // prices as entered
 	for _, it := range items {
 		if it.Quantity < 1 || it.Quantity > MaxQuantity || it.UnitPrice < 0 || it.UnitPrice > MaxUnitPrice {
 			return Quotation{}, ErrLimits
 		}
-		gross += it.UnitPrice * it.Quantity
 	}
-	q := Quotation{Lines: make([]LineAmounts, len(items)), PricesIncludeTax: cfg.PricesIncludeTax, TaxLines: []TaxLine{}}
+	off, byCoupon := discounts(items, cust.Coupons)
+	var gross int64 // prices as entered, after discounts
+	for i, it := range items {
+		gross += it.UnitPrice*it.Quantity - off[i]
+	}
+	q := Quotation{Lines: make([]LineAmounts, len(items)), PricesIncludeTax: cfg.PricesIncludeTax, TaxLines: []TaxLine{},
+		Coupons: []CouponAmount{}}
 	dest := destination(cust, cfg)
 	q.NeedsShipping = len(items) > 0
 	if q.NeedsShipping {
@@ -198,9 +239,8 @@ func Quote(items []Item, cust Customer, cfg *Config) (Quotation, error) {
 	for _, tr := range rates {
 		sumRates += tr.Rate
 	}
-	for i, it := range items {
-		amount := it.UnitPrice * it.Quantity
-		var tax int64
+	// taxOf is an amount as entered split into net and tax, per rate.
+	taxOf := func(it Item, amount int64, each func(*TaxRate, int64)) (net, tax int64) {
 		if it.Taxable {
 			for _, tr := range rates {
 				var t int64
@@ -210,17 +250,34 @@ func Quote(items []Item, cust Customer, cfg *Config) (Quotation, error) {
 					t = mulDivRound(amount, tr.Rate, 100_000)
 				}
 				tax += t
-				line(tr).ItemsTax += t
+				if each != nil {
+					each(tr, t)
+				}
 			}
 		}
-		net := amount
+		net = amount
 		if cfg.PricesIncludeTax {
 			net = amount - tax
 		}
-		q.Lines[i] = LineAmounts{Subtotal: net, SubtotalTax: tax, Total: net, TotalTax: tax}
-		q.ItemsSubtotal += net
-		q.ItemsTax += tax
+		return net, tax
 	}
+	for i, it := range items {
+		amount := it.UnitPrice * it.Quantity
+		sub, subTax := taxOf(it, amount, nil)
+		tot, totTax := sub, subTax
+		if off[i] > 0 {
+			tot, totTax = taxOf(it, amount-off[i], func(tr *TaxRate, t int64) { line(tr).ItemsTax += t })
+		} else {
+			taxOf(it, amount, func(tr *TaxRate, t int64) { line(tr).ItemsTax += t })
+		}
+		q.Lines[i] = LineAmounts{Subtotal: sub, SubtotalTax: subTax, Total: tot, TotalTax: totTax}
+		q.ItemsSubtotal += sub
+		q.ItemsSubtotalTax += subTax
+		q.Discount += sub - tot
+		q.ItemsTax += totTax
+	}
+	q.DiscountTax = q.ItemsSubtotalTax - q.ItemsTax
+	q.Coupons = couponAmounts(cust.Coupons, byCoupon, q.DiscountTax, cfg.PricesIncludeTax)
 	if q.Selected != nil {
 		q.Shipping = q.Selected.Cost
 		q.ShippingTax = q.Selected.Taxes
@@ -235,8 +292,134 @@ func Quote(items []Item, cust Customer, cfg *Config) (Quotation, error) {
 	}
 	slices.SortFunc(q.TaxLines, func(a, b TaxLine) int { return a.RateID - b.RateID })
 	q.TotalTax = q.ItemsTax + q.ShippingTax
-	q.Total = q.ItemsSubtotal + q.ItemsTax + q.Shipping + q.ShippingTax
+	q.Total = q.ItemsSubtotal - q.Discount + q.ItemsTax + q.Shipping + q.ShippingTax
 	return q, nil
+}
+
+// discounts is what the coupons take off each item (off, prices as
+// entered) and what each coupon takes in all, never more than an item
+// costs. Coupons apply in order: a percentage is of the undiscounted
+// amount (WooCommerce's default, not sequential) but takes at most what
+// earlier coupons left; a fixed-product amount is per unit; a fixed-cart
+// amount is spread over the eligible items in proportion to what is left
+// of each, remainders to the first items with room, so the parts sum to
+// the amount exactly.
+func discounts(items []Item, coupons []*coupon.Coupon) (off, byCoupon []int64) {
+	off = make([]int64, len(items))
+	byCoupon = make([]int64, len(coupons))
+	if len(coupons) == 0 {
+		return off, byCoupon
+	}
+	left := func(i int) int64 { return items[i].UnitPrice*items[i].Quantity - off[i] }
+	take := func(ci, i int, d int64) {
+		d = max(0, min(d, left(i)))
+		off[i] += d
+		byCoupon[ci] += d
+	}
+	for ci, c := range coupons {
+		var eligible []int
+		for i, it := range items {
+			if c.Applies(it.couponLine()) {
+				eligible = append(eligible, i)
+			}
+		}
+		switch c.Type {
+		case coupon.Percent:
+			for _, i := range eligible {
+				take(ci, i, mulDivRound(items[i].UnitPrice*items[i].Quantity, min(c.Amount, coupon.MaxPercent), 100_000))
+			}
+		case coupon.FixedProduct:
+			for _, i := range eligible {
+				take(ci, i, mulSat(c.Amount, items[i].Quantity))
+			}
+		case coupon.FixedCart:
+			var pool int64
+			for _, i := range eligible {
+				pool += left(i)
+			}
+			total := min(max(c.Amount, 0), pool)
+			if total <= 0 {
+				continue
+			}
+			shares := make([]int64, len(eligible))
+			var given int64
+			for k, i := range eligible {
+				shares[k] = mulDivFloor(total, left(i), pool)
+				given += shares[k]
+			}
+			for k := range eligible {
+				if given == total {
+					break
+				}
+				if shares[k] < left(eligible[k]) {
+					shares[k]++
+					given++
+				}
+			}
+			for k, i := range eligible {
+				take(ci, i, shares[k])
+			}
+		}
+	}
+	return off, byCoupon
+}
+
+// couponAmounts splits the discount among the coupons: each coupon's part
+// as entered, and the discount's tax shared in proportion (the last
+// coupon with a discount takes the remainder, so the parts sum exactly);
+// with prices entered including tax the net part is the rest.
+func couponAmounts(coupons []*coupon.Coupon, byCoupon []int64, discountTax int64, inclTax bool) []CouponAmount {
+	out := make([]CouponAmount, len(coupons))
+	var all int64
+	last := -1
+	for i, d := range byCoupon {
+		all += d
+		if d > 0 {
+			last = i
+		}
+	}
+	taxLeft := discountTax
+	for i, c := range coupons {
+		out[i] = CouponAmount{Code: c.Code, Type: c.Type}
+		d := byCoupon[i]
+		if d == 0 {
+			continue
+		}
+		t := mulDivFloor(discountTax, d, all)
+		if i == last {
+			t = taxLeft
+		}
+		taxLeft -= t
+		out[i].DiscountTax = t
+		out[i].Discount = d
+		if inclTax {
+			out[i].Discount = d - t
+		}
+	}
+	return out
+}
+
+// mulSat is a×b for a, b ≥ 0, saturated at MaxInt64.
+func mulSat(a, b int64) int64 {
+	hi, lo := bits.Mul64(uint64(max(a, 0)), uint64(max(b, 0)))
+	if hi != 0 || lo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(lo)
+}
+
+// mulDivFloor is a×num/den rounded down, for a, num ≥ 0 and den > 0, in
+// 128 bits; num ≤ den keeps the result within a.
+func mulDivFloor(a, num, den int64) int64 {
+	if a <= 0 || num <= 0 || den <= 0 {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(a), uint64(num))
+	if hi >= uint64(den) {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(den))
+	return int64(q)
 }
 
 // destination is where the package goes: the shipping address, else the

@@ -18,6 +18,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
+	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
 	"vitrine/internal/payment"
 )
@@ -73,6 +74,12 @@ type PlaceOrderInput struct {
 	// nil sells in the base currency.
 	Currency *currency.Table
 	Meta     map[string]string // attribution and other meta
+	// Coupons are the coupons the cart applies, checked by the service
+	// (amounts in Config's currency, in order). The transaction counts a
+	// use of each, refusing the order when one has reached its usage
+	// limit in all or for this customer (by CustomerID or the billing
+	// email) meanwhile, and prices with them.
+	Coupons []*coupon.Coupon
 	// IdempotencyScope and IdempotencyKey name the attempt; RequestHash is
 	// what the request said. A replay with the same hash returns the first
 	// order; a different hash is refused with ErrIdempotencyReused.
@@ -105,7 +112,10 @@ type Service struct {
 	// Currencies sells in the shopper's currency (currency.go); nil sells
 	// in the base currency only.
 	Currencies *currency.Service
-	Lifetime   time.Duration // a cart's lifetime after a write (cart.Lifetime when 0)
+	// Coupons reads the coupons a cart applies (coupons.go); nil: the
+	// shop has no coupons.
+	Coupons  CouponStore
+	Lifetime time.Duration // a cart's lifetime after a write (cart.Lifetime when 0)
 	// HoldStock is how long an unpaid bank-transfer order holds its stock
 	// (ReleaseHeldStock); 0 never releases.
 	HoldStock time.Duration
@@ -152,10 +162,23 @@ func QuoteItems(lines []cart.Line, byID map[int64]*catalog.Product) []Item {
 		} else if p := byID[l.ProductID]; p != nil && p.TaxStatus != "" {
 			status = p.TaxStatus
 		}
-		items = append(items, Item{Key: l.Key, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
-			Taxable: status != "none" && status != "shipping"})
+		it := Item{Key: l.Key, Quantity: l.Quantity, UnitPrice: l.UnitPrice, Taxable: status != "none" && status != "shipping",
+			ProductID: l.ProductID, VariationID: l.VariationID}
+		if p := byID[l.ProductID]; p != nil {
+			it.Name, it.CategoryIDs = p.Name, CategoryIDs(p)
+		}
+		items = append(items, it)
 	}
 	return items
+}
+
+// CategoryIDs are a product's category ids (coupons' restrictions).
+func CategoryIDs(p *catalog.Product) []int64 {
+	ids := make([]int64, len(p.Categories))
+	for i, c := range p.Categories {
+		ids[i] = c.ID
+	}
+	return ids
 }
 
 // QuoteLines prices cart lines (prices already refreshed from the
@@ -172,6 +195,12 @@ type PricedCart struct {
 	*cart.Priced
 	Quote   Quotation
 	Pricing *Pricing
+	// Coupons are the coupons applied that pass their rules now (fixed
+	// amounts in Pricing's currency), in order; CouponErrors say why the
+	// others were left out.
+	Coupons      []*coupon.Coupon
+	CouponErrors []*cart.Error
+	items        []Item
 }
 
 // LineTotal is the quoted total of the i-th priced line.
@@ -224,11 +253,26 @@ func (s *Service) Price(ctx context.Context, c *cart.Cart, extend bool, code str
 	if err != nil {
 		return nil, err
 	}
-	q, err := QuoteLines(p.Lines, p.Products, c.Customer, pr.Config)
+	items := QuoteItems(p.Lines, p.Products)
+	coupons, refused, err := s.couponsFor(ctx, c.Customer.Coupons, items, pr, cart.SessionCustomer(c.ID), c.Customer.Billing.Email)
 	if err != nil {
 		return nil, err
 	}
-	return &PricedCart{Priced: p, Quote: q, Pricing: pr}, nil
+	q, err := Quote(items, Customer{Billing: c.Customer.Billing, Shipping: c.Customer.Shipping, RateID: c.Customer.ShippingRate,
+		Coupons: coupons}, pr.Config)
+	if err != nil {
+		return nil, err
+	}
+	if extend && len(refused) > 0 && c.Exists {
+		// A read drops the coupons that no longer pass (this answer says
+		// why in its errors).
+		cust := c.Customer
+		cust.Coupons = codesOf(coupons)
+		if err := s.Carts.SetCustomer(ctx, c.ID, cust); err != nil {
+			s.warn("drop refused coupons", "err", err)
+		}
+	}
+	return &PricedCart{Priced: p, Quote: q, Pricing: pr, Coupons: coupons, CouponErrors: refused, items: items}, nil
 }
 
 // Cart loads the session's cart and prices it in code's currency (a read:
@@ -394,6 +438,11 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	if ok && pr.ShownCurrency != "" && len(c.Lines) > 0 && !strings.EqualFold(strings.TrimSpace(pr.ShownCurrency), c.Pricing.Currency.Code) {
 		return nil, CurrencyChanged(c.Pricing.Currency)
 	}
+	if len(c.CouponErrors) > 0 && len(c.Lines) > 0 {
+		// A coupon the shopper saw no longer applies (it was dropped from
+		// the cart): the review must show the new total first.
+		return nil, couponRefusal(c.CouponErrors[0])
+	}
 	if !ok {
 		if len(c.Lines) == 0 {
 			return nil, ErrCartEmpty
@@ -434,6 +483,7 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: pr.Session, CustomerID: customerOf(pr.CustomerID, pr.Session),
 		Customer:     Customer{Billing: billing, Shipping: shipping, RateID: stored.Customer.ShippingRate},
 		CustomerNote: Clean(pr.Note), Method: m, Status: status, Config: c.Pricing.Config, Currency: c.Pricing.Table, Meta: meta,
+		Coupons:          c.Coupons,
 		IdempotencyScope: "checkout:" + pr.Session, IdempotencyKey: key, RequestHash: reqHash, ReplayWindow: window, Now: now})
 	if err != nil {
 		return nil, err
@@ -444,7 +494,7 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	// Remember the addresses for the next visit (WooCommerce keeps the
 	// customer on the session).
 	cust := stored.Customer
-	cust.Billing, cust.Shipping = billing, shipping
+	cust.Billing, cust.Shipping, cust.Coupons = billing, shipping, nil
 	if err := s.Store.SetCustomer(ctx, pr.Session, cust, now, s.expires(now)); err != nil {
 		s.warn("save checkout customer", "err", err)
 	}
@@ -484,16 +534,16 @@ func customerOf(id int64, session string) int64 {
 // taken, prices re-read, the cart emptied). No mail is queued: a pending
 // order's mails go out when it is paid.
 func (s *Service) PlacePending(ctx context.Context, in PendingOrder) (*Order, error) {
-	pricing := s.basePricing()
-	if code := s.SaleCurrency(in.Method, in.Currency); code != "" && code != s.Config.Currency.Code {
-		c, err := s.Cart(ctx, in.Session, code)
-		if err != nil {
-			return nil, err
-		}
-		pricing = c.Pricing
+	c, err := s.Cart(ctx, in.Session, s.SaleCurrency(in.Method, in.Currency))
+	if err != nil {
+		return nil, err
 	}
+	if len(c.CouponErrors) > 0 && len(c.Lines) > 0 {
+		return nil, couponRefusal(c.CouponErrors[0])
+	}
+	pricing := c.Pricing
 	o, _, err := s.Store.PlaceOrder(ctx, PlaceOrderInput{Session: in.Session, CustomerID: customerOf(in.CustomerID, in.Session), Customer: in.Customer, Method: in.Method,
-		Status: StatusPending, Config: pricing.Config, Currency: pricing.Table, Meta: in.Meta, IdempotencyScope: in.IdempotencyScope,
+		Status: StatusPending, Config: pricing.Config, Currency: pricing.Table, Meta: in.Meta, Coupons: c.Coupons, IdempotencyScope: in.IdempotencyScope,
 		IdempotencyKey: in.IdempotencyKey, RequestHash: in.RequestHash, Now: s.now()})
 	return o, err
 }

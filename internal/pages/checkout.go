@@ -214,6 +214,14 @@ func NewOrderView(o *checkout.Order, cur money.Currency, instructions string) *O
 		v.Lines = append(v.Lines, OrderLineView{Name: l.Name, Quantity: l.Quantity, Variation: attrs, Total: cur.Format(l.Subtotal)})
 	}
 	v.Totals = append(v.Totals, OrderTotal{"Subtotal:", cur.Format(o.ItemsSubtotal)})
+	if o.DiscountTotal > 0 {
+		// As the subtotal is written: with its tax when prices include tax.
+		d := o.DiscountTotal
+		if o.PricesIncludeTax {
+			d += o.DiscountTax
+		}
+		v.Totals = append(v.Totals, OrderTotal{"Discount:", "-" + cur.Format(d)})
+	}
 	for _, s := range o.ShippingLines {
 		value := "Free shipping"
 		if s.Total > 0 {

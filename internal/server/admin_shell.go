@@ -8,6 +8,7 @@ import (
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
+	"vitrine/internal/coupon"
 	"vitrine/internal/media"
 	"vitrine/internal/orders"
 	"vitrine/internal/payment"
@@ -38,6 +39,7 @@ func (s *Server) initAdmin() {
 		Viewer:     userOf,
 		ClientIP:   s.clientIP,
 		Audit:      s.audit,
+		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Settings:   s.settings,
 		Currencies: s.currencies,
 		TestMail:   s.sendTestMail,

@@ -530,7 +530,7 @@ type shippingPackage struct {
 
 type cartObject struct {
 	Items                 []cartItem        `json:"items"`
-	Coupons               []any             `json:"coupons"`
+	Coupons               []cartCoupon      `json:"coupons"`
 	Fees                  []any             `json:"fees"`
 	Totals                cartTotals        `json:"totals"`
 	ShippingAddress       cart.Address      `json:"shipping_address"`
@@ -590,7 +590,7 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	c := pc.Cart
 	cur := pc.Pricing.Config.Currency
 	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: cur, Now: s.now(), ExactStock: true}
-	out := &cartObject{Items: make([]cartItem, 0, len(pc.Lines)), Coupons: []any{}, Fees: []any{}, PaymentRequirements: []string{"products"},
+	out := &cartObject{Items: make([]cartItem, 0, len(pc.Lines)), Coupons: []cartCoupon{}, Fees: []any{}, PaymentRequirements: []string{"products"},
 		ShippingRates: []shippingPackage{}, CrossSells: []any{}, Errors: []storeapi.Error{}, PaymentMethods: []string{},
 		Extensions: map[string]any{}, ShippingAddress: c.Customer.Shipping,
 		BillingAddress: billingAddress{Address: c.Customer.Billing, Email: c.Customer.Billing.Email}}
@@ -602,6 +602,10 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	for range pc.LeftOut {
 		out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
 			Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})
+	}
+	for _, e := range pc.CouponErrors {
+		// A coupon dropped because it no longer applies, and why.
+		out.Errors = append(out.Errors, storeapi.Error{Code: e.Code, Message: e.Message, Data: map[string]any{"status": 409}})
 	}
 	for _, l := range pc.Lines {
 		p, parent := pc.Product(l)

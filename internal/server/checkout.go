@@ -62,7 +62,13 @@ func (s *Server) applyQuote(out *cartObject, q checkout.Quotation) {
 		taxLines = append(taxLines, map[string]string{"name": tl.Label, "price": amountString(tl.Amount()), "rate": tl.Rate})
 	}
 	t := &out.Totals
-	t.TotalItems, t.TotalItemsTax = amountString(q.ItemsSubtotal), amountString(q.ItemsTax)
+	t.TotalItems, t.TotalItemsTax = amountString(q.ItemsSubtotal), amountString(q.ItemsSubtotalTax)
+	t.TotalDiscount, t.TotalDiscountTax = amountString(q.Discount), amountString(q.DiscountTax)
+	out.Coupons = make([]cartCoupon, 0, len(q.Coupons))
+	for _, c := range q.Coupons {
+		out.Coupons = append(out.Coupons, cartCoupon{Code: c.Code, DiscountType: c.Type,
+			Totals: couponTotals{TotalDiscount: amountString(c.Discount), TotalDiscountTax: amountString(c.DiscountTax), Currency: cur}})
+	}
 	t.TotalShipping, t.TotalShippingTax = amountString(q.Shipping), amountString(q.ShippingTax)
 	t.TotalTax, t.TotalPrice = amountString(q.TotalTax), amountString(q.Total)
 	t.TaxLines = taxLines

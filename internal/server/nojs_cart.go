@@ -151,6 +151,10 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
+	if r.URL.Query().Has("remove_coupon") {
+		s.noScriptRemoveCoupon(w, r, sess, now)
+		return
+	}
 	if key := strings.TrimSpace(r.URL.Query().Get("remove_item")); r.URL.Query().Has("remove_item") {
 		// A removal needs the session's _wpnonce (the links carry it) and a
 		// request that is not cross-site: line keys are the same in every
@@ -227,6 +231,10 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	now := s.now()
 	sess := s.cartSessionOf(r, now)
+	if r.PostForm.Has("apply_coupon") && (sess.viaCookie || sess.viaToken) {
+		s.noScriptApplyCoupon(w, r, sess, now)
+		return
+	}
 	if !r.PostForm.Has("update_cart") || !(sess.viaCookie || sess.viaToken) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
@@ -291,6 +299,58 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	s.setCartNotices(w, sess, notices)
 	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 }
+
+// noScriptApplyCoupon answers the coupon form without scripts (POST /cart/
+// with apply_coupon and coupon_code): the code is applied as the Store API
+// applies it, and /cart/ shows "Coupon code applied successfully." or the
+// refusal.
+func (s *Server) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) {
+	err := s.checkout.ApplyCoupon(r.Context(), sess.id, r.PostFormValue("coupon_code"), sess.currency)
+	var notices []pages.Notice
+	done, failed := s.noScriptOutcome(w, "apply coupon", err, &notices)
+	if failed {
+		return
+	}
+	if done {
+		notices = append(notices, pages.Notice{Kind: "message", Text: msgCouponApplied})
+		s.noScriptWrote(w, r, sess, now)
+	}
+	s.setCartNotices(w, sess, notices)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+}
+
+// noScriptRemoveCoupon answers a coupon's remove link without scripts (GET
+// /cart/?remove_coupon=CODE&_wpnonce=…): like a line's, it needs the
+// session's nonce, so a link on another site cannot take a coupon off.
+func (s *Server) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) {
+	if !(sess.viaCookie || sess.viaToken) {
+		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		return
+	}
+	if !s.removeAllowed(r, sess, now) {
+		s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
+		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		return
+	}
+	err := s.checkout.RemoveCoupon(r.Context(), sess.id, r.URL.Query().Get("remove_coupon"))
+	var notices []pages.Notice
+	done, failed := s.noScriptOutcome(w, "remove coupon", err, &notices)
+	if failed {
+		return
+	}
+	if done {
+		notices = append(notices, pages.Notice{Kind: "message", Text: msgCouponRemoved})
+		s.noScriptWrote(w, r, sess, now)
+	}
+	s.setCartNotices(w, sess, notices)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+}
+
+// WooCommerce's coupon notices.
+const (
+	msgCouponApplied = "Coupon code applied successfully."
+	msgCouponRemoved = "Coupon has been removed."
+)
 
 // groupedQuantities reads a grouped product form's quantity[<id>]=N
 // fields (nil when the form has none), in ascending id order.

@@ -88,6 +88,13 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+api+"/cart/items/{key}", s.cartRoute(false, s.cartItemGet))
 	mux.HandleFunc("PUT "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemPut))
 	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemDelete))
+	mux.HandleFunc("POST "+api+"/cart/apply-coupon", s.cartRoute(true, s.cartApplyCoupon)) // coupons (cart_coupons.go)
+	mux.HandleFunc("POST "+api+"/cart/remove-coupon", s.cartRoute(true, s.cartRemoveCoupon))
+	mux.HandleFunc("GET "+api+"/cart/coupons", s.cartRoute(false, s.cartCouponsGet))
+	mux.HandleFunc("POST "+api+"/cart/coupons", s.cartRoute(true, s.cartCouponsPost))
+	mux.HandleFunc("DELETE "+api+"/cart/coupons", s.cartRoute(true, s.cartCouponsDelete))
+	mux.HandleFunc("GET "+api+"/cart/coupons/{code}", s.cartRoute(false, s.cartCouponGet))
+	mux.HandleFunc("DELETE "+api+"/cart/coupons/{code}", s.cartRoute(true, s.cartCouponDelete))
 	mux.HandleFunc("POST "+api+"/batch", s.cartBatch) // cart writes only (batch.go)
 	// Store API checkout (checkout.go): per session, never cached.
 	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))

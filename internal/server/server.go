@@ -216,7 +216,7 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	s.store = s.cats
 	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
 	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Payments: s.payments,
-		Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
+		Coupons: db, Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
 	s.initAccounts()
 	s.meta = &usermeta.Service{Store: db}
 	reviewSettings := review.DefaultSettings()

@@ -239,6 +239,9 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 	}
 	b.WriteString(`<div class="cart_totals"><h2>Cart totals</h2><table class="shop_table shop_table_responsive"><tbody>`)
 	row("cart-subtotal", "Subtotal", cur.Format(q.ItemsSubtotal))
+	for _, c := range q.Coupons {
+		row("cart-discount", "Coupon: "+c.Code, "-"+cur.Format(c.Discount))
+	}
 	if q.NeedsShipping {
 		name := "Shipping"
 		if q.Selected != nil {

@@ -502,13 +502,24 @@ export interface ShippingPackage {
   shipping_rates: ShippingRate[];
 }
 
+/** A coupon applied to a Store API cart. */
+export interface CartCoupon {
+  code: string;
+  discount_type: string;
+  totals: CurrencyBlock & { total_discount: string; total_discount_tax: string };
+}
+
 /** A Store API cart object (the fields the storefront reads). */
 export interface StoreCart {
   items: CartItem[];
   items_count: number;
+  /** The coupons applied (absent in older test data: none). */
+  coupons?: CartCoupon[];
   totals: CurrencyBlock & {
     total_items: string;
     total_price: string;
+    total_discount?: string;
+    total_discount_tax?: string;
     /** Checkout reads these (the server sends them on every cart object). */
     total_shipping?: string | null;
     total_tax?: string;

@@ -99,7 +99,7 @@ func quoteUnit(qc QuotedCart) (paypal.PurchaseUnit, error) {
 	pp := toPayPal{code: qc.Currency.Code, decimals: qc.Currency.MinorUnit}
 	q := qc.Quote
 	spec := paypal.UnitSpec{Currency: qc.Currency.Code, ItemTotal: pp.v(q.ItemsSubtotal), Shipping: pp.v(q.Shipping), TaxTotal: pp.v(q.TotalTax),
-		Total: pp.v(q.Total)}
+		Discount: pp.v(q.Discount), Total: pp.v(q.Total)}
 	if pp.err != nil {
 		return paypal.PurchaseUnit{}, pp.err
 	}

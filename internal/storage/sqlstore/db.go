@@ -120,7 +120,7 @@ func openSQLite(path string, writer bool) (*sqlx.DB, error) {
 		// writes never fails half-way on a lock upgrade.
 		q.Set("_txlock", "immediate")
 	}
-	d, err := sqlx.Open("sqlite", "file:"+path+"?"+q.Encode())
+	d, err := sqlx.Open("sqlite", "file:"+URIPath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
@@ -291,4 +291,11 @@ func uniqueViolation(err error) bool {
 	}
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// URIPath escapes what a file: URI gives a meaning to, so a path holding
+// '#' or '?' (a subtest's temp dir "…sqlite#01…") names its own file and
+// not the shorter one before the character.
+func URIPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }

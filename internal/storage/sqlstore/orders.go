@@ -262,8 +262,12 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		}
 		o.Lines = append(o.Lines, checkout.Line{ProductID: parent.ID, VariationID: r.VariationID, Name: parent.Name, SKU: sku,
 			Variation: cart.DisplayAttrs(display[parent.ID], attrs), Quantity: r.Quantity, UnitPrice: price})
-		items = append(items, checkout.Item{Key: r.Key, Name: parent.Name, Quantity: r.Quantity, UnitPrice: price,
-			Taxable: taxStatus != "none" && taxStatus != "shipping"})
+		it := checkout.Item{Key: r.Key, Name: parent.Name, Quantity: r.Quantity, UnitPrice: price,
+			Taxable: taxStatus != "none" && taxStatus != "shipping", ProductID: parent.ID, VariationID: r.VariationID}
+		if d := display[parent.ID]; d != nil {
+			it.CategoryIDs = checkout.CategoryIDs(d) // categories are not money: the read pool's copy
+		}
+		items = append(items, it)
 	}
 	// Take stock row by row in id order (a fixed lock order).
 	rowIDs := make([]int64, 0, len(uses)+len(sales))
@@ -324,7 +328,14 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	if t := in.Currency; t != nil && t.Err() != nil {
 		return nil, t.Err()
 	}
-	q, err := checkout.Quote(items, in.Customer, in.Config)
+	if len(in.Coupons) > 0 {
+		if err := claimCoupons(ctx, tx, in.Coupons, in.CustomerID, in.Customer.Billing.Email, now); err != nil {
+			return nil, err
+		}
+	}
+	cust := in.Customer
+	cust.Coupons = in.Coupons
+	q, err := checkout.Quote(items, cust, in.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -335,11 +346,13 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	taxLines, _ := json.Marshal(orEmptySlice(o.TaxLines))
 	if err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO orders (order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping,
 			billing_email, customer_note, payment_method, payment_method_title, shipping_lines, tax_lines,
-			items_subtotal, items_tax, shipping_total, shipping_tax, total_tax, total, cart_session, created_at, updated_at, payment_state, customer_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			items_subtotal, items_tax, shipping_total, shipping_tax, discount_total, discount_tax, total_tax, total, cart_session, created_at, updated_at,
+			payment_state, customer_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		o.Key, o.Status, o.Currency, o.CurrencyRate, o.BaseCurrency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
-		o.ShippingTotal, o.ShippingTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState, nullID(in.CustomerID)); err != nil {
+		o.ShippingTotal, o.ShippingTax, o.DiscountTotal, o.DiscountTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState,
+		nullID(in.CustomerID)); err != nil {
 		return nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
@@ -362,8 +375,16 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 			return nil, err
 		}
 	}
+	if err := insertOrderCoupons(ctx, tx, o, in.Coupons); err != nil {
+		return nil, err
+	}
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ?`), in.Session); err != nil {
 		return nil, err
+	}
+	if len(in.Coupons) > 0 {
+		if err := clearCartCoupons(ctx, tx, in.Session); err != nil {
+			return nil, err
+		}
 	}
 	for _, c := range changes {
 		if err := db.recordChange(ctx, tx, c.id, c.kind); err != nil {
@@ -473,6 +494,7 @@ type orderRow struct {
 	ShippingTotal      int64         `db:"shipping_total"`
 	ShippingTax        int64         `db:"shipping_tax"`
 	DiscountTotal      int64         `db:"discount_total"`
+	DiscountTax        int64         `db:"discount_tax"`
 	TotalTax           int64         `db:"total_tax"`
 	Total              int64         `db:"total"`
 	CartSession        string        `db:"cart_session"`
@@ -488,7 +510,7 @@ type orderRow struct {
 
 const orderSelect = `SELECT id, order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping, customer_note,
 	payment_method, payment_method_title, transaction_id, shipping_lines, tax_lines, items_subtotal, items_tax,
-	shipping_total, shipping_tax, discount_total, total_tax, total, cart_session, created_at, updated_at, paid_at,
+	shipping_total, shipping_tax, discount_total, discount_tax, total_tax, total, cart_session, created_at, updated_at, paid_at,
 	payment_state, provider_order_id, provider_request_id, capture_id, customer_id FROM orders`
 
 // Order loads an order with its lines and meta.
@@ -533,7 +555,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 			CurrencyRate: r.CurrencyRate, BaseCurrency: r.BaseCurrency,
 			PricesIncludeTax: r.PricesIncludeTax, CustomerNote: r.CustomerNote, PaymentMethod: r.PaymentMethod,
 			PaymentMethodTitle: r.PaymentMethodTitle, TransactionID: r.TransactionID, ItemsSubtotal: r.ItemsSubtotal,
-			ItemsTax: r.ItemsTax, ShippingTotal: r.ShippingTotal, ShippingTax: r.ShippingTax, DiscountTotal: r.DiscountTotal,
+			ItemsTax: r.ItemsTax, ShippingTotal: r.ShippingTotal, ShippingTax: r.ShippingTax, DiscountTotal: r.DiscountTotal, DiscountTax: r.DiscountTax,
 			TotalTax: r.TotalTax, Total: r.Total, CartSession: r.CartSession, CreatedAt: time.Unix(r.CreatedAt, 0).UTC(),
 			UpdatedAt: time.Unix(r.UpdatedAt, 0).UTC(), PaymentState: r.PaymentState, ProviderOrderID: r.ProviderOrderID,
 			ProviderRequestID: r.ProviderRequestID, CaptureID: r.CaptureID, CustomerID: r.CustomerID.Int64, Meta: map[string]string{}, Lines: []checkout.Line{}}
@@ -596,6 +618,21 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 	}
 	for _, m := range meta {
 		byID[m.OrderID].Meta[m.Key] = m.Value
+	}
+	var coupons []struct {
+		OrderID     int64  `db:"order_id"`
+		Code        string `db:"code"`
+		Type        string `db:"discount_type"`
+		Discount    int64  `db:"discount"`
+		DiscountTax int64  `db:"discount_tax"`
+	}
+	if err := db.read.SelectContext(ctx, &coupons, db.read.Rebind(`SELECT order_id, code, discount_type, discount, discount_tax
+		FROM order_coupons WHERE order_id IN `+in+` ORDER BY order_id, position`), args2...); err != nil {
+		return nil, fmt.Errorf("load order coupons: %w", err)
+	}
+	for _, c := range coupons {
+		o := byID[c.OrderID]
+		o.Coupons = append(o.Coupons, checkout.CouponAmount{Code: c.Code, Type: c.Type, Discount: c.Discount, DiscountTax: c.DiscountTax})
 	}
 	return out, nil
 }

@@ -262,6 +262,11 @@ func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) erro
 				return err
 			}
 		}
+		if c.To == checkout.StatusCancelled {
+			if err := releaseCouponsTx(ctx, tx, c.OrderID); err != nil {
+				return err
+			}
+		}
 		if c.To == checkout.StatusCompleted {
 			ref := strconv.FormatInt(c.OrderID, 10)
 			if err := EnqueueMailTx(ctx, tx, orders.MailOrderCompleted, ref, "order:"+ref+":completed", now); err != nil {

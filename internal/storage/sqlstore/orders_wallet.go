@@ -71,6 +71,9 @@ func (db *DB) cancelOrderWhere(ctx context.Context, id int64, payState string, n
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
+		if err := releaseCouponsTx(ctx, tx, id); err != nil {
+			return err
+		}
 		if err := db.restoreStockTx(ctx, tx, id, now); err != nil {
 			return err
 		}

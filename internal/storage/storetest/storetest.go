@@ -109,7 +109,7 @@ func OpenRaw(t testing.TB, dsn string) *sqlx.DB {
 	t.Helper()
 	driver, src := "pgx", dsn
 	if rest, ok := strings.CutPrefix(dsn, "sqlite:"); ok {
-		driver, src = "sqlite", "file:"+rest+"?_pragma=busy_timeout(5000)"
+		driver, src = "sqlite", "file:"+sqlstore.URIPath(rest)+"?_pragma=busy_timeout(5000)"
 	}
 	raw, err := sqlx.Open(driver, src)
 	if err != nil {

@@ -30,6 +30,7 @@ export const screens: Screen[] = [
   { base: 'categories', title: 'Categories', nav: true, load: () => import('./screens/products/Categories') },
   { base: 'attributes', title: 'Attributes', nav: true, load: () => import('./screens/products/Attributes') },
   { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
+  { base: 'coupons', title: 'Coupons', nav: true, load: () => import('./screens/coupons/Coupons') },
   { base: 'media', title: 'Media', nav: true, load: () => import('./media/MediaLibrary') },
   { base: 'reviews', title: 'Reviews', nav: true, load: () => import('./screens/inbox/Reviews') },
   { base: 'messages', title: 'Messages', nav: true, load: () => import('./screens/inbox/Messages') },

@@ -11,6 +11,7 @@ import { applyFragments, storeFragments, wcAjax } from './add-to-cart';
 import './cart.css';
 import { ExpressWallet } from '../wallet/ExpressWallet';
 import { onCurrencySwitch } from '../currency/store';
+import { CouponForm, CouponRows } from './CouponForm';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -60,6 +61,9 @@ async function refreshFragments() {
  * quantities (Store API update-item), the remove links remove a line
  * (remove-item) with an Undo that adds it again. Without scripts the remove
  * links are /cart/?remove_item=KEY&_wpnonce=…, which the server answers.
+ * The coupon form applies a code (apply-coupon; its refusal is shown at the
+ * field) and each coupon's totals row has a remove link (remove-coupon);
+ * both work without scripts too (nojs_cart.go).
  */
 export function CartPage({ data }: { data: CartPageData }) {
   const [cart, setCart] = useState<StoreCart>(data.cart);
@@ -133,6 +137,28 @@ export function CartPage({ data }: { data: CartPageData }) {
     e.preventDefault();
     const name = decodeEntities(it.name);
     void run([{ path: 'remove-item', body: { key: it.key } }], () => ({ kind: 'message', text: `\u201c${name}\u201d removed.`, undo: it }));
+  };
+
+  const applyCoupon = async (code: string): Promise<string> => {
+    setBusy(true);
+    const r = await cartWrite('apply-coupon', { code }, nonce).catch(() => ({
+      cart: null,
+      nonce,
+      error: 'The coupon could not be applied. Please try again.',
+    }));
+    setNonce(r.nonce);
+    if (r.cart) setCart(r.cart);
+    setNotice(r.error ? null : { kind: 'message', text: 'Coupon code applied successfully.' });
+    setBusy(false);
+    if (!r.error) void refreshFragments();
+    return r.error;
+  };
+
+  const removeCoupon = (code: string) => {
+    void run([{ path: 'remove-coupon', body: { code } }], () => ({ kind: 'message', text: 'Coupon has been removed.' })).then(() =>
+      // The link is gone: the coupon field is where the shopper continues.
+      document.getElementById('coupon_code')?.focus(),
+    );
   };
 
   const undo = (e: MouseEvent, it: CartItem) => {
@@ -254,6 +280,7 @@ export function CartPage({ data }: { data: CartPageData }) {
           </button>
         </p>
       </form>
+      <CouponForm onApply={applyCoupon} busy={busy} />
       <div className="cart-collaterals">
         <div className="cart_totals">
           <h2>Cart totals</h2>
@@ -265,6 +292,7 @@ export function CartPage({ data }: { data: CartPageData }) {
                   <Amount value={formatPrice(cart.totals.total_items, cart.totals)} />
                 </td>
               </tr>
+              <CouponRows coupons={cart.coupons} currency={cart.totals} nonce={data.remove_nonce} onRemove={removeCoupon} />
               <tr className="order-total">
                 <th scope="row">Total</th>
                 <td data-title="Total">

@@ -8,6 +8,7 @@ import { currentAttribution } from '../attribution/attribution';
 import { AddressFields } from './AddressFields';
 import { CreateAccount } from './CreateAccount';
 import { OrderReview } from './OrderReview';
+import { CouponForm } from '../cart/CouponForm';
 import { PaymentMethods } from './PaymentMethods';
 import { TermsDialog } from './TermsDialog';
 import { WalletButtons, type FundingSource } from './WalletButtons';
@@ -481,6 +482,23 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     setTermsOpen(true);
   };
 
+  /** Applies a coupon code: "" when applied, else the refusal (shown at the coupon field). */
+  const applyCoupon = (code: string): Promise<string> =>
+    enqueue(async () => {
+      const r = await storePost<StoreCart>('/cart/apply-coupon', { code }, nonce);
+      if (r.ok && r.body) {
+        seq.current++;
+        applyCart(r.body);
+        return '';
+      }
+      if (r.error?.data?.cart) setCart(r.error.data.cart);
+      return decodeEntities(r.error?.message || 'The coupon could not be applied. Please try again.');
+    });
+
+  const removeCoupon = (code: string) => {
+    void cartWrite('/cart/remove-coupon', { code }).then(() => document.getElementById('checkout_coupon_code')?.focus());
+  };
+
   if (cart.items.length === 0) {
     return (
       <div className="container checkout-page">
@@ -496,6 +514,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
   return (
     <div className="container checkout-page">
       <h1>Checkout</h1>
+      <CouponForm onApply={applyCoupon} busy={!!placing} idPrefix="checkout_coupon_code" />
       <form
         ref={formRef}
         name="checkout"
@@ -594,7 +613,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
             <h2 id="order_review_heading">Your order</h2>
             <div id="order_review" className={'woocommerce-checkout-review-order' + (refreshing ? ' is-blocked' : '')} aria-busy={refreshing || undefined}>
               <div className="review-table-wrap">
-                <OrderReview cart={cart} onSelectRate={selectRate} />
+                <OrderReview cart={cart} onSelectRate={selectRate} onRemoveCoupon={removeCoupon} />
                 {refreshing && (
                   <div className="blockUI blockOverlay" aria-hidden="true">
                     <span>Please wait...</span>

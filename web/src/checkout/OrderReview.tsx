@@ -1,6 +1,7 @@
 import type { CurrencyBlock, ShippingPackage, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
 import { LineSummary } from '../ui/LineItem';
+import { CouponRows } from '../cart/CouponForm';
 
 function Amount({ minor, currency }: { minor: string | number | null | undefined; currency: CurrencyBlock }) {
   return (
@@ -100,9 +101,15 @@ function ShippingRow({
 export function OrderReview({
   cart,
   onSelectRate,
+  onRemoveCoupon = () => undefined,
+  removeNonce,
 }: {
   cart: StoreCart;
   onSelectRate: (pkg: number, rateId: string) => void;
+  /** Removes an applied coupon (its row's link). */
+  onRemoveCoupon?: (code: string) => void;
+  /** The session's _wpnonce for the remove links without scripts. */
+  removeNonce?: string;
 }) {
   const t = cart.totals;
   const packages = cart.needs_shipping ? cart.shipping_rates || [] : [];
@@ -140,6 +147,7 @@ export function OrderReview({
             <Amount minor={t.total_items} currency={t} />
           </td>
         </tr>
+        <CouponRows coupons={cart.coupons} currency={t} nonce={removeNonce} onRemove={onRemoveCoupon} />
         {packages.map((p, i) => (
           <ShippingRow key={p.package_id} pkg={p} index={i} count={packages.length} onSelect={onSelectRate} />
         ))}

@@ -119,6 +119,12 @@ export function OrderDetail({ id }: { id: number }) {
           </tbody>
         </table>
         <dl className="order-totals">
+          {order.coupon_lines.map((cp) => (
+            <div key={cp.code}>
+              <dt>Coupon: {cp.code}</dt>
+              <dd>−{money(cp.discount)}</dd>
+            </div>
+          ))}
           {order.shipping_lines.map((s, i) => (
             <div key={i}>
               <dt>Shipping ({s.method_title})</dt>

@@ -36,6 +36,7 @@ export const summary = (id: number, status: string, name: string, total: string)
   shipping: address,
   line_items: [],
   shipping_lines: [],
+  coupon_lines: [],
   attribution: {},
 });
 
@@ -61,6 +62,7 @@ export const detail = (): OrderDetail => ({
     },
   ],
   shipping_lines: [{ method_title: 'Flat rate', method_id: 'flat_rate', total: '5.00', total_tax: '0.00' }],
+  coupon_lines: [{ code: 'spring10', discount: '2.20', discount_tax: '0.00' }],
   attribution: { source_type: 'utm', utm_source: 'newsletter' },
   refunds: [],
   notes: [{ id: 3, note: 'Order status changed from Pending to Processing.', customer_note: false, added_by_user: 0, author: '', date_created: '2026-11-24T09:01:00Z' }],

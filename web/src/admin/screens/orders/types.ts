@@ -55,6 +55,7 @@ export interface OrderSummary {
   shipping: Address;
   line_items: OrderLine[];
   shipping_lines: { method_title: string; method_id: string; total: string; total_tax: string }[];
+  coupon_lines: { code: string; discount: string; discount_tax: string }[];
   attribution: Record<string, string>;
   test_payment?: string;
 }

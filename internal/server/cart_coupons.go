@@ -1,0 +1,103 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"vitrine/internal/checkout"
+	"vitrine/internal/coupon"
+	"vitrine/internal/money"
+)
+
+// The Store API's coupon routes (issue 15): apply-coupon and remove-coupon
+// answer the cart; /cart/coupons[/{code}] answer coupons. The rules are
+// checkout's (coupons.go) and coupon's; these handlers parse the code,
+// call one use case and shape the answer.
+
+// cartCoupon is a coupon as the cart shows it (WooCommerce's cart coupon
+// schema).
+type cartCoupon struct {
+	Code         string       `json:"code"`
+	DiscountType string       `json:"discount_type"`
+	Totals       couponTotals `json:"totals"`
+}
+
+type couponTotals struct {
+	TotalDiscount    string `json:"total_discount"`
+	TotalDiscountTax string `json:"total_discount_tax"`
+	money.Currency
+}
+
+// POST /cart/apply-coupon {code}: the cart with the coupon.
+func (s *Server) cartApplyCoupon(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.checkout.ApplyCoupon(ctx, sess.id, in.get("code"), sess.currency); err != nil {
+		return 0, nil, err
+	}
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	return http.StatusOK, c, err
+}
+
+// POST /cart/remove-coupon {code}: the cart without it.
+func (s *Server) cartRemoveCoupon(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.checkout.RemoveCoupon(ctx, sess.id, in.get("code")); err != nil {
+		return 0, nil, err
+	}
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	return http.StatusOK, c, err
+}
+
+// GET /cart/coupons: the coupons applied.
+func (s *Server) cartCouponsGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, withCart{c.Coupons, c}, nil
+}
+
+// POST /cart/coupons {code}: applies it and answers it (201).
+func (s *Server) cartCouponsPost(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.checkout.ApplyCoupon(ctx, sess.id, in.get("code"), sess.currency); err != nil {
+		return 0, nil, err
+	}
+	return s.couponResponse(ctx, sess, in.get("code"), http.StatusCreated)
+}
+
+// DELETE /cart/coupons: removes them all (an empty list).
+func (s *Server) cartCouponsDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.checkout.RemoveCoupons(ctx, sess.id); err != nil {
+		return 0, nil, err
+	}
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, withCart{c.Coupons, c}, nil
+}
+
+// GET /cart/coupons/{code}: one coupon of the cart.
+func (s *Server) cartCouponGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	return s.couponResponse(ctx, sess, r.PathValue("code"), http.StatusOK)
+}
+
+// DELETE /cart/coupons/{code}: removes it (204).
+func (s *Server) cartCouponDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	if err := s.checkout.RemoveCoupon(ctx, sess.id, r.PathValue("code")); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (s *Server) couponResponse(ctx context.Context, sess cartSession, code string, status int) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	if err != nil {
+		return 0, nil, err
+	}
+	code = coupon.Normalize(code)
+	for _, cc := range c.Coupons {
+		if cc.Code == code {
+			return status, withCart{cc, c}, nil
+		}
+	}
+	return 0, nil, checkout.ErrCouponNotInCart
+}
