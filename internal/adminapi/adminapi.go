@@ -29,6 +29,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/catalog"
 	"vitrine/internal/contact"
 	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
@@ -75,8 +76,14 @@ type Deps struct {
 	Contact *contact.Service
 	// BaseURL makes absolute storefront links (product permalinks).
 	BaseURL string
-	Log     *slog.Logger
-	Now     func() time.Time
+	// Catalog is the catalogue's admin service (products.go);
+	// CatalogChanged is called after each of its writes, so this
+	// instance drops the cached pages at once (the change log tells the
+	// others within a poll).
+	Catalog        *catalog.Admin
+	CatalogChanged func(context.Context)
+	Log            *slog.Logger
+	Now            func() time.Time
 }
 
 // API serves the admin routes.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/contact"
 	"vitrine/internal/media"
 	"vitrine/internal/review"
@@ -52,6 +53,7 @@ func Conflict(code, message string, data map[string]any) *Error {
 // detail goes to the log, never to the client.
 func asError(err error) (*Error, bool) {
 	var e *Error
+	var catalogInput *catalog.InputError
 	var fe *media.FieldError
 	var rie *review.InputError
 	var cie *contact.InputError
@@ -99,6 +101,14 @@ func asError(err error) (*Error, bool) {
 		return &Error{Status: http.StatusGone, Code: "vitrine_file_purged", Message: "This file was removed after the retention period."}, true
 	case errors.As(err, &cie):
 		return InvalidParam(cie.Field, cie.Message), true
+
+	// Products.
+	case errors.As(err, &catalogInput):
+		return InvalidParam(catalogInput.Field, catalogInput.Message), true
+	case errors.Is(err, catalog.ErrNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_invalid_id", Message: "Invalid ID: it does not exist, or it was deleted."}, true
+	case errors.Is(err, catalog.ErrStale):
+		return Conflict("vitrine_product_stale", "This product was changed by someone else after you opened it, so your edit was not saved. Reload it and make your change again.", nil), true
 	}
 	if e, ok := orderError(err); ok {
 		return e, true

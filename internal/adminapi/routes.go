@@ -69,4 +69,35 @@ func (a *API) routes() {
 	a.mux.HandleFunc("PATCH "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
 	a.mux.HandleFunc("POST "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
 	a.mux.HandleFunc("DELETE "+wc+"/coupons/{id}", a.staff(a.couponDelete))
+
+	// Products (products.go, product_terms.go).
+	const products = "/wp-json/wc/v3/products"
+	a.mux.HandleFunc("GET "+products, a.staff(a.productsList))
+	a.mux.HandleFunc("POST "+products, a.staff(a.productCreate))
+	a.mux.HandleFunc("GET "+products+"/{id}", a.staff(a.productGet))
+	a.mux.HandleFunc("PUT "+products+"/{id}", a.staff(a.productUpdate))
+	a.mux.HandleFunc("PATCH "+products+"/{id}", a.staff(a.productUpdate))
+	a.mux.HandleFunc("DELETE "+products+"/{id}", a.staff(a.productDelete))
+	// {id}/duplicate, {id}/variations, {id}/variations/generate and
+	// {id}/variations/batch (one pattern: ServeMux would find
+	// "{id}/variations" ambiguous next to "categories/{id}").
+	a.mux.HandleFunc("GET "+products+"/{id}/{sub...}", a.staff(a.productSub))
+	a.mux.HandleFunc("POST "+products+"/{id}/{sub...}", a.staff(a.productSub))
+	a.mux.HandleFunc("GET "+admin+"/products/counts", a.staff(a.productCounts))
+	a.mux.HandleFunc("POST "+admin+"/products/bulk", a.staff(a.productsBulk))
+	a.mux.HandleFunc("GET "+admin+"/product-images", a.staff(a.productImages))
+	a.mux.HandleFunc("GET "+products+"/categories", a.staff(a.categoriesList))
+	a.mux.HandleFunc("POST "+products+"/categories", a.staff(a.categorySave))
+	a.mux.HandleFunc("GET "+products+"/categories/{id}", a.staff(a.categoryGet))
+	a.mux.HandleFunc("PUT "+products+"/categories/{id}", a.staff(a.categorySave))
+	a.mux.HandleFunc("DELETE "+products+"/categories/{id}", a.staff(a.categoryDelete))
+	a.mux.HandleFunc("GET "+products+"/tags", a.staff(a.tagsList))
+	a.mux.HandleFunc("POST "+products+"/tags", a.staff(a.tagSave))
+	a.mux.HandleFunc("PUT "+products+"/tags/{id}", a.staff(a.tagSave))
+	a.mux.HandleFunc("DELETE "+products+"/tags/{id}", a.staff(a.tagDelete))
+	a.mux.HandleFunc("GET "+products+"/attributes", a.staff(a.attributesList))
+	a.mux.HandleFunc("POST "+products+"/attributes", a.staff(a.attributeCreate))
+	a.mux.HandleFunc("PUT "+products+"/attributes/{id}", a.staff(a.attributeUpdate))
+	a.mux.HandleFunc("POST "+products+"/attributes/{id}/terms", a.staff(a.termSave))
+	a.mux.HandleFunc("PUT "+products+"/attributes/{id}/terms/{term_id}", a.staff(a.termSave))
 }

@@ -25,6 +25,8 @@ const (
 	StatusPublish = "publish"
 	StatusDraft   = "draft"
 	StatusPrivate = "private"
+	StatusFuture  = "future" // scheduled: published at PublishAt
+	StatusTrash   = "trash"
 )
 
 // Catalogue visibility (WooCommerce "Visibility in catalog").
@@ -110,6 +112,10 @@ type Product struct {
 
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Version counts the product's writes (the admin's optimistic
+	// concurrency); PublishAt is when a scheduled product goes live.
+	Version   int64
+	PublishAt *time.Time
 
 	Images     []Image // first is the main image
 	Categories []Term

@@ -7,6 +7,7 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
+	"vitrine/internal/catalog"
 	"vitrine/internal/coupon"
 	"vitrine/internal/media"
 	"vitrine/internal/orders"
@@ -33,6 +34,7 @@ func (s *Server) initAdmin() {
 		refunders[payment.WalletGatewayID] = s.wallet
 	}
 	s.orders = &orders.Service{Store: s.db, Refunders: refunders, Kick: s.kickMail, Currency: s.currencyOf, Now: s.now, Log: s.log}
+	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
 		Viewer:     userOf,
 		ClientIP:   s.clientIP,
@@ -51,6 +53,9 @@ func (s *Server) initAdmin() {
 		Reviews:    s.reviews,
 		Contact:    s.contact,
 		BaseURL:    s.cfg.BaseURL,
+		Catalog:    s.catalogAdmin,
+		// The instance that took a catalogue write applies it at once.
+		CatalogChanged: s.applyChanges,
 	})
 	if a, err := render.LoadAssets(s.static, adminEntry); err == nil {
 		s.adminAsset = a

@@ -37,6 +37,11 @@ func (s *Server) maintain(ctx context.Context) {
 		}
 		s.AccountUpkeep(ctx)
 		s.ContactUpkeep(ctx)
+		if n, err := s.catalogAdmin.PublishDue(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("publish scheduled products", "err", err)
+		} else if n > 0 {
+			s.log.Info("scheduled products published", "products", n)
+		}
 	}
 }
 

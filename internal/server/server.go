@@ -175,6 +175,9 @@ type Server struct {
 	orders       *orders.Service              // the admin's orders back office (internal/orders)
 	admin        *adminapi.API                // the admin API (internal/adminapi)
 	adminAsset   render.Assets                // the admin app's entry (admin_shell.go); Script "" when not built
+	// catalogAdmin is the admin's catalogue service; maintain publishes
+	// its scheduled products.
+	catalogAdmin *catalog.Admin
 }
 
 // New wires a server. engine may be nil (client-side rendering only).

@@ -60,6 +60,8 @@ type productRow struct {
 	TotalSales        int64          `db:"total_sales"`
 	CreatedAt         sql.NullTime   `db:"created_at"`
 	UpdatedAt         sql.NullTime   `db:"updated_at"`
+	Version           int64          `db:"version"`
+	PublishAt         sql.NullTime   `db:"publish_at"`
 }
 
 const productSelect = `SELECT id, parent_id, type, name, slug, sku, status, catalog_visibility, featured,
@@ -68,7 +70,7 @@ const productSelect = `SELECT id, parent_id, type, name, slug, sku, status, cata
 	weight, length, width, height, min_qty, max_qty, step, sold_individually,
 	purchasable, visible, active, pre_order, pre_order_at, pre_order_label,
 	menu_order, external_url, button_text, tax_status, tax_class,
-	average_rating, review_count, total_sales, created_at, updated_at FROM products`
+	average_rating, review_count, total_sales, created_at, updated_at, version, publish_at FROM products`
 
 // productColumnsSelect is productSelect without its FROM clause.
 var productColumnsSelect = strings.TrimSuffix(productSelect, " FROM products")
@@ -96,7 +98,11 @@ func (r *productRow) product() *catalog.Product {
 		MenuOrder: r.MenuOrder, ExternalURL: r.ExternalURL, ButtonText: r.ButtonText,
 		TaxStatus: r.TaxStatus, TaxClass: r.TaxClass,
 		AverageRating: r.AverageRating, ReviewCount: r.ReviewCount, TotalSales: r.TotalSales,
-		CreatedAt: r.CreatedAt.Time.UTC(), UpdatedAt: r.UpdatedAt.Time.UTC(),
+		CreatedAt: r.CreatedAt.Time.UTC(), UpdatedAt: r.UpdatedAt.Time.UTC(), Version: r.Version,
+	}
+	if r.PublishAt.Valid {
+		t := r.PublishAt.Time.UTC()
+		p.PublishAt = &t
 	}
 	if r.SaleFrom.Valid {
 		t := r.SaleFrom.Time.UTC()

@@ -28,7 +28,7 @@ var productColumns = []string{
 	"weight", "length", "width", "height", "min_qty", "max_qty", "step", "sold_individually",
 	"purchasable", "visible", "active", "pre_order", "pre_order_at", "pre_order_label",
 	"menu_order", "external_url", "button_text", "tax_status", "tax_class",
-	"average_rating", "review_count", "total_sales", "updated_at",
+	"average_rating", "review_count", "total_sales", "updated_at", "publish_at",
 }
 
 // shopComputed are the product columns the shop keeps itself: total_sales
@@ -89,7 +89,7 @@ func productValues(p *catalog.Product, now time.Time) []any {
 		p.Weight, p.Length, p.Width, p.Height, p.MinQty, p.MaxQty, step, p.SoldIndividually,
 		p.Purchasable, p.Visible, p.Active, p.PreOrder, nullTime(p.PreOrderAt), p.PreOrderLabel,
 		p.MenuOrder, p.ExternalURL, p.ButtonText, p.TaxStatus, p.TaxClass,
-		p.AverageRating, p.ReviewCount, p.TotalSales, now,
+		p.AverageRating, p.ReviewCount, p.TotalSales, now, nullTime(p.PublishAt),
 	}
 }
 
@@ -157,7 +157,6 @@ func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
 
 // saveProduct is SaveProduct inside the caller's transaction.
 func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
-	now := db.now()
 	id, err := db.findProduct(ctx, tx, p.ID, p.SKU, "")
 	if err != nil {
 		return false, err
@@ -174,6 +173,15 @@ func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, 
 		}
 	}
 	p.ID = id
+	return db.storeProduct(ctx, tx, p, variations)
+}
+
+// storeProduct writes a parent product whose row is known (p.ID set, or 0
+// for a new one) with its relations and variations, refreshes its search
+// entry and appends to the change log; the admin's creates and edits come
+// here directly, without the import's matching by SKU and slug.
+func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+	now := db.now()
 	p.ParentID = 0
 	defaults(p)
 	if p.Slug == "" && p.ID != 0 {
@@ -325,7 +333,7 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + placeholders(len(cols)) + `) RETURNING id`
 		if err := tx.GetContext(ctx, &p.ID, tx.Rebind(q), args...); err != nil {
 			if uniqueViolation(err) {
-				return fmt.Errorf("SKU %q is already used by another product", p.SKU)
+				return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 			}
 			return fmt.Errorf("insert product: %w", err)
 		}
@@ -343,10 +351,13 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 		set = append(set, c+" = ?")
 		args = append(args, vals[i])
 	}
+	// Every write makes a new version: an admin edit based on the one
+	// before is refused (catalog.ErrStale), whoever wrote in between.
+	set = append(set, "version = version + 1")
 	q := `UPDATE products SET ` + strings.Join(set, ", ") + ` WHERE id = ?`
 	if _, err := tx.ExecContext(ctx, tx.Rebind(q), append(args, p.ID)...); err != nil {
 		if uniqueViolation(err) {
-			return fmt.Errorf("SKU %q is already used by another product", p.SKU)
+			return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 		}
 		return fmt.Errorf("update product %d: %w", p.ID, err)
 	}
@@ -512,7 +523,7 @@ func (db *DB) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product
 		}
 		if parent.Int64 != v.ParentID {
 			if v.SKU != "" {
-				return fmt.Errorf("SKU %q belongs to another product", v.SKU)
+				return fmt.Errorf("%w: SKU %q belongs to another product", catalog.ErrSKUTaken, v.SKU)
 			}
 			id = 0
 		}

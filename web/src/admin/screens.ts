@@ -26,6 +26,9 @@ export interface Screen {
 
 export const screens: Screen[] = [
   { base: '', title: 'Dashboard', nav: true, load: () => import('./screens/Dashboard') },
+  { base: 'products', title: 'Products', nav: true, load: () => import('./screens/products/Products') },
+  { base: 'categories', title: 'Categories', nav: true, load: () => import('./screens/products/Categories') },
+  { base: 'attributes', title: 'Attributes', nav: true, load: () => import('./screens/products/Attributes') },
   { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
   { base: 'coupons', title: 'Coupons', nav: true, load: () => import('./screens/coupons/Coupons') },
   { base: 'media', title: 'Media', nav: true, load: () => import('./media/MediaLibrary') },

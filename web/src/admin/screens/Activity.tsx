@@ -25,6 +25,8 @@ const OBJECTS: [string, string][] = [
   ['', 'Everything'],
   ['product', 'Products'],
   ['category', 'Categories'],
+  ['tag', 'Tags'],
+  ['attribute', 'Attributes'],
   ['media', 'Media'],
   ['order', 'Orders'],
   ['coupon', 'Coupons'],

@@ -1,0 +1,318 @@
+package adminapi
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"vitrine/internal/catalog"
+)
+
+// Categories, tags and global attributes with their swatch terms:
+// /wc/v3/products/categories, /tags and /attributes, on catalog.Admin.
+
+type categoryJSON struct {
+	ID          int64      `json:"id"`
+	Name        string     `json:"name"`
+	Slug        string     `json:"slug"`
+	Parent      int64      `json:"parent"`
+	Description string     `json:"description"`
+	MenuOrder   int        `json:"menu_order"`
+	Count       int        `json:"count"`
+	Image       *imageJSON `json:"image"`
+}
+
+func categoryOut(c catalog.Category) categoryJSON {
+	out := categoryJSON{ID: c.ID, Name: c.Name, Slug: c.Slug, Parent: c.ParentID, Description: c.Description, MenuOrder: c.MenuOrder, Count: c.Count}
+	if c.Image != nil {
+		out.Image = &imageJSON{ID: c.Image.ID, Src: c.Image.Src, Name: c.Image.Name, Alt: c.Image.Alt}
+	} else if c.ImageID != 0 {
+		out.Image = &imageJSON{ID: c.ImageID}
+	}
+	return out
+}
+
+// GET /wp-json/wc/v3/products/categories?search= (the whole tree, in
+// menu order: a shop's categories fit one answer)
+func (a *API) categoriesList(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	cats, err := a.d.Catalog.Store.Categories(r.Context())
+	if err != nil {
+		return err
+	}
+	search := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("search")))
+	out := make([]categoryJSON, 0, len(cats))
+	for _, c := range cats {
+		if search == "" || strings.Contains(strings.ToLower(c.Name), search) {
+			out = append(out, categoryOut(c))
+		}
+	}
+	SetTotals(w, len(out), Paging{Page: 1, PerPage: max(len(out), 1)})
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+type categoryBody struct {
+	Name        *string `json:"name"`
+	Slug        *string `json:"slug"`
+	Parent      *int64  `json:"parent"`
+	Description *string `json:"description"`
+	MenuOrder   *int    `json:"menu_order"`
+	Image       *struct {
+		ID int64 `json:"id"`
+	} `json:"image"`
+}
+
+// POST /wp-json/wc/v3/products/categories and PUT …/categories/{id}
+func (a *API) categorySave(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	var id int64
+	if r.PathValue("id") != "" {
+		var err error
+		if id, err = IDParam(r, "id"); err != nil {
+			return err
+		}
+	}
+	var b categoryBody
+	if err := Decode(r, &b); err != nil {
+		return err
+	}
+	in := catalog.CategoryInput{Name: b.Name, Slug: b.Slug, ParentID: b.Parent, Description: b.Description, MenuOrder: b.MenuOrder}
+	if b.Image != nil {
+		in.ImageID = &b.Image.ID
+	}
+	c, err := a.d.Catalog.SaveCategory(r.Context(), id, in)
+	if err != nil {
+		return err
+	}
+	a.changed(r)
+	status, verb := http.StatusOK, "Edited"
+	if id == 0 {
+		status, verb = http.StatusCreated, "Created"
+	}
+	Note(r, "category.save", "category", c.ID, fmt.Sprintf("%s category %q", verb, c.Name))
+	WriteJSON(w, status, categoryOut(*c))
+	return nil
+}
+
+// GET /wp-json/wc/v3/products/categories/{id}
+func (a *API) categoryGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	cats, err := a.d.Catalog.Store.Categories(r.Context())
+	if err != nil {
+		return err
+	}
+	for _, c := range cats {
+		if c.ID == id {
+			WriteJSON(w, http.StatusOK, categoryOut(c))
+			return nil
+		}
+	}
+	return catalog.ErrNotFound
+}
+
+// DELETE /wp-json/wc/v3/products/categories/{id}?force=true (categories
+// have no trash: WooCommerce requires force, and so do we)
+func (a *API) categoryDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	if r.URL.Query().Get("force") != "true" {
+		return &Error{Status: http.StatusNotImplemented, Code: "woocommerce_rest_trash_not_supported", Message: "Categories do not support trashing; delete with force=true."}
+	}
+	if err := a.d.Catalog.DeleteCategory(r.Context(), id); err != nil {
+		return err
+	}
+	a.changed(r)
+	Note(r, "category.delete", "category", id, fmt.Sprintf("Deleted category %d", id))
+	WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
+	return nil
+}
+
+type tagJSON struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Slug  string `json:"slug"`
+	Count int    `json:"count"`
+}
+
+// GET /wp-json/wc/v3/products/tags
+func (a *API) tagsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	tags, err := a.d.Catalog.Store.Tags(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]tagJSON, 0, len(tags))
+	for _, t := range tags {
+		out = append(out, tagJSON(t))
+	}
+	SetTotals(w, len(out), Paging{Page: 1, PerPage: max(len(out), 1)})
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// POST /wp-json/wc/v3/products/tags and PUT …/tags/{id}
+func (a *API) tagSave(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	var id int64
+	if r.PathValue("id") != "" {
+		var err error
+		if id, err = IDParam(r, "id"); err != nil {
+			return err
+		}
+	}
+	var b struct {
+		Name *string `json:"name"`
+		Slug *string `json:"slug"`
+	}
+	if err := Decode(r, &b); err != nil {
+		return err
+	}
+	t, err := a.d.Catalog.SaveTag(r.Context(), id, b.Name, b.Slug)
+	if err != nil {
+		return err
+	}
+	a.changed(r)
+	status := http.StatusOK
+	if id == 0 {
+		status = http.StatusCreated
+	}
+	Note(r, "tag.save", "tag", t.ID, fmt.Sprintf("Saved tag %q", t.Name))
+	WriteJSON(w, status, tagJSON(*t))
+	return nil
+}
+
+// DELETE /wp-json/wc/v3/products/tags/{id}?force=true
+func (a *API) tagDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	if r.URL.Query().Get("force") != "true" {
+		return &Error{Status: http.StatusNotImplemented, Code: "woocommerce_rest_trash_not_supported", Message: "Tags do not support trashing; delete with force=true."}
+	}
+	if err := a.d.Catalog.DeleteTag(r.Context(), id); err != nil {
+		return err
+	}
+	a.changed(r)
+	Note(r, "tag.delete", "tag", id, fmt.Sprintf("Deleted tag %d", id))
+	WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
+	return nil
+}
+
+type attributeDefJSON struct {
+	ID    int64          `json:"id"`
+	Name  string         `json:"name"`
+	Slug  string         `json:"slug"`
+	Type  string         `json:"type"`
+	Terms []termSwatchJS `json:"terms"`
+}
+
+type termSwatchJS struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	Slug      string `json:"slug"`
+	Color     string `json:"color"`
+	ImageURL  string `json:"image_url"`
+	MenuOrder int    `json:"menu_order"`
+}
+
+func termOut(t catalog.AttrTerm) termSwatchJS {
+	return termSwatchJS{ID: t.ID, Name: t.Name, Slug: t.Slug, Color: t.Color, ImageURL: t.ImageURL, MenuOrder: t.MenuOrder}
+}
+
+// GET /wp-json/wc/v3/products/attributes: the global attributes, each
+// with its terms and their swatches (the editor needs both at once).
+func (a *API) attributesList(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	attrs, terms, err := a.d.Catalog.Attributes(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]attributeDefJSON, 0, len(attrs))
+	for _, at := range attrs {
+		aj := attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{}}
+		for _, t := range terms[at.ID] {
+			aj.Terms = append(aj.Terms, termOut(t))
+		}
+		out = append(out, aj)
+	}
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// POST /wp-json/wc/v3/products/attributes {"name","type"}
+func (a *API) attributeCreate(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	var b struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	}
+	if err := Decode(r, &b); err != nil {
+		return err
+	}
+	at, err := a.d.Catalog.CreateAttribute(r.Context(), b.Name, b.Type)
+	if err != nil {
+		return err
+	}
+	a.changed(r)
+	Note(r, "attribute.create", "attribute", at.ID, fmt.Sprintf("Created attribute %q", at.Name))
+	WriteJSON(w, http.StatusCreated, attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{}})
+	return nil
+}
+
+// PUT /wp-json/wc/v3/products/attributes/{id} {"type"}: the swatch type.
+func (a *API) attributeUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var b struct {
+		Type string `json:"type"`
+	}
+	if err := Decode(r, &b); err != nil {
+		return err
+	}
+	if err := a.d.Catalog.SetSwatchType(r.Context(), id, b.Type); err != nil {
+		return err
+	}
+	a.changed(r)
+	Note(r, "attribute.update", "attribute", id, "Swatch type set to "+b.Type)
+	WriteJSON(w, http.StatusOK, map[string]any{"id": id, "type": b.Type})
+	return nil
+}
+
+// POST /wp-json/wc/v3/products/attributes/{id}/terms and
+// PUT …/terms/{term_id} {"name","color","image_url","menu_order"}
+func (a *API) termSave(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	attrID, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	var termID int64
+	if r.PathValue("term_id") != "" {
+		if termID, err = IDParam(r, "term_id"); err != nil {
+			return err
+		}
+	}
+	var b struct {
+		Name      *string `json:"name"`
+		Color     *string `json:"color"`
+		ImageURL  *string `json:"image_url"`
+		MenuOrder *int    `json:"menu_order"`
+	}
+	if err := Decode(r, &b); err != nil {
+		return err
+	}
+	t, err := a.d.Catalog.SaveTerm(r.Context(), attrID, termID, catalog.TermInput{Name: b.Name, Color: b.Color, ImageURL: b.ImageURL, MenuOrder: b.MenuOrder})
+	if err != nil {
+		return err
+	}
+	a.changed(r)
+	status := http.StatusOK
+	if termID == 0 {
+		status = http.StatusCreated
+	}
+	Note(r, "attribute.term_save", "attribute", attrID, fmt.Sprintf("Saved term %q", t.Name))
+	WriteJSON(w, status, termOut(t))
+	return nil
+}

@@ -1,0 +1,402 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/richtext"
+)
+
+// The admin's catalogue writes (catalog.AdminStore). Like the import's,
+// each is one transaction that appends to catalog_changes, so every
+// running server drops exactly the cached pages that show the product.
+
+var _ catalog.AdminStore = (*DB)(nil)
+
+var adminOrder = map[string]string{
+	"date":     "created_at %s, id %s",
+	"modified": "updated_at %s, id %s",
+	"title":    "name %s, id %s",
+	"price":    "sort_price %s, id %s",
+	"sku":      "sku %s, id %s",
+	"id":       "id %s",
+}
+
+// AdminProducts implements catalog.AdminStore. Unlike the shop's search,
+// it finds unpublished products too (a plain substring match: the admin's
+// list is small next to the shop's traffic).
+func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catalog.Product, int, error) {
+	where := []string{"parent_id IS NULL"}
+	var args []any
+	add := func(cond string, a ...any) {
+		where = append(where, cond)
+		args = append(args, a...)
+	}
+	switch q.Status {
+	case "":
+		add("status <> 'trash'")
+	case "any":
+	default:
+		add("status = ?", q.Status)
+	}
+	if q.Type != "" {
+		add("type = ?", q.Type)
+	}
+	if q.StockStatus != "" {
+		add("stock_status = ?", q.StockStatus)
+	}
+	if q.CategoryID != 0 {
+		add("id IN (SELECT product_id FROM product_categories WHERE category_id = ?)", q.CategoryID)
+	}
+	if q.Search != "" {
+		like := "%" + likeEscape(strings.ToLower(q.Search)) + "%"
+		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'
+			OR id IN (SELECT parent_id FROM products WHERE parent_id IS NOT NULL AND LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'))`, like, like, like)
+	}
+	cond := " FROM products WHERE " + strings.Join(where, " AND ")
+	var total int
+	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
+		return nil, 0, fmt.Errorf("count products: %w", err)
+	}
+	dir := "DESC"
+	if q.Order == "asc" {
+		dir = "ASC"
+	}
+	orderBy := adminOrder[q.OrderBy]
+	if orderBy == "" {
+		orderBy = adminOrder["date"]
+	}
+	order := strings.ReplaceAll(orderBy, "%s", dir)
+	ps, err := db.loadProductsWith(ctx, relImages|relTerms, productSelect+strings.TrimPrefix(cond, " FROM products")+
+		" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
+	return ps, total, err
+}
+
+// AdminStatusCounts implements catalog.AdminStore.
+func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
+	var rows []struct {
+		Status string `db:"status"`
+		N      int    `db:"n"`
+	}
+	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM products WHERE parent_id IS NULL GROUP BY status`); err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r.Status] = r.N
+	}
+	return out, nil
+}
+
+// CreateProduct implements catalog.AdminStore.
+func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) error {
+	p.ID = 0
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := db.storeProduct(ctx, tx, p, variations)
+		return err
+	})
+}
+
+// UpdateProduct implements catalog.AdminStore. The version check is the
+// transaction's first write, so of two edits based on one version only the
+// first gets through: on PostgreSQL the second waits for the row's lock
+// and then finds the version moved; on SQLite writes take turns.
+func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product, deleteVariations []int64, base int64) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET version = version WHERE id = ? AND parent_id IS NULL AND version = ?`), p.ID, base)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var one int
+			err := tx.GetContext(ctx, &one, tx.Rebind(`SELECT 1 FROM products WHERE id = ? AND parent_id IS NULL`), p.ID)
+			if errors.Is(err, sql.ErrNoRows) {
+				return catalog.ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
+			return catalog.ErrStale
+		}
+		if len(deleteVariations) > 0 {
+			in, args := inClause(deleteVariations)
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ? AND id IN `+in), append([]any{p.ID}, args...)...); err != nil {
+				return err
+			}
+		}
+		_, err = db.storeProduct(ctx, tx, p, variations)
+		return err
+	})
+}
+
+// SetProductStatus implements catalog.AdminStore.
+func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
+	n := 0
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		n = 0
+		for _, id := range ids {
+			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
+				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, nullTime(publishAt), db.now(), id, status)
+			if err != nil {
+				return err
+			}
+			if k, _ := res.RowsAffected(); k == 0 {
+				continue
+			}
+			n++
+			if _, err := db.indexProduct(ctx, tx, id); err != nil {
+				return err
+			}
+			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// DeleteProducts implements catalog.AdminStore.
+func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
+	n := 0
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		n = 0
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
+			if err != nil {
+				return err
+			}
+			if k, _ := res.RowsAffected(); k == 0 {
+				continue
+			}
+			n++
+			if err := db.unindex(ctx, tx, id); err != nil {
+				return err
+			}
+			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// PublishDue implements catalog.AdminStore.
+func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
+	var ids []int64
+	if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT id FROM products WHERE status = 'future' AND publish_at <= ? AND parent_id IS NULL`), now.UTC()); err != nil {
+		return 0, err
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	n := 0
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		n = 0
+		for _, id := range ids {
+			// Only if still scheduled: an edit may have moved it since.
+			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = 'publish', publish_at = NULL, version = version + 1, updated_at = ?
+				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.now(), id, now.UTC())
+			if err != nil {
+				return err
+			}
+			if k, _ := res.RowsAffected(); k == 0 {
+				continue
+			}
+			n++
+			if _, err := db.indexProduct(ctx, tx, id); err != nil {
+				return err
+			}
+			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// SaveCategory implements catalog.AdminStore.
+func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		desc := richtext.Sanitize(c.Description)
+		var err error
+		if c.ID == 0 {
+			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
+				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder)
+		} else {
+			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ?, name = ?, slug = ?, description = ?, image_id = ?, menu_order = ? WHERE id = ?`),
+				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder, c.ID)
+		}
+		if err != nil {
+			return fmt.Errorf("save category: %w", err)
+		}
+		c.Description = desc
+		return db.recordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
+// DeleteCategory implements catalog.AdminStore.
+func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		var parent sql.NullInt64
+		err := tx.GetContext(ctx, &parent, tx.Rebind(`SELECT parent_id FROM categories WHERE id = ?`), id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return catalog.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), nullID(parent.Int64), id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM categories WHERE id = ?`), id); err != nil {
+			return err
+		}
+		return db.recordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
+// SaveTag implements catalog.AdminStore.
+func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		if t.ID == 0 {
+			err = tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO tags (name, slug) VALUES (?, ?) RETURNING id`), t.Name, t.Slug)
+		} else {
+			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE tags SET name = ?, slug = ? WHERE id = ?`), t.Name, t.Slug, t.ID)
+		}
+		if err != nil {
+			return fmt.Errorf("save tag: %w", err)
+		}
+		return db.recordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
+// DeleteTag implements catalog.AdminStore.
+func (db *DB) DeleteTag(ctx context.Context, id int64) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		var products []int64
+		if err := tx.SelectContext(ctx, &products, tx.Rebind(`SELECT product_id FROM product_tags WHERE tag_id = ?`), id); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM tags WHERE id = ?`), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return catalog.ErrNotFound
+		}
+		// Tag names are searched: the products it named are indexed again.
+		for _, p := range products {
+			if _, err := db.indexProduct(ctx, tx, p); err != nil {
+				return err
+			}
+		}
+		return db.recordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
+// SetAttributeType implements catalog.AdminStore.
+func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET type = ? WHERE id = ?`), swatch, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return catalog.ErrNotFound
+		}
+		return db.recordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
+// UpdateTerm implements catalog.AdminStore.
+func (db *DB) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET name = ?, color = ?, image_url = ?, menu_order = ? WHERE id = ? AND attribute_id = ?`),
+			t.Name, t.Color, t.ImageURL, t.MenuOrder, t.ID, t.AttributeID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return catalog.ErrNotFound
+		}
+		return db.recordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
+type imageRow struct {
+	ID      int64  `db:"id"`
+	Src     string `db:"src"`
+	Width   int    `db:"width"`
+	Height  int    `db:"height"`
+	Alt     string `db:"alt"`
+	Caption string `db:"caption"`
+	Name    string `db:"name"`
+	Sizes   string `db:"sizes"`
+}
+
+func (r imageRow) image() catalog.Image {
+	img := catalog.Image{ID: r.ID, Src: r.Src, Width: r.Width, Height: r.Height, Alt: r.Alt, Caption: r.Caption, Name: r.Name}
+	_ = json.Unmarshal([]byte(r.Sizes), &img.Sizes)
+	return img
+}
+
+const imageSelect = `SELECT id, src, width, height, alt, caption, name, sizes FROM images`
+
+// Images implements catalog.AdminStore. An upload whose sizes are not
+// made yet (pending, internal/media) is not offered, nor accepted.
+func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
+	var rows []imageRow
+	var err error
+	if search == "" {
+		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
+	} else {
+		like := "%" + likeEscape(strings.ToLower(search)) + "%"
+		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]catalog.Image, len(rows))
+	for i, r := range rows {
+		out[i] = r.image()
+	}
+	return out, nil
+}
+
+// ImageByID implements catalog.AdminStore.
+func (db *DB) ImageByID(ctx context.Context, id int64) (*catalog.Image, error) {
+	return db.oneImage(ctx, ` WHERE id = ? AND pending = ?`, id)
+}
+
+// ImageBySrc implements catalog.AdminStore.
+func (db *DB) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error) {
+	return db.oneImage(ctx, ` WHERE src = ? AND pending = ? ORDER BY id LIMIT 1`, src)
+}
+
+func (db *DB) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
+	var r imageRow
+	err := db.read.GetContext(ctx, &r, db.read.Rebind(imageSelect+cond), arg, false)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, catalog.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	img := r.image()
+	return &img, nil
+}

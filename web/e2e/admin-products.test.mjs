@@ -1,0 +1,223 @@
+// The admin's products (issue 15) in a real browser against the real
+// binary: a shop manager creates a variable product with an image from the
+// media library, its colours, generated variations priced in bulk, all
+// with the keyboard, publishes it and sees it in the storefront within a
+// second; axe scans the products list (with the bulk confirmation open),
+// the editor, the categories and the attributes screens; a customer is
+// sent away from the admin and refused by its API.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { BINARY, newContext, useShop } from './server.mjs';
+import { seriousViolations } from './checkout-helpers.mjs';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-admin-products-'));
+const DB = `sqlite:${path.join(dir, 'admin.db')}`;
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// A later --db wins over server.mjs's own: the test adds users to the store with the CLI.
+const shop = useShop({ args: ['--db', DB] });
+
+const PASSWORD = 'a long passphrase for the admin tests';
+const DESKTOP = { width: 1280, height: 900 };
+const sessions = new Map();
+
+/** Creates the user with the CLI (once) and logs in through the login form; returns the session's storage state. */
+async function session(email, role) {
+  if (sessions.has(email)) return sessions.get(email);
+  const made = spawnSync(BINARY, ['--db', DB, '--log-level', 'warn', 'user', 'create', '--email', email, '--role', role, '--password-stdin'], {
+    input: `${PASSWORD}\n`,
+    encoding: 'utf8',
+  });
+  assert.equal(made.status, 0, `user create: ${made.stderr}`);
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
+  try {
+    const page = await context.newPage();
+    await page.goto('/my-account/');
+    await page.locator('#username').fill(email);
+    await page.locator('#password').fill(PASSWORD);
+    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
+    await page.getByText('Hello').waitFor();
+    const state = await context.storageState();
+    sessions.set(email, state);
+    return state;
+  } finally {
+    await context.close();
+  }
+}
+
+const manager = () => session('mia.manager@example.com', 'shop_manager');
+
+async function scan(page, label) {
+  const results = await new AxeBuilder({ page }).analyze();
+  assert.ok(results.passes.length > 0, 'axe ran its rules');
+  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
+}
+
+test('a manager creates a variable product by keyboard, publishes it, and the storefront shows it within a second', async (t) => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
+  try {
+    const page = await context.newPage();
+    await page.goto('/wp-admin/products/new/');
+    const name = page.getByLabel('Product name');
+    await name.focus();
+    await page.keyboard.type('Aurora Scarf');
+    // Type-ahead in the focused drop-downs: "v" for Variable product, "p" for Published.
+    await page.getByLabel('Product type').focus();
+    await page.keyboard.press('v');
+    assert.equal(await page.getByLabel('Product type').inputValue(), 'variable');
+    await page.getByLabel('Status', { exact: true }).focus();
+    await page.keyboard.press('p');
+    assert.equal(await page.getByLabel('Status', { exact: true }).inputValue(), 'publish');
+    // An image the catalogue holds, chosen from the media library.
+    const picker = page.getByLabel('Add an image from the media library');
+    await picker.focus();
+    await page.keyboard.press('ArrowDown');
+    const image = await picker.inputValue();
+    assert.notEqual(image, '', 'an image is chosen');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // Add image
+    await page.getByText('(main image)').waitFor();
+    // Two colours, with Space.
+    for (const colour of ['Navy', 'Rust']) {
+      await page.getByRole('checkbox', { name: colour, exact: true }).focus();
+      await page.keyboard.press('Space');
+    }
+    await page.getByRole('button', { name: 'Create product' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Product created as published.').waitFor();
+    const id = Number(new URL(page.url()).pathname.match(/products\/(\d+)\//)[1]);
+    assert.ok(id > 0, `the editor's address: ${page.url()}`);
+
+    // Variations: generated, then priced in bulk.
+    await page.getByRole('button', { name: 'Generate variations' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('2 variations added. Give them prices and save.').waitFor();
+    await page.getByRole('checkbox', { name: 'Select all variations' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Bulk edit').focus();
+    await page.keyboard.press('s'); // Set regular prices
+    assert.equal(await page.getByLabel('Bulk edit').inputValue(), 'regular');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('24');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // Apply to 2 selected
+    assert.equal(await page.getByLabel('Regular price of Navy').inputValue(), '24');
+    await page.getByRole('button', { name: 'Save variations' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('2 variations saved.').waitFor();
+    const saved = Date.now();
+
+    // The storefront: the Store API and the product page, within a second.
+    let seen = null;
+    let last = '';
+    while (Date.now() - saved < 1000) {
+      const res = await fetch(`${shop.server.baseURL}/wp-json/wc/store/v1/products/${id}`);
+      last = `${res.status}`;
+      if (res.status === 200) {
+        const p = await res.json();
+        last += ' ' + JSON.stringify(p.prices);
+        if (p.prices?.price === '2400') {
+          seen = p;
+          break;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(seen, `the Store API shows the product at its new price within a second (last answer: ${last})`);
+    t.diagnostic(`the Store API showed the new price ${Date.now() - saved} ms after the save was confirmed`);
+    assert.equal(seen.name, 'Aurora Scarf');
+    await scan(page, 'the product editor with variations');
+    assert.equal(seen.images.length, 1);
+    const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
+    try {
+      const shopPage = await visitor.newPage();
+      const res = await shopPage.goto('/product/aurora-scarf/');
+      assert.equal(res.status(), 200);
+      await shopPage.getByRole('heading', { name: 'Aurora Scarf', level: 1 }).waitFor();
+      assert.match(await shopPage.locator('.summary .price').first().innerText(), /24\.00/);
+    } finally {
+      await visitor.close();
+    }
+  } finally {
+    await context.close();
+  }
+});
+
+test('axe: the products list with the bulk confirmation, categories and attributes; a stale edit is refused', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
+  try {
+    const page = await context.newPage();
+    await page.goto('/wp-admin/products/');
+    await page.getByText(/\d+ products found\./).waitFor();
+    await scan(page, 'the products list');
+    await page.getByRole('checkbox', { name: 'Select all products on this page' }).check();
+    await page.getByLabel('Bulk action').selectOption('draft');
+    await page.getByRole('button', { name: /Apply to \d+ selected/ }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement), true);
+    await scan(page, 'the bulk confirmation');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.goto('/wp-admin/categories/');
+    await page.getByRole('heading', { name: 'Add a category' }).waitFor();
+    await page.getByRole('table').getByRole('link').first().waitFor();
+    await scan(page, 'the categories screen');
+    await page.goto('/wp-admin/attributes/');
+    await page.getByLabel('How Color shows on product pages').waitFor();
+    await scan(page, 'the attributes screen');
+
+    // Two editors on one product: the second save is refused, and says how to reload.
+    await page.goto('/wp-admin/products/?x=1');
+    const first = page.getByRole('table').getByRole('link').first();
+    const href = await first.getAttribute('href');
+    // The storefront's edit link (WordPress's address) opens the same editor.
+    await page.goto(`/wp-admin/post.php?post=${href.match(/(\d+)\/$/)[1]}&action=edit`);
+    await page.waitForURL((u) => u.pathname === href);
+    await page.getByRole('heading', { name: /^Edit “/ }).waitFor();
+    const other = await context.newPage();
+    await other.goto(href);
+    await page.goto(href);
+    for (const p of [other, page]) await p.getByLabel('Short description').waitFor();
+    await other.getByLabel('Short description').fill('Changed in the other tab.');
+    await other.getByRole('button', { name: 'Save product' }).click();
+    await other.getByText(/Product saved/).waitFor();
+    await page.getByLabel('Short description').fill('Changed here.');
+    await page.getByRole('button', { name: 'Save product' }).click();
+    await page.getByText('Not saved: someone else changed this product.').waitFor();
+    await page.getByRole('button', { name: 'Reload the product' }).click();
+    await page.getByText(/Reloaded: the form shows the latest version/).waitFor();
+    assert.equal(await page.getByLabel('Short description').inputValue(), 'Changed in the other tab.');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a customer is sent away from the admin and refused by its API', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await session('carla@example.com', 'customer') });
+  try {
+    const page = await context.newPage();
+    await page.goto('/wp-admin/products/');
+    assert.match(new URL(page.url()).pathname, /^\/my-account\/$/);
+    const nonce = (await page.content()).match(/"rest_nonce":"([0-9a-f]{10})"/)?.[1];
+    assert.ok(nonce, 'the customer has a REST nonce');
+    const answer = await page.evaluate(async (n) => {
+      const r = await fetch('/wp-json/wc/v3/products', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': n },
+        body: JSON.stringify({ name: 'Sneaky' }),
+      });
+      return { status: r.status, body: await r.json() };
+    }, nonce);
+    assert.equal(answer.status, 403);
+    assert.equal(answer.body.code, 'rest_forbidden');
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,50 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { setRestNonce } from '../../../lib/rest';
+import { AdminApp } from '../../AdminApp';
+import { adminData, stubFetch } from '../../test-utils';
+import { attributes } from './fixtures';
+
+beforeEach(() => {
+  setRestNonce(adminData.nonce);
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  window.history.replaceState(null, '', '/wp-admin/attributes/');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the attributes screen', () => {
+  it('sets the swatch type and a value’s colour, and shows a refused colour', async () => {
+    const calls = stubFetch((method, url, body) => {
+      if (method === 'GET' && url === '/wp-json/wc/v3/products/attributes') return { body: attributes };
+      if (method === 'PUT' && url === '/wp-json/wc/v3/products/attributes/1') return { body: { id: 1, type: 'label' } };
+      if (method === 'PUT' && url === '/wp-json/wc/v3/products/attributes/1/terms/11') {
+        const b = body as { color: string };
+        if (b.color === 'red') return { status: 400, body: { code: 'rest_invalid_param', message: 'x', data: { status: 400, params: { color: 'The colour must be a hex colour such as #1f4e79.' } } } };
+        return { body: { ...attributes[0].terms[0], color: b.color } };
+      }
+      return undefined;
+    });
+    const { container } = render(<AdminApp data={adminData} />);
+    const type = await screen.findByLabelText('How Color shows on product pages', {}, { timeout: 5000 });
+    expect(type).toHaveValue('color');
+    await userEvent.selectOptions(type, 'label');
+    await userEvent.click(screen.getByRole('button', { name: 'Save swatch type of Color' }));
+    expect(await screen.findByText('Color now shows as label buttons.')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ type: 'label' });
+
+    const colour = screen.getByLabelText('Colour of Red');
+    await userEvent.clear(colour);
+    await userEvent.type(colour, 'red');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Red' }));
+    expect(await screen.findByText('The colour must be a hex colour such as #1f4e79.')).toBeInTheDocument();
+    expect(colour).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.clear(colour);
+    await userEvent.type(colour, '#aa0000');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Red' }));
+    await waitFor(() => expect(screen.getByText('Color “Red” saved.')).toBeInTheDocument());
+
+    const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,172 @@
+// Global attributes and their swatches: how each attribute's values show
+// on product pages (drop-down, colour, image or label), and each value's
+// colour or image. Values are added here too; products choose among them
+// in the editor.
+
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { adminCall } from '../../api';
+import type { ScreenProps } from '../../screens';
+import { Field } from '../../ui/Field';
+import { Notices, useNotices } from '../../ui/Notices';
+import { PRODUCTS, type GlobalAttribute, type SwatchTerm } from './types';
+import './products.css';
+
+const TYPES: [GlobalAttribute['type'], string][] = [
+  ['select', 'Drop-down'],
+  ['color', 'Colour swatches'],
+  ['image', 'Image swatches'],
+  ['label', 'Label buttons'],
+];
+
+export default function Attributes(_: ScreenProps) {
+  const [attrs, setAttrs] = useState<GlobalAttribute[] | null>(null);
+  const { notices, push, dismiss } = useNotices();
+  const load = useCallback(async () => {
+    const r = await adminCall<GlobalAttribute[]>('GET', PRODUCTS + '/attributes');
+    if (r.ok) setAttrs(r.data);
+    else push('error', r.error.message);
+  }, [push]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const [newName, setNewName] = useState('');
+  const [newError, setNewError] = useState('');
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setNewError('');
+    const r = await adminCall<GlobalAttribute>('POST', PRODUCTS + '/attributes', { name: newName, type: 'select' });
+    if (!r.ok) {
+      const p = r.error.data?.params as Record<string, string> | undefined;
+      setNewError(p ? Object.values(p)[0] : r.error.message);
+      return;
+    }
+    setNewName('');
+    push('success', `Attribute “${r.data.name}” added.`);
+    await load();
+  };
+
+  return (
+    <div>
+      <Notices notices={notices} dismiss={dismiss} />
+      {attrs?.map((a) => <AttributeCard key={a.id} attr={a} push={push} reload={load} />)}
+      {attrs?.length === 0 ? <p>No attributes yet.</p> : null}
+      <form className="admin-toolbar" onSubmit={(e) => void create(e)} noValidate>
+        <Field label="New attribute" hint="For example Material." error={newError}>
+          {(p) => <input {...p} value={newName} onChange={(e) => setNewName(e.target.value)} />}
+        </Field>
+        <button type="submit">Add attribute</button>
+      </form>
+    </div>
+  );
+}
+
+function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k: 'success' | 'error' | 'info', t: string) => void; reload: () => Promise<void> }) {
+  const [type, setType] = useState(attr.type);
+  const [term, setTerm] = useState('');
+  const [termError, setTermError] = useState('');
+  const saveType = async () => {
+    const r = await adminCall('PUT', `${PRODUCTS}/attributes/${attr.id}`, { type });
+    if (!r.ok) return push('error', r.error.message);
+    push('success', `${attr.name} now shows as ${TYPES.find(([t]) => t === type)?.[1].toLowerCase()}.`);
+    await reload();
+  };
+  const addTerm = async (e: FormEvent) => {
+    e.preventDefault();
+    setTermError('');
+    const r = await adminCall<SwatchTerm>('POST', `${PRODUCTS}/attributes/${attr.id}/terms`, { name: term });
+    if (!r.ok) {
+      const p = r.error.data?.params as Record<string, string> | undefined;
+      setTermError(p ? Object.values(p)[0] : r.error.message);
+      return;
+    }
+    setTerm('');
+    push('success', `${attr.name} “${r.data.name}” added.`);
+    await reload();
+  };
+  return (
+    <section className="admin-card" aria-labelledby={`pa-attr-${attr.id}`}>
+      <h2 id={`pa-attr-${attr.id}`}>{attr.name}</h2>
+      <div className="admin-toolbar">
+        <Field label={`How ${attr.name} shows on product pages`}>
+          {(p) => (
+            <select {...p} value={type} onChange={(e) => setType(e.target.value as GlobalAttribute['type'])}>
+              {TYPES.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="button" disabled={type === attr.type} onClick={() => void saveType()} aria-label={`Save swatch type of ${attr.name}`}>
+          Save swatch type
+        </button>
+      </div>
+      <table className="admin-table">
+        <caption className="screen-reader-text">{attr.name} values</caption>
+        <thead>
+          <tr>
+            <th scope="col">Value</th>
+            <th scope="col">Colour</th>
+            <th scope="col">Image address</th>
+            <th scope="col">
+              <span className="screen-reader-text">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {attr.terms.map((t) => (
+            <TermRow key={t.id} attr={attr} term={t} push={push} reload={reload} />
+          ))}
+        </tbody>
+      </table>
+      <form className="admin-toolbar" onSubmit={(e) => void addTerm(e)} noValidate>
+        <Field label={`New ${attr.name} value`} error={termError}>
+          {(p) => <input {...p} value={term} onChange={(e) => setTerm(e.target.value)} />}
+        </Field>
+        <button type="submit">Add value</button>
+      </form>
+    </section>
+  );
+}
+
+function TermRow({ attr, term, push, reload }: { attr: GlobalAttribute; term: SwatchTerm; push: (k: 'success' | 'error' | 'info', t: string) => void; reload: () => Promise<void> }) {
+  const [color, setColor] = useState(term.color);
+  const [image, setImage] = useState(term.image_url);
+  const [error, setError] = useState('');
+  const save = async () => {
+    setError('');
+    const r = await adminCall('PUT', `${PRODUCTS}/attributes/${attr.id}/terms/${term.id}`, { color, image_url: image });
+    if (!r.ok) {
+      const p = r.error.data?.params as Record<string, string> | undefined;
+      setError(p ? Object.values(p)[0] : r.error.message);
+      return;
+    }
+    push('success', `${attr.name} “${term.name}” saved.`);
+    await reload();
+  };
+  return (
+    <tr>
+      <th scope="row">
+        {term.color ? <span className="pa-swatch" style={{ background: term.color }} aria-hidden="true" /> : null} {term.name}
+        {error ? (
+          <p className="admin-field__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </th>
+      <td>
+        <input aria-label={`Colour of ${term.name}`} placeholder="#1f4e79" value={color} onChange={(e) => setColor(e.target.value)} aria-invalid={error ? true : undefined} />
+      </td>
+      <td>
+        <input aria-label={`Image address of ${term.name}`} value={image} onChange={(e) => setImage(e.target.value)} />
+      </td>
+      <td>
+        <button type="button" disabled={color === term.color && image === term.image_url} onClick={() => void save()} aria-label={`Save ${term.name}`}>
+          Save
+        </button>
+      </td>
+    </tr>
+  );
+}

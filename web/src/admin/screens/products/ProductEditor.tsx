@@ -1,0 +1,516 @@
+// The product editor: every field the catalogue holds that a shop edits
+// daily, the variations of a variable product (generated from its
+// attributes, edited in bulk), and publish / schedule / duplicate / trash.
+//
+// Saving sends the version the form was loaded at. When someone else saved
+// in between, the server refuses (409) and the editor says so in an alert
+// that takes focus, with a button to reload the newer version: nothing is
+// overwritten silently. A refused field is marked and focused.
+
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { adminCall, type AdminError } from '../../api';
+import { BASE, Link, useRouter } from '../../router';
+import { Field } from '../../ui/Field';
+import { Notices, useNotices } from '../../ui/Notices';
+import { Confirm } from './Confirm';
+import { Variations } from './Variations';
+import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag } from './types';
+import './products.css';
+
+/** A message for the next screen shown (after a create, a duplicate, a trash). */
+let flash = '';
+export function setFlash(text: string) {
+  flash = text;
+}
+export function takeFlash(): string {
+  const f = flash;
+  flash = '';
+  return f;
+}
+
+interface Draft {
+  name: string;
+  slug: string;
+  type: Product['type'];
+  status: string;
+  publishAt: string; // datetime-local, the browser's time zone
+  regular_price: string;
+  sale_price: string;
+  sku: string;
+  manage_stock: boolean;
+  stock_quantity: string;
+  stock_status: string;
+  short_description: string;
+  description: string;
+  categories: number[];
+  tags: number[];
+  images: ImageRef[];
+  attributes: ProductAttribute[];
+}
+
+const EMPTY: Draft = {
+  name: '',
+  slug: '',
+  type: 'simple',
+  status: 'draft',
+  publishAt: '',
+  regular_price: '',
+  sale_price: '',
+  sku: '',
+  manage_stock: false,
+  stock_quantity: '',
+  stock_status: 'instock',
+  short_description: '',
+  description: '',
+  categories: [],
+  tags: [],
+  images: [],
+  attributes: [],
+};
+
+function localInput(gmt: string | null): string {
+  if (!gmt) return '';
+  const d = new Date(gmt + 'Z');
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function draftOf(p: Product): Draft {
+  return {
+    name: p.name,
+    slug: p.slug,
+    type: p.type,
+    status: p.status,
+    publishAt: localInput(p.date_publish_gmt),
+    regular_price: p.regular_price,
+    sale_price: p.sale_price,
+    sku: p.sku,
+    manage_stock: p.manage_stock,
+    stock_quantity: p.stock_quantity === null ? '' : String(p.stock_quantity),
+    stock_status: p.stock_status,
+    short_description: p.short_description,
+    description: p.description,
+    categories: p.categories.map((c) => c.id),
+    tags: p.tags.map((t) => t.id),
+    images: p.images,
+    attributes: p.attributes,
+  };
+}
+
+function bodyOf(d: Draft): Record<string, unknown> {
+  const b: Record<string, unknown> = {
+    name: d.name,
+    slug: d.slug,
+    type: d.type,
+    status: d.status,
+    sku: d.sku,
+    manage_stock: d.manage_stock,
+    stock_status: d.stock_status,
+    short_description: d.short_description,
+    description: d.description,
+    categories: d.categories.map((id) => ({ id })),
+    tags: d.tags.map((id) => ({ id })),
+    images: d.images.map((i) => ({ id: i.id })),
+    attributes: d.attributes.filter((a) => a.options.length > 0),
+  };
+  if (d.type !== 'variable') {
+    b.regular_price = d.regular_price;
+    b.sale_price = d.sale_price;
+  }
+  if (d.manage_stock && d.stock_quantity.trim() !== '') b.stock_quantity = Number.parseInt(d.stock_quantity, 10);
+  if (d.status === 'future' && d.publishAt) {
+    const t = new Date(d.publishAt);
+    b.date_publish_gmt = Number.isNaN(t.getTime()) ? d.publishAt : t.toISOString().slice(0, 19);
+  }
+  return b;
+}
+
+const toggleIn = (list: number[], id: number) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
+
+export function ProductEditor({ id, currency }: { id: number | null; currency: string }) {
+  const { navigate } = useRouter();
+  const [product, setProduct] = useState<Product | null>(null);
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [saved, setSaved] = useState<Draft>(EMPTY);
+  const [version, setVersion] = useState(0);
+  const [cats, setCats] = useState<Category[]>([]);
+  const [tags, setTags] = useState<Tag[]>([]);
+  const [globals, setGlobals] = useState<GlobalAttribute[]>([]);
+  const [library, setLibrary] = useState<ImageRef[]>([]);
+  const [pick, setPick] = useState('');
+  const [loadError, setLoadError] = useState<AdminError | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [confirmTrash, setConfirmTrash] = useState(false);
+  const { notices, push, dismiss } = useNotices();
+  const form = useRef<HTMLFormElement>(null);
+  const conflictRef = useRef<HTMLDivElement>(null);
+
+  const loadProduct = useCallback(async () => {
+    if (id === null) return true;
+    const r = await adminCall<Product>('GET', `${PRODUCTS}/${id}`);
+    if (!r.ok) {
+      setLoadError(r.error);
+      return false;
+    }
+    setProduct(r.data);
+    setDraft(draftOf(r.data));
+    setSaved(draftOf(r.data));
+    setVersion(r.data.version);
+    return true;
+  }, [id]);
+
+  useEffect(() => {
+    const f = takeFlash();
+    if (f) push('success', f);
+    void loadProduct();
+    void adminCall<Category[]>('GET', PRODUCTS + '/categories').then((r) => r.ok && setCats(r.data));
+    void adminCall<Tag[]>('GET', PRODUCTS + '/tags').then((r) => r.ok && setTags(r.data));
+    void adminCall<GlobalAttribute[]>('GET', PRODUCTS + '/attributes').then((r) => r.ok && setGlobals(r.data));
+    void adminCall<ImageRef[]>('GET', ADMIN + '/product-images').then((r) => r.ok && setLibrary(r.data));
+  }, [loadProduct, push]);
+
+  // A refused field takes focus, so the error is read with it.
+  useEffect(() => {
+    if (Object.keys(fieldErrors).length === 0) return;
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [fieldErrors]);
+
+  useEffect(() => {
+    if (conflict) conflictRef.current?.focus();
+  }, [conflict]);
+
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+
+  const onStale = useCallback((e: AdminError) => setConflict(e.message), []);
+
+  const reload = async () => {
+    if (await loadProduct()) {
+      setConflict(null);
+      setFieldErrors({});
+      push('info', 'Reloaded: the form shows the latest version now. Make your change again and save.');
+    }
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setFieldErrors({});
+    const body = bodyOf(draft);
+    const r = id === null ? await adminCall<Product>('POST', PRODUCTS, body) : await adminCall<Product>('PUT', `${PRODUCTS}/${id}`, { ...body, version });
+    setSaving(false);
+    if (!r.ok) {
+      if (r.status === 409) {
+        setConflict(r.error.message);
+        return;
+      }
+      const params = r.error.data?.params as Record<string, string> | undefined;
+      if (params) setFieldErrors(params);
+      push('error', params ? `Not saved: ${Object.values(params)[0]}` : r.error.message);
+      return;
+    }
+    if (id === null) {
+      setFlash(`Product created as ${STATUS_LABELS[r.data.status]?.toLowerCase() ?? r.data.status}.`);
+      navigate(`${BASE}products/${r.data.id}/`, { replace: true });
+      return;
+    }
+    setProduct(r.data);
+    setDraft(draftOf(r.data));
+    setSaved(draftOf(r.data));
+    setVersion(r.data.version);
+    push('success', r.data.status === 'publish' ? 'Product saved and published.' : `Product saved (${STATUS_LABELS[r.data.status] ?? r.data.status}).`);
+  };
+
+  const duplicate = async () => {
+    const r = await adminCall<Product>('POST', `${PRODUCTS}/${id}/duplicate`);
+    if (!r.ok) return push('error', r.error.message);
+    setFlash(`Copy created as a draft: ${r.data.name}.`);
+    navigate(`${BASE}products/${r.data.id}/`);
+  };
+
+  const trash = async () => {
+    setConfirmTrash(false);
+    const r = await adminCall<Product>('DELETE', `${PRODUCTS}/${id}`);
+    if (!r.ok) return push('error', r.error.message);
+    setFlash(`“${r.data.name}” moved to the trash.`);
+    navigate(`${BASE}products/`);
+  };
+
+  const addImage = () => {
+    const img = library.find((i) => String(i.id) === pick);
+    if (img && !draft.images.some((i) => i.id === img.id)) set({ images: [...draft.images, img] });
+    setPick('');
+  };
+
+  const attrFor = (g: GlobalAttribute) => draft.attributes.find((a) => a.id === g.id);
+  const setAttr = (g: GlobalAttribute, patch: Partial<ProductAttribute>) => {
+    const cur = attrFor(g) ?? { id: g.id, name: g.name, slug: g.slug, position: draft.attributes.length, visible: true, variation: draft.type === 'variable', options: [] };
+    const next = { ...cur, ...patch };
+    set({ attributes: attrFor(g) ? draft.attributes.map((a) => (a.id === g.id ? next : a)) : [...draft.attributes, next] });
+  };
+
+  if (loadError) {
+    return (
+      <div role="alert" className="admin-notice admin-notice--error">
+        <p>{loadError.message}</p>
+        <Link to={BASE + 'products/'}>Back to the products</Link>
+      </div>
+    );
+  }
+  if (id !== null && !product) return <p aria-live="polite">Loading the product…</p>;
+
+  const err = (f: string) => fieldErrors[f];
+  const variable = draft.type === 'variable';
+  return (
+    <section aria-labelledby="pa-editor-heading">
+      <h2 id="pa-editor-heading">{id === null ? 'Add a product' : `Edit “${saved.name}”`}</h2>
+      <p>
+        <Link to={BASE + 'products/'}>All products</Link>
+        {product?.status === 'publish' ? (
+          <>
+            {' · '}
+            <a href={product.permalink}>View in the shop</a>
+          </>
+        ) : null}
+      </p>
+      <Notices notices={notices} dismiss={dismiss} />
+      {conflict ? (
+        <div ref={conflictRef} tabIndex={-1} role="alert" className="pa-conflict">
+          <p>
+            <strong>Not saved: someone else changed this product.</strong> {conflict}
+          </p>
+          <button type="button" className="admin-primary" onClick={() => void reload()}>
+            Reload the product
+          </button>
+        </div>
+      ) : null}
+      <form ref={form} onSubmit={(e) => void save(e)} noValidate aria-label={id === null ? 'New product' : 'Product'}>
+        <div className="pa-editor">
+          <div>
+            <Field label="Product name" required error={err('name')}>
+              {(p) => <input {...p} value={draft.name} onChange={(e) => set({ name: e.target.value })} required />}
+            </Field>
+            <Field label="Slug" hint="The product's address: /product/slug/. Left empty, it is made from the name." error={err('slug')}>
+              {(p) => <input {...p} value={draft.slug} onChange={(e) => set({ slug: e.target.value })} />}
+            </Field>
+            <Field label="Short description" hint="HTML is allowed; scripts are removed." error={err('short_description')}>
+              {(p) => <textarea {...p} value={draft.short_description} onChange={(e) => set({ short_description: e.target.value })} />}
+            </Field>
+            <Field label="Description" error={err('description')}>
+              {(p) => <textarea {...p} rows={8} value={draft.description} onChange={(e) => set({ description: e.target.value })} />}
+            </Field>
+
+            <fieldset>
+              <legend>Product data</legend>
+              <div className="pa-row">
+                <Field label="Product type" error={err('type')}>
+                  {(p) => (
+                    <select {...p} value={draft.type} onChange={(e) => set({ type: e.target.value as Draft['type'] })}>
+                      <option value="simple">Simple product</option>
+                      <option value="variable">Variable product</option>
+                      <option value="grouped">Grouped product</option>
+                      <option value="external">External/Affiliate product</option>
+                    </select>
+                  )}
+                </Field>
+                <Field label="SKU" error={err('sku')}>
+                  {(p) => <input {...p} value={draft.sku} onChange={(e) => set({ sku: e.target.value })} />}
+                </Field>
+              </div>
+              {!variable ? (
+                <div className="pa-row">
+                  <Field label={`Regular price (${currency})`} error={err('regular_price')}>
+                    {(p) => <input {...p} inputMode="decimal" value={draft.regular_price} onChange={(e) => set({ regular_price: e.target.value })} />}
+                  </Field>
+                  <Field label={`Sale price (${currency})`} error={err('sale_price')}>
+                    {(p) => <input {...p} inputMode="decimal" value={draft.sale_price} onChange={(e) => set({ sale_price: e.target.value })} />}
+                  </Field>
+                </div>
+              ) : (
+                <p className="admin-field__hint">A variable product's prices and stock are its variations'.</p>
+              )}
+              <div className="pa-row">
+                <div className="admin-field">
+                  <label>
+                    <input type="checkbox" checked={draft.manage_stock} onChange={(e) => set({ manage_stock: e.target.checked })} /> Track the stock quantity
+                  </label>
+                </div>
+                {draft.manage_stock ? (
+                  <Field label="Stock quantity" error={err('stock_quantity')}>
+                    {(p) => <input {...p} type="number" step={1} value={draft.stock_quantity} onChange={(e) => set({ stock_quantity: e.target.value })} />}
+                  </Field>
+                ) : (
+                  <Field label="Stock status" error={err('stock_status')}>
+                    {(p) => (
+                      <select {...p} value={draft.stock_status} onChange={(e) => set({ stock_status: e.target.value })}>
+                        <option value="instock">In stock</option>
+                        <option value="outofstock">Out of stock</option>
+                        <option value="onbackorder">On backorder</option>
+                      </select>
+                    )}
+                  </Field>
+                )}
+              </div>
+            </fieldset>
+
+            <fieldset>
+              <legend>Attributes</legend>
+              {err('attributes') ? (
+                <p className="admin-field__error" role="alert">
+                  {err('attributes')}
+                </p>
+              ) : null}
+              {globals.map((g) => {
+                const a = attrFor(g);
+                return (
+                  <fieldset key={g.id}>
+                    <legend>{g.name}</legend>
+                    <ul className="pa-checks">
+                      {g.terms.map((t) => (
+                        <li key={t.id}>
+                          <label>
+                            <input
+                              type="checkbox"
+                              checked={!!a?.options.some((o) => o === t.name || o === t.slug)}
+                              onChange={(e) => {
+                                const opts = (a?.options ?? []).filter((o) => o !== t.name && o !== t.slug);
+                                setAttr(g, { options: e.target.checked ? [...opts, t.name] : opts });
+                              }}
+                            />{' '}
+                            {t.color ? <span className="pa-swatch" style={{ background: t.color }} aria-hidden="true" /> : null} {t.name}
+                          </label>
+                        </li>
+                      ))}
+                    </ul>
+                    {variable ? (
+                      <label>
+                        <input type="checkbox" checked={a ? a.variation : true} onChange={(e) => setAttr(g, { variation: e.target.checked })} /> Used for variations
+                      </label>
+                    ) : null}
+                  </fieldset>
+                );
+              })}
+            </fieldset>
+          </div>
+
+          <div>
+            <fieldset>
+              <legend>Publish</legend>
+              <Field label="Status" error={err('status')}>
+                {(p) => (
+                  <select {...p} value={draft.status} onChange={(e) => set({ status: e.target.value })}>
+                    <option value="draft">Draft</option>
+                    <option value="publish">Published</option>
+                    <option value="future">Scheduled</option>
+                    <option value="private">Private</option>
+                  </select>
+                )}
+              </Field>
+              {draft.status === 'future' ? (
+                <Field label="Publish on" hint="In your time zone." required error={err('date_publish_gmt')}>
+                  {(p) => <input {...p} type="datetime-local" value={draft.publishAt} onChange={(e) => set({ publishAt: e.target.value })} />}
+                </Field>
+              ) : null}
+              <button type="submit" className="admin-primary" disabled={saving}>
+                {saving ? 'Saving…' : id === null ? 'Create product' : 'Save product'}
+              </button>
+              {id !== null && dirty ? <p className="admin-field__hint">You have unsaved changes.</p> : null}
+              {id !== null ? (
+                <p className="pa-row">
+                  <button type="button" onClick={() => void duplicate()}>
+                    Duplicate
+                  </button>
+                  <button type="button" className="admin-danger" onClick={() => setConfirmTrash(true)}>
+                    Move to the trash
+                  </button>
+                </p>
+              ) : null}
+            </fieldset>
+
+            <fieldset>
+              <legend>Categories</legend>
+              {err('categories') ? <p className="admin-field__error">{err('categories')}</p> : null}
+              <ul className="pa-checks">
+                {categoryTree(cats).map(({ cat, depth }) => (
+                  <li key={cat.id} style={{ paddingLeft: depth * 16 }}>
+                    <label>
+                      <input type="checkbox" checked={draft.categories.includes(cat.id)} onChange={() => set({ categories: toggleIn(draft.categories, cat.id) })} /> {cat.name}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </fieldset>
+
+            <fieldset>
+              <legend>Tags</legend>
+              <ul className="pa-checks">
+                {tags.map((t) => (
+                  <li key={t.id}>
+                    <label>
+                      <input type="checkbox" checked={draft.tags.includes(t.id)} onChange={() => set({ tags: toggleIn(draft.tags, t.id) })} /> {t.name}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+              {tags.length === 0 ? <p className="admin-field__hint">No tags yet: add them on the Categories screen.</p> : null}
+            </fieldset>
+
+            <fieldset>
+              <legend>Images</legend>
+              {err('images') ? <p className="admin-field__error">{err('images')}</p> : null}
+              <ul className="pa-images" aria-label="The product's images, main image first">
+                {draft.images.map((img, i) => (
+                  <li key={img.id}>
+                    <img className="pa-thumb" src={img.src} alt="" width={40} height={40} />
+                    <span>
+                      {img.name || img.src}
+                      {i === 0 ? ' (main image)' : ''}
+                    </span>
+                    {i > 0 ? (
+                      <button type="button" onClick={() => set({ images: [img, ...draft.images.filter((x) => x.id !== img.id)] })}>
+                        Make main<span className="screen-reader-text"> image: {img.name || img.src}</span>
+                      </button>
+                    ) : null}
+                    <button type="button" onClick={() => set({ images: draft.images.filter((x) => x.id !== img.id) })}>
+                      Remove<span className="screen-reader-text"> image {img.name || img.src}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <Field label="Add an image from the media library">
+                {(p) => (
+                  <select {...p} value={pick} onChange={(e) => setPick(e.target.value)}>
+                    <option value="">Choose an image</option>
+                    {library
+                      .filter((i) => !draft.images.some((x) => x.id === i.id))
+                      .map((i) => (
+                        <option key={i.id} value={i.id}>
+                          {i.name || i.alt || i.src}
+                        </option>
+                      ))}
+                  </select>
+                )}
+              </Field>
+              <button type="button" disabled={!pick} onClick={addImage}>
+                Add image
+              </button>
+            </fieldset>
+          </div>
+        </div>
+      </form>
+
+      {id !== null && product && variable ? (
+        <Variations productId={id} version={version} setVersion={setVersion} unsaved={dirty} currency={currency} onStale={onStale} push={push} />
+      ) : null}
+
+      {confirmTrash && product ? (
+        <Confirm title={`Move “${product.name}” to the trash?`} confirmLabel="Move to the trash" danger onConfirm={() => void trash()} onCancel={() => setConfirmTrash(false)}>
+          <p>It leaves the shop at once. You can restore it from the trash.</p>
+        </Confirm>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,147 @@
+// The admin's products API (internal/adminapi/products.go) as the screens
+// use it: WooCommerce's /wc/v3/products shapes, plus version.
+
+export const PRODUCTS = '/wp-json/wc/v3/products';
+export const ADMIN = '/wp-json/vitrine/v1/admin';
+
+export interface Term {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+export interface ImageRef {
+  id: number;
+  src: string;
+  name: string;
+  alt: string;
+}
+
+export interface ProductAttribute {
+  id: number;
+  name: string;
+  slug: string;
+  position: number;
+  visible: boolean;
+  variation: boolean;
+  options: string[];
+}
+
+export interface Product {
+  id: number;
+  name: string;
+  slug: string;
+  permalink: string;
+  type: 'simple' | 'variable' | 'grouped' | 'external';
+  status: 'publish' | 'draft' | 'private' | 'future' | 'trash';
+  featured: boolean;
+  catalog_visibility: string;
+  description: string;
+  short_description: string;
+  sku: string;
+  price: string;
+  regular_price: string;
+  sale_price: string;
+  manage_stock: boolean;
+  stock_quantity: number | null;
+  stock_status: 'instock' | 'outofstock' | 'onbackorder';
+  categories: Term[];
+  tags: Term[];
+  images: ImageRef[];
+  attributes: ProductAttribute[];
+  variations: number[];
+  date_created_gmt: string;
+  date_modified_gmt: string;
+  date_publish_gmt: string | null;
+  version: number;
+}
+
+export interface Variation {
+  id: number;
+  sku: string;
+  price: string;
+  regular_price: string;
+  sale_price: string;
+  manage_stock: boolean;
+  stock_quantity: number | null;
+  stock_status: string;
+  status: string;
+  enabled: boolean;
+  image: ImageRef | null;
+  attributes: { name: string; slug: string; option: string }[];
+}
+
+export interface Category {
+  id: number;
+  name: string;
+  slug: string;
+  parent: number;
+  description: string;
+  menu_order: number;
+  count: number;
+  image: ImageRef | null;
+}
+
+export interface Tag {
+  id: number;
+  name: string;
+  slug: string;
+  count: number;
+}
+
+export interface SwatchTerm {
+  id: number;
+  name: string;
+  slug: string;
+  color: string;
+  image_url: string;
+  menu_order: number;
+}
+
+export interface GlobalAttribute {
+  id: number;
+  name: string;
+  slug: string;
+  type: 'select' | 'color' | 'image' | 'label';
+  terms: SwatchTerm[];
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  publish: 'Published',
+  draft: 'Draft',
+  private: 'Private',
+  future: 'Scheduled',
+  trash: 'In the trash',
+};
+
+export const STOCK_LABELS: Record<string, string> = {
+  instock: 'In stock',
+  outofstock: 'Out of stock',
+  onbackorder: 'On backorder',
+};
+
+export const TYPE_LABELS: Record<string, string> = {
+  simple: 'Simple product',
+  variable: 'Variable product',
+  grouped: 'Grouped product',
+  external: 'External/Affiliate product',
+};
+
+/** Categories in tree order, each with its depth (for indented lists and selects). */
+export function categoryTree(cats: Category[]): { cat: Category; depth: number }[] {
+  const kids = new Map<number, Category[]>();
+  const ids = new Set(cats.map((c) => c.id));
+  for (const c of cats) {
+    const p = ids.has(c.parent) ? c.parent : 0;
+    kids.set(p, [...(kids.get(p) ?? []), c]);
+  }
+  const out: { cat: Category; depth: number }[] = [];
+  const walk = (parent: number, depth: number) => {
+    for (const c of kids.get(parent) ?? []) {
+      out.push({ cat: c, depth });
+      if (depth < 20) walk(c.id, depth + 1);
+    }
+  };
+  walk(0, 0);
+  return out;
+}
