@@ -58,7 +58,9 @@ type Deps struct {
 	// Rules are the shipping zones and tax rates (shipping.go); Base the
 	// shop's currency, which their amounts are in.
 	Rules *settings.Rules
-	Base  money.Currency
+	// Payments are the payment methods (payments.go).
+	Payments *settings.PaymentMethods
+	Base     money.Currency
 	// Currencies are the currencies and rates (currencies.go).
 	Currencies *currency.Service
 	// TestMail sends the settings' test message at once (ErrMailOff when

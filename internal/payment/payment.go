@@ -61,21 +61,31 @@ const (
 )
 
 // BankTransfer is the bacs method: the order waits on-hold until the money
-// arrives; the instructions carry the shop's account details.
+// arrives; the instructions carry the shop's account details. Label and
+// Text replace the default title and description when set (the admin's
+// payments settings).
 type BankTransfer struct {
-	Accounts []BankAccount
+	Label, Text string
+	Accounts    []BankAccount
 }
 
-func (BankTransfer) ID() string           { return BankTransferID }
-func (BankTransfer) Title() string        { return "Direct bank transfer" }
-func (BankTransfer) Description() string  { return bacsDescription }
-func (BankTransfer) Offline() bool        { return true }
-func (BankTransfer) PlacedStatus() string { return statusOnHold }
+func (BankTransfer) ID() string            { return BankTransferID }
+func (b BankTransfer) Title() string       { return or(b.Label, "Direct bank transfer") }
+func (b BankTransfer) Description() string { return or(b.Text, bacsDescription) }
+func (BankTransfer) Offline() bool         { return true }
+func (BankTransfer) PlacedStatus() string  { return statusOnHold }
+
+func or(v, def string) string {
+	if v != "" {
+		return v
+	}
+	return def
+}
 
 // Instructions are the description followed by each account's details.
 func (b BankTransfer) Instructions() string {
 	var s strings.Builder
-	s.WriteString(bacsDescription)
+	s.WriteString(b.Description())
 	if len(b.Accounts) > 0 {
 		s.WriteString("\n\n" + bankDetailsHeader)
 	}
@@ -94,15 +104,16 @@ func (b BankTransfer) Instructions() string {
 	return s.String()
 }
 
-// CashOnDelivery is the cod method: the order is processing at once.
-type CashOnDelivery struct{}
+// CashOnDelivery is the cod method: the order is processing at once. Label
+// and Text replace the default title and instructions when set.
+type CashOnDelivery struct{ Label, Text string }
 
-func (CashOnDelivery) ID() string           { return CashOnDeliveryID }
-func (CashOnDelivery) Title() string        { return "Cash on delivery" }
-func (CashOnDelivery) Description() string  { return codDescription }
-func (CashOnDelivery) Offline() bool        { return true }
-func (CashOnDelivery) PlacedStatus() string { return statusProcessing }
-func (CashOnDelivery) Instructions() string { return codDescription }
+func (CashOnDelivery) ID() string             { return CashOnDeliveryID }
+func (c CashOnDelivery) Title() string        { return or(c.Label, "Cash on delivery") }
+func (c CashOnDelivery) Description() string  { return or(c.Text, codDescription) }
+func (CashOnDelivery) Offline() bool          { return true }
+func (CashOnDelivery) PlacedStatus() string   { return statusProcessing }
+func (c CashOnDelivery) Instructions() string { return c.Description() }
 
 // Wallet is the PayPal wallet (ppcp-gateway): the buyer approves at
 // PayPal and the order is paid when the capture completes (the server's
@@ -143,6 +154,21 @@ func (r *Registry) Add(m Method) {
 		}
 	}
 	r.methods = append(r.methods, m)
+}
+
+// SetOffline replaces the registry's offline methods with ms (the enabled
+// ones, in order), placed before the other methods (the wallet), which
+// stay as they are.
+func (r *Registry) SetOffline(ms ...Method) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := append([]Method(nil), ms...)
+	for _, m := range r.methods {
+		if !m.Offline() {
+			out = append(out, m)
+		}
+	}
+	r.methods = out
 }
 
 // Get finds a method by id.

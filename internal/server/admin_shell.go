@@ -42,6 +42,7 @@ func (s *Server) initAdmin() {
 		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Settings:   s.settings,
 		Rules:      s.rules,
+		Payments:   s.paymentSettings,
 		Base:       s.cfg.Currency,
 		Currencies: s.currencies,
 		TestMail:   s.sendTestMail,

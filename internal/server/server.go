@@ -148,17 +148,21 @@ type Server struct {
 	comingSoon comingSoonCache            // the rendered coming-soon page (comingsoon.go)
 	manifest   atomic.Pointer[staticFile] // /manifest.webmanifest (manifest.go)
 
-	carts    *cart.Service                // the cart's use cases
-	checkout *checkout.Service            // pricing, placing orders, rate limit, held stock
-	payments *payment.Registry            // payment methods (checkout.go)
-	wallet   *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
-	accounts *account.Service             // accounts, sessions, two-factor (auth.go)
-	bots     map[string]*botcheck.Service // the bot-check by purpose: login, register
-	support  *support.Service             // messages to support from refused registrations (login_ajax.go)
-	meta     *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
-	reviews  *review.Service              // product reviews (reviews_api.go)
-	contact  *contact.Service             // contact-form submissions (contact_api.go)
-	pages    *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
+	carts    *cart.Service     // the cart's use cases
+	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
+	payments *payment.Registry // payment methods (checkout.go)
+	// paymentSettings is the payment methods' document (payments.go);
+	// flagWallet the wallet the start-up configuration set.
+	paymentSettings *settings.PaymentMethods
+	flagWallet      *WalletConfig
+	wallet          *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
+	accounts        *account.Service             // accounts, sessions, two-factor (auth.go)
+	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
+	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
+	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
+	reviews         *review.Service              // product reviews (reviews_api.go)
+	contact         *contact.Service             // contact-form submissions (contact_api.go)
+	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
@@ -239,7 +243,10 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
 	s.pages = &contentpage.Service{Store: db, Now: s.now}
-	s.initCurrencies()                          // currency.go
+	s.initCurrencies()                       // currency.go
+	if err := s.initPayments(); err != nil { // payments.go
+		return nil, err
+	}
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,

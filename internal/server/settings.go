@@ -63,6 +63,9 @@ func (s *Server) reloadSettings(ctx context.Context) {
 	} else {
 		s.useRules(r)
 	}
+	if _, err := s.paymentSettings.Load(ctx); err != nil {
+		s.log.Warn("reload payment methods", "err", err)
+	}
 	s.notFound.reset()
 	s.comingSoon.mu.Lock()
 	s.comingSoon.page = nil

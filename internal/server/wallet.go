@@ -66,6 +66,9 @@ func testOrderNotice(o *checkout.Order) string {
 // initWallet composes the wallet service and registers its method when the
 // wallet is configured.
 func (s *Server) initWallet() {
+	s.flagWallet = s.cfg.Wallet
+	s.walletFromSettings() // payments.go
+	s.useSettings(s.settings.Current())
 	wc := s.cfg.Wallet
 	if wc == nil || wc.PayPal == nil {
 		return

@@ -168,6 +168,14 @@ func (c *Client) fetchToken(ctx context.Context) (string, error) {
 	return t.AccessToken, nil
 }
 
+// CheckCredentials asks the API for a token with the client's
+// credentials, the check the admin runs before saving them: nil when the
+// API issues one, its answer (*APIError) when it refuses them.
+func (c *Client) CheckCredentials(ctx context.Context) error {
+	_, err := c.fetchToken(ctx)
+	return err
+}
+
 // dropToken forgets a token the API refused, unless it was already replaced.
 func (c *Client) dropToken(tok string) {
 	c.mu.Lock()
