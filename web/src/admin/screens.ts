@@ -35,6 +35,7 @@ export const screens: Screen[] = [
   { base: 'reviews', title: 'Reviews', nav: true, load: () => import('./screens/inbox/Reviews') },
   { base: 'messages', title: 'Messages', nav: true, load: () => import('./screens/inbox/Messages') },
   { base: 'settings', title: 'Settings', nav: true, load: () => import('./screens/Settings') },
+  { base: 'payments', title: 'Payments', nav: true, load: () => import('./screens/Payments') },
   { base: 'shipping-tax', title: 'Shipping & tax', nav: true, load: () => import('./screens/ShippingTax') },
   { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
