@@ -130,5 +130,21 @@ func TestAdminPayments(t *testing.T) {
 		if !strings.Contains(r.raw, `"payment_methods":["bacs","ppcp-gateway"]`) {
 			t.Errorf("another instance: %.300s", r.raw)
 		}
+
+		// PayPal turned off: this instance keeps its wallet until it restarts; one started after has none.
+		off := put("Mia", replace(saved.body, `"paypal":{"enabled":true`, `"paypal":{"enabled":false`))
+		if off.status != 200 || off.json(t)["version"] != float64(2) {
+			t.Fatalf("PayPal off: %d %s", off.status, off.body)
+		}
+		if got := methods(); got != `["bacs","ppcp-gateway"]` {
+			t.Errorf("this instance after PayPal off: %s", got)
+		}
+		restarted := newServerOn(t, db, "", 1, server.Config{BaseURL: "https://shop.example", Wallet: &wc})
+		rc := (&shop{t: t, db: db, srv: restarted}).client()
+		rc.do("GET", cartAPI, "")
+		r = rc.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, s.productID("cotton-tank-top")))
+		if !strings.Contains(r.raw, `"payment_methods":["bacs"]`) {
+			t.Errorf("restarted with PayPal off: %.300s", r.raw)
+		}
 	})
 }
