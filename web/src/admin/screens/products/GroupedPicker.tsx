@@ -14,7 +14,8 @@ export interface Child {
   name: string;
 }
 
-export function GroupedPicker({ self, value, onChange, error }: { self: number | null; value: Child[]; onChange: (v: Child[]) => void; error?: string }) {
+/** onChange takes an update of the current list (names may arrive after an add). */
+export function GroupedPicker({ self, value, onChange, error }: { self: number | null; value: Child[]; onChange: (update: (v: Child[]) => Child[]) => void; error?: string }) {
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Child[] | null>(null);
   const [status, setStatus] = useState('');
@@ -29,7 +30,7 @@ export function GroupedPicker({ self, value, onChange, error }: { self: number |
       if (gone) return;
       const names = new Map<number, string>();
       rs.forEach((r, i) => names.set(missing[i], r.ok ? r.data.name : `Product #${missing[i]}`));
-      onChange(value.map((c) => (names.has(c.id) ? { ...c, name: names.get(c.id) ?? '' } : c)));
+      onChange((v) => v.map((c) => (names.has(c.id) ? { ...c, name: names.get(c.id) ?? '' } : c)));
     });
     return () => {
       gone = true;
@@ -57,12 +58,12 @@ export function GroupedPicker({ self, value, onChange, error }: { self: number |
   };
 
   const add = (c: Child) => {
-    onChange([...value, c]);
+    onChange((v) => [...v, c]);
     setStatus(`Added ${c.name}.`);
     box.current?.focus();
   };
   const remove = (c: Child) => {
-    onChange(value.filter((x) => x.id !== c.id));
+    onChange((v) => v.filter((x) => x.id !== c.id));
     setStatus(`Removed ${c.name}.`);
     box.current?.focus();
   };

@@ -404,7 +404,7 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
             </fieldset>
 
             {draft.type === 'grouped' ? (
-              <GroupedPicker self={id} value={draft.grouped} onChange={(grouped) => set({ grouped })} error={err('grouped_products')} />
+              <GroupedPicker self={id} value={draft.grouped} onChange={(update) => setDraft((d) => ({ ...d, grouped: update(d.grouped) }))} error={err('grouped_products')} />
             ) : null}
 
             <fieldset>
