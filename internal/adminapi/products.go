@@ -28,40 +28,101 @@ import (
 // productJSON is a product in WooCommerce's shape, plus version and
 // date_publish_gmt.
 type productJSON struct {
-	ID                int64           `json:"id"`
-	Name              string          `json:"name"`
-	Slug              string          `json:"slug"`
-	Permalink         string          `json:"permalink"`
-	Type              string          `json:"type"`
-	Status            string          `json:"status"`
-	Featured          bool            `json:"featured"`
-	CatalogVisibility string          `json:"catalog_visibility"`
-	Description       string          `json:"description"`
-	ShortDescription  string          `json:"short_description"`
-	SKU               string          `json:"sku"`
-	Price             string          `json:"price"`
-	RegularPrice      string          `json:"regular_price"`
-	SalePrice         string          `json:"sale_price"`
-	OnSale            bool            `json:"on_sale"`
-	ManageStock       bool            `json:"manage_stock"`
-	StockQuantity     *int64          `json:"stock_quantity"`
-	StockStatus       string          `json:"stock_status"`
-	Backorders        string          `json:"backorders"`
-	Weight            string          `json:"weight"`
-	Dimensions        dimensionsJSON  `json:"dimensions"`
-	MenuOrder         int             `json:"menu_order"`
-	ExternalURL       string          `json:"external_url"`
-	ButtonText        string          `json:"button_text"`
-	TotalSales        int64           `json:"total_sales"`
-	Categories        []termJSON      `json:"categories"`
-	Tags              []termJSON      `json:"tags"`
-	Images            []imageJSON     `json:"images"`
-	Attributes        []attributeJSON `json:"attributes"`
-	Variations        []int64         `json:"variations"`
-	DateCreatedGMT    string          `json:"date_created_gmt"`
-	DateModifiedGMT   string          `json:"date_modified_gmt"`
-	DatePublishGMT    *string         `json:"date_publish_gmt"`
-	Version           int64           `json:"version"`
+	ID                int64  `json:"id"`
+	Name              string `json:"name"`
+	Slug              string `json:"slug"`
+	Permalink         string `json:"permalink"`
+	Type              string `json:"type"`
+	Status            string `json:"status"`
+	Featured          bool   `json:"featured"`
+	CatalogVisibility string `json:"catalog_visibility"`
+	Description       string `json:"description"`
+	ShortDescription  string `json:"short_description"`
+	SKU               string `json:"sku"`
+	Price             string `json:"price"`
+	RegularPrice      string `json:"regular_price"`
+	SalePrice         string `json:"sale_price"`
+	OnSale            bool   `json:"on_sale"`
+	saleDatesJSON
+	ManageStock     bool            `json:"manage_stock"`
+	StockQuantity   *int64          `json:"stock_quantity"`
+	StockStatus     string          `json:"stock_status"`
+	Backorders      string          `json:"backorders"`
+	Weight          string          `json:"weight"`
+	Dimensions      dimensionsJSON  `json:"dimensions"`
+	MenuOrder       int             `json:"menu_order"`
+	ExternalURL     string          `json:"external_url"`
+	ButtonText      string          `json:"button_text"`
+	GroupedProducts []int64         `json:"grouped_products"`
+	TotalSales      int64           `json:"total_sales"`
+	Categories      []termJSON      `json:"categories"`
+	Tags            []termJSON      `json:"tags"`
+	Images          []imageJSON     `json:"images"`
+	Attributes      []attributeJSON `json:"attributes"`
+	Variations      []int64         `json:"variations"`
+	DateCreatedGMT  string          `json:"date_created_gmt"`
+	DateModifiedGMT string          `json:"date_modified_gmt"`
+	DatePublishGMT  *string         `json:"date_publish_gmt"`
+	Version         int64           `json:"version"`
+}
+
+// saleDatesJSON is WooCommerce's sale schedule. The shop's times are UTC,
+// so the local and _gmt fields are the same; null when not scheduled.
+type saleDatesJSON struct {
+	DateOnSaleFrom    *string `json:"date_on_sale_from"`
+	DateOnSaleFromGMT *string `json:"date_on_sale_from_gmt"`
+	DateOnSaleTo      *string `json:"date_on_sale_to"`
+	DateOnSaleToGMT   *string `json:"date_on_sale_to_gmt"`
+}
+
+func saleDatesOut(p *catalog.Product) saleDatesJSON {
+	var out saleDatesJSON
+	if p.SaleFrom != nil {
+		s := p.SaleFrom.UTC().Format(gmtLayout)
+		out.DateOnSaleFrom, out.DateOnSaleFromGMT = &s, &s
+	}
+	if p.SaleTo != nil {
+		s := p.SaleTo.UTC().Format(gmtLayout)
+		out.DateOnSaleTo, out.DateOnSaleToGMT = &s, &s
+	}
+	return out
+}
+
+// saleDatesBody is a sale schedule in an edit: absent or null leaves a
+// date, "" clears it; the _gmt field wins over the local one.
+type saleDatesBody struct {
+	DateOnSaleFrom    *string `json:"date_on_sale_from"`
+	DateOnSaleFromGMT *string `json:"date_on_sale_from_gmt"`
+	DateOnSaleTo      *string `json:"date_on_sale_to"`
+	DateOnSaleToGMT   *string `json:"date_on_sale_to_gmt"`
+}
+
+// dates parses the schedule; prefix names a batch item's fields.
+func (b saleDatesBody) dates(prefix string) (from, to *time.Time, err error) {
+	parse := func(field string, local, gmt *string) (*time.Time, error) {
+		s := gmt
+		if s == nil {
+			s, field = local, strings.TrimSuffix(field, "_gmt")
+		}
+		if s == nil {
+			return nil, nil
+		}
+		if strings.TrimSpace(*s) == "" {
+			return &time.Time{}, nil
+		}
+		t, err := parseGMT(strings.TrimSpace(*s))
+		if err != nil {
+			return nil, InvalidParam(prefix+field, field+" must be a date and time such as 2026-12-01T09:00:00 (UTC), or \"\" to clear it.")
+		}
+		return &t, nil
+	}
+	if from, err = parse("date_on_sale_from_gmt", b.DateOnSaleFrom, b.DateOnSaleFromGMT); err != nil {
+		return nil, nil, err
+	}
+	if to, err = parse("date_on_sale_to_gmt", b.DateOnSaleTo, b.DateOnSaleToGMT); err != nil {
+		return nil, nil, err
+	}
+	return from, to, nil
 }
 
 type dimensionsJSON struct {
@@ -94,11 +155,12 @@ type attributeJSON struct {
 }
 
 type variationJSON struct {
-	ID            int64               `json:"id"`
-	SKU           string              `json:"sku"`
-	Price         string              `json:"price"`
-	RegularPrice  string              `json:"regular_price"`
-	SalePrice     string              `json:"sale_price"`
+	ID           int64  `json:"id"`
+	SKU          string `json:"sku"`
+	Price        string `json:"price"`
+	RegularPrice string `json:"regular_price"`
+	SalePrice    string `json:"sale_price"`
+	saleDatesJSON
 	ManageStock   bool                `json:"manage_stock"`
 	StockQuantity *int64              `json:"stock_quantity"`
 	StockStatus   string              `json:"stock_status"`
@@ -129,8 +191,9 @@ func (a *API) productOut(p *catalog.Product, vars []*catalog.Product) productJSO
 		SKU: p.SKU, RegularPrice: a.decimal(p.RegularPrice), SalePrice: a.decimal(p.SalePrice),
 		ManageStock: p.ManageStock, StockQuantity: p.StockQuantity, StockStatus: p.StockStatus, Backorders: p.Backorders,
 		Weight: p.Weight, Dimensions: dimensionsJSON{p.Length, p.Width, p.Height}, MenuOrder: p.MenuOrder,
-		ExternalURL: p.ExternalURL, ButtonText: p.ButtonText, TotalSales: p.TotalSales,
-		Categories: terms(p.Categories), Tags: terms(p.Tags), Images: []imageJSON{}, Attributes: []attributeJSON{}, Variations: []int64{},
+		ExternalURL: p.ExternalURL, ButtonText: p.ButtonText, GroupedProducts: append([]int64{}, p.Children...), TotalSales: p.TotalSales,
+		saleDatesJSON: saleDatesOut(p),
+		Categories:    terms(p.Categories), Tags: terms(p.Tags), Images: []imageJSON{}, Attributes: []attributeJSON{}, Variations: []int64{},
 		DateCreatedGMT: p.CreatedAt.UTC().Format(gmtLayout), DateModifiedGMT: p.UpdatedAt.UTC().Format(gmtLayout), Version: p.Version}
 	now := a.d.Now()
 	if price, ok := p.Price(now); ok {
@@ -168,7 +231,7 @@ func terms(ts []catalog.Term) []termJSON {
 func (a *API) variationOut(parent *catalog.Product, v *catalog.Product) variationJSON {
 	out := variationJSON{ID: v.ID, SKU: v.SKU, RegularPrice: a.decimal(v.RegularPrice), SalePrice: a.decimal(v.SalePrice),
 		ManageStock: v.ManageStock, StockQuantity: v.StockQuantity, StockStatus: v.StockStatus, Status: v.Status,
-		Enabled: v.Active && v.Published(), Attributes: []variationAttrJSON{}}
+		Enabled: v.Active && v.Published(), Attributes: []variationAttrJSON{}, saleDatesJSON: saleDatesOut(v)}
 	if price, ok := v.Price(a.d.Now()); ok {
 		out.Price = a.decimal(&price)
 	}
@@ -318,12 +381,14 @@ type productBody struct {
 		Width  *string `json:"width"`
 		Height *string `json:"height"`
 	} `json:"dimensions"`
-	MenuOrder   *int     `json:"menu_order"`
-	ExternalURL *string  `json:"external_url"`
-	ButtonText  *string  `json:"button_text"`
-	Categories  *[]idRef `json:"categories"`
-	Tags        *[]idRef `json:"tags"`
-	Images      *[]struct {
+	MenuOrder       *int     `json:"menu_order"`
+	ExternalURL     *string  `json:"external_url"`
+	ButtonText      *string  `json:"button_text"`
+	GroupedProducts *[]int64 `json:"grouped_products"`
+	saleDatesBody
+	Categories *[]idRef `json:"categories"`
+	Tags       *[]idRef `json:"tags"`
+	Images     *[]struct {
 		ID  int64  `json:"id"`
 		Src string `json:"src"`
 		Alt string `json:"alt"`
@@ -355,7 +420,11 @@ func (b *productBody) input() (catalog.ProductInput, error) {
 		ShortDescription: b.ShortDescription, SKU: b.SKU, RegularPrice: b.RegularPrice.ptr(), SalePrice: b.SalePrice.ptr(),
 		ManageStock: b.ManageStock, StockQuantity: b.StockQuantity, StockStatus: b.StockStatus, Backorders: b.Backorders,
 		Featured: b.Featured, CatalogVisibility: b.CatalogVisibility, Weight: b.Weight, MenuOrder: b.MenuOrder,
-		ExternalURL: b.ExternalURL, ButtonText: b.ButtonText, Categories: ids(b.Categories), Tags: ids(b.Tags)}
+		ExternalURL: b.ExternalURL, ButtonText: b.ButtonText, GroupedProducts: b.GroupedProducts, Categories: ids(b.Categories), Tags: ids(b.Tags)}
+	var err error
+	if in.SaleFrom, in.SaleTo, err = b.saleDatesBody.dates(""); err != nil {
+		return in, err
+	}
 	if b.Dimensions != nil {
 		in.Length, in.Width, in.Height = b.Dimensions.Length, b.Dimensions.Width, b.Dimensions.Height
 	}
@@ -652,7 +721,8 @@ type variationBody struct {
 	StockQuantity *int64         `json:"stock_quantity"`
 	StockStatus   *string        `json:"stock_status"`
 	Enabled       *bool          `json:"enabled"`
-	Image         *struct {
+	saleDatesBody
+	Image *struct {
 		ID int64 `json:"id"`
 	} `json:"image"`
 }
@@ -684,6 +754,9 @@ func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) e
 			ManageStock: u.ManageStock, StockQuantity: u.StockQuantity, StockStatus: u.StockStatus, Enabled: u.Enabled}
 		if u.Image != nil {
 			e.ImageID = &u.Image.ID
+		}
+		if e.SaleFrom, e.SaleTo, err = u.saleDatesBody.dates(fmt.Sprintf("update[%d].", len(edits))); err != nil {
+			return err
 		}
 		edits = append(edits, e)
 	}

@@ -85,6 +85,9 @@ type AdminStore interface {
 	DeleteProducts(ctx context.Context, ids []int64) (int, error)
 	// PublishDue publishes the scheduled products whose time has come.
 	PublishDue(ctx context.Context, now time.Time) (int, error)
+	// SaleWindowsCrossed appends a change for every parent product whose
+	// or whose variation's sale started or ended in (since, now].
+	SaleWindowsCrossed(ctx context.Context, since, now time.Time) (int, error)
 
 	// SaveCategory inserts (ID 0) or updates a category; DeleteCategory
 	// removes one (its children move to its parent).
@@ -193,9 +196,13 @@ type ProductInput struct {
 	Weight, Length, Width, Height *string
 	MenuOrder                     *int
 	ExternalURL, ButtonText       *string
-	Categories, Tags              *[]int64
-	Images                        *[]ImageRef
-	Attributes                    *[]AttributeInput
+	// SaleFrom and SaleTo schedule the sale price; a zero time clears one.
+	SaleFrom, SaleTo *time.Time
+	// GroupedProducts are a grouped product's children.
+	GroupedProducts  *[]int64
+	Categories, Tags *[]int64
+	Images           *[]ImageRef
+	Attributes       *[]AttributeInput
 }
 
 // ImageRef names an image the catalogue holds, by id or by src.
@@ -326,6 +333,17 @@ func (a *Admin) apply(ctx context.Context, p *Product, in ProductInput) error {
 	if err := a.applyPrices(&p.RegularPrice, &p.SalePrice, in.RegularPrice, in.SalePrice, ""); err != nil {
 		return err
 	}
+	if err := applySaleDates(p, in.SaleFrom, in.SaleTo, ""); err != nil {
+		return err
+	}
+	if in.GroupedProducts != nil {
+		if err := a.groupedChildren(ctx, p, *in.GroupedProducts); err != nil {
+			return err
+		}
+	}
+	if p.Type != TypeGrouped {
+		p.Children = nil
+	}
 	if err := applyStock(p, in.ManageStock, in.StockQuantity, in.StockStatus, ""); err != nil {
 		return err
 	}
@@ -447,6 +465,79 @@ func (a *Admin) applyPrices(regular, sale **int64, inRegular, inSale *string, pr
 	if *sale != nil && *regular != nil && **sale >= **regular {
 		return invalid(prefix+"sale_price", "The sale price must be lower than the regular price.")
 	}
+	return nil
+}
+
+// applySaleDates sets a product's or variation's sale schedule (nil
+// leaves a date, a zero time clears it). As in WooCommerce a schedule
+// belongs to a sale price: dates sent without one are refused, and
+// clearing the sale price clears its dates.
+func applySaleDates(p *Product, from, to *time.Time, prefix string) error {
+	set := func(dst **time.Time, t *time.Time) {
+		if t == nil {
+			return
+		}
+		if t.IsZero() {
+			*dst = nil
+			return
+		}
+		u := t.UTC()
+		*dst = &u
+	}
+	if p.SalePrice == nil {
+		if (from != nil && !from.IsZero()) || (to != nil && !to.IsZero()) {
+			field := "date_on_sale_from"
+			if from == nil || from.IsZero() {
+				field = "date_on_sale_to"
+			}
+			return invalid(prefix+field, "A sale schedule needs a sale price.")
+		}
+		p.SaleFrom, p.SaleTo = nil, nil
+		return nil
+	}
+	set(&p.SaleFrom, from)
+	set(&p.SaleTo, to)
+	if p.SaleFrom != nil && p.SaleTo != nil && !p.SaleTo.After(*p.SaleFrom) {
+		return invalid(prefix+"date_on_sale_to", "The sale must end after it starts.")
+	}
+	return nil
+}
+
+// MaxGroupedProducts bounds a grouped product's children.
+const MaxGroupedProducts = 100
+
+// groupedChildren checks and sets a grouped product's children: published
+// simple or external products, each once, never the product itself.
+func (a *Admin) groupedChildren(ctx context.Context, p *Product, ids []int64) error {
+	if len(ids) > 0 && p.Type != TypeGrouped {
+		return invalid("grouped_products", "Only a grouped product has grouped products.")
+	}
+	if len(ids) > MaxGroupedProducts {
+		return invalid("grouped_products", "A grouped product has at most %d products.", MaxGroupedProducts)
+	}
+	seen := map[int64]bool{}
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			return invalid("grouped_products", "Product %d is listed twice.", id)
+		}
+		seen[id] = true
+		if id == p.ID && p.ID != 0 {
+			return invalid("grouped_products", "A grouped product cannot contain itself.")
+		}
+		c, err := a.Store.Product(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return invalid("grouped_products", "There is no product %d.", id)
+		}
+		if err != nil {
+			return err
+		}
+		if c.ParentID != 0 || !oneOf(c.Type, TypeSimple, TypeExternal) || c.Status != StatusPublish {
+			return invalid("grouped_products", "Product %d (%s) is not a published simple or external product.", id, c.Name)
+		}
+		out = append(out, id)
+	}
+	p.Children = out
 	return nil
 }
 
@@ -646,6 +737,22 @@ func (a *Admin) PublishDue(ctx context.Context) (int, error) {
 	return a.Store.PublishDue(ctx, a.now())
 }
 
+// SaleWindowsCrossed records a catalogue change for every product whose
+// sale (its own or a variation's) started or ended in (since, now], so
+// the cached pages showing its price follow; it returns now, the next
+// call's since, and how many products changed (the upkeep loop calls it).
+func (a *Admin) SaleWindowsCrossed(ctx context.Context, since time.Time) (time.Time, int, error) {
+	now := a.now()
+	if !now.After(since) {
+		return since, 0, nil
+	}
+	n, err := a.Store.SaleWindowsCrossed(ctx, since, now)
+	if err != nil {
+		return since, 0, err
+	}
+	return now, n, nil
+}
+
 // Duplicate copies a product and its variations as a new draft named
 // "… (Copy)", without SKUs (they must stay unique) or sales counts.
 func (a *Admin) Duplicate(ctx context.Context, id int64) (*Product, error) {
@@ -753,6 +860,7 @@ type VariationEdit struct {
 	StockStatus             *string
 	Enabled                 *bool // published and active
 	ImageID                 *int64
+	SaleFrom, SaleTo        *time.Time // a zero time clears one
 }
 
 // EditVariations applies edits to a product's variations and deletes
@@ -789,6 +897,9 @@ func (a *Admin) EditVariations(ctx context.Context, id, base int64, edits []Vari
 			v.SKU = sku
 		}
 		if err := a.applyPrices(&v.RegularPrice, &v.SalePrice, e.RegularPrice, e.SalePrice, prefix); err != nil {
+			return err
+		}
+		if err := applySaleDates(v, e.SaleFrom, e.SaleTo, prefix); err != nil {
 			return err
 		}
 		if err := applyStock(v, e.ManageStock, e.StockQuantity, e.StockStatus, prefix); err != nil {

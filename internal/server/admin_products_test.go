@@ -264,6 +264,21 @@ func TestAdminVariableProductAPI(t *testing.T) {
 		if got := storePrice(t, f.srv, p.ID); got != "1800" {
 			t.Errorf("Store API price of the new variable product: %s", got)
 		}
+		// A variation's sale schedule: an end before the start is refused on the row, a good one kept.
+		sched := func(to string) string {
+			return `{"version":` + strconv.FormatInt(gen.Version+1, 10) + `,"update":[{"id":` + strconv.FormatInt(gen.Variations[0].ID, 10) +
+				`,"sale_price":"15.00","date_on_sale_from_gmt":"2030-01-01T00:00:00","date_on_sale_to_gmt":"` + to + `"}]}`
+		}
+		if a := f.staffCall("Mia", "POST", path+"/variations/batch", sched("2029-12-31T00:00:00")); a.status != 400 || !strings.Contains(a.body, `update[0].date_on_sale_to`) {
+			t.Errorf("bad variation schedule: %d %s", a.status, a.body)
+		}
+		a = f.staffCall("Mia", "POST", path+"/variations/batch", sched("2030-02-01T00:00:00"))
+		if a.status != 200 || !strings.Contains(a.body, `"date_on_sale_from_gmt":"2030-01-01T00:00:00"`) || !strings.Contains(a.body, `"date_on_sale_to":"2030-02-01T00:00:00"`) {
+			t.Fatalf("variation schedule: %d %s", a.status, a.body)
+		}
+		if got := storePrice(t, f.srv, p.ID); got != "1800" {
+			t.Errorf("a sale scheduled in 2030 is already on: %s", got)
+		}
 		// Duplicate: a draft copy.
 		if a := f.staffCall("Mia", "POST", path+"/duplicate", ""); a.status != 201 || !strings.Contains(a.body, `"name":"Wool Beanie (Copy)"`) || !strings.Contains(a.body, `"status":"draft"`) {
 			t.Errorf("duplicate: %d %s", a.status, a.body)

@@ -9,7 +9,9 @@ import (
 // (checkout.Service.ReleaseHeldStock, Config.HoldStock), the expired
 // checkout rate-limit counters deleted, and the accounts' ended sessions,
 // links, devices and spent bot-check records deleted (AccountUpkeep), and
-// the uploaded contact files past their retention emptied (ContactUpkeep).
+// the uploaded contact files past their retention emptied (ContactUpkeep),
+// scheduled products published and the pages of products whose sale
+// started or ended dropped (SaleUpkeep).
 
 // maintenanceEvery is how often the held stock is released and the
 // expired rate-limit counters are deleted.
@@ -42,7 +44,29 @@ func (s *Server) maintain(ctx context.Context) {
 		} else if n > 0 {
 			s.log.Info("scheduled products published", "products", n)
 		}
+		s.SaleUpkeep(ctx)
 	}
+}
+
+// SaleUpkeep appends a catalogue change for every product whose sale
+// started or ended since the last pass, so the pages cached with the old
+// price are dropped on every instance (a scheduled sale changes the price
+// shown without any edit). It reports how many products changed.
+func (s *Server) SaleUpkeep(ctx context.Context) int {
+	s.saleMu.Lock()
+	defer s.saleMu.Unlock()
+	next, n, err := s.catalogAdmin.SaleWindowsCrossed(ctx, s.saleSince)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("sale starts and ends", "err", err)
+		}
+		return 0
+	}
+	s.saleSince = next
+	if n > 0 {
+		s.log.Info("sale prices started or ended", "products", n)
+	}
+	return n
 }
 
 // ContactUpkeep removes the content of the uploaded contact files older

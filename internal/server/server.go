@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -182,6 +183,9 @@ type Server struct {
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
 	catalogAdmin *catalog.Admin
+	// saleSince is where SaleUpkeep's last pass ended, under saleMu.
+	saleMu    sync.Mutex
+	saleSince time.Time
 }
 
 // New wires a server. engine may be nil (client-side rendering only).

@@ -4,7 +4,9 @@
 // with the keyboard, publishes it and sees it in the storefront within a
 // second; axe scans the products list (with the bulk confirmation open),
 // the editor, the categories and the attributes screens; a customer is
-// sent away from the admin and refused by its API.
+// sent away from the admin and refused by its API. An external product
+// with a sale that started today is made by keyboard, and its page shows
+// the sale price and the partner's link.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -194,6 +196,70 @@ test('axe: the products list with the bulk confirmation, categories and attribut
     await page.getByRole('button', { name: 'Reload the product' }).click();
     await page.getByText(/Reloaded: the form shows the latest version/).waitFor();
     assert.equal(await page.getByLabel('Short description').inputValue(), 'Changed in the other tab.');
+  } finally {
+    await context.close();
+  }
+});
+
+/** A day as a date input's value, days from today in the browser's (and this machine's) time zone. */
+function day(offset) {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+test('an external product with a scheduled sale, made by keyboard, shows its sale price and partner link', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
+  try {
+    const page = await context.newPage();
+    await page.goto('/wp-admin/products/new/');
+    await page.getByLabel('Product name').focus();
+    await page.keyboard.type('Partner Lantern');
+    await page.getByLabel('Product type').focus();
+    await page.keyboard.press('e'); // External/Affiliate product
+    assert.equal(await page.getByLabel('Product type').inputValue(), 'external');
+    await page.getByLabel('Status', { exact: true }).focus();
+    await page.keyboard.press('p');
+    await page.getByLabel('Regular price (USD)').focus();
+    await page.keyboard.type('40.00');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('30.00'); // Sale price: the schedule's fields appear
+    await page.getByLabel('Sale starts on').fill(day(0));
+    await page.getByLabel('Sale ends on').fill(day(-1));
+    await page.getByLabel('Product URL').focus();
+    await page.keyboard.type('ftp://partner.example/lantern');
+    await page.getByLabel('Button text').focus();
+    await page.keyboard.type('Buy at the partner');
+    await page.keyboard.press('Enter');
+    // An ftp: URL is refused on its field, which takes the focus.
+    const url = page.getByLabel('Product URL');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'url');
+    assert.equal(await url.getAttribute('aria-invalid'), 'true');
+    await url.fill('https://partner.example/lantern');
+    await page.keyboard.press('Enter');
+    // Then the sale's end before its start.
+    const ends = page.getByLabel('Sale ends on');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'date');
+    assert.equal(await ends.getAttribute('aria-invalid'), 'true');
+    await scan(page, 'the editor with a refused sale date');
+    await ends.fill(day(30));
+    await page.keyboard.press('Enter');
+    await page.getByText('Product created as published.').waitFor();
+    assert.equal(await page.getByLabel('Sale ends on').inputValue(), day(30));
+    await scan(page, 'the external product editor');
+
+    const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
+    try {
+      const shopPage = await visitor.newPage();
+      const res = await shopPage.goto('/product/partner-lantern/');
+      assert.equal(res.status(), 200);
+      assert.match(await shopPage.locator('.summary .price').first().innerText(), /30\.00/);
+      const link = shopPage.getByRole('link', { name: 'Buy at the partner' });
+      assert.equal(await link.getAttribute('href'), 'https://partner.example/lantern');
+    } finally {
+      await visitor.close();
+    }
   } finally {
     await context.close();
   }

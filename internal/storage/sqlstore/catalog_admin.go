@@ -228,6 +228,29 @@ func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
 	return n, err
 }
 
+// SaleWindowsCrossed implements catalog.AdminStore. No version bump:
+// nothing was edited, only the price the storefront shows moved.
+func (db *DB) SaleWindowsCrossed(ctx context.Context, since, now time.Time) (int, error) {
+	var ids []int64
+	if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT DISTINCT COALESCE(parent_id, id) FROM products
+		WHERE (sale_from > ? AND sale_from <= ?) OR (sale_to > ? AND sale_to <= ?) ORDER BY 1`),
+		since.UTC(), now.UTC(), since.UTC(), now.UTC()); err != nil {
+		return 0, err
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		for _, id := range ids {
+			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return len(ids), err
+}
+
 // SaveCategory implements catalog.AdminStore.
 func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {

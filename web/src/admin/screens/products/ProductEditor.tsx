@@ -13,8 +13,9 @@ import { BASE, Link, useRouter } from '../../router';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { Confirm } from './Confirm';
+import { GroupedPicker, type Child } from './GroupedPicker';
 import { Variations } from './Variations';
-import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag } from './types';
+import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, dateInput, saleDateGMT, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag } from './types';
 import './products.css';
 
 /** A message for the next screen shown (after a create, a duplicate, a trash). */
@@ -36,6 +37,11 @@ interface Draft {
   publishAt: string; // datetime-local, the browser's time zone
   regular_price: string;
   sale_price: string;
+  sale_from: string; // date inputs, the browser's days
+  sale_to: string;
+  external_url: string;
+  button_text: string;
+  grouped: Child[];
   sku: string;
   manage_stock: boolean;
   stock_quantity: string;
@@ -56,6 +62,11 @@ const EMPTY: Draft = {
   publishAt: '',
   regular_price: '',
   sale_price: '',
+  sale_from: '',
+  sale_to: '',
+  external_url: '',
+  button_text: '',
+  grouped: [],
   sku: '',
   manage_stock: false,
   stock_quantity: '',
@@ -85,6 +96,11 @@ function draftOf(p: Product): Draft {
     publishAt: localInput(p.date_publish_gmt),
     regular_price: p.regular_price,
     sale_price: p.sale_price,
+    sale_from: dateInput(p.date_on_sale_from_gmt),
+    sale_to: dateInput(p.date_on_sale_to_gmt),
+    external_url: p.external_url,
+    button_text: p.button_text,
+    grouped: p.grouped_products.map((id) => ({ id, name: '' })),
     sku: p.sku,
     manage_stock: p.manage_stock,
     stock_quantity: p.stock_quantity === null ? '' : String(p.stock_quantity),
@@ -117,7 +133,16 @@ function bodyOf(d: Draft): Record<string, unknown> {
   if (d.type !== 'variable') {
     b.regular_price = d.regular_price;
     b.sale_price = d.sale_price;
+    // A schedule belongs to a sale price: without one it is cleared.
+    const sale = d.sale_price.trim() !== '';
+    b.date_on_sale_from_gmt = sale ? saleDateGMT(d.sale_from, false) : '';
+    b.date_on_sale_to_gmt = sale ? saleDateGMT(d.sale_to, true) : '';
   }
+  if (d.type === 'external') {
+    b.external_url = d.external_url;
+    b.button_text = d.button_text;
+  }
+  if (d.type === 'grouped') b.grouped_products = d.grouped.map((c) => c.id);
   if (d.manage_stock && d.stock_quantity.trim() !== '') b.stock_quantity = Number.parseInt(d.stock_quantity, 10);
   if (d.status === 'future' && d.publishAt) {
     const t = new Date(d.publishAt);
@@ -183,7 +208,8 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
   }, [conflict]);
 
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
-  const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+  const comparable = (d: Draft) => JSON.stringify({ ...d, grouped: d.grouped.map((c) => c.id) });
+  const dirty = comparable(draft) !== comparable(saved);
 
   const onStale = useCallback((e: AdminError) => setConflict(e.message), []);
 
@@ -329,9 +355,30 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
                     {(p) => <input {...p} inputMode="decimal" value={draft.sale_price} onChange={(e) => set({ sale_price: e.target.value })} />}
                   </Field>
                 </div>
-              ) : (
+              ) : null}
+              {!variable && draft.sale_price.trim() !== '' ? (
+                <div className="pa-row">
+                  <Field label="Sale starts on" hint="Optional; from the start of that day. Empty: on sale now." error={err('date_on_sale_from')}>
+                    {(p) => <input {...p} type="date" value={draft.sale_from} onChange={(e) => set({ sale_from: e.target.value })} />}
+                  </Field>
+                  <Field label="Sale ends on" hint="Optional; until the end of that day." error={err('date_on_sale_to')}>
+                    {(p) => <input {...p} type="date" value={draft.sale_to} onChange={(e) => set({ sale_to: e.target.value })} />}
+                  </Field>
+                </div>
+              ) : null}
+              {draft.type === 'external' ? (
+                <div className="pa-row">
+                  <Field label="Product URL" hint="Where the shop's button sends shoppers: http:// or https://." error={err('external_url')}>
+                    {(p) => <input {...p} type="url" value={draft.external_url} onChange={(e) => set({ external_url: e.target.value })} />}
+                  </Field>
+                  <Field label="Button text" hint="Empty: “Buy product”." error={err('button_text')}>
+                    {(p) => <input {...p} value={draft.button_text} onChange={(e) => set({ button_text: e.target.value })} />}
+                  </Field>
+                </div>
+              ) : null}
+              {variable ? (
                 <p className="admin-field__hint">A variable product's prices and stock are its variations'.</p>
-              )}
+              ) : null}
               <div className="pa-row">
                 <div className="admin-field">
                   <label>
@@ -355,6 +402,10 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
                 )}
               </div>
             </fieldset>
+
+            {draft.type === 'grouped' ? (
+              <GroupedPicker self={id} value={draft.grouped} onChange={(update) => setDraft((d) => ({ ...d, grouped: update(d.grouped) }))} error={err('grouped_products')} />
+            ) : null}
 
             <fieldset>
               <legend>Attributes</legend>

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { adminCall, type AdminError } from '../../api';
 import { Field } from '../../ui/Field';
 import type { Notice } from '../../ui/Notices';
-import { PRODUCTS, type Variation } from './types';
+import { PRODUCTS, dateInput, saleDateGMT, type Variation } from './types';
 
 interface Row {
   id: number;
@@ -17,6 +17,8 @@ interface Row {
   sku: string;
   regular_price: string;
   sale_price: string;
+  sale_from: string; // date inputs, the browser's days
+  sale_to: string;
   manage_stock: boolean;
   stock_quantity: string;
   enabled: boolean;
@@ -28,6 +30,8 @@ const rowOf = (v: Variation): Row => ({
   sku: v.sku,
   regular_price: v.regular_price,
   sale_price: v.sale_price,
+  sale_from: dateInput(v.date_on_sale_from_gmt),
+  sale_to: dateInput(v.date_on_sale_to_gmt),
   manage_stock: v.manage_stock,
   stock_quantity: v.stock_quantity === null ? '' : String(v.stock_quantity),
   enabled: v.enabled,
@@ -119,7 +123,7 @@ export function Variations({
           case 'sale':
             return { ...r, sale_price: value.trim() };
           case 'clearsale':
-            return { ...r, sale_price: '' };
+            return { ...r, sale_price: '', sale_from: '', sale_to: '' };
           case 'stock':
             return { ...r, manage_stock: true, stock_quantity: value.trim() };
         }
@@ -137,6 +141,9 @@ export function Variations({
       sku: r.sku,
       regular_price: r.regular_price,
       sale_price: r.sale_price,
+      // A schedule belongs to a sale price: without one it is cleared.
+      date_on_sale_from_gmt: r.sale_price.trim() ? saleDateGMT(r.sale_from, false) : '',
+      date_on_sale_to_gmt: r.sale_price.trim() ? saleDateGMT(r.sale_to, true) : '',
       manage_stock: r.manage_stock,
       ...(r.manage_stock && r.stock_quantity.trim() !== '' ? { stock_quantity: Number.parseInt(r.stock_quantity, 10) } : {}),
       enabled: r.enabled,
@@ -207,6 +214,8 @@ export function Variations({
                 <th scope="col">SKU</th>
                 <th scope="col">Regular price</th>
                 <th scope="col">Sale price</th>
+                <th scope="col">Sale starts</th>
+                <th scope="col">Sale ends</th>
                 <th scope="col">Stock</th>
                 <th scope="col">Enabled</th>
               </tr>
@@ -238,6 +247,18 @@ export function Variations({
                   </td>
                   <td>
                     <input aria-label={`Sale price of ${r.label}`} inputMode="decimal" value={r.sale_price} onChange={(e) => edit(r.id, { sale_price: e.target.value })} />
+                  </td>
+                  <td>
+                    <input
+                      aria-label={`Sale of ${r.label} starts on`}
+                      type="date"
+                      value={r.sale_from}
+                      disabled={!r.sale_price.trim()}
+                      onChange={(e) => edit(r.id, { sale_from: e.target.value })}
+                    />
+                  </td>
+                  <td>
+                    <input aria-label={`Sale of ${r.label} ends on`} type="date" value={r.sale_to} disabled={!r.sale_price.trim()} onChange={(e) => edit(r.id, { sale_to: e.target.value })} />
                   </td>
                   <td>
                     <input

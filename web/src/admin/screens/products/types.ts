@@ -42,6 +42,11 @@ export interface Product {
   price: string;
   regular_price: string;
   sale_price: string;
+  date_on_sale_from_gmt: string | null;
+  date_on_sale_to_gmt: string | null;
+  external_url: string;
+  button_text: string;
+  grouped_products: number[];
   manage_stock: boolean;
   stock_quantity: number | null;
   stock_status: 'instock' | 'outofstock' | 'onbackorder';
@@ -62,6 +67,8 @@ export interface Variation {
   price: string;
   regular_price: string;
   sale_price: string;
+  date_on_sale_from_gmt: string | null;
+  date_on_sale_to_gmt: string | null;
   manage_stock: boolean;
   stock_quantity: number | null;
   stock_status: string;
@@ -144,4 +151,24 @@ export function categoryTree(cats: Category[]): { cat: Category; depth: number }
   };
   walk(0, 0);
   return out;
+}
+
+/** A UTC time from the API as a date input's value (the browser's day). */
+export function dateInput(gmt: string | null): string {
+  if (!gmt) return '';
+  const d = new Date(gmt + 'Z');
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/**
+ * A date input's value as the API's UTC time: a sale starts at the
+ * beginning of its first day and ends at the end of its last one, in the
+ * browser's time zone (as WooCommerce's sale dates do). "" clears it.
+ */
+export function saleDateGMT(day: string, end: boolean): string {
+  if (!day) return '';
+  const t = new Date(`${day}T${end ? '23:59:59' : '00:00:00'}`);
+  return Number.isNaN(t.getTime()) ? day : t.toISOString().slice(0, 19);
 }
