@@ -65,17 +65,16 @@ func (a *API) paymentsPut(w http.ResponseWriter, r *http.Request, _ Staff) error
 	if err := Decode(r, &in); err != nil {
 		return err
 	}
-	if in.Version == nil || *in.Version < 0 {
-		return InvalidParam("version", "The version the changes are based on is required.")
+	version, err := settingsVersion(in.Version)
+	if err != nil {
+		return err
 	}
 	p := settings.Payments{BankTransfer: in.BankTransfer, CashOnDelivery: in.CashOnDelivery,
 		PayPal: settings.PayPal{Enabled: in.PayPal.Enabled, ClientID: in.PayPal.ClientID, Secret: in.PayPal.Secret, Environment: in.PayPal.Environment}}
 	before := a.d.Payments.Current().Value
-	d, err := a.d.Payments.Update(r.Context(), p, *in.Version)
+	d, err := a.d.Payments.Update(r.Context(), p, version)
 	if errors.Is(err, settings.ErrStale) {
-		return Conflict("vitrine_settings_stale",
-			"Someone else saved the payment methods after you opened them. Your changes were not saved: reload to see theirs, then make yours again.",
-			map[string]any{"current": paymentsOut(a.d.Payments.Current())})
+		return staleSettings("the payment methods", paymentsOut(a.d.Payments.Current()))
 	}
 	if err != nil {
 		return paymentsError(err)

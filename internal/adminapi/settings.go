@@ -45,17 +45,16 @@ func (a *API) settingsPut(w http.ResponseWriter, r *http.Request, _ Staff) error
 	if err := Decode(r, &in); err != nil {
 		return err
 	}
-	if in.Version == nil || *in.Version < 0 {
-		return InvalidParam("version", "The version the changes are based on is required.")
+	version, err := settingsVersion(in.Version)
+	if err != nil {
+		return err
 	}
 	before := a.d.Settings.Current()
-	v, err := a.d.Settings.Update(r.Context(), in.Shop, *in.Version)
+	v, err := a.d.Settings.Update(r.Context(), in.Shop, version)
 	var ie *settings.InputError
 	switch {
 	case errors.Is(err, settings.ErrStale):
-		return Conflict("vitrine_settings_stale",
-			"Someone else saved the settings after you opened them. Your changes were not saved: reload to see theirs, then make yours again.",
-			map[string]any{"current": answerOf(a.d.Settings.Current())})
+		return staleSettings("the settings", answerOf(a.d.Settings.Current()))
 	case errors.As(err, &ie):
 		return InvalidParam(ie.Field, ie.Message)
 	case err != nil:
@@ -64,6 +63,23 @@ func (a *API) settingsPut(w http.ResponseWriter, r *http.Request, _ Staff) error
 	Note(r, "settings.update", "settings", 0, settingsSummary(before.Shop, v.Shop))
 	WriteJSON(w, http.StatusOK, answerOf(v))
 	return nil
+}
+
+// settingsVersion is the version a save of a settings document says it was
+// read at: required, 0 or more.
+func settingsVersion(v *int64) (int64, error) {
+	if v == nil || *v < 0 {
+		return 0, InvalidParam("version", "The version the changes are based on is required.")
+	}
+	return *v, nil
+}
+
+// staleSettings refuses a save based on an older version of what ("the
+// settings"): 409 with the document now in force, for the screen to load.
+func staleSettings(what string, current any) *Error {
+	return Conflict("vitrine_settings_stale",
+		"Someone else saved "+what+" after you opened them. Your changes were not saved: reload to see theirs, then make yours again.",
+		map[string]any{"current": current})
 }
 
 // settingsSummary names what a save changed, for the audit log.

@@ -166,20 +166,19 @@ func (a *API) shippingPut(w http.ResponseWriter, r *http.Request, _ Staff) error
 	if err := Decode(r, &in); err != nil {
 		return err
 	}
-	if in.Version == nil || *in.Version < 0 {
-		return InvalidParam("version", "The version the changes are based on is required.")
+	version, err := settingsVersion(in.Version)
+	if err != nil {
+		return err
 	}
 	rules, err := a.rulesIn(in.rulesJSON)
 	if err != nil {
 		return err
 	}
-	d, err := a.d.Rules.Update(r.Context(), rules, *in.Version)
+	d, err := a.d.Rules.Update(r.Context(), rules, version)
 	var re *checkout.RuleError
 	switch {
 	case errors.Is(err, settings.ErrStale):
-		return Conflict("vitrine_settings_stale",
-			"Someone else saved the shipping and tax settings after you opened them. Your changes were not saved: reload to see theirs, then make yours again.",
-			map[string]any{"current": a.rulesOut(a.d.Rules.Current())})
+		return staleSettings("the shipping and tax settings", a.rulesOut(a.d.Rules.Current()))
 	case errors.As(err, &re):
 		return InvalidParam(re.Field, re.Message)
 	case err != nil:
