@@ -29,15 +29,20 @@ type Head struct {
 // marks <html> with "js" (the header's script-only layout: the mobile
 // Menu button, the dropdowns' state) and, when the store notice's dismiss
 // cookie store_notice<id>=hidden is set, with "store-notice-hidden", which
-// hides the notice in the stylesheet. Cached pages are shared, so what
+// hides the notice in the stylesheet. It also holds the submit of a form
+// marked data-hold-until-hydrated (the login and register forms, whose
+// bot-check proof is obtained by the app) until the app has hydrated: a
+// shopper who presses Register while the script is still loading is not
+// refused as a bot; the form is marked data-held and the app submits it
+// once it can (web/src/lib/page-hydration.ts). Cached pages are shared, so what
 // depends on the visitor's cookie is applied here, never baked into the
 // HTML. Its text never changes: the Content-Security-Policy allows it by
 // hash (HeadScriptCSP), not with 'unsafe-inline'.
-const HeadScript = `(function(d){var e=d.documentElement,s=d.currentScript,i=s&&s.getAttribute('data-store-notice');e.classList.add('js');if(i&&(';'+d.cookie.replace(/\s+/g,'')+';').indexOf(';store_notice'+i+'=hidden;')>-1)e.classList.add('store-notice-hidden')})(document)`
+const HeadScript = `(function(d){var e=d.documentElement,s=d.currentScript,i=s&&s.getAttribute('data-store-notice');e.classList.add('js');d.addEventListener('submit',function(v){var f=v.target;if(f.hasAttribute('data-hold-until-hydrated')&&!e.hasAttribute('data-hydrated')){v.preventDefault();f.setAttribute('data-held','')}},!0);if(i&&(';'+d.cookie.replace(/\s+/g,'')+';').indexOf(';store_notice'+i+'=hidden;')>-1)e.classList.add('store-notice-hidden')})(document)`
 
 // HeadScriptCSP is HeadScript's CSP source: its SHA-256, base64 (a test
 // checks the two agree).
-const HeadScriptCSP = "'sha256-3r0V+HLWtu6A4aOrcDdbyA06e9CgIRqAHcJJ95HOOM4='"
+const HeadScriptCSP = "'sha256-OjrJ0jyyoFBFqSV+qbL34p3Ddk46vBcWcOeBNwN5NCA='"
 
 // Assets are the built app's entry script and stylesheets.
 type Assets struct {

@@ -193,6 +193,38 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
   }
 });
 
+test('a Register pressed before the app has loaded is held, then sent through the bot-check once the page has hydrated', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    // The app's scripts arrive only when the test lets them: the press comes first.
+    let release;
+    const gate = new Promise((r) => (release = r));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    const posts = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/my-account/') posts.push(r.postData() ?? '');
+    });
+    // A module script holds DOMContentLoaded back: wait for the form itself.
+    await page.goto('/my-account/', { waitUntil: 'commit' });
+    await page.locator('#reg_email').waitFor();
+    await page.locator('#reg_email').fill(email());
+    await page.locator('#reg_password').fill(PASSWORD);
+    await page.locator('button[name=register]').click();
+    await page.locator('form.register[data-held]').waitFor({ state: 'attached' });
+    assert.equal(posts.length, 0, 'nothing is posted without the proof');
+    release();
+    await page.getByText('Hello').waitFor();
+    assert.equal(posts.length, 1, 'one registration post');
+    assert.match(posts[0], /wfls-captcha=[^&]+/, 'the post carries the bot-check proof');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a registration the bot-check refuses offers the "Message to Support" overlay', async () => {
   const context = await newContext(shop.browser, shop.server.baseURL);
   try {

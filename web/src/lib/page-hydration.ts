@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type RefObject } from 'react';
 
 /**
  * When the page inside App's Suspense boundary has hydrated. React hydrates
@@ -27,7 +27,31 @@ export function pageHydrated(): Promise<void> {
 /** Rendered last inside App's Suspense boundary: its effect runs when the page's hydration commits. */
 export function PageHydrated(): null {
   useEffect(() => {
+    // From now on the head script lets held forms submit (render.HeadScript).
+    document.documentElement.setAttribute('data-hydrated', '');
     open?.();
   }, []);
   return null;
+}
+
+/**
+ * For a form marked data-hold-until-hydrated: the head script holds a submit
+ * made before the app has hydrated (the app's onSubmit, which obtains the
+ * bot-check proof, was not there yet) and marks the form data-held. Once the
+ * page has hydrated, the held submit is made again, through the app, with
+ * the button that was pressed: the shopper's press is not lost.
+ */
+export function useHeldSubmit(form: RefObject<HTMLFormElement | null>, submitter: RefObject<HTMLButtonElement | null>): void {
+  useEffect(() => {
+    let live = true;
+    void pageHydrated().then(() => {
+      const f = form.current;
+      if (!live || !f?.hasAttribute('data-held')) return;
+      f.removeAttribute('data-held');
+      f.requestSubmit(submitter.current ?? undefined);
+    });
+    return () => {
+      live = false;
+    };
+  }, [form, submitter]);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
 import { AUTH_FAILED, postAjax, statusFailedText, type LSAnswer } from './api';
@@ -23,6 +24,7 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
   const submitRef = useRef<HTMLButtonElement>(null);
   const noticesRef = useRef<HTMLDivElement>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
+  useHeldSubmit(formRef, submitRef);
   const codeRef = useRef<HTMLInputElement>(null);
   const release = useRef(false);
   const [notices, setNotices] = useState<LoginNotice[]>(data.form === 'login' ? data.notices : []);
@@ -140,7 +142,7 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
   };
 
   return (
-    <form ref={formRef} className="woocommerce-form woocommerce-form-login login" method="post" action="/my-account/" onSubmit={onSubmit}>
+    <form ref={formRef} className="woocommerce-form woocommerce-form-login login" method="post" action="/my-account/" onSubmit={onSubmit} data-hold-until-hydrated="">
       <LoginNotices id="login-notices" ref={noticesRef} notices={notices} />
       <FormRow
         label="Username or email address"

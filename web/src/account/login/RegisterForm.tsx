@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
 import { REGISTER_FAILED } from './api';
@@ -15,7 +16,9 @@ import { FormRow } from './FormRow';
  * opens the support overlay.
  */
 export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proofHost: () => HTMLElement }) {
+  const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
+  useHeldSubmit(formRef, submitRef);
   const noticesRef = useRef<HTMLDivElement>(null);
   const release = useRef(false);
   const [notices, setNotices] = useState<LoginNotice[]>(data.form === 'register' ? data.notices : []);
@@ -66,7 +69,7 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
 
   return (
     <>
-      <form className="woocommerce-form woocommerce-form-register register" method="post" action="/my-account/" onSubmit={onSubmit}>
+      <form ref={formRef} className="woocommerce-form woocommerce-form-register register" method="post" action="/my-account/" onSubmit={onSubmit} data-hold-until-hydrated="">
         <LoginNotices id="register-notices" ref={noticesRef} notices={notices} onClick={onNoticeClick} />
         <FormRow
           label="Username"

@@ -8,6 +8,7 @@ import { adminCall, paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
+import { useFocusAfterCommit } from '../ui/focus';
 
 export const CURRENCIES_PATH = '/wp-json/vitrine/v1/admin/currencies';
 
@@ -46,6 +47,7 @@ export default function Currencies(_: ScreenProps) {
   const [error, setError] = useState<AdminError | undefined>();
   const [busy, setBusy] = useState(false);
   const { notices, push, clear, dismiss } = useNotices();
+  const focusAfterCommit = useFocusAfterCommit();
   const formHeading = useRef<HTMLHeadingElement>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
 
@@ -75,7 +77,7 @@ export default function Currencies(_: ScreenProps) {
   const close = () => {
     setEditing(null);
     setError(undefined);
-    requestAnimationFrame(() => returnFocus.current?.focus());
+    focusAfterCommit(() => returnFocus.current);
   };
 
   const save = async (e: FormEvent) => {
@@ -97,7 +99,7 @@ export default function Currencies(_: ScreenProps) {
     push('success', `${r.data.code} saved. The shop’s currency switcher shows the change within a few seconds.`);
     setEditing(null);
     await load();
-    requestAnimationFrame(() => document.getElementById(`currency-${r.data.code}`)?.focus());
+    focusAfterCommit(() => document.getElementById(`currency-${r.data.code}`));
   };
 
   const importFile = async (file: File | undefined) => {

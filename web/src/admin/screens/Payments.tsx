@@ -10,6 +10,7 @@ import { adminCall, paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
+import { useFocusAfterCommit } from '../ui/focus';
 import { formatDate } from '../ui/format';
 import './payments.css';
 
@@ -45,6 +46,7 @@ export default function Payments(_: ScreenProps) {
   const [checking, setChecking] = useState(false);
   const [check, setCheck] = useState<{ ok: boolean; text: string } | null>(null);
   const { notices, push, clear, dismiss } = useNotices();
+  const focusAfterCommit = useFocusAfterCommit();
   const formRef = useRef<HTMLFormElement>(null);
   const addRef = useRef<HTMLButtonElement>(null);
 
@@ -60,7 +62,7 @@ export default function Payments(_: ScreenProps) {
   const setCod = (v: Partial<PaymentSettings['cod']>) => setForm({ ...form, cod: { ...form.cod, ...v } });
   const setPayPal = (v: Partial<PaymentSettings['paypal']>) => setForm({ ...form, paypal: { ...form.paypal, ...v } });
   const setAccount = (i: number, k: keyof BankAccount, v: string) => setBacs({ accounts: form.bacs.accounts.map((a, j) => (j === i ? { ...a, [k]: v } : a)) });
-  const focusField = (field: string) => requestAnimationFrame(() => (formRef.current?.querySelector(`[data-field="${field}"]`) as HTMLElement | null)?.focus());
+  const focusField = (field: string) => focusAfterCommit(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${field}"]`));
 
   const addAccount = () => {
     const i = form.bacs.accounts.length;
@@ -70,7 +72,7 @@ export default function Payments(_: ScreenProps) {
   const removeAccount = (i: number) => {
     setBacs({ accounts: form.bacs.accounts.filter((_, j) => j !== i) });
     push('info', `Account ${i + 1} removed. Save to apply.`);
-    requestAnimationFrame(() => addRef.current?.focus());
+    focusAfterCommit(() => addRef.current);
   };
 
   const save = async (e: FormEvent) => {

@@ -8,6 +8,7 @@ import { adminCall, paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
+import { useFocusAfterCommit } from '../ui/focus';
 import { formatDate } from '../ui/format';
 
 export const SETTINGS_PATH = '/wp-json/vitrine/v1/admin/settings';
@@ -78,6 +79,7 @@ export default function Settings(_: ScreenProps) {
   const [newer, setNewer] = useState<ShopSettings | null>(null);
   const [saving, setSaving] = useState(false);
   const { notices, push, clear, dismiss } = useNotices();
+  const focusAfterCommit = useFocusAfterCommit();
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -114,7 +116,7 @@ export default function Settings(_: ScreenProps) {
     // Take the keyboard to the field the server refused.
     const params = r.error.data?.params as Record<string, string> | undefined;
     const field = params && Object.keys(params)[0];
-    if (field) requestAnimationFrame(() => (formRef.current?.querySelector(`[data-field="${field}"]`) as HTMLElement | null)?.focus());
+    if (field) focusAfterCommit(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${field}"]`));
   };
 
   const useNewer = () => {

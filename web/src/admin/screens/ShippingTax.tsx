@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { adminCall, paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Notices, useNotices } from '../ui/Notices';
+import { useFocusAfterCommit } from '../ui/focus';
 
 export const SHIPPING_TAX_PATH = '/wp-json/vitrine/v1/admin/shipping-tax';
 
@@ -119,6 +120,7 @@ export default function ShippingTax(_: ScreenProps) {
   const [error, setError] = useState<AdminError | undefined>();
   const [saving, setSaving] = useState(false);
   const { notices, push, clear, dismiss } = useNotices();
+  const focusAfterCommit = useFocusAfterCommit();
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -152,7 +154,7 @@ export default function ShippingTax(_: ScreenProps) {
     }
     const params = r.error.data?.params as Record<string, string> | undefined;
     const field = params && Object.keys(params)[0];
-    if (field) requestAnimationFrame(() => (formRef.current?.querySelector(`[data-field="${CSS.escape(field)}"]`) as HTMLElement | null)?.focus());
+    if (field) focusAfterCommit(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`));
   };
 
   return (

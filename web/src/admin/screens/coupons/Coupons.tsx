@@ -10,6 +10,7 @@ import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
+import { useFocusAfterCommit } from '../../ui/focus';
 import { Pager } from '../../ui/Pager';
 import { formatMoney } from '../../ui/format';
 import './coupons.css';
@@ -273,14 +274,15 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
   const { notices, push, dismiss } = useNotices();
   const heading = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
+  const focusAfterCommit = useFocusAfterCommit();
 
   useEffect(() => {
     if (flash) {
       push('success', flash);
       flash = null;
-      requestAnimationFrame(() => heading.current?.focus());
+      focusAfterCommit(() => heading.current);
     }
-  }, [push]);
+  }, [push, focusAfterCommit]);
 
   useEffect(() => {
     let live = true;
@@ -315,7 +317,7 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
 
   const focusFirstError = (errs: Record<string, string>) => {
     const first = FIELD_ORDER.find((f) => errs[f]);
-    if (first) requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
+    if (first) focusAfterCommit(() => form.current?.querySelector<HTMLElement>(`[name="${first}"]`));
   };
 
   const save = async (e: FormEvent) => {
@@ -374,7 +376,7 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
     setUsage(r.data.usage_count);
     push('success', `Coupon ${r.data.code} saved.`);
     // Focus goes to the form's heading; the notice is announced.
-    requestAnimationFrame(() => heading.current?.focus());
+    focusAfterCommit(() => heading.current);
   };
 
   if (loadError) {
