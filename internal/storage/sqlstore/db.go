@@ -56,6 +56,11 @@ type DB struct {
 // Open connects to the store named by dsn: "sqlite:PATH" (or a path ending in
 // .db) or "postgres://…". It does not migrate; call Migrate.
 func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
+	return open(ctx, dsn, log, nil)
+}
+
+// open is Open, counting statements in c when it is not nil (count.go).
+func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -63,7 +68,7 @@ func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		db.Engine = Postgres
-		pool, err := sqlx.Open("pgx", dsn)
+		pool, err := openPool("pgx", dsn, c)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
@@ -84,10 +89,10 @@ func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
 			}
 		}
 		var err error
-		if db.write, err = openSQLite(path, true); err != nil {
+		if db.write, err = openSQLite(path, true, c); err != nil {
 			return nil, err
 		}
-		if db.read, err = openSQLite(path, false); err != nil {
+		if db.read, err = openSQLite(path, false, c); err != nil {
 			db.write.Close()
 			return nil, err
 		}
@@ -101,7 +106,7 @@ func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
 	return db, nil
 }
 
-func openSQLite(path string, writer bool) (*sqlx.DB, error) {
+func openSQLite(path string, writer bool, c *Counter) (*sqlx.DB, error) {
 	q := url.Values{}
 	// WAL: readers never block the writer and the writer never blocks readers.
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -120,7 +125,7 @@ func openSQLite(path string, writer bool) (*sqlx.DB, error) {
 		// writes never fails half-way on a lock upgrade.
 		q.Set("_txlock", "immediate")
 	}
-	d, err := sqlx.Open("sqlite", "file:"+URIPath(path)+"?"+q.Encode())
+	d, err := openPool("sqlite", "file:"+URIPath(path)+"?"+q.Encode(), c)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}

@@ -1,0 +1,255 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Counting the statements a store sends, for the query budgets of the hot
+// paths (internal/server/budget_test.go). A store opened with OpenCounted
+// talks to its database through a thin database/sql driver wrapper that
+// adds one to a Counter per statement; a store opened with Open uses the
+// engine's driver itself, so counting costs nothing unless asked for.
+//
+// The wrapper sits under database/sql, so it sees every statement whatever
+// helper sent it (sqlx, a prepared statement, a transaction, goose): the
+// count cannot miss a query a new code path adds.
+
+// QueryCount is what a Counter has seen.
+type QueryCount struct {
+	// Statements is every query and exec sent, directly or through a
+	// prepared statement, in a transaction or not. Preparing is not
+	// counted: database/sql prepares a cached statement again on each
+	// connection it lands on, which depends on the pool, not on the code.
+	Statements int64
+	// Transactions is every transaction begun.
+	Transactions int64
+}
+
+// Sub is the difference between two snapshots.
+func (q QueryCount) Sub(before QueryCount) QueryCount {
+	return QueryCount{Statements: q.Statements - before.Statements, Transactions: q.Transactions - before.Transactions}
+}
+
+// Counter counts a store's statements; safe for concurrent use. It counts
+// every statement of the store, so a test reading it per request runs one
+// request at a time on a server whose background loops are not started.
+type Counter struct {
+	statements   atomic.Int64
+	transactions atomic.Int64
+}
+
+// Count returns what the counter has seen so far.
+func (c *Counter) Count() QueryCount {
+	return QueryCount{Statements: c.statements.Load(), Transactions: c.transactions.Load()}
+}
+
+// OpenCounted opens the store like Open, counting every statement it sends
+// in c. For tests and measurements; a server never opens one.
+func OpenCounted(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, error) {
+	if c == nil {
+		return nil, fmt.Errorf("open counted store: no counter")
+	}
+	return open(ctx, dsn, log, c)
+}
+
+// openPool opens a database/sql pool on the registered driver name, through
+// the counting wrapper when c is not nil.
+func openPool(driverName, src string, c *Counter) (*sqlx.DB, error) {
+	if c == nil {
+		return sqlx.Open(driverName, src)
+	}
+	// sql.Open connects to nothing: it only finds the registered driver.
+	probe, err := sql.Open(driverName, src)
+	if err != nil {
+		return nil, err
+	}
+	drv := probe.Driver()
+	probe.Close()
+	var base driver.Connector = dsnConnector{drv, src}
+	if dc, ok := drv.(driver.DriverContext); ok {
+		if base, err = dc.OpenConnector(src); err != nil {
+			return nil, err
+		}
+	}
+	return sqlx.NewDb(sql.OpenDB(countConnector{base, c}), driverName), nil
+}
+
+// dsnConnector is a driver.Connector for a driver without OpenConnector.
+type dsnConnector struct {
+	drv driver.Driver
+	dsn string
+}
+
+func (d dsnConnector) Connect(context.Context) (driver.Conn, error) { return d.drv.Open(d.dsn) }
+func (d dsnConnector) Driver() driver.Driver                        { return d.drv }
+
+type countConnector struct {
+	base driver.Connector
+	c    *Counter
+}
+
+func (cc countConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := cc.base.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &countConn{conn, cc.c}, nil
+}
+
+func (cc countConnector) Driver() driver.Driver { return cc.base.Driver() }
+
+// countConn passes every call to the engine's connection, counting
+// statements and transactions. Where the engine's connection lacks an
+// optional interface it answers as database/sql expects of a driver
+// without it (driver.ErrSkip, or the plain method).
+type countConn struct {
+	driver.Conn
+	c *Counter
+}
+
+var (
+	_ driver.ConnPrepareContext = (*countConn)(nil)
+	_ driver.ConnBeginTx        = (*countConn)(nil)
+	_ driver.QueryerContext     = (*countConn)(nil)
+	_ driver.ExecerContext      = (*countConn)(nil)
+	_ driver.Pinger             = (*countConn)(nil)
+	_ driver.SessionResetter    = (*countConn)(nil)
+	_ driver.Validator          = (*countConn)(nil)
+	_ driver.NamedValueChecker  = (*countConn)(nil)
+)
+
+func (cn *countConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	var st driver.Stmt
+	var err error
+	if p, ok := cn.Conn.(driver.ConnPrepareContext); ok {
+		st, err = p.PrepareContext(ctx, query)
+	} else {
+		st, err = cn.Conn.Prepare(query)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &countStmt{st, cn}, nil
+}
+
+func (cn *countConn) Prepare(query string) (driver.Stmt, error) {
+	return cn.PrepareContext(context.Background(), query)
+}
+
+func (cn *countConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	cn.c.transactions.Add(1)
+	if b, ok := cn.Conn.(driver.ConnBeginTx); ok {
+		return b.BeginTx(ctx, opts)
+	}
+	if opts.Isolation != 0 || opts.ReadOnly {
+		return nil, fmt.Errorf("count driver: the engine's driver takes no transaction options")
+	}
+	return cn.Conn.Begin() //nolint:staticcheck // the only way for a driver without BeginTx
+}
+
+func (cn *countConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	q, ok := cn.Conn.(driver.QueryerContext)
+	if !ok {
+		return nil, driver.ErrSkip // database/sql prepares, then runs the statement (counted there)
+	}
+	cn.c.statements.Add(1)
+	return q.QueryContext(ctx, query, args)
+}
+
+func (cn *countConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	e, ok := cn.Conn.(driver.ExecerContext)
+	if !ok {
+		return nil, driver.ErrSkip
+	}
+	cn.c.statements.Add(1)
+	return e.ExecContext(ctx, query, args)
+}
+
+func (cn *countConn) Ping(ctx context.Context) error {
+	if p, ok := cn.Conn.(driver.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return nil
+}
+
+func (cn *countConn) ResetSession(ctx context.Context) error {
+	if r, ok := cn.Conn.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
+}
+
+func (cn *countConn) IsValid() bool {
+	if v, ok := cn.Conn.(driver.Validator); ok {
+		return v.IsValid()
+	}
+	return true
+}
+
+func (cn *countConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if ch, ok := cn.Conn.(driver.NamedValueChecker); ok {
+		return ch.CheckNamedValue(nv)
+	}
+	return driver.ErrSkip // database/sql's default conversion
+}
+
+// countStmt is a prepared statement whose runs are counted.
+type countStmt struct {
+	driver.Stmt
+	cn *countConn
+}
+
+var (
+	_ driver.StmtQueryContext  = (*countStmt)(nil)
+	_ driver.StmtExecContext   = (*countStmt)(nil)
+	_ driver.NamedValueChecker = (*countStmt)(nil)
+)
+
+func (s *countStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	s.cn.c.statements.Add(1)
+	if q, ok := s.Stmt.(driver.StmtQueryContext); ok {
+		return q.QueryContext(ctx, args)
+	}
+	vals, err := plainValues(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.Stmt.Query(vals) //nolint:staticcheck // the only way for a driver without QueryContext
+}
+
+func (s *countStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	s.cn.c.statements.Add(1)
+	if e, ok := s.Stmt.(driver.StmtExecContext); ok {
+		return e.ExecContext(ctx, args)
+	}
+	vals, err := plainValues(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.Stmt.Exec(vals) //nolint:staticcheck // the only way for a driver without ExecContext
+}
+
+func (s *countStmt) CheckNamedValue(nv *driver.NamedValue) error {
+	if ch, ok := s.Stmt.(driver.NamedValueChecker); ok {
+		return ch.CheckNamedValue(nv)
+	}
+	return s.cn.CheckNamedValue(nv)
+}
+
+func plainValues(args []driver.NamedValue) ([]driver.Value, error) {
+	vals := make([]driver.Value, len(args))
+	for i, a := range args {
+		if a.Name != "" {
+			return nil, fmt.Errorf("count driver: the engine's driver takes no named parameters (%s)", a.Name)
+		}
+		vals[i] = a.Value
+	}
+	return vals, nil
+}

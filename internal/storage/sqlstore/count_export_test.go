@@ -1,0 +1,34 @@
+package sqlstore
+
+import (
+	"context"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Pools gives the counting tests the store's pools, to send statements
+// whose number they know.
+func (db *DB) Pools() (read, write *sqlx.DB) { return db.read, db.write }
+
+// UniqueViolation exposes the engine error check, to show errors cross the
+// counting wrapper unchanged.
+var UniqueViolation = uniqueViolation
+
+// CountsStatements reports whether the store's pools run on the counting
+// wrapper.
+func (db *DB) CountsStatements(ctx context.Context) (read, write bool, err error) {
+	check := func(p *sqlx.DB) (counted bool, err error) {
+		conn, err := p.Conn(ctx)
+		if err != nil {
+			return false, err
+		}
+		defer conn.Close()
+		err = conn.Raw(func(dc any) error { _, counted = dc.(*countConn); return nil })
+		return counted, err
+	}
+	if read, err = check(db.read); err != nil {
+		return
+	}
+	write, err = check(db.write)
+	return
+}
