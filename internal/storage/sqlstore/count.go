@@ -43,6 +43,25 @@ func (q QueryCount) Sub(before QueryCount) QueryCount {
 type Counter struct {
 	statements   atomic.Int64
 	transactions atomic.Int64
+	trace        atomic.Pointer[func(query string)]
+}
+
+// Trace calls fn with the SQL of every statement counted from now on, until
+// Trace(nil): to name the statements behind a count. fn must be safe for
+// concurrent use.
+func (c *Counter) Trace(fn func(query string)) {
+	if fn == nil {
+		c.trace.Store(nil)
+		return
+	}
+	c.trace.Store(&fn)
+}
+
+func (c *Counter) statement(query string) {
+	c.statements.Add(1)
+	if fn := c.trace.Load(); fn != nil {
+		(*fn)(query)
+	}
 }
 
 // Count returns what the counter has seen so far.
@@ -136,7 +155,7 @@ func (cn *countConn) PrepareContext(ctx context.Context, query string) (driver.S
 	if err != nil {
 		return nil, err
 	}
-	return &countStmt{st, cn}, nil
+	return &countStmt{st, cn, query}, nil
 }
 
 func (cn *countConn) Prepare(query string) (driver.Stmt, error) {
@@ -159,7 +178,7 @@ func (cn *countConn) QueryContext(ctx context.Context, query string, args []driv
 	if !ok {
 		return nil, driver.ErrSkip // database/sql prepares, then runs the statement (counted there)
 	}
-	cn.c.statements.Add(1)
+	cn.c.statement(query)
 	return q.QueryContext(ctx, query, args)
 }
 
@@ -168,7 +187,7 @@ func (cn *countConn) ExecContext(ctx context.Context, query string, args []drive
 	if !ok {
 		return nil, driver.ErrSkip
 	}
-	cn.c.statements.Add(1)
+	cn.c.statement(query)
 	return e.ExecContext(ctx, query, args)
 }
 
@@ -203,7 +222,8 @@ func (cn *countConn) CheckNamedValue(nv *driver.NamedValue) error {
 // countStmt is a prepared statement whose runs are counted.
 type countStmt struct {
 	driver.Stmt
-	cn *countConn
+	cn    *countConn
+	query string
 }
 
 var (
@@ -213,7 +233,7 @@ var (
 )
 
 func (s *countStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	s.cn.c.statements.Add(1)
+	s.cn.c.statement(s.query)
 	if q, ok := s.Stmt.(driver.StmtQueryContext); ok {
 		return q.QueryContext(ctx, args)
 	}
@@ -225,7 +245,7 @@ func (s *countStmt) QueryContext(ctx context.Context, args []driver.NamedValue) 
 }
 
 func (s *countStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	s.cn.c.statements.Add(1)
+	s.cn.c.statement(s.query)
 	if e, ok := s.Stmt.(driver.StmtExecContext); ok {
 		return e.ExecContext(ctx, args)
 	}

@@ -55,6 +55,30 @@ func TestCounterCountsEveryStatement(t *testing.T) {
 				var name string
 				return read.GetContext(ctx, &name, read.Rebind(`SELECT name FROM count_probe WHERE id = ?`), 1)
 			})
+			// Trace names each statement counted, prepared or not, until
+			// Trace(nil).
+			var traced []string
+			c.Trace(func(q string) { traced = append(traced, q) })
+			step("traced", sqlstore.QueryCount{Statements: 2}, func() error {
+				var name string
+				if err := read.GetContext(ctx, &name, `SELECT name FROM count_probe WHERE id = 1`); err != nil {
+					return err
+				}
+				st, err := read.PreparexContext(ctx, `SELECT id FROM count_probe WHERE name = 'one'`)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				var id int
+				return st.GetContext(ctx, &id)
+			})
+			c.Trace(nil)
+			if _, err := read.ExecContext(ctx, `SELECT 1`); err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{`SELECT name FROM count_probe WHERE id = 1`, `SELECT id FROM count_probe WHERE name = 'one'`}; strings.Join(traced, "|") != strings.Join(want, "|") {
+				t.Errorf("traced %q, want %q", traced, want)
+			}
 			step("prepared, run twice", sqlstore.QueryCount{Statements: 2}, func() error {
 				st, err := read.PreparexContext(ctx, read.Rebind(`SELECT name FROM count_probe WHERE id = ?`))
 				if err != nil {
