@@ -61,7 +61,7 @@ export const CROSS_SELLS: PickerWords = {
   legend: 'Cross-sells',
   listLabel: 'Cross-sells of this product',
   into: 'the cross-sells',
-  empty: 'No cross-sells. They are offered in the cart when this product is in it.',
+  empty: 'No cross-sells. They are kept with the product; the cart does not offer them yet.',
   search: 'Find cross-sells to add',
   hint: 'Published products, by name.',
   none: 'No published product matches.',
