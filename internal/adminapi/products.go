@@ -44,26 +44,33 @@ type productJSON struct {
 	SalePrice         string `json:"sale_price"`
 	OnSale            bool   `json:"on_sale"`
 	saleDatesJSON
-	ManageStock     bool            `json:"manage_stock"`
-	StockQuantity   *int64          `json:"stock_quantity"`
-	StockStatus     string          `json:"stock_status"`
-	Backorders      string          `json:"backorders"`
-	Weight          string          `json:"weight"`
-	Dimensions      dimensionsJSON  `json:"dimensions"`
-	MenuOrder       int             `json:"menu_order"`
-	ExternalURL     string          `json:"external_url"`
-	ButtonText      string          `json:"button_text"`
-	GroupedProducts []int64         `json:"grouped_products"`
-	TotalSales      int64           `json:"total_sales"`
-	Categories      []termJSON      `json:"categories"`
-	Tags            []termJSON      `json:"tags"`
-	Images          []imageJSON     `json:"images"`
-	Attributes      []attributeJSON `json:"attributes"`
-	Variations      []int64         `json:"variations"`
-	DateCreatedGMT  string          `json:"date_created_gmt"`
-	DateModifiedGMT string          `json:"date_modified_gmt"`
-	DatePublishGMT  *string         `json:"date_publish_gmt"`
-	Version         int64           `json:"version"`
+	ManageStock      bool              `json:"manage_stock"`
+	StockQuantity    *int64            `json:"stock_quantity"`
+	StockStatus      string            `json:"stock_status"`
+	Backorders       string            `json:"backorders"`
+	Weight           string            `json:"weight"`
+	Dimensions       dimensionsJSON    `json:"dimensions"`
+	MenuOrder        int               `json:"menu_order"`
+	ExternalURL      string            `json:"external_url"`
+	ButtonText       string            `json:"button_text"`
+	GroupedProducts  []int64           `json:"grouped_products"`
+	UpsellIDs        []int64           `json:"upsell_ids"`
+	CrossSellIDs     []int64           `json:"cross_sell_ids"`
+	LowStockAmount   *int64            `json:"low_stock_amount"`
+	QuantityRules    quantityRulesJSON `json:"quantity_rules"`
+	SoldIndividually bool              `json:"sold_individually"`
+	TaxStatus        string            `json:"tax_status"`
+	TaxClass         string            `json:"tax_class"`
+	TotalSales       int64             `json:"total_sales"`
+	Categories       []termJSON        `json:"categories"`
+	Tags             []termJSON        `json:"tags"`
+	Images           []imageJSON       `json:"images"`
+	Attributes       []attributeJSON   `json:"attributes"`
+	Variations       []int64           `json:"variations"`
+	DateCreatedGMT   string            `json:"date_created_gmt"`
+	DateModifiedGMT  string            `json:"date_modified_gmt"`
+	DatePublishGMT   *string           `json:"date_publish_gmt"`
+	Version          int64             `json:"version"`
 }
 
 // saleDatesJSON is WooCommerce's sale schedule. The shop's times are UTC,
@@ -161,13 +168,18 @@ type variationJSON struct {
 	RegularPrice string `json:"regular_price"`
 	SalePrice    string `json:"sale_price"`
 	saleDatesJSON
-	ManageStock   bool                `json:"manage_stock"`
-	StockQuantity *int64              `json:"stock_quantity"`
-	StockStatus   string              `json:"stock_status"`
-	Status        string              `json:"status"`
-	Enabled       bool                `json:"enabled"`
-	Image         *imageJSON          `json:"image"`
-	Attributes    []variationAttrJSON `json:"attributes"`
+	ManageStock     bool                `json:"manage_stock"`
+	StockQuantity   *int64              `json:"stock_quantity"`
+	StockStatus     string              `json:"stock_status"`
+	Status          string              `json:"status"`
+	Enabled         bool                `json:"enabled"`
+	Image           *imageJSON          `json:"image"`
+	Attributes      []variationAttrJSON `json:"attributes"`
+	LowStockAmount  *int64              `json:"low_stock_amount"`
+	QuantityRules   quantityRulesJSON   `json:"quantity_rules"`
+	PreOrder        bool                `json:"pre_order"`
+	PreOrderDateGMT *string             `json:"pre_order_date_gmt"`
+	PreOrderLabel   string              `json:"pre_order_label"`
 }
 
 type variationAttrJSON struct {
@@ -192,6 +204,9 @@ func (a *API) productOut(p *catalog.Product, vars []*catalog.Product) productJSO
 		ManageStock: p.ManageStock, StockQuantity: p.StockQuantity, StockStatus: p.StockStatus, Backorders: p.Backorders,
 		Weight: p.Weight, Dimensions: dimensionsJSON{p.Length, p.Width, p.Height}, MenuOrder: p.MenuOrder,
 		ExternalURL: p.ExternalURL, ButtonText: p.ButtonText, GroupedProducts: append([]int64{}, p.Children...), TotalSales: p.TotalSales,
+		UpsellIDs: append([]int64{}, p.Upsells...), CrossSellIDs: append([]int64{}, p.CrossSells...),
+		LowStockAmount: p.LowStockAmount, QuantityRules: quantityRulesOut(p), SoldIndividually: p.SoldIndividually,
+		TaxStatus: p.TaxStatus, TaxClass: p.TaxClass,
 		saleDatesJSON: saleDatesOut(p),
 		Categories:    terms(p.Categories), Tags: terms(p.Tags), Images: []imageJSON{}, Attributes: []attributeJSON{}, Variations: []int64{},
 		DateCreatedGMT: p.CreatedAt.UTC().Format(gmtLayout), DateModifiedGMT: p.UpdatedAt.UTC().Format(gmtLayout), Version: p.Version}
@@ -231,7 +246,9 @@ func terms(ts []catalog.Term) []termJSON {
 func (a *API) variationOut(parent *catalog.Product, v *catalog.Product) variationJSON {
 	out := variationJSON{ID: v.ID, SKU: v.SKU, RegularPrice: a.decimal(v.RegularPrice), SalePrice: a.decimal(v.SalePrice),
 		ManageStock: v.ManageStock, StockQuantity: v.StockQuantity, StockStatus: v.StockStatus, Status: v.Status,
-		Enabled: v.Active && v.Published(), Attributes: []variationAttrJSON{}, saleDatesJSON: saleDatesOut(v)}
+		Enabled: v.Active && v.Published(), Attributes: []variationAttrJSON{}, saleDatesJSON: saleDatesOut(v),
+		LowStockAmount: v.LowStockAmount, QuantityRules: quantityRulesOut(v),
+		PreOrder: v.PreOrder, PreOrderDateGMT: preOrderDateOut(v), PreOrderLabel: v.PreOrderLabel}
 	if price, ok := v.Price(a.d.Now()); ok {
 		out.Price = a.decimal(&price)
 	}
@@ -381,10 +398,17 @@ type productBody struct {
 		Width  *string `json:"width"`
 		Height *string `json:"height"`
 	} `json:"dimensions"`
-	MenuOrder       *int     `json:"menu_order"`
-	ExternalURL     *string  `json:"external_url"`
-	ButtonText      *string  `json:"button_text"`
-	GroupedProducts *[]int64 `json:"grouped_products"`
+	MenuOrder        *int               `json:"menu_order"`
+	ExternalURL      *string            `json:"external_url"`
+	ButtonText       *string            `json:"button_text"`
+	GroupedProducts  *[]int64           `json:"grouped_products"`
+	UpsellIDs        *[]int64           `json:"upsell_ids"`
+	CrossSellIDs     *[]int64           `json:"cross_sell_ids"`
+	LowStockAmount   nullableInt        `json:"low_stock_amount"`
+	QuantityRules    *quantityRulesBody `json:"quantity_rules"`
+	SoldIndividually *bool              `json:"sold_individually"`
+	TaxStatus        *string            `json:"tax_status"`
+	TaxClass         *string            `json:"tax_class"`
 	saleDatesBody
 	Categories *[]idRef `json:"categories"`
 	Tags       *[]idRef `json:"tags"`
@@ -420,7 +444,9 @@ func (b *productBody) input() (catalog.ProductInput, error) {
 		ShortDescription: b.ShortDescription, SKU: b.SKU, RegularPrice: b.RegularPrice.ptr(), SalePrice: b.SalePrice.ptr(),
 		ManageStock: b.ManageStock, StockQuantity: b.StockQuantity, StockStatus: b.StockStatus, Backorders: b.Backorders,
 		Featured: b.Featured, CatalogVisibility: b.CatalogVisibility, Weight: b.Weight, MenuOrder: b.MenuOrder,
-		ExternalURL: b.ExternalURL, ButtonText: b.ButtonText, GroupedProducts: b.GroupedProducts, Categories: ids(b.Categories), Tags: ids(b.Tags)}
+		ExternalURL: b.ExternalURL, ButtonText: b.ButtonText, GroupedProducts: b.GroupedProducts, Categories: ids(b.Categories), Tags: ids(b.Tags),
+		Upsells: b.UpsellIDs, CrossSells: b.CrossSellIDs, LowStockAmount: b.LowStockAmount.lowStock(), Quantity: b.QuantityRules.input(),
+		SoldIndividually: b.SoldIndividually, TaxStatus: b.TaxStatus, TaxClass: b.TaxClass}
 	var err error
 	if in.SaleFrom, in.SaleTo, err = b.saleDatesBody.dates(""); err != nil {
 		return in, err
@@ -722,7 +748,10 @@ type variationBody struct {
 	StockStatus   *string        `json:"stock_status"`
 	Enabled       *bool          `json:"enabled"`
 	saleDatesBody
-	Image *struct {
+	preOrderBody
+	LowStockAmount nullableInt        `json:"low_stock_amount"`
+	QuantityRules  *quantityRulesBody `json:"quantity_rules"`
+	Image          *struct {
 		ID int64 `json:"id"`
 	} `json:"image"`
 }
@@ -751,7 +780,11 @@ func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) e
 	edits := make([]catalog.VariationEdit, 0, len(b.Update))
 	for _, u := range b.Update {
 		e := catalog.VariationEdit{ID: u.ID, SKU: u.SKU, RegularPrice: u.RegularPrice.ptr(), SalePrice: u.SalePrice.ptr(),
-			ManageStock: u.ManageStock, StockQuantity: u.StockQuantity, StockStatus: u.StockStatus, Enabled: u.Enabled}
+			ManageStock: u.ManageStock, StockQuantity: u.StockQuantity, StockStatus: u.StockStatus, Enabled: u.Enabled,
+			LowStockAmount: u.LowStockAmount.lowStock(), Quantity: u.QuantityRules.input()}
+		if err := u.preOrderBody.apply(&e, fmt.Sprintf("update[%d].", len(edits))); err != nil {
+			return err
+		}
 		if u.Image != nil {
 			e.ImageID = &u.Image.ID
 		}

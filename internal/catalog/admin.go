@@ -198,8 +198,17 @@ type ProductInput struct {
 	ExternalURL, ButtonText       *string
 	// SaleFrom and SaleTo schedule the sale price; a zero time clears one.
 	SaleFrom, SaleTo *time.Time
-	// GroupedProducts are a grouped product's children.
-	GroupedProducts  *[]int64
+	// GroupedProducts are a grouped product's children; Upsells are shown
+	// on the product page, CrossSells in the cart.
+	GroupedProducts     *[]int64
+	Upsells, CrossSells *[]int64
+	// LowStockAmount is the "only N left" threshold; negative goes back to
+	// the shop's.
+	LowStockAmount   *int64
+	Quantity         QuantityInput
+	SoldIndividually *bool
+	TaxStatus        *string // taxable, shipping or none
+	TaxClass         *string // "" (standard), reduced-rate or zero-rate
 	Categories, Tags *[]int64
 	Images           *[]ImageRef
 	Attributes       *[]AttributeInput
@@ -242,7 +251,7 @@ func (a *Admin) Create(ctx context.Context, in ProductInput) (*Product, error) {
 
 // Update applies an edit to the product at version base.
 func (a *Admin) Update(ctx context.Context, id, base int64, in ProductInput) (*Product, error) {
-	p, _, err := a.Get(ctx, id)
+	p, vars, err := a.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +264,18 @@ func (a *Admin) Update(ctx context.Context, id, base int64, in ProductInput) (*P
 	if err := a.apply(ctx, p, in); err != nil {
 		return nil, err
 	}
-	if err := a.Store.UpdateProduct(ctx, p, nil, nil, base); err != nil {
+	// "Sold individually" is the product's: its variations (which the
+	// cart reads) follow it in the same write.
+	var changed []*Product
+	if in.SoldIndividually != nil && p.Type == TypeVariable {
+		for _, v := range vars {
+			if v.SoldIndividually != p.SoldIndividually {
+				v.SoldIndividually = p.SoldIndividually
+				changed = append(changed, v)
+			}
+		}
+	}
+	if err := a.Store.UpdateProduct(ctx, p, changed, nil, base); err != nil {
 		return nil, skuError(err)
 	}
 	return a.Store.Product(ctx, id)
@@ -269,7 +289,7 @@ func skuError(err error) error {
 }
 
 // apply checks an input and sets it on p.
-func (a *Admin) apply(ctx context.Context, p *Product, in ProductInput) error {
+func (a *Admin) apply(ctx context.Context, p *Product, in ProductInput) (err error) {
 	if in.Name != nil {
 		name := strings.TrimSpace(*in.Name)
 		if name == "" {
@@ -343,6 +363,37 @@ func (a *Admin) apply(ctx context.Context, p *Product, in ProductInput) error {
 	}
 	if p.Type != TypeGrouped {
 		p.Children = nil
+	}
+	if in.Upsells != nil {
+		if p.Upsells, err = a.linkedProducts(ctx, p, *in.Upsells, "upsell_ids", "an up-sell"); err != nil {
+			return err
+		}
+	}
+	if in.CrossSells != nil {
+		if p.CrossSells, err = a.linkedProducts(ctx, p, *in.CrossSells, "cross_sell_ids", "a cross-sell"); err != nil {
+			return err
+		}
+	}
+	if err := applyLowStock(p, in.LowStockAmount, ""); err != nil {
+		return err
+	}
+	if err := applyQuantity(p, in.Quantity, ""); err != nil {
+		return err
+	}
+	if in.SoldIndividually != nil {
+		p.SoldIndividually = *in.SoldIndividually
+	}
+	if in.TaxStatus != nil {
+		if !oneOf(*in.TaxStatus, TaxTaxable, TaxShippingOnly, TaxNone) {
+			return invalid("tax_status", "tax_status must be taxable, shipping or none.")
+		}
+		p.TaxStatus = *in.TaxStatus
+	}
+	if in.TaxClass != nil {
+		if !oneOf(*in.TaxClass, TaxClasses...) {
+			return invalid("tax_class", "tax_class must be empty (standard), reduced-rate or zero-rate.")
+		}
+		p.TaxClass = *in.TaxClass
 	}
 	if err := applyStock(p, in.ManageStock, in.StockQuantity, in.StockStatus, ""); err != nil {
 		return err
@@ -540,6 +591,105 @@ func (a *Admin) groupedChildren(ctx context.Context, p *Product, ids []int64) er
 	p.Children = out
 	return nil
 }
+
+// Tax statuses and the standard tax classes (WooCommerce's slugs).
+const (
+	TaxTaxable      = "taxable"
+	TaxShippingOnly = "shipping"
+	TaxNone         = "none"
+)
+
+// TaxClasses are the classes a product may have: standard (""), reduced
+// rate and zero rate.
+var TaxClasses = []string{"", "reduced-rate", "zero-rate"}
+
+// MaxLinkedProducts bounds a product's up-sells and its cross-sells.
+const MaxLinkedProducts = 50
+
+// linkedProducts checks up-sells or cross-sells: existing products (not
+// variations), published or private, each once, never the product itself.
+func (a *Admin) linkedProducts(ctx context.Context, p *Product, ids []int64, field, what string) ([]int64, error) {
+	if len(ids) > MaxLinkedProducts {
+		return nil, invalid(field, "A product has at most %d of these.", MaxLinkedProducts)
+	}
+	seen := map[int64]bool{}
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			return nil, invalid(field, "Product %d is listed twice.", id)
+		}
+		seen[id] = true
+		if id == p.ID && p.ID != 0 {
+			return nil, invalid(field, "A product cannot be %s of itself.", what)
+		}
+		c, err := a.Store.Product(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return nil, invalid(field, "There is no product %d.", id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if c.ParentID != 0 || c.Status == StatusTrash {
+			return nil, invalid(field, "Product %d (%s) cannot be %s: choose a product, not a variation or a trashed one.", id, c.Name, what)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+// MaxQuantityRule bounds the quantities and thresholds an admin may set.
+const MaxQuantityRule = 1_000_000
+
+// QuantityInput is a product's or a variation's quantity rules: nil leaves
+// one as it is; 0 means no minimum (beyond 1), no maximum, any step.
+type QuantityInput struct {
+	Min, Max, Step *int64
+}
+
+func applyQuantity(p *Product, in QuantityInput, prefix string) error {
+	for _, f := range []struct {
+		dst  *int64
+		src  *int64
+		name string
+	}{{&p.MinQty, in.Min, "minimum"}, {&p.MaxQty, in.Max, "maximum"}, {&p.Step, in.Step, "multiple_of"}} {
+		if f.src == nil {
+			continue
+		}
+		if *f.src < 0 || *f.src > MaxQuantityRule {
+			return invalid(prefix+"quantity_rules."+f.name, "Enter a whole number from 0 to %d.", MaxQuantityRule)
+		}
+		*f.dst = *f.src
+	}
+	if p.MaxQty > 0 && p.MinQty > p.MaxQty {
+		return invalid(prefix+"quantity_rules.maximum", "The maximum cannot be below the minimum (%d).", p.MinQty)
+	}
+	if p.Step > 1 {
+		if p.MinQty > 0 && p.MinQty%p.Step != 0 {
+			return invalid(prefix+"quantity_rules.minimum", "The minimum must be a multiple of the step (%d).", p.Step)
+		}
+		if p.MaxQty > 0 && p.MaxQty%p.Step != 0 {
+			return invalid(prefix+"quantity_rules.maximum", "The maximum must be a multiple of the step (%d).", p.Step)
+		}
+	}
+	return nil
+}
+
+func applyLowStock(p *Product, amount *int64, prefix string) error {
+	switch {
+	case amount == nil:
+	case *amount < 0:
+		p.LowStockAmount = nil
+	case *amount > MaxQuantityRule:
+		return invalid(prefix+"low_stock_amount", "Enter a whole number from 0 to %d.", MaxQuantityRule)
+	default:
+		v := *amount
+		p.LowStockAmount = &v
+	}
+	return nil
+}
+
+// MaxPreOrderLabel bounds a pre-order button label, in characters.
+const MaxPreOrderLabel = 60
 
 func applyStock(p *Product, manage *bool, qty *int64, status *string, prefix string) error {
 	if manage != nil {
@@ -861,6 +1011,13 @@ type VariationEdit struct {
 	Enabled                 *bool // published and active
 	ImageID                 *int64
 	SaleFrom, SaleTo        *time.Time // a zero time clears one
+	LowStockAmount          *int64     // negative: the shop's threshold
+	Quantity                QuantityInput
+	// PreOrder sells the variation ahead of its availability date
+	// (PreOrderAt, a zero time clears it) under the label PreOrderLabel.
+	PreOrder      *bool
+	PreOrderAt    *time.Time
+	PreOrderLabel *string
 }
 
 // EditVariations applies edits to a product's variations and deletes
@@ -905,6 +1062,15 @@ func (a *Admin) EditVariations(ctx context.Context, id, base int64, edits []Vari
 		if err := applyStock(v, e.ManageStock, e.StockQuantity, e.StockStatus, prefix); err != nil {
 			return err
 		}
+		if err := applyLowStock(v, e.LowStockAmount, prefix); err != nil {
+			return err
+		}
+		if err := applyQuantity(v, e.Quantity, prefix); err != nil {
+			return err
+		}
+		if err := a.applyPreOrder(v, e, prefix); err != nil {
+			return err
+		}
 		if e.Enabled != nil {
 			v.Active = *e.Enabled
 			v.Status = StatusPublish
@@ -930,6 +1096,42 @@ func (a *Admin) EditVariations(ctx context.Context, id, base int64, edits []Vari
 	}
 	return a.Store.UpdateProduct(ctx, p, changed, deletes, base)
 }
+
+// applyPreOrder sets a variation's pre-order: a new availability date must
+// be in the future; a pre-order needs a label (the default is WooCommerce
+// pre-orders' "Pre-order now").
+func (a *Admin) applyPreOrder(v *Product, e VariationEdit, prefix string) error {
+	if e.PreOrder != nil {
+		v.PreOrder = *e.PreOrder
+	}
+	if e.PreOrderAt != nil {
+		if e.PreOrderAt.IsZero() {
+			v.PreOrderAt = nil
+		} else {
+			t := e.PreOrderAt.UTC()
+			if v.PreOrderAt == nil || !t.Equal(*v.PreOrderAt) {
+				if !t.After(a.now()) {
+					return invalid(prefix+"pre_order_date_gmt", "The availability date must be in the future.")
+				}
+			}
+			v.PreOrderAt = &t
+		}
+	}
+	if e.PreOrderLabel != nil {
+		label := strings.TrimSpace(*e.PreOrderLabel)
+		if utf8.RuneCountInString(label) > MaxPreOrderLabel {
+			return invalid(prefix+"pre_order_label", "The label is longer than %d characters.", MaxPreOrderLabel)
+		}
+		v.PreOrderLabel = label
+	}
+	if v.PreOrder && v.PreOrderLabel == "" {
+		v.PreOrderLabel = DefaultPreOrderLabel
+	}
+	return nil
+}
+
+// DefaultPreOrderLabel is the add button's label on a pre-order.
+const DefaultPreOrderLabel = "Pre-order now"
 
 // CategoryInput creates or edits a category.
 type CategoryInput struct {

@@ -265,6 +265,51 @@ test('an external product with a scheduled sale, made by keyboard, shows its sal
   }
 });
 
+test('purchase rules and an up-sell set in the editor reach the product page', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
+  try {
+    const page = await context.newPage();
+    await page.goto('/wp-admin/products/new/');
+    await page.getByLabel('Product name').fill('Tea Tin');
+    await page.getByLabel('Status', { exact: true }).selectOption('publish');
+    await page.getByLabel('Regular price (USD)').fill('6.00');
+    await page.getByLabel('Minimum quantity').fill('2');
+    await page.getByLabel('Maximum quantity').fill('7');
+    await page.getByLabel('Sold in multiples of').fill('2');
+    // An up-sell found by keyboard.
+    await page.getByLabel('Find up-sells to add').fill('market tote');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Add Market Tote to the up-sells' }).click();
+    await page.getByRole('button', { name: 'Create product' }).click();
+    // The maximum is not a multiple of the step: refused at its field, which takes the focus.
+    const max = page.getByLabel('Maximum quantity');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    assert.equal(await max.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), await max.getAttribute('id'));
+    await scan(page, 'the editor with a refused quantity rule');
+    await max.fill('8');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByText('Product created as published.').waitFor();
+    await page.getByRole('list', { name: 'Up-sells of this product' }).getByText('Market Tote').waitFor();
+    await scan(page, 'the editor with purchase rules and an up-sell');
+
+    const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
+    try {
+      const shopPage = await visitor.newPage();
+      assert.equal((await shopPage.goto('/product/tea-tin/')).status(), 200);
+      const qty = shopPage.locator('.summary form.cart').getByRole('spinbutton', { name: 'Quantity' });
+      assert.equal(await qty.getAttribute('min'), '2');
+      assert.equal(await qty.getAttribute('max'), '8');
+      assert.equal(await qty.getAttribute('step'), '2');
+      await shopPage.locator('.upsells').getByText('Market Tote').first().waitFor();
+    } finally {
+      await visitor.close();
+    }
+  } finally {
+    await context.close();
+  }
+});
+
 test('a customer is sent away from the admin and refused by its API', async () => {
   const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await session('carla@example.com', 'customer') });
   try {

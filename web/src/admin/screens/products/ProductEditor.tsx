@@ -7,15 +7,15 @@
 // that takes focus, with a button to reload the newer version: nothing is
 // overwritten silently. A refused field is marked and focused.
 
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { adminCall, type AdminError } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { Confirm } from './Confirm';
-import { GroupedPicker, type Child } from './GroupedPicker';
+import { CROSS_SELLS, GroupedPicker, ProductPicker, UPSELLS, type Child } from './GroupedPicker';
 import { Variations } from './Variations';
-import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, dateInput, saleDateGMT, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag } from './types';
+import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, dateInput, saleDateGMT, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag, wholeNumber } from './types';
 import './products.css';
 
 /** A message for the next screen shown (after a create, a duplicate, a trash). */
@@ -42,6 +42,15 @@ interface Draft {
   external_url: string;
   button_text: string;
   grouped: Child[];
+  upsells: Child[];
+  cross_sells: Child[];
+  low_stock: string; // '' : the shop's threshold
+  min_qty: string; // '' or 0: no rule
+  max_qty: string;
+  step: string;
+  sold_individually: boolean;
+  tax_status: Product['tax_status'];
+  tax_class: Product['tax_class'];
   sku: string;
   manage_stock: boolean;
   stock_quantity: string;
@@ -67,6 +76,15 @@ const EMPTY: Draft = {
   external_url: '',
   button_text: '',
   grouped: [],
+  upsells: [],
+  cross_sells: [],
+  low_stock: '',
+  min_qty: '',
+  max_qty: '',
+  step: '',
+  sold_individually: false,
+  tax_status: 'taxable',
+  tax_class: '',
   sku: '',
   manage_stock: false,
   stock_quantity: '',
@@ -101,6 +119,15 @@ function draftOf(p: Product): Draft {
     external_url: p.external_url,
     button_text: p.button_text,
     grouped: p.grouped_products.map((id) => ({ id, name: '' })),
+    upsells: p.upsell_ids.map((id) => ({ id, name: '' })),
+    cross_sells: p.cross_sell_ids.map((id) => ({ id, name: '' })),
+    low_stock: p.low_stock_amount === null ? '' : String(p.low_stock_amount),
+    min_qty: ruleInput(p.quantity_rules.minimum),
+    max_qty: ruleInput(p.quantity_rules.maximum),
+    step: ruleInput(p.quantity_rules.multiple_of),
+    sold_individually: p.sold_individually,
+    tax_status: p.tax_status,
+    tax_class: p.tax_class,
     sku: p.sku,
     manage_stock: p.manage_stock,
     stock_quantity: p.stock_quantity === null ? '' : String(p.stock_quantity),
@@ -112,6 +139,21 @@ function draftOf(p: Product): Draft {
     images: p.images,
     attributes: p.attributes,
   };
+}
+
+const ruleInput = (n: number) => (n > 0 ? String(n) : '');
+
+/** The whole-number fields the form checks before sending: a field's name and its problem. */
+function numberErrors(d: Draft): Record<string, string> {
+  const out: Record<string, string> = {};
+  const check = (field: string, v: string) => {
+    if (wholeNumber(v) === undefined) out[field] = 'Enter a whole number, or leave it empty.';
+  };
+  check('low_stock_amount', d.low_stock);
+  check('quantity_rules.minimum', d.min_qty);
+  check('quantity_rules.maximum', d.max_qty);
+  check('quantity_rules.multiple_of', d.step);
+  return out;
 }
 
 function bodyOf(d: Draft): Record<string, unknown> {
@@ -129,6 +171,13 @@ function bodyOf(d: Draft): Record<string, unknown> {
     tags: d.tags.map((id) => ({ id })),
     images: d.images.map((i) => ({ id: i.id })),
     attributes: d.attributes.filter((a) => a.options.length > 0),
+    upsell_ids: d.upsells.map((c) => c.id),
+    cross_sell_ids: d.cross_sells.map((c) => c.id),
+    low_stock_amount: wholeNumber(d.low_stock) ?? null,
+    quantity_rules: { minimum: wholeNumber(d.min_qty) ?? 0, maximum: wholeNumber(d.max_qty) ?? 0, multiple_of: wholeNumber(d.step) ?? 0 },
+    sold_individually: d.sold_individually,
+    tax_status: d.tax_status,
+    tax_class: d.tax_class,
   };
   if (d.type !== 'variable') {
     b.regular_price = d.regular_price;
@@ -197,8 +246,9 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
     void adminCall<ImageRef[]>('GET', ADMIN + '/product-images').then((r) => r.ok && setLibrary(r.data));
   }, [loadProduct, push]);
 
-  // A refused field takes focus, so the error is read with it.
-  useEffect(() => {
+  // A refused field takes focus, so the error is read with it (before
+  // paint: the message and the focus arrive together).
+  useLayoutEffect(() => {
     if (Object.keys(fieldErrors).length === 0) return;
     form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [fieldErrors]);
@@ -208,7 +258,8 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
   }, [conflict]);
 
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
-  const comparable = (d: Draft) => JSON.stringify({ ...d, grouped: d.grouped.map((c) => c.id) });
+  const comparable = (d: Draft) =>
+    JSON.stringify({ ...d, grouped: d.grouped.map((c) => c.id), upsells: d.upsells.map((c) => c.id), cross_sells: d.cross_sells.map((c) => c.id) });
   const dirty = comparable(draft) !== comparable(saved);
 
   const onStale = useCallback((e: AdminError) => setConflict(e.message), []);
@@ -223,6 +274,12 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    const wrong = numberErrors(draft);
+    if (Object.keys(wrong).length > 0) {
+      setFieldErrors(wrong);
+      push('error', `Not saved: ${Object.values(wrong)[0]}`);
+      return;
+    }
     setSaving(true);
     setFieldErrors({});
     const body = bodyOf(draft);
@@ -402,6 +459,71 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
                 )}
               </div>
             </fieldset>
+
+            {draft.type !== 'grouped' ? (
+              <fieldset>
+                <legend>Purchase rules</legend>
+                <div className="pa-row">
+                  {draft.manage_stock ? (
+                    <Field label="Low stock threshold" hint="“Only N left” shows at or below it. Empty: the shop's threshold." error={err('low_stock_amount')}>
+                      {(p) => <input {...p} inputMode="numeric" value={draft.low_stock} onChange={(e) => set({ low_stock: e.target.value })} />}
+                    </Field>
+                  ) : null}
+                  {draft.type !== 'external' ? (
+                    <div className="admin-field">
+                      <label>
+                        <input type="checkbox" checked={draft.sold_individually} onChange={(e) => set({ sold_individually: e.target.checked })} /> Sold individually (one per order)
+                      </label>
+                    </div>
+                  ) : null}
+                </div>
+                {draft.type === 'simple' && !draft.sold_individually ? (
+                  <div className="pa-row">
+                    <Field label="Minimum quantity" hint="Empty: 1." error={err('quantity_rules.minimum')}>
+                      {(p) => <input {...p} inputMode="numeric" value={draft.min_qty} onChange={(e) => set({ min_qty: e.target.value })} />}
+                    </Field>
+                    <Field label="Maximum quantity" hint="Empty: no maximum." error={err('quantity_rules.maximum')}>
+                      {(p) => <input {...p} inputMode="numeric" value={draft.max_qty} onChange={(e) => set({ max_qty: e.target.value })} />}
+                    </Field>
+                    <Field label="Sold in multiples of" hint="Empty: any quantity." error={err('quantity_rules.multiple_of')}>
+                      {(p) => <input {...p} inputMode="numeric" value={draft.step} onChange={(e) => set({ step: e.target.value })} />}
+                    </Field>
+                  </div>
+                ) : null}
+                {variable ? <p className="admin-field__hint">Quantity rules and pre-orders are set per variation, below.</p> : null}
+                <div className="pa-row">
+                  <Field label="Tax status" error={err('tax_status')}>
+                    {(p) => (
+                      <select {...p} value={draft.tax_status} onChange={(e) => set({ tax_status: e.target.value as Draft['tax_status'] })}>
+                        <option value="taxable">Taxable</option>
+                        <option value="shipping">Shipping only</option>
+                        <option value="none">None</option>
+                      </select>
+                    )}
+                  </Field>
+                  <Field label="Tax class" hint="The shop's tax rates (Shipping and tax) apply to every class for now." error={err('tax_class')}>
+                    {(p) => (
+                      <select {...p} value={draft.tax_class} onChange={(e) => set({ tax_class: e.target.value as Draft['tax_class'] })}>
+                        <option value="">Standard</option>
+                        <option value="reduced-rate">Reduced rate</option>
+                        <option value="zero-rate">Zero rate</option>
+                      </select>
+                    )}
+                  </Field>
+                </div>
+              </fieldset>
+            ) : null}
+
+            <ProductPicker words={UPSELLS} self={id} value={draft.upsells} onChange={(update) => setDraft((d) => ({ ...d, upsells: update(d.upsells) }))} error={err('upsell_ids')} />
+            {draft.type !== 'grouped' && draft.type !== 'external' ? (
+              <ProductPicker
+                words={CROSS_SELLS}
+                self={id}
+                value={draft.cross_sells}
+                onChange={(update) => setDraft((d) => ({ ...d, cross_sells: update(d.cross_sells) }))}
+                error={err('cross_sell_ids')}
+              />
+            ) : null}
 
             {draft.type === 'grouped' ? (
               <GroupedPicker self={id} value={draft.grouped} onChange={(update) => setDraft((d) => ({ ...d, grouped: update(d.grouped) }))} error={err('grouped_products')} />

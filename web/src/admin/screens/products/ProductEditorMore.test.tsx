@@ -132,7 +132,7 @@ describe('the product editor, sales and product types', () => {
     await waitFor(() => expect(screen.getByText('1 product found.')).toBeInTheDocument());
     expect(calls.some((c) => c.url.includes('search=lamp') && c.url.includes('status=publish'))).toBe(true);
     // Only simple and external products, never the product itself.
-    const found = screen.getByRole('list', { name: 'Products found' });
+    const found = screen.getByRole('list', { name: 'Products found for the group' });
     expect(within(found).getAllByRole('listitem')).toHaveLength(1);
     await userEvent.tab(); // the Search button
     await userEvent.tab(); // the result's Add button

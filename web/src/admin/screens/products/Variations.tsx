@@ -5,11 +5,11 @@
 // rows in one batch with the product's version; a stale version is the
 // editor's conflict.
 
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import { adminCall, type AdminError } from '../../api';
 import { Field } from '../../ui/Field';
 import type { Notice } from '../../ui/Notices';
-import { PRODUCTS, dateInput, saleDateGMT, type Variation } from './types';
+import { PRODUCTS, dateInput, saleDateGMT, wholeNumber, type Variation } from './types';
 
 interface Row {
   id: number;
@@ -22,7 +22,33 @@ interface Row {
   manage_stock: boolean;
   stock_quantity: string;
   enabled: boolean;
+  // The row's details: threshold, quantity rules, pre-order.
+  low_stock: string;
+  min_qty: string;
+  max_qty: string;
+  step: string;
+  pre_order: boolean;
+  pre_order_at: string; // datetime-local, the browser's time zone
+  pre_order_label: string;
 }
+
+/** A UTC "2026-12-01T09:00:00" as a datetime-local value in the browser's zone. */
+function localDateTime(gmt: string | null): string {
+  if (!gmt) return '';
+  const d = new Date(gmt + 'Z');
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local value as the API's UTC time; '' clears. */
+function gmtOf(local: string): string {
+  if (!local) return '';
+  const t = new Date(local);
+  return Number.isNaN(t.getTime()) ? local : t.toISOString().slice(0, 19);
+}
+
+const ruleInput = (n: number) => (n > 0 ? String(n) : '');
 
 const rowOf = (v: Variation): Row => ({
   id: v.id,
@@ -35,6 +61,13 @@ const rowOf = (v: Variation): Row => ({
   manage_stock: v.manage_stock,
   stock_quantity: v.stock_quantity === null ? '' : String(v.stock_quantity),
   enabled: v.enabled,
+  low_stock: v.low_stock_amount === null ? '' : String(v.low_stock_amount),
+  min_qty: ruleInput(v.quantity_rules.minimum),
+  max_qty: ruleInput(v.quantity_rules.maximum),
+  step: ruleInput(v.quantity_rules.multiple_of),
+  pre_order: v.pre_order,
+  pre_order_at: localDateTime(v.pre_order_date_gmt),
+  pre_order_label: v.pre_order_label,
 });
 
 const BULK: Record<string, string> = {
@@ -79,6 +112,14 @@ export function Variations({
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   const [rowError, setRowError] = useState('');
+  const [open, setOpen] = useState<Set<number>>(new Set());
+  const toggle = (id: number) =>
+    setOpen((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
 
   const take = useCallback((vs: Variation[]) => {
     const rs = vs.map(rowOf);
@@ -134,6 +175,22 @@ export function Variations({
   };
 
   const save = async () => {
+    // Whole numbers only: a typo is named before anything is sent.
+    for (const r of changed) {
+      for (const [v, what] of [
+        [r.low_stock, 'low stock threshold'],
+        [r.min_qty, 'minimum quantity'],
+        [r.max_qty, 'maximum quantity'],
+        [r.step, 'quantity multiple'],
+      ] as const) {
+        if (wholeNumber(v) === undefined) {
+          const text = `${r.label}: the ${what} must be a whole number, or empty.`;
+          setRowError(text);
+          setOpen((s) => new Set(s).add(r.id));
+          return push('error', `Variations not saved. ${text}`);
+        }
+      }
+    }
     setBusy(true);
     setRowError('');
     const update = changed.map((r) => ({
@@ -147,6 +204,11 @@ export function Variations({
       manage_stock: r.manage_stock,
       ...(r.manage_stock && r.stock_quantity.trim() !== '' ? { stock_quantity: Number.parseInt(r.stock_quantity, 10) } : {}),
       enabled: r.enabled,
+      low_stock_amount: wholeNumber(r.low_stock) ?? null,
+      quantity_rules: { minimum: wholeNumber(r.min_qty) ?? 0, maximum: wholeNumber(r.max_qty) ?? 0, multiple_of: wholeNumber(r.step) ?? 0 },
+      pre_order: r.pre_order,
+      pre_order_date_gmt: r.pre_order ? gmtOf(r.pre_order_at) : '',
+      pre_order_label: r.pre_order_label,
     }));
     const r = await adminCall<{ version: number; variations: Variation[] }>('POST', `${PRODUCTS}/${productId}/variations/batch`, { version, update });
     setBusy(false);
@@ -218,11 +280,15 @@ export function Variations({
                 <th scope="col">Sale ends</th>
                 <th scope="col">Stock</th>
                 <th scope="col">Enabled</th>
+                <th scope="col">
+                  <span className="screen-reader-text">Details</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id}>
+                <Fragment key={r.id}>
+                <tr>
                   <td>
                     <input
                       type="checkbox"
@@ -273,7 +339,53 @@ export function Variations({
                   <td>
                     <input type="checkbox" aria-label={`${r.label} is for sale`} checked={r.enabled} onChange={(e) => edit(r.id, { enabled: e.target.checked })} />
                   </td>
+                  <td>
+                    <button type="button" aria-expanded={open.has(r.id)} aria-controls={`pa-variation-more-${r.id}`} aria-label={`More of ${r.label}`} onClick={() => toggle(r.id)}>
+                      {r.pre_order ? 'More (pre-order)' : 'More'}
+                    </button>
+                  </td>
                 </tr>
+                {open.has(r.id) ? (
+                  <tr id={`pa-variation-more-${r.id}`} className="pa-variation-more">
+                    <td colSpan={10}>
+                      <fieldset>
+                        <legend>{r.label}: quantity rules and pre-order</legend>
+                        <div className="pa-row">
+                          <Field label="Low stock threshold" hint="Empty: the shop's.">
+                            {(p) => <input {...p} inputMode="numeric" value={r.low_stock} onChange={(e) => edit(r.id, { low_stock: e.target.value })} />}
+                          </Field>
+                          <Field label="Minimum quantity" hint="Empty: 1.">
+                            {(p) => <input {...p} inputMode="numeric" value={r.min_qty} onChange={(e) => edit(r.id, { min_qty: e.target.value })} />}
+                          </Field>
+                          <Field label="Maximum quantity" hint="Empty: no maximum.">
+                            {(p) => <input {...p} inputMode="numeric" value={r.max_qty} onChange={(e) => edit(r.id, { max_qty: e.target.value })} />}
+                          </Field>
+                          <Field label="Sold in multiples of" hint="Empty: any quantity.">
+                            {(p) => <input {...p} inputMode="numeric" value={r.step} onChange={(e) => edit(r.id, { step: e.target.value })} />}
+                          </Field>
+                        </div>
+                        <div className="pa-row">
+                          <div className="admin-field">
+                            <label>
+                              <input type="checkbox" checked={r.pre_order} onChange={(e) => edit(r.id, { pre_order: e.target.checked })} /> Pre-order
+                            </label>
+                          </div>
+                          {r.pre_order ? (
+                            <>
+                              <Field label="Available from" hint="In your time zone; shown on the product page.">
+                                {(p) => <input {...p} type="datetime-local" value={r.pre_order_at} onChange={(e) => edit(r.id, { pre_order_at: e.target.value })} />}
+                              </Field>
+                              <Field label="Button label" hint="Empty: “Pre-order now”.">
+                                {(p) => <input {...p} maxLength={60} value={r.pre_order_label} onChange={(e) => edit(r.id, { pre_order_label: e.target.value })} />}
+                              </Field>
+                            </>
+                          ) : null}
+                        </div>
+                      </fieldset>
+                    </td>
+                  </tr>
+                ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>

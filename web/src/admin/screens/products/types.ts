@@ -47,6 +47,13 @@ export interface Product {
   external_url: string;
   button_text: string;
   grouped_products: number[];
+  upsell_ids: number[];
+  cross_sell_ids: number[];
+  low_stock_amount: number | null;
+  quantity_rules: QuantityRules;
+  sold_individually: boolean;
+  tax_status: 'taxable' | 'shipping' | 'none';
+  tax_class: '' | 'reduced-rate' | 'zero-rate';
   manage_stock: boolean;
   stock_quantity: number | null;
   stock_status: 'instock' | 'outofstock' | 'onbackorder';
@@ -76,6 +83,25 @@ export interface Variation {
   enabled: boolean;
   image: ImageRef | null;
   attributes: { name: string; slug: string; option: string }[];
+  low_stock_amount: number | null;
+  quantity_rules: QuantityRules;
+  pre_order: boolean;
+  pre_order_date_gmt: string | null;
+  pre_order_label: string;
+}
+
+/** A product's or a variation's quantity rules; 0: no minimum, no maximum, any step. */
+export interface QuantityRules {
+  minimum: number;
+  maximum: number;
+  multiple_of: number;
+}
+
+/** A whole-number field as typed: '' is 0 (or null where allowed); anything else not a whole number is refused. */
+export function wholeNumber(v: string): number | null | undefined {
+  const t = v.trim();
+  if (t === '') return null;
+  return /^\d+$/.test(t) ? Number(t) : undefined;
 }
 
 export interface Category {
