@@ -681,7 +681,7 @@ var listedIndex = map[string]string{
 // smallCategoryRows is the size under which a category's products drive
 // its listing query (joined and sorted) rather than being probed while
 // the ordered listing index is read.
-const smallCategoryRows = 2000
+var smallCategoryRows = 2000
 
 // smallCategory tells whether the categories in (in, args) hold fewer than
 // smallCategoryRows product links, reading at most that many index entries.
