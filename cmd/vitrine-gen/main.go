@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,9 +29,11 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/money"
+	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storeapi"
 	"vitrine/web"
 )
 
@@ -42,6 +45,8 @@ func main() {
 	measure := flag.Bool("measure", false, "measure search and listing latency instead of generating")
 	rounds := flag.Int("rounds", 50, "measurement rounds per query")
 	perQuery := flag.Bool("per-query", false, "with -measure: also print each live-search query's store p50/p99")
+	pagesOnly := flag.Bool("pages", false, "with -measure: measure the page loaders (home, shop, categories, products) instead")
+	cpuProfile := flag.String("cpuprofile", "", "with -measure: write a CPU profile of the measurement to this file")
 	flag.Parse()
 	if *dsn == "" {
 		fmt.Fprintln(os.Stderr, "vitrine-gen: -db is required")
@@ -58,7 +63,21 @@ func main() {
 	}
 	if *measure {
 		PerQuery = *perQuery
-		if err := Measure(ctx, db, *rounds, os.Stdout); err != nil {
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				fail(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fail(err)
+			}
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+		do := Measure
+		if *pagesOnly {
+			do = MeasurePages
+		}
+		if err := do(ctx, db, *rounds, os.Stdout); err != nil {
 			fail(err)
 		}
 		return
@@ -298,6 +317,86 @@ func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) err
 	report(out, "listing by price, page 1 HTTP, no cache", rounds, []func() error{get(cold, api)})
 	report(out, "listing by price, desc, page 1 HTTP, no cache", rounds, []func() error{get(cold, strings.Replace(api, "asc", "desc", 1))})
 	report(out, fmt.Sprintf("listing by price, page %d HTTP, no cache", deep), rounds, []func() error{get(cold, api+"&page="+strconv.Itoa(deep))})
+	return nil
+}
+
+// MeasurePages times the page loaders with the page cache off, one
+// request at a time, through the server's handler without the render
+// engine (the page data and the document, not React's render: that is
+// about 11 ms a page and does not depend on the catalogue's size): home,
+// the shop's first page and one half-way, the largest top-level category
+// and a subcategory, product pages (simple and variable, spread over the
+// catalogue), the sitemaps (cached: the first request of each builds it).
+func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) error {
+	n, err := db.CountProducts(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "engine %s, %d rows in products (with variations), %d rounds, page cache off\n", db.Engine, n, rounds)
+	cold, err := newServer(db, 0)
+	if err != nil {
+		return err
+	}
+	get := func(path string) func() error {
+		return func() error {
+			rec := httptest.NewRecorder()
+			cold.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+			if rec.Code != http.StatusOK {
+				return fmt.Errorf("GET %s: %d %.200s", path, rec.Code, rec.Body.String())
+			}
+			return nil
+		}
+	}
+	_, total, err := db.QueryProducts(ctx, catalog.ProductQuery{PerPage: 1})
+	if err != nil {
+		return err
+	}
+	cats, err := db.Categories(ctx)
+	if err != nil {
+		return err
+	}
+	paths := storeapi.CategoryPaths(cats)
+	var top, sub catalog.Category
+	for _, c := range cats {
+		if c.ParentID == 0 && c.Count > top.Count {
+			top = c
+		}
+		if c.ParentID != 0 && c.Count > 0 && (sub.ID == 0 || c.Count < sub.Count) {
+			sub = c
+		}
+	}
+	report(out, "home", rounds, []func() error{get("/")})
+	report(out, "shop, page 1", rounds, []func() error{get("/shop/")})
+	report(out, "shop, page 1 by price", rounds, []func() error{get("/shop/?orderby=price")})
+	half := max(1, total/pages.PerPage/2)
+	report(out, fmt.Sprintf("shop, page %d", half), rounds, []func() error{get(fmt.Sprintf("/shop/page/%d/", half))})
+	if top.ID != 0 {
+		report(out, fmt.Sprintf("category %s (%d products)", top.Slug, top.Count), rounds, []func() error{get("/product-category/" + paths[top.ID] + "/")})
+	}
+	if sub.ID != 0 {
+		report(out, fmt.Sprintf("category %s (%d products)", paths[sub.ID], sub.Count), rounds, []func() error{get("/product-category/" + paths[sub.ID] + "/")})
+	}
+	// Ten of each type, spread over the catalogue by id (one product in
+	// ten is variable).
+	for _, typ := range []string{catalog.TypeSimple, catalog.TypeVariable} {
+		step := max(1, total/10)
+		if typ == catalog.TypeVariable {
+			step = max(1, total/100)
+		}
+		var fns []func() error
+		for i := range 10 {
+			ps, _, err := db.QueryProducts(ctx, catalog.ProductQuery{Type: typ, OrderBy: "id", PerPage: 1, Page: 1 + i*step, NoCount: true})
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				fns = append(fns, get(storeapi.ProductPath(p.Slug)))
+			}
+		}
+		report(out, fmt.Sprintf("product pages, %s (%d products)", typ, len(fns)), rounds, fns)
+	}
+	report(out, "sitemap index (cached after the first)", rounds, []func() error{get("/sitemap.xml")})
+	report(out, "product sitemap 1 (cached after the first)", rounds, []func() error{get("/sitemap-products-1.xml")})
 	return nil
 }
 

@@ -57,11 +57,12 @@ func (l *Loader) Home(ctx context.Context, url string) (*Result, error) {
 		return nil, err
 	}
 	yes := true
-	featured, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{Featured: &yes, PerPage: 8})
+	// The home shows no totals: nothing is counted.
+	featured, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{Featured: &yes, PerPage: 8, NoCount: true})
 	if err != nil {
 		return nil, err
 	}
-	latest, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{OrderBy: "date", Order: "desc", PerPage: 8})
+	latest, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{OrderBy: "date", Order: "desc", PerPage: 8, NoCount: true})
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ func (l *Loader) Shop(ctx context.Context, reqURL string, q ListingQuery) (*Resu
 		return nil, err
 	}
 	crumbs := []Crumb{{"Home", "/"}, {"Shop", "/shop/"}}
-	return l.listing(ctx, e, q, catalog.ProductQuery{}, "Shop", "", "/shop/", crumbs, nil)
+	return l.listing(ctx, e, q, catalog.ProductQuery{}, -1, "Shop", "", "/shop/", crumbs, nil)
 }
 
 // Search loads the search results page /?s=term&post_type=product.
@@ -89,7 +89,7 @@ func (l *Loader) Search(ctx context.Context, reqURL string, q ListingQuery) (*Re
 			return nil, ErrNotFound
 		}
 	}
-	res, err := l.listing(ctx, e, q, pq, title, "", "/", crumbs, nil)
+	res, err := l.listing(ctx, e, q, pq, -1, title, "", "/", crumbs, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,15 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 			subs = append(subs, e.b.Category(c))
 		}
 	}
-	res, err := l.listing(ctx, e, q, catalog.ProductQuery{CategoryIDs: []int64{cat.ID}, Descendants: true}, cat.Name, cat.Description, path, crumbs, subs)
+	pq, count := catalog.ProductQuery{CategoryIDs: []int64{cat.ID}, Descendants: true}, -1
+	if q.MinPrice == nil && q.MaxPrice == nil {
+		// The category's count is its listed products with its
+		// descendants', each once: exactly this query's total, already
+		// loaded with the category tree (kept in memory by the server
+		// until the change log says listings changed).
+		pq.NoCount, count = true, cat.Count
+	}
+	res, err := l.listing(ctx, e, q, pq, count, cat.Name, cat.Description, path, crumbs, subs)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +172,9 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 	return res, nil
 }
 
-func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog.ProductQuery, title, description, base string, crumbs []Crumb, subs []storeapi.Category) (*Result, error) {
+// listing loads one page of pq. count is the listing's total when the
+// caller knows it (pq.NoCount set), -1 to have the query count.
+func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog.ProductQuery, count int, title, description, base string, crumbs []Crumb, subs []storeapi.Category) (*Result, error) {
 	orderBy := NormalizeOrderBy(q.OrderBy)
 	sort := Sorts[orderBy]
 	pq.OrderBy, pq.Order = sort.By, sort.Dir
@@ -177,6 +187,9 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	ps, total, err := l.Store.QueryProducts(ctx, pq)
 	if err != nil {
 		return nil, err
+	}
+	if pq.NoCount {
+		total = count
 	}
 	pages := max((total+PerPage-1)/PerPage, 1)
 	if pq.Page > pages {

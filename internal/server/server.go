@@ -123,21 +123,24 @@ type Config struct {
 
 // Server holds the shop's HTTP handlers and what they use.
 type Server struct {
-	cfg     Config
-	db      *sqlstore.DB
-	store   catalog.Store
-	loader  *pages.Loader
-	engine  *render.Engine // nil: pages are rendered in the browser only
-	cache   *render.Cache  // rendered pages
-	api     *render.Cache  // Store API responses
-	flight  singleflight.Group
-	assets  render.Assets
-	static  fs.FS
-	files   map[string]asset
-	log     *slog.Logger
-	metrics *metrics
-	now     func() time.Time
-	handler http.Handler
+	cfg    Config
+	db     *sqlstore.DB
+	store  catalog.Store
+	loader *pages.Loader
+	engine *render.Engine // nil: pages are rendered in the browser only
+	cache  *render.Cache  // rendered pages
+	api    *render.Cache  // Store API responses
+	// sitemaps are the XML sitemaps, cached whatever --cache-mb says
+	// (sitemap.go, SitemapCacheBytes) and dropped with the listings.
+	sitemaps *render.Cache
+	flight   singleflight.Group
+	assets   render.Assets
+	static   fs.FS
+	files    map[string]asset
+	log      *slog.Logger
+	metrics  *metrics
+	now      func() time.Time
+	handler  http.Handler
 
 	lastChange atomic.Int64
 	cats       *categoryCache             // s.store, with the category list in memory
@@ -208,9 +211,10 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	}
 	s := &Server{
 		cfg: cfg, db: db, engine: engine, static: static, assets: assets, log: log,
-		cache: render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
-		api:   render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
-		now:   func() time.Time { return time.Now().UTC() },
+		cache:    render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
+		api:      render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
+		sitemaps: render.NewCache(SitemapCacheBytes, cfg.CacheMaxAge),
+		now:      func() time.Time { return time.Now().UTC() },
 	}
 	if cfg.Now != nil {
 		s.now = func() time.Time { return cfg.Now().UTC() }
@@ -394,14 +398,17 @@ func (s *Server) applyChanges(ctx context.Context) {
 		case purge:
 			s.cache.Purge()
 			s.api.Purge()
+			s.sitemaps.Purge()
 		case pagesChanged:
 			// Pages purged; of the Store API answers, only the sitemaps
 			// and what the other changes name.
 			s.cache.Purge()
 			s.api.Invalidate(tags...)
+			s.sitemaps.Invalidate(tags...)
 		default:
 			s.cache.Invalidate(tags...)
 			s.api.Invalidate(tags...)
+			s.sitemaps.Invalidate(tags...)
 		}
 		s.lastChange.Store(changes[len(changes)-1].ID)
 		if len(changes) < 500 {

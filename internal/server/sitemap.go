@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"vitrine/internal/contentpage"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
+	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storeapi"
 )
 
@@ -18,32 +20,53 @@ import (
 // protocol allows 50,000; smaller files are cheaper to rebuild).
 const SitemapPageSize = 10000
 
-type sitemapURL struct {
-	Loc     string `xml:"loc"`
-	LastMod string `xml:"lastmod,omitempty"`
-}
-
-type urlSet struct {
-	XMLName xml.Name     `xml:"urlset"`
-	NS      string       `xml:"xmlns,attr"`
-	URLs    []sitemapURL `xml:"url"`
-}
-
-type sitemapIndex struct {
-	XMLName  xml.Name     `xml:"sitemapindex"`
-	NS       string       `xml:"xmlns,attr"`
-	Sitemaps []sitemapURL `xml:"sitemap"`
-}
-
 const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 // sitemapTag tags every cached sitemap: dropped when a content page
 // changes (sitemap-pages.xml lists them) and with the listings.
 const sitemapTag = "sitemap"
 
-// serveXML answers a cached XML document built by build.
-func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, build func(ctx context.Context) (any, error)) {
-	p, ok := s.api.Get(key)
+// SitemapCacheBytes bounds the sitemaps' own cache (s.sitemaps). Sitemaps
+// are kept apart from the Store API's answers so that they stay cached
+// with the page cache off (--cache-mb 0): a product sitemap is built from
+// 10,000 rows and compressed twice (tens of milliseconds), and crawlers ask
+// for all of them at once. The change log drops them with the listings.
+// Ten product sitemaps (100,000 products) take about 14 MB.
+const SitemapCacheBytes = 24 << 20
+
+// sitemapWriter writes a sitemap or a sitemap index as it goes (no
+// document in memory besides the bytes).
+type sitemapWriter struct {
+	b    bytes.Buffer
+	item string // "url" or "sitemap"
+}
+
+func newSitemap(root, item string) *sitemapWriter {
+	w := &sitemapWriter{item: item}
+	w.b.WriteString(xml.Header)
+	w.b.WriteString("<" + root + ` xmlns="` + sitemapNS + `">`)
+	return w
+}
+
+// add writes one entry; lastmod "" leaves it out.
+func (w *sitemapWriter) add(loc, lastmod string) {
+	w.b.WriteString("<" + w.item + "><loc>")
+	_ = xml.EscapeText(&w.b, []byte(loc))
+	w.b.WriteString("</loc>")
+	if lastmod != "" {
+		w.b.WriteString("<lastmod>" + lastmod + "</lastmod>")
+	}
+	w.b.WriteString("</" + w.item + ">")
+}
+
+func (w *sitemapWriter) done(root string) []byte {
+	w.b.WriteString("</" + root + ">")
+	return w.b.Bytes()
+}
+
+// serveXML answers a cached XML document built by build (nil: not found).
+func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, build func(ctx context.Context) ([]byte, error)) {
+	p, ok := s.sitemaps.Get(key)
 	if !ok {
 		v, err, _ := s.flight.Do(key, func() (any, error) {
 			doc, err := build(r.Context())
@@ -53,12 +76,8 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 			if doc == nil {
 				return (*render.Page)(nil), nil
 			}
-			b, err := xml.Marshal(doc)
-			if err != nil {
-				return nil, err
-			}
-			p := render.NewPage(http.StatusOK, append([]byte(xml.Header), b...), []string{"listing", sitemapTag})
-			s.api.Put(key, p)
+			p := render.NewPage(http.StatusOK, doc, []string{"listing", sitemapTag})
+			s.sitemaps.Put(key, p)
 			return p, nil
 		})
 		if err != nil {
@@ -85,33 +104,30 @@ func day(t time.Time) string {
 }
 
 // handleSitemap answers /sitemap.xml: an index of the pages, categories and
-// product sitemaps.
+// product sitemaps. Each product sitemap's lastmod is its newest product's
+// update, read from the sitemap index without loading products.
 func (s *Server) handleSitemap(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:index", func(ctx context.Context) (any, error) {
-		entries, err := s.db.SitemapProducts(ctx)
+	s.serveXML(w, r, "sitemap:index", func(ctx context.Context) ([]byte, error) {
+		pages, err := s.db.SitemapPages(ctx, SitemapPageSize)
 		if err != nil {
 			return nil, err
 		}
-		idx := sitemapIndex{NS: sitemapNS, Sitemaps: []sitemapURL{
-			{Loc: s.cfg.BaseURL + "/sitemap-pages.xml"},
-			{Loc: s.cfg.BaseURL + "/sitemap-categories.xml"},
-		}}
-		for i := 0; i < len(entries); i += SitemapPageSize {
-			var last time.Time
-			for _, e := range entries[i:min(i+SitemapPageSize, len(entries))] {
-				if e.UpdatedAt.After(last) {
-					last = e.UpdatedAt
-				}
-			}
-			idx.Sitemaps = append(idx.Sitemaps, sitemapURL{Loc: s.cfg.BaseURL + "/sitemap-products-" + strconv.Itoa(i/SitemapPageSize+1) + ".xml", LastMod: day(last)})
+		idx := newSitemap("sitemapindex", "sitemap")
+		idx.add(s.cfg.BaseURL+"/sitemap-pages.xml", "")
+		idx.add(s.cfg.BaseURL+"/sitemap-categories.xml", "")
+		for i, last := range pages {
+			idx.add(s.cfg.BaseURL+"/sitemap-products-"+strconv.Itoa(i+1)+".xml", day(last))
 		}
-		return idx, nil
+		return idx.done("sitemapindex"), nil
 	})
 }
 
 func (s *Server) handleSitemapPages(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:pages", func(ctx context.Context) (any, error) {
-		set := urlSet{NS: sitemapNS, URLs: []sitemapURL{{Loc: s.cfg.BaseURL + "/"}, {Loc: s.cfg.BaseURL + "/shop/"}, {Loc: s.cfg.BaseURL + pages.ContactPath}}}
+	s.serveXML(w, r, "sitemap:pages", func(ctx context.Context) ([]byte, error) {
+		set := newSitemap("urlset", "url")
+		for _, p := range []string{"/", "/shop/", pages.ContactPath} {
+			set.add(s.cfg.BaseURL+p, "")
+		}
 		// The published content pages (content_page.go), with their date.
 		all, err := s.pages.List(ctx)
 		if err != nil {
@@ -119,28 +135,28 @@ func (s *Server) handleSitemapPages(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, p := range all {
 			if p.Status == contentpage.Published {
-				set.URLs = append(set.URLs, sitemapURL{Loc: s.cfg.BaseURL + p.Path(), LastMod: day(p.UpdatedAt)})
+				set.add(s.cfg.BaseURL+p.Path(), day(p.UpdatedAt))
 			}
 		}
-		return set, nil
+		return set.done("urlset"), nil
 	})
 }
 
 func (s *Server) handleSitemapCategories(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:categories", func(ctx context.Context) (any, error) {
+	s.serveXML(w, r, "sitemap:categories", func(ctx context.Context) ([]byte, error) {
 		cats, err := s.store.Categories(ctx)
 		if err != nil {
 			return nil, err
 		}
 		paths := storeapi.CategoryPaths(cats)
-		set := urlSet{NS: sitemapNS}
+		set := newSitemap("urlset", "url")
 		for _, c := range cats {
 			if c.Count == 0 {
 				continue // an empty category page has nothing to index
 			}
-			set.URLs = append(set.URLs, sitemapURL{Loc: s.cfg.BaseURL + "/product-category/" + paths[c.ID] + "/"})
+			set.add(s.cfg.BaseURL+"/product-category/"+paths[c.ID]+"/", "")
 		}
-		return set, nil
+		return set.done("urlset"), nil
 	})
 }
 
@@ -164,20 +180,20 @@ func (s *Server) handleRootFile(w http.ResponseWriter, r *http.Request) {
 	s.handleSitemapProducts(w, r, n)
 }
 
+// handleSitemapProducts answers product sitemap n: SitemapPageSize
+// products from the (n-1)×SitemapPageSize-th, in id order, written as
+// the rows are read; past the last one, not found.
 func (s *Server) handleSitemapProducts(w http.ResponseWriter, r *http.Request, n int) {
-	s.serveXML(w, r, "sitemap:products:"+strconv.Itoa(n), func(ctx context.Context) (any, error) {
-		entries, err := s.db.SitemapProducts(ctx)
-		if err != nil {
+	s.serveXML(w, r, "sitemap:products:"+strconv.Itoa(n), func(ctx context.Context) ([]byte, error) {
+		set, found := newSitemap("urlset", "url"), false
+		err := s.db.SitemapProducts(ctx, n, SitemapPageSize, func(e sqlstore.SitemapEntry) error {
+			set.add(s.cfg.BaseURL+storeapi.ProductPath(e.Slug), day(e.UpdatedAt))
+			found = true
+			return nil
+		})
+		if err != nil || !found {
 			return nil, err
 		}
-		from := (n - 1) * SitemapPageSize
-		if from >= len(entries) {
-			return nil, nil
-		}
-		set := urlSet{NS: sitemapNS}
-		for _, e := range entries[from:min(from+SitemapPageSize, len(entries))] {
-			set.URLs = append(set.URLs, sitemapURL{Loc: s.cfg.BaseURL + storeapi.ProductPath(e.Slug), LastMod: day(e.UpdatedAt)})
-		}
-		return set, nil
+		return set.done("urlset"), nil
 	})
 }

@@ -1,10 +1,14 @@
 package server_test
 
 import (
+	"context"
 	"encoding/xml"
 	"strings"
 	"testing"
+	"time"
 
+	"vitrine/internal/catalog"
+	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -75,4 +79,71 @@ func TestSitemapAndRobots(t *testing.T) {
 			t.Errorf("robots.txt lacks the sitemap:\n%s", robots)
 		}
 	})
+}
+
+// TestSitemapsCachedWithCacheOff: with the page cache off the sitemaps
+// keep their own cache, and the change log drops them: a product created,
+// then hidden, shows in and then leaves the product sitemap, and every
+// answer is a well-formed sitemap.
+func TestSitemapsCachedWithCacheOff(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", CacheBytes: 0, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		if err := srv.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s := &shop{t: t, db: db, srv: srv}
+		locs := func() map[string]bool {
+			t.Helper()
+			r := s.get("/sitemap-products-1.xml")
+			if r.StatusCode != 200 {
+				t.Fatalf("product sitemap: %d", r.StatusCode)
+			}
+			var set struct {
+				XMLName xml.Name
+				URLs    []struct {
+					Loc string `xml:"loc"`
+				} `xml:"url"`
+			}
+			if err := xml.Unmarshal([]byte(body(t, r)), &set); err != nil {
+				t.Fatal(err)
+			}
+			if set.XMLName.Local != "urlset" || set.XMLName.Space != "http://www.sitemaps.org/schemas/sitemap/0.9" {
+				t.Fatalf("root %v", set.XMLName)
+			}
+			out := map[string]bool{}
+			for _, u := range set.URLs {
+				out[u.Loc] = true
+			}
+			return out
+		}
+		const loc = "https://shop.example/product/sitemap-kite/"
+		if locs()[loc] {
+			t.Fatal("the kite is listed before it exists")
+		}
+		kite := &catalog.Product{Type: catalog.TypeSimple, Name: "Sitemap kite", Slug: "sitemap-kite", Purchasable: true}
+		price := int64(900)
+		kite.RegularPrice = &price
+		if _, err := db.SaveProduct(ctx, kite, nil); err != nil {
+			t.Fatal(err)
+		}
+		waitForSitemap(t, "the new product in the sitemap", func() bool { return locs()[loc] })
+		kite.CatalogVisibility = catalog.VisibilityHidden
+		if _, err := db.SaveProduct(ctx, kite, nil); err != nil {
+			t.Fatal(err)
+		}
+		waitForSitemap(t, "the hidden product out of the sitemap", func() bool { return !locs()[loc] })
+	})
+}
+
+func waitForSitemap(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
