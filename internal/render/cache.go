@@ -111,23 +111,42 @@ func entrySize(key string, p *Page) int64 {
 // is tagged with what it shows ("product:12", "listing"), and a change
 // invalidates only the pages carrying its tags. MaxAge bounds how stale a
 // page can get through changes no tag names.
+//
+// A change either drops the pages it touches (Invalidate: the page may be
+// gone, as for a product put in the trash) or marks them stale (Stale: the
+// page is still there, with new content). A stale page is still answered by
+// Lookup, to one caller with the duty to re-render it (at most one re-render
+// per page at a time), for at most staleFor after the first change that
+// made it stale; after that it is dropped and the next request renders.
 type Cache struct {
 	mu       sync.Mutex
 	maxBytes int64
 	maxAge   time.Duration
+	staleFor time.Duration
 	used     int64
 	lru      *list.List // front: most recent; values are *cacheEntry
 	entries  map[string]*list.Element
 	tags     map[string]map[string]struct{}
 	now      func() time.Time
 
-	hits, misses, evictions, invalidations uint64
+	// seq counts the calls of Stale: a re-render reads it before loading,
+	// and PutRevalidated knows from it whether a change came meanwhile.
+	seq uint64
+
+	hits, misses, evictions, invalidations, staleHits, staled uint64
 }
 
 type cacheEntry struct {
 	key  string
 	page *Page
 	size int64 // entrySize when stored: what removing it gives back
+	// staleSince is when the first change not yet rendered marked the page
+	// stale (zero: fresh); staleSeq is the seq of the last such change.
+	staleSince time.Time
+	staleSeq   uint64
+	// refreshing: a caller was told to re-render the page and has not
+	// reported back yet.
+	refreshing bool
 }
 
 // NewCache makes a cache of at most maxBytes; maxBytes 0 disables it.
@@ -136,10 +155,32 @@ func NewCache(maxBytes int64, maxAge time.Duration) *Cache {
 		tags: map[string]map[string]struct{}{}, now: time.Now}
 }
 
+// SetStaleFor sets how long after a change a stale page may still be
+// answered by Lookup (0: Stale drops pages as Invalidate does).
+func (c *Cache) SetStaleFor(d time.Duration) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.staleFor = d
+	c.mu.Unlock()
+}
+
+// SetClock replaces the cache's clock (tests move it to check the bounds).
+func (c *Cache) SetClock(now func() time.Time) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.now = now
+	c.mu.Unlock()
+}
+
 // Enabled reports whether the cache stores anything.
 func (c *Cache) Enabled() bool { return c != nil && c.maxBytes > 0 }
 
-// Get returns the page for key, if cached and fresh.
+// Get returns the page for key, if cached and fresh. A stale page is a
+// miss here, and stays for Lookup: the caller renders and Puts.
 func (c *Cache) Get(key string) (*Page, bool) {
 	if !c.Enabled() {
 		return nil, false
@@ -147,19 +188,126 @@ func (c *Cache) Get(key string) (*Page, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[key]
-	if !ok {
-		c.misses++
-		return nil, false
-	}
-	e := el.Value.(*cacheEntry)
-	if c.maxAge > 0 && c.now().Sub(e.page.stored) > c.maxAge {
-		c.remove(el)
+	if !ok || c.expired(el) || !el.Value.(*cacheEntry).staleSince.IsZero() {
 		c.misses++
 		return nil, false
 	}
 	c.lru.MoveToFront(el)
 	c.hits++
-	return e.page, true
+	return el.Value.(*cacheEntry).page, true
+}
+
+// expired drops the entry and reports true if it is past MaxAge, or stale
+// for longer than staleFor.
+func (c *Cache) expired(el *list.Element) bool {
+	e := el.Value.(*cacheEntry)
+	now := c.now()
+	if (c.maxAge > 0 && now.Sub(e.page.stored) > c.maxAge) ||
+		(!e.staleSince.IsZero() && now.Sub(e.staleSince) > c.staleFor) {
+		c.remove(el)
+		return true
+	}
+	return false
+}
+
+// State is what Lookup found.
+type State int
+
+const (
+	Miss  State = iota // not cached (or too old): render it
+	Fresh              // the page as it is
+	Stale              // a change since: answer it, and re-render if told to
+)
+
+// Lookup returns the page for key and its state. For a stale page, refresh
+// is true for exactly one caller until that caller reports back with
+// PutRevalidated or RevalidateFailed: that caller re-renders the page, the
+// others answer the stale one meanwhile. Call Seq before loading the page
+// again.
+func (c *Cache) Lookup(key string) (p *Page, state State, refresh bool) {
+	if !c.Enabled() {
+		return nil, Miss, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		c.misses++
+		return nil, Miss, false
+	}
+	if c.expired(el) {
+		c.misses++
+		return nil, Miss, false
+	}
+	e := el.Value.(*cacheEntry)
+	c.lru.MoveToFront(el)
+	if e.staleSince.IsZero() {
+		c.hits++
+		return e.page, Fresh, false
+	}
+	c.staleHits++
+	if !e.refreshing {
+		e.refreshing = true
+		refresh = true
+	}
+	return e.page, Stale, refresh
+}
+
+// Seq is read before a stale page is loaded again, and passed to
+// PutRevalidated.
+func (c *Cache) Seq() uint64 {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seq
+}
+
+// PutRevalidated stores the re-render of a stale page, loaded after seq was
+// read. If the page was dropped meanwhile (a removal, eviction, expiry) it
+// is not stored: the next request renders. If another change marked it
+// stale after seq, the new page is stored still stale, from the first
+// change's time, so the bound holds and one more re-render follows.
+func (c *Cache) PutRevalidated(key string, p *Page, seq uint64) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	el, ok := c.entries[key]
+	if !ok || entrySize(key, p) > c.maxBytes/4 {
+		if ok {
+			c.remove(el)
+		}
+		c.mu.Unlock()
+		return
+	}
+	old := el.Value.(*cacheEntry)
+	since, later := old.staleSince, old.staleSeq > seq
+	c.mu.Unlock()
+	c.Put(key, p)
+	if !later {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok && el.Value.(*cacheEntry).page == p {
+		e := el.Value.(*cacheEntry)
+		e.staleSince, e.staleSeq = since, old.staleSeq
+	}
+}
+
+// RevalidateFailed gives back the refresh duty Lookup handed out for key,
+// so that a later request tries again.
+func (c *Cache) RevalidateFailed(key string) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		el.Value.(*cacheEntry).refreshing = false
+	}
 }
 
 // Put stores a page under key.
@@ -226,6 +374,53 @@ func (c *Cache) Invalidate(tags ...string) int {
 	return n
 }
 
+// Drop removes the page stored under key, if any.
+func (c *Cache) Drop(key string) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.remove(el)
+		c.invalidations++
+	}
+}
+
+// Stale marks every page tagged with any of tags stale and returns how
+// many: Lookup answers them for at most staleFor more while one caller
+// re-renders each. With staleFor 0 it is Invalidate.
+func (c *Cache) Stale(tags ...string) int {
+	if !c.Enabled() {
+		return 0
+	}
+	c.mu.Lock()
+	if c.staleFor <= 0 {
+		c.mu.Unlock()
+		return c.Invalidate(tags...)
+	}
+	defer c.mu.Unlock()
+	c.seq++
+	now := c.now()
+	n := 0
+	for _, t := range tags {
+		for key := range c.tags[t] {
+			el, ok := c.entries[key]
+			if !ok {
+				continue
+			}
+			e := el.Value.(*cacheEntry)
+			if e.staleSince.IsZero() {
+				e.staleSince = now
+				n++
+			}
+			e.staleSeq = c.seq
+		}
+	}
+	c.staled += uint64(n)
+	return n
+}
+
 // Purge drops everything.
 func (c *Cache) Purge() {
 	if !c.Enabled() {
@@ -240,11 +435,13 @@ func (c *Cache) Purge() {
 	c.used = 0
 }
 
-// CacheStats are counters for /metrics.
+// CacheStats are counters for /metrics. StaleHits counts stale pages
+// answered (Lookup), Staled pages marked stale by a change.
 type CacheStats struct {
 	Entries                                int
 	Bytes                                  int64
 	Hits, Misses, Evictions, Invalidations uint64
+	StaleHits, Staled                      uint64
 }
 
 // Stats returns the cache's counters.
@@ -254,5 +451,5 @@ func (c *Cache) Stats() CacheStats {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return CacheStats{len(c.entries), c.used, c.hits, c.misses, c.evictions, c.invalidations}
+	return CacheStats{len(c.entries), c.used, c.hits, c.misses, c.evictions, c.invalidations, c.staleHits, c.staled}
 }

@@ -172,3 +172,99 @@ func TestCacheBoundedUnderChurn(t *testing.T) {
 	t.Logf("heap held %d, accounted %d, entries %d", held, c2.Stats().Bytes, c2.Stats().Entries)
 	runtime.KeepAlive(c2)
 }
+
+// TestCacheStaleWhileRevalidate: a changed page is answered stale, with the
+// duty to render it again handed to one caller; a re-render replaces it; a
+// change during the re-render keeps it stale from the first change's time;
+// the bound drops it; a failed re-render hands the duty out again.
+func TestCacheStaleWhileRevalidate(t *testing.T) {
+	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	c := NewCache(1<<20, time.Hour)
+	c.SetClock(func() time.Time { return now })
+	c.SetStaleFor(10 * time.Second)
+	old := NewPage(200, []byte("<p>old</p>"), []string{"product:1"})
+	c.Put("/product/a/", old)
+	c.Put("/product/b/", NewPage(200, []byte("<p>b</p>"), []string{"product:2"}))
+
+	if n := c.Stale("product:1"); n != 1 {
+		t.Fatalf("Stale(product:1) marked %d pages, want 1", n)
+	}
+	if _, ok := c.Get("/product/a/"); ok {
+		t.Error("Get answered a stale page as fresh")
+	}
+	if _, state, _ := c.Lookup("/product/b/"); state != Fresh {
+		t.Errorf("an unrelated page is %v, want fresh", state)
+	}
+	p, state, refresh := c.Lookup("/product/a/")
+	if p != old || state != Stale || !refresh {
+		t.Fatalf("first Lookup after the change: page %v, state %v, refresh %v; want the old page, stale, refresh", p == old, state, refresh)
+	}
+	for range 3 {
+		if p, state, refresh := c.Lookup("/product/a/"); p != old || state != Stale || refresh {
+			t.Fatalf("later Lookup: page %v, state %v, refresh %v; want the old page, stale, no second refresh", p == old, state, refresh)
+		}
+	}
+	seq := c.Seq()
+	fresh := NewPage(200, []byte("<p>new</p>"), []string{"product:1"})
+	c.PutRevalidated("/product/a/", fresh, seq)
+	if p, state, _ := c.Lookup("/product/a/"); p != fresh || state != Fresh {
+		t.Fatalf("after the re-render: new page %v, state %v; want the new page, fresh", p == fresh, state)
+	}
+
+	// A second change while the re-render loads: the result is stored,
+	// still stale from the first change, and a new refresh is handed out.
+	c.Stale("product:1")
+	first := now
+	if _, _, refresh := c.Lookup("/product/a/"); !refresh {
+		t.Fatal("no refresh handed out after the second change")
+	}
+	seq = c.Seq()
+	now = now.Add(4 * time.Second)
+	c.Stale("product:1")
+	mid := NewPage(200, []byte("<p>mid</p>"), []string{"product:1"})
+	c.PutRevalidated("/product/a/", mid, seq)
+	p, state, refresh = c.Lookup("/product/a/")
+	if p != mid || state != Stale || !refresh {
+		t.Fatalf("re-render overtaken by a change: page %v, state %v, refresh %v; want the new page, stale, refresh", p == mid, state, refresh)
+	}
+	// A failure gives the duty back.
+	c.RevalidateFailed("/product/a/")
+	if _, _, refresh := c.Lookup("/product/a/"); !refresh {
+		t.Error("after RevalidateFailed no caller is told to re-render")
+	}
+	// The bound counts from the first change not rendered: 10 s after it
+	// the page is gone, whatever came later.
+	now = first.Add(10*time.Second + time.Millisecond)
+	if _, state, _ := c.Lookup("/product/a/"); state != Miss {
+		t.Fatalf("a page stale for more than the bound is %v, want a miss", state)
+	}
+	// A re-render that reports back after the page was dropped stores
+	// nothing.
+	c.PutRevalidated("/product/a/", fresh, c.Seq())
+	if _, state, _ := c.Lookup("/product/a/"); state != Miss {
+		t.Errorf("a re-render of a dropped page was stored (%v)", state)
+	}
+	st := c.Stats()
+	if st.Staled != 2 || st.StaleHits < 5 {
+		t.Errorf("stats: %d pages staled, %d stale hits; want 2 and at least 5", st.Staled, st.StaleHits)
+	}
+
+	// Invalidate (a removal) drops a stale page too, and Drop drops one key.
+	c.Put("/product/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:1"}))
+	c.Stale("product:1")
+	if n := c.Invalidate("product:1"); n != 1 {
+		t.Errorf("Invalidate dropped %d stale pages, want 1", n)
+	}
+	c.Drop("/product/b/")
+	if _, state, _ := c.Lookup("/product/b/"); state != Miss {
+		t.Errorf("a dropped page is %v", state)
+	}
+
+	// staleFor 0: Stale is Invalidate.
+	c.SetStaleFor(0)
+	c.Put("/product/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:1"}))
+	c.Stale("product:1")
+	if _, state, _ := c.Lookup("/product/a/"); state != Miss {
+		t.Errorf("with no stale bound a changed page is %v, want a miss", state)
+	}
+}

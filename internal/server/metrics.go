@@ -76,6 +76,8 @@ func newMetrics(s *Server) *metrics {
 		{"vitrine_page_cache_hits", func() float64 { return float64(s.cache.Stats().Hits) }},
 		{"vitrine_page_cache_misses", func() float64 { return float64(s.cache.Stats().Misses) }},
 		{"vitrine_page_cache_invalidations", func() float64 { return float64(s.cache.Stats().Invalidations) }},
+		{"vitrine_page_cache_staled", func() float64 { return float64(s.cache.Stats().Staled) }},
+		{"vitrine_page_cache_stale_hits", func() float64 { return float64(s.cache.Stats().StaleHits) }},
 		{"vitrine_api_cache_entries", func() float64 { return float64(s.api.Stats().Entries) }},
 		{"vitrine_api_cache_bytes", func() float64 { return float64(s.api.Stats().Bytes) }},
 		{"vitrine_api_cache_hits", func() float64 { return float64(s.api.Stats().Hits) }},

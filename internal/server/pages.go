@@ -116,8 +116,19 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return
 	}
 	key := pageURL
-	if p, ok := s.cache.Get(key); ok {
+	switch p, state, refresh := s.cache.Lookup(key); state {
+	case render.Fresh:
 		w.Header().Set("X-Cache", "hit")
+		writePage(w, r, p)
+		return
+	case render.Stale:
+		// A change since this page was rendered: answer it as it was,
+		// and (one request, not every one) render it again in the
+		// background. The cache bounds how long this lasts.
+		if refresh {
+			go s.revalidatePage(key, load)
+		}
+		w.Header().Set("X-Cache", "stale")
 		writePage(w, r, p)
 		return
 	}
@@ -145,6 +156,41 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 	}
 	w.Header().Set("X-Cache", "miss")
 	writePage(w, r, v.(*render.Page))
+}
+
+// DefaultCacheStale is how long after a change has been read a changed
+// page may still be answered while it is rendered again (Config.CacheStale).
+const DefaultCacheStale = 10 * time.Second
+
+// revalidatePage renders a stale cached page again, off any request, and
+// replaces it. A page that no longer loads (gone, moved, no longer a 200) is
+// dropped, so the next request answers what it is now; a failure that may
+// pass (the database, the render) keeps the stale page for the next
+// request to try again, within the cache's bound.
+func (s *Server) revalidatePage(key string, load loadFunc) {
+	seq := s.cache.Seq()
+	ctx, cancel := context.WithTimeout(pages.WithoutUser(context.Background()), 10*time.Second)
+	defer cancel()
+	res, err := load(ctx, key)
+	if err != nil {
+		if pages.IsNotFound(err) || errors.As(err, new(*pages.Moved)) {
+			s.cache.Drop(key)
+			return
+		}
+		s.log.Warn("render a changed page again", "url", clipLog(key), "err", err)
+		s.cache.RevalidateFailed(key)
+		return
+	}
+	p, err := s.renderPage(ctx, key, res)
+	switch {
+	case err != nil:
+		s.log.Warn("render a changed page again", "url", clipLog(key), "err", err)
+		s.cache.RevalidateFailed(key)
+	case res.Status != http.StatusOK:
+		s.cache.Drop(key)
+	default:
+		s.cache.PutRevalidated(key, p, seq)
+	}
 }
 
 // pageLoadFailed answers a page load's error: the 404 page, a redirect
