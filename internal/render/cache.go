@@ -147,6 +147,10 @@ type cacheEntry struct {
 	// refreshing: a caller was told to re-render the page and has not
 	// reported back yet.
 	refreshing bool
+	// src is what PutFrom was given to render the page again; lastHit is
+	// when it was last asked for (StaleHot re-renders recent ones ahead).
+	src     any
+	lastHit time.Time
 }
 
 // NewCache makes a cache of at most maxBytes; maxBytes 0 disables it.
@@ -194,6 +198,7 @@ func (c *Cache) Get(key string) (*Page, bool) {
 	}
 	c.lru.MoveToFront(el)
 	c.hits++
+	el.Value.(*cacheEntry).lastHit = c.now()
 	return el.Value.(*cacheEntry).page, true
 }
 
@@ -241,6 +246,7 @@ func (c *Cache) Lookup(key string) (p *Page, state State, refresh bool) {
 	}
 	e := el.Value.(*cacheEntry)
 	c.lru.MoveToFront(el)
+	e.lastHit = c.now()
 	if e.staleSince.IsZero() {
 		c.hits++
 		return e.page, Fresh, false
@@ -274,26 +280,20 @@ func (c *Cache) PutRevalidated(key string, p *Page, seq uint64) {
 		return
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	el, ok := c.entries[key]
-	if !ok || entrySize(key, p) > c.maxBytes/4 {
-		if ok {
-			c.remove(el)
-		}
-		c.mu.Unlock()
+	if !ok {
 		return
 	}
 	old := el.Value.(*cacheEntry)
-	since, later := old.staleSince, old.staleSeq > seq
-	c.mu.Unlock()
-	c.Put(key, p)
-	if !later {
+	if entrySize(key, p) > c.maxBytes/4 {
+		c.remove(el)
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok && el.Value.(*cacheEntry).page == p {
-		e := el.Value.(*cacheEntry)
-		e.staleSince, e.staleSeq = since, old.staleSeq
+	e := c.put(key, p, old.src)
+	e.lastHit = old.lastHit
+	if old.staleSeq > seq {
+		e.staleSince, e.staleSeq = old.staleSince, old.staleSeq
 	}
 }
 
@@ -311,18 +311,28 @@ func (c *Cache) RevalidateFailed(key string) {
 }
 
 // Put stores a page under key.
-func (c *Cache) Put(key string, p *Page) {
+func (c *Cache) Put(key string, p *Page) { c.PutFrom(key, p, nil) }
+
+// PutFrom stores a page under key with src, what the caller needs to render
+// it again (StaleHot hands it back for pages to re-render ahead).
+func (c *Cache) PutFrom(key string, p *Page, src any) {
 	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.put(key, p, src)
+}
+
+// put stores p as a fresh entry, just asked for (c.mu held).
+func (c *Cache) put(key string, p *Page, src any) *cacheEntry {
 	if el, ok := c.entries[key]; ok {
 		c.remove(el)
 	}
 	p.stored = c.now()
 	size := entrySize(key, p)
-	el := c.lru.PushFront(&cacheEntry{key: key, page: p, size: size})
+	e := &cacheEntry{key: key, page: p, size: size, src: src, lastHit: p.stored}
+	el := c.lru.PushFront(e)
 	c.entries[key] = el
 	c.used += size
 	for _, t := range p.Tags {
@@ -337,6 +347,7 @@ func (c *Cache) Put(key string, p *Page) {
 		c.remove(c.lru.Back())
 		c.evictions++
 	}
+	return e
 }
 
 func (c *Cache) remove(el *list.Element) {
@@ -391,18 +402,34 @@ func (c *Cache) Drop(key string) {
 // many: Lookup answers them for at most staleFor more while one caller
 // re-renders each. With staleFor 0 it is Invalidate.
 func (c *Cache) Stale(tags ...string) int {
+	n, _ := c.StaleHot(0, 0, tags...)
+	return n
+}
+
+// Refresh is a page to render again ahead of requests: its key and the src
+// it was stored with.
+type Refresh struct {
+	Key string
+	Src any
+}
+
+// StaleHot is Stale, and also hands the caller the duty to re-render at
+// most max of the pages it marks that were asked for within the last
+// within and were stored with a src: the caller renders each and reports
+// back with PutRevalidated or RevalidateFailed, as a Lookup caller told to
+// refresh does.
+func (c *Cache) StaleHot(within time.Duration, max int, tags ...string) (n int, hot []Refresh) {
 	if !c.Enabled() {
-		return 0
+		return 0, nil
 	}
 	c.mu.Lock()
 	if c.staleFor <= 0 {
 		c.mu.Unlock()
-		return c.Invalidate(tags...)
+		return c.Invalidate(tags...), nil
 	}
 	defer c.mu.Unlock()
 	c.seq++
 	now := c.now()
-	n := 0
 	for _, t := range tags {
 		for key := range c.tags[t] {
 			el, ok := c.entries[key]
@@ -415,10 +442,14 @@ func (c *Cache) Stale(tags ...string) int {
 				n++
 			}
 			e.staleSeq = c.seq
+			if len(hot) < max && !e.refreshing && e.src != nil && now.Sub(e.lastHit) <= within {
+				e.refreshing = true
+				hot = append(hot, Refresh{Key: key, Src: e.src})
+			}
 		}
 	}
 	c.staled += uint64(n)
-	return n
+	return n, hot
 }
 
 // Purge drops everything.

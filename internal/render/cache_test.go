@@ -268,3 +268,40 @@ func TestCacheStaleWhileRevalidate(t *testing.T) {
 		t.Errorf("with no stale bound a changed page is %v, want a miss", state)
 	}
 }
+
+// TestCacheStaleHot: a change hands back the recently asked-for pages that
+// were stored with a source, at most max of them, and no request is told to
+// render those again; a page not asked for lately is left to requests.
+func TestCacheStaleHot(t *testing.T) {
+	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	c := NewCache(1<<20, time.Hour)
+	c.SetClock(func() time.Time { return now })
+	c.SetStaleFor(10 * time.Second)
+	c.PutFrom("/cold/", NewPage(200, []byte("<p>cold</p>"), []string{"product:1"}), "cold-src")
+	now = now.Add(2 * time.Minute)
+	c.PutFrom("/hot/", NewPage(200, []byte("<p>hot</p>"), []string{"product:1"}), "hot-src")
+	c.Put("/no-src/", NewPage(200, []byte("<p>x</p>"), []string{"product:1"}))
+	c.PutFrom("/other/", NewPage(200, []byte("<p>o</p>"), []string{"product:2"}), "other-src")
+
+	n, hot := c.StaleHot(time.Minute, 8, "product:1")
+	if n != 3 || len(hot) != 1 || hot[0].Key != "/hot/" || hot[0].Src != "hot-src" {
+		t.Fatalf("StaleHot: %d marked, hot %v; want 3 marked and only /hot/ with its source", n, hot)
+	}
+	if _, state, refresh := c.Lookup("/hot/"); state != Stale || refresh {
+		t.Errorf("/hot/: %v, refresh %v; want stale and no request told to render it", state, refresh)
+	}
+	if _, state, refresh := c.Lookup("/cold/"); state != Stale || !refresh {
+		t.Errorf("/cold/: %v, refresh %v; want stale, left to the request", state, refresh)
+	}
+	// The re-render keeps the source: the next change hands it out again.
+	c.PutRevalidated("/hot/", NewPage(200, []byte("<p>hot 2</p>"), []string{"product:1"}), c.Seq())
+	if _, hot := c.StaleHot(time.Minute, 8, "product:1"); len(hot) != 1 || hot[0].Src != "hot-src" {
+		t.Errorf("second change: hot %v; want /hot/ again", hot)
+	}
+	// max bounds the pages handed out.
+	c.PutFrom("/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:2"}), "a")
+	c.PutFrom("/b/", NewPage(200, []byte("<p>b</p>"), []string{"product:2"}), "b")
+	if _, hot := c.StaleHot(time.Minute, 2, "product:2"); len(hot) != 2 {
+		t.Errorf("max 2: %d pages handed out", len(hot))
+	}
+}

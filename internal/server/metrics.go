@@ -17,7 +17,10 @@ type metrics struct {
 	latency     *prometheus.HistogramVec
 	renders     prometheus.Histogram
 	renderFails prometheus.Counter
-	fragRenders prometheus.Counter
+	// rendersAhead: changed pages re-rendered right after the change,
+	// before any request asked for them (pages.go).
+	rendersAhead prometheus.Counter
+	fragRenders  prometheus.Counter
 	// connsRejected counts connections closed by LimitConnsPerIP.
 	connsRejected prometheus.Counter
 }
@@ -45,6 +48,10 @@ func newMetrics(s *Server) *metrics {
 		Name: "vitrine_fragment_renders_total", Help: "Mini-cart fragment sets rendered (the rest came from the fragment cache).",
 	})
 	m.reg.MustRegister(m.fragRenders)
+	m.rendersAhead = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "vitrine_page_renders_ahead_total", Help: "Changed pages re-rendered right after the change, before a request asked for them.",
+	})
+	m.reg.MustRegister(m.rendersAhead)
 	m.reg.MustRegister(m.requests, m.latency, m.renders, m.renderFails, m.connsRejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	pool := func(name, help string, f func(read bool) float64) {

@@ -146,7 +146,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			return nil, err
 		}
 		if res.Status == http.StatusOK {
-			s.cache.Put(key, p)
+			s.cache.PutFrom(key, p, load)
 		}
 		return p, nil
 	})
@@ -161,6 +161,32 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 // DefaultCacheStale is how long after a change has been read a changed
 // page may still be answered while it is rendered again (Config.CacheStale).
 const DefaultCacheStale = 10 * time.Second
+
+// Pages re-rendered ahead of requests after a change: those asked for
+// within renderAheadWithin, at most renderAheadMax per batch of changes
+// (an import touching thousands of products leaves the rest to requests,
+// which get them stale meanwhile).
+const (
+	renderAheadWithin = time.Minute
+	renderAheadMax    = 64
+)
+
+// staleAndRenderAhead marks the pages tagged with tags stale and starts
+// re-rendering the recently asked-for ones at once, so that the next
+// shopper gets the new page rather than the stale one. The renders queue
+// for the engine's VMs like any other.
+func (s *Server) staleAndRenderAhead(tags []string) {
+	_, hot := s.cache.StaleHot(renderAheadWithin, renderAheadMax, tags...)
+	for _, h := range hot {
+		load, ok := h.Src.(loadFunc)
+		if !ok {
+			s.cache.RevalidateFailed(h.Key)
+			continue
+		}
+		s.metrics.rendersAhead.Inc()
+		go s.revalidatePage(h.Key, load)
+	}
+}
 
 // revalidatePage renders a stale cached page again, off any request, and
 // replaces it. A page that no longer loads (gone, moved, no longer a 200) is

@@ -428,7 +428,7 @@ func (s *Server) applyChanges(ctx context.Context) {
 			s.api.Invalidate(tags...)
 		default:
 			s.cache.Invalidate(gone...)
-			s.cache.Stale(changed...)
+			s.staleAndRenderAhead(changed)
 			s.api.Invalidate(tags...)
 		}
 		s.lastChange.Store(changes[len(changes)-1].ID)

@@ -30,8 +30,8 @@ func newStaleShop(t *testing.T, db *sqlstore.DB) (*shop, *atomic.Int64) {
 	return &shop{t: t, db: db, srv: srv}, &skew
 }
 
-// setTotePrice saves the Mountain Line Tee (a simple product) with a new regular price (minor units).
-func setTotePrice(t *testing.T, db *sqlstore.DB, cents int64) {
+// setTeePrice saves the Mountain Line Tee (a simple product) with a new regular price (minor units).
+func setTeePrice(t *testing.T, db *sqlstore.DB, cents int64) {
 	t.Helper()
 	ctx := context.Background()
 	tote, err := db.ProductBySlug(ctx, "mountain-line-tee")
@@ -44,68 +44,93 @@ func setTotePrice(t *testing.T, db *sqlstore.DB, cents int64) {
 	}
 }
 
-// TestChangedPageServedStaleWhileRendered: after a price change the next
-// request gets the old page at once, marked stale, while one background
-// render replaces it; the new price shows after that render; a change
-// that removes the page (a draft) drops it at once; and a stale page is
-// not served past the bound.
+// TestChangedPageServedStaleWhileRendered: a page asked for in the last
+// minute is rendered again right after a price change, and requests get the
+// old page (marked stale) until then; a page not asked for lately is
+// answered stale by the next request, which starts one background render;
+// either way the page renders once per change and then shows the new
+// price. A stale page is not served past the bound, and a change that
+// removes the page (a draft) drops it at once.
 func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s, skew := newStaleShop(t, db)
-		const tote = "/product/mountain-line-tee/"
+		const tee = "/product/mountain-line-tee/"
 		staled := func() float64 { return metricValue(t, s, "vitrine_page_cache_staled") }
-
-		setTotePrice(t, db, 4321)
-		eventually(t, "the first price", func() bool { return strings.Contains(body(t, s.get(tote)), "$43.21") })
-		if r := s.get(tote); r.Header.Get("X-Cache") != "hit" {
-			t.Fatalf("tote page not cached: X-Cache %q", r.Header.Get("X-Cache"))
-		}
-
-		// A price change: stale once the change log is read, then fresh.
-		before, marked := s.renders(), staled()
-		setTotePrice(t, db, 5678)
-		eventually(t, "the change marking the page stale", func() bool { return staled() > marked })
-		r := s.get(tote)
-		b := body(t, r)
-		if r.StatusCode != http.StatusOK || r.Header.Get("X-Cache") != "stale" || !strings.Contains(b, "$43.21") || strings.Contains(b, "$56.78") {
-			t.Fatalf("first GET after the change: %d, X-Cache %q, old price %v, new price %v; want 200, stale, the old page",
-				r.StatusCode, r.Header.Get("X-Cache"), strings.Contains(b, "$43.21"), strings.Contains(b, "$56.78"))
-		}
-		var stales int
-		eventually(t, "the re-rendered page", func() bool {
-			r := s.get(tote)
-			b := body(t, r)
-			switch r.Header.Get("X-Cache") {
-			case "stale":
-				stales++
-				if !strings.Contains(b, "$43.21") {
-					t.Fatal("a stale answer that is not the old page")
+		ahead := func() float64 { return metricValue(t, s, "vitrine_page_renders_ahead_total") }
+		// untilNew asks for the page until it shows want, fresh from the
+		// cache; meanwhile every answer must be the old page, stale.
+		untilNew := func(old, want string) {
+			t.Helper()
+			eventually(t, "the page showing "+want, func() bool {
+				r := s.get(tee)
+				b := body(t, r)
+				switch r.Header.Get("X-Cache") {
+				case "stale":
+					if !strings.Contains(b, old) {
+						t.Fatalf("a stale answer without the old price %s", old)
+					}
+					return false
+				case "hit":
+					return strings.Contains(b, want)
 				}
+				t.Fatalf("while re-rendering: X-Cache %q (a request rendered)", r.Header.Get("X-Cache"))
 				return false
-			case "hit":
-				return strings.Contains(b, "$56.78")
-			}
-			t.Fatalf("while re-rendering: X-Cache %q (a request rendered)", r.Header.Get("X-Cache"))
-			return false
-		})
+			})
+		}
+
+		setTeePrice(t, db, 4321)
+		eventually(t, "the first price", func() bool { return strings.Contains(body(t, s.get(tee)), "$43.21") })
+		if r := s.get(tee); r.Header.Get("X-Cache") != "hit" {
+			t.Fatalf("the page is not cached: X-Cache %q", r.Header.Get("X-Cache"))
+		}
+
+		// Asked for just now: rendered ahead, once.
+		before, marked, aheadBefore := s.renders(), staled(), ahead()
+		setTeePrice(t, db, 5678)
+		eventually(t, "the change marking the page stale", func() bool { return staled() > marked })
+		untilNew("$43.21", "$56.78")
 		if n := s.renders() - before; n != 1 {
-			t.Errorf("the change and %d more stale answers rendered the page %d times, want once", stales, n)
+			t.Errorf("a change to a page asked for lately rendered it %d times, want once", n)
+		}
+		if n := ahead() - aheadBefore; n != 1 {
+			t.Errorf("%v pages rendered ahead, want 1", n)
+		}
+
+		// Not asked for in the last minute: the next request gets it
+		// stale and starts the one render.
+		skew.Add(int64(2 * time.Minute))
+		before, marked, aheadBefore = s.renders(), staled(), ahead()
+		setTeePrice(t, db, 6789)
+		eventually(t, "the second change marking the page stale", func() bool { return staled() > marked })
+		r := s.get(tee)
+		b := body(t, r)
+		if r.StatusCode != http.StatusOK || r.Header.Get("X-Cache") != "stale" || !strings.Contains(b, "$56.78") || strings.Contains(b, "$67.89") {
+			t.Fatalf("first GET after the change: %d, X-Cache %q, old price %v, new price %v; want 200, stale, the old page",
+				r.StatusCode, r.Header.Get("X-Cache"), strings.Contains(b, "$56.78"), strings.Contains(b, "$67.89"))
+		}
+		untilNew("$56.78", "$67.89")
+		if n := s.renders() - before; n != 1 {
+			t.Errorf("the change and its stale answers rendered the page %d times, want once", n)
+		}
+		if n := ahead() - aheadBefore; n != 0 {
+			t.Errorf("a page not asked for lately was rendered ahead (%v)", n)
 		}
 
 		// The bound: a page stale for longer than 10 s is not answered;
 		// the request renders the new one.
+		skew.Add(int64(2 * time.Minute))
 		marked = staled()
-		setTotePrice(t, db, 6789)
-		eventually(t, "the second change marking the page stale", func() bool { return staled() > marked })
+		setTeePrice(t, db, 7890)
+		eventually(t, "the third change marking the page stale", func() bool { return staled() > marked })
 		skew.Add(int64(10*time.Second + time.Millisecond))
-		r = s.get(tote)
-		if b := body(t, r); r.Header.Get("X-Cache") != "miss" || !strings.Contains(b, "$67.89") {
-			t.Errorf("past the bound: X-Cache %q, new price %v; want a miss showing the new price", r.Header.Get("X-Cache"), strings.Contains(b, "$67.89"))
+		r = s.get(tee)
+		if b := body(t, r); r.Header.Get("X-Cache") != "miss" || !strings.Contains(b, "$78.90") {
+			t.Errorf("past the bound: X-Cache %q, new price %v; want a miss showing the new price", r.Header.Get("X-Cache"), strings.Contains(b, "$78.90"))
 		}
 
 		// A draft is gone at once: never answered stale.
-		if r := s.get(tote); r.Header.Get("X-Cache") != "hit" {
-			t.Fatalf("tote page not cached: X-Cache %q", r.Header.Get("X-Cache"))
+		if r := s.get(tee); r.Header.Get("X-Cache") != "hit" {
+			t.Fatalf("the page is not cached: X-Cache %q", r.Header.Get("X-Cache"))
 		}
 		p, err := db.ProductBySlug(context.Background(), "mountain-line-tee")
 		if err != nil {
@@ -115,7 +140,7 @@ func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 			t.Fatal(err)
 		}
 		eventually(t, "the draft's page gone", func() bool {
-			r := s.get(tote)
+			r := s.get(tee)
 			switch r.Header.Get("X-Cache") {
 			case "hit":
 				return false
