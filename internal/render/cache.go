@@ -129,11 +129,58 @@ type Cache struct {
 	tags     map[string]map[string]struct{}
 	now      func() time.Time
 
-	// seq counts the calls of Stale: a re-render reads it before loading,
-	// and PutRevalidated knows from it whether a change came meanwhile.
-	seq uint64
+	// seq counts the changes (Stale, Invalidate, Purge): a render reads it
+	// before loading, and PutRevalidated and PutFrom know from it whether a
+	// change came meanwhile; recent holds the last changes' tags by seq.
+	seq    uint64
+	recent [recentChanges]change
 
 	hits, misses, evictions, invalidations, staleHits, staled uint64
+}
+
+// recentChanges is how many changes PutFrom can look back over; a render
+// that took longer than that many changes is stored stale.
+const recentChanges = 64
+
+// change is one call of Stale, Invalidate or Purge, as PutFrom checks it.
+type change struct {
+	tags   []string
+	remove bool // Invalidate or Purge: the page may be gone
+	all    bool // Purge
+}
+
+// record notes a change under the next seq (c.mu held).
+func (c *Cache) record(tags []string, remove, all bool) {
+	c.seq++
+	c.recent[c.seq%recentChanges] = change{tags: append([]string(nil), tags...), remove: remove, all: all}
+}
+
+// changedSince reports whether a change after seq names one of tags, and
+// whether one of those may have removed the page (c.mu held).
+func (c *Cache) changedSince(seq uint64, tags []string) (changed, removed bool) {
+	if c.seq-seq >= recentChanges {
+		return true, false // too many to look back over: render again
+	}
+	for s := seq + 1; s <= c.seq; s++ {
+		ch := c.recent[s%recentChanges]
+		hit := ch.all
+		for _, t := range ch.tags {
+			if hit {
+				break
+			}
+			for _, pt := range tags {
+				if t == pt {
+					hit = true
+					break
+				}
+			}
+		}
+		if hit {
+			changed = true
+			removed = removed || ch.remove
+		}
+	}
+	return changed, removed
 }
 
 type cacheEntry struct {
@@ -259,7 +306,7 @@ func (c *Cache) Lookup(key string) (p *Page, state State, refresh bool) {
 	return e.page, Stale, refresh
 }
 
-// Seq is read before a stale page is loaded again, and passed to
+// Seq is read before a page is loaded, and passed to PutFrom or
 // PutRevalidated.
 func (c *Cache) Seq() uint64 {
 	if c == nil {
@@ -311,17 +358,36 @@ func (c *Cache) RevalidateFailed(key string) {
 }
 
 // Put stores a page under key.
-func (c *Cache) Put(key string, p *Page) { c.PutFrom(key, p, nil) }
-
-// PutFrom stores a page under key with src, what the caller needs to render
-// it again (StaleHot hands it back for pages to re-render ahead).
-func (c *Cache) PutFrom(key string, p *Page, src any) {
+func (c *Cache) Put(key string, p *Page) {
 	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.put(key, p, src)
+	c.put(key, p, nil)
+}
+
+// PutFrom stores a page loaded after seq (Seq) was read, with src, what the
+// caller needs to render it again (StaleHot hands it back for pages to
+// re-render ahead). A change that came while the page was loaded and
+// rendered, and names one of its tags, would otherwise be lost: if it may
+// have removed the page (Invalidate, Purge) the page is not stored; if it
+// marked pages stale the page is stored stale, so it is rendered again
+// within the bound.
+func (c *Cache) PutFrom(key string, p *Page, src any, seq uint64) {
+	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	changed, removed := c.changedSince(seq, p.Tags)
+	if removed {
+		return
+	}
+	e := c.put(key, p, src)
+	if changed && c.staleFor > 0 {
+		e.staleSince, e.staleSeq = e.page.stored, c.seq
+	}
 }
 
 // put stores p as a fresh entry, just asked for (c.mu held).
@@ -372,6 +438,7 @@ func (c *Cache) Invalidate(tags ...string) int {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.record(tags, true, false)
 	n := 0
 	for _, t := range tags {
 		for key := range c.tags[t] {
@@ -428,7 +495,7 @@ func (c *Cache) StaleHot(within time.Duration, max int, tags ...string) (n int, 
 		return c.Invalidate(tags...), nil
 	}
 	defer c.mu.Unlock()
-	c.seq++
+	c.record(tags, false, false)
 	now := c.now()
 	for _, t := range tags {
 		for key := range c.tags[t] {
@@ -459,6 +526,7 @@ func (c *Cache) Purge() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.record(nil, true, true)
 	c.invalidations += uint64(len(c.entries))
 	c.lru.Init()
 	c.entries = map[string]*list.Element{}

@@ -277,11 +277,11 @@ func TestCacheStaleHot(t *testing.T) {
 	c := NewCache(1<<20, time.Hour)
 	c.SetClock(func() time.Time { return now })
 	c.SetStaleFor(10 * time.Second)
-	c.PutFrom("/cold/", NewPage(200, []byte("<p>cold</p>"), []string{"product:1"}), "cold-src")
+	c.PutFrom("/cold/", NewPage(200, []byte("<p>cold</p>"), []string{"product:1"}), "cold-src", c.Seq())
 	now = now.Add(2 * time.Minute)
-	c.PutFrom("/hot/", NewPage(200, []byte("<p>hot</p>"), []string{"product:1"}), "hot-src")
+	c.PutFrom("/hot/", NewPage(200, []byte("<p>hot</p>"), []string{"product:1"}), "hot-src", c.Seq())
 	c.Put("/no-src/", NewPage(200, []byte("<p>x</p>"), []string{"product:1"}))
-	c.PutFrom("/other/", NewPage(200, []byte("<p>o</p>"), []string{"product:2"}), "other-src")
+	c.PutFrom("/other/", NewPage(200, []byte("<p>o</p>"), []string{"product:2"}), "other-src", c.Seq())
 
 	n, hot := c.StaleHot(time.Minute, 8, "product:1")
 	if n != 3 || len(hot) != 1 || hot[0].Key != "/hot/" || hot[0].Src != "hot-src" {
@@ -299,9 +299,63 @@ func TestCacheStaleHot(t *testing.T) {
 		t.Errorf("second change: hot %v; want /hot/ again", hot)
 	}
 	// max bounds the pages handed out.
-	c.PutFrom("/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:2"}), "a")
-	c.PutFrom("/b/", NewPage(200, []byte("<p>b</p>"), []string{"product:2"}), "b")
+	c.PutFrom("/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:2"}), "a", c.Seq())
+	c.PutFrom("/b/", NewPage(200, []byte("<p>b</p>"), []string{"product:2"}), "b", c.Seq())
 	if _, hot := c.StaleHot(time.Minute, 2, "product:2"); len(hot) != 2 {
 		t.Errorf("max 2: %d pages handed out", len(hot))
+	}
+}
+
+// TestCachePutFromAfterAChange: a page loaded before a change and stored
+// after it is stored stale when the change marked its tags stale, not
+// stored when the change may have removed it, and fresh when the change
+// named other tags or came before the load.
+func TestCachePutFromAfterAChange(t *testing.T) {
+	c := NewCache(1<<20, time.Hour)
+	c.SetStaleFor(10 * time.Second)
+	page := func() *Page { return NewPage(200, []byte("<p>a</p>"), []string{"product:1", "listing"}) }
+
+	seq := c.Seq()
+	c.Stale("product:1")
+	c.PutFrom("/a/", page(), "src", seq)
+	if _, state, refresh := c.Lookup("/a/"); state != Stale || !refresh {
+		t.Errorf("loaded before a price change: %v, refresh %v; want stale and a re-render", state, refresh)
+	}
+
+	seq = c.Seq()
+	c.Invalidate("listing")
+	c.PutFrom("/b/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/b/"); state != Miss {
+		t.Errorf("loaded before a removal: %v, want not stored", state)
+	}
+
+	seq = c.Seq()
+	c.Purge()
+	c.PutFrom("/c/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/c/"); state != Miss {
+		t.Errorf("loaded before a purge: %v, want not stored", state)
+	}
+
+	seq = c.Seq()
+	c.Stale("product:2")
+	c.Invalidate("product:3")
+	c.PutFrom("/d/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/d/"); state != Fresh {
+		t.Errorf("changes to other products meanwhile: %v, want fresh", state)
+	}
+	c.Stale("product:1")
+	c.PutFrom("/e/", page(), "src", c.Seq())
+	if _, state, _ := c.Lookup("/e/"); state != Fresh {
+		t.Errorf("a change before the load: %v, want fresh", state)
+	}
+
+	// More changes than it can look back over: stored stale.
+	seq = c.Seq()
+	for range recentChanges {
+		c.Stale("product:9")
+	}
+	c.PutFrom("/f/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/f/"); state != Stale {
+		t.Errorf("after %d changes: %v, want stale", recentChanges, state)
 	}
 }

@@ -137,6 +137,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		// Shared by every visitor: never a viewer's settings.
 		ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(r.Context())), 10*time.Second)
 		defer cancel()
+		seq := s.cache.Seq() // a change while this loads is not lost (PutFrom)
 		res, err := load(ctx, pageURL)
 		if err != nil {
 			return nil, err
@@ -146,7 +147,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			return nil, err
 		}
 		if res.Status == http.StatusOK {
-			s.cache.PutFrom(key, p, load)
+			s.cache.PutFrom(key, p, load, seq)
 		}
 		return p, nil
 	})
