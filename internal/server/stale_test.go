@@ -151,3 +151,24 @@ func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 		})
 	})
 }
+
+// changesApplied waits until the change follower has read every change
+// committed so far (tests that count cache hits after writes need it now
+// that a page loaded while a change is read is stored stale): it saves a
+// product in a category of its own, a "product" change, and waits until its
+// cached page is marked stale. The log is read in order.
+func changesApplied(t *testing.T, srv *server.Server, db *sqlstore.DB) {
+	t.Helper()
+	const marker = "/product/everyday-crew-socks/"
+	s := &shop{t: t, db: db, srv: srv}
+	eventually(t, "the marker page cached", func() bool { return s.get(marker).Header.Get("X-Cache") == "hit" })
+	marked := metricValue(t, s, "vitrine_page_cache_staled")
+	socks, err := db.ProductBySlug(context.Background(), "everyday-crew-socks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveProduct(context.Background(), socks, nil); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the changes applied", func() bool { return metricValue(t, s, "vitrine_page_cache_staled") > marked })
+}
