@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -108,7 +109,10 @@ func benchRender(b *testing.B, url string, data func(*fixture) []byte) {
 }
 
 // benchRenderParallel renders with a pool of GOMAXPROCS engines from
-// GOMAXPROCS goroutines: the engine's throughput on this machine.
+// GOMAXPROCS goroutines: the engine's throughput on this machine. Run it
+// with -cpu 1,2 to see whether renders run in parallel:
+//
+//	go test -run '^$' -bench 'RenderProductPageParallel$' -cpu 1,2 -benchtime 200x ./internal/render/
 func benchRenderParallel(b *testing.B, url string, data func(*fixture) []byte) {
 	f := newFixture(b)
 	e := newEngine(b, f.bundle, runtime.GOMAXPROCS(0))
@@ -118,6 +122,7 @@ func benchRenderParallel(b *testing.B, url string, data func(*fixture) []byte) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu0 := processCPU()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -127,6 +132,33 @@ func benchRenderParallel(b *testing.B, url string, data func(*fixture) []byte) {
 			}
 		}
 	})
+	b.StopTimer()
+	reportThroughput(b, cpu0)
+}
+
+// processCPU is the CPU time (user + system) the process used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportThroughput adds renders per second of wall time and CPU time per
+// render since cpu0. On a shared machine the wall figure moves with the
+// other load; the CPU figure shows whether parallel renders cost more each
+// (a contended lock spins and sleeps), and cores-used shows how many cores
+// the renders kept busy.
+func reportThroughput(b *testing.B, cpu0 time.Duration) {
+	cpu := processCPU() - cpu0
+	wall := b.Elapsed()
+	if b.N == 0 || wall <= 0 {
+		return
+	}
+	b.ReportMetric(float64(b.N)/wall.Seconds(), "renders/s")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cores-used")
 }
 
 func product(f *fixture) []byte { return f.prodRaw }

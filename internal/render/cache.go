@@ -111,23 +111,93 @@ func entrySize(key string, p *Page) int64 {
 // is tagged with what it shows ("product:12", "listing"), and a change
 // invalidates only the pages carrying its tags. MaxAge bounds how stale a
 // page can get through changes no tag names.
+//
+// A change either drops the pages it touches (Invalidate: the page may be
+// gone, as for a product put in the trash) or marks them stale (Stale: the
+// page is still there, with new content). A stale page is still answered by
+// Lookup, to one caller with the duty to re-render it (at most one re-render
+// per page at a time), for at most staleFor after the first change that
+// made it stale; after that it is dropped and the next request renders.
 type Cache struct {
 	mu       sync.Mutex
 	maxBytes int64
 	maxAge   time.Duration
+	staleFor time.Duration
 	used     int64
 	lru      *list.List // front: most recent; values are *cacheEntry
 	entries  map[string]*list.Element
 	tags     map[string]map[string]struct{}
 	now      func() time.Time
 
-	hits, misses, evictions, invalidations uint64
+	// seq counts the changes (Stale, Invalidate, Purge): a render reads it
+	// before loading, and PutRevalidated and PutFrom know from it whether a
+	// change came meanwhile; recent holds the last changes' tags by seq.
+	seq    uint64
+	recent [recentChanges]change
+
+	hits, misses, evictions, invalidations, staleHits, staled uint64
+}
+
+// recentChanges is how many changes PutFrom can look back over; a render
+// that took longer than that many changes is stored stale.
+const recentChanges = 64
+
+// change is one call of Stale, Invalidate or Purge, as PutFrom checks it.
+type change struct {
+	tags   []string
+	remove bool // Invalidate or Purge: the page may be gone
+	all    bool // Purge
+}
+
+// record notes a change under the next seq (c.mu held).
+func (c *Cache) record(tags []string, remove, all bool) {
+	c.seq++
+	c.recent[c.seq%recentChanges] = change{tags: append([]string(nil), tags...), remove: remove, all: all}
+}
+
+// changedSince reports whether a change after seq names one of tags, and
+// whether one of those may have removed the page (c.mu held).
+func (c *Cache) changedSince(seq uint64, tags []string) (changed, removed bool) {
+	if c.seq-seq >= recentChanges {
+		return true, false // too many to look back over: render again
+	}
+	for s := seq + 1; s <= c.seq; s++ {
+		ch := c.recent[s%recentChanges]
+		hit := ch.all
+		for _, t := range ch.tags {
+			if hit {
+				break
+			}
+			for _, pt := range tags {
+				if t == pt {
+					hit = true
+					break
+				}
+			}
+		}
+		if hit {
+			changed = true
+			removed = removed || ch.remove
+		}
+	}
+	return changed, removed
 }
 
 type cacheEntry struct {
 	key  string
 	page *Page
 	size int64 // entrySize when stored: what removing it gives back
+	// staleSince is when the first change not yet rendered marked the page
+	// stale (zero: fresh); staleSeq is the seq of the last such change.
+	staleSince time.Time
+	staleSeq   uint64
+	// refreshing: a caller was told to re-render the page and has not
+	// reported back yet.
+	refreshing bool
+	// src is what PutFrom was given to render the page again; lastHit is
+	// when it was last asked for (StaleHot re-renders recent ones ahead).
+	src     any
+	lastHit time.Time
 }
 
 // NewCache makes a cache of at most maxBytes; maxBytes 0 disables it.
@@ -136,10 +206,32 @@ func NewCache(maxBytes int64, maxAge time.Duration) *Cache {
 		tags: map[string]map[string]struct{}{}, now: time.Now}
 }
 
+// SetStaleFor sets how long after a change a stale page may still be
+// answered by Lookup (0: Stale drops pages as Invalidate does).
+func (c *Cache) SetStaleFor(d time.Duration) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.staleFor = d
+	c.mu.Unlock()
+}
+
+// SetClock replaces the cache's clock (tests move it to check the bounds).
+func (c *Cache) SetClock(now func() time.Time) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.now = now
+	c.mu.Unlock()
+}
+
 // Enabled reports whether the cache stores anything.
 func (c *Cache) Enabled() bool { return c != nil && c.maxBytes > 0 }
 
-// Get returns the page for key, if cached and fresh.
+// Get returns the page for key, if cached and fresh. A stale page is a
+// miss here, and stays for Lookup: the caller renders and Puts.
 func (c *Cache) Get(key string) (*Page, bool) {
 	if !c.Enabled() {
 		return nil, false
@@ -147,19 +239,122 @@ func (c *Cache) Get(key string) (*Page, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[key]
-	if !ok {
-		c.misses++
-		return nil, false
-	}
-	e := el.Value.(*cacheEntry)
-	if c.maxAge > 0 && c.now().Sub(e.page.stored) > c.maxAge {
-		c.remove(el)
+	if !ok || c.expired(el) || !el.Value.(*cacheEntry).staleSince.IsZero() {
 		c.misses++
 		return nil, false
 	}
 	c.lru.MoveToFront(el)
 	c.hits++
-	return e.page, true
+	el.Value.(*cacheEntry).lastHit = c.now()
+	return el.Value.(*cacheEntry).page, true
+}
+
+// expired drops the entry and reports true if it is past MaxAge, or stale
+// for longer than staleFor.
+func (c *Cache) expired(el *list.Element) bool {
+	e := el.Value.(*cacheEntry)
+	now := c.now()
+	if (c.maxAge > 0 && now.Sub(e.page.stored) > c.maxAge) ||
+		(!e.staleSince.IsZero() && now.Sub(e.staleSince) > c.staleFor) {
+		c.remove(el)
+		return true
+	}
+	return false
+}
+
+// State is what Lookup found.
+type State int
+
+const (
+	Miss  State = iota // not cached (or too old): render it
+	Fresh              // the page as it is
+	Stale              // a change since: answer it, and re-render if told to
+)
+
+// Lookup returns the page for key and its state. For a stale page, refresh
+// is true for exactly one caller until that caller reports back with
+// PutRevalidated or RevalidateFailed: that caller re-renders the page, the
+// others answer the stale one meanwhile. Call Seq before loading the page
+// again.
+func (c *Cache) Lookup(key string) (p *Page, state State, refresh bool) {
+	if !c.Enabled() {
+		return nil, Miss, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		c.misses++
+		return nil, Miss, false
+	}
+	if c.expired(el) {
+		c.misses++
+		return nil, Miss, false
+	}
+	e := el.Value.(*cacheEntry)
+	c.lru.MoveToFront(el)
+	e.lastHit = c.now()
+	if e.staleSince.IsZero() {
+		c.hits++
+		return e.page, Fresh, false
+	}
+	c.staleHits++
+	if !e.refreshing {
+		e.refreshing = true
+		refresh = true
+	}
+	return e.page, Stale, refresh
+}
+
+// Seq is read before a page is loaded, and passed to PutFrom or
+// PutRevalidated.
+func (c *Cache) Seq() uint64 {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seq
+}
+
+// PutRevalidated stores the re-render of a stale page, loaded after seq was
+// read. If the page was dropped meanwhile (a removal, eviction, expiry) it
+// is not stored: the next request renders. If another change marked it
+// stale after seq, the new page is stored still stale, from the first
+// change's time, so the bound holds and one more re-render follows.
+func (c *Cache) PutRevalidated(key string, p *Page, seq uint64) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		return
+	}
+	old := el.Value.(*cacheEntry)
+	if entrySize(key, p) > c.maxBytes/4 {
+		c.remove(el)
+		return
+	}
+	e := c.put(key, p, old.src)
+	e.lastHit = old.lastHit
+	if old.staleSeq > seq {
+		e.staleSince, e.staleSeq = old.staleSince, old.staleSeq
+	}
+}
+
+// RevalidateFailed gives back the refresh duty Lookup handed out for key,
+// so that a later request tries again.
+func (c *Cache) RevalidateFailed(key string) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		el.Value.(*cacheEntry).refreshing = false
+	}
 }
 
 // Put stores a page under key.
@@ -169,12 +364,41 @@ func (c *Cache) Put(key string, p *Page) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.put(key, p, nil)
+}
+
+// PutFrom stores a page loaded after seq (Seq) was read, with src, what the
+// caller needs to render it again (StaleHot hands it back for pages to
+// re-render ahead). A change that came while the page was loaded and
+// rendered, and names one of its tags, would otherwise be lost: if it may
+// have removed the page (Invalidate, Purge) the page is not stored; if it
+// marked pages stale the page is stored stale, so it is rendered again
+// within the bound.
+func (c *Cache) PutFrom(key string, p *Page, src any, seq uint64) {
+	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	changed, removed := c.changedSince(seq, p.Tags)
+	if removed {
+		return
+	}
+	e := c.put(key, p, src)
+	if changed && c.staleFor > 0 {
+		e.staleSince, e.staleSeq = e.page.stored, c.seq
+	}
+}
+
+// put stores p as a fresh entry, just asked for (c.mu held).
+func (c *Cache) put(key string, p *Page, src any) *cacheEntry {
 	if el, ok := c.entries[key]; ok {
 		c.remove(el)
 	}
 	p.stored = c.now()
 	size := entrySize(key, p)
-	el := c.lru.PushFront(&cacheEntry{key: key, page: p, size: size})
+	e := &cacheEntry{key: key, page: p, size: size, src: src, lastHit: p.stored}
+	el := c.lru.PushFront(e)
 	c.entries[key] = el
 	c.used += size
 	for _, t := range p.Tags {
@@ -189,6 +413,7 @@ func (c *Cache) Put(key string, p *Page) {
 		c.remove(c.lru.Back())
 		c.evictions++
 	}
+	return e
 }
 
 func (c *Cache) remove(el *list.Element) {
@@ -213,6 +438,7 @@ func (c *Cache) Invalidate(tags ...string) int {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.record(tags, true, false)
 	n := 0
 	for _, t := range tags {
 		for key := range c.tags[t] {
@@ -226,6 +452,73 @@ func (c *Cache) Invalidate(tags ...string) int {
 	return n
 }
 
+// Drop removes the page stored under key, if any.
+func (c *Cache) Drop(key string) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.remove(el)
+		c.invalidations++
+	}
+}
+
+// Stale marks every page tagged with any of tags stale and returns how
+// many: Lookup answers them for at most staleFor more while one caller
+// re-renders each. With staleFor 0 it is Invalidate.
+func (c *Cache) Stale(tags ...string) int {
+	n, _ := c.StaleHot(0, 0, tags...)
+	return n
+}
+
+// Refresh is a page to render again ahead of requests: its key and the src
+// it was stored with.
+type Refresh struct {
+	Key string
+	Src any
+}
+
+// StaleHot is Stale, and also hands the caller the duty to re-render at
+// most max of the pages it marks that were asked for within the last
+// within and were stored with a src: the caller renders each and reports
+// back with PutRevalidated or RevalidateFailed, as a Lookup caller told to
+// refresh does.
+func (c *Cache) StaleHot(within time.Duration, max int, tags ...string) (n int, hot []Refresh) {
+	if !c.Enabled() {
+		return 0, nil
+	}
+	c.mu.Lock()
+	if c.staleFor <= 0 {
+		c.mu.Unlock()
+		return c.Invalidate(tags...), nil
+	}
+	defer c.mu.Unlock()
+	c.record(tags, false, false)
+	now := c.now()
+	for _, t := range tags {
+		for key := range c.tags[t] {
+			el, ok := c.entries[key]
+			if !ok {
+				continue
+			}
+			e := el.Value.(*cacheEntry)
+			if e.staleSince.IsZero() {
+				e.staleSince = now
+				n++
+			}
+			e.staleSeq = c.seq
+			if len(hot) < max && !e.refreshing && e.src != nil && now.Sub(e.lastHit) <= within {
+				e.refreshing = true
+				hot = append(hot, Refresh{Key: key, Src: e.src})
+			}
+		}
+	}
+	c.staled += uint64(n)
+	return n, hot
+}
+
 // Purge drops everything.
 func (c *Cache) Purge() {
 	if !c.Enabled() {
@@ -233,6 +526,7 @@ func (c *Cache) Purge() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.record(nil, true, true)
 	c.invalidations += uint64(len(c.entries))
 	c.lru.Init()
 	c.entries = map[string]*list.Element{}
@@ -240,11 +534,13 @@ func (c *Cache) Purge() {
 	c.used = 0
 }
 
-// CacheStats are counters for /metrics.
+// CacheStats are counters for /metrics. StaleHits counts stale pages
+// answered (Lookup), Staled pages marked stale by a change.
 type CacheStats struct {
 	Entries                                int
 	Bytes                                  int64
 	Hits, Misses, Evictions, Invalidations uint64
+	StaleHits, Staled                      uint64
 }
 
 // Stats returns the cache's counters.
@@ -254,5 +550,5 @@ func (c *Cache) Stats() CacheStats {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return CacheStats{len(c.entries), c.used, c.hits, c.misses, c.evictions, c.invalidations}
+	return CacheStats{len(c.entries), c.used, c.hits, c.misses, c.evictions, c.invalidations, c.staleHits, c.staled}
 }

@@ -172,3 +172,190 @@ func TestCacheBoundedUnderChurn(t *testing.T) {
 	t.Logf("heap held %d, accounted %d, entries %d", held, c2.Stats().Bytes, c2.Stats().Entries)
 	runtime.KeepAlive(c2)
 }
+
+// TestCacheStaleWhileRevalidate: a changed page is answered stale, with the
+// duty to render it again handed to one caller; a re-render replaces it; a
+// change during the re-render keeps it stale from the first change's time;
+// the bound drops it; a failed re-render hands the duty out again.
+func TestCacheStaleWhileRevalidate(t *testing.T) {
+	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	c := NewCache(1<<20, time.Hour)
+	c.SetClock(func() time.Time { return now })
+	c.SetStaleFor(10 * time.Second)
+	old := NewPage(200, []byte("<p>old</p>"), []string{"product:1"})
+	c.Put("/product/a/", old)
+	c.Put("/product/b/", NewPage(200, []byte("<p>b</p>"), []string{"product:2"}))
+
+	if n := c.Stale("product:1"); n != 1 {
+		t.Fatalf("Stale(product:1) marked %d pages, want 1", n)
+	}
+	if _, ok := c.Get("/product/a/"); ok {
+		t.Error("Get answered a stale page as fresh")
+	}
+	if _, state, _ := c.Lookup("/product/b/"); state != Fresh {
+		t.Errorf("an unrelated page is %v, want fresh", state)
+	}
+	p, state, refresh := c.Lookup("/product/a/")
+	if p != old || state != Stale || !refresh {
+		t.Fatalf("first Lookup after the change: page %v, state %v, refresh %v; want the old page, stale, refresh", p == old, state, refresh)
+	}
+	for range 3 {
+		if p, state, refresh := c.Lookup("/product/a/"); p != old || state != Stale || refresh {
+			t.Fatalf("later Lookup: page %v, state %v, refresh %v; want the old page, stale, no second refresh", p == old, state, refresh)
+		}
+	}
+	seq := c.Seq()
+	fresh := NewPage(200, []byte("<p>new</p>"), []string{"product:1"})
+	c.PutRevalidated("/product/a/", fresh, seq)
+	if p, state, _ := c.Lookup("/product/a/"); p != fresh || state != Fresh {
+		t.Fatalf("after the re-render: new page %v, state %v; want the new page, fresh", p == fresh, state)
+	}
+
+	// A second change while the re-render loads: the result is stored,
+	// still stale from the first change, and a new refresh is handed out.
+	c.Stale("product:1")
+	first := now
+	if _, _, refresh := c.Lookup("/product/a/"); !refresh {
+		t.Fatal("no refresh handed out after the second change")
+	}
+	seq = c.Seq()
+	now = now.Add(4 * time.Second)
+	c.Stale("product:1")
+	mid := NewPage(200, []byte("<p>mid</p>"), []string{"product:1"})
+	c.PutRevalidated("/product/a/", mid, seq)
+	p, state, refresh = c.Lookup("/product/a/")
+	if p != mid || state != Stale || !refresh {
+		t.Fatalf("re-render overtaken by a change: page %v, state %v, refresh %v; want the new page, stale, refresh", p == mid, state, refresh)
+	}
+	// A failure gives the duty back.
+	c.RevalidateFailed("/product/a/")
+	if _, _, refresh := c.Lookup("/product/a/"); !refresh {
+		t.Error("after RevalidateFailed no caller is told to re-render")
+	}
+	// The bound counts from the first change not rendered: 10 s after it
+	// the page is gone, whatever came later.
+	now = first.Add(10*time.Second + time.Millisecond)
+	if _, state, _ := c.Lookup("/product/a/"); state != Miss {
+		t.Fatalf("a page stale for more than the bound is %v, want a miss", state)
+	}
+	// A re-render that reports back after the page was dropped stores
+	// nothing.
+	c.PutRevalidated("/product/a/", fresh, c.Seq())
+	if _, state, _ := c.Lookup("/product/a/"); state != Miss {
+		t.Errorf("a re-render of a dropped page was stored (%v)", state)
+	}
+	st := c.Stats()
+	if st.Staled != 2 || st.StaleHits < 5 {
+		t.Errorf("stats: %d pages staled, %d stale hits; want 2 and at least 5", st.Staled, st.StaleHits)
+	}
+
+	// Invalidate (a removal) drops a stale page too, and Drop drops one key.
+	c.Put("/product/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:1"}))
+	c.Stale("product:1")
+	if n := c.Invalidate("product:1"); n != 1 {
+		t.Errorf("Invalidate dropped %d stale pages, want 1", n)
+	}
+	c.Drop("/product/b/")
+	if _, state, _ := c.Lookup("/product/b/"); state != Miss {
+		t.Errorf("a dropped page is %v", state)
+	}
+
+	// staleFor 0: Stale is Invalidate.
+	c.SetStaleFor(0)
+	c.Put("/product/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:1"}))
+	c.Stale("product:1")
+	if _, state, _ := c.Lookup("/product/a/"); state != Miss {
+		t.Errorf("with no stale bound a changed page is %v, want a miss", state)
+	}
+}
+
+// TestCacheStaleHot: a change hands back the recently asked-for pages that
+// were stored with a source, at most max of them, and no request is told to
+// render those again; a page not asked for lately is left to requests.
+func TestCacheStaleHot(t *testing.T) {
+	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	c := NewCache(1<<20, time.Hour)
+	c.SetClock(func() time.Time { return now })
+	c.SetStaleFor(10 * time.Second)
+	c.PutFrom("/cold/", NewPage(200, []byte("<p>cold</p>"), []string{"product:1"}), "cold-src", c.Seq())
+	now = now.Add(2 * time.Minute)
+	c.PutFrom("/hot/", NewPage(200, []byte("<p>hot</p>"), []string{"product:1"}), "hot-src", c.Seq())
+	c.Put("/no-src/", NewPage(200, []byte("<p>x</p>"), []string{"product:1"}))
+	c.PutFrom("/other/", NewPage(200, []byte("<p>o</p>"), []string{"product:2"}), "other-src", c.Seq())
+
+	n, hot := c.StaleHot(time.Minute, 8, "product:1")
+	if n != 3 || len(hot) != 1 || hot[0].Key != "/hot/" || hot[0].Src != "hot-src" {
+		t.Fatalf("StaleHot: %d marked, hot %v; want 3 marked and only /hot/ with its source", n, hot)
+	}
+	if _, state, refresh := c.Lookup("/hot/"); state != Stale || refresh {
+		t.Errorf("/hot/: %v, refresh %v; want stale and no request told to render it", state, refresh)
+	}
+	if _, state, refresh := c.Lookup("/cold/"); state != Stale || !refresh {
+		t.Errorf("/cold/: %v, refresh %v; want stale, left to the request", state, refresh)
+	}
+	// The re-render keeps the source: the next change hands it out again.
+	c.PutRevalidated("/hot/", NewPage(200, []byte("<p>hot 2</p>"), []string{"product:1"}), c.Seq())
+	if _, hot := c.StaleHot(time.Minute, 8, "product:1"); len(hot) != 1 || hot[0].Src != "hot-src" {
+		t.Errorf("second change: hot %v; want /hot/ again", hot)
+	}
+	// max bounds the pages handed out.
+	c.PutFrom("/a/", NewPage(200, []byte("<p>a</p>"), []string{"product:2"}), "a", c.Seq())
+	c.PutFrom("/b/", NewPage(200, []byte("<p>b</p>"), []string{"product:2"}), "b", c.Seq())
+	if _, hot := c.StaleHot(time.Minute, 2, "product:2"); len(hot) != 2 {
+		t.Errorf("max 2: %d pages handed out", len(hot))
+	}
+}
+
+// TestCachePutFromAfterAChange: a page loaded before a change and stored
+// after it is stored stale when the change marked its tags stale, not
+// stored when the change may have removed it, and fresh when the change
+// named other tags or came before the load.
+func TestCachePutFromAfterAChange(t *testing.T) {
+	c := NewCache(1<<20, time.Hour)
+	c.SetStaleFor(10 * time.Second)
+	page := func() *Page { return NewPage(200, []byte("<p>a</p>"), []string{"product:1", "listing"}) }
+
+	seq := c.Seq()
+	c.Stale("product:1")
+	c.PutFrom("/a/", page(), "src", seq)
+	if _, state, refresh := c.Lookup("/a/"); state != Stale || !refresh {
+		t.Errorf("loaded before a price change: %v, refresh %v; want stale and a re-render", state, refresh)
+	}
+
+	seq = c.Seq()
+	c.Invalidate("listing")
+	c.PutFrom("/b/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/b/"); state != Miss {
+		t.Errorf("loaded before a removal: %v, want not stored", state)
+	}
+
+	seq = c.Seq()
+	c.Purge()
+	c.PutFrom("/c/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/c/"); state != Miss {
+		t.Errorf("loaded before a purge: %v, want not stored", state)
+	}
+
+	seq = c.Seq()
+	c.Stale("product:2")
+	c.Invalidate("product:3")
+	c.PutFrom("/d/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/d/"); state != Fresh {
+		t.Errorf("changes to other products meanwhile: %v, want fresh", state)
+	}
+	c.Stale("product:1")
+	c.PutFrom("/e/", page(), "src", c.Seq())
+	if _, state, _ := c.Lookup("/e/"); state != Fresh {
+		t.Errorf("a change before the load: %v, want fresh", state)
+	}
+
+	// More changes than it can look back over: stored stale.
+	seq = c.Seq()
+	for range recentChanges {
+		c.Stale("product:9")
+	}
+	c.PutFrom("/f/", page(), "src", seq)
+	if _, state, _ := c.Lookup("/f/"); state != Stale {
+		t.Errorf("after %d changes: %v, want stale", recentChanges, state)
+	}
+}

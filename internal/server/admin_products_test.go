@@ -120,8 +120,11 @@ func TestAdminProductsAPI(t *testing.T) {
 		if got := storePrice(t, other, p.ID); got != "1234" {
 			t.Errorf("the other instance still answers %s", got)
 		}
-		if page := visitorGet(other, "/product/enamel-mug/"); !strings.Contains(page.body, "12.34") {
-			t.Errorf("the other instance's product page still shows the old price")
+		// Its cached page is served stale until its re-render lands.
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(visitorGet(other, "/product/enamel-mug/").body, "12.34"); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the other instance's product page still shows the old price")
+			}
 		}
 
 		// A stale edit (Ada opened version 1) is refused with the current version; nothing changes.

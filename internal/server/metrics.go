@@ -17,7 +17,10 @@ type metrics struct {
 	latency     *prometheus.HistogramVec
 	renders     prometheus.Histogram
 	renderFails prometheus.Counter
-	fragRenders prometheus.Counter
+	// rendersAhead: changed pages re-rendered right after the change,
+	// before any request asked for them (pages.go).
+	rendersAhead prometheus.Counter
+	fragRenders  prometheus.Counter
 	// connsRejected counts connections closed by LimitConnsPerIP.
 	connsRejected prometheus.Counter
 }
@@ -45,6 +48,10 @@ func newMetrics(s *Server) *metrics {
 		Name: "vitrine_fragment_renders_total", Help: "Mini-cart fragment sets rendered (the rest came from the fragment cache).",
 	})
 	m.reg.MustRegister(m.fragRenders)
+	m.rendersAhead = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "vitrine_page_renders_ahead_total", Help: "Changed pages re-rendered right after the change, before a request asked for them.",
+	})
+	m.reg.MustRegister(m.rendersAhead)
 	m.reg.MustRegister(m.requests, m.latency, m.renders, m.renderFails, m.connsRejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	pool := func(name, help string, f func(read bool) float64) {
@@ -76,6 +83,8 @@ func newMetrics(s *Server) *metrics {
 		{"vitrine_page_cache_hits", func() float64 { return float64(s.cache.Stats().Hits) }},
 		{"vitrine_page_cache_misses", func() float64 { return float64(s.cache.Stats().Misses) }},
 		{"vitrine_page_cache_invalidations", func() float64 { return float64(s.cache.Stats().Invalidations) }},
+		{"vitrine_page_cache_staled", func() float64 { return float64(s.cache.Stats().Staled) }},
+		{"vitrine_page_cache_stale_hits", func() float64 { return float64(s.cache.Stats().StaleHits) }},
 		{"vitrine_api_cache_entries", func() float64 { return float64(s.api.Stats().Entries) }},
 		{"vitrine_api_cache_bytes", func() float64 { return float64(s.api.Stats().Bytes) }},
 		{"vitrine_api_cache_hits", func() float64 { return float64(s.api.Stats().Hits) }},

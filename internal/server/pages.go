@@ -116,8 +116,19 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return
 	}
 	key := pageURL
-	if p, ok := s.cache.Get(key); ok {
+	switch p, state, refresh := s.cache.Lookup(key); state {
+	case render.Fresh:
 		w.Header().Set("X-Cache", "hit")
+		writePage(w, r, p)
+		return
+	case render.Stale:
+		// A change since this page was rendered: answer it as it was,
+		// and (one request, not every one) render it again in the
+		// background. The cache bounds how long this lasts.
+		if refresh {
+			go s.revalidatePage(key, load)
+		}
+		w.Header().Set("X-Cache", "stale")
 		writePage(w, r, p)
 		return
 	}
@@ -126,6 +137,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		// Shared by every visitor: never a viewer's settings.
 		ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(r.Context())), 10*time.Second)
 		defer cancel()
+		seq := s.cache.Seq() // a change while this loads is not lost (PutFrom)
 		res, err := load(ctx, pageURL)
 		if err != nil {
 			return nil, err
@@ -135,7 +147,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			return nil, err
 		}
 		if res.Status == http.StatusOK {
-			s.cache.Put(key, p)
+			s.cache.PutFrom(key, p, load, seq)
 		}
 		return p, nil
 	})
@@ -145,6 +157,67 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 	}
 	w.Header().Set("X-Cache", "miss")
 	writePage(w, r, v.(*render.Page))
+}
+
+// DefaultCacheStale is how long after a change has been read a changed
+// page may still be answered while it is rendered again (Config.CacheStale).
+const DefaultCacheStale = 10 * time.Second
+
+// Pages re-rendered ahead of requests after a change: those asked for
+// within renderAheadWithin, at most renderAheadMax per batch of changes
+// (an import touching thousands of products leaves the rest to requests,
+// which get them stale meanwhile).
+const (
+	renderAheadWithin = time.Minute
+	renderAheadMax    = 64
+)
+
+// staleAndRenderAhead marks the pages tagged with tags stale and starts
+// re-rendering the recently asked-for ones at once, so that the next
+// shopper gets the new page rather than the stale one. The renders queue
+// for the engine's VMs like any other.
+func (s *Server) staleAndRenderAhead(tags []string) {
+	_, hot := s.cache.StaleHot(renderAheadWithin, renderAheadMax, tags...)
+	for _, h := range hot {
+		load, ok := h.Src.(loadFunc)
+		if !ok {
+			s.cache.RevalidateFailed(h.Key)
+			continue
+		}
+		s.metrics.rendersAhead.Inc()
+		go s.revalidatePage(h.Key, load)
+	}
+}
+
+// revalidatePage renders a stale cached page again, off any request, and
+// replaces it. A page that no longer loads (gone, moved, no longer a 200) is
+// dropped, so the next request answers what it is now; a failure that may
+// pass (the database, the render) keeps the stale page for the next
+// request to try again, within the cache's bound.
+func (s *Server) revalidatePage(key string, load loadFunc) {
+	seq := s.cache.Seq()
+	ctx, cancel := context.WithTimeout(pages.WithoutUser(context.Background()), 10*time.Second)
+	defer cancel()
+	res, err := load(ctx, key)
+	if err != nil {
+		if pages.IsNotFound(err) || errors.As(err, new(*pages.Moved)) {
+			s.cache.Drop(key)
+			return
+		}
+		s.log.Warn("render a changed page again", "url", clipLog(key), "err", err)
+		s.cache.RevalidateFailed(key)
+		return
+	}
+	p, err := s.renderPage(ctx, key, res)
+	switch {
+	case err != nil:
+		s.log.Warn("render a changed page again", "url", clipLog(key), "err", err)
+		s.cache.RevalidateFailed(key)
+	case res.Status != http.StatusOK:
+		s.cache.Drop(key)
+	default:
+		s.cache.PutRevalidated(key, p, seq)
+	}
 }
 
 // pageLoadFailed answers a page load's error: the 404 page, a redirect

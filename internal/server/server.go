@@ -62,6 +62,14 @@ type Config struct {
 	CacheMaxAge time.Duration
 	// ChangePoll is how often the catalogue change log is read.
 	ChangePoll time.Duration
+	// CacheStale is how long after a catalogue change has been read a page
+	// it changed may still be answered while one background render replaces
+	// it (stale-while-revalidate; 0: DefaultCacheStale; negative: never,
+	// a change drops the page). Changes that can remove a page (trash,
+	// draft, private, categories) drop it at once either way.
+	CacheStale time.Duration
+	// CacheClock, when set, replaces the page cache's clock (tests).
+	CacheClock func() time.Time
 	// MaxBodyBytes caps request bodies.
 	MaxBodyBytes int64
 	// Secret keys the HMACs of cart session cookies, Cart-Tokens and Store
@@ -202,6 +210,9 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	if cfg.ChangePoll == 0 {
 		cfg.ChangePoll = time.Second
 	}
+	if cfg.CacheStale == 0 {
+		cfg.CacheStale = DefaultCacheStale
+	}
 	if len(cfg.Secret) == 0 {
 		cfg.Secret = make([]byte, 32)
 		_, _ = rand.Read(cfg.Secret)
@@ -218,6 +229,10 @@ func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, asset
 	}
 	if cfg.Now != nil {
 		s.now = func() time.Time { return cfg.Now().UTC() }
+	}
+	s.cache.SetStaleFor(max(cfg.CacheStale, 0))
+	if cfg.CacheClock != nil {
+		s.cache.SetClock(cfg.CacheClock)
 	}
 	if err := s.initSettings(); err != nil { // settings.go
 		return nil, err
@@ -336,7 +351,10 @@ func (s *Server) applyChanges(ctx context.Context) {
 			return
 		}
 		purge, listed, pagesChanged, settingsChanged := false, false, false, false
-		var tags []string
+		// tags: every tag the changes name (the Store API's cache drops
+		// them all); of the pages, those tagged with gone are dropped and
+		// those tagged only with changed are marked stale (pages.go).
+		var tags, gone, changed []string
 		catalogChanges := changes[:0:0]
 		for _, c := range changes {
 			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
@@ -368,15 +386,24 @@ func (s *Server) applyChanges(ctx context.Context) {
 				// A stock count that moved without changing the stock
 				// status shows only in dynamic calls, never in pages.
 				tags = append(tags, stockTag(c.ProductID))
+				changed = append(changed, stockTag(c.ProductID))
 			default:
 				// "reviews": the review listings not limited to products
 				// (reviews_api.go) may gain or lose this product's reviews.
-				tags = append(tags, productTag(c.ProductID), stockTag(c.ProductID), reviewsTag)
+				named := []string{productTag(c.ProductID), stockTag(c.ProductID), reviewsTag}
 				if c.Kind == "product_listed" {
 					// Published, hidden, moved between categories or
-					// (un)featured: listings may gain or lose it.
-					tags = append(tags, "listing")
+					// (un)featured: listings may gain or lose it, and
+					// its own page may be gone (trash, draft, private).
+					named = append(named, "listing")
+					gone = append(gone, named...)
+				} else {
+					// The same product with new content (price, stock
+					// status, text, pictures, reviews): its pages are
+					// served stale while they are rendered again.
+					changed = append(changed, named...)
 				}
+				tags = append(tags, named...)
 			}
 		}
 		s.products.Invalidate(catalogChanges)
@@ -406,7 +433,8 @@ func (s *Server) applyChanges(ctx context.Context) {
 			s.api.Invalidate(tags...)
 			s.sitemaps.Invalidate(tags...)
 		default:
-			s.cache.Invalidate(tags...)
+			s.cache.Invalidate(gone...)
+			s.staleAndRenderAhead(changed)
 			s.api.Invalidate(tags...)
 			s.sitemaps.Invalidate(tags...)
 		}

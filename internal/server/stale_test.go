@@ -1,0 +1,174 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// newStaleShop is a started shop whose page cache runs on a clock the test
+// moves (the stale bound is 10 s on it).
+func newStaleShop(t *testing.T, db *sqlstore.DB) (*shop, *atomic.Int64) {
+	t.Helper()
+	var skew atomic.Int64 // nanoseconds added to the real time
+	srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond, CacheStale: 10 * time.Second,
+		CacheClock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return &shop{t: t, db: db, srv: srv}, &skew
+}
+
+// setTeePrice saves the Mountain Line Tee (a simple product) with a new regular price (minor units).
+func setTeePrice(t *testing.T, db *sqlstore.DB, cents int64) {
+	t.Helper()
+	ctx := context.Background()
+	tote, err := db.ProductBySlug(ctx, "mountain-line-tee")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tote.RegularPrice, tote.SalePrice = &cents, nil
+	if _, err := db.SaveProduct(ctx, tote, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestChangedPageServedStaleWhileRendered: a page asked for in the last
+// minute is rendered again right after a price change, and requests get the
+// old page (marked stale) until then; a page not asked for lately is
+// answered stale by the next request, which starts one background render;
+// either way the page renders once per change and then shows the new
+// price. A stale page is not served past the bound, and a change that
+// removes the page (a draft) drops it at once.
+func TestChangedPageServedStaleWhileRendered(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s, skew := newStaleShop(t, db)
+		const tee = "/product/mountain-line-tee/"
+		staled := func() float64 { return metricValue(t, s, "vitrine_page_cache_staled") }
+		ahead := func() float64 { return metricValue(t, s, "vitrine_page_renders_ahead_total") }
+		// untilNew asks for the page until it shows want, fresh from the
+		// cache; meanwhile every answer must be the old page, stale.
+		untilNew := func(old, want string) {
+			t.Helper()
+			eventually(t, "the page showing "+want, func() bool {
+				r := s.get(tee)
+				b := body(t, r)
+				switch r.Header.Get("X-Cache") {
+				case "stale":
+					if !strings.Contains(b, old) {
+						t.Fatalf("a stale answer without the old price %s", old)
+					}
+					return false
+				case "hit":
+					return strings.Contains(b, want)
+				}
+				t.Fatalf("while re-rendering: X-Cache %q (a request rendered)", r.Header.Get("X-Cache"))
+				return false
+			})
+		}
+
+		// The seeded price, cached (no change pending).
+		s.get(tee)
+		if r := s.get(tee); r.Header.Get("X-Cache") != "hit" || !strings.Contains(body(t, r), "$30.00") {
+			t.Fatalf("the page is not cached at the seeded price: X-Cache %q", r.Header.Get("X-Cache"))
+		}
+
+		// Asked for just now: rendered ahead, once.
+		before, marked, aheadBefore := s.renders(), staled(), ahead()
+		setTeePrice(t, db, 5678)
+		eventually(t, "the change marking the page stale", func() bool { return staled() > marked })
+		untilNew("$30.00", "$56.78")
+		if n := s.renders() - before; n != 1 {
+			t.Errorf("a change to a page asked for lately rendered it %d times, want once", n)
+		}
+		if n := ahead() - aheadBefore; n != 1 {
+			t.Errorf("%v pages rendered ahead, want 1", n)
+		}
+
+		// Not asked for in the last minute: the next request gets it
+		// stale and starts the one render.
+		skew.Add(int64(2 * time.Minute))
+		before, marked, aheadBefore = s.renders(), staled(), ahead()
+		setTeePrice(t, db, 6789)
+		eventually(t, "the second change marking the page stale", func() bool { return staled() > marked })
+		r := s.get(tee)
+		b := body(t, r)
+		if r.StatusCode != http.StatusOK || r.Header.Get("X-Cache") != "stale" || !strings.Contains(b, "$56.78") || strings.Contains(b, "$67.89") {
+			t.Fatalf("first GET after the change: %d, X-Cache %q, old price %v, new price %v; want 200, stale, the old page",
+				r.StatusCode, r.Header.Get("X-Cache"), strings.Contains(b, "$56.78"), strings.Contains(b, "$67.89"))
+		}
+		untilNew("$56.78", "$67.89")
+		if n := s.renders() - before; n != 1 {
+			t.Errorf("the change and its stale answers rendered the page %d times, want once", n)
+		}
+		if n := ahead() - aheadBefore; n != 0 {
+			t.Errorf("a page not asked for lately was rendered ahead (%v)", n)
+		}
+
+		// The bound: a page stale for longer than 10 s is not answered;
+		// the request renders the new one.
+		skew.Add(int64(2 * time.Minute))
+		marked = staled()
+		setTeePrice(t, db, 7890)
+		eventually(t, "the third change marking the page stale", func() bool { return staled() > marked })
+		skew.Add(int64(10*time.Second + time.Millisecond))
+		r = s.get(tee)
+		if b := body(t, r); r.Header.Get("X-Cache") != "miss" || !strings.Contains(b, "$78.90") {
+			t.Errorf("past the bound: X-Cache %q, new price %v; want a miss showing the new price", r.Header.Get("X-Cache"), strings.Contains(b, "$78.90"))
+		}
+
+		// A draft is gone at once: never answered stale.
+		if r := s.get(tee); r.Header.Get("X-Cache") != "hit" {
+			t.Fatalf("the page is not cached: X-Cache %q", r.Header.Get("X-Cache"))
+		}
+		p, err := db.ProductBySlug(context.Background(), "mountain-line-tee")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.SetProductStatus(context.Background(), []int64{p.ID}, catalog.StatusDraft, nil); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the draft's page gone", func() bool {
+			r := s.get(tee)
+			switch r.Header.Get("X-Cache") {
+			case "hit":
+				return false
+			case "stale":
+				t.Fatal("a product made a draft was answered stale")
+			}
+			return r.StatusCode == http.StatusNotFound
+		})
+	})
+}
+
+// changesApplied waits until the change follower has read every change
+// committed so far (tests that count cache hits after writes need it now
+// that a page loaded while a change is read is stored stale): it saves a
+// product in a category of its own, a "product" change, and waits until its
+// cached page is marked stale. The log is read in order.
+func changesApplied(t *testing.T, srv *server.Server, db *sqlstore.DB) {
+	t.Helper()
+	const marker = "/product/everyday-crew-socks/"
+	s := &shop{t: t, db: db, srv: srv}
+	eventually(t, "the marker page cached", func() bool { return s.get(marker).Header.Get("X-Cache") == "hit" })
+	marked := metricValue(t, s, "vitrine_page_cache_staled")
+	socks, err := db.ProductBySlug(context.Background(), "everyday-crew-socks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveProduct(context.Background(), socks, nil); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the changes applied", func() bool { return metricValue(t, s, "vitrine_page_cache_staled") > marked })
+}
