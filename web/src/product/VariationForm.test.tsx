@@ -70,10 +70,14 @@ async function mounted() {
 }
 
 describe('VariationForm', () => {
-  it('renders on the server without browser globals: selects, no swatches, button needing a selection', () => {
+  it('renders on the server without browser globals: selects and their swatches (the stylesheet shows one), button needing a selection', () => {
     const html = renderToString(<VariationForm data={page()} />);
     expect(html).toContain('name="attribute_pa_color"');
-    expect(html).not.toContain('role="radiogroup"');
+    // The swatches are in the HTML, so hydration moves nothing; the select
+    // they drive is not hidden from assistive technology until they work.
+    expect(html).toContain('role="radiogroup"');
+    expect(html).toContain('class="variation-select--swatched"');
+    expect(html).not.toMatch(/<select[^>]*aria-hidden/);
     expect(html).toContain('disabled wc-variation-selection-needed');
   });
 

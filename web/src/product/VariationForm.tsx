@@ -269,7 +269,13 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
             const value = chosen[sw.key] || '';
             const opt = sw.options.find((o) => o.slug === value);
             const name = decodeEntities(sw.name);
-            const withSwatches = enhanced && sw.type !== 'select';
+            // Swatches are in the server's HTML too, so hydration swaps
+            // nothing and nothing moves (CLS). Before scripts run, the
+            // stylesheet shows the select instead (html without "js"); the
+            // select stays hidden from assistive technology only once the
+            // swatches work.
+            const withSwatches = sw.type !== 'select';
+            const swatchesLive = enhanced && withSwatches;
             return (
               <tr key={sw.key}>
                 <th className="label" scope="row">
@@ -300,8 +306,8 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
                     data-attribute_name={attr}
                     value={value}
                     className={withSwatches ? 'variation-select--swatched' : undefined}
-                    aria-hidden={withSwatches ? true : undefined}
-                    tabIndex={withSwatches ? -1 : undefined}
+                    aria-hidden={swatchesLive ? true : undefined}
+                    tabIndex={swatchesLive ? -1 : undefined}
                     onChange={(e) => pick(sw.key, e.currentTarget.value)}
                   >
                     <option value="">Choose an option</option>

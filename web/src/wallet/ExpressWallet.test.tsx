@@ -28,8 +28,11 @@ afterEach(() => {
 });
 
 describe('ExpressWallet', () => {
-  it('renders nothing on the server (buttons need scripts), nor without the wallet, and asks nothing on mount', async () => {
-    expect(renderToString(<ExpressWallet context="cart" enabled />)).toBe('');
+  it('is in the server HTML with disabled buttons (no shift at hydration), nothing without the wallet, and asks nothing on mount', async () => {
+    const html = renderToString(<ExpressWallet context="cart" enabled />);
+    expect(html).toContain('class="express-wallet"');
+    expect(html.match(/<button[^>]* disabled=""/g)).toHaveLength(2);
+    expect(renderToString(<ExpressWallet context="cart" enabled={false} />)).toBe('');
     const calls = stubFetch({});
     const off = render(<ExpressWallet context="cart" enabled={false} />);
     expect(screen.queryByRole('button')).toBeNull();
@@ -37,6 +40,8 @@ describe('ExpressWallet', () => {
     render(<ExpressWallet context="cart" enabled />);
     expect(await screen.findByRole('button', { name: 'PayPal' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Pay Later' })).toBeVisible();
+    // Enabled once the app runs.
+    expect(screen.getByRole('button', { name: 'PayPal' })).toBeEnabled();
     expect(calls).toHaveLength(0);
   });
 

@@ -75,11 +75,13 @@ export function ExpressWallet({ context, productId, enabled }: { context: Wallet
   const [busy, setBusy] = useState<Funding | null>(null);
   const [error, setError] = useState('');
   const running = useRef(false);
-  // The buttons need scripts, so they appear after hydration, and only when
-  // the server has the wallet on (settings.wallet in the page data). No
-  // request is made until a button is pressed.
+  // The buttons are in the server's HTML when the shop has the wallet on
+  // (settings.wallet in the page data), so hydration moves nothing (CLS).
+  // They need scripts: disabled until the app runs, and hidden by the
+  // stylesheet on a page without scripts (html without "js"). No request
+  // is made until a button is pressed.
   useEffect(() => setMounted(true), []);
-  if (!enabled || !mounted) return null;
+  if (!enabled) return null;
 
   const pay = async (funding: Funding) => {
     if (running.current) return;
@@ -118,6 +120,7 @@ export function ExpressWallet({ context, productId, enabled }: { context: Wallet
     <button
       type="button"
       className={`express-wallet__button express-wallet__button--${f}`}
+      disabled={!mounted}
       aria-disabled={busy !== null}
       aria-busy={busy === f}
       onClick={() => void pay(f)}
