@@ -122,6 +122,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
+		epoch := s.cacheEpoch()
 		// Detached from the first caller: others may be waiting on it.
 		// Shared by every visitor: never a viewer's settings.
 		ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(r.Context())), 10*time.Second)
@@ -135,7 +136,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			return nil, err
 		}
 		if res.Status == http.StatusOK {
-			s.cache.Put(key, p)
+			s.putFresh(s.cache, key, p, epoch)
 		}
 		return p, nil
 	})

@@ -28,6 +28,7 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
+		epoch := s.cacheEpoch()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
 		defer cancel()
 		res, err := s.loader.QuickView(ctx, id)
@@ -46,7 +47,7 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		p := render.NewPage(http.StatusOK, []byte(html), res.Tags)
-		s.cache.Put(key, p)
+		s.putFresh(s.cache, key, p, epoch)
 		return p, nil
 	})
 	switch {
