@@ -269,17 +269,23 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		}
 		items = append(items, it)
 	}
-	// Take stock row by row in id order (a fixed lock order).
-	rowIDs := make([]int64, 0, len(uses)+len(sales))
+	// Take stock row by row in id order (a fixed lock order). Products
+	// without managed stock only count the sale (total_sales), as the last
+	// writes of the transaction (salesOnly below): the row lock that
+	// serializes every order of a best-seller is then held for that one
+	// statement and the commit, not for the whole order.
+	rowIDs := make([]int64, 0, len(uses))
+	salesOnly := make([]int64, 0, len(sales))
 	for id := range uses {
 		rowIDs = append(rowIDs, id)
 	}
 	for id := range sales {
 		if uses[id] == nil {
-			rowIDs = append(rowIDs, id)
+			salesOnly = append(salesOnly, id)
 		}
 	}
 	slices.Sort(rowIDs)
+	slices.Sort(salesOnly)
 	type change struct {
 		id   int64
 		kind string
@@ -287,12 +293,6 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	var changes []change
 	for _, id := range rowIDs {
 		u := uses[id]
-		if u == nil {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET total_sales = total_sales + ? WHERE id = ?`), sales[id], id); err != nil {
-				return nil, err
-			}
-			continue
-		}
 		var left sql.NullInt64
 		err := tx.GetContext(ctx, &left, tx.Rebind(`UPDATE products SET
 				stock_quantity = stock_quantity - ?,
@@ -393,6 +393,15 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	}
 	if in.Method.Offline() {
 		if err := enqueueOrderMails(ctx, tx, o.ID, now); err != nil {
+			return nil, err
+		}
+	}
+	// Last, in id order: the sales count of products without managed
+	// stock (see above). A product whose stock management was switched
+	// meanwhile can make two orders take rows in another order; PostgreSQL
+	// then reports a deadlock and db.tx runs the loser again.
+	for _, id := range salesOnly {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET total_sales = total_sales + ? WHERE id = ?`), sales[id], id); err != nil {
 			return nil, err
 		}
 	}
