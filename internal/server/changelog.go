@@ -27,10 +27,14 @@ import (
 // Caches are filled by shared loads (servePage and the other flight.Do
 // users): a load that read the store before a change was committed may
 // finish after the change was applied and would put a page older than the
-// change back in the cache, where it stays until its max age. putFresh
-// stores a load's answer only when no change was applied since the load
-// began (the epoch it read); otherwise the answer is served once and not
-// kept.
+// change back in the cache, where it stays until its max age. So a load
+// first notes the newest committed change id and catches up with the log
+// up to it (cacheMark; like Synced, it costs one SELECT MAX(id), and the
+// catch-up only when the log moved): everything up to that id is then in
+// the store and in this instance's in-memory caches the load reads.
+// putFresh stores the answer unless the follower began applying a newer
+// id, or a skipped id, while the load ran; such an answer is served once
+// and not kept.
 
 const (
 	changeBatch           = 500             // entries per read
@@ -46,8 +50,9 @@ type changeFollower struct {
 	mu   sync.Mutex          // one reader at a time: the poller and Synced
 	gaps map[int64]time.Time // skipped id → when it was first skipped
 
-	pub   sync.RWMutex  // held to write by an invalidation, to read by putFresh
-	epoch atomic.Uint64 // applied invalidations
+	pub    sync.RWMutex  // held to write by an invalidation, to read by putFresh
+	seen   atomic.Int64  // the newest id whose invalidation began (under pub)
+	filled atomic.Uint64 // batches of skipped ids applied (under pub)
 }
 
 // startChanges begins at the newest change and remembers the missing ids
@@ -104,7 +109,7 @@ func (s *Server) applyChanges(ctx context.Context) {
 				delete(f.gaps, c.ID)
 			}
 			s.log.Debug("catalogue changes committed out of order", "count", len(found), "first", found[0].ID)
-			s.applyBatch(ctx, found)
+			s.applyBatch(ctx, found, true)
 		}
 	}
 	for {
@@ -118,7 +123,7 @@ func (s *Server) applyChanges(ctx context.Context) {
 			return
 		}
 		f.skipped(last, changes, now)
-		s.applyBatch(ctx, changes)
+		s.applyBatch(ctx, changes, false)
 		s.lastChange.Store(changes[len(changes)-1].ID)
 		if len(changes) < changeBatch {
 			return
@@ -132,13 +137,17 @@ func (s *Server) changeReadFailed(ctx context.Context, err error) {
 	}
 }
 
-// applyBatch drops what changes touch and moves the epoch, so a load that
-// began before does not store its answer (putFresh).
-func (s *Server) applyBatch(ctx context.Context, changes []sqlstore.Change) {
+// applyBatch drops what changes (in id order; filled: ids skipped before)
+// touch, first noting them for putFresh.
+func (s *Server) applyBatch(ctx context.Context, changes []sqlstore.Change, filled bool) {
 	f := &s.changes
 	f.pub.Lock()
 	defer f.pub.Unlock()
-	f.epoch.Add(1)
+	if filled {
+		f.filled.Add(1)
+	} else if last := changes[len(changes)-1].ID; last > f.seen.Load() {
+		f.seen.Store(last)
+	}
 	s.invalidateChanges(ctx, changes)
 }
 
@@ -159,16 +168,36 @@ func (f *changeFollower) skipped(after int64, changes []sqlstore.Change, now tim
 	}
 }
 
-// cacheEpoch is read before a shared load that ends in putFresh.
-func (s *Server) cacheEpoch() uint64 { return s.changes.epoch.Load() }
+// loadMark is what a shared load started from (cacheMark).
+type loadMark struct {
+	version int64  // the newest committed change id; -1: unknown, never store
+	filled  uint64 // changeFollower.filled
+}
 
-// putFresh stores p under key in c unless a change was applied since epoch
-// (cacheEpoch, read before the load): the answer may predate that change.
-func (s *Server) putFresh(c *render.Cache, key string, p *render.Page, epoch uint64) {
+// cacheMark is taken before a shared load that ends in putFresh: the
+// newest committed change id, after catching up with the log to it.
+func (s *Server) cacheMark(ctx context.Context) loadMark {
+	m := loadMark{filled: s.changes.filled.Load()}
+	v, err := s.db.CatalogVersion(ctx)
+	if err != nil {
+		m.version = -1
+		return m
+	}
+	if v > s.lastChange.Load() {
+		s.applyChanges(ctx)
+	}
+	m.version = v
+	return m
+}
+
+// putFresh stores p under key in c unless, since m was taken, the
+// follower began applying a change newer than m.version or a skipped one:
+// the answer may predate that change.
+func (s *Server) putFresh(c *render.Cache, key string, p *render.Page, m loadMark) {
 	f := &s.changes
 	f.pub.RLock()
 	defer f.pub.RUnlock()
-	if f.epoch.Load() == epoch {
+	if m.version >= 0 && f.seen.Load() <= m.version && f.filled.Load() == m.filled {
 		c.Put(key, p)
 	}
 }

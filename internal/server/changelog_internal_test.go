@@ -14,16 +14,25 @@ import (
 func TestPutFreshAndSkippedIDs(t *testing.T) {
 	s := &Server{cache: render.NewCache(1<<20, time.Hour)}
 	page := func() *render.Page { return render.NewPage(http.StatusOK, []byte("<p>old</p>"), []string{"product:1"}) }
-	e := s.cacheEpoch()
-	s.putFresh(s.cache, "/a/", page(), e)
+	s.changes.seen.Store(7)
+	s.putFresh(s.cache, "/a/", page(), loadMark{version: 7})
 	if _, ok := s.cache.Get("/a/"); !ok {
-		t.Fatal("an answer with no change applied meanwhile was not kept")
+		t.Fatal("an answer loaded after change 7, with nothing newer applied, was not kept")
 	}
-	e = s.cacheEpoch()
-	s.changes.epoch.Add(1) // what applyBatch does before it invalidates
-	s.putFresh(s.cache, "/b/", page(), e)
+	s.changes.seen.Store(8) // change 8 applied while the load ran
+	s.putFresh(s.cache, "/b/", page(), loadMark{version: 7})
 	if _, ok := s.cache.Get("/b/"); ok {
-		t.Fatal("an answer that began before an applied change was kept")
+		t.Fatal("an answer that began before change 8 was applied was kept")
+	}
+	m := loadMark{version: 8, filled: s.changes.filled.Load()}
+	s.changes.filled.Add(1) // a skipped id committed and applied meanwhile
+	s.putFresh(s.cache, "/c/", page(), m)
+	if _, ok := s.cache.Get("/c/"); ok {
+		t.Fatal("an answer that began before a skipped change was applied was kept")
+	}
+	s.putFresh(s.cache, "/d/", page(), loadMark{version: -1, filled: s.changes.filled.Load()})
+	if _, ok := s.cache.Get("/d/"); ok {
+		t.Fatal("an answer whose start is unknown was kept")
 	}
 
 	var f changeFollower

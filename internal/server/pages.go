@@ -122,11 +122,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
-		epoch := s.cacheEpoch()
 		// Detached from the first caller: others may be waiting on it.
 		// Shared by every visitor: never a viewer's settings.
 		ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(r.Context())), 10*time.Second)
 		defer cancel()
+		mark := s.cacheMark(ctx)
 		res, err := load(ctx, pageURL)
 		if err != nil {
 			return nil, err
@@ -136,7 +136,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			return nil, err
 		}
 		if res.Status == http.StatusOK {
-			s.putFresh(s.cache, key, p, epoch)
+			s.putFresh(s.cache, key, p, mark)
 		}
 		return p, nil
 	})

@@ -28,9 +28,9 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
-		epoch := s.cacheEpoch()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
 		defer cancel()
+		mark := s.cacheMark(ctx)
 		res, err := s.loader.QuickView(ctx, id)
 		if err != nil {
 			return nil, err
@@ -47,7 +47,7 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		p := render.NewPage(http.StatusOK, []byte(html), res.Tags)
-		s.putFresh(s.cache, key, p, epoch)
+		s.putFresh(s.cache, key, p, mark)
 		return p, nil
 	})
 	switch {

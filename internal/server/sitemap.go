@@ -46,7 +46,7 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 	p, ok := s.api.Get(key)
 	if !ok {
 		v, err, _ := s.flight.Do(key, func() (any, error) {
-			epoch := s.cacheEpoch()
+			mark := s.cacheMark(r.Context())
 			doc, err := build(r.Context())
 			if err != nil {
 				return nil, err
@@ -59,7 +59,7 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 				return nil, err
 			}
 			p := render.NewPage(http.StatusOK, append([]byte(xml.Header), b...), []string{"listing", sitemapTag})
-			s.putFresh(s.api, key, p, epoch)
+			s.putFresh(s.api, key, p, mark)
 			return p, nil
 		})
 		if err != nil {
