@@ -98,6 +98,11 @@ type Config struct {
 	// MetricsAddr serves /metrics on its own listener; empty (or "off")
 	// turns it off. The shop's port never serves it.
 	MetricsAddr string
+	// DBMaxConns and DBMaxIdleConns size the PostgreSQL connection pool
+	// of this instance (0: the default, sqlstore.DefaultPostgresConns;
+	// idle 0: as many as DBMaxConns).
+	DBMaxConns     int
+	DBMaxIdleConns int
 	// MaxConnsPerIP caps the open connections of one client address on the
 	// shop's port (0: no cap; behind a reverse proxy use 0 or a high value).
 	MaxConnsPerIP int
@@ -174,6 +179,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	num(&c.MaxConnsPerIP, "max-conns-per-ip", 64, "open connections one client address may hold on --addr (0: no cap; behind a reverse proxy use 0 or a high value)")
 	str(&c.TrustedProxies, "trusted-proxies", "", "reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client for the per-address limits; empty: the connection's address is the client")
 	str(&c.DB, "db", "sqlite:./data/vitrine.db", "store: sqlite:PATH or postgres://…")
+	num(&c.DBMaxConns, "db-max-conns", 0, "PostgreSQL: connections this instance opens at most (0: 4 per CPU, at least 4); with several instances keep instances × this below the server's max_connections")
+	num(&c.DBMaxIdleConns, "db-max-idle-conns", 0, "PostgreSQL: connections kept open while idle (0: as many as --db-max-conns)")
 	str(&c.BaseURL, "base-url", "", "public origin of the shop, e.g. https://shop.example (default: from --addr)")
 	str(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	boolean(&c.Demo, "demo", false, "demo mode: seed the demo catalogue into an empty store and, without a PayPal client id, pay through the built-in sandbox at /_sandbox/paypal (no real money)")
@@ -259,6 +266,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
 			return c, nil, fmt.Errorf("--metrics-addr %q: %w", c.MetricsAddr, err)
 		}
+	}
+	if c.DBMaxConns < 0 || c.DBMaxConns > 10000 || c.DBMaxIdleConns < 0 || c.DBMaxIdleConns > 10000 {
+		return c, nil, fmt.Errorf("--db-max-conns %d, --db-max-idle-conns %d: use 0 (default) to 10000", c.DBMaxConns, c.DBMaxIdleConns)
 	}
 	if c.MaxConnsPerIP < 0 {
 		return c, nil, fmt.Errorf("--max-conns-per-ip %d: use 0 (no cap) or more", c.MaxConnsPerIP)
@@ -428,6 +438,10 @@ func version() string {
 func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*sqlstore.DB, error) {
 	db, err := sqlstore.Open(ctx, cfg.DB, log)
 	if err != nil {
+		return nil, err
+	}
+	if err := db.SetPool(cfg.DBMaxConns, cfg.DBMaxIdleConns); err != nil {
+		db.Close()
 		return nil, err
 	}
 	if err := db.Migrate(ctx); err != nil {

@@ -167,11 +167,12 @@ func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
+		mark := s.cacheMark(r.Context())
 		p, err := s.searchSuggestions(r.Context(), query, cat)
 		if err != nil {
 			return nil, err
 		}
-		s.api.Put(key, p)
+		s.putFresh(s.api, key, p, mark)
 		return p, nil
 	})
 	if err != nil {

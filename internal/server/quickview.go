@@ -30,6 +30,7 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 	v, err, _ := s.flight.Do(key, func() (any, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
 		defer cancel()
+		mark := s.cacheMark(ctx)
 		res, err := s.loader.QuickView(ctx, id)
 		if err != nil {
 			return nil, err
@@ -46,7 +47,7 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		p := render.NewPage(http.StatusOK, []byte(html), res.Tags)
-		s.cache.Put(key, p)
+		s.putFresh(s.cache, key, p, mark)
 		return p, nil
 	})
 	switch {

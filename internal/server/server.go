@@ -150,7 +150,8 @@ type Server struct {
 	now      func() time.Time
 	handler  http.Handler
 
-	lastChange atomic.Int64
+	lastChange atomic.Int64               // the newest change-log id read (changelog.go)
+	changes    changeFollower             // the ids skipped, read again (changelog.go)
 	cats       *categoryCache             // s.store, with the category list in memory
 	mailKick   func()                     // the mail outbox's Kick (order_mail.go)
 	mailSender mail.Sender                // SMTP, for the admin\'s test message; nil when off (order_mail.go)
@@ -309,11 +310,9 @@ func (s *Server) MetricsHandler() http.Handler {
 
 // Start begins following the catalogue change log, until ctx ends.
 func (s *Server) Start(ctx context.Context) error {
-	last, err := s.db.LastChange(ctx)
-	if err != nil {
+	if err := s.startChanges(ctx); err != nil { // changelog.go
 		return err
 	}
-	s.lastChange.Store(last)
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
 	go s.maintain(ctx) // held stock, rate-limit counters (holdstock.go)
@@ -338,109 +337,97 @@ func (s *Server) followChanges(ctx context.Context) {
 	}
 }
 
-func (s *Server) applyChanges(ctx context.Context) {
-	for {
-		changes, err := s.db.ChangesSince(ctx, s.lastChange.Load(), 500)
-		if err != nil {
-			if ctx.Err() == nil {
-				s.log.Warn("read catalogue changes", "err", err)
-			}
-			return
-		}
-		if len(changes) == 0 {
-			return
-		}
-		purge, listed, pagesChanged, settingsChanged := false, false, false, false
-		// tags: every tag the changes name (the Store API's cache drops
-		// them all); of the pages, those tagged with gone are dropped and
-		// those tagged only with changed are marked stale (pages.go).
-		var tags, gone, changed []string
-		catalogChanges := changes[:0:0]
-		for _, c := range changes {
-			listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
-			switch c.Kind {
-			case sqlstore.ChangePages, sqlstore.ChangeSettings, sqlstore.ChangeCurrencies, sqlstore.ChangeRates:
-			default:
-				catalogChanges = append(catalogChanges, c)
-			}
-			switch c.Kind {
-			case sqlstore.ChangeCurrencies:
-				// The switcher's list, in every page (currency.go).
-				s.currencyStore.Invalidate()
-				purge = true
-			case sqlstore.ChangeRates:
-				// Rates are applied per request (the price call).
-				s.currencyStore.Invalidate()
-			case sqlstore.ChangeSettings:
-				// Staff saved the settings (settings.go): every page
-				// shows the shop's name and carries its switches.
-				settingsChanged, purge = true, true
-			case sqlstore.ChangePages:
-				// A content page was set or deleted: every page's
-				// footer links the published ones (content_page.go).
-				pagesChanged = true
-			case "taxonomy":
-				// Categories and attributes show in every page's menu.
-				purge = true
-			case "stock":
-				// A stock count that moved without changing the stock
-				// status shows only in dynamic calls, never in pages.
-				tags = append(tags, stockTag(c.ProductID))
-				changed = append(changed, stockTag(c.ProductID))
-			default:
-				// "reviews": the review listings not limited to products
-				// (reviews_api.go) may gain or lose this product's reviews.
-				named := []string{productTag(c.ProductID), stockTag(c.ProductID), reviewsTag}
-				if c.Kind == "product_listed" {
-					// Published, hidden, moved between categories or
-					// (un)featured: listings may gain or lose it, and
-					// its own page may be gone (trash, draft, private).
-					named = append(named, "listing")
-					gone = append(gone, named...)
-				} else {
-					// The same product with new content (price, stock
-					// status, text, pictures, reviews): its pages are
-					// served stale while they are rendered again.
-					changed = append(changed, named...)
-				}
-				tags = append(tags, named...)
-			}
-		}
-		s.products.Invalidate(catalogChanges)
-		if settingsChanged {
-			s.reloadSettings(ctx)
-		}
-		if pagesChanged {
-			s.pages.Reset()
-			s.notFound.reset()
-			tags = append(tags, sitemapTag)
-		}
-		if listed {
-			// Category product counts may have changed.
-			s.cats.Reset()
-			// The 404 page shows the category menu.
-			s.notFound.reset()
-		}
-		switch {
-		case purge:
-			s.cache.Purge()
-			s.api.Purge()
-			s.sitemaps.Purge()
-		case pagesChanged:
-			// Pages purged; of the Store API answers, only the sitemaps
-			// and what the other changes name.
-			s.cache.Purge()
-			s.api.Invalidate(tags...)
-			s.sitemaps.Invalidate(tags...)
+// invalidateChanges drops what a batch of change-log entries touches
+// (changelog.go reads them): of the pages, those tagged with a removal
+// are dropped and those only changed are marked stale and rendered again
+// (pages.go); every other cache drops what the changes name.
+func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Change) {
+	purge, listed, pagesChanged, settingsChanged := false, false, false, false
+	// tags: every tag the changes name (the Store API's cache drops
+	// them all); of the pages, those tagged with gone are dropped and
+	// those tagged only with changed are marked stale (pages.go).
+	var tags, gone, changed []string
+	catalogChanges := changes[:0:0]
+	for _, c := range changes {
+		listed = listed || c.Kind == "product_listed" || c.Kind == "taxonomy"
+		switch c.Kind {
+		case sqlstore.ChangePages, sqlstore.ChangeSettings, sqlstore.ChangeCurrencies, sqlstore.ChangeRates:
 		default:
-			s.cache.Invalidate(gone...)
-			s.staleAndRenderAhead(changed)
-			s.api.Invalidate(tags...)
-			s.sitemaps.Invalidate(tags...)
+			catalogChanges = append(catalogChanges, c)
 		}
-		s.lastChange.Store(changes[len(changes)-1].ID)
-		if len(changes) < 500 {
-			return
+		switch c.Kind {
+		case sqlstore.ChangeCurrencies:
+			// The switcher's list, in every page (currency.go).
+			s.currencyStore.Invalidate()
+			purge = true
+		case sqlstore.ChangeRates:
+			// Rates are applied per request (the price call).
+			s.currencyStore.Invalidate()
+		case sqlstore.ChangeSettings:
+			// Staff saved the settings (settings.go): every page
+			// shows the shop's name and carries its switches.
+			settingsChanged, purge = true, true
+		case sqlstore.ChangePages:
+			// A content page was set or deleted: every page's
+			// footer links the published ones (content_page.go).
+			pagesChanged = true
+		case "taxonomy":
+			// Categories and attributes show in every page's menu.
+			purge = true
+		case "stock":
+			// A stock count that moved without changing the stock
+			// status shows only in dynamic calls, never in pages.
+			tags = append(tags, stockTag(c.ProductID))
+			changed = append(changed, stockTag(c.ProductID))
+		default:
+			// "reviews": the review listings not limited to products
+			// (reviews_api.go) may gain or lose this product's reviews.
+			named := []string{productTag(c.ProductID), stockTag(c.ProductID), reviewsTag}
+			if c.Kind == "product_listed" {
+				// Published, hidden, moved between categories or
+				// (un)featured: listings may gain or lose it, and
+				// its own page may be gone (trash, draft, private).
+				named = append(named, "listing")
+				gone = append(gone, named...)
+			} else {
+				// The same product with new content (price, stock
+				// status, text, pictures, reviews): its pages are
+				// served stale while they are rendered again.
+				changed = append(changed, named...)
+			}
+			tags = append(tags, named...)
 		}
+	}
+	s.products.Invalidate(catalogChanges)
+	if settingsChanged {
+		s.reloadSettings(ctx)
+	}
+	if pagesChanged {
+		s.pages.Reset()
+		s.notFound.reset()
+		tags = append(tags, sitemapTag)
+	}
+	if listed {
+		// Category product counts may have changed.
+		s.cats.Reset()
+		// The 404 page shows the category menu.
+		s.notFound.reset()
+	}
+	switch {
+	case purge:
+		s.cache.Purge()
+		s.api.Purge()
+		s.sitemaps.Purge()
+	case pagesChanged:
+		// Pages purged; of the Store API answers, only the sitemaps
+		// and what the other changes name.
+		s.cache.Purge()
+		s.api.Invalidate(tags...)
+		s.sitemaps.Invalidate(tags...)
+	default:
+		s.cache.Invalidate(gone...)
+		s.staleAndRenderAhead(changed)
+		s.api.Invalidate(tags...)
+		s.sitemaps.Invalidate(tags...)
 	}
 }

@@ -69,6 +69,7 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 	p, ok := s.sitemaps.Get(key)
 	if !ok {
 		v, err, _ := s.flight.Do(key, func() (any, error) {
+			mark := s.cacheMark(r.Context())
 			doc, err := build(r.Context())
 			if err != nil {
 				return nil, err
@@ -77,7 +78,7 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 				return (*render.Page)(nil), nil
 			}
 			p := render.NewPage(http.StatusOK, doc, []string{"listing", sitemapTag})
-			s.sitemaps.Put(key, p)
+			s.putFresh(s.sitemaps, key, p, mark)
 			return p, nil
 		})
 		if err != nil {

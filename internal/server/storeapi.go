@@ -163,6 +163,7 @@ func (s *Server) serveAPIKeyed(w http.ResponseWriter, r *http.Request, known api
 		return
 	}
 	v, err, _ := s.flight.Do("api:"+key, func() (any, error) {
+		mark := s.cacheMark(r.Context())
 		res, err := compute(r.Context(), q)
 		if err != nil {
 			return nil, err
@@ -174,7 +175,7 @@ func (s *Server) serveAPIKeyed(w http.ResponseWriter, r *http.Request, known api
 		p := render.NewPage(res.Status, body, res.Tags)
 		p.Headers = res.Headers
 		if res.Status == http.StatusOK {
-			s.api.Put(key, p)
+			s.putFresh(s.api, key, p, mark)
 		}
 		return p, nil
 	})

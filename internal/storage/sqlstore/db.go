@@ -72,7 +72,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, e
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		n := max(4, runtime.GOMAXPROCS(0)*4)
+		n := DefaultPostgresConns()
 		pool.SetMaxOpenConns(n)
 		pool.SetMaxIdleConns(n)
 		pool.SetConnMaxIdleTime(5 * time.Minute)
@@ -139,6 +139,33 @@ func openSQLite(path string, writer bool, c *Counter) (*sqlx.DB, error) {
 	d.SetConnMaxIdleTime(0)
 	d.SetConnMaxLifetime(0)
 	return d, nil
+}
+
+// DefaultPostgresConns is the PostgreSQL pool's size unless SetPool
+// changes it: four connections per CPU, at least 4.
+func DefaultPostgresConns() int { return max(4, runtime.GOMAXPROCS(0)*4) }
+
+// SetPool sizes the PostgreSQL pool: at most maxOpen connections, of which
+// maxIdle are kept open between requests (0 keeps the default: maxIdle 0
+// is maxOpen). Several instances on one database share PostgreSQL's
+// max_connections: instances × maxOpen must stay below it. SQLite's pools
+// are not changed (one writer; readers per CPU).
+func (db *DB) SetPool(maxOpen, maxIdle int) error {
+	if maxOpen < 0 || maxIdle < 0 {
+		return fmt.Errorf("pool size %d/%d: use 0 (default) or more", maxOpen, maxIdle)
+	}
+	if db.Engine != Postgres {
+		return nil
+	}
+	if maxOpen == 0 {
+		maxOpen = DefaultPostgresConns()
+	}
+	if maxIdle == 0 || maxIdle > maxOpen {
+		maxIdle = maxOpen
+	}
+	db.write.SetMaxOpenConns(maxOpen)
+	db.write.SetMaxIdleConns(maxIdle)
+	return nil
 }
 
 // Close closes both pools.

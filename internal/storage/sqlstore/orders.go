@@ -69,8 +69,9 @@ func (db *DB) PlaceOrder(ctx context.Context, in PlaceOrderInput) (order *checko
 		}
 	}
 	var replayID int64
+	var sales []saleCount // counted after the commit (PostgreSQL; countSales)
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
-		order, replayID = nil, 0
+		order, replayID, sales = nil, 0, nil
 		if in.IdempotencyKey != "" {
 			res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO checkout_attempts (scope, idem_key, request_hash, order_id, status, created_at)
 				VALUES (?, ?, ?, NULL, 'started', ?) ON CONFLICT (scope, idem_key) DO NOTHING`),
@@ -94,7 +95,7 @@ func (db *DB) PlaceOrder(ctx context.Context, in PlaceOrderInput) (order *checko
 				return nil
 			}
 		}
-		o, err := db.placeOrderTx(ctx, tx, in, now, display)
+		o, counts, err := db.placeOrderTx(ctx, tx, in, now, display)
 		if errors.Is(err, ErrCartEmpty) && in.ReplayWindow > 0 && in.IdempotencyKey != "" {
 			var id int64
 			qerr := tx.GetContext(ctx, &id, tx.Rebind(`SELECT order_id FROM checkout_attempts
@@ -119,12 +120,13 @@ func (db *DB) PlaceOrder(ctx context.Context, in PlaceOrderInput) (order *checko
 				return err
 			}
 		}
-		order = o
+		order, sales = o, counts
 		return nil
 	})
 	if err != nil {
 		return nil, false, err
 	}
+	db.countSales(ctx, sales)
 	if replayID != 0 {
 		o, err := db.Order(ctx, replayID)
 		return o, true, err
@@ -139,15 +141,15 @@ type stockUse struct {
 }
 
 // placeOrderTx does the work of PlaceOrder inside tx.
-func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput, now time.Time, display map[int64]*catalog.Product) (*checkout.Order, error) {
+func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput, now time.Time, display map[int64]*catalog.Product) (*checkout.Order, []saleCount, error) {
 	// Lock the session (PostgreSQL: its row until commit), so two attempts
 	// with different keys cannot both order the same lines.
 	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE cart_sessions SET updated_at = ? WHERE id = ? AND expires_at > ?`), now, in.Session, now.Unix())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, ErrCartEmpty
+		return nil, nil, ErrCartEmpty
 	}
 	var rows []struct {
 		ProductID   int64  `db:"product_id"`
@@ -158,13 +160,13 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	}
 	if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT line_key, product_id, variation_id, attributes, quantity
 		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key LIMIT ?`), in.Session, cart.MaxLines+1); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rows) > cart.MaxLines { // a cart stored before the limit: refuse, never a 500
-		return nil, cart.ErrTooManyLines
+		return nil, nil, cart.ErrTooManyLines
 	}
 	if len(rows) == 0 {
-		return nil, ErrCartEmpty
+		return nil, nil, ErrCartEmpty
 	}
 	ids := make([]int64, 0, 2*len(rows))
 	for _, r := range rows {
@@ -176,7 +178,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	in1, args := inClause(ids)
 	var prows []productRow
 	if err := tx.SelectContext(ctx, &prows, tx.Rebind(productSelect+` WHERE id IN `+in1), args...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byID := make(map[int64]*catalog.Product, len(prows))
 	for i := range prows {
@@ -250,7 +252,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		}
 		var attrs []cart.Attr
 		if err := json.Unmarshal([]byte(r.Attributes), &attrs); err != nil {
-			return nil, fmt.Errorf("cart line attributes: %w", err)
+			return nil, nil, fmt.Errorf("cart line attributes: %w", err)
 		}
 		sku := sell.SKU
 		if sku == "" {
@@ -269,17 +271,23 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		}
 		items = append(items, it)
 	}
-	// Take stock row by row in id order (a fixed lock order).
-	rowIDs := make([]int64, 0, len(uses)+len(sales))
+	// Take stock row by row in id order (a fixed lock order). Products
+	// without managed stock only count the sale (total_sales), as the last
+	// writes of the transaction (salesOnly below): the row lock that
+	// serializes every order of a best-seller is then held for that one
+	// statement and the commit, not for the whole order.
+	rowIDs := make([]int64, 0, len(uses))
+	salesOnly := make([]int64, 0, len(sales))
 	for id := range uses {
 		rowIDs = append(rowIDs, id)
 	}
 	for id := range sales {
 		if uses[id] == nil {
-			rowIDs = append(rowIDs, id)
+			salesOnly = append(salesOnly, id)
 		}
 	}
 	slices.Sort(rowIDs)
+	slices.Sort(salesOnly)
 	type change struct {
 		id   int64
 		kind string
@@ -287,12 +295,6 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	var changes []change
 	for _, id := range rowIDs {
 		u := uses[id]
-		if u == nil {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET total_sales = total_sales + ? WHERE id = ?`), sales[id], id); err != nil {
-				return nil, err
-			}
-			continue
-		}
 		var left sql.NullInt64
 		err := tx.GetContext(ctx, &left, tx.Rebind(`UPDATE products SET
 				stock_quantity = stock_quantity - ?,
@@ -304,7 +306,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		if errors.Is(err, sql.ErrNoRows) {
 			var have sql.NullInt64
 			if err := tx.GetContext(ctx, &have, tx.Rebind(`SELECT stock_quantity FROM products WHERE id = ?`), id); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if !have.Valid || have.Int64 <= 0 {
 				outOfStock = append(outOfStock, u.name)
@@ -314,7 +316,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		kind := "stock"
 		if left.Int64 <= 0 && left.Int64+u.qty > 0 {
@@ -323,21 +325,21 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		changes = append(changes, change{id, kind})
 	}
 	if err := stockError(outOfStock, notPurchasable, tooMany, partial); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if t := in.Currency; t != nil && t.Err() != nil {
-		return nil, t.Err()
+		return nil, nil, t.Err()
 	}
 	if len(in.Coupons) > 0 {
 		if err := claimCoupons(ctx, tx, in.Coupons, in.CustomerID, in.Customer.Billing.Email, now); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	cust := in.Customer
 	cust.Coupons = in.Coupons
 	q, err := checkout.Quote(items, cust, in.Config)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o.FromQuote(q)
 	billing, _ := json.Marshal(o.Billing)
@@ -353,7 +355,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
 		o.ShippingTotal, o.ShippingTax, o.DiscountTotal, o.DiscountTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState,
 		nullID(in.CustomerID)); err != nil {
-		return nil, fmt.Errorf("insert order: %w", err)
+		return nil, nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
 	for i, l := range o.Lines {
@@ -362,7 +364,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 				attributes, quantity, unit_price, subtotal, subtotal_tax, total, total_tax) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			o.ID, i, l.ProductID, l.VariationID, l.Name, l.SKU, string(attrs), l.Quantity, l.UnitPrice, l.Subtotal, l.SubtotalTax,
 			l.Total, l.TotalTax); err != nil {
-			return nil, fmt.Errorf("insert order line: %w", err)
+			return nil, nil, fmt.Errorf("insert order line: %w", err)
 		}
 	}
 	keys := make([]string, 0, len(o.Meta))
@@ -372,31 +374,82 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	slices.Sort(keys)
 	for _, k := range keys {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO order_meta (order_id, meta_key, value) VALUES (?, ?, ?)`), o.ID, k, o.Meta[k]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := insertOrderCoupons(ctx, tx, o, in.Coupons); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ?`), in.Session); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(in.Coupons) > 0 {
 		if err := clearCartCoupons(ctx, tx, in.Session); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, c := range changes {
 		if err := db.recordChange(ctx, tx, c.id, c.kind); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if in.Method.Offline() {
 		if err := enqueueOrderMails(ctx, tx, o.ID, now); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return o, nil
+	// The sales count of products without managed stock (see above): on
+	// PostgreSQL after the commit (countSales); on SQLite, whose one
+	// writer has no row locks to wait on, here, last, in id order.
+	counts := make([]saleCount, 0, len(salesOnly))
+	for _, id := range salesOnly {
+		counts = append(counts, saleCount{id: id, qty: sales[id]})
+	}
+	if db.Engine == Postgres {
+		return o, counts, nil
+	}
+	if err := countSalesTx(ctx, tx, counts); err != nil {
+		return nil, nil, err
+	}
+	return o, nil, nil
+}
+
+// saleCount is units sold of a product whose stock is not managed.
+type saleCount struct{ id, qty int64 }
+
+func countSalesTx(ctx context.Context, tx *sqlx.Tx, counts []saleCount) error {
+	for _, c := range counts {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET total_sales = total_sales + ? WHERE id = ?`), c.qty, c.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countSales adds the sales counts of an order that has committed, on
+// PostgreSQL, in a transaction of its own with synchronous_commit off: the
+// product's row lock, which every order of a best-seller queues for, is
+// held for one UPDATE and a commit that does not wait for the WAL flush,
+// instead of for the whole order and its flush. The counter is a
+// statistic (popularity sorting, the admin's sales column), not money: a
+// crash between the order's commit and this one loses those units from
+// it, as WooCommerce's own separate update of the counts can. A failure is
+// logged; the order stands.
+func (db *DB) countSales(ctx context.Context, counts []saleCount) {
+	if len(counts) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit TO OFF`); err != nil {
+			return err
+		}
+		return countSalesTx(ctx, tx, counts)
+	})
+	if err != nil {
+		db.log.Warn("count sales", "err", err)
+	}
 }
 
 func enqueueOrderMails(ctx context.Context, tx *sqlx.Tx, id int64, now time.Time) error {

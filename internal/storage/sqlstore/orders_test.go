@@ -436,3 +436,47 @@ func (walletMethod) ID() string          { return payment.WalletGatewayID }
 func (walletMethod) Title() string       { return "PayPal" }
 func (walletMethod) Description() string { return "" }
 func (walletMethod) Offline() bool       { return false }
+
+// Concurrent orders of a product without managed stock (its sales count is
+// updated last in the order's transaction) together with one whose stock
+// is managed (taken first): every order is placed and counted once.
+func TestConcurrentOrdersCountSales(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		f := newOrderFixture(t, db, 100)
+		const buyers = 20
+		for i := 0; i < buyers; i++ {
+			f.add(t, session(300+i), f.mug, nil, 2, 999)
+			if i%2 == 0 {
+				f.add(t, session(300+i), f.lamp, nil, 1, 4500)
+			}
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, buyers)
+		for i := 0; i < buyers; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				_, _, errs[i] = db.PlaceOrder(ctx, f.input(session(300+i), payment.BankTransfer{}, fmt.Sprint("s", i)))
+			}(i)
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("order %d: %v", i, err)
+			}
+		}
+		if n := f.count(t, `SELECT total_sales FROM products WHERE id = ?`, f.mug.ID); n != 2*buyers {
+			t.Errorf("mug total_sales %d, want %d", n, 2*buyers)
+		}
+		if n := f.count(t, `SELECT total_sales FROM products WHERE id = ?`, f.lamp.ID); n != buyers/2 {
+			t.Errorf("lamp total_sales %d, want %d", n, buyers/2)
+		}
+		if s := f.stock(t, f.lamp.ID); s != 100-buyers/2 {
+			t.Errorf("lamp stock %d, want %d", s, 100-buyers/2)
+		}
+	})
+}
