@@ -44,6 +44,7 @@ test('simple product and a variation are added from their pages without navigati
     await page.goto(HOODIE);
     const vform = page.locator('form.variations_form');
     await vform.getByRole('radiogroup', { name: 'Color' }).waitFor();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' }); // the swatches work once the page has hydrated
     await page.evaluate(() => ((window).__stay = 2));
     await vform.getByRole('radiogroup', { name: 'Color' }).getByRole('radio', { name: 'Black', exact: true }).click();
     await vform.getByRole('radiogroup', { name: 'Size' }).getByRole('radio', { name: /^M( \(Out of stock\))?$/ }).click();

@@ -163,6 +163,7 @@ test('listing: switching to EUR converts every price with one call, appended car
     await page.goto('/product/everyday-hoodie/');
     const form = page.locator('form.variations_form');
     await form.getByRole('radiogroup', { name: 'Color' }).waitFor();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' }); // the swatches work once the page has hydrated
     const main = page.locator(`.summary ${WRAPPERS}[data-wmc_product_id="${variable.id}"], .product-summary ${WRAPPERS}[data-wmc_product_id="${variable.id}"]`).first();
     await page.waitForFunction((id) => [...document.querySelectorAll(`.wmc-cache-pid[data-wmc_product_id="${id}"]`)].every((e) => /€/.test(e.textContent)), variable.id);
     assert.match(await main.textContent(), /€/);

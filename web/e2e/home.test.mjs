@@ -253,6 +253,7 @@ test('tooltips: the product tooltip after 200 ms with a 350 ms fade, others afte
     const form = page.locator('form.variations_form');
     const navy = form.getByRole('radiogroup', { name: 'Color' }).getByRole('radio', { name: 'Navy', exact: true });
     await navy.waitFor();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' }); // the swatches work once the page has hydrated
     await pauseClock(page);
     const tipOf = (el) => el.evaluate((node) => node.parentElement.querySelector('[role="tooltip"]').getAttribute('data-state'));
 

@@ -19,6 +19,7 @@ test('Classic Tee: Navy crosses out XS at once; no get_variation until a full ch
     const colors = form.getByRole('radiogroup', { name: 'Color' });
     const sizes = form.getByRole('radiogroup', { name: 'Size' });
     await colors.waitFor();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' }); // the swatches work once the page has hydrated
     const xs = sizes.locator('[role="radio"][data-value="xs"]');
     assert.doesNotMatch(await xs.getAttribute('class'), /no-stock/, 'XS is in stock in other colours');
 

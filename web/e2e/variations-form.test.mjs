@@ -35,6 +35,7 @@ async function open(page, path) {
   await page.goto(path);
   const form = page.locator('form.variations_form');
   await form.getByRole('radiogroup', { name: 'Color' }).waitFor();
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' }); // the swatches work once the page has hydrated
   return {
     form,
     color: (name) => form.getByRole('radiogroup', { name: 'Color' }).getByRole('radio', { name, exact: true }),
