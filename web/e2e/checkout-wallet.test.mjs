@@ -90,6 +90,11 @@ test('the product page PayPal button buys the product shown', async () => {
     await page.goto('/product/cotton-tank-top/');
     const button = page.getByRole('group', { name: 'Pay with a wallet' }).getByRole('button', { name: 'PayPal' });
     await button.waitFor();
+    // The buttons are in the server HTML, disabled until the app runs.
+    await page.waitForFunction(() => {
+      const buttons = [...document.querySelectorAll('.express-wallet__button')];
+      return buttons.length > 0 && buttons.every((b) => !b.disabled);
+    });
     await button.focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
