@@ -149,19 +149,8 @@ func TestAdminVariationPurchaseRulesAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFrameShop(t, db, false)
 		const products = "/wp-json/wc/v3/products"
-		a := f.staffCall("Mia", "GET", products+"/attributes", "")
-		var attrs []struct {
-			ID    int64  `json:"id"`
-			Slug  string `json:"slug"`
-			Terms []struct {
-				Name string `json:"name"`
-			} `json:"terms"`
-		}
-		if err := json.Unmarshal([]byte(a.body), &attrs); err != nil || len(attrs) == 0 || len(attrs[0].Terms) < 2 {
-			t.Fatalf("attributes: %s", a.body)
-		}
-		at := attrs[0]
-		a = f.staffCall("Mia", "POST", products, `{"name":"Linen Apron","type":"variable","status":"publish","attributes":[{"id":`+
+		at := f.globalAttribute("pa_color")
+		a := f.staffCall("Mia", "POST", products, `{"name":"Linen Apron","type":"variable","status":"publish","attributes":[{"id":`+
 			strconv.FormatInt(at.ID, 10)+`,"options":["`+at.Terms[0].Name+`","`+at.Terms[1].Name+`"],"visible":true,"variation":true}]}`)
 		var p rulesProduct
 		if a.status != 201 || json.Unmarshal([]byte(a.body), &p) != nil {

@@ -200,22 +200,7 @@ func TestAdminVariableProductAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFrameShop(t, db, false)
 		const products = "/wp-json/wc/v3/products"
-		a := f.staffCall("Mia", "GET", products+"/attributes", "")
-		var attrs []struct {
-			ID    int64  `json:"id"`
-			Slug  string `json:"slug"`
-			Terms []struct {
-				ID   int64  `json:"id"`
-				Name string `json:"name"`
-			} `json:"terms"`
-		}
-		if err := json.Unmarshal([]byte(a.body), &attrs); err != nil || len(attrs) < 2 {
-			t.Fatalf("attributes: %s", a.body)
-		}
-		color := attrs[0]
-		if color.Slug != "pa_color" {
-			color = attrs[1]
-		}
+		color := f.globalAttribute("pa_color")
 		imgs := f.staffCall("Mia", "GET", "/wp-json/vitrine/v1/admin/product-images", "")
 		var images []struct {
 			ID int64 `json:"id"`
@@ -226,7 +211,7 @@ func TestAdminVariableProductAPI(t *testing.T) {
 		}
 		body := `{"name":"Wool Beanie","type":"variable","status":"publish","images":[{"id":` + strconv.FormatInt(images[0].ID, 10) + `}],
 			"attributes":[{"id":` + strconv.FormatInt(color.ID, 10) + `,"options":["` + color.Terms[0].Name + `","` + color.Terms[1].Name + `"],"visible":true,"variation":true}]}`
-		a = f.staffCall("Mia", "POST", products, body)
+		a := f.staffCall("Mia", "POST", products, body)
 		if a.status != 201 {
 			t.Fatalf("create: %d %s", a.status, a.body)
 		}
@@ -322,6 +307,34 @@ func TestAdminVariableProductAPI(t *testing.T) {
 }
 
 // visitorGet is a visitor's GET on srv.
+// adminAttribute is a global attribute as the admin API lists it.
+type adminAttribute struct {
+	ID    int64  `json:"id"`
+	Slug  string `json:"slug"`
+	Terms []struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	} `json:"terms"`
+}
+
+// globalAttribute is the demo attribute with that slug, with at least two
+// terms, read through the admin API.
+func (f *frameShop) globalAttribute(slug string) adminAttribute {
+	f.t.Helper()
+	a := f.staffCall("Mia", "GET", "/wp-json/wc/v3/products/attributes", "")
+	var attrs []adminAttribute
+	if err := json.Unmarshal([]byte(a.body), &attrs); err != nil {
+		f.t.Fatalf("attributes: %v %s", err, a.body)
+	}
+	for _, at := range attrs {
+		if at.Slug == slug && len(at.Terms) >= 2 {
+			return at
+		}
+	}
+	f.t.Fatalf("no attribute %s with two terms: %s", slug, a.body)
+	return adminAttribute{}
+}
+
 func visitorGet(srv *server.Server, path string) frameAnswer {
 	r, _ := http.NewRequest("GET", path, nil)
 	w := httptest.NewRecorder()

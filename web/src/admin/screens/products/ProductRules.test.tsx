@@ -1,34 +1,16 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
 import { adminData, stubFetch } from '../../test-utils';
-import { attributes, categories, product, variation } from './fixtures';
+import { editorLists, noViolations, setupEditorTests } from './editor-test-setup';
+import { product, variation } from './fixtures';
 
 // The editor's purchase rules (low-stock threshold, quantity rules, sold
 // individually, tax), up-sells and cross-sells, and a variation's rules
 // and pre-order in the variations table.
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-});
-afterEach(() => vi.unstubAllGlobals());
-
-function common(method: string, url: string) {
-  if (method !== 'GET') return undefined;
-  if (url.startsWith('/wp-json/wc/v3/products/categories')) return { body: categories };
-  if (url.startsWith('/wp-json/wc/v3/products/tags')) return { body: [] };
-  if (url.startsWith('/wp-json/wc/v3/products/attributes')) return { body: attributes };
-  if (url.startsWith('/wp-json/vitrine/v1/admin/product-images')) return { body: [] };
-  return undefined;
-}
-
-async function noViolations(container: HTMLElement) {
-  const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
-  expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+setupEditorTests();
+const common = (method: string, url: string) => editorLists(method, url);
 
 describe('the product editor, purchase rules and linked products', () => {
   it('edits the rules, refuses a typo before sending and a server refusal at its field, and saves', async () => {
