@@ -445,9 +445,12 @@ func (b *productBody) input() (catalog.ProductInput, error) {
 		ManageStock: b.ManageStock, StockQuantity: b.StockQuantity, StockStatus: b.StockStatus, Backorders: b.Backorders,
 		Featured: b.Featured, CatalogVisibility: b.CatalogVisibility, Weight: b.Weight, MenuOrder: b.MenuOrder,
 		ExternalURL: b.ExternalURL, ButtonText: b.ButtonText, GroupedProducts: b.GroupedProducts, Categories: ids(b.Categories), Tags: ids(b.Tags),
-		Upsells: b.UpsellIDs, CrossSells: b.CrossSellIDs, LowStockAmount: b.LowStockAmount.lowStock(), Quantity: b.QuantityRules.input(),
+		Upsells: b.UpsellIDs, CrossSells: b.CrossSellIDs, Quantity: b.QuantityRules.input(),
 		SoldIndividually: b.SoldIndividually, TaxStatus: b.TaxStatus, TaxClass: b.TaxClass}
 	var err error
+	if in.LowStockAmount, err = b.LowStockAmount.lowStock("low_stock_amount"); err != nil {
+		return in, err
+	}
 	if in.SaleFrom, in.SaleTo, err = b.saleDatesBody.dates(""); err != nil {
 		return in, err
 	}
@@ -781,7 +784,10 @@ func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) e
 	for _, u := range b.Update {
 		e := catalog.VariationEdit{ID: u.ID, SKU: u.SKU, RegularPrice: u.RegularPrice.ptr(), SalePrice: u.SalePrice.ptr(),
 			ManageStock: u.ManageStock, StockQuantity: u.StockQuantity, StockStatus: u.StockStatus, Enabled: u.Enabled,
-			LowStockAmount: u.LowStockAmount.lowStock(), Quantity: u.QuantityRules.input()}
+			Quantity: u.QuantityRules.input()}
+		if e.LowStockAmount, err = u.LowStockAmount.lowStock(fmt.Sprintf("update[%d].low_stock_amount", len(edits))); err != nil {
+			return err
+		}
 		if err := u.preOrderBody.apply(&e, fmt.Sprintf("update[%d].", len(edits))); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package adminapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -65,21 +66,19 @@ func (n *nullableInt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// lowStock is the service's input: nil leaves it, negative clears it.
-func (n nullableInt) lowStock() *int64 {
-	if !n.Set {
-		return nil
-	}
-	if n.Value == nil {
+// lowStock is the service's input: nil leaves it, negative clears it. A
+// negative number sent is refused here, never read as "clear".
+func (n nullableInt) lowStock(field string) (*int64, error) {
+	switch {
+	case !n.Set:
+		return nil, nil
+	case n.Value == nil:
 		clear := int64(-1)
-		return &clear
+		return &clear, nil
+	case *n.Value < 0:
+		return nil, InvalidParam(field, fmt.Sprintf("Enter a whole number from 0 to %d, or null for the shop's threshold.", catalog.MaxQuantityRule))
 	}
-	if *n.Value < 0 {
-		// A negative number is refused, not taken as "clear".
-		bad := int64(catalog.MaxQuantityRule + 1)
-		return &bad
-	}
-	return n.Value
+	return n.Value, nil
 }
 
 type preOrderBody struct {
