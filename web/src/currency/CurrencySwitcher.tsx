@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SwitcherCurrency } from '../types';
 import { decodeEntities } from '../lib/format';
 import { currencyCookieString, currencySwitched, readCurrencyCookie, useCurrencyState } from './store';
@@ -70,7 +70,8 @@ export async function chooseCurrency(code: string, doc: Document = document, wit
 
 /** The header's native select (hidden under 768 px, where the sidebar takes over). */
 function HeaderSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]; current: string; onChoose: (c: string) => void }) {
-  const id = useId();
+  // Fixed, not useId: the header is a server fragment (lib/server-fragments.tsx); one switcher per page.
+  const id = 'currency-switcher-select';
   return (
     <div className="currency-switcher currency-switcher--header" data-wmc-layout="default">
       <label htmlFor={id} className="currency-switcher__label">
@@ -90,7 +91,7 @@ function HeaderSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[];
 /** The spec's sidebar variant under 768 px: a fixed side tab opening a list. */
 function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]; current: string; onChoose: (c: string) => void }) {
   const [open, setOpen] = useState(false);
-  const id = useId();
+  const id = 'currency-sidebar'; // fixed, as HeaderSwitcher's
   const tab = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
 

@@ -141,7 +141,7 @@ export function MobileMenu({
           </div>
           {open && (
             <>
-            <SearchForm className="mobile-menu__search" label="Search products" defaultValue={search} live categories={nav} minChars={minChars} />
+            <SearchForm className="mobile-menu__search" idBase="mobile-search" label="Search products" defaultValue={search} live categories={nav} minChars={minChars} />
             <nav className="mobile-menu__nav" aria-label="Categories">
               <ul className="mobile-menu__list">
                 <li>

@@ -1,16 +1,29 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties, type FocusEvent, type Ref } from 'react';
-import type { PageData } from '../types';
+import type { NavCategory, PageData } from '../types';
 import { decodeEntities } from '../lib/format';
 import { SearchForm } from '../ui/SearchForm';
 import { CartMenu } from '../cart/CartMenu';
 import { AccountLinks } from '../frame/AccountLinks';
 import { CurrencySwitchers } from '../currency/CurrencySwitcher';
-import { NavMenu } from './NavMenu';
+import { isCurrent, NavMenu } from './NavMenu';
+import { ServerFragment } from '../lib/server-fragments';
 import { MobileMenu } from './MobileMenu';
 import { useStickyHeader } from './sticky';
 import './header.css';
 
 export type FramePage = Exclude<PageData, { page: 'fragments' } | { page: 'quickview' } | { page: 'coming-soon' }>;
+
+/**
+ * The path as the menus see it: the path when a menu link points at it
+ * (the link gets aria-current), '' otherwise. The menus render the same
+ * for both, so every product page shares one header (the server renders it
+ * once: lib/server-fragments.tsx).
+ */
+export function menuPath(nav: NavCategory[], path: string): string {
+  if (path === '/shop/') return path;
+  const walk = (items: NavCategory[]): boolean => items.some((i) => isCurrent(i.url, path) || walk(i.children ?? []));
+  return walk(nav) ? path : '';
+}
 
 /**
  * The site header (issue 14; spec sections 2, 4 and 9): the shop's name,
@@ -60,18 +73,28 @@ export function SiteHeader({
   const style = { '--sticky-height': `${stickyHeight}px` } as CSSProperties;
   if (stuck && reserved > 0) style.height = `${reserved}px`;
   const nav = data.nav ?? [];
+  const current = menuPath(nav, path);
+  const base = settings?.base_currency || data.site.currency?.currency_code || 'USD';
+  const shown = data.page === 'cart' || data.page === 'checkout' ? data.cart?.totals?.currency_code : undefined;
+  // Everything the header's content reads, for the server's fragment cache.
+  const key = () =>
+    JSON.stringify(['header', data.site.name, nav, current, user, search, settings?.search_min_chars, settings?.currencies, base, data.page, shown, cartCount]);
   return (
     <div className="header-wrapper" ref={wrap} style={style}>
-      <header
-        ref={header}
-        className={'site-header' + (stuck ? ' is-stuck' : '') + (hidden ? ' is-hidden' : '')}
-        onFocus={() => setFocusWithin(true)}
-        onBlur={onBlur}
+      <ServerFragment
+        tag="header"
+        props={{
+          ref: header,
+          className: 'site-header' + (stuck ? ' is-stuck' : '') + (hidden ? ' is-hidden' : ''),
+          onFocus: () => setFocusWithin(true),
+          onBlur,
+        }}
+        cacheKey={key}
       >
         <div className="container header-inner">
           <MobileMenu
             nav={nav}
-            path={path}
+            path={current}
             user={user}
             search={search}
             minChars={settings?.search_min_chars}
@@ -80,18 +103,20 @@ export function SiteHeader({
           <a className="site-title" href="/" rel="home" ref={titleRef}>
             {decodeEntities(data.site.name)}
           </a>
-          <SearchForm className="header-search" defaultValue={search} live categories={nav} minChars={settings?.search_min_chars} />
-          <CurrencySwitchers
-            currencies={settings?.currencies}
-            base={settings?.base_currency || data.site.currency?.currency_code || 'USD'}
-            page={data.page}
-            shown={data.page === 'cart' || data.page === 'checkout' ? data.cart?.totals?.currency_code : undefined}
+          <SearchForm
+            className="header-search"
+            idBase="header-search"
+            defaultValue={search}
+            live
+            categories={nav}
+            minChars={settings?.search_min_chars}
           />
+          <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
           <AccountLinks user={user} />
           <CartMenu count={cartCount} />
         </div>
-        {nav.length > 0 && <NavMenu items={nav} path={path} onOpenChange={onDropdown} />}
-      </header>
+        {nav.length > 0 && <NavMenu items={nav} path={current} onOpenChange={onDropdown} />}
+      </ServerFragment>
     </div>
   );
 }

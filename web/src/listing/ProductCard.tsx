@@ -4,6 +4,7 @@ import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
 import { LazyImage } from '../ui/LazyImage';
 import { QuickViewButton } from '../quickview/QuickViewButton';
+import { ServerFragment } from '../lib/server-fragments';
 
 /**
  * Cards whose image loads with the page: the first row at 3 columns, the
@@ -77,8 +78,17 @@ export function ProductCard({
   ]
     .filter(Boolean)
     .join(' ');
+  const eager = index < EAGER_CARDS && !appended;
+  // The card's content is the same on every page that lists the product:
+  // the server renders it once per engine (lib/server-fragments.tsx). Not
+  // an eager card's: React hoists its image's preload into the page's
+  // render, which a reused card would not give.
   return (
-    <li className={classes} style={appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined}>
+    <ServerFragment
+      tag="li"
+      props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
+      cacheKey={eager ? null : () => JSON.stringify(['card', headingLevel, product])}
+    >
       <div className="product-card__media-wrap">
       <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
         <div className="product-card__media">
@@ -90,7 +100,7 @@ export function ProductCard({
               width={img.width || 600}
               height={img.height || 600}
               alt={decodeEntities(img.alt) || name}
-              eager={index < EAGER_CARDS && !appended}
+              eager={eager}
               className="attachment-woocommerce_thumbnail"
             />
           ) : (
@@ -112,6 +122,6 @@ export function ProductCard({
         <Price prices={product.prices} id={product.id} />
         <AddToCartLink product={product} />
       </div>
-    </li>
+    </ServerFragment>
   );
 }

@@ -20,6 +20,7 @@ export function SearchForm({
   live = false,
   categories,
   minChars = 3,
+  idBase,
 }: {
   className?: string;
   defaultValue?: string;
@@ -31,8 +32,15 @@ export function SearchForm({
   categories?: NavCategory[];
   /** settings.search_min_chars. */
   minChars?: number;
+  /**
+   * The ids' stem, fixed: the header's forms are rendered once and reused
+   * by the server (lib/server-fragments.tsx), where useId's tree-based ids
+   * would not match the page they land in. Unique per page.
+   */
+  idBase?: string;
 }) {
-  const id = useId();
+  const generated = useId();
+  const id = idBase ?? generated;
   const hydrated = useHydrated();
   const enhanced = live && hydrated;
   const [state, dispatch] = useReducer(comboReducer, defaultValue, initialCombo);

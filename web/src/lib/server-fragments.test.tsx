@@ -1,0 +1,113 @@
+// Testing Library's act marks the environment as one that supports act.
+import { act } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { hydrateRoot } from 'react-dom/client';
+import { App } from '../App';
+import { allPages, listingPage, productPage, nav } from '../test/fixtures';
+import type { PageData } from '../types';
+import { clearFragments, fragmentStats, renderWithFragments, ServerFragment } from './server-fragments';
+
+const withFragments = (data: PageData) => renderWithFragments(renderToString, <App data={data} />);
+const plain = (data: PageData) => renderToString(<App data={data} />);
+
+describe('server fragments', () => {
+  beforeEach(() => clearFragments());
+
+  it('write every page byte for byte as a plain render, cold and warm', () => {
+    for (const [name, data] of allPages()) {
+      clearFragments();
+      const want = plain(data);
+      expect(withFragments(data), `${name}, cold`).toBe(want);
+      const before = fragmentStats().hits;
+      expect(withFragments(data), `${name}, warm`).toBe(want);
+      expect(fragmentStats().hits, `${name} reuses its header`).toBeGreaterThan(before);
+    }
+  });
+
+  it('share the header and the cards between pages, and still write each page exactly', () => {
+    const pages = allPages();
+    for (const [, data] of pages) withFragments(data);
+    const { entries, hits } = fragmentStats();
+    expect(entries).toBeGreaterThan(2);
+    expect(hits).toBeGreaterThan(0);
+    for (const [name, data] of [...pages].reverse()) expect(withFragments(data), name).toBe(plain(data));
+  });
+
+  it('give a category page its own header, with the menu link marked current', () => {
+    const cat = nav[0];
+    const shop = listingPage({ url: '/shop/' });
+    const category = listingPage({ url: cat.url, title: cat.name });
+    withFragments(shop);
+    withFragments(productPage(16));
+    const html = withFragments(category);
+    expect(html).toBe(plain(category));
+    expect(html).toContain(`href="${cat.url}" aria-current="page"`);
+    expect(withFragments(productPage(16))).toContain(`<a href="${cat.url}">`);
+  });
+
+  it('show a changed product at once: the key is the card’s data', () => {
+    const before = listingPage();
+    withFragments(before);
+    withFragments(before);
+    const changed = listingPage();
+    const p = changed.products[changed.products.length - 1];
+    changed.products[changed.products.length - 1] = { ...p, name: 'Renamed in the admin' };
+    const html = withFragments(changed);
+    expect(html).toContain('Renamed in the admin');
+    expect(html).toBe(plain(changed));
+  });
+
+  it('never cache eager cards, whose image preload React hoists into the page', () => {
+    const data = listingPage();
+    withFragments(data);
+    const html = withFragments(data);
+    expect(html.startsWith('<link rel="preload" as="image"')).toBe(true);
+    expect(html).toBe(plain(data));
+    // Cached cards never carry a hoisted resource inside them.
+    expect(html.match(/<li[\s>][^>]*><link/g)).toBeNull();
+  });
+
+  it('keep a part whose render hoists a resource out of the cache', () => {
+    const node = (
+      <ServerFragment tag="div" props={{ className: 'x' }} cacheKey={() => 'hoisting'}>
+        <img src="/a.jpg" alt="" />
+      </ServerFragment>
+    );
+    const first = renderWithFragments(renderToString, node);
+    expect(renderWithFragments(renderToString, node)).toBe(first);
+    expect(fragmentStats().entries).toBe(0);
+    expect(fragmentStats().hits).toBe(0);
+  });
+
+  it('stay within their bound, dropping the least recently used first', () => {
+    clearFragments(20_000);
+    const data = listingPage();
+    for (let i = 0; i < 5; i++) {
+      const d = listingPage({ products: data.products.map((p) => ({ ...p, name: `${p.name} ${i}` })) });
+      expect(withFragments(d)).toBe(plain(d));
+      expect(fragmentStats().units).toBeLessThanOrEqual(20_000);
+    }
+    expect(fragmentStats().entries).toBeGreaterThan(0);
+  });
+
+  it('hydrate without a mismatch from the warm HTML', async () => {
+    for (const [name, data] of allPages()) {
+      withFragments(data);
+      const html = withFragments(data);
+      const root = document.createElement('div');
+      root.innerHTML = html;
+      document.body.appendChild(root);
+      const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const recoverable: unknown[] = [];
+      let r: ReturnType<typeof hydrateRoot> | undefined;
+      await act(async () => {
+        r = hydrateRoot(root, <App data={data} />, { onRecoverableError: (e) => recoverable.push(e) });
+      });
+      expect(recoverable, name).toEqual([]);
+      expect(err, name).not.toHaveBeenCalled();
+      err.mockRestore();
+      act(() => r!.unmount());
+      root.remove();
+    }
+  });
+});

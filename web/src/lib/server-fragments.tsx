@@ -1,0 +1,113 @@
+import { createElement, type ReactNode } from 'react';
+
+/**
+ * Server fragments: parts of a page that many pages share (the site
+ * header, product cards) are rendered once per engine and reused as HTML,
+ * instead of being rendered by React on every server render.
+ *
+ * A fragment is one element whose children are a pure function of a key
+ * (the element's inputs, serialized). While entry-server renders a page
+ * (renderWithFragments), a fragment whose key is cached is written as the
+ * element with the cached HTML inside (dangerouslySetInnerHTML); a fragment
+ * not cached yet is rendered as usual and, after the page, rendered alone
+ * to fill the cache for the next page. In the browser, and in any render
+ * not made through renderWithFragments (tests, the client), the element is
+ * rendered as usual, so hydration compares the browser's render with HTML
+ * that is byte for byte what React would have written (a test checks it).
+ *
+ * What a fragment's children must not do, because their HTML is rendered
+ * once, alone, and reused everywhere: call useId (ids depend on the place
+ * in the tree; pass fixed ids instead), read context, or read anything but
+ * their props. The key must name every input: callers serialize the props.
+ */
+
+/** The cache's bound, in UTF-16 code units of keys and HTML (about 8 MB per engine). */
+export const FRAGMENT_CACHE_UNITS = 4 << 20;
+let bound = FRAGMENT_CACHE_UNITS;
+
+const cache = new Map<string, string>();
+let units = 0;
+let pending: { key: string; node: ReactNode }[] | null = null;
+let hits = 0;
+const HOISTED = /^<(link|meta|title|style|script)[\s>/]/;
+let misses = 0;
+
+type Tag = 'li' | 'header' | 'div' | 'footer' | 'nav' | 'section';
+
+export function ServerFragment({
+  tag,
+  props,
+  cacheKey,
+  children,
+}: {
+  tag: Tag;
+  /** The element's own attributes (never children). */
+  props: Record<string, unknown>;
+  /**
+   * Called only in a server render through renderWithFragments; null:
+   * render as usual (a part whose HTML is not shareable).
+   */
+  cacheKey: (() => string) | null;
+  children: ReactNode;
+}) {
+  if (pending === null || cacheKey === null) return createElement(tag, props, children);
+  const key = cacheKey();
+  const html = cache.get(key);
+  if (html !== undefined) {
+    hits++;
+    // Most recently used last: eviction takes the oldest first.
+    cache.delete(key);
+    cache.set(key, html);
+    return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: html } });
+  }
+  misses++;
+  pending.push({ key, node: children });
+  return createElement(tag, props, children);
+}
+
+/**
+ * Renders app with render (renderToString), using and filling the
+ * fragment cache: the page's output is the same as render(app) alone.
+ */
+export function renderWithFragments(render: (node: ReactNode) => string, app: ReactNode): string {
+  if (pending !== null) return render(app); // not re-entrant: a nested call renders plainly
+  pending = [];
+  let out: string;
+  let missed: { key: string; node: ReactNode }[];
+  try {
+    out = render(app);
+  } finally {
+    missed = pending;
+    pending = null;
+  }
+  for (const { key, node } of missed) {
+    if (cache.has(key)) continue;
+    const html = render(node);
+    // React writes resources it hoists (an eager image's preload, a
+    // stylesheet) ahead of the markup; such a part belongs to its page
+    // (the page's own render hoists them), so it is never cached.
+    if (HOISTED.test(html)) continue;
+    cache.set(key, html);
+    units += key.length + html.length;
+  }
+  for (const [k, v] of cache) {
+    if (units <= bound) break;
+    cache.delete(k);
+    units -= k.length + v.length;
+  }
+  return out;
+}
+
+/** The cache's state, for tests and the render benchmarks. */
+export function fragmentStats(): { entries: number; units: number; hits: number; misses: number } {
+  return { entries: cache.size, units, hits, misses };
+}
+
+/** Empties the cache and sets its bound (tests). */
+export function clearFragments(maxUnits = FRAGMENT_CACHE_UNITS): void {
+  bound = maxUnits;
+  cache.clear();
+  units = 0;
+  hits = 0;
+  misses = 0;
+}
