@@ -35,13 +35,46 @@ var (
 
 // NewPage compresses html once, so every cache hit is a copy of bytes.
 func NewPage(status int, html []byte, tags []string) *Page {
+	p := NewPageUncompressed(status, html, tags)
+	p.Compress()
+	return p
+}
+
+// NewPageUncompressed is a page not compressed yet: the cache compresses it
+// when it stores it (Put, PutFrom, PutRevalidated), and a page that is
+// never stored (the cache off, a personal page, an error page) is
+// compressed as it is sent, in the one encoding its client takes
+// (Encode), instead of in both.
+func NewPageUncompressed(status int, html []byte, tags []string) *Page {
 	p := &Page{Status: status, HTML: trim(html), Tags: tags}
 	sum := sha256.Sum256(html)
 	p.ETag = `"` + hex.EncodeToString(sum[:12]) + `"`
-
-	p.Gzip = trim(compress(&gzipPool, html, len(html)/4))
-	p.Brotli = trim(compress(&brotliPool, html, len(html)/5))
 	return p
+}
+
+// Compress fills Gzip and Brotli once. It is not safe to call while the
+// page is being sent: its owner calls it before sharing the page.
+func (p *Page) Compress() {
+	if p.Compressed() {
+		return
+	}
+	p.Gzip = trim(compress(&gzipPool, p.HTML, len(p.HTML)/4))
+	p.Brotli = trim(compress(&brotliPool, p.HTML, len(p.HTML)/5))
+}
+
+// Compressed reports whether the page holds its compressed bodies.
+func (p *Page) Compressed() bool { return p.Gzip != nil || p.Brotli != nil }
+
+// Encode compresses the page's HTML for one answer, without keeping the
+// result ("br" or "gzip", as Compress would); for a page never stored.
+func (p *Page) Encode(encoding string) []byte {
+	switch encoding {
+	case "br":
+		return compress(&brotliPool, p.HTML, len(p.HTML)/5)
+	case "gzip":
+		return compress(&gzipPool, p.HTML, len(p.HTML)/4)
+	}
+	return p.HTML
 }
 
 // trim returns b in an array of its own length when b holds much more
@@ -326,6 +359,7 @@ func (c *Cache) PutRevalidated(key string, p *Page, seq uint64) {
 	if !c.Enabled() {
 		return
 	}
+	p.Compress() // before the lock: compressing takes a millisecond or two
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[key]
@@ -359,7 +393,10 @@ func (c *Cache) RevalidateFailed(key string) {
 
 // Put stores a page under key.
 func (c *Cache) Put(key string, p *Page) {
-	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
+	if !c.Enabled() {
+		return
+	}
+	if p.Compress(); entrySize(key, p) > c.maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
@@ -375,7 +412,10 @@ func (c *Cache) Put(key string, p *Page) {
 // marked pages stale the page is stored stale, so it is rendered again
 // within the bound.
 func (c *Cache) PutFrom(key string, p *Page, src any, seq uint64) {
-	if !c.Enabled() || entrySize(key, p) > c.maxBytes/4 {
+	if !c.Enabled() {
+		return
+	}
+	if p.Compress(); entrySize(key, p) > c.maxBytes/4 {
 		return
 	}
 	c.mu.Lock()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 func TestCacheTagsAndLRU(t *testing.T) {
@@ -357,5 +359,38 @@ func TestCachePutFromAfterAChange(t *testing.T) {
 	c.PutFrom("/f/", page(), "src", seq)
 	if _, state, _ := c.Lookup("/f/"); state != Stale {
 		t.Errorf("after %d changes: %v, want stale", recentChanges, state)
+	}
+}
+
+// A page rendered for the cache is compressed when stored, once, in both
+// encodings; one never stored holds none, and Encode gives what Compress
+// would have kept.
+func TestPageCompressedWhenStored(t *testing.T) {
+	html := []byte(strings.Repeat("<p>Everyday clothing, made to last.</p>", 200))
+	p := NewPageUncompressed(200, html, []string{"product:1"})
+	if p.Compressed() || p.Gzip != nil || p.Brotli != nil {
+		t.Fatal("an uncompressed page holds compressed bodies")
+	}
+	br, gz := p.Encode("br"), p.Encode("gzip")
+	if p.Compressed() {
+		t.Fatal("Encode kept its result")
+	}
+	if got := p.Encode("identity"); !bytes.Equal(got, html) {
+		t.Fatal("an unknown encoding does not give the HTML")
+	}
+	c := NewCache(1<<20, time.Minute)
+	c.Put("/a/", p)
+	got, ok := c.Get("/a/")
+	if !ok || !got.Compressed() {
+		t.Fatal("the stored page is not compressed")
+	}
+	if !bytes.Equal(got.Brotli, br) || !bytes.Equal(got.Gzip, gz) {
+		t.Fatal("the stored bodies differ from Encode's")
+	}
+	if plain, err := io.ReadAll(brotli.NewReader(bytes.NewReader(got.Brotli))); err != nil || !bytes.Equal(plain, html) {
+		t.Fatalf("the brotli body does not decode to the page (%v)", err)
+	}
+	if size := c.Stats().Bytes; size < int64(len(html)+len(br)+len(gz)) {
+		t.Fatalf("the cache counts %d bytes, less than the page's three bodies", size)
 	}
 }

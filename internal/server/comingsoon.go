@@ -151,6 +151,7 @@ func (s *Server) comingSoonPage(ctx context.Context) (*render.Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.Compress() // kept and sent many times
 	c.page = p
 	return p, nil
 }

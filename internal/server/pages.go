@@ -278,7 +278,8 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 	if err != nil {
 		return nil, err
 	}
-	p := render.NewPage(res.Status, doc, res.Tags)
+	// Compressed by the cache if it stores the page, else as it is sent.
+	p := render.NewPageUncompressed(res.Status, doc, res.Tags)
 	if len(res.FrameSrc) > 0 {
 		// The page's own policy (a video player), kept with the page in
 		// the cache so every hit sends it.
@@ -312,13 +313,24 @@ func writeBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	}
 	body := p.HTML
 	accept := r.Header.Get("Accept-Encoding")
+	br, gz := p.Brotli, p.Gzip
+	if !p.Compressed() {
+		// A page nobody stores (the cache off, a personal page): compressed
+		// for this answer only, in the one encoding it is sent in.
+		switch {
+		case acceptsEncoding(accept, "br"):
+			br = p.Encode("br")
+		case acceptsEncoding(accept, "gzip"):
+			gz = p.Encode("gzip")
+		}
+	}
 	switch {
-	case acceptsEncoding(accept, "br") && len(p.Brotli) < len(body):
+	case acceptsEncoding(accept, "br") && br != nil && len(br) < len(body):
 		h.Set("Content-Encoding", "br")
-		body = p.Brotli
-	case acceptsEncoding(accept, "gzip") && len(p.Gzip) < len(body):
+		body = br
+	case acceptsEncoding(accept, "gzip") && gz != nil && len(gz) < len(body):
 		h.Set("Content-Encoding", "gzip")
-		body = p.Gzip
+		body = gz
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(p.Status)
@@ -561,6 +573,7 @@ func (s *Server) notFoundPage(ctx context.Context) (*render.Page, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.Compress() // kept and sent many times
 		s.notFound.put(p, gen, now)
 		return p, nil
 	})
