@@ -67,10 +67,10 @@ func (l *Loader) Home(ctx context.Context, url string) (*Result, error) {
 		return nil, err
 	}
 	page := HomePage{Base: e.base, Slides: heroSlides(e.b, e.cats), Categories: []storeapi.Category{}}
-	if page.Featured, err = l.products(ctx, e.b, featured); err != nil {
+	if page.Featured, err = l.cards(ctx, e.b, featured); err != nil {
 		return nil, err
 	}
-	if page.Latest, err = l.products(ctx, e.b, latest); err != nil {
+	if page.Latest, err = l.cards(ctx, e.b, latest); err != nil {
 		return nil, err
 	}
 	for _, c := range e.cats {

@@ -200,7 +200,7 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	if page.Subcategories == nil {
 		page.Subcategories = []storeapi.Category{}
 	}
-	if page.Products, err = l.products(ctx, e.b, ps); err != nil {
+	if page.Products, err = l.cards(ctx, e.b, ps); err != nil {
 		return nil, err
 	}
 	canonical := base

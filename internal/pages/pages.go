@@ -293,6 +293,30 @@ func (l *Loader) products(ctx context.Context, b *storeapi.Builder, ps []*catalo
 	return out, nil
 }
 
+// cards is products for product cards (listings, the home page's
+// sections, related products and up-sells): what a card shows, and no more.
+// Page data goes into the page twice (parsed by the server's render, sent
+// for hydration), so a listing's 24 cards carrying every gallery picture,
+// attribute and term cost the render, the compression and the shopper's
+// download for nothing. Fields a card does not read are emptied, never
+// removed: the objects keep the Store API's shape (web/src/listing/ProductCard.tsx
+// reads the rest; a test holds the two together).
+func (l *Loader) cards(ctx context.Context, b *storeapi.Builder, ps []*catalog.Product) ([]storeapi.Product, error) {
+	out, err := l.products(ctx, b, ps)
+	for i := range out {
+		p := &out[i]
+		if len(p.Images) > 1 {
+			p.Images = p.Images[:1:1]
+		}
+		p.ShortDescription, p.PriceHTML = "", ""
+		p.Categories, p.Tags, p.Brands = []storeapi.TermRef{}, []storeapi.TermRef{}, []storeapi.TermRef{}
+		p.Attributes, p.Variations, p.GroupedProducts = []storeapi.ProductAttribute{}, []storeapi.VariationRef{}, []int64{}
+		p.Weight, p.FormattedWeight, p.FormattedDimensions = "", "", ""
+		p.Dimensions = storeapi.Dimensions{}
+	}
+	return out, err
+}
+
 func productTags(ps []storeapi.Product) []string {
 	tags := make([]string, 0, len(ps))
 	for _, p := range ps {

@@ -236,7 +236,7 @@ func (l *Loader) ProductWith(ctx context.Context, reqURL, slug string, opt Produ
 		if err != nil {
 			return nil, err
 		}
-		if page.Upsells, err = l.products(ctx, e.b, visibleInCatalog(ups)); err != nil {
+		if page.Upsells, err = l.cards(ctx, e.b, visibleInCatalog(ups)); err != nil {
 			return nil, err
 		}
 		tags = append(tags, productTags(page.Upsells)...)
@@ -253,7 +253,7 @@ func (l *Loader) ProductWith(ctx context.Context, reqURL, slug string, opt Produ
 		if err != nil {
 			return nil, err
 		}
-		if page.Related, err = l.products(ctx, e.b, rel); err != nil {
+		if page.Related, err = l.cards(ctx, e.b, rel); err != nil {
 			return nil, err
 		}
 		tags = append(tags, productTags(page.Related)...)

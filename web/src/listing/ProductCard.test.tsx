@@ -1,4 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import type { StoreProduct } from '../types';
 import { ProductCard } from './ProductCard';
 import { ProductGrid } from './ProductGrid';
 import { product, products } from '../test/fixtures';
@@ -84,4 +86,35 @@ describe('ProductCard', () => {
     expect(within(first as HTMLElement).getByRole('heading', { level: 2 })).toHaveTextContent('Bench Tee');
     expect(imgs[0]).toHaveAttribute('alt', 'Bench Tee');
   });
+
+  // The server sends cards only what they show (internal/pages/pages.go,
+  // Loader.cards): these fields emptied, the first picture kept. A card that
+  // starts reading one of them fails here, and the list must grow there.
+  it('shows the same from the trimmed card data the server sends', () => {
+    const trim = (p: StoreProduct): StoreProduct => ({
+      ...p,
+      images: p.images.slice(0, 1),
+      short_description: '',
+      description: '',
+      price_html: '',
+      categories: [],
+      tags: [],
+      brands: [],
+      attributes: [],
+      variations: [],
+      grouped_products: [],
+      weight: '',
+      formatted_weight: '',
+      formatted_dimensions: '',
+      dimensions: { length: '', width: '', height: '' },
+    } as StoreProduct);
+    expect(products.length).toBeGreaterThan(5);
+    for (const p of products) {
+      for (const index of [0, 8]) {
+        const full = renderToString(<ProductCard product={p} index={index} headingLevel={3} />);
+        expect(renderToString(<ProductCard product={trim(p)} index={index} headingLevel={3} />), p.name).toBe(full);
+      }
+    }
+  });
 });
+
