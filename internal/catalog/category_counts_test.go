@@ -33,8 +33,8 @@ const recountCategories = `WITH RECURSIVE tree (root, id) AS (
 // TestCategoryCountsKeptExact applies random writes through the importer,
 // the admin service and the store (imports that create and update
 // products and categories, edits of categories, status and visibility,
-// bulk publish, draft, trash, restore and delete, category moves and
-// deletions) and after each one compares the kept counts the store reads
+// bulk publish, draft, trash, restore and delete, the store's delete of
+// listed products, category moves and deletions) and after each one compares the kept counts the store reads
 // with the definition counted from scratch.
 func TestCategoryCountsKeptExact(t *testing.T) {
 	storetest.EachDSN(t, func(t *testing.T, dsn string) {
@@ -105,10 +105,12 @@ func TestCategoryCountsKeptExact(t *testing.T) {
 			return out
 		}
 		nonzero := 0
+		ran := map[int]int{}
 		for step := 1; step <= 120; step++ {
 			var what string
 			var err error
-			switch op := rng.IntN(8); op {
+			op := rng.IntN(8)
+			switch op {
 			case 0: // import: new and re-imported SKUs, nested category paths
 				what = "import"
 				var b strings.Builder
@@ -172,7 +174,12 @@ func TestCategoryCountsKeptExact(t *testing.T) {
 					continue
 				}
 				what = fmt.Sprintf("delete %v", ids)
-				if _, err = a.Bulk(ctx, catalog.BulkTrash, ids); err == nil {
+				if rng.IntN(2) == 0 {
+					// The store's own delete, of products that may be
+					// listed (the admin deletes only trashed ones).
+					what += " (store)"
+					_, err = db.DeleteProducts(ctx, ids)
+				} else if _, err = a.Bulk(ctx, catalog.BulkTrash, ids); err == nil {
 					_, err = a.Bulk(ctx, catalog.BulkDelete, ids)
 				}
 			case 5: // a new category somewhere
@@ -214,15 +221,22 @@ func TestCategoryCountsKeptExact(t *testing.T) {
 				t.Fatalf("step %d (%s): %v", step, what, err)
 			}
 			check(step, what)
+			ran[op]++
 			for _, c := range must(db.Categories(ctx)) {
 				if c.Count > 0 {
 					nonzero++
 				}
 			}
 		}
-		// The walk must have exercised counts, not compared zeros.
+		// The walk must have exercised counts, not compared zeros, and
+		// every kind of operation.
 		if nonzero == 0 {
 			t.Fatal("no category ever counted a product")
+		}
+		for op := range 8 {
+			if ran[op] == 0 {
+				t.Errorf("operation %d never ran: %v", op, ran)
+			}
 		}
 	})
 }
