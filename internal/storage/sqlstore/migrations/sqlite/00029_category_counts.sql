@@ -5,7 +5,8 @@
 -- condition, as in 00028) in the category or any descendant, each product
 -- once. Triggers keep it exact on every write:
 --   - category_closure holds every (ancestor, descendant) pair of the tree,
---     a category being its own ancestor (SQLite triggers cannot recurse);
+--     a category being its own ancestor (a link's ancestors are one index
+--     range, not a recursive query per link);
 --   - a listed product gaining or losing a category moves by one the
 --     categories above it that its other categories do not already reach;
 --   - a product entering or leaving the listing moves by one every category
