@@ -365,11 +365,16 @@ func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File
 			sub = c
 		}
 	}
+	if err := measureTree(ctx, db, rounds, top, out); err != nil {
+		return err
+	}
 	report(out, "home", rounds, []func() error{get("/")})
 	report(out, "shop, page 1", rounds, []func() error{get("/shop/")})
 	report(out, "shop, page 1 by price", rounds, []func() error{get("/shop/?orderby=price")})
 	half := max(1, total/pages.PerPage/2)
-	report(out, fmt.Sprintf("shop, page %d", half), rounds, []func() error{get(fmt.Sprintf("/shop/page/%d/", half))})
+	if half > 1 { // page 1's own URL redirects to /shop/
+		report(out, fmt.Sprintf("shop, page %d", half), rounds, []func() error{get(fmt.Sprintf("/shop/page/%d/", half))})
+	}
 	if top.ID != 0 {
 		report(out, fmt.Sprintf("category %s (%d products)", top.Slug, top.Count), rounds, []func() error{get("/product-category/" + paths[top.ID] + "/")})
 	}
@@ -397,6 +402,56 @@ func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File
 	}
 	report(out, "sitemap index (cached after the first)", rounds, []func() error{get("/sitemap.xml")})
 	report(out, "product sitemap 1 (cached after the first)", rounds, []func() error{get("/sitemap-products-1.xml")})
+	return nil
+}
+
+// measureTree times what a listing change costs the category tree: the
+// change itself (one product of the largest category made a draft, then
+// published again, each in its own transaction, as the admin's bulk
+// actions do) and the first load of the tree after it, which the server
+// pays once per listing change per process (its category cache is dropped
+// by the change log). The product is published again at the end.
+func measureTree(ctx context.Context, db *sqlstore.DB, rounds int, top catalog.Category, out *os.File) error {
+	if top.ID == 0 {
+		return nil
+	}
+	ps, _, err := db.QueryProducts(ctx, catalog.ProductQuery{CategoryIDs: []int64{top.ID}, Descendants: true, PerPage: 1, NoCount: true})
+	if err != nil {
+		return err
+	}
+	if len(ps) == 0 {
+		return fmt.Errorf("category %s lists no product", top.Slug)
+	}
+	id := ps[0].ID
+	var writes, loads []time.Duration
+	for i := range 2 * rounds {
+		status := catalog.StatusDraft
+		if i%2 == 1 {
+			status = catalog.StatusPublish
+		}
+		start := time.Now()
+		if _, err := db.SetProductStatus(ctx, []int64{id}, status, nil); err != nil {
+			return err
+		}
+		writes = append(writes, time.Since(start))
+		start = time.Now()
+		cats, err := db.Categories(ctx)
+		if err != nil {
+			return err
+		}
+		loads = append(loads, time.Since(start))
+		for _, c := range cats {
+			if c.ID == top.ID && c.Count != top.Count-1+i%2 {
+				return fmt.Errorf("category %s counts %d after the change, want %d", top.Slug, c.Count, top.Count-1+i%2)
+			}
+		}
+	}
+	for _, r := range []struct {
+		name string
+		d    []time.Duration
+	}{{"listing change (draft/publish one product)", writes}, {"category tree after a listing change", loads}} {
+		fmt.Fprintf(out, "%-48s n=%-5d p50 %8s  p99 %8s  max %8s\n", r.name, len(r.d), ms(pct(r.d, 0.50)), ms(pct(r.d, 0.99)), ms(slices.Max(r.d)))
+	}
 	return nil
 }
 

@@ -39,6 +39,20 @@ func TestGenerateAndMeasure(t *testing.T) {
 		if len(b) == 0 || containsError(string(b)) {
 			t.Errorf("measure output:\n%s", b)
 		}
+		// The page loaders, and the category tree after a listing change
+		// (which checks the largest category's count after each change).
+		g, err := os.CreateTemp(t.TempDir(), "pages")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		if err := MeasurePages(ctx, db, 1, g); err != nil {
+			t.Fatal(err)
+		}
+		b, _ = os.ReadFile(g.Name())
+		if containsError(string(b)) || !strings.Contains(string(b), "category tree after a listing change") {
+			t.Errorf("measure -pages output:\n%s", b)
+		}
 	})
 }
 

@@ -754,23 +754,14 @@ type categoryRow struct {
 	ImgSizes    sql.NullString `db:"img_sizes"`
 }
 
-// categorySelect counts, like WooCommerce, the shop-visible products in a
-// category and all its descendants, each product once.
-const categorySelect = `WITH RECURSIVE tree (root, id) AS (
-		SELECT id, id FROM categories
-		UNION ALL
-		SELECT tree.root, c.id FROM categories c JOIN tree ON c.parent_id = tree.id
-	), counts AS (
-		SELECT tree.root AS category_id, COUNT(DISTINCT pc.product_id) AS n
-		FROM tree JOIN product_categories pc ON pc.category_id = tree.id
-		JOIN products p ON p.id = pc.product_id
-		WHERE p.status = 'publish' AND p.catalog_visibility IN ('visible', 'catalog')
-		GROUP BY tree.root
-	)
-	SELECT c.id, c.parent_id, c.name, c.slug, c.description, c.image_id, c.menu_order,
-	COALESCE(counts.n, 0) AS count,
+// categorySelect reads each category with its kept count (migration
+// 00029's triggers): like WooCommerce, the listed products in the category
+// and all its descendants, each product once (categoryCountsQuery is the
+// same definition, counted).
+const categorySelect = `SELECT c.id, c.parent_id, c.name, c.slug, c.description, c.image_id, c.menu_order,
+	COALESCE(cn.n, 0) AS count,
 	i.src AS img_src, i.width AS img_width, i.height AS img_height, i.alt AS img_alt, i.sizes AS img_sizes
-	FROM categories c LEFT JOIN images i ON i.id = c.image_id LEFT JOIN counts ON counts.category_id = c.id`
+	FROM categories c LEFT JOIN images i ON i.id = c.image_id LEFT JOIN category_counts cn ON cn.category_id = c.id`
 
 func (r categoryRow) category() catalog.Category {
 	c := catalog.Category{ID: r.ID, ParentID: r.ParentID.Int64, Name: r.Name, Slug: r.Slug, Description: r.Description,

@@ -364,6 +364,46 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 	return nil
 }
 
+// writeCategories links the product to exactly its categories, deleting
+// and adding only the links that change: each link added or removed for a
+// listed product updates the kept category counts (migration 00029's
+// triggers), so a save that keeps the categories writes no count row and
+// takes no lock on one.
+func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+	var have []int64
+	if err := tx.SelectContext(ctx, &have, tx.Rebind(`SELECT category_id FROM product_categories WHERE product_id = ?`), p.ID); err != nil {
+		return fmt.Errorf("read categories: %w", err)
+	}
+	want := dedupeTerms(p.Categories)
+	keep := make(map[int64]bool, len(want))
+	for _, c := range want {
+		keep[c.ID] = true
+	}
+	var gone []int64
+	had := make(map[int64]bool, len(have))
+	for _, id := range have {
+		had[id] = true
+		if !keep[id] {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) > 0 {
+		in, args := inClause(gone)
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM product_categories WHERE product_id = ? AND category_id IN `+in), append([]any{p.ID}, args...)...); err != nil {
+			return fmt.Errorf("unlink categories: %w", err)
+		}
+	}
+	for _, c := range want {
+		if had[c.ID] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_categories (product_id, category_id) VALUES (?, ?)`), p.ID, c.ID); err != nil {
+			return fmt.Errorf("link category %d: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
@@ -371,7 +411,7 @@ func placeholders(n int) string {
 // writeRelations replaces a product's images, terms, attributes, links and
 // meta with what p carries.
 func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
-	for _, table := range []string{"product_categories", "product_tags", "product_attribute_values", "product_attributes", "product_links", "product_meta"} {
+	for _, table := range []string{"product_tags", "product_attribute_values", "product_attributes", "product_links", "product_meta"} {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+table+` WHERE product_id = ?`), p.ID); err != nil {
 			return fmt.Errorf("clear %s: %w", table, err)
 		}
@@ -379,10 +419,8 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 	if err := db.writeImages(ctx, tx, p); err != nil {
 		return err
 	}
-	for _, c := range dedupeTerms(p.Categories) {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_categories (product_id, category_id) VALUES (?, ?)`), p.ID, c.ID); err != nil {
-			return fmt.Errorf("link category %d: %w", c.ID, err)
-		}
+	if err := db.writeCategories(ctx, tx, p); err != nil {
+		return err
 	}
 	for _, t := range dedupeTerms(p.Tags) {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_tags (product_id, tag_id) VALUES (?, ?)`), p.ID, t.ID); err != nil {
