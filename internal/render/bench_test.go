@@ -45,7 +45,7 @@ type fixture struct {
 
 // newFixture seeds a temporary store with the demo catalogue and loads the
 // product and shop pages.
-func newFixture(b *testing.B) *fixture {
+func newFixture(b testing.TB) *fixture {
 	b.Helper()
 	ctx := context.Background()
 	db := storetest.Open(b, sqlstore.SQLite)
@@ -78,7 +78,7 @@ func newFixture(b *testing.B) *fixture {
 	return f
 }
 
-func newEngine(b *testing.B, bundle string, size int) *render.Engine {
+func newEngine(b testing.TB, bundle string, size int) *render.Engine {
 	b.Helper()
 	e, err := render.NewEngine(bundle, size)
 	if err != nil {
