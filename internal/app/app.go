@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -56,7 +57,8 @@ type Config struct {
 	CacheMB       int
 	RenderWorkers int
 	// RenderProcs > 0 renders in that many worker processes (vitrine
-	// render-worker, one VM each) instead of RenderWorkers VMs in this one.
+	// render-worker, one VM each; default one per CPU); 0 renders in
+	// RenderWorkers VMs in this process.
 	RenderProcs   int
 	Variations    int
 	FetchImages   bool
@@ -193,8 +195,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.Tagline, "tagline", "Everyday clothing, made to last", "shop tagline")
 	str(&c.Currency, "currency", "USD", "shop currency (ISO code)")
 	num(&c.CacheMB, "cache-mb", 64, "page cache size in MiB; 0 turns the cache off")
-	num(&c.RenderWorkers, "render-workers", 0, "JavaScript engines for server rendering (0: one per CPU)")
-	num(&c.RenderProcs, "render-procs", 0, "server rendering in this many worker processes, one JavaScript engine each, instead of --render-workers engines in this process (0: in this process)")
+	num(&c.RenderProcs, "render-procs", min(runtime.GOMAXPROCS(0), 1024), "server rendering in this many worker processes (vitrine render-worker), one JavaScript engine each (default: one per CPU); 0 renders in this process with --render-workers engines")
+	num(&c.RenderWorkers, "render-workers", 0, "with --render-procs 0: JavaScript engines for server rendering in this process (0: one per CPU)")
 	num(&c.Variations, "variation-threshold", 30, "variations embedded in a product page (30 to 100); more are fetched on demand")
 	boolean(&c.FetchImages, "fetch-images", true, "import: download product images into the store")
 	str(&c.Scroll, "infinite-scroll", "spinner", "listings: spinner (load near the bottom), button (View more) or off")
@@ -276,8 +278,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	if c.DBMaxConns < 0 || c.DBMaxConns > 10000 || c.DBMaxIdleConns < 0 || c.DBMaxIdleConns > 10000 {
 		return c, nil, fmt.Errorf("--db-max-conns %d, --db-max-idle-conns %d: use 0 (default) to 10000", c.DBMaxConns, c.DBMaxIdleConns)
 	}
-	if c.RenderWorkers < 0 || c.RenderWorkers > 256 || c.RenderProcs < 0 || c.RenderProcs > 256 {
-		return c, nil, fmt.Errorf("--render-workers %d, --render-procs %d: use 0 (default) to 256", c.RenderWorkers, c.RenderProcs)
+	if c.RenderWorkers < 0 || c.RenderWorkers > 1024 || c.RenderProcs < 0 || c.RenderProcs > 1024 {
+		return c, nil, fmt.Errorf("--render-workers %d, --render-procs %d: use 0 to 1024", c.RenderWorkers, c.RenderProcs)
 	}
 	if c.MaxConnsPerIP < 0 {
 		return c, nil, fmt.Errorf("--max-conns-per-ip %d: use 0 (no cap) or more", c.MaxConnsPerIP)
@@ -639,12 +641,11 @@ func newRenderer(cfg Config, log *slog.Logger) (server.Renderer, func()) {
 	}
 	if cfg.RenderProcs > 0 {
 		ws, err := render.NewWorkers(render.WorkersConfig{Size: cfg.RenderProcs, Log: log, Command: workerCommand(cfg)})
-		if err != nil {
-			log.Error("server rendering unavailable; pages will render in the browser only", "err", err)
-			return nil, func() {}
+		if err == nil {
+			log.Debug("rendering in worker processes", "procs", ws.Size())
+			return ws, ws.Close
 		}
-		log.Info("rendering in worker processes", "procs", ws.Size())
-		return ws, ws.Close
+		log.Error("render worker processes unavailable; rendering in this process (--render-workers)", "err", err)
 	}
 	e, err := render.NewEngine(bundle, cfg.RenderWorkers)
 	if err != nil {
