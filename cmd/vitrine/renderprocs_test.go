@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,8 +14,9 @@ import (
 
 // TestBinaryRenderProcs: with --render-procs 2 the real binary starts two
 // render-worker processes, serves a product page whose HTML was rendered on
-// the server (the product's title inside the app's root), and when the
-// shop is killed with SIGKILL its workers die too.
+// the server (the product's title inside the app's root), replaces a worker
+// killed after its binary was removed, and when the shop is killed with
+// SIGKILL its workers die too.
 func TestBinaryRenderProcs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -33,16 +36,10 @@ func TestBinaryRenderProcs(t *testing.T) {
 	}
 
 	pid := srv.Process.Pid
-	// A thread's children file lists the processes that thread started.
-	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	if err != nil || len(tasks) == 0 {
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err != nil {
 		t.Skipf("cannot list the shop's child processes: %v", err)
 	}
-	var workers []string
-	for _, task := range tasks {
-		raw, _ := os.ReadFile(task)
-		workers = append(workers, strings.Fields(string(raw))...)
-	}
+	workers := children(pid)
 	if len(workers) != 2 {
 		t.Fatalf("child processes %v, want 2 render workers", workers)
 	}
@@ -52,6 +49,36 @@ func TestBinaryRenderProcs(t *testing.T) {
 			t.Errorf("child %s is %q", w, cmdline)
 		}
 	}
+
+	// A deploy removes the binary; a worker killed after that is replaced
+	// by the same build (started from /proc/self/exe), and pages are still
+	// rendered on the server.
+	if err := os.Remove(bin); err != nil {
+		t.Fatal(err)
+	}
+	pid0, _ := strconv.Atoi(workers[0])
+	if err := syscall.Kill(pid0, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ { // the first may meet the dead worker, and render again on the other
+		code, body := get(t, "http://"+addr+"/product/classic-tee/")
+		root, _, _ := strings.Cut(body[strings.Index(body, `<div id="root">`)+1:], `<script id="vitrine-data"`)
+		if code != 200 || !strings.Contains(root, "Classic Tee") {
+			t.Errorf("after a worker was killed: %d, server-rendered app %.300q\n%s", code, root, logs.String())
+		}
+	}
+	if strings.Contains(logs.String(), "server render failed") || strings.Contains(logs.String(), "not replaced") {
+		t.Errorf("a render failed, or the worker was not replaced:\n%s", logs.String())
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(children(pid)) != 2 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if now := children(pid); len(now) != 2 || slices.Contains(now, workers[0]) {
+		t.Errorf("workers %v after %s was killed, want 2 without it", now, workers[0])
+	} else {
+		workers = now
+	}
+
 	if err := srv.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -72,4 +99,16 @@ func TestBinaryRenderProcs(t *testing.T) {
 			t.Errorf("render worker %s outlived the shop", w)
 		}
 	}
+}
+
+// children lists the processes pid started (each thread's children file
+// lists those that thread started).
+func children(pid int) []string {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var ps []string
+	for _, task := range tasks {
+		raw, _ := os.ReadFile(task)
+		ps = append(ps, strings.Fields(string(raw))...)
+	}
+	return ps
 }

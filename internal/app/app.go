@@ -668,7 +668,20 @@ func workerCommand(cfg Config) func() *exec.Cmd {
 	if err != nil {
 		return nil // NewWorkers reports os.Executable's error
 	}
-	return func() *exec.Cmd { return exec.Command(exe, "render-worker", "--log-level", cfg.LogLevel) }
+	// On Linux, /proc/self/exe, read by the child between fork and exec, is
+	// the shop's own executable even once a deploy has replaced or removed
+	// the file at exe: a replacement worker is the same build as the shop.
+	path := exe
+	if runtime.GOOS == "linux" {
+		if _, err := os.Stat("/proc/self/exe"); err == nil {
+			path = "/proc/self/exe"
+		}
+	}
+	return func() *exec.Cmd {
+		cmd := exec.Command(path, "render-worker", "--log-level", cfg.LogLevel)
+		cmd.Args[0] = exe // what ps shows
+		return cmd
+	}
 }
 
 // renderWorker is the render-worker command, started by a shop run with
