@@ -14,7 +14,9 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"os/exec"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -54,6 +56,10 @@ type Config struct {
 	Currency      string
 	CacheMB       int
 	RenderWorkers int
+	// RenderProcs > 0 renders in that many worker processes (vitrine
+	// render-worker, one VM each; default one per CPU); 0 renders in
+	// RenderWorkers VMs in this process.
+	RenderProcs   int
 	Variations    int
 	FetchImages   bool
 	Scroll        string
@@ -139,6 +145,7 @@ Usage:
   vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
+  vitrine render-worker                       render pages for a shop run with --render-procs (started by it, over stdin and stdout)
   vitrine version                             print the version
 
 Every flag can also be set with an environment variable: --base-url is VITRINE_BASE_URL.
@@ -188,7 +195,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.Tagline, "tagline", "Everyday clothing, made to last", "shop tagline")
 	str(&c.Currency, "currency", "USD", "shop currency (ISO code)")
 	num(&c.CacheMB, "cache-mb", 64, "page cache size in MiB; 0 turns the cache off")
-	num(&c.RenderWorkers, "render-workers", 0, "JavaScript engines for server rendering (0: one per CPU)")
+	num(&c.RenderProcs, "render-procs", min(runtime.GOMAXPROCS(0), 1024), "server rendering in this many worker processes (vitrine render-worker), one JavaScript engine each (default: one per CPU); 0 renders in this process with --render-workers engines")
+	num(&c.RenderWorkers, "render-workers", 0, "with --render-procs 0: JavaScript engines for server rendering in this process (0: one per CPU)")
 	num(&c.Variations, "variation-threshold", 30, "variations embedded in a product page (30 to 100); more are fetched on demand")
 	boolean(&c.FetchImages, "fetch-images", true, "import: download product images into the store")
 	str(&c.Scroll, "infinite-scroll", "spinner", "listings: spinner (load near the bottom), button (View more) or off")
@@ -269,6 +277,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.DBMaxConns < 0 || c.DBMaxConns > 10000 || c.DBMaxIdleConns < 0 || c.DBMaxIdleConns > 10000 {
 		return c, nil, fmt.Errorf("--db-max-conns %d, --db-max-idle-conns %d: use 0 (default) to 10000", c.DBMaxConns, c.DBMaxIdleConns)
+	}
+	if c.RenderWorkers < 0 || c.RenderWorkers > 1024 || c.RenderProcs < 0 || c.RenderProcs > 1024 {
+		return c, nil, fmt.Errorf("--render-workers %d, --render-procs %d: use 0 to 1024", c.RenderWorkers, c.RenderProcs)
 	}
 	if c.MaxConnsPerIP < 0 {
 		return c, nil, fmt.Errorf("--max-conns-per-ip %d: use 0 (no cap) or more", c.MaxConnsPerIP)
@@ -410,6 +421,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	case "paypal-sandbox":
 		return runPayPalSandbox(ctx, cfg, stdout, log)
+	case "render-worker":
+		return renderWorker(Stdin, stdout)
 	case "import":
 		if len(pos) != 2 || pos[0] != "woocommerce-csv" {
 			return errors.New("usage: vitrine import woocommerce-csv FILE")
@@ -422,7 +435,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "page":
 		return pageCommand(ctx, cfg, pos, Stdin, stdout, log) // page.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, paypal-sandbox, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, paypal-sandbox, render-worker, version)", cmd)
 }
 
 func version() string {
@@ -530,16 +543,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("the web app is not built (run make build): %w", err)
 	}
-	var engine *render.Engine
-	if bundle, err := web.ServerBundle(); err != nil {
-		log.Warn("no server bundle; pages will render in the browser only", "err", err)
-	} else if engine, err = render.NewEngine(bundle, cfg.RenderWorkers); err != nil {
-		log.Error("server rendering unavailable; pages will render in the browser only", "err", err)
-		engine = nil
-	}
-	if engine != nil {
-		defer engine.Close()
-	}
+	engine, closeEngine := newRenderer(cfg, log)
+	defer closeEngine()
 	cur, _ := money.Lookup(cfg.Currency)
 	settings := pages.DefaultSettings()
 	settings.InfiniteScroll.Type, settings.InfiniteScroll.History = cfg.Scroll, cfg.ScrollHistory
@@ -623,6 +628,74 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// newRenderer is the server renderer --render-procs and --render-workers
+// ask for, and what closes it; nil (pages render in the browser only) when
+// the bundle is missing or does not load.
+func newRenderer(cfg Config, log *slog.Logger) (server.Renderer, func()) {
+	bundle, err := web.ServerBundle()
+	if err != nil {
+		log.Warn("no server bundle; pages will render in the browser only", "err", err)
+		return nil, func() {}
+	}
+	if cfg.RenderProcs > 0 {
+		ws, err := render.NewWorkers(render.WorkersConfig{Size: cfg.RenderProcs, Log: log, Command: workerCommand(cfg)})
+		if err == nil {
+			log.Debug("rendering in worker processes", "procs", ws.Size())
+			return ws, ws.Close
+		}
+		log.Error("render worker processes unavailable; rendering in this process (--render-workers)", "err", err)
+	}
+	e, err := render.NewEngine(bundle, cfg.RenderWorkers)
+	if err != nil {
+		log.Error("server rendering unavailable; pages will render in the browser only", "err", err)
+		return nil, func() {}
+	}
+	return e, e.Close
+}
+
+// WorkerCommand, when set, starts a render worker instead of this
+// executable's render-worker command (tests, whose executable is the test
+// binary, set it).
+var WorkerCommand func() *exec.Cmd
+
+func workerCommand(cfg Config) func() *exec.Cmd {
+	if WorkerCommand != nil {
+		return WorkerCommand
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil // NewWorkers reports os.Executable's error
+	}
+	// On Linux, /proc/self/exe, read by the child between fork and exec, is
+	// the shop's own executable even once a deploy has replaced or removed
+	// the file at exe: a replacement worker is the same build as the shop.
+	path := exe
+	if runtime.GOOS == "linux" {
+		if _, err := os.Stat("/proc/self/exe"); err == nil {
+			path = "/proc/self/exe"
+		}
+	}
+	return func() *exec.Cmd {
+		cmd := exec.Command(path, "render-worker", "--log-level", cfg.LogLevel)
+		cmd.Args[0] = exe // what ps shows
+		return cmd
+	}
+}
+
+// renderWorker is the render-worker command, started by a shop run with
+// --render-procs: it renders pages for its parent over stdin and stdout
+// (render.ServeWorker) and exits when stdin closes. It ignores interrupts
+// (a Ctrl-C reaches the whole process group): the parent finishes its
+// requests in flight, then closes the workers' stdin.
+func renderWorker(stdin io.Reader, stdout io.Writer) error {
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
+	bundle, err := web.ServerBundle()
+	if err != nil {
+		return err
+	}
+	return render.ServeWorker(bundle, stdin, stdout)
 }
 
 // The HTTP servers' timeouts. A slow client may hold a connection only

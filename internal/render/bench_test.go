@@ -14,7 +14,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -138,6 +142,60 @@ func benchRenderParallel(b *testing.B, url string, data func(*fixture) []byte) {
 	reportThroughput(b, cpu0)
 }
 
+// benchRenderWorkers is benchRenderParallel with GOMAXPROCS worker
+// processes (render.Workers, one VM each) in place of the pool of VMs:
+//
+//	go test -run '^$' -bench 'RenderProductPage(Parallel|Workers)$' -cpu 2 -benchtime 400x ./internal/render/
+//
+// The CPU figures add the workers' CPU (from /proc) to this process's.
+func benchRenderWorkers(b *testing.B, url string, data func(*fixture) []byte) {
+	f := newFixture(b)
+	ws := newWorkers(b, "embedded", runtime.GOMAXPROCS(0), 0)
+	raw := data(f)
+	ctx := context.Background()
+	if _, err := ws.Render(ctx, url, raw); err != nil {
+		b.Fatal(err)
+	}
+	pids := ws.Pids()
+	b.ReportAllocs()
+	cpu0 := processCPU() + workersCPU(pids)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := ws.Render(ctx, url, raw); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	if now := ws.Pids(); !slices.Equal(now, pids) {
+		b.Fatalf("workers changed during the run: %v -> %v", pids, now)
+	}
+	reportThroughput(b, cpu0-workersCPU(pids))
+}
+
+// workersCPU is the CPU time (user + system) the processes pids used so
+// far, from /proc/PID/stat (clock ticks of 10 ms).
+func workersCPU(pids []int) time.Duration {
+	var total time.Duration
+	for _, pid := range pids {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		f := strings.Fields(rest) // from field 3 (state): utime is field 14, stime 15
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+s) * 10 * time.Millisecond
+	}
+	return total
+}
+
 // processCPU is the CPU time (user + system) the process used so far.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
@@ -178,6 +236,12 @@ func BenchmarkRenderProductPageParallel(b *testing.B) {
 }
 
 func BenchmarkRenderListingParallel(b *testing.B) { benchRenderParallel(b, "/shop/", listing) }
+
+// BenchmarkRenderProductPageWorkers is BenchmarkRenderProductPageParallel
+// rendered by worker processes instead of VMs in this process.
+func BenchmarkRenderProductPageWorkers(b *testing.B) {
+	benchRenderWorkers(b, "/product/classic-tee/", product)
+}
 
 // BenchmarkProductPageSteps times each step of a product page cache miss
 // apart: store queries (pages.Loader), JSON marshalling, the JS render, the

@@ -135,9 +135,9 @@ type Server struct {
 	db     *sqlstore.DB
 	store  catalog.Store
 	loader *pages.Loader
-	engine *render.Engine // nil: pages are rendered in the browser only
-	cache  *render.Cache  // rendered pages
-	api    *render.Cache  // Store API responses
+	engine Renderer      // nil: pages are rendered in the browser only
+	cache  *render.Cache // rendered pages
+	api    *render.Cache // Store API responses
 	// sitemaps are the XML sitemaps, cached whatever --cache-mb says
 	// (sitemap.go, SitemapCacheBytes) and dropped with the listings.
 	sitemaps *render.Cache
@@ -200,8 +200,14 @@ type Server struct {
 	saleSince time.Time
 }
 
+// Renderer renders a page's data (JSON) into the app's HTML: a
+// render.Engine (VMs in this process) or render.Workers (worker processes).
+type Renderer interface {
+	Render(ctx context.Context, url string, data []byte) (string, error)
+}
+
 // New wires a server. engine may be nil (client-side rendering only).
-func New(cfg Config, db *sqlstore.DB, engine *render.Engine, static fs.FS, assets render.Assets, log *slog.Logger) (*Server, error) {
+func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets render.Assets, log *slog.Logger) (*Server, error) {
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
