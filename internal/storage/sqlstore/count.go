@@ -78,10 +78,11 @@ func OpenCounted(ctx context.Context, dsn string, log *slog.Logger, c *Counter) 
 	return open(ctx, dsn, log, c)
 }
 
-// openPool opens a database/sql pool on the registered driver name, through
-// the counting wrapper when c is not nil.
-func openPool(driverName, src string, c *Counter) (*sqlx.DB, error) {
-	if c == nil {
+// openPool opens a database/sql pool on the registered driver name, with
+// per-connection kept statements when keepStmts (SQLite: stmtcache.go), and
+// through the counting wrapper when c is not nil.
+func openPool(driverName, src string, c *Counter, keepStmts bool) (*sqlx.DB, error) {
+	if c == nil && !keepStmts {
 		return sqlx.Open(driverName, src)
 	}
 	// sql.Open connects to nothing: it only finds the registered driver.
@@ -97,7 +98,13 @@ func openPool(driverName, src string, c *Counter) (*sqlx.DB, error) {
 			return nil, err
 		}
 	}
-	return sqlx.NewDb(sql.OpenDB(countConnector{base, c}), driverName), nil
+	if keepStmts {
+		base = stmtCacheConnector{base}
+	}
+	if c != nil {
+		base = countConnector{base, c}
+	}
+	return sqlx.NewDb(sql.OpenDB(base), driverName), nil
 }
 
 // dsnConnector is a driver.Connector for a driver without OpenConnector.

@@ -68,7 +68,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, e
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		db.Engine = Postgres
-		pool, err := openPool("pgx", dsn, c)
+		pool, err := openPool("pgx", dsn, c, false)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
@@ -125,7 +125,7 @@ func openSQLite(path string, writer bool, c *Counter) (*sqlx.DB, error) {
 		// writes never fails half-way on a lock upgrade.
 		q.Set("_txlock", "immediate")
 	}
-	d, err := openPool("sqlite", "file:"+URIPath(path)+"?"+q.Encode(), c)
+	d, err := openPool("sqlite", "file:"+URIPath(path)+"?"+q.Encode(), c, true)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
