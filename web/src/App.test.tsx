@@ -1,8 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { hydrateRoot } from 'react-dom/client';
-import { act } from 'react';
 import { App } from './App';
+import { expectHydratesCleanly } from './test/hydrate';
 import { allPages, homePage, listingPage, notFoundPage, productPage } from './test/fixtures';
 
 describe('App', () => {
@@ -61,24 +60,7 @@ describe('server render', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it.each(allPages())('hydrates %s without warnings', async (_name, data) => {
-    const html = renderToString(<App data={data} />);
-    const root = document.createElement('div');
-    root.innerHTML = html;
-    document.body.appendChild(root);
-    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const recoverable: unknown[] = [];
-    let r: ReturnType<typeof hydrateRoot> | undefined;
-    await act(async () => {
-      r = hydrateRoot(root, <App data={data} />, { onRecoverableError: (e) => recoverable.push(e) });
-    });
-    expect(recoverable).toEqual([]);
-    expect(err).not.toHaveBeenCalled();
-    expect(warn).not.toHaveBeenCalled();
-    err.mockRestore();
-    warn.mockRestore();
-    act(() => r!.unmount());
-    root.remove();
+  it.each(allPages())('hydrates %s without warnings', async (name, data) => {
+    await expectHydratesCleanly(renderToString(<App data={data} />), data, { name, warnings: true });
   });
 });

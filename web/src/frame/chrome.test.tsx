@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
-import { hydrateRoot } from 'react-dom/client';
+import { expectHydratesCleanly } from '../test/hydrate';
 import { App } from '../App';
 import { StoreNotice, noticeCookie, noticeDismissed, NOTICE_COOKIE_MAX_AGE } from './StoreNotice';
 import { homePage, productPage, settings, site } from '../test/fixtures';
@@ -25,20 +24,7 @@ afterEach(() => {
 
 async function hydrates(data: PageData) {
   const html = renderToString(<App data={data} />);
-  const root = document.createElement('div');
-  root.innerHTML = html;
-  document.body.appendChild(root);
-  const err = vi.spyOn(console, 'error').mockImplementation(() => {});
-  const recoverable: unknown[] = [];
-  let r: ReturnType<typeof hydrateRoot> | undefined;
-  await act(async () => {
-    r = hydrateRoot(root, <App data={data} />, { onRecoverableError: (e) => recoverable.push(e) });
-  });
-  expect(recoverable).toEqual([]);
-  expect(err).not.toHaveBeenCalled();
-  err.mockRestore();
-  act(() => r!.unmount());
-  root.remove();
+  await expectHydratesCleanly(html, data);
   return html;
 }
 

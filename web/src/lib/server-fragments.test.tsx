@@ -1,7 +1,7 @@
-// Testing Library's act marks the environment as one that supports act.
-import { act } from '@testing-library/react';
+// Testing Library marks the environment as one that supports act.
+import '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { hydrateRoot } from 'react-dom/client';
+import { expectHydratesCleanly } from '../test/hydrate';
 import { App } from '../App';
 import { allPages, listingPage, productPage, nav } from '../test/fixtures';
 import type { PageData } from '../types';
@@ -93,21 +93,7 @@ describe('server fragments', () => {
   it('hydrate without a mismatch from the warm HTML', async () => {
     for (const [name, data] of allPages()) {
       withFragments(data);
-      const html = withFragments(data);
-      const root = document.createElement('div');
-      root.innerHTML = html;
-      document.body.appendChild(root);
-      const err = vi.spyOn(console, 'error').mockImplementation(() => {});
-      const recoverable: unknown[] = [];
-      let r: ReturnType<typeof hydrateRoot> | undefined;
-      await act(async () => {
-        r = hydrateRoot(root, <App data={data} />, { onRecoverableError: (e) => recoverable.push(e) });
-      });
-      expect(recoverable, name).toEqual([]);
-      expect(err, name).not.toHaveBeenCalled();
-      err.mockRestore();
-      act(() => r!.unmount());
-      root.remove();
+      await expectHydratesCleanly(withFragments(data), data, { name, warnings: true });
     }
   });
 });
