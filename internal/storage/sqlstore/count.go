@@ -126,39 +126,20 @@ func (cc countConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countConn{conn, cc.c}, nil
+	return &countConn{passConn{conn}, cc.c}, nil
 }
 
 func (cc countConnector) Driver() driver.Driver { return cc.base.Driver() }
 
-// countConn passes every call to the engine's connection, counting
-// statements and transactions. Where the engine's connection lacks an
-// optional interface it answers as database/sql expects of a driver
-// without it (driver.ErrSkip, or the plain method).
+// countConn passes every call to the engine's connection (passConn),
+// counting statements and transactions.
 type countConn struct {
-	driver.Conn
+	passConn
 	c *Counter
 }
 
-var (
-	_ driver.ConnPrepareContext = (*countConn)(nil)
-	_ driver.ConnBeginTx        = (*countConn)(nil)
-	_ driver.QueryerContext     = (*countConn)(nil)
-	_ driver.ExecerContext      = (*countConn)(nil)
-	_ driver.Pinger             = (*countConn)(nil)
-	_ driver.SessionResetter    = (*countConn)(nil)
-	_ driver.Validator          = (*countConn)(nil)
-	_ driver.NamedValueChecker  = (*countConn)(nil)
-)
-
 func (cn *countConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	var st driver.Stmt
-	var err error
-	if p, ok := cn.Conn.(driver.ConnPrepareContext); ok {
-		st, err = p.PrepareContext(ctx, query)
-	} else {
-		st, err = cn.Conn.Prepare(query)
-	}
+	st, err := cn.passConn.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -171,59 +152,23 @@ func (cn *countConn) Prepare(query string) (driver.Stmt, error) {
 
 func (cn *countConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	cn.c.transactions.Add(1)
-	if b, ok := cn.Conn.(driver.ConnBeginTx); ok {
-		return b.BeginTx(ctx, opts)
-	}
-	if opts.Isolation != 0 || opts.ReadOnly {
-		return nil, fmt.Errorf("count driver: the engine's driver takes no transaction options")
-	}
-	return cn.Conn.Begin() //nolint:staticcheck // the only way for a driver without BeginTx
+	return cn.passConn.BeginTx(ctx, opts)
 }
 
 func (cn *countConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	q, ok := cn.Conn.(driver.QueryerContext)
-	if !ok {
+	if _, ok := cn.Conn.(driver.QueryerContext); !ok {
 		return nil, driver.ErrSkip // database/sql prepares, then runs the statement (counted there)
 	}
 	cn.c.statement(query)
-	return q.QueryContext(ctx, query, args)
+	return cn.passConn.QueryContext(ctx, query, args)
 }
 
 func (cn *countConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	e, ok := cn.Conn.(driver.ExecerContext)
-	if !ok {
+	if _, ok := cn.Conn.(driver.ExecerContext); !ok {
 		return nil, driver.ErrSkip
 	}
 	cn.c.statement(query)
-	return e.ExecContext(ctx, query, args)
-}
-
-func (cn *countConn) Ping(ctx context.Context) error {
-	if p, ok := cn.Conn.(driver.Pinger); ok {
-		return p.Ping(ctx)
-	}
-	return nil
-}
-
-func (cn *countConn) ResetSession(ctx context.Context) error {
-	if r, ok := cn.Conn.(driver.SessionResetter); ok {
-		return r.ResetSession(ctx)
-	}
-	return nil
-}
-
-func (cn *countConn) IsValid() bool {
-	if v, ok := cn.Conn.(driver.Validator); ok {
-		return v.IsValid()
-	}
-	return true
-}
-
-func (cn *countConn) CheckNamedValue(nv *driver.NamedValue) error {
-	if ch, ok := cn.Conn.(driver.NamedValueChecker); ok {
-		return ch.CheckNamedValue(nv)
-	}
-	return driver.ErrSkip // database/sql's default conversion
+	return cn.passConn.ExecContext(ctx, query, args)
 }
 
 // countStmt is a prepared statement whose runs are counted.

@@ -42,7 +42,7 @@ func (c stmtCacheConnector) Connect(ctx context.Context) (driver.Conn, error) {
 func (c stmtCacheConnector) Driver() driver.Driver { return c.base.Driver() }
 
 type stmtCacheConn struct {
-	driver.Conn
+	passConn
 	lru     *list.List // of *keptStmt, front most recent
 	byQuery map[string]*list.Element
 }
@@ -54,18 +54,8 @@ type keptStmt struct {
 }
 
 func newStmtCacheConn(c driver.Conn) *stmtCacheConn {
-	return &stmtCacheConn{Conn: c, lru: list.New(), byQuery: map[string]*list.Element{}}
+	return &stmtCacheConn{passConn: passConn{c}, lru: list.New(), byQuery: map[string]*list.Element{}}
 }
-
-var (
-	_ driver.ConnPrepareContext = (*stmtCacheConn)(nil)
-	_ driver.ConnBeginTx        = (*stmtCacheConn)(nil)
-	_ driver.QueryerContext     = (*stmtCacheConn)(nil)
-	_ driver.ExecerContext      = (*stmtCacheConn)(nil)
-	_ driver.Pinger             = (*stmtCacheConn)(nil)
-	_ driver.SessionResetter    = (*stmtCacheConn)(nil)
-	_ driver.Validator          = (*stmtCacheConn)(nil)
-)
 
 // QueryContext runs query through its kept statement. database/sql calls a
 // connection's methods, and its rows' Close, one at a time, so the fields
@@ -136,48 +126,6 @@ func (cn *stmtCacheConn) Close() error {
 	cn.lru.Init()
 	clear(cn.byQuery)
 	return cn.Conn.Close()
-}
-
-func (cn *stmtCacheConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if p, ok := cn.Conn.(driver.ConnPrepareContext); ok {
-		return p.PrepareContext(ctx, query)
-	}
-	return cn.Conn.Prepare(query)
-}
-
-func (cn *stmtCacheConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if b, ok := cn.Conn.(driver.ConnBeginTx); ok {
-		return b.BeginTx(ctx, opts)
-	}
-	return cn.Conn.Begin() //nolint:staticcheck // the only way for a driver without BeginTx
-}
-
-func (cn *stmtCacheConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if e, ok := cn.Conn.(driver.ExecerContext); ok {
-		return e.ExecContext(ctx, query, args)
-	}
-	return nil, driver.ErrSkip
-}
-
-func (cn *stmtCacheConn) Ping(ctx context.Context) error {
-	if p, ok := cn.Conn.(driver.Pinger); ok {
-		return p.Ping(ctx)
-	}
-	return nil
-}
-
-func (cn *stmtCacheConn) ResetSession(ctx context.Context) error {
-	if r, ok := cn.Conn.(driver.SessionResetter); ok {
-		return r.ResetSession(ctx)
-	}
-	return nil
-}
-
-func (cn *stmtCacheConn) IsValid() bool {
-	if v, ok := cn.Conn.(driver.Validator); ok {
-		return v.IsValid()
-	}
-	return true
 }
 
 // keptRows frees its statement for the next run when closed, and passes
