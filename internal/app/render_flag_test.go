@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,7 +47,18 @@ func TestServeRenderProcs(t *testing.T) {
 		}
 	}
 	t.Run("procs", func(t *testing.T) {
-		serverRendered(t, runServe(t, "--demo", "--render-procs", "2"))
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		metricsAddr := l.Addr().String()
+		l.Close()
+		serverRendered(t, runServe(t, "--demo", "--render-procs", "2", "--metrics-addr", metricsAddr))
+		// Replacements are exported, none so far.
+		if r, body := fetch(t, "GET", "http://"+metricsAddr+"/metrics"); r.StatusCode != 200 ||
+			!strings.Contains(body, "\nvitrine_render_worker_replacements_total 0\n") {
+			t.Errorf("metrics %d without the workers' replacements: %.2000s", r.StatusCode, body)
+		}
 		// The workers are this process's children running as workers.
 		tasks, _ := filepath.Glob("/proc/self/task/*/children")
 		workers := 0

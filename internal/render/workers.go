@@ -77,6 +77,8 @@ type Workers struct {
 	closed atomic.Bool
 	wg     sync.WaitGroup // replacements
 
+	replaced atomic.Uint64 // workers that broke, timed out or died, replaced
+
 	mu   sync.Mutex
 	live map[*child]struct{}
 }
@@ -322,6 +324,7 @@ func (ws *Workers) renderOn(c *child, url string, data []byte) (html string, bro
 // replace discards old and starts a worker in its slot in the background,
 // retrying with a growing pause while starts fail, until Close.
 func (ws *Workers) replace(old *child) {
+	ws.replaced.Add(1)
 	ws.mu.Lock()
 	delete(ws.live, old)
 	ws.mu.Unlock()
@@ -354,6 +357,11 @@ func (ws *Workers) replace(old *child) {
 
 // Size is the number of worker processes.
 func (ws *Workers) Size() int { return ws.size }
+
+// Replaced is how many workers were discarded and replaced since the start
+// (a render past the timeout, a broken pipe, a worker found dead): the
+// server exports it as vitrine_render_worker_replacements_total.
+func (ws *Workers) Replaced() uint64 { return ws.replaced.Load() }
 
 // Close ends every worker: it waits for renders in flight, closes the
 // workers' stdin (they exit), and kills those still running 5 s later.

@@ -173,6 +173,9 @@ func TestWorkerKilledIsReplaced(t *testing.T) {
 	if len(now) != 1 || now[0] == old[0] {
 		t.Errorf("workers %v after %v was killed", now, old)
 	}
+	if n := ws.Replaced(); n != 1 {
+		t.Errorf("Replaced() = %d after one worker was killed, want 1", n)
+	}
 }
 
 // TestWorkerTimeoutKillsOnlyThatWorker: a render that never ends fails at
@@ -182,9 +185,15 @@ func TestWorkerTimeoutKillsOnlyThatWorker(t *testing.T) {
 	ws := newWorkers(t, testBundle, 2, 300*time.Millisecond)
 	ctx := context.Background()
 	before := ws.Pids()
+	if n := ws.Replaced(); n != 0 {
+		t.Fatalf("Replaced() = %d before any render", n)
+	}
 	_, err := ws.Render(ctx, "/hang", []byte(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "no answer") {
 		t.Fatalf("hanging render: %v", err)
+	}
+	if n := ws.Replaced(); n != 1 {
+		t.Errorf("Replaced() = %d after one render timed out, want 1", n)
 	}
 	// The replacement starts in the background: wait for it to join.
 	for deadline := time.Now().Add(30 * time.Second); len(ws.Pids()) != 2 && time.Now().Before(deadline); {

@@ -52,6 +52,12 @@ func newMetrics(s *Server) *metrics {
 		Name: "vitrine_page_renders_ahead_total", Help: "Changed pages re-rendered right after the change, before a request asked for them.",
 	})
 	m.reg.MustRegister(m.rendersAhead)
+	if w, ok := s.engine.(interface{ Replaced() uint64 }); ok {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "vitrine_render_worker_replacements_total",
+			Help: "Render worker processes discarded (timed out, broken pipe, died) and replaced.",
+		}, func() float64 { return float64(w.Replaced()) }))
+	}
 	m.reg.MustRegister(m.requests, m.latency, m.renders, m.renderFails, m.connsRejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	pool := func(name, help string, f func(read bool) float64) {
