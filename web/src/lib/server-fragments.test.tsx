@@ -79,6 +79,27 @@ describe('server fragments', () => {
     expect(fragmentStats().hits).toBe(0);
   });
 
+  it('keep the page when a part fails to render alone', () => {
+    // Renders in the page's own render but throws when rendered alone.
+    let inPage = true;
+    const Needs = () => {
+      if (!inPage) throw new Error('rendered outside its page');
+      return <span>ok</span>;
+    };
+    const Part = () => (
+      <ServerFragment tag="div" props={{}} cacheKey={() => 'fails-alone'}>
+        <Needs />
+      </ServerFragment>
+    );
+    const render = (n: Parameters<typeof renderToString>[0]) => {
+      const html = renderToString(n);
+      inPage = false; // every render after the page's own is a part alone
+      return html;
+    };
+    expect(renderWithFragments(render, <Part />)).toBe('<div><span>ok</span></div>');
+    expect(fragmentStats().entries).toBe(0);
+  });
+
   it('stay within their bound, dropping the least recently used first', () => {
     clearFragments(20_000);
     const data = listingPage();

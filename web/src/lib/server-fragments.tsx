@@ -82,7 +82,12 @@ export function renderWithFragments(render: (node: ReactNode) => string, app: Re
   }
   for (const { key, node } of missed) {
     if (cache.has(key)) continue;
-    const html = render(node);
+    let html: string;
+    try {
+      html = render(node);
+    } catch {
+      continue; // the page is rendered; a part that fails alone is just not kept
+    }
     // React writes resources it hoists (an eager image's preload, a
     // stylesheet) ahead of the markup; such a part belongs to its page
     // (the page's own render hoists them), so it is never cached.
