@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { Review, ReviewFormSettings, ViewerSettings } from '../types';
 import { obtainProof } from '../account/login/botcheck';
 import { StarRating } from './StarRating';
+import { ServerFragment } from '../lib/server-fragments';
 import { checkReview, postReview, type FieldError, type ReviewField } from './review-form';
 
 const BOTCHECK_FAILED = 'The bot check could not be verified. Please try again.';
@@ -121,87 +122,96 @@ export function ReviewForm({
             onSubmit={onSubmit}
             aria-labelledby="reply-title"
           >
-            <div
-              id={errorId}
-              ref={alertRef}
-              className={error ? 'woocommerce-error review-form-error' : 'review-form-error'}
-              role="alert"
-              tabIndex={-1}
+            {/* The fields are the same on every product page: the server
+                renders them once (lib/server-fragments.tsx); the product's
+                id is in the hidden input after them. */}
+            <ServerFragment
+              tag="div"
+              props={{ className: 'comment-form__fields' }}
+              cacheKey={() => JSON.stringify(['review-fields', form.ratings_required, guest, user?.display_name, user?.logout_url])}
             >
-              {error ? error.message : ''}
-            </div>
-            {guest ? (
-              <p className="comment-notes">
-                <span id="email-notes">Your email address will not be published.</span> Required fields are marked{' '}
-                <span className="required">*</span>
-              </p>
-            ) : (
-              <p className="logged-in-as">
-                {`Logged in as ${user?.display_name ?? ''}. `}
-                {user?.logout_url && <a href={user.logout_url}>Log out?</a>}
-              </p>
-            )}
-            <StarRating
-              ref={ratingRef}
-              value={rating}
-              onChange={(n) => {
-                setRating(n);
-                if (error?.field === 'rating') setError(null);
-              }}
-              required={form.ratings_required}
-              invalid={invalid('rating')}
-              errorId={errorId}
-            />
-            <p className="comment-form-comment">
-              <label htmlFor="comment">
-                Your review <span className="required">*</span>
-              </label>
-              <textarea
-                id="comment"
-                name="comment"
-                cols={45}
-                rows={8}
-                required
-                aria-invalid={invalid('comment') || undefined}
-                aria-describedby={invalid('comment') ? errorId : undefined}
+              <div
+                id={errorId}
+                ref={alertRef}
+                className={error ? 'woocommerce-error review-form-error' : 'review-form-error'}
+                role="alert"
+                tabIndex={-1}
+              >
+                {error ? error.message : ''}
+              </div>
+              {guest ? (
+                <p className="comment-notes">
+                  <span id="email-notes">Your email address will not be published.</span> Required fields are marked{' '}
+                  <span className="required">*</span>
+                </p>
+              ) : (
+                <p className="logged-in-as">
+                  {`Logged in as ${user?.display_name ?? ''}. `}
+                  {user?.logout_url && <a href={user.logout_url}>Log out?</a>}
+                </p>
+              )}
+              <StarRating
+                ref={ratingRef}
+                value={rating}
+                onChange={(n) => {
+                  setRating(n);
+                  if (error?.field === 'rating') setError(null);
+                }}
+                required={form.ratings_required}
+                invalid={invalid('rating')}
+                errorId={errorId}
               />
-            </p>
-            {guest && (
-              <>
-                <p className="comment-form-author">
-                  <label htmlFor="author">
-                    Name <span className="required">*</span>
-                  </label>
-                  <input
-                    id="author"
-                    name="author"
-                    type="text"
-                    autoComplete="name"
-                    size={30}
-                    maxLength={245}
-                    required
-                    aria-invalid={invalid('author') || undefined}
-                    aria-describedby={invalid('author') ? errorId : undefined}
-                  />
-                </p>
-                <p className="comment-form-email">
-                  <label htmlFor="email">
-                    Email <span className="required">*</span>
-                  </label>
-                  <input
-                    id="email"
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    size={30}
-                    maxLength={100}
-                    required
-                    aria-invalid={invalid('email') || undefined}
-                    aria-describedby={invalid('email') ? `${errorId} email-notes` : 'email-notes'}
-                  />
-                </p>
-              </>
-            )}
+              <p className="comment-form-comment">
+                <label htmlFor="comment">
+                  Your review <span className="required">*</span>
+                </label>
+                <textarea
+                  id="comment"
+                  name="comment"
+                  cols={45}
+                  rows={8}
+                  required
+                  aria-invalid={invalid('comment') || undefined}
+                  aria-describedby={invalid('comment') ? errorId : undefined}
+                />
+              </p>
+              {guest && (
+                <>
+                  <p className="comment-form-author">
+                    <label htmlFor="author">
+                      Name <span className="required">*</span>
+                    </label>
+                    <input
+                      id="author"
+                      name="author"
+                      type="text"
+                      autoComplete="name"
+                      size={30}
+                      maxLength={245}
+                      required
+                      aria-invalid={invalid('author') || undefined}
+                      aria-describedby={invalid('author') ? errorId : undefined}
+                    />
+                  </p>
+                  <p className="comment-form-email">
+                    <label htmlFor="email">
+                      Email <span className="required">*</span>
+                    </label>
+                    <input
+                      id="email"
+                      name="email"
+                      type="email"
+                      autoComplete="email"
+                      size={30}
+                      maxLength={100}
+                      required
+                      aria-invalid={invalid('email') || undefined}
+                      aria-describedby={invalid('email') ? `${errorId} email-notes` : 'email-notes'}
+                    />
+                  </p>
+                </>
+              )}
+            </ServerFragment>
             <input type="hidden" name="comment_post_ID" value={form.product_id} />
             <input type="hidden" name="altcha" value="" />
             <p className="form-submit">
