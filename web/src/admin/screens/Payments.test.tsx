@@ -37,6 +37,24 @@ describe('the payments screen', () => {
     expect((put?.body as PaymentSettings).paypal.secret).toBeUndefined();
   });
 
+  it('refuses to overwrite newer methods, offers them, and never loads a secret', async () => {
+    const newer = { ...stored, paypal: { ...stored.paypal, client_id: 'their-client', secret: 'must-not-show' }, version: 3 };
+    stubFetch((method, url) => {
+      if (url !== PAYMENTS_PATH) return undefined;
+      return method === 'GET'
+        ? { body: stored }
+        : { status: 409, body: { code: 'vitrine_settings_stale', message: 'Someone else saved the payment methods after you opened them.', data: { status: 409, current: newer } } };
+    });
+    render(<Payments {...props} />);
+    await userEvent.type(await screen.findByLabelText(/^Secret/), 'mine');
+    await userEvent.click(screen.getByRole('button', { name: 'Save payment methods' }));
+    expect(await screen.findByText('Someone else saved the payment methods after you opened them.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load their payment methods' }));
+    expect(screen.getByLabelText(/^Client id/)).toHaveValue('their-client');
+    expect(screen.getByLabelText(/^Secret/)).toHaveValue('');
+    expect(await screen.findByText(/The payment methods saved by someone else are loaded/)).toBeInTheDocument();
+  });
+
   it('removes an account and returns the keyboard to the add button', async () => {
     stubFetch(() => ({ body: stored }));
     render(<Payments {...props} />);

@@ -5,12 +5,12 @@
 // empty keeps the secret in force. Credentials are checked with PayPal
 // before they are saved; the wallet takes saved ones at the next start.
 
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { adminCall, paramError, type AdminError } from '../api';
+import { useRef, useState, type ReactNode } from 'react';
+import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
-import { Notices, useNotices } from '../ui/Notices';
-import { useFocusAfterCommit } from '../ui/focus';
+import { Notices } from '../ui/Notices';
+import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
 import './payments.css';
 
@@ -37,22 +37,21 @@ export interface PaymentSettings {
 
 const emptyAccount: BankAccount = { account_name: '', bank_name: '', account_number: '', routing_number: '', iban: '', bic: '' };
 
+/** The form never holds the stored PayPal secret: empty means "keep it". */
+const withoutSecret = (d: PaymentSettings): PaymentSettings => ({ ...d, paypal: { ...d.paypal, secret: '' } });
+
 export default function Payments(_: ScreenProps) {
-  const [form, setForm] = useState<PaymentSettings | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [error, setError] = useState<AdminError | undefined>();
-  const [newer, setNewer] = useState<PaymentSettings | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { doc: form, setDoc: setForm, loadError, error, saving, newer, takeNewer, save, notices, push, dismiss, focusAfterCommit, focusField, formRef } =
+    useSettingsForm<PaymentSettings>({
+      path: PAYMENTS_PATH,
+      fromServer: withoutSecret,
+      toServer: (d) => ({ ...d, paypal: { ...d.paypal, secret: d.paypal.secret || undefined } }),
+      saved: 'Payment methods saved. The checkout offers them at once; PayPal credentials take effect when the shop restarts.',
+      stale: { offer: true, taken: 'The payment methods saved by someone else are loaded. Make your changes again and save.' },
+    });
   const [checking, setChecking] = useState(false);
   const [check, setCheck] = useState<{ ok: boolean; text: string } | null>(null);
-  const { notices, push, clear, dismiss } = useNotices();
-  const focusAfterCommit = useFocusAfterCommit();
-  const formRef = useRef<HTMLFormElement>(null);
   const addRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    void adminCall<PaymentSettings>('GET', PAYMENTS_PATH).then((r) => (r.ok ? setForm({ ...r.data, paypal: { ...r.data.paypal, secret: '' } }) : setLoadError(r.error.message)));
-  }, []);
 
   if (loadError) return <p role="alert">{loadError}</p>;
   if (!form) return <p>Loading…</p>;
@@ -62,7 +61,6 @@ export default function Payments(_: ScreenProps) {
   const setCod = (v: Partial<PaymentSettings['cod']>) => setForm({ ...form, cod: { ...form.cod, ...v } });
   const setPayPal = (v: Partial<PaymentSettings['paypal']>) => setForm({ ...form, paypal: { ...form.paypal, ...v } });
   const setAccount = (i: number, k: keyof BankAccount, v: string) => setBacs({ accounts: form.bacs.accounts.map((a, j) => (j === i ? { ...a, [k]: v } : a)) });
-  const focusField = (field: string) => focusAfterCommit(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${field}"]`));
 
   const addAccount = () => {
     const i = form.bacs.accounts.length;
@@ -75,32 +73,6 @@ export default function Payments(_: ScreenProps) {
     focusAfterCommit(() => addRef.current);
   };
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (saving) return;
-    setSaving(true);
-    clear();
-    setError(undefined);
-    const body = { ...form, paypal: { ...form.paypal, secret: form.paypal.secret || undefined } };
-    const r = await adminCall<PaymentSettings>('PUT', PAYMENTS_PATH, body);
-    setSaving(false);
-    if (r.ok) {
-      setForm({ ...r.data, paypal: { ...r.data.paypal, secret: '' } });
-      setNewer(null);
-      push('success', 'Payment methods saved. The checkout offers them at once; PayPal credentials take effect when the shop restarts.');
-      return;
-    }
-    setError(r.error);
-    push('error', r.error.message);
-    if (r.error.code === 'vitrine_settings_stale') {
-      setNewer((r.error.data?.current as PaymentSettings) ?? null);
-      return;
-    }
-    const params = r.error.data?.params as Record<string, string> | undefined;
-    const field = params && Object.keys(params)[0];
-    if (field) focusField(field);
-  };
-
   const checkPayPal = async () => {
     if (checking) return;
     setChecking(true);
@@ -109,14 +81,6 @@ export default function Payments(_: ScreenProps) {
     const r = await adminCall<{ ok: boolean; message: string }>('POST', PAYPAL_TEST_PATH, { client_id: p.client_id, secret: p.secret || undefined, environment: p.environment });
     setChecking(false);
     setCheck(r.ok ? { ok: true, text: r.data.message } : { ok: false, text: r.error.message });
-  };
-
-  const useNewer = () => {
-    if (!newer) return;
-    setForm({ ...newer, paypal: { ...newer.paypal, secret: '' } });
-    setNewer(null);
-    setError(undefined);
-    push('info', 'The payment methods saved by someone else are loaded. Make your changes again and save.');
   };
 
   const text = (label: string, field: string, value: string, onChange: (v: string) => void, hint?: string) => (
@@ -148,7 +112,7 @@ export default function Payments(_: ScreenProps) {
       {newer ? (
         <div className="admin-notice admin-notice--error">
           <p>Saved by someone else on {newer.updated_at ? formatDate(newer.updated_at) : 'another screen'}.</p>
-          <button type="button" onClick={useNewer}>
+          <button type="button" onClick={takeNewer}>
             Load their payment methods
           </button>
         </div>

@@ -3,12 +3,12 @@
 // was loaded with; when someone else saved in between, the server refuses
 // and the screen offers their settings instead of overwriting them.
 
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { adminCall, paramError, type AdminError } from '../api';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
-import { Notices, useNotices } from '../ui/Notices';
-import { useFocusAfterCommit } from '../ui/focus';
+import { Notices } from '../ui/Notices';
+import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
 
 export const SETTINGS_PATH = '/wp-json/vitrine/v1/admin/settings';
@@ -73,18 +73,11 @@ function TestMail({ defaultTo }: { defaultTo: string }) {
 }
 
 export default function Settings(_: ScreenProps) {
-  const [form, setForm] = useState<ShopSettings | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [error, setError] = useState<AdminError | undefined>();
-  const [newer, setNewer] = useState<ShopSettings | null>(null);
-  const [saving, setSaving] = useState(false);
-  const { notices, push, clear, dismiss } = useNotices();
-  const focusAfterCommit = useFocusAfterCommit();
-  const formRef = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    void adminCall<ShopSettings>('GET', SETTINGS_PATH).then((r) => (r.ok ? setForm(r.data) : setLoadError(r.error.message)));
-  }, []);
+  const { doc: form, setDoc: setForm, loadError, error, saving, newer, takeNewer, save, notices, dismiss, formRef } = useSettingsForm<ShopSettings>({
+    path: SETTINGS_PATH,
+    saved: 'Settings saved. The shop shows them within a few seconds.',
+    stale: { offer: true, taken: 'The settings saved by someone else are loaded. Make your changes again and save.' },
+  });
 
   if (loadError) return <p role="alert">{loadError}</p>;
   if (!form) return <p>Loading…</p>;
@@ -92,40 +85,6 @@ export default function Settings(_: ScreenProps) {
   const set = <K extends keyof ShopSettings>(k: K, v: ShopSettings[K]) => setForm({ ...form, [k]: v });
   const setAddress = (k: keyof ShopSettings['address'], v: string) => setForm({ ...form, address: { ...form.address, [k]: v } });
   const err = (field: string) => paramError(error, field);
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (saving) return;
-    setSaving(true);
-    clear();
-    setError(undefined);
-    const r = await adminCall<ShopSettings>('PUT', SETTINGS_PATH, form);
-    setSaving(false);
-    if (r.ok) {
-      setForm(r.data);
-      setNewer(null);
-      push('success', 'Settings saved. The shop shows them within a few seconds.');
-      return;
-    }
-    setError(r.error);
-    push('error', r.error.message);
-    if (r.error.code === 'vitrine_settings_stale') {
-      setNewer((r.error.data?.current as ShopSettings) ?? null);
-      return;
-    }
-    // Take the keyboard to the field the server refused.
-    const params = r.error.data?.params as Record<string, string> | undefined;
-    const field = params && Object.keys(params)[0];
-    if (field) focusAfterCommit(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${field}"]`));
-  };
-
-  const useNewer = () => {
-    if (!newer) return;
-    setForm(newer);
-    setNewer(null);
-    setError(undefined);
-    push('info', 'The settings saved by someone else are loaded. Make your changes again and save.');
-  };
 
   const text = (label: string, field: string, value: string, onChange: (v: string) => void, opts: { required?: boolean; hint?: string; autoComplete?: string } = {}) => (
     <Field label={label} error={err(field)} hint={opts.hint} required={opts.required}>
@@ -159,7 +118,7 @@ export default function Settings(_: ScreenProps) {
           <p>
             Saved by someone else on {newer.updated_at ? formatDate(newer.updated_at) : 'another screen'}: the shop is now called “{newer.name}”.
           </p>
-          <button type="button" onClick={useNewer}>
+          <button type="button" onClick={takeNewer}>
             Load their settings
           </button>
         </div>

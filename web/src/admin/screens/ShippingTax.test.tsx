@@ -29,6 +29,24 @@ beforeEach(() => setRestNonce(adminData.nonce));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the shipping and tax screen', () => {
+  it('loads the settings someone else saved meanwhile instead of overwriting them', async () => {
+    const theirs = { ...doc, tax_rates: [{ ...doc.tax_rates[0], rate: '8.00' }], version: 1 };
+    stubFetch((method, url) => {
+      if (url !== SHIPPING_TAX_PATH) return undefined;
+      return method === 'GET'
+        ? { body: doc }
+        : { status: 409, body: { code: 'vitrine_settings_stale', message: 'Someone else saved shipping and tax after you opened them.', data: { status: 409, current: theirs } } };
+    });
+    render(<ShippingTax {...props} />);
+    const rate = await screen.findByLabelText('Rate (%)');
+    await userEvent.clear(rate);
+    await userEvent.type(rate, '9');
+    await userEvent.click(screen.getByRole('button', { name: 'Save shipping and tax' }));
+    // One notice at a time: the screen's, saying theirs are loaded.
+    expect(await screen.findByText(/Someone else saved these settings meanwhile: theirs are loaded/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Rate (%)')).toHaveValue('8.00');
+  });
+
   it('edits a rate, adds a zone with a method, and saves the document with its version', async () => {
     const calls = stubFetch((method, url, body) => {
       if (url !== SHIPPING_TAX_PATH) return undefined;

@@ -3,11 +3,10 @@
 // the tax rates by country and state. Saved as one document, with the
 // version it was loaded at; a refused field is named and focused.
 
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { adminCall, paramError, type AdminError } from '../api';
+import { paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
-import { Notices, useNotices } from '../ui/Notices';
-import { useFocusAfterCommit } from '../ui/focus';
+import { Notices } from '../ui/Notices';
+import { useSettingsForm } from '../ui/settings-form';
 
 export const SHIPPING_TAX_PATH = '/wp-json/vitrine/v1/admin/shipping-tax';
 
@@ -115,47 +114,16 @@ function Methods({ prefix, methods, onChange, error, zoneName }: { prefix: strin
 }
 
 export default function ShippingTax(_: ScreenProps) {
-  const [doc, setDoc] = useState<ShippingTaxDoc | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [error, setError] = useState<AdminError | undefined>();
-  const [saving, setSaving] = useState(false);
-  const { notices, push, clear, dismiss } = useNotices();
-  const focusAfterCommit = useFocusAfterCommit();
-  const formRef = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    void adminCall<ShippingTaxDoc>('GET', SHIPPING_TAX_PATH).then((r) => (r.ok ? setDoc(r.data) : setLoadError(r.error.message)));
-  }, []);
+  const { doc, setDoc, loadError, error, saving, save, notices, dismiss, formRef } = useSettingsForm<ShippingTaxDoc>({
+    path: SHIPPING_TAX_PATH,
+    saved: 'Shipping and tax saved. Carts are priced with them from now on.',
+    stale: { load: true, message: 'Someone else saved these settings meanwhile: theirs are loaded. Make your changes again and save.' },
+  });
   if (loadError) return <p role="alert">{loadError}</p>;
   if (!doc) return <p>Loading…</p>;
 
   const setZone = (i: number, patch: Partial<ZoneRow>) => setDoc({ ...doc, zones: doc.zones.map((z, j) => (j === i ? { ...z, ...patch } : z)) });
   const setRate = (i: number, patch: Partial<TaxRateRow>) => setDoc({ ...doc, tax_rates: doc.tax_rates.map((t, j) => (j === i ? { ...t, ...patch } : t)) });
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (saving) return;
-    setSaving(true);
-    clear();
-    setError(undefined);
-    const r = await adminCall<ShippingTaxDoc>('PUT', SHIPPING_TAX_PATH, doc);
-    setSaving(false);
-    if (r.ok) {
-      setDoc(r.data);
-      push('success', 'Shipping and tax saved. Carts are priced with them from now on.');
-      return;
-    }
-    setError(r.error);
-    push('error', r.error.message);
-    if (r.error.code === 'vitrine_settings_stale' && r.error.data?.current) {
-      setDoc(r.error.data.current as ShippingTaxDoc);
-      push('error', 'Someone else saved these settings meanwhile: theirs are loaded. Make your changes again and save.');
-      return;
-    }
-    const params = r.error.data?.params as Record<string, string> | undefined;
-    const field = params && Object.keys(params)[0];
-    if (field) focusAfterCommit(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`));
-  };
 
   return (
     <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
