@@ -44,7 +44,7 @@ func NewPage(status int, html []byte, tags []string) *Page {
 // when it stores it (Put, PutFrom, PutRevalidated), and a page that is
 // never stored (the cache off, a personal page, an error page) is
 // compressed as it is sent, in the one encoding its client takes
-// (Encode), instead of in both.
+// (Encoded), instead of in both.
 func NewPageUncompressed(status int, html []byte, tags []string) *Page {
 	p := &Page{Status: status, HTML: trim(html), Tags: tags}
 	sum := sha256.Sum256(html)
@@ -65,13 +65,20 @@ func (p *Page) Compress() {
 // Compressed reports whether the page holds its compressed bodies.
 func (p *Page) Compressed() bool { return p.Gzip != nil || p.Brotli != nil }
 
-// Encode compresses the page's HTML for one answer, without keeping the
-// result ("br" or "gzip", as Compress would); for a page never stored.
-func (p *Page) Encode(encoding string) []byte {
+// Encoded is the page's body in encoding ("br" or "gzip"; anything else
+// is the HTML): the one Compress kept, or, for a page never stored,
+// compressed now for this one answer and not kept.
+func (p *Page) Encoded(encoding string) []byte {
 	switch encoding {
 	case "br":
+		if p.Brotli != nil {
+			return p.Brotli
+		}
 		return compress(&brotliPool, p.HTML, len(p.HTML)/5)
 	case "gzip":
+		if p.Gzip != nil {
+			return p.Gzip
+		}
 		return compress(&gzipPool, p.HTML, len(p.HTML)/4)
 	}
 	return p.HTML

@@ -371,11 +371,11 @@ func TestPageCompressedWhenStored(t *testing.T) {
 	if p.Compressed() || p.Gzip != nil || p.Brotli != nil {
 		t.Fatal("an uncompressed page holds compressed bodies")
 	}
-	br, gz := p.Encode("br"), p.Encode("gzip")
+	br, gz := p.Encoded("br"), p.Encoded("gzip")
 	if p.Compressed() {
-		t.Fatal("Encode kept its result")
+		t.Fatal("Encoded kept its result")
 	}
-	if got := p.Encode("identity"); !bytes.Equal(got, html) {
+	if got := p.Encoded("identity"); !bytes.Equal(got, html) {
 		t.Fatal("an unknown encoding does not give the HTML")
 	}
 	c := NewCache(1<<20, time.Minute)
@@ -385,7 +385,7 @@ func TestPageCompressedWhenStored(t *testing.T) {
 		t.Fatal("the stored page is not compressed")
 	}
 	if !bytes.Equal(got.Brotli, br) || !bytes.Equal(got.Gzip, gz) {
-		t.Fatal("the stored bodies differ from Encode's")
+		t.Fatal("the stored bodies differ from Encoded's")
 	}
 	if plain, err := io.ReadAll(brotli.NewReader(bytes.NewReader(got.Brotli))); err != nil || !bytes.Equal(plain, html) {
 		t.Fatalf("the brotli body does not decode to the page (%v)", err)

@@ -27,7 +27,8 @@ func newBenchServer(b *testing.B, cacheBytes int64) *server.Server {
 
 // serve runs one request and checks its status and X-Cache header (if want
 // is not empty).
-func serve(b *testing.B, h http.Handler, target, acceptEncoding, wantCache string) *httptest.ResponseRecorder {
+func serve(b testing.TB, h http.Handler, target, acceptEncoding, wantCache string) *httptest.ResponseRecorder {
+	b.Helper()
 	r := httptest.NewRequest(http.MethodGet, target, nil)
 	if acceptEncoding != "" {
 		r.Header.Set("Accept-Encoding", acceptEncoding)

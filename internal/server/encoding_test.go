@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -23,16 +22,7 @@ import (
 func TestUncachedPageEncodings(t *testing.T) {
 	srv := newServer(t, storetest.Open(t, sqlstore.SQLite), "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 0, CacheMaxAge: time.Minute})
 	get := func(accept string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodGet, "/product/classic-tee/", nil)
-		if accept != "" {
-			r.Header.Set("Accept-Encoding", accept)
-		}
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		if w.Code != http.StatusOK {
-			t.Fatalf("Accept-Encoding %q: status %d", accept, w.Code)
-		}
-		return w
+		return serve(t, srv, "/product/classic-tee/", accept, "miss")
 	}
 	plain := get("")
 	if plain.Header().Get("Content-Encoding") != "" || !strings.Contains(plain.Body.String(), "Classic Tee") {

@@ -311,26 +311,20 @@ func writeBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	// The first encoding the client takes whose body is smaller than the
+	// HTML. A page nobody stores (the cache off, a personal page) is
+	// compressed here, for this answer, in that encoding only.
 	body := p.HTML
 	accept := r.Header.Get("Accept-Encoding")
-	br, gz := p.Brotli, p.Gzip
-	if !p.Compressed() {
-		// A page nobody stores (the cache off, a personal page): compressed
-		// for this answer only, in the one encoding it is sent in.
-		switch {
-		case acceptsEncoding(accept, "br"):
-			br = p.Encode("br")
-		case acceptsEncoding(accept, "gzip"):
-			gz = p.Encode("gzip")
+	for _, enc := range [...]string{"br", "gzip"} {
+		if !acceptsEncoding(accept, enc) {
+			continue
 		}
-	}
-	switch {
-	case acceptsEncoding(accept, "br") && br != nil && len(br) < len(body):
-		h.Set("Content-Encoding", "br")
-		body = br
-	case acceptsEncoding(accept, "gzip") && gz != nil && len(gz) < len(body):
-		h.Set("Content-Encoding", "gzip")
-		body = gz
+		if b := p.Encoded(enc); len(b) < len(body) {
+			h.Set("Content-Encoding", enc)
+			body = b
+			break
+		}
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(p.Status)
