@@ -182,7 +182,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		fs.BoolVar(p, name, def, help+" ("+envName(name)+")")
 	}
 	str(&c.Addr, "addr", ":8080", "address to listen on")
-	str(&c.MetricsAddr, "metrics-addr", "127.0.0.1:9090", "address of the Prometheus /metrics listener; empty or off turns it off")
+	str(&c.MetricsAddr, "metrics-addr", "127.0.0.1:9090", "address of the Prometheus /metrics listener (and Go's /debug/pprof/ profiles); empty or off turns it off")
 	num(&c.MaxConnsPerIP, "max-conns-per-ip", 64, "open connections one client address may hold on --addr (0: no cap; behind a reverse proxy use 0 or a high value)")
 	str(&c.TrustedProxies, "trusted-proxies", "", "reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client for the per-address limits; empty: the connection's address is the client")
 	str(&c.DB, "db", "sqlite:./data/vitrine.db", "store: sqlite:PATH or postgres://…")

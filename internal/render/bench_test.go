@@ -309,7 +309,10 @@ func BenchmarkProductPageSteps(b *testing.B) {
 	for _, level := range []int{6, 5, 4} {
 		b.Run(fmt.Sprintf("brotli-%d", level), func(b *testing.B) { benchBrotli(b, doc, level, false) })
 	}
-	b.Run("brotli-6-reused", func(b *testing.B) { benchBrotli(b, doc, 6, true) })
+	for _, level := range []int{6, 5, 4, 3, 2, 1} {
+		b.Run(fmt.Sprintf("brotli-%d-reused", level), func(b *testing.B) { benchBrotli(b, doc, level, true) })
+	}
+	b.Run("gzip-1-reused", func(b *testing.B) { benchGzip(b, doc, 1, true) })
 }
 
 func benchGzip(b *testing.B, doc []byte, level int, reuse bool) {

@@ -28,9 +28,16 @@ type Page struct {
 
 // Compressors are reused: a fresh brotli writer allocates about 3 MB, and
 // that garbage, not the compression itself, dominated a cache miss.
+//
+// A stored page is compressed once and sent many times, so it gets the
+// denser brotli (quality 6). A page sent once (never stored) is compressed
+// on the request path, so it gets the package's faster encoder at level 3:
+// on a 64 KB product page about a quarter of quality 6's CPU for 10 % more
+// bytes (docs/benchmarks.md, "Compressing a page sent once").
 var (
-	gzipPool   = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
-	brotliPool = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, 6) }}
+	gzipPool       = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+	brotliPool     = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, 6) }}
+	brotliOncePool = sync.Pool{New: func() any { return brotli.NewWriterV2(nil, 3) }}
 )
 
 // NewPage compresses html once, so every cache hit is a copy of bytes.
@@ -67,14 +74,15 @@ func (p *Page) Compressed() bool { return p.Gzip != nil || p.Brotli != nil }
 
 // Encoded is the page's body in encoding ("br" or "gzip"; anything else
 // is the HTML): the one Compress kept, or, for a page never stored,
-// compressed now for this one answer and not kept.
+// compressed now for this one answer and not kept (brotli with the faster
+// encoder: see brotliOncePool).
 func (p *Page) Encoded(encoding string) []byte {
 	switch encoding {
 	case "br":
 		if p.Brotli != nil {
 			return p.Brotli
 		}
-		return compress(&brotliPool, p.HTML, len(p.HTML)/5)
+		return compress(&brotliOncePool, p.HTML, len(p.HTML)/5)
 	case "gzip":
 		if p.Gzip != nil {
 			return p.Gzip

@@ -107,6 +107,17 @@ func TestMetricsNotOnShopPort(t *testing.T) {
 	if m := s.metrics(); !strings.Contains(m, "vitrine_http_requests_total") {
 		t.Error("the metrics handler lacks the request counter")
 	}
+	// Go's profiles are on the metrics address too, never on the shop's.
+	if r := s.get("/debug/pprof/"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /debug/pprof/ on the shop = %d, want 404", r.StatusCode)
+	}
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/heap?debug=1", "/debug/pprof/goroutine?debug=1"} {
+		w := httptest.NewRecorder()
+		s.srv.MetricsHandler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if w.Code != http.StatusOK || w.Body.Len() == 0 {
+			t.Errorf("GET %s on the metrics address = %d (%d bytes), want a profile", path, w.Code, w.Body.Len())
+		}
+	}
 }
 
 // TestConnsPerIPCap: on a real loopback listener, one address keeps at most

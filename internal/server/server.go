@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"net/netip"
 	"reflect"
 	"sync"
@@ -304,13 +305,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // Registry is the Prometheus registry MetricsHandler serves.
 func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
 
-// MetricsHandler serves the metrics in Prometheus's text format. It is not
-// part of the shop's handler: the app serves it on its own address
+// MetricsHandler serves the metrics in Prometheus's text format, and Go's
+// profiles under /debug/pprof/ (CPU, heap, goroutines, mutex waits). It is
+// not part of the shop's handler: the app serves it on its own address
 // (--metrics-addr, loopback by default), so the shop's port never shows
 // its internals.
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	return mux
 }
 
