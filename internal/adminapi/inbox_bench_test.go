@@ -37,7 +37,7 @@ func BenchmarkInboxReads(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := db.InsertContactSubmission(ctx, &contact.Stored{FormID: 1, UnitTag: "wpcf7-f1-o1", Status: contact.InboxNew, CreatedAt: r.CreatedAt,
-			Values: map[string][]string{"your-name": {"Ada"}, "your-email": {"ada@example.com"}, "your-message": {r.Content}}}); err != nil {
+			Values: map[string][]string{"your-name": {"Ada"}, "your-email": {"ada@example.com"}, "your-message": {r.Content}}}, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

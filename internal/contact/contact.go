@@ -28,6 +28,7 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/contactform"
 	"vitrine/internal/mail"
+	"vitrine/internal/storage/space"
 )
 
 // KindMessage is the outbox kind of a contact message; its ref is the
@@ -54,6 +55,9 @@ const (
 	// DefaultFileRetention is how long uploaded files are kept; the
 	// submission itself stays.
 	DefaultFileRetention = 30 * 24 * time.Hour
+	// DefaultFilesQuota is the --contact-files-quota-mb default: the
+	// bytes of uploaded files kept at most.
+	DefaultFilesQuota = 200 << 20
 	// MaxValuesPerField bounds the values kept for one field (a checkbox
 	// group sends several).
 	MaxValuesPerField = 100
@@ -143,8 +147,14 @@ type Counts struct {
 // Store keeps submissions (sqlstore.DB implements it).
 type Store interface {
 	// InsertContactSubmission stores s with its files and queues its mail
-	// (KindMessage, ref the new id) in one transaction.
-	InsertContactSubmission(ctx context.Context, s *Stored) (int64, error)
+	// (KindMessage, ref the new id) in one transaction. With filesQuota >
+	// 0 it first counts the bytes of the files kept (not purged), under a
+	// lock every instance takes, and stores nothing when s's files would
+	// take them over: a *space.QuotaError.
+	InsertContactSubmission(ctx context.Context, s *Stored, filesQuota int64) (int64, error)
+	// ContactFileBytes is the bytes of the uploaded files kept (not
+	// purged).
+	ContactFileBytes(ctx context.Context) (int64, error)
 	// ContactSubmission loads a submission with its files and their
 	// content (ErrNotFound).
 	ContactSubmission(ctx context.Context, id int64) (*Stored, error)
@@ -188,8 +198,10 @@ type Verifier interface {
 }
 
 // Errors. ErrNotFound and ErrUnitTag are refusals of the request itself
-// (the adapter answers 404 and 400); nothing else is an error of Submit:
-// every outcome, a store failure included, is a Result.
+// (the adapter answers 404 and 400), and so are a submission with files
+// over the files' quota (space.ErrQuota, 507) or while the disk is low
+// (space.ErrDiskLow, 503): nothing else is an error of Submit: every
+// outcome, a store failure included, is a Result.
 var (
 	ErrNotFound = errors.New("contact: no such form or submission")
 	ErrUnitTag  = errors.New("contact: no valid unit tag")
@@ -211,6 +223,13 @@ type Service struct {
 	RateWindow time.Duration
 	// FileRetention overrides DefaultFileRetention when set.
 	FileRetention time.Duration
+	// FilesQuota bounds the bytes of uploaded files the store keeps (0:
+	// no bound): a submission whose files would go over it is refused,
+	// stored and mailed nowhere. Messages without files are not counted.
+	FilesQuota int64
+	// Disk refuses submissions with files while the store's disk is low
+	// (nil: no check).
+	Disk *space.Disk
 	// Queued, when set, is called after a reply's mail was queued (the
 	// outbox's Kick).
 	Queued func()
@@ -314,7 +333,25 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Result, error) {
 		s.log().Error("contact: bot-check unavailable", "err", err)
 		return Result{Status: StatusMailFailed, Message: texts.MailSentNG, PostedDataHash: hash}, nil
 	}
-	// 4. The rate limit per client address.
+	// 4. Room for the files: checked before the rate limit, so a visitor
+	// refused for the shop's lack of room keeps the allowance.
+	var fileBytes int64
+	for _, fd := range form.Fields {
+		if fd.Kind == contactform.KindFile {
+			for _, u := range uploadsOf(sub.Files, fd.Name) {
+				fileBytes += int64(len(u.Content))
+			}
+		}
+	}
+	if fileBytes > 0 {
+		if err := s.roomFor(ctx, fileBytes); errors.Is(err, space.ErrQuota) || errors.Is(err, space.ErrDiskLow) {
+			return Result{}, err
+		} else if err != nil {
+			s.log().Error("contact: count the kept files", "err", err)
+			return Result{Status: StatusMailFailed, Message: texts.MailSentNG, PostedDataHash: hash}, nil
+		}
+	}
+	// 5. The rate limit per client address.
 	limit, window := s.RateLimit, s.RateWindow
 	if limit <= 0 {
 		limit = DefaultRateLimit
@@ -335,7 +372,9 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Result, error) {
 	if !ok {
 		return Result{Status: StatusAborted, Message: LimitedText(wait), PostedDataHash: hash}, nil
 	}
-	// 5. Store the submission and queue its mail.
+	// 6. Store the submission and queue its mail (the store checks the
+	// quota again, atomically: concurrent submissions cannot pass it
+	// together).
 	st := &Stored{FormID: form.ID, UnitTag: sub.UnitTag, ContainerPost: max(sub.ContainerPost, 0), Values: values,
 		ClientIP: sub.ClientIP, UserAgent: clip(sub.UserAgent, 500), UserID: max(sub.UserID, 0),
 		Status: "new", CreatedAt: now.Truncate(time.Second)}
@@ -348,12 +387,45 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Result, error) {
 				MIME: contactform.Sniff(u.Content), Size: int64(len(u.Content)), Content: u.Content})
 		}
 	}
-	id, err := s.Store.InsertContactSubmission(ctx, st)
+	id, err := s.Store.InsertContactSubmission(ctx, st, s.FilesQuota)
+	if errors.Is(err, space.ErrQuota) {
+		return Result{}, err
+	}
 	if err != nil {
 		s.log().Error("contact: store the submission", "err", err)
 		return Result{Status: StatusMailFailed, Message: texts.MailSentNG, PostedDataHash: hash}, nil
 	}
 	return Result{Status: StatusMailSent, Message: texts.MailSentOK, PostedDataHash: hash, ID: id}, nil
+}
+
+// roomFor refuses files of n bytes while the disk is low or when they
+// would take the kept files over the quota. A failure to read the disk is
+// a refusal too (fail closed), logged.
+func (s *Service) roomFor(ctx context.Context, n int64) error {
+	if err := s.Disk.Check(); err != nil {
+		if !errors.Is(err, space.ErrDiskLow) {
+			s.log().Error("contact: free disk space", "err", err)
+		}
+		return errors.Join(space.ErrDiskLow, err)
+	}
+	if s.FilesQuota <= 0 {
+		return nil
+	}
+	used, err := s.Store.ContactFileBytes(ctx)
+	if err != nil {
+		return err
+	}
+	if used+n > s.FilesQuota {
+		return &space.QuotaError{Used: used, Quota: s.FilesQuota, Size: n}
+	}
+	return nil
+}
+
+// FileUsage is the bytes of uploaded files kept and the quota (0: none),
+// for the admin.
+func (s *Service) FileUsage(ctx context.Context) (space.Usage, error) {
+	used, err := s.Store.ContactFileBytes(ctx)
+	return space.Usage{Used: used, Quota: max(s.FilesQuota, 0)}, err
 }
 
 // LimitedText is the aborted message of a visitor over the rate limit.

@@ -25,7 +25,7 @@ func (h *harness) stored(name, email, text string, files ...contact.StoredFile) 
 	st := &contact.Stored{FormID: 1, UnitTag: "wpcf7-f1-o1", ClientIP: "192.0.2.7", UserAgent: "test", Status: contact.InboxNew, CreatedAt: h.now,
 		Values: map[string][]string{"your-name": {name}, "your-email": {email}, "your-subject": {"About " + name}, "your-message": {text}, "your-consent": {"1"}},
 		Files:  files}
-	id, err := h.db.InsertContactSubmission(context.Background(), st)
+	id, err := h.db.InsertContactSubmission(context.Background(), st, 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}

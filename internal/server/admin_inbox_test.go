@@ -216,7 +216,7 @@ func TestAdminMessages(t *testing.T) {
 		insert := func(email string, files ...contact.StoredFile) int64 {
 			id, err := db.InsertContactSubmission(ctx, &contact.Stored{FormID: 1, UnitTag: "wpcf7-f1-o1", ClientIP: "192.0.2.7", UserAgent: "test",
 				Status: contact.InboxNew, CreatedAt: seedTime, Files: files,
-				Values: map[string][]string{"your-name": {"Ada"}, "your-email": {email}, "your-subject": {"Sizes"}, "your-message": {"Is M\nlarge?"}}})
+				Values: map[string][]string{"your-name": {"Ada"}, "your-email": {email}, "your-subject": {"Sizes"}, "your-message": {"Is M\nlarge?"}}}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,13 +11,17 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/contact"
+	"vitrine/internal/storage/space"
 )
 
 // Contact-form submissions (internal/contact): the submission, its files
 // (blobs in the database) and its outbox row in one transaction.
 
-// InsertContactSubmission stores s with its files and queues its mail.
-func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored) (int64, error) {
+// InsertContactSubmission stores s with its files and queues its mail;
+// with filesQuota > 0 it refuses files that would take the kept ones over
+// it (a *space.QuotaError), counted under a lock so that concurrent
+// submissions cannot pass the check together.
+func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored, filesQuota int64) (int64, error) {
 	values, err := json.Marshal(s.Values)
 	if err != nil {
 		return 0, err
@@ -31,7 +35,23 @@ func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored) (i
 		status = "new"
 	}
 	var id int64
+	var size int64
+	for _, f := range s.Files {
+		size += int64(len(f.Content))
+	}
 	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+		if filesQuota > 0 && size > 0 {
+			if err := db.lockQuota(ctx, tx, quotaLockContactFiles); err != nil {
+				return err
+			}
+			var used int64
+			if err := tx.GetContext(ctx, &used, `SELECT COALESCE(SUM(size), 0) FROM contact_files WHERE purged_at IS NULL`); err != nil {
+				return err
+			}
+			if used+size > filesQuota {
+				return &space.QuotaError{Used: used, Quota: filesQuota, Size: size}
+			}
+		}
 		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO contact_submissions
 			(form_id, unit_tag, container_post, field_values, client_ip, user_agent, user_id, status, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
@@ -125,4 +145,26 @@ func (db *DB) CountContact(ctx context.Context) (contact.Counts, error) {
 	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(content), COALESCE(SUM(CASE WHEN content IS NULL THEN 0 ELSE size END), 0)
 		FROM contact_files`).Scan(&c.Files, &c.KeptFiles, &c.KeptBytes)
 	return c, err
+}
+
+// quotaLockContactFiles is the PostgreSQL advisory lock key under which
+// a submission counts the kept files and adds its own (SQLite's one
+// writer serialises them already).
+const quotaLockContactFiles int64 = 0x7669_7472_0001
+
+// lockQuota serialises the quota checks of one kind across instances,
+// until tx ends.
+func (db *DB) lockQuota(ctx context.Context, tx *sqlx.Tx, key int64) error {
+	if db.Engine != Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, key)
+	return err
+}
+
+// ContactFileBytes is the bytes of the files kept (not purged).
+func (db *DB) ContactFileBytes(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.read.GetContext(ctx, &n, `SELECT COALESCE(SUM(size), 0) FROM contact_files WHERE purged_at IS NULL`)
+	return n, err
 }
