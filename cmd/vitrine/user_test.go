@@ -61,6 +61,13 @@ func TestUserCommand(t *testing.T) {
 			}
 		}
 
+		// The shop's flags may also follow the command (README, "Subcommands").
+		out, code = run(t, bin, "a long customer password\n", "user", "create", "--email", "after@example.com", "--db", dsn,
+			"--role", "customer", "--password-stdin", "--log-level", "warn")
+		if code != 0 || !strings.Contains(out, "created customer after@example.com") {
+			t.Fatalf("create with --db after user: %d %s", code, out)
+		}
+
 		// Nothing else was created; the admin logs in with the piped password.
 		st := storetest.OpenDSN(t, dsn)
 		ctx := context.Background()
@@ -69,6 +76,9 @@ func TestUserCommand(t *testing.T) {
 			if _, err := st.UserByEmail(ctx, e); !errors.Is(err, account.ErrNoUser) {
 				t.Errorf("%s was created: %v", e, err)
 			}
+		}
+		if u, err := st.UserByEmail(ctx, "after@example.com"); err != nil || u.Role != account.RoleCustomer {
+			t.Errorf("after@example.com: %+v %v", u, err)
 		}
 		login, err := svc.Authenticate(ctx, "boss", "a long admin password", "")
 		if err != nil || login.User.Role != account.RoleAdministrator {

@@ -251,8 +251,14 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		args = fs.Args()[1:]
 		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page") {
 			// The user, currency and page commands parse their own flags
-			// (user.go, currency.go, page.go); the shop's flags (--db) go before.
-			pos = append(pos, args...)
+			// (user.go, currency.go, page.go). The shop's flags (--db) may
+			// come before the command or anywhere after it: they are taken
+			// out here and the rest is the command's.
+			shop, rest := splitShopFlags(fs, args)
+			if err := fs.Parse(shop); err != nil {
+				return c, nil, err
+			}
+			pos = append(pos, rest...)
 			break
 		}
 	}
@@ -344,6 +350,55 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 	}
 	return c, pos, nil
+}
+
+// commandBoolFlags are the flags of the user, currency and page commands
+// that take no value; their other flags take the next argument as value
+// unless written --flag=value.
+var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true}
+
+// splitShopFlags separates the shop's flags (those fs defines, with their
+// values) from a command's own arguments, keeping each side's order. No
+// command flag shares a name with a shop flag, so a name decides; a
+// command flag's value is never read as a flag ("--title --db" keeps
+// "--db" as the title). Everything after "--" is the command's.
+func splitShopFlags(fs *flag.FlagSet, args []string) (shop, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return shop, append(rest, args[i:]...)
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			rest = append(rest, a)
+			if !hasValue && !commandBoolFlags[name] && i+1 < len(args) && name != "" && !isNumber(name) {
+				i++
+				rest = append(rest, args[i])
+			}
+			continue
+		}
+		shop = append(shop, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); hasValue || (ok && b.IsBoolFlag()) {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			shop = append(shop, args[i])
+		}
+	}
+	return shop, rest
+}
+
+// isNumber reports whether a flag-like argument is a number ("-5", a
+// refused amount, is an argument, not a flag).
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 // removed are flags that no longer exist, with what replaces them.

@@ -36,6 +36,49 @@ func TestParseFlagsAnywhereAndEnv(t *testing.T) {
 	}
 }
 
+// The README's promise: the shop's flags may come before or after a
+// subcommand, also for the commands that parse flags of their own (user,
+// currency, page). The command keeps its own flags, values and order.
+func TestParseShopFlagsAfterSubcommand(t *testing.T) {
+	var errb bytes.Buffer
+	for _, c := range []struct {
+		args []string
+		db   string
+		pos  string
+	}{
+		{[]string{"user", "create", "--db", "postgres://db/x", "--email", "a@example.com", "--role", "customer", "--password-stdin", "--log-level=warn"},
+			"postgres://db/x", "user create --email a@example.com --role customer --password-stdin"},
+		{[]string{"--db", "sqlite:before.db", "user", "set-role", "--email", "a@example.com", "--role", "shop_manager"},
+			"sqlite:before.db", "user set-role --email a@example.com --role shop_manager"},
+		{[]string{"currency", "set", "EUR", "--rate", "0.92", "-db=sqlite:c.db", "--enable", "--step", "1"},
+			"sqlite:c.db", "currency set EUR --rate 0.92 --enable --step 1"},
+		{[]string{"currency", "price", "--delete", "tee", "EUR", "--db", "sqlite:p.db"},
+			"sqlite:p.db", "currency price --delete tee EUR"},
+		{[]string{"currency", "price", "tee", "EUR", "-5", "--db", "sqlite:n.db"},
+			"sqlite:n.db", "currency price tee EUR -5"},
+		// A command flag's value is never taken for a shop flag, nor is
+		// anything after "--".
+		{[]string{"page", "set", "about", "--title", "--db", "--file", "-", "--db", "sqlite:t.db", "--", "--db"},
+			"sqlite:t.db", "page set about --title --db --file - -- --db"},
+	} {
+		cfg, pos, err := parse(c.args, env(nil), &errb)
+		if err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		if cfg.DB != c.db || strings.Join(pos, " ") != c.pos {
+			t.Errorf("%q: db %q, positional %q; want %q, %q", c.args, cfg.DB, strings.Join(pos, " "), c.db, c.pos)
+		}
+	}
+	if cfg, _, err := parse([]string{"user", "create", "--log-level=warn", "--cache-mb", "0"}, env(nil), &errb); err != nil || cfg.LogLevel != "warn" || cfg.CacheMB != 0 {
+		t.Errorf("shop flags after user: %+v %v", cfg, err)
+	}
+	// A bad shop flag value after the command is refused as before it.
+	if _, _, err := parse([]string{"user", "create", "--cache-mb", "many"}, env(nil), &errb); err == nil {
+		t.Error("--cache-mb many after user accepted")
+	}
+}
+
 func TestParseDefaultsAndErrors(t *testing.T) {
 	var errb bytes.Buffer
 	c, pos, err := parse(nil, env(nil), &errb)

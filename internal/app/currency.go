@@ -135,7 +135,7 @@ func currencySet(ctx context.Context, cfg Config, args []string, stdout io.Write
 	enable := fs.Bool("enable", false, "offer the currency to shoppers")
 	disable := fs.Bool("disable", false, "stop offering the currency (its settings stay)")
 	if err := fs.Parse(args[1:]); err != nil {
-		return &UsageError{err.Error() + " (the shop's flags, such as --db, go before \"currency\")\n" + currencyUsage}
+		return &UsageError{err.Error() + "\n" + currencyUsage}
 	}
 	if fs.NArg() > 0 {
 		return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", fs.Arg(0), currencyUsage)}
@@ -308,7 +308,7 @@ func currencyPrice(ctx context.Context, cfg Config, args []string, stdout io.Wri
 			del = true
 		case strings.HasPrefix(a, "-") && len(a) > 1 && !strings.ContainsAny(a[1:2], "0123456789."):
 			// "-5" is a (refused) amount, not a flag.
-			return &UsageError{fmt.Sprintf("currency price: unknown flag %q (the shop's flags, such as --db, go before \"currency\")\n%s", a, currencyUsage)}
+			return &UsageError{fmt.Sprintf("currency price: unknown flag %q\n%s", a, currencyUsage)}
 		default:
 			pos = append(pos, a)
 		}

@@ -102,7 +102,7 @@ func pageSet(ctx context.Context, cfg Config, args []string, stdin io.Reader, st
 	file := fs.String("file", "", "the body's HTML file, or - for stdin")
 	draft := fs.Bool("draft", false, "save without publishing (the page answers 404 until set again without --draft)")
 	if err := fs.Parse(args[1:]); err != nil {
-		return &UsageError{err.Error() + " (the shop's flags, such as --db, go before \"page\")\n" + pageUsage}
+		return &UsageError{err.Error() + "\n" + pageUsage}
 	}
 	if fs.NArg() > 0 {
 		return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", fs.Arg(0), pageUsage)}

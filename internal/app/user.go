@@ -51,7 +51,7 @@ func userCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 		fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from stdin")
 	}
 	if err := fs.Parse(args[1:]); err != nil {
-		return &UsageError{err.Error() + " (the shop's flags, such as --db, go before \"user\")\n" + userUsage}
+		return &UsageError{err.Error() + "\n" + userUsage}
 	}
 	if fs.NArg() > 0 {
 		return &UsageError{fmt.Sprintf("unexpected argument %q (the password is never a flag or an argument)\n%s", fs.Arg(0), userUsage)}
