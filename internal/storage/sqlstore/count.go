@@ -75,16 +75,14 @@ func OpenCounted(ctx context.Context, dsn string, log *slog.Logger, c *Counter) 
 	if c == nil {
 		return nil, fmt.Errorf("open counted store: no counter")
 	}
-	return open(ctx, dsn, log, c)
+	return open(ctx, dsn, log, c, nil)
 }
 
 // openPool opens a database/sql pool on the registered driver name, with
-// per-connection kept statements when keepStmts (SQLite: stmtcache.go), and
-// through the counting wrapper when c is not nil.
-func openPool(driverName, src string, c *Counter, keepStmts bool) (*sqlx.DB, error) {
-	if c == nil && !keepStmts {
-		return sqlx.Open(driverName, src)
-	}
+// per-connection kept statements when keepStmts (SQLite: stmtcache.go),
+// through the counting wrapper when c is not nil, and always through the
+// health wrapper, which classifies outages into h (health.go).
+func openPool(driverName, src string, c *Counter, h *health, keepStmts bool) (*sqlx.DB, error) {
 	// sql.Open connects to nothing: it only finds the registered driver.
 	probe, err := sql.Open(driverName, src)
 	if err != nil {
@@ -104,6 +102,7 @@ func openPool(driverName, src string, c *Counter, keepStmts bool) (*sqlx.DB, err
 	if c != nil {
 		base = countConnector{base, c}
 	}
+	base = healthConnector{base, h}
 	return sqlx.NewDb(sql.OpenDB(base), driverName), nil
 }
 

@@ -23,7 +23,7 @@ func (db *DB) CountsStatements(ctx context.Context) (read, write bool, err error
 			return false, err
 		}
 		defer conn.Close()
-		err = conn.Raw(func(dc any) error { _, counted = dc.(*countConn); return nil })
+		err = conn.Raw(func(dc any) error { _, counted = underHealth(dc).(*countConn); return nil })
 		return counted, err
 	}
 	if read, err = check(db.read); err != nil {
@@ -31,4 +31,13 @@ func (db *DB) CountsStatements(ctx context.Context) (read, write bool, err error
 	}
 	write, err = check(db.write)
 	return
+}
+
+// underHealth is the connection under the health wrapper (health.go),
+// which every pool puts outermost.
+func underHealth(dc any) any {
+	if hc, ok := dc.(*healthConn); ok {
+		return hc.Conn
+	}
+	return dc
 }

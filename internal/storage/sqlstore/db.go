@@ -49,26 +49,29 @@ type DB struct {
 	log    *slog.Logger
 	now    func() time.Time
 
-	stmts stmtCache // prepared statements, by pool and SQL text (stmt.go)
-	carts cartGroup // SQLite: concurrent cart writes share one commit (cart_group.go)
+	stmts  stmtCache // prepared statements, by pool and SQL text (stmt.go)
+	health health    // outages its connections have seen (health.go)
+	carts  cartGroup // SQLite: concurrent cart writes share one commit (cart_group.go)
 }
 
 // Open connects to the store named by dsn: "sqlite:PATH" (or a path ending in
 // .db) or "postgres://…". It does not migrate; call Migrate.
 func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
-	return open(ctx, dsn, log, nil)
+	return open(ctx, dsn, log, nil, nil)
 }
 
-// open is Open, counting statements in c when it is not nil (count.go).
-func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, error) {
+// open is Open, counting statements in c when it is not nil (count.go) and
+// injecting f's errors when it is not nil (health.go).
+func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faults) (*DB, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	db := &DB{log: log, now: func() time.Time { return time.Now().UTC() }}
+	db.health.faults = f
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		db.Engine = Postgres
-		pool, err := openPool("pgx", dsn, c, false)
+		pool, err := openPool("pgx", dsn, c, &db.health, false)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
@@ -89,10 +92,10 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, e
 			}
 		}
 		var err error
-		if db.write, err = openSQLite(path, true, c); err != nil {
+		if db.write, err = openSQLite(path, true, c, &db.health); err != nil {
 			return nil, err
 		}
-		if db.read, err = openSQLite(path, false, c); err != nil {
+		if db.read, err = openSQLite(path, false, c, &db.health); err != nil {
 			db.write.Close()
 			return nil, err
 		}
@@ -106,7 +109,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, e
 	return db, nil
 }
 
-func openSQLite(path string, writer bool, c *Counter) (*sqlx.DB, error) {
+func openSQLite(path string, writer bool, c *Counter, h *health) (*sqlx.DB, error) {
 	q := url.Values{}
 	// WAL: readers never block the writer and the writer never blocks readers.
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -125,7 +128,7 @@ func openSQLite(path string, writer bool, c *Counter) (*sqlx.DB, error) {
 		// writes never fails half-way on a lock upgrade.
 		q.Set("_txlock", "immediate")
 	}
-	d, err := openPool("sqlite", "file:"+URIPath(path)+"?"+q.Encode(), c, true)
+	d, err := openPool("sqlite", "file:"+URIPath(path)+"?"+q.Encode(), c, h, true)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
@@ -249,10 +252,22 @@ func (db *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Ready reports whether the store answers and every migration is applied.
+// Ready reports whether the store answers, takes writes after a write
+// failed for a full disk (health.go), and has every migration applied.
 func (db *DB) Ready(ctx context.Context) error {
 	if err := db.read.PingContext(ctx); err != nil {
 		return err
+	}
+	if db.write != db.read {
+		if err := db.write.PingContext(ctx); err != nil {
+			return err
+		}
+	}
+	if db.health.full.Load() {
+		if err := db.readyProbe(ctx); err != nil {
+			return err
+		}
+		db.health.full.Store(false)
 	}
 	p, err := db.provider()
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // openKept opens a one-connection SQLite pool through the statement cache.
 func openKept(t *testing.T) (*sql.DB, *sql.Conn) {
 	t.Helper()
-	pool, err := openPool("sqlite", "file:"+filepath.Join(t.TempDir(), "kept.db"), nil, true)
+	pool, err := openPool("sqlite", "file:"+filepath.Join(t.TempDir(), "kept.db"), nil, &health{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func openKept(t *testing.T) (*sql.DB, *sql.Conn) {
 func kept(t *testing.T, conn *sql.Conn) (n int) {
 	t.Helper()
 	if err := conn.Raw(func(dc any) error {
-		n = dc.(*stmtCacheConn).lru.Len()
+		n = underHealth(dc).(*stmtCacheConn).lru.Len()
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -102,6 +102,23 @@ func OpenDSN(t testing.TB, dsn string) *sqlstore.DB {
 	return db
 }
 
+// OpenFaulty opens a migrated store on the database behind dsn whose
+// connections go through f, to inject the errors of an outage (a lost
+// connection, a full disk); closed when the test ends.
+func OpenFaulty(t testing.TB, dsn string, f *sqlstore.Faults) *sqlstore.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlstore.OpenFaulty(ctx, dsn, nil, f)
+	if err != nil {
+		t.Fatalf("open %s: %v", dsn, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", dsn, err)
+	}
+	return db
+}
+
 // OpenRaw opens the database behind dsn directly, without the store, for a
 // transaction of the test's own (as another writer would hold one); closed
 // when the test ends.
@@ -152,4 +169,26 @@ func Cache(db *sqlstore.DB) *catalog.Cache {
 		}
 	})
 	return c
+}
+
+// SQLiteFullError is a real SQLITE_FULL error from SQLite's driver: a
+// scratch database capped at a few pages (max_page_count) is written
+// until the cap refuses, as a full disk does. Tests inject it with
+// sqlstore.Faults.
+func SQLiteFullError(t testing.TB) error {
+	t.Helper()
+	raw := OpenRaw(t, "sqlite:"+filepath.Join(t.TempDir(), "full.db"))
+	raw.SetMaxOpenConns(1)
+	for _, q := range []string{`PRAGMA max_page_count = 3`, `CREATE TABLE fill (b BLOB)`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 100 {
+		if _, err := raw.Exec(`INSERT INTO fill (b) VALUES (zeroblob(4000))`); err != nil {
+			return err
+		}
+	}
+	t.Fatal("SQLite took 100 rows of 4 KB in 3 pages")
+	return nil
 }
