@@ -85,9 +85,13 @@ type AdminStore interface {
 	DeleteProducts(ctx context.Context, ids []int64) (int, error)
 	// PublishDue publishes the scheduled products whose time has come.
 	PublishDue(ctx context.Context, now time.Time) (int, error)
-	// SaleWindowsCrossed appends a change for every parent product whose
-	// or whose variation's sale started or ended in (since, now].
-	SaleWindowsCrossed(ctx context.Context, since, now time.Time) (int, error)
+	// ApplySchedules makes the sales that started or ended by now and the
+	// pre-orders whose release date has come take effect (the on-sale
+	// state, the price listings sort and filter by, the pre-order flag),
+	// and appends one change for every product whose pages show them. It
+	// reports how many products changed; a second pass at the same time,
+	// from this instance or another, changes nothing.
+	ApplySchedules(ctx context.Context, now time.Time) (int, error)
 
 	// SaveCategory inserts (ID 0) or updates a category; DeleteCategory
 	// removes one (its children move to its parent).
@@ -887,20 +891,12 @@ func (a *Admin) PublishDue(ctx context.Context) (int, error) {
 	return a.Store.PublishDue(ctx, a.now())
 }
 
-// SaleWindowsCrossed records a catalogue change for every product whose
-// sale (its own or a variation's) started or ended in (since, now], so
-// the cached pages showing its price follow; it returns now, the next
-// call's since, and how many products changed (the upkeep loop calls it).
-func (a *Admin) SaleWindowsCrossed(ctx context.Context, since time.Time) (time.Time, int, error) {
-	now := a.now()
-	if !now.After(since) {
-		return since, 0, nil
-	}
-	n, err := a.Store.SaleWindowsCrossed(ctx, since, now)
-	if err != nil {
-		return since, 0, err
-	}
-	return now, n, nil
+// ApplySchedules makes the scheduled sales' starts and ends and the
+// pre-orders' release dates that have come take effect, and reports how
+// many products changed (the upkeep loop calls it every minute on every
+// instance; each change happens once).
+func (a *Admin) ApplySchedules(ctx context.Context) (int, error) {
+	return a.Store.ApplySchedules(ctx, a.now())
 }
 
 // Duplicate copies a product and its variations as a new draft named

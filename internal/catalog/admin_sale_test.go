@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,15 +69,38 @@ func TestAdminSaleDates(t *testing.T) {
 	})
 }
 
-func TestAdminSaleWindowsCrossed(t *testing.T) {
+// A scheduled sale takes effect at its start and ends at its end
+// (inclusive, exclusive, as Product.SaleActive) for the price listings
+// sort and filter by, the on-sale filter and the change log; a pre-order
+// is released at its date. Two admins (two instances) passing at the
+// same time make each change once.
+func TestAdminApplySchedules(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		a := newAdmin(t, db)
+		clock := storetest.FrozenClock(adminNow)
+		a.Now = clock.Now
+		db.SetClock(clock.Now)
+		other := &catalog.Admin{Store: db, MinorUnit: 2, Now: clock.Now}
 		from, to := adminNow.Add(time.Hour), adminNow.Add(2*time.Hour)
 		p, err := a.Create(ctx, catalog.ProductInput{Name: s("Timed Teapot"), Status: s("publish"), RegularPrice: s("30.00"),
 			SalePrice: s("25.00"), SaleFrom: &from, SaleTo: &to})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// A listing filtered to the teapot's price band and to sales.
+		inListing := func(onSale bool, min, max int64) bool {
+			t.Helper()
+			ps, _, err := db.QueryProducts(ctx, catalog.ProductQuery{Include: []int64{p.ID}, OnSale: &onSale, MinPrice: &min, MaxPrice: &max, PerPage: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range ps {
+				if q.ID == p.ID {
+					return true
+				}
+			}
+			return false
 		}
 		has := func(cs []catalog.Change, id int64) bool {
 			for _, c := range cs {
@@ -86,31 +110,162 @@ func TestAdminSaleWindowsCrossed(t *testing.T) {
 			}
 			return false
 		}
-		// Nothing crossed yet: no change for the teapot.
+		regular := func(at time.Time) {
+			t.Helper()
+			if !inListing(false, 3000, 3000) || inListing(true, 0, 1<<40) || inListing(false, 2500, 2500) {
+				t.Errorf("at %s: want the regular price and not on sale", at.Format(time.RFC3339Nano))
+			}
+		}
+		onSale := func(at time.Time) {
+			t.Helper()
+			if !inListing(true, 2500, 2500) || inListing(false, 0, 1<<40) || inListing(true, 3000, 3000) {
+				t.Errorf("at %s: want the sale price and on sale", at.Format(time.RFC3339Nano))
+			}
+		}
+		// pass runs both instances' passes at once and reports how many
+		// products they changed together and whether the teapot's pages
+		// were dropped.
+		pass := func() (int, bool) {
+			t.Helper()
+			mark := lastChange(t, db)
+			var wg sync.WaitGroup
+			var n [2]int
+			var errs [2]error
+			for i, adm := range []*catalog.Admin{a, other} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					n[i], errs[i] = adm.ApplySchedules(ctx)
+				}()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			cs := changes(t, db, mark)
+			count := 0
+			for _, c := range cs {
+				if c.ProductID == p.ID {
+					count++
+				}
+			}
+			if count > 1 {
+				t.Errorf("the teapot's change was recorded %d times", count)
+			}
+			return n[0] + n[1], has(cs, p.ID)
+		}
+
+		regular(adminNow)
+		if n, changed := pass(); n != 0 || changed {
+			t.Errorf("before the sale: %d changes (teapot %v)", n, changed)
+		}
+		clock.Set(from.Add(-time.Nanosecond))
+		if _, changed := pass(); changed {
+			t.Error("a nanosecond before the start changed the teapot")
+		}
+		regular(clock.Now())
+		clock.Set(from) // the start is inclusive
+		if n, changed := pass(); n != 1 || !changed {
+			t.Errorf("at the start: %d changes (teapot %v)", n, changed)
+		}
+		onSale(clock.Now())
+		if n, changed := pass(); n != 0 || changed {
+			t.Errorf("a second pass at the start: %d changes", n)
+		}
+		clock.Set(to.Add(-time.Nanosecond))
+		if _, changed := pass(); changed {
+			t.Error("a nanosecond before the end changed the teapot")
+		}
+		onSale(clock.Now())
+		clock.Set(to) // the end is exclusive
+		if n, changed := pass(); n != 1 || !changed {
+			t.Errorf("at the end: %d changes (teapot %v)", n, changed)
+		}
+		regular(clock.Now())
+
+		// A variable product follows its variation's sale: its lowest
+		// price, its on-sale state.
+		hoodie, err := db.ProductBySlug(ctx, "everyday-hoodie")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, vars, err := a.Get(ctx, hoodie.ID)
+		if err != nil || len(vars) == 0 {
+			t.Fatalf("hoodie variations: %v", err)
+		}
+		vfrom, vto := to.Add(time.Hour), to.Add(3*time.Hour)
+		edit := func(e catalog.VariationEdit) {
+			t.Helper()
+			cur, _, err := a.Get(ctx, hoodie.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.ID = vars[0].ID
+			if err := a.EditVariations(ctx, hoodie.ID, cur.Version, []catalog.VariationEdit{e}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		edit(catalog.VariationEdit{SalePrice: s("1.00"), SaleFrom: &vfrom, SaleTo: &vto})
+		hoodieOnSale := func() bool {
+			t.Helper()
+			yes, one := true, int64(100)
+			ps, _, err := db.QueryProducts(ctx, catalog.ProductQuery{Include: []int64{hoodie.ID}, OnSale: &yes, MaxPrice: &one, PerPage: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range ps {
+				if q.ID == hoodie.ID {
+					return true
+				}
+			}
+			return false
+		}
+		if hoodieOnSale() {
+			t.Error("the hoodie is on sale before its variation's sale starts")
+		}
+		clock.Set(vfrom)
 		mark := lastChange(t, db)
-		since, _, err := a.SaleWindowsCrossed(ctx, adminNow.Add(-time.Minute))
-		if err != nil || !since.Equal(adminNow) {
-			t.Fatalf("first pass: %v %v", since, err)
+		if _, err := a.ApplySchedules(ctx); err != nil {
+			t.Fatal(err)
 		}
-		if has(changes(t, db, mark), p.ID) {
-			t.Error("a sale that has not started made a change")
+		if !hoodieOnSale() || !has(changes(t, db, mark), hoodie.ID) {
+			t.Error("the hoodie did not follow its variation's sale start")
 		}
-		// The sale starts: one change; the next pass from there makes none.
-		clock := from.Add(time.Minute)
-		a.Now = func() time.Time { return clock }
-		mark = lastChange(t, db)
-		since, n, err := a.SaleWindowsCrossed(ctx, since)
-		if err != nil || n < 1 || !since.Equal(clock) || !has(changes(t, db, mark), p.ID) {
-			t.Fatalf("start: %d %v %v", n, since, err)
+		clock.Set(vto)
+		if _, err := a.ApplySchedules(ctx); err != nil {
+			t.Fatal(err)
 		}
-		mark = lastChange(t, db)
-		if _, n, err := a.SaleWindowsCrossed(ctx, since); err != nil || n != 0 || len(changes(t, db, mark)) != 0 {
-			t.Errorf("same pass again: %d %v", n, err)
+		if hoodieOnSale() {
+			t.Error("the hoodie stayed on sale after its variation's sale ended")
 		}
-		// The sale ends.
-		clock = to.Add(time.Second)
-		if _, _, err := a.SaleWindowsCrossed(ctx, since); err != nil || !has(changes(t, db, mark), p.ID) {
-			t.Errorf("end: %v", err)
+
+		// A pre-order is released at its date, once.
+		release := vto.Add(time.Hour)
+		yes := true
+		edit(catalog.VariationEdit{PreOrder: &yes, PreOrderAt: &release})
+		preOrder := func() bool {
+			t.Helper()
+			_, vs, err := a.Get(ctx, hoodie.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vs {
+				if v.ID == vars[0].ID {
+					return v.PreOrder
+				}
+			}
+			t.Fatal("the variation is gone")
+			return false
+		}
+		clock.Set(release.Add(-time.Nanosecond))
+		if _, err := a.ApplySchedules(ctx); err != nil || !preOrder() {
+			t.Errorf("released before its date: %v", err)
+		}
+		clock.Set(release)
+		if n, changed := pass(); n != 1 || preOrder() {
+			t.Errorf("at the release date: %d changes, still a pre-order: %v (changed %v)", n, preOrder(), changed)
 		}
 	})
 }

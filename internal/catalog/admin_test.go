@@ -19,6 +19,7 @@ var adminNow = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 
 func newAdmin(t *testing.T, db *sqlstore.DB) *catalog.Admin {
 	t.Helper()
+	db.SetClock(func() time.Time { return adminNow })
 	if _, err := seed.Demo(context.Background(), db, adminNow.Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}

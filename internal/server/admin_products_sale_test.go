@@ -15,7 +15,7 @@ import (
 
 // Sale schedules, external and grouped products through the admin API
 // (products, second part), and the cached pages following a scheduled
-// sale's start and end (Server.SaleUpkeep).
+// sale's start and end (Server.ScheduleUpkeep).
 
 func TestAdminProductSaleScheduleAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
@@ -78,7 +78,7 @@ func TestAdminProductSaleScheduleAPI(t *testing.T) {
 		if page := visitorGet(other, "/product/copper-kettle/"); strings.Contains(page.body, "15.00") {
 			t.Fatal("the page was rendered again without a change (the test proves nothing)")
 		}
-		if n := f.srv.SaleUpkeep(ctx); n < 1 {
+		if n := f.srv.ScheduleUpkeep(ctx); n < 1 {
 			t.Fatalf("upkeep saw %d sales start", n)
 		}
 		deadline := time.Now().Add(10 * time.Second)
@@ -88,7 +88,7 @@ func TestAdminProductSaleScheduleAPI(t *testing.T) {
 		if page := visitorGet(other, "/product/copper-kettle/"); !strings.Contains(page.body, "15.00") {
 			t.Error("the cached page still shows the regular price after the sale started")
 		}
-		if n := f.srv.SaleUpkeep(ctx); n != 0 {
+		if n := f.srv.ScheduleUpkeep(ctx); n != 0 {
 			t.Errorf("a second pass saw %d", n)
 		}
 	})

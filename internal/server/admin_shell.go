@@ -35,8 +35,6 @@ func (s *Server) initAdmin() {
 	}
 	s.orders = &orders.Service{Store: s.db, Refunders: refunders, Kick: s.kickMail, Currency: s.currencyOf, Now: s.now, Log: s.log}
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
-	// Pages cached before now were rendered with the prices of now.
-	s.saleSince = s.now()
 	s.admin = adminapi.New(adminapi.Deps{
 		Viewer:     userOf,
 		ClientIP:   s.clientIP,

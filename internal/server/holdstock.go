@@ -10,8 +10,8 @@ import (
 // checkout rate-limit counters deleted, and the accounts' ended sessions,
 // links, devices and spent bot-check records deleted (AccountUpkeep), and
 // the uploaded contact files past their retention emptied (ContactUpkeep),
-// scheduled products published and the pages of products whose sale
-// started or ended dropped (SaleUpkeep).
+// and the catalogue's schedules applied: scheduled products published,
+// sales started and ended, pre-orders released (ScheduleUpkeep).
 
 // maintenanceEvery is how often the held stock is released and the
 // expired rate-limit counters are deleted.
@@ -39,34 +39,32 @@ func (s *Server) maintain(ctx context.Context) {
 		}
 		s.AccountUpkeep(ctx)
 		s.ContactUpkeep(ctx)
-		if n, err := s.catalogAdmin.PublishDue(ctx); err != nil && ctx.Err() == nil {
-			s.log.Warn("publish scheduled products", "err", err)
-		} else if n > 0 {
-			s.log.Info("scheduled products published", "products", n)
-		}
-		s.SaleUpkeep(ctx)
+		s.ScheduleUpkeep(ctx)
 	}
 }
 
-// SaleUpkeep appends a catalogue change for every product whose sale
-// started or ended since the last pass, so the pages cached with the old
-// price are dropped on every instance (a scheduled sale changes the price
-// shown without any edit). It reports how many products changed.
-func (s *Server) SaleUpkeep(ctx context.Context) int {
-	s.saleMu.Lock()
-	defer s.saleMu.Unlock()
-	next, n, err := s.catalogAdmin.SaleWindowsCrossed(ctx, s.saleSince)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Warn("sale starts and ends", "err", err)
-		}
-		return 0
+// ScheduleUpkeep makes the catalogue's scheduled changes whose time has
+// come take effect: scheduled products are published, sales start and
+// end (the price listings sort and filter by, the on-sale filter), and
+// pre-orders whose release date has come are sold as usual. Each change
+// is appended to the change log, so every instance drops the pages and
+// Store API answers that show the product. Every instance runs it each
+// minute; the store makes each change once (catalog.AdminStore). It
+// reports how many products changed.
+func (s *Server) ScheduleUpkeep(ctx context.Context) int {
+	published, err := s.catalogAdmin.PublishDue(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("publish scheduled products", "err", err)
+	} else if published > 0 {
+		s.log.Info("scheduled products published", "products", published)
 	}
-	s.saleSince = next
-	if n > 0 {
-		s.log.Info("sale prices started or ended", "products", n)
+	n, err := s.catalogAdmin.ApplySchedules(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("apply sale and pre-order dates", "err", err)
+	} else if n > 0 {
+		s.log.Info("sale and pre-order dates applied", "products", n)
 	}
-	return n
+	return published + n
 }
 
 // ContactUpkeep removes the content of the uploaded contact files older

@@ -14,7 +14,6 @@ import (
 	"net/http/pprof"
 	"net/netip"
 	"reflect"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -196,9 +195,6 @@ type Server struct {
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
 	catalogAdmin *catalog.Admin
-	// saleSince is where SaleUpkeep's last pass ended, under saleMu.
-	saleMu    sync.Mutex
-	saleSince time.Time
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
@@ -328,7 +324,10 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
-	go s.maintain(ctx) // held stock, rate-limit counters (holdstock.go)
+	// Sales, pre-orders and publications due while no instance ran take
+	// effect before the first page is served.
+	s.ScheduleUpkeep(ctx)
+	go s.maintain(ctx) // held stock, rate-limit counters, schedules (holdstock.go)
 	s.startWallet(ctx) // the wallet service's reconciler (wallet.go)
 	return nil
 }

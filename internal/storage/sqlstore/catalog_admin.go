@@ -228,34 +228,108 @@ func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
 	return n, err
 }
 
-// SaleWindowsCrossed implements catalog.AdminStore. No version bump:
-// nothing was edited, only the price the storefront shows moved.
-func (db *DB) SaleWindowsCrossed(ctx context.Context, since, now time.Time) (int, error) {
-	var ids []int64
-	if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT DISTINCT COALESCE(parent_id, id) FROM products
-		WHERE (sale_from > ? AND sale_from <= ?) OR (sale_to > ? AND sale_to <= ?) ORDER BY 1`),
-		since.UTC(), now.UTC(), since.UTC(), now.UTC()); err != nil {
-		return 0, err
+// saleActiveSQL is catalog.Product.SaleActive as an SQL condition on a
+// products row, at the time bound to its two placeholders.
+const saleActiveSQL = `(sale_price IS NOT NULL AND (regular_price IS NULL OR sale_price < regular_price)
+	AND (sale_from IS NULL OR sale_from <= ?) AND (sale_to IS NULL OR sale_to > ?))`
+
+// ApplySchedules implements catalog.AdminStore. Every change is a
+// conditional UPDATE (the stored state still disagrees with now), so
+// instances that run the pass at the same time change each row once and
+// record each product's change once: the second finds nothing to do.
+func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
+	now = now.UTC()
+	var sales, releases []int64
+	if err := db.read.SelectContext(ctx, &sales, db.read.Rebind(`SELECT id FROM products
+		WHERE (sale_from IS NOT NULL OR sale_to IS NOT NULL) AND on_sale <> `+saleActiveSQL+` ORDER BY id`), now, now); err != nil {
+		return 0, fmt.Errorf("sales due: %w", err)
 	}
-	if len(ids) == 0 {
+	if err := db.read.SelectContext(ctx, &releases, db.read.Rebind(`SELECT id FROM products
+		WHERE pre_order = ? AND pre_order_at <= ? ORDER BY id`), true, now); err != nil {
+		return 0, fmt.Errorf("pre-orders due: %w", err)
+	}
+	if len(sales)+len(releases) == 0 {
 		return 0, nil
 	}
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		for _, id := range ids {
+		n = 0
+		touched := map[int64]bool{} // the products whose pages change
+		var order []int64
+		touch := func(id int64) error {
+			// The product itself, or its parent when it is a variation, and
+			// the grouped products that list it.
+			var top int64
+			if err := tx.GetContext(ctx, &top, tx.Rebind(`SELECT COALESCE(parent_id, id) FROM products WHERE id = ?`), id); err != nil {
+				return err
+			}
+			var groups []int64
+			if err := tx.SelectContext(ctx, &groups, tx.Rebind(`SELECT product_id FROM product_links WHERE linked_id = ? AND kind = 'child'`), top); err != nil {
+				return err
+			}
+			for _, p := range append([]int64{top}, groups...) {
+				if !touched[p] {
+					touched[p] = true
+					order = append(order, p)
+				}
+			}
+			return nil
+		}
+		for _, id := range sales {
+			// No version bump: nothing was edited, only the price that
+			// applies moved.
+			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET on_sale = `+saleActiveSQL+`,
+				sort_price = CASE WHEN `+saleActiveSQL+` THEN sale_price ELSE regular_price END
+				WHERE id = ? AND on_sale <> `+saleActiveSQL), now, now, now, now, id, now, now)
+			if err != nil {
+				return fmt.Errorf("apply sale of %d: %w", id, err)
+			}
+			if k, _ := res.RowsAffected(); k > 0 {
+				if err := touch(id); err != nil {
+					return err
+				}
+			}
+		}
+		for _, id := range releases {
+			// The release date has come: the product is sold as any other
+			// (WooCommerce Pre-Orders completes it). A version bump: an
+			// editor opened before would put the pre-order back.
+			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET pre_order = ?, version = version + 1, updated_at = ?
+				WHERE id = ? AND pre_order = ? AND pre_order_at <= ?`), false, db.now(), id, true, now)
+			if err != nil {
+				return fmt.Errorf("release pre-order %d: %w", id, err)
+			}
+			if k, _ := res.RowsAffected(); k > 0 {
+				if err := touch(id); err != nil {
+					return err
+				}
+			}
+		}
+		for _, id := range order {
+			var typ string
+			if err := tx.GetContext(ctx, &typ, tx.Rebind(`SELECT type FROM products WHERE id = ?`), id); err != nil {
+				return err
+			}
+			if typ == string(catalog.TypeVariable) || typ == string(catalog.TypeGrouped) {
+				if err := db.refreshParentPrice(ctx, tx, id); err != nil {
+					return err
+				}
+			}
 			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	return len(ids), err
+	return n, err
 }
+	n := 0
 
 // SaveCategory implements catalog.AdminStore.
 func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		desc := richtext.Sanitize(c.Description)
 		var err error
+		n = len(order)
 		if c.ID == 0 {
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
 				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder)

@@ -562,13 +562,9 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		add("featured = ?", *q.Featured)
 	}
 	if q.OnSale != nil {
-		onSale := `(sale_price IS NOT NULL AND (regular_price IS NULL OR sale_price < regular_price)
-			OR id IN (SELECT parent_id FROM products WHERE parent_id IS NOT NULL AND sale_price IS NOT NULL AND sale_price < COALESCE(regular_price, sale_price + 1)))`
-		if *q.OnSale {
-			add(onSale)
-		} else {
-			add("NOT " + onSale)
-		}
+		// Kept by the writes and the schedule upkeep; a parent is on sale
+		// when one of its children is.
+		add("on_sale = ?", *q.OnSale)
 	}
 	if q.MinPrice != nil {
 		add("sort_price >= ?", *q.MinPrice)

@@ -23,7 +23,7 @@ var _ catalog.Writer = (*DB)(nil)
 // productValues returns them.
 var productColumns = []string{
 	"parent_id", "type", "name", "slug", "sku", "status", "catalog_visibility", "featured",
-	"short_description", "description", "regular_price", "sale_price", "sale_from", "sale_to", "sort_price",
+	"short_description", "description", "regular_price", "sale_price", "sale_from", "sale_to", "sort_price", "on_sale",
 	"manage_stock", "stock_quantity", "stock_status", "backorders", "low_stock_amount",
 	"weight", "length", "width", "height", "min_qty", "max_qty", "step", "sold_individually",
 	"purchasable", "visible", "active", "pre_order", "pre_order_at", "pre_order_label",
@@ -67,14 +67,15 @@ func nullInt(p *int64) any {
 	return *p
 }
 
-// sortPrice is the price listings sort and filter by: the sale price when one
-// is set below the regular price (a scheduled sale counts as soon as it is
-// entered), else the regular price.
-func sortPrice(p *catalog.Product) *int64 {
-	if p.SalePrice != nil && (p.RegularPrice == nil || *p.SalePrice < *p.RegularPrice) {
-		return p.SalePrice
+// sortPrice is the price listings sort and filter by: the price a shopper
+// pays at now (the sale price while a sale applies, else the regular
+// price). A scheduled sale's start and end move it through the schedule
+// upkeep (ApplySchedules), so it is never older than one upkeep pass.
+func sortPrice(p *catalog.Product, now time.Time) *int64 {
+	if price, ok := p.Price(now); ok {
+		return &price
 	}
-	return p.RegularPrice
+	return nil
 }
 
 func productValues(p *catalog.Product, now time.Time) []any {
@@ -84,7 +85,7 @@ func productValues(p *catalog.Product, now time.Time) []any {
 	}
 	return []any{
 		nullID(p.ParentID), p.Type, p.Name, p.Slug, nullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
-		p.ShortDescription, p.Description, nullInt(p.RegularPrice), nullInt(p.SalePrice), nullTime(p.SaleFrom), nullTime(p.SaleTo), nullInt(sortPrice(p)),
+		p.ShortDescription, p.Description, nullInt(p.RegularPrice), nullInt(p.SalePrice), nullTime(p.SaleFrom), nullTime(p.SaleTo), nullInt(sortPrice(p, now)), p.SaleActive(now),
 		p.ManageStock, nullInt(p.StockQuantity), p.StockStatus, p.Backorders, nullInt(p.LowStockAmount),
 		p.Weight, p.Length, p.Width, p.Height, p.MinQty, p.MaxQty, step, p.SoldIndividually,
 		p.Purchasable, p.Visible, p.Active, p.PreOrder, nullTime(p.PreOrderAt), p.PreOrderLabel,
@@ -641,13 +642,16 @@ func attrKey(as []catalog.VariationAttr) string {
 }
 
 // refreshParentPrice sets a variable or grouped product's sort price to its
-// lowest child price, so price sorting and filtering need no join.
+// lowest child price, and marks it on sale when a child is, so price
+// sorting and the on-sale filter need no join.
 func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET sort_price = (
-		SELECT MIN(c.sort_price) FROM products c
-		WHERE (c.parent_id = ? AND c.status = 'publish' AND c.active = ?)
-		   OR c.id IN (SELECT linked_id FROM product_links WHERE product_id = ? AND kind = 'child')
-	) WHERE id = ?`), id, true, id, id)
+	const children = `FROM products c
+		WHERE ((c.parent_id = ? AND c.status = 'publish' AND c.active = ?)
+		   OR c.id IN (SELECT linked_id FROM product_links WHERE product_id = ? AND kind = 'child'))`
+	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET
+		sort_price = (SELECT MIN(c.sort_price) `+children+`),
+		on_sale = EXISTS (SELECT 1 `+children+` AND c.on_sale = ?)
+	WHERE id = ?`), id, true, id, id, true, id, true, id)
 	return err
 }
 
