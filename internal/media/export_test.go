@@ -1,7 +1,5 @@
 package media
 
-import "context"
-
 // Helpers of the package's own tests, for the library's (package
 // media_test, which opens real stores).
 var (
@@ -13,6 +11,3 @@ var (
 	PNGHeader       = pngHeader
 	WithOrientation = withOrientation
 )
-
-// AcquireForTest takes a decoding slot, as an upload being worked on does.
-func (l *Library) AcquireForTest(ctx context.Context) (func(), error) { return l.acquire(ctx) }

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +20,7 @@ import (
 	"github.com/disintegration/imaging"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/storage/space"
 )
 
 // The media library (issue 15): images a shop manager uploads in the admin,
@@ -33,7 +33,10 @@ import (
 // a polyglot, is refused), stay under MaxUploadBytes, and have dimensions
 // under the caps, read from the header (image.DecodeConfig) before a pixel
 // is decoded, so a small file that would inflate into gigabytes (a
-// decompression bomb) costs nothing. Only then is it decoded, its EXIF
+// decompression bomb) costs nothing: its sides, its area and its decoded
+// size (MaxDecodeBytes, budget.go). Each decode then holds its decoded
+// size from the shared Budget, and the library's files stay under the
+// Quota and above the disk's floor. Only then is it decoded, its EXIF
 // orientation applied, and encoded again from the pixels: what is stored
 // and served carries no metadata (camera, GPS position) and none of the
 // uploaded bytes. Files are stored in the database (media_files) and served
@@ -141,36 +144,64 @@ type LibraryStore interface {
 	// DeleteAttachment removes the row, its files (under /media/) and the
 	// products' links to it.
 	DeleteAttachment(ctx context.Context, id int64) error
+	// MediaBytes is the bytes of every stored file under /media/
+	// (uploads, their sizes, imported and seeded images).
+	MediaBytes(ctx context.Context) (int64, error)
 }
 
 // Library is the media library's use cases.
 type Library struct {
 	Store LibraryStore
 	Now   func() time.Time
-	// Decoders is how many images are decoded and resized at once
-	// (default 2): a 40-megapixel image takes 160 MB while it is worked
-	// on, so uploads beyond that wait their turn rather than add up.
-	Decoders int
-
-	once  sync.Once
-	slots chan struct{}
+	// Budget bounds the decoded pixels held at once (nil: the process's
+	// shared DecodeBudget): an upload holds its decoded size while it is
+	// worked on, so uploads beyond the budget wait their turn rather than
+	// add up.
+	Budget *Budget
+	// Quota bounds the bytes of the stored files (MediaBytes) an upload
+	// may add to (0: no bound): over it the upload is refused with a
+	// *space.QuotaError before it is decoded.
+	Quota int64
+	// Disk refuses uploads while the store's disk is low (nil: no check).
+	Disk *space.Disk
 }
 
-// acquire waits for a decoding slot (or the request's end).
-func (l *Library) acquire(ctx context.Context) (release func(), err error) {
-	l.once.Do(func() {
-		n := l.Decoders
-		if n <= 0 {
-			n = 2
-		}
-		l.slots = make(chan struct{}, n)
-	})
-	select {
-	case l.slots <- struct{}{}:
-		return func() { <-l.slots }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// acquire holds n bytes of the decoding budget (or waits for the
+// request's end).
+func (l *Library) acquire(ctx context.Context, n int64) (release func(), err error) {
+	b := l.Budget
+	if b == nil {
+		b = sharedBudget
 	}
+	return b.Acquire(ctx, n)
+}
+
+// Usage is the bytes of the stored files and the quota (0: none), for
+// the admin.
+func (l *Library) Usage(ctx context.Context) (space.Usage, error) {
+	used, err := l.Store.MediaBytes(ctx)
+	return space.Usage{Used: used, Quota: max(l.Quota, 0)}, err
+}
+
+// room refuses an upload of n bytes while the disk is low or when the
+// stored files would go over the quota. The decoding budget bounds the
+// uploads in flight, so concurrent ones may pass together by at most
+// their own sizes (uploads are staff's alone).
+func (l *Library) room(ctx context.Context, n int64) error {
+	if err := l.Disk.Check(); err != nil {
+		return errors.Join(space.ErrDiskLow, err)
+	}
+	if l.Quota <= 0 {
+		return nil
+	}
+	used, err := l.Store.MediaBytes(ctx)
+	if err != nil {
+		return err
+	}
+	if used+n > l.Quota {
+		return &space.QuotaError{Used: used, Quota: l.Quota, Size: n}
+	}
+	return nil
 }
 
 // NewUpload is a file to add.
@@ -188,6 +219,8 @@ type NewUpload struct {
 type Checked struct {
 	MimeType      string // the sniffed type
 	Width, Height int    // as stored (before orientation)
+	// Decoded is the bytes its pixels take once decoded (DecodedBytes).
+	Decoded int64
 }
 
 // markup is what a file that is also a page would hold. Our images are
@@ -227,7 +260,12 @@ func Check(data []byte) (Checked, error) {
 		return Checked{}, fmt.Errorf("%w: %d×%d pixels (at most %d on a side and %d megapixels)",
 			ErrImageTooBig, cfg.Width, cfg.Height, MaxSide, MaxPixels/1_000_000)
 	}
-	return Checked{MimeType: mime, Width: cfg.Width, Height: cfg.Height}, nil
+	decoded := DecodedBytes(cfg)
+	if decoded > MaxDecodeBytes {
+		return Checked{}, fmt.Errorf("%w: %d×%d pixels of %d bytes each would take %d MB decoded (at most %d MB)",
+			ErrImageTooBig, cfg.Width, cfg.Height, BytesPerPixel(cfg.ColorModel), decoded>>20, MaxDecodeBytes>>20)
+	}
+	return Checked{MimeType: mime, Width: cfg.Width, Height: cfg.Height, Decoded: decoded}, nil
 }
 
 func hasMarkup(data []byte) bool {
@@ -281,7 +319,10 @@ func (l *Library) Add(ctx context.Context, up NewUpload) (*Attachment, error) {
 	if err != nil {
 		return nil, err
 	}
-	release, err := l.acquire(ctx)
+	if err := l.room(ctx, int64(len(up.Data))); err != nil {
+		return nil, err
+	}
+	release, err := l.acquire(ctx, decodeWeight(c, up.Data))
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +391,11 @@ func (l *Library) CreateSubsizes(ctx context.Context, id int64) (*Attachment, er
 	if err != nil {
 		return nil, fmt.Errorf("media: the original of %d: %w", id, err)
 	}
-	release, err := l.acquire(ctx)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(f.Data))
+	if err != nil {
+		return nil, fmt.Errorf("media: the original of %d: %w", id, err)
+	}
+	release, err := l.acquire(ctx, DecodedBytes(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -360,6 +405,17 @@ func (l *Library) CreateSubsizes(ctx context.Context, id int64) (*Attachment, er
 		return nil, fmt.Errorf("media: decode the original of %d: %w", id, err)
 	}
 	return l.makeSizes(ctx, a, img)
+}
+
+// decodeWeight is what an upload holds of the budget while it is worked
+// on: its decoded pixels, and a full-size 8-bit copy when a JPEG's EXIF
+// orientation turns it.
+func decodeWeight(c Checked, data []byte) int64 {
+	w := c.Decoded
+	if c.MimeType == "image/jpeg" && Orientation(data) > 1 {
+		w += int64(c.Width) * int64(c.Height) * 4
+	}
+	return w
 }
 
 // makeSizes encodes each size narrower than img and stores them.

@@ -364,27 +364,3 @@ func TestLibraryHostileNames(t *testing.T) {
 		}
 	})
 }
-
-// Uploads wait for a decoding slot; one that gives up waiting stores
-// nothing.
-func TestLibraryDecodingSlots(t *testing.T) {
-	db := storetest.Open(t, sqlstore.SQLite)
-	lib := &media.Library{Store: db, Decoders: 1}
-	release, err := lib.AcquireForTest(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	data := media.EncodeJPEG(t, media.Halves(40, 20))
-	if _, err := lib.Add(ctx, media.NewUpload{FileName: "a.jpg", Data: data}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("with every slot taken: %v", err)
-	}
-	if _, n, _ := lib.List(context.Background(), media.Query{}); n != 0 {
-		t.Fatalf("stored %d", n)
-	}
-	release()
-	if _, err := lib.Add(context.Background(), media.NewUpload{FileName: "a.jpg", Data: data}); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -4,6 +4,7 @@ package media
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -17,7 +18,8 @@ import (
 )
 
 // MaxPixels is the largest image (width × height) Renditions decodes;
-// larger ones are refused from their header, before any pixel is decoded.
+// larger ones, and ones over MaxDecodeBytes decoded, are refused from
+// their header, before any pixel is decoded.
 const MaxPixels = 40_000_000
 
 // JPEGQuality is the quality renditions are encoded at.
@@ -53,7 +55,7 @@ func Renditions(data []byte, contentType string, widths []int) ([]Rendition, err
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return nil, fmt.Errorf("media: %dx%d image", cfg.Width, cfg.Height)
 	}
-	if int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
+	if int64(cfg.Width)*int64(cfg.Height) > MaxPixels || DecodedBytes(cfg) > MaxDecodeBytes {
 		return nil, fmt.Errorf("%w: %dx%d", ErrTooLarge, cfg.Width, cfg.Height)
 	}
 	orient := 1
@@ -71,6 +73,12 @@ func Renditions(data []byte, contentType string, widths []int) ([]Rendition, err
 		return nil, nil
 	}
 
+	// The decoded pixels are held from the process's decoding budget.
+	release, err := sharedBudget.Acquire(context.Background(), DecodedBytes(cfg))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("media: %w", err)

@@ -233,3 +233,16 @@ func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64)
 	}
 	return nil
 }
+
+// MediaBytes implements media.LibraryStore: the bytes of every stored
+// file (length() reads a blob's size from its row header, octet_length a
+// TOASTed bytea's from its pointer: no content is read).
+func (db *DB) MediaBytes(ctx context.Context) (int64, error) {
+	q := `SELECT COALESCE(SUM(length(data)), 0) FROM media_files`
+	if db.Engine == Postgres {
+		q = `SELECT COALESCE(SUM(octet_length(data)), 0)::bigint FROM media_files`
+	}
+	var n int64
+	err := db.read.GetContext(ctx, &n, q)
+	return n, err
+}
