@@ -24,6 +24,14 @@ import (
 // field of the body. Without one it is refused with 428, and with a stale
 // one with 409 vitrine_product_stale, whose data holds the current
 // version: the edit is never applied over the newer change.
+//
+// Stock: orders move stock without a new version, so an edit that sets
+// stock_quantity also sends original_stock_quantity, the count its form
+// was loaded with (WooCommerce's editor sends _original_stock): the stock
+// moves by the difference, and the units sold meanwhile stay sold. Without
+// it the count is written as it is only if no order moved the stock since
+// the edit's version; otherwise 409 vitrine_stock_changed, whose data
+// holds the count now, and nothing is saved (catalog.StockEdit).
 
 // productJSON is a product in WooCommerce's shape, plus version and
 // date_publish_gmt.
@@ -387,6 +395,7 @@ type productBody struct {
 	SalePrice         *decimalString `json:"sale_price"`
 	ManageStock       *bool          `json:"manage_stock"`
 	StockQuantity     *int64         `json:"stock_quantity"`
+	OriginalStock     *int64         `json:"original_stock_quantity"`
 	StockStatus       *string        `json:"stock_status"`
 	Backorders        *string        `json:"backorders"`
 	Featured          *bool          `json:"featured"`
@@ -442,7 +451,7 @@ func ids(refs *[]idRef) *[]int64 {
 func (b *productBody) input() (catalog.ProductInput, error) {
 	in := catalog.ProductInput{Name: b.Name, Slug: b.Slug, Type: b.Type, Status: b.Status, Description: b.Description,
 		ShortDescription: b.ShortDescription, SKU: b.SKU, RegularPrice: b.RegularPrice.ptr(), SalePrice: b.SalePrice.ptr(),
-		ManageStock: b.ManageStock, StockQuantity: b.StockQuantity, StockStatus: b.StockStatus, Backorders: b.Backorders,
+		ManageStock: b.ManageStock, StockQuantity: b.StockQuantity, OriginalStock: b.OriginalStock, StockStatus: b.StockStatus, Backorders: b.Backorders,
 		Featured: b.Featured, CatalogVisibility: b.CatalogVisibility, Weight: b.Weight, MenuOrder: b.MenuOrder,
 		ExternalURL: b.ExternalURL, ButtonText: b.ButtonText, GroupedProducts: b.GroupedProducts, Categories: ids(b.Categories), Tags: ids(b.Tags),
 		Upsells: b.UpsellIDs, CrossSells: b.CrossSellIDs, Quantity: b.QuantityRules.input(),
@@ -520,6 +529,16 @@ func (a *API) stale(r *http.Request, id int64) error {
 		"This product was changed by someone else after you opened it, so your edit was not saved. Reload the product to see the newer version, then make your change again.", data)
 }
 
+// stockChanged is the 409 answer to a stock count sent without the count
+// it was based on, after orders moved the stock: field names the count
+// refused, and data holds the count now, so the client can send it as
+// original_stock_quantity or show it.
+func stockChanged(c *catalog.StockConflict, field string) error {
+	return Conflict("vitrine_stock_changed",
+		"Orders changed this stock after the form was loaded, so the stock quantity was not saved (and nothing else was). Send the quantity the form was loaded with as original_stock_quantity to apply your change on top of the orders, or reload the product.",
+		map[string]any{"id": c.ID, "field": field, "stock_quantity": c.Stock})
+}
+
 // changed tells the server the catalogue moved, so this instance drops
 // the cached pages at once (the others within a poll).
 func (a *API) changed(r *http.Request) {
@@ -569,6 +588,9 @@ func (a *API) productUpdate(w http.ResponseWriter, r *http.Request, _ Staff) err
 	p, err := a.d.Catalog.Update(r.Context(), id, base, in)
 	if errors.Is(err, catalog.ErrStale) {
 		return a.stale(r, id)
+	}
+	if c := (*catalog.StockConflict)(nil); errors.As(err, &c) {
+		return stockChanged(c, "stock_quantity")
 	}
 	if err != nil {
 		return err
@@ -748,6 +770,7 @@ type variationBody struct {
 	SalePrice     *decimalString `json:"sale_price"`
 	ManageStock   *bool          `json:"manage_stock"`
 	StockQuantity *int64         `json:"stock_quantity"`
+	OriginalStock *int64         `json:"original_stock_quantity"`
 	StockStatus   *string        `json:"stock_status"`
 	Enabled       *bool          `json:"enabled"`
 	saleDatesBody
@@ -783,7 +806,7 @@ func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) e
 	edits := make([]catalog.VariationEdit, 0, len(b.Update))
 	for _, u := range b.Update {
 		e := catalog.VariationEdit{ID: u.ID, SKU: u.SKU, RegularPrice: u.RegularPrice.ptr(), SalePrice: u.SalePrice.ptr(),
-			ManageStock: u.ManageStock, StockQuantity: u.StockQuantity, StockStatus: u.StockStatus, Enabled: u.Enabled,
+			ManageStock: u.ManageStock, StockQuantity: u.StockQuantity, OriginalStock: u.OriginalStock, StockStatus: u.StockStatus, Enabled: u.Enabled,
 			Quantity: u.QuantityRules.input()}
 		if e.LowStockAmount, err = u.LowStockAmount.lowStock(fmt.Sprintf("update[%d].low_stock_amount", len(edits))); err != nil {
 			return err
@@ -802,6 +825,15 @@ func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) e
 	err = a.d.Catalog.EditVariations(r.Context(), id, base, edits, b.Delete)
 	if errors.Is(err, catalog.ErrStale) {
 		return a.stale(r, id)
+	}
+	if c := (*catalog.StockConflict)(nil); errors.As(err, &c) {
+		field := "stock_quantity"
+		for i, e := range edits {
+			if e.ID == c.ID {
+				field = fmt.Sprintf("update[%d].stock_quantity", i)
+			}
+		}
+		return stockChanged(c, field)
 	}
 	if err != nil {
 		return err

@@ -29,7 +29,70 @@ var (
 	ErrStale = errors.New("catalog: the product was changed since it was loaded")
 	// ErrSKUTaken is a SKU another product or variation already has.
 	ErrSKUTaken = errors.New("catalog: SKU already used")
+	// ErrStockChanged refuses a stock count sent without the count it was
+	// based on, when orders took or returned units since the version the
+	// edit names (a *StockConflict says which product and its count now).
+	ErrStockChanged = errors.New("catalog: the stock was changed by orders since the product was loaded")
 )
+
+// Stock edits. Orders move a product's stock without making a new version
+// (a busy product would otherwise refuse every edit), so the version alone
+// cannot tell an admin save that units were sold since its form was
+// loaded. An admin save therefore never writes back the count it loaded:
+// it keeps the stored count unless the edit names one, and a count it
+// names is applied as a difference to the stored one when the editor says
+// what it read (original_stock_quantity, as WooCommerce's editor sends
+// _original_stock), so the units sold or returned meanwhile stay counted.
+// A count named without the original is written as it is only when no
+// order moved the stock since the version the edit names (or when it is
+// already the stored count); otherwise the save is refused with a
+// *StockConflict and changes nothing. docs/decisions/stock-admin-saves.md
+// says why.
+
+// StockEdit is how an admin save writes one product's or variation's
+// stock count.
+type StockEdit struct {
+	// Set: the edit names a count, Quantity. Without it the stored count
+	// stays as orders left it.
+	Set      bool
+	Quantity int64
+	// Original is the count the editor read: the stored count moves by
+	// Quantity − Original. Nil: Quantity is written as it is if no order
+	// moved the stock since the edit's version, else ErrStockChanged.
+	Original *int64
+}
+
+// StockConflict is ErrStockChanged for one product or variation: its id
+// and the count it holds now.
+type StockConflict struct {
+	ID    int64
+	Stock *int64
+}
+
+func (e *StockConflict) Error() string {
+	return fmt.Sprintf("%v (product %d)", ErrStockChanged, e.ID)
+}
+
+// Is makes errors.Is(err, ErrStockChanged) hold.
+func (e *StockConflict) Is(target error) bool { return target == ErrStockChanged }
+
+// stockEdit checks a count and the original it is based on.
+func stockEdit(qty, original *int64, prefix string) (*StockEdit, error) {
+	if original == nil {
+		if qty == nil {
+			return &StockEdit{}, nil
+		}
+		return &StockEdit{Set: true, Quantity: *qty}, nil
+	}
+	if qty == nil {
+		return nil, invalid(prefix+"original_stock_quantity", "original_stock_quantity is the stock quantity the form was loaded with: send it with stock_quantity.")
+	}
+	if *original < -1_000_000_000 || *original > 1_000_000_000 {
+		return nil, invalid(prefix+"original_stock_quantity", "The original stock quantity is out of range.")
+	}
+	o := *original
+	return &StockEdit{Set: true, Quantity: *qty, Original: &o}, nil
+}
 
 // InputError is a change the admin refuses: the field and why.
 type InputError struct {
@@ -193,6 +256,9 @@ type ProductInput struct {
 	RegularPrice, SalePrice       *string
 	ManageStock                   *bool
 	StockQuantity                 *int64
+	// OriginalStock is the stock quantity the editor read, sent with
+	// StockQuantity: an edit applies the difference (StockEdit).
+	OriginalStock                 *int64
 	StockStatus, Backorders       *string
 	Featured                      *bool
 	CatalogVisibility             *string
@@ -268,6 +334,9 @@ func (a *Admin) Update(ctx context.Context, id, base int64, in ProductInput) (*P
 	if err := a.apply(ctx, p, in); err != nil {
 		return nil, err
 	}
+	if p.StockEdit, err = stockEdit(in.StockQuantity, in.OriginalStock, ""); err != nil {
+		return nil, err
+	}
 	// "Sold individually" is the product's: its variations (which the
 	// cart reads) follow it in the same write.
 	var changed []*Product
@@ -275,6 +344,7 @@ func (a *Admin) Update(ctx context.Context, id, base int64, in ProductInput) (*P
 		for _, v := range vars {
 			if v.SoldIndividually != p.SoldIndividually {
 				v.SoldIndividually = p.SoldIndividually
+				v.StockEdit = &StockEdit{}
 				changed = append(changed, v)
 			}
 		}
@@ -1003,6 +1073,7 @@ type VariationEdit struct {
 	RegularPrice, SalePrice *string
 	ManageStock             *bool
 	StockQuantity           *int64
+	OriginalStock           *int64 // the stock quantity the editor read (StockEdit)
 	StockStatus             *string
 	Enabled                 *bool // published and active
 	ImageID                 *int64
@@ -1056,6 +1127,9 @@ func (a *Admin) EditVariations(ctx context.Context, id, base int64, edits []Vari
 			return err
 		}
 		if err := applyStock(v, e.ManageStock, e.StockQuantity, e.StockStatus, prefix); err != nil {
+			return err
+		}
+		if v.StockEdit, err = stockEdit(e.StockQuantity, e.OriginalStock, prefix); err != nil {
 			return err
 		}
 		if err := applyLowStock(v, e.LowStockAmount, prefix); err != nil {

@@ -84,6 +84,10 @@ type Product struct {
 	StockStatus    string
 	Backorders     string
 	LowStockAmount *int64
+	// StockEdit is how an admin save writes the stock count (never read
+	// back): nil on a create or an import, which write StockQuantity as
+	// it is.
+	StockEdit *StockEdit
 
 	// Dimensions as the merchant typed them (decimal strings, shop units).
 	Weight, Length, Width, Height string

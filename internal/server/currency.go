@@ -106,6 +106,18 @@ func (s *Server) currentCountry(r *http.Request) string {
 	return strings.ToLower(v)
 }
 
+// currencyCountry is the country of a currency as CURCY answers it in
+// current_country (its script shows that country's flag): lower case, "eu"
+// for the euro, otherwise the ISO 4217 code's first two letters, which are
+// the ISO 3166 country ("us" for USD, "gb" for GBP, "jp" for JPY). The
+// X codes (gold, SDR, the CFA francs…) belong to no one country: "".
+func currencyCountry(code string) string {
+	if len(code) != 3 || !isASCIILetters(code) || code[0]|0x20 == 'x' {
+		return ""
+	}
+	return strings.ToLower(code[:2])
+}
+
 func isASCIILetters(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i] | 0x20; c < 'a' || c > 'z' {
@@ -317,7 +329,7 @@ func (s *Server) ajaxProductsPrice(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": map[string]any{
-		"prices": prices, "current_currency": t.Currency.Code, "current_country": s.currentCountry(r),
+		"prices": prices, "current_currency": t.Currency.Code, "current_country": currencyCountry(t.Currency.Code),
 		"shortcodes": shortcodes, "exchange": exchange,
 	}})
 }
@@ -374,7 +386,9 @@ func switcherHTML(sc map[string]string, list []currency.Currency, current string
 		layout = "default"
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="woocommerce-multi-currency wmc-shortcode wmc-layout-` + layout + `" data-layout="` + layout + `">`)
+	// woo-multi-currency and wmc-shortcode are the classes CURCY's script
+	// looks for; woocommerce-multi-currency is kept for our CSS and clients.
+	b.WriteString(`<div class="woo-multi-currency woocommerce-multi-currency wmc-shortcode wmc-layout-` + layout + `" data-layout="` + layout + `">`)
 	b.WriteString(`<span class="wmc-current-currency" data-currency="` + html.EscapeString(current) + `">` + html.EscapeString(current) + `</span>`)
 	b.WriteString(`<ul class="wmc-sub-currency">`)
 	for _, c := range list {

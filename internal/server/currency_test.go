@@ -128,7 +128,7 @@ func TestWMCPriceCall(t *testing.T) {
 
 		// No cookie: the base, unchanged.
 		rec, out := s.wmcCall(s.pids("striped-breton-tee"))
-		if rec.Code != 200 || !out.Success || out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "" {
+		if rec.Code != 200 || !out.Success || out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "us" {
 			t.Fatalf("base: %d %+v", rec.Code, out)
 		}
 		if h := out.Data.Prices[itoa(tee)]; !strings.Contains(h, `<del aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>36.00</bdi>`) ||
@@ -198,7 +198,7 @@ func TestWMCPriceCall(t *testing.T) {
 			t.Fatalf("shortcodes: %+v", out.Data)
 		}
 		sc := out.Data.Shortcodes[0]
-		for _, w := range []string{`wmc-layout-plain_vertical`, `<li class="wmc-currency wmc-active" data-currency="EUR"><a rel="nofollow" href="/shop/?orderby=price&amp;wmc-currency=EUR" aria-current="true">`,
+		for _, w := range []string{`<div class="woo-multi-currency woocommerce-multi-currency wmc-shortcode wmc-layout-plain_vertical" data-layout="plain_vertical">`, `<li class="wmc-currency wmc-active" data-currency="EUR"><a rel="nofollow" href="/shop/?orderby=price&amp;wmc-currency=EUR" aria-current="true">`,
 			`href="/shop/?orderby=price&amp;wmc-currency=JPY"`, `href="/shop/?orderby=price&amp;wmc-currency=USD"`} {
 			if !strings.Contains(sc, w) {
 				t.Errorf("switcher: %q not in %s", w, sc)
@@ -275,14 +275,15 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 		for _, c := range []struct {
 			remote, country, cookie, currency, current string
 		}{
-			{"10.0.0.1:4000", "DE", "", "EUR", "de"},                         // euro area, from the proxy
+			// current_country is the shown currency's country (CURCY's flag).
+			{"10.0.0.1:4000", "DE", "", "EUR", "eu"},                         // euro area, from the proxy
 			{"10.0.0.1:4000", "jp", "", "JPY", "jp"},                         // JPY is enabled
-			{"10.0.0.1:4000", "GB", "", "USD", "gb"},                         // GBP is disabled: the base
+			{"10.0.0.1:4000", "GB", "", "USD", "us"},                         // GBP is disabled: the base
 			{"10.0.0.1:4000", "US", "", "USD", "us"},                         // no mapping
-			{"10.0.0.1:4000", "DE", "wmc_current_currency=JPY", "JPY", "de"}, // the cookie wins
-			{"10.0.0.1:4000", "XX", "", "USD", ""},                           // unknown country
-			{"10.0.0.1:4000", "D1", "", "USD", ""},                           // not a country code
-			{"192.0.2.7:4000", "DE", "", "USD", ""},                          // not from a trusted proxy
+			{"10.0.0.1:4000", "DE", "wmc_current_currency=JPY", "JPY", "jp"}, // the cookie wins
+			{"10.0.0.1:4000", "XX", "", "USD", "us"},                         // unknown country
+			{"10.0.0.1:4000", "D1", "", "USD", "us"},                         // not a country code
+			{"192.0.2.7:4000", "DE", "", "USD", "us"},                        // not from a trusted proxy
 		} {
 			_, out := s.wmcCall(s.pids("classic-tee"), "remote", c.remote, "CF-IPCountry", c.country, "Cookie", c.cookie)
 			if out.Data.CurrentCurrency != c.currency || out.Data.CurrentCountry != c.current {
@@ -294,8 +295,35 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newWMCShop(t, db, server.Config{})
 		_, out := s.wmcCall(s.pids("classic-tee"), "remote", "10.0.0.1:4000", "CF-IPCountry", "DE")
-		if out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "" {
+		if out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "us" {
 			t.Errorf("no trusted proxies: %+v", out.Data)
+		}
+	})
+}
+
+// The price call answers current_country as CURCY does: the country of
+// the currency it answers in (its script shows that country's flag), "eu"
+// for the euro, never "" for a currency the shop sells in.
+func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		s := newWMCShop(t, db, server.Config{})
+		gbp, _, err := s.srv.Currencies().Configured(context.Background(), "GBP")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gbp.Enabled = true
+		if err := s.srv.Currencies().SaveCurrency(context.Background(), gbp); err != nil {
+			t.Fatal(err)
+		}
+		for code, want := range map[string]string{"USD": "us", "EUR": "eu", "GBP": "gb", "JPY": "jp", "CHF": "us"} {
+			_, out := s.wmcCall(s.pids("classic-tee"), "Cookie", currencyCookieName+"="+code)
+			wantCode := code
+			if code == "CHF" { // not sold: the base
+				wantCode = "USD"
+			}
+			if !out.Success || out.Data.CurrentCurrency != wantCode || out.Data.CurrentCountry != want {
+				t.Errorf("%s: currency %q country %q, want %s %q", code, out.Data.CurrentCurrency, out.Data.CurrentCountry, wantCode, want)
+			}
 		}
 	})
 }

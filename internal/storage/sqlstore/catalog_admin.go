@@ -132,6 +132,16 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 				return err
 			}
 		}
+		// An admin save never writes back the stock count it loaded:
+		// rows it names without a stock edit keep theirs.
+		if p.StockEdit == nil {
+			p.StockEdit = &catalog.StockEdit{}
+		}
+		for _, v := range variations {
+			if v.ID != 0 && v.StockEdit == nil {
+				v.StockEdit = &catalog.StockEdit{}
+			}
+		}
 		_, err = db.storeProduct(ctx, tx, p, variations)
 		return err
 	})

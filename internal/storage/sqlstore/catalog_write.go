@@ -343,14 +343,19 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 	// An update (a re-import, an edit) never touches what the shop
 	// computed itself: sales counted by orders, the rating and count kept
 	// by the reviews.
-	set := make([]string, 0, len(productColumns))
+	// An admin save's count goes through writeStock (stock_edit.go), as
+	// a difference to the stored one; an import's is written as it is.
+	set := make([]string, 0, len(productColumns)+1)
 	args := make([]any, 0, len(vals)+1)
 	for i, c := range productColumns {
-		if shopComputed[c] {
+		if shopComputed[c] || c == "stock_quantity" && p.StockEdit != nil {
 			continue
 		}
 		set = append(set, c+" = ?")
 		args = append(args, vals[i])
+	}
+	if p.StockEdit == nil {
+		set = append(set, "stock_moves = 0")
 	}
 	// Every write makes a new version: an admin edit based on the one
 	// before is refused (catalog.ErrStale), whoever wrote in between.
@@ -361,6 +366,9 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 			return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 		}
 		return fmt.Errorf("update product %d: %w", p.ID, err)
+	}
+	if p.StockEdit != nil {
+		return db.writeStock(ctx, tx, p)
 	}
 	return nil
 }

@@ -300,6 +300,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 				stock_quantity = stock_quantity - ?,
 				total_sales = total_sales + ?,
 				stock_status = CASE WHEN stock_quantity - ? > 0 THEN 'instock' WHEN backorders = 'no' THEN 'outofstock' ELSE 'onbackorder' END,
+				stock_moves = stock_moves + 1,
 				updated_at = ?
 			WHERE id = ? AND manage_stock = ? AND stock_quantity IS NOT NULL AND (stock_quantity >= ? OR backorders <> 'no')
 			RETURNING stock_quantity`), u.qty, sales[id], u.qty, now, id, true, u.qty)

@@ -173,6 +173,7 @@ func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, wa
 				stock_quantity = CASE WHEN manage_stock = ? AND stock_quantity IS NOT NULL THEN stock_quantity + ? ELSE stock_quantity END,
 				stock_status = CASE WHEN manage_stock = ? AND stock_quantity IS NOT NULL AND stock_quantity + ? > 0 THEN 'instock' ELSE stock_status END,
 				total_sales = CASE WHEN total_sales >= ? THEN total_sales - ? ELSE 0 END,
+				stock_moves = stock_moves + 1,
 				updated_at = ?
 			WHERE id = ?`), true, q, true, q, sold, sold, now, id); err != nil {
 			return err

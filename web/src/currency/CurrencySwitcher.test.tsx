@@ -53,6 +53,17 @@ describe('CurrencySwitchers', () => {
     expect(container.innerHTML).toBe('');
   });
 
+  it("carries CURCY's switcher classes: .woo-multi-currency.wmc-shortcode with data-layout, and ours", () => {
+    const { container } = render(<Page />);
+    const header = container.querySelector<HTMLElement>('.woo-multi-currency.wmc-shortcode');
+    expect(header).not.toBeNull();
+    expect(header!.classList.contains('currency-switcher--header')).toBe(true);
+    expect(header!.dataset.layout).toBe('default');
+    expect(header!.querySelector('select')).not.toBeNull();
+    expect(container.querySelectorAll('.woo-multi-currency.wmc-shortcode')).toHaveLength(1);
+    expect(container.querySelector('.woo-multi-currency.wmc-sidebar.currency-sidebar')).not.toBeNull();
+  });
+
   it('server-renders the base with wrappers around base prices', () => {
     const html = renderToString(<Page />);
     expect(html).toContain('data-wmc_product_id="15"');

@@ -68,12 +68,16 @@ export async function chooseCurrency(code: string, doc: Document = document, wit
   return a ? a.current_currency : null;
 }
 
-/** The header's native select (hidden under 768 px, where the sidebar takes over). */
+/**
+ * The header's native select (hidden under 768 px, where the sidebar takes
+ * over). It carries CURCY's classes (`.woo-multi-currency.wmc-shortcode`,
+ * `data-layout`: what the plugin's script looks for) besides ours.
+ */
 function HeaderSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]; current: string; onChoose: (c: string) => void }) {
   // Fixed, not useId: the header is a server fragment (lib/server-fragments.tsx); one switcher per page.
   const id = 'currency-switcher-select';
   return (
-    <div className="currency-switcher currency-switcher--header" data-wmc-layout="default">
+    <div className="woo-multi-currency wmc-shortcode currency-switcher currency-switcher--header" data-wmc-layout="default" data-layout="default">
       <label htmlFor={id} className="currency-switcher__label">
         Currency
       </label>
@@ -122,7 +126,7 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
   };
 
   return (
-    <div className={'currency-sidebar' + (open ? ' is-open' : '')} data-wmc-layout="sidebar" onKeyDown={onKey}>
+    <div className={'woo-multi-currency wmc-sidebar currency-sidebar' + (open ? ' is-open' : '')} data-wmc-layout="sidebar" onKeyDown={onKey}>
       <button
         ref={tab}
         type="button"
