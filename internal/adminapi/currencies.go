@@ -151,7 +151,9 @@ func (a *API) currencyImport(w http.ResponseWriter, r *http.Request, _ Staff) er
 		if errors.As(err, &tooBig) {
 			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "rest_body_too_large", Message: "The rates file is too large."}
 		}
-		return err
+		// The body broke off (a broken chunked encoding, a client gone):
+		// the request's fault, answered like every other route's.
+		return errInvalidJSON
 	}
 	if len(body) == 0 {
 		return InvalidParam("file", "The rates file is empty.")

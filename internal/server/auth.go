@@ -14,6 +14,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
+	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
 )
 
@@ -94,6 +95,12 @@ func (s *Server) withViewer(next http.Handler) http.Handler {
 			r = r.WithContext(context.WithValue(r.Context(), viewerKey{}, v))
 		case errors.Is(err, account.ErrNoSession), errors.Is(err, account.ErrNoUser):
 			s.clearLoginCookie(w)
+		case sqlstore.IsUnavailable(err):
+			// The store is down: not a guest, whose pages and refusals
+			// would mislead (an admin told to log in), but 503.
+			s.log.Warn("read login session", "err", err)
+			storeDown(w, r) // edge.go
+			return
 		default:
 			s.log.Warn("read login session", "err", err)
 		}

@@ -68,7 +68,7 @@ func (s *Server) withComingSoon(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		r.Pattern = "coming-soon" // the metrics' route label
+		noteRoute(w, "coming-soon") // the metrics' route label (edge.go)
 		h := w.Header()
 		h.Set("Retry-After", comingSoonRetryAfter)
 		h.Set("Cache-Control", "no-store, private")

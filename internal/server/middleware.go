@@ -34,9 +34,29 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	// route is the label the request is logged and counted under: the
+	// mux's pattern (withRoute) or an edge answer's (noteRoute).
+	route string
+	// req and storeDown turn a 500 into the store-unavailable 503
+	// (edge.go) while storeDown reports a failing store.
+	req       *http.Request
+	storeDown func() bool
+	// replaced: the handler's answer was replaced; its writes are dropped.
+	replaced bool
 }
 
 func (w *statusWriter) WriteHeader(code int) {
+	if w.replaced {
+		return
+	}
+	if code == http.StatusInternalServerError && w.status == 0 && w.storeDown != nil && w.storeDown() {
+		// The store is unreachable or full: the handler's 500 is the
+		// outage's, answered once here for every surface.
+		w.replaced = true
+		w.status = http.StatusServiceUnavailable
+		storeDown(w.ResponseWriter, w.req)
+		return
+	}
 	if w.status == 0 {
 		w.status = code
 	}
@@ -44,6 +64,9 @@ func (w *statusWriter) WriteHeader(code int) {
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.replaced {
+		return len(b), nil
+	}
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
@@ -63,14 +86,17 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 // middleware wraps every request: panics become 500s, bodies are capped,
-// security headers set, cross-origin writes refused, and each request is
-// logged once and counted by route.
+// security headers set, cross-origin writes refused, bad bytes refused
+// (edge.go), a 500 while the store is unavailable answered 503, and each
+// request is logged once and counted by route.
 func (s *Server) middleware(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
-	protected := cop.Handler(next)
+	cop.SetDenyHandler(http.HandlerFunc(refuseCrossOrigin))
+	protected := cop.Handler(s.cleanInput(next)) // edge.go
+	down := func() bool { return s.db != nil && s.db.Unavailable() != nil }
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &statusWriter{ResponseWriter: w, req: r, storeDown: down}
 		h := sw.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
@@ -102,7 +128,10 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 					http.Error(sw, "Internal Server Error", http.StatusInternalServerError)
 				}
 			}
-			route := r.Pattern
+			route := sw.route
+			if route == "" {
+				route = r.Pattern
+			}
 			if route == "" || method == methodOther {
 				// Unrouted (an outer mux, such as the sandbox's, may
 				// have set a pattern of its own).

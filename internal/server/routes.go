@@ -150,7 +150,7 @@ func (s *Server) routes() http.Handler {
 	// Everything else: a published content page at /<slug>/, else the
 	// shop's 404 page (content_page.go).
 	mux.HandleFunc("/", s.handleFallback)
-	return s.withRESTAuth(mux) // REST cookie auth for logged-in viewers (frame.go)
+	return s.withRESTAuth(withRoute(mux)) // REST cookie auth for logged-in viewers (frame.go); the route label (edge.go)
 }
 
 func redirectSlash(w http.ResponseWriter, r *http.Request) {
