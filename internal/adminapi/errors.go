@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/contact"
 	"vitrine/internal/media"
 	"vitrine/internal/review"
+	"vitrine/internal/storage/space"
 	"vitrine/internal/storeapi"
 )
 
@@ -69,6 +72,15 @@ func asError(err error) (*Error, bool) {
 	case errors.Is(err, media.ErrType):
 		return &Error{Status: http.StatusUnsupportedMediaType, Code: "rest_upload_invalid_type",
 			Message: "Sorry, this file type is not permitted: upload a JPEG, PNG, GIF or WebP image."}, true
+	// Storage bounds (internal/storage/space): WordPress's code for an
+	// upload over the space left, with 507; a low disk is 503 with
+	// Retry-After (set by fail).
+	case errors.Is(err, space.ErrQuota):
+		return &Error{Status: http.StatusInsufficientStorage, Code: "rest_upload_limited_space",
+			Message: "The media library is full: delete images you no longer use, or ask the shop's operator to raise its quota."}, true
+	case errors.Is(err, space.ErrDiskLow):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "rest_upload_storage_unavailable",
+			Message: "The server is short of disk space, so uploads are paused. Try again later."}, true
 	case errors.Is(err, media.ErrImageTooBig):
 		return &Error{Status: http.StatusBadRequest, Code: "rest_upload_image_too_large", Message: strings.TrimPrefix(err.Error(), "media: ")}, true
 	case errors.As(err, &fe):
@@ -121,6 +133,9 @@ func asError(err error) (*Error, bool) {
 
 // fail writes err's answer, logging what is not a refusal.
 func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, space.ErrDiskLow) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(space.RetryAfter/time.Second)))
+	}
 	if e, ok := asError(err); ok {
 		writeError(w, e)
 		return

@@ -64,6 +64,9 @@ func (a *API) routes() {
 	a.mux.HandleFunc("POST "+messagesPath+"/{id}/replies", a.staff(a.messageReply))
 	a.mux.HandleFunc("GET "+messagesPath+"/{id}/files/{file}", a.staff(a.messageFile))
 
+	// Storage: what uploads hold against their quotas (storage.go).
+	a.mux.HandleFunc("GET "+storagePath, a.staff(a.storageGet))
+
 	// Coupons (coupons.go).
 	a.mux.HandleFunc("GET "+wc+"/coupons", a.staff(a.couponList))
 	a.mux.HandleFunc("POST "+wc+"/coupons", a.staff(a.couponCreate))

@@ -48,7 +48,7 @@ func (s *Server) initAdmin() {
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,
 		Currency:   s.currencyOf,
-		Media:      &media.Library{Store: s.db, Now: s.now},
+		Media:      &media.Library{Store: s.db, Now: s.now, Quota: s.cfg.MediaQuota, Disk: s.contact.Disk},
 		Log:        s.log,
 		Now:        s.now,
 		Reviews:    s.reviews,

@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
+	"vitrine/internal/storage/space"
 )
 
 // Contact Form 7's REST surface (protocol notes section 10): the feedback
@@ -151,6 +153,10 @@ func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
 		sub.UserID = u.ID
 	}
 	res, err := s.contact.Submit(r.Context(), sub)
+	if errors.Is(err, space.ErrQuota) || errors.Is(err, space.ErrDiskLow) {
+		contactNoRoom(w, form.ID, sub.UnitTag, err)
+		return
+	}
 	if err != nil {
 		contactError(w, err)
 		return
@@ -169,6 +175,34 @@ func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
 		out.InvalidFields = append(out.InvalidFields, iv)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// cf7NoRoom is the answer to files the shop has no room for: CF7's
+// feedback (status aborted, the message for the response area) and the
+// REST error's code and data.status together, so that a client reading
+// either finds the message.
+type cf7NoRoom struct {
+	Code string `json:"code"`
+	Data struct {
+		Status int `json:"status"`
+	} `json:"data"`
+	cf7Feedback
+}
+
+// contactNoRoom answers a submission refused for its files: 507 over the
+// files' quota, 503 with Retry-After while the disk is low. Nothing was
+// stored or mailed, so the visitor may send the message without the file.
+func contactNoRoom(w http.ResponseWriter, formID int64, unitTag string, err error) {
+	out := cf7NoRoom{cf7Feedback: cf7Feedback{ContactFormID: formID, Status: contact.StatusAborted, Into: "#" + unitTag}}
+	if errors.Is(err, space.ErrQuota) {
+		out.Code, out.Data.Status = "wpcf7_insufficient_storage", http.StatusInsufficientStorage
+		out.Message = "The shop cannot take more files at the moment. Please send your message without the file, or try again later."
+	} else {
+		out.Code, out.Data.Status = "wpcf7_storage_unavailable", http.StatusServiceUnavailable
+		out.Message = "The shop cannot store files at the moment. Please send your message without the file, or try again later."
+		w.Header().Set("Retry-After", strconv.Itoa(int(space.RetryAfter/time.Second)))
+	}
+	writeJSON(w, out.Data.Status, out)
 }
 
 // readContactBody reads the multipart body into a submission: the hidden

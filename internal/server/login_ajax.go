@@ -143,7 +143,7 @@ var errBotcheckRefused = errors.New("login: bot-check refused")
 // errBotcheckRefused is a refusal; any other error means the store could
 // not be asked (fail closed, answer 503).
 func (s *Server) loginBotcheck(ctx context.Context, r *http.Request, login string) (*loginProof, error) {
-	if raw := r.PostFormValue("wfls-captcha-jwt"); raw != "" {
+	if raw := lastFormValue(r, "wfls-captcha-jwt"); raw != "" {
 		if p, ok := s.parseProof(r, raw, login); ok {
 			first, err := s.db.SpendBotcheck(ctx, "proof:"+p.raw[strings.LastIndexByte(p.raw, '.')+1:], p.expires)
 			if err != nil {
@@ -194,6 +194,21 @@ func postedLogin(r *http.Request) (login, password string) {
 		login, password = r.PostFormValue("username"), r.PostFormValue("password")
 	}
 	return strings.TrimSpace(login), password
+}
+
+// lastFormValue is the last non-empty value of a posted field. PHP keeps
+// the last of a repeated name, and the plugin's script, which looks the
+// wfls-captcha-jwt input up by id, may append a second one after an empty
+// one: the proof is the later value.
+func lastFormValue(r *http.Request, name string) string {
+	_ = r.PostFormValue(name) // parses the body
+	vs := r.PostForm[name]
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i] != "" {
+			return vs[i]
+		}
+	}
+	return ""
 }
 
 // ajaxLoginAuthenticate answers action=wordfence_ls_authenticate: the
@@ -255,7 +270,8 @@ func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
 		setRetryAfter(w, locked.RetryAfter)
 		writeLS(w, http.StatusOK, lsError(lockedText(locked.RetryAfter), true))
 	case errors.Is(err, account.ErrBadCredentials):
-		writeLS(w, http.StatusOK, lsError(msgBadCredentials, true))
+		// reset false, as the plugin (1.1.15) answers a wrong password.
+		writeLS(w, http.StatusOK, lsError(msgBadCredentials, false))
 	default:
 		s.log.Error("authenticate", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))

@@ -41,6 +41,7 @@ import (
 	"vitrine/internal/render"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
+	"vitrine/internal/storage/space"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
@@ -115,6 +116,16 @@ type Config struct {
 	// ContactRateLimit is how many messages one client address may send
 	// per hour (0: contact.DefaultRateLimit).
 	ContactRateLimit int
+	// ContactFilesQuota bounds the bytes of contact files the store keeps
+	// and MediaQuota those of the media library's files (0: no bound);
+	// uploads over them are refused with 507.
+	ContactFilesQuota int64
+	MediaQuota        int64
+	// DataDir is the store's directory (SQLite's); while the free space
+	// of its file system is below DiskFloor bytes, uploads are refused
+	// with 503 and Retry-After ("" or 0: no check).
+	DataDir   string
+	DiskFloor int64
 	// CurrencyCacheTTL is how long the enabled currencies are kept in
 	// memory (0: currency.DefaultCacheTTL, 30 s); currency.go.
 	CurrencyCacheTTL time.Duration
@@ -265,7 +276,8 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		forms = []contactform.Form{contactform.DefaultForm()}
 	}
 	s.contact = &contact.Service{Store: db, Forms: forms, Bots: s.botcheckFor("contact"), IsRefusal: botcheck.IsRefusal,
-		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Queued: s.kickMail, Now: s.now, Log: log}
+		Secret: s.cfg.Secret, RateLimit: cfg.ContactRateLimit, FileRetention: cfg.ContactFileRetention, Queued: s.kickMail, Now: s.now, Log: log,
+		FilesQuota: cfg.ContactFilesQuota, Disk: &space.Disk{Dir: cfg.DataDir, Floor: cfg.DiskFloor}}
 	if err := s.contact.Check(); err != nil {
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
