@@ -134,6 +134,12 @@ type Config struct {
 	// ContactFileRetentionDays is how many days files uploaded with the
 	// contact form are kept (1 to 3650); the messages stay.
 	ContactFileRetentionDays int
+	// Storage bounds (storage.go): the MB of contact files and of media
+	// library files the store may hold (0: no bound), and the MB that
+	// must stay free on the SQLite store's disk for uploads (0: no check).
+	ContactFilesQuotaMB int
+	MediaQuotaMB        int
+	MinFreeDiskMB       int
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -232,6 +238,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.VideoLoad, "video-load", "press", "videos in descriptions and pages load their player on a press of Play (press), or also near the viewport (viewport; phones and Safari after the first touch or --video-delay-ms)")
 	num(&c.VideoDelayMS, "video-delay-ms", 0, "with --video-load viewport: on phones and Safari, also start watching the viewport after this many ms without a touch (0: only after one)")
 	num(&c.ContactFileRetentionDays, "contact-file-retention", 30, "days files uploaded with the contact form are kept before they are deleted (the messages stay; 1 to 3650)")
+	storageFlags(&c, num) // storage.go
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -337,6 +344,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.ContactFileRetentionDays < 1 || c.ContactFileRetentionDays > 3650 {
 		return c, nil, fmt.Errorf("--contact-file-retention %d: use 1 to 3650 (days)", c.ContactFileRetentionDays)
+	}
+	if err := c.checkStorage(); err != nil {
+		return c, nil, err
 	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
@@ -634,6 +644,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
 		ComingSoon: cfg.ComingSoon, TrustedProxies: cfg.trusted,
 		ContactFileRetention: time.Duration(cfg.ContactFileRetentionDays) * 24 * time.Hour,
+		ContactFilesQuota:    int64(cfg.ContactFilesQuotaMB) << 20, MediaQuota: int64(cfg.MediaQuotaMB) << 20,
+		DataDir: storeDir(cfg.DB), DiskFloor: int64(cfg.MinFreeDiskMB) << 20,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err
