@@ -29,12 +29,18 @@ type shop struct {
 	srv *server.Server
 }
 
-// newServer seeds the demo catalogue into db and wires a server with the
-// real built app and cfg (USD and the site name filled in). bundle
-// overrides the server bundle when set; engines is the render pool size
-// (0: one per CPU).
+// newServer seeds the demo catalogue into db at seedTime and wires a
+// server with the real built app and cfg (USD and the site name filled
+// in). The server and the store read cfg.Now, by default a clock that
+// starts at seedTime (the test reads the calendar it seeded, on any day).
+// bundle overrides the server bundle when set; engines is the render pool
+// size (0: one per CPU).
 func newServer(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg server.Config) *server.Server {
 	tb.Helper()
+	if cfg.Now == nil {
+		cfg.Now = storetest.NewClock(seedTime).Now
+	}
+	db.SetClock(cfg.Now)
 	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
 		tb.Fatalf("seed: %v", err)
 	}
@@ -42,9 +48,13 @@ func newServer(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg s
 }
 
 // newServerOn wires a server like newServer on a store already seeded (a
-// second instance on the same store).
+// second instance on the same store); without cfg.Now it reads the
+// store's clock.
 func newServerOn(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg server.Config) *server.Server {
 	tb.Helper()
+	if cfg.Now == nil {
+		cfg.Now = db.Now
+	}
 	client, err := web.Client()
 	if err != nil {
 		tb.Fatal(err)

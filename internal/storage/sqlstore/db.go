@@ -188,6 +188,10 @@ func (db *DB) Close() error {
 // SetClock replaces the clock (tests).
 func (db *DB) SetClock(now func() time.Time) { db.now = now }
 
+// Now reads the store's clock: the time its writes are stamped with and
+// evaluate the on-sale state at.
+func (db *DB) Now() time.Time { return db.now() }
+
 // Stats reports the read and write pools' statistics (for /metrics).
 func (db *DB) Stats() (read, write sql.DBStats) { return db.read.Stats(), db.write.Stats() }
 
