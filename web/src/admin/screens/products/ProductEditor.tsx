@@ -156,7 +156,12 @@ function numberErrors(d: Draft): Record<string, string> {
   return out;
 }
 
-function bodyOf(d: Draft): Record<string, unknown> {
+/**
+ * The request body of a save. loaded is the form as the product was loaded
+ * (an edit): its stock goes along as original_stock_quantity, so the server
+ * applies the difference and the units sold since loading stay sold.
+ */
+function bodyOf(d: Draft, loaded?: Draft): Record<string, unknown> {
   const b: Record<string, unknown> = {
     name: d.name,
     slug: d.slug,
@@ -192,7 +197,10 @@ function bodyOf(d: Draft): Record<string, unknown> {
     b.button_text = d.button_text;
   }
   if (d.type === 'grouped') b.grouped_products = d.grouped.map((c) => c.id);
-  if (d.manage_stock && d.stock_quantity.trim() !== '') b.stock_quantity = Number.parseInt(d.stock_quantity, 10);
+  if (d.manage_stock && d.stock_quantity.trim() !== '') {
+    b.stock_quantity = Number.parseInt(d.stock_quantity, 10);
+    if (loaded && loaded.stock_quantity.trim() !== '') b.original_stock_quantity = Number.parseInt(loaded.stock_quantity, 10);
+  }
   if (d.status === 'future' && d.publishAt) {
     const t = new Date(d.publishAt);
     b.date_publish_gmt = Number.isNaN(t.getTime()) ? d.publishAt : t.toISOString().slice(0, 19);
@@ -215,7 +223,8 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
   const [pick, setPick] = useState('');
   const [loadError, setLoadError] = useState<AdminError | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [conflict, setConflict] = useState<string | null>(null);
+  // A refused save's explanation; stock: orders moved the stock (vitrine_stock_changed), not another editor.
+  const [conflict, setConflict] = useState<{ message: string; stock: boolean } | null>(null);
   const [saving, setSaving] = useState(false);
   const [confirmTrash, setConfirmTrash] = useState(false);
   const { notices, push, dismiss } = useNotices();
@@ -262,7 +271,7 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
     JSON.stringify({ ...d, grouped: d.grouped.map((c) => c.id), upsells: d.upsells.map((c) => c.id), cross_sells: d.cross_sells.map((c) => c.id) });
   const dirty = comparable(draft) !== comparable(saved);
 
-  const onStale = useCallback((e: AdminError) => setConflict(e.message), []);
+  const onStale = useCallback((e: AdminError) => setConflict({ message: e.message, stock: e.code === 'vitrine_stock_changed' }), []);
 
   const reload = async () => {
     if (await loadProduct()) {
@@ -282,12 +291,12 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
     }
     setSaving(true);
     setFieldErrors({});
-    const body = bodyOf(draft);
+    const body = bodyOf(draft, id === null ? undefined : saved);
     const r = id === null ? await adminCall<Product>('POST', PRODUCTS, body) : await adminCall<Product>('PUT', `${PRODUCTS}/${id}`, { ...body, version });
     setSaving(false);
     if (!r.ok) {
       if (r.status === 409) {
-        setConflict(r.error.message);
+        onStale(r.error);
         return;
       }
       const params = r.error.data?.params as Record<string, string> | undefined;
@@ -305,6 +314,13 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
     setSaved(draftOf(r.data));
     setVersion(r.data.version);
     push('success', r.data.status === 'publish' ? 'Product saved and published.' : `Product saved (${STATUS_LABELS[r.data.status] ?? r.data.status}).`);
+    const sent = body.stock_quantity as number | undefined;
+    if (sent !== undefined && r.data.stock_quantity !== null && r.data.stock_quantity !== sent) {
+      push(
+        'info',
+        `Orders changed the stock while you edited: your change was applied on top of them, and the stock is now ${r.data.stock_quantity}.`,
+      );
+    }
   };
 
   const duplicate = async () => {
@@ -363,7 +379,7 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
       {conflict ? (
         <div ref={conflictRef} tabIndex={-1} role="alert" className="pa-conflict">
           <p>
-            <strong>Not saved: someone else changed this product.</strong> {conflict}
+            <strong>{conflict.stock ? 'Not saved: orders changed the stock.' : 'Not saved: someone else changed this product.'}</strong> {conflict.message}
           </p>
           <button type="button" className="admin-primary" onClick={() => void reload()}>
             Reload the product

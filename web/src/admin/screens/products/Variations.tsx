@@ -203,6 +203,11 @@ export function Variations({
       date_on_sale_to_gmt: r.sale_price.trim() ? saleDateGMT(r.sale_to, true) : '',
       manage_stock: r.manage_stock,
       ...(r.manage_stock && r.stock_quantity.trim() !== '' ? { stock_quantity: Number.parseInt(r.stock_quantity, 10) } : {}),
+      // The count the row was loaded with: the server applies the
+      // difference, so units sold meanwhile stay sold.
+      ...(r.manage_stock && r.stock_quantity.trim() !== '' && (orig.find((o) => o.id === r.id)?.stock_quantity ?? '').trim() !== ''
+        ? { original_stock_quantity: Number.parseInt(orig.find((o) => o.id === r.id)!.stock_quantity, 10) }
+        : {}),
       enabled: r.enabled,
       low_stock_amount: wholeNumber(r.low_stock) ?? null,
       quantity_rules: { minimum: wholeNumber(r.min_qty) ?? 0, maximum: wholeNumber(r.max_qty) ?? 0, multiple_of: wholeNumber(r.step) ?? 0 },
