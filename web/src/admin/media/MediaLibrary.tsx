@@ -10,6 +10,7 @@ import { adminCall, paramError, withQuery, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
+import { StorageUse } from '../ui/StorageUse';
 import { Pager } from '../ui/Pager';
 import { formatDate } from '../ui/format';
 import { MEDIA_PATH, srcsetOf, thumbnailOf, type Attachment } from './api';
@@ -92,6 +93,7 @@ export default function MediaLibrary({ params }: ScreenProps) {
       <section aria-labelledby="media-add-heading" className="admin-card">
         <h2 id="media-add-heading">Add images</h2>
         <UploadZone onUploaded={onUploaded} />
+        <StorageUse part="media" label="Media files" refresh={items.length} />
       </section>
 
       {openId !== null ? (

@@ -10,6 +10,7 @@ import { currentRestNonce } from '../../../lib/rest';
 import { adminCall, paramError, withQuery, type AdminError } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
+import { StorageUse } from '../../ui/StorageUse';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { Pager } from '../../ui/Pager';
@@ -160,6 +161,7 @@ export default function Messages({ location }: ScreenProps) {
       </h2>
       <Notices notices={notices} dismiss={dismiss} />
       <StatusTabs base="messages" label="Messages by status" tabs={TABS} current={status} counts={counts} />
+      <StorageUse part="contact_files" label="Contact files" refresh={counts} />
       <form
         role="search"
         className="inbox-search admin-toolbar"
