@@ -460,7 +460,7 @@ func TestWMCStoreAPIInCurrency(t *testing.T) {
 }
 
 func FuzzPriceCall(f *testing.F) {
-	srv := fuzzServer(f)
+	shops := fuzzServer(f)
 	for _, s := range []string{
 		"pids[]={tee}&pids[]={tank}", "pids[]={tee}&shortcodes[0][layout]=plain&wmc_current_url=/shop/",
 		"exchange[0][price]=12.5&exchange[0][currency]=EUR", "pids[]=-1", "pids[]=%00", "shortcodes[999][x]=1",
@@ -472,24 +472,28 @@ func FuzzPriceCall(f *testing.F) {
 	f.Add("pids[]={tee}", "JPY")
 	f.Add("pids[]={tee}", "\x00")
 	f.Fuzz(func(t *testing.T, form, cur string) {
-		form = fuzzFill(form, "")
-		h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
-		if ck := (&http.Cookie{Name: "wmc_current_currency", Value: cur}).String(); ck != "" {
-			h.Set("Cookie", ck)
-		}
-		rec, ok := fuzzDo(t, srv, http.MethodPost, "/wp-admin/admin-ajax.php", "action=wmc_get_products_price&"+form, h)
-		if !ok {
-			return
-		}
-		var out wmcAnswer
-		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || !isJSON(rec) {
-			t.Fatalf("%q: not JSON: %d %s", form, rec.Code, rec.Body)
-		}
-		switch {
-		case rec.Code == 200 && out.Success && out.Data.CurrentCurrency != "":
-		case rec.Code == 400 && !out.Success && out.Data.Code != "" && out.Data.Message != "":
-		default:
-			t.Fatalf("%q: %d %s", form, rec.Code, rec.Body)
+		for _, srv := range shops {
+			func() {
+				form = fuzzFill(form, "")
+				h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+				if ck := (&http.Cookie{Name: "wmc_current_currency", Value: cur}).String(); ck != "" {
+					h.Set("Cookie", ck)
+				}
+				rec, ok := fuzzDo(t, srv, http.MethodPost, "/wp-admin/admin-ajax.php", "action=wmc_get_products_price&"+form, h)
+				if !ok {
+					return
+				}
+				var out wmcAnswer
+				if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || !isJSON(rec) {
+					t.Fatalf("%q: not JSON: %d %s", form, rec.Code, rec.Body)
+				}
+				switch {
+				case rec.Code == 200 && out.Success && out.Data.CurrentCurrency != "":
+				case rec.Code == 400 && !out.Success && out.Data.Code != "" && out.Data.Message != "":
+				default:
+					t.Fatalf("%q: %d %s", form, rec.Code, rec.Body)
+				}
+			}()
 		}
 	})
 }

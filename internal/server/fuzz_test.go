@@ -17,7 +17,6 @@ import (
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
 
@@ -29,14 +28,15 @@ import (
 //
 //	go test -run '^$' -fuzz '^FuzzBatch$' -fuzztime 60s ./internal/server/
 //
-// The shop behind them is built once per process (SQLite, the demo
-// catalogue, the wallet on the built-in PayPal sandbox over loopback) and
-// shared by the targets; TestMain removes it at the end.
+// The shops behind them are built once per process (one per engine, the
+// demo catalogue, the wallet on the built-in PayPal sandbox over loopback)
+// and shared by the targets; every input runs on each; TestMain removes
+// them at the end.
 
 var (
 	fuzzOnce     sync.Once
-	fuzzSrv      *server.Server
-	fuzzIDs      map[string]int64 // slug → product ID of the demo catalogue
+	fuzzSrvs     []*server.Server // one shop per engine: SQLite, and PostgreSQL when configured
+	fuzzIDs      map[string]int64 // slug → product ID of the demo catalogue (the same on every engine)
 	fuzzCleanups []func()
 )
 
@@ -65,42 +65,51 @@ func processTempDir(tb testing.TB) string {
 	return dir
 }
 
-// fuzzServer is the shared fuzzing shop.
-func fuzzServer(f *testing.F) *server.Server {
+// fuzzServer is the shared fuzzing shops, one per engine (storetest's:
+// SQLite, and PostgreSQL when VITRINE_TEST_POSTGRES is set, as in CI), so
+// every seed runs on both: PostgreSQL refuses bytes SQLite stores.
+func fuzzServer(f *testing.F) []*server.Server {
 	f.Helper()
 	fuzzOnce.Do(func() {
 		tb := processTB{f}
-		db := storetest.Open(tb, sqlstore.SQLite)
-		sb := paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
-		ts := httptest.NewServer(sb.Handler())
-		tb.Cleanup(sb.Close)
-		tb.Cleanup(ts.Close)
-		sb.SetBaseURL(ts.URL)
-		wc := server.WalletConfig{CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour,
-			PayPal: &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret", WebhookID: sb.WebhookID(),
-				CertURLPrefixes: []string{sb.CertURLPrefix()}, CertRoots: sb.CertPool()}}
-		srv := newServer(tb, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
-			CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: time.Second, Wallet: &wc})
-		ctx, cancel := context.WithCancel(context.Background())
-		tb.Cleanup(cancel)
-		if err := srv.Start(ctx); err != nil {
-			f.Fatal(err)
-		}
-		<-srv.WalletStarted()
-		fuzzIDs = map[string]int64{}
-		for _, slug := range []string{"cotton-tank-top", "classic-tee"} {
-			p, err := db.ProductBySlug(ctx, slug)
-			if err != nil {
-				f.Fatalf("product %s: %v", slug, err)
+		for _, engine := range storetest.Engines(f) {
+			db := storetest.Open(tb, engine)
+			sb := paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
+			ts := httptest.NewServer(sb.Handler())
+			tb.Cleanup(sb.Close)
+			tb.Cleanup(ts.Close)
+			sb.SetBaseURL(ts.URL)
+			wc := server.WalletConfig{CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour,
+				PayPal: &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret", WebhookID: sb.WebhookID(),
+					CertURLPrefixes: []string{sb.CertURLPrefix()}, CertRoots: sb.CertPool()}}
+			srv := newServer(tb, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+				CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: time.Second, Wallet: &wc})
+			ctx, cancel := context.WithCancel(context.Background())
+			tb.Cleanup(cancel)
+			if err := srv.Start(ctx); err != nil {
+				f.Fatal(err)
 			}
-			fuzzIDs[slug] = p.ID
+			<-srv.WalletStarted()
+			ids := map[string]int64{}
+			for _, slug := range []string{"cotton-tank-top", "classic-tee"} {
+				p, err := db.ProductBySlug(ctx, slug)
+				if err != nil {
+					f.Fatalf("%s: product %s: %v", engine, slug, err)
+				}
+				ids[slug] = p.ID
+			}
+			if fuzzIDs == nil {
+				fuzzIDs = ids
+			} else if fmt.Sprint(ids) != fmt.Sprint(fuzzIDs) {
+				f.Fatalf("%s: the demo catalogue's IDs %v differ from %v", engine, ids, fuzzIDs)
+			}
+			fuzzSrvs = append(fuzzSrvs, srv)
 		}
-		fuzzSrv = srv
 	})
-	if fuzzSrv == nil {
+	if len(fuzzSrvs) == 0 {
 		f.Fatal("the fuzzing shop could not be built")
 	}
-	return fuzzSrv
+	return fuzzSrvs
 }
 
 // fuzzFill replaces the seeds' placeholders: {tank} and {tee} by the demo
@@ -190,7 +199,7 @@ func cartToken(t *testing.T, srv *server.Server) string {
 // error in that shape; never a 500 (the probe's "%zz" path and a space in
 // a query panicked).
 func FuzzBatch(f *testing.F) {
-	srv := fuzzServer(f)
+	shops := fuzzServer(f)
 	for _, s := range []string{
 		`{"requests":[{"path":"%zz"}]}`,
 		`{"requests":[{"path":"/wc/store/v1/cart/add-item?a b","body":{"id":{tank}}}]}`,
@@ -209,34 +218,41 @@ func FuzzBatch(f *testing.F) {
 		`{"requests":[{"path":"/wc/store/v1/cart/add-item","body":[1]}]}`,
 		`{"requests":[{"path":"/wc/store/v1/cart/add-item","body":"x"}]}`,
 		`{"requests":[{"path":"/wc/store/v1/cart/add-item","headers":{"Nonce":"x","Content-Type":"text/plain"}}]}`,
+		`{"requests":[{"path":"/wc/store/v1/cart/apply-coupon","body":{"code":"\u0000"}}]}`,
+		"{\"requests\":[{\"path\":\"/wc/store/v1/cart/add-item\",\"body\":{\"id\":\"\xff\"}}]}",
+		`{"requests":[{"path":"/wc/store/v1/cart/add-item?x=%00"}]}`,
 		`{"requests":[{}]}`, `{"requests":{}}`, `{"requests":null}`, `{}`, `[]`, `null`, ``, `{"requests":[`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		body = fuzzFill(body, "")
-		rec, _ := fuzzDo(t, srv, http.MethodPost, batchAPI, body, http.Header{"Cart-Token": {cartToken(t, srv)}})
-		raw := rec.Body.Bytes()
-		if rec.Code != http.StatusMultiStatus {
-			checkStoreAPIError(t, rec.Code, raw)
-			return
-		}
-		var out struct {
-			Responses []struct {
-				Status int             `json:"status"`
-				Body   json.RawMessage `json:"body"`
-			} `json:"responses"`
-		}
-		if err := json.Unmarshal(raw, &out); err != nil || out.Responses == nil {
-			t.Fatalf("207 without responses (%v): %s", err, raw)
-		}
-		for i, r := range out.Responses {
-			if r.Status < 200 || r.Status >= 500 {
-				t.Fatalf("responses[%d]: status %d: %s", i, r.Status, r.Body)
-			}
-			if string(r.Body) != "null" {
-				checkStoreAPI(t, r.Status, r.Body)
-			}
+		for _, srv := range shops {
+			func() {
+				body = fuzzFill(body, "")
+				rec, _ := fuzzDo(t, srv, http.MethodPost, batchAPI, body, http.Header{"Cart-Token": {cartToken(t, srv)}})
+				raw := rec.Body.Bytes()
+				if rec.Code != http.StatusMultiStatus {
+					checkStoreAPIError(t, rec.Code, raw)
+					return
+				}
+				var out struct {
+					Responses []struct {
+						Status int             `json:"status"`
+						Body   json.RawMessage `json:"body"`
+					} `json:"responses"`
+				}
+				if err := json.Unmarshal(raw, &out); err != nil || out.Responses == nil {
+					t.Fatalf("207 without responses (%v): %s", err, raw)
+				}
+				for i, r := range out.Responses {
+					if r.Status < 200 || r.Status >= 500 {
+						t.Fatalf("responses[%d]: status %d: %s", i, r.Status, r.Body)
+					}
+					if string(r.Body) != "null" {
+						checkStoreAPI(t, r.Status, r.Body)
+					}
+				}
+			}()
 		}
 	})
 }
@@ -245,7 +261,7 @@ func FuzzBatch(f *testing.F) {
 // method, path below /cart, query and body. Answers are below 500 and in
 // the Store API's shape.
 func FuzzStoreAPICart(f *testing.F) {
-	srv := fuzzServer(f)
+	shops := fuzzServer(f)
 	for _, s := range []struct {
 		method uint8
 		path   string
@@ -272,19 +288,30 @@ func FuzzStoreAPICart(f *testing.F) {
 		{1, "/add-item", `{"id":`},
 		{1, "/add-item", `[]`},
 		{1, "/add-item", `id={tank}&quantity=2`},
+		{1, "/apply-coupon", `{"code":"\u0000"}`},
+		{1, "/apply-coupon", "{\"code\":\"\xc3\x28\"}"},
+		{1, "/apply-coupon", `{"code":"\\u0000"}`},
+		{0, "/items/%00", ``},
+		{0, "?key=%ff", ``},
+		{1, "/add-item?id={tank}&quantity=%00", ``},
+		{1, "/update-customer", "{\"billing_address\":{\"first_name\":\"\x00\"}}"},
 	} {
 		f.Add(s.method, s.path, s.body)
 	}
 	methods := []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch}
 	f.Fuzz(func(t *testing.T, m uint8, path, body string) {
-		method := methods[int(m)%len(methods)]
-		target := "/wp-json/wc/store/v1/cart" + fuzzFill(path, "")
-		rec, ok := fuzzDo(t, srv, method, target, fuzzFill(body, ""), http.Header{"Cart-Token": {cartToken(t, srv)}})
-		if !ok || rec.Code == http.StatusMovedPermanently || rec.Code == http.StatusTemporaryRedirect || rec.Code == http.StatusPermanentRedirect {
-			return // not sendable, or the mux's path cleaning
-		}
-		if rec.Code != http.StatusMethodNotAllowed || isJSON(rec) {
-			checkStoreAPI(t, rec.Code, rec.Body.Bytes())
+		for _, srv := range shops {
+			func() {
+				method := methods[int(m)%len(methods)]
+				target := "/wp-json/wc/store/v1/cart" + fuzzFill(path, "")
+				rec, ok := fuzzDo(t, srv, method, target, fuzzFill(body, ""), http.Header{"Cart-Token": {cartToken(t, srv)}})
+				if !ok || rec.Code == http.StatusMovedPermanently || rec.Code == http.StatusTemporaryRedirect || rec.Code == http.StatusPermanentRedirect {
+					return // not sendable, or the mux's path cleaning
+				}
+				if rec.Code != http.StatusMethodNotAllowed || isJSON(rec) {
+					checkStoreAPI(t, rec.Code, rec.Body.Bytes())
+				}
+			}()
 		}
 	})
 }
@@ -303,7 +330,7 @@ var walletShaped = map[string]bool{
 // wallet nonce for the session. Answers are below 500; a JSON answer is
 // valid JSON, and the wallet's endpoints answer in their envelope.
 func FuzzWCAjax(f *testing.F) {
-	srv := fuzzServer(f)
+	shops := fuzzServer(f)
 	for _, s := range []struct {
 		post           bool
 		endpoint, q, b string
@@ -335,51 +362,60 @@ func FuzzWCAjax(f *testing.F) {
 		{true, "ppc-create-order", "", `{"nonce":`},
 		{true, "ppc-create-order", "", `[]`},
 		{true, "nope", "", ""},
+		{true, "add_to_cart", "", "product_id={tank}&quantity=1&attribute_pa_color=%00"},
+		{true, "add_to_cart", "", "product_id=%ff"},
+		{false, "get_variation", "product_id={tee}&attribute_pa_color=%C0%AF", ""},
+		{true, "ppc-create-order", "", `{"nonce":"{nonce}","context":"cart","funding_source":"\u0000"}`},
+		{true, "ppc-save-checkout-form", "", `{"nonce":"{nonce}","form_encoded":"billing_email=a%00b"}`},
 	} {
 		f.Add(s.post, s.endpoint, s.q, s.b)
 	}
 	f.Fuzz(func(t *testing.T, post bool, endpoint, query, body string) {
-		// A session with an item and the wallet's nonces for it.
-		add, _ := fuzzDo(t, srv, http.MethodPost, "/?wc-ajax=add_to_cart", fuzzFill("product_id={tank}&quantity=1", ""), nil)
-		h := http.Header{}
-		for _, c := range add.Result().Cookies() {
-			h.Add("Cookie", c.Name+"="+c.Value)
-		}
-		params, _ := fuzzDo(t, srv, http.MethodGet, "/?wc-ajax=ppc-cart-script-params", "", h)
-		var p struct {
-			Data struct {
-				Nonces map[string]string `json:"nonces"`
-			} `json:"data"`
-		}
-		_ = json.Unmarshal(params.Body.Bytes(), &p)
-		target := "/?wc-ajax=" + url.QueryEscape(endpoint)
-		if query != "" {
-			target += "&" + query
-		}
-		method := http.MethodGet
-		if post {
-			method = http.MethodPost
-		}
-		rec, ok := fuzzDo(t, srv, method, target, fuzzFill(body, p.Data.Nonces[endpoint]), h)
-		if !ok {
-			return
-		}
-		raw := bytes.TrimSpace(rec.Body.Bytes())
-		if !isJSON(rec) || len(raw) == 0 {
-			return
-		}
-		if !json.Valid(raw) {
-			t.Fatalf("%s: not JSON: %s", endpoint, raw)
-		}
-		// The endpoint as the server read it (a query may name it again).
-		if u, err := url.ParseRequestURI(target); err == nil && walletShaped[u.Query().Get("wc-ajax")] {
-			var env struct {
-				Success *bool           `json:"success"`
-				Data    json.RawMessage `json:"data"`
-			}
-			if err := json.Unmarshal(raw, &env); err != nil || env.Success == nil {
-				t.Fatalf("%s: not the wallet envelope (%v): %s", endpoint, err, raw)
-			}
+		for _, srv := range shops {
+			func() {
+				// A session with an item and the wallet's nonces for it.
+				add, _ := fuzzDo(t, srv, http.MethodPost, "/?wc-ajax=add_to_cart", fuzzFill("product_id={tank}&quantity=1", ""), nil)
+				h := http.Header{}
+				for _, c := range add.Result().Cookies() {
+					h.Add("Cookie", c.Name+"="+c.Value)
+				}
+				params, _ := fuzzDo(t, srv, http.MethodGet, "/?wc-ajax=ppc-cart-script-params", "", h)
+				var p struct {
+					Data struct {
+						Nonces map[string]string `json:"nonces"`
+					} `json:"data"`
+				}
+				_ = json.Unmarshal(params.Body.Bytes(), &p)
+				target := "/?wc-ajax=" + url.QueryEscape(endpoint)
+				if query != "" {
+					target += "&" + query
+				}
+				method := http.MethodGet
+				if post {
+					method = http.MethodPost
+				}
+				rec, ok := fuzzDo(t, srv, method, target, fuzzFill(body, p.Data.Nonces[endpoint]), h)
+				if !ok {
+					return
+				}
+				raw := bytes.TrimSpace(rec.Body.Bytes())
+				if !isJSON(rec) || len(raw) == 0 {
+					return
+				}
+				if !json.Valid(raw) {
+					t.Fatalf("%s: not JSON: %s", endpoint, raw)
+				}
+				// The endpoint as the server read it (a query may name it again).
+				if u, err := url.ParseRequestURI(target); err == nil && walletShaped[u.Query().Get("wc-ajax")] {
+					var env struct {
+						Success *bool           `json:"success"`
+						Data    json.RawMessage `json:"data"`
+					}
+					if err := json.Unmarshal(raw, &env); err != nil || env.Success == nil {
+						t.Fatalf("%s: not the wallet envelope (%v): %s", endpoint, err, raw)
+					}
+				}
+			}()
 		}
 	})
 }
@@ -388,7 +424,7 @@ func FuzzWCAjax(f *testing.F) {
 // (live search, quick view). Answers are below 500, a refusal says why
 // ("0" for an unknown action, a message for a bad product), JSON is valid.
 func FuzzAdminAjax(f *testing.F) {
-	srv := fuzzServer(f)
+	shops := fuzzServer(f)
 	for _, s := range []struct {
 		m    uint8
 		q, b string
@@ -403,26 +439,33 @@ func FuzzAdminAjax(f *testing.F) {
 		{2, "action=flatsome_quickview", ""},
 		{0, "action=nope", ""},
 		{1, "", `{"action":"flatsome_quickview"}`},
+		{0, "action=flatsome_ajax_search_products&query=%00", ""},
+		{1, "", "action=flatsome_ajax_search_products&query=%ff%fe"},
+		{0, "action=flatsome_quickview&product=%00", ""},
 	} {
 		f.Add(s.m, s.q, s.b)
 	}
 	methods := []string{http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodHead}
 	f.Fuzz(func(t *testing.T, m uint8, query, body string) {
-		target := "/wp-admin/admin-ajax.php"
-		if query != "" {
-			target += "?" + fuzzFill(query, "")
-		}
-		method := methods[int(m)%len(methods)]
-		rec, ok := fuzzDo(t, srv, method, target, fuzzFill(body, ""), nil)
-		if !ok {
-			return
-		}
-		raw := bytes.TrimSpace(rec.Body.Bytes())
-		if rec.Code >= 400 && len(raw) == 0 && method != http.MethodHead {
-			t.Fatalf("status %d without a message", rec.Code)
-		}
-		if isJSON(rec) && len(raw) > 0 && !json.Valid(raw) {
-			t.Fatalf("not JSON: %s", raw)
+		for _, srv := range shops {
+			func() {
+				target := "/wp-admin/admin-ajax.php"
+				if query != "" {
+					target += "?" + fuzzFill(query, "")
+				}
+				method := methods[int(m)%len(methods)]
+				rec, ok := fuzzDo(t, srv, method, target, fuzzFill(body, ""), nil)
+				if !ok {
+					return
+				}
+				raw := bytes.TrimSpace(rec.Body.Bytes())
+				if rec.Code >= 400 && len(raw) == 0 && method != http.MethodHead {
+					t.Fatalf("status %d without a message", rec.Code)
+				}
+				if isJSON(rec) && len(raw) > 0 && !json.Valid(raw) {
+					t.Fatalf("not JSON: %s", raw)
+				}
+			}()
 		}
 	})
 }
