@@ -300,6 +300,12 @@ describe('ContactPage', () => {
     ['JSON without a status', { body: { hello: 1 } }, UNKNOWN_ERROR, 'failed'],
     ['an error status without JSON', { status: 502, body: 'Bad gateway' }, UNKNOWN_ERROR, 'failed'],
     ['an error status with a REST error', { status: 415, body: { code: 'wpcf7_unsupported_media_type', message: 'The request is not multipart.' } }, 'The request is not multipart.', 'failed'],
+    [
+      'no room for files (507, feedback and REST error in one)',
+      { status: 507, body: { code: 'wpcf7_insufficient_storage', data: { status: 507 }, contact_form_id: 1, status: 'aborted', message: 'The shop cannot take more files at the moment.', posted_data_hash: '', into: '#wpcf7-f1-o1' } },
+      'The shop cannot take more files at the moment.',
+      'failed',
+    ],
     ['spam', { body: { contact_form_id: 1, status: 'spam', message: 'There was an error trying to send your message.' } }, 'There was an error trying to send your message.', 'spam'],
     ['acceptance_missing', { body: { contact_form_id: 1, status: 'acceptance_missing', message: 'You must accept the terms.' } }, 'You must accept the terms.', 'unaccepted'],
     ['a status of its own', { body: { contact_form_id: 1, status: 'members_only', message: 'Members only.' } }, 'Members only.', 'custom-members-only'],
