@@ -608,7 +608,7 @@ export interface OrderReceivedPage extends PageBase {
     currency: CurrencyBlock;
     payment_method: string;
     payment_method_title: string;
-    /** Payment instructions (bank details); HTML written by the shop owner. */
+    /** Payment instructions (the settings' text and bank details): plain text with line breaks, never HTML. */
     instructions: string;
     customer_note: string;
     lines: { name: string; quantity: number; variation: { attribute: string; value: string }[]; total: string }[];

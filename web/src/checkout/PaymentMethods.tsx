@@ -1,6 +1,5 @@
 import type { PaymentMethod } from '../types';
 import { decodeEntities } from '../lib/format';
-import { Html } from '../ui/Html';
 
 export const NO_METHODS_MESSAGE =
   'Sorry, it seems that there are no available payment methods. Please contact us if you require assistance or wish to make alternate arrangements.';
@@ -44,7 +43,8 @@ export function PaymentMethods({
               <label htmlFor={id}>{decodeEntities(m.title)}</label>
               {m.description && (
                 <div className={`payment_box payment_method_${m.id}`} id={`${id}-description`}>
-                  <Html html={m.description} />
+                  {/* The shop owner's text from the payment settings: plain text, never markup. */}
+                  <p className="payment-text">{m.description}</p>
                 </div>
               )}
             </li>

@@ -152,7 +152,7 @@ export function orderReceivedPage(order: OrderReceivedPage['order'] | undefined 
             currency: usd,
             payment_method: 'bacs',
             payment_method_title: 'Direct bank transfer',
-            instructions: '<p>Pay to IBAN DE00 1234 5678 9012 3456 78, reference: your order number.</p>',
+            instructions: 'Pay to IBAN DE00 1234 5678 9012 3456 78, reference: your order number.',
             customer_note: 'Leave at the door',
             lines: [{ name: 'Beanie', quantity: 2, variation: [{ attribute: 'Color', value: 'Red' }], total: '2000' }],
             totals: [

@@ -1,6 +1,5 @@
 import type { Address, CurrencyBlock, OrderReceivedPage as OrderReceivedData } from '../types';
 import { decodeEntities, formatDate, formatPrice } from '../lib/format';
-import { Html } from '../ui/Html';
 import { LineSummary } from '../ui/LineItem';
 import './order.css';
 
@@ -81,7 +80,8 @@ function Received({ order }: { order: Order }) {
       {order.instructions && (
         <section className="order-instructions" aria-labelledby="order-instructions-heading">
           <h2 id="order-instructions-heading">{order.payment_method === 'bacs' ? 'Our bank details' : 'Payment instructions'}</h2>
-          <Html html={order.instructions} className="order-instructions__text" />
+          {/* The payment settings' text and account details: plain text, never markup. */}
+          <div className="order-instructions__text payment-text">{order.instructions}</div>
         </section>
       )}
 
