@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
@@ -23,7 +23,7 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
   const noticesRef = useRef<HTMLDivElement>(null);
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const wrapperRef = useRef<HTMLDivElement>(null);
   useHeldSubmit(formRef, submitRef);
   const codeRef = useRef<HTMLInputElement>(null);
   const release = useRef(false);
@@ -40,17 +40,11 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
     if (data.form === 'login' && data.notices.length > 0) noticesRef.current?.focus();
   }, [data]);
 
+  // The prompt exists only while it is needed (the plugin's script builds
+  // its own when no #wfls-prompt-overlay is on the page): focus moves into
+  // it when it appears.
   useEffect(() => {
-    const d = dialogRef.current;
-    if (!d) return;
-    if (overlay && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-      codeRef.current?.focus();
-    } else if (!overlay && d.open) {
-      if (typeof d.close === 'function') d.close();
-      else d.removeAttribute('open');
-    }
+    if (overlay) codeRef.current?.focus();
   }, [overlay]);
 
   const closeOverlay = () => {
@@ -58,6 +52,27 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
     setOverlayNotices([]);
     if (codeRef.current) codeRef.current.value = '';
     submitRef.current?.focus();
+  };
+
+  // A modal prompt: Escape closes it, Tab stays inside it.
+  const onPromptKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeOverlay();
+      return;
+    }
+    if (e.key !== 'Tab') return;
+    const all = Array.from(wrapperRef.current?.querySelectorAll<HTMLElement>('input:not([type=hidden]):not([disabled]), button:not([disabled]), a[href]') ?? []);
+    if (all.length === 0) return;
+    const first = all[0];
+    const last = all[all.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
   };
 
   const show = (n: LoginNotice, inOverlay: boolean) => {
@@ -157,7 +172,8 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
       <input type="hidden" name="woocommerce-login-nonce" value={data.login_nonce} />
       <input type="hidden" name="redirect" value={data.redirect} />
       <input type="hidden" name="wfls-captcha" value={payload} readOnly />
-      <input type="hidden" name="wfls-captcha-jwt" value={proof} readOnly />
+      {/* With its id: the plugin's script finds the field by id and sets it, rather than appending a second one. */}
+      <input type="hidden" name="wfls-captcha-jwt" id="wfls-captcha-jwt" value={proof} readOnly />
       <p className="form-row">
         <button ref={submitRef} type="submit" className="woocommerce-button button woocommerce-form-login__submit" name="login" value="Log in" aria-disabled={busy || undefined}>
           Log in
@@ -169,55 +185,61 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
       <p className="screen-reader-text" role="status" aria-live="polite">
         {status}
       </p>
-      <dialog
-        ref={dialogRef}
-        id="wfls-prompt-overlay"
-        className="wfls-overlay"
-        aria-labelledby="wfls-prompt-title"
-        aria-describedby="wfls-prompt-help"
-        onCancel={(e) => {
-          e.preventDefault();
-          closeOverlay();
-        }}
-      >
-        <div className="wfls-overlay__inner">
-          <h2 id="wfls-prompt-title">Two-factor authentication</h2>
-          <LoginNotices id="wfls-prompt-notices" notices={overlayNotices} />
-          <p className="woocommerce-form-row form-row">
-            <label htmlFor="wfls-token">Authentication code</label>
-            <input
-              ref={codeRef}
-              type="text"
-              name="wfls-token"
-              id="wfls-token"
-              className="input-text"
-              size={6}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              aria-describedby="wfls-prompt-help"
-              disabled={!overlay}
-            />
-          </p>
-          <p id="wfls-prompt-help" className="wfls-overlay__help">
-            Enter the 6-digit code from your authenticator app, or one of your recovery codes.
-          </p>
-          {data.remember_device && (
-            <p className="form-row">
-              <label className="woocommerce-form__label woocommerce-form__label-for-checkbox" htmlFor="wfls-remember-device">
-                <input type="checkbox" name="wfls-remember-device" id="wfls-remember-device" value="1" disabled={!overlay} /> Remember for 30 days
-              </label>
+      {overlay && (
+        // The plugin's shape: div#wfls-prompt-overlay > div#wfls-prompt-wrapper
+        // holding input#wfls-token, the optional #wfls-remember-device and
+        // input#wfls-token-submit. Rendered only once the code is asked for.
+        <div id="wfls-prompt-overlay" className="wfls-prompt" onKeyDown={onPromptKey}>
+          <div
+            ref={wrapperRef}
+            id="wfls-prompt-wrapper"
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="wfls-prompt-title"
+            aria-describedby="wfls-prompt-help"
+          >
+            <h2 id="wfls-prompt-title">Two-factor authentication</h2>
+            <LoginNotices id="wfls-prompt-notices" notices={overlayNotices} />
+            <p className="woocommerce-form-row form-row">
+              <label htmlFor="wfls-token">Authentication code</label>
+              <input
+                ref={codeRef}
+                type="text"
+                name="wfls-token"
+                id="wfls-token"
+                className="input input-text"
+                size={6}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                aria-describedby="wfls-prompt-help"
+              />
             </p>
-          )}
-          <p className="wfls-overlay__actions">
-            <button type="submit" className="button alt" name="login" value="Log in" aria-disabled={busy || undefined} disabled={!overlay}>
-              Log In
-            </button>
-            <button type="button" className="button wfls-overlay__cancel" onClick={closeOverlay} disabled={!overlay}>
-              Cancel
-            </button>
-          </p>
+            <p id="wfls-prompt-help" className="wfls-overlay__help">
+              Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+            </p>
+            {data.remember_device && (
+              <p className="form-row wfls-remember-device-wrapper">
+                <label className="woocommerce-form__label woocommerce-form__label-for-checkbox" htmlFor="wfls-remember-device">
+                  <input type="checkbox" name="wfls-remember-device" id="wfls-remember-device" value="1" /> Remember for 30 days
+                </label>
+              </p>
+            )}
+            <p className="submit wfls-overlay__actions">
+              <input
+                type="submit"
+                name="wfls-token-submit"
+                id="wfls-token-submit"
+                className="button button-primary button-large alt"
+                value="Log In"
+                aria-disabled={busy || undefined}
+              />
+              <button type="button" className="button wfls-overlay__cancel" onClick={closeOverlay}>
+                Cancel
+              </button>
+            </p>
+          </div>
         </div>
-      </dialog>
+      )}
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { vi, type Mock } from 'vitest';
@@ -175,14 +175,28 @@ describe('login page', () => {
     expect(code).toHaveAttribute('size', '6');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     expect(code).toHaveAttribute('inputmode', 'numeric');
+    // The plugin's shape: div#wfls-prompt-overlay > div#wfls-prompt-wrapper
+    // holding #wfls-token, #wfls-remember-device and input#wfls-token-submit.
     const dialog = document.getElementById('wfls-prompt-overlay')!;
-    expect(dialog).toHaveAttribute('open');
+    expect(dialog.tagName).toBe('DIV');
+    const wrapper = dialog.querySelector(':scope > div#wfls-prompt-wrapper')!;
+    expect(wrapper).not.toBeNull();
+    expect(wrapper).toHaveAttribute('role', 'dialog');
+    expect(wrapper).toHaveAttribute('aria-modal', 'true');
+    expect(within(dialog).getByRole('dialog', { name: 'Two-factor authentication' })).toBe(wrapper);
+    expect(wrapper.contains(code)).toBe(true);
+    expect(code.id).toBe('wfls-token');
+    expect(within(dialog).getByLabelText('Remember for 30 days')).toHaveAttribute('id', 'wfls-remember-device');
     expect(within(dialog).getByLabelText('Remember for 30 days')).toHaveAttribute('value', '1');
+    const submit = wrapper.querySelector('input#wfls-token-submit[type=submit]')!;
+    expect(submit).not.toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Log In' })).toBe(submit);
+    expect(document.querySelectorAll('#wfls-prompt-overlay')).toHaveLength(1);
 
     await user.type(code, '000000');
     await user.click(within(dialog).getByRole('button', { name: 'Log In' }));
     await waitFor(() => expect(document.getElementById('wfls-prompt-notices')).toHaveTextContent('incorrect'));
-    expect(dialog).toHaveAttribute('open');
+    expect(document.getElementById('wfls-prompt-overlay')).toBe(dialog);
     expect(code).toHaveValue('');
     expect(bodies[1].get('wfls-token')).toBe('000000');
     expect(bodies[1].get('wfls-captcha-jwt')).toBe('P1');
@@ -212,19 +226,44 @@ describe('login page', () => {
     await user.click(button);
     const code = await screen.findByLabelText('Authentication code');
     await waitFor(() => expect(code).toHaveFocus());
-    const dialog = document.getElementById('wfls-prompt-overlay')!;
-    act(() => {
-      dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
-    });
-    await waitFor(() => expect(dialog).not.toHaveAttribute('open'));
+    // Tab stays inside the prompt.
+    const cancel = screen.getByRole('button', { name: 'Cancel' });
+    cancel.focus();
+    await user.tab();
+    expect(code).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(cancel).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(document.getElementById('wfls-prompt-overlay')).toBeNull());
     expect(button).toHaveFocus();
 
     await user.click(button);
-    await waitFor(() => expect(dialog).toHaveAttribute('open'));
-    await user.type(code, '111111');
+    const again = await screen.findByLabelText('Authentication code');
+    await waitFor(() => expect(again).toHaveFocus());
+    const dialog = document.getElementById('wfls-prompt-overlay')!;
+    await user.type(again, '111111');
     await user.click(within(dialog).getByRole('button', { name: 'Log In' }));
     await waitFor(() => expect(document.getElementById('login-notices')).toHaveTextContent('Too many failed login attempts.'));
-    expect(dialog).not.toHaveAttribute('open');
+    expect(document.getElementById('wfls-prompt-overlay')).toBeNull();
+  });
+
+  it('renders no #wfls-prompt-overlay before the code is asked for, and gives the proof field its id', async () => {
+    // The plugin's script builds its prompt only when no element has that
+    // id, and finds wfls-captcha-jwt by id.
+    const html = renderToString(<App data={loginPage()} />);
+    expect(html).not.toContain('wfls-prompt-overlay');
+    expect(html).not.toContain('wfls-token');
+    expect(html).toContain('id="wfls-captcha-jwt"');
+    const user = userEvent.setup();
+    mockFetch({ body: { error: 'The username or password you entered is incorrect.', reset: false } });
+    render(<App data={loginPage()} />);
+    expect(document.getElementById('wfls-prompt-overlay')).toBeNull();
+    expect(document.getElementById('wfls-captcha-jwt')).toHaveAttribute('name', 'wfls-captcha-jwt');
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(document.getElementById('login-notices')).toHaveTextContent('incorrect'));
+    // A refused password (reset false) asks for no code.
+    expect(document.getElementById('wfls-prompt-overlay')).toBeNull();
   });
 
   it('hides the remember-device box when the setting is off', async () => {
