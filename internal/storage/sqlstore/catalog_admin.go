@@ -261,6 +261,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 	if len(sales)+len(releases) == 0 {
 		return 0, nil
 	}
+	n := 0
 	err := db.tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		touched := map[int64]bool{} // the products whose pages change
@@ -328,18 +329,17 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 				return err
 			}
 		}
+		n = len(order)
 		return nil
 	})
 	return n, err
 }
-	n := 0
 
 // SaveCategory implements catalog.AdminStore.
 func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
 	return db.tx(ctx, func(tx *sqlx.Tx) error {
 		desc := richtext.Sanitize(c.Description)
 		var err error
-		n = len(order)
 		if c.ID == 0 {
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
 				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder)
