@@ -21,17 +21,20 @@ import (
 var seedTime = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
 type fixture struct {
-	t   *testing.T
-	db  *sqlstore.DB
-	svc *cart.Service
+	t     *testing.T
+	db    *sqlstore.DB
+	svc   *cart.Service
+	clock *storetest.Clock // the store and the services read it
 }
 
 func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
 	t.Helper()
+	clock := storetest.NewClock(seedTime)
+	db.SetClock(clock.Now)
 	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{t: t, db: db, svc: &cart.Service{Store: db, Catalog: storetest.Cache(db)}}
+	return &fixture{t: t, db: db, clock: clock, svc: &cart.Service{Store: db, Catalog: storetest.Cache(db), Now: clock.Now}}
 }
 
 func (f *fixture) product(slug string) *catalog.Product {
@@ -64,7 +67,7 @@ func TestServiceAddUpdateRemove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		price, _ := tank.Price(time.Now())
+		price, _ := tank.Price(f.clock.Now())
 		if len(c.Lines) != 1 || c.Lines[0].Quantity != 2 || line.Key != cart.LineKey(tank.ID, 0, nil) || c.Lines[0].UnitPrice != price {
 			t.Fatalf("after add: %+v %+v", c.Lines, line)
 		}
@@ -239,7 +242,7 @@ func TestServiceLineLimit(t *testing.T) {
 		ctx := context.Background()
 		tank := f.product("cotton-tank-top")
 		sid := session(5)
-		now := time.Now()
+		now := f.clock.Now()
 		for i := 1; i < cart.MaxLines; i++ {
 			l := cart.Line{Key: fmt.Sprintf("%032x", i), ProductID: tank.ID, Quantity: 1, UnitPrice: 100}
 			if _, err := db.AddLine(ctx, sid, l, now, now.Add(time.Hour), nil); err != nil {

@@ -44,7 +44,7 @@ func TestServiceCoupons(t *testing.T) {
 		f := newFixture(t, db)
 		f.svc.Coupons = db
 		ctx := context.Background()
-		yesterday := time.Now().Add(-24 * time.Hour)
+		yesterday := f.clock.Now().Add(-24 * time.Hour)
 		f.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
 		f.coupon(coupon.Coupon{Code: "old", Type: coupon.FixedCart, Amount: 500, Expires: &yesterday})
 		f.coupon(coupon.Coupon{Code: "big", Type: coupon.FixedCart, Amount: 500, MinimumAmount: 1_000_000})
@@ -288,7 +288,7 @@ func TestCancelledOrderGivesCouponUseBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := time.Now()
+		now := f.clock.Now()
 		if err := db.ChangeOrderStatus(ctx, orders.StatusChange{OrderID: first, From: o.Status, To: "cancelled", Restock: true, Now: now}); err != nil {
 			t.Fatal(err)
 		}

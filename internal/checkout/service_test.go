@@ -28,18 +28,21 @@ type fixture struct {
 	db     *sqlstore.DB
 	carts  *cart.Service
 	svc    *checkout.Service
+	clock  *storetest.Clock // the store and the services read it
 	placed atomic.Int64
 }
 
 func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
 	t.Helper()
+	clock := storetest.NewClock(seedTime)
+	db.SetClock(clock.Now)
 	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
 		t.Fatal(err)
 	}
 	usd, _ := money.Lookup("USD")
 	cfg := checkout.DefaultConfig(usd)
-	f := &fixture{t: t, db: db, carts: &cart.Service{Store: db, Catalog: storetest.Cache(db)}}
-	f.svc = &checkout.Service{Store: db, Carts: f.carts, Config: &cfg,
+	f := &fixture{t: t, db: db, clock: clock, carts: &cart.Service{Store: db, Catalog: storetest.Cache(db), Now: clock.Now}}
+	f.svc = &checkout.Service{Store: db, Carts: f.carts, Config: &cfg, Now: clock.Now,
 		Payments: payment.NewRegistry(payment.BankTransfer{}, payment.CashOnDelivery{}),
 		Placed:   func() { f.placed.Add(1) }}
 	return f

@@ -1,6 +1,8 @@
 package pages_test
 
 import (
+	"time"
+
 	"context"
 	"testing"
 
@@ -15,6 +17,7 @@ import (
 func TestHomeSlidesAndFeatured(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
+		db.SetClock(func() time.Time { return seedTime })
 		if _, err := seed.Demo(ctx, db, seedTime); err != nil {
 			t.Fatal(err)
 		}

@@ -46,6 +46,7 @@ func productPage(t *testing.T, l *pages.Loader, slug string) (pages.ProductPage,
 func TestProductVariationAvailability(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
+		db.SetClock(func() time.Time { return seedTime })
 		if _, err := seed.Demo(ctx, db, seedTime); err != nil {
 			t.Fatal(err)
 		}

@@ -59,6 +59,7 @@ type fixture struct {
 func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
 	t.Helper()
 	ctx := context.Background()
+	db.SetClock(func() time.Time { return now })
 	if _, err := seed.Demo(ctx, db, now); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,7 @@ func newFixture(b testing.TB) *fixture {
 	b.Helper()
 	ctx := context.Background()
 	db := storetest.Open(b, sqlstore.SQLite)
+	db.SetClock(func() time.Time { return benchNow })
 	if _, err := seed.Demo(ctx, db, benchNow); err != nil {
 		b.Fatal(err)
 	}

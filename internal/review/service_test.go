@@ -348,6 +348,7 @@ func TestVerifiedOwner(t *testing.T) {
 func TestProductRules(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
+		db.SetClock(func() time.Time { return start })
 		if _, err := seed.Demo(f.ctx, db, start); err != nil {
 			t.Fatal(err)
 		}
@@ -377,6 +378,7 @@ func TestProductRules(t *testing.T) {
 		}
 		// Seeding again updates the seed's reviews instead of adding them
 		// (one review per product per email).
+		db.SetClock(func() time.Time { return start })
 		if _, err := seed.Demo(f.ctx, db, start); err != nil {
 			t.Fatalf("second seeding: %v", err)
 		}
@@ -390,6 +392,7 @@ func TestProductRules(t *testing.T) {
 func TestList(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
+		db.SetClock(func() time.Time { return start })
 		if _, err := seed.Demo(f.ctx, db, start); err != nil {
 			t.Fatal(err)
 		}

@@ -35,6 +35,7 @@ type fixture struct {
 	t      *testing.T
 	db     *sqlstore.DB
 	svc    *wallet.Service
+	clock  *storetest.Clock // the store and the services read it
 	shop   wallet.Shop
 	sb     *paypalsandbox.Sandbox
 	pp     *paypal.Client // the test's own client, to act on PayPal's side
@@ -45,10 +46,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, db *sqlstore.DB, cfg wallet.Config) *fixture {
 	t.Helper()
+	clock := storetest.NewClock(seedTime)
+	db.SetClock(clock.Now)
 	if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	f := &fixture{t: t, db: db}
+	f := &fixture{t: t, db: db, clock: clock}
 	f.sb = paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
 	ts := httptest.NewServer(f.sb.Handler())
 	t.Cleanup(ts.Close)
@@ -65,7 +68,7 @@ func newFixture(t *testing.T, db *sqlstore.DB, cfg wallet.Config) *fixture {
 	}
 	usd, _ := money.Lookup("USD")
 	ccfg := checkout.DefaultConfig(usd)
-	now := func() time.Time { return time.Now().UTC().Add(time.Duration(f.offset.Load())) }
+	now := func() time.Time { return clock.Now().Add(time.Duration(f.offset.Load())) }
 	carts := &cart.Service{Store: db, Catalog: storetest.Cache(db), Lifetime: cartLifetime, Now: now}
 	payments := payment.NewRegistry(payment.BankTransfer{}, payment.CashOnDelivery{}, wallet.Method)
 	f.shop = wallet.Shop{Carts: carts, Checkout: &checkout.Service{Store: db, Carts: carts, Config: &ccfg,

@@ -34,7 +34,7 @@ func TestCapturedAmount(t *testing.T) {
 		if got := f.stock(capID); got != before-2 {
 			t.Errorf("stock %d, want %d held", got, before-2)
 		}
-		if c, _ := db.Cart(ctx, sess, time.Now()); len(c.Lines) != 1 {
+		if c, _ := db.Cart(ctx, sess, f.clock.Now()); len(c.Lines) != 1 {
 			t.Errorf("cart has %d lines while the order awaits payment, want 1", len(c.Lines))
 		}
 		pp, _ := f.sb.Order(id)
@@ -62,7 +62,7 @@ func TestCapturedAmount(t *testing.T) {
 		if f.sb.Captures(id) != 1 || f.mails(o.ID) != 2 || f.kicks.Load() == 0 {
 			t.Errorf("captures %d mails %d kicks %d", f.sb.Captures(id), f.mails(o.ID), f.kicks.Load())
 		}
-		if c, _ := db.Cart(ctx, sess, time.Now()); len(c.Lines) != 0 {
+		if c, _ := db.Cart(ctx, sess, f.clock.Now()); len(c.Lines) != 0 {
 			t.Errorf("cart not emptied after payment: %d lines", len(c.Lines))
 		}
 		// Coming back again changes nothing.
@@ -208,7 +208,7 @@ func TestReconcile(t *testing.T) {
 		// Approved (the webhook says so), the buyer never came back.
 		_, gone, oGone := f.start("cotton-tank-top", 1)
 		f.approve(gone, paypalsandbox.FundingPayPal)
-		if err := db.SetPaymentState(ctx, oGone.ID, checkout.PayWalletOrderCreated, checkout.PayApproved, sqlstore.PaymentFields{}, time.Now()); err != nil {
+		if err := db.SetPaymentState(ctx, oGone.ID, checkout.PayWalletOrderCreated, checkout.PayApproved, sqlstore.PaymentFields{}, f.clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 		settled, cancelled := f.svc.Reconcile(ctx, true)
@@ -369,7 +369,7 @@ func TestStartOver(t *testing.T) {
 		if got := f.order(first.ID); got.Status != checkout.StatusCancelled || f.stock(capID) != before-5 || c.Order.ID == first.ID {
 			t.Errorf("first order %s, stock %d (want %d)", got.Status, f.stock(capID), before-5)
 		}
-		if cart, _ := db.Cart(ctx, sess, time.Now()); len(cart.Lines) != 1 {
+		if cart, _ := db.Cart(ctx, sess, f.clock.Now()); len(cart.Lines) != 1 {
 			t.Errorf("cart has %d lines", len(cart.Lines))
 		}
 		var rf *wallet.Refusal
