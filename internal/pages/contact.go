@@ -48,6 +48,37 @@ type ContactForm struct {
 	// BotcheckURL gives a fresh ALTCHA challenge (purpose "contact"); the
 	// solved payload goes in _wpcf7_recaptcha_response.
 	BotcheckURL string `json:"botcheck_url"`
+	// Answer is set on the page that answers a form posted without
+	// scripts (POST /contact/): the feedback route's answer, shown as the
+	// form's status, response and tips. Values are the posted values to
+	// show again (none after mail_sent: the form starts afresh).
+	Answer *ContactAnswer      `json:"answer,omitempty"`
+	Values map[string][]string `json:"values,omitempty"`
+}
+
+// ContactAnswer is the feedback route's answer (web/src/contact/state.ts
+// FeedbackAnswer) carried in the page.
+type ContactAnswer struct {
+	Status         string           `json:"status"`
+	Message        string           `json:"message"`
+	PostedDataHash string           `json:"posted_data_hash,omitempty"`
+	InvalidFields  []ContactInvalid `json:"invalid_fields,omitempty"`
+}
+
+// ContactInvalid is one invalid field of an answer.
+type ContactInvalid struct {
+	Field   string  `json:"field"`
+	Message string  `json:"message"`
+	IDRef   *string `json:"idref"`
+	ErrorID string  `json:"error_id"`
+}
+
+// ContactPosted is what a form posted without scripts adds to the page:
+// the answer, the values to show again and the page's status code.
+type ContactPosted struct {
+	Status int
+	Answer ContactAnswer
+	Values map[string][]string
 }
 
 // ContactPage is the page's data (web/src/types.ts ContactPage).
@@ -74,6 +105,28 @@ func (l *Loader) contactForm(id int64) (contactform.Form, bool) {
 // post: "wpcf7-f<id>-o<n>".
 func UnitTag(formID int64, n int) string {
 	return "wpcf7-f" + strconv.FormatInt(formID, 10) + "-o" + strconv.Itoa(n)
+}
+
+// ContactAnswered loads the contact page answering a form posted without
+// scripts: the default form with the answer and the values kept.
+func (l *Loader) ContactAnswered(ctx context.Context, url string, posted ContactPosted) (*Result, error) {
+	res, err := l.Contact(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	page := res.Data.(ContactPage)
+	a := posted.Answer
+	page.Form.Answer = &a
+	page.Form.Values = posted.Values
+	if a.PostedDataHash != "" {
+		for i := range page.Form.Hidden {
+			if page.Form.Hidden[i].Name == "_wpcf7_posted_data_hash" {
+				page.Form.Hidden[i].Value = a.PostedDataHash
+			}
+		}
+	}
+	res.Data, res.Status = page, posted.Status
+	return res, nil
 }
 
 // Contact loads the contact page with the default form.

@@ -73,10 +73,12 @@ func (s *Server) contactMaxBody() int64 {
 	return n
 }
 
-// isContactFeedback reports whether r is a feedback POST (the middleware
-// gives it the forms' body limit instead of MaxBodyBytes).
+// isContactFeedback reports whether r is a feedback POST, or the form
+// posted to /contact/ without scripts (the middleware gives both the forms'
+// body limit instead of MaxBodyBytes).
 func isContactFeedback(r *http.Request) bool {
-	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, contactAPI) && strings.HasSuffix(r.URL.Path, "/feedback")
+	return r.Method == http.MethodPost && (r.URL.Path == "/contact/" ||
+		strings.HasPrefix(r.URL.Path, contactAPI) && strings.HasSuffix(r.URL.Path, "/feedback"))
 }
 
 // contactError is the one error mapping of the surface, in the REST shape.

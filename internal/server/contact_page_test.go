@@ -55,7 +55,13 @@ func TestContactPage(t *testing.T) {
 			`<label for="wpcf7-f1-o1-your-message" class="wpcf7-field-label">Your message`,
 			`<span class="wpcf7-form-control-wrap" data-name="your-email"><input type="email" id="wpcf7-f1-o1-your-email"`,
 			`data-target-name="your-message"`,
-			`class="wpcf7-response-output" role="status" aria-live="polite"`,
+			// CF7's screen-reader response first in the wrapper (its script
+			// writes there), the one live region; the visible output is
+			// hidden from screen readers, as CF7's.
+			`data-wpcf7-id="1"><div class="screen-reader-response"><p role="status" aria-live="polite" aria-atomic="true"></p><ul></ul></div><form`,
+			`class="wpcf7-response-output" aria-hidden="true"`,
+			// No spinner in the markup: CF7's script inserts its own.
+			`class="wpcf7-form-control wpcf7-submit has-spinner button"`,
 			`<noscript>`,
 			// The submit waits for the acceptance box.
 			`disabled="" aria-describedby="wpcf7-f1-o1-submit-hint"`,
@@ -64,6 +70,11 @@ func TestContactPage(t *testing.T) {
 			if !strings.Contains(b, want) {
 				t.Errorf("/contact/ lacks %q", want)
 			}
+		}
+		wrap := b[strings.Index(b, `<div class="wpcf7 `):]
+		wrap = wrap[:strings.Index(wrap, "</form>")]
+		if strings.Contains(b, "wpcf7-spinner") || strings.Count(wrap, `aria-live=`) != 1 {
+			t.Errorf("/contact/: a spinner in the markup, or more than one live region in the form:\n%s", b)
 		}
 		// The hidden fields come in CF7's order.
 		order := regexp.MustCompile(`name="(_wpcf7[a-z_]*)"`).FindAllStringSubmatch(b, -1)

@@ -54,6 +54,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
 	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
+	mux.HandleFunc("POST /contact/{$}", s.handleContactPost)
 	mux.HandleFunc("GET /contact", redirectSlash)
 	// The admin app (admin_shell.go): staff only; its screens route in the
 	// browser, including the edit links' post.php and term.php.

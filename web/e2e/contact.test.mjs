@@ -170,6 +170,13 @@ test('sends a message: submitting, sent, the reset and refill, then init after a
     await refillRequest;
     await form.locator('xpath=self::*[@data-status="sent"]').waitFor();
     assert.equal(await output(form).textContent(), 'Thank you for your message. It has been sent.');
+    // The answer is announced once, from CF7's screen-reader response (the
+    // wrapper's first child); the visible output is hidden from screen readers.
+    const sr = page.locator(`#${UNIT} > .screen-reader-response:first-child > p[role=status][aria-live=polite][aria-atomic=true]`);
+    assert.equal(await sr.textContent(), 'Thank you for your message. It has been sent.');
+    assert.equal(await output(form).getAttribute('aria-hidden'), 'true');
+    assert.equal(await page.locator(`#${UNIT} [aria-live]`).count(), 1);
+    assert.equal(await page.locator(`#${UNIT} .wpcf7-spinner`).count(), 0, 'no spinner element of our own: CF7 inserts its own');
     assert.equal(await page.getByLabel('Your name').inputValue(), '', 'the form was reset');
     assert.equal(await page.getByLabel(/I agree/).isChecked(), false);
     const hash = await form.locator('input[name=_wpcf7_posted_data_hash]').inputValue();

@@ -815,6 +815,15 @@ export interface ContactFormData {
   refill_url: string;
   /** A fresh ALTCHA challenge (purpose contact) for every submit. */
   botcheck_url: string;
+  /** On the page answering a form posted without scripts (POST /contact/): the feedback route's answer. */
+  answer?: {
+    status: string;
+    message: string;
+    posted_data_hash?: string;
+    invalid_fields?: { field: string; message: string; idref: string | null; error_id: string }[];
+  };
+  /** The values that post brought back, by field name (none after mail_sent). */
+  values?: Record<string, string[]>;
 }
 
 /** The contact page (/contact/): the same for everyone, cached. */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState, type FormEvent, t
 import type { ContactField, ContactFormData } from '../types';
 import { obtainProof } from '../account/login/botcheck';
 import { postFeedback, refill } from './api';
-import { initialState, reducer } from './state';
+import { initialState, reducer, type FormState } from './state';
 import { collect, codeUnits, normalizeURL, reported, validate } from './swv';
 
 /** Screen-reader text while a message is on its way. */
@@ -40,6 +40,19 @@ function requiredAcceptances(fields: ContactField[]): string[] {
   return fields.filter((f) => f.kind === 'acceptance' && f.required).map((f) => f.name);
 }
 
+/** The state a page starts in: the answer to a form posted without scripts, if any. */
+function startState(form: ContactFormData): FormState {
+  if (!form.answer) return initialState;
+  return reducer(initialState, { type: 'answer', answer: { contact_form_id: form.id, ...form.answer } });
+}
+
+/** The acceptance boxes ticked in the values a posted form brought back. */
+function tickedFrom(form: ContactFormData): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const f of form.fields) if (f.kind === 'acceptance' && (form.values?.[f.name] ?? []).some((v) => v !== '')) out[f.name] = true;
+  return out;
+}
+
 /**
  * One Contact Form 7 form: CF7's markup and hidden fields, client-side SWV
  * validation on change and on submit, the invisible bot-check, the
@@ -51,11 +64,11 @@ export function ContactForm({ form }: { form: ContactFormData }) {
   const formRef = useRef<HTMLFormElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
   // _wpcf7_posted_data_hash: what the last answer gave, sent back with the next submit.
-  const [hash, setHash] = useState('');
+  const [hash, setHash] = useState(form.answer?.posted_data_hash ?? '');
   const afterSend = useRef(false);
-  const [state, dispatch] = useReducer(reducer, initialState);
+  const [state, dispatch] = useReducer(reducer, form, startState);
   const [js, setJs] = useState(false);
-  const [ticked, setTicked] = useState<Record<string, boolean>>({});
+  const [ticked, setTicked] = useState<Record<string, boolean>>(() => tickedFrom(form));
   const [lengths, setLengths] = useState<Record<string, number>>({});
   const unit = form.unit_tag;
   const busy = state.status === 'submitting';
@@ -134,6 +147,9 @@ export function ContactForm({ form }: { form: ContactFormData }) {
   };
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    // Another script took the submit first (Contact Form 7's own, whose
+    // listener on the form runs before React's): it sends the message.
+    if (e.isDefaultPrevented()) return;
     e.preventDefault();
     const el = e.currentTarget;
     if (busy || missing.length > 0) return;
@@ -184,15 +200,29 @@ export function ContactForm({ form }: { form: ContactFormData }) {
       'aria-describedby': describedBy,
     };
     const req = f.required ? { 'aria-required': 'true' as const } : {};
+    // Values a form posted without scripts brought back (none after sending).
+    const posted = form.values?.[f.name] ?? [];
+    const value = posted[0] ?? '';
     let control: ReactNode;
     let labelled = true; // a <label for> names the control; groups are named by aria-labelledby
     switch (f.kind) {
       case 'textarea':
-        control = <textarea id={id} cols={40} rows={10} maxLength={f.maxlength || undefined} minLength={f.minlength || undefined} {...common} {...req} />;
+        control = (
+          <textarea
+            id={id}
+            cols={40}
+            rows={10}
+            maxLength={f.maxlength || undefined}
+            minLength={f.minlength || undefined}
+            defaultValue={value || undefined}
+            {...common}
+            {...req}
+          />
+        );
         break;
       case 'select':
         control = (
-          <select id={id} multiple={f.multiple || undefined} {...common} {...req}>
+          <select id={id} multiple={f.multiple || undefined} defaultValue={f.multiple ? posted : value || undefined} {...common} {...req}>
             {!f.multiple && <option value="">—Please choose an option—</option>}
             {(f.options ?? []).map((o) => (
               <option key={o} value={o}>
@@ -209,7 +239,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
             {(f.options ?? []).map((o, i) => (
               <span key={o} className={`wpcf7-list-item${i === 0 ? ' first' : ''}${i === (f.options ?? []).length - 1 ? ' last' : ''}`}>
                 <label>
-                  <input type="checkbox" name={`${f.name}[]`} value={o} />
+                  <input type="checkbox" name={`${f.name}[]`} value={o} defaultChecked={posted.includes(o) || undefined} />
                   <span className="wpcf7-list-item-label">{o}</span>
                 </label>
               </span>
@@ -228,6 +258,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
                   id={id}
                   name={f.name}
                   value="1"
+                  defaultChecked={value !== '' || undefined}
                   aria-invalid={common['aria-invalid']}
                   aria-describedby={describedBy}
                   {...req}
@@ -253,6 +284,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
             max={f.max || undefined}
             step={f.step || undefined}
             autoComplete={autoComplete(f)}
+            defaultValue={value || undefined}
             {...common}
             {...req}
           />
@@ -294,6 +326,21 @@ export function ContactForm({ form }: { form: ContactFormData }) {
   const hintId = `${unit}-submit-hint`;
   return (
     <div className={`wpcf7 ${js ? 'js' : 'no-js'}`} id={unit} lang={form.locale.replace('_', '-')} dir="ltr" data-wpcf7-id={form.id}>
+      {/* CF7's screen-reader response, its wrapper's first child (CF7's
+          script writes into it and throws without it). The one live
+          region: the sending note, then the answer; the list names each
+          field's error. The visible response output below is hidden from
+          screen readers, as CF7's, so nothing is announced twice. */}
+      <div className="screen-reader-response">
+        <p role="status" aria-live="polite" aria-atomic="true">
+          {busy ? SENDING : state.message}
+        </p>
+        <ul>
+          {Object.entries(state.tips).map(([name, tip]) => (
+            <li key={name}>{tip}</li>
+          ))}
+        </ul>
+      </div>
       <form
         ref={formRef}
         action={form.action}
@@ -327,17 +374,15 @@ export function ContactForm({ form }: { form: ContactFormData }) {
           >
             Submit
           </button>
-          <span className="wpcf7-spinner" aria-hidden="true" />
         </p>
         {missing.length > 0 && (
           <p className="wpcf7-submit-hint" id={hintId}>
             {ACCEPT_HINT}
           </p>
         )}
-        <p className="screen-reader-text" aria-live="polite">
-          {busy ? SENDING : ''}
-        </p>
-        <div className="wpcf7-response-output" role="status" aria-live="polite" aria-atomic="true">
+        {/* No span.wpcf7-spinner in the markup: CF7's script inserts one after
+            .has-spinner, and without it the row draws its own (contact.css). */}
+        <div className="wpcf7-response-output" aria-hidden="true">
           {state.message}
         </div>
       </form>

@@ -128,10 +128,23 @@ describe('ContactPage', () => {
     expect(screen.getByLabelText(/Your email/)).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText(/Your message/).tagName).toBe('TEXTAREA');
     expect(screen.getByLabelText(/Attachment/)).toHaveAttribute('accept', '.pdf,.jpg,.jpeg,.png');
+    // CF7's screen-reader response is the wrapper's first child (its script
+    // writes there and throws without it), and the one live region; the
+    // visible output is hidden from screen readers, as CF7's.
+    const sr = wrap.firstElementChild as HTMLElement;
+    expect(sr).toHaveClass('screen-reader-response');
+    const srStatus = sr.querySelector(':scope > p')!;
+    expect(srStatus).toHaveAttribute('role', 'status');
+    expect(srStatus).toHaveAttribute('aria-live', 'polite');
+    expect(srStatus).toHaveAttribute('aria-atomic', 'true');
+    expect(sr.querySelector(':scope > ul')).not.toBeNull();
+    expect(wrap.querySelectorAll('[aria-live]')).toHaveLength(1);
     const out = f.querySelector('.wpcf7-response-output')!;
-    expect(out).toHaveAttribute('role', 'status');
-    expect(out).toHaveAttribute('aria-live', 'polite');
-    expect(out).not.toHaveAttribute('aria-hidden');
+    expect(out).toHaveAttribute('aria-hidden', 'true');
+    expect(out).not.toHaveAttribute('aria-live');
+    // No spinner in the markup: CF7's script inserts one after .has-spinner.
+    expect(wrap.querySelector('.wpcf7-spinner')).toBeNull();
+    expect(wrap.querySelectorAll('.has-spinner')).toHaveLength(1);
     expect(screen.getByRole('heading', { level: 1, name: 'Contact' })).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent('Contact');
   });
@@ -152,6 +165,56 @@ describe('ContactPage', () => {
     errors.mockRestore();
     expect(host.querySelector(`#${UNIT}`)).toHaveClass('js');
     host.remove();
+  });
+
+  it('shows the answer to a form posted without scripts: tips, values, the message in both regions, focus on the first error', () => {
+    render(
+      <App
+        data={page(
+          formData({
+            answer: {
+              status: 'validation_failed',
+              message: 'One or more fields have an error. Please check and try again.',
+              invalid_fields: [{ field: 'your-name', message: 'Please fill out this field.', idref: null, error_id: `${UNIT}-ve-your-name` }],
+            },
+            values: { 'your-email': ['ada@example.com'], 'your-message': ['Hello'], 'your-consent': ['1'] },
+          }),
+        )}
+      />,
+    );
+    expect(form().dataset.status).toBe('invalid');
+    expect(output()).toHaveTextContent('One or more fields have an error.');
+    const sr = document.querySelector('.screen-reader-response')!;
+    expect(sr.querySelector('p')).toHaveTextContent('One or more fields have an error.');
+    expect(sr.querySelector('ul')).toHaveTextContent('Please fill out this field.');
+    expect(screen.getByLabelText(/Your email/)).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText(/Your message/)).toHaveValue('Hello');
+    expect(screen.getByLabelText(/I agree/)).toBeChecked();
+    expect(submit()).toBeEnabled();
+    expect(screen.getByLabelText(/Your name/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/Your name/)).toHaveFocus();
+  });
+
+  it('shows the thanks after a form posted without scripts was sent, on an empty form', () => {
+    render(<App data={page(formData({ answer: { status: 'mail_sent', message: 'Thank you for your message. It has been sent.', posted_data_hash: 'abc' } }))} />);
+    expect(form().dataset.status).toBe('sent');
+    expect(output()).toHaveTextContent('Thank you for your message.');
+    expect(screen.getByLabelText(/Your email/)).toHaveValue('');
+    expect((form().querySelector('input[name=_wpcf7_posted_data_hash]') as HTMLInputElement).value).toBe('abc');
+  });
+
+  it("stands aside when another script (CF7's own) took the submit first", async () => {
+    const user = userEvent.setup();
+    const { posted } = mockFetch();
+    render(<App data={page()} />);
+    await fillValid(user);
+    const taken = (e: Event) => e.preventDefault();
+    form().addEventListener('submit', taken);
+    await user.click(submit());
+    form().removeEventListener('submit', taken);
+    expect(proof).not.toHaveBeenCalled();
+    expect(posted).toHaveLength(0);
+    expect(form().dataset.status).toBe('init');
   });
 
   it('keeps Submit disabled until the required acceptance box is ticked', async () => {
@@ -191,7 +254,7 @@ describe('ContactPage', () => {
     const email = screen.getByLabelText(/Your email/);
     await user.type(email, 'not-an-email');
     await user.tab();
-    const tip = await screen.findByText('Please enter an email address.');
+    const tip = await screen.findByText('Please enter an email address.', { selector: '.wpcf7-not-valid-tip' });
     expect(tip).toHaveAttribute('id', `${UNIT}-ve-your-email`);
     expect(tip).toHaveClass('wpcf7-not-valid-tip');
     expect(email).toHaveAttribute('aria-invalid', 'true');
