@@ -153,13 +153,16 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     await logOut(page);
     await fillLogin(page, address, PASSWORD);
     await page.locator('button.woocommerce-form-login__submit').click();
-    const overlay = page.locator('dialog#wfls-prompt-overlay');
+    // The plugin's shape, and only once the code is asked for.
+    const overlay = page.locator('div#wfls-prompt-overlay');
     await overlay.waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#wfls-prompt-overlay').count(), 1);
+    assert.equal(await overlay.locator('div#wfls-prompt-wrapper[role=dialog] input#wfls-token-submit[type=submit]').count(), 1);
     const token = page.locator('#wfls-token');
     assert.equal(await token.getAttribute('size'), '6');
     assert.equal(await token.getAttribute('autocomplete'), 'one-time-code');
     await expectFocused(page, '#wfls-token');
-    await scan(page, 'two-factor overlay', 'dialog#wfls-prompt-overlay');
+    await scan(page, 'two-factor overlay', 'div#wfls-prompt-overlay');
     // The code of the next step: the confirming code's step is spent, and
     // the window accepts one step either side.
     await token.fill(totp(secret, Date.now() + 30_000));
@@ -182,12 +185,13 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     await page.getByRole('button', { name: 'Forget all devices' }).click();
     await page.locator('#wfls-no-devices').waitFor();
     await logOut(page);
+    assert.equal(await page.locator('#wfls-prompt-overlay').count(), 0, 'no prompt before the code is asked for');
     await fillLogin(page, address, PASSWORD);
     await page.locator('button.woocommerce-form-login__submit').click();
-    await page.locator('dialog#wfls-prompt-overlay').waitFor({ state: 'visible' });
+    await page.locator('div#wfls-prompt-overlay').waitFor({ state: 'visible' });
     // Escape closes the overlay and gives the focus back to the form.
     await page.keyboard.press('Escape');
-    await page.locator('dialog#wfls-prompt-overlay').waitFor({ state: 'hidden' });
+    await page.locator('#wfls-prompt-overlay').waitFor({ state: 'detached' });
   } finally {
     await context.close();
   }
