@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { newContext, useShop } from './server.mjs';
+import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
 
@@ -62,6 +63,40 @@ test('type "hood", ArrowDown, Enter → a product page', async () => {
     await context.close();
   }
 });
+
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} the suggestions show below the field, on top of the page, and ArrowDown walks them`, async () => {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      await page.goto('/shop/');
+      await page.locator('header .site-title').waitFor();
+      if (viewport.width < 850) {
+        // Under the large breakpoint the search is in the Menu.
+        await page.getByRole('button', { name: 'Menu', exact: true }).click();
+        await page.getByRole('dialog', { name: 'Menu' }).waitFor();
+      }
+      const input = page.getByRole('combobox', { name: 'Search for products' });
+      await input.waitFor();
+      await assertUsable(input, 'the search field');
+      await input.fill('tee');
+      const list = page.getByRole('listbox', { name: 'Search suggestions' });
+      await list.locator('[role="option"][data-url]').first().waitFor();
+      await assertUsable(list, 'the suggestions list', { scroll: false });
+      const box = await input.boundingBox();
+      const below = await list.boundingBox();
+      assert.ok(below.y >= box.y + box.height - 1, 'the list opens under the field, not inside it');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const active = page.locator('.search-suggestion.is-active');
+      assert.equal(await input.getAttribute('aria-activedescendant'), await active.getAttribute('id'));
+      await assertUsable(active, 'the second suggestion', { scroll: false });
+      assert.deepEqual(await input.boundingBox(), box, 'the field itself did not scroll or move');
+    } finally {
+      await context.close();
+    }
+  });
+}
 
 test('no results: "zzzz" shows "No results"; Enter goes to the results page', async () => {
   const context = await newContext(shop.browser, shop.server.baseURL);
