@@ -162,7 +162,7 @@ export function ProductPage({ data }: { data: ProductData }) {
           </section>
         )}
       </div>
-      {hasCartForm(p, data.grouped) && <StickyAddToCart product={p} target={cartArea} />}
+      {hasCartForm(p, data.grouped) && <StickyAddToCart product={p} target={cartArea} variation={v} />}
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { ProductPage } from './ProductPage';
 import { stickyShouldShow } from './StickyBar';
-import { productPage } from '../test/fixtures';
+import { colourSizeVariation, productPage } from '../test/fixtures';
+import type { ProductPage as ProductData, SwatchAttribute } from '../types';
 
 describe('stickyShouldShow', () => {
   it.each([
@@ -112,6 +113,93 @@ describe('StickyAddToCart', () => {
     await user.click(screen.getByRole('button', { name: 'Select options' }));
     expect(scrolled).toHaveBeenCalled();
     expect(screen.getByRole('combobox', { name: 'Color' })).toHaveFocus();
+  });
+
+  // A variable product whose variations are all in the page: Navy or Black, in S or L.
+  function variable(): ProductData {
+    const d = productPage(59);
+    const swatches: SwatchAttribute[] = [
+      {
+        key: 'pa_color',
+        name: 'Color',
+        type: 'color',
+        options: [
+          { slug: 'navy', name: 'Navy', color: '#1f3a5f', image: '' },
+          { slug: 'black', name: 'Black', color: '#111111', image: '' },
+        ],
+      },
+      { key: 'pa_size', name: 'Size', type: 'label', options: ['s', 'l'].map((x) => ({ slug: x, name: x.toUpperCase(), color: '', image: '' })) },
+    ];
+    const variations = [
+      colourSizeVariation(71, 'navy', 's', { price_html: '<span class="price">$71.00</span>' }),
+      colourSizeVariation(72, 'black', 'l', { price_html: '<span class="price">$72.00</span>' }),
+      colourSizeVariation(73, 'black', 's', { price_html: '<span class="price">$73.00</span>', is_in_stock: false }),
+    ];
+    return {
+      ...d,
+      swatches,
+      variations,
+      settings: { ...d.settings, clickable_out_of_stock: true },
+      product: {
+        ...d.product,
+        add_to_cart: { ...d.product.add_to_cart, text: 'Select options', single_text: 'Add to cart' },
+        variations: variations.map((x) => ({
+          id: x.variation_id,
+          attributes: [
+            { name: 'Color', value: x.attributes.attribute_pa_color },
+            { name: 'Size', value: x.attributes.attribute_pa_size },
+          ],
+        })),
+      },
+    };
+  }
+
+  const swatch = (group: string, name: string) =>
+    within(screen.getByRole('radiogroup', { name: group })).getByRole('radio', { name });
+
+  it('after a full choice (Black / L) it says "Add to cart", shows the price, and adds through the form\'s own button', async () => {
+    const { container } = render(<ProductPage data={variable()} />);
+    await screen.findByRole('radiogroup', { name: 'Color' });
+    const form = container.querySelector<HTMLFormElement>('.summary form.variations_form')!;
+    const submitted = vi.fn((e: SubmitEvent) => {
+      e.preventDefault();
+      return { by: e.submitter, variation: new FormData(form).get('variation_id') };
+    });
+    form.addEventListener('submit', submitted);
+    MockIO.instances.at(-1)!.fire(false, -40);
+    const bar = () => screen.getByRole('region', { name: /^Add to cart: / });
+    expect(within(bar()).getByRole('button')).toHaveTextContent('Select options');
+
+    fireEvent.click(swatch('Color', 'Black'));
+    expect(within(bar()).getByRole('button')).toHaveTextContent('Select options'); // half a choice
+    fireEvent.click(swatch('Size', 'L'));
+    const button = within(bar()).getByRole('button', { name: 'Add to cart' });
+    expect(bar().querySelector('.price')).toHaveTextContent('$72.00');
+
+    fireEvent.click(button);
+    expect(submitted).toHaveBeenCalledTimes(1);
+    const sent = submitted.mock.results[0].value;
+    expect(sent.by).toBe(form.querySelector('button.single_add_to_cart_button'));
+    expect(sent.variation).toBe('72');
+  });
+
+  it('a chosen variation that cannot be bought, or half a choice, opens the choice instead of adding', async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    const { container } = render(<ProductPage data={variable()} />);
+    await screen.findByRole('radiogroup', { name: 'Color' });
+    const form = container.querySelector<HTMLFormElement>('.summary form.variations_form')!;
+    const submitted = vi.fn((e: SubmitEvent) => e.preventDefault());
+    form.addEventListener('submit', submitted);
+    MockIO.instances.at(-1)!.fire(false, -40);
+
+    fireEvent.click(swatch('Color', 'Black'));
+    fireEvent.click(swatch('Size', 'S')); // out of stock
+    const button = within(screen.getByRole('region', { name: /^Add to cart: / })).getByRole('button', { name: 'Select options' });
+    fireEvent.click(button);
+    expect(submitted).not.toHaveBeenCalled();
+    expect(scrolled).toHaveBeenCalled();
+    expect(form.contains(document.activeElement)).toBe(true);
   });
 
   it('is not there for external products', () => {

@@ -1,7 +1,8 @@
 import { useEffect, useState, type RefObject } from 'react';
-import type { StoreProduct } from '../types';
+import type { StoreProduct, Variation } from '../types';
 import { decodeEntities } from '../lib/format';
-import { Price } from '../ui/Price';
+import { Price, PriceWrap } from '../ui/Price';
+import { addButtonLabel, buttonReason } from './variations';
 import './product.css';
 
 /** The parts of an IntersectionObserverEntry the decision reads. */
@@ -45,13 +46,26 @@ function prefersReducedMotion() {
 /**
  * A bar at the bottom of the viewport with the product's thumbnail, name,
  * price and a button, shown while the real add-to-cart form is scrolled past.
- * For simple products the button submits the real form (its quantity and
- * validation apply); otherwise it brings the shopper back to the form and
+ * For simple products, and for variable ones once the chosen variation can
+ * be bought (`variation`: what the variation form shows), the button submits
+ * the real form through its own button (its quantity, validation and the
+ * ajax add apply: the same path as pressing the form's button), and its
+ * label and price are the form's; otherwise (a choice to make, or a chosen
+ * variation that cannot be bought) it brings the shopper back to the form and
  * focuses its first field. It is a labelled region (not an aside: it sits in main), and inert (out of the
  * tab order and the accessibility tree) while hidden. Client only: it is
  * rendered after hydration, so the server HTML does not depend on it.
  */
-export function StickyAddToCart({ product, target }: { product: StoreProduct; target: RefObject<HTMLElement | null> }) {
+export function StickyAddToCart({
+  product,
+  target,
+  variation = null,
+}: {
+  product: StoreProduct;
+  target: RefObject<HTMLElement | null>;
+  /** The variation the form has matched (variable products), or null. */
+  variation?: Variation | null;
+}) {
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
   const shown = useStickyVisible(target);
@@ -60,16 +74,21 @@ export function StickyAddToCart({ product, target }: { product: StoreProduct; ta
   const name = decodeEntities(product.name);
   const image = product.images[0];
   const simple = product.type === 'simple';
+  const chosen = product.type === 'variable' && variation ? variation : null;
+  const ready = !!chosen && buttonReason({ kind: 'match', variation: chosen }) === null;
+  const addText = decodeEntities(product.add_to_cart.single_text) || 'Add to cart';
   const label = simple
-    ? decodeEntities(product.add_to_cart.single_text) || 'Add to cart'
-    : decodeEntities(product.add_to_cart.text) || 'Select options';
+    ? addText
+    : ready
+      ? addButtonLabel(chosen, addText)
+      : decodeEntities(product.add_to_cart.text) || 'Select options';
 
   const onClick = () => {
     const area = target.current;
     if (!area) return;
     const form = area.querySelector<HTMLFormElement>('form.cart');
-    if (simple && form) {
-      const submit = form.querySelector<HTMLButtonElement>('button[type="submit"][name="add-to-cart"]');
+    if ((simple || ready) && form) {
+      const submit = form.querySelector<HTMLButtonElement>('button[type="submit"].single_add_to_cart_button');
       if (typeof form.requestSubmit === 'function') form.requestSubmit(submit || undefined);
       else submit?.click();
       return;
@@ -104,7 +123,11 @@ export function StickyAddToCart({ product, target }: { product: StoreProduct; ta
         )}
         <div className="sticky-add-to-cart__text">
           <p className="sticky-add-to-cart__name">{name}</p>
-          <Price prices={product.prices} id={product.id} />
+          {chosen && chosen.price_html ? (
+            <PriceWrap id={chosen.variation_id} html={chosen.price_html} />
+          ) : (
+            <Price prices={product.prices} id={product.id} />
+          )}
         </div>
         <button type="button" className="button alt sticky-add-to-cart__button" onClick={onClick}>
           {label}
