@@ -135,6 +135,76 @@ describe('mini cart drawer (narrow screens)', () => {
   });
 });
 
+describe('mini cart dropdown after an add (large screens)', () => {
+  function setup() {
+    viewport(false);
+    render(
+      <>
+        <button type="button">Add to cart</button>
+        <CartMenu count={0} />
+        <a href="/after/">After</a>
+      </>,
+    );
+    fragments();
+    const add = screen.getByRole('button', { name: 'Add to cart' });
+    add.focus();
+    act(() => {
+      document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: {} }));
+    });
+    return add;
+  }
+  const panel = () => document.querySelector<HTMLElement>('#mini-cart-panel')!;
+
+  it('moves focus into the opened mini cart; its Checkout link is a few Tabs away; Escape gives focus back to the add button', () => {
+    const add = setup();
+    expect(panel()).toBeVisible();
+    expect(toggle()).toHaveAttribute('aria-expanded', 'true');
+    expect(document.activeElement).toBe(panel());
+    expect(screen.getByRole('region', { name: 'Cart contents' })).toBe(panel());
+    // The panel is the first stop; the links inside follow it in the tab order.
+    const links = Array.from(panel().querySelectorAll('a[href]'));
+    expect(links.at(-1)).toHaveTextContent('Checkout');
+    expect(links.length).toBeLessThanOrEqual(4);
+    fireEvent.keyDown(panel(), { key: 'Escape' });
+    expect(panel()).not.toBeVisible();
+    expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+    expect(document.activeElement).toBe(add);
+  });
+
+  it('closes after 5 s when unused and gives focus back to the add button; stays while used', () => {
+    vi.useFakeTimers();
+    const add = setup();
+    expect(document.activeElement).toBe(panel());
+    act(() => {
+      vi.advanceTimersByTime(OPEN_AFTER_ADD_MS + 100);
+    });
+    expect(panel()).not.toBeVisible();
+    expect(document.activeElement).toBe(add);
+
+    act(() => {
+      document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: {} }));
+    });
+    expect(document.activeElement).toBe(panel());
+    fireEvent.keyDown(panel(), { key: 'Tab' });
+    act(() => {
+      vi.advanceTimersByTime(OPEN_AFTER_ADD_MS + 500);
+    });
+    expect(panel()).toBeVisible();
+  });
+
+  it('Tab out of the mini cart closes it, focus staying where it went', () => {
+    setup();
+    const after = screen.getByRole('link', { name: 'After' });
+    const checkout = screen.getByRole('link', { name: 'Checkout' });
+    checkout.focus();
+    act(() => {
+      after.focus();
+    });
+    expect(panel()).not.toBeVisible();
+    expect(document.activeElement).toBe(after);
+  });
+});
+
 describe('wrapTarget', () => {
   it('wraps only at the ends', () => {
     const root = document.createElement('div');

@@ -32,7 +32,25 @@ export function CartMenu({ count }: { count: number }) {
   const drawerHost = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLAnchorElement>(null);
   const wrap = useRef<HTMLDivElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Opened by an add: where focus was (the add button, to go back to) and
+  // whether the shopper has used the dropdown since (a key or pointer press in it).
+  const returnTo = useRef<HTMLElement | null>(null);
+  const used = useRef(false);
+  const focusPanel = useRef(false);
+
+  // Closes the dropdown; focus left inside it (or dropped on the page) goes
+  // back to where it was before an add opened it, else to the cart button.
+  const closeDropdown = useCallback(() => {
+    setOpen(false);
+    const active = document.activeElement;
+    const back = returnTo.current;
+    returnTo.current = null;
+    if (active && active !== document.body && !wrap.current?.contains(active)) return;
+    if (back && back.isConnected && !wrap.current?.contains(back)) back.focus();
+    else toggle.current?.focus();
+  }, []);
 
   // Which mini cart this viewport uses.
   useEffect(() => {
@@ -74,10 +92,16 @@ export function CartMenu({ count }: { count: number }) {
         setDrawer((d) => (d.open ? d : { open: true, auto: true }));
         return;
       }
+      // As a dialog would: focus moves into the mini cart (its View cart
+      // and Checkout links a few Tabs away), and back when it closes.
+      const active = document.activeElement;
+      returnTo.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      used.current = false;
+      focusPanel.current = true;
       setOpen(true);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
-        if (!wrap.current?.matches(':hover, :focus-within')) setOpen(false);
+        if (!used.current && !wrap.current?.matches(':hover')) closeDropdown();
       }, OPEN_AFTER_ADD_MS);
     };
     document.addEventListener('vitrine:fragments', onFragments);
@@ -88,7 +112,14 @@ export function CartMenu({ count }: { count: number }) {
       document.removeEventListener('vitrine:added-to-cart', onAdded);
       clearTimeout(timer.current);
     };
-  }, [paint]);
+  }, [paint, closeDropdown]);
+
+  // Opened by an add: focus into the panel once it is shown.
+  useEffect(() => {
+    if (!open || !focusPanel.current) return;
+    focusPanel.current = false;
+    panel.current?.focus({ preventScroll: true });
+  }, [open]);
 
   // Outside clicks close the dropdown; Escape closes it wherever focus is,
   // and focus goes back to the cart button when it was in the panel.
@@ -99,9 +130,7 @@ export function CartMenu({ count }: { count: number }) {
     };
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
-      const active = document.activeElement;
-      setOpen(false);
-      if (!active || active === document.body || wrap.current?.contains(active)) toggle.current?.focus();
+      closeDropdown();
     };
     document.addEventListener('pointerdown', onDown);
     document.addEventListener('keydown', onKey);
@@ -109,7 +138,7 @@ export function CartMenu({ count }: { count: number }) {
       document.removeEventListener('pointerdown', onDown);
       document.removeEventListener('keydown', onKey);
     };
-  }, [open]);
+  }, [open, closeDropdown]);
 
   const closeDrawer = useCallback(() => setDrawer({ open: false, auto: false }), []);
 
@@ -120,6 +149,7 @@ export function CartMenu({ count }: { count: number }) {
         .catch(() => undefined);
     }
     clearTimeout(timer.current);
+    returnTo.current = null;
     if (prefersDrawer()) {
       setOpen(false);
       setDrawer({ open: true, auto: false });
@@ -139,7 +169,18 @@ export function CartMenu({ count }: { count: number }) {
     }
   };
   return (
-    <div className={'header-cart-menu' + (open ? ' is-open' : '')} ref={wrap}>
+    <div
+      className={'header-cart-menu' + (open ? ' is-open' : '')}
+      ref={wrap}
+      onBlur={(e) => {
+        // Tabbing out of the dropdown closes it (focus stays where it went).
+        const next = e.relatedTarget as Node | null;
+        if (open && next && !e.currentTarget.contains(next)) {
+          returnTo.current = null;
+          setOpen(false);
+        }
+      }}
+    >
       <a
         ref={toggle}
         className="cart-contents header-cart"
@@ -163,7 +204,21 @@ export function CartMenu({ count }: { count: number }) {
         <span className="cart-label">Cart</span> <CartCount count={count} />
       </a>
       {hydrated && (
-        <div id="mini-cart-panel" className="mini-cart-dropdown" hidden={!open} role="region" aria-label="Cart contents">
+        <div
+          id="mini-cart-panel"
+          ref={panel}
+          className="mini-cart-dropdown"
+          hidden={!open}
+          role="region"
+          aria-label="Cart contents"
+          tabIndex={-1}
+          onKeyDown={() => {
+            used.current = true;
+          }}
+          onPointerDown={() => {
+            used.current = true;
+          }}
+        >
           {!filled && <p className="woocommerce-mini-cart__empty-message">No products in the cart.</p>}
           <div className="mini-cart-host" ref={host} />
         </div>
