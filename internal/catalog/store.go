@@ -30,6 +30,9 @@ type ProductQuery struct {
 	CategoryIDs []int64 // any of these (including their descendants when Descendants)
 	Descendants bool
 	TagIDs      []int64
+	// TagOperator says how TagIDs match (the Store API's tag_operator):
+	// "in" (or empty) any of them, "and" all of them, "not_in" none.
+	TagOperator string
 	Search      string
 	Include     []int64
 	Exclude     []int64

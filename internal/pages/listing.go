@@ -172,6 +172,45 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 	return res, nil
 }
 
+// TagPath is the archive path of the product tag with slug.
+func TagPath(slug string) string { return "/product-tag/" + url.PathEscape(slug) + "/" }
+
+// TagTitle is a tag archive's title, WooCommerce's breadcrumb wording.
+func TagTitle(name string) string { return "Products tagged “" + name + "”" }
+
+// Tag loads /product-tag/<slug>/: the listed products carrying the tag,
+// as a listing like a category's (sort, paging, price filter, infinite
+// scroll), titled and crumbed as WooCommerce does ("Products tagged
+// “Bestseller”"). An unknown slug is not found.
+func (l *Loader) Tag(ctx context.Context, reqURL, slug string, q ListingQuery) (*Result, error) {
+	tags, err := l.Store.Tags(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var tag *catalog.Tag
+	for i := range tags {
+		if tags[i].Slug == slug {
+			tag = &tags[i]
+		}
+	}
+	if tag == nil {
+		return nil, ErrNotFound
+	}
+	e, err := l.setup(ctx, "listing", reqURL)
+	if err != nil {
+		return nil, err
+	}
+	path, title := TagPath(tag.Slug), TagTitle(tag.Name)
+	crumbs := []Crumb{{"Home", "/"}, {title, path}}
+	pq := catalog.ProductQuery{TagIDs: []int64{tag.ID}}
+	res, err := l.listing(ctx, e, q, pq, -1, title, "", path, crumbs, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Tags = append(res.Tags, "tag:"+strconv.FormatInt(tag.ID, 10))
+	return res, nil
+}
+
 // listing loads one page of pq. count is the listing's total when the
 // caller knows it (pq.NoCount set), -1 to have the query count.
 func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog.ProductQuery, count int, title, description, base string, crumbs []Crumb, subs []storeapi.Category) (*Result, error) {

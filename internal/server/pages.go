@@ -484,6 +484,33 @@ func (s *Server) handleCategory(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// handleTag serves a product tag's archive, /product-tag/<slug>/ and
+// /product-tag/<slug>/page/N/ (page 1 moves to the archive itself), a
+// listing like a category's.
+func (s *Server) handleTag(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	lq := s.listingQuery(r)
+	if n := r.PathValue("n"); n != "" {
+		p, err := strconv.Atoi(n)
+		if err != nil || p < 1 || p > 100000 {
+			s.handleNotFound(w, r)
+			return
+		}
+		if p == 1 {
+			http.Redirect(w, r, pages.TagPath(slug)+queryString(r), http.StatusMovedPermanently)
+			return
+		}
+		lq.Page = p
+	}
+	if slug == "" || len(slug) > 200 {
+		s.handleNotFound(w, r)
+		return
+	}
+	s.servePage(w, r, listingURL(pages.TagPath(slug), lq), func(ctx context.Context, u string) (*pages.Result, error) {
+		return s.loader.Tag(ctx, u, slug, lq)
+	})
+}
+
 func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
 	s.serveProduct(w, r, r.PathValue("slug"), 1) // reviews_post.go
 }

@@ -16,6 +16,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /shop/{$}", s.handleShop)
 	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)
 	mux.HandleFunc("GET /product-category/{path...}", s.handleCategory)
+	mux.HandleFunc("GET /product-tag/{slug}/{$}", s.handleTag) // a tag's archive, a listing like a category's
+	mux.HandleFunc("GET /product-tag/{slug}/page/{n}/{$}", s.handleTag)
+	mux.HandleFunc("GET /product-tag/{slug}", redirectSlash)
 	mux.HandleFunc("GET /product/{slug}/{$}", s.handleProduct)
 	mux.HandleFunc("POST /product/{slug}/{$}", s.handleProductPost)                // the product form without scripts (nojs_cart.go)
 	mux.HandleFunc("GET /product/{slug}/{sub}/{$}", s.handleProductSub)            // comment-page-N: older reviews (reviews_post.go)
@@ -136,6 +139,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /sitemap.xml", s.handleSitemap)
 	mux.HandleFunc("GET /sitemap-pages.xml", s.handleSitemapPages)
 	mux.HandleFunc("GET /sitemap-categories.xml", s.handleSitemapCategories)
+	mux.HandleFunc("GET /sitemap-tags.xml", s.handleSitemapTags)
 	mux.HandleFunc("GET /{file}", s.handleRootFile) // sitemap-products-N.xml, else the 404 page
 
 	// The built-in PayPal sandbox, in demo mode only (wallet.go).

@@ -104,8 +104,8 @@ func day(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-// handleSitemap answers /sitemap.xml: an index of the pages, categories and
-// product sitemaps. Each product sitemap's lastmod is its newest product's
+// handleSitemap answers /sitemap.xml: an index of the pages, categories,
+// tags and product sitemaps. Each product sitemap's lastmod is its newest product's
 // update, read from the sitemap index without loading products.
 func (s *Server) handleSitemap(w http.ResponseWriter, r *http.Request) {
 	s.serveXML(w, r, "sitemap:index", func(ctx context.Context) ([]byte, error) {
@@ -116,6 +116,7 @@ func (s *Server) handleSitemap(w http.ResponseWriter, r *http.Request) {
 		idx := newSitemap("sitemapindex", "sitemap")
 		idx.add(s.cfg.BaseURL+"/sitemap-pages.xml", "")
 		idx.add(s.cfg.BaseURL+"/sitemap-categories.xml", "")
+		idx.add(s.cfg.BaseURL+"/sitemap-tags.xml", "")
 		for i, last := range pages {
 			idx.add(s.cfg.BaseURL+"/sitemap-products-"+strconv.Itoa(i+1)+".xml", day(last))
 		}
@@ -156,6 +157,25 @@ func (s *Server) handleSitemapCategories(w http.ResponseWriter, r *http.Request)
 				continue // an empty category page has nothing to index
 			}
 			set.add(s.cfg.BaseURL+"/product-category/"+paths[c.ID]+"/", "")
+		}
+		return set.done("urlset"), nil
+	})
+}
+
+// handleSitemapTags answers /sitemap-tags.xml: the archives of the
+// product tags that list products (WooCommerce's product_tag sitemap).
+func (s *Server) handleSitemapTags(w http.ResponseWriter, r *http.Request) {
+	s.serveXML(w, r, "sitemap:tags", func(ctx context.Context) ([]byte, error) {
+		tags, err := s.store.Tags(ctx)
+		if err != nil {
+			return nil, err
+		}
+		set := newSitemap("urlset", "url")
+		for _, t := range tags {
+			if t.Count == 0 {
+				continue // an empty archive has nothing to index
+			}
+			set.add(s.cfg.BaseURL+pages.TagPath(t.Slug), "")
 		}
 		return set.done("urlset"), nil
 	})

@@ -29,8 +29,9 @@ func TestSitemapAndRobots(t *testing.T) {
 		if err := xml.Unmarshal([]byte(body(t, r)), &idx); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"https://shop.example/sitemap-pages.xml", "https://shop.example/sitemap-categories.xml", "https://shop.example/sitemap-products-1.xml"}
-		if len(idx.Sitemaps) != 3 {
+		want := []string{"https://shop.example/sitemap-pages.xml", "https://shop.example/sitemap-categories.xml",
+			"https://shop.example/sitemap-tags.xml", "https://shop.example/sitemap-products-1.xml"}
+		if len(idx.Sitemaps) != 4 {
 			t.Fatalf("index = %+v", idx)
 		}
 		for i, w := range want {
@@ -38,7 +39,7 @@ func TestSitemapAndRobots(t *testing.T) {
 				t.Errorf("sitemap %d = %q, want %q", i, idx.Sitemaps[i].Loc, w)
 			}
 		}
-		if idx.Sitemaps[2].LastMod == "" {
+		if idx.Sitemaps[3].LastMod == "" {
 			t.Error("product sitemap has no lastmod")
 		}
 		var set struct {

@@ -115,7 +115,7 @@ var (
 	noAPIParams       = apiParams{}
 	productsAPIParams = apiParams{
 		single: []string{"page", "per_page", "orderby", "order", "type", "slug", "featured", "on_sale",
-			"min_price", "max_price", "search", "catalog_visibility"},
+			"min_price", "max_price", "search", "catalog_visibility", "tag_operator"},
 		lists: []string{"include", "exclude", "tag", "sku", "stock_status", "category"},
 	}
 	termsAPIParams = apiParams{single: []string{"orderby", "order", "hide_empty"}}
@@ -333,7 +333,8 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 			Order:   p.enum("order", "desc", "asc", "desc"),
 			Type:    p.enum("type", "", "simple", "grouped", "external", "variable", "variation"),
 			Include: p.ids("include"), Exclude: p.ids("exclude"), TagIDs: p.ids("tag"),
-			SKUs: p.list("sku"), Slug: p.q.Get("slug"),
+			TagOperator: p.enum("tag_operator", "in", "in", "not_in", "and"),
+			SKUs:        p.list("sku"), Slug: p.q.Get("slug"),
 			Featured: p.boolean("featured"), OnSale: p.boolean("on_sale"),
 			MinPrice: p.amount("min_price"), MaxPrice: p.amount("max_price"),
 			Search:     p.q.Get("search"),

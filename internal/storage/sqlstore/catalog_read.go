@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -519,8 +521,17 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		}
 	}
 	if len(q.TagIDs) > 0 {
-		in, a := inClause(q.TagIDs)
-		add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
+		ids := slices.Compact(slices.Sorted(slices.Values(q.TagIDs)))
+		in, a := inClause(ids)
+		switch q.TagOperator {
+		case "not_in":
+			add("id NOT IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
+		case "and":
+			add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+
+				" GROUP BY product_id HAVING COUNT(DISTINCT tag_id) = "+strconv.Itoa(len(ids))+")", a...)
+		default:
+			add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
+		}
 	}
 	// Search goes through the engine's full-text index (see search.go): a
 	// bounded candidate set joined to products, ranked name matches first.
@@ -811,10 +822,14 @@ func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Categor
 }
 
 // Tags implements catalog.Store.
+// A tag's count is its listed products (published, shown in the
+// catalogue), as WooCommerce counts a term's products: what its archive
+// lists and what the tag sitemap needs to know.
 func (db *DB) Tags(ctx context.Context) ([]catalog.Tag, error) {
 	var out []catalog.Tag
 	err := db.read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
-		(SELECT COUNT(*) FROM product_tags pt WHERE pt.tag_id = t.id) AS "count" FROM tags t ORDER BY t.name`)
+		(SELECT COUNT(*) FROM product_tags pt JOIN products p ON p.id = pt.product_id
+			WHERE pt.tag_id = t.id AND p.parent_id IS NULL AND p.`+listedCond+`) AS "count" FROM tags t ORDER BY t.name`)
 	return out, err
 }
 

@@ -242,7 +242,8 @@ func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 }
 
 // changeKind tells whether an update can change which listings show the
-// product ("product_listed": publication, visibility, categories, featured)
+// product ("product_listed": publication, visibility, categories, tags,
+// featured)
 // or only what its own pages show ("product").
 func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (string, error) {
 	var old struct {
@@ -269,6 +270,23 @@ func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (
 	}
 	for _, c := range cats {
 		if !want[c] {
+			return "product_listed", nil
+		}
+	}
+	// Tags too: a tag's archive lists the products carrying it.
+	var tags []int64
+	if err := tx.SelectContext(ctx, &tags, tx.Rebind(`SELECT tag_id FROM product_tags WHERE product_id = ? ORDER BY tag_id`), p.ID); err != nil {
+		return "", err
+	}
+	wantTags := map[int64]bool{}
+	for _, t := range p.Tags {
+		wantTags[t.ID] = true
+	}
+	if len(wantTags) != len(tags) {
+		return "product_listed", nil
+	}
+	for _, t := range tags {
+		if !wantTags[t] {
 			return "product_listed", nil
 		}
 	}
