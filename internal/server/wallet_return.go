@@ -28,6 +28,10 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
 	case errors.Is(err, wallet.ErrDeclined):
 		http.Redirect(w, r, "/checkout/?wallet=declined", http.StatusSeeOther)
+	case errors.Is(err, wallet.ErrTotalChanged):
+		// Nothing was charged: the checkout shows the total for the
+		// address chosen at PayPal, and the buyer pays again.
+		http.Redirect(w, r, "/checkout/?wallet=total", http.StatusSeeOther)
 	case errors.As(err, &we):
 		http.Redirect(w, r, "/checkout/?wallet=error", http.StatusSeeOther)
 	case done == nil:
@@ -42,7 +46,7 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 }
 
 // walletNotice is the checkout page's notice after a wallet redirect
-// (?wallet=cancelled, declined or error), or nil.
+// (?wallet=cancelled, declined, error or total), or nil.
 func (s *Server) walletNotice(r *http.Request) []string {
 	if s.wallet == nil {
 		return nil
@@ -54,6 +58,8 @@ func (s *Server) walletNotice(r *http.Request) []string {
 		return []string{msgWalletDeclined}
 	case "error":
 		return []string{msgWalletGeneric}
+	case "total":
+		return []string{wallet.MsgTotalChanged}
 	}
 	return nil
 }

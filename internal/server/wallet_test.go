@@ -629,8 +629,21 @@ func TestWalletProductButton(t *testing.T) {
 			t.Fatalf("create-order (product): %s", r.raw)
 		}
 		id := r.dataString("id")
-		oid, _ := strconv.ParseInt(r.dataString("custom_id"), 10, 64)
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
+		// The sandbox buyer's address (San Jose, CA) adds CA tax to the
+		// untaxed order: nothing is charged, the checkout shows the new
+		// total, and pressing the button again pays it
+		// (TestWalletButtonAddressTax).
+		if res := c.do("GET", ret, ""); res.status != 303 || res.header.Get("Location") != "/checkout/?wallet=total" {
+			t.Fatalf("return: %d %q", res.status, res.header.Get("Location"))
+		}
+		r = c.wallet("ppc-create-order", n, map[string]any{"context": "product", "funding_source": "paypal"})
+		if !r.success() {
+			t.Fatalf("create-order (product, again): %s", r.raw)
+		}
+		id = r.dataString("id")
+		oid, _ := strconv.ParseInt(r.dataString("custom_id"), 10, 64)
+		ret = ws.approve(id, paypalsandbox.FundingPayPal)
 		if res := c.do("GET", ret, ""); res.status != 303 || !strings.HasPrefix(res.header.Get("Location"), "/checkout/order-received/"+itoa(oid)+"/") {
 			t.Fatalf("return: %d %q", res.status, res.header.Get("Location"))
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/currency"
 	"vitrine/internal/money"
@@ -107,6 +108,18 @@ func TestButtonsInShopperCurrency(t *testing.T) {
 			}
 			if v, _ := paypal.ParseValue(tc.sale, pu.Amount.Value); v != qc.Quote.Total {
 				t.Errorf("%s: change-cart unit %s, quote %d", tc.shopper, pu.Amount.Value, qc.Quote.Total)
+			}
+			// The buyer's address is the one PayPal will return (the
+			// sandbox's, San Jose): the order is priced for it, so the
+			// approval captures it (another address's total is refused:
+			// TestWalletAddressTax).
+			sj := cart.Address{FirstName: "Demo", LastName: "Buyer", Address1: "2211 North First Street", City: "San Jose", State: "CA",
+				Postcode: "95131", Country: "US", Email: paypalsandbox.DemoPayerEmail}
+			if err := f.shop.SetCustomer(ctx, sess, cart.Customer{Billing: sj}); err != nil {
+				t.Fatal(err)
+			}
+			if qc, err = f.svc.Cart(ctx, sess, tc.shopper); err != nil {
+				t.Fatal(err)
 			}
 			c, err := f.svc.CreateOrder(ctx, wallet.CreateRequest{Session: sess, Context: "cart", Currency: tc.shopper, Remote: "192.0.2.1:1"})
 			if err != nil {

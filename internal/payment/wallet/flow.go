@@ -124,9 +124,27 @@ func (s *Service) complete(ctx context.Context, o *checkout.Order) (*checkout.Or
 // payer (product and cart buttons place the order before the buyer says who
 // they are) and patches the PayPal order's amounts to the order's own when
 // they differ: the captured amount is always the order's total.
+//
+// Taxes and shipping follow the address the order ships to, which PayPal
+// returns (the buyer chose it there): when it prices the order otherwise
+// than the address the order was placed with, nothing is captured
+// (checkAddressTotal).
 func (s *Service) prepareCapture(ctx context.Context, o *checkout.Order, ppo *paypal.Order) error {
+	billing, shipping := o.Billing, o.Shipping
 	if o.Billing.Email == "" {
-		billing, shipping := payerAddresses(o, ppo)
+		billing, shipping = payerAddresses(o, ppo)
+	}
+	if ship, ok := paypalShipping(ppo); ok && !sameLocation(ship, shipping) {
+		if ship.FirstName == "" && ship.LastName == "" {
+			ship.FirstName, ship.LastName = shipping.FirstName, shipping.LastName
+		}
+		ship.Phone = shipping.Phone
+		shipping = cleanAddress(ship)
+	}
+	if err := s.checkAddressTotal(ctx, o, billing, shipping); err != nil {
+		return err
+	}
+	if billing != o.Billing || shipping != o.Shipping {
 		if _, err := s.d.Store.SetOrderAddresses(ctx, o.ID, billing, shipping, s.now()); err != nil {
 			return err
 		}
@@ -155,6 +173,71 @@ func (s *Service) prepareCapture(ctx context.Context, o *checkout.Order, ppo *pa
 	return s.pp.PatchOrder(cctx, ppo.ID, ops)
 }
 
+// checkAddressTotal compares what the order's cart costs for the
+// addresses it was placed with and for those it carries once approved
+// (PayPal's), both priced by the checkout's own price function
+// (checkout.Service.Price, the cart and checkout's quote). The same total:
+// nil. Another one (the product and cart buttons place the order before
+// the buyer's address is known, so a state's sales tax or another zone's
+// shipping appears only now): the amount the buyer approved at PayPal is
+// not the order's, so nothing is captured. The order is cancelled (its
+// stock comes back), PayPal's addresses are kept on the session's cart so
+// the checkout shows the new total with its tax and shipping lines, and
+// ErrTotalChanged asks the buyer to check it and pay again.
+func (s *Service) checkAddressTotal(ctx context.Context, o *checkout.Order, billing, shipping cart.Address) error {
+	if billing == o.Billing && shipping == o.Shipping || o.CartSession == "" {
+		return nil
+	}
+	placed, err := s.d.Checkout.QuoteCartFor(ctx, o.CartSession, o.Currency, o.Billing, o.Shipping)
+	if err != nil {
+		return err
+	}
+	approved, err := s.d.Checkout.QuoteCartFor(ctx, o.CartSession, o.Currency, billing, shipping)
+	if err != nil {
+		return err
+	}
+	if placed.Empty || approved.Quote.Total == placed.Quote.Total {
+		return nil
+	}
+	s.log.Info("wallet: the buyer's PayPal address changes the total; not captured", "order", o.ID,
+		"placed_total", placed.Quote.Total, "address_total", approved.Quote.Total)
+	if _, err := s.d.Store.CancelUnpaidOrder(ctx, o.ID, s.now()); err != nil {
+		return err
+	}
+	if c, err := s.d.Checkout.Cart(ctx, o.CartSession); err == nil && c.Exists {
+		cust := c.Customer
+		cust.Billing, cust.Shipping = billing, shipping
+		if err := s.d.Checkout.SetCustomer(ctx, o.CartSession, cust); err != nil {
+			s.log.Warn("wallet: keep PayPal's address on the cart", "order", o.ID, "err", err)
+		}
+	}
+	return ErrTotalChanged
+}
+
+// paypalShipping is the shipping address of a PayPal order (with the
+// name PayPal has for it), if it has one.
+func paypalShipping(ppo *paypal.Order) (cart.Address, bool) {
+	if len(ppo.PurchaseUnits) == 0 || ppo.PurchaseUnits[0].Shipping == nil || ppo.PurchaseUnits[0].Shipping.Address == nil {
+		return cart.Address{}, false
+	}
+	sd := ppo.PurchaseUnits[0].Shipping
+	a := sd.Address
+	ship := cart.Address{Address1: a.AddressLine1, Address2: a.AddressLine2, City: a.AdminArea2, State: a.AdminArea1,
+		Postcode: a.PostalCode, Country: a.CountryCode}
+	if sd.Name != nil && sd.Name.FullName != "" {
+		ship.FirstName, ship.LastName, _ = strings.Cut(sd.Name.FullName, " ")
+	}
+	return ship, ship.Address1 != "" && ship.Country != ""
+}
+
+// sameLocation: two addresses name the same place (what taxes, shipping
+// and delivery read), after cleaning.
+func sameLocation(a, b cart.Address) bool {
+	a, b = cleanAddress(a), cleanAddress(b)
+	return a.Address1 == b.Address1 && a.Address2 == b.Address2 && a.City == b.City && strings.EqualFold(a.State, b.State) &&
+		a.Postcode == b.Postcode && strings.EqualFold(a.Country, b.Country)
+}
+
 // orderUnit is a placed order's purchase unit in its own currency.
 func (s *Service) orderUnit(ctx context.Context, o *checkout.Order) (paypal.PurchaseUnit, error) {
 	cur, err := s.d.Checkout.Currency(ctx, o.Currency)
@@ -179,18 +262,7 @@ func sameAmount(a, b *paypal.AmountWithBreakdown) bool {
 // name and address on both when the order has none.
 func payerAddresses(o *checkout.Order, ppo *paypal.Order) (billing, shipping cart.Address) {
 	billing, shipping = o.Billing, o.Shipping
-	var ship cart.Address
-	if len(ppo.PurchaseUnits) > 0 && ppo.PurchaseUnits[0].Shipping != nil {
-		sd := ppo.PurchaseUnits[0].Shipping
-		if a := sd.Address; a != nil {
-			ship = cart.Address{Address1: a.AddressLine1, Address2: a.AddressLine2, City: a.AdminArea2, State: a.AdminArea1,
-				Postcode: a.PostalCode, Country: a.CountryCode}
-		}
-		if sd.Name != nil && sd.Name.FullName != "" {
-			first, last, _ := strings.Cut(sd.Name.FullName, " ")
-			ship.FirstName, ship.LastName = first, last
-		}
-	}
+	ship, _ := paypalShipping(ppo)
 	if p := ppo.Payer; p != nil {
 		if billing.Email == "" {
 			billing.Email = p.EmailAddress

@@ -144,6 +144,9 @@ type Checkout interface {
 	// QuoteCart is the session's cart as the cart and checkout show it,
 	// priced by checkout.Quote in code's currency ("": the base).
 	QuoteCart(ctx context.Context, session, code string) (QuotedCart, error)
+	// QuoteCartFor is QuoteCart with other addresses, on a copy that is
+	// never written: what the session's cart costs shipped there.
+	QuoteCartFor(ctx context.Context, session, code string, billing, shipping cart.Address) (QuotedCart, error)
 	// QuoteLines quotes lines (catalogue prices in the base currency) for
 	// a customer in code's currency, as a cart holding only them.
 	QuoteLines(ctx context.Context, lines []cart.Line, byID map[int64]*catalog.Product, cust cart.Customer, code string) (QuotedCart, error)
@@ -200,6 +203,19 @@ func (p Shop) SetCustomer(ctx context.Context, session string, c cart.Customer) 
 
 func (p Shop) QuoteCart(ctx context.Context, session, code string) (QuotedCart, error) {
 	pc, err := p.Checkout.Cart(ctx, session, code)
+	if err != nil {
+		return QuotedCart{}, err
+	}
+	return QuotedCart{Empty: len(pc.Lines) == 0, Hash: pc.Hash(), Quote: pc.Quote, Currency: pc.Pricing.Config.Currency}, nil
+}
+
+func (p Shop) QuoteCartFor(ctx context.Context, session, code string, billing, shipping cart.Address) (QuotedCart, error) {
+	c, err := p.Carts.Get(ctx, session)
+	if err != nil {
+		return QuotedCart{}, err
+	}
+	c.Customer.Billing, c.Customer.Shipping = billing, shipping
+	pc, err := p.Checkout.Price(ctx, c, false, code)
 	if err != nil {
 		return QuotedCart{}, err
 	}
@@ -383,6 +399,9 @@ const (
 	MsgCancelled = "You cancelled the payment with PayPal. Your cart is as you left it."
 	MsgUnknown   = "This PayPal order is unknown to the shop."
 	MsgInvalid   = "Please check the checkout form."
+	// MsgTotalChanged: the address chosen at PayPal prices the order
+	// otherwise than the amount the buyer approved (ErrTotalChanged).
+	MsgTotalChanged = "The address you chose at PayPal changes the taxes or shipping of your order, so nothing was charged. Please check the new total and pay again."
 )
 
 // Error is a refusal of the flow with its envelope name (protocol notes
@@ -401,7 +420,7 @@ func (e *Error) Code() string {
 	switch e.Name {
 	case "RESOURCE_NOT_FOUND":
 		return "not_found"
-	case "ORDER_NOT_APPROVED", "ORDER_CLOSED", "ORDER_STATE":
+	case "ORDER_NOT_APPROVED", "ORDER_CLOSED", "ORDER_STATE", "TOTAL_CHANGED":
 		return "conflict"
 	}
 	return "invalid"
@@ -433,7 +452,11 @@ var (
 	ErrContext = &Error{Name: "INVALID_CONTEXT", Message: "PayPal is not offered here."}
 	ErrFunding = &Error{Name: "INVALID_FUNDING_SOURCE", Message: "This payment source is not available. Please choose PayPal or Pay Later."}
 	ErrMethod  = &Error{Name: "INVALID_PAYMENT_METHOD", Message: "Card payments are not available. Please choose PayPal or Pay Later."}
-	ErrCountry = &Error{Name: "UNPROCESSABLE_ENTITY", Message: "The shop does not ship to this country.",
+	// ErrTotalChanged: the buyer's PayPal address changes the order's
+	// total; the order was cancelled uncharged and the cart shows the new
+	// total (prepareCapture).
+	ErrTotalChanged = &Error{Name: "TOTAL_CHANGED", Message: MsgTotalChanged}
+	ErrCountry      = &Error{Name: "UNPROCESSABLE_ENTITY", Message: "The shop does not ship to this country.",
 		Details: []paypal.ErrorDetail{{Issue: "COUNTRY_ERROR", Field: "address/country_code"}}}
 )
 
