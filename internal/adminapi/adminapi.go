@@ -78,6 +78,9 @@ type Deps struct {
 	Contact *contact.Service
 	// BaseURL makes absolute storefront links (product permalinks).
 	BaseURL string
+	// BaseCountry is the shop's country: the order screen's address lines
+	// leave it out, as the storefront's do (internal/address).
+	BaseCountry string
 	// Catalog is the catalogue's admin service (products.go);
 	// CatalogChanged is called after each of its writes, so this
 	// instance drops the cached pages at once (the change log tells the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/address"
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
@@ -95,6 +96,17 @@ type detailJSON struct {
 	RefundMethod  string             `json:"refund_method"` // "manual" or the gateway refunds go through
 	Statuses      []string           `json:"next_statuses"`
 	MailKinds     []string           `json:"mail_kinds"`
+	// AddressLines are the billing and shipping addresses as their
+	// countries write them (internal/address, the lines the storefront and
+	// the mails show); WooCommerce's REST orders have no such field, hence
+	// the vitrine_ prefix. Shipping is empty when the order has no
+	// shipping address.
+	AddressLines addressLinesJSON `json:"vitrine_address_lines"`
+}
+
+type addressLinesJSON struct {
+	Billing  []string `json:"billing"`
+	Shipping []string `json:"shipping"`
 }
 
 type refundJSON struct {
@@ -190,6 +202,13 @@ func (a *API) detailOf(d *orders.Detail) detailJSON {
 	}
 	if a.d.Orders.Refunders[d.PaymentMethod] != nil {
 		out.RefundMethod = d.PaymentMethod
+	}
+	out.AddressLines = addressLinesJSON{Billing: address.Format(d.Billing, a.d.BaseCountry), Shipping: []string{}}
+	if out.AddressLines.Billing == nil {
+		out.AddressLines.Billing = []string{}
+	}
+	if !address.Blank(d.Shipping) {
+		out.AddressLines.Shipping = address.Format(d.Shipping, a.d.BaseCountry)
 	}
 	out.Statuses = []string{}
 	for _, s := range orders.Targets {

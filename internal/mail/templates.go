@@ -28,6 +28,8 @@ type OrderView struct {
 	// shipping, taxes, total ("Subtotal:", "$56.00").
 	Totals []Row
 	// PaymentTitle is the payment method's title ("Direct bank transfer").
+	// The order table shows it from its "Payment method:" row of Totals,
+	// as the order-received page does; the templates never add another.
 	PaymentTitle string
 	// AwaitingPayment says the order is on hold until payment arrives (bank
 	// transfer), which changes the confirmation's opening.
@@ -35,9 +37,10 @@ type OrderView struct {
 	// Instructions are the payment method's instructions, shown in the
 	// confirmation (bank transfer); blank lines separate paragraphs.
 	Instructions string
-	// BankDetails are the shop's account details for a bank transfer
-	// ("Account number", "12345678").
-	BankDetails  []Row
+	// BankAccounts are the shop's accounts for a bank transfer, each a
+	// list of its details ("Account number", "12345678"), listed once
+	// under "Our bank details" (the instructions never repeat them).
+	BankAccounts [][]Row
 	CustomerNote string
 	// Billing and Shipping are the addresses as lines; Shipping empty hides
 	// the shipping address.

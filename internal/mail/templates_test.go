@@ -23,18 +23,20 @@ func sampleView() mail.OrderView {
 		Totals: []mail.Row{
 			{Label: "Subtotal:", Value: "$71.00"},
 			{Label: "Shipping:", Value: "$5.00 via Flat rate"},
+			{Label: "Payment method:", Value: "Direct bank transfer"},
 			{Label: "Total:", Value: "$76.00"},
 		},
 		PaymentTitle:    "Direct bank transfer",
 		AwaitingPayment: true,
 		Instructions:    "Make your payment directly into our bank account.\nUse your order number as the reference.\n\nYour order will not be shipped until the funds have cleared.",
-		BankDetails:     []mail.Row{{Label: "Account number", Value: "12345678"}, {Label: "IBAN", Value: "GB33BUKB20201555555555"}},
-		Billing:         []string{"Jane Doe", "1 High Street", "London", "SW1A 1AA", "United Kingdom (UK)"},
-		Shipping:        []string{"Jane Doe", "2 Low Road", "Leeds", "LS1 1AA", "United Kingdom (UK)"},
-		Email:           "jane@example.com",
-		Phone:           "+44 20 7946 0000",
-		OrderURL:        "https://shop.example/checkout/order-received/17/?key=wc_order_abc",
-		AdminURL:        "https://shop.example/admin/orders/17",
+		BankAccounts: [][]mail.Row{{{Label: "Bank", Value: "Demo Bank"}, {Label: "Account number", Value: "12345678"}, {Label: "IBAN", Value: "GB33BUKB20201555555555"}},
+			{{Label: "Account name", Value: "Euro account"}, {Label: "BIC", Value: "COBADEFFXXX"}}},
+		Billing:  []string{"Jane Doe", "1 High Street", "London", "SW1A 1AA", "United Kingdom (UK)"},
+		Shipping: []string{"Jane Doe", "2 Low Road", "Leeds", "LS1 1AA", "United Kingdom (UK)"},
+		Email:    "jane@example.com",
+		Phone:    "+44 20 7946 0000",
+		OrderURL: "https://shop.example/checkout/order-received/17/?key=wc_order_abc",
+		AdminURL: "https://shop.example/admin/orders/17",
 	}
 }
 
@@ -78,11 +80,24 @@ func TestMailOrderConfirmationTemplate(t *testing.T) {
 		}
 	}
 	checkInlineOnly(t, m.HTML)
+	// The payment method and the bank details once each: the method is a
+	// row of the totals, the accounts a list (never also in the text).
+	for part, text := range map[string]string{"text": m.Text, "html": m.HTML} {
+		for _, once := range []string{"Payment method:", "Our bank details", "12345678", "GB33BUKB20201555555555", "COBADEFFXXX"} {
+			if n := strings.Count(text, once); n != 1 {
+				t.Errorf("%s part has %q %d times", part, once, n)
+			}
+		}
+	}
+	if !strings.Contains(m.Text, "Our bank details\n\n- Bank: Demo Bank\n- Account number: 12345678\n- IBAN: GB33BUKB20201555555555\n\n- Account name: Euro account\n- BIC: COBADEFFXXX\n") {
+		t.Errorf("text part's bank details:\n%s", m.Text)
+	}
 
 	// Cash on delivery: no instructions block, processing wording, no
 	// shipping block when there is no shipping address.
 	v := sampleView()
-	v.AwaitingPayment, v.Instructions, v.BankDetails, v.Shipping, v.PaymentTitle = false, "", nil, nil, "Cash on delivery"
+	v.AwaitingPayment, v.Instructions, v.BankAccounts, v.Shipping, v.PaymentTitle = false, "", nil, nil, "Cash on delivery"
+	v.Totals[2].Value = "Cash on delivery"
 	m, err = mail.OrderConfirmation(v, "jane@example.com")
 	if err != nil {
 		t.Fatal(err)

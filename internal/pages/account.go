@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"vitrine/internal/address"
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
@@ -63,6 +64,10 @@ type AccountOrders struct {
 type AccountAddresses struct {
 	Billing  *BillingAddress `json:"billing"`
 	Shipping *cart.Address   `json:"shipping"`
+	// BillingLines and ShippingLines are the saved addresses as their
+	// countries write them (internal/address); the loader fills them.
+	BillingLines  []string `json:"billing_lines"`
+	ShippingLines []string `json:"shipping_lines"`
 }
 
 // AddressForm is the edit-address form of one kind.
@@ -130,6 +135,18 @@ func (l *Loader) Account(ctx context.Context, reqURL string, in AccountInput) (*
 	}
 	p := in.Page
 	p.Base = e.base
+	if p.Order != nil {
+		p.Order.formatAddresses(l.BaseCountry)
+	}
+	if a := p.Addresses; a != nil {
+		a.BillingLines, a.ShippingLines = []string{}, []string{}
+		if a.Billing != nil {
+			a.BillingLines = nonNil(address.Format(a.Billing.Address, l.BaseCountry))
+		}
+		if a.Shipping != nil {
+			a.ShippingLines = nonNil(address.Format(*a.Shipping, l.BaseCountry))
+		}
+	}
 	return &Result{Status: status, Head: h, Data: p}, nil
 }
 

@@ -3,10 +3,13 @@ package pages
 import (
 	"context"
 	"strconv"
+	"time"
 
+	"vitrine/internal/address"
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
+	"vitrine/internal/payment"
 )
 
 // The checkout page (/checkout/) and the order-received page
@@ -175,7 +178,8 @@ type OrderView struct {
 	Number             string          `json:"number"`
 	Key                string          `json:"key"`
 	Status             string          `json:"status"`
-	DateCreated        string          `json:"date_created"`
+	DateCreated        string          `json:"date_created"` // RFC 3339, for <time>
+	Date               string          `json:"date"`         // as shown ("May 1, 2026")
 	Currency           money.Currency  `json:"currency"`
 	PaymentMethod      string          `json:"payment_method"`
 	PaymentMethodTitle string          `json:"payment_method_title"`
@@ -185,10 +189,55 @@ type OrderView struct {
 	Totals             []OrderTotal    `json:"totals"`
 	BillingAddress     BillingAddress  `json:"billing_address"`
 	ShippingAddress    cart.Address    `json:"shipping_address"`
+	// BillingLines and ShippingLines are the addresses as their countries
+	// write them (internal/address), one text line each; the loader fills
+	// them. ShippingLines is empty when the order has no shipping address.
+	BillingLines  []string `json:"billing_address_lines"`
+	ShippingLines []string `json:"shipping_address_lines"`
+	// BankAccounts are the shop's accounts for a bank transfer, each a
+	// list of labelled values (the order-received page's "Our bank
+	// details"); empty for other methods.
+	BankAccounts []BankAccountView `json:"bank_accounts"`
 	// TestOrder marks an order paid (or to be paid) in a payment sandbox;
 	// TestNotice is the sentence the page shows for it.
 	TestOrder  bool   `json:"test_order"`
 	TestNotice string `json:"test_notice,omitempty"`
+}
+
+// BankAccountView is one of the shop's bank accounts as the order-received
+// page lists it.
+type BankAccountView struct {
+	Details []payment.Detail `json:"details"`
+}
+
+// NewBankAccounts lists the accounts' filled-in details, the sort code
+// named as country (the shop's) names it; accounts with nothing filled in
+// are left out.
+func NewBankAccounts(accounts []payment.BankAccount, country string) []BankAccountView {
+	out := []BankAccountView{}
+	for _, a := range accounts {
+		if d := a.Details(country); len(d) > 0 {
+			out = append(out, BankAccountView{Details: d})
+		}
+	}
+	return out
+}
+
+// formatAddresses fills the address lines, the shop's own country (base)
+// left out.
+func (v *OrderView) formatAddresses(base string) {
+	v.BillingLines = nonNil(address.Format(v.BillingAddress.Address, base))
+	v.ShippingLines = []string{}
+	if !address.Blank(v.ShippingAddress) {
+		v.ShippingLines = nonNil(address.Format(v.ShippingAddress, base))
+	}
+}
+
+func nonNil(lines []string) []string {
+	if lines == nil {
+		return []string{}
+	}
+	return lines
 }
 
 // OrderReceivedPage is the order-received page's data.
@@ -201,10 +250,10 @@ type OrderReceivedPage struct {
 // order's currency, totals in WooCommerce's order (subtotal, shipping, tax
 // lines, payment method, total).
 func NewOrderView(o *checkout.Order, cur money.Currency, instructions string) *OrderView {
-	v := &OrderView{ID: o.ID, Number: o.Number, Key: o.Key, Status: o.Status, DateCreated: formatDate(o.CreatedAt),
-		Currency: cur, PaymentMethod: o.PaymentMethod, PaymentMethodTitle: o.PaymentMethodTitle, Instructions: instructions,
+	v := &OrderView{ID: o.ID, Number: o.Number, Key: o.Key, Status: o.Status, DateCreated: o.CreatedAt.UTC().Format(time.RFC3339),
+		Date: formatDate(o.CreatedAt), Currency: cur, PaymentMethod: o.PaymentMethod, PaymentMethodTitle: o.PaymentMethodTitle, Instructions: instructions,
 		CustomerNote: o.CustomerNote, Lines: []OrderLineView{}, BillingAddress: NewBillingAddress(o.Billing),
-		ShippingAddress: o.Shipping}
+		ShippingAddress: o.Shipping, BankAccounts: []BankAccountView{}}
 	v.ShippingAddress.Email = ""
 	for _, l := range o.Lines {
 		attrs := l.Variation
@@ -251,6 +300,7 @@ func (l *Loader) OrderReceived(ctx context.Context, reqURL string, order *OrderV
 		status = 404
 	} else {
 		title = "Order #" + strconv.FormatInt(order.ID, 10) + " received"
+		order.formatAddresses(l.BaseCountry)
 	}
 	h := l.head(l.title(title), "", "")
 	h.Canonical = ""

@@ -40,6 +40,9 @@ type Loader struct {
 	Currency money.Currency
 	SiteName string
 	Tagline  string
+	// BaseCountry is the shop's country (ISO code): addresses in it are
+	// written without their country (internal/address).
+	BaseCountry string
 	// BaseURL is the shop's public origin, for canonical links and
 	// structured data.
 	BaseURL string
@@ -123,6 +126,8 @@ type Base struct {
 	// Pages are the shop's published content pages, linked from the
 	// footer (content.go).
 	Pages []PageLink `json:"pages,omitempty"`
+	// Year is the footer's © year, from the loader's clock.
+	Year int `json:"year"`
 }
 
 // Settings are the shop's storefront behaviour switches (spec sections 3
@@ -173,6 +178,9 @@ type Settings struct {
 	HeaderHideOnScroll bool `json:"header_hide_on_scroll"`
 	// StoreNotice is the shop's store-notice banner (notice.go); nil: none.
 	StoreNotice *StoreNotice `json:"store_notice,omitempty"`
+	// Shop is the footer's contact details, profiles and payment
+	// methods (footer.go).
+	Shop ShopDetails `json:"shop"`
 }
 
 // CurrencyOption is one currency of the switcher, with how its amounts
@@ -252,6 +260,7 @@ func (l *Loader) setup(ctx context.Context, page, url string) (*env, error) {
 	live := l.live()
 	e := &env{b: b, cats: cats, base: Base{Page: page, URL: url, Site: Site{live.SiteName, live.Tagline, l.Currency}, Settings: live.Settings}}
 	e.base.Nav = navTree(b, cats, 0)
+	e.base.Year = l.Now().Year()
 	if e.base.Pages, err = l.pageLinks(ctx); err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@
 package payment
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 )
@@ -50,18 +49,17 @@ type BankAccount struct {
 
 // Gateway ids.
 const (
-	BankTransferID    = "bacs"
-	CashOnDeliveryID  = "cod"
-	WalletGatewayID   = "ppcp-gateway"
-	statusOnHold      = "on-hold"
-	statusProcessing  = "processing"
-	bacsDescription   = "Make your payment directly into our bank account. Please use your Order ID as the payment reference. Your order will not be shipped until the funds have cleared in our account."
-	codDescription    = "Pay with cash upon delivery."
-	bankDetailsHeader = "Our bank details"
+	BankTransferID   = "bacs"
+	CashOnDeliveryID = "cod"
+	WalletGatewayID  = "ppcp-gateway"
+	statusOnHold     = "on-hold"
+	statusProcessing = "processing"
+	bacsDescription  = "Make your payment directly into our bank account. Please use your Order ID as the payment reference. Your order will not be shipped until the funds have cleared in our account."
+	codDescription   = "Pay with cash upon delivery."
 )
 
 // BankTransfer is the bacs method: the order waits on-hold until the money
-// arrives; the instructions carry the shop's account details. Label and
+// arrives; its accounts are the shop's, listed with their Details. Label and
 // Text replace the default title and description when set (the admin's
 // payments settings).
 type BankTransfer struct {
@@ -82,26 +80,53 @@ func or(v, def string) string {
 	return def
 }
 
-// Instructions are the description followed by each account's details.
-func (b BankTransfer) Instructions() string {
-	var s strings.Builder
-	s.WriteString(b.Description())
-	if len(b.Accounts) > 0 {
-		s.WriteString("\n\n" + bankDetailsHeader)
-	}
-	for _, a := range b.Accounts {
-		s.WriteString("\n")
-		if a.AccountName != "" {
-			fmt.Fprintf(&s, "\n%s:", a.AccountName)
+// Instructions are the description. The accounts are not part of the
+// text: the order-received page and the mails list each account's
+// Details under "Our bank details", so they are shown once, as a list.
+func (b BankTransfer) Instructions() string { return b.Description() }
+
+// Detail is one labelled value of a bank account ("Bank", "Demo Bank").
+type Detail struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// Details are the account's filled-in fields, in the order the
+// order-received page and the mails list them: bank, account name,
+// account number, the sort code under the name the shop's country gives
+// it (country: the shop's ISO code; SortCodeLabel), IBAN, BIC.
+func (a BankAccount) Details(country string) []Detail {
+	var out []Detail
+	for _, f := range []Detail{{"Bank", a.BankName}, {"Account name", a.AccountName}, {"Account number", a.AccountNumber},
+		{SortCodeLabel(country), a.RoutingNumber}, {"IBAN", a.IBAN}, {"BIC", a.BIC}} {
+		if f.Value = strings.TrimSpace(f.Value); f.Value != "" {
+			out = append(out, f)
 		}
-		for _, f := range [][2]string{{"Bank", a.BankName}, {"Account number", a.AccountNumber},
-			{"Routing number", a.RoutingNumber}, {"IBAN", a.IBAN}, {"BIC", a.BIC}} {
-			if f[1] != "" {
-				fmt.Fprintf(&s, "\n%s: %s", f[0], f[1])
-			}
-		}
 	}
-	return s.String()
+	return out
+}
+
+// SortCodeLabel is what a country calls a bank's sort code (WooCommerce's
+// bank-transfer locale): "Routing number" in the US, "BSB" in Australia,
+// "IFSC" in India, and so on; "Sort code" elsewhere.
+func SortCodeLabel(country string) string {
+	switch strings.ToUpper(strings.TrimSpace(country)) {
+	case "AU":
+		return "BSB"
+	case "CA":
+		return "Bank transit number"
+	case "IN":
+		return "IFSC"
+	case "IT":
+		return "Branch sort"
+	case "NZ", "SE":
+		return "Bank code"
+	case "US":
+		return "Routing number"
+	case "ZA":
+		return "Branch code"
+	}
+	return "Sort code"
 }
 
 // CashOnDelivery is the cod method: the order is processing at once. Label

@@ -1,7 +1,7 @@
 package payment
 
 import (
-	"strings"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -19,18 +19,15 @@ func TestCheckoutOfflineMethods(t *testing.T) {
 	if m.ID() != "bacs" || !m.Offline() || m.PlacedStatus() != "on-hold" || m.Title() != "Direct bank transfer" {
 		t.Errorf("bacs: %s %v %s", m.ID(), m.Offline(), m.PlacedStatus())
 	}
-	ins := m.Instructions()
-	for _, want := range []string{"Please use your Order ID as the payment reference", "Our bank details", "Shop Ltd:",
-		"Account number: 123", "IBAN: DE89370400440532013000"} {
-		if !strings.Contains(ins, want) {
-			t.Errorf("instructions lack %q:\n%s", want, ins)
-		}
+	// The instructions are the description alone: the accounts are listed
+	// once, from Details, never also run into the text.
+	if ins := m.Instructions(); ins != bacsDescription {
+		t.Errorf("instructions: %q", ins)
 	}
-	if strings.Contains(ins, "BIC:") || strings.Contains(ins, "Routing number:") {
-		t.Errorf("empty account fields shown:\n%s", ins)
-	}
-	if strings.Contains(BankTransfer{}.Instructions(), "Our bank details") {
-		t.Error("bank details header without accounts")
+	got := b.Accounts[0].Details("US")
+	want := []Detail{{"Bank", "Bank"}, {"Account name", "Shop Ltd"}, {"Account number", "123"}, {"IBAN", "DE89370400440532013000"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("details: %+v", got)
 	}
 	var c OfflineMethod = CashOnDelivery{}
 	if c.ID() != "cod" || c.PlacedStatus() != "processing" || c.Instructions() != "Pay with cash upon delivery." {
@@ -60,5 +57,20 @@ func TestCheckoutPaymentRegistry(t *testing.T) {
 	list[0] = nil // the list is a copy
 	if r.List()[0] == nil {
 		t.Error("List exposes the registry's slice")
+	}
+}
+
+// The sort code is named as the shop's country names it; empty fields are
+// left out and values trimmed.
+func TestBankAccountDetails(t *testing.T) {
+	a := BankAccount{AccountName: " Shop Ltd ", RoutingNumber: "12-34-56", BIC: "COBADEFFXXX", AccountNumber: "  "}
+	for country, label := range map[string]string{"GB": "Sort code", "": "Sort code", "us": "Routing number", "AU": "BSB", "IN": "IFSC", "CA": "Bank transit number"} {
+		want := []Detail{{"Account name", "Shop Ltd"}, {label, "12-34-56"}, {"BIC", "COBADEFFXXX"}}
+		if got := a.Details(country); !slices.Equal(got, want) {
+			t.Errorf("%q: %+v", country, got)
+		}
+	}
+	if got := (BankAccount{}).Details("GB"); len(got) != 0 {
+		t.Errorf("empty account: %+v", got)
 	}
 }

@@ -54,7 +54,9 @@ func (s *Server) initAdmin() {
 		Reviews:    s.reviews,
 		Contact:    s.contact,
 		BaseURL:    s.cfg.BaseURL,
-		Catalog:    s.catalogAdmin,
+		// The order screen's address lines leave the shop's country out.
+		BaseCountry: s.cfg.Checkout.BaseCountry,
+		Catalog:     s.catalogAdmin,
 		// The instance that took a catalogue write applies it at once.
 		CatalogChanged: s.applyChanges,
 	})

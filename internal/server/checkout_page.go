@@ -241,7 +241,9 @@ func (s *Server) orderView(ctx context.Context, rawID, key string) (*pages.Order
 	if err != nil {
 		return nil, err
 	}
-	v := pages.NewOrderView(o.Order, s.currencyOf(ctx, o.Currency), o.Instructions)
+	instructions, accounts := s.paymentTexts(o.Order)
+	v := pages.NewOrderView(o.Order, s.currencyOf(ctx, o.Currency), instructions)
+	v.BankAccounts = accounts
 	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o.Order)
 	return v, nil
 }

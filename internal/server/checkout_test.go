@@ -243,12 +243,16 @@ func TestCheckoutStoreAPI(t *testing.T) {
 					Quantity int64  `json:"quantity"`
 					Total    string `json:"total"`
 				} `json:"lines"`
-				Totals []struct{ Label, Value string } `json:"totals"`
+				Totals       []struct{ Label, Value string } `json:"totals"`
+				BankAccounts []struct {
+					Details []struct{ Label, Value string } `json:"details"`
+				} `json:"bank_accounts"`
 			} `json:"order"`
 		}
 		pageData(t, html, &data)
 		if page.StatusCode != 200 || page.Header.Get("Cache-Control") != "no-store, private" || data.Page != "order-received" ||
-			data.Order == nil || data.Order.ID != id || data.Order.Lines[0].Total != "$44.00" || !strings.Contains(data.Order.Instructions, "Our bank details") ||
+			data.Order == nil || data.Order.ID != id || data.Order.Lines[0].Total != "$44.00" || !strings.Contains(data.Order.Instructions, "payment reference") ||
+			len(data.Order.BankAccounts) != 1 ||
 			!strings.Contains(html, "noindex") {
 			t.Fatalf("order received: %d %+v", page.StatusCode, data.Order)
 		}

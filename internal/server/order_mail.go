@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/address"
 	"vitrine/internal/adminapi"
-	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/mail"
 	"vitrine/internal/orders"
@@ -63,45 +63,36 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	if err != nil {
 		return mail.OrderView{}, err
 	}
-	var instructions string
-	var bank []mail.Row
-	if m, ok := s.payments.Get(o.PaymentMethod); ok {
-		if om, ok := m.(payment.OfflineMethod); ok {
-			instructions = om.Instructions()
+	instructions, accounts := s.paymentTexts(o)
+	var bank [][]mail.Row
+	for _, a := range accounts {
+		var rows []mail.Row
+		for _, d := range a.Details {
+			rows = append(rows, mail.Row{Label: d.Label, Value: d.Value})
 		}
-		if bt, ok := m.(payment.BankTransfer); ok {
-			for _, a := range bt.Accounts {
-				bank = appendRow(bank, "Account name", a.AccountName)
-				bank = appendRow(bank, "Bank", a.BankName)
-				bank = appendRow(bank, "Account number", a.AccountNumber)
-				bank = appendRow(bank, "Routing number", a.RoutingNumber)
-				bank = appendRow(bank, "IBAN", a.IBAN)
-				bank = appendRow(bank, "BIC", a.BIC)
-			}
-		}
+		bank = append(bank, rows)
 	}
 	pv := pages.NewOrderView(o, s.currencyOf(ctx, o.Currency), instructions)
 	v := mail.OrderView{
 		ShopName:        s.siteName(),
 		Number:          o.Number,
-		Date:            pv.DateCreated,
+		Date:            pv.Date,
 		FirstName:       o.Billing.FirstName,
 		CustomerName:    strings.TrimSpace(o.Billing.FirstName + " " + o.Billing.LastName),
 		PaymentTitle:    o.PaymentMethodTitle,
 		AwaitingPayment: o.PaymentMethod == payment.BankTransferID && !o.Paid(),
-		BankDetails:     bank,
 		CustomerNote:    o.CustomerNote,
-		Billing:         addressLines(o.Billing),
+		Billing:         address.Format(o.Billing, s.cfg.Checkout.BaseCountry),
 		Email:           o.Billing.Email,
 		Phone:           o.Billing.Phone,
 		OrderURL:        s.cfg.BaseURL + orderReceivedURL(o),
 		TestNotice:      testOrderNotice(o),
 	}
 	if v.AwaitingPayment {
-		v.Instructions = instructions
+		v.Instructions, v.BankAccounts = instructions, bank
 	}
-	if !sameAddress(o.Billing, o.Shipping) {
-		v.Shipping = addressLines(o.Shipping)
+	if !sameAddress(o.Billing, o.Shipping) && !address.Blank(o.Shipping) {
+		v.Shipping = address.Format(o.Shipping, s.cfg.Checkout.BaseCountry)
 	}
 	for i, l := range o.Lines {
 		var opts []string
@@ -144,26 +135,21 @@ func (s *Server) CustomerNoteMailView(ctx context.Context, noteID int64) (mail.O
 	return v, err
 }
 
-func appendRow(rows []mail.Row, label, value string) []mail.Row {
-	if strings.TrimSpace(value) == "" {
-		return rows
+// paymentTexts are what the order-received page and the mails show of an
+// order's payment method: its instructions (an offline method's), and for
+// a bank transfer the shop's accounts, the sort code named as the shop's
+// country names it. Both read them here, so they never disagree.
+func (s *Server) paymentTexts(o *checkout.Order) (instructions string, accounts []pages.BankAccountView) {
+	accounts = []pages.BankAccountView{}
+	m, ok := s.payments.Get(o.PaymentMethod)
+	if !ok {
+		return "", accounts
 	}
-	return append(rows, mail.Row{Label: label, Value: value})
-}
-
-// addressLines formats an address for a letter, one part a line.
-func addressLines(a cart.Address) []string {
-	var out []string
-	add := func(parts ...string) {
-		if s := strings.TrimSpace(strings.Join(parts, " ")); s != "" {
-			out = append(out, s)
-		}
+	if om, ok := m.(payment.OfflineMethod); ok {
+		instructions = om.Instructions()
 	}
-	add(a.FirstName, a.LastName)
-	add(a.Company)
-	add(a.Address1)
-	add(a.Address2)
-	add(a.City, a.State, a.Postcode)
-	add(a.Country)
-	return out
+	if bt, ok := m.(payment.BankTransfer); ok {
+		accounts = pages.NewBankAccounts(bt.Accounts, s.cfg.Checkout.BaseCountry)
+	}
+	return instructions, accounts
 }

@@ -3,6 +3,7 @@ package settings_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +58,7 @@ func TestPaymentMethods(t *testing.T) {
 			t.Fatalf("saved: %+v, checked %v", saved, checked)
 		}
 		if ms := p.Methods(); len(ms) != 1 || ms[0].Title() != "Bank transfer" ||
-			!strings.Contains(ms[0].(payment.OfflineMethod).Instructions(), "IBAN: DE89370400440532013000") {
+			!slices.Contains(ms[0].(payment.BankTransfer).Accounts[1].Details("DE"), payment.Detail{Label: "IBAN", Value: "DE89370400440532013000"}) {
 			t.Fatalf("methods after disabling cash on delivery: %+v", ms)
 		}
 		if len(seen) != 2 || seen[1] != 1 {
