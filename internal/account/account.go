@@ -175,6 +175,9 @@ type Store interface {
 	// the user that a used two-factor code was tried again; at most one
 	// per user per clock hour (later calls in the hour record nothing).
 	QueueCodeReusedNotice(ctx context.Context, userID int64, at time.Time) error
+	// QueueNotice records the account notice n (its Email "" takes the
+	// user's address) and queues its mail (MailRegisterAttempt).
+	QueueNotice(ctx context.Context, userID int64, n *Notice) error
 	// DisableTOTP clears the secrets, the recovery codes and the devices.
 	DisableTOTP(ctx context.Context, userID int64) error
 
@@ -195,11 +198,17 @@ type Store interface {
 
 // Errors of the use cases and the store.
 var (
-	ErrNoUser              = errors.New("account: no such user")
-	ErrNoSession           = errors.New("account: no session")
-	ErrEmailTaken          = errors.New("account: an account is already registered with this email address")
-	ErrUsernameTaken       = errors.New("account: this username is taken")
-	ErrBadCredentials      = errors.New("account: unknown login or wrong password")
+	ErrNoUser         = errors.New("account: no such user")
+	ErrNoSession      = errors.New("account: no session")
+	ErrEmailTaken     = errors.New("account: an account is already registered with this email address")
+	ErrUsernameTaken  = errors.New("account: this username is taken")
+	ErrBadCredentials = errors.New("account: unknown login or wrong password")
+	// ErrStepUp refuses a login attempt, unchecked, to an account that had
+	// more than FailureLimit failures in FailureWindow (from any address)
+	// when the attempt carries no strong proof (Attempt.Strong): the
+	// client is asked for the stronger bot-check instead of being locked
+	// out, so failures cannot lock the owner out.
+	ErrStepUp              = errors.New("account: many failed logins on this account; a stronger check is needed")
 	ErrResetInvalid        = errors.New("account: this password reset link is invalid or has expired")
 	ErrVerificationInvalid = errors.New("account: this verification link is invalid or has expired")
 	ErrTOTPNotPending      = errors.New("account: two-factor setup was not started")

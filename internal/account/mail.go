@@ -25,10 +25,14 @@ const (
 	// MailEmailChanged tells the old address the email changed; ref: the
 	// notice id.
 	MailEmailChanged = "account_email_changed"
+	// MailRegisterAttempt tells the owner of an email that someone tried
+	// to register it again (registration answers the same for new and
+	// taken emails, so the owner learns it by mail); ref: the notice id.
+	MailRegisterAttempt = "account_register_attempt"
 )
 
 // MailKinds lists the kinds above (the outbox routes them to one renderer).
-var MailKinds = []string{MailPasswordReset, MailVerifyEmail, MailPasswordChanged, MailEmailChanged}
+var MailKinds = []string{MailPasswordReset, MailVerifyEmail, MailPasswordChanged, MailEmailChanged, MailRegisterAttempt}
 
 // Request limits of the mailed links, per hour.
 const (
@@ -36,6 +40,9 @@ const (
 	ResetLimitPerAccount = 3
 	VerifyLimitPerUser   = 5
 	LinkLimitWindow      = time.Hour
+	// RegisterLimitPerAddress registrations an hour from one client
+	// address (IPv6: one /64), counted whatever their outcome.
+	RegisterLimitPerAddress = 5
 )
 
 // EmailVerification is a stored email verification link.
@@ -109,7 +116,7 @@ func (s *Service) MailContent(ctx context.Context, kind, ref string) (*MailConte
 			return nil, ErrMailVoid
 		}
 		c.Token, c.To = tok, to
-	case MailPasswordChanged, MailEmailChanged:
+	case MailPasswordChanged, MailEmailChanged, MailRegisterAttempt:
 		id, err := strconv.ParseInt(ref, 10, 64)
 		if err != nil {
 			return nil, ErrMailVoid

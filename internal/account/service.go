@@ -85,6 +85,10 @@ type Registration struct {
 	Username    string // optional
 	DisplayName string // optional; the email's local part when empty
 	Role        string // RoleCustomer when empty
+	// ClientIP, when set, counts the attempt against
+	// RegisterLimitPerAddress (the public registration form); the CLI
+	// and the tests leave it empty.
+	ClientIP string
 }
 
 // ValidateUsername checks an optional username: 3 to 60 of a-z, 0-9, '.',
@@ -117,8 +121,19 @@ func validateEmail(e string) error {
 
 // Register creates an account. Bad input is an *InputError; a taken email
 // or username is ErrEmailTaken or ErrUsernameTaken. Nothing is written
-// unless all checks pass.
+// unless all checks pass. With r.ClientIP set, more than
+// RegisterLimitPerAddress attempts an hour from that address are a
+// *LockedError, counted before anything else is checked.
 func (s *Service) Register(ctx context.Context, r Registration) (*User, error) {
+	if a := checkout.AddressKey(r.ClientIP); a != "" {
+		wait, ok, err := s.Store.HitRateLimits(ctx, []RateHit{{Key: "register:a:" + a, Limit: RegisterLimitPerAddress}}, LinkLimitWindow, s.now())
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, &LockedError{RetryAfter: wait}
+		}
+	}
 	email := NormalizeEmail(r.Email)
 	username := strings.ToLower(strings.TrimSpace(r.Username))
 	role := or(r.Role, RoleCustomer)
@@ -154,6 +169,27 @@ func (s *Service) Register(ctx context.Context, r Registration) (*User, error) {
 	return u, nil
 }
 
+// NotifyRegisterAttempt tells the owner of email, by mail, that someone
+// tried to register it (a "log in or reset your password" notice), at
+// most once an hour per account. Registration answers the same for new
+// and taken emails; this mail is how the owner learns of the attempt.
+// An email with no account does nothing.
+func (s *Service) NotifyRegisterAttempt(ctx context.Context, email string) error {
+	u, err := s.Store.UserByEmail(ctx, NormalizeEmail(email))
+	if errors.Is(err, ErrNoUser) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	_, ok, err := s.Store.HitRateLimits(ctx, []RateHit{{Key: "regmail:u:" + strconv.FormatInt(u.ID, 10), Limit: 1}}, LinkLimitWindow, now)
+	if err != nil || !ok {
+		return err
+	}
+	return s.Store.QueueNotice(ctx, u.ID, &Notice{Kind: MailRegisterAttempt, CreatedAt: now})
+}
+
 // Login is a correct password's outcome.
 type Login struct {
 	User *User
@@ -164,33 +200,47 @@ type Login struct {
 	TwoFactorRequired bool
 }
 
-func (s *Service) failureHits(accountKey, clientIP string) []RateHit {
-	limit := or(s.FailureLimit, FailureLimit)
-	hits := []RateHit{{Key: "login:u:" + accountKey, Limit: limit}}
-	if a := checkout.AddressKey(clientIP); a != "" {
-		hits = append(hits, RateHit{Key: "login:a:" + a, Limit: limit})
-	}
-	return hits
+// Attempt is one login attempt: a login (an email, or a username when it
+// has no '@'), its password and the client's address. Strong says the
+// client passed the stronger bot-check (or holds a login proof, issued
+// only after a right password moments ago): an account under attack
+// asks for it (ErrStepUp).
+type Attempt struct {
+	Login, Password, ClientIP string
+	Strong                    bool
 }
 
-// Authenticate checks a login (an email, or a username when it has no
-// '@') and password from clientIP. Unknown logins and wrong passwords take
-// the same path (a hash is checked against a dummy when the account is
-// missing) and answer the same ErrBadCredentials.
-//
-// Limits: every attempt is counted against the account (its id, or the
-// login as typed when unknown) and the client address before the password
-// is checked, in one statement per key, so concurrent attempts cannot slip
-// past the limit between a check and a count. An attempt beyond
-// FailureLimit in FailureWindow on either is refused with *LockedError
-// without checking the password, until the window ends. A right password
-// clears the account's count and takes its one hit back from the
-// address, so only failures add up; an attempt refused by the limit is
-// taken back too (it was never checked). A hash made with other parameters
-// than HashParams is replaced after a right password.
+// Authenticate is AuthenticateAttempt without a strong proof.
 func (s *Service) Authenticate(ctx context.Context, login, password, clientIP string) (*Login, error) {
-	login = strings.ToLower(strings.TrimSpace(login))
-	if login == "" || password == "" {
+	return s.AuthenticateAttempt(ctx, Attempt{Login: login, Password: password, ClientIP: clientIP})
+}
+
+// AuthenticateAttempt checks a login attempt. Unknown logins and wrong
+// passwords take the same path (a hash is checked against a dummy when
+// the account is missing) and answer the same ErrBadCredentials.
+//
+// Limits, counted before the password is checked, one statement per key,
+// so concurrent attempts cannot slip past a limit between a check and a
+// count:
+//
+//   - per client address (IPv6: its /64): beyond FailureLimit failures in
+//     FailureWindow the address is refused with *LockedError until the
+//     window ends. This only ever stops the guesser's own addresses.
+//   - per account (its id, or the login as typed when unknown, so an
+//     unknown login behaves the same): beyond FailureLimit failures in
+//     FailureWindow from any addresses the account is under attack, and
+//     an attempt without Attempt.Strong is refused unchecked with
+//     ErrStepUp. It is never a lockout: the owner passes with the
+//     stronger check, and so must every further guess.
+//
+// An attempt refused by a limit is taken back (it was never checked), so
+// a burst of attempts in flight at once cannot keep an address locked. A
+// right password clears the account's count and takes its one hit back
+// from the address, so only failures add up. A hash made with other
+// parameters than HashParams is replaced after a right password.
+func (s *Service) AuthenticateAttempt(ctx context.Context, a Attempt) (*Login, error) {
+	login := strings.ToLower(strings.TrimSpace(a.Login))
+	if login == "" || a.Password == "" {
 		return nil, ErrBadCredentials
 	}
 	var u *User
@@ -208,38 +258,48 @@ func (s *Service) Authenticate(ctx context.Context, login, password, clientIP st
 	if u != nil {
 		key, hash = strconv.FormatInt(u.ID, 10), u.PasswordHash
 	}
-	hits := s.failureHits(key, clientIP)
-	wait, ok, err := s.Store.HitRateLimits(ctx, hits, or(s.FailureWindow, FailureWindow), s.now())
+	limit, window, now := or(s.FailureLimit, FailureLimit), or(s.FailureWindow, FailureWindow), s.now()
+	accountKey := "login:u:" + key
+	var taken []string // keys counted so far (taken back when refused unchecked)
+	refund := func() {
+		if err := s.Store.RefundRateLimits(ctx, taken); err != nil {
+			s.log().Warn("account: refund refused login attempt", "err", err)
+		}
+	}
+	if addr := checkout.AddressKey(a.ClientIP); addr != "" {
+		k := "login:a:" + addr
+		wait, ok, err := s.Store.HitRateLimits(ctx, []RateHit{{Key: k, Limit: limit}}, window, now)
+		if err != nil {
+			return nil, err
+		}
+		taken = append(taken, k)
+		if !ok {
+			refund()
+			return nil, &LockedError{RetryAfter: wait}
+		}
+	}
+	_, ok, err := s.Store.HitRateLimits(ctx, []RateHit{{Key: accountKey, Limit: limit}}, window, now)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		// Refused unchecked: the hit is taken back, so a burst of
-		// attempts in flight at once (right ones among them) cannot
-		// keep an address locked for the rest of the window; the
-		// failures that caused the lock stay counted.
-		keys := make([]string, 0, len(hits))
-		for _, h := range hits {
-			keys = append(keys, h.Key)
-		}
-		if err := s.Store.RefundRateLimits(ctx, keys); err != nil {
-			s.log().Warn("account: refund refused login attempt", "err", err)
-		}
-		return nil, &LockedError{RetryAfter: wait}
+	taken = append(taken, accountKey)
+	if !ok && !a.Strong {
+		refund()
+		return nil, ErrStepUp
 	}
-	if !checkPassword(password, hash) || u == nil {
+	if !checkPassword(a.Password, hash) || u == nil {
 		return nil, ErrBadCredentials
 	}
-	if err := s.Store.ClearRateLimits(ctx, []string{hits[0].Key}); err != nil {
+	if err := s.Store.ClearRateLimits(ctx, []string{accountKey}); err != nil {
 		s.log().Warn("account: clear login failures", "user", u.ID, "err", err)
 	}
-	if len(hits) > 1 {
-		if err := s.Store.RefundRateLimits(ctx, []string{hits[1].Key}); err != nil {
+	if len(taken) > 1 {
+		if err := s.Store.RefundRateLimits(ctx, taken[:1]); err != nil {
 			s.log().Warn("account: refund login attempt", "user", u.ID, "err", err)
 		}
 	}
 	if outdated(u.PasswordHash) {
-		if h, err := HashPassword(password); err == nil {
+		if h, err := HashPassword(a.Password); err == nil {
 			if err := s.Store.UpdatePasswordHash(ctx, u.ID, u.PasswordHash, h); err != nil {
 				s.log().Warn("account: rehash password", "user", u.ID, "err", err)
 			}

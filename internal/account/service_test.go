@@ -17,6 +17,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"vitrine/internal/account"
+	"vitrine/internal/mail"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -73,7 +74,7 @@ func (f *fixture) code(secret string, at time.Time) string {
 // the secret and recovery codes.
 func (f *fixture) enable2FA(u *account.User) (string, []string) {
 	f.t.Helper()
-	e, err := f.svc.EnrollTOTP(f.ctx, u.ID)
+	e, err := f.svc.EnrollTOTP(f.ctx, u.ID, goodPassword)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func lockedFor(t *testing.T, err error) time.Duration {
 	return le.RetryAfter
 }
 
-func TestLockoutPerAccount(t *testing.T) {
+func TestAccountUnderAttackNeedsStrongerCheck(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
 		f.register("ada@example.com", "ada")
@@ -200,20 +201,29 @@ func TestLockoutPerAccount(t *testing.T) {
 			}
 		}
 		f.clock.Add(time.Minute)
-		// The sixth attempt is refused even with the right password.
-		_, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.9")
-		if wait := lockedFor(t, err); wait != 14*time.Minute {
-			t.Errorf("retry after %s, want 14m", wait)
+		// The account is under attack: an attempt without the stronger
+		// check is refused unchecked (never a lockout), right password or
+		// wrong, and changes nothing.
+		for _, pw := range []string{goodPassword, "wrong password"} {
+			if _, err := f.svc.Authenticate(f.ctx, "ada@example.com", pw, "203.0.113.9"); err != account.ErrStepUp {
+				t.Fatalf("under attack, %q without the stronger check: %v", pw, err)
+			}
 		}
-		// Other accounts are not locked.
+		// Other accounts are not affected.
 		if _, err := f.svc.Authenticate(f.ctx, "bob@example.com", goodPassword, "203.0.113.9"); err != nil {
 			t.Errorf("bob: %v", err)
 		}
-		// The window ends; the right password works and clears the count.
-		f.clock.Add(14 * time.Minute)
-		if _, err := f.svc.Authenticate(f.ctx, "ada", goodPassword, "203.0.113.9"); err != nil {
-			t.Fatalf("after the window: %v", err)
+		// With it, a wrong password is still checked (and counted), and
+		// the owner's right password gets in at once: no waiting out the
+		// window.
+		if _, err := f.svc.AuthenticateAttempt(f.ctx, account.Attempt{Login: "ada", Password: "wrong again", ClientIP: "198.51.100.40", Strong: true}); err != account.ErrBadCredentials {
+			t.Fatalf("strong wrong password under attack: %v", err)
 		}
+		l, err := f.svc.AuthenticateAttempt(f.ctx, account.Attempt{Login: "ada@example.com", Password: goodPassword, ClientIP: "203.0.113.9", Strong: true})
+		if err != nil || l.User.Email != "ada@example.com" {
+			t.Fatalf("owner with the stronger check under attack: %+v %v", l, err)
+		}
+		// The right password cleared the count.
 		for i := range 4 {
 			if _, err := f.svc.Authenticate(f.ctx, "ada", "wrong password", fmt.Sprintf("198.51.100.%d", 10+i)); err != account.ErrBadCredentials {
 				t.Fatalf("failure %d after reset: %v", i+1, err)
@@ -223,14 +233,19 @@ func TestLockoutPerAccount(t *testing.T) {
 			t.Errorf("4 failures after a success lock the account: %v", err)
 		}
 
-		// An unknown login locks the same way (no enumeration by lockout).
+		// An unknown login behaves the same (no enumeration by the
+		// stronger check).
 		for i := range 5 {
 			if _, err := f.svc.Authenticate(f.ctx, "ghost@example.com", "wrong password", fmt.Sprintf("198.51.100.%d", 20+i)); err != account.ErrBadCredentials {
 				t.Fatalf("ghost failure %d: %v", i+1, err)
 			}
 		}
-		_, err = f.svc.Authenticate(f.ctx, "ghost@example.com", "wrong password", "198.51.100.30")
-		lockedFor(t, err)
+		if _, err = f.svc.Authenticate(f.ctx, "ghost@example.com", "wrong password", "198.51.100.30"); err != account.ErrStepUp {
+			t.Fatalf("ghost under attack: %v", err)
+		}
+		if _, err := f.svc.AuthenticateAttempt(f.ctx, account.Attempt{Login: "ghost@example.com", Password: "x", ClientIP: "198.51.100.31", Strong: true}); err != account.ErrBadCredentials {
+			t.Fatalf("ghost, strong: %v", err)
+		}
 	})
 }
 
@@ -490,7 +505,18 @@ func TestTOTP(t *testing.T) {
 		if _, err := f.svc.ConfirmTOTP(f.ctx, u.ID, "123456"); err != account.ErrTOTPNotPending {
 			t.Errorf("confirm before enrolling: %v", err)
 		}
-		e, err := f.svc.EnrollTOTP(f.ctx, u.ID)
+		// Turning it on needs the password: a stolen session alone
+		// cannot start a setup.
+		if _, err := f.svc.EnrollTOTP(f.ctx, u.ID, ""); inputField(err) != "password" {
+			t.Errorf("enroll without the password: %v", err)
+		}
+		if _, err := f.svc.EnrollTOTP(f.ctx, u.ID, "wrong password!"); err != account.ErrBadCredentials {
+			t.Errorf("enroll with a wrong password: %v", err)
+		}
+		if got, _ := f.svc.User(f.ctx, u.ID); got.TOTPPending != "" {
+			t.Fatal("a refused enroll stored a pending secret")
+		}
+		e, err := f.svc.EnrollTOTP(f.ctx, u.ID, goodPassword)
 		if err != nil || e.Secret == "" || e.URL == "" {
 			t.Fatalf("enroll: %+v %v", e, err)
 		}
@@ -512,7 +538,7 @@ func TestTOTP(t *testing.T) {
 		if err != nil || len(codes) != 10 {
 			t.Fatalf("confirm: %v %v", codes, err)
 		}
-		if _, err := f.svc.EnrollTOTP(f.ctx, u.ID); err != account.ErrTOTPEnabled {
+		if _, err := f.svc.EnrollTOTP(f.ctx, u.ID, goodPassword); err != account.ErrTOTPEnabled {
 			t.Errorf("enroll again: %v", err)
 		}
 		if l, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, ""); err != nil || !l.TwoFactorRequired {
@@ -548,14 +574,35 @@ func TestTOTP(t *testing.T) {
 		if err := f.svc.VerifyTOTP(f.ctx, u.ID, f.code(e.Secret, now.Add(90*time.Second))); err != account.ErrCodeInvalid {
 			t.Errorf("code three steps ahead: %v", err)
 		}
-		// Disabling needs the password.
-		if err := f.svc.DisableTOTP(f.ctx, u.ID, "wrong password!"); err != account.ErrBadCredentials {
+		// Disabling needs the password and a current code (or a
+		// recovery code): the password alone, or a code alone, is not
+		// enough.
+		f.clock.Add(60 * time.Second)
+		now = f.clock.Now()
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, "wrong password!", f.code(e.Secret, now)); err != account.ErrBadCredentials {
 			t.Errorf("disable with a wrong password: %v", err)
+		}
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, "", f.code(e.Secret, now)); inputField(err) != "password" {
+			t.Errorf("disable without the password: %v", err)
+		}
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword, ""); inputField(err) != "code" {
+			t.Errorf("disable without a code: %v", err)
+		}
+		wrongCode := "000000"
+		if f.code(e.Secret, now) == wrongCode || f.code(e.Secret, now.Add(-30*time.Second)) == wrongCode || f.code(e.Secret, now.Add(30*time.Second)) == wrongCode {
+			wrongCode = "000001"
+		}
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword, wrongCode); err != account.ErrCodeInvalid {
+			t.Errorf("disable with a wrong code: %v", err)
+		}
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword, "aaaa-bbbb-cccc-dddd"); err != account.ErrCodeInvalid {
+			t.Errorf("disable with a made-up recovery code: %v", err)
 		}
 		if got, _ := f.svc.User(f.ctx, u.ID); !got.TwoFactor() {
 			t.Fatal("a refused disable turned 2FA off")
 		}
-		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword); err != nil {
+		// A recovery code stands in for the app.
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword, codes[3]); err != nil {
 			t.Fatal(err)
 		}
 		if l, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, ""); err != nil || l.TwoFactorRequired {
@@ -740,7 +787,7 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 				switch {
 				case err == failure:
 					checked++
-				case errors.As(err, &le):
+				case errors.As(err, &le), err == account.ErrStepUp:
 					locked++
 				default:
 					t.Errorf("%s: %v", what, err)
@@ -903,7 +950,7 @@ func TestConfirmTOTPWrongCodeLimit(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
 		u := f.register("ada@example.com", "")
-		e, err := f.svc.EnrollTOTP(f.ctx, u.ID)
+		e, err := f.svc.EnrollTOTP(f.ctx, u.ID, goodPassword)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -994,8 +1041,11 @@ func TestPasswordConfirmationLimit(t *testing.T) {
 				t.Fatalf("form %d after the limit, right password: %v", i, err)
 			}
 		}
-		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword); !errors.As(err, &le) {
+		if err := f.svc.DisableTOTP(f.ctx, u.ID, goodPassword, "123456"); !errors.As(err, &le) {
 			t.Fatalf("turning two-factor off after the limit: %v", err)
+		}
+		if _, err := f.svc.EnrollTOTP(f.ctx, u.ID, goodPassword); !errors.As(err, &le) {
+			t.Fatalf("turning two-factor on after the limit: %v", err)
 		}
 		if got, err := f.svc.User(f.ctx, u.ID); err != nil || got.Email != "ada@example.com" {
 			t.Fatalf("the account changed under the lock: %+v %v", got, err)
@@ -1003,6 +1053,95 @@ func TestPasswordConfirmationLimit(t *testing.T) {
 		f.clock.Add(account.FailureWindow + time.Second)
 		if err := f.svc.ChangeEmail(f.ctx, u.ID, goodPassword, "ada.new@example.com"); err != nil {
 			t.Fatalf("after the window: %v", err)
+		}
+	})
+}
+
+// Registration from the public form is limited per client address, counted
+// whatever the outcome; the owner of a taken email is told by mail, at most
+// once an hour.
+func TestRegisterLimitAndAttemptNotice(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		owner := f.register("ada@example.com", "")
+		for i := range account.RegisterLimitPerAddress {
+			// New, taken and bad registrations all count.
+			var err error
+			switch i % 3 {
+			case 0:
+				_, err = f.svc.Register(f.ctx, account.Registration{Email: fmt.Sprintf("new%d@example.com", i), Password: goodPassword, ClientIP: "2001:db8:5:6::1"})
+			case 1:
+				_, err = f.svc.Register(f.ctx, account.Registration{Email: "ada@example.com", Password: goodPassword, ClientIP: "2001:db8:5:6::2"})
+				if err != account.ErrEmailTaken {
+					t.Fatalf("taken: %v", err)
+				}
+				err = nil
+			case 2:
+				_, err = f.svc.Register(f.ctx, account.Registration{Email: "short@example.com", Password: "short", ClientIP: "2001:db8:5:6::3"})
+				if inputField(err) != "password" {
+					t.Fatalf("bad password: %v", err)
+				}
+				err = nil
+			}
+			if err != nil {
+				t.Fatalf("registration %d: %v", i+1, err)
+			}
+		}
+		// The next one from the same /64 is refused before anything is
+		// checked or written.
+		_, err := f.svc.Register(f.ctx, account.Registration{Email: "late@example.com", Password: goodPassword, ClientIP: "2001:db8:5:6::9"})
+		if wait := lockedFor(t, err); wait <= 0 || wait > account.LinkLimitWindow {
+			t.Errorf("retry after %s", wait)
+		}
+		if _, err := f.svc.Store.UserByEmail(f.ctx, "late@example.com"); err != account.ErrNoUser {
+			t.Errorf("refused registration stored an account: %v", err)
+		}
+		// Another address, and the CLI (no address), are not limited.
+		if _, err := f.svc.Register(f.ctx, account.Registration{Email: "late@example.com", Password: goodPassword, ClientIP: "2001:db8:5:7::1"}); err != nil {
+			t.Errorf("other address: %v", err)
+		}
+		if _, err := f.svc.Register(f.ctx, account.Registration{Email: "cli@example.com", Password: goodPassword}); err != nil {
+			t.Errorf("no address: %v", err)
+		}
+
+		// The attempt notice: queued for an existing account only, once
+		// an hour, and its mail names the account's address.
+		attempts := func() []mail.Queued {
+			t.Helper()
+			q, err := db.MailOutbox(f.ctx, "", 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []mail.Queued
+			for _, m := range q {
+				if m.Kind == account.MailRegisterAttempt {
+					out = append(out, m)
+				}
+			}
+			return out
+		}
+		for range 3 {
+			if err := f.svc.NotifyRegisterAttempt(f.ctx, " ADA@example.com"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.svc.NotifyRegisterAttempt(f.ctx, "nobody@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		q := attempts()
+		if len(q) != 1 {
+			t.Fatalf("%d attempt notices, want 1", len(q))
+		}
+		c, err := f.svc.MailContent(f.ctx, q[0].Kind, q[0].Ref)
+		if err != nil || c.To != "ada@example.com" || c.User.ID != owner.ID {
+			t.Fatalf("notice content: %+v %v", c, err)
+		}
+		f.clock.Add(account.LinkLimitWindow)
+		if err := f.svc.NotifyRegisterAttempt(f.ctx, "ada@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(attempts()); n != 2 {
+			t.Errorf("%d attempt notices an hour later, want 2", n)
 		}
 	})
 }

@@ -35,15 +35,24 @@ type Enrollment struct {
 	Key    *otp.Key
 }
 
-// EnrollTOTP starts (or restarts) two-factor setup: a new secret, pending
-// until ConfirmTOTP. ErrTOTPEnabled when the user already has one.
-func (s *Service) EnrollTOTP(ctx context.Context, userID int64) (*Enrollment, error) {
+// EnrollTOTP starts (or restarts) two-factor setup after checking the
+// password (confirmPassword: a stolen session alone cannot turn two-factor
+// on and lock the owner out): a new secret, pending until ConfirmTOTP.
+// ErrTOTPEnabled when the user already has one; a wrong password is
+// ErrBadCredentials, none an *InputError; nothing changes on a refusal.
+func (s *Service) EnrollTOTP(ctx context.Context, userID int64, password string) (*Enrollment, error) {
 	u, err := s.Store.UserByID(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
 	if u.TwoFactor() {
 		return nil, ErrTOTPEnabled
+	}
+	if password == "" {
+		return nil, &InputError{Field: "password", Message: "Enter your current password to turn on two-factor authentication."}
+	}
+	if err := s.confirmPassword(ctx, u, password); err != nil {
+		return nil, err
 	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: or(s.Issuer, "Vitrine"), AccountName: u.Email,
 		Period: TOTPPeriod, SecretSize: 20, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
@@ -368,18 +377,37 @@ func (s *Service) RecoveryCodesLeft(ctx context.Context, userID int64) (int, err
 	return s.Store.RecoveryCodesLeft(ctx, userID)
 }
 
-// DisableTOTP turns two-factor off after checking the password; the
-// recovery codes and remembered devices go with it.
-func (s *Service) DisableTOTP(ctx context.Context, userID int64, password string) error {
+// DisableTOTP turns two-factor off after checking the password and a
+// current code of the second factor (a six-digit TOTP code, spending its
+// step, or a recovery code: VerifySecondFactor), so a stolen session that
+// also learnt the password cannot remove the factor. A setup started but
+// not confirmed is cancelled with the password alone. The recovery codes
+// and remembered devices go with it. A missing password or code is an
+// *InputError (Field "password" or "code"), a wrong password
+// ErrBadCredentials, a wrong code ErrCodeInvalid or ErrCodeReused, all
+// under the per-user limit; nothing changes on a refusal.
+func (s *Service) DisableTOTP(ctx context.Context, userID int64, password, code string) error {
 	u, err := s.Store.UserByID(ctx, userID)
 	if err != nil {
 		return err
+	}
+	code = strings.TrimSpace(code)
+	switch {
+	case password == "":
+		return &InputError{Field: "password", Message: "Enter your current password."}
+	case u.TwoFactor() && code == "":
+		return &InputError{Field: "code", Message: "Enter a code from your authenticator app, or one of your recovery codes."}
 	}
 	if err := s.confirmPassword(ctx, u, password); err != nil {
 		return err
 	}
 	if !u.TwoFactor() && u.TOTPPending == "" {
 		return ErrTOTPNotEnabled
+	}
+	if u.TwoFactor() {
+		if err := s.VerifySecondFactor(ctx, userID, code); err != nil {
+			return err
+		}
 	}
 	return s.Store.DisableTOTP(ctx, userID)
 }

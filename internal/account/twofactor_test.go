@@ -60,7 +60,7 @@ func TestTOTPSecretSealedAtRest(t *testing.T) {
 		f := newFixture(t, db)
 		f.svc.Sealer = sealer(t, "shop secret one")
 		u := f.register("ada@example.com", "")
-		e, err := f.svc.EnrollTOTP(f.ctx, u.ID)
+		e, err := f.svc.EnrollTOTP(f.ctx, u.ID, goodPassword)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,6 +34,10 @@ const (
 	// on average half of it. 50,000 SHA-256 hashes is a fraction of a second
 	// for the widget on a phone (see BenchmarkSolve for the server's figure).
 	DefaultMaxNumber int64 = 50_000
+	// StrongMaxNumber is the stronger check's bound (ten times the work),
+	// asked of logins to an account under attack: a few seconds for the
+	// widget on a phone, once, for the owner; the same for every guess.
+	StrongMaxNumber int64 = 500_000
 	// DefaultTTL is how long a challenge can be solved and submitted.
 	DefaultTTL = 10 * time.Minute
 	// ClockSkew is how long past its expiry a spent challenge is kept, so an

@@ -394,6 +394,11 @@ type PlaceRequest struct {
 	// showed: an order that would be placed in another one (the currency
 	// was switched in another window) is refused with CurrencyChanged.
 	ShownCurrency string
+	// CheckOnly runs the checks of PlaceOrder before the store's (fields,
+	// terms, a cart with lines, its coupons, the payment method; not the
+	// stock, which only placing checks) and places nothing: nil, nil when
+	// they pass.
+	CheckOnly bool
 }
 
 // PlaceOrder validates a checkout and places the order. Validation errors
@@ -459,6 +464,12 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 		}
 		return nil, &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_payment_method_disabled",
 			Message: fmt.Sprintf("The %s payment gateway is not available.", html.EscapeString(pr.Method))}
+	}
+	if pr.CheckOnly {
+		if len(c.Lines) == 0 {
+			return nil, ErrCartEmpty
+		}
+		return nil, nil
 	}
 	status := StatusPending
 	if om, ok := m.(payment.OfflineMethod); ok {

@@ -26,6 +26,12 @@ type AccountView struct {
 	// LostPasswordURL is where to start a reset (the change notices: "if
 	// this was not you").
 	LostPasswordURL string
+	// LoginURL is the account page (the registration-attempt notice: "log
+	// in").
+	LoginURL string
+	// TwoFactor: the account has two-factor authentication on (the reset
+	// mail says it stays on, and how to log in without the app).
+	TwoFactor bool
 }
 
 // Account mail kinds (the same strings as account.Mail*: the accounts
@@ -35,6 +41,7 @@ const (
 	KindAccountVerifyEmail     = "account_verify_email"
 	KindAccountPasswordChanged = "account_password_changed"
 	KindAccountEmailChanged    = "account_email_changed"
+	KindAccountRegisterAttempt = "account_register_attempt"
 )
 
 // AccountLoader returns the view of an account mail; an error wrapping
@@ -64,6 +71,7 @@ var accountSubjects = map[string][2]string{ // subject format, heading
 	KindAccountVerifyEmail:     {"Confirm your email address for %s", "Confirm your email address"},
 	KindAccountPasswordChanged: {"[%s] Password Changed", "Your password was changed"},
 	KindAccountEmailChanged:    {"[%s] Email Changed", "Your email address was changed"},
+	KindAccountRegisterAttempt: {"[%s] Someone tried to register with your email address", "You already have an account"},
 }
 
 type accountPage struct {

@@ -109,6 +109,7 @@ var templates = map[string]kindTemplates{
 	KindAccountVerifyEmail:     parseKind(KindAccountVerifyEmail),
 	KindAccountPasswordChanged: parseKind(KindAccountPasswordChanged),
 	KindAccountEmailChanged:    parseKind(KindAccountEmailChanged),
+	KindAccountRegisterAttempt: parseKind(KindAccountRegisterAttempt),
 }
 
 func parseKind(kind string) kindTemplates {

@@ -17,9 +17,8 @@ type LoginNotice struct {
 // LoginValues are the entered values kept after a refused submit
 // (passwords never are).
 type LoginValues struct {
-	Username    string `json:"username"`     // login form: email or username
-	RegEmail    string `json:"reg_email"`    // registration form
-	RegUsername string `json:"reg_username"` // registration form, optional
+	Username string `json:"username"`  // login form: email or username
+	RegEmail string `json:"reg_email"` // registration form (no username is asked)
 }
 
 // AccountLoginPage is the page's data (web/src/types.ts AccountLoginPage).

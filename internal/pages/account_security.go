@@ -49,8 +49,8 @@ type AccountSecurityPage struct {
 	// Notice is the answer to the last form (WooCommerce's "message" or
 	// "error" kind), shown in a live region; null when none.
 	Notice *Notice `json:"notice"`
-	// Errors by field id (confirm_code, new_codes_code,
-	// new_codes_password, disable_password).
+	// Errors by field id (enroll_password, confirm_code, new_codes_code,
+	// new_codes_password, disable_password, disable_code).
 	Errors map[string]string `json:"errors"`
 }
 

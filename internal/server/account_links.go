@@ -359,7 +359,7 @@ func (s *Server) AccountMailView(ctx context.Context, kind, ref string) (mail.Ac
 	}
 	base := strings.TrimRight(s.cfg.BaseURL, "/")
 	v := mail.AccountView{ShopName: s.siteName(), To: c.To, Name: c.User.DisplayName, Login: c.User.Username,
-		NewEmail: c.NewEmail, LostPasswordURL: base + lostPasswordPath}
+		NewEmail: c.NewEmail, LostPasswordURL: base + lostPasswordPath, LoginURL: base + "/my-account/", TwoFactor: c.User.TwoFactor()}
 	if v.Login == "" {
 		v.Login = c.User.Email
 	}

@@ -39,6 +39,8 @@ var accountNotices = map[string]string{
 	"address-saved":   "Address changed successfully.",
 	"account-saved":   "Account details changed successfully.",
 	"account-deleted": "Your account has been deleted.",
+	// After registering, new email or taken: one notice (no enumeration).
+	"registered": "Thank you. We have sent an email to the address you entered. If you are new here, your account is ready: log in below with that email address and your password, and confirm the address with the link in the email. If you already had an account, the email tells you how to log in or reset your password.",
 }
 
 func (s *Server) accountNoticeCookie() string { return "vitrine_notice_" + s.cookieHash()[:8] }

@@ -163,9 +163,9 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	switch action {
 	case "enroll":
-		e, err := s.accounts.EnrollTOTP(ctx, u.ID)
+		e, err := s.accounts.EnrollTOTP(ctx, u.ID, r.PostFormValue("password"))
 		if err != nil {
-			s.securityRefusal(w, r, err, "", nil)
+			s.securityRefusal(w, r, err, "enroll_password", nil)
 			return
 		}
 		s.renderSecurity(w, r, securityView{enrollment: e})
@@ -199,8 +199,13 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		s.renderSecurity(w, r, securityView{codes: codes,
 			notice: &pages.Notice{Kind: "message", Text: "New recovery codes were made and the old ones no longer work. Save these now: they are shown only once."}})
 	case "disable":
-		if err := s.accounts.DisableTOTP(ctx, u.ID, r.PostFormValue("password")); err != nil {
-			s.securityRefusal(w, r, err, "disable_password", nil)
+		if err := s.accounts.DisableTOTP(ctx, u.ID, r.PostFormValue("password"), r.PostFormValue("code")); err != nil {
+			field := "disable_password"
+			var input *account.InputError
+			if errors.Is(err, account.ErrCodeInvalid) || errors.Is(err, account.ErrCodeReused) || (errors.As(err, &input) && input.Field == "code") {
+				field = "disable_code"
+			}
+			s.securityRefusal(w, r, err, field, nil)
 			return
 		}
 		if err := s.renewLogin(w, r); err != nil {

@@ -205,7 +205,7 @@ func (f *secFixture) wrongCode(secret string) string {
 // the recovery codes shown.
 func (f *secFixture) enable() (string, []string) {
 	f.t.Helper()
-	res, html := f.post("enroll")
+	res, html := f.post("enroll", "password", secPassword)
 	p := f.data(html)
 	if res.StatusCode != 200 || p.Enrollment == nil {
 		f.t.Fatalf("enroll: %d %+v", res.StatusCode, p.Enrollment)
@@ -270,7 +270,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 		if !strings.Contains(html, "Set up two-factor authentication") {
 			t.Error("no setup button in the HTML")
 		}
-		res, html := f.post("enroll")
+		res, html := f.post("enroll", "password", secPassword)
 		p = f.data(html)
 		if res.StatusCode != 200 || p.Enrollment == nil {
 			t.Fatalf("enroll: %d", res.StatusCode)
@@ -347,7 +347,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 			t.Error("codes left not shown")
 		}
 		// Enrolling again is refused while on.
-		if res, _ := f.post("enroll"); res.StatusCode != http.StatusConflict {
+		if res, _ := f.post("enroll", "password", secPassword); res.StatusCode != http.StatusConflict {
 			t.Errorf("enroll while on: %d", res.StatusCode)
 		}
 		if u, _ := db.UserByID(f.ctx, f.user.ID); !strings.HasPrefix(u.TOTPSecret, "v1:") {
@@ -410,10 +410,50 @@ func TestSecurityReusedCodeMailed(t *testing.T) {
 	})
 }
 
+// A stolen login cookie alone cannot turn two-factor on (and so lock the
+// owner out): the setup needs the current password; refused, nothing is
+// started and confirm has nothing to confirm.
+func TestSecurityEnrollNeedsPassword(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newSecFixture(t, db)
+		_, html := f.get()
+		if !strings.Contains(html, `id="wfls-enroll-password"`) || !strings.Contains(html, "Current password") {
+			t.Error("no password field on the setup form")
+		}
+		for _, pw := range []string{"", "wrong password!"} {
+			res, html := f.post("enroll", "password", pw)
+			p := f.data(html)
+			if res.StatusCode != 400 || p.Enrollment != nil || p.Errors["enroll_password"] == "" || p.Notice == nil || p.Notice.Kind != "error" {
+				t.Fatalf("enroll with %q: %d %+v", pw, res.StatusCode, p)
+			}
+			if !strings.Contains(html, `aria-describedby="wfls-enroll-password-hint wfls-enroll-password-error"`) {
+				t.Error("the password's error is not tied to its field")
+			}
+		}
+		if u, _ := f.acc.User(f.ctx, f.user.ID); u.TOTPPending != "" || u.TwoFactor() {
+			t.Fatal("a refused enroll started a setup")
+		}
+		if res, _ := f.post("confirm", "code", "123456"); res.StatusCode != http.StatusConflict {
+			t.Errorf("confirm without a setup: %d", res.StatusCode)
+		}
+		// Wrong passwords count towards the per-user limit of the
+		// password forms: a stolen session cannot guess here either.
+		for range account.CodeFailureLimit - 1 {
+			f.post("enroll", "password", "still wrong!")
+		}
+		res, _ := f.post("enroll", "password", secPassword)
+		if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+			t.Fatalf("enroll after the limit: %d", res.StatusCode)
+		}
+		f.clk.Add(account.FailureWindow + time.Second)
+		f.enable()
+	})
+}
+
 func TestSecurityCodeLockout(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newSecFixture(t, db)
-		_, html := f.post("enroll")
+		_, html := f.post("enroll", "password", secPassword)
 		secret := f.data(html).Enrollment.Secret
 		wrong := f.wrongCode(secret)
 		for i := range account.CodeFailureLimit {
@@ -443,11 +483,12 @@ func TestSecurityCodeLockout(t *testing.T) {
 func TestSecurityDisable(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newSecFixture(t, db)
-		f.enable()
+		secret, _ := f.enable()
 		if _, _, err := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox"); err != nil {
 			t.Fatal(err)
 		}
-		res, html := f.post("disable", "password", "wrong password!")
+		f.clk.Add(30 * time.Second)
+		res, html := f.post("disable", "password", "wrong password!", "code", f.code(secret, f.clk.Now()))
 		p := f.data(html)
 		if res.StatusCode != 400 || p.Errors["disable_password"] != "The password is not correct." || !p.TwoFactor {
 			t.Fatalf("wrong password: %d %+v", res.StatusCode, p)
@@ -455,11 +496,25 @@ func TestSecurityDisable(t *testing.T) {
 		if !strings.Contains(html, `aria-describedby="wfls-disable-password-error"`) {
 			t.Error("the password's error is not tied to its field")
 		}
+		// The password alone no longer turns it off: a stolen session
+		// that learnt the password still needs the second factor.
+		res, html = f.post("disable", "password", secPassword)
+		p = f.data(html)
+		if res.StatusCode != 400 || !strings.Contains(p.Errors["disable_code"], "recovery codes") || !p.TwoFactor {
+			t.Fatalf("no code: %d %+v", res.StatusCode, p)
+		}
+		if !strings.Contains(html, `aria-describedby="wfls-disable-code-hint wfls-disable-code-error"`) {
+			t.Error("the code's error is not tied to its field")
+		}
+		res, html = f.post("disable", "password", secPassword, "code", f.wrongCode(secret))
+		if p = f.data(html); res.StatusCode != 400 || p.Errors["disable_code"] == "" || !p.TwoFactor {
+			t.Fatalf("wrong code: %d %+v", res.StatusCode, p)
+		}
 		if u, _ := f.acc.User(f.ctx, f.user.ID); !u.TwoFactor() {
-			t.Fatal("a wrong password turned two-factor off")
+			t.Fatal("a refused disable turned two-factor off")
 		}
 		before := f.loginToken()
-		res, _ = f.post("disable", "password", secPassword)
+		res, _ = f.post("disable", "password", secPassword, "code", f.code(secret, f.clk.Now()))
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != securityURL {
 			t.Fatalf("disable: %d %q", res.StatusCode, res.Header.Get("Location"))
 		}
@@ -591,10 +646,10 @@ func TestSecurityBadNonce(t *testing.T) {
 		_, d, _ := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox")
 		f.clk.Add(30 * time.Second)
 		fields := map[string][]string{
-			"enroll":        nil,
+			"enroll":        {"password", secPassword},
 			"confirm":       {"code", f.code(secret, f.clk.Now())},
 			"new-codes":     {"password", secPassword},
-			"disable":       {"password", secPassword},
+			"disable":       {"password", secPassword, "code", f.code(secret, f.clk.Now())},
 			"forget-device": {"device", fmt.Sprint(d.ID)},
 			"forget-all":    nil,
 		}

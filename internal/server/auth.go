@@ -241,6 +241,10 @@ func (s *Server) initAccounts() {
 	for _, purpose := range []string{"login", "register", "contact", "review"} {
 		s.bots[purpose] = &botcheck.Service{Store: s.db, Secret: s.cfg.Secret, Purpose: purpose, Now: s.now, Log: s.log}
 	}
+	// The stronger login check asked of an account under attack
+	// (account.ErrStepUp): its own key, ten times the work.
+	s.bots[strongLoginPurpose] = &botcheck.Service{Store: s.db, Secret: s.cfg.Secret, Purpose: strongLoginPurpose,
+		MaxNumber: botcheck.StrongMaxNumber, Now: s.now, Log: s.log}
 }
 
 // botcheckFor is the bot-check of a purpose ("login", "register", ...).

@@ -16,7 +16,10 @@ import (
 // account's addresses when it has none), and a visitor who ticks "Create an
 // account?" gets one, registered with the billing email and the chosen
 // password, linked to the order and logged in. An email already
-// registered refuses the checkout, and no order is placed.
+// registered refuses the checkout, and no order is placed, but only once
+// every other check of the checkout passed (the form, the cart, the
+// payment method), so the refusal costs a real checkout attempt under the
+// checkout's rate limits; the owner of the email is told by mail.
 
 // Account refusals in the checkout's error shape (WooCommerce's codes).
 var (
@@ -61,6 +64,15 @@ func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr check
 	var ie *account.InputError
 	switch {
 	case errors.Is(err, account.ErrEmailTaken):
+		check := pr
+		check.CheckOnly = true
+		if _, err := s.checkout.PlaceOrder(ctx, check); err != nil {
+			return nil, r, err
+		}
+		if err := s.accounts.NotifyRegisterAttempt(ctx, email); err != nil {
+			s.log.Warn("registration attempt notice at checkout", "err", err)
+		}
+		s.kickMail()
 		return nil, r, errCheckoutEmailExists
 	case errors.As(err, &ie):
 		return nil, r, &cart.Error{Status: http.StatusBadRequest, Code: "registration-error-invalid-password", Message: ie.Message}

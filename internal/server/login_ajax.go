@@ -33,7 +33,12 @@ const (
 	msgCodeInvalid        = "<strong>ERROR</strong>: The two-factor code you entered is incorrect. Please try again."
 	msgCodeReused         = "<strong>ERROR</strong>: This two-factor code was already used. Please wait for the next code and try again."
 	msgUnavailable        = "<strong>ERROR</strong>: Logging in is unavailable right now. Please try again in a moment."
+	msgStepUp             = "<strong>ERROR</strong>: This account had many failed login attempts recently, so logging in to it needs a longer check that you are not a robot. Please try again: it may take a few seconds."
 )
+
+// strongLoginPurpose is the stronger bot-check's purpose; its challenge is
+// served at /wp-json/vitrine/v1/botcheck/login-strong.
+const strongLoginPurpose = "login-strong"
 
 // lockedText is the lockout notice with the time to wait, in minutes.
 func lockedText(wait time.Duration) string {
@@ -139,31 +144,42 @@ var errBotcheckRefused = errors.New("login: bot-check refused")
 
 // loginBotcheck checks the login bot-check of a request: a proof
 // (wfls-captcha-jwt) for this login, spent now, or else a fresh ALTCHA
-// payload (wfls-captcha). It returns the proof when one was used.
+// payload (wfls-captcha) of the login check or of the stronger one. It
+// returns the proof when one was used, and whether the attempt counts as
+// strong (account.Attempt.Strong): a proof (issued only after a right
+// password and every check, moments ago) or a stronger payload.
 // errBotcheckRefused is a refusal; any other error means the store could
 // not be asked (fail closed, answer 503).
-func (s *Server) loginBotcheck(ctx context.Context, r *http.Request, login string) (*loginProof, error) {
+func (s *Server) loginBotcheck(ctx context.Context, r *http.Request, login string) (*loginProof, bool, error) {
 	if raw := lastFormValue(r, "wfls-captcha-jwt"); raw != "" {
 		if p, ok := s.parseProof(r, raw, login); ok {
 			first, err := s.db.SpendBotcheck(ctx, "proof:"+p.raw[strings.LastIndexByte(p.raw, '.')+1:], p.expires)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if first {
-				return p, nil
+				return p, true, nil
 			}
 			s.log.Warn("login proof replayed")
 		}
 		// A bad or spent proof falls back to the payload, when there is one.
 	}
-	err := s.botcheckFor("login").Verify(ctx, r.PostFormValue("wfls-captcha"))
+	payload := r.PostFormValue("wfls-captcha")
+	err := s.botcheckFor("login").Verify(ctx, payload)
+	strong := false
+	if errors.Is(err, botcheck.ErrBadSignature) {
+		// Not the login check's: perhaps the stronger one's.
+		if serr := s.botcheckFor(strongLoginPurpose).Verify(ctx, payload); !errors.Is(serr, botcheck.ErrBadSignature) {
+			err, strong = serr, serr == nil
+		}
+	}
 	if err == nil {
-		return nil, nil
+		return nil, strong, nil
 	}
 	if botcheck.IsRefusal(err) {
-		return nil, errBotcheckRefused
+		return nil, false, errBotcheckRefused
 	}
-	return nil, err
+	return nil, false, err
 }
 
 // --- wordfence_ls_authenticate ---
@@ -177,6 +193,9 @@ type lsAnswer struct {
 	Login             int    `json:"login,omitempty"`
 	TwoFactorRequired bool   `json:"two_factor_required,omitempty"`
 	Captcha           string `json:"captcha,omitempty"`
+	// Botcheck, with an error, is the challenge URL of the stronger
+	// bot-check the next attempt needs (the account is under attack).
+	Botcheck string `json:"botcheck,omitempty"`
 }
 
 func lsError(text string, reset bool) lsAnswer { return lsAnswer{Error: text, Reset: &reset} }
@@ -229,7 +248,7 @@ func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 		writeLS(w, http.StatusOK, lsError(msgMissingCredentials, false))
 		return
 	}
-	proof, err := s.loginBotcheck(ctx, r, login)
+	proof, strong, err := s.loginBotcheck(ctx, r, login)
 	if errors.Is(err, errBotcheckRefused) {
 		writeLS(w, http.StatusOK, lsError(msgCaptcha, true))
 		return
@@ -239,7 +258,7 @@ func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
 		return
 	}
-	res, err := s.accounts.Authenticate(ctx, login, password, s.clientIP(r))
+	res, err := s.accounts.AuthenticateAttempt(ctx, account.Attempt{Login: login, Password: password, ClientIP: s.clientIP(r), Strong: strong})
 	if err != nil {
 		s.writeAuthError(w, err)
 		return
@@ -261,8 +280,13 @@ func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 	writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: s.issueProof(r, login, u.ID, true)})
 }
 
+// strongChallengeURL is where the stronger bot-check's challenge is fetched.
+const strongChallengeURL = "/wp-json/vitrine/v1/botcheck/" + strongLoginPurpose
+
 // writeAuthError answers a refused Authenticate: wrong password and unknown
-// login are one answer; a lockout says when to retry.
+// login are one answer; a lockout says when to retry; an account under
+// attack names the stronger check to pass (the page's script runs it and
+// sends the attempt again).
 func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
 	var locked *account.LockedError
 	switch {
@@ -272,6 +296,10 @@ func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
 	case errors.Is(err, account.ErrBadCredentials):
 		// reset false, as the plugin (1.1.15) answers a wrong password.
 		writeLS(w, http.StatusOK, lsError(msgBadCredentials, false))
+	case errors.Is(err, account.ErrStepUp):
+		a := lsError(msgStepUp, true)
+		a.Botcheck = strongChallengeURL
+		writeLS(w, http.StatusOK, a)
 	default:
 		s.log.Error("authenticate", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))

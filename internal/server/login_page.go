@@ -122,7 +122,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		s.refuseLogin(w, r, p, http.StatusBadRequest, msgMissingCredentials)
 		return
 	}
-	proof, err := s.loginBotcheck(ctx, r, login)
+	proof, strong, err := s.loginBotcheck(ctx, r, login)
 	if errors.Is(err, errBotcheckRefused) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgCaptcha)
 		return
@@ -132,7 +132,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		s.refuseLogin(w, r, p, http.StatusServiceUnavailable, msgUnavailable)
 		return
 	}
-	res, err := s.accounts.Authenticate(ctx, login, password, s.clientIP(r))
+	res, err := s.accounts.AuthenticateAttempt(ctx, account.Attempt{Login: login, Password: password, ClientIP: s.clientIP(r), Strong: strong})
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
@@ -141,6 +141,10 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	case errors.Is(err, account.ErrBadCredentials):
 		s.refuseLogin(w, r, p, http.StatusBadRequest, msgBadCredentials)
+		return
+	case errors.Is(err, account.ErrStepUp):
+		// The page's script passes the stronger check and posts again.
+		s.refuseLogin(w, r, p, http.StatusForbidden, msgStepUp)
 		return
 	case err != nil:
 		s.log.Error("authenticate", "err", err)
@@ -214,8 +218,11 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 	p := s.loginPage(r)
 	p.Form = "register"
 	p.Redirect = safeRedirect(r.PostFormValue("redirect"))
-	email, username := strings.TrimSpace(r.PostFormValue("email")), strings.TrimSpace(r.PostFormValue("username"))
-	p.Values.RegEmail, p.Values.RegUsername = email, username
+	// No username is asked: accounts registered here log in by email, so
+	// a taken username can never tell anything either (a posted one is
+	// ignored).
+	email := strings.TrimSpace(r.PostFormValue("email"))
+	p.Values.RegEmail = email
 	if !s.verifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.guestScope(r), nonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
@@ -231,35 +238,42 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 		s.refuseLogin(w, r, p, http.StatusServiceUnavailable, msgUnavailable)
 		return
 	}
-	u, err := s.accounts.Register(ctx, account.Registration{Email: email, Username: username, Password: r.PostFormValue("password")})
+	u, err := s.accounts.Register(ctx, account.Registration{Email: email, Password: r.PostFormValue("password"), ClientIP: s.clientIP(r)})
 	var inErr *account.InputError
+	var locked *account.LockedError
 	switch {
+	case errors.As(err, &locked):
+		setRetryAfter(w, locked.RetryAfter)
+		s.refuseLogin(w, r, p, http.StatusTooManyRequests, "<strong>Error:</strong> Too many registrations from your address. Please try again in "+waitText(locked.RetryAfter)+".")
+		return
 	case errors.As(err, &inErr):
 		s.refuseLogin(w, r, p, http.StatusBadRequest, "<strong>Error:</strong> "+html.EscapeString(inErr.Message))
 		return
 	case errors.Is(err, account.ErrEmailTaken):
-		s.refuseLogin(w, r, p, http.StatusBadRequest, `<strong>Error:</strong> An account is already registered with your email address. <a href="#username">Please log in.</a>`)
-		return
-	case errors.Is(err, account.ErrUsernameTaken):
-		s.refuseLogin(w, r, p, http.StatusBadRequest, "<strong>Error:</strong> An account is already registered with that username. Please choose another.")
-		return
+		// The same answer as a new account's below; the owner is told by
+		// mail (log in, or reset the password).
+		if err := s.accounts.NotifyRegisterAttempt(ctx, email); err != nil {
+			s.log.Warn("registration attempt notice", "err", err)
+		}
 	case err != nil:
 		s.log.Error("register", "err", err)
 		s.refuseLogin(w, r, p, http.StatusServiceUnavailable, msgUnavailable)
 		return
+	default:
+		// The address is proven by the link (account_links.go); until
+		// then the guest orders placed with it stay unlinked.
+		if err := s.sendVerification(ctx, u.ID); err != nil {
+			s.log.Warn("verification mail after registration", "user", u.ID, "err", err)
+		}
 	}
-	if _, err := s.logIn(w, r, u); err != nil {
-		s.pageError(w, "log in after registration", err)
-		return
-	}
-	// The address is proven by the link (account_links.go); until then the
-	// guest orders placed with it stay unlinked.
-	if err := s.sendVerification(ctx, u.ID); err != nil {
-		s.log.Warn("verification mail after registration", "user", u.ID, "err", err)
-	}
-	target := p.Redirect
-	if target == "" {
-		target = "/my-account/"
+	s.kickMail()
+	// New or taken, one answer: no login (that would tell the two
+	// apart), the login form with the same notice, and the page the
+	// visitor was going to kept for after the login.
+	s.setAccountNotice(w, "registered")
+	target := "/my-account/"
+	if p.Redirect != "" {
+		target += "?redirect=" + url.QueryEscape(p.Redirect)
 	}
 	http.Redirect(w, r, target, http.StatusSeeOther)
 }

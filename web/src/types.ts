@@ -706,7 +706,7 @@ export interface AccountLoginPage extends PageBase {
   /** A same-site path to go to after logging in ("" = the account page). */
   redirect: string;
   /** Entered values kept after a refused submit (never passwords). */
-  values: { username: string; reg_email: string; reg_username: string };
+  values: { username: string; reg_email: string };
   /** The form the notices belong to. */
   form: 'login' | 'register';
   notices: LoginNotice[];
@@ -771,7 +771,7 @@ export interface AccountSecurityPage extends PageBase {
   /** A _wpnonce per form: enroll, confirm, new-codes, disable, forget-device, forget-all. */
   nonces: Record<string, string>;
   notice: { kind: 'message' | 'error'; text: string } | null;
-  /** Field errors by field: confirm_code, new_codes_code, new_codes_password, disable_password. */
+  /** Field errors by field: enroll_password, confirm_code, new_codes_code, new_codes_password, disable_password, disable_code. */
   errors: Record<string, string>;
 }
 

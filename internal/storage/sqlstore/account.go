@@ -157,6 +157,12 @@ func queueNotice(ctx context.Context, tx *sqlx.Tx, userID int64, n *account.Noti
 	return EnqueueMailTx(ctx, tx, n.Kind, ref, n.Kind+":"+ref, n.CreatedAt)
 }
 
+// QueueNotice records an account notice and queues its mail in one
+// transaction (account.Store).
+func (db *DB) QueueNotice(ctx context.Context, userID int64, n *account.Notice) error {
+	return db.tx(ctx, func(tx *sqlx.Tx) error { return queueNotice(ctx, tx, userID, n) })
+}
+
 // Notice loads a queued account notice.
 func (db *DB) Notice(ctx context.Context, id int64) (*account.Notice, error) {
 	var r struct {

@@ -22,7 +22,23 @@ describe('security page', () => {
     expect(form).toHaveAttribute('method', 'post');
     expect(form).toHaveAttribute('action', '/my-account/security/');
     expect(hidden(form)).toEqual({ action: 'enroll', nonce: 'n-enroll' });
+    // The setup starts only with the current password.
+    const pw = within(form).getByLabelText('Current password');
+    expect(pw).toHaveAttribute('type', 'password');
+    expect(pw).toHaveAttribute('name', 'password');
+    expect(pw).toHaveAttribute('autocomplete', 'current-password');
+    expect(pw).toBeRequired();
     expect(screen.getByText('No device is remembered.')).toBeInTheDocument();
+  });
+
+  it('ties a refused setup password to its field and focuses it', () => {
+    const msg = 'The password is not correct.';
+    render(<App data={page({ notice: { kind: 'error', text: msg }, errors: { enroll_password: msg } })} />);
+    const pw = document.getElementById('wfls-enroll-password')!;
+    expect(pw).toHaveAttribute('aria-invalid', 'true');
+    expect(pw.getAttribute('aria-describedby')).toBe('wfls-enroll-password-hint wfls-enroll-password-error');
+    expect(document.getElementById('wfls-enroll-password-error')).toHaveTextContent(msg);
+    expect(pw).toHaveFocus();
   });
 
   it('shows the QR code, the key as text and a labelled code field while setting up', () => {
@@ -77,6 +93,11 @@ describe('security page', () => {
     const off = screen.getByRole('form', { name: 'Turn off two-factor authentication' }) as HTMLFormElement;
     expect(hidden(off)).toEqual({ action: 'disable', nonce: 'n-disable' });
     expect(within(off).getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
+    // Turning it off also takes a code from the app or a recovery code.
+    const code = within(off).getByLabelText('Code from your app, or a recovery code');
+    expect(code).toHaveAttribute('name', 'code');
+    expect(code).toBeRequired();
+    expect(code).toHaveAttribute('maxlength', '24');
     expect(screen.queryByRole('button', { name: 'Set up two-factor authentication' })).not.toBeInTheDocument();
   });
 
@@ -86,6 +107,15 @@ describe('security page', () => {
     expect(pw).toHaveAttribute('aria-invalid', 'true');
     expect(document.getElementById(pw.getAttribute('aria-describedby')!)).toHaveTextContent('The password is not correct.');
     expect(pw).toHaveFocus();
+  });
+
+  it('ties a wrong code to the turn-off code field', () => {
+    const msg = 'The code is not correct. Check the time on your device and try the current code.';
+    render(<App data={page({ two_factor: true, recovery_codes_left: 10, notice: { kind: 'error', text: msg }, errors: { disable_code: msg } })} />);
+    const code = document.getElementById('wfls-disable-code')!;
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(document.getElementById('wfls-disable-code-error')).toHaveTextContent(msg);
+    expect(code).toHaveFocus();
   });
 
   it('lists remembered devices as text, each with its own forget button', () => {

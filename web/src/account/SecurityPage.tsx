@@ -72,6 +72,11 @@ function CodeInput(props: Record<string, unknown>) {
   );
 }
 
+/** A six-digit code or a recovery code (turning two-factor off takes either). */
+function AnyCodeInput(props: Record<string, unknown>) {
+  return <input {...props} type="text" className="input-text" maxLength={24} autoComplete="one-time-code" spellCheck={false} autoCapitalize="off" />;
+}
+
 function PasswordInput(props: Record<string, unknown>) {
   return <input {...props} type="password" className="input-text" autoComplete="current-password" />;
 }
@@ -181,11 +186,23 @@ function TwoFactorOff({ data }: { data: SecurityData }) {
         With it on, logging in also asks for a six-digit code from an app on your phone, so a stolen password alone does not open your
         account.
       </p>
-      <form method="post" action={ACTION} className="wfls-form">
+      <form method="post" action={ACTION} className="wfls-form" aria-labelledby="wfls-enroll-heading" noValidate>
+        <h3 id="wfls-enroll-heading">Set up two-factor authentication</h3>
         <Hidden action="enroll" nonce={data.nonces.enroll} />
-        <button type="submit" className="button alt">
-          Set up two-factor authentication
-        </button>
+        <Field
+          id="wfls-enroll-password"
+          name="password"
+          label="Current password"
+          hint="Confirm it is you before the setup starts."
+          error={data.errors.enroll_password}
+        >
+          {(p) => <PasswordInput {...p} required />}
+        </Field>
+        <p>
+          <button type="submit" className="button alt">
+            Set up two-factor authentication
+          </button>
+        </p>
       </form>
     </>
   );
@@ -224,6 +241,15 @@ function TwoFactorOn({ data }: { data: SecurityData }) {
         <Hidden action="disable" nonce={data.nonces.disable} />
         <Field id="wfls-disable-password" name="password" label="Password" error={data.errors.disable_password}>
           {(p) => <PasswordInput {...p} required />}
+        </Field>
+        <Field
+          id="wfls-disable-code"
+          name="code"
+          label="Code from your app, or a recovery code"
+          hint="The six-digit code your authenticator app shows now, or one of your unused recovery codes."
+          error={data.errors.disable_code}
+        >
+          {(p) => <AnyCodeInput {...p} required />}
         </Field>
         <p>
           <button type="submit" className="button">

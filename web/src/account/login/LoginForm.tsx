@@ -8,6 +8,8 @@ import { FormRow } from './FormRow';
 
 /** Screen-reader status while the invisible bot-check works. */
 export const VERIFYING = 'Checking that you are not a robot, please wait…';
+/** Status while the stronger bot-check works (an account under attack). */
+export const VERIFYING_LONGER = 'This account had many failed login attempts, so the check takes a few seconds longer. Please wait…';
 
 /**
  * The login form (WooCommerce's field names) and the two-factor overlay.
@@ -17,7 +19,10 @@ export const VERIFYING = 'Checking that you are not a robot, please wait…';
  * (or in the open overlay when it stays open), the code is cleared and the
  * next try gets a new proof; `login: 1` releases the form for the real
  * submit, and `two_factor_required` opens the code overlay, whose Log In
- * button runs the same check with the code.
+ * button runs the same check with the code. An answer naming a stronger
+ * bot-check (`botcheck`: the account is under attack) is not a refusal of
+ * the owner: the form solves that challenge and sends the attempt again,
+ * once, saying why it takes longer.
  */
 export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHost: () => HTMLElement }) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -95,23 +100,34 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
     const overlayOpen = overlay;
     try {
       let jwt = proof;
-      let captcha = '';
-      if (!jwt) {
-        try {
-          captcha = await obtainProof(data.botcheck.login, proofHost());
-        } catch {
-          show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
-          return;
+      let challengeUrl = data.botcheck.login;
+      let res: Awaited<ReturnType<typeof postAjax<LSAnswer>>>;
+      for (let attempt = 0; ; attempt++) {
+        let captcha = '';
+        if (!jwt) {
+          try {
+            captcha = await obtainProof(challengeUrl, proofHost());
+          } catch {
+            show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
+            return;
+          }
         }
+        const body = new URLSearchParams();
+        new FormData(form).forEach((v, k) => body.append(k, typeof v === 'string' ? v : ''));
+        body.set('wfls-captcha', captcha);
+        body.set('wfls-captcha-jwt', jwt);
+        body.set('action', 'wordfence_ls_authenticate');
+        res = await postAjax<LSAnswer>(data.ajax_url, body);
+        // Whatever the answer, the proof sent is spent.
+        jwt = '';
+        // An account under attack: pass the stronger check and try again, once.
+        if (attempt === 0 && res.ok && res.data.error && res.data.botcheck) {
+          challengeUrl = res.data.botcheck;
+          setStatus(VERIFYING_LONGER);
+          continue;
+        }
+        break;
       }
-      const body = new URLSearchParams();
-      new FormData(form).forEach((v, k) => body.append(k, typeof v === 'string' ? v : ''));
-      body.set('wfls-captcha', captcha);
-      body.set('wfls-captcha-jwt', jwt);
-      body.set('action', 'wordfence_ls_authenticate');
-      const res = await postAjax<LSAnswer>(data.ajax_url, body);
-      // Whatever the answer, the proof sent is spent.
-      jwt = '';
       if (!res.ok) {
         setProof('');
         setPayload('');

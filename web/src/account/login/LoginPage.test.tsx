@@ -26,7 +26,7 @@ function loginPage(over: Partial<AccountLoginPage> = {}): AccountLoginPage {
     remember_device: true,
     lost_password_url: '/my-account/lost-password/',
     redirect: '',
-    values: { username: '', reg_email: '', reg_username: '' },
+    values: { username: '', reg_email: '' },
     form: 'login',
     notices: [],
     support_nonce: '',
@@ -95,7 +95,9 @@ describe('login page', () => {
     expect(screen.getByRole('heading', { name: 'Login' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Register' })).toBeInTheDocument();
     expect(screen.getByLabelText(/Email address/)).toHaveAttribute('name', 'email');
-    expect(screen.getByLabelText(/Username \(optional\)/)).toHaveAttribute('name', 'username');
+    // No username is asked at registration (accounts made here log in by email).
+    expect(document.getElementById('reg_username')).toBeNull();
+    expect(screen.getAllByRole('textbox').map((el) => el.getAttribute('name'))).toEqual(['username', 'email']);
   });
 
   it('logs in without two-factor: proof, ajax with the whole form, then the real submit with the returned proof', async () => {
@@ -118,6 +120,36 @@ describe('login page', () => {
     expect(real.get('wfls-captcha-jwt')).toBe('SIGNED');
     expect(real.get('login')).toBe('Log in');
     expect(real.get('password')).toBe('correct horse battery');
+  });
+
+  it('passes the stronger check an account under attack asks for, then logs in (once; a second refusal is shown)', async () => {
+    const user = userEvent.setup();
+    const stepUp = { error: '<strong>ERROR</strong>: This account had many failed login attempts recently.', reset: true, botcheck: '/wp-json/vitrine/v1/botcheck/login-strong' };
+    const { bodies } = mockFetch({ body: stepUp }, { body: { login: 1, captcha: 'SIGNED' } });
+    proof.mockResolvedValueOnce('PAYLOAD').mockResolvedValueOnce('STRONG');
+    render(<App data={loginPage()} />);
+    const sent = catchRealSubmit(loginForm());
+    await fillLogin(user);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(proof).toHaveBeenNthCalledWith(1, '/wp-json/vitrine/v1/botcheck/login', expect.anything());
+    expect(proof).toHaveBeenNthCalledWith(2, '/wp-json/vitrine/v1/botcheck/login-strong', expect.anything());
+    expect(bodies[1].get('wfls-captcha')).toBe('STRONG');
+    expect(bodies[1].get('password')).toBe('correct horse battery');
+    expect(sent[0].get('wfls-captcha-jwt')).toBe('SIGNED');
+    expect(document.getElementById('login-notices')).toBeEmptyDOMElement();
+
+    // Refused again after the stronger check: the answer is shown, no loop.
+    cleanups.forEach((f) => f());
+    cleanups = [];
+    proof.mockReset();
+    proof.mockResolvedValue('PAYLOAD');
+    const again = mockFetch({ body: stepUp }, { body: stepUp });
+    const sent2 = catchRealSubmit(loginForm());
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(document.getElementById('login-notices')).toHaveTextContent('many failed login attempts'));
+    expect(again.fn).toHaveBeenCalledTimes(2);
+    expect(sent2).toHaveLength(0);
   });
 
   it('shows an error above the form in the alert region and redoes the proof next time', async () => {
@@ -277,7 +309,7 @@ describe('login page', () => {
   });
 
   it('shows a server refusal with the entered login and moves focus to it', () => {
-    render(<App data={loginPage({ notices: [{ kind: 'error', html: '<strong>ERROR</strong>: Bad' }], values: { username: 'ann', reg_email: '', reg_username: '' } })} />);
+    render(<App data={loginPage({ notices: [{ kind: 'error', html: '<strong>ERROR</strong>: Bad' }], values: { username: 'ann', reg_email: '' } })} />);
     expect(document.getElementById('login-notices')).toHaveTextContent('ERROR: Bad');
     expect(document.getElementById('login-notices')).toHaveFocus();
     expect(screen.getByLabelText(/Username or email address/)).toHaveValue('ann');
@@ -319,7 +351,7 @@ describe('registration', () => {
     loginPage({
       form: 'register',
       support_nonce: '1700000000.abc',
-      values: { username: '', reg_email: 'ivy@example.com', reg_username: 'ivy' },
+      values: { username: '', reg_email: 'ivy@example.com' },
       notices: [{ kind: 'error', html: 'Refused. <a href="#wfls-support" class="wfls-registration-captcha-contact">Message to Support</a>' }],
     });
 
@@ -342,7 +374,7 @@ describe('registration', () => {
     expect(b.get('wfls-message')).toBe('Please help');
     expect(b.get('wfls-message-nonce')).toBe('1700000000.abc');
     expect(b.get('email')).toBe('ivy@example.com');
-    expect(b.get('username')).toBe('ivy');
+    expect(b.get('username')).toBe('');
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Message to Support' })).toBeNull());
     expect(link).toHaveFocus();

@@ -71,15 +71,6 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
     <>
       <form ref={formRef} className="woocommerce-form woocommerce-form-register register" method="post" action="/my-account/" onSubmit={onSubmit} data-hold-until-hydrated="">
         <LoginNotices id="register-notices" ref={noticesRef} notices={notices} onClick={onNoticeClick} />
-        <FormRow
-          label="Username"
-          type="text"
-          name="username"
-          id="reg_username"
-          autoComplete="username"
-          defaultValue={data.values.reg_username}
-          help="3 to 60 letters, digits, dots, dashes or underscores. You can always log in with your email address."
-        />
         <FormRow label="Email address" type="email" name="email" id="reg_email" autoComplete="email" required defaultValue={data.values.reg_email} />
         <FormRow
           label="Password"
@@ -109,8 +100,7 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
           nonce={data.support_nonce}
           fields={() => {
             const email = (document.getElementById('reg_email') as HTMLInputElement | null)?.value ?? '';
-            const username = (document.getElementById('reg_username') as HTMLInputElement | null)?.value ?? '';
-            return { email, username };
+            return { email, username: '' };
           }}
           opener={support}
           onClosed={() => setSupport(null)}

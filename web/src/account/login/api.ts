@@ -9,6 +9,12 @@ export interface LSAnswer {
   two_factor_required?: boolean;
   /** A signed proof for wfls-captcha-jwt: the real submit needs no new proof of work. */
   captcha?: string;
+  /**
+   * With an error: the account had many failed logins, and the attempt
+   * needs the stronger bot-check from this challenge URL (the form runs it
+   * and sends the attempt again, once).
+   */
+  botcheck?: string;
 }
 
 /** Spec section 4: HTTP 403 or 503 on the shop's account page. */
