@@ -129,6 +129,7 @@ func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
+	s.clearEmptiedCartCookies(w, r, done)
 	walletOK(w, r, map[string]any{"order_received_url": orderReceivedURL(done)})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/checkout"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment/wallet"
 )
@@ -22,6 +23,7 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	done, err := s.wallet.Return(r.Context(), strings.TrimSpace(r.URL.Query().Get("token")))
+	s.clearEmptiedCartCookies(w, r, done)
 	var we *wallet.Error
 	switch {
 	case err == nil:
@@ -43,6 +45,26 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("wallet: capture outcome unknown", "order", done.ID, "err", err)
 		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
 	}
+}
+
+// clearEmptiedCartCookies: a paid (or on-hold) wallet order emptied its
+// cart, so the buyer's woocommerce_items_in_cart and woocommerce_cart_hash
+// cookies are cleared, as a placed bank-transfer order's are; else every
+// later page's header would still show the cart's items. Only in the
+// browser of the order's own session, and only when that cart is empty
+// now (a buyer back in another browser keeps that browser's cart).
+func (s *Server) clearEmptiedCartCookies(w http.ResponseWriter, r *http.Request, o *checkout.Order) {
+	if o == nil || o.Status == checkout.StatusPending {
+		return
+	}
+	if sess := s.sessionNamed(r, s.now()); sess.id != o.CartSession {
+		return
+	}
+	c, err := s.carts.Get(r.Context(), o.CartSession)
+	if err != nil || len(c.Lines) > 0 {
+		return
+	}
+	s.setCartCookies(w, r, false, "")
 }
 
 // walletNotice is the checkout page's notice after a wallet redirect
