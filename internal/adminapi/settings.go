@@ -93,6 +93,8 @@ func settingsSummary(old, cur settings.Shop) string {
 	add("name", old.Name != cur.Name)
 	add("tagline", old.Tagline != cur.Tagline)
 	add("address", old.Address != cur.Address)
+	add("contact details", old.Email != cur.Email || old.Phone != cur.Phone)
+	add("social profiles", old.Social != cur.Social)
 	add("store notice", old.StoreNotice != cur.StoreNotice)
 	add("coming soon "+onOff(cur.ComingSoon), old.ComingSoon != cur.ComingSoon)
 	add("infinite scroll", old.InfiniteScroll != cur.InfiniteScroll || old.InfiniteScrollHistory != cur.InfiniteScrollHistory)

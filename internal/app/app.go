@@ -599,6 +599,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			log.Info("demo pages published", "pages", n)
 		}
 	}
+	// A new shop's privacy policy, as a draft to complete: only on a
+	// first start (no page at all), never over the owner's pages.
+	if n, err := (&contentpage.Service{Store: db}).SeedFirst(ctx, []contentpage.Input{contentpage.PrivacyDraft(cfg.SiteName)}); err != nil {
+		return fmt.Errorf("privacy policy draft: %w", err)
+	} else if n > 0 {
+		log.Info("privacy policy drafted: complete and publish it", "page", contentpage.Path(contentpage.PrivacySlug))
+	}
 
 	client, err := web.Client()
 	if err != nil {

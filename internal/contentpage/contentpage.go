@@ -34,6 +34,37 @@ const (
 // lightbox shows when it is published.
 const TermsSlug = "terms"
 
+// PrivacySlug is the slug of the privacy policy, which the footer, the
+// contact form's consent line, the registration form and the checkout
+// link when it is published.
+const PrivacySlug = "privacy-policy"
+
+// PrivacyDraft is the privacy policy a new shop starts with, as a draft
+// the owner completes and publishes (WordPress creates one likewise): the
+// headings a shop's policy answers, with what this software itself keeps.
+func PrivacyDraft(shop string) Input {
+	return Input{Slug: PrivacySlug, Title: "Privacy policy", Status: Draft, Body: `<p><strong>Draft:</strong> complete ` +
+		`this page with your shop's own details, have it checked, then publish it.</p>` +
+		`<h2>Who we are</h2><p>` + htmlText(shop) + `, [postal address], [email address].</p>` +
+		`<h2>What we keep and why</h2><ul>` +
+		`<li>Orders: your name, addresses, email, phone and what you bought, to deliver and invoice them and for ` +
+		`as long as accounting law requires.</li>` +
+		`<li>Accounts: your email address and a hash of your password, until you delete the account.</li>` +
+		`<li>Messages sent with the contact form, and their files for [30] days.</li>` +
+		`<li>Reviews: your name, email address and review.</li></ul>` +
+		`<h2>Cookies</h2><p>The shop sets cookies for your cart, your login, the currency you choose and, ` +
+		`unless turned off, where your visit came from (kept with your order). They are first-party cookies; ` +
+		`no advertising cookies are set.</p>` +
+		`<h2>Who we share it with</h2><p>[The payment provider, the carrier, the mail provider.]</p>` +
+		`<h2>Your rights</h2><p>You may ask for a copy of your data, its correction or its deletion through ` +
+		`the <a href="/contact/">contact form</a>.</p>`}
+}
+
+// htmlText escapes s for an HTML text node.
+func htmlText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
 // Limits of a page.
 const (
 	MaxSlug  = 64
@@ -284,6 +315,12 @@ func (s *Service) Reset() {
 	s.mu.Lock()
 	s.links, s.loaded = nil, false
 	s.mu.Unlock()
+}
+
+// SeedFirst is SeedDemo for any shop: a first start (no page at all)
+// sets pages, such as the privacy policy's draft.
+func (s *Service) SeedFirst(ctx context.Context, pages []Input) (int, error) {
+	return s.SeedDemo(ctx, pages)
 }
 
 // SeedDemo sets pages only when the shop has none at all: a demo start

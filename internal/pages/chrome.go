@@ -77,7 +77,7 @@ func (l *Loader) ComingSoon(ctx context.Context) (*Result, error) {
 	settings.User = Visitor
 	settings.StoreNotice = nil
 	settings.Currencies, settings.BaseCurrency = nil, ""
-	page := ComingSoonPage{Base: Base{Page: "coming-soon", URL: ComingSoonURL, Site: Site{live.SiteName, live.Tagline, l.Currency},
+	page := ComingSoonPage{Base: Base{Page: "coming-soon", URL: ComingSoonURL, Site: Site{live.SiteName, live.Tagline, l.Currency}, Year: l.Now().Year(),
 		Nav: []NavCategory{}, Settings: settings}}
 	h := l.head(l.title("Coming soon"), live.Tagline, "")
 	h.Canonical = ""

@@ -2,8 +2,9 @@ package seed
 
 import "vitrine/internal/contentpage"
 
-// DemoPages are the demo shop's content pages: about, shipping, returns and
-// terms (the terms page is also the checkout's terms lightbox). Shipping
+// DemoPages are the demo shop's content pages: about, shipping, returns,
+// terms (the terms page is also the checkout's terms lightbox) and the
+// privacy policy, published. Shipping
 // and returns follow the demo checkout (checkout.DefaultConfig).
 func DemoPages() []contentpage.Input {
 	return []contentpage.Input{
@@ -38,5 +39,21 @@ func DemoPages() []contentpage.Input {
 			`<a href="/returns/">Returns and refunds</a>.</p>` +
 			`<h2>Your data</h2><p>We keep the details you enter to handle your order and for as long as the law ` +
 			`requires; in this demonstration, for as long as the demonstration runs.</p>`},
+		{Slug: contentpage.PrivacySlug, Title: "Privacy policy", Body: `<p>This demonstration shop keeps only ` +
+			`what it needs to run its orders, accounts and messages, and nothing leaves it.</p>` +
+			`<h2>What we keep and why</h2><ul>` +
+			`<li><strong>Orders:</strong> the name, addresses, email address and phone number you enter at the ` +
+			`checkout, and what you ordered, to handle the order.</li>` +
+			`<li><strong>Accounts:</strong> your email address, your addresses and a hash of your password, ` +
+			`until you delete the account from its details page.</li>` +
+			`<li><strong>Messages:</strong> what you send with the <a href="/contact/">contact form</a>; the ` +
+			`files you attach are deleted after 30 days.</li>` +
+			`<li><strong>Reviews:</strong> the name and email address you give with a review.</li></ul>` +
+			`<h2>Cookies</h2><p>First-party cookies only: your cart, your login, the currency you choose, a ` +
+			`dismissed notice, and where your visit came from (kept with an order). Products you viewed are ` +
+			`remembered in your own browser and never sent to us.</p>` +
+			`<h2>Payments</h2><p>Payments go through a sandbox: no card or account details reach us.</p>` +
+			`<h2>Your rights</h2><p>Ask for a copy of your data, its correction or its deletion through the ` +
+			`<a href="/contact/">contact form</a>.</p>`},
 	}
 }

@@ -52,6 +52,9 @@ func (s *Server) paymentDefaults() settings.Payments {
 // usePayments makes d's offline methods the checkout's.
 func (s *Server) usePayments(d settings.Doc[settings.Payments]) {
 	s.payments.SetOffline(d.Value.Methods()...)
+	if s.settings != nil && s.liveSettings.Load() != nil {
+		s.useSettings(s.settings.Current()) // the footer's payment icons
+	}
 }
 
 // walletFromSettings applies saved PayPal settings to the start-up wallet

@@ -37,6 +37,7 @@ func (s *Server) initSettings() error {
 func (s *Server) useSettings(v settings.Versioned) {
 	ps := v.Apply(s.cfg.Settings)
 	ps.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
+	ps.Shop.Payments = s.footerPayments(ps.Wallet)
 	s.liveSettings.Store(&live{
 		Live:       pages.Live{SiteName: v.Name, Tagline: v.Tagline, Settings: ps},
 		ComingSoon: v.ComingSoon,
@@ -110,4 +111,20 @@ func (s *Server) checkoutConfig() *checkout.Config {
 		l = s.checkoutLive.Load()
 	}
 	return l.cfg
+}
+
+// footerPayments are the payment methods the checkout offers, for the
+// footer's icons: the enabled offline methods (payments.go; none known
+// before they are loaded) and the wallet.
+func (s *Server) footerPayments(wallet bool) []string {
+	out := []string{}
+	if s.paymentSettings != nil {
+		for _, m := range s.paymentSettings.Current().Value.Methods() {
+			out = append(out, m.ID())
+		}
+	}
+	if wallet {
+		out = append(out, "paypal")
+	}
+	return out
 }

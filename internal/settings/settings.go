@@ -17,6 +17,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/mail"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +32,12 @@ type Shop struct {
 	Name    string  `json:"name"`
 	Tagline string  `json:"tagline"`
 	Address Address `json:"address"`
+	// Email and Phone are the shop's public contact details, shown in
+	// every page's footer; "" shows none.
+	Email string `json:"email"`
+	Phone string `json:"phone"`
+	// Social are the shop's profiles the footer links.
+	Social Social `json:"social"`
 	// StoreNotice is the banner's text: plain text or simple HTML
 	// (sanitized); "" shows none.
 	StoreNotice string `json:"store_notice"`
@@ -57,6 +65,43 @@ type Address struct {
 	Postcode string `json:"postcode"`
 	State    string `json:"state"`
 	Country  string `json:"country"` // ISO 3166-1 alpha-2, or ""
+}
+
+// Social are the shop's profiles, an https URL per network; "" links none.
+type Social struct {
+	Facebook  string `json:"facebook"`
+	Instagram string `json:"instagram"`
+	X         string `json:"x"`
+	Pinterest string `json:"pinterest"`
+	YouTube   string `json:"youtube"`
+	TikTok    string `json:"tiktok"`
+}
+
+// SocialNetworks are the networks in the footer's order: the JSON field,
+// the name shown, and the field's value in s.
+func (s Social) SocialNetworks() []pages.SocialLink {
+	var out []pages.SocialLink
+	for _, n := range []struct{ key, label, url string }{
+		{"facebook", "Facebook", s.Facebook}, {"instagram", "Instagram", s.Instagram}, {"x", "X", s.X},
+		{"pinterest", "Pinterest", s.Pinterest}, {"youtube", "YouTube", s.YouTube}, {"tiktok", "TikTok", s.TikTok},
+	} {
+		if n.url != "" {
+			out = append(out, pages.SocialLink{Network: n.key, Label: n.label, URL: n.url})
+		}
+	}
+	return out
+}
+
+// Lines is the address as the footer writes it: the street lines, the
+// postcode with the city, the state, the country code; blank parts left out.
+func (a Address) Lines() []string {
+	var out []string
+	for _, l := range []string{a.Line1, a.Line2, strings.TrimSpace(a.Postcode + " " + a.City), a.State, a.Country} {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Versioned is the settings in force and where they come from.
@@ -139,7 +184,8 @@ func (s *Service) Update(ctx context.Context, in Shop, base int64) (Versioned, e
 func normalize(in Shop) Shop {
 	trim := func(p *string) { *p = strings.TrimSpace(*p) }
 	for _, p := range []*string{&in.Name, &in.Tagline, &in.StoreNotice, &in.Address.Line1, &in.Address.Line2, &in.Address.City,
-		&in.Address.Postcode, &in.Address.State, &in.InfiniteScroll, &in.InfiniteScrollHistory} {
+		&in.Address.Postcode, &in.Address.State, &in.InfiniteScroll, &in.InfiniteScrollHistory, &in.Email, &in.Phone,
+		&in.Social.Facebook, &in.Social.Instagram, &in.Social.X, &in.Social.Pinterest, &in.Social.YouTube, &in.Social.TikTok} {
 		trim(p)
 	}
 	in.Address.Country = strings.ToUpper(strings.TrimSpace(in.Address.Country))
@@ -168,8 +214,20 @@ func Validate(in Shop) error {
 		{"address.address_1", in.Address.Line1, 200, false}, {"address.address_2", in.Address.Line2, 200, false},
 		{"address.city", in.Address.City, 100, false}, {"address.postcode", in.Address.Postcode, 20, false},
 		{"address.state", in.Address.State, 100, false},
+		{"email", in.Email, 100, false}, {"phone", in.Phone, 40, false},
 	} {
 		if err := text(c.field, c.v, c.max, c.required); err != nil {
+			return err
+		}
+	}
+	if err := validContact(in.Email, in.Phone); err != nil {
+		return err
+	}
+	for _, n := range []struct{ field, v string }{
+		{"social.facebook", in.Social.Facebook}, {"social.instagram", in.Social.Instagram}, {"social.x", in.Social.X},
+		{"social.pinterest", in.Social.Pinterest}, {"social.youtube", in.Social.YouTube}, {"social.tiktok", in.Social.TikTok},
+	} {
+		if err := validProfile(n.field, n.v); err != nil {
 			return err
 		}
 	}
@@ -192,6 +250,47 @@ func Validate(in Shop) error {
 	return nil
 }
 
+// validContact checks the public email address (one address, no display
+// name) and phone number (digits, spaces and + ( ) - . /, 5 to 15 digits).
+func validContact(email, phone string) error {
+	if email != "" {
+		a, err := mail.ParseAddress(email)
+		at := strings.LastIndexByte(email, '@')
+		if err != nil || a.Address != email || at < 1 || !strings.Contains(email[at:], ".") {
+			return &InputError{"email", "An email address, such as shop@example.com."}
+		}
+	}
+	if phone != "" {
+		digits := 0
+		for _, r := range phone {
+			switch {
+			case r >= '0' && r <= '9':
+				digits++
+			case strings.ContainsRune(" +()-./", r):
+			default:
+				return &InputError{"phone", "Digits, spaces and + ( ) - . / only, such as +1 555 0100 200."}
+			}
+		}
+		if digits < 5 || digits > 15 {
+			return &InputError{"phone", "A phone number has 5 to 15 digits."}
+		}
+	}
+	return nil
+}
+
+// validProfile checks a social profile's address: empty, or an https URL
+// with a host, at most 300 characters.
+func validProfile(field, v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || len(v) > 300 || u.Scheme != "https" || u.Host == "" || u.User != nil || strings.ContainsAny(v, " \t\r\n\x00") {
+		return &InputError{field, "An https address of at most 300 characters, such as https://www.instagram.com/yourshop."}
+	}
+	return nil
+}
+
 func noticeMessage(err error) string {
 	if errors.Is(err, pages.ErrEmptyNotice) {
 		return "The notice has no text left once unsafe HTML is removed."
@@ -206,6 +305,14 @@ func (s Shop) Apply(base pages.Settings) pages.Settings {
 	base.HeaderHideOnScroll = s.HeaderHideOnScroll
 	base.ClearOnReselect, base.ClickableOutOfStock, base.DeselectConflicting = s.ClearOnReselect, s.ClickableOutOfStock, s.DeselectConflicting
 	base.StoreNotice, _ = pages.NewStoreNotice(s.StoreNotice) // validated when saved
+	base.Shop = pages.ShopDetails{AddressLines: s.Address.Lines(), Email: s.Email, Phone: s.Phone,
+		Social: s.Social.SocialNetworks(), Payments: base.Shop.Payments}
+	if base.Shop.AddressLines == nil {
+		base.Shop.AddressLines = []string{}
+	}
+	if base.Shop.Social == nil {
+		base.Shop.Social = []pages.SocialLink{}
+	}
 	return base
 }
 
