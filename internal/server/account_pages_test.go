@@ -62,7 +62,7 @@ func (s *shop) placeFor(userID int64, email string) *checkout.Order {
 	ctx := context.Background()
 	sess := fmt.Sprintf("t_%030x", time.Now().UnixNano())
 	id := s.productID("cotton-tank-top")
-	now := time.Now()
+	now := s.db.Now() // the shop's clock
 	if _, err := s.db.AddLine(ctx, sess, cart.Line{ProductID: id, Quantity: 1, UnitPrice: 2200, Key: cart.LineKey(id, 0, nil)}, now, now.Add(time.Hour),
 		func(*cart.Cart, int64, int64) error { return nil }); err != nil {
 		s.t.Fatal(err)

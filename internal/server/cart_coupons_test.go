@@ -19,7 +19,7 @@ import (
 
 func (s *shop) coupon(c coupon.Coupon) {
 	s.t.Helper()
-	now := time.Now().UTC()
+	now := s.db.Now() // the shop's clock
 	c.Created, c.Updated = now, now
 	if _, err := s.db.CreateCoupon(context.Background(), &c); err != nil {
 		s.t.Fatal(err)
@@ -29,7 +29,7 @@ func (s *shop) coupon(c coupon.Coupon) {
 func TestCartCoupons(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newShop(t, db, "")
-		past := time.Now().Add(-time.Hour)
+		past := db.Now().Add(-time.Hour) // an hour ago on the shop's clock
 		s.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
 		s.coupon(coupon.Coupon{Code: "five", Type: coupon.FixedCart, Amount: 500})
 		s.coupon(coupon.Coupon{Code: "gone", Type: coupon.FixedCart, Amount: 500, Expires: &past})

@@ -35,7 +35,7 @@ func TestCartLineLimitHTTP(t *testing.T) {
 		tank, cap := s.productID("cotton-tank-top"), s.productID("studio-staff-cap")
 		c.addItem(tank, 1)
 		sid := c.sessionID()
-		now := time.Now()
+		now := db.Now() // the shop's clock: the lines live while it reads them
 		for i := 1; i < cart.MaxLines; i++ {
 			l := cart.Line{Key: fmt.Sprintf("%032x", i), ProductID: tank, Quantity: 1, UnitPrice: 100}
 			if _, err := db.AddLine(context.Background(), sid, l, now, now.Add(time.Hour), nil); err != nil {
@@ -44,7 +44,7 @@ func TestCartLineLimitHTTP(t *testing.T) {
 		}
 		lines := func() int {
 			t.Helper()
-			c, err := db.Cart(context.Background(), sid, time.Now())
+			c, err := db.Cart(context.Background(), sid, db.Now())
 			if err != nil {
 				t.Fatal(err)
 			}
