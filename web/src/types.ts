@@ -604,17 +604,25 @@ export interface OrderReceivedPage extends PageBase {
     number: string;
     key: string;
     status: string;
+    /** RFC 3339, for <time>. */
     date_created: string;
+    /** The date as shown ("March 1, 2026"), the server's (the mails say the same). */
+    date: string;
     currency: CurrencyBlock;
     payment_method: string;
     payment_method_title: string;
-    /** Payment instructions (the settings' text and bank details): plain text with line breaks, never HTML. */
+    /** Payment instructions (the settings' text): plain text with line breaks, never HTML. */
     instructions: string;
+    /** A bank transfer's accounts, each a list of labelled details (Bank, Account name, Account number, sort code, IBAN, BIC); [] otherwise. */
+    bank_accounts: { details: { label: string; value: string }[] }[];
     customer_note: string;
     lines: { name: string; quantity: number; variation: { attribute: string; value: string }[]; total: string }[];
     totals: { label: string; value: string }[];
     billing_address: Address;
     shipping_address: Address;
+    /** The addresses as their countries write them (the server's formatter), one text line each; shipping [] when none. */
+    billing_address_lines: string[];
+    shipping_address_lines: string[];
     /** A test order: paid (or to be paid) in a payment sandbox, no money taken. */
     test_order?: boolean;
     /** The sentence shown for a test order. */
@@ -657,7 +665,8 @@ export interface AccountPage extends PageBase {
     next_url: string;
   };
   order?: AccountOrderView;
-  addresses?: { billing: Address | null; shipping: Address | null };
+  /** The saved addresses, and the same as their countries write them (the server's formatter), one text line each. */
+  addresses?: { billing: Address | null; shipping: Address | null; billing_lines: string[]; shipping_lines: string[] };
   address_form?: { kind: 'billing' | 'shipping'; values: Address; nonce: string };
   countries?: CheckoutCountry[];
   phone_required?: boolean;

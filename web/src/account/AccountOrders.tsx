@@ -1,5 +1,5 @@
 import type { AccountPage, AccountOrderView } from '../types';
-import { decodeEntities, formatDate } from '../lib/format';
+import { decodeEntities } from '../lib/format';
 import { OrderDetails } from '../order/OrderReceivedPage';
 
 type Orders = NonNullable<AccountPage['orders']>;
@@ -103,11 +103,14 @@ export function ViewOrder({ order }: { order?: AccountOrderView }) {
       </p>
     );
   }
-  const date = formatDate(order.date_created) || order.date_created;
   return (
     <div className="woocommerce-order account-order">
       <p>
-        Order #<mark className="order-number">{order.number}</mark> was placed on <mark className="order-date">{date}</mark> and is
+        Order #<mark className="order-number">{order.number}</mark> was placed on{' '}
+        <mark className="order-date">
+          <time dateTime={order.date_created}>{order.date}</time>
+        </mark>{' '}
+        and is
         currently <mark className="order-status">{statusLabel(order.status)}</mark>.
       </p>
       {order.test_order && (

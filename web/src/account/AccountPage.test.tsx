@@ -93,10 +93,26 @@ describe('account pages', () => {
   });
 
   it('shows the address book with add and edit links', () => {
-    render(<App data={accountPage({ section: 'edit-address', addresses: { billing: filledBilling, shipping: null } })} />);
+    const lines = ['Ada Lovelace', '12 Analytical Row', 'Albany, NY 12207'];
+    render(<App data={accountPage({ section: 'edit-address', addresses: { billing: filledBilling, shipping: null, billing_lines: lines, shipping_lines: [] } })} />);
     expect(screen.getByRole('link', { name: 'Edit billing address' })).toHaveAttribute('href', '/my-account/edit-address/billing/');
     expect(screen.getByRole('link', { name: 'Add shipping address' })).toHaveAttribute('href', '/my-account/edit-address/shipping/');
     expect(screen.getByText('You have not set up this type of address yet.')).toBeInTheDocument();
+  });
+
+  it("shows a saved address as the server's lines, each on its own line, then the phone and email (never run together)", () => {
+    const lines = ['New Comer', '1 Main St', 'Austin, TX 73301'];
+    const billing = { ...filledBilling, first_name: 'New', last_name: 'Comer', address_1: '1 Main St', city: 'Austin', state: 'TX', postcode: '73301', phone: '5125550100', email: 'newcomer1@example.com' };
+    const data = accountPage({ section: 'edit-address', addresses: { billing, shipping: null, billing_lines: lines, shipping_lines: [] } });
+    for (const html of [renderToString(<App data={data} />), (render(<App data={data} />), document.querySelector('.billing-address address')!.innerHTML)]) {
+      // Lines and contact parts are separated by line breaks, in order, with nothing else between them.
+      const text = html.replace(/<br\s*\/?>/g, '\n').replace(/<[^>]+>/g, '');
+      expect(text).toContain('New Comer\n1 Main St\nAustin, TX 73301\n5125550100\nnewcomer1@example.com');
+    }
+    const address = document.querySelector('.billing-address address') as HTMLElement;
+    expect(address.querySelector('.woocommerce-customer-details--phone')).toHaveTextContent('5125550100');
+    expect(address.querySelector('.woocommerce-customer-details--email')).toHaveTextContent('newcomer1@example.com');
+    expect(address).not.toHaveTextContent('73301 Austin'); // the server's order, not the client's
   });
 
   it('renders the address form with the checkout fields, the nonce, and field errors tied to their inputs; focus goes to the errors', () => {

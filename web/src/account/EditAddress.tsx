@@ -9,9 +9,9 @@ type Form = NonNullable<AccountPage['address_form']>;
 
 /** Both saved addresses with their edit links (WooCommerce's address book). */
 export function AddressBook({ addresses }: { addresses?: Book }) {
-  const cols: { kind: 'billing' | 'shipping'; title: string; a: Address | null | undefined }[] = [
-    { kind: 'billing', title: 'Billing address', a: addresses?.billing },
-    { kind: 'shipping', title: 'Shipping address', a: addresses?.shipping },
+  const cols: { kind: 'billing' | 'shipping'; title: string; a: Address | null | undefined; lines: string[] }[] = [
+    { kind: 'billing', title: 'Billing address', a: addresses?.billing, lines: addresses?.billing_lines ?? [] },
+    { kind: 'shipping', title: 'Shipping address', a: addresses?.shipping, lines: addresses?.shipping_lines ?? [] },
   ];
   return (
     <>
@@ -25,7 +25,11 @@ export function AddressBook({ addresses }: { addresses?: Book }) {
                 {c.a ? 'Edit' : 'Add'}
               </a>
             </header>
-            {c.a ? <AddressLines a={c.a} withContact={c.kind === 'billing'} /> : <p>You have not set up this type of address yet.</p>}
+            {c.a ? (
+              <AddressLines lines={c.lines} phone={c.kind === 'billing' ? c.a.phone : undefined} email={c.kind === 'billing' ? c.a.email : undefined} />
+            ) : (
+              <p>You have not set up this type of address yet.</p>
+            )}
           </section>
         ))}
       </div>

@@ -148,11 +148,22 @@ export function orderReceivedPage(order: OrderReceivedPage['order'] | undefined 
             number: '42',
             key: 'wc_order_abc',
             status: 'on-hold',
-            date_created: '2026-03-01T09:05:07+00:00',
+            date_created: '2026-03-01T09:05:07Z',
+            date: 'March 1, 2026',
             currency: usd,
             payment_method: 'bacs',
             payment_method_title: 'Direct bank transfer',
-            instructions: 'Pay to IBAN DE00 1234 5678 9012 3456 78, reference: your order number.',
+            instructions: 'Make your payment directly into our bank account. Use your order number as the reference.',
+            bank_accounts: [
+              {
+                details: [
+                  { label: 'Bank', value: 'Demo Bank' },
+                  { label: 'Account name', value: 'Vitrine Ltd' },
+                  { label: 'Account number', value: '12345678' },
+                  { label: 'IBAN', value: 'DE00 1234 5678 9012 3456 78' },
+                ],
+              },
+            ],
             customer_note: 'Leave at the door',
             lines: [{ name: 'Beanie', quantity: 2, variation: [{ attribute: 'Color', value: 'Red' }], total: '2000' }],
             totals: [
@@ -162,6 +173,8 @@ export function orderReceivedPage(order: OrderReceivedPage['order'] | undefined 
             ],
             billing_address: filledBilling,
             shipping_address: { ...filledBilling, email: undefined },
+            billing_address_lines: ['Ada Lovelace', '12 Analytical Row', 'Albany, NY 12207'],
+            shipping_address_lines: ['Ada Lovelace', '12 Analytical Row', 'Albany, NY 12207'],
           }
         : order,
   };

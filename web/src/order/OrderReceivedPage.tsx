@@ -1,5 +1,5 @@
-import type { Address, CurrencyBlock, OrderReceivedPage as OrderReceivedData } from '../types';
-import { decodeEntities, formatDate, formatPrice } from '../lib/format';
+import type { CurrencyBlock, OrderReceivedPage as OrderReceivedData } from '../types';
+import { decodeEntities, formatPrice } from '../lib/format';
 import { LineSummary } from '../ui/LineItem';
 import './order.css';
 
@@ -11,38 +11,52 @@ export function money(v: string, c: CurrencyBlock): string {
   return /^-?\d+$/.test(s) ? formatPrice(s, c) : decodeEntities(s);
 }
 
-export function AddressLines({ a, withContact }: { a: Address; withContact: boolean }) {
-  const lines = [
-    [a.first_name, a.last_name].filter(Boolean).join(' '),
-    a.company,
-    a.address_1,
-    a.address_2,
-    [a.postcode, a.city].filter(Boolean).join(' '),
-    a.state,
-    a.country,
-  ]
-    .map((l) => decodeEntities(String(l || '')).trim())
-    .filter(Boolean);
+/**
+ * An address as the server's formatter wrote it (its country's order of
+ * parts, state and country by name): one text line each, joined by line
+ * breaks, then the phone and email on their own lines. Lines are text,
+ * never markup.
+ */
+export function AddressLines({ lines, phone, email }: { lines: string[]; phone?: string; email?: string }) {
+  const rows: { text: string; className?: string }[] = (lines ?? []).filter(Boolean).map((text) => ({ text }));
+  if (phone) rows.push({ text: decodeEntities(phone), className: 'woocommerce-customer-details--phone' });
+  if (email) rows.push({ text: decodeEntities(email), className: 'woocommerce-customer-details--email' });
   return (
     <address>
-      {lines.map((l, i) => (
-        <span key={i} className="address-line">
-          {l}
+      {rows.map((r, i) => (
+        <span key={i} className={r.className ? `${r.className} address-line` : 'address-line'}>
+          {i > 0 && <br />}
+          {r.text}
         </span>
       ))}
-      {withContact && a.phone && <span className="woocommerce-customer-details--phone address-line">{decodeEntities(a.phone)}</span>}
-      {withContact && a.email && <span className="woocommerce-customer-details--email address-line">{decodeEntities(a.email)}</span>}
     </address>
   );
 }
 
-export function hasAddress(a: Address | undefined): a is Address {
-  return !!a && !!(a.address_1 || a.city || a.first_name);
+/** A bank transfer's accounts: a definition list each (Bank, Account name, Account number, sort code, IBAN, BIC). */
+export function BankAccounts({ accounts }: { accounts: Order['bank_accounts'] }) {
+  return (
+    <>
+      {accounts.map((a, i) => (
+        <dl key={i} className="wc-bacs-bank-details order_details bacs_details">
+          {a.details.map((d) => (
+            <div key={d.label} className="bacs-detail">
+              <dt>{d.label}</dt>
+              <dd>
+                <strong>{d.value}</strong>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ))}
+    </>
+  );
 }
 
 function Received({ order }: { order: Order }) {
   const c = order.currency;
   const total = order.totals.find((t) => /^total/i.test(t.label.replace(/[:\s]+$/, '')));
+  const bank = order.bank_accounts ?? [];
   return (
     <div className="woocommerce-order">
       {order.test_order && (
@@ -58,7 +72,10 @@ function Received({ order }: { order: Order }) {
           Order number: <strong>{order.number}</strong>
         </li>
         <li className="woocommerce-order-overview__date date">
-          Date: <strong>{formatDate(order.date_created)}</strong>
+          Date:{' '}
+          <strong>
+            <time dateTime={order.date_created}>{order.date}</time>
+          </strong>
         </li>
         {order.billing_address?.email && (
           <li className="woocommerce-order-overview__email email">
@@ -77,11 +94,19 @@ function Received({ order }: { order: Order }) {
         )}
       </ul>
 
-      {order.instructions && (
+      {order.instructions && order.payment_method !== 'bacs' && (
         <section className="order-instructions" aria-labelledby="order-instructions-heading">
-          <h2 id="order-instructions-heading">{order.payment_method === 'bacs' ? 'Our bank details' : 'Payment instructions'}</h2>
-          {/* The payment settings' text and account details: plain text, never markup. */}
+          <h2 id="order-instructions-heading">Payment instructions</h2>
+          {/* The payment settings' text: plain text, never markup. */}
           <div className="order-instructions__text payment-text">{order.instructions}</div>
+        </section>
+      )}
+      {order.payment_method === 'bacs' && (order.instructions || bank.length > 0) && (
+        <section className="order-instructions" aria-labelledby="order-instructions-heading">
+          <h2 id="order-instructions-heading">Our bank details</h2>
+          {/* The payment settings' text and the accounts: plain text, never markup. */}
+          {order.instructions && <div className="order-instructions__text payment-text">{order.instructions}</div>}
+          <BankAccounts accounts={bank} />
         </section>
       )}
 
@@ -144,12 +169,12 @@ export function OrderDetails({ order }: { order: Order }) {
           <div className="order-addresses">
             <div className="woocommerce-column woocommerce-column--billing-address">
               <h3 className="woocommerce-column__title">Billing address</h3>
-              <AddressLines a={order.billing_address} withContact />
+              <AddressLines lines={order.billing_address_lines} phone={order.billing_address?.phone} email={order.billing_address?.email} />
             </div>
-            {hasAddress(order.shipping_address) && (
+            {order.shipping_address_lines?.length > 0 && (
               <div className="woocommerce-column woocommerce-column--shipping-address">
                 <h3 className="woocommerce-column__title">Shipping address</h3>
-                <AddressLines a={order.shipping_address} withContact={false} />
+                <AddressLines lines={order.shipping_address_lines} />
               </div>
             )}
           </div>

@@ -31,10 +31,22 @@ describe('the order screen', () => {
     expect(screen.getByText('newsletter')).toBeInTheDocument();
     expect(screen.getByText('Source')).toBeInTheDocument();
     expect(screen.getAllByText('1 Main St').length).toBe(2);
+    // The server's lines, in its order, one a line (never rebuilt from the fields).
+    const billing = screen.getByRole('heading', { name: 'Billing address' }).nextElementSibling as HTMLElement;
+    expect(billing.innerHTML.replace(/<br\s*\/?>/g, '\n').replace(/<[^>]+>/g, '')).toBe('Ada Lovelace\n1 Main St\nSacramento, CA 95814');
     expect(screen.getByText('Order status changed from Pending to Processing.')).toBeInTheDocument();
     const mails = screen.getByRole('table', { name: /Mails of order #12/ });
     expect(within(mails).getByText('Waiting to be sent')).toBeInTheDocument();
     expect(within(mails).getByText(/^Sent /)).toBeInTheDocument();
+  });
+
+  it('shows "No address." for an order without a shipping address', async () => {
+    const d = detail();
+    d.vitrine_address_lines = { billing: d.vitrine_address_lines.billing, shipping: [] };
+    stubFetch((m, u) => (m === 'GET' && u === ORDER ? { body: d } : undefined));
+    render(<AdminApp data={adminData} />);
+    await shown();
+    expect(screen.getByRole('heading', { name: 'Shipping address' }).nextElementSibling).toHaveTextContent('No address.');
   });
 
   it('changes the status and announces it', async () => {

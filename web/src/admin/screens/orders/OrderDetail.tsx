@@ -20,7 +20,6 @@ import {
   ORDERS_PATH,
   statusLabel,
   toMinor,
-  type Address,
   type OrderDetail as Order,
   type OrderNote,
   type OrderRefund,
@@ -153,7 +152,7 @@ export function OrderDetail({ id }: { id: number }) {
       <div className="order-columns">
         <section aria-labelledby="order-billing" className="admin-card">
           <h3 id="order-billing">Billing address</h3>
-          <AddressBlock a={order.billing} />
+          <AddressBlock lines={order.vitrine_address_lines?.billing} />
           {order.billing.email ? (
             <p>
               <a href={`mailto:${order.billing.email}`}>{order.billing.email}</a>
@@ -163,7 +162,7 @@ export function OrderDetail({ id }: { id: number }) {
         </section>
         <section aria-labelledby="order-shipping" className="admin-card">
           <h3 id="order-shipping">Shipping address</h3>
-          <AddressBlock a={order.shipping} />
+          <AddressBlock lines={order.vitrine_address_lines?.shipping} />
           {order.customer_note ? (
             <p>
               <strong>Customer's note:</strong> {order.customer_note}
@@ -208,22 +207,15 @@ export function OrderDetail({ id }: { id: number }) {
   );
 }
 
-function AddressBlock({ a }: { a: Address }) {
-  const lines = [
-    [a.first_name, a.last_name].filter(Boolean).join(' '),
-    a.company,
-    a.address_1,
-    a.address_2,
-    [a.city, a.state, a.postcode].filter(Boolean).join(' '),
-    a.country,
-  ].filter(Boolean);
-  if (lines.length === 0) return <p>No address.</p>;
+/** An address as the server wrote it for its country (the storefront's and the mails' lines): text, one a line. */
+function AddressBlock({ lines }: { lines?: string[] }) {
+  if (!lines || lines.length === 0) return <p>No address.</p>;
   return (
     <address>
       {lines.map((l, i) => (
         <span key={i}>
+          {i > 0 && <br />}
           {l}
-          <br />
         </span>
       ))}
     </address>

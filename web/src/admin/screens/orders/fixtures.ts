@@ -42,6 +42,7 @@ export const summary = (id: number, status: string, name: string, total: string)
 
 export const detail = (): OrderDetail => ({
   ...summary(12, 'processing', 'Ada', '95.00'),
+  vitrine_address_lines: { billing: ['Ada Lovelace', '1 Main St', 'Sacramento, CA 95814'], shipping: ['Ada Lovelace', '1 Main St', 'Sacramento, CA 95814'] },
   transaction_id: 'CAPTURE123',
   line_items: [
     {

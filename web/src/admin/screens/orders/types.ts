@@ -103,6 +103,8 @@ export interface OrderDetail extends OrderSummary {
   refund_method: string;
   next_statuses: string[];
   mail_kinds: string[];
+  /** The addresses as their countries write them (the server's formatter, the storefront's and the mails' lines); shipping [] when none. */
+  vitrine_address_lines: { billing: string[]; shipping: string[] };
 }
 
 export const ORDERS_PATH = '/wp-json/wc/v3/orders';
