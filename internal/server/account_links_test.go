@@ -579,7 +579,7 @@ func TestAccountUpkeep(t *testing.T) {
 
 // The account kinds the store queues are the kinds the mail package renders.
 func TestAccountMailKinds(t *testing.T) {
-	want := []string{vmail.KindAccountPasswordReset, vmail.KindAccountVerifyEmail, vmail.KindAccountPasswordChanged, vmail.KindAccountEmailChanged}
+	want := []string{vmail.KindAccountPasswordReset, vmail.KindAccountVerifyEmail, vmail.KindAccountPasswordChanged, vmail.KindAccountEmailChanged, vmail.KindAccountRegisterAttempt}
 	for i, k := range account.MailKinds {
 		if k != want[i] {
 			t.Errorf("kind %d: %q vs %q", i, k, want[i])

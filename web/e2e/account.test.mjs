@@ -52,6 +52,12 @@ async function register(page, address) {
   await page.locator('#reg_email').fill(address);
   await page.locator('#reg_password').fill(PASSWORD);
   await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button[name=register]').click()]);
+  // New or taken, registration answers alike and logs nobody in: the
+  // notice, then an ordinary login.
+  await page.getByText('If you are new here, your account is ready').waitFor();
+  await page.locator('#username').fill(address);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('button[name=login]').click();
   await page.getByText('Hello').waitFor();
 }
 
@@ -135,6 +141,8 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
 
     await page.goto('/my-account/security/');
     await scan(page, 'security page, two-factor off');
+    // The setup starts only with the current password.
+    await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
     const secretEl = page.locator('#wfls-totp-secret');
     await secretEl.waitFor();
@@ -147,6 +155,8 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     const codes = page.locator('#wfls-recovery-codes');
     await codes.waitFor();
     assert.equal(await codes.locator('li').count(), 10, 'ten recovery codes');
+    const recoveryA = (await codes.locator('li').first().textContent()).trim();
+    const recoveryB = (await codes.locator('li').last().textContent()).trim();
     await scan(page, 'security page, recovery codes');
 
     // Log in again: the code overlay asks for the code.
@@ -192,6 +202,28 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     // Escape closes the overlay and gives the focus back to the form.
     await page.keyboard.press('Escape');
     await page.locator('#wfls-prompt-overlay').waitFor({ state: 'detached' });
+
+    // A recovery code stands in for the app at login.
+    await page.locator('button.woocommerce-form-login__submit').click();
+    await page.locator('div#wfls-prompt-overlay').waitFor({ state: 'visible' });
+    await page.locator('#wfls-token').fill(recoveryA);
+    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('div#wfls-prompt-overlay').getByRole('button', { name: 'Log In' }).click()]);
+    await page.getByText('Hello').waitFor();
+
+    // Turning it off takes the password and a code (here a recovery code):
+    // the password alone is refused, the code field marked and focused.
+    await page.goto('/my-account/security/');
+    let off = page.getByRole('form', { name: 'Turn off two-factor authentication' });
+    await off.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await off.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
+    await page.locator('#wfls-disable-code[aria-invalid=true]').waitFor();
+    await expectFocused(page, '#wfls-disable-code');
+    await scan(page, 'security page, turning off without a code');
+    off = page.getByRole('form', { name: 'Turn off two-factor authentication' });
+    await off.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await off.getByLabel('Code from your app, or a recovery code').fill(recoveryB);
+    await off.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
+    await page.getByText('Two-factor authentication is off.', { exact: false }).first().waitFor();
   } finally {
     await context.close();
   }
@@ -221,7 +253,7 @@ test('a Register pressed before the app has loaded is held, then sent through th
     await page.locator('form.register[data-held]').waitFor({ state: 'attached' });
     assert.equal(posts.length, 0, 'nothing is posted without the proof');
     release();
-    await page.getByText('Hello').waitFor();
+    await page.getByText('If you are new here, your account is ready').waitFor();
     assert.equal(posts.length, 1, 'one registration post');
     assert.match(posts[0], /wfls-captcha=[^&]+/, 'the post carries the bot-check proof');
   } finally {
