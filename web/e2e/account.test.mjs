@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { newContext, useShop } from './server.mjs';
 import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived, seriousViolations } from './checkout-helpers.mjs';
+import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
 const PASSWORD = 'a long passphrase for the tests';
@@ -110,6 +111,24 @@ test('register, see the dashboard, log out, log in again with the keyboard only'
 async function expectFocused(page, selector) {
   const focused = await page.evaluate((sel) => document.activeElement === document.querySelector(sel), selector);
   assert.ok(focused, `${selector} has the focus`);
+}
+
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} the login form's fields and button are on screen and uncovered`, async () => {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      await page.goto('/my-account/');
+      // The header's currency control is there (the demo sells in several currencies).
+      await page.getByRole(viewport.width < 768 ? 'button' : 'combobox', { name: /^Currency/ }).waitFor();
+      const login = page.locator('form.woocommerce-form-login');
+      await assertUsable(login.locator('#username'), 'the user name field');
+      await assertUsable(login.locator('#password'), 'the password field');
+      await assertUsable(login.getByRole('button', { name: 'Log in' }), 'the Log in button');
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 test('a wrong password shows the error above the form, announced, and logs nobody in', async () => {

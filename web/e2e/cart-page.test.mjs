@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { newContext, useShop } from './server.mjs';
+import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
 
@@ -65,3 +66,30 @@ test('cart page: axe, keyboard update, remove with Undo, empty state', async () 
     await context.close();
   }
 });
+
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} the cart's quantity buttons, Update cart and Proceed to checkout are on screen and uncovered; so is the currency control`, async () => {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      const tank = await productId(page, 'cotton-tank-top');
+      await page.goto(`/?add-to-cart=${tank}`);
+      const form = page.locator('form.woocommerce-cart-form');
+      await form.getByRole('button', { name: /Increase quantity/ }).first().waitFor({ state: 'visible' });
+      await assertUsable(form.getByRole('button', { name: /Reduce quantity/ }).first(), 'the quantity "−"');
+      await assertUsable(form.getByRole('spinbutton', { name: 'Cotton Tank Top quantity' }), 'the quantity field');
+      await assertUsable(form.getByRole('button', { name: /Increase quantity/ }).first(), 'the quantity "+"');
+      await assertUsable(form.getByRole('button', { name: 'Update cart' }), 'Update cart');
+      await assertUsable(page.getByRole('link', { name: /Proceed to checkout/ }), 'Proceed to checkout');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const currency = page.getByRole(viewport.width < 768 ? 'button' : 'combobox', { name: /^Currency/ });
+      await assertUsable(currency, 'the currency control');
+      if (viewport.width < 768) {
+        await currency.click();
+        await assertUsable(page.getByRole('list', { name: 'Currency' }), 'the currency list');
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newContext, useShop } from './server.mjs';
+import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
 
@@ -137,3 +138,52 @@ test('"Add to cart" on a simple product submits the real form with its quantity'
     assert.ok(sent['add-to-cart'], 'submitted by the real add-to-cart button');
   });
 });
+
+// A full choice, then the bar: it adds the chosen variation through the
+// form's own button, the mini cart opens with focus inside, and its Checkout
+// link is on screen and uncovered; closing gives focus back to the bar.
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} after Black / L the bar adds the variation; the mini cart takes focus and shows Checkout`, async () => {
+    await withPage(
+      async (page) => {
+        const adds = [];
+        page.on('request', (r) => r.url().includes('wc-ajax=add_to_cart') && adds.push(new URLSearchParams(r.postData() || '')));
+        await open(page, '/product/classic-tee/');
+        const choose = async (group, name) => {
+          const radio = page.getByRole('radiogroup', { name: group }).getByRole('radio', { name, exact: true });
+          await assertUsable(radio, `the ${name} swatch`);
+          await radio.click();
+        };
+        await choose('Color', 'Black');
+        await choose('Size', 'L');
+        const variation = await page.locator('form.variations_form input.variation_id').inputValue();
+        assert.notEqual(variation, '0', 'the form matched a variation');
+        await page.evaluate(() => {
+          const form = document.querySelector('.summary form.cart');
+          window.scrollBy(0, form.getBoundingClientRect().bottom + 400);
+        });
+        await waitShown(page, true);
+        const bar = page.getByRole('region', { name: 'Add to cart: Classic Tee' });
+        const button = bar.getByRole('button', { name: 'Add to cart' });
+        await assertUsable(button, 'the sticky bar button', { scroll: false });
+        await button.click();
+        await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '1');
+        assert.equal(adds.length, 1, 'one ajax add');
+        assert.equal(adds[0].get('product_id'), variation, 'the chosen variation was added');
+
+        const narrow = viewport.width < 850;
+        const mini = narrow ? page.getByRole('dialog', { name: 'Cart' }) : page.getByRole('region', { name: 'Cart contents' });
+        await mini.waitFor();
+        await page.waitForFunction(
+          (sel) => !!document.activeElement?.closest(sel),
+          narrow ? 'dialog.mini-cart-drawer' : '#mini-cart-panel',
+        );
+        const checkout = mini.getByRole('link', { name: 'Checkout' });
+        await assertUsable(checkout, 'the mini cart Checkout link', { scroll: false });
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(() => document.activeElement?.classList.contains('sticky-add-to-cart__button'));
+      },
+      { viewport },
+    );
+  });
+}

@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { newContext, useShop } from './server.mjs';
 import { seriousViolations } from './checkout-helpers.mjs';
+import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop({ args: ['--review-auto-approve', '--review-rate-limit', '0'] });
 
@@ -220,3 +221,20 @@ test('comment-page URLs open the Reviews tab and scroll to it', async () => {
     await context.close();
   }
 });
+
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} a #reviews deep link opens the tab with its heading below the sticky header, not under it`, async () => {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      await openReviews(page, 'classic-tee');
+      const heading = page.locator('#tab-reviews h2.woocommerce-Reviews-title');
+      // Where the page put it: no scrolling by the check itself.
+      await assertUsable(heading, 'the Reviews heading', { scroll: false });
+      await page.waitForFunction(() => document.querySelector('.site-header')?.classList.contains('is-stuck'));
+      await assertUsable(heading, 'the Reviews heading with the header stuck', { scroll: false });
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -8,6 +8,7 @@ import { CurrencySwitchers } from '../currency/CurrencySwitcher';
 import { isCurrent, NavMenu } from './NavMenu';
 import { ServerFragment } from '../lib/server-fragments';
 import { MobileMenu } from './MobileMenu';
+import { MobileSearch } from './MobileSearch';
 import { useStickyHeader } from './sticky';
 import './header.css';
 
@@ -23,6 +24,11 @@ export function menuPath(nav: NavCategory[], path: string): string {
   if (path === '/shop/') return path;
   const walk = (items: NavCategory[]): boolean => items.some((i) => isCurrent(i.url, path) || walk(i.children ?? []));
   return walk(nav) ? path : '';
+}
+
+/** Room to leave above a scrolled-to target: the stuck header (bar, category row, its border) and a gap. */
+export function headerOffset(stickyHeight: number, rowHeight: number): number {
+  return stickyHeight + rowHeight + 1 + 16;
 }
 
 /**
@@ -64,6 +70,19 @@ export function SiteHeader({
   useEffect(() => {
     document.documentElement.classList.toggle('header-is-stuck', stuck && !hidden);
   }, [stuck, hidden]);
+  // How much of the viewport's top the stuck header covers (its bar, and on
+  // large screens the category row under it), for scroll-margin-top on
+  // anchored targets (header.css): a deep link's target lands below it.
+  useEffect(() => {
+    const apply = () => {
+      const nav = header.current?.querySelector<HTMLElement>('.primary-nav');
+      const row = nav && getComputedStyle(nav).display !== 'none' ? nav.offsetHeight : 0;
+      document.documentElement.style.setProperty('--header-offset', `${headerOffset(stickyHeight, row)}px`);
+    };
+    apply();
+    window.addEventListener('resize', apply);
+    return () => window.removeEventListener('resize', apply);
+  }, [stickyHeight]);
   const onDropdown = useCallback((open: boolean) => setDropdown(open), []);
   const onDrawer = useCallback((open: boolean) => setDrawer(open), []);
   const onBlur = (e: FocusEvent<HTMLElement>) => {
@@ -111,6 +130,7 @@ export function SiteHeader({
             categories={nav}
             minChars={settings?.search_min_chars}
           />
+          <MobileSearch search={search} minChars={settings?.search_min_chars} categories={nav} />
           <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
           <AccountLinks user={user} />
           <CartMenu count={cartCount} />

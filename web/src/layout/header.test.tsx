@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { HOVER_CLOSE_MS, HOVER_OPEN_MS, NavMenu } from './NavMenu';
 import { MobileMenu } from './MobileMenu';
-import { SiteHeader } from './SiteHeader';
+import { headerOffset, SiteHeader } from './SiteHeader';
 import { listingPage } from '../test/fixtures';
 import type { NavCategory } from '../types';
 
@@ -213,6 +213,27 @@ describe('the site header', () => {
     expect(html).toContain('aria-label="Product categories"');
     expect(html).toContain('id="mobile-menu"');
     expect(html).not.toContain('is-stuck');
+  });
+
+  it('sets --header-offset on the page for anchored targets: the stuck bar, the category row while it shows, a gap', () => {
+    const data = listingPage({ title: 'Clothing' });
+    data.settings = { ...data.settings, sticky_height: 64 };
+    // jsdom has no layout: the category row is 48 px tall.
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('primary-nav') ? 48 : 0;
+    });
+    const { unmount } = render(<SiteHeader data={data} path="/shop/" search="" cartCount={0} />);
+    expect(headerOffset(64, 48)).toBe(64 + 48 + 1 + 16);
+    expect(document.documentElement.style.getPropertyValue('--header-offset')).toBe(`${headerOffset(64, 48)}px`);
+    // The row hidden (small and medium screens): the bar alone, measured again on resize.
+    document.querySelector<HTMLElement>('.primary-nav')!.style.display = 'none';
+    act(() => {
+      window.dispatchEvent(new Event('resize'));
+    });
+    expect(document.documentElement.style.getPropertyValue('--header-offset')).toBe(`${headerOffset(64, 0)}px`);
+    unmount();
+    document.documentElement.style.removeProperty('--header-offset');
+    vi.restoreAllMocks();
   });
 
   it('follows the scroll: stuck past its height with its place kept, hidden going down with hide-on-scroll, never with focus inside', async () => {
