@@ -174,6 +174,25 @@ describe('CurrencySwitchers', () => {
     await waitFor(() => expect((screen.getByRole('combobox', { name: 'Currency' }) as HTMLSelectElement).value).toBe('JPY'));
   });
 
+  it('on a page without prices (contact, about, my account, 404) it marks the cookie\'s currency, and a choice there is marked and announced', async () => {
+    document.cookie = 'wmc_current_currency=JPY; Path=/';
+    for (const page of ['contact', 'page', 'my-account', 'not-found', 'search']) {
+      expect(renderToString(<CurrencySwitchers currencies={list} base="USD" page={page} />)).toMatch(/<option value="USD" selected="">/);
+      const { unmount } = render(<CurrencySwitchers currencies={list} base="USD" page={page} />);
+      await waitFor(() => expect((screen.getByRole('combobox', { name: 'Currency' }) as HTMLSelectElement).value).toBe('JPY'));
+      expect(screen.getByRole('button', { name: 'Currency: JPY' })).toBeTruthy();
+      unmount();
+    }
+    expect(calls).toHaveLength(0);
+    const { container } = render(<CurrencySwitchers currencies={list} base="USD" page="contact" />);
+    const select = screen.getByRole('combobox', { name: 'Currency' }) as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe('JPY'));
+    fireEvent.change(select, { target: { value: 'EUR' } });
+    await waitFor(() => expect(container.querySelector('[aria-live="polite"]')!.textContent).toBe('Prices shown in EUR'));
+    expect(select.value).toBe('EUR');
+    expect(document.cookie).toMatch(/wmc_current_currency=EUR/);
+  });
+
   it('the sidebar opens by keyboard, moves focus, marks the current currency and closes on Escape', async () => {
     const { container } = render(<Page />);
     const tab = container.querySelector<HTMLButtonElement>('.currency-sidebar__tab')!;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SwitcherCurrency } from '../types';
 import { decodeEntities } from '../lib/format';
 import { currencyCookieString, currencySwitched, readCurrencyCookie, useCurrencyState } from './store';
-import { installPriceRefresh, pagePriceRefresher } from './refresh';
+import { collectIds, installPriceRefresh, pagePriceRefresher } from './refresh';
 import { pageHydrated } from '../lib/page-hydration';
 import './currency.css';
 
@@ -216,17 +216,25 @@ export function CurrencySwitchers({
     void r.run();
   }, [refresh, base]);
 
-  // After hydration (the server render never sees the cookie).
+  // After hydration (the server render never sees the cookie). A page with
+  // no price on it (contact, about, my account, 404, an empty search) makes
+  // no price call, so nothing answers which currency is shown: the
+  // shopper's choice (the cookie) is.
+  const [noPrices, setNoPrices] = useState(false);
   useEffect(() => {
     setFromCookie(readCurrencyCookie(document.cookie));
+    setNoPrices(collectIds(document).length === 0);
   }, []);
 
   if (list.length < 2) return null;
   const known = (code: string | undefined) => (code && list.some((c) => c.code === code) ? code : '');
   // Where the price call runs, the switchers mark what its answer shows (the
-  // base until then, or after a failure); elsewhere the amounts are the
-  // server's, in the shopper's currency.
-  const current = refresh ? st.current || base : known(picked) || known(shown) || known(fromCookie) || base;
+  // base until then, or after a failure); on a page without prices, the
+  // shopper's choice; elsewhere the amounts are the server's, in the
+  // shopper's currency.
+  const current = refresh
+    ? st.current || (noPrices ? known(picked) || known(fromCookie) : '') || base
+    : known(picked) || known(shown) || known(fromCookie) || base;
   const onChoose = (code: string) => {
     if (!list.some((c) => c.code === code)) return;
     setPicked(code);
@@ -235,7 +243,7 @@ export function CurrencySwitchers({
       setNote(`Prices will be shown in ${code} on the next page`);
       return;
     }
-    void chooseCurrency(code, document, refresh).then((now) => {
+    void chooseCurrency(code, document, refresh && !noPrices).then((now) => {
       if (now) setNote(announceText(now));
     });
   };
