@@ -290,6 +290,25 @@ export interface Settings {
   header_hide_on_scroll?: boolean;
   /** The shop's store notice (absent: none); html is sanitized by the server. */
   store_notice?: StoreNoticeSettings;
+  /** The footer's shop details (internal/pages/footer.go). */
+  shop?: ShopDetails;
+}
+
+/** settings.shop: the contact details and profiles staff set, and the payment methods offered. */
+export interface ShopDetails {
+  /** The postal address, a line each (empty: none). */
+  address_lines: string[];
+  email?: string;
+  phone?: string;
+  social: SocialLink[];
+  /** Payment method ids the checkout offers: bacs, cod, paypal. */
+  payments: string[];
+}
+
+export interface SocialLink {
+  network: 'facebook' | 'instagram' | 'x' | 'pinterest' | 'youtube' | 'tiktok';
+  label: string;
+  url: string;
 }
 
 /** settings.store_notice: dismissed with the cookie store_notice<id>=hidden (path /). */
@@ -345,6 +364,8 @@ interface PageBase {
   edit_links?: EditLink[];
   /** The shop's published content pages, linked from the footer (absent: none). */
   pages?: PageLink[];
+  /** The footer's © year, from the server's clock when the page was rendered. */
+  year?: number;
 }
 
 /** A published content page (about, shipping, returns, terms). */

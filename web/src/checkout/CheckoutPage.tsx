@@ -3,6 +3,7 @@ import type { Address, CheckoutPage as CheckoutPageData, StoreCart } from '../ty
 import { decodeEntities, formatPrice } from '../lib/format';
 import { useHydrated } from '../listing/hydrated';
 import { Html } from '../ui/Html';
+import { PrivacyText } from '../ui/PrivacyText';
 import { AttributionInputs } from '../attribution/AttributionInputs';
 import { currentAttribution } from '../attribution/attribution';
 import { AddressFields } from './AddressFields';
@@ -630,6 +631,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
                 </div>
                 <PaymentMethods methods={data.payment_methods} value={method} onChange={chooseMethod} error={fieldErrors.payment_method || ''} />
                 <div className="form-row place-order">
+                  <PrivacyText pages={data.pages} purpose="to process your order, to support your visit to this shop" />
                   {data.terms && (
                     <div className="woocommerce-terms-and-conditions-wrapper">
                       <div id="checkout-terms" className="woocommerce-terms-and-conditions checkout-terms-inline">

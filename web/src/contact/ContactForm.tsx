@@ -60,7 +60,27 @@ function tickedFrom(form: ContactFormData): Record<string, boolean> {
  * Controls are uncontrolled (the form's own reset clears them, and the
  * server render is the form a visitor without scripts sees).
  */
-export function ContactForm({ form }: { form: ContactFormData }) {
+/**
+ * An acceptance box's label, its words "privacy policy" linked to the
+ * published policy (privacyUrl; none published: the plain label).
+ */
+function acceptanceLabel(label: string, privacyUrl?: string): ReactNode {
+  const i = privacyUrl ? label.toLowerCase().indexOf('privacy policy') : -1;
+  if (i < 0) return label;
+  const words = label.slice(i, i + 'privacy policy'.length);
+  return (
+    <>
+      {label.slice(0, i)}
+      <a href={privacyUrl} target="_blank" rel="noopener">
+        {words}
+        <span className="screen-reader-text"> (opens in a new tab)</span>
+      </a>
+      {label.slice(i + words.length)}
+    </>
+  );
+}
+
+export function ContactForm({ form, privacyUrl }: { form: ContactFormData; privacyUrl?: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
   // _wpcf7_posted_data_hash: what the last answer gave, sent back with the next submit.
@@ -263,7 +283,7 @@ export function ContactForm({ form }: { form: ContactFormData }) {
                   aria-describedby={describedBy}
                   {...req}
                 />
-                <span className="wpcf7-list-item-label">{f.label}</span>
+                <span className="wpcf7-list-item-label">{acceptanceLabel(f.label, privacyUrl)}</span>
               </label>
             </span>
           </span>

@@ -1,6 +1,7 @@
 import type { ContactPage as ContactPageData } from '../types';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { ContactForm } from './ContactForm';
+import { pageAt, PRIVACY_PATH } from '../lib/legal';
 import './contact.css';
 
 /**
@@ -23,7 +24,7 @@ export function ContactPage({ data }: { data: ContactPageData }) {
           reload the page.
         </p>
       </noscript>
-      <ContactForm form={data.form} />
+      <ContactForm form={data.form} privacyUrl={pageAt(data.pages, PRIVACY_PATH)?.url} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { QuickViewHost } from '../quickview/QuickView';
 import { ComingSoonBanner } from '../frame/ComingSoonBanner';
 import { StoreNotice } from '../frame/StoreNotice';
 import { SiteHeader, type FramePage } from './SiteHeader';
+import { FooterDetails } from './SiteFooter';
 
 export function Layout({ data, children }: { data: FramePage; children: ReactNode }) {
   const { path, query } = parseUrl(data.url);
@@ -52,6 +53,7 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
               ))}
             </ul>
           </nav>
+          <FooterDetails name={data.site.name} shop={data.settings?.shop} pages={data.pages} year={data.year} />
           <ComingSoonBanner user={user} onGone={() => footer.current?.focus()} />
         </div>
       </footer>

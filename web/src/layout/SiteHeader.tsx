@@ -8,6 +8,7 @@ import { CurrencySwitchers } from '../currency/CurrencySwitcher';
 import { isCurrent, NavMenu } from './NavMenu';
 import { ServerFragment } from '../lib/server-fragments';
 import { MobileMenu } from './MobileMenu';
+import { MobileSearch } from './MobileSearch';
 import { useStickyHeader } from './sticky';
 import './header.css';
 
@@ -129,6 +130,7 @@ export function SiteHeader({
             categories={nav}
             minChars={settings?.search_min_chars}
           />
+          <MobileSearch search={search} minChars={settings?.search_min_chars} categories={nav} />
           <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
           <AccountLinks user={user} />
           <CartMenu count={cartCount} />

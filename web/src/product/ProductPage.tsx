@@ -7,6 +7,7 @@ import { RichText } from '../ui/RichText';
 import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
 import { ProductGrid } from '../listing/ProductGrid';
+import { RecentlyViewed } from './RecentlyViewed';
 import { CartArea } from './CartForms';
 import type { ShownVariation } from './VariationForm';
 import { Gallery } from './Gallery';
@@ -161,6 +162,7 @@ export function ProductPage({ data }: { data: ProductData }) {
             <ProductGrid products={data.related} headingLevel={3} eagerCount={0} />
           </section>
         )}
+        <RecentlyViewed current={p.id} />
       </div>
       {hasCartForm(p, data.grouped) && <StickyAddToCart product={p} target={cartArea} variation={v} />}
     </div>

@@ -7,6 +7,7 @@ import { obtainProof } from './botcheck';
 import { VERIFYING } from './LoginForm';
 import { SupportDialog } from './SupportDialog';
 import { FormRow } from './FormRow';
+import { PrivacyText } from '../../ui/PrivacyText';
 
 /**
  * The registration form (WooCommerce's field names). Spec section 4: the
@@ -85,6 +86,7 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
         <input type="hidden" name="woocommerce-register-nonce" value={data.register_nonce} />
         <input type="hidden" name="redirect" value={data.redirect} />
         <input type="hidden" name="wfls-captcha" defaultValue="" />
+        <PrivacyText pages={data.pages} purpose="to manage your account and to support your visit to this shop" />
         <p className="woocommerce-form-row form-row">
           <button ref={submitRef} type="submit" className="woocommerce-Button woocommerce-button button woocommerce-form-register__submit" name="register" value="Register" aria-disabled={busy || undefined}>
             Register
