@@ -40,6 +40,40 @@ describe('CartPage', () => {
     expect(doc.querySelector('a.remove')?.getAttribute('href')).toBe('/cart/?remove_item=k1&_wpnonce=abc123');
   });
 
+  it('the totals show the lines that make the total: subtotal, the chosen shipping rate, each tax line, total', () => {
+    const items = [line('k1', 'Cotton Tank Top', 2)];
+    const taxed: StoreCart = {
+      ...cart(items),
+      totals: {
+        ...usd,
+        total_items: '4400',
+        total_shipping: '500',
+        total_tax: '355',
+        tax_lines: [{ name: 'CA Tax', price: '355', rate: '7.25%' }],
+        total_price: '5255',
+      },
+      needs_shipping: true,
+      shipping_rates: [
+        {
+          package_id: 0,
+          name: 'Shipment 1',
+          items: [{ key: 'k1', name: 'Cotton Tank Top', quantity: 2 }],
+          shipping_rates: [
+            { ...usd, rate_id: 'flat_rate:1', name: 'Flat rate', description: '', delivery_time: '', price: '500', taxes: '36', instance_id: 1, method_id: 'flat_rate', selected: true },
+            { ...usd, rate_id: 'local_pickup:3', name: 'Local pickup', description: '', delivery_time: '', price: '0', taxes: '0', instance_id: 3, method_id: 'local_pickup', selected: false },
+          ],
+        },
+      ],
+    };
+    const html = renderToString(<CartPage data={data({ cart: taxed })} />);
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    const rows = Array.from(doc.querySelectorAll('.cart_totals tr')).map((tr) => tr.textContent);
+    expect(rows).toEqual(['Subtotal$44.00', 'ShippingFlat rate: $5.00', 'CA Tax$3.55', 'Total$52.55']);
+    // Without shipping or tax, subtotal and total only.
+    const plain = new DOMParser().parseFromString(renderToString(<CartPage data={data()} />), 'text/html');
+    expect(Array.from(plain.querySelectorAll('.cart_totals tr')).map((tr) => tr.textContent)).toEqual(['Subtotal$44.00', 'Total$44.00']);
+  });
+
   it("shows the server's notices with WooCommerce's entities decoded, errors as alerts", () => {
     render(
       <CartPage

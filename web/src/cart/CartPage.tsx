@@ -12,6 +12,7 @@ import './cart.css';
 import { ExpressWallet } from '../wallet/ExpressWallet';
 import { onCurrencySwitch } from '../currency/store';
 import { CouponForm, CouponRows } from './CouponForm';
+import { ChosenShippingRows, TaxRows } from '../checkout/OrderReview';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -293,6 +294,8 @@ export function CartPage({ data }: { data: CartPageData }) {
                 </td>
               </tr>
               <CouponRows coupons={cart.coupons} currency={cart.totals} nonce={data.remove_nonce} onRemove={removeCoupon} />
+              <ChosenShippingRows cart={cart} />
+              <TaxRows totals={cart.totals} />
               <tr className="order-total">
                 <th scope="row">Total</th>
                 <td data-title="Total">

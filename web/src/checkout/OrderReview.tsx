@@ -18,7 +18,7 @@ function rateInputId(pkg: number, rateId: string): string {
   return `shipping_method_${pkg}_${rateId.replace(/[^a-zA-Z0-9_-]/g, '')}`;
 }
 
-function RateLabel({ name, price, currency }: { name: string; price: string; currency: CurrencyBlock }) {
+export function RateLabel({ name, price, currency }: { name: string; price: string; currency: CurrencyBlock }) {
   const free = !price || /^0+$/.test(price);
   return (
     <>
@@ -94,6 +94,62 @@ function ShippingRow({
 }
 
 /**
+ * The totals' tax rows: one per tax rate (its label and amount), else one
+ * "Tax" row when there is tax without lines; nothing without tax. The
+ * checkout's order review and the cart page's totals share them.
+ */
+export function TaxRows({ totals: t }: { totals: StoreCart['totals'] }) {
+  const taxLines = t.tax_lines || [];
+  const totalTax = t.total_tax || '0';
+  if (taxLines.length > 0)
+    return (
+      <>
+        {taxLines.map((l, i) => (
+          <tr key={`${l.name}-${i}`} className="tax-rate">
+            <th scope="row">{decodeEntities(l.name)}</th>
+            <td data-title={decodeEntities(l.name)}>
+              <Amount minor={l.price} currency={t} />
+            </td>
+          </tr>
+        ))}
+      </>
+    );
+  if (!/[1-9]/.test(totalTax)) return null;
+  return (
+    <tr className="tax-total">
+      <th scope="row">Tax</th>
+      <td data-title="Tax">
+        <Amount minor={totalTax} currency={t} />
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The cart page's shipping rows: each package's chosen rate (its name and
+ * price), read-only — it is chosen at the checkout; nothing when the cart
+ * needs no shipping.
+ */
+export function ChosenShippingRows({ cart }: { cart: StoreCart }) {
+  const packages = cart.needs_shipping ? cart.shipping_rates || [] : [];
+  return (
+    <>
+      {packages.map((p, i) => {
+        const title = packages.length > 1 ? decodeEntities(p.name) || `Shipping ${i + 1}` : 'Shipping';
+        const rates = p.shipping_rates || [];
+        const r = rates.find((x) => x.selected) ?? rates[0];
+        return (
+          <tr key={p.package_id} className="woocommerce-shipping-totals shipping">
+            <th scope="row">{title}</th>
+            <td data-title={title}>{r ? <RateLabel name={r.name} price={r.price} currency={r} /> : NO_SHIPPING_MESSAGE}</td>
+          </tr>
+        );
+      })}
+    </>
+  );
+}
+
+/**
  * The order review table (WooCommerce's woocommerce-checkout-review-order-table):
  * lines, subtotal, shipping choices per package (radios named
  * shipping_method[<package id>]), taxes and the total, from the Store API cart.
@@ -113,8 +169,6 @@ export function OrderReview({
 }) {
   const t = cart.totals;
   const packages = cart.needs_shipping ? cart.shipping_rates || [] : [];
-  const taxLines = t.tax_lines || [];
-  const totalTax = t.total_tax || '0';
   return (
     <table className="shop_table woocommerce-checkout-review-order-table">
       <caption className="screen-reader-text">Your order</caption>
@@ -151,23 +205,7 @@ export function OrderReview({
         {packages.map((p, i) => (
           <ShippingRow key={p.package_id} pkg={p} index={i} count={packages.length} onSelect={onSelectRate} />
         ))}
-        {taxLines.length > 0
-          ? taxLines.map((l, i) => (
-              <tr key={`${l.name}-${i}`} className="tax-rate">
-                <th scope="row">{decodeEntities(l.name)}</th>
-                <td>
-                  <Amount minor={l.price} currency={t} />
-                </td>
-              </tr>
-            ))
-          : /[1-9]/.test(totalTax) && (
-              <tr className="tax-total">
-                <th scope="row">Tax</th>
-                <td>
-                  <Amount minor={totalTax} currency={t} />
-                </td>
-              </tr>
-            )}
+        <TaxRows totals={t} />
         <tr className="order-total">
           <th scope="row">Total</th>
           <td>
