@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // AccountView is what an account mail shows, already resolved by the
@@ -100,3 +101,14 @@ func AccountMessage(kind string, v AccountView) (Message, error) {
 }
 
 func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// LoginLabel names what Login is, so a mail shows what logs in: "Username"
+// for an account's username, "Email address" for an account without one
+// (it logs in with its email; the name the shop greets it by does not log
+// in). Usernames never hold '@' (account.ValidateUsername).
+func (v AccountView) LoginLabel() string {
+	if strings.Contains(v.Login, "@") {
+		return "Email address"
+	}
+	return "Username"
+}
