@@ -117,10 +117,7 @@ export function FooterDetails({ name, shop, pages, year }: { name: string; shop?
             </ul>
           </nav>
         )}
-        <p className="footer-copyright">
-          © {year ? `${year} ` : ''}
-          {decodeEntities(name)}
-        </p>
+        <p className="footer-copyright">{`© ${year ? `${year} ` : ''}${decodeEntities(name)}`}</p>
       </div>
     </div>
   );
