@@ -63,3 +63,50 @@ test('home → category tile → category listing → product page', async () =>
     await context.close();
   }
 });
+
+test('product page → a tag link → the tag archive', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL);
+  try {
+    const page = await context.newPage();
+    await page.goto('/product/classic-tee/');
+    const tag = page.locator('.product_meta .tagged_as a[rel="tag"]').first();
+    const label = (await tag.textContent()).trim();
+    await Promise.all([page.waitForURL((u) => u.pathname.startsWith('/product-tag/')), tag.click()]);
+    const path = new URL(page.url()).pathname;
+    assert.match(path, /^\/product-tag\/[a-z0-9-]+\/$/);
+    assert.equal((await page.locator('main h1').textContent()).trim(), `Products tagged “${label}”`);
+    const cards = page.locator('ul.products > li.product.type-product');
+    await cards.first().waitFor();
+    assert.ok((await cards.count()) >= 1, 'the tag archive lists product cards');
+    assert.equal(await page.locator('link[rel="canonical"]').getAttribute('href'), new URL(path, shop.server.baseURL).href);
+  } finally {
+    await context.close();
+  }
+});
+
+test('phone header: the search button opens the search box (375×812)', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 375, height: 812 } });
+  try {
+    const page = await context.newPage();
+    await page.goto('/shop/');
+    const button = page.getByRole('button', { name: 'Search products' });
+    await button.waitFor({ state: 'visible' });
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' }); // the button works once the page has hydrated
+    const box = await button.boundingBox();
+    assert.ok(box && box.width >= 24 && box.height >= 24, 'the button is visible and large enough');
+    const onTop = await page.evaluate(([x, y]) => {
+      const el = document.elementFromPoint(x, y);
+      return !!el && !!el.closest('button.search-toggle');
+    }, [box.x + box.width / 2, box.y + box.height / 2]);
+    assert.ok(onTop, 'nothing covers the search button');
+    await button.click();
+    const field = page.locator('#mobile-search input[name="s"]');
+    await field.waitFor({ state: 'visible' });
+    assert.equal(await field.evaluate((el) => el === document.activeElement), true, 'the focus is in the search field');
+    await page.keyboard.press('Escape');
+    await field.waitFor({ state: 'hidden' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+  } finally {
+    await context.close();
+  }
+});
