@@ -79,10 +79,14 @@ func TestCheckoutRateLimitShared(t *testing.T) {
 // Held stock: an unpaid bank-transfer order past the hold is cancelled and
 // its stock restored once, even when two instances release at once; within
 // the hold it is kept; paid orders and cash on delivery are never touched;
-// --hold-stock-minutes 0 never releases.
+// --hold-stock-minutes 0 never releases. The hold ends at its boundary:
+// a second before it the order is kept, at it (an order as old as the
+// hold) it is released.
 func TestHoldStockRelease(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		placed := time.Now().UTC()
+		// On the seeded shop's calendar (whole seconds: the store keeps
+		// the order's time in seconds), so the test reads the same on any day.
+		placed := seedTime.Add(time.Hour)
 		at := func(d time.Duration) func() time.Time { return func() time.Time { return placed.Add(d) } }
 		hold := time.Hour
 		s := &shop{t: t, db: db, srv: newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", ChangePoll: time.Hour,
@@ -125,8 +129,13 @@ func TestHoldStockRelease(t *testing.T) {
 		if n, _ := off.ReleaseHeldStock(context.Background()); n != 0 || status(unpaid) != checkout.StatusOnHold {
 			t.Fatalf("hold stock 0 released %d", n)
 		}
-		// Two instances past the hold, at once: one cancels, stock restored once.
-		later := server.Config{BaseURL: "https://shop.example", ChangePoll: time.Hour, HoldStock: hold, Now: at(hold + time.Minute)}
+		// A second before the hold ends: kept.
+		early := newServerOn(t, db, "", 1, server.Config{BaseURL: "https://shop.example", ChangePoll: time.Hour, HoldStock: hold, Now: at(hold - time.Second)})
+		if n, err := early.ReleaseHeldStock(context.Background()); n != 0 || err != nil || status(unpaid) != checkout.StatusOnHold || stock() != before-4 {
+			t.Fatalf("a second before the hold ends: released %d (%v), %s, stock %d", n, err, status(unpaid), stock())
+		}
+		// Two instances as the hold ends, at once: one cancels, stock restored once.
+		later := server.Config{BaseURL: "https://shop.example", ChangePoll: time.Hour, HoldStock: hold, Now: at(hold)}
 		x, y := newServerOn(t, db, "", 1, later), newServerOn(t, db, "", 1, later)
 		var wg sync.WaitGroup
 		counts := make([]int, 2)
