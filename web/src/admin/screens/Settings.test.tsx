@@ -9,6 +9,9 @@ const stored: ShopSettings = {
   name: 'Vitrine',
   tagline: 'Shop well',
   address: { address_1: '', address_2: '', city: '', postcode: '', state: '', country: '' },
+  email: '',
+  phone: '',
+  social: { facebook: '', instagram: '', x: '', pinterest: '', youtube: '', tiktok: '' },
   store_notice: '',
   coming_soon: false,
   infinite_scroll: 'spinner',
@@ -106,4 +109,23 @@ describe('the settings screen', () => {
     const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
     expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
+});
+
+it('edits the footer\'s contact details and social profiles, and shows a refused profile on its field', async () => {
+  const user = userEvent.setup();
+  const sent: unknown[] = [];
+  stubFetch((method, _url, body) => {
+    if (method === 'PUT') {
+      sent.push(body);
+      return { status: 400, body: { code: 'rest_invalid_param', message: 'Invalid parameter(s): social.instagram', data: { status: 400, params: { 'social.instagram': 'An https address of at most 300 characters.' } } } };
+    }
+    return { status: 200, body: stored };
+  });
+  render(<Settings {...props} />);
+  await user.type(await screen.findByLabelText('Public email address'), 'hello@shop.example');
+  await user.type(screen.getByLabelText('Instagram profile'), 'http://insta');
+  await user.click(screen.getByRole('button', { name: /Save/ }));
+  await waitFor(() => expect(sent).toHaveLength(1));
+  expect(sent[0]).toMatchObject({ email: 'hello@shop.example', social: { instagram: 'http://insta' }, version: 3 });
+  await screen.findByText('An https address of at most 300 characters.');
 });

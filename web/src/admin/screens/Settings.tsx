@@ -3,7 +3,7 @@
 // was loaded with; when someone else saved in between, the server refuses
 // and the screen offers their settings instead of overwriting them.
 
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
@@ -17,6 +17,10 @@ export interface ShopSettings {
   name: string;
   tagline: string;
   address: { address_1: string; address_2: string; city: string; postcode: string; state: string; country: string };
+  /** The footer's public contact details and social profiles (https addresses). */
+  email: string;
+  phone: string;
+  social: Record<SocialNetwork, string>;
   store_notice: string;
   coming_soon: boolean;
   infinite_scroll: 'spinner' | 'button' | 'off';
@@ -31,6 +35,16 @@ export interface ShopSettings {
   version: number;
   updated_at?: string;
 }
+
+type SocialNetwork = 'facebook' | 'instagram' | 'x' | 'pinterest' | 'youtube' | 'tiktok';
+const NETWORKS: [SocialNetwork, string][] = [
+  ['facebook', 'Facebook'],
+  ['instagram', 'Instagram'],
+  ['x', 'X'],
+  ['pinterest', 'Pinterest'],
+  ['youtube', 'YouTube'],
+  ['tiktok', 'TikTok'],
+];
 
 type Flag = 'coming_soon' | 'zoom' | 'lightbox' | 'page_loader' | 'header_hide_on_scroll' | 'clear_on_reselect' | 'clickable_out_of_stock' | 'deselect_conflicting';
 
@@ -140,6 +154,21 @@ export default function Settings(_: ScreenProps) {
           {text('Postcode', 'address.postcode', form.address.postcode, (v) => setAddress('postcode', v))}
           {text('State or county', 'address.state', form.address.state, (v) => setAddress('state', v))}
           {text('Country code', 'address.country', form.address.country, (v) => setAddress('country', v), { hint: 'Two letters, such as US or DE.' })}
+        </>,
+      )}
+      {section(
+        'Contact details and social profiles',
+        <>
+          <p className="admin-field__hint">Shown in every page’s footer; leave a field empty to show none.</p>
+          {text('Public email address', 'email', form.email ?? '', (v) => set('email', v), { autoComplete: 'email' })}
+          {text('Phone number', 'phone', form.phone ?? '', (v) => set('phone', v), { autoComplete: 'tel' })}
+          {NETWORKS.map(([k, label]) => (
+            <Fragment key={k}>
+              {text(`${label} profile`, `social.${k}`, form.social?.[k] ?? '', (v) => set('social', { ...(form.social ?? ({} as Record<SocialNetwork, string>)), [k]: v }), {
+                hint: k === 'facebook' ? 'An https address, such as https://www.facebook.com/yourshop.' : undefined,
+              })}
+            </Fragment>
+          ))}
         </>,
       )}
       {section(
