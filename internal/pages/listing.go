@@ -49,6 +49,14 @@ type ListingQuery struct {
 	MinPrice, MaxPrice *int64
 	// MinorUnit is the base currency's, for writing the filter in URLs.
 	MinorUnit int
+	// FilterCurrency is the currency the price filter was typed in
+	// (?price_currency=: an enabled currency other than the base; "": the
+	// base). Then MinPrice and MaxPrice are its bounds converted to the
+	// base (currency.MinBase, MaxBase), and FilterMin, FilterMax the bounds
+	// as typed, in its minor units (FilterMinorUnit), which URLs carry.
+	FilterCurrency       string
+	FilterMin, FilterMax *int64
+	FilterMinorUnit      int
 }
 
 // NormalizeOrderBy maps unknown sort values to the default.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"vitrine/internal/currency"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
@@ -43,9 +44,19 @@ func listingURL(base string, lq pages.ListingQuery) string {
 	return u
 }
 
-// priceParams are the price filter's normalized query parameters.
+// priceParams are the price filter's normalized query parameters: the
+// bounds as typed, in the currency they were typed in.
 func priceParams(lq pages.ListingQuery) []string {
 	var q []string
+	if lq.FilterCurrency != "" {
+		if lq.FilterMin != nil {
+			q = append(q, "min_price="+plainAmount(*lq.FilterMin, lq.FilterMinorUnit))
+		}
+		if lq.FilterMax != nil {
+			q = append(q, "max_price="+plainAmount(*lq.FilterMax, lq.FilterMinorUnit))
+		}
+		return append(q, "price_currency="+lq.FilterCurrency)
+	}
 	if lq.MinPrice != nil {
 		q = append(q, "min_price="+plainAmount(*lq.MinPrice, lq.MinorUnit))
 	}
@@ -369,9 +380,48 @@ func (s *Server) listingQuery(r *http.Request) pages.ListingQuery {
 		cat = cat[:200]
 	}
 	unit := s.cfg.Currency.MinorUnit
-	return pages.ListingQuery{Page: pageParam(q), OrderBy: pages.NormalizeOrderBy(q.Get("orderby")),
+	lq := pages.ListingQuery{Page: pageParam(q), OrderBy: pages.NormalizeOrderBy(q.Get("orderby")),
 		Search: strings.ToValidUTF8(search, ""), Category: strings.ToValidUTF8(cat, ""),
 		MinPrice: priceParam(q.Get("min_price"), unit), MaxPrice: priceParam(q.Get("max_price"), unit), MinorUnit: unit}
+	s.filterInCurrency(r, &lq)
+	return lq
+}
+
+// filterInCurrency reads a price filter typed in another currency than the
+// base (?price_currency=CODE, an enabled currency; the listing's filter
+// form sends the currency the prices are shown in): the bounds are read in
+// that currency's minor units and converted to the base with the rates and
+// rounding the shop shows prices with, exactly at the edges (a product
+// shown at ¥5,000 is found by a 5,000 lower bound). An unknown, disabled
+// or base code, or no bound, leaves the filter in the base currency.
+func (s *Server) filterInCurrency(r *http.Request, lq *pages.ListingQuery) {
+	q := r.URL.Query()
+	code := strings.ToUpper(strings.TrimSpace(q.Get("price_currency")))
+	if code == "" || len(code) > 8 || code == s.cfg.Currency.Code || s.currencies == nil {
+		return
+	}
+	c, err := s.currencies.Currency(r.Context(), code)
+	if err != nil || c.Code == s.cfg.Currency.Code {
+		return
+	}
+	lo, hi := priceParam(q.Get("min_price"), c.Decimals), priceParam(q.Get("max_price"), c.Decimals)
+	if lo == nil && hi == nil {
+		return
+	}
+	lq.FilterCurrency, lq.FilterMin, lq.FilterMax, lq.FilterMinorUnit = c.Code, lo, hi, c.Decimals
+	lq.MinPrice, lq.MaxPrice = nil, nil
+	if lo != nil {
+		b, ok := currency.MinBase(*lo, lq.MinorUnit, c, maxFilterPrice)
+		if !ok {
+			b = maxFilterPrice + 1 // no price shows that high
+		}
+		lq.MinPrice = &b
+	}
+	if hi != nil {
+		if b, ok := currency.MaxBase(*hi, lq.MinorUnit, c, maxFilterPrice); ok {
+			lq.MaxPrice = &b
+		}
+	}
 }
 
 // priceParam reads a price filter bound in major units ("10", "10.5"); an

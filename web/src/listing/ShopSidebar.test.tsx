@@ -1,8 +1,9 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { ShopSidebar, headerBottom } from './ShopSidebar';
 import { nextSticky, STATIC, STICKY_GAP, STICKY_MIN_WIDTH, stickyStyle, type Sticky, type StickyMeasure } from './sticky-sidebar';
 import { listingPage } from '../test/fixtures';
+import { resetCurrencyState, setCurrencyState } from '../currency/store';
 
 // A 2,000 px container starting at 300 px; header 70 px (spec sticky height) + 15.
 const base: Omit<StickyMeasure, 'scrollY' | 'sidebarHeight'> = {
@@ -115,6 +116,31 @@ describe('ShopSidebar', () => {
     const clear = within(aside).getByRole('link', { name: /^Clear/ });
     expect(clear).toHaveTextContent('Clear the price filter');
     expect(clear).toHaveAttribute('href', '/product-category/clothing/?orderby=price');
+  });
+
+  it("the price filter says its currency and sends the shopper's: the URL's before the price call, its answer after", () => {
+    const inUSD = (url: string) => {
+      const d = listingPage({ url, base: '/shop/' });
+      return { ...d, settings: { ...d.settings!, base_currency: 'USD' } };
+    };
+    const data = inUSD('/shop/?min_price=5000&max_price=8000&price_currency=JPY');
+    const html = renderToString(<ShopSidebar data={data} />);
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    expect(doc.querySelector('.price-filter__currency')?.textContent).toBe('Prices in JPY');
+    expect(doc.querySelector('input[name="price_currency"]')?.getAttribute('value')).toBe('JPY');
+    expect(doc.querySelector<HTMLInputElement>('input[name="min_price"]')?.getAttribute('value')).toBe('5000');
+    // The base: no currency parameter, the label names the base.
+    resetCurrencyState();
+    const { unmount } = render(<ShopSidebar data={inUSD('/shop/')} />);
+    expect(screen.getByText('Prices in USD')).toBeInTheDocument();
+    expect(document.querySelector('input[name="price_currency"]')).toBeNull();
+    unmount();
+    // The price call answered EUR: the filter reads EUR.
+    act(() => setCurrencyState({ current: 'EUR', prices: {} }));
+    render(<ShopSidebar data={inUSD('/shop/')} />);
+    expect(screen.getByText('Prices in EUR')).toBeInTheDocument();
+    expect(document.querySelector('input[name="price_currency"]')?.getAttribute('value')).toBe('EUR');
+    resetCurrencyState();
   });
 
   it('is static on the server, with no inline position', () => {

@@ -4,9 +4,10 @@ import { decodeEntities } from '../lib/format';
 import { buildQuery, parseUrl } from '../lib/url';
 import { keptQuery } from './listing-helpers';
 import { nextSticky, STATIC, STICKY_GAP, STICKY_MIN_WIDTH, stickyStyle, type Sticky } from './sticky-sidebar';
+import { useCurrencyState } from '../currency/store';
 import './sidebar.css';
 
-const PRICE_PARAMS = ['min_price', 'max_price'];
+const PRICE_PARAMS = ['min_price', 'max_price', 'price_currency'];
 
 /**
  * The bottom edge of the header when it stays in view (fixed or sticky, the
@@ -130,8 +131,10 @@ function CategoryList({ items, path }: { items: NavCategory[]; path: string }) {
 /**
  * The listing's sidebar, as WooCommerce shop pages have it: the product
  * categories with their counts, and a price filter (a plain GET form:
- * ?min_price= and ?max_price= in the base currency, which the server reads
- * into the listing and its URL). Sticky from 850 px (useStickySidebar).
+ * ?min_price= and ?max_price= in the currency the prices are shown in, named
+ * by ?price_currency= when it is not the base; the server converts them to
+ * the base with the shop's rates and rounding). The filter says which
+ * currency it reads. Sticky from 850 px (useStickySidebar).
  */
 export function ShopSidebar({ data }: { data: ListingPage }) {
   const column = useRef<HTMLElement>(null);
@@ -144,7 +147,11 @@ export function ShopSidebar({ data }: { data: ListingPage }) {
   const max = value('max_price');
   const kept = keptQuery(data.url).filter(([k]) => PRICE_PARAMS.indexOf(k) < 0);
   const action = data.base === '/' ? '/' : data.base;
-  const code = data.settings?.base_currency || data.site.currency?.currency_code || '';
+  const base = data.settings?.base_currency || data.site.currency?.currency_code || '';
+  // The currency the page's prices are shown in: the price call's answer
+  // after hydration; before it, the one the URL's filter was typed in.
+  const shown = useCurrencyState().current;
+  const code = shown || value('price_currency') || base;
   return (
     <aside className="shop-sidebar" ref={column} aria-label="Shop filters">
       <div className="shop-sidebar__inner" ref={box}>
@@ -191,6 +198,12 @@ export function ShopSidebar({ data }: { data: ListingPage }) {
                 placeholder="Max"
               />
             </div>
+            {code && (
+              <p className="price-filter__currency" id={`${id}-currency`}>
+                {`Prices in ${code}`}
+              </p>
+            )}
+            {code && code !== base && <input type="hidden" name="price_currency" value={code} />}
             {kept.map(([k, v], i) => (
               <input key={k + i} type="hidden" name={k} value={v} />
             ))}
