@@ -223,4 +223,29 @@ describe('CurrencySwitchers', () => {
     fireEvent.click(tab);
     expect([...panel.querySelectorAll('button')][1]).toHaveAttribute('aria-current', 'true');
   });
+
+  it('the sidebar list, a dropdown under its tab in the header, closes on a press outside or Tab out', () => {
+    const { container } = render(
+      <>
+        <Page />
+        <a href="/elsewhere/">Elsewhere</a>
+      </>,
+    );
+    const tab = container.querySelector<HTMLButtonElement>('.currency-sidebar__tab')!;
+    const panel = document.getElementById(tab.getAttribute('aria-controls')!)!;
+    const elsewhere = screen.getByRole('link', { name: 'Elsewhere' });
+    fireEvent.click(tab);
+    expect(panel.hidden).toBe(false);
+    fireEvent.pointerDown(panel.querySelector('button')!);
+    expect(panel.hidden).toBe(false); // inside: stays
+    fireEvent.pointerDown(elsewhere);
+    expect(panel.hidden).toBe(true);
+    expect(tab).toHaveAttribute('aria-expanded', 'false');
+
+    fireEvent.click(tab);
+    expect(panel.hidden).toBe(false);
+    act(() => elsewhere.focus());
+    expect(panel.hidden).toBe(true);
+    expect(document.activeElement).toBe(elsewhere);
+  });
 });

@@ -92,12 +92,26 @@ function HeaderSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[];
   );
 }
 
-/** The spec's sidebar variant under 768 px: a fixed side tab opening a list. */
+/**
+ * The spec's sidebar variant under 768 px: a tab opening a list. It sits in
+ * the header's bar and the list drops down under it (currency.css): a fixed
+ * side tab would cover the page. A press outside or Tab out closes the list.
+ */
 function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]; current: string; onChoose: (c: string) => void }) {
   const [open, setOpen] = useState(false);
   const id = 'currency-sidebar'; // fixed, as HeaderSwitcher's
   const tab = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -126,7 +140,16 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
   };
 
   return (
-    <div className={'woo-multi-currency wmc-sidebar currency-sidebar' + (open ? ' is-open' : '')} data-wmc-layout="sidebar" onKeyDown={onKey}>
+    <div
+      ref={root}
+      className={'woo-multi-currency wmc-sidebar currency-sidebar' + (open ? ' is-open' : '')}
+      data-wmc-layout="sidebar"
+      onKeyDown={onKey}
+      onBlur={(e) => {
+        const next = e.relatedTarget as Node | null;
+        if (next && !e.currentTarget.contains(next)) setOpen(false);
+      }}
+    >
       <button
         ref={tab}
         type="button"
