@@ -192,6 +192,9 @@ func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
 		}
 		_, text, htm := textAndHTML(t, byTo["jean@example.com"])
 		_, noticeText, noticeHTML := textAndHTML(t, byTo["orders@shop.example"])
+		// Mail lines end in CRLF on the wire.
+		crlf := strings.NewReplacer("\r\n", "\n")
+		text, htm, noticeText, noticeHTML = crlf.Replace(text), crlf.Replace(htm), crlf.Replace(noticeText), crlf.Replace(noticeHTML)
 		for name, part := range map[string]string{"confirmation text": text, "confirmation html": markupText(htm)} {
 			for _, once := range []string{"Payment method:", "Our bank details", "000123456789"} {
 				if n := strings.Count(part, once); n != 1 {
@@ -296,7 +299,7 @@ func TestPasswordResetMailNamesTheLogin(t *testing.T) {
 		named := map[string]string{}
 		for _, m := range s.mails() {
 			named[m.to] = m.text
-			htm := markupText(m.html)
+			htm := markupText(strings.ReplaceAll(m.html, "\r\n", "\n"))
 			switch m.to {
 			case "newcomer1@example.com":
 				if !strings.Contains(m.text, "Email address: newcomer1@example.com") || strings.Contains(m.text, "Username:") ||
