@@ -99,8 +99,23 @@ test('the product page PayPal button buys the product shown', async () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
     await page.getByRole('button', { name: 'Pay with PayPal' }).click();
+    // The sandbox buyer lives in San Jose, CA: CA tax changes the total, so
+    // nothing is charged and the checkout shows the new total to confirm.
+    await page.waitForURL(/\/checkout\/\?wallet=total/);
+    await page.getByText('changes the taxes or shipping of your order').first().waitFor();
+    await page.locator('.woocommerce-checkout-review-order-table').getByText('CA Tax').waitFor();
+    await page.waitForSelector('form[name="checkout"][novalidate]');
+    // The form holds PayPal's address; the checkout asks for a phone.
+    assert.equal(await page.locator('#billing_city').inputValue(), 'San Jose');
+    await page.locator('#billing_phone').fill('+1 555 010 0200');
+    await page.getByRole('radio', { name: 'PayPal' }).check();
+    await acceptTerms(page);
+    await page.getByRole('button', { name: 'PayPal', exact: true }).click();
+    await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
+    await page.getByRole('button', { name: 'Pay with PayPal' }).click();
     const { details } = await orderReceived(page);
     assert.match(details, /Cotton Tank Top/);
+    assert.match(details, /CA Tax/);
   } finally {
     await context.close();
   }
