@@ -25,8 +25,9 @@ func TestCartHashMatchesService(t *testing.T) {
 		if r.status != 201 || len(r.items()) != 2 {
 			t.Fatalf("add: %d %s", r.status, r.raw)
 		}
-		svc := &checkout.Service{Store: db, Carts: &cart.Service{Store: db, Catalog: storetest.Cache(db)},
-			Config: s.srv.CheckoutConfig(), Payments: s.srv.Payments()}
+		// The services read the shop's clock, as the server's do.
+		svc := &checkout.Service{Store: db, Carts: &cart.Service{Store: db, Catalog: storetest.Cache(db), Now: db.Now},
+			Config: s.srv.CheckoutConfig(), Payments: s.srv.Payments(), Now: db.Now}
 		pc, err := svc.Cart(context.Background(), c.sessionID(), "")
 		if err != nil {
 			t.Fatal(err)
