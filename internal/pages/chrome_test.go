@@ -1,6 +1,8 @@
 package pages_test
 
 import (
+	"time"
+
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -48,7 +50,8 @@ func TestComingSoonPage(t *testing.T) {
 	settings := pages.DefaultSettings()
 	settings.StoreNotice = notice
 	settings.Currencies = []pages.CurrencyOption{{Code: "USD"}, {Code: "EUR"}}
-	l := &pages.Loader{Currency: usd, SiteName: "Vitrine", Tagline: "Soon", BaseURL: "https://shop.example", Settings: settings}
+	l := &pages.Loader{Currency: usd, SiteName: "Vitrine", Tagline: "Soon", BaseURL: "https://shop.example", Settings: settings,
+		Now: func() time.Time { return time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC) }}
 	ctx := pages.WithUser(context.Background(), pages.User{LoggedIn: true, ID: 9, DisplayName: "Carla"})
 	res, err := l.ComingSoon(ctx)
 	if err != nil {
