@@ -1103,6 +1103,11 @@ func TestRegisterLimitAndAttemptNotice(t *testing.T) {
 		if _, err := f.svc.Register(f.ctx, account.Registration{Email: "cli@example.com", Password: goodPassword}); err != nil {
 			t.Errorf("no address: %v", err)
 		}
+		// A shop that turned the limit off (--register-rate-limit 0).
+		off := &account.Service{Store: db, Now: f.clock.Now, RegisterLimit: -1}
+		if _, err := off.Register(f.ctx, account.Registration{Email: "unlimited@example.com", Password: goodPassword, ClientIP: "2001:db8:5:6::9"}); err != nil {
+			t.Errorf("limit off: %v", err)
+		}
 
 		// The attempt notice: queued for an existing account only, once
 		// an hour, and its mail names the account's address.

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"vitrine/internal/account"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/importer"
@@ -131,6 +132,9 @@ type Config struct {
 	ReviewVerifiedOnly    bool
 	ReviewAutoApprove     bool
 	ReviewRateLimit       int
+	// RegisterRateLimit is registrations allowed per client address per
+	// hour (0: off).
+	RegisterRateLimit int
 	// ContactFileRetentionDays is how many days files uploaded with the
 	// contact form are kept (1 to 3650); the messages stay.
 	ContactFileRetentionDays int
@@ -234,6 +238,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.ReviewVerifiedOnly, "review-verified-only", false, "reviews: only logged-in customers who bought the product may review it")
 	boolean(&c.ReviewAutoApprove, "review-auto-approve", false, "reviews: publish new reviews at once instead of holding them for moderation (reviews with more than 2 links are held anyway)")
 	num(&c.ReviewRateLimit, "review-rate-limit", review.DefaultRateLimit, "reviews: posts allowed per client address (IPv6: per /64) per 10 minutes, shared by all instances (0: no limit)")
+	num(&c.RegisterRateLimit, "register-rate-limit", account.RegisterLimitPerAddress, "registrations allowed per client address (IPv6: per /64) per hour, counted whatever their outcome, shared by all instances (0: no limit)")
 	num(&c.HoldStockMinutes, "hold-stock-minutes", 60, "minutes an unpaid bank-transfer order holds its stock before it is cancelled and the stock released (0: never)")
 	str(&c.VideoLoad, "video-load", "press", "videos in descriptions and pages load their player on a press of Play (press), or also near the viewport (viewport; phones and Safari after the first touch or --video-delay-ms)")
 	num(&c.VideoDelayMS, "video-delay-ms", 0, "with --video-load viewport: on phones and Safari, also start watching the viewport after this many ms without a touch (0: only after one)")
@@ -331,7 +336,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"checkout-rate-limit", c.CheckoutRateLimit}, {"checkout-rate-limit-address", c.CheckoutRateLimitAddress}, {"hold-stock-minutes", c.HoldStockMinutes}, {"review-rate-limit", c.ReviewRateLimit}} {
+	}{{"checkout-rate-limit", c.CheckoutRateLimit}, {"checkout-rate-limit-address", c.CheckoutRateLimitAddress}, {"hold-stock-minutes", c.HoldStockMinutes}, {"review-rate-limit", c.ReviewRateLimit}, {"register-rate-limit", c.RegisterRateLimit}} {
 		if v.n < 0 || v.n > 1_000_000 {
 			return c, nil, fmt.Errorf("--%s %d: use 0 (off) to 1000000", v.name, v.n)
 		}
@@ -645,7 +650,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	reviews := review.DefaultSettings()
 	reviews.RatingsRequired, reviews.VerifiedOnly, reviews.AutoApprove = !cfg.ReviewRatingsOptional, cfg.ReviewVerifiedOnly, cfg.ReviewAutoApprove
 	reviews.RateLimit = cfg.ReviewRateLimit
-	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler, Reviews: &reviews,
+	accounts := account.Service{RegisterLimit: cfg.RegisterRateLimit}
+	if cfg.RegisterRateLimit == 0 {
+		accounts.RegisterLimit = -1 // off
+	}
+	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler, Reviews: &reviews, Accounts: accounts,
 		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,

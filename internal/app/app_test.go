@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"vitrine/internal/account"
 	"vitrine/internal/review"
 )
 
@@ -134,6 +135,16 @@ func TestParseDefaultsAndErrors(t *testing.T) {
 	}
 	if _, _, err := parse([]string{"--review-rate-limit", "-1"}, env(nil), &errb); err == nil {
 		t.Error("--review-rate-limit -1 accepted")
+	}
+	// Registrations per client address an hour: 5 by default, 0 off.
+	if c, _, err := parse(nil, env(nil), &errb); err != nil || c.RegisterRateLimit != account.RegisterLimitPerAddress {
+		t.Errorf("register default: %d %v", c.RegisterRateLimit, err)
+	}
+	if c, _, err := parse(nil, env(map[string]string{"VITRINE_REGISTER_RATE_LIMIT": "0"}), &errb); err != nil || c.RegisterRateLimit != 0 {
+		t.Errorf("register off: %d %v", c.RegisterRateLimit, err)
+	}
+	if _, _, err := parse([]string{"--register-rate-limit", "-1"}, env(nil), &errb); err == nil {
+		t.Error("--register-rate-limit -1 accepted")
 	}
 	for _, bad := range [][]string{{"--checkout-rate-limit", "-1"}, {"--hold-stock-minutes", "-5"}, {"--checkout-rate-limit-address", "x"}} {
 		if _, _, err := parse(bad, env(nil), &errb); err == nil {

@@ -13,7 +13,9 @@ import { newContext, useShop } from './server.mjs';
 import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived, seriousViolations } from './checkout-helpers.mjs';
 import { assertUsable, WIDTHS } from './visible.mjs';
 
-const shop = useShop();
+// Every test registers from 127.0.0.1: the per-address registration
+// limit (internal/server tests cover it) is off here.
+const shop = useShop({ args: ['--register-rate-limit', '0'] });
 const PASSWORD = 'a long passphrase for the tests';
 
 async function scan(page, label, include) {
