@@ -194,8 +194,8 @@ func TestOwnerLogsInDuringAttack(t *testing.T) {
 			t.Fatalf("the owner logged in %d times out of %d during the attack", ok, logins)
 		}
 		// No address had more than FailureLimit guesses checked in the
-		// window, and most guesses were not checked at all.
-		if checked.Load() > int64(addresses*account.FailureLimit) || stepUp.Load()+locked.Load() <= checked.Load() {
+		// window.
+		if checked.Load() > int64(addresses*account.FailureLimit) {
 			t.Errorf("guesses: %d checked, %d asked for the stronger check, %d refused by their address, %d in all",
 				checked.Load(), stepUp.Load(), locked.Load(), total.Load())
 		}
