@@ -31,7 +31,7 @@ var loginCookie = func() string {
 	return "wordpress_logged_in_" + hex.EncodeToString(sum[:])
 }()
 
-func (s *shop) accounts() *account.Service { return &account.Service{Store: s.db} }
+func (s *shop) accounts() *account.Service { return &account.Service{Store: s.db, Now: s.db.Now} }
 
 // customer registers email and answers a client logged in as it.
 func (s *shop) customer(email string) (*client, *account.User) {

@@ -16,7 +16,7 @@ import (
 func logInDirect(t *testing.T, s *shop, c *client, email string) *account.User {
 	t.Helper()
 	ctx := context.Background()
-	svc := &account.Service{Store: s.db}
+	svc := &account.Service{Store: s.db, Now: s.db.Now}
 	u, err := svc.Register(ctx, account.Registration{Email: email, Password: "correct horse battery staple"})
 	if err != nil {
 		t.Fatal(err)

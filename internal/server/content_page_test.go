@@ -64,7 +64,7 @@ func TestContentPages(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newShop(t, db, "")
 		ctx := context.Background()
-		svc := &contentpage.Service{Store: db}
+		svc := &contentpage.Service{Store: db, Now: db.Now}
 		for _, in := range []contentpage.Input{
 			{Slug: "about", Title: "About us", Body: "<p>We sew.</p>\n<p>https://www.youtube.com/watch?v=dQw4w9WgXcQ</p>"},
 			{Slug: "shipping", Title: "Shipping", Body: "<p>Fast.</p>"},
@@ -256,7 +256,7 @@ func TestCheckoutTermsFromPage(t *testing.T) {
 		if title, _ := terms(); title != "Terms and conditions" {
 			t.Errorf("configured terms: %q", title)
 		}
-		svc := &contentpage.Service{Store: db}
+		svc := &contentpage.Service{Store: db, Now: db.Now}
 		if _, err := svc.Set(ctx, contentpage.Input{Slug: "terms", Title: "Our terms", Body: "<p>Be kind.</p>"}); err != nil {
 			t.Fatal(err)
 		}

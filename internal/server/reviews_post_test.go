@@ -73,7 +73,7 @@ func (b *browser) revPost(form url.Values, asJSON bool) answer {
 // revStored counts the product's reviews by email in any status.
 func (s *revShop) revStored(productID int64, email string) int {
 	s.t.Helper()
-	svc := &review.Service{Store: s.db}
+	svc := &review.Service{Store: s.db, Now: s.db.Now}
 	held, err := svc.ForAuthor(context.Background(), productID, 0, email)
 	if err != nil {
 		s.t.Fatal(err)
@@ -424,7 +424,7 @@ func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
 		}
 
 		// Approved: the moderation link shows it as an approved review, and so does the cached page.
-		svc := &review.Service{Store: s.db}
+		svc := &review.Service{Store: s.db, Now: s.db.Now}
 		if _, err := svc.Approve(context.Background(), id); err != nil {
 			t.Fatal(err)
 		}
@@ -485,7 +485,7 @@ func TestReviewPagination(t *testing.T) {
 			}
 		}
 		// One held review: never on a page, never in the JSON-LD.
-		if _, err := (&review.Service{Store: db, Settings: review.DefaultSettings()}).Submit(ctx, review.Submission{ProductID: s.tee.ID, Rating: 5,
+		if _, err := (&review.Service{Store: db, Settings: review.DefaultSettings(), Now: db.Now}).Submit(ctx, review.Submission{ProductID: s.tee.ID, Rating: 5,
 			Text: "Still held", Name: "Held Person", Email: "held@example.com"}); err != nil {
 			t.Fatal(err)
 		}
