@@ -56,7 +56,7 @@ func TestCouponApplies(t *testing.T) {
 func TestCouponCheck(t *testing.T) {
 	lines := []coupon.Line{{Name: "Tee", ProductID: 1, CategoryIDs: []int64{10}, Amount: 2000},
 		{Name: "Scarf", ProductID: 2, CategoryIDs: []int64{11}, Amount: 1500}}
-	past, future := now.Add(-time.Second), now.Add(time.Hour)
+	past, soon, future := now.Add(-time.Second), now.Add(time.Second), now.Add(time.Hour)
 	for _, tc := range []struct {
 		name string
 		c    coupon.Coupon
@@ -64,6 +64,7 @@ func TestCouponCheck(t *testing.T) {
 	}{
 		{"valid", coupon.Coupon{Code: "ok", Type: coupon.Percent, Amount: 10_000, Expires: &future}, ""},
 		{"expired", coupon.Coupon{Code: "old", Type: coupon.Percent, Expires: &past}, `Coupon "old" has expired.`},
+		{"expires a second from now", coupon.Coupon{Code: "soon", Type: coupon.Percent, Amount: 10_000, Expires: &soon}, ""},
 		{"expires exactly now", coupon.Coupon{Code: "now", Type: coupon.Percent, Expires: &now}, `Coupon "now" has expired.`},
 		{"used up", coupon.Coupon{Code: "once", Type: coupon.FixedCart, UsageLimit: 1, UsageCount: 1}, `Usage limit for coupon "once" has been reached.`},
 		{"minimum spend met", coupon.Coupon{Code: "min", Type: coupon.FixedCart, MinimumAmount: 3500}, ""},
