@@ -1,15 +1,17 @@
 import type { AccountPage, FormErrors } from '../types';
-import { FieldError, errorProps } from './AccountNotices';
+import type { ReactNode } from 'react';
+import { Field, type ControlProps } from '../ui/Field';
 
 type Form = NonNullable<AccountPage['account_form']>;
 
+/** One field of the account forms: the shop's field in WooCommerce's markup (p#name_field.form-row, name-hint, name-error). */
 function Row({
   name,
   label,
   required,
   errors,
   hint,
-  children,
+  control,
   wide = true,
 }: {
   name: string;
@@ -17,31 +19,27 @@ function Row({
   required?: boolean;
   errors: FormErrors | null;
   hint?: string;
-  children: React.ReactNode;
+  control: (p: ControlProps) => ReactNode;
   wide?: boolean;
 }) {
-  const invalid = !!errors?.fields?.[name];
   return (
-    <p className={`woocommerce-form-row form-row ${wide ? 'form-row-wide' : ''}${invalid ? ' woocommerce-invalid' : ''}`} id={`${name}_field`}>
-      <label htmlFor={name}>
-        {label}
-        {required && (
-          <>
-            {' '}
-            <span className="required" aria-hidden="true">
-              *
-            </span>
-          </>
-        )}
-      </label>
-      {children}
-      {hint && (
-        <span className="description" id={`${name}-hint`}>
-          {hint}
-        </span>
-      )}
-      <FieldError name={name} errors={errors} />
-    </p>
+    <Field
+      wrapper="p"
+      wrapperId={`${name}_field`}
+      className={`woocommerce-form-row form-row${wide ? ' form-row-wide' : ''}`}
+      invalidClassName="woocommerce-invalid"
+      id={name}
+      label={label}
+      required={required}
+      hint={hint}
+      hintId={`${name}-hint`}
+      hintClassName="description"
+      error={errors?.fields?.[name]}
+      errorId={`${name}-error`}
+      errorClassName="checkout-inline-error-message"
+    >
+      {control}
+    </Field>
   );
 }
 
@@ -51,31 +49,18 @@ function Row({
  * are the ones entered when a submit was refused.
  */
 export function EditAccountForm({ form, errors }: { form: Form; errors: FormErrors | null }) {
-  const text = (name: string, value: string, autoComplete: string, hint?: string, type = 'text') => (
-    <input
-      type={type}
-      className="woocommerce-Input input-text"
-      name={name}
-      id={name}
-      defaultValue={value}
-      autoComplete={autoComplete}
-      required
-      {...errorProps(name, errors, hint ? `${name}-hint` : undefined)}
-    />
+  const text = (name: string, value: string, autoComplete: string, type = 'text') => (p: ControlProps) => (
+    <input {...p} type={type} className="woocommerce-Input input-text" name={name} defaultValue={value} autoComplete={autoComplete} required />
   );
-  const password = (name: string, autoComplete: string) => (
-    <input type="password" className="woocommerce-Input input-text" name={name} id={name} autoComplete={autoComplete} {...errorProps(name, errors)} />
+  const password = (name: string, autoComplete: string) => (p: ControlProps) => (
+    <input {...p} type="password" className="woocommerce-Input input-text" name={name} autoComplete={autoComplete} />
   );
   return (
     <>
       <form className="woocommerce-EditAccountForm edit-account" action="/my-account/edit-account/" method="post">
         <div className="account-name-row">
-          <Row name="account_first_name" label="First name" required errors={errors} wide={false}>
-            {text('account_first_name', form.first_name, 'given-name')}
-          </Row>
-          <Row name="account_last_name" label="Last name" required errors={errors} wide={false}>
-            {text('account_last_name', form.last_name, 'family-name')}
-          </Row>
+          <Row name="account_first_name" label="First name" required errors={errors} wide={false} control={text('account_first_name', form.first_name, 'given-name')} />
+          <Row name="account_last_name" label="Last name" required errors={errors} wide={false} control={text('account_last_name', form.last_name, 'family-name')} />
         </div>
         <Row
           name="account_display_name"
@@ -83,23 +68,21 @@ export function EditAccountForm({ form, errors }: { form: Form; errors: FormErro
           required
           errors={errors}
           hint="This will be how your name will be displayed in the account section and in reviews"
-        >
-          {text('account_display_name', form.display_name, 'nickname', 'hint')}
-        </Row>
-        <Row name="account_email" label="Email address" required errors={errors} hint="Changing it needs your current password below.">
-          {text('account_email', form.email, 'email', 'hint', 'email')}
-        </Row>
+          control={text('account_display_name', form.display_name, 'nickname')}
+        />
+        <Row
+          name="account_email"
+          label="Email address"
+          required
+          errors={errors}
+          hint="Changing it needs your current password below."
+          control={text('account_email', form.email, 'email', 'email')}
+        />
         <fieldset>
           <legend>Password change</legend>
-          <Row name="password_current" label="Current password (leave blank to leave unchanged)" errors={errors}>
-            {password('password_current', 'current-password')}
-          </Row>
-          <Row name="password_1" label="New password (leave blank to leave unchanged)" errors={errors}>
-            {password('password_1', 'new-password')}
-          </Row>
-          <Row name="password_2" label="Confirm new password" errors={errors}>
-            {password('password_2', 'new-password')}
-          </Row>
+          <Row name="password_current" label="Current password (leave blank to leave unchanged)" errors={errors} control={password('password_current', 'current-password')} />
+          <Row name="password_1" label="New password (leave blank to leave unchanged)" errors={errors} control={password('password_1', 'new-password')} />
+          <Row name="password_2" label="Confirm new password" errors={errors} control={password('password_2', 'new-password')} />
         </fieldset>
         <p>
           <input type="hidden" name="save-account-details-nonce" value={form.nonce} />
@@ -117,17 +100,13 @@ export function EditAccountForm({ form, errors }: { form: Form; errors: FormErro
           account.
         </p>
         <form action="/my-account/delete-account/" method="post" className="account-delete-form" aria-describedby="delete-account-explained">
-          <Row name="delete_password" label="Password" required errors={errors}>
-            <input
-              type="password"
-              className="woocommerce-Input input-text"
-              name="delete_password"
-              id="delete_password"
-              autoComplete="current-password"
-              required
-              {...errorProps('delete_password', errors)}
-            />
-          </Row>
+          <Row
+            name="delete_password"
+            label="Password"
+            required
+            errors={errors}
+            control={(p) => <input {...p} type="password" className="woocommerce-Input input-text" name="delete_password" autoComplete="current-password" required />}
+          />
           <p>
             <input type="hidden" name="delete-account-nonce" value={form.delete_nonce} />
             <button type="submit" className="button account-delete-button">

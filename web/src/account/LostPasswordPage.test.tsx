@@ -41,7 +41,7 @@ describe('lost-password page', () => {
 
   it('answers the same neutral notice whoever asked, as a status', () => {
     render(<App data={lost({ stage: 'sent' })} />);
-    expect(inPage().getByRole('status')).toHaveTextContent('If an account matches, a link was sent.');
+    expect(inPage().getByRole('status')).toHaveTextContent('If an account matches that email or username, we have sent a link to reset its password.');
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LostPasswordPage as LostPasswordData } from '../types';
+import { InputField } from '../ui/Field';
+import { PageContainer } from '../ui/PageContainer';
 import './account-links.css';
 
 /** Moves focus to the notice once the page is interactive, so it is read out first. */
@@ -27,23 +29,20 @@ function RequestForm({ data }: { data: LostPasswordData }) {
   return (
     <form method="post" action="/my-account/lost-password/" className="woocommerce-ResetPassword lost_reset_password">
       <p>Lost your password? Please enter your username or email address. You will receive a link to create a new password via email.</p>
-      <p className="woocommerce-form-row form-row">
-        <label htmlFor="user_login">
-          Username or email <span className="required" aria-hidden="true">*</span>
-        </label>
-        <input
-          className="woocommerce-Input input-text"
-          type="text"
-          name="user_login"
-          id="user_login"
-          autoComplete="username"
-          required
-          aria-required="true"
-          aria-invalid={bad || undefined}
-          defaultValue={data.login}
-          maxLength={254}
-        />
-      </p>
+      <InputField
+        wrapper="p"
+        className="woocommerce-form-row form-row"
+        label="Username or email"
+        controlClassName="woocommerce-Input"
+        type="text"
+        name="user_login"
+        id="user_login"
+        autoComplete="username"
+        required
+        aria-invalid={bad || undefined}
+        defaultValue={data.login}
+        maxLength={254}
+      />
       <input type="hidden" name="woocommerce-lost-password-nonce" value={data.nonce} />
       <input type="hidden" name="wc_reset_password" value="true" />
       <p className="woocommerce-form-row form-row">
@@ -78,49 +77,40 @@ function ResetForm({ data }: { data: LostPasswordData }) {
         Enter a new password below for <strong>{data.login}</strong>.
       </p>
       <input type="text" name="username" autoComplete="username" value={data.login} readOnly hidden />
-      <p className="woocommerce-form-row form-row">
-        <label htmlFor="password_1">
-          New password <span className="required" aria-hidden="true">*</span>
-        </label>
-        <input
-          type="password"
-          className="woocommerce-Input input-text"
-          name="password_1"
-          id="password_1"
-          autoComplete="new-password"
-          required
-          aria-required="true"
-          minLength={12}
-          aria-invalid={err1 || undefined}
-          aria-describedby="password_hint"
-        />
-        <span id="password_hint" className="description">
-          At least 12 characters. A few unrelated words make a strong password.
-        </span>
-      </p>
-      <p className="woocommerce-form-row form-row">
-        <label htmlFor="password_2">
-          Re-enter new password <span className="required" aria-hidden="true">*</span>
-        </label>
-        <input
-          ref={second}
-          type="password"
-          className="woocommerce-Input input-text"
-          name="password_2"
-          id="password_2"
-          autoComplete="new-password"
-          required
-          aria-required="true"
-          aria-invalid={err2 || undefined}
-          aria-describedby={mismatch ? 'password_2_error' : undefined}
-          onInput={() => setMismatch(false)}
-        />
-        {mismatch && (
-          <span id="password_2_error" className="field-error" role="alert">
-            Passwords do not match.
-          </span>
-        )}
-      </p>
+      <InputField
+        wrapper="p"
+        className="woocommerce-form-row form-row"
+        label="New password"
+        controlClassName="woocommerce-Input"
+        type="password"
+        name="password_1"
+        id="password_1"
+        autoComplete="new-password"
+        required
+        minLength={12}
+        aria-invalid={err1 || undefined}
+        hint="At least 12 characters. A few unrelated words make a strong password."
+        hintId="password_hint"
+        hintClassName="description"
+      />
+      <InputField
+        ref={second}
+        wrapper="p"
+        className="woocommerce-form-row form-row"
+        label="Re-enter new password"
+        controlClassName="woocommerce-Input"
+        type="password"
+        name="password_2"
+        id="password_2"
+        autoComplete="new-password"
+        required
+        aria-invalid={err2 || undefined}
+        error={mismatch ? 'Passwords do not match.' : undefined}
+        errorId="password_2_error"
+        errorClassName="field-error"
+        errorRole="alert"
+        onInput={() => setMismatch(false)}
+      />
       <input type="hidden" name="woocommerce-reset-password-nonce" value={data.nonce} />
       <input type="hidden" name="wc_reset_password" value="true" />
       <p className="woocommerce-form-row form-row">
@@ -145,14 +135,14 @@ function Message({ kind, children }: { kind: 'info' | 'success' | 'error'; child
 export function LostPasswordPage({ data }: { data: LostPasswordData }) {
   const heading = data.stage === 'reset' || data.stage === 'done' ? 'Reset password' : 'Lost password';
   return (
-    <div className="container account-links-page">
+    <PageContainer className="account-links-page">
       <h1>{heading}</h1>
       {data.error && <ErrorNotice text={data.error} field={data.field || undefined} />}
       {data.stage === 'request' && <RequestForm data={data} />}
       {data.stage === 'reset' && <ResetForm data={data} />}
       {data.stage === 'sent' && (
         <Message kind="info">
-          <p>If an account matches, a link was sent. A password reset email has been sent to the email address on file for your account, but may take several minutes to show up in your inbox. Please wait at least 10 minutes before attempting another reset.</p>
+          <p>If an account matches that email or username, we have sent a link to reset its password.</p>
         </Message>
       )}
       {data.stage === 'done' && (
@@ -173,6 +163,6 @@ export function LostPasswordPage({ data }: { data: LostPasswordData }) {
           </p>
         </Message>
       )}
-    </div>
+    </PageContainer>
   );
 }

@@ -36,7 +36,7 @@ describe('security page', () => {
     render(<App data={page({ notice: { kind: 'error', text: msg }, errors: { enroll_password: msg } })} />);
     const pw = document.getElementById('wfls-enroll-password')!;
     expect(pw).toHaveAttribute('aria-invalid', 'true');
-    expect(pw.getAttribute('aria-describedby')).toBe('wfls-enroll-password-hint wfls-enroll-password-error');
+    expect(pw.getAttribute('aria-describedby')).toBe('wfls-enroll-password-error wfls-enroll-password-hint');
     expect(document.getElementById('wfls-enroll-password-error')).toHaveTextContent(msg);
     expect(pw).toHaveFocus();
   });

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AccountSecurityPage as SecurityData } from '../types';
 import { AccountNav } from './AccountNav';
+import { Field as UiField } from '../ui/Field';
+import { deviceName } from './device-name';
 import './security.css';
 
 /**
@@ -22,7 +24,7 @@ function Hidden({ action, nonce }: { action: string; nonce: string }) {
   );
 }
 
-/** A labelled input whose error, when any, is tied to it with aria-describedby. */
+/** A labelled input of this page: the shop's field (ui/Field.tsx), its hint and error tied to it with aria-describedby. */
 function Field({
   id,
   name,
@@ -38,22 +40,22 @@ function Field({
   hint?: string;
   children: (props: Record<string, unknown>) => ReactNode;
 }) {
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <p className={`form-row${error ? ' woocommerce-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <span className="description" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-      {children({ id, name, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined })}
-      {error && (
-        <span className="field-error" id={`${id}-error`}>
-          {error}
-        </span>
-      )}
-    </p>
+    <UiField
+      wrapper="p"
+      className="form-row"
+      invalidClassName="woocommerce-invalid"
+      id={id}
+      label={label}
+      hint={hint}
+      hintId={`${id}-hint`}
+      hintClassName="description"
+      error={error}
+      errorId={`${id}-error`}
+      errorClassName="field-error"
+    >
+      {(p) => children({ ...p, name })}
+    </UiField>
   );
 }
 
@@ -287,8 +289,8 @@ function Devices({ data }: { data: SecurityData }) {
               <tbody>
                 {data.devices.map((d) => (
                   <tr key={d.id}>
-                    <th scope="row" className="wfls-device-label">
-                      {d.label || 'Unknown browser'}
+                    <th scope="row" className="wfls-device-label" title={d.label || undefined}>
+                      {deviceName(d.label)}
                     </th>
                     <td>{d.created}</td>
                     <td>{d.expires}</td>
@@ -296,7 +298,7 @@ function Devices({ data }: { data: SecurityData }) {
                       <form method="post" action={ACTION}>
                         <Hidden action="forget-device" nonce={data.nonces['forget-device']} />
                         <input type="hidden" name="device" value={String(d.id)} />
-                        <button type="submit" className="button" aria-label={`Forget ${d.label || 'Unknown browser'}`}>
+                        <button type="submit" className="button" aria-label={`Forget ${deviceName(d.label)}`}>
                           Forget
                         </button>
                       </form>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { VerifyEmailPage as VerifyEmailData } from '../types';
 import './account-links.css';
+import { PageContainer } from '../ui/PageContainer';
 
 const texts: Record<VerifyEmailData['outcome'], string> = {
   pending: 'Your email address is not verified yet. Open the link we emailed you, or ask for a new one.',
@@ -16,7 +17,7 @@ export function VerifyEmailPage({ data }: { data: VerifyEmailData }) {
   useEffect(() => notice.current?.focus(), []);
   const bad = data.outcome === 'invalid' || data.outcome === 'limited' || !!data.error;
   return (
-    <div className="container account-links-page">
+    <PageContainer className="account-links-page">
       <h1>Verify your email address</h1>
       <div ref={notice} tabIndex={-1} className={`account-link-notice account-link-notice--${bad ? 'error' : data.outcome === 'verified' ? 'success' : 'info'}`} role={bad ? 'alert' : 'status'}>
         {data.error && <p>{data.error}</p>}
@@ -33,6 +34,6 @@ export function VerifyEmailPage({ data }: { data: VerifyEmailData }) {
       <p>
         <a href="/my-account/">{data.logged_in ? 'Go to your account' : 'Log in to your account'}</a>
       </p>
-    </div>
+    </PageContainer>
   );
 }

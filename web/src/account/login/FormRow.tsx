@@ -1,38 +1,33 @@
 import type { InputHTMLAttributes } from 'react';
+import { InputField } from '../../ui/Field';
 
 /**
  * One labelled field of the login and registration forms, in WooCommerce's
- * markup: required fields say so to screen readers, and help text is tied
- * to the input with aria-describedby.
+ * markup (p.woocommerce-form-row, input.woocommerce-Input), drawn by the
+ * shop's one field component (ui/Field.tsx): required fields say so to
+ * screen readers, and help text is tied to the input with aria-describedby.
  */
 export function FormRow({
   label,
   help,
+  id,
+  required,
   ...input
 }: { id: string; label: string; help?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const helpId = help ? `${input.id}_help` : undefined;
   return (
-    <p className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide">
-      <label htmlFor={input.id}>
-        {label}
-        {input.required ? (
-          <>
-            &nbsp;<span className="required" aria-hidden="true">*</span>
-            <span className="screen-reader-text">Required</span>
-          </>
-        ) : (
-          <>
-            {' '}
-            <span className="optional">(optional)</span>
-          </>
-        )}
-      </label>
-      <input className="woocommerce-Input woocommerce-Input--text input-text" aria-required={input.required || undefined} aria-describedby={helpId} {...input} />
-      {help && (
-        <span id={helpId} className="description">
-          {help}
-        </span>
-      )}
-    </p>
+    <InputField
+      wrapper="p"
+      className="woocommerce-form-row woocommerce-form-row--wide form-row form-row-wide"
+      label={label}
+      id={id}
+      required={required}
+      requiredText
+      optional={!required}
+      hint={help}
+      hintId={help ? `${id}_help` : undefined}
+      hintClassName="description"
+      controlClassName="woocommerce-Input woocommerce-Input--text"
+      {...input}
+    />
   );
 }

@@ -3,6 +3,7 @@ import type { AccountLoginPage } from '../../types';
 import { LoginForm } from './LoginForm';
 import { RegisterForm } from './RegisterForm';
 import './login.css';
+import { PageContainer } from '../../ui/PageContainer';
 
 /**
  * My account for a visitor: the login and registration forms side by side
@@ -14,7 +15,7 @@ export function LoginPage({ data }: { data: AccountLoginPage }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const proofHost = useCallback(() => hostRef.current ?? document.body, []);
   return (
-    <div className="woocommerce account-login">
+    <PageContainer className="woocommerce account-login">
       <h1 className="page-title">My account</h1>
       <noscript>
         <p className="woocommerce-info">
@@ -33,6 +34,6 @@ export function LoginPage({ data }: { data: AccountLoginPage }) {
       </div>
       {/* The bot-check widget works here, never shown. */}
       <div ref={hostRef} className="account-login__botcheck" hidden />
-    </div>
+    </PageContainer>
   );
 }

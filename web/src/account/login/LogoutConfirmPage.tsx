@@ -1,9 +1,10 @@
 import type { AccountLogoutPage } from '../../types';
+import { PageContainer } from '../../ui/PageContainer';
 
 /** A log-out link without a valid nonce: the customer confirms (WooCommerce's wording). */
 export function LogoutConfirmPage({ data }: { data: AccountLogoutPage }) {
   return (
-    <div className="woocommerce account-logout">
+    <PageContainer narrow className="woocommerce account-logout">
       <h1 className="page-title">Log out</h1>
       <div className="woocommerce-info" role="status">
         Are you sure you want to log out? <a href={data.logout_url}>Confirm and log out</a>
@@ -11,6 +12,6 @@ export function LogoutConfirmPage({ data }: { data: AccountLogoutPage }) {
       <p>
         <a href="/my-account/">Back to my account</a>
       </p>
-    </div>
+    </PageContainer>
   );
 }

@@ -1,41 +1,25 @@
-// A labelled form control with its hint and its error: the label names it,
-// aria-describedby reads the hint and the error, aria-invalid marks it.
+// The admin's labelled form control: the shop's one field component
+// (ui/Field.tsx) with the admin's classes (admin.css). The label names the
+// control, aria-describedby reads the error and the hint, aria-invalid marks it.
 
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { Field as ShopField, type ControlProps } from '../../ui/Field';
 
-export interface ControlProps {
-  id: string;
-  'aria-describedby'?: string;
-  'aria-invalid'?: true;
-}
+export type { ControlProps };
 
 export function Field({ label, hint, error, required, children }: { label: string; hint?: string; error?: string; required?: boolean; children: (p: ControlProps) => ReactNode }) {
-  const id = useId();
-  const hintId = hint ? id + '-hint' : undefined;
-  const errorId = error ? id + '-error' : undefined;
-  const described = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={'admin-field' + (error ? ' admin-field--error' : '')}>
-      <label htmlFor={id}>
-        {label}
-        {required ? (
-          <span className="admin-required" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        ) : null}
-      </label>
-      {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
-      {error ? (
-        <p id={errorId} className="admin-field__error">
-          {error}
-        </p>
-      ) : null}
-      {hint ? (
-        <p id={hintId} className="admin-field__hint">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    <ShopField
+      className="admin-field"
+      invalidClassName="admin-field--error"
+      label={label}
+      hint={hint}
+      error={error}
+      required={required}
+      hintClassName="admin-field__hint"
+      errorClassName="admin-field__error"
+    >
+      {children}
+    </ShopField>
   );
 }
