@@ -50,7 +50,9 @@ export function QuantityField({ name, label, min, max, step = 1, defaultValue, p
   };
 
   return (
-    <div className={'quantity' + (enhanced ? ' quantity--buttons' : '')}>
+    // quantity: WooCommerce's class, which other parts (the mini cart's
+    // "1 × $28.00" line) carry too; quantity-field scopes this box's look.
+    <div className={'quantity quantity-field' + (enhanced ? ' quantity--buttons' : '')}>
       <label className="screen-reader-text" htmlFor={inputId}>
         {label}
       </label>

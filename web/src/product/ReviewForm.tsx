@@ -3,6 +3,7 @@ import type { Review, ReviewFormSettings, ViewerSettings } from '../types';
 import { obtainProof } from '../account/login/botcheck';
 import { StarRating } from './StarRating';
 import { ServerFragment } from '../lib/server-fragments';
+import { InputField, TextAreaField } from '../ui/Field';
 import { checkReview, postReview, type FieldError, type ReviewField } from './review-form';
 
 const BOTCHECK_FAILED = 'The bot check could not be verified. Please try again.';
@@ -161,55 +162,52 @@ export function ReviewForm({
                 invalid={invalid('rating')}
                 errorId={errorId}
               />
-              <p className="comment-form-comment">
-                <label htmlFor="comment">
-                  Your review <span className="required">*</span>
-                </label>
-                <textarea
-                  id="comment"
-                  name="comment"
-                  cols={45}
-                  rows={8}
-                  required
-                  aria-invalid={invalid('comment') || undefined}
-                  aria-describedby={invalid('comment') ? errorId : undefined}
-                />
-              </p>
+              {/* The shop's field (ui/Field.tsx): the label above, the box
+                  as wide as the column, the same font as the page. The one
+                  error shows in the alert above; a field in error points to it. */}
+              <TextAreaField
+                wrapper="p"
+                className="comment-form-comment"
+                label="Your review"
+                id="comment"
+                name="comment"
+                cols={45}
+                rows={8}
+                required
+                aria-invalid={invalid('comment') || undefined}
+                aria-describedby={invalid('comment') ? errorId : undefined}
+              />
               {guest && (
-                <>
-                  <p className="comment-form-author">
-                    <label htmlFor="author">
-                      Name <span className="required">*</span>
-                    </label>
-                    <input
-                      id="author"
-                      name="author"
-                      type="text"
-                      autoComplete="name"
-                      size={30}
-                      maxLength={245}
-                      required
-                      aria-invalid={invalid('author') || undefined}
-                      aria-describedby={invalid('author') ? errorId : undefined}
-                    />
-                  </p>
-                  <p className="comment-form-email">
-                    <label htmlFor="email">
-                      Email <span className="required">*</span>
-                    </label>
-                    <input
-                      id="email"
-                      name="email"
-                      type="email"
-                      autoComplete="email"
-                      size={30}
-                      maxLength={100}
-                      required
-                      aria-invalid={invalid('email') || undefined}
-                      aria-describedby={invalid('email') ? `${errorId} email-notes` : 'email-notes'}
-                    />
-                  </p>
-                </>
+                <div className="comment-form__guest">
+                  <InputField
+                    wrapper="p"
+                    className="comment-form-author"
+                    label="Name"
+                    id="author"
+                    name="author"
+                    type="text"
+                    autoComplete="name"
+                    size={30}
+                    maxLength={245}
+                    required
+                    aria-invalid={invalid('author') || undefined}
+                    aria-describedby={invalid('author') ? errorId : undefined}
+                  />
+                  <InputField
+                    wrapper="p"
+                    className="comment-form-email"
+                    label="Email"
+                    id="email"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    size={30}
+                    maxLength={100}
+                    required
+                    aria-invalid={invalid('email') || undefined}
+                    aria-describedby={invalid('email') ? `${errorId} email-notes` : 'email-notes'}
+                  />
+                </div>
               )}
             </ServerFragment>
             <input type="hidden" name="comment_post_ID" value={form.product_id} />
