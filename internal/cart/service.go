@@ -336,6 +336,33 @@ func (p *Priced) Product(l Line) (sells, parent *catalog.Product) {
 	return sells, parent
 }
 
+// CrossSellIDs are the products the cart suggests, as WooCommerce's cart
+// does: the union of the cross-sells of each line's product (a
+// variation's: its parent's), in cart order and each product's own order,
+// without the products already in the cart (a variable product counts as
+// in the cart when one of its variations is). Whether each can be shown
+// (published, visible, purchasable) is the caller's to check.
+func (p *Priced) CrossSellIDs() []int64 {
+	in := make(map[int64]bool, len(p.Lines))
+	for _, l := range p.Lines {
+		in[l.ProductID], in[l.ItemID()] = true, true
+	}
+	var out []int64
+	for _, l := range p.Lines {
+		_, parent := p.Product(l)
+		if parent == nil {
+			continue
+		}
+		for _, id := range parent.CrossSells {
+			if !in[id] {
+				in[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
 // Price sees c as it can be sold now (Priced), with products from the
 // catalogue cache brought up to the change log. extend: a read pushes a
 // cart near its expiry forward (a write already did); a failure to do so

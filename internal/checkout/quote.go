@@ -125,7 +125,27 @@ type Quotation struct {
 	TotalTax    int64
 	Total       int64
 	TaxLines    []TaxLine
+	// FreeShipping is how far the cart is from the zone's free shipping
+	// (nil: the destination's zone has no free-shipping minimum).
+	FreeShipping *FreeShippingProgress
 }
+
+// FreeShippingProgress compares the cart with the lowest free-shipping
+// minimum of the destination's zone, by the rule that offers the rate:
+// Amount is the items' prices as entered (with tax when prices are entered
+// with tax), after coupons, before shipping. Both are in the quote's
+// currency (the minimum converted by Config.In).
+type FreeShippingProgress struct {
+	MinAmount int64
+	Amount    int64
+}
+
+// Reached reports whether free shipping is offered.
+func (f FreeShippingProgress) Reached() bool { return f.Amount >= f.MinAmount }
+
+// Remaining is what the items must still be worth for free shipping (0
+// once reached).
+func (f FreeShippingProgress) Remaining() int64 { return max(0, f.MinAmount-f.Amount) }
 
 // CouponAmount is one coupon's part of the discount.
 type CouponAmount struct {
@@ -181,8 +201,11 @@ func Quote(items []Item, cust Customer, cfg *Config) (Quotation, error) {
 		for _, it := range items {
 			pkg.Items = append(pkg.Items, it.Key)
 		}
-		for _, m := range zoneFor(dest, cfg).Methods {
-			if m.Type == FreeShipping && gross < m.MinAmount {
+		zone := zoneFor(dest, cfg)
+		// The progress line and the rate read the same comparison.
+		q.FreeShipping = freeShippingProgress(zone, gross)
+		for _, m := range zone.Methods {
+			if m.Type == FreeShipping && !(FreeShippingProgress{m.MinAmount, gross}).Reached() {
 				continue
 			}
 			r := Rate{ID: m.RateID(), MethodID: m.Type, InstanceID: m.InstanceID, Name: m.Title}
@@ -437,6 +460,26 @@ func destination(c Customer, cfg *Config) Address {
 	a.Country = strings.ToUpper(a.Country)
 	a.State = strings.ToUpper(a.State)
 	return a
+}
+
+// freeShippingProgress is the cart (gross) against z's lowest
+// free-shipping minimum; nil when z has no free-shipping method, or one
+// without a minimum (free shipping is then always offered: nothing to
+// reach).
+func freeShippingProgress(z *Zone, gross int64) *FreeShippingProgress {
+	var out *FreeShippingProgress
+	for _, m := range z.Methods {
+		if m.Type != FreeShipping {
+			continue
+		}
+		if m.MinAmount <= 0 {
+			return nil
+		}
+		if out == nil || m.MinAmount < out.MinAmount {
+			out = &FreeShippingProgress{MinAmount: m.MinAmount, Amount: gross}
+		}
+	}
+	return out
 }
 
 func zoneFor(dest Address, cfg *Config) *Zone {

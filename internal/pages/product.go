@@ -614,6 +614,9 @@ type CartPage struct {
 	// Notices are the messages of the visitor's last cart change without
 	// scripts (the page's form, a remove link, a grouped add).
 	Notices []Notice `json:"notices"`
+	// CrossSells are the "You may also like" cards (crossSells), prices in
+	// the shopper's currency.
+	CrossSells []storeapi.Product `json:"cross_sells"`
 }
 
 // Notice is a WooCommerce notice on the cart page: kind "message" or
@@ -623,8 +626,9 @@ type Notice struct {
 	Text string `json:"text"`
 }
 
-// Cart loads the cart page around a cart the server has already read.
-func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce, removeNonce string, notices []Notice) (*Result, error) {
+// Cart loads the cart page around a cart the server has already read, with
+// the cards of its cross-sells.
+func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce, removeNonce string, notices []Notice, cross CrossSells) (*Result, error) {
 	e, err := l.setup(ctx, "cart", reqURL)
 	if err != nil {
 		return nil, err
@@ -634,5 +638,10 @@ func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce, remov
 	if notices == nil {
 		notices = []Notice{}
 	}
-	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce, RemoveNonce: removeNonce, Notices: notices}, Head: h}, nil
+	cards, err := l.crossSells(ctx, e, cross)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Status: 200, Data: CartPage{Base: e.base, Cart: cart, Nonce: nonce, RemoveNonce: removeNonce, Notices: notices,
+		CrossSells: cards}, Head: h}, nil
 }

@@ -57,7 +57,7 @@ func (b *builder) products() error {
 				long: html("The Classic Tee is the one we wear most. The jersey is knitted tight enough to hang well and soft enough to live in, and it is garment-dyed so every colour has a little depth.",
 					"100% organic cotton, 200 g/m²", "Ribbed crew neck with taped shoulders", "Relaxed, true-to-size fit", "Machine wash at 30 °C"),
 				upsells:    []string{"pocket-tee", "heavyweight-long-sleeve-tee"},
-				crossSells: []string{"everyday-crew-socks", "washed-cotton-cap"},
+				crossSells: []string{"everyday-crew-socks", "washed-cotton-cap", "printed-bandana"},
 			}, []string{"navy", "black", "chalk", "heather-grey", "forest", "rust"}, sizes, false, func(v *catalog.Product, c, s string) {
 				switch {
 				case c == "navy" && s == "XS":

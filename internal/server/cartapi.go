@@ -618,7 +618,30 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	// Shipping, taxes and totals come from the one price function the
 	// checkout and the wallet use (checkout.Quote).
 	s.applyQuote(out, pc.Quote)
+	if f := pc.Quote.FreeShipping; f != nil {
+		out.Extensions[freeShippingNamespace] = freeShippingExtension{MinAmount: amountString(f.MinAmount),
+			Amount: amountString(f.Amount), Remaining: amountString(f.Remaining()), Reached: f.Reached(), Currency: cur}
+	}
 	return out
+}
+
+// freeShippingNamespace is the cart's extensions entry for the progress
+// towards free shipping (the cart page's "Add $12.00 more for free
+// shipping" line), present when the destination's zone has a free-shipping
+// minimum. It is the quote's (checkout.Quotation.FreeShipping): the same
+// comparison that offers the free-shipping rate.
+const freeShippingNamespace = "vitrine/free-shipping"
+
+// freeShippingExtension is extensions["vitrine/free-shipping"]: minor units
+// of the cart's currency, as decimal strings like every Store API amount.
+// Amount is what the minimum is compared with (items as entered, after
+// coupons, before shipping).
+type freeShippingExtension struct {
+	MinAmount string `json:"min_amount"`
+	Amount    string `json:"amount"`
+	Remaining string `json:"remaining"`
+	Reached   bool   `json:"reached"`
+	money.Currency
 }
 
 // cartItem shapes one line, in the pricing's currency (l's unit price is

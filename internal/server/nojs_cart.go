@@ -188,14 +188,21 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	pc, err := s.checkout.Cart(ctx, sess.id, sess.currency)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
 	}
+	c := s.cartObjectOf(pc)
+	// The cross-sells' cards are priced as the cart is: in its currency,
+	// through its table (fixed prices included).
+	cross := pages.CrossSells{IDs: pc.CrossSellIDs(), Currency: pc.Pricing.Config.Currency}
+	if pc.Pricing.Table != nil {
+		cross.Convert = pc.Pricing.Table
+	}
 	notices := s.takeCartNotices(w, r, sess)
 	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)),
-		s.cartNonce(sess.scope(), nonceTickAt(now)), notices)
+		s.cartNonce(sess.scope(), nonceTickAt(now)), notices, cross)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return

@@ -459,6 +459,24 @@ export interface CartPage extends PageBase {
   remove_nonce?: string;
   /** Notices of the visitor's last cart change without scripts (text with WooCommerce's HTML entities). */
   notices?: { kind: 'message' | 'error'; text: string }[];
+  /**
+   * "You may also like": the cart lines' cross-sells not in the cart,
+   * published, purchasable and in stock, at most 4, as listing cards with
+   * prices in the shopper's currency (absent in older test data: none).
+   */
+  cross_sells?: StoreProduct[];
+}
+
+/**
+ * The cart's extensions["vitrine/free-shipping"]: how far the items are from
+ * the zone's free-shipping minimum, by the rule that offers the rate. Minor
+ * units of the cart's currency. Absent when the zone has no minimum.
+ */
+export interface FreeShippingProgress extends CurrencyBlock {
+  min_amount: string;
+  amount: string;
+  remaining: string;
+  reached: boolean;
 }
 
 export interface NotFoundPage extends PageBase {

@@ -88,6 +88,9 @@ export function CartMenu({ count }: { count: number }) {
     };
     const onFragments = (e: Event) => fill((e as CustomEvent<CartAnswer>).detail.fragments?.[MINI_CART]);
     const onAdded = () => {
+      // The cart page shows the cart itself (its cross-sells' adds update
+      // it): the mini cart stays closed there, over nothing.
+      if (window.location.pathname === '/cart/') return;
       if (prefersDrawer()) {
         setDrawer((d) => (d.open ? d : { open: true, auto: true }));
         return;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import type { CartItem, CartPage as CartPageData, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
 import { LazyImage } from '../ui/LazyImage';
@@ -13,6 +13,8 @@ import { ExpressWallet } from '../wallet/ExpressWallet';
 import { onCurrencySwitch } from '../currency/store';
 import { CouponForm, CouponRows } from './CouponForm';
 import { ChosenShippingRows, TaxRows } from '../checkout/OrderReview';
+import { ProductGrid } from '../listing/ProductGrid';
+import { FreeShippingProgress } from './FreeShippingProgress';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -65,6 +67,12 @@ async function refreshFragments() {
  * The coupon form applies a code (apply-coupon; its refusal is shown at the
  * field) and each coupon's totals row has a remove link (remove-coupon);
  * both work without scripts too (nojs_cart.go).
+ * The totals open with the free-shipping progress line (the server's,
+ * FreeShippingProgress.tsx), and "You may also like" lists the cart's
+ * cross-sells as the listing's cards: their add buttons go through the
+ * page's add-to-cart queue, after which the page reads the cart again, so
+ * the new line, the totals and the progress line follow, and a card whose
+ * product is now in the cart leaves the list.
  */
 export function CartPage({ data }: { data: CartPageData }) {
   const [cart, setCart] = useState<StoreCart>(data.cart);
@@ -74,6 +82,11 @@ export function CartPage({ data }: { data: CartPageData }) {
   );
   const setNotice = (n: Notice | null) => setNotices(n ? [n] : []);
   const [busy, setBusy] = useState(false);
+  const crossRef = useRef<HTMLElement>(null);
+  const totalsTitle = useRef<HTMLHeadingElement>(null);
+  const refocus = useRef(false);
+  const inCart = new Set(cart.items.map((it) => it.id));
+  const crossSells = (data.cross_sells ?? []).filter((p) => !inCart.has(p.id));
 
   // Another tab changed the cart (cart-sync.ts), or the shopper switched
   // currency (the cart is priced in it): show the cart as the server has it now.
@@ -89,13 +102,31 @@ export function CartPage({ data }: { data: CartPageData }) {
         })
         .catch(() => undefined);
     const onSynced = () => void reload(true);
+    // A card's add button on this page (a cross-sell): the cart gained a
+    // line. If the card leaves the list with the focus in it, the focus
+    // goes to the list's heading (or the totals' when the list is empty).
+    const onAdded = (e: Event) => {
+      const button = (e as CustomEvent<{ button?: Element }>).detail?.button;
+      refocus.current = !!button && !!crossRef.current?.contains(button);
+      void reload(true);
+    };
     document.addEventListener('vitrine:cart-synced', onSynced);
+    document.addEventListener('vitrine:added-to-cart', onAdded);
     const stopFollowing = onCurrencySwitch(() => reload(false));
     return () => {
       document.removeEventListener('vitrine:cart-synced', onSynced);
+      document.removeEventListener('vitrine:added-to-cart', onAdded);
       stopFollowing();
     };
   }, []);
+
+  useEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    (crossRef.current?.querySelector<HTMLElement>('h2') ?? totalsTitle.current)?.focus();
+  }, [cart]);
 
   const run = async (steps: { path: string; body: unknown }[], done?: (ok: boolean) => Notice | null) => {
     setBusy(true);
@@ -284,7 +315,10 @@ export function CartPage({ data }: { data: CartPageData }) {
       <CouponForm onApply={applyCoupon} busy={busy} />
       <div className="cart-collaterals">
         <div className="cart_totals">
-          <h2>Cart totals</h2>
+          <h2 ref={totalsTitle} tabIndex={-1}>
+            Cart totals
+          </h2>
+          <FreeShippingProgress cart={cart} />
           <table className="shop_table">
             <tbody>
               <tr className="cart-subtotal">
@@ -314,6 +348,14 @@ export function CartPage({ data }: { data: CartPageData }) {
           <ExpressWallet context="cart" enabled={!!data.settings.wallet} />
         </div>
       </div>
+      {crossSells.length > 0 && (
+        <section className="cross-sells products-section" aria-labelledby="cross-sells-title" ref={crossRef}>
+          <h2 id="cross-sells-title" tabIndex={-1}>
+            You may also like…
+          </h2>
+          <ProductGrid products={crossSells} headingLevel={3} eagerCount={0} />
+        </section>
+      )}
     </div>
   );
 }
