@@ -133,9 +133,14 @@ describe('VariationForm', () => {
     fireEvent.click(radio('Size', 'M'));
     expect(button()).toHaveTextContent('Pre-order now');
     await waitFor(() => expect(container.querySelector('.pre-order-availability time')).toHaveAttribute('dateTime', '2026-12-11T09:00:00Z'));
+    // Its availability is the date alone: the stock line ("… in stock") is not beside it.
+    const shown = () => container.querySelector('.woocommerce-variation-availability')!.textContent ?? '';
+    expect(shown()).toMatch(/^Available on /);
+    expect(shown()).not.toMatch(/in stock/i);
     fireEvent.click(radio('Color', 'Navy'));
     expect(button()).toHaveTextContent('Add to cart');
     expect(container.querySelector('.pre-order-availability')).toBeNull();
+    expect(shown()).toMatch(/in stock/i);
   });
 
   it('disables values no variation has with the other choices', async () => {

@@ -355,8 +355,9 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
                   <PriceWrap id={variation.variation_id} html={variation.price_html} />
                 </div>
                 <div className="woocommerce-variation-availability">
-                  {variation.availability_html && <div dangerouslySetInnerHTML={{ __html: variation.availability_html }} />}
-                  {hint && <p className="stock-left-hint">{hint}</p>}
+                  {/* A pre-order says when it is available, and only that: not "In stock" beside it. */}
+                  {!preDate && variation.availability_html && <div dangerouslySetInnerHTML={{ __html: variation.availability_html }} />}
+                  {!preDate && hint && <p className="stock-left-hint">{hint}</p>}
                   {preOrderText && (
                     <p className="pre-order-availability">
                       Available on <time dateTime={variation.pre_order_date}>{preOrderText}</time>
