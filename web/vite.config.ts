@@ -27,7 +27,8 @@ export default defineConfig(({ mode }) => ({
   test: {
     globals: true,
     environment: 'jsdom',
-    setupFiles: ['src/test/setup.ts'],
+    // calendar.ts first: with VITRINE_TEST_DATE set, the suite runs on that day.
+    setupFiles: ['src/test/calendar.ts', 'src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
   },
 }));
