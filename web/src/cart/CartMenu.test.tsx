@@ -122,6 +122,24 @@ describe('mini cart drawer (narrow screens)', () => {
     expect(drawer().open).toBe(true);
   });
 
+  it('on the cart page an add (a cross-sell card) opens neither the drawer nor the dropdown: the page shows the cart', () => {
+    window.history.pushState({}, '', '/cart/');
+    try {
+      for (const narrow of [true, false]) {
+        viewport(narrow);
+        const { unmount } = render(<CartMenu count={0} />);
+        act(() => {
+          document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: {} }));
+        });
+        expect(document.querySelector('dialog.mini-cart-drawer[open]')).toBeNull();
+        expect(document.querySelector('#mini-cart-panel')).not.toBeVisible();
+        unmount();
+      }
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
+  });
+
   it('on large screens the button is the dropdown disclosure and an add opens the dropdown', () => {
     viewport(false);
     render(<CartMenu count={0} />);

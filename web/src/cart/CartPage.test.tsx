@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cartLine, notFoundPage, usd } from '../test/fixtures';
+import { cartLine, notFoundPage, product, usd } from '../test/fixtures';
 import type { CartPage as CartPageData, StoreCart } from '../types';
 import { CartPage } from './CartPage';
 
@@ -72,6 +72,58 @@ describe('CartPage', () => {
     // Without shipping or tax, subtotal and total only.
     const plain = new DOMParser().parseFromString(renderToString(<CartPage data={data()} />), 'text/html');
     expect(Array.from(plain.querySelectorAll('.cart_totals tr')).map((tr) => tr.textContent)).toEqual(['Subtotal$44.00', 'Total$44.00']);
+  });
+
+  it('"You may also like": the server\'s cross-sells as listing cards with add buttons, without what the cart holds', () => {
+    const items = [line('k1', 'Cotton Tank Top', 2), { ...line('k2', 'Cap', 1), id: 18 }];
+    const html = renderToString(<CartPage data={data({ cart: cart(items), cross_sells: [product(33), product(18), product(16)] })} />);
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    const section = doc.querySelector('section.cross-sells')!;
+    expect(section.getAttribute('aria-labelledby')).toBe('cross-sells-title');
+    expect(doc.getElementById('cross-sells-title')?.textContent).toBe('You may also like…');
+    const cards = Array.from(section.querySelectorAll('ul.products > li.product'));
+    expect(cards.map((li) => li.querySelector('h3')?.textContent)).toEqual(['Beanie with Logo', 'Beanie']);
+    expect(Array.from(section.querySelectorAll('a.ajax_add_to_cart')).map((a) => a.getAttribute('data-product_id'))).toEqual(['33', '16']);
+    // No cross-sells: no section.
+    const none = new DOMParser().parseFromString(renderToString(<CartPage data={data()} />), 'text/html');
+    expect(none.querySelector('section.cross-sells')).toBeNull();
+  });
+
+  it("the totals open with the server's free-shipping line", () => {
+    const c: StoreCart = {
+      ...cart([line('k1', 'Cotton Tank Top', 2)]),
+      extensions: { 'vitrine/free-shipping': { ...usd, min_amount: '10000', amount: '4400', remaining: '5600', reached: false } },
+    };
+    render(<CartPage data={data({ cart: c })} />);
+    const totals = document.querySelector('.cart_totals')!;
+    expect(totals.querySelector('h2 + .free-shipping-progress')).not.toBeNull();
+    expect(screen.getByRole('progressbar', { name: 'Add $56.00 more for free shipping' })).toHaveAttribute('value', '4400');
+  });
+
+  it("a cross-sell card's add reads the cart again: the card leaves, the progress line follows, the focus goes to the list's heading", async () => {
+    const before: StoreCart = {
+      ...cart([line('k1', 'Cotton Tank Top', 4)]),
+      extensions: { 'vitrine/free-shipping': { ...usd, min_amount: '10000', amount: '8800', remaining: '1200', reached: false } },
+    };
+    const after: StoreCart = {
+      ...cart([line('k1', 'Cotton Tank Top', 4), { ...line('k2', 'Beanie with Logo', 1), id: 33 }]),
+      extensions: { 'vitrine/free-shipping': { ...usd, min_amount: '10000', amount: '10600', remaining: '0', reached: true } },
+    };
+    const fetcher = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify(after)));
+    render(<CartPage data={data({ cart: before, cross_sells: [product(33), product(16)] })} />);
+    screen.getByRole('progressbar', { name: 'Add $12.00 more for free shipping' });
+    const button = document.querySelector<HTMLAnchorElement>('section.cross-sells a[data-product_id="33"]')!;
+    button.focus();
+    act(() => {
+      // The add-to-cart queue's event: the button's card was added.
+      document.dispatchEvent(new CustomEvent('vitrine:added-to-cart', { detail: { answer: {}, button } }));
+    });
+    await waitFor(() => expect(document.querySelectorAll('tr.cart_item')).toHaveLength(2));
+    expect(fetcher).toHaveBeenCalledWith('/wp-json/wc/store/v1/cart', expect.objectContaining({ credentials: 'same-origin' }));
+    expect(screen.getByRole('progressbar', { name: 'You get free shipping' })).toBeInTheDocument();
+    expect(document.querySelector('section.cross-sells a[data-product_id="33"]')).toBeNull();
+    expect(document.querySelector('section.cross-sells a[data-product_id="16"]')).not.toBeNull();
+    expect(document.activeElement).toBe(document.getElementById('cross-sells-title'));
   });
 
   it("shows the server's notices with WooCommerce's entities decoded, errors as alerts", () => {
