@@ -6,6 +6,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pquerna/otp/totp"
 
 	"vitrine/internal/account"
 	"vitrine/internal/storage/storetest"
@@ -97,6 +100,43 @@ func TestUserCommand(t *testing.T) {
 		}
 		if _, err := svc.Session(ctx, tok); !errors.Is(err, account.ErrNoSession) {
 			t.Errorf("the session survived the role change: %v", err)
+		}
+
+		// two-factor-off: the shop's recovery for an owner who lost both
+		// the app and the recovery codes (a password reset keeps it on).
+		if out, code := user("", "two-factor-off", "--email", "boss@example.com"); code != 2 || !strings.Contains(out, "has no two-factor authentication") {
+			t.Errorf("two-factor-off without it: %d %s", code, out)
+		}
+		if out, code := user("", "two-factor-off", "--email", "nobody@example.com"); code != 2 || !strings.Contains(out, "no account has the email") {
+			t.Errorf("two-factor-off, unknown email: %d %s", code, out)
+		}
+		e, err := svc.EnrollTOTP(ctx, login.User.ID, "a long admin password")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code6, err := totp.GenerateCode(e.Secret, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.ConfirmTOTP(ctx, login.User.ID, code6); err != nil {
+			t.Fatal(err)
+		}
+		tok, _, err = svc.CreateSession(ctx, login.User.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, code = user("", "two-factor-off", "--email", "Boss@Example.com")
+		if code != 0 || !strings.Contains(out, "two-factor authentication is off for boss@example.com") {
+			t.Fatalf("two-factor-off: %d %s", code, out)
+		}
+		if u, _ := st.UserByEmail(ctx, "boss@example.com"); u.TwoFactor() || u.TOTPPending != "" {
+			t.Error("two-factor still on")
+		}
+		if n, _ := svc.RecoveryCodesLeft(ctx, login.User.ID); n != 0 {
+			t.Errorf("%d recovery codes left", n)
+		}
+		if _, err := svc.Session(ctx, tok); !errors.Is(err, account.ErrNoSession) {
+			t.Errorf("a session survived two-factor-off: %v", err)
 		}
 	})
 }

@@ -412,6 +412,26 @@ func (s *Service) DisableTOTP(ctx context.Context, userID int64, password, code 
 	return s.Store.DisableTOTP(ctx, userID)
 }
 
+// ResetTwoFactor turns two-factor off without asking for anything: the
+// shop's own recovery, from the command line, for an owner who lost both
+// the authenticator app and the recovery codes (a password reset keeps
+// two-factor on). The secrets, recovery codes and remembered devices go,
+// and every session of the account ends. ErrTOTPNotEnabled when neither a
+// second factor nor a setup is there.
+func (s *Service) ResetTwoFactor(ctx context.Context, userID int64) error {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if !u.TwoFactor() && u.TOTPPending == "" {
+		return ErrTOTPNotEnabled
+	}
+	if err := s.Store.DisableTOTP(ctx, userID); err != nil {
+		return err
+	}
+	return s.Store.DeleteUserSessions(ctx, userID)
+}
+
 // RememberDevice makes a token that skips the second factor for userID on
 // one device for DeviceLifetime; the caller puts it in a signed cookie.
 // label is shown in the device list (a user agent summary).

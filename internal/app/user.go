@@ -18,11 +18,14 @@ import (
 //
 //	vitrine user create --email E [--username U] --role R [--password-stdin]
 //	vitrine user set-role --email E --role R
+//	vitrine user two-factor-off --email E
 //
 // The password never comes from a flag (shell history, ps): it is read from
 // stdin with --password-stdin (its first line), or prompted twice without
 // echo when stdin is a terminal. A role change ends the user's sessions (a
-// change of privilege logs them in again).
+// change of privilege logs them in again). two-factor-off is the shop's
+// recovery for an owner who lost both the app and the recovery codes: it
+// removes the second factor and ends the account's sessions.
 
 // UsageError is bad input to a command (exit status 2; other failures 1).
 type UsageError struct{ Msg string }
@@ -30,20 +33,24 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 const userUsage = "usage: vitrine user create --email E [--username U] --role administrator|shop_manager|customer [--password-stdin]\n" +
-	"       vitrine user set-role --email E --role administrator|shop_manager|customer"
+	"       vitrine user set-role --email E --role administrator|shop_manager|customer\n" +
+	"       vitrine user two-factor-off --email E"
 
 // Stdin is what the user command reads the password from (tests replace it).
 var Stdin io.Reader = os.Stdin
 
 func userCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
-	if len(args) == 0 || (args[0] != "create" && args[0] != "set-role") {
+	if len(args) == 0 || (args[0] != "create" && args[0] != "set-role" && args[0] != "two-factor-off") {
 		return &UsageError{userUsage}
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("user "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	email := fs.String("email", "", "the account's email")
-	role := fs.String("role", "", "administrator, shop_manager or customer")
+	role := new(string)
+	if sub != "two-factor-off" {
+		role = fs.String("role", "", "administrator, shop_manager or customer")
+	}
 	username := ""
 	fromStdin := false
 	if sub == "create" {
@@ -59,7 +66,7 @@ func userCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 	if strings.TrimSpace(*email) == "" {
 		return &UsageError{"--email is required\n" + userUsage}
 	}
-	if !account.ValidRole(*role) {
+	if sub != "two-factor-off" && !account.ValidRole(*role) {
 		return &UsageError{fmt.Sprintf("unknown role %q: use administrator, shop_manager or customer", *role)}
 	}
 	db, err := openStore(ctx, cfg, log)
@@ -68,6 +75,24 @@ func userCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 	}
 	defer db.Close()
 	svc := &account.Service{Store: db, Log: log}
+	if sub == "two-factor-off" {
+		u, err := db.UserByEmail(ctx, account.NormalizeEmail(*email))
+		if errors.Is(err, account.ErrNoUser) {
+			return &UsageError{fmt.Sprintf("no account has the email %s", account.NormalizeEmail(*email))}
+		}
+		if err != nil {
+			return err
+		}
+		err = svc.ResetTwoFactor(ctx, u.ID)
+		if errors.Is(err, account.ErrTOTPNotEnabled) {
+			return &UsageError{fmt.Sprintf("%s has no two-factor authentication", u.Email)}
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "two-factor authentication is off for %s; their recovery codes, remembered devices and sessions were removed\n", u.Email)
+		return nil
+	}
 	if sub == "set-role" {
 		u, err := db.UserByEmail(ctx, account.NormalizeEmail(*email))
 		if errors.Is(err, account.ErrNoUser) {
