@@ -1,4 +1,5 @@
-// The cart page: lines, update by keyboard, remove with Undo, the empty state, axe.
+// The cart page: lines, update by keyboard, remove with Undo, the empty state, axe;
+// "You may also like" and the free-shipping line.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -88,6 +89,67 @@ for (const [size, viewport] of WIDTHS) {
         await currency.click();
         await assertUsable(page.getByRole('list', { name: 'Currency' }), 'the currency list');
       }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+/** The cart's free-shipping progress as the Store API answers it (the session's cookies). */
+async function freeShipping(page) {
+  const cart = await (await page.request.get('/wp-json/wc/store/v1/cart')).json();
+  return cart.extensions['vitrine/free-shipping'];
+}
+
+const dollars = (minor) => `$${(Number(minor) / 100).toFixed(2)}`;
+
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} a cross-sell card's add button puts it in the cart, and the free-shipping line follows`, async () => {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto('/');
+      // A Classic Tee (its cross-sells: socks, cap, bandana) through the Store API.
+      const tee = await (await page.request.get('/wp-json/wc/store/v1/products/classic-tee')).json();
+      const bandana = await productId(page, 'printed-bandana');
+      let nonce = (await page.request.get('/wp-json/wc/store/v1/cart')).headers()['nonce'];
+      let added = false;
+      for (const v of tee.variations) {
+        const res = await page.request.post('/wp-json/wc/store/v1/cart/add-item', { data: { id: v.id, quantity: 1 }, headers: { Nonce: nonce } });
+        nonce = res.headers()['nonce'] || nonce;
+        if (res.status() === 201) {
+          added = true;
+          break;
+        }
+      }
+      assert.ok(added, 'a Classic Tee variation is in the cart');
+      await page.goto('/cart/');
+      const before = await freeShipping(page);
+      assert.equal(before.reached, false);
+      const line = page.locator('.free-shipping-progress__text');
+      await line.getByText(`Add ${dollars(before.remaining)} more for free shipping`).waitFor();
+      await assertUsable(page.getByRole('progressbar', { name: `Add ${dollars(before.remaining)} more for free shipping` }), 'the free-shipping bar');
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`), []);
+
+      const section = page.getByRole('region', { name: 'You may also like…' });
+      const add = section.locator(`a.ajax_add_to_cart[data-product_id="${bandana}"]`);
+      await assertUsable(add, "the bandana card's add button");
+      await add.click();
+      await page.locator('tr.cart_item', { hasText: 'Printed Bandana' }).waitFor();
+      const after = await freeShipping(page);
+      assert.equal(Number(after.remaining), Number(before.remaining) - (Number(after.amount) - Number(before.amount)));
+      assert.ok(Number(after.amount) > Number(before.amount));
+      const text = after.reached ? 'You get free shipping' : `Add ${dollars(after.remaining)} more for free shipping`;
+      await line.getByText(text).waitFor();
+      // The card left the list (the bandana is in the cart); the line is on screen, uncovered (no mini cart over it).
+      await add.waitFor({ state: 'detached' });
+      await assertUsable(line, 'the updated free-shipping line');
+      await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '2');
+      assert.deepEqual(problems, []);
     } finally {
       await context.close();
     }
