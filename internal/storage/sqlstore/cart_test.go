@@ -94,7 +94,17 @@ func TestCartStore(t *testing.T) {
 			t.Errorf("other session: %+v", other)
 		}
 
-		// Expiry: invisible once expired, then deleted.
+		// Expiry: the cart lives until its expiry, a second before it is
+		// there and nothing deletes it; at it, it is gone; then deleted.
+		if c, _ := db.Cart(ctx, id, exp.Add(-time.Second)); !c.Exists || len(c.Lines) == 0 {
+			t.Errorf("a second before expiry: %+v", c)
+		}
+		if n, err := db.DeleteExpiredCarts(ctx, exp.Add(-time.Second)); err != nil || n != 0 {
+			t.Errorf("DeleteExpiredCarts a second before expiry = %d, %v", n, err)
+		}
+		if c, _ := db.Cart(ctx, id, exp); c.Exists || len(c.Lines) != 0 {
+			t.Errorf("cart visible at its expiry: %+v", c)
+		}
 		late := exp.Add(time.Second)
 		if c, _ := db.Cart(ctx, id, late); c.Exists || len(c.Lines) != 0 {
 			t.Errorf("expired cart visible: %+v", c)
