@@ -19,7 +19,7 @@ WEB_SRC  := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.co
 GO_SRC   := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null)
 MANIFEST := web/dist/client/.vite/manifest.json
 
-.PHONY: run build web test test-go test-web test-e2e lint bench load node chromium clean
+.PHONY: run build web test test-go test-web test-e2e screenshots lint bench load node chromium clean
 
 run: build
 	./$(BIN) --demo
@@ -66,6 +66,11 @@ test-web: web/node_modules/.installed
 
 test-e2e: $(BIN) chromium web/node_modules/.installed
 	cd web && npm run e2e --silent
+
+# Rewrite the screenshot baselines (web/e2e/__screenshots__/) after an intended
+# layout change: only the pictures that changed are written; look at them, then commit.
+screenshots: $(BIN) chromium web/node_modules/.installed
+	cd web && npm run screenshots --silent
 
 # Go benchmarks (render engine, cached pages); see docs/benchmarks.md for the load runs.
 bench: $(MANIFEST)
