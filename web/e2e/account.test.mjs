@@ -133,6 +133,38 @@ for (const [size, viewport] of WIDTHS) {
   });
 }
 
+for (const [size, viewport] of WIDTHS) {
+  test(`at ${size} the logged-out My account page has side margins and its password inputs look like its other inputs`, async () => {
+    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
+    try {
+      const page = await context.newPage();
+      await page.goto('/my-account/');
+      const vw = await page.evaluate(() => document.documentElement.clientWidth);
+      // The page container (ui/PageContainer.tsx): the forms are inset from both edges.
+      for (const sel of ['#customer_login', 'form.woocommerce-form-login', 'form.woocommerce-form-register', '#reg_password']) {
+        const box = await page.locator(sel).boundingBox();
+        assert.ok(box, `${sel} is rendered`);
+        assert.ok(box.x >= 12, `${sel} starts ${box.x}px from the left edge (at least 12)`);
+        assert.ok(vw - (box.x + box.width) >= 12, `${sel} ends ${vw - (box.x + box.width)}px from the right edge (at least 12)`);
+      }
+      // The shop's input look (styles/main.css), not the browser's native box.
+      const look = (sel) =>
+        page.locator(sel).evaluate((el) => {
+          const cs = getComputedStyle(el);
+          const keys = ['border-top-width', 'border-top-style', 'border-top-color', 'border-left-width', 'border-top-left-radius', 'padding-top', 'padding-left', 'padding-right', 'padding-bottom', 'font-size', 'font-family', 'min-height'];
+          return Object.fromEntries(keys.map((k) => [k, cs.getPropertyValue(k)]));
+        });
+      const email = await look('#reg_email');
+      assert.notEqual(email['border-top-left-radius'], '0px', 'the shop input has rounded corners');
+      assert.deepEqual(await look('#reg_password'), email, 'the registration password looks like the email input');
+      assert.deepEqual(await look('#password'), await look('#username'), 'the login password looks like the user name input');
+      assert.deepEqual(await look('#password'), email, 'both forms draw their inputs alike');
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 test('a wrong password shows the error above the form, announced, and logs nobody in', async () => {
   const context = await newContext(shop.browser, shop.server.baseURL);
   try {

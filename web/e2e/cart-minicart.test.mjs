@@ -77,3 +77,30 @@ test('after an add the mini cart opens for 5 s; remove shows "Please wait..." th
     await context.close();
   }
 });
+
+test("on a product page the mini cart's '1 × price' line is plain text, not framed like the product's quantity box", async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto('/shop/');
+    await page.locator('a.header-cart[aria-expanded]').waitFor();
+    await page.locator('a.ajax_add_to_cart[data-product_id]').first().click();
+    await page.locator('#mini-cart-panel a.remove_from_cart_button').waitFor();
+    // A product page: its own quantity box is framed; the mini cart's line is not.
+    await page.goto('/product/classic-tee/');
+    await page.locator('.quantity-field .qty').waitFor();
+    const frame = (loc) => loc.evaluate((el) => {
+      const cs = getComputedStyle(el);
+      return { border: cs.borderTopWidth, style: cs.borderTopStyle, padLeft: cs.paddingLeft };
+    });
+    const box = await frame(page.locator('form.cart .quantity-field').first());
+    assert.notEqual(box.style, 'none', 'the product quantity box has its border');
+    await page.locator('a.header-cart').click();
+    const line = page.locator('#mini-cart-panel .mini_cart_item .quantity').first();
+    await line.waitFor();
+    assert.match(await line.textContent(), /^1 × /);
+    assert.deepEqual(await frame(line), { border: '0px', style: 'none', padLeft: '0px' }, 'the mini cart line has no frame');
+  } finally {
+    await context.close();
+  }
+});
