@@ -797,11 +797,18 @@ func TestLoginPageRenders(t *testing.T) {
 		s := newLoginShop(t, db, server.Config{})
 		a := s.browser().do("GET", "/my-account/?redirect=/checkout/", nil)
 		for _, want := range []string{`id="username"`, `name="password"`, `name="woocommerce-login-nonce"`, `id="reg_email"`,
-			`name="woocommerce-register-nonce"`, `href="/my-account/lost-password/"`, `name="wfls-token"`, `autocomplete="one-time-code"`,
-			`size="6"`, `name="wfls-remember-device"`, `<meta name="robots" content="noindex, nofollow">`} {
+			`name="woocommerce-register-nonce"`, `href="/my-account/lost-password/"`, `id="wfls-captcha-jwt"`,
+			`<meta name="robots" content="noindex, nofollow">`} {
 			// HTML attribute names are case-insensitive (React writes autoComplete).
 			if !strings.Contains(strings.ToLower(a.raw), strings.ToLower(want)) {
 				t.Errorf("page lacks %s", want)
+			}
+		}
+		// The two-factor prompt is built only when a login asks for it
+		// (Wordfence's script builds its own when no element has its id).
+		for _, unwanted := range []string{`id="wfls-prompt-overlay"`, `name="wfls-token"`} {
+			if strings.Contains(a.raw, unwanted) {
+				t.Errorf("the page renders %s before it is needed", unwanted)
 			}
 		}
 		var data map[string]any
