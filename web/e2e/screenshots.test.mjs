@@ -18,8 +18,9 @@
 // transitions and the caret off; the picture is taken once the app has
 // hydrated, the network is idle, the fonts are ready and every image in the
 // viewport has loaded. The demo is seeded relative to the real clock, so what
-// shows a date (<time>: pre-order dates, review dates) and what depends on
-// history (recently viewed, the store notice) is hidden, keeping its room.
+// shows a date (<time>: pre-order dates, review dates; the footer's © year)
+// and what depends on history (recently viewed, the store notice) is hidden,
+// keeping its room.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareImages, decodePNG, matchScreenshot, MAX_DIFF_RATIO } from './screenshot-compare.mjs';
@@ -29,7 +30,7 @@ import { WIDTHS } from './visible.mjs';
 const shop = useShop();
 
 /** Hidden while capturing (keeps its room): what shows the date or the shopper's history. */
-const VOLATILE = ['time', '.recently-viewed', '.woocommerce-store-notice', '.store-notice'];
+const VOLATILE = ['time', '.footer-copyright', '.recently-viewed', '.woocommerce-store-notice', '.store-notice'];
 
 /** No motion and no caret from the first paint on. */
 const STILL = `*, *::before, *::after {
