@@ -6,6 +6,7 @@ import { OrdersTable, ViewOrder } from './AccountOrders';
 import { AddressBook, EditAddressForm } from './EditAddress';
 import { EditAccountForm } from './EditAccount';
 import './account.css';
+import { PageContainer } from '../ui/PageContainer';
 
 const headings: Record<AccountData['section'], string> = {
   dashboard: 'My account',
@@ -65,7 +66,7 @@ export function AccountPage({ data }: { data: AccountData }) {
   if (data.section === 'view-order' && data.order) heading = `Order #${data.order.number}`;
   if (data.section === 'edit-address' && data.address_form) heading = data.address_form.kind === 'shipping' ? 'Shipping address' : 'Billing address';
   return (
-    <div className="container account-page woocommerce">
+    <PageContainer className="account-page woocommerce">
       <h1>{heading}</h1>
       <div className="account-layout">
         <AccountNav current={navSection(data.section)} logoutUrl={data.logout_url} />
@@ -74,6 +75,6 @@ export function AccountPage({ data }: { data: AccountData }) {
           <Section data={data} />
         </div>
       </div>
-    </div>
+    </PageContainer>
   );
 }

@@ -4,6 +4,7 @@ import { AccountNav } from './AccountNav';
 import { Field as UiField } from '../ui/Field';
 import { deviceName } from './device-name';
 import './security.css';
+import { PageContainer } from '../ui/PageContainer';
 
 /**
  * The my-account security page: two-factor setup (QR code, the key as text,
@@ -335,7 +336,7 @@ export function SecurityPage({ data }: { data: SecurityData }) {
   }, []);
   const n = data.notice;
   return (
-    <div className="container account-page account-security-page">
+    <PageContainer className="account-page account-security-page">
       <h1>Security</h1>
       <div className="woocommerce account-layout">
         <AccountNav current="security" logoutUrl={data.logout_url} />
@@ -360,6 +361,6 @@ export function SecurityPage({ data }: { data: SecurityData }) {
           <Devices data={data} />
         </div>
       </div>
-    </div>
+    </PageContainer>
   );
 }

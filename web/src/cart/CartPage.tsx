@@ -15,6 +15,7 @@ import { CouponForm, CouponRows } from './CouponForm';
 import { ChosenShippingRows, TaxRows } from '../checkout/OrderReview';
 import { ProductGrid } from '../listing/ProductGrid';
 import { FreeShippingProgress } from './FreeShippingProgress';
+import { PageContainer } from '../ui/PageContainer';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -222,16 +223,16 @@ export function CartPage({ data }: { data: CartPageData }) {
 
   if (cart.items.length === 0) {
     return (
-      <div className="container cart-page">
+      <PageContainer className="cart-page">
         <h1>Cart</h1>
         {noticeEl}
         <CartEmpty />
-      </div>
+      </PageContainer>
     );
   }
 
   return (
-    <div className="container cart-page">
+    <PageContainer className="cart-page">
       <h1>Cart</h1>
       {noticeEl}
       <form className="woocommerce-cart-form" action="/cart/" method="post" onSubmit={update} aria-busy={busy || undefined}>
@@ -356,6 +357,6 @@ export function CartPage({ data }: { data: CartPageData }) {
           <ProductGrid products={crossSells} headingLevel={3} eagerCount={0} />
         </section>
       )}
-    </div>
+    </PageContainer>
   );
 }

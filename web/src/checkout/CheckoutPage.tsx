@@ -22,6 +22,7 @@ import { useAfterPress } from './after-press';
 import { addressFields, findCountry, validateCheckout, validateField, type AddressKey, type AddressKind, type FieldDef } from './fields';
 import { CartEmpty } from '../cart/CartEmpty';
 import './checkout.css';
+import { PageContainer } from '../ui/PageContainer';
 
 /** The review refresh waits this long after the last address change (ms). */
 export const REVIEW_DEBOUNCE_MS = 500;
@@ -502,10 +503,10 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
 
   if (cart.items.length === 0) {
     return (
-      <div className="container checkout-page">
+      <PageContainer className="checkout-page">
         <h1>Checkout</h1>
         <CartEmpty />
-      </div>
+      </PageContainer>
     );
   }
 
@@ -513,7 +514,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
   const showShippingFields = !hydrated || shipTo;
 
   return (
-    <div className="container checkout-page">
+    <PageContainer className="checkout-page">
       <h1>Checkout</h1>
       <CouponForm onApply={applyCoupon} busy={!!placing} idPrefix="checkout_coupon_code" />
       <form
@@ -704,6 +705,6 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
       {termsOpen && data.terms && (
         <TermsDialog title={data.terms.title} html={data.terms.html} opener={termsLink.current} onClosed={() => setTermsOpen(false)} />
       )}
-    </div>
+    </PageContainer>
   );
 }

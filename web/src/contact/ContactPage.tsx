@@ -3,6 +3,7 @@ import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { ContactForm } from './ContactForm';
 import { pageAt, PRIVACY_PATH } from '../lib/legal';
 import './contact.css';
+import { PageContainer } from '../ui/PageContainer';
 
 /**
  * The contact page (/contact/): the shop's Contact Form 7 form. The same page
@@ -12,7 +13,7 @@ import './contact.css';
  */
 export function ContactPage({ data }: { data: ContactPageData }) {
   return (
-    <div className="page-contact container">
+    <PageContainer className="page-contact">
       <Breadcrumbs items={data.breadcrumbs} />
       <h1 className="page-title">{data.title}</h1>
       <p className="contact-intro">
@@ -25,6 +26,6 @@ export function ContactPage({ data }: { data: ContactPageData }) {
         </p>
       </noscript>
       <ContactForm form={data.form} privacyUrl={pageAt(data.pages, PRIVACY_PATH)?.url} />
-    </div>
+    </PageContainer>
   );
 }

@@ -3,6 +3,7 @@ import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { RichText } from '../ui/RichText';
 import { EditLinks } from '../frame/EditLinks';
 import './content.css';
+import { PageContainer } from '../ui/PageContainer';
 
 /**
  * A content page (/<slug>/: about, shipping, returns, terms): the shop's own
@@ -11,7 +12,7 @@ import './content.css';
 export function ContentPage({ data }: { data: ContentPageData }) {
   const c = data.content;
   return (
-    <div className={`page-content page-content--${c.slug} container`}>
+    <PageContainer className={`page-content page-content--${c.slug}`}>
       <Breadcrumbs items={data.breadcrumbs} />
       <article className="content-page">
         <h1 className="page-title">{c.title}</h1>
@@ -19,6 +20,6 @@ export function ContentPage({ data }: { data: ContentPageData }) {
         <RichText html={c.html} className="content-page__body entry-content" video={data.settings?.video} />
         {c.modified && <p className="content-page__updated">Last updated {c.modified}</p>}
       </article>
-    </div>
+    </PageContainer>
   );
 }

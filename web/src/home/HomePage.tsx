@@ -3,6 +3,7 @@ import { decodeEntities } from '../lib/format';
 import { CategoryTiles } from '../ui/CategoryTiles';
 import { ProductGrid } from '../listing/ProductGrid';
 import { HeroCarousel } from './HeroCarousel';
+import { PageContainer } from '../ui/PageContainer';
 
 /**
  * The home page. In the browser it is a chunk of its own (split/pages.ts),
@@ -17,7 +18,7 @@ export function HomePage({ data }: { data: HomeData }) {
     <>
       {slides.length > 0 ? (
         <div className="home-hero">
-          <div className="container">
+          <PageContainer>
             <div className="home-intro">
               <h1 className="home-intro__title">{name}</h1>
               {tagline && <p className="home-intro__tagline">{tagline}</p>}
@@ -26,11 +27,11 @@ export function HomePage({ data }: { data: HomeData }) {
               </a>
             </div>
             <HeroCarousel slides={slides} />
-          </div>
+          </PageContainer>
         </div>
       ) : (
         <section className="hero" aria-labelledby="hero-title">
-          <div className="container hero-inner">
+          <PageContainer className="hero-inner">
             <p className="hero-eyebrow">New season</p>
             <h1 id="hero-title" className="hero-title">
               {name}
@@ -39,10 +40,10 @@ export function HomePage({ data }: { data: HomeData }) {
             <a className="button button-primary hero-cta" href="/shop/">
               Shop now
             </a>
-          </div>
+          </PageContainer>
         </section>
       )}
-      <div className="container home">
+      <PageContainer className="home">
         {data.featured.length > 0 && (
           <section className="home-section" aria-labelledby="home-featured">
             <div className="section-head">
@@ -74,7 +75,7 @@ export function HomePage({ data }: { data: HomeData }) {
             <ProductGrid products={data.latest} headingLevel={3} eagerCount={slides.length === 0 && data.featured.length === 0 ? 4 : 0} />
           </section>
         )}
-      </div>
+      </PageContainer>
     </>
   );
 }

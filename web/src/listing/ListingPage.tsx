@@ -13,6 +13,7 @@ import { useHydrated } from './hydrated';
 import { EditLinks } from '../frame/EditLinks';
 import { ShopSidebar } from './ShopSidebar';
 import { newProducts, nextPageUrl, PRODUCTS_APPENDED_EVENT, type ProductsAppendedDetail } from './infinite-scroll';
+import { PageContainer } from '../ui/PageContainer';
 
 interface Appended {
   ids: number[];
@@ -80,7 +81,7 @@ export function ListingPage({ data }: { data: ListingData }) {
       : shownCountText(data.total, data.page_number, data.total_pages, data.products.length, items.length);
 
   return (
-    <div className="container listing">
+    <PageContainer className="listing">
       <Breadcrumbs items={data.breadcrumbs} />
       <div className="listing-layout">
       <div className="listing-main">
@@ -129,6 +130,6 @@ export function ListingPage({ data }: { data: ListingData }) {
       </div>
       <ShopSidebar data={data} />
       </div>
-    </div>
+    </PageContainer>
   );
 }

@@ -1,8 +1,9 @@
 import { SearchForm } from '../ui/SearchForm';
+import { PageContainer } from '../ui/PageContainer';
 
 export function NotFoundPage() {
   return (
-    <div className="container narrow notfound">
+    <PageContainer narrow className="notfound">
       <h1>Page not found</h1>
       <p>Sorry, we couldn’t find the page you were looking for. It may have moved, or the link may be out of date.</p>
       <p>
@@ -12,6 +13,6 @@ export function NotFoundPage() {
       </p>
       <h2 className="notfound-search-title">Search the shop</h2>
       <SearchForm className="notfound-search" label="Search the shop" />
-    </div>
+    </PageContainer>
   );
 }

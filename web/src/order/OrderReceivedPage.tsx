@@ -2,6 +2,7 @@ import type { CurrencyBlock, OrderReceivedPage as OrderReceivedData } from '../t
 import { decodeEntities, formatPrice } from '../lib/format';
 import { LineSummary } from '../ui/LineItem';
 import './order.css';
+import { PageContainer } from '../ui/PageContainer';
 
 type Order = NonNullable<OrderReceivedData['order']>;
 
@@ -191,7 +192,7 @@ export function OrderDetails({ order }: { order: Order }) {
  */
 export function OrderReceivedPage({ data }: { data: OrderReceivedData }) {
   return (
-    <div className="container order-received-page">
+    <PageContainer className="order-received-page">
       <h1>Order received</h1>
       {data.order ? (
         <Received order={data.order} />
@@ -207,6 +208,6 @@ export function OrderReceivedPage({ data }: { data: OrderReceivedData }) {
           </p>
         </>
       )}
-    </div>
+    </PageContainer>
   );
 }

@@ -16,6 +16,7 @@ import { StickyAddToCart } from './StickyBar';
 import { ExpressWallet } from '../wallet/ExpressWallet';
 import { EditLinks } from '../frame/EditLinks';
 import { Tabs, type TabDef } from './Tabs';
+import { PageContainer } from '../ui/PageContainer';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
   if (!terms || terms.length === 0) return null;
@@ -106,7 +107,7 @@ export function ProductPage({ data }: { data: ProductData }) {
   });
 
   return (
-    <div className="container single-product">
+    <PageContainer className="single-product">
       <Breadcrumbs items={data.breadcrumbs} />
       <div className={`product type-product product-type-${p.type} post-${p.id}`}>
         <div className="product-main">
@@ -165,6 +166,6 @@ export function ProductPage({ data }: { data: ProductData }) {
         <RecentlyViewed current={p.id} />
       </div>
       {hasCartForm(p, data.grouped) && <StickyAddToCart product={p} target={cartArea} variation={v} />}
-    </div>
+    </PageContainer>
   );
 }

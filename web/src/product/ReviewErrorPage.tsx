@@ -1,9 +1,10 @@
 import type { ReviewErrorPage as ReviewErrorData } from '../types';
+import { PageContainer } from '../ui/PageContainer';
 
 /** WordPress's "Comment Submission Failure" page: a review posted without scripts and refused. */
 export function ReviewErrorPage({ data }: { data: ReviewErrorData }) {
   return (
-    <div className="container narrow review-error">
+    <PageContainer narrow className="review-error">
       <h1>{data.title}</h1>
       <div className="woocommerce-error" role="alert">
         <p>
@@ -21,6 +22,6 @@ export function ReviewErrorPage({ data }: { data: ReviewErrorData }) {
           </a>
         )}
       </p>
-    </div>
+    </PageContainer>
   );
 }
