@@ -36,7 +36,9 @@ function RequiredMark({ required }: { required: boolean }) {
 
 function rowClass(def: FieldDef, error: string): string {
   const pos = def.key === 'first_name' ? 'form-row-first' : def.key === 'last_name' ? 'form-row-last' : 'form-row-wide';
-  let c = `form-row ${pos} ${def.name}_field`;
+  // field: the shop's field look (ui/Field.tsx, styles/main.css), shared
+  // with every other form; the WooCommerce classes stay for its scripts.
+  let c = `form-row field ${pos} ${def.name}_field`;
   if (def.required) c += ' validate-required';
   if (def.input === 'email') c += ' validate-email';
   if (def.input === 'tel') c += ' validate-phone';
@@ -121,14 +123,14 @@ export function AddressFields({ kind, value, countries, errors, onChange, onBlur
             {single ? (
               <span className="checkout-label">{def.label}</span>
             ) : (
-              <label htmlFor={def.name} className={def.key === 'address_2' ? 'screen-reader-text' : undefined}>
+              <label htmlFor={def.name} className={def.key === 'address_2' ? 'screen-reader-text' : 'field__label'}>
                 {def.label}
                 <RequiredMark required={def.required} />
               </label>
             )}
             <span className="woocommerce-input-wrapper">{control}</span>
             {error && (
-              <span className="checkout-inline-error-message" id={errorId}>
+              <span className="checkout-inline-error-message field__error" id={errorId}>
                 {error}
               </span>
             )}
