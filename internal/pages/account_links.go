@@ -8,7 +8,7 @@ import "context"
 // Lost-password stages.
 const (
 	LostStageRequest = "request" // the "Username or email" form
-	LostStageSent    = "sent"    // "If an account matches, a link was sent"
+	LostStageSent    = "sent"    // "If an account matches that email or username, we have sent a link …"
 	LostStageReset   = "reset"   // the new-password form (a live link)
 	LostStageDone    = "done"    // the password was reset
 	LostStageInvalid = "invalid" // the link is unknown, used or expired
