@@ -426,7 +426,7 @@ func TestSecurityEnrollNeedsPassword(t *testing.T) {
 			if res.StatusCode != 400 || p.Enrollment != nil || p.Errors["enroll_password"] == "" || p.Notice == nil || p.Notice.Kind != "error" {
 				t.Fatalf("enroll with %q: %d %+v", pw, res.StatusCode, p)
 			}
-			if !strings.Contains(html, `aria-describedby="wfls-enroll-password-hint wfls-enroll-password-error"`) {
+			if !strings.Contains(html, `aria-describedby="wfls-enroll-password-error wfls-enroll-password-hint"`) {
 				t.Error("the password's error is not tied to its field")
 			}
 		}
@@ -503,7 +503,7 @@ func TestSecurityDisable(t *testing.T) {
 		if res.StatusCode != 400 || !strings.Contains(p.Errors["disable_code"], "recovery codes") || !p.TwoFactor {
 			t.Fatalf("no code: %d %+v", res.StatusCode, p)
 		}
-		if !strings.Contains(html, `aria-describedby="wfls-disable-code-hint wfls-disable-code-error"`) {
+		if !strings.Contains(html, `aria-describedby="wfls-disable-code-error wfls-disable-code-hint"`) {
 			t.Error("the code's error is not tied to its field")
 		}
 		res, html = f.post("disable", "password", secPassword, "code", f.wrongCode(secret))
