@@ -61,14 +61,16 @@ func newCluster(t *testing.T, n int) *cluster {
 	ck.RateLimitPerAddress = 1000 // every test request comes from one address
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
+	clock := storetest.NewClock(seedTime) // one calendar for every instance and pool
 	for i := range n {
 		db := storetest.OpenDSN(t, cl.dsn) // a pool of its own, as another process has
+		db.SetClock(clock.Now)
 		wc := server.WalletConfig{PayPal: &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret",
 			WebhookID: cl.sb.WebhookID(), CertURLPrefixes: []string{cl.sb.CertURLPrefix()}, CertRoots: cl.sb.CertPool()},
 			CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour}
 		// The default change poll (1 s): the 2 s bound is checked as shipped.
 		cfg := server.Config{BaseURL: "https://shop.example", Tagline: "Tagline", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
-			Checkout: ck, Wallet: &wc, Secret: []byte("one shop, three instances")}
+			Checkout: ck, Wallet: &wc, Secret: []byte("one shop, three instances"), Now: clock.Now}
 		var srv *server.Server
 		if i == 0 {
 			srv = newServer(t, db, "", 1, cfg) // seeds the demo shop

@@ -142,20 +142,25 @@ func TestGetVariation(t *testing.T) {
 		simple := productID(t, db, "mountain-line-tee")
 		draft := productID(t, db, "alpaca-cardigan")
 		for name, f := range map[string]url.Values{
-			"missing":       form("attribute_pa_color", "navy", "attribute_pa_size", "m"),
-			"unknown":       form("product_id", "99999999", "attribute_pa_color", "navy", "attribute_pa_size", "m"),
-			"non-numeric":   form("product_id", "abc", "attribute_pa_color", "navy"),
-			"negative":      form("product_id", "-3"),
-			"huge":          form("product_id", strings.Repeat("9", 40)),
-			"simple":        form("product_id", simple),
-			"draft simple":  form("product_id", draft),
-			"variation id":  form("product_id", itoa(atoi(tee)+1), "attribute_pa_color", "navy", "attribute_pa_size", "m"),
-			"binary fields": form("product_id", "\x00\xff", "attribute_pa_color", strings.Repeat("\xff", 5000)),
+			"missing":      form("attribute_pa_color", "navy", "attribute_pa_size", "m"),
+			"unknown":      form("product_id", "99999999", "attribute_pa_color", "navy", "attribute_pa_size", "m"),
+			"non-numeric":  form("product_id", "abc", "attribute_pa_color", "navy"),
+			"negative":     form("product_id", "-3"),
+			"huge":         form("product_id", strings.Repeat("9", 40)),
+			"simple":       form("product_id", simple),
+			"draft simple": form("product_id", draft),
+			"variation id": form("product_id", itoa(atoi(tee)+1), "attribute_pa_color", "navy", "attribute_pa_size", "m"),
 		} {
 			r := s.wcAjax("get_variation", f)
 			if b := body(t, r); r.StatusCode != 200 || b != "" {
 				t.Errorf("%s: %d %q, want 200 and an empty body", name, r.StatusCode, b)
 			}
+		}
+		// Bytes that are not text are refused at the edge, in the shop
+		// ajax's shape (internal/server/edge.go), before the handler.
+		r = s.wcAjax("get_variation", form("product_id", "\x00\xff", "attribute_pa_color", strings.Repeat("\xff", 5000)))
+		if b := body(t, r); r.StatusCode != 400 || !strings.Contains(b, `"code":"vitrine_invalid_text"`) || !strings.Contains(b, `"error":true`) {
+			t.Errorf("binary fields: %d %q, want the edge's 400", r.StatusCode, b)
 		}
 
 		// A draft variable product: empty.
