@@ -1,5 +1,6 @@
 // The cart page: lines, update by keyboard, remove with Undo, the empty state, axe;
-// "You may also like" and the free-shipping line.
+// "You may also like" and the free-shipping line; the totals' shipping and tax
+// lines adding up to the Total.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -155,3 +156,58 @@ for (const [size, viewport] of WIDTHS) {
     }
   });
 }
+
+/** An amount as the page shows it ("$1,234.56") in cents. */
+function cents(text) {
+  const m = String(text).replace(/\u00a0/g, ' ').match(/\$([\d,]+)\.(\d{2})/);
+  assert.ok(m, `an amount in dollars: ${text}`);
+  return Number(m[1].replace(/,/g, '')) * 100 + Number(m[2]);
+}
+
+test('at 1280×800 with a Californian address the cart totals show Subtotal, the shipping rate, the tax line and Total, which is their sum as read from the page', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    const tank = await productId(page, 'cotton-tank-top');
+    await page.goto(`/?add-to-cart=${tank}`);
+    // The shopper's address, as the checkout sends it (the session's cookies): San Jose, CA (flat rate and CA tax).
+    const nonce = (await page.request.get('/wp-json/wc/store/v1/cart')).headers()['nonce'];
+    const res = await page.request.post('/wp-json/wc/store/v1/cart/update-customer', {
+      data: { shipping_address: { country: 'US', state: 'CA', city: 'San Jose', postcode: '95131', address_1: '2211 North First Street', first_name: 'Ada', last_name: 'Lovelace' } },
+      headers: { Nonce: nonce },
+    });
+    assert.equal(res.status(), 200, await res.text());
+    const api = (await res.json()).totals;
+    assert.ok(Number(api.total_shipping) > 0 && Number(api.total_tax) > 0, `the address has shipping and tax: ${JSON.stringify(api)}`);
+
+    await page.goto('/cart/');
+    const table = page.locator('.cart_totals table');
+    await table.locator('tr.order-total').waitFor();
+    const subtotal = table.locator('tr.cart-subtotal');
+    const shipping = table.locator('tr.shipping');
+    const taxes = table.locator('tr.tax-rate, tr.tax-total');
+    const total = table.locator('tr.order-total');
+    assert.equal(await shipping.count(), 1, 'one shipping line');
+    assert.ok((await taxes.count()) >= 1, 'a tax line');
+    const rows = [subtotal, shipping, ...(await taxes.all()), total];
+    for (const row of rows) await assertUsable(row.locator('td'), `the totals' ${await row.locator('th').innerText()} amount`);
+
+    assert.equal((await subtotal.locator('th').innerText()).trim(), 'Subtotal');
+    assert.match(await shipping.locator('td').innerText(), /^Flat rate: \$/);
+    assert.equal((await taxes.first().locator('th').innerText()).trim(), 'CA Tax');
+    assert.equal((await total.locator('th').innerText()).trim(), 'Total');
+    const sub = cents(await subtotal.locator('td').innerText());
+    const ship = cents(await shipping.locator('td').innerText());
+    let tax = 0;
+    for (const row of await taxes.all()) tax += cents(await row.locator('td').innerText());
+    const sum = cents(await total.locator('td').innerText());
+    assert.ok(sub > 0 && ship > 0 && tax > 0, `subtotal ${sub}, shipping ${ship}, tax ${tax}`);
+    assert.equal(sub + ship + tax, sum, `Subtotal ${sub} + shipping ${ship} + tax ${tax} is the Total ${sum}`);
+    assert.equal(sum, Number(api.total_price), 'the page shows the cart total');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
