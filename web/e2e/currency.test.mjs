@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, newContext, startServer } from './server.mjs';
+import { assertUsable } from './visible.mjs';
 import {
   acceptTerms,
   bankTitle,
@@ -492,4 +493,58 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
     assert.equal(await cookieNow(), 'GBP');
     await waitForText(page, 'a.header-cart .header-cart-total', tankGBP);
   });
+});
+
+test('at 1280×800 with JPY chosen the price filter says "Prices in JPY": a range around a card\'s yen price finds it, 20–40 (dollar-sized numbers) does not', async () => {
+  const { bySlug } = await products();
+  const tank = bySlug('cotton-tank-top'); // $22.00: inside 20–40 in dollars
+  assert.ok(Number(tank.prices.price) >= 2000 && Number(tank.prices.price) <= 4000, 'the tank top is priced inside 20–40 dollars');
+  await withPage(
+    async (page) => {
+      await page.goto('/shop/');
+      await hydrated(page);
+      const select = page.getByRole('combobox', { name: 'Currency' });
+      await assertUsable(select, 'the currency switcher');
+      await select.selectOption('JPY');
+      await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in JPY' }).waitFor({ state: 'attached' });
+      const filter = page.locator('form.price-filter');
+      await filter.getByText('Prices in JPY', { exact: true }).waitFor();
+      await assertUsable(filter.getByText('Prices in JPY', { exact: true }), 'the filter\'s currency note');
+      const card = `${WRAPPERS}[data-wmc_product_id="${tank.id}"]`;
+      await page.waitForFunction((sel) => /¥/.test(document.querySelector(sel)?.textContent || ''), card);
+      const shown = plain(await page.locator(card).first().textContent());
+      const yen = Number(shown.replace(/[^0-9]/g, ''));
+      assert.ok(yen > 40, `the tank top in yen: ${shown}`);
+
+      /** Types a range into the filter and submits it with the Filter button; waits for the filtered listing. */
+      const filterBy = async (min, max) => {
+        const minField = page.locator('form.price-filter').getByRole('spinbutton', { name: 'Min price (JPY)' });
+        const maxField = page.locator('form.price-filter').getByRole('spinbutton', { name: 'Max price (JPY)' });
+        const button = page.locator('form.price-filter').getByRole('button', { name: 'Filter' });
+        for (const [el, what] of [[minField, 'Min price'], [maxField, 'Max price'], [button, 'Filter']]) await assertUsable(el, what);
+        await minField.fill(String(min));
+        await maxField.fill(String(max));
+        await Promise.all([page.waitForURL((u) => u.searchParams.get('max_price') === String(max)), button.click()]);
+        const url = new URL(page.url());
+        assert.equal(url.searchParams.get('min_price'), String(min));
+        assert.equal(url.searchParams.get('price_currency'), 'JPY', 'the filter names the currency it was typed in');
+        await hydrated(page);
+        await page.locator('form.price-filter').getByText('Prices in JPY', { exact: true }).waitFor();
+      };
+
+      // Around the shown yen price: the tank top is listed, in yen.
+      await filterBy(yen - 100, yen + 100);
+      const found = page.locator(`${CARDS} a[href="/product/cotton-tank-top/"]`).first();
+      await assertUsable(found, 'the tank top card found by the yen range');
+      await page.waitForFunction((sel) => /¥/.test(document.querySelector(sel)?.textContent || ''), card);
+      assert.equal(plain(await page.locator(card).first().textContent()), shown);
+
+      // 20–40 read as yen (¥20–¥40): nothing, the tank top neither, though it costs $22.00.
+      await filterBy(20, 40);
+      await page.getByText('No products were found matching your selection.').waitFor();
+      assert.equal(await page.locator(`${CARDS} a[href="/product/cotton-tank-top/"]`).count(), 0, 'the tank top is not in ¥20–¥40');
+      assert.equal(await page.locator(CARDS).count(), 0);
+    },
+    { viewport: { width: 1280, height: 800 } },
+  );
 });
