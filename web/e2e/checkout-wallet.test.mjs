@@ -1,11 +1,13 @@
 // A full guest purchase with the wallet through the binary's built-in PayPal
 // sandbox: the checkout's PayPal button validates early, creates the order
 // and goes to the sandbox's approval page; approving returns to the shop,
-// which captures and shows the order received. Also: the product page's
+// which captures and shows the order received, and the next page's header
+// counts no item (the cart cookies cleared). Also: the product page's
 // PayPal button, and a declined card sending the buyer back with a notice.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newContext, useShop } from './server.mjs';
+import { assertUsable } from './visible.mjs';
 import { acceptTerms, addToCart, BUYER_EMAIL, countryKinds, expectEmptyCart, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 
 const shop = useShop();
@@ -21,13 +23,15 @@ async function chooseWallet(page) {
   return data;
 }
 
-test('guest purchase with PayPal through the sandbox approval page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
+test('guest purchase with PayPal through the sandbox approval page; the next page has no phantom cart', async () => {
+  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await addToCart(page);
+    // The header counts the item (the fragments the next pages read are stored).
+    await page.waitForFunction(() => document.querySelector('a.header-cart .cart-count')?.textContent === '1');
     await chooseWallet(page);
 
     const validate = page.waitForRequest((r) => r.url().includes('wc-ajax=ppc-validate-checkout'));
@@ -50,6 +54,20 @@ test('guest purchase with PayPal through the sandbox approval page', async () =>
     assert.match(details, /Cotton Tank Top/);
     // Paid in the built-in sandbox (demo mode): a visible test-order notice.
     assert.match(await page.getByRole('note').innerText(), /Test order: paid in the built-in sandbox, no money was taken/);
+
+    // No phantom cart: the paid order emptied the cart, and the return cleared the
+    // browser's cart cookies (woocommerce_items_in_cart deleted, woocommerce_cart_hash
+    // empty, as for an empty cart), so the next page's header counts 0, not the stored 1.
+    const cookies = await context.cookies();
+    const cookieValue = (name) => cookies.find((c) => c.name === name)?.value;
+    assert.equal(cookieValue('woocommerce_items_in_cart'), undefined, 'woocommerce_items_in_cart is deleted');
+    assert.ok(!cookieValue('woocommerce_cart_hash'), `woocommerce_cart_hash is empty: ${cookieValue('woocommerce_cart_hash')}`);
+    await page.goto('/shop/');
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    const badge = page.locator('a.header-cart');
+    await assertUsable(badge, 'the header cart');
+    assert.equal((await badge.locator('.cart-count').textContent()).trim(), '0', 'the header counts no item');
+    assert.equal((await badge.locator('.header-cart-total').textContent()).trim(), '', 'the header shows no cart total');
 
     // Reloading the return page does not pay twice; the cart is empty.
     await expectEmptyCart(page);
