@@ -3,7 +3,9 @@
 // product page with a variation, the mobile sidebar, axe; the issue's "Done
 // when" purchase in EUR (listing from the shared cache, converted in the
 // browser, mini cart, checkout, order-received page, the stored order); and
-// the mini cart, drawer and cart page following a switch while the cart has items.
+// the mini cart, drawer and cart page following a switch while the cart has items;
+// the price filter read in the shopper's currency (JPY); the header switcher
+// marking the shopper's choice on pages without prices (contact, a 404).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
@@ -547,4 +549,42 @@ test('at 1280×800 with JPY chosen the price filter says "Prices in JPY": a rang
     },
     { viewport: { width: 1280, height: 800 } },
   );
+});
+
+test('at 1280×800 with GBP chosen the header switcher shows GBP on pages without prices: /contact/ and a 404 page', async () => {
+  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    // Errors but the 404 page's own answer (its document is the 404 the browser reports).
+    const missing = `${server.baseURL}/no-such-page-for-the-switcher/`;
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && m.location().url !== missing && errors.push(`${m.text()} (${m.location().url})`));
+    await page.goto('/shop/');
+    await hydrated(page);
+    const select = page.getByRole('combobox', { name: 'Currency' });
+    await assertUsable(select, 'the currency switcher on the listing');
+    await select.selectOption('GBP');
+    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in GBP' }).waitFor({ state: 'attached' });
+    assert.equal((await context.cookies()).find((c) => c.name === 'wmc_current_currency')?.value, 'GBP');
+
+    for (const [url, status] of [
+      ['/contact/', 200],
+      [missing, 404],
+    ]) {
+      const res = await page.goto(url);
+      assert.equal(res.status(), status, url);
+      await hydrated(page);
+      assert.equal(await page.locator(WRAPPERS).count(), 0, `${url} has no price on it`);
+      const here = page.getByRole('combobox', { name: 'Currency' });
+      await assertUsable(here, `the currency switcher on ${url}`);
+      // Marked after hydration from the shopper's choice (no price call answers on this page).
+      await page.waitForFunction(() => document.querySelector('#currency-switcher-select')?.value === 'GBP');
+      assert.equal(await here.inputValue(), 'GBP', `${url}: the switcher shows GBP`);
+      assert.equal(await here.evaluate((el) => el.selectedOptions[0]?.textContent ?? ''), await here.locator('option[value="GBP"]').textContent());
+    }
+    assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
+  }
 });
