@@ -279,6 +279,10 @@ test('keyboard only: fill, tick the box with Space, send with Enter', async () =
     await expectFocused(page, `#${UNIT}-your-consent`);
     await page.keyboard.press('Space');
     assert.ok(await page.getByLabel(/I agree/).isChecked());
+    // The consent line links the published privacy policy: one stop on
+    // the way to Submit.
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('href') === '/privacy-policy/');
     await page.keyboard.press('Tab');
     await page.waitForFunction(() => document.activeElement?.classList.contains('wpcf7-submit'));
     await page.keyboard.press('Enter');
