@@ -70,6 +70,14 @@ describe('the admin frame', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, you are not allowed to do that.');
   });
 
+  it("sits in the shop's one page container, as every storefront page does", () => {
+    window.history.replaceState(null, '', '/wp-admin/nowhere/');
+    const { container } = render(<AdminApp data={adminData} />);
+    const box = container.querySelector('#admin-main > .container');
+    expect(box).not.toBeNull();
+    expect(box?.querySelector('h1')).toHaveTextContent('Not found');
+  });
+
   it('has no structural accessibility violations', async () => {
     stubFetch(() => ({ body: entries }));
     window.history.replaceState(null, '', '/wp-admin/activity/');

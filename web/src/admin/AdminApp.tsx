@@ -7,6 +7,7 @@ import { Component, lazy, Suspense, useEffect, useMemo, useRef, type ComponentTy
 import type { AdminData } from './data';
 import { BASE, Link, Router, useRouter } from './router';
 import { resolve, screens, type Screen, type ScreenProps } from './screens';
+import { PageContainer } from '../ui/PageContainer';
 import './admin.css';
 
 const loaded = new Map<Screen, ComponentType<ScreenProps>>();
@@ -75,20 +76,22 @@ function Frame({ data }: { data: AdminData }) {
           </ul>
         </nav>
         <main id="admin-main" className="admin-main" tabIndex={-1}>
-          <h1 ref={heading} tabIndex={-1} className="admin-title">
-            {title}
-          </h1>
-          <ErrorBoundary key={location.path}>
-            <Suspense fallback={<p className="admin-loading">Loading…</p>}>
-              {Screen && found ? (
-                <Screen data={data} params={found.params} location={location} />
-              ) : (
-                <p>
-                  There is no admin screen at this address. <Link to={BASE}>Go to the dashboard</Link>.
-                </p>
-              )}
-            </Suspense>
-          </ErrorBoundary>
+          <PageContainer className="admin-container">
+            <h1 ref={heading} tabIndex={-1} className="admin-title">
+              {title}
+            </h1>
+            <ErrorBoundary key={location.path}>
+              <Suspense fallback={<p className="admin-loading">Loading…</p>}>
+                {Screen && found ? (
+                  <Screen data={data} params={found.params} location={location} />
+                ) : (
+                  <p>
+                    There is no admin screen at this address. <Link to={BASE}>Go to the dashboard</Link>.
+                  </p>
+                )}
+              </Suspense>
+            </ErrorBoundary>
+          </PageContainer>
         </main>
       </div>
     </div>
