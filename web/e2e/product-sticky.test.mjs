@@ -156,6 +156,14 @@ for (const [size, viewport] of WIDTHS) {
         };
         await choose('Color', 'Black');
         await choose('Size', 'L');
+        // The Classic Tee has more variations than a page embeds: the match
+        // comes from a get_variation call.
+        await page
+          .waitForFunction(() => {
+            const id = document.querySelector('form.variations_form input.variation_id');
+            return id && id.value !== '' && id.value !== '0';
+          })
+          .catch(() => {});
         const variation = await page.locator('form.variations_form input.variation_id').inputValue();
         assert.notEqual(variation, '0', 'the form matched a variation');
         await page.evaluate(() => {
