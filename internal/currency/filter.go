@@ -59,3 +59,23 @@ func MaxBase(hi int64, baseDecimals int, to Currency, limit int64) (int64, bool)
 	}
 	return a, true
 }
+
+// BaseBounds turns a price filter's bounds typed in the currency to (lo,
+// hi, either nil for no bound) into base bounds that find exactly the
+// products shown within them (MinBase, MaxBase): a lower bound no base
+// amount up to limit reaches becomes limit+1, so nothing is found.
+func BaseBounds(lo, hi *int64, baseDecimals int, to Currency, limit int64) (min, max *int64) {
+	if lo != nil {
+		b, ok := MinBase(*lo, baseDecimals, to, limit)
+		if !ok {
+			b = limit + 1
+		}
+		min = &b
+	}
+	if hi != nil {
+		if b, ok := MaxBase(*hi, baseDecimals, to, limit); ok {
+			max = &b
+		}
+	}
+	return min, max
+}

@@ -409,19 +409,7 @@ func (s *Server) filterInCurrency(r *http.Request, lq *pages.ListingQuery) {
 		return
 	}
 	lq.FilterCurrency, lq.FilterMin, lq.FilterMax, lq.FilterMinorUnit = c.Code, lo, hi, c.Decimals
-	lq.MinPrice, lq.MaxPrice = nil, nil
-	if lo != nil {
-		b, ok := currency.MinBase(*lo, lq.MinorUnit, c, maxFilterPrice)
-		if !ok {
-			b = maxFilterPrice + 1 // no price shows that high
-		}
-		lq.MinPrice = &b
-	}
-	if hi != nil {
-		if b, ok := currency.MaxBase(*hi, lq.MinorUnit, c, maxFilterPrice); ok {
-			lq.MaxPrice = &b
-		}
-	}
+	lq.MinPrice, lq.MaxPrice = currency.BaseBounds(lo, hi, lq.MinorUnit, c, maxFilterPrice)
 }
 
 // priceParam reads a price filter bound in major units ("10", "10.5"); an
