@@ -47,10 +47,11 @@ func (l *perIPListener) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		if l.open[key] >= l.max {
 			l.mu.Unlock()
-			_ = c.Close()
+			// Counted before the close: whoever sees the close sees the count.
 			if l.rejected != nil {
 				l.rejected()
 			}
+			_ = c.Close()
 			continue
 		}
 		l.open[key]++
