@@ -1,4 +1,4 @@
-// Package adminapi is the admin's JSON API (issue 15): the HTTP adapter the
+// Package adminapi is the admin's JSON API: the HTTP adapter the
 // admin app (web/src/admin) calls to run the shop. Like every surface it is
 // thin: a handler parses and checks the request's shape, calls one use case
 // of a capability's service (catalog, checkout, coupon, review, contact,

@@ -15,7 +15,7 @@ import (
 	"vitrine/internal/storeapi"
 )
 
-// Products (issue 15): WooCommerce's /wc/v3/products routes with their
+// Products: WooCommerce's /wc/v3/products routes with their
 // field names, on catalog.Admin.
 //
 // Optimistic concurrency: every product answer carries "version" (and an

@@ -559,7 +559,7 @@ func importCSV(ctx context.Context, cfg Config, log *slog.Logger, path string, s
 // for everything else, at least 128 MiB. Without a limit the collector lets
 // the heap grow to twice what is live before it collects, and under cache
 // churn (every miss leaves its render's buffers behind) the process held
-// about six times --cache-mb (issue 9, item 13). GOMEMLIMIT, when set,
+// about six times --cache-mb. GOMEMLIMIT, when set,
 // takes precedence.
 func memoryLimit(cacheMB int) int64 {
 	c := int64(cacheMB) << 20

@@ -216,7 +216,7 @@ func TestHTTPServerTimeouts(t *testing.T) {
 
 // TestMemoryLimitFollowsCacheSize: the Go memory limit is derived from
 // --cache-mb, so the process stays within about the cache plus a fixed
-// allowance (issue 9, item 13).
+// allowance.
 func TestMemoryLimitFollowsCacheSize(t *testing.T) {
 	const mib = 1 << 20
 	if got := memoryLimit(64); got != 144*mib {

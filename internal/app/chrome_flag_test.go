@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The site chrome's flags (issue 14): the store notice and hide-on-scroll.
+// The site chrome's flags: the store notice and hide-on-scroll.
 func TestStoreNoticeFlag(t *testing.T) {
 	var errb bytes.Buffer
 	c, _, err := parse(nil, env(nil), &errb)

@@ -1,5 +1,5 @@
 // Package audit is the admin's audit log: who changed what, and when, for
-// every write made through the admin API (issue 15). Entries are appended,
+// every write made through the admin API. Entries are appended,
 // never edited; the admin lists them newest first, filtered by object or
 // actor.
 //

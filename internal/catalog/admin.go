@@ -12,7 +12,7 @@ import (
 	"vitrine/internal/money"
 )
 
-// The shop admin's use cases on the catalogue (issue 15): list, create,
+// The shop admin's use cases on the catalogue: list, create,
 // edit, schedule, duplicate, trash and delete products; generate and edit
 // variations; categories, tags, attribute swatches. Every write goes
 // through AdminStore in one transaction that also appends to the catalogue

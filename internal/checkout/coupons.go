@@ -11,7 +11,7 @@ import (
 	"vitrine/internal/currency"
 )
 
-// Coupons on a cart (issue 15). The session keeps the codes applied
+// Coupons on a cart. The session keeps the codes applied
 // (cart.Customer.Coupons, in order); every pricing of the cart loads them,
 // converts their fixed amounts into the cart's currency, checks them
 // against the cart now (coupon.Check, and the per-customer limit by

@@ -12,7 +12,7 @@ import (
 	"vitrine/internal/payment"
 )
 
-// Selling in the shopper's currency (issue 13).
+// Selling in the shopper's currency.
 //
 // A cart stores base prices; it is priced in a currency by converting each
 // line's unit price (the product's fixed price there, else the rate and the

@@ -7,7 +7,7 @@ import (
 )
 
 // Rules are the parts of the checkout's settings staff edit in the admin
-// while the shop runs (issue 15): whether prices include tax, the tax
+// while the shop runs: whether prices include tax, the tax
 // rates, the shipping zones and the methods of the rest of the world. The
 // rest of Config (countries, bank accounts, terms, limits) stays start-up
 // configuration.

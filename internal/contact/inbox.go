@@ -14,7 +14,7 @@ import (
 	"vitrine/internal/mail"
 )
 
-// The contact inbox (issue 15): staff read the stored submissions, answer
+// The contact inbox: staff read the stored submissions, answer
 // them by mail and delete them. A message moves new → read (opened) →
 // replied (answered); trash holds deleted ones until they are deleted for
 // good. A reply is stored with the submission and its mail queued in the

@@ -1,4 +1,4 @@
-// Package coupon owns discount coupons (issue 15): what a coupon is, the
+// Package coupon owns discount coupons: what a coupon is, the
 // rules that decide whether one may be used on a cart (expiry, minimum
 // spend, usage limits per coupon and per customer, product and category
 // restrictions, individual use) with WooCommerce's messages, and the

@@ -1,4 +1,4 @@
-// Package currency is the multi-currency capability (issue 13): the
+// Package currency is the multi-currency capability: the
 // currencies the shop sells in, their exchange rates to the shop's base
 // currency (with a history), fixed per-product prices, and the one
 // function that converts and rounds a base amount into another currency.

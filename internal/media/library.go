@@ -23,7 +23,7 @@ import (
 	"vitrine/internal/storage/space"
 )
 
-// The media library (issue 15): images a shop manager uploads in the admin,
+// The media library: images a shop manager uploads in the admin,
 // kept as rows of the catalogue's images (the same rows products point at)
 // with WordPress's attachment fields besides.
 //

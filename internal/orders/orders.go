@@ -1,5 +1,5 @@
-// Package orders is the shop's back office for placed orders (issue 15's
-// "Orders"): finding them (status, search, paging), an order with its
+// Package orders is the shop's back office for placed orders (the
+// admin's "Orders"): finding them (status, search, paging), an order with its
 // notes, refunds and mail log, status changes with the stock put back
 // where WooCommerce puts it back, notes (private, or to the customer, who
 // is mailed them), refunds (through the payment provider for the wallet,

@@ -12,7 +12,7 @@ import (
 	"vitrine/internal/richtext"
 )
 
-// The site chrome's page data (issue 14): the sticky header's settings,
+// The site chrome's page data: the sticky header's settings,
 // the store notice and the coming-soon page.
 
 // DefaultStickyHeight is the stuck header's height in px (spec section 3,

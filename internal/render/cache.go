@@ -121,8 +121,8 @@ func compress(pool *sync.Pool, html []byte, grow int) []byte {
 }
 
 // Memory the cache accounts for besides the bodies, so that its byte bound
-// is a bound on what it really holds, keys and indexes included (issue 9,
-// item 13: a cache counting only bodies held several times its bound).
+// is a bound on what it really holds, keys and indexes included (a
+// cache counting only bodies held several times its bound).
 const (
 	// entryOverhead: the Page struct, its list element and cacheEntry, the
 	// entries map slot and the ETag string.

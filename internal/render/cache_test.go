@@ -87,7 +87,7 @@ func TestPageCompression(t *testing.T) {
 
 // TestCacheAccountsKeysTagsAndCapacity: the accounted bytes cover what an
 // entry really holds: the bodies' capacity, the key, the tags and the
-// headers, not only the compressed bodies (issue 9, item 13).
+// headers, not only the compressed bodies.
 func TestCacheAccountsKeysTagsAndCapacity(t *testing.T) {
 	html := make([]byte, 2000, 8000) // a grown render buffer: capacity to spare
 	for i := range html {

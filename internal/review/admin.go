@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// The moderation queue's use cases (issue 15): staff list reviews in every
+// The moderation queue's use cases: staff list reviews in every
 // status, move them between statuses, delete them from the trash and reply
 // to them. Every change goes through the store in one transaction that
 // refreshes the product's rating figures and appends a product change, so

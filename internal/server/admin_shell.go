@@ -15,7 +15,7 @@ import (
 	"vitrine/internal/render"
 )
 
-// The admin (issue 15): a React app of its own, web/src/admin, built as a
+// The admin: a React app of its own, web/src/admin, built as a
 // second entry of the web build. Storefront pages never reference it (its
 // entry is not the storefront's, and a test checks no page names its
 // files); this file serves its shell at /wp-admin/ to staff, and mounts

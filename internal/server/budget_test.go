@@ -1,6 +1,6 @@
 package server_test
 
-// Budgets of the hot paths (issue 16): how many statements and transactions
+// Budgets of the hot paths: how many statements and transactions
 // a request sends to the store, and how many allocations it makes, on a warm
 // server. Counted, never timed: the test fails when a path queries or
 // allocates more than testdata/budget.json allows, so a regression is

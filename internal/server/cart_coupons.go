@@ -9,7 +9,7 @@ import (
 	"vitrine/internal/money"
 )
 
-// The Store API's coupon routes (issue 15): apply-coupon and remove-coupon
+// The Store API's coupon routes: apply-coupon and remove-coupon
 // answer the cart; /cart/coupons[/{code}] answer coupons. The rules are
 // checkout's (coupons.go) and coupon's; these handlers parse the code,
 // call one use case and shape the answer.

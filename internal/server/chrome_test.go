@@ -17,7 +17,7 @@ import (
 	"vitrine/internal/storage/storetest"
 )
 
-// The site chrome (issue 14): the store notice in cached pages, hidden
+// The site chrome: the store notice in cached pages, hidden
 // before paint by the head script the CSP allows; coming-soon mode.
 
 var headScriptRE = regexp.MustCompile(`<script( data-store-notice="([^"]*)")?>([^<]*)</script>`)

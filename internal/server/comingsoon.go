@@ -11,7 +11,7 @@ import (
 	"vitrine/internal/render"
 )
 
-// Coming-soon mode (--coming-soon, issue 14). Staff (users who can edit
+// Coming-soon mode (--coming-soon). Staff (users who can edit
 // pages: shop managers and administrators) browse and buy as usual and see
 // the footer banner (frame.go). Everyone else, visitors and customers
 // alike, gets:

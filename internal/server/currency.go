@@ -18,7 +18,7 @@ import (
 	"vitrine/internal/storeapi"
 )
 
-// The shopper's currency (issue 13, second slice).
+// The shopper's currency.
 //
 // Pages are cached once per URL and carry the base currency; the shopper's
 // choice lives in the wmc_current_currency cookie (not HttpOnly: the

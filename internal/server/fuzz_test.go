@@ -21,7 +21,7 @@ import (
 )
 
 // Fuzz targets for the routes that parse client input, one per route
-// family (S2, issue 9): whatever is sent, the answer is below 500, nothing
+// family (S2): whatever is sent, the answer is below 500, nothing
 // panics, and a JSON body is in the surface's documented shape. The seeds,
 // which include the inputs of the outside probe, run in every go test; to
 // search further, one target per run:

@@ -13,7 +13,7 @@ import (
 // TestImportedDescriptionsSanitized: script in an imported description or
 // short description is stored and served nowhere, neither in the product
 // page nor in the Store API's product JSON, while the formatting
-// WooCommerce descriptions use survives (issue 9, item 11).
+// WooCommerce descriptions use survives.
 func TestImportedDescriptionsSanitized(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newShop(t, db, "")

@@ -24,7 +24,7 @@ import (
 	"vitrine/internal/storage/storetest"
 )
 
-// Several instances on one PostgreSQL database (issue 16, "Scale out").
+// Several instances on one PostgreSQL database ("Scale out").
 // Each instance is a server with its own connection pool, caches, change
 // follower and mail worker, as separate processes would be; they share the
 // database, the secret, one SMTP server and one PayPal sandbox. Requests of

@@ -384,7 +384,7 @@ func TestCategoryCacheFollowsChanges(t *testing.T) {
 // TestPageCacheNotPoisonedByJunkParams: a cached page is rendered from its
 // normalized URL only, so junk query parameters on the request that filled
 // the cache never reach the paging links, the sort form, the canonical link
-// or the page data that later visitors get (issue 9, item 3).
+// or the page data that later visitors get.
 func TestPageCacheNotPoisonedByJunkParams(t *testing.T) {
 	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
 	const junk = "utm_source=evil&junkparam=zzjunk&fbclid=evilclick"

@@ -297,7 +297,7 @@ func metricValue(t *testing.T, s *shop, name string) float64 {
 // TestStoreAPICacheKeyIgnoresJunk: the Store API response cache is keyed by
 // the parameters the endpoint reads, normalized, so tracking parameters,
 // cache busters and parameter order hit one entry and never change the
-// answer (issue 9, item 13).
+// answer.
 func TestStoreAPICacheKeyIgnoresJunk(t *testing.T) {
 	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
 	first := s.get(api + "/products?per_page=5&orderby=price&order=asc")

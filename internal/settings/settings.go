@@ -1,5 +1,5 @@
 // Package settings holds the shop's settings that staff change in the
-// admin while the shop runs (issue 15): the shop's name, tagline and
+// admin while the shop runs: the shop's name, tagline and
 // address, the store notice, coming-soon mode, and the storefront's
 // switches (infinite scroll, gallery zoom and lightbox, the page loader,
 // swatch behaviour, the header on scroll).

@@ -269,7 +269,7 @@ export interface Settings {
   /** The PayPal wallet is on: its buttons show on the product page, the cart and the checkout. */
   wallet?: boolean;
   /**
-   * Multi-currency (issue 13): the enabled currencies, base first, for the
+   * Multi-currency: the enabled currencies, base first, for the
    * switcher; absent or one entry: no switcher. Identical for every shopper
    * (cached pages are shared by all currencies).
    */
@@ -279,7 +279,7 @@ export interface Settings {
   /** The page's viewer (spec section 3: user.can_edit_pages is false for visitors). Cached pages carry the visitor value. */
   user?: ViewerSettings;
   /**
-   * Lazy videos (issue 14): the player loads on a press of Play (press), or
+   * Lazy videos: the player loads on a press of Play (press), or
    * also near the viewport (viewport; phones and Safari after a first touch
    * or delay_ms). Absent: press.
    */

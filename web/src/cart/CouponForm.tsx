@@ -4,7 +4,7 @@ import { formatPrice } from '../lib/format';
 import './coupon.css';
 
 /**
- * The coupon form of the cart page and the checkout (issue 15). Without
+ * The coupon form of the cart page and the checkout. Without
  * scripts it posts coupon_code and apply_coupon to /cart/, which applies
  * the code and shows the cart with the result. With scripts, onApply sends
  * the Store API's apply-coupon and answers the refusal's message ("" when

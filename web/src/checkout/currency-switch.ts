@@ -1,4 +1,4 @@
-// The checkout's currency for the chosen payment method (issue 13, spec
+// The checkout's currency for the chosen payment method (spec
 // section 7 "Additional behaviours"): choosing a method posts the Store API's
 // cart/extensions with the woo-multi-currency namespace. A method that does
 // not take the shopper's currency (the wallet, for a currency PayPal does not

@@ -188,8 +188,8 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
 }
 
 /**
- * The currency switchers (header and sidebar) and the page's price refresh
- * (issue 13). Renders nothing when the shop sells in one currency. Server and
+ * The currency switchers (header and sidebar) and the page's price refresh.
+ * Renders nothing when the shop sells in one currency. Server and
  * hydration render the base (or shown, the currency of a page rendered for
  * this visitor: the cart and checkout pass their cart's); after hydration the
  * refresh runs when the cookie names another currency, and the switchers

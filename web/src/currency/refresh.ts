@@ -3,7 +3,7 @@ import { PRODUCTS_APPENDED_EVENT } from '../listing/infinite-scroll';
 import { FINISH_EVENT, getCurrencyState, readCurrencyCookie, setCurrencyState } from './store';
 
 /**
- * The client price refresh (issue 13, protocol-notes section 7): cached pages
+ * The client price refresh (protocol-notes section 7): cached pages
  * carry base prices inside `.wmc-cache-pid[data-wmc_product_id]` wrappers; when
  * the shopper's currency is not the one shown, one POST admin-ajax
  * `action=wmc_get_products_price` answers price HTML by id and every wrapper,

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The shopper's currency in the browser (issue 13). Cached pages carry base
+ * The shopper's currency in the browser. Cached pages carry base
  * prices; the price call (refresh.ts) answers price HTML in the shopper's
  * currency by product/variation id. This store holds those answers and the
  * current code so every price wrapper, variation form and switcher rendered by

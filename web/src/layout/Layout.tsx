@@ -19,7 +19,7 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
       <a className="skip-link" href="#content">
         Skip to content
       </a>
-      {/* The store notice and the header (issue 14): layout/SiteHeader.tsx, frame/StoreNotice.tsx. */}
+      {/* The store notice and the header: layout/SiteHeader.tsx, frame/StoreNotice.tsx. */}
       <StoreNotice notice={data.settings?.store_notice} onGone={() => title.current?.focus()} />
       <SiteHeader data={data} path={path} search={s ? s[1] : ''} cartCount={cartCount} titleRef={title} />
       <main id="content" className="site-main" tabIndex={-1}>

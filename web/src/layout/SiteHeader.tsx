@@ -32,7 +32,7 @@ export function headerOffset(stickyHeight: number, rowHeight: number): number {
 }
 
 /**
- * The site header (issue 14; spec sections 2, 4 and 9): the shop's name,
+ * The site header (spec sections 2, 4 and 9): the shop's name,
  * search, currency, account and cart in its bar, the category menu with
  * dropdowns under it on large screens, the Menu button and its off-canvas
  * menu on small and medium ones. Sticky past its own height (the bar

@@ -3,7 +3,7 @@ import axe from 'axe-core';
 import { Reviews } from './Reviews';
 import { productPage } from '../test/fixtures';
 
-// The shop's reply to a review (issue 15's moderation queue writes it):
+// The shop's reply to a review (the moderation queue writes it):
 // nested under its review as WordPress nests replies, in the shop's name.
 describe("the shop's reply under a review", () => {
   it('shows under its review, escaped, with the date, and passes axe', async () => {

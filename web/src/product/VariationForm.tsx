@@ -68,7 +68,7 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
   const syncUrl = (data as { page: string }).page === 'product';
   const baseId = useId();
   const form = useRef<HTMLFormElement>(null);
-  // Prices in the shopper's currency (issue 13): the price call's HTML by variation id.
+  // Prices in the shopper's currency: the price call's HTML by variation id.
   const converted = useCurrencyState().prices;
   const variationsJson = useMemo(
     () => (embedded ? JSON.stringify(patchVariations(data.variations, converted)) : 'false'),

@@ -12,7 +12,7 @@ function Amount({ value }: { value: string }) {
 }
 
 /**
- * The multi-currency wrapper (issue 13): base-currency price markup inside
+ * The multi-currency wrapper: base-currency price markup inside
  * `<span class="wmc-cache-pid" data-wmc_product_id="id">`, which the price
  * refresh fills with the price call's HTML in the shopper's currency. Once an
  * answer is known for the id, the wrapper's content is that HTML (React owns

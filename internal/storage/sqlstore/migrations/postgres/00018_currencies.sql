@@ -1,5 +1,5 @@
 -- +goose Up
--- Multi-currency (internal/currency, issue 13). The base currency (the
+-- Multi-currency (internal/currency). The base currency (the
 -- shop's --currency) is not stored: its rate is always 1. A rate is an
 -- exact decimal kept as text ("0.9202171713": units of code for 1 unit of
 -- base_code); amounts are minor units of the row's currency.

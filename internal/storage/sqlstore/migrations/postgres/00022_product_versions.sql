@@ -1,5 +1,5 @@
 -- +goose Up
--- The admin's product editing (issue 15, internal/catalog/admin.go).
+-- The admin's product editing (internal/catalog/admin.go).
 -- version counts the writes of a product through the admin: an edit names
 -- the version it was based on and is refused when another one came in
 -- between (optimistic concurrency). publish_at is when a scheduled product

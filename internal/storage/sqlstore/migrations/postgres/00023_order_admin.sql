@@ -1,5 +1,5 @@
 -- +goose Up
--- Orders in the shop admin (issue 15): notes, refunds, and the units of
+-- Orders in the shop admin: notes, refunds, and the units of
 -- each line put back in stock.
 --
 -- order_lines.restocked counts the units of a line already put back (by a

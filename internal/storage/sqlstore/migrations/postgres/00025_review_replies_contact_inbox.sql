@@ -1,5 +1,5 @@
 -- +goose Up
--- The admin's moderation queue and contact inbox (issue 15).
+-- The admin's moderation queue and contact inbox.
 --
 -- A review's staff reply lives on the review row: one reply per review,
 -- replaced when edited, shown under the review on the product page once the

@@ -1,5 +1,5 @@
 -- +goose Up
--- The media library (issue 15, internal/media.Library): images uploaded in
+-- The media library (internal/media.Library): images uploaded in
 -- the admin are rows of images, like imported ones, with what WordPress's
 -- attachments carry besides. uploaded_at is unix seconds (0 for images
 -- imported or seeded before); pending is true between the upload's

@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 16 (100,000 products): the category tree's product counts are kept,
+-- At 100,000 products: the category tree's product counts are kept,
 -- not computed when the tree is loaded. A category's count is, as in
 -- WooCommerce, the number of distinct listed products (the listing's
 -- condition, as in 00028) in the category or any descendant, each product

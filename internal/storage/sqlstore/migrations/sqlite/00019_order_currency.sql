@@ -1,5 +1,5 @@
 -- +goose Up
--- An order in the shopper's currency (issue 13): orders.currency is what
+-- An order in the shopper's currency: orders.currency is what
 -- every amount of the order is in; currency_rate the rate used (units of
 -- currency for one unit of base_currency, an exact decimal as text, "1"
 -- for an order in the base currency) and base_currency the shop's base

@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 16 (100,000 products): every listing ordering reads an index in
+-- At 100,000 products: every listing ordering reads an index in
 -- order and stops at the page instead of sorting every listed product.
 -- The indexes are partial on exactly the shop's listing condition
 -- (QueryProducts' default visibility; the text must match it for SQLite to

@@ -1,4 +1,4 @@
-// Coupons (issue 15): the list with a search, and the form that creates
+// Coupons: the list with a search, and the form that creates
 // and edits one, on WooCommerce's /wc/v3/coupons. The addresses are
 // /wp-admin/coupons/ (list), /wp-admin/coupons/new/ and
 // /wp-admin/coupons/<id>/ (form). The server checks every field; its

@@ -1,5 +1,5 @@
 // The Orders screen: /wp-admin/orders/ lists them, /wp-admin/orders/<id>/
-// shows one (issue 15's "Orders").
+// shows one.
 
 import type { ScreenProps } from '../../screens';
 import { OrderDetail } from './OrderDetail';
