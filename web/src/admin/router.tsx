@@ -36,7 +36,8 @@ export function legacyTarget(loc: Location): string | null {
 
 interface RouterValue {
   location: Location;
-  navigate: (to: string, opts?: { replace?: boolean }) => void;
+  /** keepScroll: the change is within the screen (a list's sort or filter), so the page stays where it is. */
+  navigate: (to: string, opts?: { replace?: boolean; keepScroll?: boolean }) => void;
 }
 
 const RouterContext = createContext<RouterValue | null>(null);
@@ -62,11 +63,11 @@ export function Router({ children }: { children: React.ReactNode }) {
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
-  const navigate = useCallback((to: string, opts: { replace?: boolean } = {}) => {
+  const navigate = useCallback((to: string, opts: { replace?: boolean; keepScroll?: boolean } = {}) => {
     if (opts.replace) window.history.replaceState(null, '', to);
     else window.history.pushState(null, '', to);
     setLocation(read());
-    window.scrollTo?.(0, 0);
+    if (!opts.keepScroll) window.scrollTo?.(0, 0);
   }, []);
   return <RouterContext.Provider value={{ location, navigate }}>{children}</RouterContext.Provider>;
 }

@@ -4,6 +4,7 @@
 // that opened it.
 
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import './confirm.css';
 
 export function Confirm({ title, children, confirmLabel, danger, onConfirm, onCancel }: { title: string; children?: ReactNode; confirmLabel: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
   const id = useId();

@@ -1,148 +1,93 @@
 // The order list: status tabs with their counts, a search by number, name
-// or email, and pages. What is shown lives in the address
-// (?status=&search=&paged=), so a filtered list can be bookmarked and Back
-// returns to it; the result count is announced in a polite live region.
+// or email, pages, and a status change for the orders chosen. What is shown
+// lives in the address (?status=&search=&paged=), so a filtered list can be
+// bookmarked and Back returns to it; the result count is announced.
 
-import { useEffect, useState, type FormEvent } from 'react';
-import { adminCall, withQuery, type AdminError } from '../../api';
-import { BASE, Link, useRouter } from '../../router';
+import { useEffect, useState } from 'react';
+import { adminCall, withQuery } from '../../api';
+import { BASE, Link } from '../../router';
 import type { Location } from '../../router';
-import { Field } from '../../ui/Field';
-import { Pager } from '../../ui/Pager';
+import { DataTable, eachRow, type BulkAction, type Column } from '../../ui/DataTable';
+import { useListData, useListQuery } from '../../ui/list';
 import { formatDate, formatMoney } from '../../ui/format';
 import { customerName, ORDERS_PATH, STATUS_LABELS, statusLabel, TOTALS_PATH, type OrderSummary } from './types';
 
 const PER_PAGE = 20;
 const TABS = ['pending', 'processing', 'on-hold', 'completed', 'cancelled', 'refunded', 'failed'];
+const STATUSES = ['', ...TABS];
 
-function listURL(status: string, search: string, page: number): string {
-  return withQuery(BASE + 'orders/', { status, search, paged: page > 1 ? page : undefined });
-}
+const orderName = (o: OrderSummary) => `#${o.number} ${customerName(o)}`;
+
+const COLUMNS: Column<OrderSummary>[] = [
+  {
+    key: 'order',
+    header: 'Order',
+    rowHeader: true,
+    cell: (o) => (
+      <>
+        <Link to={`${BASE}orders/${o.id}/`}>{orderName(o)}</Link>
+        {o.test_payment ? <span className="orders-test"> (test order)</span> : null}
+      </>
+    ),
+  },
+  { key: 'date', header: 'Date', cell: (o) => <time dateTime={o.date_created_gmt + 'Z'}>{formatDate(o.date_created_gmt + 'Z')}</time> },
+  { key: 'status', header: 'Status', cell: (o) => <span className={`order-status order-status--${o.status}`}>{statusLabel(o.status)}</span> },
+  { key: 'total', header: 'Total', cell: (o) => formatMoney(o.total, o.currency) },
+];
+
+// The statuses staff move orders to by hand; the shop's rules refuse the
+// moves an order cannot make (a refunded order stays refunded), row by row.
+const BULK: BulkAction[] = [
+  { value: 'processing', label: 'Change status to processing', done: 'changed to processing' },
+  { value: 'on-hold', label: 'Change status to on hold', done: 'put on hold' },
+  { value: 'completed', label: 'Change status to completed', done: 'completed' },
+  { value: 'cancelled', label: 'Change status to cancelled', done: 'cancelled', confirm: { danger: true, warning: 'Their items go back in stock.' } },
+];
 
 export function OrderList({ location }: { location: Location }) {
-  const { navigate } = useRouter();
-  const status = location.search.get('status') ?? '';
-  const search = location.search.get('search') ?? '';
-  const page = Math.max(1, Number.parseInt(location.search.get('paged') ?? '1', 10) || 1);
-  const [query, setQuery] = useState(search);
-  const [orders, setOrders] = useState<OrderSummary[]>([]);
-  const [total, setTotal] = useState(0);
-  const [pages, setPages] = useState(0);
+  const query = useListQuery(location, { base: BASE + 'orders/', statuses: STATUSES });
+  const { status, search, page } = query;
+  const url = withQuery(ORDERS_PATH, { status, search, page, per_page: PER_PAGE });
+  const data = useListData<OrderSummary>(url);
   const [counts, setCounts] = useState<Record<string, number>>({});
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<AdminError | null>(null);
 
-  useEffect(() => setQuery(search), [search]);
-
+  // The tab counts follow every load of the list (a bulk change moves orders between tabs).
   useEffect(() => {
-    const ctl = new AbortController();
-    setLoading(true);
-    setError(null);
-    void (async () => {
-      const [list, totals] = await Promise.all([
-        adminCall<OrderSummary[]>('GET', withQuery(ORDERS_PATH, { status, search, page, per_page: PER_PAGE }), undefined, { signal: ctl.signal }),
-        adminCall<{ slug: string; total: number }[]>('GET', TOTALS_PATH, undefined, { signal: ctl.signal }),
-      ]);
-      if (ctl.signal.aborted) return;
-      setLoading(false);
-      if (!list.ok) {
-        setError(list.error);
-        setOrders([]);
-        return;
-      }
-      setOrders(list.data);
-      setTotal(list.total ?? list.data.length);
-      setPages(list.totalPages ?? 1);
-      if (totals.ok) setCounts(Object.fromEntries(totals.data.map((t) => [t.slug, t.total])));
-    })().catch(() => {});
-    return () => ctl.abort();
-  }, [status, search, page]);
+    let live = true;
+    void adminCall<{ slug: string; total: number }[]>('GET', TOTALS_PATH).then((r) => {
+      if (live && r.ok) setCounts(Object.fromEntries(r.data.map((t) => [t.slug, t.total])));
+    });
+    return () => {
+      live = false;
+    };
+  }, [url, data.generation]);
 
   const all = Object.values(counts).reduce((a, b) => a + b, 0);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    navigate(listURL(status, query.trim(), 1));
-  };
-  const shown = status ? STATUS_LABELS[status]?.toLowerCase() ?? status : '';
+  const tabCounts = Object.fromEntries([['', all], ...TABS.map((s) => [s, counts[s] ?? 0])]);
+  const shown = status ? (STATUS_LABELS[status]?.toLowerCase() ?? status) : '';
+  const n = data.total;
 
   return (
     <section aria-labelledby="orders-heading" className="orders">
       <h2 id="orders-heading" className="screen-reader-text">
         Orders list
       </h2>
-      <nav aria-label="Order statuses">
-        <ul className="orders-tabs">
-          <li>
-            <Link to={listURL('', search, 1)} aria-current={status === '' ? 'page' : undefined}>
-              All <span className="orders-tabs__count">({all})</span>
-            </Link>
-          </li>
-          {TABS.map((s) => (
-            <li key={s}>
-              <Link to={listURL(s, search, 1)} aria-current={status === s ? 'page' : undefined}>
-                {STATUS_LABELS[s]} <span className="orders-tabs__count">({counts[s] ?? 0})</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <form role="search" aria-label="Orders" className="admin-toolbar" onSubmit={submit}>
-        <Field label="Search orders" hint="An order number, a customer's name or email.">
-          {(p) => <input {...p} type="search" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={100} />}
-        </Field>
-        <button type="submit">Search</button>
-        {search ? (
-          <Link to={listURL(status, '', 1)} className="admin-button">
-            Clear the search
-          </Link>
-        ) : null}
-      </form>
-      {error ? (
-        <div role="alert" className="admin-notice admin-notice--error">
-          <p>{error.message}</p>
-        </div>
-      ) : null}
-      <table className="admin-table orders-table">
-        <caption className="screen-reader-text">Orders, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Order</th>
-            <th scope="col">Date</th>
-            <th scope="col">Status</th>
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody aria-busy={loading || undefined}>
-          {orders.map((o) => (
-            <tr key={o.id}>
-              <th scope="row">
-                <Link to={`${BASE}orders/${o.id}/`}>
-                  #{o.number} {customerName(o)}
-                </Link>
-                {o.test_payment ? <span className="orders-test"> (test order)</span> : null}
-              </th>
-              <td>
-                <time dateTime={o.date_created_gmt + 'Z'}>{formatDate(o.date_created_gmt + 'Z')}</time>
-              </td>
-              <td>
-                <span className={`order-status order-status--${o.status}`}>{statusLabel(o.status)}</span>
-              </td>
-              <td>{formatMoney(o.total, o.currency)}</td>
-            </tr>
-          ))}
-          {!loading && orders.length === 0 && !error ? (
-            <tr>
-              <td colSpan={4}>{search ? 'No order matches this search.' : 'No orders yet.'}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-      <p aria-live="polite" className="admin-list-status">
-        {loading
-          ? 'Loading orders…'
-          : `${total} ${shown ? shown + ' ' : ''}${total === 1 ? 'order' : 'orders'}${search ? ` matching “${search}”` : ''}.`}
-      </p>
-      <Pager page={page} totalPages={pages} onPage={(p) => navigate(listURL(status, search, p))} label="Order pages" />
+      <DataTable
+        label="Orders, newest first"
+        noun={{ one: 'order', many: 'orders' }}
+        query={query}
+        data={data}
+        columns={COLUMNS}
+        rowLabel={orderName}
+        className="orders-table"
+        tabs={{ label: 'Order statuses', items: [{ status: '', label: 'All' }, ...TABS.map((s) => ({ status: s, label: STATUS_LABELS[s] }))], counts: tabCounts }}
+        search={{ label: 'Search orders', hint: "An order number, a customer's name or email.", maxLength: 100 }}
+        bulk={{ actions: BULK, run: (to, rows) => eachRow(rows, (o) => adminCall('PUT', `${ORDERS_PATH}/${o.id}`, { status: to })) }}
+        empty={search ? 'No order matches this search.' : 'No orders yet.'}
+        loadingText="Loading orders…"
+        summary={`${n} ${shown ? shown + ' ' : ''}${n === 1 ? 'order' : 'orders'}${search ? ` matching “${search}”` : ''}.`}
+        pagerLabel="Order pages"
+      />
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
-import { Confirm } from './Confirm';
+import { Confirm } from '../../ui/Confirm';
 import { PRODUCTS, categoryTree, type Category, type Tag } from './types';
 import './products.css';
 

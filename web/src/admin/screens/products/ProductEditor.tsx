@@ -12,7 +12,7 @@ import { adminCall, type AdminError } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
-import { Confirm } from './Confirm';
+import { Confirm } from '../../ui/Confirm';
 import { CROSS_SELLS, GroupedPicker, ProductPicker, UPSELLS, type Child } from './GroupedPicker';
 import { Variations } from './Variations';
 import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, dateInput, saleDateGMT, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag, wholeNumber } from './types';

@@ -29,7 +29,9 @@ describe('the products list', () => {
     render(<AdminApp data={adminData} />);
     expect(await screen.findByRole('link', { name: 'Wool Beanie' }, { timeout: 5000 })).toHaveAttribute('href', '/wp-admin/products/8/');
     expect(screen.getByText('2 products found.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Trash (4)' })).toHaveAttribute('aria-pressed', 'false');
+    const views = screen.getByRole('navigation', { name: 'Show products by status' });
+    expect(within(views).getByRole('link', { name: 'All (2)' })).toHaveAttribute('aria-current', 'page');
+    expect(within(views).getByRole('link', { name: 'Trash (4)' })).not.toHaveAttribute('aria-current');
 
     await userEvent.type(screen.getByLabelText('Search products'), 'beanie{Enter}');
     await waitFor(() => expect(calls.some((c) => c.url.includes('search=beanie'))).toBe(true));
@@ -39,8 +41,9 @@ describe('the products list', () => {
     await waitFor(() => expect(calls.some((c) => c.url.includes('category=5'))).toBe(true));
     await userEvent.selectOptions(screen.getByLabelText('Stock status'), 'outofstock');
     await waitFor(() => expect(calls.some((c) => c.url.includes('stock_status=outofstock'))).toBe(true));
-    await userEvent.click(screen.getByRole('button', { name: 'Drafts (1)' }));
+    await userEvent.click(within(views).getByRole('link', { name: 'Drafts (1)' }));
     await waitFor(() => expect(calls.some((c) => c.url.includes('status=draft'))).toBe(true));
+    expect(within(views).getByRole('link', { name: 'Drafts (1)' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('asks before a bulk action, by keyboard, and says what changed', async () => {

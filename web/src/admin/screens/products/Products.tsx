@@ -6,7 +6,7 @@ import type { ScreenProps } from '../../screens';
 import { ProductEditor } from './ProductEditor';
 import { ProductList } from './ProductList';
 
-export default function Products({ data, params }: ScreenProps) {
+export default function Products({ data, params, location }: ScreenProps) {
   const [first] = params;
   if (first === 'new') return <ProductEditor key="new" id={null} currency={data.site.currency} />;
   if (first && /^\d+$/.test(first)) return <ProductEditor key={first} id={Number(first)} currency={data.site.currency} />;
@@ -17,5 +17,5 @@ export default function Products({ data, params }: ScreenProps) {
       </div>
     );
   }
-  return <ProductList currency={data.site.currency} />;
+  return <ProductList currency={data.site.currency} location={location} />;
 }
