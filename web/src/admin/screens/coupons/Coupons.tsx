@@ -1,17 +1,18 @@
-// Coupons: the list with a search, and the form that creates
+// Coupons: the list with a search and a bulk delete, and the form that creates
 // and edits one, on WooCommerce's /wc/v3/coupons. The addresses are
 // /wp-admin/coupons/ (list), /wp-admin/coupons/new/ and
 // /wp-admin/coupons/<id>/ (form). The server checks every field; its
 // refusals are shown at the fields they name.
 
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { adminCall, paramError, withQuery, type AdminError } from '../../api';
-import { BASE, Link, useRouter } from '../../router';
+import { BASE, Link, useRouter, type Location } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { useFocusAfterCommit } from '../../ui/focus';
-import { Pager } from '../../ui/Pager';
+import { DataTable, eachRow, type Bulk, type Column } from '../../ui/DataTable';
+import { useListData, useListQuery } from '../../ui/list';
 import { formatMoney } from '../../ui/format';
 import './coupons.css';
 
@@ -51,10 +52,10 @@ const PER_PAGE = 20;
  */
 let flash: string | null = null;
 
-export default function Coupons({ data, params }: ScreenProps) {
+export default function Coupons({ data, params, location }: ScreenProps) {
   if (params[0] === 'new') return <CouponForm currency={data.site.currency} />;
   if (params[0] && /^\d+$/.test(params[0])) return <CouponForm id={Number(params[0])} currency={data.site.currency} />;
-  return <CouponList currency={data.site.currency} />;
+  return <CouponList currency={data.site.currency} location={location} />;
 }
 
 /** A coupon's amount as people read it: "10%" or "$5.00". */
@@ -63,35 +64,17 @@ export function amountLabel(c: Pick<Coupon, 'amount' | 'discount_type'>, currenc
   return formatMoney(c.amount, currency);
 }
 
-function CouponList({ currency }: { currency: string }) {
-  const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<Coupon[]>([]);
-  const [pages, setPages] = useState(0);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<AdminError | null>(null);
+const COUPON_BULK: Bulk<Coupon> = {
+  actions: [{ value: 'delete', label: 'Delete permanently', done: 'deleted', confirm: { danger: true, warning: 'Orders placed with them keep their discount.' } }],
+  run: (_, rows) => eachRow(rows, (c) => adminCall('DELETE', `${COUPONS_PATH}/${c.id}?force=true`)),
+};
+
+function CouponList({ currency, location }: { currency: string; location: Location }) {
+  const query = useListQuery(location, { base: `${BASE}coupons/` });
+  const { search, page } = query;
+  const data = useListData<Coupon>(withQuery(COUPONS_PATH, { search, page, per_page: PER_PAGE }));
   const { notices, push, dismiss } = useNotices();
   const heading = useRef<HTMLHeadingElement>(null);
-
-  const load = useCallback(async (q: string, p: number) => {
-    setLoading(true);
-    setError(null);
-    const r = await adminCall<Coupon[]>('GET', withQuery(COUPONS_PATH, { search: q, page: p, per_page: PER_PAGE }));
-    setLoading(false);
-    if (!r.ok) {
-      setError(r.error);
-      return;
-    }
-    setList(r.data);
-    setPages(r.totalPages ?? 1);
-    setTotal(r.total ?? r.data.length);
-  }, []);
-
-  useEffect(() => {
-    void load(query, page);
-  }, [query, page, load]);
 
   const remove = async (c: Coupon) => {
     if (!window.confirm(`Delete the coupon ${c.code}? Orders placed with it keep their discount.`)) return;
@@ -103,8 +86,36 @@ function CouponList({ currency }: { currency: string }) {
     push('success', `Coupon ${c.code} deleted.`);
     // The row and its button are gone: focus goes back to the list.
     heading.current?.focus();
-    void load(query, page);
+    data.reload();
   };
+
+  const columns: Column<Coupon>[] = [
+    {
+      key: 'code',
+      header: 'Code',
+      cell: (c) => (
+        <>
+          <Link to={`${BASE}coupons/${c.id}/`}>
+            <code>{c.code}</code>
+          </Link>
+          {c.description ? <div className="admin-field__hint">{c.description}</div> : null}
+        </>
+      ),
+    },
+    { key: 'type', header: 'Type', cell: (c) => TYPES.find(([v]) => v === c.discount_type)?.[1] ?? c.discount_type },
+    { key: 'amount', header: 'Amount', cell: (c) => amountLabel(c, currency) },
+    { key: 'usage', header: 'Usage / limit', cell: (c) => `${c.usage_count} / ${c.usage_limit ?? '∞'}` },
+    { key: 'expires', header: 'Expires', cell: (c) => (c.date_expires ? c.date_expires.slice(0, 10) : '–') },
+    {
+      key: 'actions',
+      header: <span className="screen-reader-text">Actions</span>,
+      cell: (c) => (
+        <button type="button" className="admin-danger" aria-label={`Delete coupon ${c.code}`} onClick={() => void remove(c)}>
+          Delete
+        </button>
+      ),
+    },
+  ];
 
   return (
     <section aria-labelledby="coupons-heading">
@@ -117,72 +128,18 @@ function CouponList({ currency }: { currency: string }) {
         </Link>
       </div>
       <Notices notices={notices} dismiss={dismiss} />
-      <form
-        role="search"
-        className="admin-toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          setQuery(search.trim());
-        }}
-      >
-        <Field label="Search coupons">
-          {(p) => <input {...p} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />}
-        </Field>
-        <button type="submit">Search</button>
-      </form>
-      {error ? (
-        <div role="alert" className="admin-notice admin-notice--error">
-          <p>{error.message}</p>
-        </div>
-      ) : null}
-      <table className="admin-table">
-        <caption className="screen-reader-text">Coupons, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Code</th>
-            <th scope="col">Type</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Usage / limit</th>
-            <th scope="col">Expires</th>
-            <th scope="col">
-              <span className="screen-reader-text">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody aria-busy={loading || undefined}>
-          {list.map((c) => (
-            <tr key={c.id}>
-              <td>
-                <Link to={`${BASE}coupons/${c.id}/`}>
-                  <code>{c.code}</code>
-                </Link>
-                {c.description ? <div className="admin-field__hint">{c.description}</div> : null}
-              </td>
-              <td>{TYPES.find(([v]) => v === c.discount_type)?.[1] ?? c.discount_type}</td>
-              <td>{amountLabel(c, currency)}</td>
-              <td>
-                {c.usage_count} / {c.usage_limit ?? '∞'}
-              </td>
-              <td>{c.date_expires ? c.date_expires.slice(0, 10) : '–'}</td>
-              <td>
-                <button type="button" className="admin-danger" aria-label={`Delete coupon ${c.code}`} onClick={() => void remove(c)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-          {!loading && list.length === 0 && !error ? (
-            <tr>
-              <td colSpan={6}>{query ? 'No coupon matches the search.' : 'No coupons yet.'}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-      <p aria-live="polite" className="admin-list-status">
-        {loading ? 'Loading…' : `${total} ${total === 1 ? 'coupon' : 'coupons'}.`}
-      </p>
-      <Pager page={page} totalPages={pages} onPage={setPage} label="Coupon pages" />
+      <DataTable
+        label="Coupons, newest first"
+        noun={{ one: 'coupon', many: 'coupons' }}
+        query={query}
+        data={data}
+        columns={columns}
+        rowLabel={(c) => c.code}
+        search={{ label: 'Search coupons' }}
+        bulk={COUPON_BULK}
+        empty={search ? 'No coupon matches the search.' : 'No coupons yet.'}
+        pagerLabel="Coupon pages"
+      />
     </section>
   );
 }
