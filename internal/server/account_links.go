@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/pages"
 )
@@ -135,7 +136,7 @@ func (s *Server) liveReset(w http.ResponseWriter, r *http.Request) (*account.Use
 func (s *Server) renderRequestForm(w http.ResponseWriter, r *http.Request, login, msg, field string, status int) {
 	scope := s.cartSessionOf(r, s.now()).scope()
 	s.renderLostPassword(w, r, pages.LostPasswordPage{Stage: pages.LostStageRequest, Login: login, Error: msg, Field: field,
-		Nonce: s.actionNonce(lostPasswordAction, scope, nonceTickAt(s.now()))}, status)
+		Nonce: s.actionNonce(lostPasswordAction, scope, NonceTickAt(s.now()))}, status)
 }
 
 func (s *Server) renderResetForm(w http.ResponseWriter, r *http.Request, u *account.User, msg, field string, status int) {
@@ -145,7 +146,7 @@ func (s *Server) renderResetForm(w http.ResponseWriter, r *http.Request, u *acco
 	}
 	scope := s.cartSessionOf(r, s.now()).scope()
 	s.renderLostPassword(w, r, pages.LostPasswordPage{Stage: pages.LostStageReset, Login: login, Error: msg, Field: field,
-		Nonce: s.actionNonce(resetPasswordAction, scope, nonceTickAt(s.now()))}, status)
+		Nonce: s.actionNonce(resetPasswordAction, scope, NonceTickAt(s.now()))}, status)
 }
 
 func (s *Server) renderLostPassword(w http.ResponseWriter, r *http.Request, p pages.LostPasswordPage, status int) {
@@ -166,7 +167,7 @@ func (s *Server) writeLinkPage(w http.ResponseWriter, r *http.Request, path stri
 	}
 	linkHeaders(w)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }
 
 // handleLostPasswordPost answers POST /my-account/lost-password/: the
@@ -187,7 +188,7 @@ func (s *Server) handleLostPasswordPost(w http.ResponseWriter, r *http.Request) 
 	if len(login) > 254 {
 		login = login[:254]
 	}
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-lost-password-nonce"), lostPasswordAction, scope, nonceTickAt(now)) {
+	if !s.verifyActionNonce(r.PostFormValue("woocommerce-lost-password-nonce"), lostPasswordAction, scope, NonceTickAt(now)) {
 		s.renderRequestForm(w, r, login, "We were unable to process your request, please try again.", "", http.StatusForbidden)
 		return
 	}
@@ -199,7 +200,7 @@ func (s *Server) handleLostPasswordPost(w http.ResponseWriter, r *http.Request) 
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
-		w.Header().Set("Retry-After", retryAfter(locked.RetryAfter))
+		w.Header().Set("Retry-After", httpx.RetryAfter(locked.RetryAfter))
 		s.renderRequestForm(w, r, login, "Too many password reset requests. Please try again later.", "", http.StatusTooManyRequests)
 		return
 	case err != nil:
@@ -215,7 +216,7 @@ func (s *Server) resetPasswordPost(w http.ResponseWriter, r *http.Request, scope
 	if !ok {
 		return
 	}
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-reset-password-nonce"), resetPasswordAction, scope, nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("woocommerce-reset-password-nonce"), resetPasswordAction, scope, NonceTickAt(s.now())) {
 		s.renderResetForm(w, r, u, "We were unable to process your request, please try again.", "", http.StatusForbidden)
 		return
 	}
@@ -261,13 +262,13 @@ func (s *Server) sendVerification(ctx context.Context, userID int64) error {
 // verifyEmailNonce is the resend form's _wpnonce for a logged-in user (the
 // dashboard's "resend the link" form posts it to /my-account/verify-email/).
 func (s *Server) verifyEmailNonce(u *account.User) string {
-	return s.actionNonce(verifyEmailAction, userCartID(u.ID), nonceTickAt(s.now()))
+	return s.actionNonce(verifyEmailAction, userCartID(u.ID), NonceTickAt(s.now()))
 }
 
 // handleVerifyEmail answers GET /my-account/verify-email/.
 func (s *Server) handleVerifyEmail(w http.ResponseWriter, r *http.Request) {
 	linkHeaders(w)
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	q := r.URL.Query()
 	if key := q.Get("key"); key != "" {
 		p := pages.VerifyEmailPage{Outcome: pages.VerifyOutcomeVerified}
@@ -299,7 +300,7 @@ func (s *Server) handleVerifyEmail(w http.ResponseWriter, r *http.Request) {
 // handleVerifyEmailPost answers POST /my-account/verify-email/: a new link.
 func (s *Server) handleVerifyEmailPost(w http.ResponseWriter, r *http.Request) {
 	linkHeaders(w)
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
 		http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
 		return
@@ -308,7 +309,7 @@ func (s *Server) handleVerifyEmailPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "The form could not be read.", http.StatusBadRequest)
 		return
 	}
-	if !s.verifyActionNonce(r.PostFormValue("_wpnonce"), verifyEmailAction, userCartID(u.ID), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("_wpnonce"), verifyEmailAction, userCartID(u.ID), NonceTickAt(s.now())) {
 		s.renderVerifyEmail(w, r, u, pages.VerifyEmailPage{Outcome: pages.VerifyOutcomePending,
 			Error: "The link you followed has expired. Please try again."}, http.StatusForbidden)
 		return
@@ -321,7 +322,7 @@ func (s *Server) handleVerifyEmailPost(w http.ResponseWriter, r *http.Request) {
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
-		w.Header().Set("Retry-After", retryAfter(locked.RetryAfter))
+		w.Header().Set("Retry-After", httpx.RetryAfter(locked.RetryAfter))
 		s.renderVerifyEmail(w, r, u, pages.VerifyEmailPage{Outcome: pages.VerifyOutcomeLimited}, http.StatusTooManyRequests)
 		return
 	case err != nil:

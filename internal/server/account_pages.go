@@ -9,6 +9,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
 
@@ -66,11 +67,11 @@ func (s *Server) takeAccountNotice(w http.ResponseWriter, r *http.Request) strin
 func (s *Server) accountScope(u *account.User) string { return userCartID(u.ID) }
 
 func (s *Server) accountNonce(action string, u *account.User) string {
-	return s.actionNonce(action, s.accountScope(u), nonceTickAt(s.now()))
+	return s.actionNonce(action, s.accountScope(u), NonceTickAt(s.now()))
 }
 
 func (s *Server) checkAccountNonce(r *http.Request, field, action string, u *account.User) bool {
-	return s.verifyActionNonce(r.PostFormValue(field), action, s.accountScope(u), nonceTickAt(s.now()))
+	return s.verifyActionNonce(r.PostFormValue(field), action, s.accountScope(u), NonceTickAt(s.now()))
 }
 
 // customerPage wraps an account page handler: no caching, and visitors
@@ -78,7 +79,7 @@ func (s *Server) checkAccountNonce(r *http.Request, field, action string, u *acc
 func (s *Server) customerPage(h func(w http.ResponseWriter, r *http.Request, u *account.User)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store, private")
-		u := userOf(r)
+		u := httpx.UserOf(r)
 		if u == nil {
 			http.Redirect(w, r, "/my-account/", http.StatusFound)
 			return
@@ -469,7 +470,7 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, u *
 // lockedForm answers a form refused by the password limit: 429 with
 // Retry-After.
 func (s *Server) lockedForm(w http.ResponseWriter, le *account.LockedError) int {
-	w.Header().Set("Retry-After", retryAfter(le.RetryAfter))
+	w.Header().Set("Retry-After", httpx.RetryAfter(le.RetryAfter))
 	return http.StatusTooManyRequests
 }
 

@@ -1,13 +1,16 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+	"vitrine/internal/httpx"
+)
 
 // handleMyAccount answers GET /my-account/: the login and registration
 // forms for a visitor (login_page.go), the dashboard for a customer
 // (account_pages.go).
 func (s *Server) handleMyAccount(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
-	if userOf(r) == nil {
+	if httpx.UserOf(r) == nil {
 		s.handleLoginPage(w, r)
 		return
 	}
@@ -24,9 +27,9 @@ func (s *Server) handleMyAccountPost(w http.ResponseWriter, r *http.Request) {
 // logoutURL is the viewer's log-out link, with its nonce (WooCommerce's
 // customer-logout endpoint; login_page.go answers it).
 func (s *Server) logoutURL(r *http.Request) string {
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
 		return ""
 	}
-	return "/my-account/customer-logout/?_wpnonce=" + s.actionNonce("log-out", userCartID(u.ID), nonceTickAt(s.now()))
+	return "/my-account/customer-logout/?_wpnonce=" + s.actionNonce("log-out", userCartID(u.ID), NonceTickAt(s.now()))
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/pages"
 )
@@ -77,7 +78,7 @@ type securityView struct {
 
 func (s *Server) handleSecurityPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
-	if userOf(r) == nil {
+	if httpx.UserOf(r) == nil {
 		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
 	}
@@ -87,14 +88,14 @@ func (s *Server) handleSecurityPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securityView) {
 	ctx := s.pageContext(r)
 	// Reload: a refused form may have changed nothing, or the state moved.
-	u, err := s.accounts.User(ctx, userOf(r).ID)
+	u, err := s.accounts.User(ctx, httpx.UserOf(r).ID)
 	if err != nil {
 		s.pageError(w, "security page", err)
 		return
 	}
 	in := pages.AccountSecurityInput{User: u, LogoutURL: s.logoutURL(r), RecoveryCodes: v.codes, Notice: v.notice,
 		Errors: v.errors, Status: v.status, Nonces: map[string]string{}}
-	tick := nonceTickAt(s.now())
+	tick := NonceTickAt(s.now())
 	for _, a := range securityActions {
 		in.Nonces[a] = s.actionNonce(securityNonceAction(a), userCartID(u.ID), tick)
 	}
@@ -138,7 +139,7 @@ func enrollmentView(e *account.Enrollment) (*pages.EnrollmentView, error) {
 
 func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
 		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
@@ -156,7 +157,7 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		s.renderSecurity(w, r, securityView{status: http.StatusBadRequest, notice: errorNotice("Unknown request. Please use the forms on this page.")})
 		return
 	}
-	if !s.verifyActionNonce(r.PostFormValue("_wpnonce"), securityNonceAction(action), userCartID(u.ID), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("_wpnonce"), securityNonceAction(action), userCartID(u.ID), NonceTickAt(s.now())) {
 		s.renderSecurity(w, r, securityView{status: http.StatusForbidden, notice: errorNotice("The link you followed has expired. Please try again.")})
 		return
 	}
@@ -251,7 +252,7 @@ func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err err
 	switch {
 	case errors.As(err, &locked):
 		status = http.StatusTooManyRequests
-		w.Header().Set("Retry-After", retryAfter(locked.RetryAfter))
+		w.Header().Set("Retry-After", httpx.RetryAfter(locked.RetryAfter))
 		text = tooManyText(locked)
 	case errors.As(err, &input):
 		text = input.Message
@@ -271,7 +272,7 @@ func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err err
 	case errors.Is(err, account.ErrDeviceNotFound):
 		status, text = http.StatusNotFound, "That device is not remembered (it may have been forgotten already)."
 	case errors.Is(err, account.ErrSealed):
-		s.log.Error("security page: two-factor secret cannot be opened (was the shop secret changed?)", "user", userOf(r).ID)
+		s.log.Error("security page: two-factor secret cannot be opened (was the shop secret changed?)", "user", httpx.UserOf(r).ID)
 		status, field, text = http.StatusInternalServerError, "", "Two-factor authentication cannot be checked right now. Please contact the shop."
 	default:
 		s.pageError(w, "security page", err)

@@ -9,6 +9,7 @@ import (
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
 	"vitrine/internal/coupon"
+	"vitrine/internal/httpx"
 	"vitrine/internal/media"
 	"vitrine/internal/orders"
 	"vitrine/internal/payment"
@@ -36,7 +37,7 @@ func (s *Server) initAdmin() {
 	s.orders = &orders.Service{Store: s.db, Refunders: refunders, Kick: s.kickMail, Currency: s.currencyOf, Now: s.now, Log: s.log}
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:     userOf,
+		Viewer:     httpx.UserOf,
 		ClientIP:   s.clientIP,
 		Audit:      s.audit,
 		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
@@ -112,7 +113,7 @@ var adminShell = template.Must(template.New("admin").Parse(`<!doctype html>
 func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store, private")
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil || !u.CanEditPages() {
 		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
@@ -126,7 +127,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	if d.User.Name == "" {
 		d.User.Name = u.Email
 	}
-	d.Nonce = s.restNonce(u.ID, nonceTickAt(s.now()))
+	d.Nonce = s.restNonce(u.ID, NonceTickAt(s.now()))
 	d.LogoutURL = s.logoutURL(r)
 	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/httpx"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
 )
@@ -35,25 +36,15 @@ func (s *Server) handleAdminAjax(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		ajaxZero(w, http.StatusMethodNotAllowed)
+		httpx.AjaxZero(w, http.StatusMethodNotAllowed)
 		return
 	}
 	h, ok := s.ajaxActions()[r.FormValue("action")]
 	if !ok {
-		ajaxZero(w, http.StatusBadRequest)
+		httpx.AjaxZero(w, http.StatusBadRequest)
 		return
 	}
 	h(w, r)
-}
-
-// ajaxZero is WordPress's answer to an unknown action: wp_die('0', 400).
-func ajaxZero(w http.ResponseWriter, status int) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=UTF-8")
-	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte("0"))
 }
 
 // Live search limits. The storefront sends a query from SearchMinChars
@@ -184,7 +175,7 @@ func (s *Server) ajaxSearchProducts(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) liveSearchFail(w http.ResponseWriter, err error) {
 	s.log.Error("live search", "err", err)
-	writeJSON(w, http.StatusInternalServerError, map[string]any{"suggestions": []any{}})
+	httpx.WriteJSON(w, http.StatusInternalServerError, map[string]any{"suggestions": []any{}})
 }
 
 // writeSuggestionsIn writes a cached live-search answer (base prices) in
@@ -305,5 +296,5 @@ func writeSuggestions(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("Cache-Control", "no-store")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }

@@ -14,6 +14,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
+	"vitrine/internal/httpx"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
 )
@@ -34,28 +35,6 @@ import (
 // cookie moved to another account, or edited, is ignored) and revocable,
 // because the device token must also be one the store still holds for that
 // user (account.Service.DeviceRemembered).
-
-type viewerKey struct{}
-
-// viewer is the logged-in user of a request.
-type viewer struct {
-	user  *account.User
-	token string // the session token from the login cookie
-}
-
-// viewerOf is the request's logged-in user, nil for a visitor.
-func viewerOf(r *http.Request) *viewer {
-	v, _ := r.Context().Value(viewerKey{}).(*viewer)
-	return v
-}
-
-// userOf is the request's logged-in user, nil for a visitor.
-func userOf(r *http.Request) *account.User {
-	if v := viewerOf(r); v != nil {
-		return v.user
-	}
-	return nil
-}
 
 func (s *Server) cookieHash() string {
 	sum := md5.Sum([]byte(s.cfg.BaseURL))
@@ -92,7 +71,7 @@ func (s *Server) withViewer(next http.Handler) http.Handler {
 		v, err := s.resolveViewer(r.Context(), c.Value)
 		switch {
 		case err == nil:
-			r = r.WithContext(context.WithValue(r.Context(), viewerKey{}, v))
+			r = httpx.WithViewer(r, v)
 		case errors.Is(err, account.ErrNoSession), errors.Is(err, account.ErrNoUser):
 			s.clearLoginCookie(w)
 		case sqlstore.IsUnavailable(err):
@@ -108,7 +87,7 @@ func (s *Server) withViewer(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) resolveViewer(ctx context.Context, token string) (*viewer, error) {
+func (s *Server) resolveViewer(ctx context.Context, token string) (*httpx.Viewer, error) {
 	if len(token) > 128 {
 		return nil, account.ErrNoSession
 	}
@@ -120,7 +99,7 @@ func (s *Server) resolveViewer(ctx context.Context, token string) (*viewer, erro
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{user: u, token: token}, nil
+	return &httpx.Viewer{User: u, Token: token}, nil
 }
 
 // logIn starts a session for u: a new session token (the visitor's old
@@ -130,8 +109,8 @@ func (s *Server) resolveViewer(ctx context.Context, token string) (*viewer, erro
 func (s *Server) logIn(w http.ResponseWriter, r *http.Request, u *account.User) (*http.Request, error) {
 	ctx := r.Context()
 	guest := s.cartSessionOf(r, s.now())
-	if old := viewerOf(r); old != nil {
-		if err := s.accounts.DeleteSession(ctx, old.token); err != nil {
+	if old := httpx.ViewerOf(r); old != nil {
+		if err := s.accounts.DeleteSession(ctx, old.Token); err != nil {
 			return r, err
 		}
 	}
@@ -141,8 +120,8 @@ func (s *Server) logIn(w http.ResponseWriter, r *http.Request, u *account.User) 
 	}
 	s.setLoginCookie(w, token, sess.ExpiresAt)
 	s.atLogin(ctx, u) // frame.go: what a login resets
-	v := &viewer{user: u, token: token}
-	r = r.WithContext(context.WithValue(ctx, viewerKey{}, v))
+	v := &httpx.Viewer{User: u, Token: token}
+	r = httpx.WithViewer(r.WithContext(ctx), v)
 	if guest.viaCookie && validSessionID(guest.id) {
 		if err := s.carts.Merge(ctx, guest.id, userCartID(u.ID)); err != nil {
 			// The login stands; the guest's lines stay in the guest cart.
@@ -156,15 +135,15 @@ func (s *Server) logIn(w http.ResponseWriter, r *http.Request, u *account.User) 
 // privilege (role, password, second factor), so a token seen before the
 // change stops working.
 func (s *Server) renewLogin(w http.ResponseWriter, r *http.Request) error {
-	v := viewerOf(r)
+	v := httpx.ViewerOf(r)
 	if v == nil {
 		return nil
 	}
-	token, sess, err := s.accounts.RenewSession(r.Context(), v.token)
+	token, sess, err := s.accounts.RenewSession(r.Context(), v.Token)
 	if err != nil {
 		return err
 	}
-	v.token = token
+	v.Token = token
 	s.setLoginCookie(w, token, sess.ExpiresAt)
 	return nil
 }
@@ -173,8 +152,8 @@ func (s *Server) renewLogin(w http.ResponseWriter, r *http.Request) error {
 // customer's cart stays with the account for the next login.
 func (s *Server) logOut(w http.ResponseWriter, r *http.Request) error {
 	s.clearLoginCookie(w)
-	if v := viewerOf(r); v != nil {
-		return s.accounts.DeleteSession(r.Context(), v.token)
+	if v := httpx.ViewerOf(r); v != nil {
+		return s.accounts.DeleteSession(r.Context(), v.Token)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"vitrine/internal/httpx"
 )
 
 // POST /wp-json/wc/store/v1/batch runs several cart writes in one request:
@@ -78,7 +79,7 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 	sess := s.cartSessionOf(r, now)
 	invalid := func(msg string) {
 		s.cartHeaders(w, sess, now)
-		apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): requests",
+		httpx.WriteError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): requests",
 			map[string]any{"params": map[string]string{"requests": msg}})
 	}
 	var in struct {
@@ -111,7 +112,7 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 		if err != nil || u.Host != "" || u.Scheme != "" || u.Opaque != "" ||
 			!strings.HasPrefix(strings.TrimPrefix(u.Path, "/wp-json"), "/wc/store/v1/cart") {
 			s.cartHeaders(w, sess, now)
-			writeRaw(w, http.StatusBadRequest, "woocommerce_rest_invalid_path", "Invalid path provided.", nil)
+			httpx.WriteErrorRaw(w, http.StatusBadRequest, "woocommerce_rest_invalid_path", "Invalid path provided.", nil)
 			return
 		}
 		path := strings.TrimPrefix(u.Path, "/wp-json")
@@ -149,7 +150,7 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 				wrote = true
 			}
 		} else {
-			apiError(rec, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
+			httpx.WriteError(rec, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
 		}
 		resp := batchResponse{Status: rec.Code, Headers: map[string]string{}, Body: json.RawMessage("null")}
 		for k, v := range rec.Header() {
@@ -167,5 +168,5 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
 	}
 	s.cartHeaders(w, sess, now)
-	writeJSON(w, http.StatusMultiStatus, out)
+	httpx.WriteJSON(w, http.StatusMultiStatus, out)
 }

@@ -12,6 +12,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/currency"
+	"vitrine/internal/httpx"
 	"vitrine/internal/payment"
 )
 
@@ -70,7 +71,7 @@ type extensionsRequest struct {
 	paymentMethod string
 }
 
-var errExtData = paramError{"data", "data.payment_method must be the id of a payment method the checkout offers."}
+var errExtData = httpx.ParamError{Param: "data", Msg: "data.payment_method must be the id of a payment method the checkout offers."}
 
 // parseExtensions reads namespace and data.payment_method from a JSON body
 // (types checked as WordPress checks the route's schema: namespace a
@@ -87,16 +88,16 @@ func parseExtensions(r *http.Request, body []byte, in *cartInput) (extensionsReq
 	} else if len(bytes.TrimSpace(body)) > 0 {
 		var top map[string]json.RawMessage
 		if json.Unmarshal(body, &top) != nil {
-			return req, paramError{"body", "The request body is not valid JSON."}
+			return req, httpx.ParamError{Param: "body", Msg: "The request body is not valid JSON."}
 		}
 		if raw, ok := top["namespace"]; ok && string(raw) != "null" {
 			if json.Unmarshal(raw, &req.namespace) != nil {
-				return req, paramError{"namespace", "namespace is not of type string."}
+				return req, httpx.ParamError{Param: "namespace", Msg: "namespace is not of type string."}
 			}
 		}
 		if raw, ok := top["data"]; ok && string(raw) != "null" {
 			if json.Unmarshal(raw, &data) != nil || data == nil {
-				return req, paramError{"data", "data is not of type object."}
+				return req, httpx.ParamError{Param: "data", Msg: "data is not of type object."}
 			}
 		}
 		if raw, ok := data["payment_method"]; ok && json.Unmarshal(raw, &req.paymentMethod) != nil {

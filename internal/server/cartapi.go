@@ -19,6 +19,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 	"vitrine/internal/storeapi"
 )
@@ -74,13 +75,13 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 					w.WriteHeader(status)
 					return write
 				}
-				writeJSON(w, status, body)
+				httpx.WriteJSON(w, status, body)
 				return write
 			}
 		}
 		s.cartHeaders(w, sess, now)
 		var ce *cart.Error
-		var pe paramError
+		var pe httpx.ParamError
 		switch {
 		case errors.As(err, &ce):
 			var extra map[string]any
@@ -90,12 +91,12 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 					w.Header().Set("Cart-Hash", cartHash(c))
 				}
 			}
-			writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
+			httpx.WriteErrorRaw(w, ce.Status, ce.Code, ce.Message, extra)
 		case errors.As(err, &pe):
-			writeParamError(w, pe)
+			httpx.WriteParamError(w, pe)
 		default:
 			s.log.Error("store api cart", "path", r.URL.Path, "err", err)
-			apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
+			httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
 		}
 	}
 	return false
@@ -115,22 +116,15 @@ func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess cartS
 	switch {
 	case n == "":
 		s.cartHeaders(w, sess, now)
-		writeRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
+		httpx.WriteErrorRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
 			"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
 		return true
 	case !s.verifyNonce(n, sess.scope(), now):
 		s.cartHeaders(w, sess, now)
-		writeRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
+		httpx.WriteErrorRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
 		return true
 	}
 	return false
-}
-
-// writeParamError answers a bad query or body parameter in the Store API's
-// rest_invalid_param shape.
-func writeParamError(w http.ResponseWriter, pe paramError) {
-	apiError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+pe.param,
-		map[string]any{"params": map[string]string{pe.param: pe.msg}})
 }
 
 // withCart is a cart route's answer that is not the cart itself (an item,
@@ -140,22 +134,12 @@ type withCart struct {
 	cart *cartObject
 }
 
-// writeRaw writes a REST error whose message already carries WooCommerce's
-// HTML entities (apiError would escape them again).
-func writeRaw(w http.ResponseWriter, status int, code, message string, extra map[string]any) {
-	e := storeapi.Error{Code: code, Message: message, Data: map[string]any{"status": status}}
-	for k, v := range extra {
-		e.Data[k] = v
-	}
-	writeJSON(w, status, e)
-}
-
 // cartHeaders sets what every cart response carries: a fresh nonce for the
 // session, its Cart-Token, and no caching anywhere.
 func (s *Server) cartHeaders(w http.ResponseWriter, sess cartSession, now time.Time) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store, private")
-	h.Set("Nonce", s.nonce(sess.scope(), nonceTickAt(now)))
+	h.Set("Nonce", s.nonce(sess.scope(), NonceTickAt(now)))
 	h.Set("Nonce-Timestamp", strconv.FormatInt(now.Unix(), 10))
 	h.Set("User-ID", "0")
 	if id, ok := strings.CutPrefix(sess.id, "u_"); ok {
@@ -190,7 +174,7 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 	switch ct {
 	case "application/x-www-form-urlencoded", "multipart/form-data":
 		if err := r.ParseForm(); err != nil {
-			return nil, paramError{"body", "The request body could not be read."}
+			return nil, httpx.ParamError{Param: "body", Msg: "The request body could not be read."}
 		}
 		byIndex := map[string]*cart.Attr{}
 		var order []string
@@ -227,7 +211,7 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 		if errors.Is(err, io.EOF) {
 			return in, nil
 		}
-		return nil, paramError{"body", "The request body is not valid JSON."}
+		return nil, httpx.ParamError{Param: "body", Msg: "The request body is not valid JSON."}
 	}
 	for k, raw := range body {
 		switch k {
@@ -235,7 +219,7 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 			if err := json.Unmarshal(raw, &in.variation); err != nil {
 				var m map[string]string // {"attribute_pa_color": "rust"}
 				if json.Unmarshal(raw, &m) != nil {
-					return nil, paramError{"variation", "variation is not an array of {attribute, value}."}
+					return nil, httpx.ParamError{Param: "variation", Msg: "variation is not an array of {attribute, value}."}
 				}
 				in.variation = nil
 				for a, v := range m {
@@ -246,12 +230,12 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 		case "billing_address":
 			in.billing = &cart.Address{}
 			if err := json.Unmarshal(raw, in.billing); err != nil {
-				return nil, paramError{k, k + " is not an address object."}
+				return nil, httpx.ParamError{Param: k, Msg: k + " is not an address object."}
 			}
 		case "shipping_address":
 			in.shipping = &cart.Address{}
 			if err := json.Unmarshal(raw, in.shipping); err != nil {
-				return nil, paramError{k, k + " is not an address object."}
+				return nil, httpx.ParamError{Param: k, Msg: k + " is not an address object."}
 			}
 		default:
 			var str string
@@ -384,14 +368,14 @@ func validAddress(param string, a *cart.Address, email bool) error {
 	}
 	for _, f := range fields {
 		if len(f.v) > f.max || strings.ContainsAny(f.v, "\x00\r\n") {
-			return paramError{param, fmt.Sprintf("%s.%s is longer than %d characters or has control characters.", param, f.name, f.max)}
+			return httpx.ParamError{Param: param, Msg: fmt.Sprintf("%s.%s is longer than %d characters or has control characters.", param, f.name, f.max)}
 		}
 	}
 	if a.Country != "" && (len(a.Country) != 2 || strings.ToUpper(a.Country) != a.Country) {
-		return paramError{param, param + ".country is not a two-letter country code."}
+		return httpx.ParamError{Param: param, Msg: param + ".country is not a two-letter country code."}
 	}
 	if email && a.Email != "" && (!strings.Contains(a.Email, "@") || strings.ContainsAny(a.Email, " <>")) {
-		return paramError{param, param + ".email is not a valid email address."}
+		return httpx.ParamError{Param: param, Msg: param + ".email is not a valid email address."}
 	}
 	return nil
 }

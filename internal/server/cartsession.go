@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"vitrine/internal/httpx"
 )
 
 // Cart sessions, Cart-Tokens and Store API nonces.
@@ -175,7 +176,7 @@ func (s *Server) sessionNamed(r *http.Request, now time.Time) cartSession {
 			return cartSession{id: id, viaToken: true}
 		}
 	}
-	if u := userOf(r); u != nil {
+	if u := httpx.UserOf(r); u != nil {
 		return cartSession{id: userCartID(u.ID), viaCookie: true}
 	}
 	if id, ok := s.sessionFromCookie(r, now); ok {
@@ -190,11 +191,11 @@ func (s *Server) nonce(scope string, tick int64) string {
 	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+nonceAction+"|"+scope))[:10]
 }
 
-func nonceTickAt(now time.Time) int64 { return now.Unix()/int64(nonceTick/time.Second) + 1 }
+func NonceTickAt(now time.Time) int64 { return now.Unix()/int64(nonceTick/time.Second) + 1 }
 
 // verifyNonce accepts the current and the previous tick's nonce.
 func (s *Server) verifyNonce(n, scope string, now time.Time) bool {
-	tick := nonceTickAt(now)
+	tick := NonceTickAt(now)
 	for _, t := range []int64{tick, tick - 1} {
 		if hmac.Equal([]byte(n), []byte(s.nonce(scope, t))) {
 			return true

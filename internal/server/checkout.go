@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
 )
@@ -157,8 +157,8 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 		if r.Method == http.MethodPost {
 			if wait, ok := s.checkout.Allow(r.Context(), sess.id, s.clientIP(r)); !ok {
 				s.cartHeaders(w, sess, now)
-				w.Header().Set("Retry-After", retryAfter(wait))
-				writeRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
+				w.Header().Set("Retry-After", httpx.RetryAfter(wait))
+				httpx.WriteErrorRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
 					"Too many requests. Please wait and try again.", nil)
 				return
 			}
@@ -166,7 +166,7 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 		status, body, err := h(w, r, sess)
 		s.cartHeaders(w, sess, now)
 		if err == nil {
-			writeJSON(w, status, body)
+			httpx.WriteJSON(w, status, body)
 			return
 		}
 		s.writeCheckoutError(w, r, sess, err)
@@ -177,7 +177,7 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess cartSession, err error) {
 	var ve *checkout.ValidationError
 	var ce *cart.Error
-	var pe paramError
+	var pe httpx.ParamError
 	switch {
 	case errors.As(err, &ve):
 		params := map[string]string{}
@@ -195,10 +195,10 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 		}
 		if len(ve.Fields) == 0 {
 			// Only notices (an invalid payment method on the form).
-			writeRaw(w, http.StatusBadRequest, "woocommerce_rest_checkout_invalid", html.EscapeString(strings.Join(ve.Notices, " ")), nil)
+			httpx.WriteErrorRaw(w, http.StatusBadRequest, "woocommerce_rest_checkout_invalid", html.EscapeString(strings.Join(ve.Notices, " ")), nil)
 			return
 		}
-		writeRaw(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+strings.Join(names, ", "),
+		httpx.WriteErrorRaw(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): "+strings.Join(names, ", "),
 			map[string]any{"params": params, "details": details, "fields": fields})
 	case errors.As(err, &ce):
 		var extra map[string]any
@@ -207,12 +207,12 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 				extra = map[string]any{"cart": c}
 			}
 		}
-		writeRaw(w, ce.Status, ce.Code, ce.Message, extra)
+		httpx.WriteErrorRaw(w, ce.Status, ce.Code, ce.Message, extra)
 	case errors.As(err, &pe):
-		writeParamError(w, pe)
+		httpx.WriteParamError(w, pe)
 	default:
 		s.log.Error("checkout", "path", r.URL.Path, "err", err)
-		apiError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
+		httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
 	}
 }
 
@@ -250,7 +250,7 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 		if errors.As(err, &mbe) {
 			return 0, nil, &cart.Error{Status: http.StatusRequestEntityTooLarge, Code: "rest_request_too_large", Message: "The request body is too large."}
 		}
-		return 0, nil, paramError{"body", "The request body could not be read."}
+		return 0, nil, httpx.ParamError{Param: "body", Msg: "The request body could not be read."}
 	}
 	var req checkoutRequest
 	if len(strings.TrimSpace(string(body))) > 0 {
@@ -263,7 +263,7 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	}
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
-		return 0, nil, paramError{"Idempotency-Key", "The Idempotency-Key header must be 1 to 255 visible ASCII characters."}
+		return 0, nil, httpx.ParamError{Param: "Idempotency-Key", Msg: "The Idempotency-Key header must be 1 to 255 visible ASCII characters."}
 	}
 	pr := checkout.PlaceRequest{Session: sess.id, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
 		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
@@ -309,11 +309,6 @@ func (s *Server) orderResponse(o *checkout.Order) checkoutResponse {
 }
 
 // --- rate limiting ---
-
-// retryAfter is a Retry-After value: whole seconds, at least 1.
-func retryAfter(wait time.Duration) string {
-	return strconv.Itoa(max(1, int((wait+time.Second-1)/time.Second)))
-}
 
 // currencyOf is an order's currency block: the shop's format of it when
 // the shop sells in it (enabled or not, as configured: "1.234,56 €"), else

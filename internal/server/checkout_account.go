@@ -8,6 +8,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
 
@@ -35,7 +36,7 @@ var (
 // was created.
 func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr checkout.PlaceRequest, createAccount bool, password string) (*checkout.Order, *http.Request, error) {
 	ctx := r.Context()
-	if u := userOf(r); u != nil {
+	if u := httpx.UserOf(r); u != nil {
 		pr.CustomerID = u.ID
 		o, err := s.checkout.PlaceOrder(ctx, pr)
 		if err != nil {
@@ -95,7 +96,7 @@ func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr check
 // addresses (and the account's email), as WooCommerce loads a customer's
 // data into the checkout. A cart that already has an address keeps it.
 func (s *Server) fillFromAccount(r *http.Request, values *pages.CheckoutValues, c *cart.Cart) {
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil || c.Customer.Billing != (cart.Address{}) {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 )
@@ -104,10 +105,10 @@ func sameAddress(b, s cart.Address) bool {
 func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess cartSession, obj *cartObject, values pages.CheckoutValues,
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
-	tick := nonceTickAt(now)
+	tick := NonceTickAt(now)
 	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
 		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
-		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: userOf(r) == nil && s.accounts != nil,
+		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
 		Terms: s.terms(r.Context())})
 	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
@@ -155,13 +156,13 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 		s.renderCheckout(w, r, sess, obj, values, errs, status)
 	}
-	if !s.verifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.scope(), nonceTickAt(now)) {
+	if !s.verifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.scope(), NonceTickAt(now)) {
 		refuse(http.StatusForbidden, &pages.CheckoutErrors{Notices: []string{"We were unable to process your order, please try again."},
 			Fields: map[string]string{}})
 		return
 	}
 	if wait, ok := s.checkout.Allow(ctx, sess.id, s.clientIP(r)); !ok {
-		w.Header().Set("Retry-After", retryAfter(wait))
+		w.Header().Set("Retry-After", httpx.RetryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
 		return

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 )
@@ -64,7 +65,7 @@ func (s *Server) withComingSoon(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if u := userOf(r); (u != nil && u.CanEditPages()) || comingSoonOpen(r) {
+		if u := httpx.UserOf(r); (u != nil && u.CanEditPages()) || comingSoonOpen(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -74,12 +75,12 @@ func (s *Server) withComingSoon(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store, private")
 		switch {
 		case strings.HasPrefix(r.URL.Path, "/wp-json/"):
-			writeRaw(w, http.StatusServiceUnavailable, comingSoonCode, comingSoonMessage, nil)
+			httpx.WriteErrorRaw(w, http.StatusServiceUnavailable, comingSoonCode, comingSoonMessage, nil)
 		case r.URL.Path == "/wp-admin/admin-ajax.php":
-			ajaxZero(w, http.StatusServiceUnavailable)
+			httpx.AjaxZero(w, http.StatusServiceUnavailable)
 		case r.URL.Query().Has("wc-ajax"):
-			wcAjaxHeaders(w)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "code": comingSoonCode, "message": comingSoonMessage})
+			httpx.WCAjaxHeaders(w)
+			httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "code": comingSoonCode, "message": comingSoonMessage})
 		default:
 			s.serveComingSoon(w, r)
 		}
@@ -123,7 +124,7 @@ func (s *Server) serveComingSoon(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Robots-Tag", "noindex, nofollow")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }
 
 // comingSoonCache holds the rendered coming-soon page. It depends on the

@@ -12,6 +12,7 @@ import (
 
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
+	"vitrine/internal/httpx"
 	"vitrine/internal/storage/space"
 )
 
@@ -86,17 +87,17 @@ func contactError(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.Is(err, errContactMediaType):
-		apiError(w, http.StatusUnsupportedMediaType, "wpcf7_unsupported_media_type", "The request payload format is not supported.", nil)
+		httpx.WriteError(w, http.StatusUnsupportedMediaType, "wpcf7_unsupported_media_type", "The request payload format is not supported.", nil)
 	case errors.Is(err, contact.ErrNotFound):
-		apiError(w, http.StatusNotFound, "wpcf7_not_found", "The requested contact form was not found.", nil)
+		httpx.WriteError(w, http.StatusNotFound, "wpcf7_not_found", "The requested contact form was not found.", nil)
 	case errors.Is(err, contact.ErrUnitTag):
-		apiError(w, http.StatusBadRequest, "wpcf7_unit_tag_not_found", "There is no valid unit tag.", nil)
+		httpx.WriteError(w, http.StatusBadRequest, "wpcf7_unit_tag_not_found", "There is no valid unit tag.", nil)
 	case errors.As(err, &tooBig):
-		apiError(w, http.StatusRequestEntityTooLarge, "wpcf7_payload_too_large", "The request is larger than this form accepts.", nil)
+		httpx.WriteError(w, http.StatusRequestEntityTooLarge, "wpcf7_payload_too_large", "The request is larger than this form accepts.", nil)
 	case errors.Is(err, errContactBadBody):
-		apiError(w, http.StatusBadRequest, "wpcf7_bad_request", "The request body could not be read.", nil)
+		httpx.WriteError(w, http.StatusBadRequest, "wpcf7_bad_request", "The request body could not be read.", nil)
 	default:
-		apiError(w, http.StatusInternalServerError, "wpcf7_internal_error", "The message could not be handled.", nil)
+		httpx.WriteError(w, http.StatusInternalServerError, "wpcf7_internal_error", "The message could not be handled.", nil)
 	}
 }
 
@@ -151,7 +152,7 @@ func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
 	sub.FormID = form.ID
 	sub.ClientIP = s.clientIP(r)
 	sub.UserAgent = r.UserAgent()
-	if u := userOf(r); u != nil {
+	if u := httpx.UserOf(r); u != nil {
 		sub.UserID = u.ID
 	}
 	res, err := s.contact.Submit(r.Context(), sub)
@@ -176,7 +177,7 @@ func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
 		}
 		out.InvalidFields = append(out.InvalidFields, iv)
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // cf7NoRoom is the answer to files the shop has no room for: CF7's
@@ -204,7 +205,7 @@ func contactNoRoom(w http.ResponseWriter, formID int64, unitTag string, err erro
 		out.Message = "The shop cannot store files at the moment. Please send your message without the file, or try again later."
 		w.Header().Set("Retry-After", strconv.Itoa(int(space.RetryAfter/time.Second)))
 	}
-	writeJSON(w, out.Data.Status, out)
+	httpx.WriteJSON(w, out.Data.Status, out)
 }
 
 // readContactBody reads the multipart body into a submission: the hidden
@@ -307,7 +308,7 @@ func (s *Server) handleContactRefill(w http.ResponseWriter, r *http.Request) {
 		contactError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, struct{}{})
+	httpx.WriteJSON(w, http.StatusOK, struct{}{})
 }
 
 // handleContactSchema answers GET .../contact-forms/{id}/feedback/schema:
@@ -321,5 +322,5 @@ func (s *Server) handleContactSchema(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, form.Schema())
+	httpx.WriteJSON(w, http.StatusOK, form.Schema())
 }

@@ -8,6 +8,7 @@ import (
 
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
 
@@ -87,7 +88,7 @@ func (s *Server) handleContactPost(w http.ResponseWriter, r *http.Request) {
 	sub.FormID = form.ID
 	sub.ClientIP = s.clientIP(r)
 	sub.UserAgent = r.UserAgent()
-	if u := userOf(r); u != nil {
+	if u := httpx.UserOf(r); u != nil {
 		sub.UserID = u.ID
 	}
 	res, err := s.contact.Submit(r.Context(), sub)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"vitrine/internal/currency"
+	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/pricing"
@@ -328,7 +329,7 @@ func (s *Server) ajaxProductsPrice(w http.ResponseWriter, r *http.Request) {
 		s.priceCallInternal(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": map[string]any{
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "data": map[string]any{
 		"prices": prices, "current_currency": t.Currency.Code, "current_country": currencyCountry(t.Currency.Code),
 		"shortcodes": shortcodes, "exchange": exchange,
 	}})
@@ -339,12 +340,12 @@ func priceCallFail(w http.ResponseWriter, err error) {
 	if !errors.As(err, &pe) {
 		pe = &priceCallError{"wmc_invalid_request", err.Error()}
 	}
-	writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "data": map[string]string{"code": pe.code, "message": pe.message}})
+	httpx.WriteJSON(w, http.StatusBadRequest, map[string]any{"success": false, "data": map[string]string{"code": pe.code, "message": pe.message}})
 }
 
 func (s *Server) priceCallInternal(w http.ResponseWriter, err error) {
 	s.log.Error("price call", "err", err)
-	writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false,
+	httpx.WriteJSON(w, http.StatusInternalServerError, map[string]any{"success": false,
 		"data": map[string]string{"code": "wmc_internal_error", "message": "The prices could not be computed."}})
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+	"vitrine/internal/httpx"
 )
 
 // The request edge: what the middleware (middleware.go) checks and answers
@@ -268,15 +269,15 @@ func edgeAnswer(w http.ResponseWriter, r *http.Request, status int, code, messag
 	h.Set("Cache-Control", "no-store, private")
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/wp-json/"):
-		writeRaw(w, status, code, message, nil)
+		httpx.WriteErrorRaw(w, status, code, message, nil)
 	case r.URL.Path == "/wp-admin/admin-ajax.php":
 		// wp_send_json_error's shape, which the shop's JSON actions
 		// (live search, prices, the login's) answer refusals in.
-		writeJSON(w, status, map[string]any{"success": false, "data": map[string]any{"code": code, "message": message}})
+		httpx.WriteJSON(w, status, map[string]any{"success": false, "data": map[string]any{"code": code, "message": message}})
 	case strings.Contains(r.URL.RawQuery, "wc-ajax="):
 		// The cart calls' {"error":true} and the wallet's {"success":false}.
-		wcAjaxHeaders(w)
-		writeJSON(w, status, map[string]any{"success": false, "error": true, "code": code, "message": message,
+		httpx.WCAjaxHeaders(w)
+		httpx.WriteJSON(w, status, map[string]any{"success": false, "error": true, "code": code, "message": message,
 			"data": map[string]any{"code": code, "message": message}})
 	default:
 		h.Set("Content-Type", "text/html; charset=utf-8")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/httpx"
 	"vitrine/internal/render"
 )
 
@@ -56,7 +57,7 @@ func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	w.Header().Set("Content-Type", a.contentType)
-	writeBody(w, r, a.page)
+	httpx.WriteBody(w, r, a.page)
 }
 
 // handleMedia serves stored images (generated or imported) from the store.

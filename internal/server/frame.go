@@ -12,6 +12,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/adminapi"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/usermeta"
@@ -45,18 +46,18 @@ func (s *Server) restNonce(userID int64, tick int64) string {
 }
 
 func (s *Server) verifyRESTNonce(n string, userID int64) bool {
-	return n != "" && s.verifyActionNonce(n, restAction, userCartID(userID), nonceTickAt(s.now()))
+	return n != "" && s.verifyActionNonce(n, restAction, userCartID(userID), NonceTickAt(s.now()))
 }
 
 // pageUser is settings.user for the request's viewer. The banner costs a
 // store read, and only for staff while the shop is in coming-soon mode.
 func (s *Server) pageUser(r *http.Request) pages.User {
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
 		return pages.Visitor
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
-		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, nonceTickAt(s.now()))}
+		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, NonceTickAt(s.now()))}
 	if s.live().ComingSoon && u.CanEditPages() {
 		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
@@ -74,7 +75,7 @@ func userRESTURL(id int64) string { return "/wp-json/wp/v2/users/" + strconv.For
 // viewer's settings.user when logged in. Every page rendered per request
 // (never cached) loads with it; cached pages never do.
 func (s *Server) pageContext(r *http.Request) context.Context {
-	if userOf(r) == nil {
+	if httpx.UserOf(r) == nil {
 		return r.Context()
 	}
 	return pages.WithUser(r.Context(), s.pageUser(r))
@@ -122,7 +123,7 @@ func writePersonal(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store, private")
 	h.Set("X-Cache", "bypass")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }
 
 // atLogin runs what a login resets: the coming-soon banner shows again
@@ -145,7 +146,7 @@ func (s *Server) atLogin(ctx context.Context, u *account.User) {
 // customer's cart, and the customer's cart is what the storefront means.
 func (s *Server) withRESTAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u := userOf(r)
+		u := httpx.UserOf(r)
 		if u == nil || !strings.HasPrefix(r.URL.Path, "/wp-json/") {
 			next.ServeHTTP(w, r)
 			return
@@ -157,10 +158,10 @@ func (s *Server) withRESTAuth(next http.Handler) http.Handler {
 		switch {
 		case n != "" && !s.verifyRESTNonce(n, u.ID):
 			w.Header().Set("Cache-Control", "no-store, private")
-			writeRaw(w, http.StatusForbidden, "rest_cookie_invalid_nonce", "Cookie check failed", nil)
+			httpx.WriteErrorRaw(w, http.StatusForbidden, "rest_cookie_invalid_nonce", "Cookie check failed", nil)
 			return
 		case n == "" && (strings.HasPrefix(r.URL.Path, "/wp-json/wp/") || adminPath(r.URL.Path)):
-			r = r.WithContext(context.WithValue(r.Context(), viewerKey{}, (*viewer)(nil)))
+			r = httpx.WithViewer(r, nil)
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -181,16 +182,16 @@ func adminPath(p string) bool {
 // plain text for a logged-in viewer. WordPress registers the action for
 // logged-in users only, so a visitor gets its unknown-action answer, "0".
 func (s *Server) ajaxRestNonce(w http.ResponseWriter, r *http.Request) {
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
-		ajaxZero(w, http.StatusBadRequest)
+		httpx.AjaxZero(w, http.StatusBadRequest)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=UTF-8")
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("Cache-Control", "no-store, private")
-	_, _ = io.WriteString(w, s.restNonce(u.ID, nonceTickAt(s.now())))
+	_, _ = io.WriteString(w, s.restNonce(u.ID, NonceTickAt(s.now())))
 }
 
 // --- POST /wp-json/wp/v2/users/{id}: the banner's dismissal -------------
@@ -212,39 +213,39 @@ func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		writeRaw(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
+		httpx.WriteErrorRaw(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
 		return
 	}
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
-		writeRaw(w, http.StatusUnauthorized, "rest_not_logged_in", "You are not currently logged in.", nil)
+		httpx.WriteErrorRaw(w, http.StatusUnauthorized, "rest_not_logged_in", "You are not currently logged in.", nil)
 		return
 	}
 	changes, err := readMetaChanges(r)
 	if err != nil {
-		var pe paramError
+		var pe httpx.ParamError
 		if errors.As(err, &pe) {
-			writeParamError(w, pe)
+			httpx.WriteParamError(w, pe)
 			return
 		}
-		writeRaw(w, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.", nil)
+		httpx.WriteErrorRaw(w, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.", nil)
 		return
 	}
 	meta, err := s.meta.Update(r.Context(), u.ID, id, changes)
 	var ie *usermeta.InputError
 	switch {
 	case errors.Is(err, usermeta.ErrForbidden):
-		writeRaw(w, http.StatusForbidden, "rest_cannot_edit", "Sorry, you are not allowed to edit this user.", nil)
+		httpx.WriteErrorRaw(w, http.StatusForbidden, "rest_cannot_edit", "Sorry, you are not allowed to edit this user.", nil)
 		return
 	case errors.As(err, &ie):
-		writeParamError(w, paramError{param: "woocommerce_meta", msg: ie.Key + " " + ie.Message})
+		httpx.WriteParamError(w, httpx.ParamError{Param: "woocommerce_meta", Msg: ie.Key + " " + ie.Message})
 		return
 	case err != nil:
 		s.log.Error("update user meta", "user", u.ID, "err", err)
-		writeRaw(w, http.StatusInternalServerError, "rest_user_update_failed", "The change could not be saved.", nil)
+		httpx.WriteErrorRaw(w, http.StatusInternalServerError, "rest_user_update_failed", "The change could not be saved.", nil)
 		return
 	}
-	writeJSON(w, http.StatusOK, restUser{ID: u.ID, Name: u.DisplayName, WooCommerceMeta: meta})
+	httpx.WriteJSON(w, http.StatusOK, restUser{ID: u.ID, Name: u.DisplayName, WooCommerceMeta: meta})
 }
 
 // readMetaChanges reads woocommerce_meta[key]=value (and the older
@@ -265,10 +266,10 @@ func readMetaChanges(r *http.Request) (map[string]string, error) {
 			switch field {
 			case "woocommerce_meta", "meta":
 				if json.Unmarshal(raw, &m) != nil {
-					return nil, paramError{param: field, msg: field + " is not an object of strings."}
+					return nil, httpx.ParamError{Param: field, Msg: field + " is not an object of strings."}
 				}
 			default:
-				return nil, paramError{param: clipParam(field), msg: "This route changes only woocommerce_meta."}
+				return nil, httpx.ParamError{Param: clipParam(field), Msg: "This route changes only woocommerce_meta."}
 			}
 			for k, v := range m {
 				if field == "meta" {
@@ -280,7 +281,7 @@ func readMetaChanges(r *http.Request) (map[string]string, error) {
 		return changes, nil
 	}
 	if err := r.ParseForm(); err != nil {
-		return nil, paramError{param: "body", msg: "could not be read"}
+		return nil, httpx.ParamError{Param: "body", Msg: "could not be read"}
 	}
 	for k, vs := range r.Form {
 		v := vs[len(vs)-1]
@@ -291,7 +292,7 @@ func readMetaChanges(r *http.Request) (map[string]string, error) {
 		case strings.HasPrefix(k, "meta[") && strings.HasSuffix(k, "]"):
 			changes[legacyMetaKey(k[len("meta["):len(k)-1])] = v
 		default:
-			return nil, paramError{param: clipParam(k), msg: "This route changes only woocommerce_meta."}
+			return nil, httpx.ParamError{Param: clipParam(k), Msg: "This route changes only woocommerce_meta."}
 		}
 	}
 	return changes, nil

@@ -40,5 +40,5 @@ func (s *Server) LogInForTest(ctx context.Context, userID int64) (*http.Cookie, 
 
 // RESTNonceForTest is userID's current wp_rest nonce.
 func (s *Server) RESTNonceForTest(userID int64) string {
-	return s.restNonce(userID, nonceTickAt(s.now()))
+	return s.restNonce(userID, NonceTickAt(s.now()))
 }

@@ -14,6 +14,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/support"
 )
 
@@ -45,11 +46,6 @@ func lockedText(wait time.Duration) string {
 	return "<strong>ERROR</strong>: Too many failed login attempts. Please try again in " + waitText(wait) + "."
 }
 
-// setRetryAfter sets the Retry-After header in whole seconds (at least 1).
-func setRetryAfter(w http.ResponseWriter, wait time.Duration) {
-	w.Header().Set("Retry-After", retryAfter(wait))
-}
-
 // --- the bot-check challenge ---
 
 // handleBotcheckChallenge answers GET /wp-json/vitrine/v1/botcheck/{purpose}:
@@ -64,10 +60,10 @@ func (s *Server) handleBotcheckChallenge(w http.ResponseWriter, r *http.Request)
 	c, err := bc.Challenge(r.Context())
 	if err != nil {
 		s.log.Error("bot-check challenge", "err", err)
-		apiError(w, http.StatusServiceUnavailable, "vitrine_botcheck_unavailable", "The bot check is unavailable right now.", nil)
+		httpx.WriteError(w, http.StatusServiceUnavailable, "vitrine_botcheck_unavailable", "The bot check is unavailable right now.", nil)
 		return
 	}
-	writeJSON(w, http.StatusOK, c)
+	httpx.WriteJSON(w, http.StatusOK, c)
 }
 
 // --- proofs (wfls-captcha-jwt) ---
@@ -202,7 +198,7 @@ func lsError(text string, reset bool) lsAnswer { return lsAnswer{Error: text, Re
 
 func writeLS(w http.ResponseWriter, status int, a any) {
 	w.Header().Set("Cache-Control", "no-store, private")
-	writeJSON(w, status, a)
+	httpx.WriteJSON(w, status, a)
 }
 
 // postedLogin reads the credentials under either naming: log/pwd
@@ -239,7 +235,7 @@ func lastFormValue(r *http.Request, name string) string {
 func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		ajaxZero(w, http.StatusMethodNotAllowed)
+		httpx.AjaxZero(w, http.StatusMethodNotAllowed)
 		return
 	}
 	ctx := r.Context()
@@ -291,7 +287,7 @@ func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
-		setRetryAfter(w, locked.RetryAfter)
+		httpx.SetRetryAfter(w, locked.RetryAfter)
 		writeLS(w, http.StatusOK, lsError(lockedText(locked.RetryAfter), true))
 	case errors.Is(err, account.ErrBadCredentials):
 		// reset false, as the plugin (1.1.15) answers a wrong password.
@@ -313,7 +309,7 @@ func (s *Server) writeCodeError(w http.ResponseWriter, r *http.Request, login st
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
-		setRetryAfter(w, locked.RetryAfter)
+		httpx.SetRetryAfter(w, locked.RetryAfter)
 		writeLS(w, http.StatusOK, lsError(lockedText(locked.RetryAfter), true))
 	case errors.Is(err, account.ErrCodeInvalid), errors.Is(err, account.ErrCodeReused):
 		text := msgCodeInvalid
@@ -378,7 +374,7 @@ func (s *Server) validSupportToken(r *http.Request, tok string) bool {
 func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		ajaxZero(w, http.StatusMethodNotAllowed)
+		httpx.AjaxZero(w, http.StatusMethodNotAllowed)
 		return
 	}
 	if !s.validSupportToken(r, r.PostFormValue("wfls-message-nonce")) {
@@ -405,7 +401,7 @@ func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, support.ErrTooLong):
 		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportLong})
 	case errors.As(err, &limited):
-		setRetryAfter(w, limited.RetryAfter)
+		httpx.SetRetryAfter(w, limited.RetryAfter)
 		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportLimit})
 	default:
 		s.log.Error("support message", "err", err)

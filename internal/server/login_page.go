@@ -9,6 +9,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
 
@@ -31,7 +32,7 @@ const (
 // loginPage is the page data a handler fills before rendering.
 func (s *Server) loginPage(r *http.Request) pages.AccountLoginPage {
 	scope := s.guestScope(r)
-	tick := nonceTickAt(s.now())
+	tick := NonceTickAt(s.now())
 	return pages.AccountLoginPage{
 		LoginNonce:    s.actionNonce(loginNonceAction, scope, tick),
 		RegisterNonce: s.actionNonce(registerNonceAction, scope, tick),
@@ -114,7 +115,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	p.Redirect = safeRedirect(r.PostFormValue("redirect"))
 	login, password := postedLogin(r)
 	p.Values.Username = login
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-login-nonce"), loginNonceAction, s.guestScope(r), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("woocommerce-login-nonce"), loginNonceAction, s.guestScope(r), NonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
 	}
@@ -136,7 +137,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
-		setRetryAfter(w, locked.RetryAfter)
+		httpx.SetRetryAfter(w, locked.RetryAfter)
 		s.refuseLogin(w, r, p, http.StatusTooManyRequests, lockedText(locked.RetryAfter))
 		return
 	case errors.Is(err, account.ErrBadCredentials):
@@ -165,7 +166,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 			if err := s.accounts.VerifySecondFactor(ctx, u.ID, code); err != nil {
 				switch {
 				case errors.As(err, &locked):
-					setRetryAfter(w, locked.RetryAfter)
+					httpx.SetRetryAfter(w, locked.RetryAfter)
 					s.refuseLogin(w, r, p, http.StatusTooManyRequests, lockedText(locked.RetryAfter))
 				case errors.Is(err, account.ErrCodeReused):
 					s.refuseLogin(w, r, p, http.StatusBadRequest, msgCodeReused)
@@ -223,7 +224,7 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 	// ignored).
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	p.Values.RegEmail = email
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.guestScope(r), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.guestScope(r), NonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
 	}
@@ -243,7 +244,7 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
-		setRetryAfter(w, locked.RetryAfter)
+		httpx.SetRetryAfter(w, locked.RetryAfter)
 		s.refuseLogin(w, r, p, http.StatusTooManyRequests, "<strong>Error:</strong> Too many registrations from your address. Please try again in "+waitText(locked.RetryAfter)+".")
 		return
 	case errors.As(err, &inErr):
@@ -285,12 +286,12 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 // anyone out.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
-	u := userOf(r)
+	u := httpx.UserOf(r)
 	if u == nil {
 		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
 	}
-	if !s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", userCartID(u.ID), nonceTickAt(s.now())) {
+	if !s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", userCartID(u.ID), NonceTickAt(s.now())) {
 		res, err := s.loader.AccountLogout(s.pageContext(r), r.URL.RequestURI(), s.logoutURL(r))
 		s.sendPersonal(w, r, "log-out page", r.URL.RequestURI(), res, err)
 		return

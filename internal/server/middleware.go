@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/httpx"
 	"vitrine/internal/render"
 )
 
@@ -181,7 +182,7 @@ func methodLabel(m string) string {
 func notImplemented(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/wp-json/"):
-		apiError(w, http.StatusNotImplemented, "rest_not_implemented", "The request method is not supported.", nil)
+		httpx.WriteError(w, http.StatusNotImplemented, "rest_not_implemented", "The request method is not supported.", nil)
 	case r.URL.Path == "/wp-admin/admin-ajax.php":
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		w.WriteHeader(http.StatusNotImplemented)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
 
@@ -137,7 +138,7 @@ func (s *Server) removeAllowed(r *http.Request, sess cartSession, now time.Time)
 	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return false
 	}
-	return s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.scope(), nonceTickAt(now))
+	return s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.scope(), NonceTickAt(now))
 }
 
 // handleCart answers the cart page, GET /cart/: rendered per request with
@@ -201,8 +202,8 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		cross.Convert = pc.Pricing.Table
 	}
 	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.nonce(sess.scope(), nonceTickAt(now)),
-		s.cartNonce(sess.scope(), nonceTickAt(now)), notices, cross)
+	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.nonce(sess.scope(), NonceTickAt(now)),
+		s.cartNonce(sess.scope(), NonceTickAt(now)), notices, cross)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
@@ -213,7 +214,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }
 
 // --- the cart page's form and grouped products without scripts ---

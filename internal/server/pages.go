@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"vitrine/internal/currency"
+	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
@@ -122,7 +123,7 @@ type loadFunc func(ctx context.Context, pageURL string) (*pages.Result, error)
 // the cache key and the only URL the loader and the render see, never the
 // raw request. Concurrent misses for one key render once.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
-	if userOf(r) != nil {
+	if httpx.UserOf(r) != nil {
 		s.servePersonal(w, r, pageURL, load) // frame.go: never cached
 		return
 	}
@@ -130,7 +131,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 	switch p, state, refresh := s.cache.Lookup(key); state {
 	case render.Fresh:
 		w.Header().Set("X-Cache", "hit")
-		writePage(w, r, p)
+		httpx.WritePage(w, r, p)
 		return
 	case render.Stale:
 		// A change since this page was rendered: answer it as it was,
@@ -140,7 +141,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			go s.revalidatePage(key, load)
 		}
 		w.Header().Set("X-Cache", "stale")
-		writePage(w, r, p)
+		httpx.WritePage(w, r, p)
 		return
 	}
 	v, err, _ := s.flight.Do(key, func() (any, error) {
@@ -167,7 +168,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return
 	}
 	w.Header().Set("X-Cache", "miss")
-	writePage(w, r, v.(*render.Page))
+	httpx.WritePage(w, r, v.(*render.Page))
 }
 
 // DefaultCacheStale is how long after a change has been read a changed
@@ -255,7 +256,7 @@ func (s *Server) sendPersonal(w http.ResponseWriter, r *http.Request, what, uri 
 		if p, err = s.renderPage(r.Context(), uri, res); err == nil {
 			w.Header().Set("Cache-Control", "no-store, private")
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			writeBody(w, r, p)
+			httpx.WriteBody(w, r, p)
 			return
 		}
 	}
@@ -297,70 +298,6 @@ func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Resul
 		p.Headers = map[string]string{"Content-Security-Policy": framingCSP(res.FrameSrc)}
 	}
 	return p, nil
-}
-
-// writePage sends a rendered page with an ETag so a revalidation costs
-// nothing. Browsers revalidate every time: the HTML changes when the
-// catalogue does.
-func writePage(w http.ResponseWriter, r *http.Request, p *render.Page) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
-	writeBody(w, r, p)
-}
-
-// writeBody sends precompressed bytes as the client accepts them, with
-// the page's own headers (a page's CSP, Store API totals).
-func writeBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
-	h := w.Header()
-	for k, v := range p.Headers {
-		h.Set(k, v)
-	}
-	h.Set("ETag", p.ETag)
-	h.Add("Vary", "Accept-Encoding")
-	if p.Status == http.StatusOK && r.Header.Get("If-None-Match") == p.ETag {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	// The first encoding the client takes whose body is smaller than the
-	// HTML. A page nobody stores (the cache off, a personal page) is
-	// compressed here, for this answer, in that encoding only.
-	body := p.HTML
-	accept := r.Header.Get("Accept-Encoding")
-	for _, enc := range [...]string{"br", "gzip"} {
-		if !acceptsEncoding(accept, enc) {
-			continue
-		}
-		if b := p.Encoded(enc); len(b) < len(body) {
-			h.Set("Content-Encoding", enc)
-			body = b
-			break
-		}
-	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(p.Status)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
-}
-
-// acceptsEncoding reports whether an Accept-Encoding header accepts enc
-// with a non-zero quality.
-func acceptsEncoding(header, enc string) bool {
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), enc) {
-			continue
-		}
-		q := 1.0
-		if _, v, ok := strings.Cut(strings.ReplaceAll(params, " ", ""), "q="); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				q = f
-			}
-		}
-		return q > 0
-	}
-	return false
 }
 
 // listingQuery reads what a listing URL asks for, normalized: the sort is
@@ -558,7 +495,7 @@ func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
 // URLs cost a lock and a write, never a render, and never add page cache
 // entries.
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
-	if userOf(r) != nil {
+	if httpx.UserOf(r) != nil {
 		s.personalNotFound(w, r) // frame.go
 		return
 	}
@@ -568,7 +505,7 @@ func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
-	writePage(w, r, p)
+	httpx.WritePage(w, r, p)
 }
 
 // notFoundURL is the URL the 404 page is rendered for: one neutral URL, so

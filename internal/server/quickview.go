@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 )
@@ -71,5 +72,5 @@ func writeFragment(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 	w.Header().Set("X-Robots-Tag", "noindex")
 	w.Header().Set("Cache-Control", "no-cache")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }

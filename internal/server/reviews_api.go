@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/httpx"
 	"vitrine/internal/review"
 	"vitrine/internal/storeapi"
 )
@@ -25,17 +26,17 @@ var reviewsAPIParams = apiParams{
 // WooCommerce's ProductReviewSchema, with X-WP-Total and X-WP-TotalPages.
 func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) {
 	s.serveAPI(w, r, reviewsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
-		p := &params{q: query}
+		p := &httpx.Query{Values: query}
 		q := review.Query{
-			Page:        p.int("page", 1, 1, 100000),
-			PerPage:     p.int("per_page", 10, 1, 100),
-			OrderBy:     p.enum("orderby", "date_gmt", "date_gmt", "id", "rating", "product"),
-			Order:       p.enum("order", "desc", "asc", "desc"),
-			ProductIDs:  p.ids("product_id"),
-			CategoryIDs: p.ids("category_id"),
+			Page:        p.Int("page", 1, 1, 100000),
+			PerPage:     p.Int("per_page", 10, 1, 100),
+			OrderBy:     p.Enum("orderby", "date_gmt", "date_gmt", "id", "rating", "product"),
+			Order:       p.Enum("order", "desc", "asc", "desc"),
+			ProductIDs:  p.IDs("product_id"),
+			CategoryIDs: p.IDs("category_id"),
 		}
-		if p.err != nil {
-			return nil, p.err
+		if p.Err != nil {
+			return nil, p.Err
 		}
 		rs, total, err := s.reviews.List(ctx, q)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"vitrine/internal/botcheck"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/review"
 	"vitrine/internal/storeapi"
@@ -78,7 +79,7 @@ func (s *Server) serveProduct(w http.ResponseWriter, r *http.Request, slug strin
 		})
 		return
 	}
-	if u := userOf(r); u != nil {
+	if u := httpx.UserOf(r); u != nil {
 		// servePage renders a logged-in viewer's page for them alone.
 		opt.Held = func(ctx context.Context, productID int64) ([]review.Review, error) {
 			return s.reviews.ForAuthor(ctx, productID, u.ID, "")
@@ -175,7 +176,7 @@ func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
 	rating, _ := strconv.Atoi(strings.TrimSpace(r.PostFormValue("rating")))
 	sub := review.Submission{ProductID: productID, Rating: rating, Text: r.PostFormValue("comment"),
 		Name: r.PostFormValue("author"), Email: r.PostFormValue("email"), ClientIP: s.clientIP(r)}
-	if u := userOf(r); u != nil {
+	if u := httpx.UserOf(r); u != nil {
 		sub.UserID = u.ID
 	}
 	rv, err := s.reviews.Submit(ctx, sub)
@@ -193,7 +194,7 @@ func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
 		msg = "Your review is awaiting approval"
 	}
 	if wantJSON {
-		writeJSON(w, http.StatusCreated, reviewPosted{ID: rv.ID, ProductID: rv.ProductID, Status: rv.Status, Message: msg, Redirect: target, Review: pages.ReviewOf(*rv)})
+		httpx.WriteJSON(w, http.StatusCreated, reviewPosted{ID: rv.ID, ProductID: rv.ProductID, Status: rv.Status, Message: msg, Redirect: target, Review: pages.ReviewOf(*rv)})
 		return
 	}
 	http.Redirect(w, r, target, http.StatusFound)
@@ -209,7 +210,7 @@ func (s *Server) reviewFailed(w http.ResponseWriter, r *http.Request, wantJSON b
 	case errors.As(err, &ie):
 		s.reviewRefused(w, r, wantJSON, http.StatusBadRequest, "vitrine_review_invalid_"+ie.Field, ie.Message, ie.Field, back)
 	case errors.As(err, &rl):
-		setRetryAfter(w, rl.Wait)
+		httpx.SetRetryAfter(w, rl.Wait)
 		s.reviewRefused(w, r, wantJSON, http.StatusTooManyRequests, review.ErrRateLimited.Code, review.ErrRateLimited.Message, "", back)
 	case errors.As(err, &rf):
 		status := http.StatusForbidden
@@ -235,7 +236,7 @@ func (s *Server) reviewRefused(w http.ResponseWriter, r *http.Request, wantJSON 
 		if field != "" {
 			extra["field"] = field
 		}
-		apiError(w, status, code, msg, extra)
+		httpx.WriteError(w, status, code, msg, extra)
 		return
 	}
 	res, err := s.loader.ReviewError(s.pageContext(r), r.URL.RequestURI(), status, msg, field, back)

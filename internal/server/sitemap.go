@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vitrine/internal/contentpage"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
 	"vitrine/internal/storage/sqlstore"
@@ -94,7 +95,7 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 	}
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	writeBody(w, r, p)
+	httpx.WriteBody(w, r, p)
 }
 
 func day(t time.Time) string {

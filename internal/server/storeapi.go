@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/currency"
+	"vitrine/internal/httpx"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
 )
@@ -69,31 +69,6 @@ func (s *Server) categoryPaths(ctx context.Context) (map[int64]string, error) {
 		return nil, err
 	}
 	return storeapi.CategoryPaths(cats), nil
-}
-
-// apiError writes the REST error shape.
-func apiError(w http.ResponseWriter, status int, code, message string, extra map[string]any) {
-	e := storeapi.NewError(status, code, message)
-	for k, v := range extra {
-		e.Data[k] = v
-	}
-	writeJSON(w, status, e)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, `{"code":"internal_error","message":"Could not encode the response.","data":{"status":500}}`, http.StatusInternalServerError)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=UTF-8")
-	h.Set("X-Robots-Tag", "noindex")
-	if h.Get("Cache-Control") == "" {
-		h.Set("Cache-Control", "no-store")
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
 }
 
 // apiResponse is a cacheable Store API answer.
@@ -180,15 +155,15 @@ func (s *Server) serveAPIKeyed(w http.ResponseWriter, r *http.Request, known api
 		return p, nil
 	})
 	if err != nil {
-		var pe paramError
+		var pe httpx.ParamError
 		switch {
 		case errors.As(err, &pe):
-			writeParamError(w, pe)
+			httpx.WriteParamError(w, pe)
 		case errors.Is(err, catalog.ErrNotFound):
-			apiError(w, http.StatusNotFound, "woocommerce_rest_not_found", "Resource not found.", nil)
+			httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_not_found", "Resource not found.", nil)
 		default:
 			s.log.Error("store api", "path", r.URL.Path, "err", err)
-			apiError(w, http.StatusInternalServerError, "woocommerce_rest_internal_error", "The request could not be completed.", nil)
+			httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_internal_error", "The request could not be completed.", nil)
 		}
 		return
 	}
@@ -201,7 +176,7 @@ func (s *Server) writeAPIPage(w http.ResponseWriter, r *http.Request, p *render.
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
-	writeBody(w, r, p) // with p.Headers (the totals)
+	httpx.WriteBody(w, r, p) // with p.Headers (the totals)
 }
 
 func canonicalQuery(q url.Values) string {
@@ -219,140 +194,38 @@ func canonicalQuery(q url.Values) string {
 	return b.String()
 }
 
-// paramError is a bad query parameter, answered with 400 rest_invalid_param.
-type paramError struct{ param, msg string }
-
-func (e paramError) Error() string { return e.param + ": " + e.msg }
-
-// params reads and validates query parameters, keeping the first error.
-type params struct {
-	q   url.Values
-	err error
-}
-
-func (p *params) fail(name, msg string) {
-	if p.err == nil {
-		p.err = paramError{name, msg}
-	}
-}
-
-func (p *params) int(name string, def, lo, hi int) int {
-	v := p.q.Get(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		p.fail(name, fmt.Sprintf("%s must be between %d (inclusive) and %d (inclusive)", name, lo, hi))
-		return def
-	}
-	return n
-}
-
-func (p *params) enum(name, def string, allowed ...string) string {
-	v := p.q.Get(name)
-	if v == "" {
-		return def
-	}
-	if !slices.Contains(allowed, v) {
-		p.fail(name, fmt.Sprintf("%s is not one of %s.", name, strings.Join(allowed, ", ")))
-		return def
-	}
-	return v
-}
-
-func (p *params) list(name string) []string {
-	var out []string
-	for _, v := range p.q[name] {
-		for _, part := range strings.Split(v, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	for _, v := range p.q[name+"[]"] {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	if len(out) > 100 {
-		p.fail(name, name+" lists more than 100 values.")
-		return nil
-	}
-	return out
-}
-
-func (p *params) ids(name string) []int64 {
-	var out []int64
-	for _, v := range p.list(name) {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 {
-			p.fail(name, name+" must be a list of positive integers.")
-			return nil
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
-func (p *params) boolean(name string) *bool {
-	v := p.q.Get(name)
-	if v == "" {
-		return nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		p.fail(name, name+" is not of type boolean.")
-		return nil
-	}
-	return &b
-}
-
-func (p *params) amount(name string) *int64 {
-	v := p.q.Get(name)
-	if v == "" {
-		return nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		p.fail(name, name+" must be a non-negative amount in minor units.")
-		return nil
-	}
-	return &n
-}
-
 // apiProducts serves GET /products.
 func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 	cur := s.shopperCurrency(r)
 	s.serveAPIKeyed(w, r, productsAPIParams, s.apiCurrencyKey(cur), func(ctx context.Context, query url.Values) (*apiResponse, error) {
-		p := &params{q: query}
+		p := &httpx.Query{Values: query}
 		q := catalog.ProductQuery{
-			Page:    p.int("page", 1, 1, 100000),
-			PerPage: p.int("per_page", 10, 1, 100),
-			OrderBy: p.enum("orderby", "", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order", "relevance"),
-			Order:   p.enum("order", "desc", "asc", "desc"),
-			Type:    p.enum("type", "", "simple", "grouped", "external", "variable", "variation"),
-			Include: p.ids("include"), Exclude: p.ids("exclude"), TagIDs: p.ids("tag"),
-			TagOperator: p.enum("tag_operator", "in", "in", "not_in", "and"),
-			SKUs:        p.list("sku"), Slug: p.q.Get("slug"),
-			Featured: p.boolean("featured"), OnSale: p.boolean("on_sale"),
-			MinPrice: p.amount("min_price"), MaxPrice: p.amount("max_price"),
-			Search:     p.q.Get("search"),
+			Page:    p.Int("page", 1, 1, 100000),
+			PerPage: p.Int("per_page", 10, 1, 100),
+			OrderBy: p.Enum("orderby", "", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order", "relevance"),
+			Order:   p.Enum("order", "desc", "asc", "desc"),
+			Type:    p.Enum("type", "", "simple", "grouped", "external", "variable", "variation"),
+			Include: p.IDs("include"), Exclude: p.IDs("exclude"), TagIDs: p.IDs("tag"),
+			TagOperator: p.Enum("tag_operator", "in", "in", "not_in", "and"),
+			SKUs:        p.List("sku"), Slug: p.Values.Get("slug"),
+			Featured: p.Bool("featured"), OnSale: p.Bool("on_sale"),
+			MinPrice: p.Amount("min_price"), MaxPrice: p.Amount("max_price"),
+			Search:     p.Values.Get("search"),
 			Visibility: "listable", Descendants: true,
 		}
 		if len(q.Search) > 200 {
-			p.fail("search", "search is longer than 200 characters.")
+			p.Fail("search", "search is longer than 200 characters.")
 		}
 		if q.OrderBy == "" && strings.TrimSpace(q.Search) == "" {
 			q.OrderBy = "date" // with a search, the default is relevance
 		}
-		for _, st := range p.list("stock_status") {
+		for _, st := range p.List("stock_status") {
 			if !slices.Contains([]string{catalog.StockInStock, catalog.StockOutOfStock, catalog.StockOnBackorder}, st) {
-				p.fail("stock_status", "stock_status is not one of instock, outofstock, onbackorder.")
+				p.Fail("stock_status", "stock_status is not one of instock, outofstock, onbackorder.")
 			}
 			q.StockStatus = append(q.StockStatus, st)
 		}
-		if vis := p.enum("catalog_visibility", "", "any", "visible", "catalog", "search", "hidden"); vis != "" && vis != "any" {
+		if vis := p.Enum("catalog_visibility", "", "any", "visible", "catalog", "search", "hidden"); vis != "" && vis != "any" {
 			switch vis {
 			case "catalog", "visible":
 				q.Visibility = "catalog"
@@ -360,18 +233,18 @@ func (s *Server) apiProducts(w http.ResponseWriter, r *http.Request) {
 				q.Visibility = "search"
 			}
 		}
-		if cats := p.list("category"); len(cats) > 0 {
+		if cats := p.List("category"); len(cats) > 0 {
 			ids, err := s.categoryIDs(ctx, cats)
 			if err != nil {
 				return nil, err
 			}
 			if ids == nil {
-				p.fail("category", "category names no known category.")
+				p.Fail("category", "category names no known category.")
 			}
 			q.CategoryIDs = ids
 		}
-		if p.err != nil {
-			return nil, p.err
+		if p.Err != nil {
+			return nil, p.Err
 		}
 		if q.Type == catalog.TypeVariation {
 			// Variations are not listed as products here (as in WooCommerce's
@@ -529,7 +402,7 @@ func pathID(r *http.Request) (int64, bool) {
 func (s *Server) apiCategory(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
-		apiError(w, http.StatusNotFound, "woocommerce_rest_category_invalid_id", "Invalid category ID.", nil)
+		httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_category_invalid_id", "Invalid category ID.", nil)
 		return
 	}
 	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
@@ -565,7 +438,7 @@ func (s *Server) apiAttributes(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiAttribute(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
-		apiError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
+		httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
 		return
 	}
 	s.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
@@ -580,16 +453,16 @@ func (s *Server) apiAttribute(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiAttributeTerms(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
-		apiError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
+		httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
 		return
 	}
 	s.serveAPI(w, r, termsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
-		p := &params{q: query}
-		orderBy := p.enum("orderby", "menu_order", "menu_order", "name", "slug", "count", "id")
-		order := p.enum("order", "asc", "asc", "desc")
-		hideEmpty := p.boolean("hide_empty")
-		if p.err != nil {
-			return nil, p.err
+		p := &httpx.Query{Values: query}
+		orderBy := p.Enum("orderby", "menu_order", "menu_order", "name", "slug", "count", "id")
+		order := p.Enum("order", "asc", "asc", "desc")
+		hideEmpty := p.Bool("hide_empty")
+		if p.Err != nil {
+			return nil, p.Err
 		}
 		if _, err := s.store.Attribute(ctx, id); err != nil {
 			return nil, err
@@ -639,5 +512,5 @@ func sortTerms(out []storeapi.Term, terms []catalog.AttrTerm, by string, desc bo
 
 // apiNoRoute answers unknown /wp-json/ paths as WordPress does.
 func (s *Server) apiNoRoute(w http.ResponseWriter, r *http.Request) {
-	apiError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
+	httpx.WriteError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
 }

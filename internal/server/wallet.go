@@ -15,6 +15,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
@@ -157,7 +158,7 @@ func (s *Server) verifyWalletNonce(n, endpoint string, sess cartSession, now tim
 	if n == "" || len(n) > 64 {
 		return false
 	}
-	tick := nonceTickAt(now)
+	tick := NonceTickAt(now)
 	action := walletNonceAction(endpoint)
 	for _, t := range []int64{tick, tick - 1} {
 		if hmac.Equal([]byte(n), []byte(s.walletNonce(action, sess.scope(), t))) {
@@ -173,7 +174,7 @@ func (s *Server) walletNonces(sess cartSession, now time.Time) map[string]string
 	if s.wallet == nil {
 		return nil
 	}
-	tick := nonceTickAt(now)
+	tick := NonceTickAt(now)
 	out := make(map[string]string, len(walletEndpoints))
 	for _, e := range walletEndpoints {
 		out[e] = s.walletNonce(walletNonceAction(e), sess.scope(), tick)
@@ -210,7 +211,7 @@ func walletWrite(w http.ResponseWriter, r *http.Request, v any) {
 	if err != nil {
 		b = []byte(`{"success":false,"data":{"name":"","message":"` + msgWalletGeneric + `","code":0,"details":[]}}`)
 	}
-	wcAjaxWrite(w, r, b)
+	httpx.WCAjaxWrite(w, r, b)
 }
 
 func walletOK(w http.ResponseWriter, r *http.Request, data any) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vitrine/internal/httpx"
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/wallet"
 )
@@ -212,7 +213,7 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 	sess := s.cartSessionOf(r, now)
 	_ = r.ParseForm()
 	if r.Method != http.MethodPost || !s.verifyWalletNonce(r.PostFormValue("security"), "update_shipping_method", sess, now) {
-		wcAjaxHeaders(w)
+		httpx.WCAjaxHeaders(w)
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte("-1"))
@@ -255,7 +256,7 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 	}
 	row("order-total", "Total", cur.Format(q.Total))
 	b.WriteString(`</tbody></table></div>`)
-	wcAjaxHeaders(w)
+	httpx.WCAjaxHeaders(w)
 	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write([]byte(b.String()))

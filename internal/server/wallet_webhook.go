@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 
+	"vitrine/internal/httpx"
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/wallet"
 )
@@ -23,7 +24,7 @@ func (s *Server) handleWalletWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		apiError(w, http.StatusRequestEntityTooLarge, "rest_request_too_large", "The request body is too large.", nil)
+		httpx.WriteError(w, http.StatusRequestEntityTooLarge, "rest_request_too_large", "The request body is too large.", nil)
 		return
 	}
 	ctx := r.Context()
@@ -31,22 +32,22 @@ func (s *Server) handleWalletWebhook(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if paypal.IsNetworkError(err) {
 			s.log.Warn("wallet webhook: certificate unavailable", "err", err)
-			apiError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be verified now; deliver it again.", nil)
+			httpx.WriteError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be verified now; deliver it again.", nil)
 			return
 		}
 		s.log.Warn("wallet webhook: rejected", "err", err)
-		apiError(w, http.StatusBadRequest, "paypal_webhook_rejected", "The webhook signature is not valid.", nil)
+		httpx.WriteError(w, http.StatusBadRequest, "paypal_webhook_rejected", "The webhook signature is not valid.", nil)
 		return
 	}
 	duplicate, err := s.wallet.HandleEvent(ctx, ev)
 	switch {
 	case errors.Is(err, wallet.ErrEventNotRecorded):
-		apiError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be recorded now; deliver it again.", nil)
+		httpx.WriteError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be recorded now; deliver it again.", nil)
 	case err != nil:
-		apiError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be handled now; deliver it again.", nil)
+		httpx.WriteError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be handled now; deliver it again.", nil)
 	case duplicate:
-		writeJSON(w, http.StatusOK, map[string]any{"received": true, "duplicate": true})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"received": true, "duplicate": true})
 	default:
-		writeJSON(w, http.StatusOK, map[string]any{"received": true})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"received": true})
 	}
 }

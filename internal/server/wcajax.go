@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/httpx"
 )
 
 // WooCommerce's front-end ajax: /?wc-ajax=<endpoint> on the site root
@@ -37,7 +38,7 @@ func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("wc-ajax")
 	h, ok := s.wcAjaxEndpoints()[name]
 	if !ok {
-		wcAjaxHeaders(w)
+		httpx.WCAjaxHeaders(w)
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = w.Write([]byte("0"))
@@ -47,7 +48,7 @@ func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
 		// A GET (a link or an image on another site, sent with the
 		// shopper's cookies) never changes a cart; cross-site POSTs are
 		// refused by the cross-origin check of every write.
-		wcAjaxHeaders(w)
+		httpx.WCAjaxHeaders(w)
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		w.Header().Set("Allow", http.MethodPost)
 		w.WriteHeader(http.StatusMethodNotAllowed)
@@ -60,26 +61,6 @@ func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
 // wcAjaxCartWrites are the wc-ajax endpoints that change the cart: POST only.
 var wcAjaxCartWrites = map[string]bool{"add_to_cart": true, "remove_from_cart": true}
 
-// wcAjaxHeaders are the headers of every wc-ajax answer: JSON, not indexed,
-// never cached (WordPress's nocache_headers).
-func wcAjaxHeaders(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=UTF-8")
-	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
-	h.Set("Expires", "Wed, 11 Jan 1984 05:00:00 GMT")
-}
-
-// wcAjaxWrite answers 200 with body (an empty body when nil).
-func wcAjaxWrite(w http.ResponseWriter, r *http.Request, body []byte) {
-	wcAjaxHeaders(w)
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
-}
-
 // wcGetVariation answers get_variation (protocol notes section 4):
 // product_id plus attribute_<key>=<value> for every variation attribute of
 // the product. The answer is the first published, active variation in menu
@@ -91,7 +72,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20) // also parses urlencoded bodies; a bad body leaves the fields empty
 	id, err := strconv.ParseInt(strings.TrimSpace(r.FormValue("product_id")), 10, 64)
 	if err != nil || id <= 0 {
-		wcAjaxWrite(w, r, nil)
+		httpx.WCAjaxWrite(w, r, nil)
 		return
 	}
 	ctx := r.Context()
@@ -101,12 +82,12 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		p, err = s.products.Product(ctx, id) // products and variations from memory (catalog.Cache)
 	}
 	if errors.Is(err, catalog.ErrNotFound) || err == nil && (p.Type != catalog.TypeVariable || !p.Published()) {
-		wcAjaxWrite(w, r, nil)
+		httpx.WCAjaxWrite(w, r, nil)
 		return
 	}
 	if err != nil {
 		s.log.Error("get_variation", "product", id, "err", err)
-		wcAjaxHeaders(w)
+		httpx.WCAjaxHeaders(w)
 		w.WriteHeader(http.StatusInternalServerError)
 		return
 	}
@@ -117,7 +98,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		}
 		v := strings.TrimSpace(r.FormValue("attribute_" + a.Key()))
 		if v == "" {
-			wcAjaxWrite(w, r, []byte("false"))
+			httpx.WCAjaxWrite(w, r, []byte("false"))
 			return
 		}
 		chosen[a.Key()] = v
@@ -125,7 +106,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 	vars, err := s.products.Variations(ctx, p.ID)
 	if err != nil {
 		s.log.Error("get_variation", "product", id, "err", err)
-		wcAjaxHeaders(w)
+		httpx.WCAjaxHeaders(w)
 		w.WriteHeader(http.StatusInternalServerError)
 		return
 	}
@@ -137,18 +118,18 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 	}
 	m := catalog.MatchVariation(live, chosen)
 	if m == nil {
-		wcAjaxWrite(w, r, []byte("false"))
+		httpx.WCAjaxWrite(w, r, []byte("false"))
 		return
 	}
 	b, err := s.apiBuilder(ctx)
 	if err == nil {
 		var out []byte
 		if out, err = json.Marshal(b.Variation(p, m)); err == nil {
-			wcAjaxWrite(w, r, out)
+			httpx.WCAjaxWrite(w, r, out)
 			return
 		}
 	}
 	s.log.Error("get_variation", "product", id, "err", err)
-	wcAjaxHeaders(w)
+	httpx.WCAjaxHeaders(w)
 	w.WriteHeader(http.StatusInternalServerError)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/httpx"
 	"vitrine/internal/storeapi"
 )
 
@@ -49,7 +50,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
 	raw := strings.TrimSpace(r.FormValue("product_id"))
 	if raw == "" {
-		wcAjaxWrite(w, r, nil)
+		httpx.WCAjaxWrite(w, r, nil)
 		return
 	}
 	now := s.now()
@@ -110,7 +111,7 @@ func (s *Server) wcAddRefused(w http.ResponseWriter, r *http.Request, id int64) 
 		Error      bool   `json:"error"`
 		ProductURL string `json:"product_url"`
 	}{true, url})
-	wcAjaxWrite(w, r, out)
+	httpx.WCAjaxWrite(w, r, out)
 }
 
 // wcRemoveFromCart answers remove_from_cart: cart_item_key. An unknown key
@@ -125,7 +126,7 @@ func (s *Server) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
 		err = s.carts.Remove(r.Context(), sess.id, key)
 	}
 	if errors.Is(err, cart.ErrInvalidKey) {
-		wcAjaxWrite(w, r, []byte(`{"success":false}`))
+		httpx.WCAjaxWrite(w, r, []byte(`{"success":false}`))
 		return
 	}
 	if err != nil {
@@ -144,7 +145,7 @@ func (s *Server) wcRefreshedFragments(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
 	s.log.Error(what, "err", err)
-	wcAjaxHeaders(w)
+	httpx.WCAjaxHeaders(w)
 	w.WriteHeader(http.StatusInternalServerError)
 }
 
@@ -164,7 +165,7 @@ func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess cartSe
 func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *cartObject) {
 	// The mini cart's remove links carry the session's _wpnonce; the
 	// session is the one the cookie names (set by this answer when new).
-	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, nonceTickAt(s.now())))
+	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, NonceTickAt(s.now())))
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
@@ -179,7 +180,7 @@ func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID
 		s.wcCartFailed(w, "cart fragments", err)
 		return
 	}
-	wcAjaxWrite(w, r, out)
+	httpx.WCAjaxWrite(w, r, out)
 }
 
 // renderFragments renders each fragment through the server bundle: data
