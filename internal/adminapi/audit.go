@@ -3,7 +3,6 @@ package adminapi
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"vitrine/internal/audit"
 )
@@ -70,36 +69,25 @@ func (a *API) audited(w http.ResponseWriter, r *http.Request, st Staff, h Handle
 	_, _ = a.d.Audit.Record(context.WithoutCancel(r.Context()), e)
 }
 
-// GET /wp-json/vitrine/v1/admin/audit?object=&object_id=&actor=&before=&per_page=
+// GET /wp-json/vitrine/v1/admin/audit?object=&object_id=&actor=&before=&per_page=:
+// newest first, paged by the cursor before= (the last id seen).
 func (a *API) auditList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	q := r.URL.Query()
-	f := audit.Filter{Object: q.Get("object")}
-	for _, p := range []struct {
-		name string
-		dst  *int64
-	}{{"object_id", &f.ObjectID}, {"actor", &f.ActorID}, {"before", &f.Before}} {
-		if v := q.Get(p.name); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				return InvalidParam(p.name, p.name+" is not a valid id.")
-			}
-			*p.dst = n
-		}
-	}
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	f.Limit = pg.PerPage
-	entries, err := a.d.Audit.List(r.Context(), f)
-	if err != nil {
-		return err
-	}
-	if entries == nil {
-		entries = []audit.Entry{}
-	}
-	WriteJSON(w, http.StatusOK, entries)
-	return nil
+	var f audit.Filter
+	return List[audit.Entry, audit.Entry]{
+		Filters: []Filter{
+			Text("object", &f.Object),
+			Int64("object_id", &f.ObjectID, 0, "object_id is not a valid id."),
+			Int64("actor", &f.ActorID, 0, "actor is not a valid id."),
+			Int64("before", &f.Before, 0, "before is not a valid id."),
+		},
+		Cursor: true,
+		Fetch: func(ctx context.Context, p Paging) ([]audit.Entry, int, error) {
+			f.Limit = p.PerPage
+			entries, err := a.d.Audit.List(ctx, f)
+			return entries, 0, err
+		},
+		Row: func(e audit.Entry) audit.Entry { return e },
+	}.Serve(w, r)
 }
 
 // GET /wp-json/vitrine/v1/admin/me: who the admin is used by.

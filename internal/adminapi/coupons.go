@@ -1,9 +1,11 @@
 package adminapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -180,31 +182,25 @@ func wholeNumber(v json.RawMessage) (int64, bool) {
 	return n, err == nil
 }
 
-// GET /wp-json/wc/v3/coupons?search=&code=&page=&per_page=
+// GET /wp-json/wc/v3/coupons?search=&code=&page=&per_page= (code= is an
+// exact match, search= a part; the totals are the search's)
 func (a *API) couponList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	search := q.Get("search")
-	if code := q.Get("code"); code != "" {
-		search = code
-	}
-	list, total, err := a.d.Coupons.List(r.Context(), coupon.Filter{Search: search, Offset: pg.Offset(), Limit: pg.PerPage})
-	if err != nil {
-		return err
-	}
-	out := make([]couponJSON, 0, len(list))
-	for _, c := range list {
-		if code := q.Get("code"); code != "" && c.Code != coupon.Normalize(code) {
-			continue // code= is an exact match, search= a part
-		}
-		out = append(out, a.couponOut(c))
-	}
-	SetTotals(w, total, pg)
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	var search, code string
+	return List[*coupon.Coupon, couponJSON]{
+		Search:  &search,
+		Filters: []Filter{Text("code", &code)},
+		Fetch: func(ctx context.Context, p Paging) ([]*coupon.Coupon, int, error) {
+			if code != "" {
+				search = code
+			}
+			list, total, err := a.d.Coupons.List(ctx, coupon.Filter{Search: search, Offset: p.Offset(), Limit: p.PerPage})
+			if err != nil || code == "" {
+				return list, total, err
+			}
+			return slices.DeleteFunc(list, func(c *coupon.Coupon) bool { return c.Code != coupon.Normalize(code) }), total, nil
+		},
+		Row: a.couponOut,
+	}.Serve(w, r)
 }
 
 // GET /wp-json/wc/v3/coupons/{id}

@@ -145,9 +145,14 @@ func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func writeError(w http.ResponseWriter, e *Error) {
+	WriteJSON(w, e.Status, errorBody(e))
+}
+
+// errorBody is e in WordPress's REST error shape.
+func errorBody(e *Error) storeapi.Error {
 	out := storeapi.NewError(e.Status, e.Code, e.Message)
 	for k, v := range e.Data {
 		out.Data[k] = v
 	}
-	WriteJSON(w, e.Status, out)
+	return out
 }

@@ -1,6 +1,7 @@
 package adminapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html"
@@ -137,31 +138,16 @@ func mediaNotFound(err error) error {
 
 // GET /wp-json/wp/v2/media?page=&per_page=&search=&include=
 func (a *API) mediaList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	q := media.Query{Search: r.URL.Query().Get("search"), Offset: pg.Offset(), Limit: pg.PerPage}
-	if v := r.URL.Query().Get("include"); v != "" {
-		for _, s := range strings.Split(v, ",") {
-			id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil || id <= 0 || len(q.IncludeIDs) >= 100 {
-				return InvalidParam("include", "include is a list of up to 100 ids.")
-			}
-			q.IncludeIDs = append(q.IncludeIDs, id)
-		}
-	}
-	list, total, err := a.d.Media.List(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	out := make([]attachmentJSON, len(list))
-	for i := range list {
-		out[i] = attachmentOut(&list[i])
-	}
-	SetTotals(w, total, pg)
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	var q media.Query
+	return List[media.Attachment, attachmentJSON]{
+		Search:  &q.Search,
+		Filters: []Filter{IDs("include", &q.IncludeIDs, "include is a list of up to 100 ids.")},
+		Fetch: func(ctx context.Context, p Paging) ([]media.Attachment, int, error) {
+			q.Offset, q.Limit = p.Offset(), p.PerPage
+			return a.d.Media.List(ctx, q)
+		},
+		Row: func(at media.Attachment) attachmentJSON { return attachmentOut(&at) },
+	}.Serve(w, r)
 }
 
 // GET /wp-json/wp/v2/media/{id}

@@ -1,6 +1,7 @@
 package adminapi
 
 import (
+	"context"
 	"mime"
 	"net/http"
 	"strconv"
@@ -88,38 +89,21 @@ func replyOut(r contact.Reply) messageReplyJSON {
 
 // GET /wp-json/vitrine/v1/admin/messages?status=&search=&page=&per_page=
 func (a *API) messagesList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	iq := contact.InboxQuery{Status: q.Get("status"), Search: q.Get("search"), Page: pg.Page, PerPage: pg.PerPage}
-	switch iq.Status {
-	case "", contact.InboxAll, contact.InboxNew, contact.InboxRead, contact.InboxReplied, contact.InboxTrash:
-	default:
-		return InvalidParam("status", "status is not one of all, new, read, replied, trash.")
-	}
-	ms, total, err := a.d.Contact.Inbox(r.Context(), iq)
-	if err != nil {
-		return err
-	}
-	out := make([]messageJSON, len(ms))
-	for i := range ms {
-		out[i] = messageOut(&ms[i])
-	}
-	SetTotals(w, total, pg)
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	var q contact.InboxQuery
+	return List[contact.Message, messageJSON]{
+		Search:  &q.Search,
+		Filters: []Filter{OneOf("status", &q.Status, contact.InboxAll, contact.InboxNew, contact.InboxRead, contact.InboxReplied, contact.InboxTrash)},
+		Fetch: func(ctx context.Context, p Paging) ([]contact.Message, int, error) {
+			q.Page, q.PerPage = p.Page, p.PerPage
+			return a.d.Contact.Inbox(ctx, q)
+		},
+		Row: func(m contact.Message) messageJSON { return messageOut(&m) },
+	}.Serve(w, r)
 }
 
 // GET /wp-json/vitrine/v1/admin/messages/counts: messages per status.
 func (a *API) messageCounts(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	c, err := a.d.Contact.InboxCounts(r.Context())
-	if err != nil {
-		return err
-	}
-	WriteJSON(w, http.StatusOK, c)
-	return nil
+	return Tabs{Count: a.d.Contact.InboxCounts}.Serve(w, r)
 }
 
 // GET /wp-json/vitrine/v1/admin/messages/{id}: the message, marked read.

@@ -1,8 +1,10 @@
 package adminapi
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -219,53 +221,36 @@ func (a *API) detailOf(d *orders.Detail) detailJSON {
 	return out
 }
 
-// GET /wp-json/wc/v3/orders?status=&search=&page=&per_page=
+// GET /wp-json/wc/v3/orders?status=&search=&page=&per_page= (status: one
+// or more, "wc-" prefixed or not; "any" is every status)
 func (a *API) ordersList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	q := orders.Query{Search: r.URL.Query().Get("search"), Offset: pg.Offset(), Limit: pg.PerPage}
-	for _, v := range r.URL.Query()["status"] {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimPrefix(strings.TrimSpace(s), "wc-"); s != "" && s != "any" {
-				q.Statuses = append(q.Statuses, s)
+	var q orders.Query
+	var statuses []string
+	ctx := r.Context()
+	return List[*checkout.Order, orderJSON]{
+		Search:  &q.Search,
+		Filters: []Filter{Strings("status", &statuses)},
+		Fetch: func(ctx context.Context, p Paging) ([]*checkout.Order, int, error) {
+			for _, s := range statuses {
+				if s = strings.TrimPrefix(s, "wc-"); s != "" && s != "any" {
+					q.Statuses = append(q.Statuses, s)
+				}
 			}
-		}
-	}
-	list, total, err := a.d.Orders.List(r.Context(), q)
-	if err != nil {
-		return err
-	}
-	out := make([]orderJSON, 0, len(list))
-	for _, o := range list {
-		out = append(out, orderOf(o, a.d.Currency(r.Context(), o.Currency)))
-	}
-	SetTotals(w, total, pg)
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+			q.Offset, q.Limit = p.Offset(), p.PerPage
+			return a.d.Orders.List(ctx, q)
+		},
+		Row: func(o *checkout.Order) orderJSON { return orderOf(o, a.d.Currency(ctx, o.Currency)) },
+	}.Serve(w, r)
 }
 
 // GET /wp-json/wc/v3/reports/orders/totals: how many orders each status
-// has (WooCommerce's report shape).
+// has (WooCommerce's report shape), drafts left out.
 func (a *API) orderTotals(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	counts, err := a.d.Orders.Counts(r.Context())
-	if err != nil {
-		return err
-	}
-	type total struct {
-		Slug  string `json:"slug"`
-		Name  string `json:"name"`
-		Total int    `json:"total"`
-	}
-	out := []total{}
-	for _, s := range checkout.Statuses {
-		if s != checkout.StatusDraft {
-			out = append(out, total{s, orders.Label(s), counts[s]})
-		}
-	}
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	return Tabs{
+		Count:    a.d.Orders.Counts,
+		Statuses: slices.DeleteFunc(slices.Clone(checkout.Statuses), func(s string) bool { return s == checkout.StatusDraft }),
+		Label:    orders.Label,
+	}.Serve(w, r)
 }
 
 // GET /wp-json/wc/v3/orders/{id}

@@ -46,8 +46,7 @@ func (a *API) categoriesList(w http.ResponseWriter, r *http.Request, _ Staff) er
 			out = append(out, categoryOut(c))
 		}
 	}
-	SetTotals(w, len(out), Paging{Page: 1, PerPage: max(len(out), 1)})
-	WriteJSON(w, http.StatusOK, out)
+	WriteAll(w, out)
 	return nil
 }
 
@@ -148,8 +147,7 @@ func (a *API) tagsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
 	for _, t := range tags {
 		out = append(out, tagJSON(t))
 	}
-	SetTotals(w, len(out), Paging{Page: 1, PerPage: max(len(out), 1)})
-	WriteJSON(w, http.StatusOK, out)
+	WriteAll(w, out)
 	return nil
 }
 

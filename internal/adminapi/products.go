@@ -2,6 +2,7 @@ package adminapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -289,49 +290,31 @@ func (a *API) writeProduct(w http.ResponseWriter, status int, p *catalog.Product
 
 // GET /wp-json/wc/v3/products?search=&type=&category=&stock_status=&status=&page=&per_page=&orderby=&order=
 func (a *API) productsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	aq := catalog.AdminQuery{Page: pg.Page, PerPage: pg.PerPage, Search: q.Get("search"), Type: q.Get("type"),
-		StockStatus: q.Get("stock_status"), Status: q.Get("status"), OrderBy: q.Get("orderby"), Order: q.Get("order")}
-	if v := q.Get("category"); v != "" {
-		if aq.CategoryID, err = strconv.ParseInt(v, 10, 64); err != nil || aq.CategoryID <= 0 {
-			return InvalidParam("category", "category must be a category id.")
-		}
-	}
-	ps, total, err := a.d.Catalog.List(r.Context(), aq)
-	if err != nil {
-		return err
-	}
-	out := make([]productJSON, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, a.productOut(p, nil))
-	}
-	SetTotals(w, total, pg)
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	var q catalog.AdminQuery
+	return List[*catalog.Product, productJSON]{
+		Search: &q.Search,
+		Filters: []Filter{
+			Text("type", &q.Type), Text("stock_status", &q.StockStatus), Text("status", &q.Status),
+			Int64("category", &q.CategoryID, 1, "category must be a category id."),
+		},
+		Sort: &Sort{Keys: catalog.AdminOrderBy, By: &q.OrderBy, Order: &q.Order},
+		Fetch: func(ctx context.Context, p Paging) ([]*catalog.Product, int, error) {
+			q.Page, q.PerPage = p.Page, p.PerPage
+			return a.d.Catalog.List(ctx, q)
+		},
+		Row: func(p *catalog.Product) productJSON { return a.productOut(p, nil) },
+	}.Serve(w, r)
 }
 
-// GET /wp-json/vitrine/v1/admin/products/counts: products per status.
+// GET /wp-json/vitrine/v1/admin/products/counts: products per status, and
+// "all" but the trash.
 func (a *API) productCounts(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	counts, err := a.d.Catalog.StatusCounts(r.Context())
-	if err != nil {
-		return err
-	}
-	all := 0
-	for st, n := range counts {
-		if st != catalog.StatusTrash {
-			all += n
-		}
-	}
-	out := map[string]int{"all": all}
-	for _, st := range []string{catalog.StatusPublish, catalog.StatusDraft, catalog.StatusPrivate, catalog.StatusFuture, catalog.StatusTrash} {
-		out[st] = counts[st]
-	}
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	return Tabs{
+		Count:    a.d.Catalog.StatusCounts,
+		Statuses: []string{catalog.StatusPublish, catalog.StatusDraft, catalog.StatusPrivate, catalog.StatusFuture, catalog.StatusTrash},
+		All:      "all",
+		NotInAll: []string{catalog.StatusTrash},
+	}.Serve(w, r)
 }
 
 // GET /wp-json/wc/v3/products/{id}
@@ -637,23 +620,21 @@ func (a *API) productDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 }
 
 // POST /wp-json/vitrine/v1/admin/products/bulk {"action","ids"}: publish,
-// draft, trash, restore (to draft) or delete (trashed ones, for good).
+// draft, trash, restore (to draft) or delete (trashed ones, for good), on
+// the set at once.
 func (a *API) productsBulk(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var b struct {
-		Action string  `json:"action"`
-		IDs    []int64 `json:"ids"`
-	}
-	if err := Decode(r, &b); err != nil {
-		return err
-	}
-	n, err := a.d.Catalog.Bulk(r.Context(), b.Action, b.IDs)
-	if err != nil {
-		return err
-	}
-	a.changed(r)
-	Note(r, "product.bulk_"+b.Action, "product", 0, fmt.Sprintf("Bulk %s: %d of %d products changed (ids %v)", b.Action, n, len(b.IDs), b.IDs))
-	WriteJSON(w, http.StatusOK, map[string]any{"action": b.Action, "changed": n})
-	return nil
+	return Bulk{
+		Object: "product", Objects: "products",
+		Actions: catalog.BulkActions,
+		Apply: func(ctx context.Context, action string, ids []int64) (BulkResult, error) {
+			n, err := a.d.Catalog.Bulk(ctx, action, ids)
+			if err != nil {
+				return BulkResult{}, err
+			}
+			a.changed(r)
+			return BulkResult{Changed: n}, nil
+		},
+	}.Serve(w, r)
 }
 
 // POST /wp-json/wc/v3/products/{id}/duplicate: a draft copy.
@@ -707,8 +688,7 @@ func (a *API) variationsList(w http.ResponseWriter, r *http.Request, _ Staff) er
 	}
 	w.Header().Set("ETag", `"`+strconv.FormatInt(p.Version, 10)+`"`)
 	w.Header().Set("X-Vitrine-Version", strconv.FormatInt(p.Version, 10))
-	SetTotals(w, len(out), Paging{Page: 1, PerPage: max(len(out), 1)})
-	WriteJSON(w, http.StatusOK, out)
+	WriteAll(w, out)
 	return nil
 }
 

@@ -1,8 +1,8 @@
 package adminapi
 
 import (
+	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -57,62 +57,24 @@ func (a *API) reviewOut(r *review.Review) reviewJSON {
 
 // GET /wp-json/wc/v3/products/reviews?status=&product=&search=&page=&per_page=
 func (a *API) reviewsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	q := r.URL.Query()
-	pg, err := PagingOf(r)
-	if err != nil {
-		return err
-	}
-	aq := review.AdminQuery{Status: q.Get("status"), Search: q.Get("search"), Page: pg.Page, PerPage: pg.PerPage}
-	if aq.Status != "" && aq.Status != review.StatusAll && !review.ValidStatus(aq.Status) {
-		return InvalidParam("status", "status is not one of all, hold, approved, spam, trash.")
-	}
-	if aq.ProductIDs, err = reviewProductIDs(q["product"], q["product[]"]); err != nil {
-		return InvalidParam("product", "product is not a list of product ids.")
-	}
-	rs, total, err := a.d.Reviews.Moderation(r.Context(), aq)
-	if err != nil {
-		return err
-	}
-	out := make([]reviewJSON, len(rs))
-	for i := range rs {
-		out[i] = a.reviewOut(&rs[i])
-	}
-	SetTotals(w, total, pg)
-	WriteJSON(w, http.StatusOK, out)
-	return nil
-}
-
-// reviewProductIDs reads product ids given as repeated values and/or comma lists.
-func reviewProductIDs(lists ...[]string) ([]int64, error) {
-	var out []int64
-	for _, vs := range lists {
-		for _, v := range vs {
-			for _, s := range strings.Split(v, ",") {
-				if s = strings.TrimSpace(s); s == "" {
-					continue
-				}
-				n, err := strconv.ParseInt(s, 10, 64)
-				if err != nil || n <= 0 {
-					return nil, strconv.ErrSyntax
-				}
-				out = append(out, n)
-			}
-		}
-	}
-	if len(out) > 100 {
-		return nil, strconv.ErrRange
-	}
-	return out, nil
+	var q review.AdminQuery
+	return List[review.Review, reviewJSON]{
+		Search: &q.Search,
+		Filters: []Filter{
+			OneOf("status", &q.Status, review.StatusAll, review.StatusHold, review.StatusApproved, review.StatusSpam, review.StatusTrash),
+			IDs("product", &q.ProductIDs, "product is not a list of product ids."),
+		},
+		Fetch: func(ctx context.Context, p Paging) ([]review.Review, int, error) {
+			q.Page, q.PerPage = p.Page, p.PerPage
+			return a.d.Reviews.Moderation(ctx, q)
+		},
+		Row: func(rv review.Review) reviewJSON { return a.reviewOut(&rv) },
+	}.Serve(w, r)
 }
 
 // GET /wp-json/vitrine/v1/admin/reviews/counts: reviews per status.
 func (a *API) reviewCounts(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	c, err := a.d.Reviews.Counts(r.Context())
-	if err != nil {
-		return err
-	}
-	WriteJSON(w, http.StatusOK, c)
-	return nil
+	return Tabs{Count: func(ctx context.Context) (map[string]int, error) { return a.d.Reviews.Counts(ctx) }}.Serve(w, r)
 }
 
 // GET /wp-json/wc/v3/products/reviews/{id}

@@ -115,9 +115,12 @@ type AdminQuery struct {
 	CategoryID    int64
 	StockStatus   string
 	Status        string
-	OrderBy       string // date (default), modified, title, price, sku, id
+	OrderBy       string // one of AdminOrderBy; date by default
 	Order         string // asc or desc (default)
 }
+
+// AdminOrderBy are the orders the admin's product list sorts by.
+var AdminOrderBy = []string{"date", "modified", "title", "price", "sku", "id"}
 
 // AdminStore is what the admin's use cases need from storage.
 type AdminStore interface {
@@ -213,7 +216,7 @@ func (a *Admin) List(ctx context.Context, q AdminQuery) ([]*Product, int, error)
 	if q.Status != "" && q.Status != "any" && !oneOf(q.Status, StatusPublish, StatusDraft, StatusPrivate, StatusFuture, StatusTrash) {
 		return nil, 0, invalid("status", "status must be any, publish, draft, private, future or trash.")
 	}
-	if q.OrderBy != "" && !oneOf(q.OrderBy, "date", "modified", "title", "price", "sku", "id") {
+	if q.OrderBy != "" && !oneOf(q.OrderBy, AdminOrderBy...) {
 		return nil, 0, invalid("orderby", "orderby must be date, modified, title, price, sku or id.")
 	}
 	if q.Order != "" && !oneOf(q.Order, "asc", "desc") {
@@ -905,6 +908,9 @@ const (
 	BulkRestore = "restore"
 	BulkDelete  = "delete" // permanently, trashed products only
 )
+
+// BulkActions are the list's bulk actions.
+var BulkActions = []string{BulkPublish, BulkDraft, BulkTrash, BulkRestore, BulkDelete}
 
 // Bulk applies a list action to products and returns how many changed.
 // Restore brings a trashed product back as a draft (as WordPress does);
