@@ -1,10 +1,15 @@
 // The audit log: every admin write, newest first, with who made it and
-// when; filtered by the kind of object, paged by "Older entries".
+// when; filtered by the kind of object (?object=, so a filtered log can be
+// shared), and read further back with "Older entries" (the log pages by
+// the last id shown, not by page numbers).
 
 import { useCallback, useEffect, useState } from 'react';
 import { adminCall, withQuery, type AdminError } from '../api';
+import { BASE } from '../router';
 import type { ScreenProps } from '../screens';
+import { DataTable, type Column } from '../ui/DataTable';
 import { Field } from '../ui/Field';
+import { useListQuery } from '../ui/list';
 import { formatDate } from '../ui/format';
 
 export interface AuditEntry {
@@ -38,8 +43,25 @@ const OBJECTS: [string, string][] = [
 
 const PER_PAGE = 50;
 
-export default function Activity(_: ScreenProps) {
-  const [object, setObject] = useState('');
+const COLUMNS: Column<AuditEntry>[] = [
+  { key: 'when', header: 'When', cell: (e) => <time dateTime={e.date}>{formatDate(e.date)}</time> },
+  { key: 'who', header: 'Who', cell: (e) => e.actor_name },
+  {
+    key: 'what',
+    header: 'What',
+    cell: (e) => (
+      <>
+        <code>{e.action}</code>
+        {e.object_id ? ` ${e.object} #${e.object_id}` : ''}
+      </>
+    ),
+  },
+  { key: 'details', header: 'Details', cell: (e) => e.summary },
+];
+
+export default function Activity({ location }: ScreenProps) {
+  const query = useListQuery(location, { base: BASE + 'activity/', filters: ['object'] });
+  const object = query.filter('object');
   const [entries, setEntries] = useState<AuditEntry[]>([]);
   const [more, setMore] = useState(false);
   const [loading, setLoading] = useState(true);
@@ -62,68 +84,42 @@ export default function Activity(_: ScreenProps) {
     void load(object);
   }, [object, load]);
 
+  const n = entries.length;
   return (
     <section aria-labelledby="activity-heading">
       <h2 id="activity-heading" className="screen-reader-text">
         Changes made in the admin
       </h2>
-      <div className="admin-toolbar">
-        <Field label="Show">
-          {(p) => (
-            <select {...p} value={object} onChange={(e) => setObject(e.target.value)}>
-              {OBJECTS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      {error ? (
-        <div role="alert" className="admin-notice admin-notice--error">
-          <p>{error.message}</p>
-        </div>
-      ) : null}
-      <table className="admin-table">
-        <caption className="screen-reader-text">Changes, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody aria-busy={loading || undefined}>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td>
-                <time dateTime={e.date}>{formatDate(e.date)}</time>
-              </td>
-              <td>{e.actor_name}</td>
-              <td>
-                <code>{e.action}</code>
-                {e.object_id ? ` ${e.object} #${e.object_id}` : ''}
-              </td>
-              <td>{e.summary}</td>
-            </tr>
-          ))}
-          {!loading && entries.length === 0 && !error ? (
-            <tr>
-              <td colSpan={4}>Nothing has been changed in the admin yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-      <p aria-live="polite" className="admin-list-status">
-        {loading ? 'Loading…' : `${entries.length} ${entries.length === 1 ? 'change' : 'changes'} shown.`}
-      </p>
-      {more ? (
-        <button type="button" disabled={loading} onClick={() => void load(object, entries[entries.length - 1]?.id)}>
-          Older entries
-        </button>
-      ) : null}
+      <DataTable
+        label="Changes, newest first"
+        noun={{ one: 'change', many: 'changes' }}
+        query={query}
+        data={{ rows: entries, total: n, loading, error, reload: () => void load(object) }}
+        columns={COLUMNS}
+        filters={
+          <Field label="Show">
+            {(p) => (
+              // The filter replaces the address: Back leaves the log, as it did before the filter.
+              <select {...p} value={object} onChange={(e) => query.go({ object: e.target.value }, { replace: true })}>
+                {OBJECTS.map(([v, l]) => (
+                  <option key={v} value={v}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        }
+        empty="Nothing has been changed in the admin yet."
+        summary={`${n} ${n === 1 ? 'change' : 'changes'} shown.`}
+        footer={
+          more ? (
+            <button type="button" disabled={loading} onClick={() => void load(object, entries[entries.length - 1]?.id)}>
+              Older entries
+            </button>
+          ) : null
+        }
+      />
     </section>
   );
 }

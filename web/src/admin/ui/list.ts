@@ -42,8 +42,11 @@ export interface ListQuery {
    * are not the list's (an open message) are kept only when patched in.
    */
   href: (patch?: QueryPatch) => string;
-  /** Goes to href(patch), keeping the scroll position (the list stays where it is). */
-  go: (patch?: QueryPatch) => void;
+  /**
+   * Goes to href(patch), keeping the scroll position (the list stays where
+   * it is). replace: the change does not add a step to Back.
+   */
+  go: (patch?: QueryPatch, opts?: { replace?: boolean }) => void;
 }
 
 const LIST_KEYS = ['status', 'search', 'orderby', 'order', 'paged'];
@@ -91,7 +94,7 @@ export function useListQuery(location: Location, opts: ListOptions): ListQuery {
     [base, status, search, sort?.orderby, sort?.order, page, params, filterKeys, statuses, sorts],
   );
 
-  const go = useCallback((patch?: QueryPatch) => navigate(href(patch), { keepScroll: true }), [navigate, href]);
+  const go = useCallback((patch?: QueryPatch, opts?: { replace?: boolean }) => navigate(href(patch), { keepScroll: true, replace: opts?.replace }), [navigate, href]);
   const filter = useCallback((name: string) => params.get(name) ?? '', [params]);
   return { status, search, page, sort, filter, href, go };
 }
