@@ -50,7 +50,7 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 chromium >/dev/null; }
 
-test: lint test-go test-web test-e2e
+test: lint test-go test-web test-contract test-e2e
 
 lint: $(MANIFEST)
 	@unformatted=$$(gofmt -l cmd internal web/*.go); \
@@ -63,6 +63,17 @@ test-go: $(MANIFEST)
 
 test-web: web/node_modules/.installed
 	cd web && npm run typecheck --silent && npm test --silent
+
+# The page-data contract: the Go test writes the data the server gives the
+# app for every page type, and web/contract/check.mjs type-checks each
+# against web/src/types.ts (docs/decisions/0080-contract-check.md). A
+# failure keeps the data and the check files in the directory it names.
+.PHONY: test-contract
+test-contract: $(MANIFEST) web/node_modules/.installed
+	@dir=$$(mktemp -d); \
+	  VITRINE_CONTRACT_DIR=$$dir $(GO) test -count=1 -run '^TestPageDataContract$$' ./internal/contract/; \
+	  node web/contract/check.mjs "$$dir"; \
+	  rm -rf "$$dir"
 
 test-e2e: $(BIN) chromium web/node_modules/.installed
 	cd web && npm run e2e --silent

@@ -505,18 +505,30 @@ export interface SearchSuggestion {
   price?: string;
 }
 
-/** One line of a Store API cart (the fields the storefront reads). */
+/** One line of a Store API cart (the optional fields are sent but not read by the storefront). */
 export interface CartItem {
   key: string;
   id: number;
+  type?: string;
   quantity: number;
   name: string;
+  short_description?: string;
+  description?: string;
+  sku?: string;
+  low_stock_remaining?: number | null;
+  backorders_allowed?: boolean;
+  show_backorder_badge?: boolean;
+  sold_individually?: boolean;
   permalink: string;
   images: StoreImage[];
   variation: { attribute: string; value: string }[];
-  prices: StorePrices;
-  totals: CurrencyBlock & { line_subtotal: string; line_total: string };
+  item_data?: unknown[];
+  /** raw_prices: the amounts at WooCommerce's 6-digit precision. */
+  prices: StorePrices & { raw_prices?: { precision: number; price: string; regular_price: string; sale_price: string } };
+  totals: CurrencyBlock & { line_subtotal: string; line_subtotal_tax?: string; line_total: string; line_total_tax?: string };
   quantity_limits?: { minimum: number; maximum: number; multiple_of: number; editable: boolean };
+  catalog_visibility?: string;
+  extensions?: Record<string, unknown>;
 }
 
 /** A Store API shipping rate (one choice of one package). */
@@ -529,6 +541,7 @@ export interface ShippingRate extends CurrencyBlock {
   taxes: string;
   instance_id: number;
   method_id: string;
+  meta_data?: unknown[];
   selected: boolean;
 }
 
@@ -548,25 +561,43 @@ export interface CartCoupon {
   totals: CurrencyBlock & { total_discount: string; total_discount_tax: string };
 }
 
-/** A Store API cart object (the fields the storefront reads). */
+/**
+ * A Store API cart object. The server sends every field on every cart
+ * object; the optional ones the storefront does not read, or only some of
+ * its tests' data carries.
+ */
 export interface StoreCart {
   items: CartItem[];
   items_count: number;
+  items_weight?: number;
   /** The coupons applied (absent in older test data: none). */
   coupons?: CartCoupon[];
+  fees?: unknown[];
   totals: CurrencyBlock & {
     total_items: string;
+    total_items_tax?: string;
+    total_fees?: string;
+    total_fees_tax?: string;
     total_price: string;
     total_discount?: string;
     total_discount_tax?: string;
     /** Checkout reads these (the server sends them on every cart object). */
     total_shipping?: string | null;
+    total_shipping_tax?: string;
     total_tax?: string;
     tax_lines?: { name: string; price: string; rate: string }[];
   };
+  shipping_address?: Address;
+  billing_address?: Address;
   shipping_rates?: ShippingPackage[];
+  has_calculated_shipping?: boolean;
   needs_shipping?: boolean;
   needs_payment?: boolean;
+  payment_requirements?: string[];
+  payment_methods?: string[];
+  cross_sells?: unknown[];
+  /** Lines left out and coupons dropped since the cart was last read. */
+  errors?: { code: string; message: string; data: Record<string, unknown> }[];
   /** Extensions' data by namespace (woo-multi-currency: the currency; see checkout/currency-switch.ts). */
   extensions?: Record<string, unknown>;
 }
