@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/pages"
@@ -42,11 +43,11 @@ const (
 	verifyEmailAction   = "verify-email"
 )
 
-func (s *Server) resetCookieName() string { return "wp-resetpass-" + s.cookieHash() }
+func (s *Server) resetCookieName() string { return "wp-resetpass-" + s.CookieHash() }
 
 func (s *Server) setResetCookie(w http.ResponseWriter, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{Name: s.resetCookieName(), Value: value, Path: lostPasswordPath, MaxAge: maxAge,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // resetCookie reads the reset cookie: the user id and the token.
@@ -134,9 +135,9 @@ func (s *Server) liveReset(w http.ResponseWriter, r *http.Request) (*account.Use
 }
 
 func (s *Server) renderRequestForm(w http.ResponseWriter, r *http.Request, login, msg, field string, status int) {
-	scope := s.cartSessionOf(r, s.now()).scope()
+	scope := s.CartSessionOf(r, s.now()).Scope()
 	s.renderLostPassword(w, r, pages.LostPasswordPage{Stage: pages.LostStageRequest, Login: login, Error: msg, Field: field,
-		Nonce: s.actionNonce(lostPasswordAction, scope, NonceTickAt(s.now()))}, status)
+		Nonce: s.ActionNonce(lostPasswordAction, scope, httpx.NonceTickAt(s.now()))}, status)
 }
 
 func (s *Server) renderResetForm(w http.ResponseWriter, r *http.Request, u *account.User, msg, field string, status int) {
@@ -144,9 +145,9 @@ func (s *Server) renderResetForm(w http.ResponseWriter, r *http.Request, u *acco
 	if login == "" {
 		login = u.Email
 	}
-	scope := s.cartSessionOf(r, s.now()).scope()
+	scope := s.CartSessionOf(r, s.now()).Scope()
 	s.renderLostPassword(w, r, pages.LostPasswordPage{Stage: pages.LostStageReset, Login: login, Error: msg, Field: field,
-		Nonce: s.actionNonce(resetPasswordAction, scope, NonceTickAt(s.now()))}, status)
+		Nonce: s.ActionNonce(resetPasswordAction, scope, httpx.NonceTickAt(s.now()))}, status)
 }
 
 func (s *Server) renderLostPassword(w http.ResponseWriter, r *http.Request, p pages.LostPasswordPage, status int) {
@@ -179,7 +180,7 @@ func (s *Server) handleLostPasswordPost(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	now := s.now()
-	scope := s.cartSessionOf(r, now).scope()
+	scope := s.CartSessionOf(r, now).Scope()
 	if _, ok := r.PostForm["password_1"]; ok {
 		s.resetPasswordPost(w, r, scope)
 		return
@@ -188,7 +189,7 @@ func (s *Server) handleLostPasswordPost(w http.ResponseWriter, r *http.Request) 
 	if len(login) > 254 {
 		login = login[:254]
 	}
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-lost-password-nonce"), lostPasswordAction, scope, NonceTickAt(now)) {
+	if !s.VerifyActionNonce(r.PostFormValue("woocommerce-lost-password-nonce"), lostPasswordAction, scope, httpx.NonceTickAt(now)) {
 		s.renderRequestForm(w, r, login, "We were unable to process your request, please try again.", "", http.StatusForbidden)
 		return
 	}
@@ -216,7 +217,7 @@ func (s *Server) resetPasswordPost(w http.ResponseWriter, r *http.Request, scope
 	if !ok {
 		return
 	}
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-reset-password-nonce"), resetPasswordAction, scope, NonceTickAt(s.now())) {
+	if !s.VerifyActionNonce(r.PostFormValue("woocommerce-reset-password-nonce"), resetPasswordAction, scope, httpx.NonceTickAt(s.now())) {
 		s.renderResetForm(w, r, u, "We were unable to process your request, please try again.", "", http.StatusForbidden)
 		return
 	}
@@ -262,7 +263,7 @@ func (s *Server) sendVerification(ctx context.Context, userID int64) error {
 // verifyEmailNonce is the resend form's _wpnonce for a logged-in user (the
 // dashboard's "resend the link" form posts it to /my-account/verify-email/).
 func (s *Server) verifyEmailNonce(u *account.User) string {
-	return s.actionNonce(verifyEmailAction, userCartID(u.ID), NonceTickAt(s.now()))
+	return s.ActionNonce(verifyEmailAction, cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now()))
 }
 
 // handleVerifyEmail answers GET /my-account/verify-email/.
@@ -309,7 +310,7 @@ func (s *Server) handleVerifyEmailPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "The form could not be read.", http.StatusBadRequest)
 		return
 	}
-	if !s.verifyActionNonce(r.PostFormValue("_wpnonce"), verifyEmailAction, userCartID(u.ID), NonceTickAt(s.now())) {
+	if !s.VerifyActionNonce(r.PostFormValue("_wpnonce"), verifyEmailAction, cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now())) {
 		s.renderVerifyEmail(w, r, u, pages.VerifyEmailPage{Outcome: pages.VerifyOutcomePending,
 			Error: "The link you followed has expired. Please try again."}, http.StatusForbidden)
 		return

@@ -25,7 +25,7 @@ import (
 // and its messages; a saved one redirects (303) and the next page shows a
 // success notice once (the accountNotice cookie).
 
-// Form nonce actions, bound to the account's scope (userCartID).
+// Form nonce actions, bound to the account's scope (cart.CustomerSession).
 const (
 	editAddressAction   = "woocommerce-edit_address"
 	editAccountAction   = "save_account_details"
@@ -44,12 +44,12 @@ var accountNotices = map[string]string{
 	"registered": "Thank you. We have sent an email to the address you entered. If you are new here, your account is ready: log in below with that email address and your password, and confirm the address with the link in the email. If you already had an account, the email tells you how to log in or reset your password.",
 }
 
-func (s *Server) accountNoticeCookie() string { return "vitrine_notice_" + s.cookieHash()[:8] }
+func (s *Server) accountNoticeCookie() string { return "vitrine_notice_" + s.CookieHash()[:8] }
 
 // setAccountNotice leaves a success notice for the next page (a minute).
 func (s *Server) setAccountNotice(w http.ResponseWriter, key string) {
 	http.SetCookie(w, &http.Cookie{Name: s.accountNoticeCookie(), Value: key, Path: "/my-account/", MaxAge: 60,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // takeAccountNotice reads the notice left by a redirect and deletes it, so
@@ -60,18 +60,18 @@ func (s *Server) takeAccountNotice(w http.ResponseWriter, r *http.Request) strin
 		return ""
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.accountNoticeCookie(), Value: "", Path: "/my-account/", MaxAge: -1,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 	return accountNotices[c.Value]
 }
 
-func (s *Server) accountScope(u *account.User) string { return userCartID(u.ID) }
+func (s *Server) accountScope(u *account.User) string { return cart.CustomerSession(u.ID) }
 
 func (s *Server) accountNonce(action string, u *account.User) string {
-	return s.actionNonce(action, s.accountScope(u), NonceTickAt(s.now()))
+	return s.ActionNonce(action, s.accountScope(u), httpx.NonceTickAt(s.now()))
 }
 
 func (s *Server) checkAccountNonce(r *http.Request, field, action string, u *account.User) bool {
-	return s.verifyActionNonce(r.PostFormValue(field), action, s.accountScope(u), NonceTickAt(s.now()))
+	return s.VerifyActionNonce(r.PostFormValue(field), action, s.accountScope(u), httpx.NonceTickAt(s.now()))
 }
 
 // customerPage wraps an account page handler: no caching, and visitors

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 )
 
@@ -31,5 +32,5 @@ func (s *Server) logoutURL(r *http.Request) string {
 	if u == nil {
 		return ""
 	}
-	return "/my-account/customer-logout/?_wpnonce=" + s.actionNonce("log-out", userCartID(u.ID), NonceTickAt(s.now()))
+	return "/my-account/customer-logout/?_wpnonce=" + s.ActionNonce("log-out", cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now()))
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/pages"
@@ -49,7 +50,7 @@ func (s *Server) securityFlashCookie() string { return "vitrine_security_notice"
 
 func (s *Server) setSecurityFlash(w http.ResponseWriter, key string) {
 	http.SetCookie(w, &http.Cookie{Name: s.securityFlashCookie(), Value: key, Path: securityPath, MaxAge: 300,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // takeSecurityFlash reads the notice of the last redirect and deletes it.
@@ -59,7 +60,7 @@ func (s *Server) takeSecurityFlash(w http.ResponseWriter, r *http.Request) *page
 		return nil
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.securityFlashCookie(), Value: "", Path: securityPath, MaxAge: -1,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 	if text, ok := securityFlash[c.Value]; ok {
 		return &pages.Notice{Kind: "message", Text: text}
 	}
@@ -95,9 +96,9 @@ func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securi
 	}
 	in := pages.AccountSecurityInput{User: u, LogoutURL: s.logoutURL(r), RecoveryCodes: v.codes, Notice: v.notice,
 		Errors: v.errors, Status: v.status, Nonces: map[string]string{}}
-	tick := NonceTickAt(s.now())
+	tick := httpx.NonceTickAt(s.now())
 	for _, a := range securityActions {
-		in.Nonces[a] = s.actionNonce(securityNonceAction(a), userCartID(u.ID), tick)
+		in.Nonces[a] = s.ActionNonce(securityNonceAction(a), cart.CustomerSession(u.ID), tick)
 	}
 	if u.TwoFactor() {
 		if in.CodesLeft, err = s.accounts.RecoveryCodesLeft(ctx, u.ID); err != nil {
@@ -157,7 +158,7 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		s.renderSecurity(w, r, securityView{status: http.StatusBadRequest, notice: errorNotice("Unknown request. Please use the forms on this page.")})
 		return
 	}
-	if !s.verifyActionNonce(r.PostFormValue("_wpnonce"), securityNonceAction(action), userCartID(u.ID), NonceTickAt(s.now())) {
+	if !s.VerifyActionNonce(r.PostFormValue("_wpnonce"), securityNonceAction(action), cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now())) {
 		s.renderSecurity(w, r, securityView{status: http.StatusForbidden, notice: errorNotice("The link you followed has expired. Please try again.")})
 		return
 	}

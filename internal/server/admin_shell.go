@@ -127,7 +127,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	if d.User.Name == "" {
 		d.User.Name = u.Email
 	}
-	d.Nonce = s.restNonce(u.ID, NonceTickAt(s.now()))
+	d.Nonce = s.restNonce(u.ID, httpx.NonceTickAt(s.now()))
 	d.LogoutURL = s.logoutURL(r)
 	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/md5"
 	"encoding/hex"
 	"errors"
 	"net/http"
@@ -36,24 +35,17 @@ import (
 // because the device token must also be one the store still holds for that
 // user (account.Service.DeviceRemembered).
 
-func (s *Server) cookieHash() string {
-	sum := md5.Sum([]byte(s.cfg.BaseURL))
-	return hex.EncodeToString(sum[:])
-}
-
-func (s *Server) loginCookieName() string  { return "wordpress_logged_in_" + s.cookieHash() }
-func (s *Server) deviceCookieName() string { return "wfls-remembered-" + s.cookieHash() }
-
-func (s *Server) secureCookies() bool { return strings.HasPrefix(s.cfg.BaseURL, "https://") }
+func (s *Server) loginCookieName() string  { return "wordpress_logged_in_" + s.CookieHash() }
+func (s *Server) deviceCookieName() string { return "wfls-remembered-" + s.CookieHash() }
 
 func (s *Server) setLoginCookie(w http.ResponseWriter, token string, expires time.Time) {
 	http.SetCookie(w, &http.Cookie{Name: s.loginCookieName(), Value: token, Path: "/", Expires: expires,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 func (s *Server) clearLoginCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{Name: s.loginCookieName(), Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // withViewer resolves the login cookie, when there is one, into the
@@ -108,7 +100,7 @@ func (s *Server) resolveViewer(ctx context.Context, token string) (*httpx.Viewer
 // request as the new viewer sees it, for handlers that go on rendering.
 func (s *Server) logIn(w http.ResponseWriter, r *http.Request, u *account.User) (*http.Request, error) {
 	ctx := r.Context()
-	guest := s.cartSessionOf(r, s.now())
+	guest := s.CartSessionOf(r, s.now())
 	if old := httpx.ViewerOf(r); old != nil {
 		if err := s.accounts.DeleteSession(ctx, old.Token); err != nil {
 			return r, err
@@ -122,8 +114,8 @@ func (s *Server) logIn(w http.ResponseWriter, r *http.Request, u *account.User) 
 	s.atLogin(ctx, u) // frame.go: what a login resets
 	v := &httpx.Viewer{User: u, Token: token}
 	r = httpx.WithViewer(r.WithContext(ctx), v)
-	if guest.viaCookie && validSessionID(guest.id) {
-		if err := s.carts.Merge(ctx, guest.id, userCartID(u.ID)); err != nil {
+	if guest.ViaCookie && httpx.ValidSessionID(guest.ID) {
+		if err := s.carts.Merge(ctx, guest.ID, cart.CustomerSession(u.ID)); err != nil {
 			// The login stands; the guest's lines stay in the guest cart.
 			s.log.Warn("merge guest cart on login", "user", u.ID, "err", err)
 		}
@@ -158,21 +150,16 @@ func (s *Server) logOut(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// userCartID is the cart session id of a logged-in customer: the cart
-// belongs to the account (as WooCommerce keys it by user id), so it is
-// the same on every device and outlives a logout.
-func userCartID(userID int64) string { return cart.CustomerSession(userID) }
-
 // deviceMAC binds a remembered-device token to its user.
 func (s *Server) deviceMAC(userID int64, token string) string {
-	return hex.EncodeToString(s.mac("remember-device", strconv.FormatInt(userID, 10)+"|"+token))
+	return hex.EncodeToString(s.MAC("remember-device", strconv.FormatInt(userID, 10)+"|"+token))
 }
 
 // setDeviceCookie remembers this device for u until expires.
 func (s *Server) setDeviceCookie(w http.ResponseWriter, userID int64, token string, expires time.Time) {
 	http.SetCookie(w, &http.Cookie{Name: s.deviceCookieName(),
 		Value: strconv.FormatInt(userID, 10) + "." + token + "." + s.deviceMAC(userID, token), Path: "/",
-		Expires: expires, HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		Expires: expires, HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // deviceRemembered reports whether the request carries a remember-device

@@ -76,7 +76,7 @@ func (s *Server) batchRoute(r *http.Request) cartHandler {
 
 func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	invalid := func(msg string) {
 		s.cartHeaders(w, sess, now)
 		httpx.WriteError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): requests",
@@ -163,9 +163,9 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Responses = append(out.Responses, resp)
 	}
-	if wrote && !sess.viaToken {
-		sess.viaCookie = true
-		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+	if wrote && !sess.ViaToken {
+		sess.ViaCookie = true
+		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 	}
 	s.cartHeaders(w, sess, now)
 	httpx.WriteJSON(w, http.StatusMultiStatus, out)

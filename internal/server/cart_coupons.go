@@ -6,6 +6,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/coupon"
+	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 )
 
@@ -29,26 +30,26 @@ type couponTotals struct {
 }
 
 // POST /cart/apply-coupon {code}: the cart with the coupon.
-func (s *Server) cartApplyCoupon(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.checkout.ApplyCoupon(ctx, sess.id, in.get("code"), sess.currency); err != nil {
+func (s *Server) cartApplyCoupon(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.checkout.ApplyCoupon(ctx, sess.ID, in.get("code"), sess.Currency); err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
 }
 
 // POST /cart/remove-coupon {code}: the cart without it.
-func (s *Server) cartRemoveCoupon(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.checkout.RemoveCoupon(ctx, sess.id, in.get("code")); err != nil {
+func (s *Server) cartRemoveCoupon(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.checkout.RemoveCoupon(ctx, sess.ID, in.get("code")); err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
 }
 
 // GET /cart/coupons: the coupons applied.
-func (s *Server) cartCouponsGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+func (s *Server) cartCouponsGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -56,19 +57,19 @@ func (s *Server) cartCouponsGet(ctx context.Context, r *http.Request, sess cartS
 }
 
 // POST /cart/coupons {code}: applies it and answers it (201).
-func (s *Server) cartCouponsPost(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.checkout.ApplyCoupon(ctx, sess.id, in.get("code"), sess.currency); err != nil {
+func (s *Server) cartCouponsPost(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.checkout.ApplyCoupon(ctx, sess.ID, in.get("code"), sess.Currency); err != nil {
 		return 0, nil, err
 	}
 	return s.couponResponse(ctx, sess, in.get("code"), http.StatusCreated)
 }
 
 // DELETE /cart/coupons: removes them all (an empty list).
-func (s *Server) cartCouponsDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.checkout.RemoveCoupons(ctx, sess.id); err != nil {
+func (s *Server) cartCouponsDelete(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.checkout.RemoveCoupons(ctx, sess.ID); err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -76,20 +77,20 @@ func (s *Server) cartCouponsDelete(ctx context.Context, r *http.Request, sess ca
 }
 
 // GET /cart/coupons/{code}: one coupon of the cart.
-func (s *Server) cartCouponGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartCouponGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	return s.couponResponse(ctx, sess, r.PathValue("code"), http.StatusOK)
 }
 
 // DELETE /cart/coupons/{code}: removes it (204).
-func (s *Server) cartCouponDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.checkout.RemoveCoupon(ctx, sess.id, r.PathValue("code")); err != nil {
+func (s *Server) cartCouponDelete(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.checkout.RemoveCoupon(ctx, sess.ID, r.PathValue("code")); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
 }
 
-func (s *Server) couponResponse(ctx context.Context, sess cartSession, code string, status int) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+func (s *Server) couponResponse(ctx context.Context, sess httpx.Session, code string, status int) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}

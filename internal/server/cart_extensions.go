@@ -51,7 +51,7 @@ func (s *Server) handleCartExtensions(w http.ResponseWriter, r *http.Request) {
 		body = nil // serveCart's reader answers the unreadable body
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	s.serveCart(w, r, true, func(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+	s.serveCart(w, r, true, func(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 		req, err := parseExtensions(r, body, in)
 		if err != nil {
 			return 0, nil, err
@@ -61,7 +61,7 @@ func (s *Server) handleCartExtensions(w http.ResponseWriter, r *http.Request) {
 				Message: strings.Replace(msgUnknownNamespace, "%s", html.EscapeString(clip(req.namespace, 100)), 1)}
 		}
 		return s.wmcChooseMethod(ctx, w, r, sess, req.paymentMethod)
-	}, s.cartSessionOf(r, now), now, true)
+	}, s.CartSessionOf(r, now), now, true)
 }
 
 // extensionsRequest is a cart/extensions body as the woo-multi-currency
@@ -122,7 +122,7 @@ type wmcExtension struct {
 // wmcChooseMethod is the woo-multi-currency handler: the checkout's
 // currency for payment method id (see the file comment). Nothing changes
 // for an unknown method.
-func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *http.Request, sess cartSession, id string) (int, any, error) {
+func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *http.Request, sess httpx.Session, id string) (int, any, error) {
 	m, ok := s.payments.Get(id)
 	if id == "" || !ok {
 		return 0, nil, errExtData
@@ -138,7 +138,7 @@ func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *
 		}
 	}
 	ch := s.checkout.ChooseCurrency(m, shopper, old, oldCookie)
-	pc, err := s.checkout.Cart(ctx, sess.id, ch.Next)
+	pc, err := s.checkout.Cart(ctx, sess.ID, ch.Next)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -166,7 +166,7 @@ func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *
 // checkout reads it to restore the currency on its next visit.
 func (s *Server) setOldCurrencyCookie(w http.ResponseWriter, code string) {
 	ck := &http.Cookie{Name: currencyOldCookie, Value: code, Path: "/", MaxAge: int(s.cfg.CartLifetime.Seconds()),
-		Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode}
+		Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode}
 	if code == "" {
 		ck.MaxAge = -1
 	}

@@ -31,21 +31,21 @@ import (
 
 // cartHandler is a cart route: it runs with the request's session and
 // answers a status and a body (or an error).
-type cartHandler func(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error)
+type cartHandler func(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error)
 
 // cartRoute wraps a cart handler: session, nonce check on writes, input
 // parsing, headers, the session cookie after a write, error shapes.
 func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		now := s.now()
-		s.serveCart(w, r, write, h, s.cartSessionOf(r, now), now, true)
+		s.serveCart(w, r, write, h, s.CartSessionOf(r, now), now, true)
 	}
 }
 
 // serveCart runs one cart route for a session (the request's own, or a
 // batch's). setCookie: a successful write by a cookie or new session sets
 // the session cookie on w.
-func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h cartHandler, sess cartSession, now time.Time, setCookie bool) (wrote bool) {
+func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h cartHandler, sess httpx.Session, now time.Time, setCookie bool) (wrote bool) {
 	{
 		if write && s.nonceRefused(w, r, sess, now) {
 			return false
@@ -56,12 +56,12 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 			var body any
 			status, body, err = h(r.Context(), r, sess, in)
 			if err == nil {
-				if write && !sess.viaToken {
+				if write && !sess.ViaToken {
 					// The first write creates the session: from now on the
 					// browser names it by cookie, and nonces are bound to it.
-					sess.viaCookie = true
+					sess.ViaCookie = true
 					if setCookie {
-						s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+						s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 					}
 				}
 				s.cartHeaders(w, sess, now)
@@ -86,7 +86,7 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 		case errors.As(err, &ce):
 			var extra map[string]any
 			if ce.Status == http.StatusConflict || ce.Code == "woocommerce_rest_cart_invalid_key" {
-				if c, cerr := s.cartResponse(r.Context(), sess.id, sess.currency); cerr == nil {
+				if c, cerr := s.cartResponse(r.Context(), sess.ID, sess.Currency); cerr == nil {
 					extra = map[string]any{"cart": c}
 					w.Header().Set("Cart-Hash", cartHash(c))
 				}
@@ -105,8 +105,8 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 // nonceRefused checks the Nonce header (or WooCommerce's older
 // X-WC-Store-API-Nonce) of a session not named by Cart-Token; when it is
 // missing or invalid it answers the error, with the cart headers, and says so.
-func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) bool {
-	if sess.viaToken {
+func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) bool {
+	if sess.ViaToken {
 		return false
 	}
 	n := r.Header.Get("Nonce")
@@ -119,7 +119,7 @@ func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess cartS
 		httpx.WriteErrorRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
 			"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
 		return true
-	case !s.verifyNonce(n, sess.scope(), now):
+	case !s.VerifyNonce(n, sess.Scope(), now):
 		s.cartHeaders(w, sess, now)
 		httpx.WriteErrorRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
 		return true
@@ -136,16 +136,16 @@ type withCart struct {
 
 // cartHeaders sets what every cart response carries: a fresh nonce for the
 // session, its Cart-Token, and no caching anywhere.
-func (s *Server) cartHeaders(w http.ResponseWriter, sess cartSession, now time.Time) {
+func (s *Server) cartHeaders(w http.ResponseWriter, sess httpx.Session, now time.Time) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store, private")
-	h.Set("Nonce", s.nonce(sess.scope(), NonceTickAt(now)))
+	h.Set("Nonce", s.Nonce(sess.Scope(), httpx.NonceTickAt(now)))
 	h.Set("Nonce-Timestamp", strconv.FormatInt(now.Unix(), 10))
 	h.Set("User-ID", "0")
-	if id, ok := strings.CutPrefix(sess.id, "u_"); ok {
-		h.Set("User-ID", id) // a logged-in customer's own cart (userCartID)
+	if id, ok := strings.CutPrefix(sess.ID, "u_"); ok {
+		h.Set("User-ID", id) // a logged-in customer's own cart (cart.CustomerSession)
 	}
-	h.Set("Cart-Token", s.cartToken(sess.id, now, now.Add(s.cfg.CartLifetime)))
+	h.Set("Cart-Token", s.CartToken(sess.ID, now, now.Add(s.cfg.CartLifetime)))
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Cart-Token, Nonce")
 }
@@ -253,82 +253,82 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 
 // --- handlers ---
 
-func (s *Server) cartGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+func (s *Server) cartGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
 }
 
-func (s *Server) cartAddItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartAddItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	c, _, err := s.addItem(ctx, sess, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.currency)
+	out, err := s.shapeCart(ctx, c, false, sess.Currency)
 	return http.StatusCreated, out, err
 }
 
-func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	c, key, err := s.addItem(ctx, sess, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.currency)
+	out, err := s.shapeCart(ctx, c, false, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
 	return itemOf(out, key, http.StatusCreated)
 }
 
-func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, withCart{c.Items, c}, nil
 }
 
-func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	return s.itemResponse(ctx, sess.id, sess.currency, r.PathValue("key"), http.StatusOK)
+func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	return s.itemResponse(ctx, sess.ID, sess.Currency, r.PathValue("key"), http.StatusOK)
 }
 
-func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	key := r.PathValue("key")
 	c, err := s.updateItemCart(ctx, sess, key, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.currency)
+	out, err := s.shapeCart(ctx, c, false, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
 	return itemOf(out, key, http.StatusOK)
 }
 
-func (s *Server) cartItemDelete(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.carts.Remove(ctx, sess.id, r.PathValue("key")); err != nil {
+func (s *Server) cartItemDelete(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.carts.Remove(ctx, sess.ID, r.PathValue("key")); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
 }
 
-func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
-	if err := s.carts.Remove(ctx, sess.id, in.get("key")); err != nil {
+func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := s.carts.Remove(ctx, sess.ID, in.get("key")); err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
 }
 
-func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	c, err := s.updateItemCart(ctx, sess, in.get("key"), in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.currency)
+	out, err := s.shapeCart(ctx, c, false, sess.Currency)
 	return http.StatusOK, out, err
 }
 
-func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	if in.billing != nil {
 		if err := validAddress("billing_address", in.billing, true); err != nil {
 			return 0, nil, err
@@ -339,19 +339,19 @@ func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess c
 			return 0, nil, err
 		}
 	}
-	if err := s.carts.UpdateCustomer(ctx, sess.id, in.billing, in.shipping); err != nil {
+	if err := s.carts.UpdateCustomer(ctx, sess.ID, in.billing, in.shipping); err != nil {
 		return 0, nil, err
 	}
-	resp, err := s.cartResponse(ctx, sess.id, sess.currency)
+	resp, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, resp, err
 }
 
-func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, sess cartSession, in *cartInput) (int, any, error) {
+func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	// The rate must be one the cart's destination offers now.
-	if err := s.checkout.SelectRate(ctx, sess.id, in.get("package_id"), in.get("rate_id"), sess.currency); err != nil {
+	if err := s.checkout.SelectRate(ctx, sess.ID, in.get("package_id"), in.get("rate_id"), sess.Currency); err != nil {
 		return 0, nil, err
 	}
-	resp, err := s.cartResponse(ctx, sess.id, sess.currency)
+	resp, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, resp, err
 }
 
@@ -384,7 +384,7 @@ func validAddress(param string, a *cart.Address, email bool) error {
 
 // addItem parses an add (id; quantity: absent means 1, present must be
 // valid) and makes it; it returns the cart after the add and the line key.
-func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (*cart.Cart, string, error) {
+func (s *Server) addItem(ctx context.Context, sess httpx.Session, in *cartInput) (*cart.Cart, string, error) {
 	id, err := strconv.ParseInt(in.get("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return nil, "", cart.ErrInvalidProduct
@@ -395,18 +395,18 @@ func (s *Server) addItem(ctx context.Context, sess cartSession, in *cartInput) (
 			return nil, "", err
 		}
 	}
-	c, line, err := s.carts.Add(ctx, sess.id, id, qty, in.variation)
+	c, line, err := s.carts.Add(ctx, sess.ID, id, qty, in.variation)
 	return c, line.Key, err
 }
 
 // updateItemCart parses the quantity of an update and sets the line's
 // quantity, answering the cart after the change.
-func (s *Server) updateItemCart(ctx context.Context, sess cartSession, key string, in *cartInput) (*cart.Cart, error) {
+func (s *Server) updateItemCart(ctx context.Context, sess httpx.Session, key string, in *cartInput) (*cart.Cart, error) {
 	qty, err := cart.ParseQuantity(in.get("quantity"))
 	if err != nil {
 		return nil, err
 	}
-	return s.carts.SetQuantity(ctx, sess.id, key, qty)
+	return s.carts.SetQuantity(ctx, sess.ID, key, qty)
 }
 
 // --- the cart object ---

@@ -147,15 +147,15 @@ func toBilling(a cart.Address) billingAddress {
 // checkoutRoute wraps the checkout handlers: session, nonce (required on
 // every checkout call unless a Cart-Token names the session), rate limit,
 // headers, error shapes.
-func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error)) http.HandlerFunc {
+func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, sess httpx.Session) (int, any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		now := s.now()
-		sess := s.cartSessionOf(r, now)
+		sess := s.CartSessionOf(r, now)
 		if s.nonceRefused(w, r, sess, now) {
 			return
 		}
 		if r.Method == http.MethodPost {
-			if wait, ok := s.checkout.Allow(r.Context(), sess.id, s.clientIP(r)); !ok {
+			if wait, ok := s.checkout.Allow(r.Context(), sess.ID, s.clientIP(r)); !ok {
 				s.cartHeaders(w, sess, now)
 				w.Header().Set("Retry-After", httpx.RetryAfter(wait))
 				httpx.WriteErrorRaw(w, http.StatusTooManyRequests, "woocommerce_rest_rate_limited",
@@ -174,7 +174,7 @@ func (s *Server) checkoutRoute(h func(w http.ResponseWriter, r *http.Request, se
 }
 
 // writeCheckoutError answers a refused checkout in the Store API's shapes.
-func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess cartSession, err error) {
+func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess httpx.Session, err error) {
 	var ve *checkout.ValidationError
 	var ce *cart.Error
 	var pe httpx.ParamError
@@ -203,7 +203,7 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 	case errors.As(err, &ce):
 		var extra map[string]any
 		if ce.Status == http.StatusConflict {
-			if c, _, _, cerr := s.checkoutCart(r.Context(), sess.id, sess.currency); cerr == nil {
+			if c, _, _, cerr := s.checkoutCart(r.Context(), sess.ID, sess.Currency); cerr == nil {
 				extra = map[string]any{"cart": c}
 			}
 		}
@@ -218,8 +218,8 @@ func (s *Server) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess
 
 // checkoutGet answers GET /checkout: the draft order for the session's cart.
 // No draft row is stored: the order is created, in one transaction, by POST.
-func (s *Server) checkoutGet(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error) {
-	c, err := s.checkout.Draft(r.Context(), sess.id)
+func (s *Server) checkoutGet(w http.ResponseWriter, r *http.Request, sess httpx.Session) (int, any, error) {
+	c, err := s.checkout.Draft(r.Context(), sess.ID)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -243,7 +243,7 @@ type checkoutRequest struct {
 
 // checkoutPost answers POST /checkout: validates, places the order, and
 // answers the order with payment_result.
-func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartSession) (int, any, error) {
+func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess httpx.Session) (int, any, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -265,9 +265,9 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	if len(key) > 255 || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
 		return 0, nil, httpx.ParamError{Param: "Idempotency-Key", Msg: "The Idempotency-Key header must be 1 to 255 visible ASCII characters."}
 	}
-	pr := checkout.PlaceRequest{Session: sess.id, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
+	pr := checkout.PlaceRequest{Session: sess.ID, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
 		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
-		IdempotencyKey: key, Body: body, ClientIP: s.clientIP(r), UserAgent: r.UserAgent(), Currency: sess.currency,
+		IdempotencyKey: key, Body: body, ClientIP: s.clientIP(r), UserAgent: r.UserAgent(), Currency: sess.Currency,
 		MissingPayment: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
 	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {
 		pr.Shipping = nil
@@ -284,8 +284,8 @@ func (s *Server) checkoutPost(w http.ResponseWriter, r *http.Request, sess cartS
 	if err != nil {
 		return 0, nil, err
 	}
-	if !sess.viaToken {
-		s.setSessionCookie(w, sess.id, s.now().Add(s.cfg.CartLifetime))
+	if !sess.ViaToken {
+		s.SetSessionCookie(w, sess.ID, s.now().Add(s.cfg.CartLifetime))
 	}
 	s.setCartCookies(w, r, false, "")
 	return http.StatusOK, s.orderResponse(o), nil

@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
-	"encoding/hex"
 	"errors"
 	"html"
 	"net/http"
@@ -30,34 +28,6 @@ import (
 // or a missing or wrong key answers 404 with no order data (never 200 with
 // a notice), so an order id alone reveals nothing about any order.
 
-const processAction = "woocommerce-process_checkout"
-
-// processNonce is the classic form's nonce, bound to the session like the
-// Store API's but for its own action.
-func (s *Server) processNonce(scope string, tick int64) string {
-	return s.actionNonce(processAction, scope, tick)
-}
-
-func (s *Server) verifyProcessNonce(n, scope string, tick int64) bool {
-	return s.verifyActionNonce(n, processAction, scope, tick)
-}
-
-// actionNonce is a WordPress-style nonce for an action, bound to the
-// session scope, at a 12-hour tick: 10 hex characters.
-func (s *Server) actionNonce(action, scope string, tick int64) string {
-	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|"+action+"|"+scope))[:10]
-}
-
-// verifyActionNonce accepts the tick's and the previous tick's nonce.
-func (s *Server) verifyActionNonce(n, action, scope string, tick int64) bool {
-	for _, t := range []int64{tick, tick - 1} {
-		if hmac.Equal([]byte(n), []byte(s.actionNonce(action, scope, t))) {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *Server) paymentViews() []pages.PaymentMethodView {
 	out := []pages.PaymentMethodView{}
 	for _, m := range s.payments.List() {
@@ -70,8 +40,8 @@ func (s *Server) paymentViews() []pages.PaymentMethodView {
 func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
-	obj, c, _, err := s.checkoutCart(r.Context(), sess.id, sess.currency)
+	sess := s.CartSessionOf(r, now)
+	obj, c, _, err := s.checkoutCart(r.Context(), sess.ID, sess.Currency)
 	if err != nil {
 		s.pageError(w, "checkout page", err)
 		return
@@ -102,12 +72,12 @@ func sameAddress(b, s cart.Address) bool {
 	return b == s
 }
 
-func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess cartSession, obj *cartObject, values pages.CheckoutValues,
+func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *cartObject, values pages.CheckoutValues,
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
-	tick := NonceTickAt(now)
-	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.nonce(sess.scope(), tick),
-		ProcessNonce: s.processNonce(sess.scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
+	tick := httpx.NonceTickAt(now)
+	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
+		ProcessNonce: s.ProcessNonce(sess.Scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
 		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
 		Terms: s.terms(r.Context())})
 	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
@@ -132,7 +102,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, "The form could not be read.", http.StatusBadRequest)
 		return
@@ -145,7 +115,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
-		obj, _, _, err := s.checkoutCart(ctx, sess.id, sess.currency)
+		obj, _, _, err := s.checkoutCart(ctx, sess.ID, sess.Currency)
 		if err != nil {
 			s.pageError(w, "checkout page", err)
 			return
@@ -156,12 +126,12 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 		s.renderCheckout(w, r, sess, obj, values, errs, status)
 	}
-	if !s.verifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.scope(), NonceTickAt(now)) {
+	if !s.VerifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.Scope(), httpx.NonceTickAt(now)) {
 		refuse(http.StatusForbidden, &pages.CheckoutErrors{Notices: []string{"We were unable to process your order, please try again."},
 			Fields: map[string]string{}})
 		return
 	}
-	if wait, ok := s.checkout.Allow(ctx, sess.id, s.clientIP(r)); !ok {
+	if wait, ok := s.checkout.Allow(ctx, sess.ID, s.clientIP(r)); !ok {
 		w.Header().Set("Retry-After", httpx.RetryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
@@ -169,15 +139,15 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	}
 	// A no-script shopper may pick a shipping rate in the review table.
 	if rate := strings.TrimSpace(r.PostFormValue("shipping_method[0]")); rate != "" {
-		if err := s.checkout.PickRate(ctx, sess.id, rate); err != nil {
+		if err := s.checkout.PickRate(ctx, sess.ID, rate); err != nil {
 			s.pageError(w, "checkout rate", err)
 			return
 		}
 	}
-	pr := checkout.PlaceRequest{Session: sess.id, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
+	pr := checkout.PlaceRequest{Session: sess.ID, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
 		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.terms(ctx) != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
-		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.currency,
+		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.Currency,
 		ShownCurrency: clip(r.PostFormValue("wmc_currency"), 8)}
 	if toDifferent {
 		pr.Shipping = &shipping
@@ -187,8 +157,8 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	var ce *cart.Error
 	switch {
 	case err == nil:
-		if !sess.viaToken {
-			s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+		if !sess.ViaToken {
+			s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 		}
 		s.setCartCookies(w, r, false, "")
 		http.Redirect(w, r, orderReceivedURL(o), http.StatusSeeOther)

@@ -131,7 +131,7 @@ func isASCIILetters(v string) bool {
 // setCurrencyCookie remembers the shopper's choice for a year.
 func (s *Server) setCurrencyCookie(w http.ResponseWriter, code string) {
 	http.SetCookie(w, &http.Cookie{Name: currencyCookie, Value: code, Path: "/", MaxAge: 365 * 24 * 3600,
-		Secure: s.secureCookies(), SameSite: http.SameSiteLaxMode})
+		Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // withCurrencyParam handles ?wmc-currency=CODE on any GET or HEAD: the

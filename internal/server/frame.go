@@ -12,6 +12,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/adminapi"
+	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
@@ -42,11 +43,11 @@ const restAction = "wp_rest"
 // (the same scope as the customer's cart and log-out nonces), so neither a
 // visitor's nonce nor another user's passes.
 func (s *Server) restNonce(userID int64, tick int64) string {
-	return s.actionNonce(restAction, userCartID(userID), tick)
+	return s.ActionNonce(restAction, cart.CustomerSession(userID), tick)
 }
 
 func (s *Server) verifyRESTNonce(n string, userID int64) bool {
-	return n != "" && s.verifyActionNonce(n, restAction, userCartID(userID), NonceTickAt(s.now()))
+	return n != "" && s.VerifyActionNonce(n, restAction, cart.CustomerSession(userID), httpx.NonceTickAt(s.now()))
 }
 
 // pageUser is settings.user for the request's viewer. The banner costs a
@@ -57,7 +58,7 @@ func (s *Server) pageUser(r *http.Request) pages.User {
 		return pages.Visitor
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
-		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, NonceTickAt(s.now()))}
+		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, httpx.NonceTickAt(s.now()))}
 	if s.live().ComingSoon && u.CanEditPages() {
 		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
@@ -191,7 +192,7 @@ func (s *Server) ajaxRestNonce(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/plain; charset=UTF-8")
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("Cache-Control", "no-store, private")
-	_, _ = io.WriteString(w, s.restNonce(u.ID, NonceTickAt(s.now())))
+	_, _ = io.WriteString(w, s.restNonce(u.ID, httpx.NonceTickAt(s.now())))
 }
 
 // --- POST /wp-json/wp/v2/users/{id}: the banner's dismissal -------------

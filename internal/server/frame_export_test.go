@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"vitrine/internal/httpx"
 )
 
 // Test doors into the logged-in frame (frame_test.go), so tests log in
@@ -40,5 +41,5 @@ func (s *Server) LogInForTest(ctx context.Context, userID int64) (*http.Cookie, 
 
 // RESTNonceForTest is userID's current wp_rest nonce.
 func (s *Server) RESTNonceForTest(userID int64) string {
-	return s.restNonce(userID, NonceTickAt(s.now()))
+	return s.restNonce(userID, httpx.NonceTickAt(s.now()))
 }

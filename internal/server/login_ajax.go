@@ -93,7 +93,7 @@ type loginProof struct {
 func proofLogin(login string) string { return strings.ToLower(strings.TrimSpace(login)) }
 
 func (s *Server) proofMAC(body, login, addr string) string {
-	return hex.EncodeToString(s.mac(proofPurpose, body+"|"+proofLogin(login)+"|"+addr))
+	return hex.EncodeToString(s.MAC(proofPurpose, body+"|"+proofLogin(login)+"|"+addr))
 }
 
 // issueProof signs a proof for login from r's address.
@@ -351,7 +351,7 @@ const (
 
 func (s *Server) supportToken(r *http.Request) string {
 	exp := strconv.FormatInt(s.now().Add(supportTokenLifetime).Unix(), 10)
-	return exp + "." + hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
+	return exp + "." + hex.EncodeToString(s.MAC(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
 }
 
 func (s *Server) validSupportToken(r *http.Request, tok string) bool {
@@ -363,7 +363,7 @@ func (s *Server) validSupportToken(r *http.Request, tok string) bool {
 	if err != nil || !s.now().Before(time.Unix(n, 0)) {
 		return false
 	}
-	want := hex.EncodeToString(s.mac(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
+	want := hex.EncodeToString(s.MAC(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
 	return hmac.Equal([]byte(sig), []byte(want))
 }
 

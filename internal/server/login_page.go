@@ -9,6 +9,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
+	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
@@ -32,10 +33,10 @@ const (
 // loginPage is the page data a handler fills before rendering.
 func (s *Server) loginPage(r *http.Request) pages.AccountLoginPage {
 	scope := s.guestScope(r)
-	tick := NonceTickAt(s.now())
+	tick := httpx.NonceTickAt(s.now())
 	return pages.AccountLoginPage{
-		LoginNonce:    s.actionNonce(loginNonceAction, scope, tick),
-		RegisterNonce: s.actionNonce(registerNonceAction, scope, tick),
+		LoginNonce:    s.ActionNonce(loginNonceAction, scope, tick),
+		RegisterNonce: s.ActionNonce(registerNonceAction, scope, tick),
 		AjaxURL:       "/wp-admin/admin-ajax.php",
 		Botcheck: map[string]string{"login": "/wp-json/vitrine/v1/botcheck/login",
 			"register": "/wp-json/vitrine/v1/botcheck/register"},
@@ -50,7 +51,7 @@ func (s *Server) loginPage(r *http.Request) pages.AccountLoginPage {
 // guest cart session (or to none), never to a logged-in viewer: a form
 // shown before a login in another tab still posts.
 func (s *Server) guestScope(r *http.Request) string {
-	if id, ok := s.sessionFromCookie(r, s.now()); ok {
+	if id, ok := s.SessionFromCookie(r, s.now()); ok {
 		return id
 	}
 	return ""
@@ -115,7 +116,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	p.Redirect = safeRedirect(r.PostFormValue("redirect"))
 	login, password := postedLogin(r)
 	p.Values.Username = login
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-login-nonce"), loginNonceAction, s.guestScope(r), NonceTickAt(s.now())) {
+	if !s.VerifyActionNonce(r.PostFormValue("woocommerce-login-nonce"), loginNonceAction, s.guestScope(r), httpx.NonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
 	}
@@ -224,7 +225,7 @@ func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 	// ignored).
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	p.Values.RegEmail = email
-	if !s.verifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.guestScope(r), NonceTickAt(s.now())) {
+	if !s.VerifyActionNonce(r.PostFormValue("woocommerce-register-nonce"), registerNonceAction, s.guestScope(r), httpx.NonceTickAt(s.now())) {
 		s.refuseLogin(w, r, p, http.StatusForbidden, msgNonce)
 		return
 	}
@@ -291,7 +292,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
 	}
-	if !s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", userCartID(u.ID), NonceTickAt(s.now())) {
+	if !s.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now())) {
 		res, err := s.loader.AccountLogout(s.pageContext(r), r.URL.RequestURI(), s.logoutURL(r))
 		s.sendPersonal(w, r, "log-out page", r.URL.RequestURI(), res, err)
 		return

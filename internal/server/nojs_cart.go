@@ -59,7 +59,7 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	id, _, err := s.addToSession(ctx, sess, rawID, rawQty, chosen)
 	if errors.Is(err, cart.ErrTooManyLines) {
 		// A refusal about the cart, not the product: the cart page (per
@@ -94,11 +94,11 @@ func (s *Server) pageFailed(w http.ResponseWriter, op string, err error) {
 
 // noScriptWrote finishes a no-script cart write: the session cookie (a
 // first write creates the session) and the cart cookies of the new cart.
-func (s *Server) noScriptWrote(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) {
-	if !sess.viaToken {
-		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+func (s *Server) noScriptWrote(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
+	if !sess.ViaToken {
+		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 	}
-	if c, err := s.cartResponse(r.Context(), sess.id, sess.currency); err == nil {
+	if c, err := s.cartResponse(r.Context(), sess.ID, sess.Currency); err == nil {
 		s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
 	}
 }
@@ -128,17 +128,17 @@ const msgLinkExpired = "The link you followed has expired. Please try again."
 
 // cartNonce is the session's _wpnonce for the cart's remove links.
 func (s *Server) cartNonce(scope string, tick int64) string {
-	return s.actionNonce(cartAction, scope, tick)
+	return s.ActionNonce(cartAction, scope, tick)
 }
 
 // removeAllowed reports whether a GET /cart/?remove_item= may change the
 // cart: the browser does not call it cross-site (Sec-Fetch-Site) and its
 // _wpnonce is the session's.
-func (s *Server) removeAllowed(r *http.Request, sess cartSession, now time.Time) bool {
+func (s *Server) removeAllowed(r *http.Request, sess httpx.Session, now time.Time) bool {
 	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return false
 	}
-	return s.verifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.scope(), NonceTickAt(now))
+	return s.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.Scope(), httpx.NonceTickAt(now))
 }
 
 // handleCart answers the cart page, GET /cart/: rendered per request with
@@ -151,7 +151,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	if r.URL.Query().Has("remove_coupon") {
 		s.noScriptRemoveCoupon(w, r, sess, now)
 		return
@@ -160,26 +160,26 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		// A removal needs the session's _wpnonce (the links carry it) and a
 		// request that is not cross-site: line keys are the same in every
 		// cart, so a link on another site must not empty this one.
-		if key != "" && (sess.viaCookie || sess.viaToken) && !s.removeAllowed(r, sess, now) {
+		if key != "" && (sess.ViaCookie || sess.ViaToken) && !s.removeAllowed(r, sess, now) {
 			s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
 			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 			return
 		}
-		if key != "" && (sess.viaCookie || sess.viaToken) {
+		if key != "" && (sess.ViaCookie || sess.ViaToken) {
 			name := ""
-			if c, err := s.cartResponse(ctx, sess.id, sess.currency); err == nil {
+			if c, err := s.cartResponse(ctx, sess.ID, sess.Currency); err == nil {
 				for _, it := range c.Items {
 					if it.Key == key {
 						name = it.Name
 					}
 				}
 			}
-			err := s.carts.Remove(ctx, sess.id, key)
+			err := s.carts.Remove(ctx, sess.ID, key)
 			if err != nil && !errors.Is(err, cart.ErrInvalidKey) {
 				s.pageFailed(w, "remove_item", err)
 				return
 			}
-			if c, err := s.cartResponse(ctx, sess.id, sess.currency); err == nil {
+			if c, err := s.cartResponse(ctx, sess.ID, sess.Currency); err == nil {
 				s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
 			}
 			if err == nil && name != "" {
@@ -189,7 +189,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	pc, err := s.checkout.Cart(ctx, sess.id, sess.currency)
+	pc, err := s.checkout.Cart(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
@@ -202,8 +202,8 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		cross.Convert = pc.Pricing.Table
 	}
 	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.nonce(sess.scope(), NonceTickAt(now)),
-		s.cartNonce(sess.scope(), NonceTickAt(now)), notices, cross)
+	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
+		s.cartNonce(sess.Scope(), httpx.NonceTickAt(now)), notices, cross)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
@@ -238,16 +238,16 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
 	ctx := r.Context()
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
-	if r.PostForm.Has("apply_coupon") && (sess.viaCookie || sess.viaToken) {
+	sess := s.CartSessionOf(r, now)
+	if r.PostForm.Has("apply_coupon") && (sess.ViaCookie || sess.ViaToken) {
 		s.noScriptApplyCoupon(w, r, sess, now)
 		return
 	}
-	if !r.PostForm.Has("update_cart") || !(sess.viaCookie || sess.viaToken) {
+	if !r.PostForm.Has("update_cart") || !(sess.ViaCookie || sess.ViaToken) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	c, err := s.cartResponse(ctx, sess.id, sess.currency)
+	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		s.pageFailed(w, "update cart", err)
 		return
@@ -288,9 +288,9 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	updated := false
 	for _, ch := range changes {
 		if ch.qty == 0 {
-			err = s.carts.Remove(ctx, sess.id, ch.key)
+			err = s.carts.Remove(ctx, sess.ID, ch.key)
 		} else {
-			_, err = s.carts.SetQuantity(ctx, sess.id, ch.key, ch.qty)
+			_, err = s.carts.SetQuantity(ctx, sess.ID, ch.key, ch.qty)
 		}
 		done, failed := s.noScriptOutcome(w, "update cart", err, &notices)
 		if failed {
@@ -312,8 +312,8 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 // with apply_coupon and coupon_code): the code is applied as the Store API
 // applies it, and /cart/ shows "Coupon code applied successfully." or the
 // refusal.
-func (s *Server) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) {
-	err := s.checkout.ApplyCoupon(r.Context(), sess.id, r.PostFormValue("coupon_code"), sess.currency)
+func (s *Server) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
+	err := s.checkout.ApplyCoupon(r.Context(), sess.ID, r.PostFormValue("coupon_code"), sess.Currency)
 	var notices []pages.Notice
 	done, failed := s.noScriptOutcome(w, "apply coupon", err, &notices)
 	if failed {
@@ -330,8 +330,8 @@ func (s *Server) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, ses
 // noScriptRemoveCoupon answers a coupon's remove link without scripts (GET
 // /cart/?remove_coupon=CODE&_wpnonce=…): like a line's, it needs the
 // session's nonce, so a link on another site cannot take a coupon off.
-func (s *Server) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request, sess cartSession, now time.Time) {
-	if !(sess.viaCookie || sess.viaToken) {
+func (s *Server) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
+	if !(sess.ViaCookie || sess.ViaToken) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
@@ -340,7 +340,7 @@ func (s *Server) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request, se
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	err := s.checkout.RemoveCoupon(r.Context(), sess.id, r.URL.Query().Get("remove_coupon"))
+	err := s.checkout.RemoveCoupon(r.Context(), sess.ID, r.URL.Query().Get("remove_coupon"))
 	var notices []pages.Notice
 	done, failed := s.noScriptOutcome(w, "remove coupon", err, &notices)
 	if failed {
@@ -392,7 +392,7 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	var adds []groupedField
 	for _, f := range fields {
 		if f.qty == "" {
@@ -447,11 +447,11 @@ const (
 )
 
 func (s *Server) noticeMAC(sessID, payload string) string {
-	return hex.EncodeToString(s.mac("cart-notices", sessID+"|"+payload))
+	return hex.EncodeToString(s.MAC("cart-notices", sessID+"|"+payload))
 }
 
 // setCartNotices sets the notice cookie (nothing when there are none).
-func (s *Server) setCartNotices(w http.ResponseWriter, sess cartSession, notices []pages.Notice) {
+func (s *Server) setCartNotices(w http.ResponseWriter, sess httpx.Session, notices []pages.Notice) {
 	if len(notices) == 0 {
 		return
 	}
@@ -461,7 +461,7 @@ func (s *Server) setCartNotices(w http.ResponseWriter, sess cartSession, notices
 	b, _ := json.Marshal(notices)
 	payload := base64.RawURLEncoding.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{
-		Name: noticeCookie, Value: payload + "." + s.noticeMAC(sess.id, payload), Path: "/cart/",
+		Name: noticeCookie, Value: payload + "." + s.noticeMAC(sess.ID, payload), Path: "/cart/",
 		MaxAge: int(noticeCookieAge / time.Second), HttpOnly: true,
 		Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"), SameSite: http.SameSiteLaxMode,
 	})
@@ -469,7 +469,7 @@ func (s *Server) setCartNotices(w http.ResponseWriter, sess cartSession, notices
 
 // takeCartNotices reads and clears the notice cookie; a cookie that does
 // not verify for this session is cleared and shows nothing.
-func (s *Server) takeCartNotices(w http.ResponseWriter, r *http.Request, sess cartSession) []pages.Notice {
+func (s *Server) takeCartNotices(w http.ResponseWriter, r *http.Request, sess httpx.Session) []pages.Notice {
 	ck, err := r.Cookie(noticeCookie)
 	if err != nil || ck.Value == "" {
 		return nil
@@ -477,7 +477,7 @@ func (s *Server) takeCartNotices(w http.ResponseWriter, r *http.Request, sess ca
 	http.SetCookie(w, &http.Cookie{Name: noticeCookie, Value: "", Path: "/cart/", MaxAge: -1, HttpOnly: true,
 		Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"), SameSite: http.SameSiteLaxMode})
 	payload, mac, ok := strings.Cut(ck.Value, ".")
-	if !ok || !(sess.viaCookie || sess.viaToken) || !hmac.Equal([]byte(mac), []byte(s.noticeMAC(sess.id, payload))) {
+	if !ok || !(sess.ViaCookie || sess.ViaToken) || !hmac.Equal([]byte(mac), []byte(s.noticeMAC(sess.ID, payload))) {
 		return nil
 	}
 	b, err := base64.RawURLEncoding.DecodeString(payload)

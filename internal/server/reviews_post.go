@@ -98,7 +98,7 @@ func (s *Server) serveProduct(w http.ResponseWriter, r *http.Request, slug strin
 // id, email and time, so it shows that review and nothing else.
 func (s *Server) moderationHash(r *review.Review) string {
 	msg := strconv.FormatInt(r.ID, 10) + "|" + r.Email + "|" + strconv.FormatInt(r.CreatedAt.UnixNano(), 10)
-	return hex.EncodeToString(s.mac("review-moderation", msg))[:32]
+	return hex.EncodeToString(s.MAC("review-moderation", msg))[:32]
 }
 
 // moderationLinkReview is the held review a moderation link names, or nil

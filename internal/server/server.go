@@ -31,6 +31,7 @@ import (
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
+	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
@@ -142,7 +143,10 @@ type Config struct {
 
 // Server holds the shop's HTTP handlers and what they use.
 type Server struct {
-	cfg    Config
+	cfg Config
+	// Sessions names a request's cart session and signs its cookie,
+	// Cart-Tokens and nonces (internal/httpx).
+	*httpx.Sessions
 	db     *sqlstore.DB
 	store  catalog.Store
 	loader *pages.Loader
@@ -245,6 +249,8 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	if cfg.Now != nil {
 		s.now = func() time.Time { return cfg.Now().UTC() }
 	}
+	s.Sessions = &httpx.Sessions{Secret: cfg.Secret, BaseURL: cfg.BaseURL,
+		Currency: func(r *http.Request) string { return s.shopperCurrency(r).Code }}
 	s.cache.SetStaleFor(max(cfg.CacheStale, 0))
 	if cfg.CacheClock != nil {
 		s.cache.SetClock(cfg.CacheClock)

@@ -149,19 +149,19 @@ func walletNonceAction(endpoint string) string {
 }
 
 func (s *Server) walletNonce(action, scope string, tick int64) string {
-	return hex.EncodeToString(s.mac("nonce", strconv.FormatInt(tick, 10)+"|wallet:"+action+"|"+scope))[:10]
+	return hex.EncodeToString(s.MAC("nonce", strconv.FormatInt(tick, 10)+"|wallet:"+action+"|"+scope))[:10]
 }
 
 // verifyWalletNonce accepts the endpoint's nonce of the request's session
 // for the current or the previous 12-hour tick.
-func (s *Server) verifyWalletNonce(n, endpoint string, sess cartSession, now time.Time) bool {
+func (s *Server) verifyWalletNonce(n, endpoint string, sess httpx.Session, now time.Time) bool {
 	if n == "" || len(n) > 64 {
 		return false
 	}
-	tick := NonceTickAt(now)
+	tick := httpx.NonceTickAt(now)
 	action := walletNonceAction(endpoint)
 	for _, t := range []int64{tick, tick - 1} {
-		if hmac.Equal([]byte(n), []byte(s.walletNonce(action, sess.scope(), t))) {
+		if hmac.Equal([]byte(n), []byte(s.walletNonce(action, sess.Scope(), t))) {
 			return true
 		}
 	}
@@ -170,14 +170,14 @@ func (s *Server) verifyWalletNonce(n, endpoint string, sess cartSession, now tim
 
 // WalletNonces are the nonces of every wallet endpoint for a session
 // (nil without the wallet).
-func (s *Server) walletNonces(sess cartSession, now time.Time) map[string]string {
+func (s *Server) walletNonces(sess httpx.Session, now time.Time) map[string]string {
 	if s.wallet == nil {
 		return nil
 	}
-	tick := NonceTickAt(now)
+	tick := httpx.NonceTickAt(now)
 	out := make(map[string]string, len(walletEndpoints))
 	for _, e := range walletEndpoints {
-		out[e] = s.walletNonce(walletNonceAction(e), sess.scope(), tick)
+		out[e] = s.walletNonce(walletNonceAction(e), sess.Scope(), tick)
 	}
 	return out
 }

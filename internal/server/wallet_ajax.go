@@ -52,7 +52,7 @@ func (s *Server) walletAjax(endpoint string) http.HandlerFunc {
 
 // walletHandler is a wallet endpoint: it answers itself, or returns the
 // error that walletPost answers in the envelope.
-type walletHandler func(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error
+type walletHandler func(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error
 
 // walletPost reads the JSON body and checks the nonce before h runs.
 func (s *Server) walletPost(endpoint string, h walletHandler) http.HandlerFunc {
@@ -62,7 +62,7 @@ func (s *Server) walletPost(endpoint string, h walletHandler) http.HandlerFunc {
 			return
 		}
 		now := s.now()
-		sess := s.cartSessionOf(r, now)
+		sess := s.CartSessionOf(r, now)
 		wr, err := readWalletRequest(r)
 		if err != nil {
 			s.walletFailFrom(w, r, endpoint, err)
@@ -87,8 +87,8 @@ func (s *Server) walletVault(w http.ResponseWriter, r *http.Request) {
 // walletValidateCheckout answers ppc-validate-checkout: {} or the
 // validation envelope with every message (early validation before the
 // buyer is sent to PayPal).
-func (s *Server) walletValidateCheckout(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	if err := s.wallet.ValidateForm(r.Context(), sess.id, wr.FormEncoded); err != nil {
+func (s *Server) walletValidateCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	if err := s.wallet.ValidateForm(r.Context(), sess.ID, wr.FormEncoded); err != nil {
 		return err
 	}
 	walletOK(w, r, map[string]any{})
@@ -98,8 +98,8 @@ func (s *Server) walletValidateCheckout(w http.ResponseWriter, r *http.Request, 
 // walletSaveCheckoutForm answers ppc-save-checkout-form: the entered
 // addresses are kept on the session, so the checkout shows them again after
 // a redirect.
-func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	if err := s.wallet.SaveForm(r.Context(), sess.id, wr.FormEncoded); err != nil {
+func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	if err := s.wallet.SaveForm(r.Context(), sess.ID, wr.FormEncoded); err != nil {
 		return err
 	}
 	walletOK(w, r, map[string]any{})
@@ -109,14 +109,14 @@ func (s *Server) walletSaveCheckoutForm(w http.ResponseWriter, r *http.Request, 
 // walletCreateOrder answers ppc-create-order: the service places the
 // shop's order and creates the PayPal order; the answer carries the
 // approval URL.
-func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	c, err := s.wallet.CreateOrder(r.Context(), wallet.CreateRequest{Session: sess.id, Context: wr.Context, PaymentMethod: wr.PaymentMethod,
-		FundingSource: wr.FundingSource, FormEncoded: wr.FormEncoded, Remote: r.RemoteAddr, UserAgent: r.UserAgent(), Currency: sess.currency})
+func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	c, err := s.wallet.CreateOrder(r.Context(), wallet.CreateRequest{Session: sess.ID, Context: wr.Context, PaymentMethod: wr.PaymentMethod,
+		FundingSource: wr.FundingSource, FormEncoded: wr.FormEncoded, Remote: r.RemoteAddr, UserAgent: r.UserAgent(), Currency: sess.Currency})
 	if err != nil {
 		return err
 	}
-	if !sess.viaToken {
-		s.setSessionCookie(w, sess.id, s.now().Add(s.cfg.CartLifetime))
+	if !sess.ViaToken {
+		s.SetSessionCookie(w, sess.ID, s.now().Add(s.cfg.CartLifetime))
 	}
 	walletOK(w, r, map[string]any{"id": c.PayPal.ID, "custom_id": strconv.FormatInt(c.Order.ID, 10), "approve_url": c.ApproveURL})
 	return nil
@@ -125,8 +125,8 @@ func (s *Server) walletCreateOrder(w http.ResponseWriter, r *http.Request, sess 
 // walletApproveOrder answers ppc-approve-order: the buyer approved in
 // PayPal's window; the order is captured and paid at once and the answer
 // names the order-received page.
-func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	done, err := s.wallet.Approve(r.Context(), sess.id, wr.orderIDString())
+func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	done, err := s.wallet.Approve(r.Context(), sess.ID, wr.orderIDString())
 	if err != nil {
 		return err
 	}
@@ -137,8 +137,8 @@ func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess
 
 // walletGetOrder answers ppc-get-order: the PayPal order of one of the
 // session's orders, as PayPal has it now.
-func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	o, ppo, err := s.wallet.PayPalOrder(r.Context(), sess.id, wr.orderIDString())
+func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	o, ppo, err := s.wallet.PayPalOrder(r.Context(), sess.ID, wr.orderIDString())
 	if err != nil {
 		return err
 	}
@@ -154,8 +154,8 @@ func (s *Server) walletGetOrder(w http.ResponseWriter, r *http.Request, sess car
 // walletSimulateCart answers ppc-simulate-cart: what the cart would cost
 // if it held only the posted products (never written), in the currency the
 // wallet would sell in.
-func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	qc, err := s.wallet.Simulate(r.Context(), sess.id, sess.currency, wr.products())
+func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	qc, err := s.wallet.Simulate(r.Context(), sess.ID, sess.Currency, wr.products())
 	if err != nil {
 		return err
 	}
@@ -174,13 +174,13 @@ func (s *Server) walletSimulateCart(w http.ResponseWriter, r *http.Request, sess
 
 // walletChangeCart answers ppc-change-cart: the cart becomes the posted
 // products; the answer is the new cart's purchase units.
-func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
-	qc, pu, err := s.wallet.ChangeCart(r.Context(), sess.id, sess.currency, wr.products())
+func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
+	qc, pu, err := s.wallet.ChangeCart(r.Context(), sess.ID, sess.Currency, wr.products())
 	if err != nil {
 		return err
 	}
-	if !sess.viaToken {
-		s.setSessionCookie(w, sess.id, s.now().Add(s.cfg.CartLifetime))
+	if !sess.ViaToken {
+		s.SetSessionCookie(w, sess.ID, s.now().Add(s.cfg.CartLifetime))
 	}
 	s.setCartCookies(w, r, !qc.Empty, qc.Hash)
 	walletOK(w, r, []paypal.PurchaseUnit{pu})
@@ -190,12 +190,12 @@ func (s *Server) walletChangeCart(w http.ResponseWriter, r *http.Request, sess c
 // walletUpdateShipping answers ppc-update-shipping: a shipping address or
 // option chosen in PayPal's window re-prices the session's cart; the
 // answer is its purchase units.
-func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
+func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
 	ch := wallet.ShippingChange{Address: wr.ShippingAddress}
 	if o := wr.ShippingOption; o != nil {
 		ch.OptionID = o.ID
 	}
-	pu, err := s.wallet.UpdateShipping(r.Context(), sess.id, sess.currency, ch)
+	pu, err := s.wallet.UpdateShipping(r.Context(), sess.ID, sess.Currency, ch)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (s *Server) walletUpdateShipping(w http.ResponseWriter, r *http.Request, se
 // check_ajax_referer does.
 func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	_ = r.ParseForm()
 	if r.Method != http.MethodPost || !s.verifyWalletNonce(r.PostFormValue("security"), "update_shipping_method", sess, now) {
 		httpx.WCAjaxHeaders(w)
@@ -228,7 +228,7 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 			}
 		}
 	}
-	qc, err := s.wallet.SetShippingRate(r.Context(), sess.id, sess.currency, rate)
+	qc, err := s.wallet.SetShippingRate(r.Context(), sess.ID, sess.Currency, rate)
 	if err != nil {
 		s.wcCartFailed(w, "update_shipping_method", err)
 		return
@@ -271,8 +271,8 @@ func (s *Server) wcUpdateShippingMethod(w http.ResponseWriter, r *http.Request) 
 // readable by the shop's own pages).
 func (s *Server) walletScriptParams(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
-	qc, err := s.wallet.Cart(r.Context(), sess.id, sess.currency)
+	sess := s.CartSessionOf(r, now)
+	qc, err := s.wallet.Cart(r.Context(), sess.ID, sess.Currency)
 	if err != nil {
 		s.walletFailFrom(w, r, "ppc-cart-script-params", err)
 		return
@@ -311,7 +311,7 @@ func (s *Server) walletScriptParams(w http.ResponseWriter, r *http.Request) {
 // walletDataClientID answers ppc-data-client-id as plain JSON (not in the
 // envelope): this shop uses no PayPal SDK, so there is no client token
 // (vaulting and card fields are off) and the token is empty.
-func (s *Server) walletDataClientID(w http.ResponseWriter, r *http.Request, sess cartSession, wr *walletRequest) error {
+func (s *Server) walletDataClientID(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *walletRequest) error {
 	walletWrite(w, r, map[string]any{"token": "", "expiration": 0, "user": 0})
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment/wallet"
 )
@@ -57,7 +58,7 @@ func (s *Server) clearEmptiedCartCookies(w http.ResponseWriter, r *http.Request,
 	if o == nil || o.Status == checkout.StatusPending {
 		return
 	}
-	if sess := s.sessionNamed(r, s.now()); sess.id != o.CartSession {
+	if sess := s.SessionNamed(r, s.now()); sess.ID != o.CartSession {
 		return
 	}
 	c, err := s.carts.Get(r.Context(), o.CartSession)
@@ -96,7 +97,7 @@ func (s *Server) walletNoticeErrors(r *http.Request) *pages.CheckoutErrors {
 }
 
 // walletView is the checkout page's wallet data, or nil without the wallet.
-func (s *Server) walletView(sess cartSession, now time.Time) *pages.WalletView {
+func (s *Server) walletView(sess httpx.Session, now time.Time) *pages.WalletView {
 	if s.wallet == nil {
 		return nil
 	}

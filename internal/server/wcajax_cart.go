@@ -54,7 +54,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	id, c, err := s.addToSession(r.Context(), sess, raw, r.FormValue("quantity"), nil)
 	var ce *cart.Error
 	if errors.As(err, &ce) {
@@ -65,27 +65,27 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 		s.wcCartFailed(w, "add_to_cart", err)
 		return
 	}
-	if !sess.viaToken {
-		s.setSessionCookie(w, sess.id, now.Add(s.cfg.CartLifetime))
+	if !sess.ViaToken {
+		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 	}
-	out, err := s.shapeCart(r.Context(), c, false, sess.currency)
+	out, err := s.shapeCart(r.Context(), c, false, sess.Currency)
 	if err != nil {
 		s.wcCartFailed(w, "add_to_cart", err)
 		return
 	}
-	s.wcFragmentsOf(w, r, sess.id, out)
+	s.wcFragmentsOf(w, r, sess.ID, out)
 }
 
 // addToSession adds quantity (absent or empty: 1) of the product or
 // variation rawID to the session's cart, with the chosen attributes (for a
 // variation's "any" attributes). It answers the parsed id (0 when it is not
 // a positive number) and a *cart.Error for a refusal, and the cart after the add.
-func (s *Server) addToSession(ctx context.Context, sess cartSession, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
+func (s *Server) addToSession(ctx context.Context, sess httpx.Session, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
 	id, qty, err := cart.ParseAdd(rawID, rawQty)
 	if err != nil {
 		return id, nil, err
 	}
-	c, _, err := s.carts.Add(ctx, sess.id, id, qty, chosen)
+	c, _, err := s.carts.Add(ctx, sess.ID, id, qty, chosen)
 	return id, c, err
 }
 
@@ -119,11 +119,11 @@ func (s *Server) wcAddRefused(w http.ResponseWriter, r *http.Request, id int64) 
 func (s *Server) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
 	now := s.now()
-	sess := s.cartSessionOf(r, now)
+	sess := s.CartSessionOf(r, now)
 	key := strings.TrimSpace(r.FormValue("cart_item_key"))
 	var err error = cart.ErrInvalidKey
-	if key != "" && (sess.viaCookie || sess.viaToken) {
-		err = s.carts.Remove(r.Context(), sess.id, key)
+	if key != "" && (sess.ViaCookie || sess.ViaToken) {
+		err = s.carts.Remove(r.Context(), sess.ID, key)
 	}
 	if errors.Is(err, cart.ErrInvalidKey) {
 		httpx.WCAjaxWrite(w, r, []byte(`{"success":false}`))
@@ -139,7 +139,7 @@ func (s *Server) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
 // wcRefreshedFragments answers get_refreshed_fragments. A request without a
 // session reads an empty cart and creates nothing.
 func (s *Server) wcRefreshedFragments(w http.ResponseWriter, r *http.Request) {
-	sess := s.cartSessionOf(r, s.now())
+	sess := s.CartSessionOf(r, s.now())
 	s.wcFragments(w, r, sess)
 }
 
@@ -151,9 +151,9 @@ func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
 
 // wcFragments renders the session's cart fragments, sets the cart cookies
 // that changed and answers the success body.
-func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess cartSession) {
-	id := sess.id
-	c, err := s.cartResponse(r.Context(), id, sess.currency)
+func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess httpx.Session) {
+	id := sess.ID
+	c, err := s.cartResponse(r.Context(), id, sess.Currency)
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
@@ -165,7 +165,7 @@ func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess cartSe
 func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *cartObject) {
 	// The mini cart's remove links carry the session's _wpnonce; the
 	// session is the one the cookie names (set by this answer when new).
-	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, NonceTickAt(s.now())))
+	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, httpx.NonceTickAt(s.now())))
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
