@@ -14,7 +14,7 @@
 #   scripts/calendar-go.sh DAYS [go test arguments]    (default: -count=1 ./...)
 #
 # e.g. VITRINE_TEST_POSTGRES=... scripts/calendar-go.sh 730 -count=1 -p 1 ./...
-# See docs/architecture.md, "Tests and the calendar".
+# See docs/decisions/0062-tests-calendar.md.
 set -euo pipefail
 days=${1:?usage: calendar-go.sh DAYS [go test arguments]}
 shift

@@ -46,7 +46,7 @@ var (
 // A count named without the original is written as it is only when no
 // order moved the stock since the version the edit names (or when it is
 // already the stored count); otherwise the save is refused with a
-// *StockConflict and changes nothing. docs/decisions/stock-admin-saves.md
+// *StockConflict and changes nothing. docs/decisions/0057-stock-admin-saves.md
 // says why.
 
 // StockEdit is how an admin save writes one product's or variation's

@@ -33,7 +33,7 @@ type Page struct {
 // denser brotli (quality 6). A page sent once (never stored) is compressed
 // on the request path, so it gets the package's faster encoder at level 3:
 // on a 64 KB product page about a quarter of quality 6's CPU for 10 % more
-// bytes (docs/benchmarks.md, "Compressing a page sent once").
+// bytes (docs/benchmarks.md, "Compression").
 var (
 	gzipPool       = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
 	brotliPool     = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, 6) }}

@@ -62,7 +62,7 @@ func ServeWorker(bundle string, in io.Reader, out io.Writer) error {
 
 // Workers renders in worker processes (vitrine render-worker), one VM
 // each: the same Render as Engine, without the one allocator lock all VMs
-// of a process share (docs/architecture.md, "Parallel renders"). Idle
+// of a process share (docs/decisions/0067-render-worker-processes.md). Idle
 // workers wait in a channel like the Engine's VMs. A worker that does not
 // answer within the timeout, or whose pipe breaks, is killed and replaced in
 // the background; that render fails (the page falls back to the client-

@@ -13,7 +13,7 @@ import (
 	"vitrine/internal/payment/paypal"
 )
 
-// The life of a wallet order (docs/architecture.md, "Wallet checkout"):
+// The life of a wallet order (docs/decisions/0045-wallet-payment-keys.md):
 //
 //	none → wallet_order_created → (approved) → capture_requested → paid
 //	                                              ↘ failed → wallet_order_created (declined: approve again)

@@ -4,8 +4,8 @@
 // ran on from there: what `make test` meets on a machine whose clock is
 // months or years ahead. Unset (as `make test` runs), it changes nothing.
 // Fake timers installed by a test start from the moved clock, as they would
-// from a moved machine clock. See docs/architecture.md, "Tests and the
-// calendar".
+// from a moved machine clock. See
+// docs/decisions/0062-tests-calendar.md.
 
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
 const target = env.VITRINE_TEST_DATE;
