@@ -16,6 +16,10 @@
 // so a page on another site cannot ride the login cookie. A visitor gets
 // 401 rest_not_logged_in, a customer 403 rest_forbidden.
 //
+// Every list answers in one way, WordPress's (page and per_page, the
+// X-WP-Total headers, search, filters, orderby and order), with its status
+// tabs and bulk actions, through one helper (list.go).
+//
 // Errors have WordPress's REST shape, {"code","message","data":{"status"}},
 // mapped from the services' errors in one place (errors.go). Every write
 // that succeeds is recorded in the audit log (audit.go).

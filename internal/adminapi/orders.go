@@ -226,7 +226,6 @@ func (a *API) detailOf(d *orders.Detail) detailJSON {
 func (a *API) ordersList(w http.ResponseWriter, r *http.Request, _ Staff) error {
 	var q orders.Query
 	var statuses []string
-	ctx := r.Context()
 	return List[*checkout.Order, orderJSON]{
 		Search:  &q.Search,
 		Filters: []Filter{Strings("status", &statuses)},
@@ -239,7 +238,7 @@ func (a *API) ordersList(w http.ResponseWriter, r *http.Request, _ Staff) error 
 			q.Offset, q.Limit = p.Offset(), p.PerPage
 			return a.d.Orders.List(ctx, q)
 		},
-		Row: func(o *checkout.Order) orderJSON { return orderOf(o, a.d.Currency(ctx, o.Currency)) },
+		Row: func(o *checkout.Order) orderJSON { return orderOf(o, a.d.Currency(r.Context(), o.Currency)) },
 	}.Serve(w, r)
 }
 

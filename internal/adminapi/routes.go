@@ -1,7 +1,9 @@
 package adminapi
 
 // routes is the admin API on one screen. Each capability adds its routes
-// here, every one wrapped in a.staff.
+// here, every one wrapped in a.staff. A list (paging, search, filters,
+// sort, status tabs, bulk actions) is declared with the list helper:
+// list.go's doc says how to add one.
 func (a *API) routes() {
 	const admin = "/wp-json/vitrine/v1/admin"
 	a.mux.HandleFunc("GET "+admin+"/me", a.staff(a.me))
