@@ -137,7 +137,7 @@ export function DataTable<Row extends { id: number }>(props: DataTableProps<Row>
   const rows = props.columns ? (
     <Table columns={props.columns} props={props} selection={props.bulk ? selection : null} rowLabel={rowLabel} />
   ) : (
-    <ul className={props.className ?? 'admin-list'} aria-label={label} aria-busy={data.loading || undefined}>
+    <ul className={['admin-list', props.className].filter(Boolean).join(' ')} aria-label={label} aria-busy={data.loading || undefined}>
       {data.rows.map((r) => (
         <li key={r.id}>{props.item(r)}</li>
       ))}

@@ -13,9 +13,9 @@ import type { ScreenProps } from '../../screens';
 import { StorageUse } from '../../ui/StorageUse';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
-import { Pager } from '../../ui/Pager';
+import { DataTable, type Tab } from '../../ui/DataTable';
+import { useListData, useListQuery } from '../../ui/list';
 import { formatDate } from '../../ui/format';
-import { pageOf, StatusTabs, statusOf, type Tab } from './StatusTabs';
 import './inbox.css';
 
 export interface MessageFile {
@@ -84,19 +84,14 @@ export function formatSize(n: number): string {
 
 export default function Messages({ location }: ScreenProps) {
   const { navigate } = useRouter();
-  const status = statusOf(location.search, TABS);
-  const page = pageOf(location.search);
-  const search = location.search.get('search') ?? '';
+  const query = useListQuery(location, { base: `${BASE}messages/`, statuses: TABS.map((t) => t.status) });
+  const { status, search, page } = query;
   const openParam = location.search.get('message') ?? '';
   const openId = /^\d+$/.test(openParam) ? Number(openParam) : null;
-  const [query, setQuery] = useState(search);
-  const [items, setItems] = useState<AdminMessage[]>([]);
-  const [total, setTotal] = useState(0);
-  const [totalPages, setTotalPages] = useState(0);
+  const url = withQuery(MESSAGES_PATH, { status, search, page, per_page: PER_PAGE });
+  const data = useListData<AdminMessage>(url);
+  const { setRows: setItems, reload } = data;
   const [counts, setCounts] = useState<Record<string, number> | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<AdminError | null>(null);
-  const [reload, setReload] = useState(0);
   const { notices, push, dismiss } = useNotices();
   const statusLine = useRef<HTMLParagraphElement>(null);
 
@@ -106,36 +101,8 @@ export default function Messages({ location }: ScreenProps) {
   }, []);
 
   useEffect(() => {
-    let live = true;
-    setLoading(true);
-    setLoadError(null);
-    void adminCall<AdminMessage[]>('GET', withQuery(MESSAGES_PATH, { status, search, page, per_page: PER_PAGE })).then((r) => {
-      if (!live) return;
-      setLoading(false);
-      if (!r.ok) {
-        setLoadError(r.error);
-        setItems([]);
-        return;
-      }
-      setItems(r.data);
-      setTotal(r.total ?? r.data.length);
-      setTotalPages(r.totalPages ?? 1);
-    });
     void loadCounts();
-    return () => {
-      live = false;
-    };
-  }, [status, search, page, reload, loadCounts]);
-
-  useEffect(() => setQuery(search), [search]);
-
-  const href = (q: { status?: string; search?: string; page?: number; message?: number | null }) =>
-    withQuery(`${BASE}messages/`, {
-      status: q.status ?? status,
-      search: q.search ?? search,
-      page: (q.page ?? page) > 1 ? (q.page ?? page) : undefined,
-      message: q.message === null ? undefined : (q.message ?? openId ?? undefined),
-    });
+  }, [url, data.generation, loadCounts]);
 
   // The pane opened or changed a message: the list and the counts follow.
   const changed = useCallback(
@@ -143,14 +110,14 @@ export default function Messages({ location }: ScreenProps) {
       setItems((list) => list.map((i) => (i.id === m.id ? { ...i, status: m.status, replies: m.replies } : i)));
       void loadCounts();
     },
-    [loadCounts],
+    [loadCounts, setItems],
   );
 
   // A message left the view (trash, delete): back to the list.
   const gone = (text: string) => {
     push('success', text);
-    navigate(href({ message: null }), { replace: true });
-    setReload((n) => n + 1);
+    navigate(query.href(), { replace: true });
+    reload();
     window.setTimeout(() => statusLine.current?.focus(), 0);
   };
 
@@ -160,60 +127,43 @@ export default function Messages({ location }: ScreenProps) {
         Contact messages
       </h2>
       <Notices notices={notices} dismiss={dismiss} />
-      <StatusTabs base="messages" label="Messages by status" tabs={TABS} current={status} counts={counts} />
-      <StorageUse part="contact_files" label="Contact files" refresh={counts} />
-      <form
-        role="search"
-        className="inbox-search admin-toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(href({ search: query.trim(), page: 1, message: null }));
-        }}
-      >
-        <Field label="Search messages">{(p) => <input {...p} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />}</Field>
-        <button type="submit">Search</button>
-      </form>
-      {loadError ? (
-        <div role="alert" className="admin-notice admin-notice--error">
-          <p>{loadError.message}</p>
-        </div>
-      ) : null}
-      <div className="inbox-panes">
-        <div>
-          <p ref={statusLine} tabIndex={-1} aria-live="polite" className="admin-list-status">
-            {loading ? 'Loading…' : `${total} ${total === 1 ? 'message' : 'messages'}${search ? ` matching “${search}”` : ''}.`}
-          </p>
-          <ul className="inbox-list inbox-messages" aria-label="Messages" aria-busy={loading || undefined}>
-            {items.map((m) => (
-              <li key={m.id}>
-                <Link to={href({ message: m.id })} className="inbox-item" aria-current={m.id === openId ? 'true' : undefined}>
-                  <span className={m.status === 'new' ? 'inbox-unread' : undefined}>{m.name || m.email || 'A visitor'}</span>{' '}
-                  {m.status === 'new' ? <span className="inbox-badge">New</span> : null}
-                  {m.status === 'replied' ? <span className="inbox-badge inbox-badge--approved">Replied</span> : null}
-                  <br />
-                  <span className={m.status === 'new' ? 'inbox-unread' : undefined}>{m.subject}</span>
-                  <br />
-                  <span className="inbox-meta">
-                    {m.excerpt}
-                    <br />
-                    <time dateTime={m.date}>{formatDate(m.date)}</time>
-                    {m.files.length > 0 ? ` · ${m.files.length} ${m.files.length === 1 ? 'attachment' : 'attachments'}` : ''}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          {!loading && items.length === 0 && !loadError ? <p>No messages here.</p> : null}
-          <Pager page={page} totalPages={totalPages} onPage={(p) => navigate(href({ page: p, message: null }))} label="Messages pages" />
-        </div>
-        <div>
-          {openId ? (
+      <DataTable
+        label="Messages"
+        noun={{ one: 'message', many: 'messages' }}
+        query={query}
+        data={data}
+        className="inbox-list inbox-messages"
+        tabs={{ label: 'Messages by status', items: TABS, counts }}
+        intro={<StorageUse part="contact_files" label="Contact files" refresh={counts} />}
+        search={{ label: 'Search messages' }}
+        empty="No messages here."
+        statusRef={statusLine}
+        pagerLabel="Messages pages"
+        item={(m) => (
+          // The list's query stays in the link: reading a message keeps the list as it was.
+          <Link to={query.href({ message: m.id })} className="inbox-item" aria-current={m.id === openId ? 'true' : undefined}>
+            <span className={m.status === 'new' ? 'inbox-unread' : undefined}>{m.name || m.email || 'A visitor'}</span>{' '}
+            {m.status === 'new' ? <span className="inbox-badge">New</span> : null}
+            {m.status === 'replied' ? <span className="inbox-badge inbox-badge--approved">Replied</span> : null}
+            <br />
+            <span className={m.status === 'new' ? 'inbox-unread' : undefined}>{m.subject}</span>
+            <br />
+            <span className="inbox-meta">
+              {m.excerpt}
+              <br />
+              <time dateTime={m.date}>{formatDate(m.date)}</time>
+              {m.files.length > 0 ? ` · ${m.files.length} ${m.files.length === 1 ? 'attachment' : 'attachments'}` : ''}
+            </span>
+          </Link>
+        )}
+        aside={
+          openId ? (
             <Reader key={openId} id={openId} onChange={changed} onGone={gone} push={push} />
           ) : (
             <p className="admin-card">Choose a message in the list to read it.</p>
-          )}
-        </div>
-      </div>
+          )
+        }
+      />
     </section>
   );
 }

@@ -6,14 +6,14 @@
 // when it opens, the review when the reply is saved.
 
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { adminCall, paramError, withQuery, type AdminError } from '../../api';
-import { BASE, Link, useRouter } from '../../router';
+import { adminCall, paramError, withQuery } from '../../api';
+import { BASE, Link } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
-import { Pager } from '../../ui/Pager';
+import { DataTable, type Tab } from '../../ui/DataTable';
+import { useListData, useListQuery } from '../../ui/list';
 import { formatDate } from '../../ui/format';
-import { pageOf, StatusTabs, statusOf, type Tab } from './StatusTabs';
 import './inbox.css';
 
 export interface AdminReview {
@@ -75,20 +75,14 @@ function inView(view: string, status: string): boolean {
 }
 
 export default function Reviews({ location }: ScreenProps) {
-  const { navigate } = useRouter();
-  const status = statusOf(location.search, TABS);
-  const page = pageOf(location.search);
-  const search = location.search.get('search') ?? '';
+  const query = useListQuery(location, { base: `${BASE}reviews/`, statuses: TABS.map((t) => t.status), filters: ['product'] });
+  const { status, search, page } = query;
   // ?product=ID shows one product's reviews (a link from its edit screen).
-  const productParam = location.search.get('product') ?? '';
-  const product = /^\d+$/.test(productParam) ? productParam : '';
-  const [query, setQuery] = useState(search);
-  const [items, setItems] = useState<AdminReview[]>([]);
-  const [total, setTotal] = useState(0);
-  const [totalPages, setTotalPages] = useState(0);
+  const product = /^\d+$/.test(query.filter('product')) ? query.filter('product') : '';
+  const url = withQuery(REVIEWS_PATH, { status, search, product, page, per_page: PER_PAGE });
+  const data = useListData<AdminReview>(url);
+  const { rows: items, setRows: setItems, setTotal } = data;
   const [counts, setCounts] = useState<Record<string, number> | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<AdminError | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [replying, setReplying] = useState<number | null>(null);
   const { notices, push, dismiss } = useNotices();
@@ -102,28 +96,8 @@ export default function Reviews({ location }: ScreenProps) {
   }, []);
 
   useEffect(() => {
-    let live = true;
-    setLoading(true);
-    setLoadError(null);
-    void adminCall<AdminReview[]>('GET', withQuery(REVIEWS_PATH, { status, search, product, page, per_page: PER_PAGE })).then((r) => {
-      if (!live) return;
-      setLoading(false);
-      if (!r.ok) {
-        setLoadError(r.error);
-        setItems([]);
-        return;
-      }
-      setItems(r.data);
-      setTotal(r.total ?? r.data.length);
-      setTotalPages(r.totalPages ?? 1);
-    });
     void loadCounts();
-    return () => {
-      live = false;
-    };
-  }, [status, search, product, page, loadCounts]);
-
-  useEffect(() => setQuery(search), [search]);
+  }, [url, data.generation, loadCounts]);
 
   // Focus after an action changed the list.
   useEffect(() => {
@@ -133,11 +107,6 @@ export default function Reviews({ location }: ScreenProps) {
     if (f === 'list') statusLine.current?.focus();
     else refs.current.get(f)?.focus();
   }, [items, replying]);
-
-  const go = (q: { status?: string; search?: string; page?: number; product?: string }) => {
-    const next = { status: q.status ?? status, search: q.search ?? search, product: q.product ?? product, page: q.page && q.page > 1 ? q.page : undefined };
-    navigate(withQuery(`${BASE}reviews/`, next));
-  };
 
   const act = async (r: AdminReview, action: Action) => {
     setBusy(r.id);
@@ -184,110 +153,100 @@ export default function Reviews({ location }: ScreenProps) {
     }
   };
 
-  const submitSearch = (e: FormEvent) => {
-    e.preventDefault();
-    go({ search: query.trim(), page: 1 });
-  };
-
   return (
     <section aria-labelledby="reviews-heading">
       <h2 id="reviews-heading" className="screen-reader-text">
         Product reviews
       </h2>
       <Notices notices={notices} dismiss={dismiss} />
-      <StatusTabs base="reviews" label="Reviews by status" tabs={TABS} current={status} counts={counts} />
-      <form role="search" className="inbox-search admin-toolbar" onSubmit={submitSearch}>
-        <Field label="Search reviews">{(p) => <input {...p} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />}</Field>
-        <button type="submit">Search</button>
-      </form>
-      {product ? (
-        <p>
-          Showing the reviews of one product{items[0] ? ` (${items[0].product_name})` : ''}.{' '}
-          <Link to={withQuery(`${BASE}reviews/`, { status, search })}>Show the reviews of every product</Link>
-        </p>
-      ) : null}
-      {loadError ? (
-        <div role="alert" className="admin-notice admin-notice--error">
-          <p>{loadError.message}</p>
-        </div>
-      ) : null}
-      <p ref={statusLine} tabIndex={-1} aria-live="polite" className="admin-list-status">
-        {loading ? 'Loading…' : `${total} ${total === 1 ? 'review' : 'reviews'}${search ? ` matching “${search}”` : ''}.`}
-      </p>
-      {!loading && items.length === 0 && !loadError ? <p>{status === 'hold' ? 'No review is waiting for moderation.' : 'No reviews here.'}</p> : null}
-      <ol className="inbox-list" aria-busy={loading || undefined}>
-        {items.map((r) => (
-          <li key={r.id}>
-            <article
-              className="inbox-item"
-              tabIndex={-1}
-              aria-labelledby={`review-${r.id}-title`}
-              ref={(el) => {
-                if (el) refs.current.set(r.id, el);
-                else refs.current.delete(r.id);
-              }}
-            >
-              <h3 id={`review-${r.id}-title`}>
-                {r.reviewer} on{' '}
-                {r.product_permalink ? (
-                  <a href={r.product_permalink} target="_blank" rel="noreferrer">
-                    {r.product_name}
-                    <span className="screen-reader-text"> (opens the product page in a new tab)</span>
-                  </a>
+      <DataTable
+        label="Reviews"
+        noun={{ one: 'review', many: 'reviews' }}
+        query={query}
+        data={data}
+        className="inbox-list"
+        tabs={{ label: 'Reviews by status', items: TABS, counts }}
+        search={{ label: 'Search reviews' }}
+        filters={
+          product ? (
+            <p>
+              Showing the reviews of one product{items[0] ? ` (${items[0].product_name})` : ''}.{' '}
+              <Link to={query.href({ product: undefined })}>Show the reviews of every product</Link>
+            </p>
+          ) : null
+        }
+        empty={status === 'hold' ? 'No review is waiting for moderation.' : 'No reviews here.'}
+        statusRef={statusLine}
+        pagerLabel="Reviews pages"
+        item={(r) => (
+              <article
+                className="inbox-item"
+                tabIndex={-1}
+                aria-labelledby={`review-${r.id}-title`}
+                ref={(el) => {
+                  if (el) refs.current.set(r.id, el);
+                  else refs.current.delete(r.id);
+                }}
+              >
+                <h3 id={`review-${r.id}-title`}>
+                  {r.reviewer} on{' '}
+                  {r.product_permalink ? (
+                    <a href={r.product_permalink} target="_blank" rel="noreferrer">
+                      {r.product_name}
+                      <span className="screen-reader-text"> (opens the product page in a new tab)</span>
+                    </a>
+                  ) : (
+                    r.product_name
+                  )}
+                </h3>
+                <p className="inbox-meta">
+                  {status === 'all' ? <span className={`inbox-badge inbox-badge--${r.status}`}>{r.status === 'hold' ? 'Pending' : 'Approved'}</span> : null}{' '}
+                  {r.rating > 0 ? (
+                    <span>
+                      <span aria-hidden="true">{'★'.repeat(r.rating) + '☆'.repeat(5 - r.rating)}</span>
+                      <span className="screen-reader-text">Rated {r.rating} of 5</span>
+                    </span>
+                  ) : (
+                    'No rating'
+                  )}{' '}
+                  · {r.reviewer_email}
+                  {r.verified ? ' · verified owner' : ''} · <time dateTime={r.date_created + 'Z'}>{formatDate(r.date_created + 'Z')}</time>
+                </p>
+                <div className="inbox-text" dangerouslySetInnerHTML={{ __html: r.review }} />
+                {r.reply ? (
+                  <div className="inbox-reply">
+                    <p>
+                      <strong>Shop reply</strong> by {r.reply.author} · <time dateTime={r.reply.date}>{formatDate(r.reply.date)}</time>
+                    </p>
+                    <p className="inbox-reply__text">{r.reply.text}</p>
+                  </div>
+                ) : null}
+                {replying === r.id ? (
+                  <ReplyForm
+                    review={r}
+                    onDone={(after, removed) => replied(r, after, removed)}
+                    onCancel={() => {
+                      focusNext.current = r.id;
+                      setReplying(null);
+                    }}
+                  />
                 ) : (
-                  r.product_name
+                  <div className="inbox-actions" role="group" aria-label={`Actions for the review by ${r.reviewer}`}>
+                    {r.status === 'hold' || r.status === 'approved' ? (
+                      <button type="button" className="admin-primary" disabled={busy === r.id} onClick={() => setReplying(r.id)}>
+                        {r.reply ? 'Edit reply' : r.status === 'hold' ? 'Approve and reply' : 'Reply'}
+                      </button>
+                    ) : null}
+                    {actionsFor(r.status).map(([action, label]) => (
+                      <button key={action} type="button" className={action === 'delete' || action === 'spam' ? 'admin-danger' : undefined} disabled={busy === r.id} onClick={() => void act(r, action)}>
+                        {label}
+                      </button>
+                    ))}
+                  </div>
                 )}
-              </h3>
-              <p className="inbox-meta">
-                {status === 'all' ? <span className={`inbox-badge inbox-badge--${r.status}`}>{r.status === 'hold' ? 'Pending' : 'Approved'}</span> : null}{' '}
-                {r.rating > 0 ? (
-                  <span>
-                    <span aria-hidden="true">{'★'.repeat(r.rating) + '☆'.repeat(5 - r.rating)}</span>
-                    <span className="screen-reader-text">Rated {r.rating} of 5</span>
-                  </span>
-                ) : (
-                  'No rating'
-                )}{' '}
-                · {r.reviewer_email}
-                {r.verified ? ' · verified owner' : ''} · <time dateTime={r.date_created + 'Z'}>{formatDate(r.date_created + 'Z')}</time>
-              </p>
-              <div className="inbox-text" dangerouslySetInnerHTML={{ __html: r.review }} />
-              {r.reply ? (
-                <div className="inbox-reply">
-                  <p>
-                    <strong>Shop reply</strong> by {r.reply.author} · <time dateTime={r.reply.date}>{formatDate(r.reply.date)}</time>
-                  </p>
-                  <p className="inbox-reply__text">{r.reply.text}</p>
-                </div>
-              ) : null}
-              {replying === r.id ? (
-                <ReplyForm
-                  review={r}
-                  onDone={(after, removed) => replied(r, after, removed)}
-                  onCancel={() => {
-                    focusNext.current = r.id;
-                    setReplying(null);
-                  }}
-                />
-              ) : (
-                <div className="inbox-actions" role="group" aria-label={`Actions for the review by ${r.reviewer}`}>
-                  {r.status === 'hold' || r.status === 'approved' ? (
-                    <button type="button" className="admin-primary" disabled={busy === r.id} onClick={() => setReplying(r.id)}>
-                      {r.reply ? 'Edit reply' : r.status === 'hold' ? 'Approve and reply' : 'Reply'}
-                    </button>
-                  ) : null}
-                  {actionsFor(r.status).map(([action, label]) => (
-                    <button key={action} type="button" className={action === 'delete' || action === 'spam' ? 'admin-danger' : undefined} disabled={busy === r.id} onClick={() => void act(r, action)}>
-                      {label}
-                    </button>
-                  ))}
-                </div>
-              )}
-            </article>
-          </li>
-        ))}
-      </ol>
-      <Pager page={page} totalPages={totalPages} onPage={(p) => go({ page: p })} label="Reviews pages" />
+              </article>
+        )}
+      />
     </section>
   );
 }
