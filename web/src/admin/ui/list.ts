@@ -3,7 +3,7 @@
 // so a filtered list can be bookmarked, shared, reloaded, and Back returns
 // to it; the rows are server state, fetched for that address.
 
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { adminCall, withQuery, type AdminError } from '../api';
 import { useRouter, type Location } from '../router';
 
@@ -111,10 +111,12 @@ export interface ListData<Row> {
 }
 
 export interface FetchedList<Row> extends ListData<Row> {
+  /** The address the rows came from. */
+  url: string;
   /** For a screen that changes a row in place (a review approved) or takes it out. */
   setRows: (f: (rows: Row[]) => Row[]) => void;
   setTotal: (f: (n: number) => number) => void;
-  /** Counts each request: what depends on the list (its status counts) loads again with it. */
+  /** Counts the reloads: with url, it says when the list was asked for again. */
   generation: number;
 }
 
@@ -153,5 +155,29 @@ export function useListData<Row>(url: string): FetchedList<Row> {
   }, [url, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { rows, total, totalPages, loading, error, reload, setRows, setTotal, generation };
+  return { rows, total, totalPages, loading, error, reload, setRows, setTotal, url, generation };
+}
+
+/**
+ * The status tabs' counts: GET path, shaped by toCounts, again with every
+ * load of the list (an action that moves rows between tabs reloads it) and
+ * on reload (for an action that changes one row in place). null until the
+ * first answer: a tab shows no count rather than a wrong one.
+ */
+export function useCounts<T>(path: string, toCounts: (data: T) => Record<string, number>, list: Pick<FetchedList<unknown>, 'url' | 'generation'>): { counts: Record<string, number> | null; reload: () => void } {
+  const [counts, setCounts] = useState<Record<string, number> | null>(null);
+  const [asked, setAsked] = useState(0);
+  const shape = useRef(toCounts);
+  shape.current = toCounts;
+  useEffect(() => {
+    let live = true;
+    void adminCall<T>('GET', path).then((r) => {
+      if (live && r.ok) setCounts(shape.current(r.data));
+    });
+    return () => {
+      live = false;
+    };
+  }, [path, list.url, list.generation, asked]);
+  const reload = useCallback(() => setAsked((n) => n + 1), []);
+  return { counts, reload };
 }

@@ -14,7 +14,7 @@ import { StorageUse } from '../../ui/StorageUse';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { DataTable, type Tab } from '../../ui/DataTable';
-import { useListData, useListQuery } from '../../ui/list';
+import { useCounts, useListData, useListQuery } from '../../ui/list';
 import { formatDate } from '../../ui/format';
 import './inbox.css';
 
@@ -82,33 +82,26 @@ export function formatSize(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** All counts what is not in the trash. */
+const withAll = (c: Record<string, number>) => ({ ...c, all: (c.new ?? 0) + (c.read ?? 0) + (c.replied ?? 0) });
+
 export default function Messages({ location }: ScreenProps) {
   const { navigate } = useRouter();
   const query = useListQuery(location, { base: `${BASE}messages/`, statuses: TABS.map((t) => t.status) });
   const { status, search, page } = query;
   const openParam = location.search.get('message') ?? '';
   const openId = /^\d+$/.test(openParam) ? Number(openParam) : null;
-  const url = withQuery(MESSAGES_PATH, { status, search, page, per_page: PER_PAGE });
-  const data = useListData<AdminMessage>(url);
+  const data = useListData<AdminMessage>(withQuery(MESSAGES_PATH, { status, search, page, per_page: PER_PAGE }));
   const { setRows: setItems, reload } = data;
-  const [counts, setCounts] = useState<Record<string, number> | null>(null);
+  const { counts, reload: loadCounts } = useCounts(`${MESSAGES_PATH}/counts`, withAll, data);
   const { notices, push, dismiss } = useNotices();
   const statusLine = useRef<HTMLParagraphElement>(null);
-
-  const loadCounts = useCallback(async () => {
-    const r = await adminCall<Record<string, number>>('GET', `${MESSAGES_PATH}/counts`);
-    if (r.ok) setCounts({ ...r.data, all: (r.data.new ?? 0) + (r.data.read ?? 0) + (r.data.replied ?? 0) });
-  }, []);
-
-  useEffect(() => {
-    void loadCounts();
-  }, [url, data.generation, loadCounts]);
 
   // The pane opened or changed a message: the list and the counts follow.
   const changed = useCallback(
     (m: AdminMessage) => {
       setItems((list) => list.map((i) => (i.id === m.id ? { ...i, status: m.status, replies: m.replies } : i)));
-      void loadCounts();
+      loadCounts();
     },
     [loadCounts, setItems],
   );

@@ -5,14 +5,14 @@
 // work continues: the next review when one leaves the list, the reply box
 // when it opens, the review when the reply is saved.
 
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { adminCall, paramError, withQuery } from '../../api';
 import { BASE, Link } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { DataTable, type Tab } from '../../ui/DataTable';
-import { useListData, useListQuery } from '../../ui/list';
+import { useCounts, useListData, useListQuery } from '../../ui/list';
 import { formatDate } from '../../ui/format';
 import './inbox.css';
 
@@ -74,30 +74,23 @@ function inView(view: string, status: string): boolean {
   return view === status || (view === 'all' && (status === 'hold' || status === 'approved'));
 }
 
+/** All counts the reviews shown on the shop or waiting to be. */
+const withAll = (c: Record<string, number>) => ({ ...c, all: (c.hold ?? 0) + (c.approved ?? 0) });
+
 export default function Reviews({ location }: ScreenProps) {
   const query = useListQuery(location, { base: `${BASE}reviews/`, statuses: TABS.map((t) => t.status), filters: ['product'] });
   const { status, search, page } = query;
   // ?product=ID shows one product's reviews (a link from its edit screen).
   const product = /^\d+$/.test(query.filter('product')) ? query.filter('product') : '';
-  const url = withQuery(REVIEWS_PATH, { status, search, product, page, per_page: PER_PAGE });
-  const data = useListData<AdminReview>(url);
+  const data = useListData<AdminReview>(withQuery(REVIEWS_PATH, { status, search, product, page, per_page: PER_PAGE }));
   const { rows: items, setRows: setItems, setTotal } = data;
-  const [counts, setCounts] = useState<Record<string, number> | null>(null);
+  const { counts, reload: loadCounts } = useCounts(REVIEW_COUNTS_PATH, withAll, data);
   const [busy, setBusy] = useState<number | null>(null);
   const [replying, setReplying] = useState<number | null>(null);
   const { notices, push, dismiss } = useNotices();
   const refs = useRef(new Map<number, HTMLElement>());
   const statusLine = useRef<HTMLParagraphElement>(null);
   const focusNext = useRef<number | 'list' | null>(null);
-
-  const loadCounts = useCallback(async () => {
-    const r = await adminCall<Record<string, number>>('GET', REVIEW_COUNTS_PATH);
-    if (r.ok) setCounts({ ...r.data, all: (r.data.hold ?? 0) + (r.data.approved ?? 0) });
-  }, []);
-
-  useEffect(() => {
-    void loadCounts();
-  }, [url, data.generation, loadCounts]);
 
   // Focus after an action changed the list.
   useEffect(() => {
@@ -120,7 +113,7 @@ export default function Reviews({ location }: ScreenProps) {
       return;
     }
     push('success', DONE[action](r.reviewer));
-    void loadCounts();
+    loadCounts();
     if (action !== 'delete' && inView(status, action)) {
       const updated = res.data as AdminReview;
       focusNext.current = r.id;
@@ -137,7 +130,7 @@ export default function Reviews({ location }: ScreenProps) {
 
   const replied = (before: AdminReview, after: AdminReview, removed: boolean) => {
     setReplying(null);
-    void loadCounts();
+    loadCounts();
     if (removed) push('success', `The reply to ${before.reviewer} was removed.`);
     else if (before.status === 'hold') push('success', `The review by ${before.reviewer} was approved and your reply saved; both show on the product page.`);
     else push('success', `Your reply to ${before.reviewer} was saved; it shows under the review on the product page.`);

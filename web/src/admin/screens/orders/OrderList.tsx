@@ -3,12 +3,11 @@
 // lives in the address (?status=&search=&paged=), so a filtered list can be
 // bookmarked and Back returns to it; the result count is announced.
 
-import { useEffect, useState } from 'react';
 import { adminCall, withQuery } from '../../api';
 import { BASE, Link } from '../../router';
 import type { Location } from '../../router';
 import { DataTable, eachRow, type BulkAction, type Column } from '../../ui/DataTable';
-import { useListData, useListQuery } from '../../ui/list';
+import { useCounts, useListData, useListQuery } from '../../ui/list';
 import { formatDate, formatMoney } from '../../ui/format';
 import { customerName, ORDERS_PATH, STATUS_LABELS, statusLabel, TOTALS_PATH, type OrderSummary } from './types';
 
@@ -44,26 +43,18 @@ const BULK: BulkAction[] = [
   { value: 'cancelled', label: 'Change status to cancelled', done: 'cancelled', confirm: { danger: true, warning: 'Their items go back in stock.' } },
 ];
 
+/** The totals report as tab counts: every status, and All their sum. */
+function tabCounts(totals: { slug: string; total: number }[]): Record<string, number> {
+  const by = Object.fromEntries(totals.map((t) => [t.slug, t.total]));
+  return Object.fromEntries([['', totals.reduce((a, t) => a + t.total, 0)], ...TABS.map((s) => [s, by[s] ?? 0])]);
+}
+
 export function OrderList({ location }: { location: Location }) {
   const query = useListQuery(location, { base: BASE + 'orders/', statuses: STATUSES });
   const { status, search, page } = query;
   const url = withQuery(ORDERS_PATH, { status, search, page, per_page: PER_PAGE });
   const data = useListData<OrderSummary>(url);
-  const [counts, setCounts] = useState<Record<string, number>>({});
-
-  // The tab counts follow every load of the list (a bulk change moves orders between tabs).
-  useEffect(() => {
-    let live = true;
-    void adminCall<{ slug: string; total: number }[]>('GET', TOTALS_PATH).then((r) => {
-      if (live && r.ok) setCounts(Object.fromEntries(r.data.map((t) => [t.slug, t.total])));
-    });
-    return () => {
-      live = false;
-    };
-  }, [url, data.generation]);
-
-  const all = Object.values(counts).reduce((a, b) => a + b, 0);
-  const tabCounts = Object.fromEntries([['', all], ...TABS.map((s) => [s, counts[s] ?? 0])]);
+  const { counts } = useCounts(TOTALS_PATH, tabCounts, data);
   const shown = status ? (STATUS_LABELS[status]?.toLowerCase() ?? status) : '';
   const n = data.total;
 
@@ -80,7 +71,7 @@ export function OrderList({ location }: { location: Location }) {
         columns={COLUMNS}
         rowLabel={orderName}
         className="orders-table"
-        tabs={{ label: 'Order statuses', items: [{ status: '', label: 'All' }, ...TABS.map((s) => ({ status: s, label: STATUS_LABELS[s] }))], counts: tabCounts }}
+        tabs={{ label: 'Order statuses', items: [{ status: '', label: 'All' }, ...TABS.map((s) => ({ status: s, label: STATUS_LABELS[s] }))], counts }}
         search={{ label: 'Search orders', hint: "An order number, a customer's name or email.", maxLength: 100 }}
         bulk={{ actions: BULK, run: (to, rows) => eachRow(rows, (o) => adminCall('PUT', `${ORDERS_PATH}/${o.id}`, { status: to })) }}
         empty={search ? 'No order matches this search.' : 'No orders yet.'}

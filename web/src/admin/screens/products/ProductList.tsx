@@ -9,7 +9,7 @@ import { adminCall, withQuery } from '../../api';
 import { BASE, Link, type Location } from '../../router';
 import { DataTable, type BulkAction, type Column } from '../../ui/DataTable';
 import { Field } from '../../ui/Field';
-import { useListData, useListQuery, type ListOptions } from '../../ui/list';
+import { useCounts, useListData, useListQuery, type ListOptions } from '../../ui/list';
 import { formatDate, formatMoney } from '../../ui/format';
 import { ADMIN, PRODUCTS, STATUS_LABELS, STOCK_LABELS, TYPE_LABELS, categoryTree, type Category, type Product } from './types';
 import './products.css';
@@ -92,6 +92,11 @@ function columns(currency: string): Column<Product>[] {
   ];
 }
 
+/** The counts answer as the views' counts ("all" is All's). */
+function viewCounts(c: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(VIEWS.map(([s]) => [s, (s ? c[s] : c.all) ?? 0]));
+}
+
 export function ProductList({ currency, location }: { currency: string; location: Location }) {
   const query = useListQuery(location, OPTIONS);
   const { status, search, page, sort, filter } = query;
@@ -107,19 +112,8 @@ export function ProductList({ currency, location }: { currency: string; location
     per_page: PER_PAGE,
   });
   const data = useListData<Product>(url);
-  const [counts, setCounts] = useState<Record<string, number> | null>(null);
+  const { counts } = useCounts(ADMIN + '/products/counts', viewCounts, data);
   const [cats, setCats] = useState<Category[]>([]);
-
-  // The views' counts follow every load of the list (a bulk action moves products between them).
-  useEffect(() => {
-    let live = true;
-    void adminCall<Record<string, number>>('GET', ADMIN + '/products/counts').then((r) => {
-      if (live && r.ok) setCounts(Object.fromEntries(VIEWS.map(([s]) => [s, (s ? r.data[s] : r.data.all) ?? 0])));
-    });
-    return () => {
-      live = false;
-    };
-  }, [url, data.generation]);
 
   useEffect(() => {
     void adminCall<Category[]>('GET', PRODUCTS + '/categories').then((r) => r.ok && setCats(r.data));
