@@ -1,8 +1,8 @@
 // Accessibility: axe finds no serious or critical violation, and the skip link works.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
@@ -18,45 +18,19 @@ const SCANS = [
   { path: '/this-page-does-not-exist/', viewport: DESKTOP, status: 404 },
 ];
 
-function describe(violations) {
-  return violations
-    .map(
-      (v) =>
-        `- [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
-        v.nodes
-          .slice(0, 8)
-          .map((n) => `    ${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`)
-          .join('\n'),
-    )
-    .join('\n');
-}
-
 for (const { path, viewport, status = 200 } of SCANS) {
   test(`axe: no serious or critical violations on ${path} at ${viewport.width}px`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       const res = await page.goto(path);
       assert.equal(res.status(), status);
       await page.waitForLoadState('networkidle');
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.ok(results.passes.length > 0, 'axe ran its rules');
-      assert.deepEqual(
-        bad.map((v) => v.id),
-        [],
-        `axe violations on ${path} at ${viewport.width}px:\n${describe(bad)}`,
-      );
-    } finally {
-      await context.close();
-    }
+      await assertAccessible(page, `${path} at ${viewport.width}px`);
+    });
   });
 }
 
 test('Tab from the top of the product page focuses "Skip to content", which moves focus into main', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.goto('/product/classic-tee/');
     await page.waitForLoadState('networkidle');
     await page.keyboard.press('Tab');
@@ -80,7 +54,5 @@ test('Tab from the top of the product page focuses "Skip to content", which move
     // The next Tab continues inside the content, not back in the header.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => !!document.activeElement?.closest('main')), true, 'next Tab stop is in main');
-  } finally {
-    await context.close();
-  }
+  });
 });

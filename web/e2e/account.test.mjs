@@ -8,23 +8,16 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
-import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived, seriousViolations } from './checkout-helpers.mjs';
+import { fillLogin, register } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { holdRequests, useShop } from './server.mjs';
+import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 import { assertUsable, WIDTHS } from './visible.mjs';
 
 // Every test registers from 127.0.0.1: the per-address registration
 // limit (internal/server tests cover it) is off here.
 const shop = useShop({ args: ['--register-rate-limit', '0'] });
 const PASSWORD = 'a long passphrase for the tests';
-
-async function scan(page, label, include) {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const results = await builder.analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
 
 /** RFC 6238 code (SHA-1, 6 digits, 30 s) for a base32 secret at time t (ms). */
 function totp(secret, t = Date.now()) {
@@ -50,20 +43,6 @@ function email() {
   return `shopper${seq}.${Date.now()}@example.com`;
 }
 
-async function register(page, address) {
-  await page.goto('/my-account/');
-  await page.locator('#reg_email').fill(address);
-  await page.locator('#reg_password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button[name=register]').click()]);
-  // New or taken, registration answers alike and logs nobody in: the
-  // notice, then an ordinary login.
-  await page.getByText('If you are new here, your account is ready').waitFor();
-  await page.locator('#username').fill(address);
-  await page.locator('#password').fill(PASSWORD);
-  await page.locator('button[name=login]').click();
-  await page.getByText('Hello').waitFor();
-}
-
 async function logOut(page) {
   await page.goto('/my-account/');
   await Promise.all([
@@ -73,26 +52,18 @@ async function logOut(page) {
   await page.locator('#username').waitFor();
 }
 
-async function fillLogin(page, login, password) {
-  await page.goto('/my-account/');
-  await page.locator('#username').fill(login);
-  await page.locator('#password').fill(password);
-}
-
 test('register, see the dashboard, log out, log in again with the keyboard only', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page, context) => {
     const address = email();
     await page.goto('/my-account/');
-    await scan(page, 'login and registration page');
-    await register(page, address);
+    await assertAccessible(page, 'login and registration page');
+    await register(page, address, PASSWORD);
     const cookies = await context.cookies();
     const login = cookies.find((c) => c.name.startsWith('wordpress_logged_in_'));
     assert.ok(login, 'a login cookie');
     assert.equal(login.httpOnly, true);
     assert.equal(login.sameSite, 'Lax');
-    await scan(page, 'dashboard');
+    await assertAccessible(page, 'dashboard');
     await logOut(page);
     assert.equal((await context.cookies()).some((c) => c.name.startsWith('wordpress_logged_in_')), false, 'logged out');
 
@@ -105,9 +76,7 @@ test('register, see the dashboard, log out, log in again with the keyboard only'
     await page.keyboard.type(PASSWORD);
     await Promise.all([page.waitForURL(/\/my-account\/$/), page.keyboard.press('Enter')]);
     await page.getByText('Hello').waitFor();
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 async function expectFocused(page, selector) {
@@ -117,9 +86,7 @@ async function expectFocused(page, selector) {
 
 for (const [size, viewport] of WIDTHS) {
   test(`at ${size} the login form's fields and button are on screen and uncovered`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       await page.goto('/my-account/');
       // The header's currency control is there (the demo sells in several currencies).
       await page.getByRole(viewport.width < 768 ? 'button' : 'combobox', { name: /^Currency/ }).waitFor();
@@ -127,17 +94,13 @@ for (const [size, viewport] of WIDTHS) {
       await assertUsable(login.locator('#username'), 'the user name field');
       await assertUsable(login.locator('#password'), 'the password field');
       await assertUsable(login.getByRole('button', { name: 'Log in' }), 'the Log in button');
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 for (const [size, viewport] of WIDTHS) {
   test(`at ${size} the logged-out My account page has side margins and its password inputs look like its other inputs`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       await page.goto('/my-account/');
       const vw = await page.evaluate(() => document.documentElement.clientWidth);
       // The page container (ui/PageContainer.tsx): the forms are inset from both edges.
@@ -159,18 +122,14 @@ for (const [size, viewport] of WIDTHS) {
       assert.deepEqual(await look('#reg_password'), email, 'the registration password looks like the email input');
       assert.deepEqual(await look('#password'), await look('#username'), 'the login password looks like the user name input');
       assert.deepEqual(await look('#password'), email, 'both forms draw their inputs alike');
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 test('a wrong password shows the error above the form, announced, and logs nobody in', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page, context) => {
     const address = email();
-    await register(page, address);
+    await register(page, address, PASSWORD);
     await logOut(page);
     await fillLogin(page, address, 'not the password at all');
     await page.locator('button.woocommerce-form-login__submit').click();
@@ -179,21 +138,17 @@ test('a wrong password shows the error above the form, announced, and logs nobod
     assert.equal(await notice.getAttribute('role'), 'alert', 'the notice is announced');
     assert.equal(page.url(), `${shop.server.baseURL}/my-account/`);
     assert.equal((await context.cookies()).some((c) => c.name.startsWith('wordpress_logged_in_')), false);
-    await scan(page, 'login page with an error');
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'login page with an error');
+  });
 });
 
 test('two-factor: set up with the QR page, log in with a code, remember the device', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page, context) => {
     const address = email();
-    await register(page, address);
+    await register(page, address, PASSWORD);
 
     await page.goto('/my-account/security/');
-    await scan(page, 'security page, two-factor off');
+    await assertAccessible(page, 'security page, two-factor off');
     // The setup starts only with the current password.
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
@@ -202,7 +157,7 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     const secret = await secretEl.getAttribute('data-secret');
     assert.match(secret, /^[A-Z2-7]+=*$/);
     assert.ok(await page.locator('img[src^="data:image/png"]').count(), 'the QR code');
-    await scan(page, 'security page, setup');
+    await assertAccessible(page, 'security page, setup');
     await page.locator('#wfls-confirm-code').fill(totp(secret));
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     const codes = page.locator('#wfls-recovery-codes');
@@ -210,7 +165,7 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     assert.equal(await codes.locator('li').count(), 10, 'ten recovery codes');
     const recoveryA = (await codes.locator('li').first().textContent()).trim();
     const recoveryB = (await codes.locator('li').last().textContent()).trim();
-    await scan(page, 'security page, recovery codes');
+    await assertAccessible(page, 'security page, recovery codes');
 
     // Log in again: the code overlay asks for the code.
     await logOut(page);
@@ -225,7 +180,7 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     assert.equal(await token.getAttribute('size'), '6');
     assert.equal(await token.getAttribute('autocomplete'), 'one-time-code');
     await expectFocused(page, '#wfls-token');
-    await scan(page, 'two-factor overlay', 'div#wfls-prompt-overlay');
+    await assertAccessible(page, 'two-factor overlay', { include: 'div#wfls-prompt-overlay' });
     // The code of the next step: the confirming code's step is spent, and
     // the window accepts one step either side.
     await token.fill(totp(secret, Date.now() + 30_000));
@@ -244,7 +199,7 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     // The security page lists the device; forgetting it asks for the code again.
     await page.goto('/my-account/security/');
     await page.getByRole('button', { name: /^Forget / }).first().waitFor();
-    await scan(page, 'security page, two-factor on with a device');
+    await assertAccessible(page, 'security page, two-factor on with a device');
     await page.getByRole('button', { name: 'Forget all devices' }).click();
     await page.locator('#wfls-no-devices').waitFor();
     await logOut(page);
@@ -271,28 +226,19 @@ test('two-factor: set up with the QR page, log in with a code, remember the devi
     await off.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
     await page.locator('#wfls-disable-code[aria-invalid=true]').waitFor();
     await expectFocused(page, '#wfls-disable-code');
-    await scan(page, 'security page, turning off without a code');
+    await assertAccessible(page, 'security page, turning off without a code');
     off = page.getByRole('form', { name: 'Turn off two-factor authentication' });
     await off.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await off.getByLabel('Code from your app, or a recovery code').fill(recoveryB);
     await off.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
     await page.getByText('Two-factor authentication is off.', { exact: false }).first().waitFor();
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a Register pressed before the app has loaded is held, then sent through the bot-check once the page has hydrated', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     // The app's scripts arrive only when the test lets them: the press comes first.
-    let release;
-    const gate = new Promise((r) => (release = r));
-    await page.route(/\/assets\/.*\.js$/, async (route) => {
-      await gate;
-      await route.continue();
-    });
+    const release = await holdRequests(page, /\/assets\/.*\.js$/);
     const posts = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/my-account/') posts.push(r.postData() ?? '');
@@ -309,15 +255,11 @@ test('a Register pressed before the app has loaded is held, then sent through th
     await page.getByText('If you are new here, your account is ready').waitFor();
     assert.equal(posts.length, 1, 'one registration post');
     assert.match(posts[0], /wfls-captcha=[^&]+/, 'the post carries the bot-check proof');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a registration the bot-check refuses offers the "Message to Support" overlay', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     // A bot's submit: the proof is stripped on its way to the server.
     await page.route('**/my-account/', async (route) => {
       const req = route.request();
@@ -338,23 +280,19 @@ test('a registration the bot-check refuses offers the "Message to Support" overl
     await contact.click();
     const dialog = page.locator('dialog#wfls-support-overlay');
     await dialog.waitFor({ state: 'visible' });
-    await scan(page, 'support overlay', 'dialog#wfls-support-overlay');
+    await assertAccessible(page, 'support overlay', { include: 'dialog#wfls-support-overlay' });
     await page.locator('#wfls-message').fill('I could not register; please help.');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await page.locator('#wfls-support-notices').getByText(/sent/i).waitFor();
     assert.equal(await page.locator('#wfls-message').isDisabled(), true, 'the message box is disabled after sending');
     assert.equal(await dialog.getByRole('button', { name: 'Send' }).isDisabled(), true, 'Send is disabled after sending');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("a guest's cart joins the customer's cart at login", async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const address = email();
-    await register(page, address);
+    await register(page, address, PASSWORD);
     await logOut(page);
     // As a guest, add a product through the Store API the storefront uses.
     await page.goto('/shop/');
@@ -379,9 +317,7 @@ test("a guest's cart joins the customer's cart at login", async () => {
       [[added.id, 2]],
       "the customer's cart holds the guest's lines",
     );
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('axe: orders, addresses, account details, lost password, on a phone too', async () => {
@@ -389,37 +325,31 @@ test('axe: orders, addresses, account details, lost password, on a phone too', a
     { width: 1280, height: 900 },
     { width: 375, height: 812 },
   ]) {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       await page.goto('/my-account/lost-password/');
-      await scan(page, `lost password at ${viewport.width}px`);
-      await register(page, email());
+      await assertAccessible(page, `lost password at ${viewport.width}px`);
+      await register(page, email(), PASSWORD);
       for (const path of ['/my-account/orders/', '/my-account/edit-address/', '/my-account/edit-address/billing/', '/my-account/edit-account/']) {
         await page.goto(path);
         await page.locator('.woocommerce-MyAccount-navigation').waitFor();
-        await scan(page, `${path} at ${viewport.width}px`);
+        await assertAccessible(page, `${path} at ${viewport.width}px`);
       }
       // The address form refuses bad input with messages tied to the fields.
       await page.goto('/my-account/edit-address/billing/');
       await page.locator('#billing_first_name').fill('');
       await page.locator('form').getByRole('button', { name: /save/i }).click();
       await page.locator('[aria-invalid="true"]').first().waitFor();
-      await scan(page, `address form with errors at ${viewport.width}px`);
-    } finally {
-      await context.close();
-    }
+      await assertAccessible(page, `address form with errors at ${viewport.width}px`);
+    });
   }
 });
 
 test("a customer's order shows in the orders table and opens; axe on the order, verify-email and log-out pages", async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
-    await register(page, email());
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
+    await register(page, email(), PASSWORD);
     await page.goto('/my-account/verify-email/');
     await page.locator('h1').waitFor();
-    await scan(page, 'verify-email page, pending');
+    await assertAccessible(page, 'verify-email page, pending');
 
     await addToCart(page);
     const data = await openCheckout(page);
@@ -434,16 +364,14 @@ test("a customer's order shows in the orders table and opens; axe on the order, 
     const table = page.locator('.account-orders-scroll table');
     await table.waitFor();
     assert.equal(await table.locator('tbody tr').count(), 1, 'the order is listed');
-    await scan(page, 'orders with an order');
+    await assertAccessible(page, 'orders with an order');
     await Promise.all([page.waitForURL(/\/my-account\/view-order\/\d+\/$/), table.locator('a.view').first().click()]);
     await page.locator('.woocommerce-order-details').waitFor();
-    await scan(page, 'one order');
+    await assertAccessible(page, 'one order');
 
     // A log-out link without its nonce asks first.
     await page.goto('/my-account/customer-logout/');
     await page.getByText('Are you sure you want to log out?').waitFor();
-    await scan(page, 'log-out confirmation');
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'log-out confirmation');
+  });
 });

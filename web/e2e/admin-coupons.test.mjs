@@ -5,49 +5,16 @@
 // coupon's usage shows in the admin. axe scans the coupons screens and the
 // cart page with a coupon.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived, seriousViolations } from './checkout-helpers.mjs';
+import { test } from 'node:test';
+import { loggedIn } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
+import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-coupons-'));
-const DB = `sqlite:${path.join(dir, 'coupons.db')}`;
-after(() => rmSync(dir, { recursive: true, force: true }));
+const shop = useShop();
 
-// A later --db wins over server.mjs's own: the test adds the manager to this store.
-const shop = useShop({ args: ['--db', DB] });
-
-const MANAGER = 'cora.coupons@example.com';
-const PASSWORD = 'a long passphrase for the coupon tests';
+const MANAGER = { email: 'cora.coupons@example.com', password: 'a long passphrase for the coupon tests', role: 'shop_manager' };
 const VIEWPORT = { width: 1280, height: 900 };
-
-async function scan(page, label, include) {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const results = await builder.analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
-
-async function managerContext() {
-  const made = spawnSync(BINARY, ['--db', DB, '--log-level', 'warn', 'user', 'create', '--email', MANAGER, '--role', 'shop_manager', '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: VIEWPORT });
-  const page = await context.newPage();
-  await page.goto('/my-account/');
-  await page.locator('#username').fill(MANAGER);
-  await page.locator('#password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-  await page.getByText('Hello').waitFor();
-  return { context, page };
-}
 
 /** Fills and submits the admin's coupon form; waits for the edit form the new coupon opens in. */
 async function createCoupon(page, { code, type, amount, expires, limit }) {
@@ -64,8 +31,8 @@ async function createCoupon(page, { code, type, amount, expires, limit }) {
 }
 
 test('staff create a coupon, a shopper applies it on the cart page and checks out with the discount', async () => {
-  const admin = await managerContext();
-  const shopper = await newContext(shop.browser, shop.server.baseURL, { viewport: VIEWPORT });
+  const admin = await loggedIn(shop, MANAGER, { viewport: VIEWPORT });
+  const shopper = await shop.context({ viewport: VIEWPORT });
   try {
     // --- the admin: list, form, create ---
     const a = admin.page;
@@ -74,7 +41,7 @@ test('staff create a coupon, a shopper applies it on the cart page and checks ou
     await a.goto('/wp-admin/coupons/');
     await a.getByRole('heading', { level: 1, name: 'Coupons' }).waitFor();
     await a.getByText('No coupons yet.').waitFor();
-    await scan(a, 'the coupons list');
+    await assertAccessible(a, 'the coupons list');
     await a.getByRole('link', { name: 'Add coupon' }).click();
     await a.getByLabel('Coupon code').waitFor();
     // A refusal: shown at its field, which gets the focus.
@@ -84,14 +51,14 @@ test('staff create a coupon, a shopper applies it on the cart page and checks ou
     await a.getByRole('button', { name: 'Create coupon' }).click();
     await a.getByText('A percentage discount cannot be over 100.').waitFor();
     assert.equal(await a.evaluate(() => document.activeElement?.getAttribute('name')), 'amount');
-    await scan(a, 'the coupon form with an error');
+    await assertAccessible(a, 'the coupon form with an error');
     await a.getByRole('link', { name: '← All coupons' }).click();
     await createCoupon(a, { code: 'E2E15', type: 'percent', amount: '15', limit: '5' });
     await a.getByRole('link', { name: '← All coupons' }).click();
     await createCoupon(a, { code: 'OLD5', type: 'fixed_cart', amount: '5', expires: '2020-01-01' });
     await a.getByRole('link', { name: '← All coupons' }).click();
     await a.getByRole('link', { name: 'e2e15' }).waitFor();
-    await scan(a, 'the coupons list with coupons');
+    await assertAccessible(a, 'the coupons list with coupons');
 
     // --- the shopper: the cart page's coupon form ---
     const p = await shopper.newPage();
@@ -112,7 +79,7 @@ test('staff create a coupon, a shopper applies it on the cart page and checks ou
       assert.equal(await field.getAttribute('aria-describedby'), 'coupon_code-error');
       assert.equal(await p.evaluate(() => document.activeElement?.id), 'coupon_code', 'focus stays in the field');
     }
-    await scan(p, 'the cart page with a coupon error');
+    await assertAccessible(p, 'the cart page with a coupon error');
     await field.fill('e2e15');
     await field.press('Enter');
     await p.getByText('Coupon code applied successfully.').waitFor();
@@ -123,7 +90,7 @@ test('staff create a coupon, a shopper applies it on the cart page and checks ou
     const after = await p.locator('tr.order-total').innerText();
     assert.notEqual(after, before, 'the total changed');
     assert.equal(await field.getAttribute('aria-invalid'), null);
-    await scan(p, 'the cart page with a coupon');
+    await assertAccessible(p, 'the cart page with a coupon');
     // The cart as the server has it.
     const cart = await (await p.request.get('/wp-json/wc/store/v1/cart')).json();
     assert.equal(cart.coupons[0].code, 'e2e15');

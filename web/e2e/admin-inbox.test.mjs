@@ -9,13 +9,12 @@
 // (the reply mail arrives at the catcher, to the shopper's address). axe
 // scans both screens.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { after, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { loggedIn } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 
 /** An SMTP catcher: enough of RFC 5321 for a client without TLS or AUTH. */
 function smtpCatcher() {
@@ -65,8 +64,7 @@ const catcher = await smtpCatcher();
 after(() => catcher.close());
 const shop = useShop({ args: ['--smtp-url', `smtp://127.0.0.1:${catcher.port}?tls=none&from=shop@example.com`, '--review-rate-limit', '0'] });
 
-const MANAGER = 'mia.inbox@example.com';
-const PASSWORD = 'a long passphrase for the inbox tests';
+const MANAGER = { email: 'mia.inbox@example.com', password: 'a long passphrase for the inbox tests', role: 'shop_manager' };
 const SHOPPER = `shopper.${Date.now()}@example.com`;
 const REVIEW = 'Inbox e2e: the seams held up after ten washes.';
 const REPLY = 'Thank you, we are glad the tee lasts!';
@@ -75,32 +73,9 @@ const ANSWER = 'Yes, we ship to Norway within five working days.';
 // A PNG's signature and header: the shop types files by their content.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
-
-/** Creates the manager with the CLI and logs in through the login form. */
-async function managerPage() {
-  const made = spawnSync(BINARY, ['--db', `sqlite:${shop.server.db}`, '--log-level', 'warn', 'user', 'create', '--email', MANAGER, '--role', 'shop_manager', '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  const page = await context.newPage();
-  await page.goto('/my-account/');
-  await page.locator('#username').fill(MANAGER);
-  await page.locator('#password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-  await page.getByText('Hello').waitFor();
-  return { context, page };
-}
-
 test('a held review is approved with a reply from the queue, and a contact message is answered by mail from the inbox', async () => {
   // The shopper: a review (held) and a contact message.
-  const shopper = await newContext(shop.browser, shop.server.baseURL);
+  const shopper = await shop.context();
   let staff;
   try {
     const page = await shopper.newPage();
@@ -130,49 +105,47 @@ test('a held review is approved with a reply from the queue, and a contact messa
     await form.locator('xpath=self::*[@data-status="sent"]').waitFor();
 
     // Nobody else sees the held review.
-    const visitor = await shopper.browser().newContext({ baseURL: shop.server.baseURL });
-    const vp = await visitor.newPage();
-    await vp.goto('/product/classic-tee/');
-    assert.equal(await vp.getByText(REVIEW).count(), 0, 'the held review is not on the shared page');
-    await visitor.close();
+    await shop.withPage(async (vp) => {
+      await vp.goto('/product/classic-tee/');
+      assert.equal(await vp.getByText(REVIEW).count(), 0, 'the held review is not on the shared page');
+    });
 
     // The manager: the moderation queue, held reviews first.
-    staff = await managerPage();
+    staff = await loggedIn(shop, MANAGER);
     const admin = staff.page;
     await admin.goto('/wp-admin/reviews/');
     const item = admin.getByRole('article', { name: /Sam Shopper on Classic Tee/ });
     await item.waitFor();
     assert.match(await admin.getByRole('link', { name: /^Pending/ }).textContent(), /Pending \(1\)/);
     assert.equal(await admin.getByRole('link', { name: /^Pending/ }).getAttribute('aria-current'), 'page');
-    await scan(admin, 'the moderation queue');
+    await assertAccessible(admin, 'the moderation queue');
     // By keyboard: Enter opens the reply box with focus in it, Tab reaches its submit button.
     await item.getByRole('button', { name: 'Approve and reply' }).focus();
     await admin.keyboard.press('Enter');
     const box = admin.getByRole('textbox', { name: /Your reply to Sam Shopper/ });
     await admin.waitForFunction(() => document.activeElement?.tagName === 'TEXTAREA');
     await admin.keyboard.type(REPLY);
-    await scan(admin, 'the moderation queue with a reply box open');
+    await assertAccessible(admin, 'the moderation queue with a reply box open');
     await box.press('Tab');
     await admin.keyboard.press('Enter');
     await admin.getByRole('status').getByText(/approved and your reply saved/).waitFor();
 
     // The product page shows the review and the reply within a second or so (the change log).
-    const check = await shop.browser.newContext({ baseURL: shop.server.baseURL });
-    const cp = await check.newPage();
-    let shown = false;
-    for (let i = 0; i < 50 && !shown; i++) {
-      await cp.goto('/product/classic-tee/');
-      shown = (await cp.getByText(REVIEW).count()) > 0 && (await cp.getByText(REPLY).count()) > 0;
-      if (!shown) await cp.waitForTimeout(100);
-    }
-    assert.ok(shown, 'the approved review and the reply are on the product page');
-    await check.close();
+    await shop.withPage(async (cp) => {
+      let shown = false;
+      for (let i = 0; i < 50 && !shown; i++) {
+        await cp.goto('/product/classic-tee/');
+        shown = (await cp.getByText(REVIEW).count()) > 0 && (await cp.getByText(REPLY).count()) > 0;
+        if (!shown) await cp.waitForTimeout(100);
+      }
+      assert.ok(shown, 'the approved review and the reply are on the product page');
+    });
 
     // The inbox: open the message, answer it.
     await admin.goto('/wp-admin/messages/');
     const link = admin.getByRole('link', { name: /Sam Shopper/ });
     await link.waitFor();
-    await scan(admin, 'the inbox');
+    await assertAccessible(admin, 'the inbox');
     await link.click();
     const title = admin.getByRole('heading', { level: 2, name: 'Shipping' });
     await title.waitFor();
@@ -184,7 +157,7 @@ test('a held review is approved with a reply from the queue, and a contact messa
     assert.equal(download.suggestedFilename(), 'parcel.png');
     assert.deepEqual(await readFile(await download.path()), PNG);
     await admin.getByRole('textbox', { name: /Your reply/ }).fill(ANSWER);
-    await scan(admin, 'the inbox with a message open');
+    await assertAccessible(admin, 'the inbox with a message open');
     await admin.getByRole('button', { name: 'Send reply' }).click();
     await admin.getByRole('status').getByText(`Your reply to ${SHOPPER} is on its way.`).waitFor();
 

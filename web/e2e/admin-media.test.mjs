@@ -7,74 +7,53 @@
 // image after the confirmation; axe scans the library, the image's details
 // and the confirmation dialog.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { test } from 'node:test';
+import { loggedIn } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-admin-media-'));
-const DB = `sqlite:${path.join(dir, 'media.db')}`;
-after(() => rmSync(dir, { recursive: true, force: true }));
+const shop = useShop();
 
-// A later --db wins over server.mjs's own: the test knows the store's path and can add the manager.
-const shop = useShop({ args: ['--db', DB] });
+const MANAGER = { email: 'mia.manager@example.com', password: 'a long passphrase for the media tests', role: 'shop_manager' };
 
-const MANAGER = 'mia.manager@example.com';
-const PASSWORD = 'a long passphrase for the media tests';
-
-async function managerPage() {
-  const made = spawnSync(BINARY, ['--db', DB, '--log-level', 'warn', 'user', 'create', '--email', MANAGER, '--role', 'shop_manager', '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/my-account/');
-  await page.locator('#username').fill(MANAGER);
-  await page.locator('#password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-  await page.getByText('Hello').waitFor();
-  return { context, page };
-}
-
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
-
-/** A 1400×700 JPEG drawn by the browser: red on the left, blue on the right. */
-async function photo(page) {
-  const b64 = await page.evaluate(async () => {
-    const c = document.createElement('canvas');
-    c.width = 1400;
-    c.height = 700;
-    const g = c.getContext('2d');
-    g.fillStyle = '#dc2626';
-    g.fillRect(0, 0, 700, 700);
-    g.fillStyle = '#1d4ed8';
-    g.fillRect(700, 0, 700, 700);
-    const blob = await new Promise((resolve) => c.toBlob(resolve, 'image/jpeg', 0.9));
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  });
+/**
+ * An image drawn by the browser's canvas, width×height, with full-height
+ * bands of colour ([left, width, colour]; the rest stays transparent),
+ * encoded as type; answers its bytes.
+ */
+async function drawImage(page, { width, height, bands, type, quality }) {
+  const b64 = await page.evaluate(
+    async ({ width, height, bands, type, quality }) => {
+      const c = document.createElement('canvas');
+      c.width = width;
+      c.height = height;
+      const g = c.getContext('2d');
+      for (const [left, w, colour] of bands) {
+        g.fillStyle = colour;
+        g.fillRect(left, 0, w, height);
+      }
+      const blob = await new Promise((resolve) => c.toBlob(resolve, type, quality));
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    },
+    { width, height, bands, type, quality },
+  );
   return Buffer.from(b64, 'base64');
 }
 
+/** A 1400×700 JPEG: red on the left, blue on the right. */
+const photo = (page) =>
+  drawImage(page, { width: 1400, height: 700, bands: [[0, 700, '#dc2626'], [700, 700, '#1d4ed8']], type: 'image/jpeg', quality: 0.9 });
+
 test('upload a photo through the library, see its sizes, edit and delete it', async () => {
-  const { context, page } = await managerPage();
+  const { context, page } = await loggedIn(shop, MANAGER, { viewport: { width: 1280, height: 900 } });
   try {
     await page.goto('/wp-admin/media/');
     await page.getByRole('heading', { level: 1, name: 'Media' }).waitFor();
     await page.getByText('images.').or(page.getByText('No images yet')).first().waitFor();
-    await scan(page, 'the media library');
+    await assertAccessible(page, 'the media library');
 
     // The file input is the keyboard's way in: it is labelled and focusable.
     const input = page.getByLabel('Upload images');
@@ -90,20 +69,15 @@ test('upload a photo through the library, see its sizes, edit and delete it', as
     await uploads.getByText(/file type is not permitted/).waitFor();
 
     // Dropped files take the same way: a transparent PNG, dropped on the zone.
-    await page.evaluate(async () => {
-      const c = document.createElement('canvas');
-      c.width = 800;
-      c.height = 400;
-      const g = c.getContext('2d');
-      g.fillStyle = '#15803d';
-      g.fillRect(0, 0, 400, 400);
-      const blob = await new Promise((resolve) => c.toBlob(resolve, 'image/png'));
+    const logo = await drawImage(page, { width: 800, height: 400, bands: [[0, 400, '#15803d']], type: 'image/png' });
+    await page.evaluate((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
       const dt = new DataTransfer();
-      dt.items.add(new File([blob], 'dropped logo.png', { type: 'image/png' }));
+      dt.items.add(new File([bytes], 'dropped logo.png', { type: 'image/png' }));
       const zone = document.querySelector('[data-testid="media-drop"]');
       zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
       zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    });
+    }, logo.toString('base64'));
     await uploads.getByRole('listitem').filter({ hasText: 'dropped logo.png' }).getByText('Uploaded.').waitFor();
     await page.getByRole('button', { name: /dropped logo/ }).waitFor();
 
@@ -128,7 +102,7 @@ test('upload a photo through the library, see its sizes, edit and delete it', as
     const preview = page.locator('.media-details__preview img');
     assert.match(await preview.getAttribute('srcset'), /-1200x600\.jpg 1200w/);
     await page.waitForFunction(() => document.querySelector('.media-details__preview img')?.naturalWidth > 0);
-    await scan(page, "an image's details");
+    await assertAccessible(page, "an image's details");
 
     // Alt text, saved and announced.
     await page.getByLabel('Alt text').fill('Two halves, red and blue');
@@ -140,7 +114,7 @@ test('upload a photo through the library, see its sizes, edit and delete it', as
     const dialog = page.getByRole('alertdialog', { name: 'Delete “Red and blue”?' });
     await dialog.waitFor();
     assert.equal(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement), true);
-    await scan(page, 'the delete confirmation');
+    await assertAccessible(page, 'the delete confirmation');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('status').getByText('Deleted “Red and blue”.').waitFor();
     await tile.waitFor({ state: 'detached' });

@@ -6,31 +6,17 @@
 // customer's My account shows each new status. axe scans the list and the
 // order; the customer is refused the admin's screens and its API.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { acceptTerms, addToCart, countryKinds, fillBilling, openCheckout, orderReceived, seriousViolations } from './checkout-helpers.mjs';
+import { logIn, register } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { createUser, useShop } from './server.mjs';
+import { acceptTerms, addToCart, countryKinds, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 
 const shop = useShop();
 const PASSWORD = 'a long passphrase for the orders tests';
-const MANAGER = 'mia.orders@example.com';
+const MANAGER = { email: 'mia.orders@example.com', password: PASSWORD, role: 'shop_manager' };
 const CUSTOMER = `orders.customer.${Date.now()}@example.com`;
 const DESKTOP = { width: 1280, height: 900 };
-
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
-
-async function logIn(page, email) {
-  await page.goto('/my-account/');
-  await page.locator('#username').fill(email);
-  await page.locator('#password').fill(PASSWORD);
-  await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-  await page.getByText('Hello').waitFor();
-}
 
 /** The status My account shows for an order. */
 async function accountStatus(page, id) {
@@ -39,27 +25,14 @@ async function accountStatus(page, id) {
 }
 
 test('a PayPal order is completed and refunded in the admin; the customer sees each status and is refused the admin', async () => {
-  const made = spawnSync(BINARY, ['--db', `sqlite:${shop.server.db}`, '--log-level', 'warn', 'user', 'create', '--email', MANAGER, '--role', 'shop_manager', '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
+  createUser(shop.server, MANAGER);
 
-  const customer = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-  const staff = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
+  const customer = await shop.context({ viewport: DESKTOP });
+  const staff = await shop.context({ viewport: DESKTOP });
   try {
     // The customer registers and pays with PayPal in the sandbox.
     const buyer = await customer.newPage();
-    await buyer.goto('/my-account/');
-    await buyer.locator('#reg_email').fill(CUSTOMER);
-    await buyer.locator('#reg_password').fill(PASSWORD);
-    await Promise.all([buyer.waitForURL(/\/my-account\/$/), buyer.locator('button[name=register]').click()]);
-    // Registration logs nobody in (a new and a taken email answer alike).
-    await buyer.getByText('If you are new here, your account is ready').waitFor();
-    await buyer.locator('#username').fill(CUSTOMER);
-    await buyer.locator('#password').fill(PASSWORD);
-    await buyer.locator('button[name=login]').click();
-    await buyer.getByText('Hello').waitFor();
+    await register(buyer, CUSTOMER, PASSWORD);
     await addToCart(buyer);
     const data = await openCheckout(buyer);
     await fillBilling(buyer, countryKinds(data).withStates);
@@ -94,11 +67,11 @@ test('a PayPal order is completed and refunded in the admin; the customer sees e
     const admin = await staff.newPage();
     const problems = [];
     admin.on('pageerror', (e) => problems.push(e.message));
-    await logIn(admin, MANAGER);
+    await logIn(admin, MANAGER.email, MANAGER.password);
     await admin.goto('/wp-admin/orders/');
     const row = admin.getByRole('link', { name: new RegExp(`^#${id} `) });
     await row.waitFor();
-    await scan(admin, 'the order list');
+    await assertAccessible(admin, 'the order list');
     await admin.getByRole('searchbox', { name: 'Search orders' }).fill(String(id));
     await admin.keyboard.press('Enter');
     await admin.getByText(new RegExp(`^1 order matching “${id}”\\.$`)).waitFor();
@@ -109,7 +82,7 @@ test('a PayPal order is completed and refunded in the admin; the customer sees e
     await admin.getByRole('heading', { level: 2, name: new RegExp(`Order #${id}`) }).waitFor();
     assert.match(await admin.locator('.order-detail').innerText(), /Cotton Tank Top/);
     assert.match(await admin.locator('.order-detail').innerText(), /Test order: built-in sandbox/);
-    await scan(admin, 'the order');
+    await assertAccessible(admin, 'the order');
 
     // Completed.
     await admin.getByLabel('New status').selectOption('completed');
@@ -126,7 +99,7 @@ test('a PayPal order is completed and refunded in the admin; the customer sees e
     const amount = await admin.getByRole('textbox', { name: /^Refund amount/ }).inputValue();
     assert.match(amount, /^\d+\.\d\d$/, 'the line fills the amount');
     await admin.getByRole('textbox', { name: /^Reason/ }).fill('Wrong size');
-    await scan(admin, 'the order with the refund form open');
+    await assertAccessible(admin, 'the order with the refund form open');
     await admin.getByRole('button', { name: /^Refund .* through PayPal$/ }).click();
     await admin.getByRole('status').getByText(/^Refunded .* through PayPal\.$/).waitFor();
     const refunds = admin.getByRole('table', { name: new RegExp(`Refunds of order #${id}`) });

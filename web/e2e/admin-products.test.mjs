@@ -8,62 +8,21 @@
 // with a sale that started today is made by keyboard, and its page shows
 // the sale price and the partner's link.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { test } from 'node:test';
+import { session } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-admin-products-'));
-const DB = `sqlite:${path.join(dir, 'admin.db')}`;
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-// A later --db wins over server.mjs's own: the test adds users to the store with the CLI.
-const shop = useShop({ args: ['--db', DB] });
+const shop = useShop();
 
 const PASSWORD = 'a long passphrase for the admin tests';
 const DESKTOP = { width: 1280, height: 900 };
-const sessions = new Map();
-
-/** Creates the user with the CLI (once) and logs in through the login form; returns the session's storage state. */
-async function session(email, role) {
-  if (sessions.has(email)) return sessions.get(email);
-  const made = spawnSync(BINARY, ['--db', DB, '--log-level', 'warn', 'user', 'create', '--email', email, '--role', role, '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-  try {
-    const page = await context.newPage();
-    await page.goto('/my-account/');
-    await page.locator('#username').fill(email);
-    await page.locator('#password').fill(PASSWORD);
-    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-    await page.getByText('Hello').waitFor();
-    const state = await context.storageState();
-    sessions.set(email, state);
-    return state;
-  } finally {
-    await context.close();
-  }
-}
-
-const manager = () => session('mia.manager@example.com', 'shop_manager');
-
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
+const MANAGER = { email: 'mia.manager@example.com', password: PASSWORD, role: 'shop_manager' };
+const CUSTOMER = { email: 'carla@example.com', password: PASSWORD, role: 'customer' };
+const manager = () => session(shop, MANAGER);
 
 test('a manager creates a variable product by keyboard, publishes it, and the storefront shows it within a second', async (t) => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP, storageState: await manager() }, async (page) => {
     await page.goto('/wp-admin/products/new/');
     const name = page.getByLabel('Product name');
     await name.focus();
@@ -133,47 +92,39 @@ test('a manager creates a variable product by keyboard, publishes it, and the st
     assert.ok(seen, `the Store API shows the product at its new price within a second (last answer: ${last})`);
     t.diagnostic(`the Store API showed the new price ${Date.now() - saved} ms after the save was confirmed`);
     assert.equal(seen.name, 'Aurora Scarf');
-    await scan(page, 'the product editor with variations');
+    await assertAccessible(page, 'the product editor with variations');
     assert.equal(seen.images.length, 1);
-    const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-    try {
-      const shopPage = await visitor.newPage();
+    await shop.withPage({ viewport: DESKTOP }, async (shopPage) => {
       const res = await shopPage.goto('/product/aurora-scarf/');
       assert.equal(res.status(), 200);
       await shopPage.getByRole('heading', { name: 'Aurora Scarf', level: 1 }).waitFor();
       assert.match(await shopPage.locator('.summary .price').first().innerText(), /24\.00/);
-    } finally {
-      await visitor.close();
-    }
-  } finally {
-    await context.close();
-  }
+    });
+  });
 });
 
 test('axe: the products list with the bulk confirmation, categories and attributes; a stale edit is refused', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP, storageState: await manager() }, async (page, context) => {
     await page.goto('/wp-admin/products/');
     await page.getByText(/\d+ products found\./).waitFor();
-    await scan(page, 'the products list');
+    await assertAccessible(page, 'the products list');
     await page.getByRole('checkbox', { name: 'Select all products on this page' }).check();
     await page.getByLabel('Bulk action').selectOption('draft');
     await page.getByRole('button', { name: /Apply to \d+ selected/ }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
     assert.equal(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement), true);
-    await scan(page, 'the bulk confirmation');
+    await assertAccessible(page, 'the bulk confirmation');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
     await page.goto('/wp-admin/categories/');
     await page.getByRole('heading', { name: 'Add a category' }).waitFor();
     await page.getByRole('table').getByRole('link').first().waitFor();
-    await scan(page, 'the categories screen');
+    await assertAccessible(page, 'the categories screen');
     await page.goto('/wp-admin/attributes/');
     await page.getByLabel('How Color shows on product pages').waitFor();
-    await scan(page, 'the attributes screen');
+    await assertAccessible(page, 'the attributes screen');
 
     // Two editors on one product: the second save is refused, and says how to reload.
     await page.goto('/wp-admin/products/?x=1');
@@ -196,9 +147,7 @@ test('axe: the products list with the bulk confirmation, categories and attribut
     await page.getByRole('button', { name: 'Reload the product' }).click();
     await page.getByText(/Reloaded: the form shows the latest version/).waitFor();
     assert.equal(await page.getByLabel('Short description').inputValue(), 'Changed in the other tab.');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 /** A day as a date input's value, days from today in the browser's (and this machine's) time zone. */
@@ -210,9 +159,7 @@ function day(offset) {
 }
 
 test('an external product with a scheduled sale, made by keyboard, shows its sale price and partner link', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP, storageState: await manager() }, async (page) => {
     await page.goto('/wp-admin/products/new/');
     await page.getByLabel('Product name').focus();
     await page.keyboard.type('Partner Lantern');
@@ -242,33 +189,25 @@ test('an external product with a scheduled sale, made by keyboard, shows its sal
     const ends = page.getByLabel('Sale ends on');
     await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'date');
     assert.equal(await ends.getAttribute('aria-invalid'), 'true');
-    await scan(page, 'the editor with a refused sale date');
+    await assertAccessible(page, 'the editor with a refused sale date');
     await ends.fill(day(30));
     await page.keyboard.press('Enter');
     await page.getByText('Product created as published.').waitFor();
     assert.equal(await page.getByLabel('Sale ends on').inputValue(), day(30));
-    await scan(page, 'the external product editor');
+    await assertAccessible(page, 'the external product editor');
 
-    const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-    try {
-      const shopPage = await visitor.newPage();
+    await shop.withPage({ viewport: DESKTOP }, async (shopPage) => {
       const res = await shopPage.goto('/product/partner-lantern/');
       assert.equal(res.status(), 200);
       assert.match(await shopPage.locator('.summary .price').first().innerText(), /30\.00/);
       const link = shopPage.getByRole('link', { name: 'Buy at the partner' });
       assert.equal(await link.getAttribute('href'), 'https://partner.example/lantern');
-    } finally {
-      await visitor.close();
-    }
-  } finally {
-    await context.close();
-  }
+    });
+  });
 });
 
 test('purchase rules and an up-sell set in the editor reach the product page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await manager() });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP, storageState: await manager() }, async (page) => {
     await page.goto('/wp-admin/products/new/');
     await page.getByLabel('Product name').fill('Tea Tin');
     await page.getByLabel('Status', { exact: true }).selectOption('publish');
@@ -286,34 +225,26 @@ test('purchase rules and an up-sell set in the editor reach the product page', a
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
     assert.equal(await max.getAttribute('aria-invalid'), 'true');
     assert.equal(await page.evaluate(() => document.activeElement?.id), await max.getAttribute('id'));
-    await scan(page, 'the editor with a refused quantity rule');
+    await assertAccessible(page, 'the editor with a refused quantity rule');
     await max.fill('8');
     await page.getByRole('button', { name: 'Create product' }).click();
     await page.getByText('Product created as published.').waitFor();
     await page.getByRole('list', { name: 'Up-sells of this product' }).getByText('Market Tote').waitFor();
-    await scan(page, 'the editor with purchase rules and an up-sell');
+    await assertAccessible(page, 'the editor with purchase rules and an up-sell');
 
-    const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-    try {
-      const shopPage = await visitor.newPage();
+    await shop.withPage({ viewport: DESKTOP }, async (shopPage) => {
       assert.equal((await shopPage.goto('/product/tea-tin/')).status(), 200);
       const qty = shopPage.locator('.summary form.cart').getByRole('spinbutton', { name: 'Quantity' });
       assert.equal(await qty.getAttribute('min'), '2');
       assert.equal(await qty.getAttribute('max'), '8');
       assert.equal(await qty.getAttribute('step'), '2');
       await shopPage.locator('.upsells').getByText('Market Tote').first().waitFor();
-    } finally {
-      await visitor.close();
-    }
-  } finally {
-    await context.close();
-  }
+    });
+  });
 });
 
 test('a customer is sent away from the admin and refused by its API', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, storageState: await session('carla@example.com', 'customer') });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP, storageState: await session(shop, CUSTOMER) }, async (page) => {
     await page.goto('/wp-admin/products/');
     assert.match(new URL(page.url()).pathname, /^\/my-account\/$/);
     const nonce = (await page.content()).match(/"rest_nonce":"([0-9a-f]{10})"/)?.[1];
@@ -328,7 +259,5 @@ test('a customer is sent away from the admin and refused by its API', async () =
     }, nonce);
     assert.equal(answer.status, 403);
     assert.equal(answer.body.code, 'rest_forbidden');
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -6,71 +6,27 @@
 // log; storefront pages never fetching the admin's files; axe scans of the
 // dashboard, Settings and Activity.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { test } from 'node:test';
+import { session } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop, withoutErrors } from './server.mjs';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-admin-'));
-const DB = `sqlite:${path.join(dir, 'admin.db')}`;
-after(() => rmSync(dir, { recursive: true, force: true }));
-// A later --db wins over server.mjs's own: the test adds accounts to the store with the CLI.
-const shop = useShop({ args: ['--db', DB] });
+const shop = useShop();
 
 const PASSWORD = 'a long passphrase for the admin tests';
-const sessions = new Map();
+const STAFF = { email: 'mia@example.com', password: PASSWORD, role: 'shop_manager' };
+const CUSTOMER = { email: 'carla@example.com', password: PASSWORD, role: 'customer' };
 
-/** Creates an account with the CLI (once) and logs in through the login form; answers the session's storage state. */
-async function session(email, role) {
-  if (sessions.has(email)) return sessions.get(email);
-  const made = spawnSync(BINARY, ['--db', DB, '--log-level', 'warn', 'user', 'create', '--email', email, '--role', role, '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
-    await page.goto('/my-account/');
-    await page.locator('#username').fill(email);
-    await page.locator('#password').fill(PASSWORD);
-    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-    await page.getByText('Hello').waitFor();
-    const state = await context.storageState();
-    sessions.set(email, state);
-    return state;
-  } finally {
-    await context.close();
-  }
-}
+// The browser logs every 4xx answer; the refusals the tests ask for are expected.
+const REFUSALS = /^Failed to load resource: the server responded with a status of 4(00|03|09) /;
 
-async function withPage(state, fn, viewport = { width: 1280, height: 900 }) {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport, storageState: state });
-  try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    // The browser logs every 4xx answer; the refusals the tests ask for are expected.
-    page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4(00|03|09) /.test(m.text()) && errors.push(m.text()));
-    await fn(page);
-    assert.deepEqual(errors, [], 'no console or page errors');
-  } finally {
-    await context.close();
-  }
-}
-
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
+/** A page logged in with the storage state (none: a visitor), which must see no console or page error. */
+function withPage(state, fn, viewport = { width: 1280, height: 900 }) {
+  return shop.withPage({ viewport, storageState: state }, withoutErrors(fn, { ignore: REFUSALS }));
 }
 
 test('a customer who opens the admin is sent to My account', async () => {
-  await withPage(await session('carla@example.com', 'customer'), async (page) => {
+  await withPage(await session(shop, CUSTOMER), async (page) => {
     await page.goto('/wp-admin/');
     assert.equal(new URL(page.url()).pathname, '/my-account/');
     // And the admin API refuses the customer's own nonce.
@@ -85,12 +41,12 @@ test('a customer who opens the admin is sent to My account', async () => {
 });
 
 test('staff run the frame by keyboard, save the settings, and the storefront follows', async () => {
-  const staff = await session('mia@example.com', 'shop_manager');
+  const staff = await session(shop, STAFF);
   await withPage(staff, async (page) => {
     await page.goto('/wp-admin/');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     assert.match(await page.title(), /^Dashboard ‹ Vitrine — Shop admin$/);
-    await scan(page, 'the dashboard');
+    await assertAccessible(page, 'the dashboard');
 
     // The skip link is the first stop, and goes to the content.
     await page.keyboard.press('Tab');
@@ -113,7 +69,7 @@ test('staff run the frame by keyboard, save the settings, and the storefront fol
     await page.keyboard.type('Maison Vitrine');
     await page.getByLabel('Store notice').focus();
     await page.keyboard.type('Free returns for 30 days');
-    await scan(page, 'the settings');
+    await assertAccessible(page, 'the settings');
     await page.getByRole('button', { name: 'Save settings' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('status').getByText('Settings saved.').waitFor();
@@ -127,7 +83,7 @@ test('staff run the frame by keyboard, save the settings, and the storefront fol
     // The change is in the activity log.
     await nav.getByRole('link', { name: 'Activity' }).click();
     await page.getByRole('cell', { name: /Changed name, store notice/ }).waitFor();
-    await scan(page, 'the activity log');
+    await assertAccessible(page, 'the activity log');
   });
 
   // A visitor's storefront shows the new name and the notice within a few seconds (the change poll, then the purge).
@@ -152,12 +108,12 @@ test('staff run the frame by keyboard, save the settings, and the storefront fol
 });
 
 test('staff change a currency’s rate by keyboard and the storefront’s prices follow', async () => {
-  const staff = await session('mia@example.com', 'shop_manager');
+  const staff = await session(shop, STAFF);
   await withPage(staff, async (page) => {
     await page.goto('/wp-admin/currencies/');
     const edit = page.getByRole('button', { name: 'Edit EUR' });
     await edit.waitFor();
-    await scan(page, 'the currencies');
+    await assertAccessible(page, 'the currencies');
     await edit.focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.textContent === 'Edit EUR');
@@ -165,7 +121,7 @@ test('staff change a currency’s rate by keyboard and the storefront’s prices
     await rate.focus();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type('2');
-    await scan(page, 'the currency form');
+    await assertAccessible(page, 'the currency form');
     await page.keyboard.press('Enter'); // submits the form
     await page.getByRole('status').getByText('EUR saved.').waitFor();
     // Focus returns to the row's button.
@@ -188,12 +144,12 @@ test('staff change a currency’s rate by keyboard and the storefront’s prices
 });
 
 test('staff change a shipping cost and a shopper’s cart is priced with it', async () => {
-  const staff = await session('mia@example.com', 'shop_manager');
+  const staff = await session(shop, STAFF);
   await withPage(staff, async (page) => {
     await page.goto('/wp-admin/shipping-tax/');
     const cost = page.getByLabel('Cost').first();
     await cost.waitFor();
-    await scan(page, 'shipping and tax');
+    await assertAccessible(page, 'shipping and tax');
     assert.equal(await cost.inputValue(), '5.00');
     await cost.fill('7.50');
     await page.getByRole('button', { name: 'Save shipping and tax' }).click();

@@ -2,14 +2,12 @@
 // the live region, the header count; and no cart request for a new visitor.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
 test('a new visitor makes no cart request on page load', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const cartRequests = [];
     page.on('request', (r) => {
       const u = r.url();
@@ -20,15 +18,11 @@ test('a new visitor makes no cart request on page load', async () => {
     await page.waitForLoadState('networkidle');
     assert.deepEqual(cartRequests, []);
     assert.equal((await page.locator('.header-cart .cart-count').textContent()).trim(), '0');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('add from a card: loading then added, one View cart link, live region after ~1 s, header count 1', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page, context) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -69,7 +63,5 @@ test('add from a card: loading then added, one View cart link, live region after
     await page.goto('/shop/');
     await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '2');
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });

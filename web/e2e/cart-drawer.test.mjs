@@ -2,29 +2,15 @@
 // header cart button and after an add; keyboard only, removal, axe.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { productId } from './checkout-helpers.mjs';
+import { holdRequests, useShop, withoutErrors } from './server.mjs';
 
 const shop = useShop();
 const PHONE = { viewport: { width: 390, height: 800 } };
 
-async function productId(page, slug) {
-  const res = await page.request.get(`/wp-json/wc/store/v1/products/${slug}`);
-  return (await res.json()).id;
-}
-
-async function withPage(fn, options = PHONE) {
-  const context = await newContext(shop.browser, shop.server.baseURL, options);
-  try {
-    const page = await context.newPage();
-    const problems = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    await fn(page);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
-}
+/** A phone-sized page unless options say otherwise, which must see no uncaught error. */
+const withPage = (fn, options = PHONE) => shop.withPage(options, withoutErrors(fn, { consoleErrors: false }));
 
 const where = (page) =>
   page.evaluate(() => {
@@ -68,9 +54,7 @@ test('keyboard only: open, Tab stays inside, Escape closes and focus returns; th
     await page.keyboard.press('Shift+Tab');
     assert.equal(await where(page), 'drawer');
 
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    await assertAccessible(page, 'the open cart drawer');
 
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
@@ -99,12 +83,7 @@ test('opens after an add; remove shows "Please wait..." then the empty cart; a f
     assert.equal(await where(page), 'drawer');
     assert.equal(await page.locator('#mini-cart-panel').isVisible(), false, 'not the dropdown');
 
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route('**/?wc-ajax=remove_from_cart', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/?wc-ajax=remove_from_cart');
     await drawer.locator('a.remove_from_cart_button').click();
     const overlay = drawer.locator('.blockUI', { hasText: 'Please wait...' });
     await overlay.waitFor();

@@ -3,7 +3,7 @@
 // (the answer's product_url is loaded).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const SOCKS = '/product/everyday-crew-socks/';
 const HOODIE = '/product/everyday-hoodie/';
@@ -14,9 +14,7 @@ const shop = useShop();
 const count = (page) => page.locator('.header-cart .cart-count').textContent();
 
 test('simple product and a variation are added from their pages without navigation', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -59,15 +57,11 @@ test('simple product and a variation are added from their pages without navigati
     // The mini cart opens after the add.
     await page.locator('.widget_shopping_cart_content').first().waitFor({ state: 'visible' });
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a sold-individually product added twice: the second answer sends the shop.browser to the product page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto(PRINT);
     const form = page.locator('.summary form.cart');
     const button = form.locator('button.single_add_to_cart_button');
@@ -81,7 +75,5 @@ test('a sold-individually product added twice: the second answer sends the shop.
     await nav;
     assert.equal(new URL(page.url()).pathname, PRINT);
     assert.equal(await page.evaluate(() => (window).__stay), undefined, 'the page was loaded again');
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -2,15 +2,13 @@
 // last fragments, opened for 5 s after an add; remove with the overlay; axe.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { holdRequests, useShop } from './server.mjs';
 
 const shop = useShop();
 
 test('empty cart: opens with the empty state without a cart request; Escape closes and focus returns', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const cartRequests = [];
     page.on('request', (r) => r.url().includes('wc-ajax=') && cartRequests.push(r.url()));
     await page.goto('/shop/');
@@ -27,15 +25,11 @@ test('empty cart: opens with the empty state without a cart request; Escape clos
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('header-cart')), true);
     assert.deepEqual(cartRequests, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('after an add the mini cart opens for 5 s; remove shows "Please wait..." then the empty cart; axe passes while open', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto('/shop/');
@@ -48,11 +42,7 @@ test('after an add the mini cart opens for 5 s; remove shows "Please wait..." th
     await panel.locator('a.remove_from_cart_button').waitFor();
     assert.equal(await page.locator('a.header-cart').getAttribute('aria-expanded'), 'true');
 
-    const results = await new AxeBuilder({ page }).include('.site-header').analyze();
-    assert.deepEqual(
-      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    await assertAccessible(page, 'the header with the mini cart open', { include: '.site-header', anyImpact: true });
 
     await panel.waitFor({ state: 'hidden', timeout: 8000 });
     const elapsed = Date.now() - opened;
@@ -61,27 +51,18 @@ test('after an add the mini cart opens for 5 s; remove shows "Please wait..." th
     // Open again (filled from the last fragments) and remove the line, with the answer held back.
     await page.locator('a.header-cart').click();
     await panel.waitFor({ state: 'visible' });
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route('**/?wc-ajax=remove_from_cart', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/?wc-ajax=remove_from_cart');
     await panel.locator('a.remove_from_cart_button').click();
     await panel.locator('.blockUI', { hasText: 'Please wait...' }).waitFor();
     release();
     await panel.locator('.widget_shopping_cart_content', { hasText: 'No products in the cart.' }).waitFor();
     await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '0');
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("on a product page the mini cart's '1 × price' line is plain text, not framed like the product's quantity box", async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     await page.goto('/shop/');
     await page.locator('a.header-cart[aria-expanded]').waitFor();
     await page.locator('a.ajax_add_to_cart[data-product_id]').first().click();
@@ -100,7 +81,5 @@ test("on a product page the mini cart's '1 × price' line is plain text, not fra
     await line.waitFor();
     assert.match(await line.textContent(), /^1 × /);
     assert.deepEqual(await frame(line), { border: '0px', style: 'none', padLeft: '0px' }, 'the mini cart line has no frame');
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -3,20 +3,14 @@
 // form; then the styled cart page (stacked on a phone) passes axe.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { productId } from './checkout-helpers.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
-async function productId(page, slug) {
-  const res = await page.request.get(`/wp-json/wc/store/v1/products/${slug}`);
-  return (await res.json()).id;
-}
-
 test('no scripts: update a quantity, a refused update keeps the cart, remove, grouped add', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } }, async (page, context) => {
     const tank = await productId(page, 'cotton-tank-top');
     const print = await productId(page, 'limited-print-coastline-no-3');
     await page.goto(`/?add-to-cart=${tank}`);
@@ -84,15 +78,11 @@ test('no scripts: update a quantity, a refused update keeps the cart, remove, gr
     assert.equal(await page.locator('tr.cart_item').count(), 1, 'only the print is left');
     await page.getByRole('link', { name: /Remove Limited Print/ }).click();
     await page.getByText('Your cart is currently empty.').waitFor();
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the cart page: stacked rows on a phone, a table on a large screen; axe', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 390, height: 800 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 390, height: 800 } }, async (page) => {
     const tank = await productId(page, 'cotton-tank-top');
     await page.goto(`/?add-to-cart=${tank}&quantity=2`);
     await page.locator('form.woocommerce-cart-form .quantity--buttons').first().waitFor();
@@ -102,15 +92,10 @@ test('the cart page: stacked rows on a phone, a table on a large screen; axe', a
     assert.ok(!head || head.height <= 1, 'the column heads are left to screen readers');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `no sideways scroll (${width}px)`);
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    await assertAccessible(page, 'the cart page at 390px');
 
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.equal(await row.evaluate((el) => getComputedStyle(el).display), 'table-row', 'a table on a large screen');
-    const wide = await new AxeBuilder({ page }).analyze();
-    assert.deepEqual(wide.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id), []);
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'the cart page at 1280px');
+  });
 });

@@ -3,21 +3,15 @@
 // lines adding up to the Total.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { productId } from './checkout-helpers.mjs';
+import { useShop } from './server.mjs';
 import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
 
-async function productId(page, slug) {
-  const res = await page.request.get(`/wp-json/wc/store/v1/products/${slug}`);
-  return (await res.json()).id;
-}
-
 test('cart page: axe, keyboard update, remove with Undo, empty state', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     const tank = await productId(page, 'cotton-tank-top');
@@ -30,9 +24,7 @@ test('cart page: axe, keyboard update, remove with Undo, empty state', async () 
     await form.getByRole('button', { name: /Increase quantity/ }).first().waitFor({ state: 'visible' });
     assert.equal(await page.locator('tr.cart_item').count(), 2);
 
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`), []);
+    await assertAccessible(page, 'the cart page');
 
     // Keyboard: type a quantity, Tab to "Update cart", Enter.
     const qty = form.getByRole('spinbutton', { name: 'Cotton Tank Top quantity' });
@@ -64,16 +56,12 @@ test('cart page: axe, keyboard update, remove with Undo, empty state', async () 
     await page.reload();
     await page.getByText('Your cart is currently empty.').waitFor();
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 for (const [size, viewport] of WIDTHS) {
   test(`at ${size} the cart's quantity buttons, Update cart and Proceed to checkout are on screen and uncovered; so is the currency control`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       const tank = await productId(page, 'cotton-tank-top');
       await page.goto(`/?add-to-cart=${tank}`);
       const form = page.locator('form.woocommerce-cart-form');
@@ -90,9 +78,7 @@ for (const [size, viewport] of WIDTHS) {
         await currency.click();
         await assertUsable(page.getByRole('list', { name: 'Currency' }), 'the currency list');
       }
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
@@ -106,9 +92,7 @@ const dollars = (minor) => `$${(Number(minor) / 100).toFixed(2)}`;
 
 for (const [size, viewport] of WIDTHS) {
   test(`at ${size} a cross-sell card's add button puts it in the cart, and the free-shipping line follows`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       const problems = [];
       page.on('pageerror', (e) => problems.push(e.message));
       await page.goto('/');
@@ -132,9 +116,7 @@ for (const [size, viewport] of WIDTHS) {
       const line = page.locator('.free-shipping-progress__text');
       await line.getByText(`Add ${dollars(before.remaining)} more for free shipping`).waitFor();
       await assertUsable(page.getByRole('progressbar', { name: `Add ${dollars(before.remaining)} more for free shipping` }), 'the free-shipping bar');
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`), []);
+      await assertAccessible(page, `the cart page with its free-shipping bar at ${size}`);
 
       const section = page.getByRole('region', { name: 'You may also like…' });
       const add = section.locator(`a.ajax_add_to_cart[data-product_id="${bandana}"]`);
@@ -151,9 +133,7 @@ for (const [size, viewport] of WIDTHS) {
       await assertUsable(line, 'the updated free-shipping line');
       await page.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '2');
       assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
@@ -165,9 +145,7 @@ function cents(text) {
 }
 
 test('at 1280×800 with a Californian address the cart totals show Subtotal, the shipping rate, the tax line and Total, which is their sum as read from the page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 800 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 800 } }, async (page) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     const tank = await productId(page, 'cotton-tank-top');
@@ -207,7 +185,5 @@ test('at 1280×800 with a Californian address the cart totals show Subtotal, the
     assert.equal(sub + ship + tax, sum, `Subtotal ${sub} + shipping ${ship} + tax ${tax} is the Total ${sum}`);
     assert.equal(sum, Number(api.total_price), 'the page shows the cart total');
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });

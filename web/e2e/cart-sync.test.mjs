@@ -2,14 +2,12 @@
 // updates the other's header count, subtotal and mini cart without a reload.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
 test("another tab's add, cart-page update and removal reach this tab without a reload", async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const a = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (a, context) => {
     const b = await context.newPage();
     const problems = [];
     for (const p of [a, b]) p.on('pageerror', (e) => problems.push(e.message));
@@ -52,7 +50,5 @@ test("another tab's add, cart-page update and removal reach this tab without a r
     await a.getByText('Your cart is currently empty.').waitFor();
     await a.waitForFunction(() => document.querySelector('.header-cart .cart-count')?.textContent === '0');
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -3,7 +3,7 @@
 // values as wc_order_attribution_* inputs and as Store API extension data.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 import { acceptTerms, addToCart, bankTitle, countryKinds, fillBilling, openCheckout } from './checkout-helpers.mjs';
 
 const shop = useShop();
@@ -20,9 +20,7 @@ function cookieRecord(cookies, name) {
 }
 
 test('a visit with UTM parameters is recorded in cookies and sent with the order', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page, context) => {
     await page.goto('/shop/?utm_source=e2e-news&utm_medium=email&utm_campaign=spring-launch&utm_content=hero');
     await page.waitForFunction(() => document.cookie.includes('sbjs_current='));
     let cookies = await context.cookies();
@@ -81,21 +79,15 @@ test('a visit with UTM parameters is recorded in cookies and sent with the order
     assert.equal(ext.session_count, '1');
     assert.equal((await response).status(), 200, 'the order with its attribution is accepted');
     await page.waitForURL(/\/checkout\/order-received\/\d+\/\?key=/);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('with no UTM and no referrer the source is typein', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page, context) => {
     await page.goto('/');
     await page.waitForFunction(() => document.cookie.includes('sbjs_current='));
     const cur = cookieRecord(await context.cookies(), 'sbjs_current');
     assert.equal(cur.typ, 'typein');
     assert.equal(cur.src, '(direct)');
-  } finally {
-    await context.close();
-  }
+  });
 });

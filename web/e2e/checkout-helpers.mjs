@@ -96,9 +96,3 @@ export async function expectEmptyCart(page) {
   await page.getByText('Your cart is currently empty.').waitFor();
 }
 
-/** axe: no serious or critical violation. */
-export function seriousViolations(results) {
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}

@@ -3,7 +3,7 @@
 // "Place order" places the order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 import { addToCart, BUYER, openCheckout } from './checkout-helpers.mjs';
 
 const shop = useShop();
@@ -20,9 +20,7 @@ async function tabTo(page, selector, { max = 120, back = false } = {}) {
 const focusedId = (page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.className || '');
 
 test('keyboard only: fill the form, read the terms in the lightbox, place the order with Enter', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     await addToCart(page);
     const data = await openCheckout(page);
     const country = data.countries.find((c) => c.code === 'US') || data.countries.find((c) => c.states.length > 0);
@@ -95,7 +93,5 @@ test('keyboard only: fill the form, read the terms in the lightbox, place the or
     await tabTo(page, '#place_order');
     await Promise.all([page.waitForURL(/\/checkout\/order-received\/\d+\/\?key=/), page.keyboard.press('Enter')]);
     await page.getByText('Thank you. Your order has been received.').waitFor();
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -3,26 +3,13 @@
 // Idempotency-Key), and land on the order-received page with the bank details.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
-import {
-  acceptTerms,
-  addToCart,
-  bankTitle,
-  BUYER,
-  BUYER_EMAIL,
-  countryKinds,
-  expectEmptyCart,
-  fillBilling,
-  openCheckout,
-  orderReceived,
-} from './checkout-helpers.mjs';
+import { useShop } from './server.mjs';
+import { acceptTerms, addToCart, bankTitle, BUYER, BUYER_EMAIL, countryKinds, expectEmptyCart, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 
 const shop = useShop();
 
 test('guest purchase with bank transfer ends on the order-received page with the bank instructions', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await addToCart(page);
@@ -70,15 +57,11 @@ test('guest purchase with bank transfer ends on the order-received page with the
     // The cart is empty after the order.
     await expectEmptyCart(page);
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the no-script checkout form posts to /checkout/ and places the order too', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { javaScriptEnabled: false });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ javaScriptEnabled: false }, async (page) => {
     await addToCart(page);
     const res = await page.goto('/checkout/');
     assert.equal(res.status(), 200);
@@ -88,7 +71,5 @@ test('the no-script checkout form posts to /checkout/ and places the order too',
     await page.locator('input[name="payment_method"][value="bacs"]').check();
     await acceptTerms(page);
     await Promise.all([orderReceived(page), page.locator('#place_order').click()]);
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -3,15 +3,13 @@
 // and the fields following a country without states.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 import { addToCart, countryKinds, openCheckout } from './checkout-helpers.mjs';
 
 const shop = useShop();
 
 test('Place order on an empty form: messages by the fields and in the notice area, which takes focus', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     await addToCart(page);
     await openCheckout(page);
     let posted = 0;
@@ -47,15 +45,11 @@ test('Place order on an empty form: messages by the fields and in the notice are
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.locator('.woocommerce-NoticeGroup-checkout').getByText('Billing Phone is not a valid phone number.').waitFor();
     assert.equal(posted, 0, 'nothing was posted');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('switching to a country without states swaps the state field and refreshes the review', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 390, height: 844 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 390, height: 844 } }, async (page) => {
     await addToCart(page);
     const data = await openCheckout(page);
     const { withStates, textState, noState } = countryKinds(data);
@@ -96,7 +90,5 @@ test('switching to a country without states swaps the state field and refreshes 
       await page.locator('#shipping_first_name').waitFor();
       assert.ok(await page.locator('#shipping_country').isVisible() || (await page.locator('#shipping_country').count()) === 1);
     }
-  } finally {
-    await context.close();
-  }
+  });
 });

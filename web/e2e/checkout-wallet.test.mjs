@@ -6,7 +6,7 @@
 // PayPal button, and a declined card sending the buyer back with a notice.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 import { assertUsable } from './visible.mjs';
 import { acceptTerms, addToCart, BUYER_EMAIL, countryKinds, expectEmptyCart, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 
@@ -24,9 +24,7 @@ async function chooseWallet(page) {
 }
 
 test('guest purchase with PayPal through the sandbox approval page; the next page has no phantom cart', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 800 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 800 } }, async (page, context) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await addToCart(page);
@@ -72,15 +70,11 @@ test('guest purchase with PayPal through the sandbox approval page; the next pag
     // Reloading the return page does not pay twice; the cart is empty.
     await expectEmptyCart(page);
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a declined card returns to the checkout with a notice, and Pay Later then pays', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     await addToCart(page);
     await chooseWallet(page);
     await page.getByRole('button', { name: 'PayPal', exact: true }).click();
@@ -96,15 +90,11 @@ test('a declined card returns to the checkout with a notice, and Pay Later then 
     await page.waitForURL(/\/_sandbox\/paypal\/checkoutnow\?token=/);
     await page.getByRole('button', { name: 'Pay Later' }).click();
     await orderReceived(page);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the product page PayPal button buys the product shown', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     await page.goto('/product/cotton-tank-top/');
     const button = page.getByRole('group', { name: 'Pay with a wallet' }).getByRole('button', { name: 'PayPal' });
     await button.waitFor();
@@ -134,7 +124,5 @@ test('the product page PayPal button buys the product shown', async () => {
     const { details } = await orderReceived(page);
     assert.match(details, /Cotton Tank Top/);
     assert.match(details, /CA Tax/);
-  } finally {
-    await context.close();
-  }
+  });
 });

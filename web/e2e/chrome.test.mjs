@@ -8,63 +8,21 @@
 // scans with a dropdown and the off-canvas menu open. The shop is in coming-soon mode, so the storefront
 // is browsed as the manager (the CLI creates one in the server's store).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { test } from 'node:test';
+import { session } from './accounts.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 
 const NOTICE = 'Free shipping on orders over $50 this week';
-const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrine-chrome-'));
-const DB = `sqlite:${path.join(dir, 'chrome.db')}`;
-after(() => rmSync(dir, { recursive: true, force: true }));
+const shop = useShop({ args: ['--coming-soon', '--store-notice', NOTICE, '--header-hide-on-scroll'] });
 
-// A later --db wins over server.mjs's own: the test knows the store's path and can add the manager.
-const shop = useShop({ args: ['--db', DB, '--coming-soon', '--store-notice', NOTICE, '--header-hide-on-scroll'] });
-
-const MANAGER = 'mia.manager@example.com';
-const PASSWORD = 'a long passphrase for the chrome tests';
+const MANAGER = { email: 'mia.manager@example.com', password: 'a long passphrase for the chrome tests', role: 'shop_manager' };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-let managerState;
-
-/** Creates the manager with the CLI (once) and logs in through the login form; returns the session's storage state. */
-async function managerSession() {
-  if (managerState) return managerState;
-  const made = spawnSync(BINARY, ['--db', DB, '--log-level', 'warn', 'user', 'create', '--email', MANAGER, '--role', 'shop_manager', '--password-stdin'], {
-    input: `${PASSWORD}\n`,
-    encoding: 'utf8',
-  });
-  assert.equal(made.status, 0, `user create: ${made.stderr}`);
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-  try {
-    const page = await context.newPage();
-    await page.goto('/my-account/');
-    await page.locator('#username').fill(MANAGER);
-    await page.locator('#password').fill(PASSWORD);
-    await Promise.all([page.waitForURL(/\/my-account\/$/), page.locator('button.woocommerce-form-login__submit').click()]);
-    await page.getByText('Hello').waitFor();
-    managerState = await context.storageState();
-    return managerState;
-  } finally {
-    await context.close();
-  }
-}
-
-async function managerContext(viewport, options = {}) {
-  return newContext(shop.browser, shop.server.baseURL, { viewport, storageState: await managerSession(), ...options });
-}
-
-async function scan(page, label, include) {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const results = await builder.analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
+/** Context options for the logged-in manager: in coming-soon mode only staff see the shop. */
+async function asManager(options) {
+  return { ...options, storageState: await session(shop, MANAGER) };
 }
 
 /** The header's state as the page shows it. */
@@ -108,9 +66,7 @@ function pageTop(page, selector) {
 }
 
 test('coming soon: a visitor gets the coming-soon page (503, noindex) and can reach the login; the manager sees the shop and the banner', async () => {
-  const visitor = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-  try {
-    const page = await visitor.newPage();
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     for (const target of ['/', '/shop/', '/product/classic-tee/', '/cart/']) {
       const res = await page.goto(target);
       assert.equal(res.status(), 503, target);
@@ -122,32 +78,24 @@ test('coming soon: a visitor gets the coming-soon page (503, noindex) and can re
     const api = await page.request.get('/wp-json/wc/store/v1/cart');
     assert.equal(api.status(), 503);
     assert.equal((await api.json()).code, 'vitrine_coming_soon');
-    await scan(page, 'the coming-soon page');
+    await assertAccessible(page, 'the coming-soon page');
     await page.getByRole('link', { name: 'log in' }).click();
     await page.waitForURL(/\/my-account\/$/);
     await page.locator('#username').waitFor();
-  } finally {
-    await visitor.close();
-  }
+  });
 
-  const manager = await managerContext(DESKTOP);
-  try {
-    const page = await manager.newPage();
+  await shop.withPage(await asManager({ viewport: DESKTOP }), async (page) => {
     const res = await page.goto('/product/classic-tee/');
     assert.equal(res.status(), 200);
     await page.getByRole('heading', { level: 1, name: 'Classic Tee' }).waitFor();
     const banner = page.getByRole('region', { name: 'Coming soon mode' });
     await banner.waitFor();
     assert.match(await banner.textContent(), /visitors see a coming-soon page/);
-  } finally {
-    await manager.close();
-  }
+  });
 });
 
 test('sticky header at 1280 px: stuck past its height with nothing shifting, hidden scrolling down, back scrolling up, never while focused', async () => {
-  const context = await managerContext(DESKTOP);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(await asManager({ viewport: DESKTOP }), async (page) => {
     await page.goto('/shop/');
     await page.waitForLoadState('networkidle');
     const before = await headerState(page);
@@ -191,15 +139,11 @@ test('sticky header at 1280 px: stuck past its height with nothing shifting, hid
     s = await headerState(page);
     assert.equal(s.position, 'static');
     assert.equal(s.top, before.top);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('sticky header at 390 px: the bar alone, 70 px, hidden and shown by the scroll direction', async () => {
-  const context = await managerContext(PHONE, { isMobile: true, hasTouch: true });
-  try {
-    const page = await context.newPage();
+  await shop.withPage(await asManager({ viewport: PHONE, isMobile: true, hasTouch: true }), async (page) => {
     await page.goto('/shop/');
     await page.waitForLoadState('networkidle');
     assert.equal(await page.getByRole('button', { name: 'Menu', exact: true }).isVisible(), true, 'the Menu button');
@@ -216,15 +160,11 @@ test('sticky header at 390 px: the bar alone, 70 px, hidden and shown by the scr
     assert.equal(await page.locator('header .header-search').isVisible(), false, 'search is in the Menu');
     await scrollTo(page, 0);
     await waitHeader(page, { stuck: false, hidden: false });
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('reduced motion: the header sticks and hides without sliding; the off-canvas menu opens without its animation', async () => {
-  const context = await managerContext(PHONE, { isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
-  try {
-    const page = await context.newPage();
+  await shop.withPage(await asManager({ viewport: PHONE, isMobile: true, hasTouch: true, reducedMotion: 'reduce' }), async (page) => {
     await page.goto('/shop/');
     await page.waitForLoadState('networkidle');
     await scrollTo(page, 1200);
@@ -241,15 +181,11 @@ test('reduced motion: the header sticks and hides without sliding; the off-canva
     await page.getByRole('button', { name: 'Menu', exact: true }).click();
     await page.getByRole('dialog', { name: 'Menu' }).waitFor();
     assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#mobile-menu')).animationName), 'none');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('dropdown menus: hover opens and leaving closes; by keyboard the button opens, Tab walks in, Escape closes and returns focus; axe with one open', async () => {
-  const context = await managerContext(DESKTOP);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(await asManager({ viewport: DESKTOP }), async (page) => {
     await page.goto('/');
     await page.waitForLoadState('networkidle');
     const nav = page.getByRole('navigation', { name: 'Product categories' });
@@ -271,7 +207,7 @@ test('dropdown menus: hover opens and leaving closes; by keyboard the button ope
     await page.mouse.move(640, 700);
     await page.waitForTimeout(500);
     assert.equal(await sub.isVisible(), true, 'a clicked menu stays open when the pointer leaves');
-    await scan(page, 'header with a dropdown open', 'header.site-header');
+    await assertAccessible(page, 'header with a dropdown open', { include: 'header.site-header' });
     await page.mouse.click(640, 700);
     await sub.waitFor({ state: 'hidden' });
 
@@ -291,15 +227,11 @@ test('dropdown menus: hover opens and leaving closes; by keyboard the button ope
     const links = await sub.locator('a').count();
     for (let i = 0; i <= links; i++) await page.keyboard.press('Tab');
     await sub.waitFor({ state: 'hidden' });
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the off-canvas menu at 390 px: a modal dialog, focus trapped, Escape closes and returns focus; axe with it open', async () => {
-  const context = await managerContext(PHONE, { isMobile: true, hasTouch: true });
-  try {
-    const page = await context.newPage();
+  await shop.withPage(await asManager({ viewport: PHONE, isMobile: true, hasTouch: true }), async (page) => {
     await page.goto('/product/classic-tee/');
     await page.waitForLoadState('networkidle');
     const button = page.getByRole('button', { name: 'Menu', exact: true });
@@ -313,7 +245,7 @@ test('the off-canvas menu at 390 px: a modal dialog, focus trapped, Escape close
     await dialog.getByRole('search', { name: 'Search products' }).waitFor();
     await dialog.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Hoodies' }).waitFor();
     await dialog.getByRole('link', { name: /My account/ }).waitFor();
-    await scan(page, 'the off-canvas menu open');
+    await assertAccessible(page, 'the off-canvas menu open');
 
     // Tab through everything: focus never leaves the dialog, and comes back round.
     const count = await dialog.locator('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled])').count();
@@ -328,16 +260,12 @@ test('the off-canvas menu at 390 px: a modal dialog, focus trapped, Escape close
     await dialog.waitFor({ state: 'hidden' });
     assert.equal(await button.evaluate((b) => b === document.activeElement), true, 'focus back on the Menu button');
     assert.equal(await button.getAttribute('aria-expanded'), 'false');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('store notice: shown, dismissed with its cookie, then absent from the first paint of every later page', async () => {
   // The login page is a storefront page visitors may see in coming-soon mode.
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: DESKTOP }, async (page, context) => {
     // What the notice looks like when the DOM is first parsed (before any app script runs).
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
@@ -351,7 +279,7 @@ test('store notice: shown, dismissed with its cookie, then absent from the first
     assert.notEqual(await page.evaluate(() => window.__noticeAtFirstParse), 'none', 'shown before the dismissal');
     const id = await region.getAttribute('data-notice-id');
     assert.match(id, /^[0-9a-f]{32}$/);
-    await scan(page, 'page with the store notice');
+    await assertAccessible(page, 'page with the store notice');
 
     await region.getByRole('button', { name: 'Dismiss the store notice' }).click();
     await region.waitFor({ state: 'hidden' });
@@ -377,14 +305,10 @@ test('store notice: shown, dismissed with its cookie, then absent from the first
     assert.equal(await page.locator('.woocommerce-store-notice').count(), 1, 'the notice is in the HTML');
     assert.equal(await page.locator('.woocommerce-store-notice').isVisible(), false);
     await page.unroute('**/assets/entry-client-*.js');
-  } finally {
-    await context.close();
-  }
+  });
 
   // The manager's shop pages carry it too, and no CSP violation blocked the head script.
-  const manager = await managerContext(DESKTOP);
-  try {
-    const page = await manager.newPage();
+  await shop.withPage(await asManager({ viewport: DESKTOP }), async (page) => {
     const violations = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
@@ -393,7 +317,5 @@ test('store notice: shown, dismissed with its cookie, then absent from the first
     await page.getByRole('region', { name: 'Store notice' }).getByText(NOTICE).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('js')), true, 'the head script ran');
     assert.deepEqual(violations, []);
-  } finally {
-    await manager.close();
-  }
+  });
 });

@@ -10,20 +10,13 @@
 // page without JavaScript.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { assertAccessible } from './axe.mjs';
+import { holdRequests, useShop } from './server.mjs';
 
 const shop = useShop();
 const UNIT = 'wpcf7-f1-o1';
 const FEEDBACK = '/wp-json/contact-form-7/v1/contact-forms/1/feedback';
 const REFILL = '/wp-json/contact-form-7/v1/contact-forms/1/refill';
-
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
 
 /** Console errors and page errors of a page (a failed favicon request aside). */
 function watch(page) {
@@ -60,9 +53,7 @@ async function fill(page, { name = 'Ada Lovelace', email = 'ada@example.com', me
 }
 
 test('renders, hydrates without console errors, and passes axe', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const problems = watch(page);
     const form = await openContact(page);
     await page.waitForLoadState('networkidle');
@@ -71,16 +62,12 @@ test('renders, hydrates without console errors, and passes axe', async () => {
     assert.equal(await page.title(), 'Contact – Vitrine');
     assert.equal(await form.locator('input[name=_wpcf7_unit_tag]').inputValue(), UNIT);
     assert.equal(await page.locator('footer a[href="/contact/"]').count(), 1, 'the footer links here');
-    await scan(page, 'contact page');
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'contact page');
+  });
 });
 
 test('without JavaScript the form shows, Submit is held, and a note says why', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { javaScriptEnabled: false });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ javaScriptEnabled: false }, async (page) => {
     await page.goto('/contact/');
     // (Playwright's text queries skip <noscript>: the note is found by its class.)
     const note = page.locator('.contact-noscript');
@@ -89,15 +76,11 @@ test('without JavaScript the form shows, Submit is held, and a note says why', a
     assert.equal(await page.locator(`#${UNIT}`).getAttribute('class'), 'wpcf7 no-js');
     assert.ok(await page.getByLabel('Your email').isVisible());
     assert.ok(await page.getByRole('button', { name: 'Submit' }).isDisabled());
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('validates a field on change, holds Submit until the box is ticked, refuses a submit with errors (tips, focus, axe)', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const posts = [];
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
     const form = await openContact(page);
@@ -125,32 +108,23 @@ test('validates a field on change, holds Submit until the box is ticked, refuses
     await expectFocused(page, `#${UNIT}-your-name`);
     assert.equal(await page.locator(`#${UNIT}-ve-your-name`).textContent(), 'Please fill out this field.');
     assert.equal(await page.locator(`#${UNIT}-ve-your-message`).textContent(), 'Please fill out this field.');
-    await scan(page, 'contact page with errors shown');
+    await assertAccessible(page, 'contact page with errors shown');
     assert.deepEqual(posts.filter((u) => u.includes(FEEDBACK)), [], 'a refused submit sends nothing');
 
     // The counter follows the message.
     await page.getByLabel('Your message').fill('Hello 😀');
     const counter = page.locator('.wpcf7-character-count[data-target-name="your-message"]');
     assert.equal(await counter.textContent(), String(2000 - 8), 'UTF-16 code units: the emoji counts two');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('sends a message: submitting, sent, the reset and refill, then init after another change', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const problems = watch(page);
     const form = await openContact(page);
     await fill(page);
     // Hold the POST on its way to see the submitting state, then let it through.
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route(`**${FEEDBACK}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, `**${FEEDBACK}`);
     const sentRequest = page.waitForRequest((r) => r.url().endsWith(FEEDBACK) && r.method() === 'POST');
     const refillRequest = page.waitForRequest((r) => r.url().endsWith(REFILL) && r.method() === 'GET');
     const submit = page.getByRole('button', { name: 'Submit' });
@@ -181,7 +155,7 @@ test('sends a message: submitting, sent, the reset and refill, then init after a
     assert.equal(await page.getByLabel(/I agree/).isChecked(), false);
     const hash = await form.locator('input[name=_wpcf7_posted_data_hash]').inputValue();
     assert.ok(hash.length > 0, 'the posted data hash was written back');
-    await scan(page, 'contact page after sending');
+    await assertAccessible(page, 'contact page after sending');
 
     // Another change: a new message begins.
     await page.getByLabel('Your name').fill('Ada');
@@ -200,15 +174,11 @@ test('sends a message: submitting, sent, the reset and refill, then init after a
     assert.match(body2, new RegExp(`name="_wpcf7_posted_data_hash"\\r\\n\\r\\n${hash}\\r\\n`));
     await form.locator('xpath=self::*[@data-status="sent"]').waitFor();
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test("the server's own validation: a file that is not what its name says gets a tip and the focus", async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const form = await openContact(page);
     await fill(page);
     // Named .png, holding text: the browser cannot tell, the server sniffs it.
@@ -219,16 +189,12 @@ test("the server's own validation: a file that is not what its name says gets a 
     assert.equal(await page.locator(`#${UNIT}-ve-your-file`).textContent(), 'You are not allowed to upload files of this type.');
     assert.equal(await page.getByLabel(/Attachment/).getAttribute('aria-invalid'), 'true');
     assert.equal(await output(form).textContent(), 'One or more fields have an error. Please check and try again.');
-    await scan(page, 'contact page with a server-side error');
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'contact page with a server-side error');
+  });
 });
 
 test('offline: "You are probably offline."', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const form = await openContact(page);
     await fill(page);
     await page.route(`**${FEEDBACK}`, (route) => route.abort('internetdisconnected'));
@@ -237,30 +203,22 @@ test('offline: "You are probably offline."', async () => {
     assert.equal(await output(form).textContent(), 'You are probably offline.');
     assert.equal(await page.getByLabel('Your name').inputValue(), 'Ada Lovelace', 'nothing is lost');
     assert.ok(await page.getByRole('button', { name: 'Submit' }).isEnabled(), 'the visitor can try again');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a body that is not JSON: "The response is not a valid JSON response."', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const form = await openContact(page);
     await fill(page);
     await page.route(`**${FEEDBACK}`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<html><body>Maintenance</body></html>' }));
     await page.getByRole('button', { name: 'Submit' }).click();
     await form.locator('xpath=self::*[@data-status="failed"]').waitFor();
     assert.equal(await output(form).textContent(), 'The response is not a valid JSON response.');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('keyboard only: fill, tick the box with Space, send with Enter', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const form = await openContact(page);
     await page.getByLabel('Your name').focus();
     await page.keyboard.type('Grace Hopper');
@@ -288,7 +246,5 @@ test('keyboard only: fill, tick the box with Space, send with Enter', async () =
     await page.keyboard.press('Enter');
     await form.locator('xpath=self::*[@data-status="sent"]').waitFor();
     assert.equal(await output(form).textContent(), 'Thank you for your message. It has been sent.');
-  } finally {
-    await context.close();
-  }
+  });
 });

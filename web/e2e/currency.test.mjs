@@ -7,52 +7,23 @@
 // the price filter read in the shopper's currency (JPY); the header switcher
 // marking the shopper's choice on pages without prices (contact, a 404).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop, withoutErrors } from './server.mjs';
 import { assertUsable } from './visible.mjs';
-import {
-  acceptTerms,
-  bankTitle,
-  countryKinds,
-  fillBilling,
-  openCheckout,
-  orderReceived,
-  seriousViolations,
-} from './checkout-helpers.mjs';
+import { acceptTerms, bankTitle, countryKinds, fillBilling, openCheckout, orderReceived } from './checkout-helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const CARDS = 'ul.products > li.product.type-product';
 const WRAPPERS = '.wmc-cache-pid[data-wmc_product_id]';
 // The demo's EUR: rate 0.92 to USD, rounded to the cent (no step), written "1.234,56 €" (GBP has the .99 endings).
 const EUR_RATE = 0.92;
 
-async function withPage(fn, options = {}) {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 900 }, ...options });
-  try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    const out = await fn(page, context);
-    assert.deepEqual(errors, [], 'no console or page errors');
-    return out;
-  } finally {
-    await context.close();
-  }
+/** A page at 1280×900 unless options say otherwise, which must see no console or page error. */
+function withPage(fn, options = {}) {
+  return shop.withPage({ viewport: { width: 1280, height: 900 }, ...options }, withoutErrors(fn));
 }
 
 /** Price calls the page makes: their pids and answers. */
@@ -83,6 +54,11 @@ async function hydrated(page) {
   });
 }
 
+/** Waits for the live region to announce the prices in the currency. */
+function announced(page, code) {
+  return page.locator('[aria-live="polite"]', { hasText: `Prices shown in ${code}` }).waitFor({ state: 'attached' });
+}
+
 /** Text of an HTML fragment as the page shows it. */
 function textOf(page, html) {
   return page.evaluate((h) => {
@@ -97,14 +73,8 @@ function euros(text) {
   return [...text.matchAll(/([\d.]+,\d{2})\s€/g)].map((m) => Number(m[1].replace(/\./g, '').replace(',', '.')));
 }
 
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
-
 test('listing: switching to EUR converts every price with one call, appended cards too; EUR is kept on a product page and its variations', async () => {
-  const base = await (await fetch(`${server.baseURL}/wp-json/wc/store/v1/products?per_page=100`)).json();
+  const base = await (await fetch(`${shop.server.baseURL}/wp-json/wc/store/v1/products?per_page=100`)).json();
   const usd = new Map(base.map((p) => [String(p.id), p]));
   await withPage(async (page, context) => {
     const calls = watchPriceCalls(page);
@@ -119,7 +89,7 @@ test('listing: switching to EUR converts every price with one call, appended car
     const select = page.getByRole('combobox', { name: 'Currency' });
     assert.deepEqual(await select.locator('option').evaluateAll((os) => os.map((o) => o.value)), ['USD', 'EUR', 'GBP', 'JPY']);
     await select.selectOption('EUR');
-    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in EUR' }).waitFor({ state: 'attached' });
+    await announced(page, 'EUR');
     assert.equal(calls.length, 1, 'one price call');
     await answered(calls);
     const first = calls[0];
@@ -146,7 +116,7 @@ test('listing: switching to EUR converts every price with one call, appended car
       const got = p.prices.price_range ? eur[0] : eur[eur.length - 1];
       assert.ok(got >= expected - 0.005 && got <= expected + 1, `product ${id}: ${got} for ${expected.toFixed(4)}`);
     }
-    await scan(page, 'the listing in EUR');
+    await assertAccessible(page, 'the listing in EUR');
 
     // Page 2 appended by infinite scroll: its prices are converted by one more call.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -209,9 +179,9 @@ test('sidebar under 768 px: keyboard opens it, arrows move, Enter chooses, Escap
       await page.keyboard.press('Enter');
       await page.keyboard.press('ArrowDown');
       assert.match(await page.evaluate(() => document.activeElement?.textContent || ''), /^EUR/);
-      await scan(page, 'the open sidebar at 375 px');
+      await assertAccessible(page, 'the open sidebar at 375 px');
       await page.keyboard.press('Enter');
-      await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in EUR' }).waitFor({ state: 'attached' });
+      await announced(page, 'EUR');
       assert.equal(await page.getByRole('button', { name: 'Currency: EUR' }).count(), 1);
       assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('currency-sidebar__tab')), true);
       assert.equal(calls.length, 1);
@@ -247,7 +217,7 @@ function gbpText(usdMinor) {
 const plain = (t) => String(t ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
 
 async function products() {
-  const list = await (await fetch(`${server.baseURL}/wp-json/wc/store/v1/products?per_page=100`)).json();
+  const list = await (await fetch(`${shop.server.baseURL}/wp-json/wc/store/v1/products?per_page=100`)).json();
   const bySlug = (slug) => {
     const p = list.find((x) => x.slug === slug);
     assert.ok(p, `the demo's ${slug}`);
@@ -272,7 +242,7 @@ async function waitForText(page, selector, want) {
 
 /** The order row as the shop stored it (read-only; the server keeps writing its own connection). */
 function storedOrder(id) {
-  const db = new DatabaseSync(server.db, { readOnly: true });
+  const db = new DatabaseSync(shop.server.db, { readOnly: true });
   try {
     return db.prepare('SELECT currency, currency_rate, base_currency, items_subtotal, total, payment_method FROM orders WHERE id = ?').get(id);
   } finally {
@@ -290,7 +260,7 @@ test('done when: a new visitor switches a cached listing to EUR with the keyboar
   const shortsEUR = eurText(convert(Number(shorts.prices.price), EUR_RATE));
   assert.equal(tankEUR, '20,24 €', 'the demo tank top: 22.00 × 0.92');
   // Other visitors have been here: the listing pages are in the shared cache.
-  for (const u of ['/shop/', '/shop/page/2/']) await (await fetch(`${server.baseURL}${u}`)).arrayBuffer();
+  for (const u of ['/shop/', '/shop/page/2/']) await (await fetch(`${shop.server.baseURL}${u}`)).arrayBuffer();
 
   await withPage(async (page, context) => {
     const calls = watchPriceCalls(page);
@@ -308,7 +278,7 @@ test('done when: a new visitor switches a cached listing to EUR with the keyboar
     const select = page.getByRole('combobox', { name: 'Currency' });
     await select.focus();
     await page.keyboard.press('ArrowDown');
-    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in EUR' }).waitFor({ state: 'attached' });
+    await announced(page, 'EUR');
     assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
     assert.equal(await select.inputValue(), 'EUR');
     await answered(calls);
@@ -364,7 +334,7 @@ test('done when: a new visitor switches a cached listing to EUR with the keyboar
     assert.ok(amounts.length >= 2, 'the review shows amounts');
     for (const a of amounts) assert.match(plain(a), /^\d{1,3}(\.\d{3})*,\d{2} €$/, `an amount in the shop's EUR format: ${a}`);
     assert.equal(await page.getByRole('combobox', { name: 'Currency' }).inputValue(), 'EUR', 'the switcher marks EUR on the checkout');
-    await scan(page, 'the checkout in EUR');
+    await assertAccessible(page, 'the checkout in EUR');
 
     await fillBilling(page, countryKinds(data).withStates);
     await page.getByRole('radio', { name: bankTitle(data) }).check();
@@ -437,7 +407,7 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
       window.__samePage = true;
     });
     await select.selectOption('GBP');
-    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in GBP' }).waitFor({ state: 'attached' });
+    await announced(page, 'GBP');
     await waitForText(page, 'td.product-subtotal', tankGBP);
     await waitForText(page, 'a.header-cart .header-cart-total', tankGBP);
     const totals = plain(await page.locator('.cart_totals').innerText());
@@ -445,7 +415,7 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
     assert.doesNotMatch(totals, /€|\$/);
     assert.equal(await select.inputValue(), 'GBP');
     assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
-    await scan(page, 'the cart page in GBP');
+    await assertAccessible(page, 'the cart page in GBP');
 
     // A phone: the drawer shows pounds; after a switch with the sidebar to JPY it shows yen.
     await page.setViewportSize({ width: 390, height: 800 });
@@ -460,7 +430,7 @@ test('with items in the cart a switch moves the mini cart, the drawer and the ca
     await drawer.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Currency: GBP' }).click();
     await page.getByRole('list', { name: 'Currency' }).getByRole('button', { name: /^JPY/ }).click();
-    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in JPY' }).waitFor({ state: 'attached' });
+    await announced(page, 'JPY');
     await page.waitForFunction(() => /¥/.test(document.querySelector('a.header-cart .header-cart-total')?.textContent || ''));
     await toggle.click();
     await drawer.locator('.woocommerce-mini-cart-item').waitFor();
@@ -508,7 +478,7 @@ test('at 1280×800 with JPY chosen the price filter says "Prices in JPY": a rang
       const select = page.getByRole('combobox', { name: 'Currency' });
       await assertUsable(select, 'the currency switcher');
       await select.selectOption('JPY');
-      await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in JPY' }).waitFor({ state: 'attached' });
+      await announced(page, 'JPY');
       const filter = page.locator('form.price-filter');
       await filter.getByText('Prices in JPY', { exact: true }).waitFor();
       await assertUsable(filter.getByText('Prices in JPY', { exact: true }), 'the filter\'s currency note');
@@ -552,11 +522,9 @@ test('at 1280×800 with JPY chosen the price filter says "Prices in JPY": a rang
 });
 
 test('at 1280×800 with GBP chosen the header switcher shows GBP on pages without prices: /contact/ and a 404 page', async () => {
-  const context = await newContext(browser, server.baseURL, { viewport: { width: 1280, height: 800 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 800 } }, async (page, context) => {
     // Errors but the 404 page's own answer (its document is the 404 the browser reports).
-    const missing = `${server.baseURL}/no-such-page-for-the-switcher/`;
+    const missing = `${shop.server.baseURL}/no-such-page-for-the-switcher/`;
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && m.location().url !== missing && errors.push(`${m.text()} (${m.location().url})`));
@@ -565,7 +533,7 @@ test('at 1280×800 with GBP chosen the header switcher shows GBP on pages withou
     const select = page.getByRole('combobox', { name: 'Currency' });
     await assertUsable(select, 'the currency switcher on the listing');
     await select.selectOption('GBP');
-    await page.locator('[aria-live="polite"]', { hasText: 'Prices shown in GBP' }).waitFor({ state: 'attached' });
+    await announced(page, 'GBP');
     assert.equal((await context.cookies()).find((c) => c.name === 'wmc_current_currency')?.value, 'GBP');
 
     for (const [url, status] of [
@@ -584,7 +552,5 @@ test('at 1280×800 with GBP chosen the header switcher shows GBP on pages withou
       assert.equal(await here.evaluate((el) => el.selectedOptions[0]?.textContent ?? ''), await here.locator('option[value="GBP"]').textContent());
     }
     assert.deepEqual(errors, [], 'no console or page errors');
-  } finally {
-    await context.close();
-  }
+  });
 });

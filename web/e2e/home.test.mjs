@@ -9,22 +9,13 @@
 // checks are exact and never wait on real time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { holdRequests, useShop } from './server.mjs';
 
 const shop = useShop({ args: ['--page-loader'] });
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-async function withPage(options, fn) {
-  const context = await newContext(shop.browser, shop.server.baseURL, options);
-  try {
-    return await fn(await context.newPage(), context);
-  } finally {
-    await context.close();
-  }
-}
 
 /** Pause the page's (installed) clock now: from here time moves only by runFor. */
 async function pauseClock(page) {
@@ -38,19 +29,6 @@ async function pauseClock(page) {
       if (tries > 5 || !/past/.test(String(err))) throw err;
     }
   }
-}
-
-function axeReport(violations) {
-  return violations
-    .map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n` + v.nodes.slice(0, 6).map((n) => `    ${n.target.join(' ')}`).join('\n'))
-    .join('\n');
-}
-
-async function axe(page, what) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.ok(results.passes.length > 0, 'axe ran');
-  assert.deepEqual(bad.map((v) => v.id), [], `axe on ${what}:\n${axeReport(bad)}`);
 }
 
 const carouselOf = (page) => page.getByRole('region', { name: 'Featured collections' });
@@ -82,7 +60,7 @@ test('home: the carousel is server-rendered with its first image eager and high 
   const cut = html.indexOf('<div class="hero-slide__text">');
   assert.ok(cut > 0);
   const partial = html.slice(0, cut).replace(/<script type="module"[^>]*><\/script>/g, '');
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.route('**/', (route) =>
       new URL(route.request().url()).pathname === '/' ? route.fulfill({ body: partial, contentType: 'text/html' }) : route.continue(),
     );
@@ -93,7 +71,7 @@ test('home: the carousel is server-rendered with its first image eager and high 
 });
 
 test('home: autoplay plays, pauses on hover and on focus, is stopped and started by its button; the labels', async () => {
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.clock.install();
     await openHome(page);
     await pauseClock(page);
@@ -169,7 +147,7 @@ test('home: autoplay plays, pauses on hover and on focus, is stopped and started
 });
 
 test('home: under reduced motion the carousel never plays by itself, and there is no page loader', async () => {
-  await withPage({ viewport: DESKTOP, reducedMotion: 'reduce' }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP, reducedMotion: 'reduce' }, async (page) => {
     await page.clock.install();
     await openHome(page);
     await pauseClock(page);
@@ -189,10 +167,10 @@ test('home: under reduced motion the carousel never plays by itself, and there i
 });
 
 test('home: axe finds nothing serious with the carousel stopped; the product page never loads the home chunk or Embla', async () => {
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await openHome(page);
     await carouselOf(page).getByRole('button', { name: 'Stop automatic slide show' }).click();
-    await axe(page, 'the home');
+    await assertAccessible(page, 'the home');
 
     const scripts = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
@@ -204,7 +182,7 @@ test('home: axe finds nothing serious with the carousel stopped; the product pag
 });
 
 test('product details: an accordion at 390 px (one item open at a time), tabs at 1280 px', async () => {
-  await withPage({ viewport: PHONE }, async (page) => {
+  await shop.withPage({ viewport: PHONE }, async (page) => {
     await page.goto('/product/classic-tee/');
     await page.locator('.woocommerce-tabs.is-accordion').waitFor();
     assert.equal(await page.getByRole('tablist').count(), 0, 'no tablist on a phone');
@@ -229,13 +207,13 @@ test('product details: an accordion at 390 px (one item open at a time), tabs at
     await desc.focus();
     await page.keyboard.press('Enter');
     assert.equal(await desc.getAttribute('aria-expanded'), 'true');
-    await axe(page, 'the product page accordion at 390 px');
+    await assertAccessible(page, 'the product page accordion at 390 px');
     // The reviews deep link opens its item.
     await page.goto('/product/classic-tee/#reviews');
     await page.locator('.woocommerce-tabs.is-accordion').waitFor();
     await page.waitForFunction(() => document.querySelector('#accordion-title-reviews')?.getAttribute('aria-expanded') === 'true');
   });
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.goto('/product/classic-tee/');
     await page.waitForLoadState('networkidle');
     assert.equal(await page.getByRole('tablist', { name: 'Product details' }).isVisible(), true);
@@ -247,7 +225,7 @@ test('product details: an accordion at 390 px (one item open at a time), tabs at
 });
 
 test('tooltips: the product tooltip after 200 ms with a 350 ms fade, others after 100 ms; Escape hides; axe with one open', async () => {
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.clock.install();
     await page.goto('/product/classic-tee/');
     const form = page.locator('form.variations_form');
@@ -291,7 +269,7 @@ test('tooltips: the product tooltip after 200 ms with a 350 ms fade, others afte
     await page.clock.runFor(200 + 350);
     assert.equal(await tipOf(xs), 'shown');
     await page.clock.resume(); // axe keeps its own timers
-    await axe(page, 'the product page with a tooltip open');
+    await assertAccessible(page, 'the product page with a tooltip open');
     await pauseClock(page);
     await page.mouse.move(5, 5);
 
@@ -313,7 +291,7 @@ test('tooltips: the product tooltip after 200 ms with a 350 ms fade, others afte
 });
 
 test('listing: the sidebar stays in view while scrolling at 1280 px, and is static under 850 px', async () => {
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.goto('/shop/');
     await page.waitForLoadState('networkidle');
     const aside = page.getByRole('complementary', { name: 'Shop filters' });
@@ -354,9 +332,9 @@ test('listing: the sidebar stays in view while scrolling at 1280 px, and is stat
     );
     assert.ok(prices.length > 0, 'some products');
     for (const p of prices) assert.ok(p >= 50 && p <= 90, `price ${p} within 50–90`);
-    await axe(page, 'the filtered shop with its sidebar');
+    await assertAccessible(page, 'the filtered shop with its sidebar');
   });
-  await withPage({ viewport: { width: 800, height: 900 } }, async (page) => {
+  await shop.withPage({ viewport: { width: 800, height: 900 } }, async (page) => {
     await page.goto('/shop/');
     await page.waitForLoadState('networkidle');
     const inner = page.locator('.shop-sidebar__inner');
@@ -379,16 +357,11 @@ test('page loader: in the way of nothing, gone after load, and after 1000 ms eve
   // It starts at this machine's now, as the shop's (a fixed day would put the
   // page's cookies' dates behind the shop's on a later calendar).
   const T0 = Date.now();
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.clock.install({ time: T0 });
     await page.clock.pauseAt(T0 + 5000); // ahead of any slowness: no page is loaded yet, so nothing fires
     // Hold the pictures so the load event waits.
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route('**/media/**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/media/**');
     await page.goto('/shop/', { waitUntil: 'domcontentloaded' });
     await page.locator('.shop-sidebar[data-sticky]').waitFor({ state: 'attached' }); // hydrated
     const loader = page.locator('.page-loader');
@@ -409,7 +382,7 @@ test('page loader: in the way of nothing, gone after load, and after 1000 ms eve
     await page.clock.runFor(300);
     assert.equal(await loader.count(), 0, 'removed after load');
   });
-  await withPage({ viewport: DESKTOP }, async (page) => {
+  await shop.withPage({ viewport: DESKTOP }, async (page) => {
     await page.clock.install({ time: T0 });
     await page.clock.pauseAt(T0 + 5000); // ahead of any slowness: no page is loaded yet, so nothing fires
     await page.route('**/media/**', () => {}); // never answered: no load event
@@ -426,7 +399,7 @@ test('no layout shift on the home, listing and product pages (CLS under 0.02)', 
   const figures = [];
   for (const viewport of [DESKTOP, PHONE]) {
     for (const path of ['/', '/shop/', '/product/classic-tee/']) {
-      await withPage({ viewport }, async (page) => {
+      await shop.withPage({ viewport }, async (page) => {
         await page.addInitScript(() => {
           window.__cls = 0;
           new PerformanceObserver((list) => {

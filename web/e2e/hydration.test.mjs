@@ -1,7 +1,7 @@
 // The client bundle hydrates the server HTML cleanly, and the interactive parts work.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
@@ -48,9 +48,7 @@ async function waitForHydration(page, selector = 'main') {
 
 for (const path of PAGES) {
   test(`no console errors, warnings or page errors on ${path}`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL);
-    try {
-      const page = await context.newPage();
+    await shop.withPage(async (page) => {
       const is404 = path.includes('does-not-exist');
       const problems = watch(page, is404 ? new URL(path, shop.server.baseURL).href : null);
       const res = await page.goto(path, { waitUntil: 'load' });
@@ -58,16 +56,12 @@ for (const path of PAGES) {
       await page.waitForLoadState('networkidle');
       await waitForHydration(page);
       assert.deepEqual(problems, [], `problems on ${path}:\n${problems.join('\n')}`);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 test('the sort select navigates on change with JavaScript', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/shop/');
     await waitForHydration(page, 'select.orderby');
     const form = page.locator('form.woocommerce-ordering');
@@ -78,15 +72,11 @@ test('the sort select navigates on change with JavaScript', async () => {
     ]);
     assert.equal(new URL(page.url()).pathname, '/shop/');
     assert.equal(await page.locator('select.orderby').inputValue(), 'date');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('product tabs work by keyboard (ArrowRight, End, Home)', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/product/classic-tee/');
     await waitForHydration(page, '[role="tablist"]');
     const tablist = page.getByRole('tablist', { name: 'Product details' });
@@ -118,29 +108,21 @@ test('product tabs work by keyboard (ArrowRight, End, Home)', async () => {
     await page.keyboard.press('Home');
     await page.waitForFunction(() => document.querySelector('#tab-title-description')?.getAttribute('aria-selected') === 'true');
     await expectSelected(description, 'description');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('deep link /product/classic-tee/#reviews opens the Reviews tab', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/product/classic-tee/#reviews');
     await page.waitForFunction(() => document.querySelector('#tab-title-reviews')?.getAttribute('aria-selected') === 'true');
     assert.equal(await page.locator('#tab-reviews').isVisible(), true);
     assert.equal(await page.locator('#tab-description').isVisible(), false);
     assert.equal(await page.locator('#tab-title-description').getAttribute('aria-selected'), 'false');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('clicking the second gallery thumbnail changes the main image', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/product/classic-tee/');
     await waitForHydration(page, '.product-gallery__thumbs');
     const main = page.locator('.product-gallery__main img');
@@ -158,7 +140,5 @@ test('clicking the second gallery thumbnail changes the main image', async () =>
       const img = document.querySelector('.product-gallery__main img');
       return img && img.complete && img.naturalWidth > 0;
     });
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -2,7 +2,7 @@
 // settings), button mode (--infinite-scroll button) and a failing next page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { holdRequests, launchBrowser, startServer, withPage } from './server.mjs';
 
 let spinner; // default server: --infinite-scroll spinner
 let button; // --infinite-scroll button
@@ -45,9 +45,7 @@ async function hydrated(page) {
 test('spinner: scrolling to the bottom of /shop/ appends page 2, the URL follows, and loading stops at the last page', async () => {
   const { total } = await shopTotals(spinner.baseURL);
   assert.ok(total > 24 && total <= 48, `the demo shop has two pages (${total} products)`);
-  const context = await newContext(browser, spinner.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await withPage(browser, spinner.baseURL, { viewport: { width: 1280, height: 900 } }, async (page) => {
     const requests = watchPageRequests(page);
     await page.goto('/shop/');
     await hydrated(page);
@@ -84,38 +82,25 @@ test('spinner: scrolling to the bottom of /shop/ appends page 2, the URL follows
     await hydrated(page);
     assert.equal(await page.evaluate(() => window.scrollY), 0, 'the reloaded page starts at its top');
     assert.equal(await page.locator(CARDS).count(), 24);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('spinner: keeps the sort order (the next page keeps ?orderby)', async () => {
-  const context = await newContext(browser, spinner.baseURL);
-  try {
-    const page = await context.newPage();
+  await withPage(browser, spinner.baseURL, async (page) => {
     const requests = watchPageRequests(page);
     await page.goto('/shop/?orderby=price');
     await hydrated(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.waitForURL((u) => u.pathname === '/shop/page/2/' && u.searchParams.get('orderby') === 'price');
     assert.equal(requests[0].url, '/shop/page/2/?orderby=price');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('button: "View more" appends, is disabled while loading, and is gone at the last page', async () => {
   const { total } = await shopTotals(button.baseURL);
-  const context = await newContext(browser, button.baseURL);
-  try {
-    const page = await context.newPage();
+  await withPage(browser, button.baseURL, async (page) => {
     const requests = watchPageRequests(page);
-    let release;
-    const gate = new Promise((r) => (release = r));
-    await page.route('**/shop/page/2/', async (route) => {
-      await gate;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/shop/page/2/');
     await page.goto('/shop/');
     await hydrated(page);
     // Nothing loads on scrolling in button mode.
@@ -136,15 +121,11 @@ test('button: "View more" appends, is disabled while loading, and is gone at the
     // Focus moved to the first new product.
     const focused = await page.evaluate(() => document.activeElement?.closest('li.product')?.classList.contains('is-appended'));
     assert.equal(focused, true, 'focus is on the first appended product');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a failing next page (500) shows the error status with a retry link and stops loading', async () => {
-  const context = await newContext(browser, spinner.baseURL);
-  try {
-    const page = await context.newPage();
+  await withPage(browser, spinner.baseURL, async (page) => {
     let hits = 0;
     await page.route('**/shop/page/2/', (route) => {
       hits++;
@@ -162,20 +143,14 @@ test('a failing next page (500) shows the error status with a retry link and sto
     assert.equal(hits, 1, 'loading stopped after the error');
     assert.equal(await page.locator(CARDS).count(), 24);
     assert.equal(new URL(page.url()).pathname, '/shop/');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('without scripts the paging links are there and visible', async () => {
-  const context = await newContext(browser, spinner.baseURL, { javaScriptEnabled: false });
-  try {
-    const page = await context.newPage();
+  await withPage(browser, spinner.baseURL, { javaScriptEnabled: false }, async (page) => {
     await page.goto('/shop/');
     const next = page.locator('nav.woocommerce-pagination a[rel="next"]');
     assert.equal(await next.isVisible(), true);
     assert.equal(await page.getByRole('button', { name: 'View more' }).count(), 0);
-  } finally {
-    await context.close();
-  }
+  });
 });

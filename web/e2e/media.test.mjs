@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { BINARY, newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { BINARY, useShop } from './server.mjs';
 import { addToCart, openCheckout } from './checkout-helpers.mjs';
 
 const shop = useShop();
@@ -47,15 +47,7 @@ async function waitForStatus(path, status) {
   assert.fail(`${path} never answered ${status}`);
 }
 
-async function withPage(fn, options = {}) {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: DESKTOP, ...options });
-  try {
-    const page = await context.newPage();
-    return await fn(page, context);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn, options = {}) => shop.withPage({ viewport: DESKTOP, ...options }, fn);
 
 // A content page with a YouTube video (a URL alone in its paragraph), set
 // once through the command line on the running shop's store (the tests
@@ -260,14 +252,7 @@ test('axe: no serious or critical violations on a content page with a video', as
         await page.goto(VIDEO_PAGE);
         await page.getByRole('button', { name: `Play video: ${VIDEO_TITLE}` }).waitFor();
         await page.waitForLoadState('networkidle');
-        const results = await new AxeBuilder({ page }).analyze();
-        const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        assert.ok(results.passes.length > 0);
-        assert.deepEqual(
-          bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-          [],
-          `axe at ${viewport.width}px`,
-        );
+        await assertAccessible(page, `the video page at ${viewport.width}px`);
       },
       { viewport },
     );

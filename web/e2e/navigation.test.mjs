@@ -1,14 +1,12 @@
 // A shopper's path through the real binary: home → shop → product.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
 test('home → "Shop now" → product card → product page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/');
     assert.equal(new URL(page.url()).pathname, '/');
 
@@ -33,15 +31,11 @@ test('home → "Shop now" → product card → product page', async () => {
     assert.equal((await h1.textContent()).trim(), name, 'the product page h1 is the clicked product');
     const price = await page.locator('.summary .price .amount').first().textContent();
     assert.match(price.trim(), /^\$\d{1,3}(,\d{3})*\.\d{2}$/, `the product page shows a price (got ${JSON.stringify(price)})`);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('home → category tile → category listing → product page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/');
     const tile = page.locator('main .category-tiles a.category-tile').first();
     const tileHref = await tile.getAttribute('href');
@@ -59,15 +53,11 @@ test('home → category tile → category listing → product page', async () =>
     assert.match(new URL(page.url()).pathname, /^\/product\/[a-z0-9-]+\/$/);
     assert.equal((await page.locator('main h1').textContent()).trim(), name);
     assert.match((await page.locator('.summary .price').textContent()).trim(), /\$\d+\.\d{2}/);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('product page → a tag link → the tag archive', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.goto('/product/classic-tee/');
     const tag = page.locator('.product_meta .tagged_as a[rel="tag"]').first();
     const label = (await tag.textContent()).trim();
@@ -79,15 +69,11 @@ test('product page → a tag link → the tag archive', async () => {
     await cards.first().waitFor();
     assert.ok((await cards.count()) >= 1, 'the tag archive lists product cards');
     assert.equal(await page.locator('link[rel="canonical"]').getAttribute('href'), new URL(path, shop.server.baseURL).href);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('phone header: the search button opens the search box (375×812)', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 375, height: 812 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 375, height: 812 } }, async (page) => {
     await page.goto('/shop/');
     const button = page.getByRole('button', { name: 'Search products' });
     await button.waitFor({ state: 'visible' });
@@ -106,7 +92,5 @@ test('phone header: the search button opens the search box (375×812)', async ()
     await page.keyboard.press('Escape');
     await field.waitFor({ state: 'hidden' });
     assert.equal(await button.getAttribute('aria-expanded'), 'false');
-  } finally {
-    await context.close();
-  }
+  });
 });

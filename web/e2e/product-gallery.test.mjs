@@ -3,8 +3,8 @@
 // hover zoom off by default and on with --zoom.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, newContext, startServer } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { launchBrowser, startServer, withPage as withPageOn } from './server.mjs';
 
 const PRODUCT = '/product/classic-tee/'; // four images
 const DESKTOP = { width: 1280, height: 900 };
@@ -23,16 +23,8 @@ after(async () => {
   await Promise.all([server?.stop(), zoomServer?.stop()]);
 });
 
-/** Runs fn with a fresh page on baseURL, closing its context afterwards. */
-async function withPage(baseURL, fn, options = {}) {
-  const context = await newContext(browser, baseURL, { viewport: DESKTOP, ...options });
-  try {
-    const page = await context.newPage();
-    return await fn(page);
-  } finally {
-    await context.close();
-  }
-}
+/** Runs fn with a fresh page on baseURL (1280×900 unless options say otherwise). */
+const withPage = (baseURL, fn, options = {}) => withPageOn(browser, baseURL, { viewport: DESKTOP, ...options }, fn);
 
 /** Opens the product page and waits for the lightbox trigger (it appears once the app has hydrated). */
 async function openProduct(page) {
@@ -44,6 +36,14 @@ async function openProduct(page) {
 
 const counter = (page) => page.locator('.yarl__counter');
 const dialog = (page) => page.getByRole('dialog');
+
+/** Opens the product page and the lightbox with its trigger; answers the trigger. */
+async function openLightbox(page) {
+  const trigger = await openProduct(page);
+  await trigger.click();
+  await dialog(page).waitFor({ state: 'visible' });
+  return trigger;
+}
 
 async function isFocused(locator) {
   return locator.evaluate((el) => el === document.activeElement);
@@ -67,9 +67,7 @@ test('the lightbox is not loaded until it is opened, and zoom is off by default'
 
 test('trigger opens the lightbox; arrows navigate; zoom in; Escape closes and focus returns to the trigger', async () => {
   await withPage(server.baseURL, async (page) => {
-    const trigger = await openProduct(page);
-    await trigger.click();
-    await dialog(page).waitFor({ state: 'visible' });
+    const trigger = await openLightbox(page);
     assert.equal((await counter(page).textContent()).trim(), '1 / 4');
 
     const close = dialog(page).getByRole('button', { name: 'Close (Esc)' });
@@ -127,9 +125,7 @@ test('swipe moves to the next image', async () => {
   await withPage(
     server.baseURL,
     async (page) => {
-      const trigger = await openProduct(page);
-      await trigger.click();
-      await dialog(page).waitFor({ state: 'visible' });
+      await openLightbox(page);
       const box = await page.locator('.yarl__container').boundingBox();
       const y = box.y + box.height / 2;
       // A pointer drag from right to left (the library listens to pointer events).
@@ -145,9 +141,7 @@ test('swipe moves to the next image', async () => {
 test('an image that fails to load shows the spec message', async () => {
   await withPage(server.baseURL, async (page) => {
     await page.route(/classic-tee-2\.svg/, (route) => route.abort());
-    const trigger = await openProduct(page);
-    await trigger.click();
-    await dialog(page).waitFor({ state: 'visible' });
+    await openLightbox(page);
     await page.keyboard.press('ArrowRight');
     const msg = dialog(page).locator('.product-lightbox__error');
     await msg.waitFor({ state: 'visible' });
@@ -161,19 +155,10 @@ test('axe: no serious or critical violations with the lightbox open', async () =
     await withPage(
       server.baseURL,
       async (page) => {
-        const trigger = await openProduct(page);
-        await trigger.click();
-        await dialog(page).waitFor({ state: 'visible' });
+        await openLightbox(page);
         await page.waitForFunction(() => document.querySelector('.yarl__portal_open[role="dialog"]'));
         await page.waitForTimeout(300); // the fade-in
-        const results = await new AxeBuilder({ page }).analyze();
-        const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        assert.ok(results.passes.length > 0, 'axe ran its rules');
-        assert.deepEqual(
-          bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-          [],
-          `axe violations with the lightbox open at ${viewport.width}px`,
-        );
+        await assertAccessible(page, `the lightbox open at ${viewport.width}px`);
       },
       { viewport },
     );

@@ -2,21 +2,13 @@
 // (min 2, max 10, step 2), and the input alone without JavaScript.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const SOCKS = '/product/everyday-crew-socks/';
 
 const shop = useShop();
 
-async function withPage(fn, options = {}) {
-  const context = await newContext(shop.browser, shop.server.baseURL, options);
-  try {
-    const page = await context.newPage();
-    return await fn(page);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn, options = {}) => shop.withPage(options, fn);
 
 /** The socks page once the quantity buttons are there (they appear when the app has hydrated). */
 async function openSocks(page) {

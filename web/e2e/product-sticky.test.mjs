@@ -3,20 +3,13 @@
 // while hidden; its button brings a variable product's shopper to the form.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
 
-async function withPage(fn, options = {}) {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 800 }, ...options });
-  try {
-    const page = await context.newPage();
-    return await fn(page);
-  } finally {
-    await context.close();
-  }
-}
+/** A page at 1280×800 unless options say otherwise. */
+const withPage = (fn, options = {}) => shop.withPage({ viewport: { width: 1280, height: 800 }, ...options }, fn);
 
 const BAR = 'section.sticky-add-to-cart';
 

@@ -1,8 +1,8 @@
 // Quick view on product cards: a native modal <dialog>, by keyboard and mouse, with an axe scan while open.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
@@ -12,9 +12,7 @@ async function openShop(page) {
 }
 
 test('keyboard: Enter on "Quick view" opens the dialog with focus inside; Escape closes and focus returns', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await openShop(page);
@@ -56,15 +54,11 @@ test('keyboard: Enter on "Quick view" opens the dialog with focus inside; Escape
     });
     assert.equal(back?.trim(), name, "focus returned to the card's Quick view button");
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('mouse: the slider moves, Close button closes after the removal delay, focus returns', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await openShop(page);
     const card = page.locator('ul.products > li.product').first();
     const button = card.getByRole('button', { name: /^Quick view/ });
@@ -82,42 +76,26 @@ test('mouse: the slider moves, Close button closes after the removal delay, focu
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.waitForFunction(() => !document.querySelector('dialog.quickview-dialog'));
     assert.equal(await button.evaluate((el) => el === document.activeElement), true);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a variable product shows the variation form', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await openShop(page);
     const card = page.locator('ul.products > li.product.product-type-variable').first();
     await card.getByRole('button', { name: /^Quick view/ }).click();
     const dialog = page.locator('dialog.quickview-dialog');
     await dialog.locator('form.variations_form').waitFor();
     assert.ok((await dialog.locator('table.variations select').count()) > 0);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('axe: no serious or critical violations with the quick view open', async () => {
-  const context = await shop.browser.newContext({ baseURL: shop.server.baseURL, viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(15_000);
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     await openShop(page);
     await page.locator('ul.products > li.product').first().getByRole('button', { name: /^Quick view/ }).click();
     await page.locator('dialog.quickview-dialog').getByRole('link', { name: 'View full details' }).waitFor();
     await page.waitForTimeout(400); // the opening animation
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'the open quick view');
+  });
 });

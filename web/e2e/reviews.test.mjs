@@ -10,20 +10,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
-import { seriousViolations } from './checkout-helpers.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop({ args: ['--review-auto-approve', '--review-rate-limit', '0'] });
-
-async function scan(page, label, include) {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const results = await builder.analyze();
-  assert.ok(results.passes.length > 0, 'axe ran its rules');
-  assert.deepEqual(seriousViolations(results), [], `axe on ${label}`);
-}
 
 let seq = 0;
 function email() {
@@ -53,9 +44,7 @@ async function solve(baseURL) {
 }
 
 test('a review written with the mouse appears in place', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await openReviews(page, 'classic-tee');
     await page.locator('label[for="rating-4"]').click();
     assert.equal(await page.locator('#rating-4').isChecked(), true);
@@ -76,15 +65,11 @@ test('a review written with the mouse appears in place', async () => {
     // Reloaded: the published review is on the shared page.
     await page.goto('/product/classic-tee/#reviews');
     await page.locator(`#comment-${body.id}`).getByText('Mona Mouse').waitFor();
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('without a rating the alert shows, focus goes to the stars, and nothing is sent', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await openReviews(page, 'classic-tee');
     const sent = [];
     page.on('request', (r) => {
@@ -101,7 +86,7 @@ test('without a rating the alert shows, focus goes to the stars, and nothing is 
     // Give a stray request the time to leave, then check there was none.
     await page.waitForTimeout(300);
     assert.deepEqual(sent, []);
-    await scan(page, 'review form with the rating error', '#review_form_wrapper');
+    await assertAccessible(page, 'review form with the rating error', { include: '#review_form_wrapper' });
     // A server-side refusal shown inline: a bad email.
     await page.locator('label[for="rating-2"]').click();
     await page.locator('#email').fill('nora@example');
@@ -109,16 +94,12 @@ test('without a rating the alert shows, focus goes to the stars, and nothing is 
     await alert.getByText('Please enter a valid email address.').waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
     assert.deepEqual(sent, [], 'the email is checked before sending too');
-    await scan(page, 'review form with the email error', '#review_form_wrapper');
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'review form with the email error', { include: '#review_form_wrapper' });
+  });
 });
 
 test('a review written with the keyboard only', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await openReviews(page, 'everyday-hoodie');
     await page.locator('#tab-reviews').focus();
     let onStars = false;
@@ -149,16 +130,11 @@ test('a review written with the keyboard only', async () => {
     assert.equal(body.review.rating, Number(checked));
     await page.locator(`#comment-${body.id}`).getByText('Keyboard review: warm and roomy.').waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.id), `comment-${body.id}`);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('a held review is shown to its author only', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  const other = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await openReviews(page, 'everyday-crew-socks');
     const text = 'See https://a.example and https://b.example and https://c.example';
     await page.locator('label[for="rating-5"]').click();
@@ -178,15 +154,13 @@ test('a held review is shown to its author only', async () => {
     await page.locator(`#li-comment-${body.id}`).getByText('Your review is awaiting approval').waitFor();
     await page.locator(`#li-comment-${body.id}`).getByText('Hal Held').waitFor();
     // Another visitor, plain page: not there.
-    const p2 = await other.newPage();
-    await p2.goto('/product/everyday-crew-socks/#reviews');
-    await p2.locator('#commentform').waitFor();
-    assert.equal(await p2.locator(`#li-comment-${body.id}`).count(), 0);
-    assert.equal(await p2.getByText('Hal Held').count(), 0);
-  } finally {
-    await context.close();
-    await other.close();
-  }
+    await shop.withPage(async (p2) => {
+      await p2.goto('/product/everyday-crew-socks/#reviews');
+      await p2.locator('#commentform').waitFor();
+      assert.equal(await p2.locator(`#li-comment-${body.id}`).count(), 0);
+      assert.equal(await p2.getByText('Hal Held').count(), 0);
+    });
+  });
 });
 
 test('comment-page URLs open the Reviews tab and scroll to it', async () => {
@@ -200,9 +174,7 @@ test('comment-page URLs open the Reviews tab and scroll to it', async () => {
     const r = await fetch(`${base}/wp-comments-post.php`, { method: 'POST', body: form, redirect: 'manual' });
     assert.equal(r.status, 302, `review ${i}`);
   }
-  const context = await newContext(shop.browser, base);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     await page.setViewportSize({ width: 1280, height: 700 });
     for (const url of ['/product/cotton-tank-top/comment-page-2/', '/product/cotton-tank-top/?cpage=2']) {
       await page.goto(url);
@@ -217,24 +189,18 @@ test('comment-page URLs open the Reviews tab and scroll to it', async () => {
     }
     // The rating histogram's text is there for assistive technology.
     await page.getByText(/^5 stars: \d+ reviews? \(\d+%\)$/).waitFor({ state: 'attached' });
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 for (const [size, viewport] of WIDTHS) {
   test(`at ${size} a #reviews deep link opens the tab with its heading below the sticky header, not under it`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       await openReviews(page, 'classic-tee');
       const heading = page.locator('#tab-reviews h2.woocommerce-Reviews-title');
       // Where the page put it: no scrolling by the check itself.
       await assertUsable(heading, 'the Reviews heading', { scroll: false });
       await page.waitForFunction(() => document.querySelector('.site-header')?.classList.contains('is-stuck'));
       await assertUsable(heading, 'the Reviews heading with the header stuck', { scroll: false });
-    } finally {
-      await context.close();
-    }
+    });
   });
 }

@@ -24,7 +24,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareImages, decodePNG, matchScreenshot, MAX_DIFF_RATIO } from './screenshot-compare.mjs';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 import { WIDTHS } from './visible.mjs';
 
 const shop = useShop();
@@ -95,16 +95,8 @@ async function imagesLoaded(page) {
  * viewport capture (PNG bytes); extraStyle is CSS applied while capturing.
  */
 async function capture({ path, before, ready }, viewport, extraStyle = '') {
-  const context = await newContext(shop.browser, shop.server.baseURL, {
-    viewport,
-    deviceScaleFactor: 1,
-    reducedMotion: 'reduce',
-    colorScheme: 'light',
-    locale: 'en-US',
-    timezoneId: 'UTC',
-  });
-  try {
-    const page = await context.newPage();
+  const options = { viewport, deviceScaleFactor: 1, reducedMotion: 'reduce', colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' };
+  return shop.withPage(options, async (page) => {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.addInitScript((css) => {
@@ -135,9 +127,7 @@ async function capture({ path, before, ready }, viewport, extraStyle = '') {
     });
     assert.deepEqual(errors, [], 'no page errors');
     return png;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 for (const [size, viewport] of WIDTHS) {

@@ -2,8 +2,8 @@
 // GET /wp-admin/admin-ajax.php?action=flatsome_ajax_search_products.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop } from './server.mjs';
 import { assertUsable, WIDTHS } from './visible.mjs';
 
 const shop = useShop();
@@ -29,9 +29,7 @@ function watchSearch(page) {
 const options = (page) => page.locator('.live-search [role="listbox"] [role="option"]');
 
 test('type "hood", ArrowDown, Enter → a product page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const requests = watchSearch(page);
     const input = await ready(page);
     await input.click();
@@ -59,16 +57,12 @@ test('type "hood", ArrowDown, Enter → a product page', async () => {
     assert.equal(await first.getAttribute('aria-selected'), 'true');
     await Promise.all([page.waitForURL((u) => u.pathname.startsWith('/product/')), page.keyboard.press('Enter')]);
     await page.locator('h1.product_title').waitFor();
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 for (const [size, viewport] of WIDTHS) {
   test(`at ${size} the suggestions show below the field, on top of the page, and ArrowDown walks them`, async () => {
-    const context = await newContext(shop.browser, shop.server.baseURL, { viewport });
-    try {
-      const page = await context.newPage();
+    await shop.withPage({ viewport }, async (page) => {
       await page.goto('/shop/');
       await page.locator('header .site-title').waitFor();
       if (viewport.width < 850) {
@@ -92,16 +86,12 @@ for (const [size, viewport] of WIDTHS) {
       assert.equal(await input.getAttribute('aria-activedescendant'), await active.getAttribute('id'));
       await assertUsable(active, 'the second suggestion', { scroll: false });
       assert.deepEqual(await input.boundingBox(), box, 'the field itself did not scroll or move');
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 test('no results: "zzzz" shows "No results"; Enter goes to the results page', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const input = await ready(page);
     await input.fill('zzzz');
     const none = options(page).filter({ hasText: 'No results' });
@@ -115,15 +105,11 @@ test('no results: "zzzz" shows "No results"; Enter goes to the results page', as
     assert.equal(u.pathname, '/');
     assert.equal(u.searchParams.get('post_type'), 'product');
     assert.equal(u.searchParams.has('product_cat'), false, 'no empty category parameter');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('Escape closes the panel, a second Escape clears the field', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const input = await ready(page);
     await input.fill('hood');
     await options(page).first().waitFor();
@@ -133,15 +119,11 @@ test('Escape closes the panel, a second Escape clears the field', async () => {
     assert.equal(await input.inputValue(), 'hood');
     await page.keyboard.press('Escape');
     assert.equal(await input.inputValue(), '');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the category select limits suggestions to that category (product_cat)', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL);
-  try {
-    const page = await context.newPage();
+  await shop.withPage(async (page) => {
     const requests = watchSearch(page);
     const input = await ready(page);
     const select = page.getByRole('combobox', { name: 'Category' });
@@ -176,41 +158,25 @@ test('the category select limits suggestions to that category (product_cat)', as
       all.some((u) => !allowed.has(new URL(u, shop.server.baseURL).pathname)),
       'without the category, suggestions include other categories',
     );
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('axe: no serious or critical violations with suggestions open', async () => {
-  const context = await shop.browser.newContext({ baseURL: shop.server.baseURL, viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(15_000);
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const input = await ready(page, '/');
     await input.fill('tee');
     await options(page).first().waitFor();
     await page.keyboard.press('ArrowDown');
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
-  } finally {
-    await context.close();
-  }
+    await assertAccessible(page, 'the open suggestions');
+  });
 });
 
 test('without scripts the header search is a plain form to /?s=…&post_type=product', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { javaScriptEnabled: false });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ javaScriptEnabled: false }, async (page) => {
     await page.goto('/shop/');
     const input = page.getByRole('searchbox', { name: 'Search for products' });
     await input.fill('tee');
     await Promise.all([page.waitForURL((u) => u.searchParams.get('s') === 'tee'), input.press('Enter')]);
     assert.equal(new URL(page.url()).searchParams.get('post_type'), 'product');
-  } finally {
-    await context.close();
-  }
+  });
 });

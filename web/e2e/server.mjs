@@ -1,7 +1,10 @@
 // Shared helpers for the browser tests: start the REAL binary (bin/vitrine) on
-// a free loopback port with a throw-away SQLite store, and launch Debian's
-// Chromium through playwright-core (no browser downloads).
-import { spawn } from 'node:child_process';
+// a free loopback port with a throw-away SQLite store, launch Debian's
+// Chromium through playwright-core (no browser downloads), and run a test's
+// page in a fresh context that is closed whatever happens. Accounts and log
+// in are in accounts.mjs, axe scans in axe.mjs, hit tests in visible.mjs.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,7 +47,8 @@ function freePort() {
  * Start bin/vitrine on 127.0.0.1:<free port> with an empty SQLite store (demo mode, --demo: the demo
  * catalogue is seeded on start) and wait for GET /readyz = 200.
  * @param {{ args?: string[] }} [options] extra command-line flags (e.g. ['--zoom'])
- * @returns {Promise<{ baseURL: string, db: string, stop: () => Promise<void> }>} db: the SQLite file (read it, never write it)
+ * @returns {Promise<{ baseURL: string, db: string, stop: () => Promise<void> }>} db: the SQLite file (read it; write
+ *   it only through the binary, as createUser does)
  */
 export async function startServer({ args = [] } = {}) {
   if (!existsSync(BINARY)) {
@@ -117,14 +121,19 @@ export async function startServer({ args = [] } = {}) {
   return { baseURL, db, stop };
 }
 
-/** Launch Debian's Chromium headless (never a downloaded browser). */
 /**
  * Starts one server (with the given options) and one browser for a test file
  * and stops both after it; the returned object's server and browser are set
- * once the file's tests start.
+ * once the file's tests start. Its context(options) and withPage(options, fn)
+ * are newContext and withPage on that server and browser.
  */
 export function useShop(options = {}) {
-  const shop = { server: undefined, browser: undefined };
+  const shop = {
+    server: undefined,
+    browser: undefined,
+    context: (contextOptions = {}) => newContext(shop.browser, shop.server.baseURL, contextOptions),
+    withPage: (contextOptions, fn) => withPage(shop.browser, shop.server.baseURL, contextOptions, fn),
+  };
   before(async () => {
     shop.server = await startServer(options);
     shop.browser = await launchBrowser();
@@ -136,6 +145,7 @@ export function useShop(options = {}) {
   return shop;
 }
 
+/** Launch Debian's Chromium headless (never a downloaded browser). */
 export async function launchBrowser() {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`e2e: ${CHROMIUM} is missing: install Debian's chromium (make chromium)`);
@@ -176,4 +186,62 @@ export async function newContext(browser, baseURL, options = {}) {
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(20_000);
   return context;
+}
+
+/**
+ * Runs fn(page, context) on a fresh page in a fresh context (newContext's
+ * options; they may be left out) and closes the context after it, whether fn
+ * passes or throws. Answers what fn answers.
+ */
+export async function withPage(browser, baseURL, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  const context = await newContext(browser, baseURL, options);
+  try {
+    return await fn(await context.newPage(), context);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Holds the page's requests to url (what page.route takes) until the
+ * returned release() is called, so a test can see the page in between; they
+ * then go on unchanged.
+ */
+export async function holdRequests(page, url) {
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
+ * Wraps a withPage callback: the page must get through fn without an
+ * uncaught error and, unless consoleErrors is false, without a console error
+ * (those whose text matches ignore aside).
+ */
+export function withoutErrors(fn, { consoleErrors = true, ignore } = {}) {
+  return async (page, context) => {
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    if (consoleErrors) page.on('console', (m) => m.type() === 'error' && !ignore?.test(m.text()) && errors.push(m.text()));
+    const out = await fn(page, context);
+    assert.deepEqual(errors, [], 'no console or page errors');
+    return out;
+  };
+}
+
+/**
+ * Adds an account to the server's store with the binary's own CLI (vitrine
+ * user create), the way an operator would; the password goes in on stdin.
+ */
+export function createUser(server, { email, role, password }) {
+  const made = spawnSync(BINARY, ['--db', `sqlite:${server.db}`, '--log-level', 'warn', 'user', 'create', '--email', email, '--role', role, '--password-stdin'], {
+    input: `${password}\n`,
+    encoding: 'utf8',
+  });
+  assert.equal(made.status, 0, `user create ${email}: ${made.stderr}`);
 }

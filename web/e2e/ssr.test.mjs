@@ -1,27 +1,14 @@
 // Server rendering: the pages are complete before (and without) any script.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { cardPrices, launchBrowser, newContext, startServer } from './server.mjs';
+import { test } from 'node:test';
+import { cardPrices, useShop } from './server.mjs';
 
-let server;
-let browser;
-let context; // JavaScript disabled for every page of this file
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  context = await newContext(browser, server.baseURL, { javaScriptEnabled: false });
-});
-
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
+const NO_SCRIPT = { javaScriptEnabled: false }; // for every page of this file
 
 /** Lowest current price (major units) across the whole catalogue, from the Store API. */
 async function lowestCatalogPrice() {
-  const res = await fetch(`${server.baseURL}/wp-json/wc/store/v1/products?per_page=100`);
+  const res = await fetch(`${shop.server.baseURL}/wp-json/wc/store/v1/products?per_page=100`);
   assert.equal(res.status, 200);
   const products = await res.json();
   assert.ok(products.length > 24, 'the catalogue has more than one page of products');
@@ -35,7 +22,7 @@ async function lowestCatalogPrice() {
 }
 
 test('raw HTML of /product/classic-tee/ has the h1 and the formatted price', async () => {
-  const res = await fetch(`${server.baseURL}/product/classic-tee/`);
+  const res = await fetch(`${shop.server.baseURL}/product/classic-tee/`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type'), /^text\/html/);
   const html = await res.text();
@@ -44,7 +31,7 @@ test('raw HTML of /product/classic-tee/ has the h1 and the formatted price', asy
 });
 
 test('raw HTML of /shop/ has product cards', async () => {
-  const res = await fetch(`${server.baseURL}/shop/`);
+  const res = await fetch(`${shop.server.baseURL}/shop/`);
   assert.equal(res.status, 200);
   const html = await res.text();
   const cards = html.match(/<li class="product type-product /g) || [];
@@ -53,8 +40,7 @@ test('raw HTML of /shop/ has product cards', async () => {
 });
 
 test('product page without JavaScript shows the h1 and $28.00', async () => {
-  const page = await context.newPage();
-  try {
+  await shop.withPage(NO_SCRIPT, async (page) => {
     await page.goto('/product/classic-tee/');
     // The page would normally load the client bundle; here it never runs.
     assert.ok((await page.locator('script[src]').count()) > 0, 'the page ships a client script');
@@ -64,28 +50,22 @@ test('product page without JavaScript shows the h1 and $28.00', async () => {
     const price = page.locator('.summary .price .amount').first();
     assert.equal((await price.textContent()).trim(), '$28.00');
     assert.equal(await price.isVisible(), true);
-  } finally {
-    await page.close();
-  }
+  });
 });
 
 test('shop page without JavaScript shows product cards', async () => {
-  const page = await context.newPage();
-  try {
+  await shop.withPage(NO_SCRIPT, async (page) => {
     await page.goto('/shop/');
     const cards = page.locator('ul.products > li.product.type-product');
     const n = await cards.count();
     assert.ok(n >= 12, `product cards without JavaScript (found ${n})`);
     assert.equal(await cards.first().locator('.woocommerce-loop-product__title a').isVisible(), true);
     assert.ok((await cardPrices(page)).every(Number.isFinite), 'every card shows a price');
-  } finally {
-    await page.close();
-  }
+  });
 });
 
 test('sorting by price works without JavaScript (noscript "Sort" button)', async () => {
-  const page = await context.newPage();
-  try {
+  await shop.withPage(NO_SCRIPT, async (page) => {
     await page.goto('/shop/');
     const form = page.locator('form.woocommerce-ordering');
     await form.getByRole('combobox', { name: 'Shop order' }).selectOption({ label: 'Sort by price: low to high' });
@@ -104,7 +84,5 @@ test('sorting by price works without JavaScript (noscript "Sort" button)', async
       'price',
       'the select shows the current sort',
     );
-  } finally {
-    await page.close();
-  }
+  });
 });

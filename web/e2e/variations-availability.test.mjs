@@ -3,14 +3,12 @@
 // Navy crosses out XS at once, without a get_variation call.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newContext, useShop } from './server.mjs';
+import { useShop } from './server.mjs';
 
 const shop = useShop();
 
 test('Classic Tee: Navy crosses out XS at once; no get_variation until a full choice', async () => {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 } });
-  try {
-    const page = await context.newPage();
+  await shop.withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
     const asked = [];
     page.on('request', (r) => r.url().includes('wc-ajax=get_variation') && asked.push(r.postData()));
     await page.goto('/product/classic-tee/');
@@ -52,7 +50,5 @@ test('Classic Tee: Navy crosses out XS at once; no get_variation until a full ch
     await s.click();
     await page.waitForFunction(() => document.querySelector('.single_variation.is-shown'));
     assert.equal(asked.length, 1, 'get_variation once the choice is complete');
-  } finally {
-    await context.close();
-  }
+  });
 });

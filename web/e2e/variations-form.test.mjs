@@ -3,8 +3,8 @@
 // Classic Tee (36 variations: get_variation).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { newContext, useShop } from './server.mjs';
+import { assertAccessible } from './axe.mjs';
+import { useShop, withoutErrors } from './server.mjs';
 
 const HOODIE = '/product/everyday-hoodie/';
 const TEE = '/product/classic-tee/';
@@ -15,20 +15,8 @@ const SELECT = 'Please select some product options before adding this product to
 
 const shop = useShop();
 
-async function withPage(fn, options = {}) {
-  const context = await newContext(shop.browser, shop.server.baseURL, { viewport: { width: 1280, height: 900 }, ...options });
-  try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    const out = await fn(page);
-    assert.deepEqual(errors, [], 'no console or page errors');
-    return out;
-  } finally {
-    await context.close();
-  }
-}
+/** A page at 1280×900 unless options say otherwise, which must see no console or page error. */
+const withPage = (fn, options = {}) => shop.withPage({ viewport: { width: 1280, height: 900 }, ...options }, withoutErrors(fn));
 
 /** Open a product page and wait for the swatches (they appear once the app has hydrated). */
 async function open(page, path) {
@@ -201,11 +189,6 @@ test('axe: no serious or critical violations on the product page with a selectio
     await size('M').click();
     await form.locator('.single_variation.is-shown').waitFor();
     await page.waitForLoadState('networkidle');
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-    );
+    await assertAccessible(page, 'the variation form with a choice made');
   });
 });
