@@ -97,6 +97,7 @@ interface Common<Row> {
   footer?: ReactNode;
   /** The count line, for a screen that moves focus there when the row it was on is gone. */
   statusRef?: Ref<HTMLParagraphElement>;
+  /** More classes for the table, or for the list. */
   className?: string;
 }
 

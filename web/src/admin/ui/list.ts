@@ -3,7 +3,7 @@
 // so a filtered list can be bookmarked, shared, reloaded, and Back returns
 // to it; the rows are server state, fetched for that address.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { adminCall, withQuery, type AdminError } from '../api';
 import { useRouter, type Location } from '../router';
 
@@ -66,37 +66,39 @@ function sortOf(search: URLSearchParams, sorts: ListOptions['sorts']): Sort | nu
 
 export function useListQuery(location: Location, opts: ListOptions): ListQuery {
   const { navigate } = useRouter();
-  const { base, statuses, sorts, filters } = opts;
+  const { base, statuses, sorts, filters = [] } = opts;
   const params = location.search;
   const s = params.get('status') ?? '';
   const status = statuses ? (statuses.includes(s) ? s : statuses[0]) : '';
   const search = params.get('search') ?? '';
   const page = pageOf(params);
   const sort = sortOf(params, sorts);
-  const filterKeys = useMemo(() => filters ?? [], [filters]);
 
-  const href = useCallback(
-    (patch: QueryPatch = {}) => {
-      const current: QueryPatch = { status, search, orderby: sort?.orderby, order: sort?.order, paged: page };
-      for (const k of filterKeys) current[k] = params.get(k);
-      const listChanged = Object.keys(patch).some((k) => k !== 'paged' && (LIST_KEYS.includes(k) || filterKeys.includes(k)));
-      const next: QueryPatch = { ...current, ...(listChanged ? { paged: 1 } : {}), ...patch };
-      // The defaults stay out of the address: one list, one address.
-      if (statuses && next.status === statuses[0]) next.status = undefined;
-      if (sorts && next.orderby === sorts.initial.orderby && next.order === sorts.initial.order) {
-        next.orderby = undefined;
-        next.order = undefined;
-      }
-      if (Number(next.paged) <= 1) next.paged = undefined;
-      const { status: st, search: se, orderby, order, paged, ...rest } = next;
-      return withQuery(base, { status: st, search: se, ...rest, orderby, order, paged });
-    },
-    [base, status, search, sort?.orderby, sort?.order, page, params, filterKeys, statuses, sorts],
-  );
+  const href = (patch: QueryPatch = {}) => {
+    const current: QueryPatch = { status, search, orderby: sort?.orderby, order: sort?.order, paged: page };
+    for (const k of filters) current[k] = params.get(k);
+    const listChanged = Object.keys(patch).some((k) => k !== 'paged' && (LIST_KEYS.includes(k) || filters.includes(k)));
+    const next: QueryPatch = { ...current, ...(listChanged ? { paged: 1 } : {}), ...patch };
+    // The defaults stay out of the address: one list, one address.
+    if (statuses && next.status === statuses[0]) next.status = undefined;
+    if (sorts && next.orderby === sorts.initial.orderby && next.order === sorts.initial.order) {
+      next.orderby = undefined;
+      next.order = undefined;
+    }
+    if (Number(next.paged) <= 1) next.paged = undefined;
+    const { status: st, search: se, orderby, order, paged, ...rest } = next;
+    return withQuery(base, { status: st, search: se, ...rest, orderby, order, paged });
+  };
 
-  const go = useCallback((patch?: QueryPatch, opts?: { replace?: boolean }) => navigate(href(patch), { keepScroll: true, replace: opts?.replace }), [navigate, href]);
-  const filter = useCallback((name: string) => params.get(name) ?? '', [params]);
-  return { status, search, page, sort, filter, href, go };
+  return {
+    status,
+    search,
+    page,
+    sort,
+    filter: (name) => params.get(name) ?? '',
+    href,
+    go: (patch, o) => navigate(href(patch), { keepScroll: true, replace: o?.replace }),
+  };
 }
 
 export interface ListData<Row> {
