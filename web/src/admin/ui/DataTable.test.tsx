@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { Router, useRouter } from '../router';
-import { DataTable, type Bulk, type Column } from './DataTable';
+import { bulkAnswer, DataTable, type Bulk, type Column } from './DataTable';
 import { useListQuery, type ListData, type QueryPatch } from './list';
 
 interface Thing {
@@ -239,5 +239,17 @@ describe('the admin table', () => {
     screen.getByRole('alertdialog');
     res = await axe.run(container, rules);
     expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+});
+
+describe('a bulk answer', () => {
+  const ok = (data: unknown) => ({ ok: true as const, status: 200, data, total: null, totalPages: null, headers: new Headers() }) as Parameters<typeof bulkAnswer>[1];
+  it('counts what changed and names each refused row', () => {
+    const answer = ok({ action: 'trash', changed: 1, items: [{ id: 1, changed: true }, { id: 2, changed: false }, { id: 3, changed: false, error: { code: 'rest_invalid', message: 'It is &quot;locked&quot;.' } }] });
+    expect(bulkAnswer(things.slice(0, 3), answer)).toEqual({ done: 1, failed: [{ row: things[2], message: 'It is "locked".' }] });
+    expect(bulkAnswer(things, ok({ action: 'trash', changed: 4 }))).toEqual({ done: 4, failed: [] });
+  });
+  it('passes a refused request on', () => {
+    expect(bulkAnswer(things, { ok: false, status: 403, error: { code: 'rest_forbidden', message: 'Sorry.', status: 403 } })).toEqual({ refused: 'Sorry.' });
   });
 });

@@ -7,7 +7,7 @@
 // card with its own actions (a review, a message), as a list (item).
 
 import { useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
-import type { AdminResult } from '../api';
+import { decodeEntities, type AdminResult } from '../api';
 import { Link, useRouter } from '../router';
 import { Confirm } from './Confirm';
 import { Field } from './Field';
@@ -62,6 +62,26 @@ export async function eachRow<Row>(rows: Row[], call: (row: Row) => Promise<Admi
     else failed.push({ row, message: r.error.message });
   }
   return { done, failed };
+}
+
+/**
+ * The admin API's answer to a …/bulk request as a BulkOutcome: changed
+ * counts what was done (not rows already as the action leaves them); items,
+ * when the action ran row by row, carry each refusal.
+ */
+export function bulkAnswer<Row extends { id: number }>(rows: Row[], r: AdminResult<BulkAnswer>): BulkOutcome<Row> {
+  if (!r.ok) return { refused: r.error.message };
+  const failed = (r.data.items ?? []).flatMap((it) => {
+    const row = rows.find((x) => x.id === it.id);
+    return it.error && row ? [{ row, message: decodeEntities(it.error.message) }] : [];
+  });
+  return { done: r.data.changed, failed };
+}
+
+export interface BulkAnswer {
+  action: string;
+  changed: number;
+  items?: { id: number; changed: boolean; error?: { code: string; message: string } }[];
 }
 
 export interface Noun {

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { adminCall, withQuery } from '../../api';
 import { BASE, Link, type Location } from '../../router';
-import { DataTable, type BulkAction, type Column } from '../../ui/DataTable';
+import { bulkAnswer, DataTable, type BulkAction, type BulkAnswer, type Column } from '../../ui/DataTable';
 import { Field } from '../../ui/Field';
 import { useCounts, useListData, useListQuery, type ListOptions } from '../../ui/list';
 import { formatDate, formatMoney } from '../../ui/format';
@@ -163,10 +163,7 @@ export function ProductList({ currency, location }: { currency: string; location
         }
         bulk={{
           actions: status === 'trash' ? [BULK.restore, BULK.delete] : [BULK.publish, BULK.draft, BULK.trash],
-          run: async (action, rows) => {
-            const r = await adminCall<{ changed: number }>('POST', ADMIN + '/products/bulk', { action, ids: rows.map((p) => p.id) });
-            return r.ok ? { done: r.data.changed, failed: [] } : { refused: r.error.message };
-          },
+          run: async (action, rows) => bulkAnswer(rows, await adminCall<BulkAnswer>('POST', ADMIN + '/products/bulk', { action, ids: rows.map((p) => p.id) })),
         }}
         empty="No products found."
         summary={`${n} ${n === 1 ? 'product' : 'products'} found.`}
