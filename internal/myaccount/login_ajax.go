@@ -22,8 +22,8 @@ import (
 // (credentials, bot-check and second factor checked without logging in)
 // and wordfence_ls_register_support (a message from a visitor whose
 // registration the bot-check refused). The use cases are the account,
-// bot-check and support services'; this file reads the wire, signs the
-// short-lived proofs, and answers the plugin's JSON.
+// bot-check and support services' (the login proofs are botcheck.Login's);
+// this file reads the wire and answers the plugin's JSON.
 
 // Texts of the answers (HTML, as the plugin sends them).
 const (

@@ -97,7 +97,7 @@ type Config struct {
 	// the client (clientip.go); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
 	// RememberDeviceOff hides the code overlay's "remember this device"
-	// checkbox and ignores remember-device cookies (auth.go).
+	// checkbox and ignores remember-device cookies (internal/myaccount).
 	RememberDeviceOff bool
 	// Reviews are the review settings (internal/review); nil takes
 	// review.DefaultSettings (ratings required, held for moderation).
@@ -188,7 +188,7 @@ type Server struct {
 	accounts        *account.Service             // accounts, sessions, two-factor (auth.go)
 	myAccount       *myaccount.Account           // login, the account's pages, log out (auth.go)
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
-	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
+	support         *support.Service             // messages to support from refused registrations (internal/myaccount)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews         *review.Service              // product reviews (reviews_api.go)
 	contact         *contact.Service             // contact-form submissions (contact_api.go)
