@@ -22,8 +22,8 @@ func (s *Server) ajaxActions() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"flatsome_ajax_search_products": s.ajaxSearchProducts,
 		"flatsome_quickview":            s.ajaxQuickView,
-		"wordfence_ls_authenticate":     s.ajaxLoginAuthenticate, // login_ajax.go
-		"wordfence_ls_register_support": s.ajaxRegisterSupport,
+		"wordfence_ls_authenticate":     s.myAccount.AjaxAuthenticate, // internal/myaccount
+		"wordfence_ls_register_support": s.myAccount.AjaxRegisterSupport,
 		"rest-nonce":                    s.ajaxRestNonce,     // frame.go
 		"wmc_get_products_price":        s.ajaxProductsPrice, // currency.go
 	}

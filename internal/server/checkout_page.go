@@ -88,15 +88,6 @@ func (s *Server) pageError(w http.ResponseWriter, what string, err error) {
 	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 }
 
-// classicAddress reads billing_* or shipping_* form fields.
-func classicAddress(r *http.Request, group string) cart.Address {
-	var a cart.Address
-	for _, k := range checkout.AddressFields {
-		checkout.SetAddressValue(&a, k, r.PostFormValue(group+"_"+k))
-	}
-	return a
-}
-
 // handleCheckoutPost answers the classic form's POST /checkout/.
 func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
@@ -107,8 +98,8 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "The form could not be read.", http.StatusBadRequest)
 		return
 	}
-	billing := classicAddress(r, "billing")
-	shipping := classicAddress(r, "shipping")
+	billing := httpx.FormAddress(r, "billing")
+	shipping := httpx.FormAddress(r, "shipping")
 	toDifferent := r.PostFormValue("ship_to_different_address") != ""
 	values := pages.CheckoutValues{BillingAddress: pages.NewBillingAddress(billing), ShippingAddress: shipping,
 		CustomerNote: r.PostFormValue("order_comments"), PaymentMethod: r.PostFormValue("payment_method"), ShipToDifferentAddress: toDifferent,

@@ -58,7 +58,7 @@ func (s *Server) pageUser(r *http.Request) pages.User {
 		return pages.Visitor
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
-		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, httpx.NonceTickAt(s.now()))}
+		LogoutURL: s.myAccount.LogoutURL(r), RESTNonce: s.restNonce(u.ID, httpx.NonceTickAt(s.now()))}
 	if s.live().ComingSoon && u.CanEditPages() {
 		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
@@ -128,8 +128,8 @@ func writePersonal(w http.ResponseWriter, r *http.Request, p *render.Page) {
 }
 
 // atLogin runs what a login resets: the coming-soon banner shows again
-// (WooCommerce resets the dismissal at every login). Called by logIn; a
-// failure is logged, the login stands.
+// (WooCommerce resets the dismissal at every login). The my-account
+// surface calls it at every login; a failure is logged, the login stands.
 func (s *Server) atLogin(ctx context.Context, u *account.User) {
 	if err := s.meta.ResetAtLogin(ctx, u.ID); err != nil {
 		s.log.Warn("reset coming-soon banner at login", "user", u.ID, "err", err)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/myaccount"
 )
 
 // routes is the whole HTTP surface on one screen.
@@ -29,32 +30,33 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
 	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
 	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_return.go)
-	// My account (account_routes.go): the login and registration forms for
-	// visitors, the account's pages for customers. Per visitor, never cached.
-	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
-	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
-	// Log out (login_page.go).
-	mux.HandleFunc("GET /my-account/customer-logout/{$}", s.handleLogout)
+	// My account (internal/myaccount): the login and registration forms
+	// for visitors, the account's pages for customers. Per visitor, never cached.
+	acct := s.myAccount
+	mux.HandleFunc("GET /my-account/{$}", acct.MyAccount)
+	mux.HandleFunc("POST /my-account/{$}", acct.MyAccountPost)
+	// Log out.
+	mux.HandleFunc("GET /my-account/customer-logout/{$}", acct.Logout)
 	mux.HandleFunc("GET /my-account/customer-logout", redirectSlash)
-	// account pages (account_pages.go): customers only, visitors go to /my-account/
-	mux.HandleFunc("GET /my-account/orders/{$}", s.customerPage(s.handleAccountOrders))
-	mux.HandleFunc("GET /my-account/orders/{n}/{$}", s.customerPage(s.handleAccountOrders))
-	mux.HandleFunc("GET /my-account/view-order/{id}/{$}", s.customerPage(s.handleAccountViewOrder))
-	mux.HandleFunc("GET /my-account/edit-address/{$}", s.customerPage(s.handleAccountAddresses))
-	mux.HandleFunc("GET /my-account/edit-address/{kind}/{$}", s.customerPage(s.handleAccountEditAddress))
-	mux.HandleFunc("POST /my-account/edit-address/{kind}/{$}", s.customerPage(s.handleAccountEditAddressPost))
-	mux.HandleFunc("GET /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccount))
-	mux.HandleFunc("POST /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccountPost))
-	mux.HandleFunc("POST /my-account/delete-account/{$}", s.customerPage(s.handleAccountDelete))
-	// Security: two-factor, recovery codes, devices (account_security.go).
-	mux.HandleFunc("GET /my-account/security/{$}", s.handleSecurityPage) // two-factor, recovery codes, devices (account_security.go)
-	mux.HandleFunc("POST /my-account/security/{$}", s.handleSecurityPost)
+	// account pages: customers only, visitors go to /my-account/
+	mux.HandleFunc("GET /my-account/orders/{$}", myaccount.CustomerPage(acct.Orders))
+	mux.HandleFunc("GET /my-account/orders/{n}/{$}", myaccount.CustomerPage(acct.Orders))
+	mux.HandleFunc("GET /my-account/view-order/{id}/{$}", myaccount.CustomerPage(acct.ViewOrder))
+	mux.HandleFunc("GET /my-account/edit-address/{$}", myaccount.CustomerPage(acct.Addresses))
+	mux.HandleFunc("GET /my-account/edit-address/{kind}/{$}", myaccount.CustomerPage(acct.EditAddress))
+	mux.HandleFunc("POST /my-account/edit-address/{kind}/{$}", myaccount.CustomerPage(acct.EditAddressPost))
+	mux.HandleFunc("GET /my-account/edit-account/{$}", myaccount.CustomerPage(acct.EditAccount))
+	mux.HandleFunc("POST /my-account/edit-account/{$}", myaccount.CustomerPage(acct.EditAccountPost))
+	mux.HandleFunc("POST /my-account/delete-account/{$}", myaccount.CustomerPage(acct.DeleteAccount))
+	// Security: two-factor, recovery codes, devices.
+	mux.HandleFunc("GET /my-account/security/{$}", acct.SecurityPage)
+	mux.HandleFunc("POST /my-account/security/{$}", acct.SecurityPost)
 	mux.HandleFunc("GET /my-account/security", redirectSlash)
-	// Lost password, email verification (account_links.go).
-	mux.HandleFunc("GET "+lostPasswordPath+"{$}", s.handleLostPassword)
-	mux.HandleFunc("POST "+lostPasswordPath+"{$}", s.handleLostPasswordPost)
-	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
-	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
+	// Lost password, email verification.
+	mux.HandleFunc("GET "+myaccount.LostPasswordPath+"{$}", acct.LostPassword)
+	mux.HandleFunc("POST "+myaccount.LostPasswordPath+"{$}", acct.LostPasswordPost)
+	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
+	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
 	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
 	mux.HandleFunc("POST /contact/{$}", s.handleContactPost)
@@ -103,8 +105,8 @@ func (s *Server) routes() http.Handler {
 	// Store API checkout (checkout.go): per session, never cached.
 	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
-	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
-	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)            // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", acct.BotcheckChallenge) // ALTCHA challenges (internal/myaccount)
 	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
 	mux.HandleFunc("POST "+contactAPI+"{id}/feedback", s.handleContactFeedback)
 	mux.HandleFunc("GET "+contactAPI+"{id}/refill", s.handleContactRefill)

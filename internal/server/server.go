@@ -34,6 +34,7 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/money"
+	"vitrine/internal/myaccount"
 	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -96,7 +97,7 @@ type Config struct {
 	// the client (clientip.go); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
 	// RememberDeviceOff hides the code overlay's "remember this device"
-	// checkbox and ignores remember-device cookies (auth.go).
+	// checkbox and ignores remember-device cookies (internal/myaccount).
 	RememberDeviceOff bool
 	// Reviews are the review settings (internal/review); nil takes
 	// review.DefaultSettings (ratings required, held for moderation).
@@ -185,8 +186,9 @@ type Server struct {
 	flagWallet      *WalletConfig
 	wallet          *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
 	accounts        *account.Service             // accounts, sessions, two-factor (auth.go)
+	myAccount       *myaccount.Account           // login, the account's pages, log out (auth.go)
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
-	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
+	support         *support.Service             // messages to support from refused registrations (internal/myaccount)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews         *review.Service              // product reviews (reviews_api.go)
 	contact         *contact.Service             // contact-form submissions (contact_api.go)
@@ -298,6 +300,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
+	s.initMyAccount() // auth.go
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)
@@ -309,7 +312,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.manifest.Store(&m)
 	s.metrics = newMetrics(s)
 	s.initAdmin() // admin_shell.go
-	s.handler = s.middleware(s.withViewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
+	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }
 

@@ -1,4 +1,4 @@
-package server
+package myaccount
 
 import (
 	"bytes"
@@ -46,21 +46,21 @@ var securityFlash = map[string]string{
 	"devices-forgotten": "All remembered devices were forgotten.",
 }
 
-func (s *Server) securityFlashCookie() string { return "vitrine_security_notice" }
+func (h *Account) securityFlashCookie() string { return "vitrine_security_notice" }
 
-func (s *Server) setSecurityFlash(w http.ResponseWriter, key string) {
-	http.SetCookie(w, &http.Cookie{Name: s.securityFlashCookie(), Value: key, Path: securityPath, MaxAge: 300,
-		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
+func (h *Account) setSecurityFlash(w http.ResponseWriter, key string) {
+	http.SetCookie(w, &http.Cookie{Name: h.securityFlashCookie(), Value: key, Path: securityPath, MaxAge: 300,
+		HttpOnly: true, Secure: h.d.Sessions.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // takeSecurityFlash reads the notice of the last redirect and deletes it.
-func (s *Server) takeSecurityFlash(w http.ResponseWriter, r *http.Request) *pages.Notice {
-	c, err := r.Cookie(s.securityFlashCookie())
+func (h *Account) takeSecurityFlash(w http.ResponseWriter, r *http.Request) *pages.Notice {
+	c, err := r.Cookie(h.securityFlashCookie())
 	if err != nil {
 		return nil
 	}
-	http.SetCookie(w, &http.Cookie{Name: s.securityFlashCookie(), Value: "", Path: securityPath, MaxAge: -1,
-		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: h.securityFlashCookie(), Value: "", Path: securityPath, MaxAge: -1,
+		HttpOnly: true, Secure: h.d.Sessions.SecureCookies(), SameSite: http.SameSiteLaxMode})
 	if text, ok := securityFlash[c.Value]; ok {
 		return &pages.Notice{Kind: "message", Text: text}
 	}
@@ -77,46 +77,47 @@ type securityView struct {
 	codes      []string
 }
 
-func (s *Server) handleSecurityPage(w http.ResponseWriter, r *http.Request) {
+// SecurityPage answers GET /my-account/security/ (customers only).
+func (h *Account) SecurityPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	if httpx.UserOf(r) == nil {
 		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
 	}
-	s.renderSecurity(w, r, securityView{notice: s.takeSecurityFlash(w, r)})
+	h.renderSecurity(w, r, securityView{notice: h.takeSecurityFlash(w, r)})
 }
 
-func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securityView) {
-	ctx := s.pageContext(r)
+func (h *Account) renderSecurity(w http.ResponseWriter, r *http.Request, v securityView) {
+	ctx := h.d.Pages.Context(r)
 	// Reload: a refused form may have changed nothing, or the state moved.
-	u, err := s.accounts.User(ctx, httpx.UserOf(r).ID)
+	u, err := h.d.Accounts.User(ctx, httpx.UserOf(r).ID)
 	if err != nil {
-		s.pageError(w, "security page", err)
+		h.d.Pages.Error(w, "security page", err)
 		return
 	}
-	in := pages.AccountSecurityInput{User: u, LogoutURL: s.logoutURL(r), RecoveryCodes: v.codes, Notice: v.notice,
+	in := pages.AccountSecurityInput{User: u, LogoutURL: h.LogoutURL(r), RecoveryCodes: v.codes, Notice: v.notice,
 		Errors: v.errors, Status: v.status, Nonces: map[string]string{}}
-	tick := httpx.NonceTickAt(s.now())
+	tick := httpx.NonceTickAt(h.d.Now())
 	for _, a := range securityActions {
-		in.Nonces[a] = s.ActionNonce(securityNonceAction(a), cart.CustomerSession(u.ID), tick)
+		in.Nonces[a] = h.d.Sessions.ActionNonce(securityNonceAction(a), cart.CustomerSession(u.ID), tick)
 	}
 	if u.TwoFactor() {
-		if in.CodesLeft, err = s.accounts.RecoveryCodesLeft(ctx, u.ID); err != nil {
-			s.pageError(w, "security page", err)
+		if in.CodesLeft, err = h.d.Accounts.RecoveryCodesLeft(ctx, u.ID); err != nil {
+			h.d.Pages.Error(w, "security page", err)
 			return
 		}
 	} else if v.enrollment != nil {
 		if in.Enrollment, err = enrollmentView(v.enrollment); err != nil {
-			s.pageError(w, "security page", err)
+			h.d.Pages.Error(w, "security page", err)
 			return
 		}
 	}
-	if in.Devices, err = s.accounts.ListDevices(ctx, u.ID); err != nil {
-		s.pageError(w, "security page", err)
+	if in.Devices, err = h.d.Accounts.ListDevices(ctx, u.ID); err != nil {
+		h.d.Pages.Error(w, "security page", err)
 		return
 	}
-	res, err := s.loader.AccountSecurity(ctx, r.URL.RequestURI(), in)
-	s.sendPersonal(w, r, "security page", r.URL.RequestURI(), res, err)
+	res, err := h.d.Loader.AccountSecurity(ctx, r.URL.RequestURI(), in)
+	h.d.Pages.SendPersonal(w, r, "security page", r.URL.RequestURI(), res, err)
 }
 
 // enrollmentView draws the setup's QR code on the server (a PNG data URI:
@@ -138,7 +139,8 @@ func enrollmentView(e *account.Enrollment) (*pages.EnrollmentView, error) {
 		QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes())}, nil
 }
 
-func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
+// SecurityPost answers the page's forms: POST /my-account/security/.
+func (h *Account) SecurityPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	u := httpx.UserOf(r)
 	if u == nil {
@@ -146,7 +148,7 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := r.ParseForm(); err != nil {
-		s.renderSecurity(w, r, securityView{status: http.StatusBadRequest, notice: errorNotice("The form could not be read. Please try again.")})
+		h.renderSecurity(w, r, securityView{status: http.StatusBadRequest, notice: errorNotice("The form could not be read. Please try again.")})
 		return
 	}
 	action := r.PostFormValue("action")
@@ -155,98 +157,98 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		known = known || a == action
 	}
 	if !known {
-		s.renderSecurity(w, r, securityView{status: http.StatusBadRequest, notice: errorNotice("Unknown request. Please use the forms on this page.")})
+		h.renderSecurity(w, r, securityView{status: http.StatusBadRequest, notice: errorNotice("Unknown request. Please use the forms on this page.")})
 		return
 	}
-	if !s.VerifyActionNonce(r.PostFormValue("_wpnonce"), securityNonceAction(action), cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now())) {
-		s.renderSecurity(w, r, securityView{status: http.StatusForbidden, notice: errorNotice("The link you followed has expired. Please try again.")})
+	if !h.d.Sessions.VerifyActionNonce(r.PostFormValue("_wpnonce"), securityNonceAction(action), cart.CustomerSession(u.ID), httpx.NonceTickAt(h.d.Now())) {
+		h.renderSecurity(w, r, securityView{status: http.StatusForbidden, notice: errorNotice("The link you followed has expired. Please try again.")})
 		return
 	}
 	ctx := r.Context()
 	switch action {
 	case "enroll":
-		e, err := s.accounts.EnrollTOTP(ctx, u.ID, r.PostFormValue("password"))
+		e, err := h.d.Accounts.EnrollTOTP(ctx, u.ID, r.PostFormValue("password"))
 		if err != nil {
-			s.securityRefusal(w, r, err, "enroll_password", nil)
+			h.securityRefusal(w, r, err, "enroll_password", nil)
 			return
 		}
-		s.renderSecurity(w, r, securityView{enrollment: e})
+		h.renderSecurity(w, r, securityView{enrollment: e})
 	case "confirm":
-		codes, err := s.accounts.ConfirmTOTP(ctx, u.ID, r.PostFormValue("code"))
+		codes, err := h.d.Accounts.ConfirmTOTP(ctx, u.ID, r.PostFormValue("code"))
 		if err != nil {
-			e, perr := s.accounts.PendingEnrollment(ctx, u.ID)
+			e, perr := h.d.Accounts.PendingEnrollment(ctx, u.ID)
 			if perr != nil {
 				e = nil // setup gone (or done elsewhere): show the page as it is
 			}
-			s.securityRefusal(w, r, err, "confirm_code", e)
+			h.securityRefusal(w, r, err, "confirm_code", e)
 			return
 		}
 		// Two-factor on is a change of privilege: a new session token.
-		if err := s.renewLogin(w, r); err != nil {
-			s.pageError(w, "renew session", err)
+		if err := h.renewLogin(w, r); err != nil {
+			h.d.Pages.Error(w, "renew session", err)
 			return
 		}
-		s.renderSecurity(w, r, securityView{codes: codes,
+		h.renderSecurity(w, r, securityView{codes: codes,
 			notice: &pages.Notice{Kind: "message", Text: "Two-factor authentication is on. Save your recovery codes now: they are shown only once."}})
 	case "new-codes":
-		codes, err := s.accounts.NewRecoveryCodes(ctx, u.ID, r.PostFormValue("code"), r.PostFormValue("password"))
+		codes, err := h.d.Accounts.NewRecoveryCodes(ctx, u.ID, r.PostFormValue("code"), r.PostFormValue("password"))
 		if err != nil {
 			field := "new_codes_code"
 			if errors.Is(err, account.ErrBadCredentials) {
 				field = "new_codes_password"
 			}
-			s.securityRefusal(w, r, err, field, nil)
+			h.securityRefusal(w, r, err, field, nil)
 			return
 		}
-		s.renderSecurity(w, r, securityView{codes: codes,
+		h.renderSecurity(w, r, securityView{codes: codes,
 			notice: &pages.Notice{Kind: "message", Text: "New recovery codes were made and the old ones no longer work. Save these now: they are shown only once."}})
 	case "disable":
-		if err := s.accounts.DisableTOTP(ctx, u.ID, r.PostFormValue("password"), r.PostFormValue("code")); err != nil {
+		if err := h.d.Accounts.DisableTOTP(ctx, u.ID, r.PostFormValue("password"), r.PostFormValue("code")); err != nil {
 			field := "disable_password"
 			var input *account.InputError
 			if errors.Is(err, account.ErrCodeInvalid) || errors.Is(err, account.ErrCodeReused) || (errors.As(err, &input) && input.Field == "code") {
 				field = "disable_code"
 			}
-			s.securityRefusal(w, r, err, field, nil)
+			h.securityRefusal(w, r, err, field, nil)
 			return
 		}
-		if err := s.renewLogin(w, r); err != nil {
-			s.pageError(w, "renew session", err)
+		if err := h.renewLogin(w, r); err != nil {
+			h.d.Pages.Error(w, "renew session", err)
 			return
 		}
-		s.securityDone(w, r, "disabled")
+		h.securityDone(w, r, "disabled")
 	case "forget-device":
 		id, err := strconv.ParseInt(r.PostFormValue("device"), 10, 64)
 		if err == nil {
-			err = s.accounts.RevokeDevice(ctx, u.ID, id)
+			err = h.d.Accounts.RevokeDevice(ctx, u.ID, id)
 		} else {
 			err = account.ErrDeviceNotFound
 		}
 		if err != nil {
-			s.securityRefusal(w, r, err, "", nil)
+			h.securityRefusal(w, r, err, "", nil)
 			return
 		}
-		s.securityDone(w, r, "device-forgotten")
+		h.securityDone(w, r, "device-forgotten")
 	case "forget-all":
-		if err := s.accounts.RevokeAllDevices(ctx, u.ID); err != nil {
-			s.pageError(w, "forget devices", err)
+		if err := h.d.Accounts.RevokeAllDevices(ctx, u.ID); err != nil {
+			h.d.Pages.Error(w, "forget devices", err)
 			return
 		}
-		s.securityDone(w, r, "devices-forgotten")
+		h.securityDone(w, r, "devices-forgotten")
 	}
 }
 
 func errorNotice(text string) *pages.Notice { return &pages.Notice{Kind: "error", Text: text} }
 
-func (s *Server) securityDone(w http.ResponseWriter, r *http.Request, flash string) {
-	s.setSecurityFlash(w, flash)
+func (h *Account) securityDone(w http.ResponseWriter, r *http.Request, flash string) {
+	h.setSecurityFlash(w, flash)
 	http.Redirect(w, r, securityPath, http.StatusSeeOther)
 }
 
 // securityRefusal re-renders the page for a refused form: the use case's
 // error as a notice and, when field is set, as that field's error.
 // Errors that are not the customer's (the store is down) are a 500.
-func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err error, field string, e *account.Enrollment) {
+func (h *Account) securityRefusal(w http.ResponseWriter, r *http.Request, err error, field string, e *account.Enrollment) {
 	status, text := http.StatusBadRequest, ""
 	var locked *account.LockedError
 	var input *account.InputError
@@ -259,7 +261,7 @@ func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err err
 		text = input.Message
 	case errors.Is(err, account.ErrCodeReused):
 		text = "That code was already used. Wait for the next code in your authenticator app."
-		s.kickMail() // the owner's notice (queued by the use case)
+		h.d.KickMail() // the owner's notice (queued by the use case)
 	case errors.Is(err, account.ErrCodeInvalid):
 		text = "The code is not correct. Check the time on your device and try the current code."
 	case errors.Is(err, account.ErrBadCredentials):
@@ -273,17 +275,17 @@ func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err err
 	case errors.Is(err, account.ErrDeviceNotFound):
 		status, text = http.StatusNotFound, "That device is not remembered (it may have been forgotten already)."
 	case errors.Is(err, account.ErrSealed):
-		s.log.Error("security page: two-factor secret cannot be opened (was the shop secret changed?)", "user", httpx.UserOf(r).ID)
+		h.d.Log.Error("security page: two-factor secret cannot be opened (was the shop secret changed?)", "user", httpx.UserOf(r).ID)
 		status, field, text = http.StatusInternalServerError, "", "Two-factor authentication cannot be checked right now. Please contact the shop."
 	default:
-		s.pageError(w, "security page", err)
+		h.d.Pages.Error(w, "security page", err)
 		return
 	}
 	v := securityView{status: status, notice: errorNotice(text), enrollment: e}
 	if field != "" {
 		v.errors = map[string]string{field: text}
 	}
-	s.renderSecurity(w, r, v)
+	h.renderSecurity(w, r, v)
 }
 
 // waitText is a lockout's wait for people: whole minutes, rounded up.
@@ -295,16 +297,16 @@ func waitText(d time.Duration) string {
 	return strconv.Itoa(m) + " minutes"
 }
 
-// AccountOwnerView loads an account's owner for the account notices. An
+// OwnerView loads an account's owner for the account notices. An
 // unknown account is mail.ErrNotFound (the message is given up).
-func (s *Server) AccountOwnerView(ctx context.Context, userID int64) (mail.OwnerView, error) {
-	u, err := s.accounts.User(ctx, userID)
+func (h *Account) OwnerView(ctx context.Context, userID int64) (mail.OwnerView, error) {
+	u, err := h.d.Accounts.User(ctx, userID)
 	if errors.Is(err, account.ErrNoUser) {
 		return mail.OwnerView{}, fmt.Errorf("account %d: %w", userID, mail.ErrNotFound)
 	}
 	if err != nil {
 		return mail.OwnerView{}, err
 	}
-	return mail.OwnerView{ShopName: s.siteName(), Email: u.Email, Name: u.DisplayName,
-		SecurityURL: strings.TrimRight(s.cfg.BaseURL, "/") + securityPath}, nil
+	return mail.OwnerView{ShopName: h.d.SiteName(), Email: u.Email, Name: u.DisplayName,
+		SecurityURL: strings.TrimRight(h.d.BaseURL, "/") + securityPath}, nil
 }

@@ -1,4 +1,4 @@
-package server
+package myaccount
 
 import (
 	"errors"
@@ -44,39 +44,41 @@ var accountNotices = map[string]string{
 	"registered": "Thank you. We have sent an email to the address you entered. If you are new here, your account is ready: log in below with that email address and your password, and confirm the address with the link in the email. If you already had an account, the email tells you how to log in or reset your password.",
 }
 
-func (s *Server) accountNoticeCookie() string { return "vitrine_notice_" + s.CookieHash()[:8] }
+func (h *Account) accountNoticeCookie() string {
+	return "vitrine_notice_" + h.d.Sessions.CookieHash()[:8]
+}
 
 // setAccountNotice leaves a success notice for the next page (a minute).
-func (s *Server) setAccountNotice(w http.ResponseWriter, key string) {
-	http.SetCookie(w, &http.Cookie{Name: s.accountNoticeCookie(), Value: key, Path: "/my-account/", MaxAge: 60,
-		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
+func (h *Account) setAccountNotice(w http.ResponseWriter, key string) {
+	http.SetCookie(w, &http.Cookie{Name: h.accountNoticeCookie(), Value: key, Path: "/my-account/", MaxAge: 60,
+		HttpOnly: true, Secure: h.d.Sessions.SecureCookies(), SameSite: http.SameSiteLaxMode})
 }
 
 // takeAccountNotice reads the notice left by a redirect and deletes it, so
 // it shows once. The login page may call it too (after deleting an account).
-func (s *Server) takeAccountNotice(w http.ResponseWriter, r *http.Request) string {
-	c, err := r.Cookie(s.accountNoticeCookie())
+func (h *Account) takeAccountNotice(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(h.accountNoticeCookie())
 	if err != nil {
 		return ""
 	}
-	http.SetCookie(w, &http.Cookie{Name: s.accountNoticeCookie(), Value: "", Path: "/my-account/", MaxAge: -1,
-		HttpOnly: true, Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: h.accountNoticeCookie(), Value: "", Path: "/my-account/", MaxAge: -1,
+		HttpOnly: true, Secure: h.d.Sessions.SecureCookies(), SameSite: http.SameSiteLaxMode})
 	return accountNotices[c.Value]
 }
 
-func (s *Server) accountScope(u *account.User) string { return cart.CustomerSession(u.ID) }
+func (h *Account) accountScope(u *account.User) string { return cart.CustomerSession(u.ID) }
 
-func (s *Server) accountNonce(action string, u *account.User) string {
-	return s.ActionNonce(action, s.accountScope(u), httpx.NonceTickAt(s.now()))
+func (h *Account) accountNonce(action string, u *account.User) string {
+	return h.d.Sessions.ActionNonce(action, h.accountScope(u), httpx.NonceTickAt(h.d.Now()))
 }
 
-func (s *Server) checkAccountNonce(r *http.Request, field, action string, u *account.User) bool {
-	return s.VerifyActionNonce(r.PostFormValue(field), action, s.accountScope(u), httpx.NonceTickAt(s.now()))
+func (h *Account) checkAccountNonce(r *http.Request, field, action string, u *account.User) bool {
+	return h.d.Sessions.VerifyActionNonce(r.PostFormValue(field), action, h.accountScope(u), httpx.NonceTickAt(h.d.Now()))
 }
 
-// customerPage wraps an account page handler: no caching, and visitors
+// CustomerPage wraps an account page handler: no caching, and visitors
 // are sent to the login form.
-func (s *Server) customerPage(h func(w http.ResponseWriter, r *http.Request, u *account.User)) http.HandlerFunc {
+func CustomerPage(page func(w http.ResponseWriter, r *http.Request, u *account.User)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store, private")
 		u := httpx.UserOf(r)
@@ -90,20 +92,20 @@ func (s *Server) customerPage(h func(w http.ResponseWriter, r *http.Request, u *
 				return
 			}
 		}
-		h(w, r, u)
+		page(w, r, u)
 	}
 }
 
 // renderAccount renders one account page for u with the common parts
 // (customer, log-out link, the once-only notice) filled in.
-func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, u *account.User, title string, p pages.AccountPage, status int) {
-	p.LogoutURL = s.logoutURL(r)
+func (h *Account) renderAccount(w http.ResponseWriter, r *http.Request, u *account.User, title string, p pages.AccountPage, status int) {
+	p.LogoutURL = h.LogoutURL(r)
 	p.Customer = pages.AccountCustomer{DisplayName: u.DisplayName, Email: u.Email, EmailVerified: !u.EmailVerifiedAt.IsZero()}
 	if r.Method == http.MethodGet {
-		p.Notice = s.takeAccountNotice(w, r)
+		p.Notice = h.takeAccountNotice(w, r)
 	}
-	res, err := s.loader.Account(s.pageContext(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
-	s.sendPersonal(w, r, "account page", r.URL.RequestURI(), res, err)
+	res, err := h.d.Loader.Account(h.d.Pages.Context(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
+	h.d.Pages.SendPersonal(w, r, "account page", r.URL.RequestURI(), res, err)
 }
 
 func formErrors(notices ...string) *pages.FormErrors {
@@ -113,36 +115,36 @@ func formErrors(notices ...string) *pages.FormErrors {
 // --- dashboard ---
 
 // handleAccountDashboard answers GET /my-account/ for a customer.
-func (s *Server) handleAccountDashboard(w http.ResponseWriter, r *http.Request) {
-	s.customerPage(func(w http.ResponseWriter, r *http.Request, u *account.User) {
-		s.renderAccount(w, r, u, "My account", pages.AccountPage{Section: pages.SectionDashboard}, http.StatusOK)
+func (h *Account) handleAccountDashboard(w http.ResponseWriter, r *http.Request) {
+	CustomerPage(func(w http.ResponseWriter, r *http.Request, u *account.User) {
+		h.renderAccount(w, r, u, "My account", pages.AccountPage{Section: pages.SectionDashboard}, http.StatusOK)
 	})(w, r)
 }
 
 // --- orders ---
 
-// handleAccountOrders answers GET /my-account/orders/ and
+// Orders answers GET /my-account/orders/ and
 // /my-account/orders/{n}/: the orders table, newest first. A page past
 // the end (or not a number) is a 404 with a notice.
-func (s *Server) handleAccountOrders(w http.ResponseWriter, r *http.Request, u *account.User) {
+func (h *Account) Orders(w http.ResponseWriter, r *http.Request, u *account.User) {
 	page := 1
 	if raw := r.PathValue("n"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 {
-			s.renderAccount(w, r, u, "Orders", pages.AccountPage{Section: pages.SectionOrders, Errors: formErrors("This page of orders does not exist."),
+			h.renderAccount(w, r, u, "Orders", pages.AccountPage{Section: pages.SectionOrders, Errors: formErrors("This page of orders does not exist."),
 				Orders: &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: 1, Pages: 1}}, http.StatusNotFound)
 			return
 		}
 		page = n
 	}
-	op, err := s.accounts.Orders(r.Context(), u.ID, page)
+	op, err := h.d.Accounts.Orders(r.Context(), u.ID, page)
 	if err != nil {
-		s.pageError(w, "account orders", err)
+		h.d.Pages.Error(w, "account orders", err)
 		return
 	}
 	view := &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: op.Page, Pages: op.Pages, Total: op.Total}
 	for _, o := range op.Orders {
-		view.Rows = append(view.Rows, pages.NewAccountOrderRow(o, s.currencyOf(r.Context(), o.Currency)))
+		view.Rows = append(view.Rows, pages.NewAccountOrderRow(o, h.d.Currency(r.Context(), o.Currency)))
 	}
 	if page > 1 {
 		view.PrevURL = ordersPageURL(page - 1)
@@ -156,7 +158,7 @@ func (s *Server) handleAccountOrders(w http.ResponseWriter, r *http.Request, u *
 		status, p.Errors = http.StatusNotFound, formErrors("This page of orders does not exist.")
 		view.PrevURL, view.NextURL = "", ""
 	}
-	s.renderAccount(w, r, u, "Orders", p, status)
+	h.renderAccount(w, r, u, "Orders", p, status)
 }
 
 func ordersPageURL(n int) string {
@@ -166,33 +168,33 @@ func ordersPageURL(n int) string {
 	return "/my-account/orders/" + strconv.Itoa(n) + "/"
 }
 
-// handleAccountViewOrder answers GET /my-account/view-order/{id}/: one of
+// ViewOrder answers GET /my-account/view-order/{id}/: one of
 // the customer's orders. Someone else's order, or an unknown id, is a 404
 // that shows nothing of it.
-func (s *Server) handleAccountViewOrder(w http.ResponseWriter, r *http.Request, u *account.User) {
+func (h *Account) ViewOrder(w http.ResponseWriter, r *http.Request, u *account.User) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	o, err := s.accounts.Order(r.Context(), u.ID, id)
+	o, err := h.d.Accounts.Order(r.Context(), u.ID, id)
 	if errors.Is(err, checkout.ErrOrderNotFound) {
-		s.renderAccount(w, r, u, "Order", pages.AccountPage{Section: pages.SectionViewOrder, Errors: formErrors("Invalid order.")}, http.StatusNotFound)
+		h.renderAccount(w, r, u, "Order", pages.AccountPage{Section: pages.SectionViewOrder, Errors: formErrors("Invalid order.")}, http.StatusNotFound)
 		return
 	}
 	if err != nil {
-		s.pageError(w, "account order", err)
+		h.d.Pages.Error(w, "account order", err)
 		return
 	}
-	v := pages.NewOrderView(o, s.currencyOf(r.Context(), o.Currency), "")
-	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o)
-	s.renderAccount(w, r, u, "Order #"+o.Number, pages.AccountPage{Section: pages.SectionViewOrder, Order: v}, http.StatusOK)
+	v := pages.NewOrderView(o, h.d.Currency(r.Context(), o.Currency), "")
+	v.TestOrder, v.TestNotice = o.TestOrder(), h.d.TestNotice(o)
+	h.renderAccount(w, r, u, "Order #"+o.Number, pages.AccountPage{Section: pages.SectionViewOrder, Order: v}, http.StatusOK)
 }
 
 // --- addresses ---
 
-// handleAccountAddresses answers GET /my-account/edit-address/: both
+// Addresses answers GET /my-account/edit-address/: both
 // saved addresses, each with its edit link.
-func (s *Server) handleAccountAddresses(w http.ResponseWriter, r *http.Request, u *account.User) {
-	a, err := s.accounts.Addresses(r.Context(), u.ID)
+func (h *Account) Addresses(w http.ResponseWriter, r *http.Request, u *account.User) {
+	a, err := h.d.Accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		s.pageError(w, "account addresses", err)
+		h.d.Pages.Error(w, "account addresses", err)
 		return
 	}
 	view := &pages.AccountAddresses{Shipping: a.Shipping}
@@ -200,7 +202,7 @@ func (s *Server) handleAccountAddresses(w http.ResponseWriter, r *http.Request, 
 		b := pages.NewBillingAddress(*a.Billing)
 		view.Billing = &b
 	}
-	s.renderAccount(w, r, u, "Addresses", pages.AccountPage{Section: pages.SectionEditAddress, Addresses: view}, http.StatusOK)
+	h.renderAccount(w, r, u, "Addresses", pages.AccountPage{Section: pages.SectionEditAddress, Addresses: view}, http.StatusOK)
 }
 
 func addressKind(r *http.Request) (string, bool) {
@@ -216,24 +218,24 @@ func addressTitle(kind string) string {
 	return "Billing address"
 }
 
-func (s *Server) renderAddressForm(w http.ResponseWriter, r *http.Request, u *account.User, kind string, values cart.Address, errs *pages.FormErrors, status int) {
-	form := &pages.AddressForm{Kind: kind, Values: pages.NewBillingAddress(values), Nonce: s.accountNonce(editAddressAction, u)}
-	s.renderAccount(w, r, u, addressTitle(kind), pages.AccountPage{Section: pages.SectionEditAddress, AddressForm: form,
-		Countries: pages.CountryTable(&s.cfg.Checkout), PhoneRequired: s.cfg.Checkout.AddressRules().PhoneRequired, Errors: errs}, status)
+func (h *Account) renderAddressForm(w http.ResponseWriter, r *http.Request, u *account.User, kind string, values cart.Address, errs *pages.FormErrors, status int) {
+	form := &pages.AddressForm{Kind: kind, Values: pages.NewBillingAddress(values), Nonce: h.accountNonce(editAddressAction, u)}
+	h.renderAccount(w, r, u, addressTitle(kind), pages.AccountPage{Section: pages.SectionEditAddress, AddressForm: form,
+		Countries: pages.CountryTable(h.d.Checkout), PhoneRequired: h.d.Checkout.AddressRules().PhoneRequired, Errors: errs}, status)
 }
 
-// handleAccountEditAddress answers GET /my-account/edit-address/{kind}/:
+// EditAddress answers GET /my-account/edit-address/{kind}/:
 // the form, filled with the saved address, else with what the account
 // knows (names, the billing email) in the shop's country.
-func (s *Server) handleAccountEditAddress(w http.ResponseWriter, r *http.Request, u *account.User) {
+func (h *Account) EditAddress(w http.ResponseWriter, r *http.Request, u *account.User) {
 	kind, ok := addressKind(r)
 	if !ok {
-		s.handleNotFound(w, r)
+		h.d.Pages.NotFound(w, r)
 		return
 	}
-	a, err := s.accounts.Addresses(r.Context(), u.ID)
+	a, err := h.d.Accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		s.pageError(w, "account address", err)
+		h.d.Pages.Error(w, "account address", err)
 		return
 	}
 	saved := a.Billing
@@ -244,78 +246,78 @@ func (s *Server) handleAccountEditAddress(w http.ResponseWriter, r *http.Request
 	if saved != nil {
 		values = *saved
 	} else {
-		values.Country = s.cfg.Checkout.BaseCountry
-		if p, err := s.accounts.Profile(r.Context(), u.ID); err == nil {
+		values.Country = h.d.Checkout.BaseCountry
+		if p, err := h.d.Accounts.Profile(r.Context(), u.ID); err == nil {
 			values.FirstName, values.LastName = p.FirstName, p.LastName
 		}
 		if kind == account.AddressBilling {
 			values.Email = u.Email
 		}
 	}
-	s.renderAddressForm(w, r, u, kind, values, nil, http.StatusOK)
+	h.renderAddressForm(w, r, u, kind, values, nil, http.StatusOK)
 }
 
-// handleAccountEditAddressPost answers POST /my-account/edit-address/{kind}/.
-func (s *Server) handleAccountEditAddressPost(w http.ResponseWriter, r *http.Request, u *account.User) {
+// EditAddressPost answers POST /my-account/edit-address/{kind}/.
+func (h *Account) EditAddressPost(w http.ResponseWriter, r *http.Request, u *account.User) {
 	kind, ok := addressKind(r)
 	if !ok {
-		s.handleNotFound(w, r)
+		h.d.Pages.NotFound(w, r)
 		return
 	}
-	values := classicAddress(r, kind)
-	if !s.checkAccountNonce(r, "woocommerce-edit-address-nonce", editAddressAction, u) {
-		s.renderAddressForm(w, r, u, kind, values, formErrors(msgNonceExpired), http.StatusForbidden)
+	values := httpx.FormAddress(r, kind)
+	if !h.checkAccountNonce(r, "woocommerce-edit-address-nonce", editAddressAction, u) {
+		h.renderAddressForm(w, r, u, kind, values, formErrors(msgNonceExpired), http.StatusForbidden)
 		return
 	}
-	_, err := s.accounts.SaveAddress(r.Context(), u.ID, kind, values, s.cfg.Checkout.AddressRules())
+	_, err := h.d.Accounts.SaveAddress(r.Context(), u.ID, kind, values, h.d.Checkout.AddressRules())
 	var ve *checkout.ValidationError
 	switch {
 	case err == nil:
-		s.setAccountNotice(w, "address-saved")
+		h.setAccountNotice(w, "address-saved")
 		http.Redirect(w, r, "/my-account/edit-address/", http.StatusSeeOther)
 	case errors.As(err, &ve):
 		errs := formErrors(ve.Messages()...)
 		for _, f := range ve.Fields {
 			errs.Fields[f.Field] = f.Message
 		}
-		s.renderAddressForm(w, r, u, kind, values, errs, http.StatusBadRequest)
+		h.renderAddressForm(w, r, u, kind, values, errs, http.StatusBadRequest)
 	default:
-		s.pageError(w, "save address", err)
+		h.d.Pages.Error(w, "save address", err)
 	}
 }
 
 // --- account details ---
 
-func (s *Server) renderAccountForm(w http.ResponseWriter, r *http.Request, u *account.User, form pages.AccountForm, errs *pages.FormErrors, status int) {
-	form.Nonce = s.accountNonce(editAccountAction, u)
-	form.DeleteNonce = s.accountNonce(deleteAccountAction, u)
-	s.renderAccount(w, r, u, "Account details", pages.AccountPage{Section: pages.SectionEditAccount, AccountForm: &form, Errors: errs}, status)
+func (h *Account) renderAccountForm(w http.ResponseWriter, r *http.Request, u *account.User, form pages.AccountForm, errs *pages.FormErrors, status int) {
+	form.Nonce = h.accountNonce(editAccountAction, u)
+	form.DeleteNonce = h.accountNonce(deleteAccountAction, u)
+	h.renderAccount(w, r, u, "Account details", pages.AccountPage{Section: pages.SectionEditAccount, AccountForm: &form, Errors: errs}, status)
 }
 
-// handleAccountEditAccount answers GET /my-account/edit-account/.
-func (s *Server) handleAccountEditAccount(w http.ResponseWriter, r *http.Request, u *account.User) {
-	p, err := s.accounts.Profile(r.Context(), u.ID)
+// EditAccount answers GET /my-account/edit-account/.
+func (h *Account) EditAccount(w http.ResponseWriter, r *http.Request, u *account.User) {
+	p, err := h.d.Accounts.Profile(r.Context(), u.ID)
 	if err != nil {
-		s.pageError(w, "account details", err)
+		h.d.Pages.Error(w, "account details", err)
 		return
 	}
-	s.renderAccountForm(w, r, u, pages.AccountForm{FirstName: p.FirstName, LastName: p.LastName, DisplayName: p.DisplayName, Email: u.Email}, nil, http.StatusOK)
+	h.renderAccountForm(w, r, u, pages.AccountForm{FirstName: p.FirstName, LastName: p.LastName, DisplayName: p.DisplayName, Email: u.Email}, nil, http.StatusOK)
 }
 
 const msgWrongPassword = "Your current password is incorrect."
 
-// handleAccountEditAccountPost answers POST /my-account/edit-account/:
+// EditAccountPost answers POST /my-account/edit-account/:
 // names, email (the current password required) and the password (current,
 // new, confirmation). Everything is checked before anything is written;
 // a password change ends every session and device, and this browser gets
 // a new session.
-func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Request, u *account.User) {
+func (h *Account) EditAccountPost(w http.ResponseWriter, r *http.Request, u *account.User) {
 	ctx := r.Context()
 	form := pages.AccountForm{FirstName: r.PostFormValue("account_first_name"), LastName: r.PostFormValue("account_last_name"),
 		DisplayName: r.PostFormValue("account_display_name"), Email: strings.TrimSpace(r.PostFormValue("account_email"))}
 	current, next, confirm := r.PostFormValue("password_current"), r.PostFormValue("password_1"), r.PostFormValue("password_2")
-	if !s.checkAccountNonce(r, "save-account-details-nonce", editAccountAction, u) {
-		s.renderAccountForm(w, r, u, form, formErrors(msgNonceExpired), http.StatusForbidden)
+	if !h.checkAccountNonce(r, "save-account-details-nonce", editAccountAction, u) {
+		h.renderAccountForm(w, r, u, form, formErrors(msgNonceExpired), http.StatusForbidden)
 		return
 	}
 	errs := formErrors()
@@ -360,7 +362,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		}
 	}
 	if len(errs.Notices) > 0 {
-		s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+		h.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
 		return
 	}
 	status := http.StatusBadRequest
@@ -368,108 +370,108 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 	// Checked: now the writes, the email first (its password check and
 	// taken-email refusal come before the password changes).
 	if emailChanged {
-		switch err := s.accounts.ChangeEmail(ctx, u.ID, current, email); {
+		switch err := h.d.Accounts.ChangeEmail(ctx, u.ID, current, email); {
 		case errors.Is(err, account.ErrBadCredentials):
 			fail("password_current", msgWrongPassword)
 		case errors.As(err, &locked):
-			status = s.lockedForm(w, locked)
+			status = h.lockedForm(w, locked)
 			fail("password_current", tooManyText(locked))
 		case errors.Is(err, account.ErrEmailTaken):
 			fail("account_email", "This email address is already registered.")
 		case errors.As(err, &ie):
 			fail("account_email", ie.Message)
 		case err != nil:
-			s.pageError(w, "change email", err)
+			h.d.Pages.Error(w, "change email", err)
 			return
 		}
 		if len(errs.Notices) > 0 {
-			s.renderAccountForm(w, r, u, form, errs, status)
+			h.renderAccountForm(w, r, u, form, errs, status)
 			return
 		}
-		// The new address is proven by its link (account_links.go).
-		if err := s.sendVerification(ctx, u.ID); err != nil {
-			s.log.Warn("verification mail after email change", "user", u.ID, "err", err)
+		// The new address is proven by its link (links.go).
+		if err := h.SendVerification(ctx, u.ID); err != nil {
+			h.d.Log.Warn("verification mail after email change", "user", u.ID, "err", err)
 		}
 	}
 	if changePassword {
-		switch err := s.accounts.ChangePassword(ctx, u.ID, current, next); {
+		switch err := h.d.Accounts.ChangePassword(ctx, u.ID, current, next); {
 		case errors.Is(err, account.ErrBadCredentials):
 			fail("password_current", msgWrongPassword)
 		case errors.As(err, &locked):
-			status = s.lockedForm(w, locked)
+			status = h.lockedForm(w, locked)
 			fail("password_current", tooManyText(locked))
 		case errors.As(err, &ie):
 			fail("password_1", ie.Message)
 		case err != nil:
-			s.pageError(w, "change password", err)
+			h.d.Pages.Error(w, "change password", err)
 			return
 		}
 		if len(errs.Notices) > 0 {
-			s.renderAccountForm(w, r, u, form, errs, status)
+			h.renderAccountForm(w, r, u, form, errs, status)
 			return
 		}
 	}
-	if _, err := s.accounts.SaveProfile(ctx, u.ID, profile); err != nil {
-		s.pageError(w, "save account details", err)
+	if _, err := h.d.Accounts.SaveProfile(ctx, u.ID, profile); err != nil {
+		h.d.Pages.Error(w, "save account details", err)
 		return
 	}
 	switch {
 	case changePassword:
 		// Every session ended with the change: this browser starts a new one.
-		fresh, err := s.accounts.User(ctx, u.ID)
+		fresh, err := h.d.Accounts.User(ctx, u.ID)
 		if err == nil {
-			_, err = s.logIn(w, r, fresh)
+			_, err = h.LogIn(w, r, fresh)
 		}
 		if err != nil {
-			s.pageError(w, "log in after password change", err)
+			h.d.Pages.Error(w, "log in after password change", err)
 			return
 		}
 	case emailChanged:
-		if err := s.renewLogin(w, r); err != nil {
-			s.log.Warn("renew session after email change", "user", u.ID, "err", err)
+		if err := h.renewLogin(w, r); err != nil {
+			h.d.Log.Warn("renew session after email change", "user", u.ID, "err", err)
 		}
 	}
-	s.setAccountNotice(w, "account-saved")
+	h.setAccountNotice(w, "account-saved")
 	http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
 }
 
-// handleAccountDelete answers POST /my-account/delete-account/: the
+// DeleteAccount answers POST /my-account/delete-account/: the
 // password confirms; the account ends, its orders stay as guest orders.
-func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, u *account.User) {
+func (h *Account) DeleteAccount(w http.ResponseWriter, r *http.Request, u *account.User) {
 	form := pages.AccountForm{Email: u.Email, DisplayName: u.DisplayName}
-	if p, err := s.accounts.Profile(r.Context(), u.ID); err == nil {
+	if p, err := h.d.Accounts.Profile(r.Context(), u.ID); err == nil {
 		form.FirstName, form.LastName, form.DisplayName = p.FirstName, p.LastName, p.DisplayName
 	}
-	if !s.checkAccountNonce(r, "delete-account-nonce", deleteAccountAction, u) {
-		s.renderAccountForm(w, r, u, form, formErrors(msgNonceExpired), http.StatusForbidden)
+	if !h.checkAccountNonce(r, "delete-account-nonce", deleteAccountAction, u) {
+		h.renderAccountForm(w, r, u, form, formErrors(msgNonceExpired), http.StatusForbidden)
 		return
 	}
-	err := s.accounts.DeleteAccount(r.Context(), u.ID, r.PostFormValue("delete_password"))
+	err := h.d.Accounts.DeleteAccount(r.Context(), u.ID, r.PostFormValue("delete_password"))
 	if locked := (*account.LockedError)(nil); errors.As(err, &locked) {
 		errs := formErrors(tooManyText(locked))
 		errs.Fields["delete_password"] = tooManyText(locked)
-		s.renderAccountForm(w, r, u, form, errs, s.lockedForm(w, locked))
+		h.renderAccountForm(w, r, u, form, errs, h.lockedForm(w, locked))
 		return
 	}
 	if errors.Is(err, account.ErrBadCredentials) {
 		errs := formErrors(msgWrongPassword)
 		errs.Fields["delete_password"] = msgWrongPassword
-		s.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
+		h.renderAccountForm(w, r, u, form, errs, http.StatusBadRequest)
 		return
 	}
 	if err != nil {
-		s.pageError(w, "delete account", err)
+		h.d.Pages.Error(w, "delete account", err)
 		return
 	}
 	// The store ended the sessions with the account; the cookies go too.
-	s.clearLoginCookie(w)
-	s.setAccountNotice(w, "account-deleted")
+	h.clearLoginCookie(w)
+	h.setAccountNotice(w, "account-deleted")
 	http.Redirect(w, r, "/my-account/", http.StatusSeeOther)
 }
 
 // lockedForm answers a form refused by the password limit: 429 with
 // Retry-After.
-func (s *Server) lockedForm(w http.ResponseWriter, le *account.LockedError) int {
+func (h *Account) lockedForm(w http.ResponseWriter, le *account.LockedError) int {
 	w.Header().Set("Retry-After", httpx.RetryAfter(le.RetryAfter))
 	return http.StatusTooManyRequests
 }

@@ -1,9 +1,8 @@
-package server
+package myaccount
 
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"net/http"
@@ -23,8 +22,8 @@ import (
 // (credentials, bot-check and second factor checked without logging in)
 // and wordfence_ls_register_support (a message from a visitor whose
 // registration the bot-check refused). The use cases are the account,
-// bot-check and support services'; this file reads the wire, signs the
-// short-lived proofs, and answers the plugin's JSON.
+// bot-check and support services' (the login proofs are botcheck.Login's);
+// this file reads the wire and answers the plugin's JSON.
 
 // Texts of the answers (HTML, as the plugin sends them).
 const (
@@ -37,10 +36,6 @@ const (
 	msgStepUp             = "<strong>ERROR</strong>: This account had many failed login attempts recently, so logging in to it needs a longer check that you are not a robot. Please try again: it may take a few seconds."
 )
 
-// strongLoginPurpose is the stronger bot-check's purpose; its challenge is
-// served at /wp-json/vitrine/v1/botcheck/login-strong.
-const strongLoginPurpose = "login-strong"
-
 // lockedText is the lockout notice with the time to wait, in minutes.
 func lockedText(wait time.Duration) string {
 	return "<strong>ERROR</strong>: Too many failed login attempts. Please try again in " + waitText(wait) + "."
@@ -48,134 +43,45 @@ func lockedText(wait time.Duration) string {
 
 // --- the bot-check challenge ---
 
-// handleBotcheckChallenge answers GET /wp-json/vitrine/v1/botcheck/{purpose}:
+// BotcheckChallenge answers GET /wp-json/vitrine/v1/botcheck/{purpose}:
 // a fresh ALTCHA challenge (the widget's challengeurl), never cached.
-func (s *Server) handleBotcheckChallenge(w http.ResponseWriter, r *http.Request) {
+func (h *Account) BotcheckChallenge(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	bc := s.botcheckFor(r.PathValue("purpose"))
+	bc := h.d.Botcheck(r.PathValue("purpose"))
 	if bc == nil {
-		s.apiNoRoute(w, r)
+		h.d.NoRoute(w, r)
 		return
 	}
 	c, err := bc.Challenge(r.Context())
 	if err != nil {
-		s.log.Error("bot-check challenge", "err", err)
+		h.d.Log.Error("bot-check challenge", "err", err)
 		httpx.WriteError(w, http.StatusServiceUnavailable, "vitrine_botcheck_unavailable", "The bot check is unavailable right now.", nil)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, c)
 }
 
-// --- proofs (wfls-captcha-jwt) ---
+// --- the login bot-check (botcheck.Login) ---
 
-// A login proof says "this client passed the login bot-check and gave the
-// right password for this login, moments ago" (and, with the second
-// factor flag, "and a right two-factor code"), so the real form submit
-// that follows the ajax check needs no second proof of work nor a second
-// code. It is "<user id>.<2fa 0|1>.<expiry unix>.<random>.<mac>": the MAC
-// covers those fields plus the login as typed (case-folded) and the
-// client address, under its own purpose, so it passes for nothing else
-// (not a nonce, a cookie, or another login or address). It lives
-// proofLifetime and is spent in the bot-check's single-use table when
-// used, so it works once.
-const (
-	proofLifetime = 5 * time.Minute
-	proofPurpose  = "login-proof"
-)
-
-type loginProof struct {
-	userID    int64
-	twoFactor bool
-	expires   time.Time
-	raw       string
+// loginBotcheck passes the login bot-check of a request: the proof
+// (wfls-captcha-jwt) handed out by an earlier call, else a fresh ALTCHA
+// payload (wfls-captcha). A refusal is botcheck.IsRefusal; any other
+// error means the store could not be asked (fail closed, answer 503).
+func (h *Account) loginBotcheck(ctx context.Context, r *http.Request, login string) (botcheck.Passed, error) {
+	return h.d.Login.Check(ctx, botcheck.LoginAttempt{Proof: lastFormValue(r, "wfls-captcha-jwt"),
+		Payload: r.PostFormValue("wfls-captcha"), Login: login, Address: checkout.AddressKey(h.d.ClientIP(r))})
 }
 
-func proofLogin(login string) string { return strings.ToLower(strings.TrimSpace(login)) }
-
-func (s *Server) proofMAC(body, login, addr string) string {
-	return hex.EncodeToString(s.MAC(proofPurpose, body+"|"+proofLogin(login)+"|"+addr))
+// issueProof signs a login proof for login from r's address: the real
+// form submit (or the next code) passes the bot-check with it.
+func (h *Account) issueProof(r *http.Request, login string, userID int64, twoFactor bool) string {
+	return h.d.Login.IssueProof(login, checkout.AddressKey(h.d.ClientIP(r)), userID, twoFactor)
 }
 
-// issueProof signs a proof for login from r's address.
-func (s *Server) issueProof(r *http.Request, login string, userID int64, twoFactor bool) string {
-	var nonce [12]byte
-	_, _ = rand.Read(nonce[:])
-	tf := "0"
-	if twoFactor {
-		tf = "1"
-	}
-	body := strconv.FormatInt(userID, 10) + "." + tf + "." + strconv.FormatInt(s.now().Add(proofLifetime).Unix(), 10) + "." + hex.EncodeToString(nonce[:])
-	return body + "." + s.proofMAC(body, login, checkout.AddressKey(s.clientIP(r)))
-}
-
-// parseProof checks a proof's shape, MAC (for login from r's address) and
-// expiry; it does not spend it.
-func (s *Server) parseProof(r *http.Request, raw, login string) (*loginProof, bool) {
-	if raw == "" || len(raw) > 200 {
-		return nil, false
-	}
-	parts := strings.Split(raw, ".")
-	if len(parts) != 5 {
-		return nil, false
-	}
-	body := strings.Join(parts[:4], ".")
-	want := s.proofMAC(body, login, checkout.AddressKey(s.clientIP(r)))
-	if !hmac.Equal([]byte(parts[4]), []byte(want)) {
-		return nil, false
-	}
-	uid, err1 := strconv.ParseInt(parts[0], 10, 64)
-	exp, err2 := strconv.ParseInt(parts[2], 10, 64)
-	if err1 != nil || err2 != nil || (parts[1] != "0" && parts[1] != "1") {
-		return nil, false
-	}
-	p := &loginProof{userID: uid, twoFactor: parts[1] == "1", expires: time.Unix(exp, 0), raw: raw}
-	if !s.now().Before(p.expires) {
-		return nil, false
-	}
-	return p, true
-}
-
-// errBotcheckRefused: no valid bot-check payload or proof.
-var errBotcheckRefused = errors.New("login: bot-check refused")
-
-// loginBotcheck checks the login bot-check of a request: a proof
-// (wfls-captcha-jwt) for this login, spent now, or else a fresh ALTCHA
-// payload (wfls-captcha) of the login check or of the stronger one. It
-// returns the proof when one was used, and whether the attempt counts as
-// strong (account.Attempt.Strong): a proof (issued only after a right
-// password and every check, moments ago) or a stronger payload.
-// errBotcheckRefused is a refusal; any other error means the store could
-// not be asked (fail closed, answer 503).
-func (s *Server) loginBotcheck(ctx context.Context, r *http.Request, login string) (*loginProof, bool, error) {
-	if raw := lastFormValue(r, "wfls-captcha-jwt"); raw != "" {
-		if p, ok := s.parseProof(r, raw, login); ok {
-			first, err := s.db.SpendBotcheck(ctx, "proof:"+p.raw[strings.LastIndexByte(p.raw, '.')+1:], p.expires)
-			if err != nil {
-				return nil, false, err
-			}
-			if first {
-				return p, true, nil
-			}
-			s.log.Warn("login proof replayed")
-		}
-		// A bad or spent proof falls back to the payload, when there is one.
-	}
-	payload := r.PostFormValue("wfls-captcha")
-	err := s.botcheckFor("login").Verify(ctx, payload)
-	strong := false
-	if errors.Is(err, botcheck.ErrBadSignature) {
-		// Not the login check's: perhaps the stronger one's.
-		if serr := s.botcheckFor(strongLoginPurpose).Verify(ctx, payload); !errors.Is(serr, botcheck.ErrBadSignature) {
-			err, strong = serr, serr == nil
-		}
-	}
-	if err == nil {
-		return nil, strong, nil
-	}
-	if botcheck.IsRefusal(err) {
-		return nil, false, errBotcheckRefused
-	}
-	return nil, false, err
+// proofPasses2FA: the attempt's proof was issued to userID after a right
+// two-factor code, so the code is not asked again.
+func proofPasses2FA(p botcheck.Passed, userID int64) bool {
+	return p.Proof != nil && p.Proof.TwoFactor && p.Proof.UserID == userID
 }
 
 // --- wordfence_ls_authenticate ---
@@ -226,13 +132,13 @@ func lastFormValue(r *http.Request, name string) string {
 	return ""
 }
 
-// ajaxLoginAuthenticate answers action=wordfence_ls_authenticate: the
+// AjaxAuthenticate answers action=wordfence_ls_authenticate: the
 // checks of a login without logging in (this call never sets the login
 // cookie). Every answer is 200 JSON, except 503 when the store cannot be
 // asked (the page then shows the spec's "status code 503" text). A proof
 // is returned only once the password was right, so a wrong password
 // always costs a new proof of work.
-func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
+func (h *Account) AjaxAuthenticate(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		httpx.AjaxZero(w, http.StatusMethodNotAllowed)
@@ -244,46 +150,46 @@ func (s *Server) ajaxLoginAuthenticate(w http.ResponseWriter, r *http.Request) {
 		writeLS(w, http.StatusOK, lsError(msgMissingCredentials, false))
 		return
 	}
-	proof, strong, err := s.loginBotcheck(ctx, r, login)
-	if errors.Is(err, errBotcheckRefused) {
+	passed, err := h.loginBotcheck(ctx, r, login)
+	if botcheck.IsRefusal(err) {
 		writeLS(w, http.StatusOK, lsError(msgCaptcha, true))
 		return
 	}
 	if err != nil {
-		s.log.Error("login bot-check", "err", err)
+		h.d.Log.Error("login bot-check", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
 		return
 	}
-	res, err := s.accounts.AuthenticateAttempt(ctx, account.Attempt{Login: login, Password: password, ClientIP: s.clientIP(r), Strong: strong})
+	res, err := h.d.Accounts.AuthenticateAttempt(ctx, account.Attempt{Login: login, Password: password, ClientIP: h.d.ClientIP(r), Strong: passed.Strong})
 	if err != nil {
-		s.writeAuthError(w, err)
+		h.writeAuthError(w, err)
 		return
 	}
 	u := res.User
-	if !res.TwoFactorRequired || s.rememberedForLogin(r, u.ID) || (proof != nil && proof.twoFactor && proof.userID == u.ID) {
-		writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: s.issueProof(r, login, u.ID, proof != nil && proof.twoFactor)})
+	if !res.TwoFactorRequired || h.rememberedForLogin(r, u.ID) || proofPasses2FA(passed, u.ID) {
+		writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: h.issueProof(r, login, u.ID, passed.Proof != nil && passed.Proof.TwoFactor)})
 		return
 	}
 	code := strings.TrimSpace(r.PostFormValue("wfls-token"))
 	if code == "" {
-		writeLS(w, http.StatusOK, lsAnswer{Login: 1, TwoFactorRequired: true, Captcha: s.issueProof(r, login, u.ID, false)})
+		writeLS(w, http.StatusOK, lsAnswer{Login: 1, TwoFactorRequired: true, Captcha: h.issueProof(r, login, u.ID, false)})
 		return
 	}
-	if err := s.accounts.VerifySecondFactor(ctx, u.ID, code); err != nil {
-		s.writeCodeError(w, r, login, u.ID, err)
+	if err := h.d.Accounts.VerifySecondFactor(ctx, u.ID, code); err != nil {
+		h.writeCodeError(w, r, login, u.ID, err)
 		return
 	}
-	writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: s.issueProof(r, login, u.ID, true)})
+	writeLS(w, http.StatusOK, lsAnswer{Login: 1, Captcha: h.issueProof(r, login, u.ID, true)})
 }
 
 // strongChallengeURL is where the stronger bot-check's challenge is fetched.
-const strongChallengeURL = "/wp-json/vitrine/v1/botcheck/" + strongLoginPurpose
+const strongChallengeURL = "/wp-json/vitrine/v1/botcheck/" + botcheck.StrongLoginPurpose
 
 // writeAuthError answers a refused Authenticate: wrong password and unknown
 // login are one answer; a lockout says when to retry; an account under
 // attack names the stronger check to pass (the page's script runs it and
 // sends the attempt again).
-func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
+func (h *Account) writeAuthError(w http.ResponseWriter, err error) {
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
@@ -297,7 +203,7 @@ func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
 		a.Botcheck = strongChallengeURL
 		writeLS(w, http.StatusOK, a)
 	default:
-		s.log.Error("authenticate", "err", err)
+		h.d.Log.Error("authenticate", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
 	}
 }
@@ -305,7 +211,7 @@ func (s *Server) writeAuthError(w http.ResponseWriter, err error) {
 // writeCodeError answers a refused two-factor code. A wrong or reused code
 // keeps the overlay open (reset false) and hands a new proof, so the next
 // code needs no new proof of work; too many wrong codes close it.
-func (s *Server) writeCodeError(w http.ResponseWriter, r *http.Request, login string, userID int64, err error) {
+func (h *Account) writeCodeError(w http.ResponseWriter, r *http.Request, login string, userID int64, err error) {
 	var locked *account.LockedError
 	switch {
 	case errors.As(err, &locked):
@@ -317,18 +223,18 @@ func (s *Server) writeCodeError(w http.ResponseWriter, r *http.Request, login st
 			text = msgCodeReused
 		}
 		a := lsError(text, false)
-		a.Captcha = s.issueProof(r, login, userID, false)
+		a.Captcha = h.issueProof(r, login, userID, false)
 		writeLS(w, http.StatusOK, a)
 	default:
-		s.log.Error("two-factor code", "err", err)
+		h.d.Log.Error("two-factor code", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, lsError(msgUnavailable, true))
 	}
 }
 
 // rememberedForLogin: the device skips the second factor, unless the shop
 // turned remembering off.
-func (s *Server) rememberedForLogin(r *http.Request, userID int64) bool {
-	return !s.cfg.RememberDeviceOff && s.deviceRemembered(r, userID)
+func (h *Account) rememberedForLogin(r *http.Request, userID int64) bool {
+	return !h.d.RememberDeviceOff && h.DeviceRemembered(r, userID)
 }
 
 // --- wordfence_ls_register_support ---
@@ -349,35 +255,35 @@ const (
 	msgSupportLimit  = "<strong>ERROR</strong>: Too many messages were sent from your address. Please try again later."
 )
 
-func (s *Server) supportToken(r *http.Request) string {
-	exp := strconv.FormatInt(s.now().Add(supportTokenLifetime).Unix(), 10)
-	return exp + "." + hex.EncodeToString(s.MAC(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
+func (h *Account) supportToken(r *http.Request) string {
+	exp := strconv.FormatInt(h.d.Now().Add(supportTokenLifetime).Unix(), 10)
+	return exp + "." + hex.EncodeToString(h.d.Sessions.MAC(supportPurpose, exp+"|"+checkout.AddressKey(h.d.ClientIP(r))))
 }
 
-func (s *Server) validSupportToken(r *http.Request, tok string) bool {
+func (h *Account) validSupportToken(r *http.Request, tok string) bool {
 	exp, sig, ok := strings.Cut(tok, ".")
 	if !ok || len(tok) > 100 {
 		return false
 	}
 	n, err := strconv.ParseInt(exp, 10, 64)
-	if err != nil || !s.now().Before(time.Unix(n, 0)) {
+	if err != nil || !h.d.Now().Before(time.Unix(n, 0)) {
 		return false
 	}
-	want := hex.EncodeToString(s.MAC(supportPurpose, exp+"|"+checkout.AddressKey(s.clientIP(r))))
+	want := hex.EncodeToString(h.d.Sessions.MAC(supportPurpose, exp+"|"+checkout.AddressKey(h.d.ClientIP(r))))
 	return hmac.Equal([]byte(sig), []byte(want))
 }
 
-// ajaxRegisterSupport answers action=wordfence_ls_register_support: the
+// AjaxRegisterSupport answers action=wordfence_ls_register_support: the
 // registration form plus wfls-message and wfls-message-nonce. {"message"}
 // when the message is queued for the shop, else {"error"} (200 JSON; 503
 // when the store failed).
-func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
+func (h *Account) AjaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		httpx.AjaxZero(w, http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.validSupportToken(r, r.PostFormValue("wfls-message-nonce")) {
+	if !h.validSupportToken(r, r.PostFormValue("wfls-message-nonce")) {
 		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportToken})
 		return
 	}
@@ -389,12 +295,12 @@ func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
 	if username == "" {
 		username = r.PostFormValue("user_login")
 	}
-	_, err := s.support.Send(r.Context(), support.Message{Email: email, Username: username,
-		Text: r.PostFormValue("wfls-message"), ClientIP: s.clientIP(r)})
+	_, err := h.d.Support.Send(r.Context(), support.Message{Email: email, Username: username,
+		Text: r.PostFormValue("wfls-message"), ClientIP: h.d.ClientIP(r)})
 	var limited *support.LimitedError
 	switch {
 	case err == nil:
-		s.kickMail()
+		h.d.KickMail()
 		writeLS(w, http.StatusOK, map[string]string{"message": msgSupportSent})
 	case errors.Is(err, support.ErrEmpty):
 		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportEmpty})
@@ -404,7 +310,7 @@ func (s *Server) ajaxRegisterSupport(w http.ResponseWriter, r *http.Request) {
 		httpx.SetRetryAfter(w, limited.RetryAfter)
 		writeLS(w, http.StatusOK, map[string]string{"error": msgSupportLimit})
 	default:
-		s.log.Error("support message", "err", err)
+		h.d.Log.Error("support message", "err", err)
 		writeLS(w, http.StatusServiceUnavailable, map[string]string{"error": msgSupportFailed})
 	}
 }
