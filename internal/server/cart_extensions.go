@@ -58,7 +58,7 @@ func (s *Server) handleCartExtensions(w http.ResponseWriter, r *http.Request) {
 		}
 		if req.namespace != wmcNamespace {
 			return 0, nil, &cart.Error{Status: http.StatusBadRequest, Code: "woocommerce_rest_cart_extensions_error",
-				Message: strings.Replace(msgUnknownNamespace, "%s", html.EscapeString(clip(req.namespace, 100)), 1)}
+				Message: strings.Replace(msgUnknownNamespace, "%s", html.EscapeString(httpx.Clip(req.namespace, 100)), 1)}
 		}
 		return s.wmcChooseMethod(ctx, w, r, sess, req.paymentMethod)
 	}, s.CartSessionOf(r, now), now, true)
