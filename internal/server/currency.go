@@ -151,9 +151,7 @@ func (s *Server) withCurrencyParam(next http.Handler) http.Handler {
 		}
 		if c, err := s.currencies.Currency(r.Context(), q.Get(currencyParam)); err == nil {
 			s.setCurrencyCookie(w, c.Code)
-			if _, err := r.Cookie(currencyOldCookie); err == nil {
-				s.setOldCurrencyCookie(w, "") // the shopper's own choice: nothing to restore (cart_extensions.go)
-			}
+			s.storeAPI.ForgetOldCurrency(w, r) // the shopper's own choice (internal/storeapi)
 		}
 		q.Del(currencyParam)
 		target := r.URL.EscapedPath()
