@@ -189,7 +189,7 @@ type Server struct {
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
-	reviews         *review.Service              // product reviews (reviews_api.go)
+	reviews         *review.Service              // product reviews (internal/storeapi)
 	contact         *contact.Service             // contact-form submissions (contact_api.go)
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
@@ -414,7 +414,7 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 			changed = append(changed, storeapi.StockTag(c.ProductID))
 		default:
 			// "reviews": the review listings not limited to products
-			// (reviews_api.go) may gain or lose this product's reviews.
+			// (storeapi.ReviewsTag) may gain or lose this product's reviews.
 			named := []string{storeapi.ProductTag(c.ProductID), storeapi.StockTag(c.ProductID), storeapi.ReviewsTag}
 			if c.Kind == "product_listed" {
 				// Published, hidden, moved between categories or

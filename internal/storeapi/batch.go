@@ -74,6 +74,7 @@ func (a *API) batchRoute(r *http.Request) cartHandler {
 	return nil
 }
 
+// Batch serves POST /batch (see above).
 func (a *API) Batch(w http.ResponseWriter, r *http.Request) {
 	now := a.d.Now()
 	sess := a.d.Sessions.CartSessionOf(r, now)

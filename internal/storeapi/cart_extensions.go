@@ -42,7 +42,7 @@ const (
 	msgUnknownNamespace = "There is no such namespace registered: %s."
 )
 
-// handleCartExtensions serves POST cart/extensions: a cart write (nonce
+// CartExtensions serves POST /cart/extensions: a cart write (nonce
 // rules, session cookie) whose body is read strictly here.
 func (a *API) CartExtensions(w http.ResponseWriter, r *http.Request) {
 	now := a.d.Now()

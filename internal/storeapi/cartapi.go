@@ -565,6 +565,8 @@ type shippingPackage struct {
 	ShippingRates []shippingRate `json:"shipping_rates"`
 }
 
+// Cart is the Store API's cart object, which wc-ajax's fragments, the
+// no-script cart and the checkout page show too.
 type Cart struct {
 	Items                 []cartItem        `json:"items"`
 	Coupons               []cartCoupon      `json:"coupons"`
@@ -605,7 +607,7 @@ func rawPrice(v int64, minor int) string {
 	return strconv.FormatInt(v*int64(math.Pow10(6-minor)), 10)
 }
 
-// cartResponse loads a cart and shapes it, with prices refreshed from the
+// CartResponse loads a cart and shapes it, with prices refreshed from the
 // catalogue, in the currency code names ("": the base). Lines whose product
 // is gone are left out and reported in errors.
 func (a *API) CartResponse(ctx context.Context, id, code string) (*Cart, error) {
@@ -616,7 +618,7 @@ func (a *API) CartResponse(ctx context.Context, id, code string) (*Cart, error) 
 	return a.CartOf(pc), nil
 }
 
-// shapeCart prices a cart (checkout.Service.Price) and shapes it as the
+// ShapeCart prices a cart (checkout.Service.Price) and shapes it as the
 // Store API answers it. extend: a read pushes a cart near its expiry
 // forward (a write already did). code is the currency ("": the base).
 func (a *API) ShapeCart(ctx context.Context, c *cart.Cart, extend bool, code string) (*Cart, error) {
@@ -627,7 +629,7 @@ func (a *API) ShapeCart(ctx context.Context, c *cart.Cart, extend bool, code str
 	return a.CartOf(pc), nil
 }
 
-// cartObjectOf shapes a priced cart as the Store API's cart object.
+// CartOf shapes a priced cart as the Store API's cart object.
 func (a *API) CartOf(pc *checkout.PricedCart) *Cart {
 	c := pc.Cart
 	cur := pc.Pricing.Config.Currency

@@ -17,7 +17,7 @@ import (
 
 // Checkout: the Store API's GET and POST /checkout. The use cases
 // (pricing, placing an order, the rate limit) are checkout.Service's; the
-// no-script form is in checkout_page.go.
+// no-script form is the server's (checkout_page.go).
 
 // --- the cart's prices ---
 
@@ -78,7 +78,7 @@ func (a *API) applyQuote(out *Cart, q checkout.Quotation) {
 	out.PaymentMethods = methods
 }
 
-// checkoutCart is the session's cart object priced by Quote in the
+// CheckoutCart is the session's cart object priced by Quote in the
 // currency code, and the stored cart (lines and customer) it came from.
 func (a *API) CheckoutCart(ctx context.Context, id, code string) (*Cart, *cart.Cart, checkout.Quotation, error) {
 	pc, err := a.d.Checkout.Cart(ctx, id, code)
@@ -90,7 +90,7 @@ func (a *API) CheckoutCart(ctx context.Context, id, code string) (*Cart, *cart.C
 
 // --- placing an order ---
 
-// orderReceivedURL is where a placed order is shown.
+// OrderReceivedURL is where a placed order is shown.
 func OrderReceivedURL(o *checkout.Order) string {
 	return "/checkout/order-received/" + strconv.FormatInt(o.ID, 10) + "/?key=" + o.Key
 }
@@ -221,7 +221,7 @@ type checkoutRequest struct {
 	PaymentMethod   string                     `json:"payment_method"`
 	PaymentData     json.RawMessage            `json:"payment_data"`
 	Extensions      map[string]json.RawMessage `json:"extensions"`
-	// A visitor's "create an account" (checkout_account.go).
+	// A visitor's "create an account" (Deps.PlaceOrder).
 	CreateAccount    bool   `json:"create_account"`
 	CustomerPassword string `json:"customer_password"`
 }

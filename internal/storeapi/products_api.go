@@ -16,7 +16,7 @@ import (
 	"vitrine/internal/render"
 )
 
-// apiBuilder converts catalogue values for the Store API: absolute links
+// Builder converts catalogue values for the Store API: absolute links
 // and exact stock (API responses are cached only until the stock moves).
 func (a *API) Builder(ctx context.Context) (*Builder, error) {
 	paths, err := a.categoryPaths(ctx)
@@ -27,7 +27,7 @@ func (a *API) Builder(ctx context.Context) (*Builder, error) {
 		CategoryPaths: paths}, nil
 }
 
-// apiBuilderIn is apiBuilder writing prices in the shopper's currency cur
+// apiBuilderIn is Builder writing prices in the shopper's currency cur
 // (the base: prices as stored). Check convErr after building.
 func (a *API) apiBuilderIn(ctx context.Context, cur currency.Currency) (*Builder, error) {
 	b, err := a.Builder(ctx)
@@ -193,7 +193,7 @@ func canonicalQuery(q url.Values) string {
 	return b.String()
 }
 
-// apiProducts serves GET /products.
+// Products serves GET /products.
 func (a *API) Products(w http.ResponseWriter, r *http.Request) {
 	cur := a.d.ShopperCurrency(r)
 	a.serveAPIKeyed(w, r, productsAPIParams, a.apiCurrencyKey(cur), func(ctx context.Context, query url.Values) (*apiResponse, error) {
@@ -275,10 +275,12 @@ func (a *API) Products(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// ProductTag and StockTag tag the cached answers that show a product and
+// its stock count: the change log drops them when either changes.
 func ProductTag(id int64) string { return "product:" + strconv.FormatInt(id, 10) }
 func StockTag(id int64) string   { return "stock:" + strconv.FormatInt(id, 10) }
 
-// categoryIDs resolves category ids or slugs; nil when none is known.
+// CategoryIDs resolves category ids or slugs; nil when none is known.
 func (a *API) CategoryIDs(ctx context.Context, refs []string) ([]int64, error) {
 	paths, err := a.categoryPaths(ctx)
 	if err != nil {
@@ -296,7 +298,7 @@ func (a *API) CategoryIDs(ctx context.Context, refs []string) ([]int64, error) {
 	return out, nil
 }
 
-// apiProduct serves GET /products/{id} (an id or a slug).
+// Product serves GET /products/{id} (an id or a slug).
 func (a *API) Product(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	cur := a.d.ShopperCurrency(r)
@@ -378,6 +380,7 @@ func variationLabel(parent, v *catalog.Product) string {
 	return strings.Join(parts, ", ")
 }
 
+// Categories serves GET /products/categories.
 func (a *API) Categories(w http.ResponseWriter, r *http.Request) {
 	a.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		cats, err := a.d.Catalog.Categories(ctx)
@@ -398,6 +401,7 @@ func pathID(r *http.Request) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
+// Category serves GET /products/categories/{id}.
 func (a *API) Category(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
@@ -419,6 +423,7 @@ func (a *API) Category(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// Attributes serves GET /products/attributes.
 func (a *API) Attributes(w http.ResponseWriter, r *http.Request) {
 	a.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		attrs, err := a.d.Catalog.Attributes(ctx)
@@ -434,6 +439,7 @@ func (a *API) Attributes(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// Attribute serves GET /products/attributes/{id}.
 func (a *API) Attribute(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
@@ -449,6 +455,7 @@ func (a *API) Attribute(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// AttributeTerms serves GET /products/attributes/{id}/terms.
 func (a *API) AttributeTerms(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {

@@ -11,7 +11,7 @@ import (
 	"vitrine/internal/review"
 )
 
-// reviewsTag marks the cached review listings that are not limited to
+// ReviewsTag marks the cached review listings that are not limited to
 // given products: any product change (a review approved, spammed or
 // trashed appends one) invalidates them.
 const ReviewsTag = "reviews"
@@ -21,7 +21,7 @@ var reviewsAPIParams = apiParams{
 	lists:  []string{"product_id", "category_id"},
 }
 
-// apiReviews serves GET /products/reviews: approved reviews, in
+// Reviews serves GET /products/reviews: approved reviews, in
 // WooCommerce's ProductReviewSchema, with X-WP-Total and X-WP-TotalPages.
 func (a *API) Reviews(w http.ResponseWriter, r *http.Request) {
 	a.serveAPI(w, r, reviewsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
