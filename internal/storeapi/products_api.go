@@ -27,9 +27,9 @@ func (a *API) Builder(ctx context.Context) (*Builder, error) {
 		CategoryPaths: paths}, nil
 }
 
-// apiBuilderIn is Builder writing prices in the shopper's currency cur
+// builderIn is Builder writing prices in the shopper's currency cur
 // (the base: prices as stored). Check convErr after building.
-func (a *API) apiBuilderIn(ctx context.Context, cur currency.Currency) (*Builder, error) {
+func (a *API) builderIn(ctx context.Context, cur currency.Currency) (*Builder, error) {
 	b, err := a.Builder(ctx)
 	if err != nil || cur.Code == a.d.Currency.Code {
 		return b, err
@@ -52,9 +52,9 @@ func convErr(b *Builder) error {
 	return nil
 }
 
-// apiCurrencyKey keys the Store API cache by the shopper's currency: ""
+// currencyKey keys the Store API cache by the shopper's currency: ""
 // for the base (the key is unchanged), else "&wmc_currency=CODE".
-func (a *API) apiCurrencyKey(cur currency.Currency) string {
+func (a *API) currencyKey(cur currency.Currency) string {
 	if cur.Code == a.d.Currency.Code {
 		return ""
 	}
@@ -128,7 +128,7 @@ func (a *API) serveAPI(w http.ResponseWriter, r *http.Request, known apiParams, 
 
 // serveAPIKeyed is serveAPI with variant added to the cache key: what
 // else than the parameters the answer depends on (the shopper's currency,
-// apiCurrencyKey).
+// currencyKey).
 func (a *API) serveAPIKeyed(w http.ResponseWriter, r *http.Request, known apiParams, variant string, compute func(ctx context.Context, q url.Values) (*apiResponse, error)) {
 	q := known.normalize(r.URL.Query())
 	key := r.URL.Path + "?" + canonicalQuery(q) + variant
@@ -196,7 +196,7 @@ func canonicalQuery(q url.Values) string {
 // Products serves GET /products.
 func (a *API) Products(w http.ResponseWriter, r *http.Request) {
 	cur := a.d.ShopperCurrency(r)
-	a.serveAPIKeyed(w, r, productsAPIParams, a.apiCurrencyKey(cur), func(ctx context.Context, query url.Values) (*apiResponse, error) {
+	a.serveAPIKeyed(w, r, productsAPIParams, a.currencyKey(cur), func(ctx context.Context, query url.Values) (*apiResponse, error) {
 		p := &httpx.Query{Values: query}
 		q := catalog.ProductQuery{
 			Page:    p.Int("page", 1, 1, 100000),
@@ -254,7 +254,7 @@ func (a *API) Products(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := a.apiBuilderIn(ctx, cur)
+		b, err := a.builderIn(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +302,7 @@ func (a *API) CategoryIDs(ctx context.Context, refs []string) ([]int64, error) {
 func (a *API) Product(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	cur := a.d.ShopperCurrency(r)
-	a.serveAPIKeyed(w, r, noAPIParams, a.apiCurrencyKey(cur), func(ctx context.Context, _ url.Values) (*apiResponse, error) {
+	a.serveAPIKeyed(w, r, noAPIParams, a.currencyKey(cur), func(ctx context.Context, _ url.Values) (*apiResponse, error) {
 		var p *catalog.Product
 		var err error
 		if id, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
@@ -316,7 +316,7 @@ func (a *API) Product(w http.ResponseWriter, r *http.Request) {
 		if !p.Published() {
 			return nil, catalog.ErrNotFound
 		}
-		b, err := a.apiBuilderIn(ctx, cur)
+		b, err := a.builderIn(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
