@@ -244,7 +244,7 @@ func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*ren
 		Descendants: true, SearchCandidates: SearchSuggestCandidates, NoCount: true}
 	tags := []string{"listing"}
 	if cat != "" {
-		ids, err := s.categoryIDs(ctx, []string{cat})
+		ids, err := s.storeAPI.CategoryIDs(ctx, []string{cat})
 		if err != nil {
 			return nil, err
 		}
@@ -273,7 +273,7 @@ func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*ren
 			sg.Img = p.Images[0].Thumbnail
 		}
 		list[i] = sg
-		tags = append(tags, productTag(p.ID))
+		tags = append(tags, storeapi.ProductTag(p.ID))
 	}
 	body, err := json.Marshal(suggestionsAnswer{Suggestions: list})
 	if err != nil {

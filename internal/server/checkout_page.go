@@ -13,6 +13,7 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
+	"vitrine/internal/storeapi"
 )
 
 // The checkout page, its no-script form, and the order-received page. All
@@ -41,7 +42,7 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	now := s.now()
 	sess := s.CartSessionOf(r, now)
-	obj, c, _, err := s.checkoutCart(r.Context(), sess.ID, sess.Currency)
+	obj, c, _, err := s.storeAPI.CheckoutCart(r.Context(), sess.ID, sess.Currency)
 	if err != nil {
 		s.pageError(w, "checkout page", err)
 		return
@@ -72,7 +73,7 @@ func sameAddress(b, s cart.Address) bool {
 	return b == s
 }
 
-func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *cartObject, values pages.CheckoutValues,
+func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *storeapi.Cart, values pages.CheckoutValues,
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
 	tick := httpx.NonceTickAt(now)
@@ -106,7 +107,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
-		obj, _, _, err := s.checkoutCart(ctx, sess.ID, sess.Currency)
+		obj, _, _, err := s.storeAPI.CheckoutCart(ctx, sess.ID, sess.Currency)
 		if err != nil {
 			s.pageError(w, "checkout page", err)
 			return
@@ -139,7 +140,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.terms(ctx) != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
 		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.Currency,
-		ShownCurrency: clip(r.PostFormValue("wmc_currency"), 8)}
+		ShownCurrency: httpx.Clip(r.PostFormValue("wmc_currency"), 8)}
 	if toDifferent {
 		pr.Shipping = &shipping
 	}
@@ -152,7 +153,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 		}
 		s.setCartCookies(w, r, false, "")
-		http.Redirect(w, r, orderReceivedURL(o), http.StatusSeeOther)
+		http.Redirect(w, r, storeapi.OrderReceivedURL(o), http.StatusSeeOther)
 	case errors.As(err, &ve):
 		errs := &pages.CheckoutErrors{Notices: ve.Messages(), Fields: map[string]string{}}
 		for _, f := range ve.Fields {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
 )
 
@@ -71,40 +72,41 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /cart", redirectSlash)
 	mux.HandleFunc("GET /product/{slug}", redirectSlash)
 
-	// Store API (reads; checkout comes with its issue).
-	api := "/wp-json/wc/store/v1"
-	mux.HandleFunc("GET "+api+"/products", s.apiProducts)
-	mux.HandleFunc("GET "+api+"/products/reviews", s.apiReviews) // a literal: preferred to /products/{id}
-	mux.HandleFunc("GET "+api+"/products/categories", s.apiCategories)
-	mux.HandleFunc("GET "+api+"/products/categories/{id}", s.apiCategory)
-	mux.HandleFunc("GET "+api+"/products/attributes", s.apiAttributes)
-	mux.HandleFunc("GET "+api+"/products/attributes/{id}", s.apiAttribute)
-	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", s.apiAttributeTerms)
-	mux.HandleFunc("GET "+api+"/products/{id}", s.apiProduct)
-	// Store API cart (cartapi.go): per-session, never cached.
-	mux.HandleFunc("GET "+api+"/cart", s.cartRoute(false, s.cartGet))
-	mux.HandleFunc("POST "+api+"/cart/add-item", s.cartRoute(true, s.cartAddItem))
-	mux.HandleFunc("POST "+api+"/cart/remove-item", s.cartRoute(true, s.cartRemoveItem))
-	mux.HandleFunc("POST "+api+"/cart/update-item", s.cartRoute(true, s.cartUpdateItem))
-	mux.HandleFunc("POST "+api+"/cart/update-customer", s.cartRoute(true, s.cartUpdateCustomer))
-	mux.HandleFunc("POST "+api+"/cart/select-shipping-rate", s.cartRoute(true, s.cartSelectShippingRate))
-	mux.HandleFunc("POST "+api+"/cart/extensions", s.handleCartExtensions) // woo-multi-currency's checkout currency (cart_extensions.go)
-	mux.HandleFunc("GET "+api+"/cart/items", s.cartRoute(false, s.cartItemsGet))
-	mux.HandleFunc("POST "+api+"/cart/items", s.cartRoute(true, s.cartItemsPost))
-	mux.HandleFunc("GET "+api+"/cart/items/{key}", s.cartRoute(false, s.cartItemGet))
-	mux.HandleFunc("PUT "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemPut))
-	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemDelete))
-	mux.HandleFunc("POST "+api+"/cart/apply-coupon", s.cartRoute(true, s.cartApplyCoupon)) // coupons (cart_coupons.go)
-	mux.HandleFunc("POST "+api+"/cart/remove-coupon", s.cartRoute(true, s.cartRemoveCoupon))
-	mux.HandleFunc("GET "+api+"/cart/coupons", s.cartRoute(false, s.cartCouponsGet))
-	mux.HandleFunc("POST "+api+"/cart/coupons", s.cartRoute(true, s.cartCouponsPost))
-	mux.HandleFunc("DELETE "+api+"/cart/coupons", s.cartRoute(true, s.cartCouponsDelete))
-	mux.HandleFunc("GET "+api+"/cart/coupons/{code}", s.cartRoute(false, s.cartCouponGet))
-	mux.HandleFunc("DELETE "+api+"/cart/coupons/{code}", s.cartRoute(true, s.cartCouponDelete))
-	mux.HandleFunc("POST "+api+"/batch", s.cartBatch) // cart writes only (batch.go)
-	// Store API checkout (checkout.go): per session, never cached.
-	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
-	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
+	// The Store API (internal/storeapi). Reads are cached until the
+	// catalogue changes what they show.
+	api, st := "/wp-json/wc/store/v1", s.storeAPI
+	mux.HandleFunc("GET "+api+"/products", st.Products)
+	mux.HandleFunc("GET "+api+"/products/reviews", st.Reviews) // a literal: preferred to /products/{id}
+	mux.HandleFunc("GET "+api+"/products/categories", st.Categories)
+	mux.HandleFunc("GET "+api+"/products/categories/{id}", st.Category)
+	mux.HandleFunc("GET "+api+"/products/attributes", st.Attributes)
+	mux.HandleFunc("GET "+api+"/products/attributes/{id}", st.Attribute)
+	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", st.AttributeTerms)
+	mux.HandleFunc("GET "+api+"/products/{id}", st.Product)
+	// The cart: per session, never cached.
+	mux.HandleFunc("GET "+api+"/cart", st.GetCart)
+	mux.HandleFunc("POST "+api+"/cart/add-item", st.AddItem)
+	mux.HandleFunc("POST "+api+"/cart/remove-item", st.RemoveItem)
+	mux.HandleFunc("POST "+api+"/cart/update-item", st.UpdateItem)
+	mux.HandleFunc("POST "+api+"/cart/update-customer", st.UpdateCustomer)
+	mux.HandleFunc("POST "+api+"/cart/select-shipping-rate", st.SelectShippingRate)
+	mux.HandleFunc("POST "+api+"/cart/extensions", st.CartExtensions) // woo-multi-currency's checkout currency
+	mux.HandleFunc("GET "+api+"/cart/items", st.ListItems)
+	mux.HandleFunc("POST "+api+"/cart/items", st.CreateItem)
+	mux.HandleFunc("GET "+api+"/cart/items/{key}", st.GetItem)
+	mux.HandleFunc("PUT "+api+"/cart/items/{key}", st.PutItem)
+	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", st.DeleteItem)
+	mux.HandleFunc("POST "+api+"/cart/apply-coupon", st.ApplyCoupon)
+	mux.HandleFunc("POST "+api+"/cart/remove-coupon", st.RemoveCoupon)
+	mux.HandleFunc("GET "+api+"/cart/coupons", st.ListCoupons)
+	mux.HandleFunc("POST "+api+"/cart/coupons", st.AddCoupon)
+	mux.HandleFunc("DELETE "+api+"/cart/coupons", st.DeleteCoupons)
+	mux.HandleFunc("GET "+api+"/cart/coupons/{code}", st.GetCoupon)
+	mux.HandleFunc("DELETE "+api+"/cart/coupons/{code}", st.DeleteCoupon)
+	mux.HandleFunc("POST "+api+"/batch", st.Batch) // cart writes only
+	// The checkout: per session, never cached.
+	mux.HandleFunc("GET "+api+"/checkout", st.Draft)
+	mux.HandleFunc("POST "+api+"/checkout", st.PlaceOrder)
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)            // PayPal webhooks (wallet_webhook.go)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", acct.BotcheckChallenge) // ALTCHA challenges (internal/myaccount)
 	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
@@ -182,4 +184,9 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte("ready\n"))
+}
+
+// apiNoRoute answers unknown /wp-json/ paths as WordPress does.
+func (s *Server) apiNoRoute(w http.ResponseWriter, r *http.Request) {
+	httpx.WriteError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
 }

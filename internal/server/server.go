@@ -45,6 +45,7 @@ import (
 	"vitrine/internal/settings"
 	"vitrine/internal/storage/space"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storeapi"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 )
@@ -190,7 +191,7 @@ type Server struct {
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support         *support.Service             // messages to support from refused registrations (internal/myaccount)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
-	reviews         *review.Service              // product reviews (reviews_api.go)
+	reviews         *review.Service              // product reviews (internal/storeapi)
 	contact         *contact.Service             // contact-form submissions (contact_api.go)
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
@@ -208,6 +209,7 @@ type Server struct {
 	audit        *audit.Service               // the admin's audit log (internal/audit)
 	orders       *orders.Service              // the admin's orders back office (internal/orders)
 	admin        *adminapi.API                // the admin API (internal/adminapi)
+	storeAPI     *storeapi.API                // the Store API (internal/storeapi)
 	adminAsset   render.Assets                // the admin app's entry (admin_shell.go); Script "" when not built
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
@@ -296,6 +298,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	}
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
+	s.initStoreAPI()                            // storeapi.go
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
@@ -410,12 +413,12 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 		case "stock":
 			// A stock count that moved without changing the stock
 			// status shows only in dynamic calls, never in pages.
-			tags = append(tags, stockTag(c.ProductID))
-			changed = append(changed, stockTag(c.ProductID))
+			tags = append(tags, storeapi.StockTag(c.ProductID))
+			changed = append(changed, storeapi.StockTag(c.ProductID))
 		default:
 			// "reviews": the review listings not limited to products
-			// (reviews_api.go) may gain or lose this product's reviews.
-			named := []string{productTag(c.ProductID), stockTag(c.ProductID), reviewsTag}
+			// (storeapi.ReviewsTag) may gain or lose this product's reviews.
+			named := []string{storeapi.ProductTag(c.ProductID), storeapi.StockTag(c.ProductID), storeapi.ReviewsTag}
 			if c.Kind == "product_listed" {
 				// Published, hidden, moved between categories or
 				// (un)featured: listings may gain or lose it, and
@@ -462,5 +465,25 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 		s.staleAndRenderAhead(changed)
 		s.api.Invalidate(tags...)
 		s.sitemaps.Invalidate(tags...)
+	}
+}
+
+// cleanCarts deletes expired carts every hour until ctx ends.
+func (s *Server) cleanCarts(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := s.carts.DeleteExpired(ctx); err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("delete expired carts", "err", err)
+			}
+		} else if n > 0 {
+			s.log.Info("expired carts deleted", "carts", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/storeapi"
 )
 
 // The wallet's wc-ajax endpoints (protocol notes 15.2). Every POST body is
@@ -131,7 +132,7 @@ func (s *Server) walletApproveOrder(w http.ResponseWriter, r *http.Request, sess
 		return err
 	}
 	s.clearEmptiedCartCookies(w, r, done)
-	walletOK(w, r, map[string]any{"order_received_url": orderReceivedURL(done)})
+	walletOK(w, r, map[string]any{"order_received_url": storeapi.OrderReceivedURL(done)})
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/storeapi"
 )
 
 // handleWalletReturn answers GET /checkout/paypal-return/?token=…&PayerID=…,
@@ -28,7 +29,7 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 	var we *wallet.Error
 	switch {
 	case err == nil:
-		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
+		http.Redirect(w, r, storeapi.OrderReceivedURL(done), http.StatusSeeOther)
 	case errors.Is(err, wallet.ErrDeclined):
 		http.Redirect(w, r, "/checkout/?wallet=declined", http.StatusSeeOther)
 	case errors.Is(err, wallet.ErrTotalChanged):
@@ -44,7 +45,7 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 		// shows it pending; a reload, the webhook or the reconciler
 		// finishes it with the same capture key.
 		s.log.Warn("wallet: capture outcome unknown", "order", done.ID, "err", err)
-		http.Redirect(w, r, orderReceivedURL(done), http.StatusSeeOther)
+		http.Redirect(w, r, storeapi.OrderReceivedURL(done), http.StatusSeeOther)
 	}
 }
 

@@ -121,7 +121,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		httpx.WCAjaxWrite(w, r, []byte("false"))
 		return
 	}
-	b, err := s.apiBuilder(ctx)
+	b, err := s.storeAPI.Builder(ctx)
 	if err == nil {
 		var out []byte
 		if out, err = json.Marshal(b.Variation(p, m)); err == nil {

@@ -1,4 +1,4 @@
-package server
+package storeapi
 
 import (
 	"context"
@@ -9,23 +9,22 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/httpx"
 	"vitrine/internal/review"
-	"vitrine/internal/storeapi"
 )
 
-// reviewsTag marks the cached review listings that are not limited to
+// ReviewsTag marks the cached review listings that are not limited to
 // given products: any product change (a review approved, spammed or
 // trashed appends one) invalidates them.
-const reviewsTag = "reviews"
+const ReviewsTag = "reviews"
 
 var reviewsAPIParams = apiParams{
 	single: []string{"page", "per_page", "orderby", "order"},
 	lists:  []string{"product_id", "category_id"},
 }
 
-// apiReviews serves GET /products/reviews: approved reviews, in
+// Reviews serves GET /products/reviews: approved reviews, in
 // WooCommerce's ProductReviewSchema, with X-WP-Total and X-WP-TotalPages.
-func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) {
-	s.serveAPI(w, r, reviewsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
+func (a *API) Reviews(w http.ResponseWriter, r *http.Request) {
+	a.serveAPI(w, r, reviewsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
 		p := &httpx.Query{Values: query}
 		q := review.Query{
 			Page:        p.Int("page", 1, 1, 100000),
@@ -38,7 +37,7 @@ func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) {
 		if p.Err != nil {
 			return nil, p.Err
 		}
-		rs, total, err := s.reviews.List(ctx, q)
+		rs, total, err := a.d.Reviews.List(ctx, q)
 		if err != nil {
 			return nil, err
 		}
@@ -46,7 +45,7 @@ func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) {
 		for _, rv := range rs {
 			ids = append(ids, rv.ProductID)
 		}
-		ps, err := s.products.Products(ctx, ids)
+		ps, err := a.d.Products.Products(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -54,20 +53,20 @@ func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) {
 		for _, p := range ps {
 			byID[p.ID] = p
 		}
-		b, err := s.apiBuilder(ctx)
+		b, err := a.Builder(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]storeapi.ProductReview, len(rs))
+		out := make([]ProductReview, len(rs))
 		for i, rv := range rs {
 			out[i] = b.Review(rv, byID[rv.ProductID])
 		}
 		// Limited to products: exactly their changes; otherwise any.
-		tags := []string{reviewsTag}
+		tags := []string{ReviewsTag}
 		if len(q.ProductIDs) > 0 {
 			tags = tags[:0]
 			for _, id := range q.ProductIDs {
-				tags = append(tags, productTag(id))
+				tags = append(tags, ProductTag(id))
 			}
 		}
 		pages := (total + q.PerPage - 1) / q.PerPage

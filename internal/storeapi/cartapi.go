@@ -1,4 +1,4 @@
-package server
+package storeapi
 
 import (
 	"context"
@@ -21,11 +21,10 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/httpx"
 	"vitrine/internal/money"
-	"vitrine/internal/storeapi"
 )
 
 // The Store API cart routes (/wp-json/wc/store/v1/cart…). Carts live in the
-// store (cart.Store); sessions, tokens and nonces are in cartsession.go.
+// store (cart.Store); sessions, tokens and nonces are httpx.Sessions'.
 // Responses are per session: Cache-Control "no-store, private", never put
 // in the page or API caches.
 
@@ -33,21 +32,75 @@ import (
 // answers a status and a body (or an error).
 type cartHandler func(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error)
 
-// cartRoute wraps a cart handler: session, nonce check on writes, input
-// parsing, headers, the session cookie after a write, error shapes.
-func (s *Server) cartRoute(write bool, h cartHandler) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		now := s.now()
-		s.serveCart(w, r, write, h, s.CartSessionOf(r, now), now, true)
-	}
+// serveCartRoute runs a cart handler for the request's own session:
+// nonce check on writes, input parsing, headers, the session cookie after
+// a write, error shapes.
+func (a *API) serveCartRoute(w http.ResponseWriter, r *http.Request, write bool, h cartHandler) {
+	now := a.d.Now()
+	a.serveCart(w, r, write, h, a.d.Sessions.CartSessionOf(r, now), now, true)
+}
+
+// GetCart serves GET /cart.
+func (a *API) GetCart(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, false, a.cartGet)
+}
+
+// AddItem serves POST /cart/add-item: the cart with the item (201).
+func (a *API) AddItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartAddItem)
+}
+
+// RemoveItem serves POST /cart/remove-item: the cart without it.
+func (a *API) RemoveItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartRemoveItem)
+}
+
+// UpdateItem serves POST /cart/update-item: the cart with the quantity.
+func (a *API) UpdateItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartUpdateItem)
+}
+
+// UpdateCustomer serves POST /cart/update-customer: the addresses.
+func (a *API) UpdateCustomer(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartUpdateCustomer)
+}
+
+// SelectShippingRate serves POST /cart/select-shipping-rate.
+func (a *API) SelectShippingRate(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartSelectShippingRate)
+}
+
+// ListItems serves GET /cart/items.
+func (a *API) ListItems(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, false, a.cartItemsGet)
+}
+
+// CreateItem serves POST /cart/items: the item added (201).
+func (a *API) CreateItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartItemsPost)
+}
+
+// GetItem serves GET /cart/items/{key}.
+func (a *API) GetItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, false, a.cartItemGet)
+}
+
+// PutItem serves PUT /cart/items/{key}: the item with its new quantity.
+func (a *API) PutItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartItemPut)
+}
+
+// DeleteItem serves DELETE /cart/items/{key} (204).
+func (a *API) DeleteItem(w http.ResponseWriter, r *http.Request) {
+	a.serveCartRoute(w, r, true, a.cartItemDelete)
 }
 
 // serveCart runs one cart route for a session (the request's own, or a
 // batch's). setCookie: a successful write by a cookie or new session sets
 // the session cookie on w.
-func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h cartHandler, sess httpx.Session, now time.Time, setCookie bool) (wrote bool) {
+func (a *API) serveCart(w http.ResponseWriter, r *http.Request, write bool, h cartHandler, sess httpx.Session, now time.Time, setCookie bool) (wrote bool) {
 	{
-		if write && s.nonceRefused(w, r, sess, now) {
+		if write && a.nonceRefused(w, r, sess, now) {
 			return false
 		}
 		in, err := readCartInput(r)
@@ -61,15 +114,15 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 					// browser names it by cookie, and nonces are bound to it.
 					sess.ViaCookie = true
 					if setCookie {
-						s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
+						a.d.Sessions.SetSessionCookie(w, sess.ID, now.Add(a.d.CartLifetime))
 					}
 				}
-				s.cartHeaders(w, sess, now)
+				a.cartHeaders(w, sess, now)
 				if wc, ok := body.(withCart); ok {
 					body = wc.body
-					w.Header().Set("Cart-Hash", cartHash(wc.cart))
-				} else if c, ok := body.(*cartObject); ok {
-					w.Header().Set("Cart-Hash", cartHash(c))
+					w.Header().Set("Cart-Hash", wc.cart.Hash())
+				} else if c, ok := body.(*Cart); ok {
+					w.Header().Set("Cart-Hash", c.Hash())
 				}
 				if body == nil {
 					w.WriteHeader(status)
@@ -79,23 +132,23 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 				return write
 			}
 		}
-		s.cartHeaders(w, sess, now)
+		a.cartHeaders(w, sess, now)
 		var ce *cart.Error
 		var pe httpx.ParamError
 		switch {
 		case errors.As(err, &ce):
 			var extra map[string]any
 			if ce.Status == http.StatusConflict || ce.Code == "woocommerce_rest_cart_invalid_key" {
-				if c, cerr := s.cartResponse(r.Context(), sess.ID, sess.Currency); cerr == nil {
+				if c, cerr := a.CartResponse(r.Context(), sess.ID, sess.Currency); cerr == nil {
 					extra = map[string]any{"cart": c}
-					w.Header().Set("Cart-Hash", cartHash(c))
+					w.Header().Set("Cart-Hash", c.Hash())
 				}
 			}
 			httpx.WriteErrorRaw(w, ce.Status, ce.Code, ce.Message, extra)
 		case errors.As(err, &pe):
 			httpx.WriteParamError(w, pe)
 		default:
-			s.log.Error("store api cart", "path", r.URL.Path, "err", err)
+			a.d.Log.Error("store api cart", "path", r.URL.Path, "err", err)
 			httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
 		}
 	}
@@ -105,7 +158,7 @@ func (s *Server) serveCart(w http.ResponseWriter, r *http.Request, write bool, h
 // nonceRefused checks the Nonce header (or WooCommerce's older
 // X-WC-Store-API-Nonce) of a session not named by Cart-Token; when it is
 // missing or invalid it answers the error, with the cart headers, and says so.
-func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) bool {
+func (a *API) nonceRefused(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) bool {
 	if sess.ViaToken {
 		return false
 	}
@@ -115,12 +168,12 @@ func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess httpx
 	}
 	switch {
 	case n == "":
-		s.cartHeaders(w, sess, now)
+		a.cartHeaders(w, sess, now)
 		httpx.WriteErrorRaw(w, http.StatusUnauthorized, "woocommerce_rest_missing_nonce",
 			"Missing the Nonce header. This endpoint requires a valid nonce.", nil)
 		return true
-	case !s.VerifyNonce(n, sess.Scope(), now):
-		s.cartHeaders(w, sess, now)
+	case !a.d.Sessions.VerifyNonce(n, sess.Scope(), now):
+		a.cartHeaders(w, sess, now)
 		httpx.WriteErrorRaw(w, http.StatusForbidden, "woocommerce_rest_invalid_nonce", "Nonce is invalid.", nil)
 		return true
 	}
@@ -131,21 +184,21 @@ func (s *Server) nonceRefused(w http.ResponseWriter, r *http.Request, sess httpx
 // the item list) with the cart it comes from, for the Cart-Hash header.
 type withCart struct {
 	body any
-	cart *cartObject
+	cart *Cart
 }
 
 // cartHeaders sets what every cart response carries: a fresh nonce for the
 // session, its Cart-Token, and no caching anywhere.
-func (s *Server) cartHeaders(w http.ResponseWriter, sess httpx.Session, now time.Time) {
+func (a *API) cartHeaders(w http.ResponseWriter, sess httpx.Session, now time.Time) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store, private")
-	h.Set("Nonce", s.Nonce(sess.Scope(), httpx.NonceTickAt(now)))
+	h.Set("Nonce", a.d.Sessions.Nonce(sess.Scope(), httpx.NonceTickAt(now)))
 	h.Set("Nonce-Timestamp", strconv.FormatInt(now.Unix(), 10))
 	h.Set("User-ID", "0")
 	if id, ok := strings.CutPrefix(sess.ID, "u_"); ok {
 		h.Set("User-ID", id) // a logged-in customer's own cart (cart.CustomerSession)
 	}
-	h.Set("Cart-Token", s.CartToken(sess.ID, now, now.Add(s.cfg.CartLifetime)))
+	h.Set("Cart-Token", a.d.Sessions.CartToken(sess.ID, now, now.Add(a.d.CartLifetime)))
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, Link, Cart-Token")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Cart-Token, Nonce")
 }
@@ -253,82 +306,82 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 
 // --- handlers ---
 
-func (s *Server) cartGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
+func (a *API) cartGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
 }
 
-func (s *Server) cartAddItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	c, _, err := s.addItem(ctx, sess, in)
+func (a *API) cartAddItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, _, err := a.addItem(ctx, sess, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.Currency)
+	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
 	return http.StatusCreated, out, err
 }
 
-func (s *Server) cartItemsPost(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	c, key, err := s.addItem(ctx, sess, in)
+func (a *API) cartItemsPost(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, key, err := a.addItem(ctx, sess, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.Currency)
+	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
 	return itemOf(out, key, http.StatusCreated)
 }
 
-func (s *Server) cartItemsGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
+func (a *API) cartItemsGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, withCart{c.Items, c}, nil
 }
 
-func (s *Server) cartItemGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	return s.itemResponse(ctx, sess.ID, sess.Currency, r.PathValue("key"), http.StatusOK)
+func (a *API) cartItemGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	return a.itemResponse(ctx, sess.ID, sess.Currency, r.PathValue("key"), http.StatusOK)
 }
 
-func (s *Server) cartItemPut(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+func (a *API) cartItemPut(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	key := r.PathValue("key")
-	c, err := s.updateItemCart(ctx, sess, key, in)
+	c, err := a.updateItemCart(ctx, sess, key, in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.Currency)
+	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
 	if err != nil {
 		return 0, nil, err
 	}
 	return itemOf(out, key, http.StatusOK)
 }
 
-func (s *Server) cartItemDelete(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	if err := s.carts.Remove(ctx, sess.ID, r.PathValue("key")); err != nil {
+func (a *API) cartItemDelete(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := a.d.Carts.Remove(ctx, sess.ID, r.PathValue("key")); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
 }
 
-func (s *Server) cartRemoveItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	if err := s.carts.Remove(ctx, sess.ID, in.get("key")); err != nil {
+func (a *API) cartRemoveItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	if err := a.d.Carts.Remove(ctx, sess.ID, in.get("key")); err != nil {
 		return 0, nil, err
 	}
-	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
+	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
 }
 
-func (s *Server) cartUpdateItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	c, err := s.updateItemCart(ctx, sess, in.get("key"), in)
+func (a *API) cartUpdateItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	c, err := a.updateItemCart(ctx, sess, in.get("key"), in)
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := s.shapeCart(ctx, c, false, sess.Currency)
+	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
 	return http.StatusOK, out, err
 }
 
-func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+func (a *API) cartUpdateCustomer(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	if in.billing != nil {
 		if err := validAddress("billing_address", in.billing, true); err != nil {
 			return 0, nil, err
@@ -339,19 +392,19 @@ func (s *Server) cartUpdateCustomer(ctx context.Context, r *http.Request, sess h
 			return 0, nil, err
 		}
 	}
-	if err := s.carts.UpdateCustomer(ctx, sess.ID, in.billing, in.shipping); err != nil {
+	if err := a.d.Carts.UpdateCustomer(ctx, sess.ID, in.billing, in.shipping); err != nil {
 		return 0, nil, err
 	}
-	resp, err := s.cartResponse(ctx, sess.ID, sess.Currency)
+	resp, err := a.CartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, resp, err
 }
 
-func (s *Server) cartSelectShippingRate(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+func (a *API) cartSelectShippingRate(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	// The rate must be one the cart's destination offers now.
-	if err := s.checkout.SelectRate(ctx, sess.ID, in.get("package_id"), in.get("rate_id"), sess.Currency); err != nil {
+	if err := a.d.Checkout.SelectRate(ctx, sess.ID, in.get("package_id"), in.get("rate_id"), sess.Currency); err != nil {
 		return 0, nil, err
 	}
-	resp, err := s.cartResponse(ctx, sess.ID, sess.Currency)
+	resp, err := a.CartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, resp, err
 }
 
@@ -384,7 +437,7 @@ func validAddress(param string, a *cart.Address, email bool) error {
 
 // addItem parses an add (id; quantity: absent means 1, present must be
 // valid) and makes it; it returns the cart after the add and the line key.
-func (s *Server) addItem(ctx context.Context, sess httpx.Session, in *cartInput) (*cart.Cart, string, error) {
+func (a *API) addItem(ctx context.Context, sess httpx.Session, in *cartInput) (*cart.Cart, string, error) {
 	id, err := strconv.ParseInt(in.get("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return nil, "", cart.ErrInvalidProduct
@@ -395,18 +448,18 @@ func (s *Server) addItem(ctx context.Context, sess httpx.Session, in *cartInput)
 			return nil, "", err
 		}
 	}
-	c, line, err := s.carts.Add(ctx, sess.ID, id, qty, in.variation)
+	c, line, err := a.d.Carts.Add(ctx, sess.ID, id, qty, in.variation)
 	return c, line.Key, err
 }
 
 // updateItemCart parses the quantity of an update and sets the line's
 // quantity, answering the cart after the change.
-func (s *Server) updateItemCart(ctx context.Context, sess httpx.Session, key string, in *cartInput) (*cart.Cart, error) {
+func (a *API) updateItemCart(ctx context.Context, sess httpx.Session, key string, in *cartInput) (*cart.Cart, error) {
 	qty, err := cart.ParseQuantity(in.get("quantity"))
 	if err != nil {
 		return nil, err
 	}
-	return s.carts.SetQuantity(ctx, sess.ID, key, qty)
+	return a.d.Carts.SetQuantity(ctx, sess.ID, key, qty)
 }
 
 // --- the cart object ---
@@ -446,27 +499,27 @@ type lineTotals struct {
 }
 
 type cartItem struct {
-	Key                string           `json:"key"`
-	ID                 int64            `json:"id"`
-	Type               string           `json:"type"`
-	Quantity           int64            `json:"quantity"`
-	QuantityLimits     quantityLimits   `json:"quantity_limits"`
-	Name               string           `json:"name"`
-	ShortDescription   string           `json:"short_description"`
-	Description        string           `json:"description"`
-	SKU                string           `json:"sku"`
-	LowStockRemaining  *int64           `json:"low_stock_remaining"`
-	BackordersAllowed  bool             `json:"backorders_allowed"`
-	ShowBackorderBadge bool             `json:"show_backorder_badge"`
-	SoldIndividually   bool             `json:"sold_individually"`
-	Permalink          string           `json:"permalink"`
-	Images             []storeapi.Image `json:"images"`
-	Variation          []cart.Attr      `json:"variation"`
-	ItemData           []any            `json:"item_data"`
-	Prices             itemPrices       `json:"prices"`
-	Totals             lineTotals       `json:"totals"`
-	CatalogVisibility  string           `json:"catalog_visibility"`
-	Extensions         map[string]any   `json:"extensions"`
+	Key                string         `json:"key"`
+	ID                 int64          `json:"id"`
+	Type               string         `json:"type"`
+	Quantity           int64          `json:"quantity"`
+	QuantityLimits     quantityLimits `json:"quantity_limits"`
+	Name               string         `json:"name"`
+	ShortDescription   string         `json:"short_description"`
+	Description        string         `json:"description"`
+	SKU                string         `json:"sku"`
+	LowStockRemaining  *int64         `json:"low_stock_remaining"`
+	BackordersAllowed  bool           `json:"backorders_allowed"`
+	ShowBackorderBadge bool           `json:"show_backorder_badge"`
+	SoldIndividually   bool           `json:"sold_individually"`
+	Permalink          string         `json:"permalink"`
+	Images             []Image        `json:"images"`
+	Variation          []cart.Attr    `json:"variation"`
+	ItemData           []any          `json:"item_data"`
+	Prices             itemPrices     `json:"prices"`
+	Totals             lineTotals     `json:"totals"`
+	CatalogVisibility  string         `json:"catalog_visibility"`
+	Extensions         map[string]any `json:"extensions"`
 }
 
 type cartTotals struct {
@@ -512,7 +565,9 @@ type shippingPackage struct {
 	ShippingRates []shippingRate `json:"shipping_rates"`
 }
 
-type cartObject struct {
+// Cart is the Store API's cart object, which wc-ajax's fragments, the
+// no-script cart and the checkout page show too.
+type Cart struct {
 	Items                 []cartItem        `json:"items"`
 	Coupons               []cartCoupon      `json:"coupons"`
 	Fees                  []any             `json:"fees"`
@@ -527,12 +582,17 @@ type cartObject struct {
 	ItemsCount            int64             `json:"items_count"`
 	ItemsWeight           float64           `json:"items_weight"`
 	CrossSells            []any             `json:"cross_sells"`
-	Errors                []storeapi.Error  `json:"errors"`
+	Errors                []Error           `json:"errors"`
 	PaymentMethods        []string          `json:"payment_methods"`
 	Extensions            map[string]any    `json:"extensions"`
 
 	hash string // the Cart-Hash (checkout.PricedCart.Hash)
 }
+
+// Hash is the cart's Cart-Hash and woocommerce_cart_hash
+// (checkout.PricedCart.Hash, taken when the cart was shaped): "" for an
+// empty cart.
+func (c *Cart) Hash() string { return c.hash }
 
 // billingAddress always carries email, even when empty.
 type billingAddress struct {
@@ -547,35 +607,35 @@ func rawPrice(v int64, minor int) string {
 	return strconv.FormatInt(v*int64(math.Pow10(6-minor)), 10)
 }
 
-// cartResponse loads a cart and shapes it, with prices refreshed from the
+// CartResponse loads a cart and shapes it, with prices refreshed from the
 // catalogue, in the currency code names ("": the base). Lines whose product
 // is gone are left out and reported in errors.
-func (s *Server) cartResponse(ctx context.Context, id, code string) (*cartObject, error) {
-	pc, err := s.checkout.Cart(ctx, id, code)
+func (a *API) CartResponse(ctx context.Context, id, code string) (*Cart, error) {
+	pc, err := a.d.Checkout.Cart(ctx, id, code)
 	if err != nil {
 		return nil, err
 	}
-	return s.cartObjectOf(pc), nil
+	return a.CartOf(pc), nil
 }
 
-// shapeCart prices a cart (checkout.Service.Price) and shapes it as the
+// ShapeCart prices a cart (checkout.Service.Price) and shapes it as the
 // Store API answers it. extend: a read pushes a cart near its expiry
 // forward (a write already did). code is the currency ("": the base).
-func (s *Server) shapeCart(ctx context.Context, c *cart.Cart, extend bool, code string) (*cartObject, error) {
-	pc, err := s.checkout.Price(ctx, c, extend, code)
+func (a *API) ShapeCart(ctx context.Context, c *cart.Cart, extend bool, code string) (*Cart, error) {
+	pc, err := a.d.Checkout.Price(ctx, c, extend, code)
 	if err != nil {
 		return nil, err
 	}
-	return s.cartObjectOf(pc), nil
+	return a.CartOf(pc), nil
 }
 
-// cartObjectOf shapes a priced cart as the Store API's cart object.
-func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
+// CartOf shapes a priced cart as the Store API's cart object.
+func (a *API) CartOf(pc *checkout.PricedCart) *Cart {
 	c := pc.Cart
 	cur := pc.Pricing.Config.Currency
-	b := &storeapi.Builder{BaseURL: s.cfg.BaseURL, Currency: cur, Now: s.now(), ExactStock: true}
-	out := &cartObject{Items: make([]cartItem, 0, len(pc.Lines)), Coupons: []cartCoupon{}, Fees: []any{}, PaymentRequirements: []string{"products"},
-		ShippingRates: []shippingPackage{}, CrossSells: []any{}, Errors: []storeapi.Error{}, PaymentMethods: []string{},
+	b := &Builder{BaseURL: a.d.BaseURL, Currency: cur, Now: a.d.Now(), ExactStock: true}
+	out := &Cart{Items: make([]cartItem, 0, len(pc.Lines)), Coupons: []cartCoupon{}, Fees: []any{}, PaymentRequirements: []string{"products"},
+		ShippingRates: []shippingPackage{}, CrossSells: []any{}, Errors: []Error{}, PaymentMethods: []string{},
 		Extensions: map[string]any{}, ShippingAddress: c.Customer.Shipping,
 		BillingAddress: billingAddress{Address: c.Customer.Billing, Email: c.Customer.Billing.Email}}
 	out.BillingAddress.Address.Email = ""
@@ -584,16 +644,16 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	// checkout switch's fields when a method is chosen).
 	out.Extensions[wmcNamespace] = wmcExtension{CurrentCurrency: pc.Pricing.Currency.Code}
 	for range pc.LeftOut {
-		out.Errors = append(out.Errors, storeapi.Error{Code: "woocommerce_rest_cart_item_error",
+		out.Errors = append(out.Errors, Error{Code: "woocommerce_rest_cart_item_error",
 			Message: "A product in your cart is no longer available and was left out.", Data: map[string]any{"status": 409}})
 	}
 	for _, e := range pc.CouponErrors {
 		// A coupon dropped because it no longer applies, and why.
-		out.Errors = append(out.Errors, storeapi.Error{Code: e.Code, Message: e.Message, Data: map[string]any{"status": 409}})
+		out.Errors = append(out.Errors, Error{Code: e.Code, Message: e.Message, Data: map[string]any{"status": 409}})
 	}
 	for _, l := range pc.Lines {
 		p, parent := pc.Product(l)
-		out.Items = append(out.Items, s.cartItem(b, pc.Pricing, l, p, parent))
+		out.Items = append(out.Items, a.cartItem(b, pc.Pricing, l, p, parent))
 	}
 	zero := "0"
 	out.Totals = cartTotals{TotalFees: zero, TotalFeesTax: zero, TotalDiscount: zero, TotalDiscountTax: zero, Currency: cur}
@@ -601,7 +661,7 @@ func (s *Server) cartObjectOf(pc *checkout.PricedCart) *cartObject {
 	out.ItemsWeight = pc.Weight
 	// Shipping, taxes and totals come from the one price function the
 	// checkout and the wallet use (checkout.Quote).
-	s.applyQuote(out, pc.Quote)
+	a.applyQuote(out, pc.Quote)
 	if f := pc.Quote.FreeShipping; f != nil {
 		out.Extensions[freeShippingNamespace] = freeShippingExtension{MinAmount: amountString(f.MinAmount),
 			Amount: amountString(f.Amount), Remaining: amountString(f.Remaining()), Reached: f.Reached(), Currency: cur}
@@ -631,7 +691,7 @@ type freeShippingExtension struct {
 // cartItem shapes one line, in the pricing's currency (l's unit price is
 // already in it). p is what it sells, parent its product (p itself for
 // simple products).
-func (s *Server) cartItem(b *storeapi.Builder, pricing *checkout.Pricing, l cart.Line, p, parent *catalog.Product) cartItem {
+func (a *API) cartItem(b *Builder, pricing *checkout.Pricing, l cart.Line, p, parent *catalog.Product) cartItem {
 	cur := b.Currency
 	id := p.ID
 	if parent != p {
@@ -654,10 +714,10 @@ func (s *Server) cartItem(b *storeapi.Builder, pricing *checkout.Pricing, l cart
 		Key: l.Key, ID: l.ItemID(), Type: p.Type, Quantity: l.Quantity,
 		QuantityLimits: quantityLimits{Minimum: lim.Minimum, Maximum: maxQ, MultipleOf: lim.MultipleOf, Editable: !p.SoldIndividually},
 		Name:           parent.Name, ShortDescription: parent.ShortDescription, Description: p.Description,
-		SKU: p.SKU, LowStockRemaining: p.LowStockRemaining(storeapi.LowStockThreshold),
+		SKU: p.SKU, LowStockRemaining: p.LowStockRemaining(LowStockThreshold),
 		BackordersAllowed:  p.Backorders == catalog.BackordersYes || p.Backorders == catalog.BackordersNotify,
 		ShowBackorderBadge: p.OnBackorder(), SoldIndividually: p.SoldIndividually,
-		Permalink: b.Link(storeapi.ProductPath(parent.Slug)), Images: []storeapi.Image{}, Variation: []cart.Attr{},
+		Permalink: b.Link(ProductPath(parent.Slug)), Images: []Image{}, Variation: []cart.Attr{},
 		ItemData: []any{}, CatalogVisibility: parent.CatalogVisibility, Extensions: map[string]any{},
 		Prices: itemPrices{Price: amountString(l.UnitPrice), RegularPrice: amountString(regular), SalePrice: amountString(sale),
 			Currency: cur, RawPrices: rawPrices{Precision: 6, Price: rawPrice(l.UnitPrice, cur.MinorUnit),
@@ -685,39 +745,19 @@ func (s *Server) cartItem(b *storeapi.Builder, pricing *checkout.Pricing, l cart
 }
 
 // itemResponse answers one line as a cart item, in the currency code.
-func (s *Server) itemResponse(ctx context.Context, id, code, key string, status int) (int, any, error) {
-	c, err := s.cartResponse(ctx, id, code)
+func (a *API) itemResponse(ctx context.Context, id, code, key string, status int) (int, any, error) {
+	c, err := a.CartResponse(ctx, id, code)
 	if err != nil {
 		return 0, nil, err
 	}
 	return itemOf(c, key, status)
 }
 
-func itemOf(c *cartObject, key string, status int) (int, any, error) {
+func itemOf(c *Cart, key string, status int) (int, any, error) {
 	for _, it := range c.Items {
 		if it.Key == key {
 			return status, withCart{it, c}, nil
 		}
 	}
 	return 0, nil, cart.ErrInvalidKey
-}
-
-// cleanCarts deletes expired carts every hour until ctx ends.
-func (s *Server) cleanCarts(ctx context.Context) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
-		if n, err := s.carts.DeleteExpired(ctx); err != nil {
-			if ctx.Err() == nil {
-				s.log.Warn("delete expired carts", "err", err)
-			}
-		} else if n > 0 {
-			s.log.Info("expired carts deleted", "carts", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package server
+package storeapi
 
 import (
 	"bytes"
@@ -42,26 +42,26 @@ const (
 	msgUnknownNamespace = "There is no such namespace registered: %s."
 )
 
-// handleCartExtensions serves POST cart/extensions: a cart write (nonce
+// CartExtensions serves POST /cart/extensions: a cart write (nonce
 // rules, session cookie) whose body is read strictly here.
-func (s *Server) handleCartExtensions(w http.ResponseWriter, r *http.Request) {
-	now := s.now()
+func (a *API) CartExtensions(w http.ResponseWriter, r *http.Request) {
+	now := a.d.Now()
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		body = nil // serveCart's reader answers the unreadable body
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	s.serveCart(w, r, true, func(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
+	a.serveCart(w, r, true, func(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 		req, err := parseExtensions(r, body, in)
 		if err != nil {
 			return 0, nil, err
 		}
 		if req.namespace != wmcNamespace {
 			return 0, nil, &cart.Error{Status: http.StatusBadRequest, Code: "woocommerce_rest_cart_extensions_error",
-				Message: strings.Replace(msgUnknownNamespace, "%s", html.EscapeString(clip(req.namespace, 100)), 1)}
+				Message: strings.Replace(msgUnknownNamespace, "%s", html.EscapeString(httpx.Clip(req.namespace, 100)), 1)}
 		}
-		return s.wmcChooseMethod(ctx, w, r, sess, req.paymentMethod)
-	}, s.CartSessionOf(r, now), now, true)
+		return a.wmcChooseMethod(ctx, w, r, sess, req.paymentMethod)
+	}, a.d.Sessions.CartSessionOf(r, now), now, true)
 }
 
 // extensionsRequest is a cart/extensions body as the woo-multi-currency
@@ -122,27 +122,27 @@ type wmcExtension struct {
 // wmcChooseMethod is the woo-multi-currency handler: the checkout's
 // currency for payment method id (see the file comment). Nothing changes
 // for an unknown method.
-func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *http.Request, sess httpx.Session, id string) (int, any, error) {
-	m, ok := s.payments.Get(id)
+func (a *API) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *http.Request, sess httpx.Session, id string) (int, any, error) {
+	m, ok := a.d.Payments.Get(id)
 	if id == "" || !ok {
 		return 0, nil, errExtData
 	}
-	base := s.cfg.Currency.Code
-	shopper := s.shopperCurrency(r).Code
+	base := a.d.Currency.Code
+	shopper := a.d.ShopperCurrency(r).Code
 	// The currency the checkout left for the base, if it is still sold.
 	old, oldCookie := "", false
 	if ck, err := r.Cookie(currencyOldCookie); err == nil && ck.Value != "" {
 		oldCookie = true
-		if c, err := s.currencies.Currency(ctx, ck.Value); err == nil && c.Code != base {
+		if c, err := a.d.Currencies.Currency(ctx, ck.Value); err == nil && c.Code != base {
 			old = c.Code
 		}
 	}
-	ch := s.checkout.ChooseCurrency(m, shopper, old, oldCookie)
-	pc, err := s.checkout.Cart(ctx, sess.ID, ch.Next)
+	ch := a.d.Checkout.ChooseCurrency(m, shopper, old, oldCookie)
+	pc, err := a.d.Checkout.Cart(ctx, sess.ID, ch.Next)
 	if err != nil {
 		return 0, nil, err
 	}
-	out := s.cartObjectOf(pc)
+	out := a.CartOf(pc)
 	notice := ""
 	if ch.Left != "" {
 		cur := pc.Pricing.Config.Currency
@@ -153,10 +153,10 @@ func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *
 	out.Extensions[wmcNamespace] = wmcExtension{CurrentCurrency: pc.Pricing.Currency.Code, UpdateCheckout: &changed, Notice: &notice}
 	// The cookies go with the answer only now that it is ready.
 	if ch.Changed {
-		s.setCurrencyCookie(w, ch.Next)
+		a.d.SetCurrencyCookie(w, ch.Next)
 	}
 	if ch.SetOld != "" || ch.ClearOld {
-		s.setOldCurrencyCookie(w, ch.SetOld)
+		a.setOldCurrencyCookie(w, ch.SetOld)
 	}
 	return http.StatusOK, out, nil
 }
@@ -164,13 +164,22 @@ func (s *Server) wmcChooseMethod(ctx context.Context, w http.ResponseWriter, r *
 // setOldCurrencyCookie remembers the currency the checkout left for the
 // base for a cart's lifetime ("" deletes the cookie). Not HttpOnly: the
 // checkout reads it to restore the currency on its next visit.
-func (s *Server) setOldCurrencyCookie(w http.ResponseWriter, code string) {
-	ck := &http.Cookie{Name: currencyOldCookie, Value: code, Path: "/", MaxAge: int(s.cfg.CartLifetime.Seconds()),
-		Secure: s.SecureCookies(), SameSite: http.SameSiteLaxMode}
+func (a *API) setOldCurrencyCookie(w http.ResponseWriter, code string) {
+	ck := &http.Cookie{Name: currencyOldCookie, Value: code, Path: "/", MaxAge: int(a.d.CartLifetime.Seconds()),
+		Secure: a.d.Sessions.SecureCookies(), SameSite: http.SameSiteLaxMode}
 	if code == "" {
 		ck.MaxAge = -1
 	}
 	http.SetCookie(w, ck)
+}
+
+// ForgetOldCurrency deletes the currency the checkout left for the base,
+// when r carries one: the shopper chose a currency themselves, there is
+// nothing to restore.
+func (a *API) ForgetOldCurrency(w http.ResponseWriter, r *http.Request) {
+	if _, err := r.Cookie(currencyOldCookie); err == nil {
+		a.setOldCurrencyCookie(w, "")
+	}
 }
 
 // decodeTitle is a method's title as text.

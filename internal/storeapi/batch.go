@@ -1,4 +1,4 @@
-package server
+package storeapi
 
 import (
 	"bytes"
@@ -41,16 +41,16 @@ type batchResponse struct {
 
 // batchRoute finds the cart write handler for a method and path, setting
 // the {key} path value of the item routes; nil when there is none.
-func (s *Server) batchRoute(r *http.Request) cartHandler {
+func (a *API) batchRoute(r *http.Request) cartHandler {
 	const base = "/wc/store/v1/cart"
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	if key, ok := strings.CutPrefix(path, base+"/items/"); ok && key != "" && !strings.Contains(key, "/") {
 		r.SetPathValue("key", key)
 		switch r.Method {
 		case http.MethodPut, http.MethodPatch:
-			return s.cartItemPut
+			return a.cartItemPut
 		case http.MethodDelete:
-			return s.cartItemDelete
+			return a.cartItemDelete
 		}
 		return nil
 	}
@@ -59,26 +59,27 @@ func (s *Server) batchRoute(r *http.Request) cartHandler {
 	}
 	switch strings.TrimPrefix(path, base) {
 	case "/add-item":
-		return s.cartAddItem
+		return a.cartAddItem
 	case "/remove-item":
-		return s.cartRemoveItem
+		return a.cartRemoveItem
 	case "/update-item":
-		return s.cartUpdateItem
+		return a.cartUpdateItem
 	case "/update-customer":
-		return s.cartUpdateCustomer
+		return a.cartUpdateCustomer
 	case "/select-shipping-rate":
-		return s.cartSelectShippingRate
+		return a.cartSelectShippingRate
 	case "/items":
-		return s.cartItemsPost
+		return a.cartItemsPost
 	}
 	return nil
 }
 
-func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
+// Batch serves POST /batch (see above).
+func (a *API) Batch(w http.ResponseWriter, r *http.Request) {
+	now := a.d.Now()
+	sess := a.d.Sessions.CartSessionOf(r, now)
 	invalid := func(msg string) {
-		s.cartHeaders(w, sess, now)
+		a.cartHeaders(w, sess, now)
 		httpx.WriteError(w, http.StatusBadRequest, "rest_invalid_param", "Invalid parameter(s): requests",
 			map[string]any{"params": map[string]string{"requests": msg}})
 	}
@@ -111,7 +112,7 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 		u, err := url.Parse(br.Path)
 		if err != nil || u.Host != "" || u.Scheme != "" || u.Opaque != "" ||
 			!strings.HasPrefix(strings.TrimPrefix(u.Path, "/wp-json"), "/wc/store/v1/cart") {
-			s.cartHeaders(w, sess, now)
+			a.cartHeaders(w, sess, now)
 			httpx.WriteErrorRaw(w, http.StatusBadRequest, "woocommerce_rest_invalid_path", "Invalid path provided.", nil)
 			return
 		}
@@ -145,8 +146,8 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 	wrote := false
 	for _, sub := range subs {
 		rec := httptest.NewRecorder()
-		if h := s.batchRoute(sub); h != nil {
-			if s.serveCart(rec, sub, true, h, sess, now, false) {
+		if h := a.batchRoute(sub); h != nil {
+			if a.serveCart(rec, sub, true, h, sess, now, false) {
 				wrote = true
 			}
 		} else {
@@ -165,8 +166,8 @@ func (s *Server) cartBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	if wrote && !sess.ViaToken {
 		sess.ViaCookie = true
-		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
+		a.d.Sessions.SetSessionCookie(w, sess.ID, now.Add(a.d.CartLifetime))
 	}
-	s.cartHeaders(w, sess, now)
+	a.cartHeaders(w, sess, now)
 	httpx.WriteJSON(w, http.StatusMultiStatus, out)
 }
