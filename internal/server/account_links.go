@@ -152,7 +152,7 @@ func (s *Server) renderResetForm(w http.ResponseWriter, r *http.Request, u *acco
 
 func (s *Server) renderLostPassword(w http.ResponseWriter, r *http.Request, p pages.LostPasswordPage, status int) {
 	// The address without its query: the page never echoes a key.
-	res, err := s.loader.LostPassword(s.pageContext(r), lostPasswordPath, p, status)
+	res, err := s.loader.LostPassword(s.PageContext(r), lostPasswordPath, p, status)
 	if err != nil {
 		s.pageError(w, "lost password page", err)
 		return
@@ -340,7 +340,7 @@ func (s *Server) renderVerifyEmail(w http.ResponseWriter, r *http.Request, u *ac
 			p.Nonce = s.verifyEmailNonce(u)
 		}
 	}
-	res, err := s.loader.VerifyEmail(s.pageContext(r), verifyEmailPath, p, status)
+	res, err := s.loader.VerifyEmail(s.PageContext(r), verifyEmailPath, p, status)
 	if err != nil {
 		s.pageError(w, "verify email page", err)
 		return

@@ -102,8 +102,8 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, u *accoun
 	if r.Method == http.MethodGet {
 		p.Notice = s.takeAccountNotice(w, r)
 	}
-	res, err := s.loader.Account(s.pageContext(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
-	s.sendPersonal(w, r, "account page", r.URL.RequestURI(), res, err)
+	res, err := s.loader.Account(s.PageContext(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
+	s.SendPersonal(w, r, "account page", r.URL.RequestURI(), res, err)
 }
 
 func formErrors(notices ...string) *pages.FormErrors {
@@ -228,7 +228,7 @@ func (s *Server) renderAddressForm(w http.ResponseWriter, r *http.Request, u *ac
 func (s *Server) handleAccountEditAddress(w http.ResponseWriter, r *http.Request, u *account.User) {
 	kind, ok := addressKind(r)
 	if !ok {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	a, err := s.accounts.Addresses(r.Context(), u.ID)
@@ -259,7 +259,7 @@ func (s *Server) handleAccountEditAddress(w http.ResponseWriter, r *http.Request
 func (s *Server) handleAccountEditAddressPost(w http.ResponseWriter, r *http.Request, u *account.User) {
 	kind, ok := addressKind(r)
 	if !ok {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	values := classicAddress(r, kind)

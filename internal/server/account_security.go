@@ -87,7 +87,7 @@ func (s *Server) handleSecurityPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securityView) {
-	ctx := s.pageContext(r)
+	ctx := s.PageContext(r)
 	// Reload: a refused form may have changed nothing, or the state moved.
 	u, err := s.accounts.User(ctx, httpx.UserOf(r).ID)
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securi
 		return
 	}
 	res, err := s.loader.AccountSecurity(ctx, r.URL.RequestURI(), in)
-	s.sendPersonal(w, r, "security page", r.URL.RequestURI(), res, err)
+	s.SendPersonal(w, r, "security page", r.URL.RequestURI(), res, err)
 }
 
 // enrollmentView draws the setup's QR code on the server (a PNG data URI:

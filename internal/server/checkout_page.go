@@ -76,11 +76,11 @@ func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess htt
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
 	tick := httpx.NonceTickAt(now)
-	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
+	res, err := s.loader.Checkout(s.PageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
 		ProcessNonce: s.ProcessNonce(sess.Scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
 		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
 		Terms: s.terms(r.Context())})
-	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
+	s.SendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
 
 func (s *Server) pageError(w http.ResponseWriter, what string, err error) {
@@ -195,8 +195,8 @@ func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, "order received", err)
 		return
 	}
-	res, err := s.loader.OrderReceived(s.pageContext(r), r.URL.RequestURI(), view)
-	s.sendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
+	res, err := s.loader.OrderReceived(s.PageContext(r), r.URL.RequestURI(), view)
+	s.SendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
 }
 
 // orderView finds the order an id and key name together, or nil.

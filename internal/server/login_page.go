@@ -68,8 +68,8 @@ func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, p pages.AccountLoginPage, status int) {
-	res, err := s.loader.AccountLogin(s.pageContext(r), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
-	s.sendPersonal(w, r, "login page", r.URL.RequestURI(), res, err)
+	res, err := s.loader.AccountLogin(s.PageContext(r), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
+	s.SendPersonal(w, r, "login page", r.URL.RequestURI(), res, err)
 }
 
 // safeRedirect keeps a same-site path ("/checkout/"), and nothing else: no
@@ -293,8 +293,8 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", cart.CustomerSession(u.ID), httpx.NonceTickAt(s.now())) {
-		res, err := s.loader.AccountLogout(s.pageContext(r), r.URL.RequestURI(), s.logoutURL(r))
-		s.sendPersonal(w, r, "log-out page", r.URL.RequestURI(), res, err)
+		res, err := s.loader.AccountLogout(s.PageContext(r), r.URL.RequestURI(), s.logoutURL(r))
+		s.SendPersonal(w, r, "log-out page", r.URL.RequestURI(), res, err)
 		return
 	}
 	if err := s.logOut(w, r); err != nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/contactapi"
 )
 
 // routes is the whole HTTP surface on one screen.
@@ -56,8 +57,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
 	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
-	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
-	mux.HandleFunc("POST /contact/{$}", s.handleContactPost)
+	mux.HandleFunc("GET /contact/{$}", s.handleContact)    // cached for guests (contact_page.go)
+	mux.HandleFunc("POST /contact/{$}", s.contactAPI.Post) // the form without scripts (internal/contactapi)
 	mux.HandleFunc("GET /contact", redirectSlash)
 	// The admin app (admin_shell.go): staff only; its screens route in the
 	// browser, including the edit links' post.php and term.php.
@@ -105,10 +106,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
-	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
-	mux.HandleFunc("POST "+contactAPI+"{id}/feedback", s.handleContactFeedback)
-	mux.HandleFunc("GET "+contactAPI+"{id}/refill", s.handleContactRefill)
-	mux.HandleFunc("GET "+contactAPI+"{id}/feedback/schema", s.handleContactSchema)
+	// Contact Form 7 REST (internal/contactapi): the feedback POST is never cached.
+	mux.HandleFunc("POST "+contactapi.Path+"{id}/feedback", s.contactAPI.Feedback)
+	mux.HandleFunc("GET "+contactapi.Path+"{id}/refill", s.contactAPI.Refill)
+	mux.HandleFunc("GET "+contactapi.Path+"{id}/feedback/schema", s.contactAPI.Schema)
 	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
 	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)

@@ -28,6 +28,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
+	"vitrine/internal/contactapi"
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
@@ -189,7 +190,8 @@ type Server struct {
 	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews         *review.Service              // product reviews (reviews_api.go)
-	contact         *contact.Service             // contact-form submissions (contact_api.go)
+	contact         *contact.Service             // contact-form submissions (internal/contactapi)
+	contactAPI      *contactapi.API              // Contact Form 7's routes and the contact form's no-script post
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
@@ -296,8 +298,9 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
-		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
+		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
+	s.contactAPI = contactapi.New(contactapi.Deps{Contact: s.contact, Loader: s.loader, Pages: s, ClientIP: s.clientIP, KickMail: s.kickMail, Log: log})
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)

@@ -20,7 +20,7 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	if s.wallet == nil {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	done, err := s.wallet.Return(r.Context(), strings.TrimSpace(r.URL.Query().Get("token")))
