@@ -123,7 +123,7 @@ func (s *Server) liveReset(w http.ResponseWriter, r *http.Request) (*account.Use
 		u, err = s.accounts.CheckReset(r.Context(), key)
 	}
 	if err != nil && !errors.Is(err, account.ErrResetInvalid) && !errors.Is(err, account.ErrNoUser) {
-		s.pageError(w, "lost password", err)
+		s.PageError(w, "lost password", err)
 		return nil, "", false
 	}
 	if !ok || err != nil || u.ID != id {
@@ -154,7 +154,7 @@ func (s *Server) renderLostPassword(w http.ResponseWriter, r *http.Request, p pa
 	// The address without its query: the page never echoes a key.
 	res, err := s.loader.LostPassword(s.PageContext(r), lostPasswordPath, p, status)
 	if err != nil {
-		s.pageError(w, "lost password page", err)
+		s.PageError(w, "lost password page", err)
 		return
 	}
 	s.writeLinkPage(w, r, lostPasswordPath, res)
@@ -163,7 +163,7 @@ func (s *Server) renderLostPassword(w http.ResponseWriter, r *http.Request, p pa
 func (s *Server) writeLinkPage(w http.ResponseWriter, r *http.Request, path string, res *pages.Result) {
 	p, err := s.renderPage(r.Context(), path, res)
 	if err != nil {
-		s.pageError(w, "account page", err)
+		s.PageError(w, "account page", err)
 		return
 	}
 	linkHeaders(w)
@@ -205,7 +205,7 @@ func (s *Server) handleLostPasswordPost(w http.ResponseWriter, r *http.Request) 
 		s.renderRequestForm(w, r, login, "Too many password reset requests. Please try again later.", "", http.StatusTooManyRequests)
 		return
 	case err != nil:
-		s.pageError(w, "lost password", err)
+		s.PageError(w, "lost password", err)
 		return
 	}
 	s.kickMail()
@@ -241,7 +241,7 @@ func (s *Server) resetPasswordPost(w http.ResponseWriter, r *http.Request, scope
 		s.renderLostPassword(w, r, pages.LostPasswordPage{Stage: pages.LostStageInvalid}, http.StatusBadRequest)
 		return
 	case err != nil:
-		s.pageError(w, "reset password", err)
+		s.PageError(w, "reset password", err)
 		return
 	}
 	s.setResetCookie(w, "", -1)
@@ -279,7 +279,7 @@ func (s *Server) handleVerifyEmail(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, account.ErrVerificationInvalid):
 			p.Outcome, status = pages.VerifyOutcomeInvalid, http.StatusBadRequest
 		case err != nil:
-			s.pageError(w, "verify email", err)
+			s.PageError(w, "verify email", err)
 			return
 		}
 		s.renderVerifyEmail(w, r, u, p, status)
@@ -327,7 +327,7 @@ func (s *Server) handleVerifyEmailPost(w http.ResponseWriter, r *http.Request) {
 		s.renderVerifyEmail(w, r, u, pages.VerifyEmailPage{Outcome: pages.VerifyOutcomeLimited}, http.StatusTooManyRequests)
 		return
 	case err != nil:
-		s.pageError(w, "verify email", err)
+		s.PageError(w, "verify email", err)
 		return
 	}
 	http.Redirect(w, r, verifyEmailPath+"?sent=1", http.StatusSeeOther)
@@ -342,7 +342,7 @@ func (s *Server) renderVerifyEmail(w http.ResponseWriter, r *http.Request, u *ac
 	}
 	res, err := s.loader.VerifyEmail(s.PageContext(r), verifyEmailPath, p, status)
 	if err != nil {
-		s.pageError(w, "verify email page", err)
+		s.PageError(w, "verify email page", err)
 		return
 	}
 	s.writeLinkPage(w, r, verifyEmailPath, res)

@@ -137,7 +137,7 @@ func (s *Server) handleAccountOrders(w http.ResponseWriter, r *http.Request, u *
 	}
 	op, err := s.accounts.Orders(r.Context(), u.ID, page)
 	if err != nil {
-		s.pageError(w, "account orders", err)
+		s.PageError(w, "account orders", err)
 		return
 	}
 	view := &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: op.Page, Pages: op.Pages, Total: op.Total}
@@ -177,7 +177,7 @@ func (s *Server) handleAccountViewOrder(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	if err != nil {
-		s.pageError(w, "account order", err)
+		s.PageError(w, "account order", err)
 		return
 	}
 	v := pages.NewOrderView(o, s.currencyOf(r.Context(), o.Currency), "")
@@ -192,7 +192,7 @@ func (s *Server) handleAccountViewOrder(w http.ResponseWriter, r *http.Request, 
 func (s *Server) handleAccountAddresses(w http.ResponseWriter, r *http.Request, u *account.User) {
 	a, err := s.accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		s.pageError(w, "account addresses", err)
+		s.PageError(w, "account addresses", err)
 		return
 	}
 	view := &pages.AccountAddresses{Shipping: a.Shipping}
@@ -233,7 +233,7 @@ func (s *Server) handleAccountEditAddress(w http.ResponseWriter, r *http.Request
 	}
 	a, err := s.accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		s.pageError(w, "account address", err)
+		s.PageError(w, "account address", err)
 		return
 	}
 	saved := a.Billing
@@ -280,7 +280,7 @@ func (s *Server) handleAccountEditAddressPost(w http.ResponseWriter, r *http.Req
 		}
 		s.renderAddressForm(w, r, u, kind, values, errs, http.StatusBadRequest)
 	default:
-		s.pageError(w, "save address", err)
+		s.PageError(w, "save address", err)
 	}
 }
 
@@ -296,7 +296,7 @@ func (s *Server) renderAccountForm(w http.ResponseWriter, r *http.Request, u *ac
 func (s *Server) handleAccountEditAccount(w http.ResponseWriter, r *http.Request, u *account.User) {
 	p, err := s.accounts.Profile(r.Context(), u.ID)
 	if err != nil {
-		s.pageError(w, "account details", err)
+		s.PageError(w, "account details", err)
 		return
 	}
 	s.renderAccountForm(w, r, u, pages.AccountForm{FirstName: p.FirstName, LastName: p.LastName, DisplayName: p.DisplayName, Email: u.Email}, nil, http.StatusOK)
@@ -379,7 +379,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		case errors.As(err, &ie):
 			fail("account_email", ie.Message)
 		case err != nil:
-			s.pageError(w, "change email", err)
+			s.PageError(w, "change email", err)
 			return
 		}
 		if len(errs.Notices) > 0 {
@@ -401,7 +401,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		case errors.As(err, &ie):
 			fail("password_1", ie.Message)
 		case err != nil:
-			s.pageError(w, "change password", err)
+			s.PageError(w, "change password", err)
 			return
 		}
 		if len(errs.Notices) > 0 {
@@ -410,7 +410,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 		}
 	}
 	if _, err := s.accounts.SaveProfile(ctx, u.ID, profile); err != nil {
-		s.pageError(w, "save account details", err)
+		s.PageError(w, "save account details", err)
 		return
 	}
 	switch {
@@ -421,7 +421,7 @@ func (s *Server) handleAccountEditAccountPost(w http.ResponseWriter, r *http.Req
 			_, err = s.logIn(w, r, fresh)
 		}
 		if err != nil {
-			s.pageError(w, "log in after password change", err)
+			s.PageError(w, "log in after password change", err)
 			return
 		}
 	case emailChanged:
@@ -458,7 +458,7 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, u *
 		return
 	}
 	if err != nil {
-		s.pageError(w, "delete account", err)
+		s.PageError(w, "delete account", err)
 		return
 	}
 	// The store ended the sessions with the account; the cookies go too.

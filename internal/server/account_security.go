@@ -91,7 +91,7 @@ func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securi
 	// Reload: a refused form may have changed nothing, or the state moved.
 	u, err := s.accounts.User(ctx, httpx.UserOf(r).ID)
 	if err != nil {
-		s.pageError(w, "security page", err)
+		s.PageError(w, "security page", err)
 		return
 	}
 	in := pages.AccountSecurityInput{User: u, LogoutURL: s.logoutURL(r), RecoveryCodes: v.codes, Notice: v.notice,
@@ -102,17 +102,17 @@ func (s *Server) renderSecurity(w http.ResponseWriter, r *http.Request, v securi
 	}
 	if u.TwoFactor() {
 		if in.CodesLeft, err = s.accounts.RecoveryCodesLeft(ctx, u.ID); err != nil {
-			s.pageError(w, "security page", err)
+			s.PageError(w, "security page", err)
 			return
 		}
 	} else if v.enrollment != nil {
 		if in.Enrollment, err = enrollmentView(v.enrollment); err != nil {
-			s.pageError(w, "security page", err)
+			s.PageError(w, "security page", err)
 			return
 		}
 	}
 	if in.Devices, err = s.accounts.ListDevices(ctx, u.ID); err != nil {
-		s.pageError(w, "security page", err)
+		s.PageError(w, "security page", err)
 		return
 	}
 	res, err := s.loader.AccountSecurity(ctx, r.URL.RequestURI(), in)
@@ -183,7 +183,7 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		}
 		// Two-factor on is a change of privilege: a new session token.
 		if err := s.renewLogin(w, r); err != nil {
-			s.pageError(w, "renew session", err)
+			s.PageError(w, "renew session", err)
 			return
 		}
 		s.renderSecurity(w, r, securityView{codes: codes,
@@ -211,7 +211,7 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err := s.renewLogin(w, r); err != nil {
-			s.pageError(w, "renew session", err)
+			s.PageError(w, "renew session", err)
 			return
 		}
 		s.securityDone(w, r, "disabled")
@@ -229,7 +229,7 @@ func (s *Server) handleSecurityPost(w http.ResponseWriter, r *http.Request) {
 		s.securityDone(w, r, "device-forgotten")
 	case "forget-all":
 		if err := s.accounts.RevokeAllDevices(ctx, u.ID); err != nil {
-			s.pageError(w, "forget devices", err)
+			s.PageError(w, "forget devices", err)
 			return
 		}
 		s.securityDone(w, r, "devices-forgotten")
@@ -276,7 +276,7 @@ func (s *Server) securityRefusal(w http.ResponseWriter, r *http.Request, err err
 		s.log.Error("security page: two-factor secret cannot be opened (was the shop secret changed?)", "user", httpx.UserOf(r).ID)
 		status, field, text = http.StatusInternalServerError, "", "Two-factor authentication cannot be checked right now. Please contact the shop."
 	default:
-		s.pageError(w, "security page", err)
+		s.PageError(w, "security page", err)
 		return
 	}
 	v := securityView{status: status, notice: errorNotice(text), enrollment: e}

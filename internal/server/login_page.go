@@ -183,7 +183,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if _, err := s.logIn(w, r, u); err != nil {
-		s.pageError(w, "log in", err)
+		s.PageError(w, "log in", err)
 		return
 	}
 	if verified && !s.cfg.RememberDeviceOff && r.PostFormValue("wfls-remember-device") == "1" {

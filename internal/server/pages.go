@@ -260,7 +260,7 @@ func (s *Server) SendPersonal(w http.ResponseWriter, r *http.Request, what, uri 
 			return
 		}
 	}
-	s.pageError(w, what, err)
+	s.PageError(w, what, err)
 }
 
 // renderPage runs the React app on the server. If that fails the page is

@@ -29,7 +29,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
 	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
 	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
-	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_return.go)
+	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.walletAPI.Return)          // the wallet buyer's return (internal/walletapi)
 	// My account (account_routes.go): the login and registration forms for
 	// visitors, the account's pages for customers. Per visitor, never cached.
 	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
@@ -104,7 +104,7 @@ func (s *Server) routes() http.Handler {
 	// Store API checkout (checkout.go): per session, never cached.
 	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
 	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
-	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.walletAPI.Webhook)                 // PayPal webhooks (internal/walletapi)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
 	// Contact Form 7 REST (internal/contactapi): the feedback POST is never cached.
 	mux.HandleFunc("POST "+contactapi.Path+"{id}/feedback", s.contactAPI.Feedback)

@@ -47,6 +47,7 @@ import (
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
+	"vitrine/internal/walletapi"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -185,6 +186,7 @@ type Server struct {
 	paymentSettings *settings.PaymentMethods
 	flagWallet      *WalletConfig
 	wallet          *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
+	walletAPI       *walletapi.API               // its endpoints (internal/walletapi)
 	accounts        *account.Service             // accounts, sessions, two-factor (auth.go)
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
@@ -300,6 +302,9 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
+	s.walletAPI = walletapi.New(walletapi.Deps{Wallet: s.wallet, Carts: s.carts, Sessions: s.Sessions, CartLifetime: cfg.CartLifetime,
+		BaseCountry: s.cfg.Checkout.BaseCountry, Pages: s, NoRoute: s.apiNoRoute, SetCartCookies: s.setCartCookies, CartFailed: s.wcCartFailed,
+		OrderReceivedURL: orderReceivedURL, Log: log, Now: s.now})
 	s.contactAPI = contactapi.New(contactapi.Deps{Contact: s.contact, Loader: s.loader, Pages: s, ClientIP: s.clientIP, KickMail: s.kickMail, Log: log})
 	files, err := loadAssets(static)
 	if err != nil {
