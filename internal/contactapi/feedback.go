@@ -120,13 +120,7 @@ func (a *API) Feedback(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	sub.FormID = form.ID
-	sub.ClientIP = a.d.ClientIP(r)
-	sub.UserAgent = r.UserAgent()
-	if u := httpx.UserOf(r); u != nil {
-		sub.UserID = u.ID
-	}
-	res, err := a.d.Contact.Submit(r.Context(), sub)
+	res, err := a.submit(r, form, sub)
 	if errors.Is(err, space.ErrQuota) || errors.Is(err, space.ErrDiskLow) {
 		noRoom(w, form.ID, sub.UnitTag, err)
 		return
@@ -149,6 +143,19 @@ func (a *API) Feedback(w http.ResponseWriter, r *http.Request) {
 		out.InvalidFields = append(out.InvalidFields, iv)
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// submit submits sub, read from r for form, with what the request says
+// of its sender: the client address (the rate limit counts by it), the
+// user agent and the logged-in user.
+func (a *API) submit(r *http.Request, form contactform.Form, sub contact.Submission) (contact.Result, error) {
+	sub.FormID = form.ID
+	sub.ClientIP = a.d.ClientIP(r)
+	sub.UserAgent = r.UserAgent()
+	if u := httpx.UserOf(r); u != nil {
+		sub.UserID = u.ID
+	}
+	return a.d.Contact.Submit(r.Context(), sub)
 }
 
 // cf7NoRoom is the answer to files the shop has no room for: CF7's

@@ -7,7 +7,6 @@ import (
 
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
-	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 )
 
@@ -71,13 +70,7 @@ func (a *API) Post(w http.ResponseWriter, r *http.Request) {
 		failed(http.StatusBadRequest, "The request body could not be read.")
 		return
 	}
-	sub.FormID = form.ID
-	sub.ClientIP = a.d.ClientIP(r)
-	sub.UserAgent = r.UserAgent()
-	if u := httpx.UserOf(r); u != nil {
-		sub.UserID = u.ID
-	}
-	res, err := a.d.Contact.Submit(r.Context(), sub)
+	res, err := a.submit(r, form, sub)
 	switch {
 	case errors.Is(err, contact.ErrUnitTag):
 		failed(http.StatusBadRequest, "There is no valid unit tag.")

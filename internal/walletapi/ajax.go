@@ -50,8 +50,8 @@ func (a *API) Ajax(endpoint string) http.HandlerFunc {
 	return a.post(endpoint, h)
 }
 
-// handler is a wallet endpoint: it answers itself, or returns the
-// error that post answers in the envelope.
+// handler is a wallet endpoint: it answers itself, or returns the error
+// that post answers in the envelope.
 type handler func(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *request) error
 
 // post reads the JSON body and checks the nonce before h runs.

@@ -12,10 +12,10 @@ import (
 	"vitrine/internal/payment/wallet"
 )
 
-// Return answers GET /checkout/paypal-return/?token=…&PayerID=…,
-// where the approval page sends the buyer: the service captures, and the
-// buyer is sent to the order (or back to the checkout with a notice). The
-// PayPal order id in token is what names the order.
+// Return answers GET /checkout/paypal-return/?token=…&PayerID=…, where
+// the approval page sends the buyer: the service captures, and the buyer
+// is sent to the order (or back to the checkout with a notice). The PayPal
+// order id in token is what names the order.
 func (a *API) Return(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	w.Header().Set("Referrer-Policy", "no-referrer")

@@ -10,12 +10,12 @@ import (
 	"vitrine/internal/payment/wallet"
 )
 
-// Webhook answers POST /wp-json/paypal/v1/incoming, PayPal's
-// webhook deliveries. The signature is verified first (the PayPal client):
-// a rejected delivery answers 400 and changes nothing; a certificate that
-// cannot be fetched answers 503 so PayPal delivers again. The wallet
-// service applies the event once; when it could not be recorded or
-// handled the answer is 503, so PayPal delivers it again.
+// Webhook answers POST /wp-json/paypal/v1/incoming, PayPal's webhook
+// deliveries. The signature is verified first (the wallet's PayPal
+// client): a rejected delivery answers 400 and changes nothing; a
+// certificate that cannot be fetched answers 503 so PayPal delivers again.
+// The wallet service applies the event once; when it could not be
+// recorded or handled the answer is 503, so PayPal delivers it again.
 func (a *API) Webhook(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if a.d.Wallet == nil {
