@@ -104,7 +104,7 @@ func (h *Account) renderAccount(w http.ResponseWriter, r *http.Request, u *accou
 	if r.Method == http.MethodGet {
 		p.Notice = h.takeAccountNotice(w, r)
 	}
-	res, err := h.d.Loader.Account(h.d.Pages.Context(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
+	res, err := h.d.Loader.Account(h.d.Pages.PageContext(r), r.URL.RequestURI(), pages.AccountInput{Page: p, Title: title, Status: status})
 	h.d.Pages.SendPersonal(w, r, "account page", r.URL.RequestURI(), res, err)
 }
 
@@ -139,7 +139,7 @@ func (h *Account) Orders(w http.ResponseWriter, r *http.Request, u *account.User
 	}
 	op, err := h.d.Accounts.Orders(r.Context(), u.ID, page)
 	if err != nil {
-		h.d.Pages.Error(w, "account orders", err)
+		h.d.Pages.PageError(w, "account orders", err)
 		return
 	}
 	view := &pages.AccountOrders{Rows: []pages.AccountOrderRow{}, Page: op.Page, Pages: op.Pages, Total: op.Total}
@@ -179,7 +179,7 @@ func (h *Account) ViewOrder(w http.ResponseWriter, r *http.Request, u *account.U
 		return
 	}
 	if err != nil {
-		h.d.Pages.Error(w, "account order", err)
+		h.d.Pages.PageError(w, "account order", err)
 		return
 	}
 	v := pages.NewOrderView(o, h.d.Currency(r.Context(), o.Currency), "")
@@ -194,7 +194,7 @@ func (h *Account) ViewOrder(w http.ResponseWriter, r *http.Request, u *account.U
 func (h *Account) Addresses(w http.ResponseWriter, r *http.Request, u *account.User) {
 	a, err := h.d.Accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		h.d.Pages.Error(w, "account addresses", err)
+		h.d.Pages.PageError(w, "account addresses", err)
 		return
 	}
 	view := &pages.AccountAddresses{Shipping: a.Shipping}
@@ -235,7 +235,7 @@ func (h *Account) EditAddress(w http.ResponseWriter, r *http.Request, u *account
 	}
 	a, err := h.d.Accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		h.d.Pages.Error(w, "account address", err)
+		h.d.Pages.PageError(w, "account address", err)
 		return
 	}
 	saved := a.Billing
@@ -282,7 +282,7 @@ func (h *Account) EditAddressPost(w http.ResponseWriter, r *http.Request, u *acc
 		}
 		h.renderAddressForm(w, r, u, kind, values, errs, http.StatusBadRequest)
 	default:
-		h.d.Pages.Error(w, "save address", err)
+		h.d.Pages.PageError(w, "save address", err)
 	}
 }
 
@@ -298,7 +298,7 @@ func (h *Account) renderAccountForm(w http.ResponseWriter, r *http.Request, u *a
 func (h *Account) EditAccount(w http.ResponseWriter, r *http.Request, u *account.User) {
 	p, err := h.d.Accounts.Profile(r.Context(), u.ID)
 	if err != nil {
-		h.d.Pages.Error(w, "account details", err)
+		h.d.Pages.PageError(w, "account details", err)
 		return
 	}
 	h.renderAccountForm(w, r, u, pages.AccountForm{FirstName: p.FirstName, LastName: p.LastName, DisplayName: p.DisplayName, Email: u.Email}, nil, http.StatusOK)
@@ -381,7 +381,7 @@ func (h *Account) EditAccountPost(w http.ResponseWriter, r *http.Request, u *acc
 		case errors.As(err, &ie):
 			fail("account_email", ie.Message)
 		case err != nil:
-			h.d.Pages.Error(w, "change email", err)
+			h.d.Pages.PageError(w, "change email", err)
 			return
 		}
 		if len(errs.Notices) > 0 {
@@ -403,7 +403,7 @@ func (h *Account) EditAccountPost(w http.ResponseWriter, r *http.Request, u *acc
 		case errors.As(err, &ie):
 			fail("password_1", ie.Message)
 		case err != nil:
-			h.d.Pages.Error(w, "change password", err)
+			h.d.Pages.PageError(w, "change password", err)
 			return
 		}
 		if len(errs.Notices) > 0 {
@@ -412,7 +412,7 @@ func (h *Account) EditAccountPost(w http.ResponseWriter, r *http.Request, u *acc
 		}
 	}
 	if _, err := h.d.Accounts.SaveProfile(ctx, u.ID, profile); err != nil {
-		h.d.Pages.Error(w, "save account details", err)
+		h.d.Pages.PageError(w, "save account details", err)
 		return
 	}
 	switch {
@@ -423,7 +423,7 @@ func (h *Account) EditAccountPost(w http.ResponseWriter, r *http.Request, u *acc
 			_, err = h.LogIn(w, r, fresh)
 		}
 		if err != nil {
-			h.d.Pages.Error(w, "log in after password change", err)
+			h.d.Pages.PageError(w, "log in after password change", err)
 			return
 		}
 	case emailChanged:
@@ -460,7 +460,7 @@ func (h *Account) DeleteAccount(w http.ResponseWriter, r *http.Request, u *accou
 		return
 	}
 	if err != nil {
-		h.d.Pages.Error(w, "delete account", err)
+		h.d.Pages.PageError(w, "delete account", err)
 		return
 	}
 	// The store ended the sessions with the account; the cookies go too.

@@ -123,7 +123,7 @@ func (h *Account) liveReset(w http.ResponseWriter, r *http.Request) (*account.Us
 		u, err = h.d.Accounts.CheckReset(r.Context(), key)
 	}
 	if err != nil && !errors.Is(err, account.ErrResetInvalid) && !errors.Is(err, account.ErrNoUser) {
-		h.d.Pages.Error(w, "lost password", err)
+		h.d.Pages.PageError(w, "lost password", err)
 		return nil, "", false
 	}
 	if !ok || err != nil || u.ID != id {
@@ -152,18 +152,18 @@ func (h *Account) renderResetForm(w http.ResponseWriter, r *http.Request, u *acc
 
 func (h *Account) renderLostPassword(w http.ResponseWriter, r *http.Request, p pages.LostPasswordPage, status int) {
 	// The address without its query: the page never echoes a key.
-	res, err := h.d.Loader.LostPassword(h.d.Pages.Context(r), LostPasswordPath, p, status)
+	res, err := h.d.Loader.LostPassword(h.d.Pages.PageContext(r), LostPasswordPath, p, status)
 	if err != nil {
-		h.d.Pages.Error(w, "lost password page", err)
+		h.d.Pages.PageError(w, "lost password page", err)
 		return
 	}
 	h.writeLinkPage(w, r, LostPasswordPath, res)
 }
 
 func (h *Account) writeLinkPage(w http.ResponseWriter, r *http.Request, path string, res *pages.Result) {
-	p, err := h.d.Pages.Render(r.Context(), path, res)
+	p, err := h.d.Pages.RenderPage(r.Context(), path, res)
 	if err != nil {
-		h.d.Pages.Error(w, "account page", err)
+		h.d.Pages.PageError(w, "account page", err)
 		return
 	}
 	linkHeaders(w)
@@ -205,7 +205,7 @@ func (h *Account) LostPasswordPost(w http.ResponseWriter, r *http.Request) {
 		h.renderRequestForm(w, r, login, "Too many password reset requests. Please try again later.", "", http.StatusTooManyRequests)
 		return
 	case err != nil:
-		h.d.Pages.Error(w, "lost password", err)
+		h.d.Pages.PageError(w, "lost password", err)
 		return
 	}
 	h.d.KickMail()
@@ -241,7 +241,7 @@ func (h *Account) resetPasswordPost(w http.ResponseWriter, r *http.Request, scop
 		h.renderLostPassword(w, r, pages.LostPasswordPage{Stage: pages.LostStageInvalid}, http.StatusBadRequest)
 		return
 	case err != nil:
-		h.d.Pages.Error(w, "reset password", err)
+		h.d.Pages.PageError(w, "reset password", err)
 		return
 	}
 	h.setResetCookie(w, "", -1)
@@ -279,7 +279,7 @@ func (h *Account) VerifyEmail(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, account.ErrVerificationInvalid):
 			p.Outcome, status = pages.VerifyOutcomeInvalid, http.StatusBadRequest
 		case err != nil:
-			h.d.Pages.Error(w, "verify email", err)
+			h.d.Pages.PageError(w, "verify email", err)
 			return
 		}
 		h.renderVerifyEmail(w, r, u, p, status)
@@ -327,7 +327,7 @@ func (h *Account) VerifyEmailPost(w http.ResponseWriter, r *http.Request) {
 		h.renderVerifyEmail(w, r, u, pages.VerifyEmailPage{Outcome: pages.VerifyOutcomeLimited}, http.StatusTooManyRequests)
 		return
 	case err != nil:
-		h.d.Pages.Error(w, "verify email", err)
+		h.d.Pages.PageError(w, "verify email", err)
 		return
 	}
 	http.Redirect(w, r, VerifyEmailPath+"?sent=1", http.StatusSeeOther)
@@ -340,9 +340,9 @@ func (h *Account) renderVerifyEmail(w http.ResponseWriter, r *http.Request, u *a
 			p.Nonce = h.verifyEmailNonce(u)
 		}
 	}
-	res, err := h.d.Loader.VerifyEmail(h.d.Pages.Context(r), VerifyEmailPath, p, status)
+	res, err := h.d.Loader.VerifyEmail(h.d.Pages.PageContext(r), VerifyEmailPath, p, status)
 	if err != nil {
-		h.d.Pages.Error(w, "verify email page", err)
+		h.d.Pages.PageError(w, "verify email page", err)
 		return
 	}
 	h.writeLinkPage(w, r, VerifyEmailPath, res)

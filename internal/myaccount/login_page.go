@@ -68,7 +68,7 @@ func (h *Account) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Account) renderLogin(w http.ResponseWriter, r *http.Request, p pages.AccountLoginPage, status int) {
-	res, err := h.d.Loader.AccountLogin(h.d.Pages.Context(r), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
+	res, err := h.d.Loader.AccountLogin(h.d.Pages.PageContext(r), r.URL.RequestURI(), pages.AccountLoginInput{Page: p, Status: status})
 	h.d.Pages.SendPersonal(w, r, "login page", r.URL.RequestURI(), res, err)
 }
 
@@ -183,7 +183,7 @@ func (h *Account) postLogin(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if _, err := h.LogIn(w, r, u); err != nil {
-		h.d.Pages.Error(w, "log in", err)
+		h.d.Pages.PageError(w, "log in", err)
 		return
 	}
 	if verified && !h.d.RememberDeviceOff && r.PostFormValue("wfls-remember-device") == "1" {
@@ -293,7 +293,7 @@ func (h *Account) Logout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.d.Sessions.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", cart.CustomerSession(u.ID), httpx.NonceTickAt(h.d.Now())) {
-		res, err := h.d.Loader.AccountLogout(h.d.Pages.Context(r), r.URL.RequestURI(), h.LogoutURL(r))
+		res, err := h.d.Loader.AccountLogout(h.d.Pages.PageContext(r), r.URL.RequestURI(), h.LogoutURL(r))
 		h.d.Pages.SendPersonal(w, r, "log-out page", r.URL.RequestURI(), res, err)
 		return
 	}

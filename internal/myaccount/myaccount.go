@@ -32,16 +32,16 @@ import (
 
 // Pages is the server's page rendering the surface uses.
 type Pages interface {
-	// Context is the context to load a per-request page with (the
+	// PageContext is the context to load a per-request page with (the
 	// viewer's settings).
-	Context(r *http.Request) context.Context
-	// Render renders a loaded page.
-	Render(ctx context.Context, uri string, res *pages.Result) (*render.Page, error)
+	PageContext(r *http.Request) context.Context
+	// RenderPage renders a loaded page.
+	RenderPage(ctx context.Context, uri string, res *pages.Result) (*render.Page, error)
 	// SendPersonal renders and sends a page loaded for this request
 	// alone; err is the load's, what names the page in the log.
 	SendPersonal(w http.ResponseWriter, r *http.Request, what, uri string, res *pages.Result, err error)
-	// Error answers a page that could not be shown (500), logged as what.
-	Error(w http.ResponseWriter, what string, err error)
+	// PageError answers a page that could not be shown (500), logged as what.
+	PageError(w http.ResponseWriter, what string, err error)
 	// NotFound answers the shop's 404 page.
 	NotFound(w http.ResponseWriter, r *http.Request)
 }

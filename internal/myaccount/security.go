@@ -88,11 +88,11 @@ func (h *Account) SecurityPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Account) renderSecurity(w http.ResponseWriter, r *http.Request, v securityView) {
-	ctx := h.d.Pages.Context(r)
+	ctx := h.d.Pages.PageContext(r)
 	// Reload: a refused form may have changed nothing, or the state moved.
 	u, err := h.d.Accounts.User(ctx, httpx.UserOf(r).ID)
 	if err != nil {
-		h.d.Pages.Error(w, "security page", err)
+		h.d.Pages.PageError(w, "security page", err)
 		return
 	}
 	in := pages.AccountSecurityInput{User: u, LogoutURL: h.LogoutURL(r), RecoveryCodes: v.codes, Notice: v.notice,
@@ -103,17 +103,17 @@ func (h *Account) renderSecurity(w http.ResponseWriter, r *http.Request, v secur
 	}
 	if u.TwoFactor() {
 		if in.CodesLeft, err = h.d.Accounts.RecoveryCodesLeft(ctx, u.ID); err != nil {
-			h.d.Pages.Error(w, "security page", err)
+			h.d.Pages.PageError(w, "security page", err)
 			return
 		}
 	} else if v.enrollment != nil {
 		if in.Enrollment, err = enrollmentView(v.enrollment); err != nil {
-			h.d.Pages.Error(w, "security page", err)
+			h.d.Pages.PageError(w, "security page", err)
 			return
 		}
 	}
 	if in.Devices, err = h.d.Accounts.ListDevices(ctx, u.ID); err != nil {
-		h.d.Pages.Error(w, "security page", err)
+		h.d.Pages.PageError(w, "security page", err)
 		return
 	}
 	res, err := h.d.Loader.AccountSecurity(ctx, r.URL.RequestURI(), in)
@@ -185,7 +185,7 @@ func (h *Account) SecurityPost(w http.ResponseWriter, r *http.Request) {
 		}
 		// Two-factor on is a change of privilege: a new session token.
 		if err := h.renewLogin(w, r); err != nil {
-			h.d.Pages.Error(w, "renew session", err)
+			h.d.Pages.PageError(w, "renew session", err)
 			return
 		}
 		h.renderSecurity(w, r, securityView{codes: codes,
@@ -213,7 +213,7 @@ func (h *Account) SecurityPost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err := h.renewLogin(w, r); err != nil {
-			h.d.Pages.Error(w, "renew session", err)
+			h.d.Pages.PageError(w, "renew session", err)
 			return
 		}
 		h.securityDone(w, r, "disabled")
@@ -231,7 +231,7 @@ func (h *Account) SecurityPost(w http.ResponseWriter, r *http.Request) {
 		h.securityDone(w, r, "device-forgotten")
 	case "forget-all":
 		if err := h.d.Accounts.RevokeAllDevices(ctx, u.ID); err != nil {
-			h.d.Pages.Error(w, "forget devices", err)
+			h.d.Pages.PageError(w, "forget devices", err)
 			return
 		}
 		h.securityDone(w, r, "devices-forgotten")
@@ -278,7 +278,7 @@ func (h *Account) securityRefusal(w http.ResponseWriter, r *http.Request, err er
 		h.d.Log.Error("security page: two-factor secret cannot be opened (was the shop secret changed?)", "user", httpx.UserOf(r).ID)
 		status, field, text = http.StatusInternalServerError, "", "Two-factor authentication cannot be checked right now. Please contact the shop."
 	default:
-		h.d.Pages.Error(w, "security page", err)
+		h.d.Pages.PageError(w, "security page", err)
 		return
 	}
 	v := securityView{status: status, notice: errorNotice(text), enrollment: e}

@@ -2,14 +2,11 @@ package server
 
 import (
 	"context"
-	"net/http"
 
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/mail"
 	"vitrine/internal/myaccount"
-	"vitrine/internal/pages"
-	"vitrine/internal/render"
 	"vitrine/internal/support"
 )
 
@@ -65,7 +62,7 @@ func (s *Server) initMyAccount() {
 		Checkout:          &s.cfg.Checkout,
 		BaseURL:           s.cfg.BaseURL,
 		RememberDeviceOff: s.cfg.RememberDeviceOff,
-		Pages:             accountPages{s},
+		Pages:             s,
 		NoRoute:           s.apiNoRoute,
 		StoreDown:         storeDown,
 		ClientIP:          s.clientIP,
@@ -78,26 +75,6 @@ func (s *Server) initMyAccount() {
 		Now:               s.now,
 	})
 }
-
-// accountPages is the server's page rendering as the my-account surface
-// uses it (myaccount.Pages).
-type accountPages struct{ s *Server }
-
-func (p accountPages) Context(r *http.Request) context.Context { return p.s.pageContext(r) }
-
-func (p accountPages) Render(ctx context.Context, uri string, res *pages.Result) (*render.Page, error) {
-	return p.s.renderPage(ctx, uri, res)
-}
-
-func (p accountPages) SendPersonal(w http.ResponseWriter, r *http.Request, what, uri string, res *pages.Result, err error) {
-	p.s.sendPersonal(w, r, what, uri, res, err)
-}
-
-func (p accountPages) Error(w http.ResponseWriter, what string, err error) {
-	p.s.pageError(w, what, err)
-}
-
-func (p accountPages) NotFound(w http.ResponseWriter, r *http.Request) { p.s.handleNotFound(w, r) }
 
 // AccountMailView loads an account mail for the outbox (mail.Renderers
 // routes the account kinds here); myaccount.Account.MailView says how.

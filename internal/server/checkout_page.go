@@ -44,7 +44,7 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	sess := s.CartSessionOf(r, now)
 	obj, c, _, err := s.storeAPI.CheckoutCart(r.Context(), sess.ID, sess.Currency)
 	if err != nil {
-		s.pageError(w, "checkout page", err)
+		s.PageError(w, "checkout page", err)
 		return
 	}
 	if len(obj.Items) == 0 {
@@ -64,8 +64,8 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 		values.PaymentMethod = methods[0].ID()
 	}
 	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !sameAddress(c.Customer.Billing, c.Customer.Shipping)
-	s.fillFromAccount(r, &values, c)                                                  // a customer's saved addresses (checkout_account.go)
-	s.renderCheckout(w, r, sess, obj, values, s.walletNoticeErrors(r), http.StatusOK) // ?wallet= notices (wallet_return.go)
+	s.fillFromAccount(r, &values, c)                                                         // a customer's saved addresses (checkout_account.go)
+	s.renderCheckout(w, r, sess, obj, values, s.walletAPI.CheckoutNotices(r), http.StatusOK) // ?wallet= notices (internal/walletapi)
 }
 
 func sameAddress(b, s cart.Address) bool {
@@ -77,14 +77,16 @@ func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess htt
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
 	tick := httpx.NonceTickAt(now)
-	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
+	res, err := s.loader.Checkout(s.PageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
 		ProcessNonce: s.ProcessNonce(sess.Scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
-		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
+		Errors: errs, Status: status, Wallet: s.walletAPI.CheckoutView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
 		Terms: s.terms(r.Context())})
-	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
+	s.SendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
 
-func (s *Server) pageError(w http.ResponseWriter, what string, err error) {
+// PageError logs a page that could not be shown (what names it) and
+// answers a plain 500.
+func (s *Server) PageError(w http.ResponseWriter, what string, err error) {
 	s.log.Error(what, "err", err)
 	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 }
@@ -109,7 +111,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	refuse := func(status int, errs *pages.CheckoutErrors) {
 		obj, _, _, err := s.storeAPI.CheckoutCart(ctx, sess.ID, sess.Currency)
 		if err != nil {
-			s.pageError(w, "checkout page", err)
+			s.PageError(w, "checkout page", err)
 			return
 		}
 		if len(obj.Items) == 0 {
@@ -132,7 +134,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	// A no-script shopper may pick a shipping rate in the review table.
 	if rate := strings.TrimSpace(r.PostFormValue("shipping_method[0]")); rate != "" {
 		if err := s.checkout.PickRate(ctx, sess.ID, rate); err != nil {
-			s.pageError(w, "checkout rate", err)
+			s.PageError(w, "checkout rate", err)
 			return
 		}
 	}
@@ -174,7 +176,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 		refuse(ce.Status, errs)
 	default:
-		s.pageError(w, "checkout", err)
+		s.PageError(w, "checkout", err)
 	}
 }
 
@@ -184,11 +186,11 @@ func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
 	view, err := s.orderView(r.Context(), r.PathValue("id"), r.URL.Query().Get("key"))
 	if err != nil {
-		s.pageError(w, "order received", err)
+		s.PageError(w, "order received", err)
 		return
 	}
-	res, err := s.loader.OrderReceived(s.pageContext(r), r.URL.RequestURI(), view)
-	s.sendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
+	res, err := s.loader.OrderReceived(s.PageContext(r), r.URL.RequestURI(), view)
+	s.SendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
 }
 
 // orderView finds the order an id and key name together, or nil.

@@ -202,13 +202,13 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		cross.Convert = pc.Pricing.Table
 	}
 	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
+	res, err := s.loader.Cart(s.PageContext(r), r.URL.RequestURI(), c, s.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
 		s.cartNonce(sess.Scope(), httpx.NonceTickAt(now)), notices, cross)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
 	}
-	p, err := s.renderPage(ctx, r.URL.RequestURI(), res)
+	p, err := s.RenderPage(ctx, r.URL.RequestURI(), res)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
 )
@@ -30,7 +31,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
 	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
 	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
-	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_return.go)
+	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.walletAPI.Return)          // the wallet buyer's return (internal/walletapi)
 	// My account (internal/myaccount): the login and registration forms
 	// for visitors, the account's pages for customers. Per visitor, never cached.
 	acct := s.myAccount
@@ -59,8 +60,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
 	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
-	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
-	mux.HandleFunc("POST /contact/{$}", s.handleContactPost)
+	mux.HandleFunc("GET /contact/{$}", s.handleContact)    // cached for guests (contact_page.go)
+	mux.HandleFunc("POST /contact/{$}", s.contactAPI.Post) // the form without scripts (internal/contactapi)
 	mux.HandleFunc("GET /contact", redirectSlash)
 	// The admin app (admin_shell.go): staff only; its screens route in the
 	// browser, including the edit links' post.php and term.php.
@@ -107,12 +108,12 @@ func (s *Server) routes() http.Handler {
 	// The checkout: per session, never cached.
 	mux.HandleFunc("GET "+api+"/checkout", st.Draft)
 	mux.HandleFunc("POST "+api+"/checkout", st.PlaceOrder)
-	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)            // PayPal webhooks (wallet_webhook.go)
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.walletAPI.Webhook)              // PayPal webhooks (internal/walletapi)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", acct.BotcheckChallenge) // ALTCHA challenges (internal/myaccount)
-	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
-	mux.HandleFunc("POST "+contactAPI+"{id}/feedback", s.handleContactFeedback)
-	mux.HandleFunc("GET "+contactAPI+"{id}/refill", s.handleContactRefill)
-	mux.HandleFunc("GET "+contactAPI+"{id}/feedback/schema", s.handleContactSchema)
+	// Contact Form 7 REST (internal/contactapi): the feedback POST is never cached.
+	mux.HandleFunc("POST "+contactapi.Path+"{id}/feedback", s.contactAPI.Feedback)
+	mux.HandleFunc("GET "+contactapi.Path+"{id}/refill", s.contactAPI.Refill)
+	mux.HandleFunc("GET "+contactapi.Path+"{id}/feedback/schema", s.contactAPI.Schema)
 	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
 	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)

@@ -28,6 +28,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
+	"vitrine/internal/contactapi"
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
@@ -48,6 +49,7 @@ import (
 	"vitrine/internal/storeapi"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
+	"vitrine/internal/walletapi"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -186,13 +188,15 @@ type Server struct {
 	paymentSettings *settings.PaymentMethods
 	flagWallet      *WalletConfig
 	wallet          *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
+	walletAPI       *walletapi.API               // its endpoints (internal/walletapi)
 	accounts        *account.Service             // accounts, sessions, two-factor (auth.go)
 	myAccount       *myaccount.Account           // login, the account's pages, log out (auth.go)
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support         *support.Service             // messages to support from refused registrations (internal/myaccount)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
 	reviews         *review.Service              // product reviews (internal/storeapi)
-	contact         *contact.Service             // contact-form submissions (contact_api.go)
+	contact         *contact.Service             // contact-form submissions (internal/contactapi)
+	contactAPI      *contactapi.API              // Contact Form 7's routes and the contact form's no-script post
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
@@ -301,9 +305,13 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.initStoreAPI()                            // storeapi.go
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
-		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
+		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
 	s.initMyAccount() // auth.go
+	s.walletAPI = walletapi.New(walletapi.Deps{Wallet: s.wallet, Carts: s.carts, Sessions: s.Sessions, CartLifetime: cfg.CartLifetime,
+		BaseCountry: s.cfg.Checkout.BaseCountry, Pages: s, NoRoute: s.apiNoRoute, SetCartCookies: s.setCartCookies, CartFailed: s.wcCartFailed,
+		OrderReceivedURL: storeapi.OrderReceivedURL, Log: log, Now: s.now})
+	s.contactAPI = contactapi.New(contactapi.Deps{Contact: s.contact, Loader: s.loader, Pages: s, ClientIP: s.clientIP, KickMail: s.kickMail, Log: log})
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)

@@ -1,4 +1,4 @@
-package server
+package walletapi
 
 import (
 	"errors"
@@ -10,16 +10,16 @@ import (
 	"vitrine/internal/payment/wallet"
 )
 
-// handleWalletWebhook answers POST /wp-json/paypal/v1/incoming, PayPal's
-// webhook deliveries. The signature is verified first (the PayPal client):
-// a rejected delivery answers 400 and changes nothing; a certificate that
-// cannot be fetched answers 503 so PayPal delivers again. The wallet
-// service applies the event once; when it could not be recorded or
-// handled the answer is 503, so PayPal delivers it again.
-func (s *Server) handleWalletWebhook(w http.ResponseWriter, r *http.Request) {
+// Webhook answers POST /wp-json/paypal/v1/incoming, PayPal's webhook
+// deliveries. The signature is verified first (the wallet's PayPal
+// client): a rejected delivery answers 400 and changes nothing; a
+// certificate that cannot be fetched answers 503 so PayPal delivers again.
+// The wallet service applies the event once; when it could not be
+// recorded or handled the answer is 503, so PayPal delivers it again.
+func (a *API) Webhook(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	if s.wallet == nil {
-		s.apiNoRoute(w, r)
+	if a.d.Wallet == nil {
+		a.d.NoRoute(w, r)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -28,18 +28,18 @@ func (s *Server) handleWalletWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	ev, err := s.cfg.Wallet.PayPal.VerifyWebhook(ctx, r.Header, body)
+	ev, err := a.d.Wallet.Config().PayPal.VerifyWebhook(ctx, r.Header, body)
 	if err != nil {
 		if paypal.IsNetworkError(err) {
-			s.log.Warn("wallet webhook: certificate unavailable", "err", err)
+			a.d.Log.Warn("wallet webhook: certificate unavailable", "err", err)
 			httpx.WriteError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be verified now; deliver it again.", nil)
 			return
 		}
-		s.log.Warn("wallet webhook: rejected", "err", err)
+		a.d.Log.Warn("wallet webhook: rejected", "err", err)
 		httpx.WriteError(w, http.StatusBadRequest, "paypal_webhook_rejected", "The webhook signature is not valid.", nil)
 		return
 	}
-	duplicate, err := s.wallet.HandleEvent(ctx, ev)
+	duplicate, err := a.d.Wallet.HandleEvent(ctx, ev)
 	switch {
 	case errors.Is(err, wallet.ErrEventNotRecorded):
 		httpx.WriteError(w, http.StatusServiceUnavailable, "paypal_webhook_unavailable", "The webhook could not be recorded now; deliver it again.", nil)

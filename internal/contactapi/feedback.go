@@ -1,4 +1,4 @@
-package server
+package contactapi
 
 import (
 	"bytes"
@@ -16,47 +16,36 @@ import (
 	"vitrine/internal/storage/space"
 )
 
-// Contact Form 7's REST surface (protocol notes section 10): the feedback
-// POST, the refill GET and the SWV schema GET. The use case is
-// contact.Service's; this file reads the multipart body (in memory, never
-// to disk), calls Submit once and shapes CF7's JSON. Errors of the
-// surface go through contactError.
+// The REST routes: the feedback POST, the refill GET and the SWV schema
+// GET. Errors of the surface go through writeError.
 
 const (
-	contactAPI = "/wp-json/contact-form-7/v1/contact-forms/"
-	// contactBodySlack is what a feedback body may hold beyond its files:
+	// bodySlack is what a feedback body may hold beyond its files:
 	// the text fields (a few KiB), the hidden fields and the multipart
 	// framing.
-	contactBodySlack = 256 << 10
-	// contactFileCap bounds a file field without a size bound.
-	contactFileCap = 8 << 20
-	// contactValueCap bounds one text value read; a longer one is cut to
+	bodySlack = 256 << 10
+	// fileCap bounds a file field without a size bound.
+	fileCap = 8 << 20
+	// valueCap bounds one text value read; a longer one is cut to
 	// one byte more, which the field's maxlength refuses.
-	contactValueCap = 64 << 10
+	valueCap = 64 << 10
 )
 
 // Errors of the surface besides the service's.
 var (
-	errContactMediaType = errors.New("contact: not multipart/form-data")
-	errContactBadBody   = errors.New("contact: malformed multipart body")
+	errMediaType = errors.New("contact: not multipart/form-data")
+	errBadBody   = errors.New("contact: malformed multipart body")
 )
 
-// contactForm returns the shop's form with the id (the page helper uses it
-// too).
-func (s *Server) contactForm(id int64) (contactform.Form, bool) { return s.contact.Form(id) }
-
-// Contact is the contact service (the app composes its mail renderer).
-func (s *Server) Contact() *contact.Service { return s.contact }
-
-// contactBodyLimit is the largest feedback body form accepts: its files'
-// bounds plus contactBodySlack.
-func contactBodyLimit(form contactform.Form) int64 {
-	n := int64(contactBodySlack)
+// bodyLimit is the largest feedback body form accepts: its files'
+// bounds plus bodySlack.
+func bodyLimit(form contactform.Form) int64 {
+	n := int64(bodySlack)
 	for _, fd := range form.Fields {
 		if fd.Kind == contactform.KindFile {
 			c := fd.MaxSize
 			if c <= 0 {
-				c = contactFileCap
+				c = fileCap
 			}
 			n += c + 1
 		}
@@ -64,29 +53,11 @@ func contactBodyLimit(form contactform.Form) int64 {
 	return n
 }
 
-// contactMaxBody is the largest body limit of the shop's forms (the
-// middleware's cap for the feedback route).
-func (s *Server) contactMaxBody() int64 {
-	var n int64
-	for _, f := range s.contact.Forms {
-		n = max(n, contactBodyLimit(f))
-	}
-	return n
-}
-
-// isContactFeedback reports whether r is a feedback POST, or the form
-// posted to /contact/ without scripts (the middleware gives both the forms'
-// body limit instead of MaxBodyBytes).
-func isContactFeedback(r *http.Request) bool {
-	return r.Method == http.MethodPost && (r.URL.Path == "/contact/" ||
-		strings.HasPrefix(r.URL.Path, contactAPI) && strings.HasSuffix(r.URL.Path, "/feedback"))
-}
-
-// contactError is the one error mapping of the surface, in the REST shape.
-func contactError(w http.ResponseWriter, err error) {
+// writeError is the one error mapping of the surface, in the REST shape.
+func writeError(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
-	case errors.Is(err, errContactMediaType):
+	case errors.Is(err, errMediaType):
 		httpx.WriteError(w, http.StatusUnsupportedMediaType, "wpcf7_unsupported_media_type", "The request payload format is not supported.", nil)
 	case errors.Is(err, contact.ErrNotFound):
 		httpx.WriteError(w, http.StatusNotFound, "wpcf7_not_found", "The requested contact form was not found.", nil)
@@ -94,20 +65,20 @@ func contactError(w http.ResponseWriter, err error) {
 		httpx.WriteError(w, http.StatusBadRequest, "wpcf7_unit_tag_not_found", "There is no valid unit tag.", nil)
 	case errors.As(err, &tooBig):
 		httpx.WriteError(w, http.StatusRequestEntityTooLarge, "wpcf7_payload_too_large", "The request is larger than this form accepts.", nil)
-	case errors.Is(err, errContactBadBody):
+	case errors.Is(err, errBadBody):
 		httpx.WriteError(w, http.StatusBadRequest, "wpcf7_bad_request", "The request body could not be read.", nil)
 	default:
 		httpx.WriteError(w, http.StatusInternalServerError, "wpcf7_internal_error", "The message could not be handled.", nil)
 	}
 }
 
-// contactFormOf is the form named by the route's {id}.
-func (s *Server) contactFormOf(r *http.Request) (contactform.Form, error) {
+// formOf is the form named by the route's {id}.
+func (a *API) formOf(r *http.Request) (contactform.Form, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return contactform.Form{}, contact.ErrNotFound
 	}
-	f, ok := s.contactForm(id)
+	f, ok := a.d.Contact.Form(id)
 	if !ok {
 		return contactform.Form{}, contact.ErrNotFound
 	}
@@ -130,42 +101,36 @@ type cf7Feedback struct {
 	InvalidFields  []cf7Invalid `json:"invalid_fields,omitempty"`
 }
 
-// handleContactFeedback answers POST .../contact-forms/{id}/feedback.
-func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
+// Feedback answers POST .../contact-forms/{id}/feedback.
+func (a *API) Feedback(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		contactError(w, errContactMediaType)
+		writeError(w, errMediaType)
 		return
 	}
-	form, err := s.contactFormOf(r)
+	form, err := a.formOf(r)
 	if err != nil {
-		contactError(w, err)
+		writeError(w, err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, contactBodyLimit(form))
-	sub, err := readContactBody(r, form)
+	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(form))
+	sub, err := readBody(r, form)
 	if err != nil {
-		contactError(w, err)
+		writeError(w, err)
 		return
 	}
-	sub.FormID = form.ID
-	sub.ClientIP = s.clientIP(r)
-	sub.UserAgent = r.UserAgent()
-	if u := httpx.UserOf(r); u != nil {
-		sub.UserID = u.ID
-	}
-	res, err := s.contact.Submit(r.Context(), sub)
+	res, err := a.submit(r, form, sub)
 	if errors.Is(err, space.ErrQuota) || errors.Is(err, space.ErrDiskLow) {
-		contactNoRoom(w, form.ID, sub.UnitTag, err)
+		noRoom(w, form.ID, sub.UnitTag, err)
 		return
 	}
 	if err != nil {
-		contactError(w, err)
+		writeError(w, err)
 		return
 	}
 	if res.Status == contact.StatusMailSent {
-		s.kickMail()
+		a.d.KickMail()
 	}
 	out := cf7Feedback{ContactFormID: form.ID, Status: res.Status, Message: res.Message,
 		PostedDataHash: res.PostedDataHash, Into: "#" + sub.UnitTag}
@@ -180,6 +145,19 @@ func (s *Server) handleContactFeedback(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
+// submit submits sub, read from r for form, with what the request says
+// of its sender: the client address (the rate limit counts by it), the
+// user agent and the logged-in user.
+func (a *API) submit(r *http.Request, form contactform.Form, sub contact.Submission) (contact.Result, error) {
+	sub.FormID = form.ID
+	sub.ClientIP = a.d.ClientIP(r)
+	sub.UserAgent = r.UserAgent()
+	if u := httpx.UserOf(r); u != nil {
+		sub.UserID = u.ID
+	}
+	return a.d.Contact.Submit(r.Context(), sub)
+}
+
 // cf7NoRoom is the answer to files the shop has no room for: CF7's
 // feedback (status aborted, the message for the response area) and the
 // REST error's code and data.status together, so that a client reading
@@ -192,10 +170,10 @@ type cf7NoRoom struct {
 	cf7Feedback
 }
 
-// contactNoRoom answers a submission refused for its files: 507 over the
+// noRoom answers a submission refused for its files: 507 over the
 // files' quota, 503 with Retry-After while the disk is low. Nothing was
 // stored or mailed, so the visitor may send the message without the file.
-func contactNoRoom(w http.ResponseWriter, formID int64, unitTag string, err error) {
+func noRoom(w http.ResponseWriter, formID int64, unitTag string, err error) {
 	out := cf7NoRoom{cf7Feedback: cf7Feedback{ContactFormID: formID, Status: contact.StatusAborted, Into: "#" + unitTag}}
 	if errors.Is(err, space.ErrQuota) {
 		out.Code, out.Data.Status = "wpcf7_insufficient_storage", http.StatusInsufficientStorage
@@ -208,16 +186,16 @@ func contactNoRoom(w http.ResponseWriter, formID int64, unitTag string, err erro
 	httpx.WriteJSON(w, out.Data.Status, out)
 }
 
-// readContactBody reads the multipart body into a submission: the hidden
-// fields CF7 posts, the form's own values (each cut at contactValueCap)
+// readBody reads the multipart body into a submission: the hidden
+// fields CF7 posts, the form's own values (each cut at valueCap)
 // and its files (each read up to its field's bound plus one byte; the
 // rest is counted, not kept). Parts the form does not name are skipped
 // unread.
-func readContactBody(r *http.Request, form contactform.Form) (contact.Submission, error) {
+func readBody(r *http.Request, form contactform.Form) (contact.Submission, error) {
 	sub := contact.Submission{Values: map[string][]string{}, Files: map[string][]contact.Upload{}}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return sub, errContactMediaType
+		return sub, errMediaType
 	}
 	fields := map[string]contactform.Field{}
 	for _, fd := range form.Fields {
@@ -239,7 +217,7 @@ func readContactBody(r *http.Request, form contactform.Form) (contact.Submission
 		case known && fd.Kind == contactform.KindFile:
 			limit := fd.MaxSize
 			if limit <= 0 {
-				limit = contactFileCap
+				limit = fileCap
 			}
 			data, size, err := readCapped(p, limit)
 			if err != nil {
@@ -250,7 +228,7 @@ func readContactBody(r *http.Request, form contactform.Form) (contact.Submission
 					ContentType: p.Header.Get("Content-Type"), Content: data, Size: size})
 			}
 		case known, name == "_wpcf7_unit_tag", name == "_wpcf7_container_post", name == "_wpcf7_recaptcha_response":
-			data, _, err := readCapped(p, contactValueCap)
+			data, _, err := readCapped(p, valueCap)
 			if err != nil {
 				return sub, bodyError(err)
 			}
@@ -297,28 +275,28 @@ func bodyError(err error) error {
 	if errors.As(err, &tooBig) {
 		return err
 	}
-	return errors.Join(errContactBadBody, err)
+	return errors.Join(errBadBody, err)
 }
 
-// handleContactRefill answers GET .../contact-forms/{id}/refill: our forms
-// have no captcha image or quiz to renew, so an empty object.
-func (s *Server) handleContactRefill(w http.ResponseWriter, r *http.Request) {
+// Refill answers GET .../contact-forms/{id}/refill: our forms have no
+// captcha image or quiz to renew, so an empty object.
+func (a *API) Refill(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	if _, err := s.contactFormOf(r); err != nil {
-		contactError(w, err)
+	if _, err := a.formOf(r); err != nil {
+		writeError(w, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, struct{}{})
 }
 
-// handleContactSchema answers GET .../contact-forms/{id}/feedback/schema:
-// the SWV schema the server validates with. Forms change only with the
+// Schema answers GET .../contact-forms/{id}/feedback/schema: the SWV
+// schema the server validates with. Forms change only with the
 // configuration, so it may be cached a while.
-func (s *Server) handleContactSchema(w http.ResponseWriter, r *http.Request) {
-	form, err := s.contactFormOf(r)
+func (a *API) Schema(w http.ResponseWriter, r *http.Request) {
+	form, err := a.formOf(r)
 	if err != nil {
 		w.Header().Set("Cache-Control", "no-store")
-		contactError(w, err)
+		writeError(w, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "public, max-age=300")

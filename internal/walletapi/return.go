@@ -1,4 +1,4 @@
-package server
+package walletapi
 
 import (
 	"errors"
@@ -10,26 +10,25 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment/wallet"
-	"vitrine/internal/storeapi"
 )
 
-// handleWalletReturn answers GET /checkout/paypal-return/?token=…&PayerID=…,
-// where the approval page sends the buyer: the service captures, and the
-// buyer is sent to the order (or back to the checkout with a notice). The
-// PayPal order id in token is what names the order.
-func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
+// Return answers GET /checkout/paypal-return/?token=…&PayerID=…, where
+// the approval page sends the buyer: the service captures, and the buyer
+// is sent to the order (or back to the checkout with a notice). The PayPal
+// order id in token is what names the order.
+func (a *API) Return(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if s.wallet == nil {
-		s.handleNotFound(w, r)
+	if a.d.Wallet == nil {
+		a.d.Pages.NotFound(w, r)
 		return
 	}
-	done, err := s.wallet.Return(r.Context(), strings.TrimSpace(r.URL.Query().Get("token")))
-	s.clearEmptiedCartCookies(w, r, done)
+	done, err := a.d.Wallet.Return(r.Context(), strings.TrimSpace(r.URL.Query().Get("token")))
+	a.clearEmptiedCartCookies(w, r, done)
 	var we *wallet.Error
 	switch {
 	case err == nil:
-		http.Redirect(w, r, storeapi.OrderReceivedURL(done), http.StatusSeeOther)
+		http.Redirect(w, r, a.d.OrderReceivedURL(done), http.StatusSeeOther)
 	case errors.Is(err, wallet.ErrDeclined):
 		http.Redirect(w, r, "/checkout/?wallet=declined", http.StatusSeeOther)
 	case errors.Is(err, wallet.ErrTotalChanged):
@@ -39,13 +38,13 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &we):
 		http.Redirect(w, r, "/checkout/?wallet=error", http.StatusSeeOther)
 	case done == nil:
-		s.pageError(w, "wallet return", err)
+		a.d.Pages.PageError(w, "wallet return", err)
 	default:
 		// The outcome is unknown (PayPal did not answer): the order page
 		// shows it pending; a reload, the webhook or the reconciler
 		// finishes it with the same capture key.
-		s.log.Warn("wallet: capture outcome unknown", "order", done.ID, "err", err)
-		http.Redirect(w, r, storeapi.OrderReceivedURL(done), http.StatusSeeOther)
+		a.d.Log.Warn("wallet: capture outcome unknown", "order", done.ID, "err", err)
+		http.Redirect(w, r, a.d.OrderReceivedURL(done), http.StatusSeeOther)
 	}
 }
 
@@ -55,52 +54,52 @@ func (s *Server) handleWalletReturn(w http.ResponseWriter, r *http.Request) {
 // later page's header would still show the cart's items. Only in the
 // browser of the order's own session, and only when that cart is empty
 // now (a buyer back in another browser keeps that browser's cart).
-func (s *Server) clearEmptiedCartCookies(w http.ResponseWriter, r *http.Request, o *checkout.Order) {
+func (a *API) clearEmptiedCartCookies(w http.ResponseWriter, r *http.Request, o *checkout.Order) {
 	if o == nil || o.Status == checkout.StatusPending {
 		return
 	}
-	if sess := s.SessionNamed(r, s.now()); sess.ID != o.CartSession {
+	if sess := a.d.Sessions.SessionNamed(r, a.d.Now()); sess.ID != o.CartSession {
 		return
 	}
-	c, err := s.carts.Get(r.Context(), o.CartSession)
+	c, err := a.d.Carts.Get(r.Context(), o.CartSession)
 	if err != nil || len(c.Lines) > 0 {
 		return
 	}
-	s.setCartCookies(w, r, false, "")
+	a.d.SetCartCookies(w, r, false, "")
 }
 
-// walletNotice is the checkout page's notice after a wallet redirect
+// notice is the checkout page's notice after a wallet redirect
 // (?wallet=cancelled, declined, error or total), or nil.
-func (s *Server) walletNotice(r *http.Request) []string {
-	if s.wallet == nil {
+func (a *API) notice(r *http.Request) []string {
+	if a.d.Wallet == nil {
 		return nil
 	}
 	switch r.URL.Query().Get("wallet") {
 	case "cancelled":
-		return []string{msgWalletCancelled}
+		return []string{msgCancelled}
 	case "declined":
-		return []string{msgWalletDeclined}
+		return []string{msgDeclined}
 	case "error":
-		return []string{msgWalletGeneric}
+		return []string{msgGeneric}
 	case "total":
 		return []string{wallet.MsgTotalChanged}
 	}
 	return nil
 }
 
-// walletNoticeErrors is walletNotice as the checkout page's notices.
-func (s *Server) walletNoticeErrors(r *http.Request) *pages.CheckoutErrors {
-	n := s.walletNotice(r)
+// CheckoutNotices is notice as the checkout page's notices.
+func (a *API) CheckoutNotices(r *http.Request) *pages.CheckoutErrors {
+	n := a.notice(r)
 	if n == nil {
 		return nil
 	}
 	return &pages.CheckoutErrors{Notices: n, Fields: map[string]string{}}
 }
 
-// walletView is the checkout page's wallet data, or nil without the wallet.
-func (s *Server) walletView(sess httpx.Session, now time.Time) *pages.WalletView {
-	if s.wallet == nil {
+// CheckoutView is the checkout page's wallet data, or nil without the wallet.
+func (a *API) CheckoutView(sess httpx.Session, now time.Time) *pages.WalletView {
+	if a.d.Wallet == nil {
 		return nil
 	}
-	return &pages.WalletView{Nonces: s.walletNonces(sess, now)}
+	return &pages.WalletView{Nonces: a.nonces(sess, now)}
 }
