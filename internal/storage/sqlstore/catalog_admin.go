@@ -57,13 +57,13 @@ func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catal
 		add("id IN (SELECT product_id FROM product_categories WHERE category_id = ?)", q.CategoryID)
 	}
 	if q.Search != "" {
-		like := "%" + likeEscape(strings.ToLower(q.Search)) + "%"
+		like := "%" + LikeEscape(strings.ToLower(q.Search)) + "%"
 		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'
 			OR id IN (SELECT parent_id FROM products WHERE parent_id IS NOT NULL AND LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'))`, like, like, like)
 	}
 	cond := " FROM products WHERE " + strings.Join(where, " AND ")
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
 		return nil, 0, fmt.Errorf("count products: %w", err)
 	}
 	dir := "DESC"
@@ -86,7 +86,7 @@ func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM products WHERE parent_id IS NULL GROUP BY status`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM products WHERE parent_id IS NULL GROUP BY status`); err != nil {
 		return nil, err
 	}
 	out := map[string]int{}
@@ -99,7 +99,7 @@ func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 // CreateProduct implements catalog.AdminStore.
 func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) error {
 	p.ID = 0
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := db.storeProduct(ctx, tx, p, variations)
 		return err
 	})
@@ -110,7 +110,7 @@ func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations 
 // first gets through: on PostgreSQL the second waits for the row's lock
 // and then finds the version moved; on SQLite writes take turns.
 func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product, deleteVariations []int64, base int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET version = version WHERE id = ? AND parent_id IS NULL AND version = ?`), p.ID, base)
 		if err != nil {
 			return err
@@ -127,7 +127,7 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 			return catalog.ErrStale
 		}
 		if len(deleteVariations) > 0 {
-			in, args := inClause(deleteVariations)
+			in, args := InClause(deleteVariations)
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ? AND id IN `+in), append([]any{p.ID}, args...)...); err != nil {
 				return err
 			}
@@ -150,11 +150,11 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 // SetProductStatus implements catalog.AdminStore.
 func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
-				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, nullTime(publishAt), db.now(), id, status)
+				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, NullTime(publishAt), db.Now(), id, status)
 			if err != nil {
 				return err
 			}
@@ -165,7 +165,7 @@ func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, 
 			if _, err := db.indexProduct(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -177,7 +177,7 @@ func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, 
 // DeleteProducts implements catalog.AdminStore.
 func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
@@ -194,7 +194,7 @@ func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 			if err := db.unindex(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -206,19 +206,19 @@ func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 // PublishDue implements catalog.AdminStore.
 func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
 	var ids []int64
-	if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT id FROM products WHERE status = 'future' AND publish_at <= ? AND parent_id IS NULL`), now.UTC()); err != nil {
+	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM products WHERE status = 'future' AND publish_at <= ? AND parent_id IS NULL`), now.UTC()); err != nil {
 		return 0, err
 	}
 	if len(ids) == 0 {
 		return 0, nil
 	}
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
 			// Only if still scheduled: an edit may have moved it since.
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = 'publish', publish_at = NULL, version = version + 1, updated_at = ?
-				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.now(), id, now.UTC())
+				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.Now(), id, now.UTC())
 			if err != nil {
 				return err
 			}
@@ -229,7 +229,7 @@ func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
 			if _, err := db.indexProduct(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -250,11 +250,11 @@ const saleActiveSQL = `(sale_price IS NOT NULL AND (regular_price IS NULL OR sal
 func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 	now = now.UTC()
 	var sales, releases []int64
-	if err := db.read.SelectContext(ctx, &sales, db.read.Rebind(`SELECT id FROM products
+	if err := db.Read.SelectContext(ctx, &sales, db.Read.Rebind(`SELECT id FROM products
 		WHERE (sale_from IS NOT NULL OR sale_to IS NOT NULL) AND on_sale <> `+saleActiveSQL+` ORDER BY id`), now, now); err != nil {
 		return 0, fmt.Errorf("sales due: %w", err)
 	}
-	if err := db.read.SelectContext(ctx, &releases, db.read.Rebind(`SELECT id FROM products
+	if err := db.Read.SelectContext(ctx, &releases, db.Read.Rebind(`SELECT id FROM products
 		WHERE pre_order = ? AND pre_order_at <= ? ORDER BY id`), true, now); err != nil {
 		return 0, fmt.Errorf("pre-orders due: %w", err)
 	}
@@ -262,7 +262,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 		return 0, nil
 	}
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		touched := map[int64]bool{} // the products whose pages change
 		var order []int64
@@ -305,7 +305,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 			// (WooCommerce Pre-Orders completes it). A version bump: an
 			// editor opened before would put the pre-order back.
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET pre_order = ?, version = version + 1, updated_at = ?
-				WHERE id = ? AND pre_order = ? AND pre_order_at <= ?`), false, db.now(), id, true, now)
+				WHERE id = ? AND pre_order = ? AND pre_order_at <= ?`), false, db.Now(), id, true, now)
 			if err != nil {
 				return fmt.Errorf("release pre-order %d: %w", id, err)
 			}
@@ -325,7 +325,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 					return err
 				}
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -337,27 +337,27 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 
 // SaveCategory implements catalog.AdminStore.
 func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		desc := richtext.Sanitize(c.Description)
 		var err error
 		if c.ID == 0 {
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
-				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder)
+				NullID(c.ParentID), c.Name, c.Slug, desc, NullID(c.ImageID), c.MenuOrder)
 		} else {
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ?, name = ?, slug = ?, description = ?, image_id = ?, menu_order = ? WHERE id = ?`),
-				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder, c.ID)
+				NullID(c.ParentID), c.Name, c.Slug, desc, NullID(c.ImageID), c.MenuOrder, c.ID)
 		}
 		if err != nil {
 			return fmt.Errorf("save category: %w", err)
 		}
 		c.Description = desc
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // DeleteCategory implements catalog.AdminStore.
 func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var parent sql.NullInt64
 		err := tx.GetContext(ctx, &parent, tx.Rebind(`SELECT parent_id FROM categories WHERE id = ?`), id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -366,19 +366,19 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), nullID(parent.Int64), id); err != nil {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), NullID(parent.Int64), id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM categories WHERE id = ?`), id); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // SaveTag implements catalog.AdminStore.
 func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if t.ID == 0 {
 			err = tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO tags (name, slug) VALUES (?, ?) RETURNING id`), t.Name, t.Slug)
@@ -388,13 +388,13 @@ func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
 		if err != nil {
 			return fmt.Errorf("save tag: %w", err)
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // DeleteTag implements catalog.AdminStore.
 func (db *DB) DeleteTag(ctx context.Context, id int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var products []int64
 		if err := tx.SelectContext(ctx, &products, tx.Rebind(`SELECT product_id FROM product_tags WHERE tag_id = ?`), id); err != nil {
 			return err
@@ -412,13 +412,13 @@ func (db *DB) DeleteTag(ctx context.Context, id int64) error {
 				return err
 			}
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // SetAttributeType implements catalog.AdminStore.
 func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET type = ? WHERE id = ?`), swatch, id)
 		if err != nil {
 			return err
@@ -426,13 +426,13 @@ func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) err
 		if n, _ := res.RowsAffected(); n == 0 {
 			return catalog.ErrNotFound
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // UpdateTerm implements catalog.AdminStore.
 func (db *DB) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET name = ?, color = ?, image_url = ?, menu_order = ? WHERE id = ? AND attribute_id = ?`),
 			t.Name, t.Color, t.ImageURL, t.MenuOrder, t.ID, t.AttributeID)
 		if err != nil {
@@ -441,7 +441,7 @@ func (db *DB) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return catalog.ErrNotFound
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
@@ -470,10 +470,10 @@ func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.I
 	var rows []imageRow
 	var err error
 	if search == "" {
-		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
+		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
 	} else {
-		like := "%" + likeEscape(strings.ToLower(search)) + "%"
-		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
+		like := "%" + LikeEscape(strings.ToLower(search)) + "%"
+		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
 	}
 	if err != nil {
 		return nil, err
@@ -497,7 +497,7 @@ func (db *DB) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error
 
 func (db *DB) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
 	var r imageRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(imageSelect+cond), arg, false)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(imageSelect+cond), arg, false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}

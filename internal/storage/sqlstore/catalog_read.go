@@ -145,7 +145,7 @@ func (db *DB) loadProducts(ctx context.Context, q string, args ...any) ([]*catal
 
 func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, args ...any) ([]*catalog.Product, error) {
 	var rows []productRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("load products: %w", err)
 	}
 	out := make([]*catalog.Product, len(rows))
@@ -166,16 +166,16 @@ func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, arg
 }
 
 // inClause writes "(?, ?, …)" and the args for a list of ids.
-func inClause[T any](vals []T) (string, []any) {
+func InClause[T any](vals []T) (string, []any) {
 	args := make([]any, len(vals))
 	for i, v := range vals {
 		args[i] = v
 	}
-	return "(" + placeholders(len(vals)) + ")", args
+	return "(" + Placeholders(len(vals)) + ")", args
 }
 
 func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
-	in, args := inClause(ids)
+	in, args := InClause(ids)
 	if rel&relImages != 0 {
 		if err := db.loadImages(ctx, in, args, byID); err != nil {
 			return err
@@ -220,7 +220,7 @@ func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[in
 		Name      string `db:"name"`
 		Sizes     string `db:"sizes"`
 	}
-	if err := db.read.SelectContext(ctx, &imgs, db.read.Rebind(`SELECT pi.product_id, i.id, i.src, i.width, i.height, i.alt, i.caption, i.name, i.sizes
+	if err := db.Read.SelectContext(ctx, &imgs, db.Read.Rebind(`SELECT pi.product_id, i.id, i.src, i.width, i.height, i.alt, i.caption, i.name, i.sizes
 		FROM product_images pi JOIN images i ON i.id = pi.image_id WHERE pi.product_id IN `+in+` ORDER BY pi.product_id, pi.position`), args...); err != nil {
 		return fmt.Errorf("load images: %w", err)
 	}
@@ -240,7 +240,7 @@ func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int
 		Name      string `db:"name"`
 		Slug      string `db:"slug"`
 	}
-	if err := db.read.SelectContext(ctx, &terms, db.read.Rebind(`
+	if err := db.Read.SelectContext(ctx, &terms, db.Read.Rebind(`
 		SELECT pc.product_id, 'cat' AS kind, c.id, c.name, c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id IN `+in+`
 		UNION ALL
 		SELECT pt.product_id, 'tag' AS kind, t.id, t.name, t.slug FROM product_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.product_id IN `+in+`
@@ -269,7 +269,7 @@ func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID ma
 		Variation   bool           `db:"variation"`
 		Slug        sql.NullString `db:"slug"`
 	}
-	if err := db.read.SelectContext(ctx, &attrs, db.read.Rebind(`SELECT pa.product_id, pa.position, pa.attribute_id, pa.name, pa.visible, pa.variation, a.slug
+	if err := db.Read.SelectContext(ctx, &attrs, db.Read.Rebind(`SELECT pa.product_id, pa.position, pa.attribute_id, pa.name, pa.visible, pa.variation, a.slug
 		FROM product_attributes pa LEFT JOIN attributes a ON a.id = pa.attribute_id WHERE pa.product_id IN `+in+` ORDER BY pa.product_id, pa.position`), args...); err != nil {
 		return fmt.Errorf("load attributes: %w", err)
 	}
@@ -296,7 +296,7 @@ func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID ma
 			Slug      sql.NullString `db:"slug"`
 			Name      sql.NullString `db:"term_name"`
 		}
-		if err := db.read.SelectContext(ctx, &vals, db.read.Rebind(`SELECT v.product_id, v.position, v.term_id, v.value, t.slug, t.name AS term_name
+		if err := db.Read.SelectContext(ctx, &vals, db.Read.Rebind(`SELECT v.product_id, v.position, v.term_id, v.value, t.slug, t.name AS term_name
 			FROM product_attribute_values v LEFT JOIN attribute_terms t ON t.id = v.term_id
 			WHERE v.product_id IN `+in+` ORDER BY v.product_id, v.position, COALESCE(t.menu_order, 0), v.value_pos`), args...); err != nil {
 			return fmt.Errorf("load attribute values: %w", err)
@@ -323,7 +323,7 @@ func (db *DB) loadVariationAttrs(ctx context.Context, in string, args []any, byI
 		Name  string `db:"name"`
 		Value string `db:"value"`
 	}
-	if err := db.read.SelectContext(ctx, &vattrs, db.read.Rebind(`SELECT variation_id, name, value FROM variation_attributes WHERE variation_id IN `+in+` ORDER BY variation_id, name`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &vattrs, db.Read.Rebind(`SELECT variation_id, name, value FROM variation_attributes WHERE variation_id IN `+in+` ORDER BY variation_id, name`), args...); err != nil {
 		return fmt.Errorf("load variation attributes: %w", err)
 	}
 	for _, r := range vattrs {
@@ -338,7 +338,7 @@ func (db *DB) loadLinks(ctx context.Context, in string, args []any, byID map[int
 		Kind      string `db:"kind"`
 		LinkedID  int64  `db:"linked_id"`
 	}
-	if err := db.read.SelectContext(ctx, &links, db.read.Rebind(`SELECT product_id, kind, linked_id FROM product_links WHERE product_id IN `+in+` ORDER BY product_id, kind, position`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &links, db.Read.Rebind(`SELECT product_id, kind, linked_id FROM product_links WHERE product_id IN `+in+` ORDER BY product_id, kind, position`), args...); err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
 	for _, r := range links {
@@ -361,7 +361,7 @@ func (db *DB) loadMeta(ctx context.Context, in string, args []any, byID map[int6
 		Key       string `db:"meta_key"`
 		Value     string `db:"value"`
 	}
-	if err := db.read.SelectContext(ctx, &meta, db.read.Rebind(`SELECT product_id, meta_key, value FROM product_meta WHERE product_id IN `+in), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &meta, db.Read.Rebind(`SELECT product_id, meta_key, value FROM product_meta WHERE product_id IN `+in), args...); err != nil {
 		return fmt.Errorf("load meta: %w", err)
 	}
 	for _, r := range meta {
@@ -399,7 +399,7 @@ func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, er
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	in, args := inClause(ids)
+	in, args := InClause(ids)
 	ps, err := db.loadProducts(ctx, productSelect+` WHERE id IN `+in, args...)
 	if err != nil {
 		return nil, err
@@ -428,7 +428,7 @@ func (db *DB) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]
 	if len(parentIDs) == 0 {
 		return out, nil
 	}
-	in, args := inClause(parentIDs)
+	in, args := InClause(parentIDs)
 	vs, err := db.loadProductsWith(ctx, relVariation, productSelect+` WHERE parent_id IN `+in+` ORDER BY parent_id, menu_order, id`, args...)
 	if err != nil {
 		return nil, err
@@ -498,7 +498,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	var catFrom string
 	var catArgs []any
 	if len(cats) > 0 {
-		in, a := inClause(cats)
+		in, a := InClause(cats)
 		small := false
 		if strings.TrimSpace(q.Search) == "" {
 			var err error
@@ -522,7 +522,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	}
 	if len(q.TagIDs) > 0 {
 		ids := slices.Compact(slices.Sorted(slices.Values(q.TagIDs)))
-		in, a := inClause(ids)
+		in, a := InClause(ids)
 		switch q.TagOperator {
 		case "not_in":
 			add("id NOT IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
@@ -555,15 +555,15 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
 	}
 	if len(q.Include) > 0 {
-		in, a := inClause(q.Include)
+		in, a := InClause(q.Include)
 		add("id IN "+in, a...)
 	}
 	if len(q.Exclude) > 0 {
-		in, a := inClause(q.Exclude)
+		in, a := InClause(q.Exclude)
 		add("id NOT IN "+in, a...)
 	}
 	if len(q.SKUs) > 0 {
-		in, a := inClause(q.SKUs)
+		in, a := InClause(q.SKUs)
 		add("sku IN "+in+" AND sku IS NOT NULL AND sku <> ''", a...) // uses the partial SKU index
 	}
 	if q.Slug != "" {
@@ -584,7 +584,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		add("sort_price <= ?", *q.MaxPrice)
 	}
 	if len(q.StockStatus) > 0 {
-		in, a := inClause(q.StockStatus)
+		in, a := InClause(q.StockStatus)
 		add("stock_status IN "+in, a...)
 	}
 	if catFrom != "" {
@@ -598,11 +598,11 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	case q.NoCount:
 	case plain && listed && !searching:
 		// The whole listing: the kept count (migration 00028's triggers).
-		if err := db.read.GetContext(ctx, &total, `SELECT n FROM catalog_counts WHERE name = 'listed'`); err != nil {
+		if err := db.Read.GetContext(ctx, &total, `SELECT n FROM catalog_counts WHERE name = 'listed'`); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	default:
-		if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
+		if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	}
@@ -703,7 +703,7 @@ var smallCategoryRows = 2000
 // smallCategoryRows product links, reading at most that many index entries.
 func (db *DB) smallCategory(ctx context.Context, in string, args []any) (bool, error) {
 	var n int
-	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
 		append(append([]any{}, args...), smallCategoryRows)...)
 	if err != nil {
 		return false, fmt.Errorf("category size: %w", err)
@@ -717,7 +717,7 @@ func (db *DB) descendants(ctx context.Context, ids []int64) ([]int64, error) {
 		ID       int64         `db:"id"`
 		ParentID sql.NullInt64 `db:"parent_id"`
 	}
-	if err := db.read.SelectContext(ctx, &all, `SELECT id, parent_id FROM categories`); err != nil {
+	if err := db.Read.SelectContext(ctx, &all, `SELECT id, parent_id FROM categories`); err != nil {
 		return nil, err
 	}
 	children := map[int64][]int64{}
@@ -782,7 +782,7 @@ func (r categoryRow) category() catalog.Category {
 
 func (db *DB) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
 	var rows []categoryRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
 		return nil, fmt.Errorf("load categories: %w", err)
 	}
 	out := make([]catalog.Category, len(rows))
@@ -827,7 +827,7 @@ func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Categor
 // lists and what the tag sitemap needs to know.
 func (db *DB) Tags(ctx context.Context) ([]catalog.Tag, error) {
 	var out []catalog.Tag
-	err := db.read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
+	err := db.Read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
 		(SELECT COUNT(*) FROM product_tags pt JOIN products p ON p.id = pt.product_id
 			WHERE pt.tag_id = t.id AND p.parent_id IS NULL AND p.`+listedCond+`) AS "count" FROM tags t ORDER BY t.name`)
 	return out, err
@@ -849,7 +849,7 @@ const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_
 // Attributes implements catalog.Store.
 func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
 	var rows []attributeRow
-	if err := db.read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
 		return nil, err
 	}
 	out := make([]catalog.Attribute, len(rows))
@@ -862,7 +862,7 @@ func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
 // Attribute implements catalog.Store.
 func (db *DB) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
 	var r attributeRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}
@@ -890,7 +890,7 @@ type termRow struct {
 
 func (db *DB) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
 	var rows []termRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
 	}
 	out := make([]catalog.AttrTerm, len(rows))
@@ -911,7 +911,7 @@ func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.Att
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, args := inClause(ids)
+	in, args := InClause(ids)
 	ts, err := db.terms(ctx, ` WHERE t.id IN `+in, args...)
 	if err != nil {
 		return nil, err
@@ -938,7 +938,7 @@ func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalo
 		Approved  bool         `db:"approved"`
 		CreatedAt sql.NullTime `db:"created_at"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, product_id, author, email, rating, content, verified, approved, created_at
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, product_id, author, email, rating, content, verified, approved, created_at
 		FROM reviews WHERE product_id = ? AND approved = ? ORDER BY created_at DESC, id DESC LIMIT ?`), productID, true, limit); err != nil {
 		return nil, err
 	}
@@ -953,7 +953,7 @@ func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalo
 // CountProducts implements catalog.Store.
 func (db *DB) CountProducts(ctx context.Context) (int, error) {
 	var n int
-	err := db.read.GetContext(ctx, &n, `SELECT COUNT(*) FROM products`)
+	err := db.Read.GetContext(ctx, &n, `SELECT COUNT(*) FROM products`)
 	return n, err
 }
 
@@ -967,7 +967,7 @@ func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, 
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
 	}
-	err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
+	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -981,7 +981,7 @@ func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, 
 // LastChange returns the newest change-log id (0 when empty).
 func (db *DB) LastChange(ctx context.Context) (int64, error) {
 	var id sql.NullInt64
-	err := db.read.GetContext(ctx, &id, `SELECT MAX(id) FROM catalog_changes`)
+	err := db.Read.GetContext(ctx, &id, `SELECT MAX(id) FROM catalog_changes`)
 	return id.Int64, err
 }
 
@@ -992,7 +992,7 @@ func (db *DB) Media(ctx context.Context, path string) (*catalog.MediaFile, error
 		ContentType string `db:"content_type"`
 		Data        []byte `db:"data"`
 	}
-	err := db.read.GetContext(ctx, &m, db.read.Rebind(`SELECT path, content_type, data FROM media_files WHERE path = ?`), path)
+	err := db.Read.GetContext(ctx, &m, db.Read.Rebind(`SELECT path, content_type, data FROM media_files WHERE path = ?`), path)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}
@@ -1027,7 +1027,7 @@ func (db *DB) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapE
 	if n < 1 || size < 1 {
 		return fmt.Errorf("sitemap page %d of size %d", n, size)
 	}
-	rows, err := db.read.QueryContext(ctx, db.read.Rebind(`SELECT slug, updated_at`+db.sitemapFrom()+` ORDER BY id LIMIT ? OFFSET ?`), size, (n-1)*size)
+	rows, err := db.Read.QueryContext(ctx, db.Read.Rebind(`SELECT slug, updated_at`+db.sitemapFrom()+` ORDER BY id LIMIT ? OFFSET ?`), size, (n-1)*size)
 	if err != nil {
 		return fmt.Errorf("sitemap products: %w", err)
 	}
@@ -1052,7 +1052,7 @@ func (db *DB) SitemapPages(ctx context.Context, size int) ([]time.Time, error) {
 	if size < 1 {
 		return nil, fmt.Errorf("sitemap page size %d", size)
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT updated_at`+db.sitemapFrom()+` ORDER BY id`)
+	rows, err := db.Read.QueryContext(ctx, `SELECT updated_at`+db.sitemapFrom()+` ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("sitemap pages: %w", err)
 	}

@@ -39,28 +39,28 @@ var productColumns = []string{
 // (orders then move it from there).
 var shopComputed = map[string]bool{"total_sales": true, "average_rating": true, "review_count": true}
 
-func nullID(id int64) any {
+func NullID(id int64) any {
 	if id == 0 {
 		return nil
 	}
 	return id
 }
 
-func nullString(s string) any {
+func NullString(s string) any {
 	if s == "" {
 		return nil
 	}
 	return s
 }
 
-func nullTime(t *time.Time) any {
+func NullTime(t *time.Time) any {
 	if t == nil {
 		return nil
 	}
 	return t.UTC()
 }
 
-func nullInt(p *int64) any {
+func NullInt(p *int64) any {
 	if p == nil {
 		return nil
 	}
@@ -84,13 +84,13 @@ func productValues(p *catalog.Product, now time.Time) []any {
 		step = 1
 	}
 	return []any{
-		nullID(p.ParentID), p.Type, p.Name, p.Slug, nullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
-		p.ShortDescription, p.Description, nullInt(p.RegularPrice), nullInt(p.SalePrice), nullTime(p.SaleFrom), nullTime(p.SaleTo), nullInt(sortPrice(p, now)), p.SaleActive(now),
-		p.ManageStock, nullInt(p.StockQuantity), p.StockStatus, p.Backorders, nullInt(p.LowStockAmount),
+		NullID(p.ParentID), p.Type, p.Name, p.Slug, NullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
+		p.ShortDescription, p.Description, NullInt(p.RegularPrice), NullInt(p.SalePrice), NullTime(p.SaleFrom), NullTime(p.SaleTo), NullInt(sortPrice(p, now)), p.SaleActive(now),
+		p.ManageStock, NullInt(p.StockQuantity), p.StockStatus, p.Backorders, NullInt(p.LowStockAmount),
 		p.Weight, p.Length, p.Width, p.Height, p.MinQty, p.MaxQty, step, p.SoldIndividually,
-		p.Purchasable, p.Visible, p.Active, p.PreOrder, nullTime(p.PreOrderAt), p.PreOrderLabel,
+		p.Purchasable, p.Visible, p.Active, p.PreOrder, NullTime(p.PreOrderAt), p.PreOrderLabel,
 		p.MenuOrder, p.ExternalURL, p.ButtonText, p.TaxStatus, p.TaxClass,
-		p.AverageRating, p.ReviewCount, p.TotalSales, now, nullTime(p.PublishAt),
+		p.AverageRating, p.ReviewCount, p.TotalSales, now, NullTime(p.PublishAt),
 	}
 }
 
@@ -120,7 +120,7 @@ func (db *DB) SaveProduct(ctx context.Context, p *catalog.Product, variations []
 	if strings.TrimSpace(p.Name) == "" {
 		return false, errors.New("product has no name")
 	}
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		created, err = db.saveProduct(ctx, tx, p, variations)
 		return err
@@ -146,7 +146,7 @@ func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
 			return errors.New("product has no name")
 		}
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for i, it := range items {
 			if _, err := db.saveProduct(ctx, tx, it.Product, it.Variations); err != nil {
 				return fmt.Errorf("product %d (%s): %w", i+1, it.Product.Name, err)
@@ -182,7 +182,7 @@ func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, 
 // entry and appends to the change log; the admin's creates and edits come
 // here directly, without the import's matching by SKU and slug.
 func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
-	now := db.now()
+	now := db.Now()
 	p.ParentID = 0
 	defaults(p)
 	if p.Slug == "" && p.ID != 0 {
@@ -238,7 +238,7 @@ func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 	if changed {
 		kind = "product_listed"
 	}
-	return created, db.recordChange(ctx, tx, p.ID, kind)
+	return created, db.RecordChange(ctx, tx, p.ID, kind)
 }
 
 // changeKind tells whether an update can change which listings show the
@@ -349,7 +349,7 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 			created = now
 		}
 		args := append([]any{created.UTC()}, vals...)
-		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + placeholders(len(cols)) + `) RETURNING id`
+		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + Placeholders(len(cols)) + `) RETURNING id`
 		if err := tx.GetContext(ctx, &p.ID, tx.Rebind(q), args...); err != nil {
 			if uniqueViolation(err) {
 				return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
@@ -415,7 +415,7 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 		}
 	}
 	if len(gone) > 0 {
-		in, args := inClause(gone)
+		in, args := InClause(gone)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM product_categories WHERE product_id = ? AND category_id IN `+in), append([]any{p.ID}, args...)...); err != nil {
 			return fmt.Errorf("unlink categories: %w", err)
 		}
@@ -431,7 +431,7 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 	return nil
 }
 
-func placeholders(n int) string {
+func Placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
@@ -456,7 +456,7 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 	}
 	for i, a := range p.Attributes {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_attributes (product_id, position, attribute_id, name, visible, variation) VALUES (?, ?, ?, ?, ?, ?)`),
-			p.ID, i, nullID(a.AttributeID), a.Name, a.Visible, a.Variation); err != nil {
+			p.ID, i, NullID(a.AttributeID), a.Name, a.Visible, a.Variation); err != nil {
 			return fmt.Errorf("attribute %q: %w", a.Name, err)
 		}
 		for j, v := range a.Values {
@@ -465,7 +465,7 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 				value = v.Slug
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_attribute_values (product_id, position, value_pos, term_id, value) VALUES (?, ?, ?, ?, ?)`),
-				p.ID, i, j, nullID(v.TermID), value); err != nil {
+				p.ID, i, j, NullID(v.TermID), value); err != nil {
 				return fmt.Errorf("attribute %q value %q: %w", a.Name, value, err)
 			}
 		}
@@ -681,8 +681,8 @@ func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) err
 	return err
 }
 
-func (db *DB) recordChange(ctx context.Context, tx *sqlx.Tx, productID int64, kind string) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO catalog_changes (product_id, kind, at) VALUES (?, ?, ?)`), productID, kind, db.now())
+func (db *DB) RecordChange(ctx context.Context, tx *sqlx.Tx, productID int64, kind string) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO catalog_changes (product_id, kind, at) VALUES (?, ?, ?)`), productID, kind, db.Now())
 	return err
 }
 
@@ -690,7 +690,7 @@ func (db *DB) recordChange(ctx context.Context, tx *sqlx.Tx, productID int64, ki
 func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int, error) {
 	var id int64
 	created := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		id, created = 0, 0
 		for _, name := range path {
 			name = strings.TrimSpace(name)
@@ -715,14 +715,14 @@ func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int
 			if err != nil {
 				return err
 			}
-			if err := tx.GetContext(ctx, &found, tx.Rebind(`INSERT INTO categories (parent_id, name, slug) VALUES (?, ?, ?) RETURNING id`), nullID(id), name, slug); err != nil {
+			if err := tx.GetContext(ctx, &found, tx.Rebind(`INSERT INTO categories (parent_id, name, slug) VALUES (?, ?, ?) RETURNING id`), NullID(id), name, slug); err != nil {
 				return fmt.Errorf("create category %q: %w", name, err)
 			}
 			id = found
 			created++
 		}
 		if created > 0 {
-			return db.recordChange(ctx, tx, 0, "taxonomy")
+			return db.RecordChange(ctx, tx, 0, "taxonomy")
 		}
 		return nil
 	})
@@ -750,12 +750,12 @@ func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug strin
 // SetCategoryDetails updates a category's description, order and image
 // (seeding and admin).
 func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET description = ?, menu_order = ?, image_id = ? WHERE id = ?`),
-			richtext.Sanitize(description), menuOrder, nullID(imageID), id); err != nil {
+			richtext.Sanitize(description), menuOrder, NullID(imageID), id); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
@@ -766,7 +766,7 @@ func (db *DB) EnsureTag(ctx context.Context, name string) (int64, error) {
 		return 0, errors.New("empty tag name")
 	}
 	var id int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM tags WHERE name = ?`), name)
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -798,7 +798,7 @@ func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog
 	if a.OrderBy == "" {
 		a.OrderBy = "menu_order"
 	}
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var existing struct {
 			ID   int64  `db:"id"`
 			Name string `db:"name"`
@@ -820,7 +820,7 @@ func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog
 			a.Name, a.Slug, a.Type, a.OrderBy, a.HasArchives); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 	return a, err
 }
@@ -836,7 +836,7 @@ func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrT
 	if t.Name == "" {
 		t.Name = t.Slug
 	}
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var id int64
 		err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM attribute_terms WHERE attribute_id = ? AND slug = ?`), t.AttributeID, t.Slug)
 		if err == nil {
@@ -860,11 +860,11 @@ func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrT
 
 // SaveImage implements catalog.Writer.
 func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog.MediaFile) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, m := range media {
 			q := `INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT (path) DO UPDATE SET content_type = excluded.content_type, data = excluded.data`
-			if _, err := tx.ExecContext(ctx, tx.Rebind(q), m.Path, m.ContentType, m.Data, db.now()); err != nil {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(q), m.Path, m.ContentType, m.Data, db.Now()); err != nil {
 				return fmt.Errorf("store media %s: %w", m.Path, err)
 			}
 		}
@@ -882,10 +882,10 @@ func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 	if r.Rating < 1 || r.Rating > 5 {
 		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		created := r.CreatedAt
 		if created.IsZero() {
-			created = db.now()
+			created = db.Now()
 		}
 		status := review.StatusHold
 		if r.Approved {
@@ -907,7 +907,7 @@ func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
 // ProductIDBySKU implements catalog.Writer.
 func (db *DB) ProductIDBySKU(ctx context.Context, sku string) (int64, error) {
 	var id int64
-	err := db.read.GetContext(ctx, &id, db.read.Rebind(`SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`), sku)
+	err := db.Read.GetContext(ctx, &id, db.Read.Rebind(`SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`), sku)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, catalog.ErrNotFound
 	}

@@ -24,7 +24,7 @@ func (db *DB) ChangesIn(ctx context.Context, ids []int64) ([]Change, error) {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, err
 	}
 	out := make([]Change, len(rows))

@@ -8,7 +8,7 @@ import (
 
 // Pools gives the counting tests the store's pools, to send statements
 // whose number they know.
-func (db *DB) Pools() (read, write *sqlx.DB) { return db.read, db.write }
+func (db *DB) Pools() (read, write *sqlx.DB) { return db.Read, db.Write }
 
 // UniqueViolation exposes the engine error check, to show errors cross the
 // counting wrapper unchanged.
@@ -26,10 +26,10 @@ func (db *DB) CountsStatements(ctx context.Context) (read, write bool, err error
 		err = conn.Raw(func(dc any) error { _, counted = underHealth(dc).(*countConn); return nil })
 		return counted, err
 	}
-	if read, err = check(db.read); err != nil {
+	if read, err = check(db.Read); err != nil {
 		return
 	}
-	write, err = check(db.write)
+	write, err = check(db.Write)
 	return
 }
 

@@ -83,7 +83,7 @@ func expiresArg(t *time.Time) any {
 // CreateCoupon implements coupon.Store.
 func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error) {
 	var id int64
-	err := db.write.GetContext(ctx, &id, db.write.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
+	err := db.Write.GetContext(ctx, &id, db.Write.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
 			minimum_amount, usage_limit, usage_limit_per_user, individual_use, product_ids, excluded_product_ids, product_categories,
 			excluded_product_categories, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
@@ -99,7 +99,7 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error)
 // UpdateCoupon implements coupon.Store: every field but the usage count,
 // which only orders change.
 func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
 			date_expires = ?, minimum_amount = ?, usage_limit = ?, usage_limit_per_user = ?, individual_use = ?, product_ids = ?,
 			excluded_product_ids = ?, product_categories = ?, excluded_product_categories = ?, updated_at = ?
 		WHERE id = ?`),
@@ -120,7 +120,7 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 
 // DeleteCoupon implements coupon.Store (orders keep their copy).
 func (db *DB) DeleteCoupon(ctx context.Context, id int64) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (db *DB) CouponByCode(ctx context.Context, code string) (*coupon.Coupon, er
 
 func (db *DB) couponWhere(ctx context.Context, where string, arg any) (*coupon.Coupon, error) {
 	var r couponRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+couponCols+` FROM coupons WHERE `+where), arg)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons WHERE `+where), arg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, coupon.ErrNotFound
 	}
@@ -161,11 +161,11 @@ func (db *DB) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, i
 		where, args = ` WHERE code LIKE ? ESCAPE '\'`, append(args, like)
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM coupons`+where), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM coupons`+where), args...); err != nil {
 		return nil, 0, err
 	}
 	var rows []couponRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+couponCols+` FROM coupons`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`),
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`),
 		append(args, f.Limit, f.Offset)...); err != nil {
 		return nil, 0, err
 	}
@@ -182,7 +182,7 @@ func (db *DB) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, i
 
 // CouponUses implements checkout.CouponStore.
 func (db *DB) CouponUses(ctx context.Context, couponID, customerID int64, email string) (int64, error) {
-	return couponUses(ctx, db.read, couponID, customerID, email)
+	return couponUses(ctx, db.Read, couponID, customerID, email)
 }
 
 // queryer is a pool or a transaction.

@@ -44,9 +44,9 @@ const (
 // WAL lets run beside the writer. On PostgreSQL both are the same pool.
 type DB struct {
 	Engine string
-	read   *sqlx.DB
-	write  *sqlx.DB
-	log    *slog.Logger
+	Read   *sqlx.DB
+	Write  *sqlx.DB
+	Log    *slog.Logger
 	now    func() time.Time
 
 	stmts  stmtCache // prepared statements, by pool and SQL text (stmt.go)
@@ -66,7 +66,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	db := &DB{log: log, now: func() time.Time { return time.Now().UTC() }}
+	db := &DB{Log: log, now: func() time.Time { return time.Now().UTC() }}
 	db.health.faults = f
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
@@ -79,7 +79,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 		pool.SetMaxOpenConns(n)
 		pool.SetMaxIdleConns(n)
 		pool.SetConnMaxIdleTime(5 * time.Minute)
-		db.read, db.write = pool, pool
+		db.Read, db.Write = pool, pool
 	default:
 		db.Engine = SQLite
 		path := strings.TrimPrefix(dsn, "sqlite:")
@@ -92,17 +92,17 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 			}
 		}
 		var err error
-		if db.write, err = openSQLite(path, true, c, &db.health); err != nil {
+		if db.Write, err = openSQLite(path, true, c, &db.health); err != nil {
 			return nil, err
 		}
-		if db.read, err = openSQLite(path, false, c, &db.health); err != nil {
-			db.write.Close()
+		if db.Read, err = openSQLite(path, false, c, &db.health); err != nil {
+			db.Write.Close()
 			return nil, err
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := db.write.PingContext(ctx); err != nil {
+	if err := db.Write.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to %s store: %w", db.Engine, err)
 	}
@@ -166,8 +166,8 @@ func (db *DB) SetPool(maxOpen, maxIdle int) error {
 	if maxIdle == 0 || maxIdle > maxOpen {
 		maxIdle = maxOpen
 	}
-	db.write.SetMaxOpenConns(maxOpen)
-	db.write.SetMaxIdleConns(maxIdle)
+	db.Write.SetMaxOpenConns(maxOpen)
+	db.Write.SetMaxIdleConns(maxIdle)
 	return nil
 }
 
@@ -176,11 +176,11 @@ func (db *DB) Close() error {
 	db.carts.close()
 	var errs []error
 	errs = append(errs, db.stmts.close())
-	if db.write != nil {
-		errs = append(errs, db.write.Close())
+	if db.Write != nil {
+		errs = append(errs, db.Write.Close())
 	}
-	if db.read != nil && db.read != db.write {
-		errs = append(errs, db.read.Close())
+	if db.Read != nil && db.Read != db.Write {
+		errs = append(errs, db.Read.Close())
 	}
 	return errors.Join(errs...)
 }
@@ -193,7 +193,7 @@ func (db *DB) SetClock(now func() time.Time) { db.now = now }
 func (db *DB) Now() time.Time { return db.now() }
 
 // Stats reports the read and write pools' statistics (for /metrics).
-func (db *DB) Stats() (read, write sql.DBStats) { return db.read.Stats(), db.write.Stats() }
+func (db *DB) Stats() (read, write sql.DBStats) { return db.Read.Stats(), db.Write.Stats() }
 
 func (db *DB) provider() (*goose.Provider, error) {
 	dir, err := fs.Sub(migrations, "migrations/"+db.Engine)
@@ -212,7 +212,7 @@ func (db *DB) provider() (*goose.Provider, error) {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	return goose.NewProvider(dialect, db.write.DB, dir, opts...)
+	return goose.NewProvider(dialect, db.Write.DB, dir, opts...)
 }
 
 // Migrate applies pending migrations. On SQLite the single writer
@@ -228,14 +228,14 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
 	for _, r := range res {
-		db.log.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
+		db.Log.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
 		if r.Source.Version == richTextVersion {
 			start := time.Now()
 			n, err := db.sanitizeStoredRichText(ctx)
 			if err != nil {
 				return err
 			}
-			db.log.Info("stored rich text sanitized", "changed", n, "duration", time.Since(start))
+			db.Log.Info("stored rich text sanitized", "changed", n, "duration", time.Since(start))
 		}
 	}
 	// The search index holds text folded in Go, so SQL cannot fill it:
@@ -251,7 +251,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		db.log.Info("search index built", "products", n, "duration", time.Since(start))
+		db.Log.Info("search index built", "products", n, "duration", time.Since(start))
 	}
 	return nil
 }
@@ -259,11 +259,11 @@ func (db *DB) Migrate(ctx context.Context) error {
 // Ready reports whether the store answers, takes writes after a write
 // failed for a full disk (health.go), and has every migration applied.
 func (db *DB) Ready(ctx context.Context) error {
-	if err := db.read.PingContext(ctx); err != nil {
+	if err := db.Read.PingContext(ctx); err != nil {
 		return err
 	}
-	if db.write != db.read {
-		if err := db.write.PingContext(ctx); err != nil {
+	if db.Write != db.Read {
+		if err := db.Write.PingContext(ctx); err != nil {
 			return err
 		}
 	}
@@ -289,7 +289,7 @@ func (db *DB) Ready(ctx context.Context) error {
 
 // tx runs fn in a write transaction, retrying a few times when SQLite or
 // PostgreSQL report a transient conflict (busy, serialization failure).
-func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		err = db.tryTx(ctx, fn)
@@ -302,7 +302,7 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 }
 
 func (db *DB) tryTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
-	tx, err := db.write.BeginTxx(ctx, nil)
+	tx, err := db.Write.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
 	}

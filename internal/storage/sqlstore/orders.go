@@ -70,7 +70,7 @@ func (db *DB) PlaceOrder(ctx context.Context, in PlaceOrderInput) (order *checko
 	}
 	var replayID int64
 	var sales []saleCount // counted after the commit (PostgreSQL; countSales)
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		order, replayID, sales = nil, 0, nil
 		if in.IdempotencyKey != "" {
 			res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO checkout_attempts (scope, idem_key, request_hash, order_id, status, created_at)
@@ -175,7 +175,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 			ids = append(ids, r.VariationID)
 		}
 	}
-	in1, args := inClause(ids)
+	in1, args := InClause(ids)
 	var prows []productRow
 	if err := tx.SelectContext(ctx, &prows, tx.Rebind(productSelect+` WHERE id IN `+in1), args...); err != nil {
 		return nil, nil, err
@@ -355,7 +355,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		o.Key, o.Status, o.Currency, o.CurrencyRate, o.BaseCurrency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
 		o.ShippingTotal, o.ShippingTax, o.DiscountTotal, o.DiscountTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState,
-		nullID(in.CustomerID)); err != nil {
+		NullID(in.CustomerID)); err != nil {
 		return nil, nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
@@ -390,7 +390,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		}
 	}
 	for _, c := range changes {
-		if err := db.recordChange(ctx, tx, c.id, c.kind); err != nil {
+		if err := db.RecordChange(ctx, tx, c.id, c.kind); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -442,14 +442,14 @@ func (db *DB) countSales(ctx context.Context, counts []saleCount) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit TO OFF`); err != nil {
 			return err
 		}
 		return countSalesTx(ctx, tx, counts)
 	})
 	if err != nil {
-		db.log.Warn("count sales", "err", err)
+		db.Log.Warn("count sales", "err", err)
 	}
 }
 
@@ -598,7 +598,7 @@ func (db *DB) orderWhere(ctx context.Context, where string, arg any) (*checkout.
 
 func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*checkout.Order, error) {
 	var rows []orderRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(orderSelect+` WHERE `+where), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(orderSelect+` WHERE `+where), args...); err != nil {
 		return nil, fmt.Errorf("load orders: %w", err)
 	}
 	out := make([]*checkout.Order, 0, len(rows))
@@ -635,7 +635,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, args2 := inClause(ids)
+	in, args2 := InClause(ids)
 	var lines []struct {
 		OrderID     int64  `db:"order_id"`
 		ProductID   int64  `db:"product_id"`
@@ -650,7 +650,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 		Total       int64  `db:"total"`
 		TotalTax    int64  `db:"total_tax"`
 	}
-	if err := db.read.SelectContext(ctx, &lines, db.read.Rebind(`SELECT order_id, product_id, variation_id, name, sku, attributes,
+	if err := db.Read.SelectContext(ctx, &lines, db.Read.Rebind(`SELECT order_id, product_id, variation_id, name, sku, attributes,
 		quantity, unit_price, subtotal, subtotal_tax, total, total_tax FROM order_lines WHERE order_id IN `+in+` ORDER BY order_id, position`), args2...); err != nil {
 		return nil, fmt.Errorf("load order lines: %w", err)
 	}
@@ -667,7 +667,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 		Key     string `db:"meta_key"`
 		Value   string `db:"value"`
 	}
-	if err := db.read.SelectContext(ctx, &meta, db.read.Rebind(`SELECT order_id, meta_key, value FROM order_meta WHERE order_id IN `+in), args2...); err != nil {
+	if err := db.Read.SelectContext(ctx, &meta, db.Read.Rebind(`SELECT order_id, meta_key, value FROM order_meta WHERE order_id IN `+in), args2...); err != nil {
 		return nil, fmt.Errorf("load order meta: %w", err)
 	}
 	for _, m := range meta {
@@ -680,7 +680,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 		Discount    int64  `db:"discount"`
 		DiscountTax int64  `db:"discount_tax"`
 	}
-	if err := db.read.SelectContext(ctx, &coupons, db.read.Rebind(`SELECT order_id, code, discount_type, discount, discount_tax
+	if err := db.Read.SelectContext(ctx, &coupons, db.Read.Rebind(`SELECT order_id, code, discount_type, discount, discount_tax
 		FROM order_coupons WHERE order_id IN `+in+` ORDER BY order_id, position`), args2...); err != nil {
 		return nil, fmt.Errorf("load order coupons: %w", err)
 	}
@@ -696,7 +696,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 // SetOrderStatus moves an order to a status the transition rules allow
 // (checkout.CanTransition); checkout.ErrTransition otherwise.
 func (db *DB) SetOrderStatus(ctx context.Context, id int64, to string, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var from string
 		err := tx.GetContext(ctx, &from, tx.Rebind(`SELECT status FROM orders WHERE id = ?`), id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -733,7 +733,7 @@ func (db *DB) SetPaymentState(ctx context.Context, id int64, from, to string, f 
 	if to == checkout.PayPaid || !checkout.CanMovePayment(from, to) {
 		return fmt.Errorf("%w: payment %s → %s", checkout.ErrTransition, from, to)
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET payment_state = ?,
 				provider_order_id = CASE WHEN ? = '' THEN provider_order_id ELSE ? END,
 				provider_request_id = CASE WHEN ? = '' THEN provider_request_id ELSE ? END,
@@ -766,9 +766,9 @@ func (db *DB) SetPaymentState(ctx context.Context, id int64, from, to string, f 
 // two order mails queued in the same transaction. It is idempotent: on an
 // order already paid it changes nothing and reports false.
 func (db *DB) MarkOrderPaid(ctx context.Context, id int64, captureID string, now time.Time) (changed bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		changed = false
-		in, statuses := inClause(checkout.PaidStatuses)
+		in, statuses := InClause(checkout.PaidStatuses)
 		args := []any{checkout.PayPaid, captureID, captureID, captureID, captureID, now.Unix()}
 		args = append(args, statuses...)
 		args = append(args, checkout.StatusProcessing, now.Unix(), id)
@@ -806,14 +806,14 @@ func (db *DB) OrdersInPaymentState(ctx context.Context, state string, olderThan 
 // was seen before (a duplicate delivery to ignore).
 func (db *DB) RecordWebhookEvent(ctx context.Context, eventID string) (isNew bool, err error) {
 	return db.execOne(ctx, `INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`,
-		eventID, db.now().Unix())
+		eventID, db.Now().Unix())
 }
 
 // execOne runs one write in a transaction of its own and reports whether
 // it changed exactly one row.
 func (db *DB) execOne(ctx context.Context, query string, args ...any) (bool, error) {
 	var one bool
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
 		if err != nil {
 			return err

@@ -31,13 +31,13 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 	var where []string
 	var args []any
 	if len(q.Statuses) > 0 {
-		in, a := inClause(q.Statuses)
+		in, a := InClause(q.Statuses)
 		where, args = append(where, "status IN "+in), append(args, a...)
 	} else {
 		where, args = append(where, "status <> ?"), append(args, checkout.StatusDraft)
 	}
 	if s := strings.TrimSpace(q.Search); s != "" {
-		like := "%" + likeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
+		like := "%" + LikeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
 		first, last := `json_extract(billing, '$.first_name')`, `json_extract(billing, '$.last_name')`
 		if db.Engine == Postgres {
 			first, last = `(billing::json->>'first_name')`, `(billing::json->>'last_name')`
@@ -54,7 +54,7 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 }
 
 // likeEscape escapes LIKE's wildcards (with ESCAPE '\').
-func likeEscape(s string) string {
+func LikeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
@@ -62,7 +62,7 @@ func likeEscape(s string) string {
 func (db *DB) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order, int, error) {
 	where, args := db.orderSearchWhere(q)
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM orders WHERE `+where), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM orders WHERE `+where), args...); err != nil {
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
 	limit := q.Limit
@@ -79,7 +79,7 @@ func (db *DB) OrderStatusCounts(ctx context.Context) (map[string]int, error) {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT status, COUNT(*) AS n FROM orders WHERE status <> ? GROUP BY status`),
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT status, COUNT(*) AS n FROM orders WHERE status <> ? GROUP BY status`),
 		checkout.StatusDraft); err != nil {
 		return nil, err
 	}
@@ -104,13 +104,13 @@ type noteRow struct {
 
 func (r noteRow) note() orders.Note {
 	return orders.Note{ID: r.ID, OrderID: r.OrderID, Note: r.Note, Customer: r.Customer, AddedBy: r.AddedBy.Int64, Author: r.Author,
-		Created: unixUTC(r.Created)}
+		Created: UnixUTC(r.Created)}
 }
 
 // OrderNotes lists an order's notes, newest first.
 func (db *DB) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, error) {
 	var rows []noteRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
 		FROM order_notes WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (db *DB) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, err
 // OrderNote is one note (the customer-note mail renders it).
 func (db *DB) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
 	var r noteRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
 		FROM order_notes WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return orders.Note{}, ErrOrderNotFound
@@ -135,7 +135,7 @@ func (db *DB) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
 // AddOrderNote records a note; a customer note queues its mail (kind
 // customer_note, ref the note id) in the same transaction.
 func (db *DB) AddOrderNote(ctx context.Context, n orders.Note) (orders.Note, error) {
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		n, err = addNoteTx(ctx, tx, n)
 		return err
@@ -147,7 +147,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 	n.Created = n.Created.UTC().Truncate(time.Second)
 	err := tx.GetContext(ctx, &n.ID, tx.Rebind(`INSERT INTO order_notes (order_id, note, customer_note, added_by, author, created_at)
 		SELECT id, ?, ?, ?, ?, ? FROM orders WHERE id = ? RETURNING id`),
-		n.Note, n.Customer, nullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
+		n.Note, n.Customer, NullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, ErrOrderNotFound
 	}
@@ -169,23 +169,23 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 // order id) and the mails of its customer notes (ref the note id), oldest
 // first.
 func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
-	in, args := inClause(orders.OrderMailKinds)
+	in, args := InClause(orders.OrderMailKinds)
 	args = append(append([]any{strconv.FormatInt(orderID, 10)}, args...), orders.MailCustomerNote, orderID)
 	var rows []outboxRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox
 		WHERE (ref = ? AND kind IN `+in+`) OR (kind = ? AND ref IN (SELECT CAST(id AS TEXT) FROM order_notes WHERE order_id = ?))
 		ORDER BY id`), args...); err != nil {
 		return nil, err
 	}
 	out := make([]orders.MailEntry, len(rows))
 	for i, r := range rows {
-		e := orders.MailEntry{ID: r.ID, Kind: r.Kind, Created: unixUTC(r.Created), Attempts: r.Attempts, LastError: r.LastError}
+		e := orders.MailEntry{ID: r.ID, Kind: r.Kind, Created: UnixUTC(r.Created), Attempts: r.Attempts, LastError: r.LastError}
 		if r.Sent.Valid {
-			t := unixUTC(r.Sent.Int64)
+			t := UnixUTC(r.Sent.Int64)
 			e.Sent = &t
 		}
 		if r.Failed.Valid {
-			t := unixUTC(r.Failed.Int64)
+			t := UnixUTC(r.Failed.Int64)
 			e.Failed = &t
 		}
 		out[i] = e
@@ -196,7 +196,7 @@ func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry
 // QueueOrderMail queues one more message of kind about an order (a
 // resend): its dedupe key is new each time.
 func (db *DB) QueueOrderMail(ctx context.Context, orderID int64, kind string, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var n int64
 		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE ref = ? AND kind = ?`), strconv.FormatInt(orderID, 10), kind); err != nil {
 			return err
@@ -214,7 +214,7 @@ func (db *DB) OrderRestocked(ctx context.Context, orderID int64) (map[int]int64,
 		Position  int   `db:"position"`
 		Restocked int64 `db:"restocked"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT position, restocked FROM order_lines WHERE order_id = ?`), orderID); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT position, restocked FROM order_lines WHERE order_id = ?`), orderID); err != nil {
 		return nil, err
 	}
 	out := map[int]int64{}
@@ -244,7 +244,7 @@ func lockOrderTx(ctx context.Context, tx *sqlx.Tx, id int64, now time.Time) (sta
 // (Restock). orders.ErrStale when the order is no longer in c.From.
 func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) error {
 	now := c.Now.UTC().Truncate(time.Second)
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		status, _, err := lockOrderTx(ctx, tx, c.OrderID, now)
 		if err != nil {
 			return err
@@ -308,9 +308,9 @@ type refundRow struct {
 func (r refundRow) refund() (orders.Refund, error) {
 	out := orders.Refund{ID: r.ID, OrderID: r.OrderID, Amount: r.Amount, Reason: r.Reason, Method: r.Method, Status: r.Status,
 		ProviderRefundID: r.ProviderRefundID, ProviderRequestID: r.ProviderRequestID, Restock: r.Restock, RefundedBy: r.RefundedBy.Int64,
-		Author: r.Author, Error: r.Error, Created: unixUTC(r.Created), Lines: []orders.RefundLine{}}
+		Author: r.Author, Error: r.Error, Created: UnixUTC(r.Created), Lines: []orders.RefundLine{}}
 	if r.Completed.Valid {
-		t := unixUTC(r.Completed.Int64)
+		t := UnixUTC(r.Completed.Int64)
 		out.Completed = &t
 	}
 	if err := json.Unmarshal([]byte(r.Lines), &out.Lines); err != nil {
@@ -322,7 +322,7 @@ func (r refundRow) refund() (orders.Refund, error) {
 // OrderRefunds lists an order's refunds, newest first.
 func (db *DB) OrderRefunds(ctx context.Context, orderID int64) ([]orders.Refund, error) {
 	var rows []refundRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
 		return nil, err
 	}
 	out := make([]orders.Refund, 0, len(rows))
@@ -352,7 +352,7 @@ func refundTx(ctx context.Context, tx *sqlx.Tx, where string, args ...any) (orde
 func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refund, error) {
 	now := in.Now.UTC().Truncate(time.Second)
 	var out orders.Refund
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		status, total, err := lockOrderTx(ctx, tx, in.OrderID, now)
 		if err != nil {
 			return err
@@ -389,7 +389,7 @@ func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refu
 		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO order_refunds (order_id, idem_key, request_hash, amount, reason, method, status,
 				lines, restock, refunded_by, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			in.OrderID, in.Key, in.RequestHash, in.Amount, in.Reason, in.Method, orders.RefundPending, string(lines), in.Restock,
-			nullID(in.By.ID), in.By.Name, now.Unix()); err != nil {
+			NullID(in.By.ID), in.By.Name, now.Unix()); err != nil {
 			return err
 		}
 		// The provider's idempotency key, stored before the provider is
@@ -412,7 +412,7 @@ func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refu
 func (db *DB) CompleteRefund(ctx context.Context, refundID int64, providerRefundID, note string, now time.Time) (orders.Refund, error) {
 	now = now.UTC().Truncate(time.Second)
 	var out orders.Refund
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var orderID int64
 		if err := tx.GetContext(ctx, &orderID, tx.Rebind(`SELECT order_id FROM order_refunds WHERE id = ?`), refundID); err != nil {
 			return err
@@ -483,7 +483,7 @@ func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, 
 func (db *DB) FailRefund(ctx context.Context, refundID int64, why string, now time.Time) (orders.Refund, error) {
 	now = now.UTC().Truncate(time.Second)
 	var out orders.Refund
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE order_refunds SET status = ?, error = ? WHERE id = ? AND status = ?`),
 			orders.RefundFailed, why, refundID, orders.RefundPending)
 		if err != nil {

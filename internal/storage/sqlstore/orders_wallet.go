@@ -38,7 +38,7 @@ func (db *DB) OpenWalletOrders(ctx context.Context, session, method string) ([]*
 // not being captured whose last change is at or before olderThan (buyers
 // who walked away), oldest first, at most 200.
 func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan time.Time) ([]*checkout.Order, error) {
-	in, args := inClause(openWalletStates)
+	in, args := InClause(openWalletStates)
 	args = append(args, method, checkout.StatusPending, olderThan.Unix())
 	return db.ordersWhere(ctx, `payment_state IN `+in+` AND payment_method = ? AND status = ? AND paid_at IS NULL AND updated_at <= ?
 		ORDER BY updated_at, id LIMIT 200`, args...)
@@ -49,7 +49,7 @@ func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan ti
 // units back in stock, in one transaction. It reports false, changing
 // nothing, when the order is in any other state.
 func (db *DB) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (cancelled bool, err error) {
-	in, args := inClause(openWalletStates)
+	in, args := InClause(openWalletStates)
 	args = append([]any{checkout.StatusPending}, args...)
 	return db.cancelOrderWhere(ctx, id, checkout.PayFailed, now, `status = ? AND payment_state IN `+in, args...)
 }
@@ -60,7 +60,7 @@ func (db *DB) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (c
 // cancellers (two instances) exactly one changes the row and restores the
 // stock; the others report false and change nothing.
 func (db *DB) cancelOrderWhere(ctx context.Context, id int64, payState string, now time.Time, where string, whereArgs ...any) (cancelled bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		cancelled = false
 		args := append([]any{checkout.StatusCancelled, payState, now.Unix(), id}, whereArgs...)
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
@@ -183,7 +183,7 @@ func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, wa
 			kind = "product" // back in stock: pages show it
 		}
 		if q > 0 || sold > 0 {
-			if err := db.recordChange(ctx, tx, id, kind); err != nil {
+			if err := db.RecordChange(ctx, tx, id, kind); err != nil {
 				return err
 			}
 		}
@@ -197,7 +197,7 @@ func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, wa
 // is told the order is received). Forward only: an order already paid,
 // cancelled or refunded is left alone (false).
 func (db *DB) HoldOrderForCapture(ctx context.Context, id int64, captureID string, now time.Time) (changed bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		changed = false
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, payment_state = ?,
 				capture_id = CASE WHEN ? = '' THEN capture_id ELSE ? END,
@@ -287,7 +287,7 @@ func (db *DB) ClearCart(ctx context.Context, session string) error {
 // ForgetWebhookEvent removes a recorded event id, so a delivery whose
 // handling failed is handled again when the provider retries it.
 func (db *DB) ForgetWebhookEvent(ctx context.Context, eventID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM webhook_events WHERE event_id = ?`), eventID)
 		return err
 	})

@@ -22,7 +22,7 @@ func (db *DB) ReviewTarget(ctx context.Context, productID int64) (*review.Target
 		Status  string         `db:"status"`
 		Allowed sql.NullString `db:"allowed"`
 	}
-	err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT p.id, p.name, p.type, p.status,
+	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT p.id, p.name, p.type, p.status,
 		(SELECT m.value FROM product_meta m WHERE m.product_id = p.id AND m.meta_key = '_reviews_allowed') AS allowed
 		FROM products p WHERE p.id = ?`), productID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -43,7 +43,7 @@ func (db *DB) ReviewerAccount(ctx context.Context, userID int64) (string, string
 		Name  string `db:"display_name"`
 		Email string `db:"email"`
 	}
-	if err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT display_name, email FROM users WHERE id = ?`), userID); err != nil {
+	if err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT display_name, email FROM users WHERE id = ?`), userID); err != nil {
 		return "", "", fmt.Errorf("reviewer account %d: %w", userID, err)
 	}
 	return row.Name, row.Email, nil
@@ -56,7 +56,7 @@ func (db *DB) Purchased(ctx context.Context, productID, userID int64, email stri
 		return false, nil
 	}
 	var n int
-	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM orders o
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM orders o
 		WHERE o.status IN (?, ?)
 		  AND ((o.customer_id IS NOT NULL AND o.customer_id = ?) OR (? <> '' AND lower(o.billing_email) = ?))
 		  AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ?)`),
@@ -104,7 +104,7 @@ func reviews(rows []reviewRow) []review.Review {
 
 // InsertReview implements review.Store.
 func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var user sql.NullInt64
 		if r.UserID != 0 {
 			user = sql.NullInt64{Int64: r.UserID, Valid: true}
@@ -129,7 +129,7 @@ func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
 // SetReviewStatus implements review.Store.
 func (db *DB) SetReviewStatus(ctx context.Context, id int64, status string) (*review.Review, error) {
 	var out review.Review
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE reviews SET status = ?, approved = ? WHERE id = ?`),
 			status, status == review.StatusApproved, id)
 		if err != nil {
@@ -171,7 +171,7 @@ func (db *DB) refreshRatings(ctx context.Context, tx *sqlx.Tx, productID int64) 
 		WHERE id = ?`), args...); err != nil {
 		return fmt.Errorf("refresh ratings: %w", err)
 	}
-	return db.recordChange(ctx, tx, productID, "product")
+	return db.RecordChange(ctx, tx, productID, "product")
 }
 
 // reviewOrder maps review.Query's orderby to columns (the id breaks ties).
@@ -215,7 +215,7 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 		return nil, 0, err
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(countQ), countArgs...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(countQ), countArgs...); err != nil {
 		return nil, 0, err
 	}
 	if total == 0 {
@@ -227,7 +227,7 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 		return nil, 0, err
 	}
 	var rows []reviewRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(listQ), listArgs...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(listQ), listArgs...); err != nil {
 		return nil, 0, err
 	}
 	return reviews(rows), total, nil
@@ -236,7 +236,7 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 // HeldReviews implements review.Store.
 func (db *DB) HeldReviews(ctx context.Context, productID, userID int64, email string) ([]review.Review, error) {
 	var rows []reviewRow
-	err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+reviewColumns+`
+	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+reviewColumns+`
 		FROM reviews r JOIN products p ON p.id = r.product_id
 		WHERE r.product_id = ? AND r.status = ?
 		  AND ((r.user_id IS NOT NULL AND r.user_id = ?) OR (? <> '' AND lower(r.email) = ?))
@@ -250,7 +250,7 @@ func (db *DB) HeldReviews(ctx context.Context, productID, userID int64, email st
 // RatingHistogram implements review.Store.
 func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Histogram, error) {
 	var h review.Histogram
-	err := db.read.QueryRowContext(ctx, db.read.Rebind(`SELECT rating_1, rating_2, rating_3, rating_4, rating_5 FROM products WHERE id = ?`), productID).
+	err := db.Read.QueryRowContext(ctx, db.Read.Rebind(`SELECT rating_1, rating_2, rating_3, rating_4, rating_5 FROM products WHERE id = ?`), productID).
 		Scan(&h[0], &h[1], &h[2], &h[3], &h[4])
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, review.ErrNotFound
@@ -261,7 +261,7 @@ func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Hist
 // ReviewByID implements review.Store.
 func (db *DB) ReviewByID(ctx context.Context, id int64) (*review.Review, error) {
 	var row reviewRow
-	err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
+	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, review.ErrReviewNotFound
 	}
@@ -302,7 +302,7 @@ func (db *DB) ModerationReviews(ctx context.Context, q review.AdminQuery) ([]rev
 		return nil, 0, err
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(countQ), countArgs...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(countQ), countArgs...); err != nil {
 		return nil, 0, fmt.Errorf("count reviews: %w", err)
 	}
 	if total == 0 {
@@ -314,7 +314,7 @@ func (db *DB) ModerationReviews(ctx context.Context, q review.AdminQuery) ([]rev
 		return nil, 0, err
 	}
 	var rows []reviewRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(listQ), listArgs...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(listQ), listArgs...); err != nil {
 		return nil, 0, fmt.Errorf("list reviews: %w", err)
 	}
 	return reviews(rows), total, nil
@@ -333,7 +333,7 @@ func (db *DB) ReviewCounts(ctx context.Context) (map[string]int, error) {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM reviews GROUP BY status`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM reviews GROUP BY status`); err != nil {
 		return nil, fmt.Errorf("count reviews: %w", err)
 	}
 	out := make(map[string]int, len(rows))
@@ -346,7 +346,7 @@ func (db *DB) ReviewCounts(ctx context.Context) (map[string]int, error) {
 // DeleteReview implements review.Store.
 func (db *DB) DeleteReview(ctx context.Context, id int64) (*review.Review, error) {
 	var out review.Review
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var row reviewRow
 		err := tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -378,7 +378,7 @@ func (db *DB) DeleteReview(ctx context.Context, id int64) (*review.Review, error
 // SetReviewReply implements review.Store.
 func (db *DB) SetReviewReply(ctx context.Context, id int64, r review.Reply) (*review.Review, error) {
 	var out review.Review
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var res sql.Result
 		var err error
 		if r.Text == "" {

@@ -123,13 +123,13 @@ func (db *DB) ReindexSearch(ctx context.Context) (int, error) {
 	n := 0
 	for {
 		var ids []int64
-		if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT id FROM products WHERE parent_id IS NULL AND id > ? ORDER BY id LIMIT 500`), last); err != nil {
+		if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM products WHERE parent_id IS NULL AND id > ? ORDER BY id LIMIT 500`), last); err != nil {
 			return n, err
 		}
 		if len(ids) == 0 {
 			return n, nil
 		}
-		err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 			for _, id := range ids {
 				if _, err := db.indexProduct(ctx, tx, id); err != nil {
 					return err
@@ -153,13 +153,13 @@ func (db *DB) searchIndexNeedsBuild(ctx context.Context) (bool, error) {
 	if db.Engine == Postgres {
 		q = `SELECT product_id FROM product_search LIMIT 1`
 	}
-	if err := db.read.SelectContext(ctx, &ids, q); err != nil {
+	if err := db.Read.SelectContext(ctx, &ids, q); err != nil {
 		return false, err
 	}
 	if len(ids) > 0 {
 		return false, nil
 	}
-	err := db.read.SelectContext(ctx, &ids, `SELECT id FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden' LIMIT 1`)
+	err := db.Read.SelectContext(ctx, &ids, `SELECT id FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden' LIMIT 1`)
 	return len(ids) > 0, err
 }
 
@@ -268,7 +268,7 @@ func (db *DB) searchCandidates(words []string, cats []int64, limit int) (string,
 	catCond := func(string) string { return "" }
 	var catArgs []any
 	if len(cats) > 0 {
-		in, a := inClause(cats)
+		in, a := InClause(cats)
 		catCond = func(col string) string {
 			return " AND " + col + " IN (SELECT product_id FROM product_categories WHERE category_id IN " + in + ")"
 		}
@@ -309,6 +309,6 @@ func (db *DB) Analyze(ctx context.Context) error {
 	if db.Engine != Postgres {
 		return nil
 	}
-	_, err := db.write.ExecContext(ctx, `ANALYZE`)
+	_, err := db.Write.ExecContext(ctx, `ANALYZE`)
 	return err
 }
