@@ -11,6 +11,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/mail"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Accounts (internal/account): users, sessions, reset links, two-factor
@@ -108,9 +109,9 @@ func (db *DB) CreateUser(ctx context.Context, u *account.User) (int64, error) {
 		}
 		return tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO users (email, username, display_name, role, password_hash, email_verified_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			u.Email, NullString(u.Username), u.DisplayName, u.Role, u.PasswordHash, verified, u.CreatedAt.Unix())
+			u.Email, sqlcore.NullString(u.Username), u.DisplayName, u.Role, u.PasswordHash, verified, u.CreatedAt.Unix())
 	})
-	if err != nil && uniqueViolation(err) {
+	if err != nil && sqlcore.UniqueViolation(err) {
 		if u2, _ := db.UserByEmail(ctx, u.Email); u2 != nil {
 			return 0, account.ErrEmailTaken
 		}
@@ -180,7 +181,7 @@ func (db *DB) Notice(ctx context.Context, id int64) (*account.Notice, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &account.Notice{ID: r.ID, UserID: r.UserID, Kind: r.Kind, Email: r.Email, NewEmail: r.NewEmail, CreatedAt: UnixUTC(r.Created)}, nil
+	return &account.Notice{ID: r.ID, UserID: r.UserID, Kind: r.Kind, Email: r.Email, NewEmail: r.NewEmail, CreatedAt: sqlcore.UnixUTC(r.Created)}, nil
 }
 
 // UpdatePasswordHash swaps the hash of the same password when it is still
@@ -230,7 +231,7 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *accou
 		}
 		return nil
 	})
-	if err != nil && uniqueViolation(err) {
+	if err != nil && sqlcore.UniqueViolation(err) {
 		return account.ErrEmailTaken
 	}
 	return err
@@ -403,7 +404,7 @@ func usedAt(n sql.NullInt64) time.Time {
 	if !n.Valid {
 		return time.Time{}
 	}
-	return UnixUTC(n.Int64)
+	return sqlcore.UnixUTC(n.Int64)
 }
 
 // Reset loads a lost-password link by hash.
@@ -412,7 +413,7 @@ func (db *DB) Reset(ctx context.Context, hash string) (*account.PasswordReset, e
 	if err != nil {
 		return nil, err
 	}
-	return &account.PasswordReset{TokenHash: r.Hash, UserID: r.UserID, CreatedAt: UnixUTC(r.Created), ExpiresAt: UnixUTC(r.Expires),
+	return &account.PasswordReset{TokenHash: r.Hash, UserID: r.UserID, CreatedAt: sqlcore.UnixUTC(r.Created), ExpiresAt: sqlcore.UnixUTC(r.Expires),
 		UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
 }
 
@@ -422,8 +423,8 @@ func (db *DB) EmailVerification(ctx context.Context, hash string) (*account.Emai
 	if err != nil {
 		return nil, err
 	}
-	return &account.EmailVerification{TokenHash: r.Hash, UserID: r.UserID, Email: r.Email, CreatedAt: UnixUTC(r.Created),
-		ExpiresAt: UnixUTC(r.Expires), UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
+	return &account.EmailVerification{TokenHash: r.Hash, UserID: r.UserID, Email: r.Email, CreatedAt: sqlcore.UnixUTC(r.Created),
+		ExpiresAt: sqlcore.UnixUTC(r.Expires), UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
 }
 
 // ConsumeReset uses a link once: the conditional UPDATE lets one of

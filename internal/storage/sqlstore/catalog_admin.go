@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/richtext"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The admin's catalogue writes (catalog.AdminStore). Like the import's,
@@ -57,7 +58,7 @@ func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catal
 		add("id IN (SELECT product_id FROM product_categories WHERE category_id = ?)", q.CategoryID)
 	}
 	if q.Search != "" {
-		like := "%" + LikeEscape(strings.ToLower(q.Search)) + "%"
+		like := "%" + sqlcore.LikeEscape(strings.ToLower(q.Search)) + "%"
 		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'
 			OR id IN (SELECT parent_id FROM products WHERE parent_id IS NOT NULL AND LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'))`, like, like, like)
 	}
@@ -127,7 +128,7 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 			return catalog.ErrStale
 		}
 		if len(deleteVariations) > 0 {
-			in, args := InClause(deleteVariations)
+			in, args := sqlcore.InClause(deleteVariations)
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ? AND id IN `+in), append([]any{p.ID}, args...)...); err != nil {
 				return err
 			}
@@ -154,7 +155,7 @@ func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, 
 		n = 0
 		for _, id := range ids {
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
-				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, NullTime(publishAt), db.Now(), id, status)
+				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, sqlcore.NullTime(publishAt), db.Now(), id, status)
 			if err != nil {
 				return err
 			}
@@ -342,10 +343,10 @@ func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
 		var err error
 		if c.ID == 0 {
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
-				NullID(c.ParentID), c.Name, c.Slug, desc, NullID(c.ImageID), c.MenuOrder)
+				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder)
 		} else {
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ?, name = ?, slug = ?, description = ?, image_id = ?, menu_order = ? WHERE id = ?`),
-				NullID(c.ParentID), c.Name, c.Slug, desc, NullID(c.ImageID), c.MenuOrder, c.ID)
+				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder, c.ID)
 		}
 		if err != nil {
 			return fmt.Errorf("save category: %w", err)
@@ -366,7 +367,7 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), NullID(parent.Int64), id); err != nil {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), sqlcore.NullID(parent.Int64), id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM categories WHERE id = ?`), id); err != nil {
@@ -472,7 +473,7 @@ func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.I
 	if search == "" {
 		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
 	} else {
-		like := "%" + LikeEscape(strings.ToLower(search)) + "%"
+		like := "%" + sqlcore.LikeEscape(strings.ToLower(search)) + "%"
 		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 var _ catalog.Store = (*DB)(nil)
@@ -165,17 +166,8 @@ func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, arg
 	return out, nil
 }
 
-// inClause writes "(?, ?, …)" and the args for a list of ids.
-func InClause[T any](vals []T) (string, []any) {
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		args[i] = v
-	}
-	return "(" + Placeholders(len(vals)) + ")", args
-}
-
 func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
-	in, args := InClause(ids)
+	in, args := sqlcore.InClause(ids)
 	if rel&relImages != 0 {
 		if err := db.loadImages(ctx, in, args, byID); err != nil {
 			return err
@@ -399,7 +391,7 @@ func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, er
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	in, args := InClause(ids)
+	in, args := sqlcore.InClause(ids)
 	ps, err := db.loadProducts(ctx, productSelect+` WHERE id IN `+in, args...)
 	if err != nil {
 		return nil, err
@@ -428,7 +420,7 @@ func (db *DB) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]
 	if len(parentIDs) == 0 {
 		return out, nil
 	}
-	in, args := InClause(parentIDs)
+	in, args := sqlcore.InClause(parentIDs)
 	vs, err := db.loadProductsWith(ctx, relVariation, productSelect+` WHERE parent_id IN `+in+` ORDER BY parent_id, menu_order, id`, args...)
 	if err != nil {
 		return nil, err
@@ -498,7 +490,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	var catFrom string
 	var catArgs []any
 	if len(cats) > 0 {
-		in, a := InClause(cats)
+		in, a := sqlcore.InClause(cats)
 		small := false
 		if strings.TrimSpace(q.Search) == "" {
 			var err error
@@ -522,7 +514,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	}
 	if len(q.TagIDs) > 0 {
 		ids := slices.Compact(slices.Sorted(slices.Values(q.TagIDs)))
-		in, a := InClause(ids)
+		in, a := sqlcore.InClause(ids)
 		switch q.TagOperator {
 		case "not_in":
 			add("id NOT IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
@@ -555,15 +547,15 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
 	}
 	if len(q.Include) > 0 {
-		in, a := InClause(q.Include)
+		in, a := sqlcore.InClause(q.Include)
 		add("id IN "+in, a...)
 	}
 	if len(q.Exclude) > 0 {
-		in, a := InClause(q.Exclude)
+		in, a := sqlcore.InClause(q.Exclude)
 		add("id NOT IN "+in, a...)
 	}
 	if len(q.SKUs) > 0 {
-		in, a := InClause(q.SKUs)
+		in, a := sqlcore.InClause(q.SKUs)
 		add("sku IN "+in+" AND sku IS NOT NULL AND sku <> ''", a...) // uses the partial SKU index
 	}
 	if q.Slug != "" {
@@ -584,7 +576,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		add("sort_price <= ?", *q.MaxPrice)
 	}
 	if len(q.StockStatus) > 0 {
-		in, a := InClause(q.StockStatus)
+		in, a := sqlcore.InClause(q.StockStatus)
 		add("stock_status IN "+in, a...)
 	}
 	if catFrom != "" {
@@ -911,7 +903,7 @@ func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.Att
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, args := InClause(ids)
+	in, args := sqlcore.InClause(ids)
 	ts, err := db.terms(ctx, ` WHERE t.id IN `+in, args...)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/review"
 	"vitrine/internal/richtext"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 var _ catalog.Writer = (*DB)(nil)
@@ -39,34 +40,6 @@ var productColumns = []string{
 // (orders then move it from there).
 var shopComputed = map[string]bool{"total_sales": true, "average_rating": true, "review_count": true}
 
-func NullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-func NullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-func NullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.UTC()
-}
-
-func NullInt(p *int64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
 // sortPrice is the price listings sort and filter by: the price a shopper
 // pays at now (the sale price while a sale applies, else the regular
 // price). A scheduled sale's start and end move it through the schedule
@@ -84,13 +57,13 @@ func productValues(p *catalog.Product, now time.Time) []any {
 		step = 1
 	}
 	return []any{
-		NullID(p.ParentID), p.Type, p.Name, p.Slug, NullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
-		p.ShortDescription, p.Description, NullInt(p.RegularPrice), NullInt(p.SalePrice), NullTime(p.SaleFrom), NullTime(p.SaleTo), NullInt(sortPrice(p, now)), p.SaleActive(now),
-		p.ManageStock, NullInt(p.StockQuantity), p.StockStatus, p.Backorders, NullInt(p.LowStockAmount),
+		sqlcore.NullID(p.ParentID), p.Type, p.Name, p.Slug, sqlcore.NullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
+		p.ShortDescription, p.Description, sqlcore.NullInt(p.RegularPrice), sqlcore.NullInt(p.SalePrice), sqlcore.NullTime(p.SaleFrom), sqlcore.NullTime(p.SaleTo), sqlcore.NullInt(sortPrice(p, now)), p.SaleActive(now),
+		p.ManageStock, sqlcore.NullInt(p.StockQuantity), p.StockStatus, p.Backorders, sqlcore.NullInt(p.LowStockAmount),
 		p.Weight, p.Length, p.Width, p.Height, p.MinQty, p.MaxQty, step, p.SoldIndividually,
-		p.Purchasable, p.Visible, p.Active, p.PreOrder, NullTime(p.PreOrderAt), p.PreOrderLabel,
+		p.Purchasable, p.Visible, p.Active, p.PreOrder, sqlcore.NullTime(p.PreOrderAt), p.PreOrderLabel,
 		p.MenuOrder, p.ExternalURL, p.ButtonText, p.TaxStatus, p.TaxClass,
-		p.AverageRating, p.ReviewCount, p.TotalSales, now, NullTime(p.PublishAt),
+		p.AverageRating, p.ReviewCount, p.TotalSales, now, sqlcore.NullTime(p.PublishAt),
 	}
 }
 
@@ -349,9 +322,9 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 			created = now
 		}
 		args := append([]any{created.UTC()}, vals...)
-		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + Placeholders(len(cols)) + `) RETURNING id`
+		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + sqlcore.Placeholders(len(cols)) + `) RETURNING id`
 		if err := tx.GetContext(ctx, &p.ID, tx.Rebind(q), args...); err != nil {
-			if uniqueViolation(err) {
+			if sqlcore.UniqueViolation(err) {
 				return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 			}
 			return fmt.Errorf("insert product: %w", err)
@@ -380,7 +353,7 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 	set = append(set, "version = version + 1")
 	q := `UPDATE products SET ` + strings.Join(set, ", ") + ` WHERE id = ?`
 	if _, err := tx.ExecContext(ctx, tx.Rebind(q), append(args, p.ID)...); err != nil {
-		if uniqueViolation(err) {
+		if sqlcore.UniqueViolation(err) {
 			return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 		}
 		return fmt.Errorf("update product %d: %w", p.ID, err)
@@ -415,7 +388,7 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 		}
 	}
 	if len(gone) > 0 {
-		in, args := InClause(gone)
+		in, args := sqlcore.InClause(gone)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM product_categories WHERE product_id = ? AND category_id IN `+in), append([]any{p.ID}, args...)...); err != nil {
 			return fmt.Errorf("unlink categories: %w", err)
 		}
@@ -429,10 +402,6 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 		}
 	}
 	return nil
-}
-
-func Placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // writeRelations replaces a product's images, terms, attributes, links and
@@ -456,7 +425,7 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 	}
 	for i, a := range p.Attributes {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_attributes (product_id, position, attribute_id, name, visible, variation) VALUES (?, ?, ?, ?, ?, ?)`),
-			p.ID, i, NullID(a.AttributeID), a.Name, a.Visible, a.Variation); err != nil {
+			p.ID, i, sqlcore.NullID(a.AttributeID), a.Name, a.Visible, a.Variation); err != nil {
 			return fmt.Errorf("attribute %q: %w", a.Name, err)
 		}
 		for j, v := range a.Values {
@@ -465,7 +434,7 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 				value = v.Slug
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_attribute_values (product_id, position, value_pos, term_id, value) VALUES (?, ?, ?, ?, ?)`),
-				p.ID, i, j, NullID(v.TermID), value); err != nil {
+				p.ID, i, j, sqlcore.NullID(v.TermID), value); err != nil {
 				return fmt.Errorf("attribute %q value %q: %w", a.Name, value, err)
 			}
 		}
@@ -681,11 +650,6 @@ func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) err
 	return err
 }
 
-func (db *DB) RecordChange(ctx context.Context, tx *sqlx.Tx, productID int64, kind string) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO catalog_changes (product_id, kind, at) VALUES (?, ?, ?)`), productID, kind, db.Now())
-	return err
-}
-
 // EnsureCategoryPath implements catalog.Writer.
 func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int, error) {
 	var id int64
@@ -715,7 +679,7 @@ func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int
 			if err != nil {
 				return err
 			}
-			if err := tx.GetContext(ctx, &found, tx.Rebind(`INSERT INTO categories (parent_id, name, slug) VALUES (?, ?, ?) RETURNING id`), NullID(id), name, slug); err != nil {
+			if err := tx.GetContext(ctx, &found, tx.Rebind(`INSERT INTO categories (parent_id, name, slug) VALUES (?, ?, ?) RETURNING id`), sqlcore.NullID(id), name, slug); err != nil {
 				return fmt.Errorf("create category %q: %w", name, err)
 			}
 			id = found
@@ -752,7 +716,7 @@ func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug strin
 func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET description = ?, menu_order = ?, image_id = ? WHERE id = ?`),
-			richtext.Sanitize(description), menuOrder, NullID(imageID), id); err != nil {
+			richtext.Sanitize(description), menuOrder, sqlcore.NullID(imageID), id); err != nil {
 			return err
 		}
 		return db.RecordChange(ctx, tx, 0, "taxonomy")

@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/coupon"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Coupons (internal/coupon): the admin's writes and reads, the checkout's
@@ -90,7 +91,7 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error)
 		c.Code, c.Description, c.Type, c.Amount, expiresArg(c.Expires), c.MinimumAmount, c.UsageLimit, c.UsageLimitPerUser,
 		c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
 		c.Created.Unix(), c.Updated.Unix())
-	if err != nil && uniqueViolation(err) {
+	if err != nil && sqlcore.UniqueViolation(err) {
 		return 0, coupon.ErrCodeTaken
 	}
 	return id, err
@@ -107,7 +108,7 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 		c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
 		c.Updated.Unix(), c.ID)
 	if err != nil {
-		if uniqueViolation(err) {
+		if sqlcore.UniqueViolation(err) {
 			return coupon.ErrCodeTaken
 		}
 		return err

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Held stock (WooCommerce's "hold stock"): an order placed with an offline
@@ -21,7 +22,7 @@ func (db *DB) AwaitingPaymentOrders(ctx context.Context, methods []string, older
 	if len(methods) == 0 {
 		return nil, nil
 	}
-	in, args := InClause(methods)
+	in, args := sqlcore.InClause(methods)
 	args = append([]any{checkout.PayNone, checkout.StatusOnHold}, args...)
 	args = append(args, olderThan.Unix())
 	return db.ordersWhere(ctx, `payment_state = ? AND status = ? AND paid_at IS NULL AND payment_method IN `+in+`
@@ -37,7 +38,7 @@ func (db *DB) ReleaseHeldOrder(ctx context.Context, id int64, methods []string, 
 	if len(methods) == 0 {
 		return false, nil
 	}
-	in, args := InClause(methods)
+	in, args := sqlcore.InClause(methods)
 	args = append([]any{checkout.PayNone, checkout.StatusOnHold, olderThan.Unix()}, args...)
 	return db.cancelOrderWhere(ctx, id, checkout.PayNone, now,
 		`payment_state = ? AND status = ? AND updated_at <= ? AND payment_method IN `+in, args...)

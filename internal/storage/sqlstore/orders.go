@@ -18,6 +18,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Orders. PlaceOrder turns a session's cart into an order in ONE write
@@ -175,7 +176,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 			ids = append(ids, r.VariationID)
 		}
 	}
-	in1, args := InClause(ids)
+	in1, args := sqlcore.InClause(ids)
 	var prows []productRow
 	if err := tx.SelectContext(ctx, &prows, tx.Rebind(productSelect+` WHERE id IN `+in1), args...); err != nil {
 		return nil, nil, err
@@ -355,7 +356,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 		o.Key, o.Status, o.Currency, o.CurrencyRate, o.BaseCurrency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
 		o.ShippingTotal, o.ShippingTax, o.DiscountTotal, o.DiscountTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState,
-		NullID(in.CustomerID)); err != nil {
+		sqlcore.NullID(in.CustomerID)); err != nil {
 		return nil, nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
@@ -635,7 +636,7 @@ func (db *DB) ordersWhere(ctx context.Context, where string, args ...any) ([]*ch
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, args2 := InClause(ids)
+	in, args2 := sqlcore.InClause(ids)
 	var lines []struct {
 		OrderID     int64  `db:"order_id"`
 		ProductID   int64  `db:"product_id"`
@@ -768,7 +769,7 @@ func (db *DB) SetPaymentState(ctx context.Context, id int64, from, to string, f 
 func (db *DB) MarkOrderPaid(ctx context.Context, id int64, captureID string, now time.Time) (changed bool, err error) {
 	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		changed = false
-		in, statuses := InClause(checkout.PaidStatuses)
+		in, statuses := sqlcore.InClause(checkout.PaidStatuses)
 		args := []any{checkout.PayPaid, captureID, captureID, captureID, captureID, now.Unix()}
 		args = append(args, statuses...)
 		args = append(args, checkout.StatusProcessing, now.Unix(), id)

@@ -14,6 +14,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/orders"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Orders in the shop admin (orders.Store): the list, notes, refunds, the
@@ -31,13 +32,13 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 	var where []string
 	var args []any
 	if len(q.Statuses) > 0 {
-		in, a := InClause(q.Statuses)
+		in, a := sqlcore.InClause(q.Statuses)
 		where, args = append(where, "status IN "+in), append(args, a...)
 	} else {
 		where, args = append(where, "status <> ?"), append(args, checkout.StatusDraft)
 	}
 	if s := strings.TrimSpace(q.Search); s != "" {
-		like := "%" + LikeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
+		like := "%" + sqlcore.LikeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
 		first, last := `json_extract(billing, '$.first_name')`, `json_extract(billing, '$.last_name')`
 		if db.Engine == Postgres {
 			first, last = `(billing::json->>'first_name')`, `(billing::json->>'last_name')`
@@ -51,11 +52,6 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 		where, args = append(where, "("+cond+")"), append(args, a...)
 	}
 	return strings.Join(where, " AND "), args
-}
-
-// likeEscape escapes LIKE's wildcards (with ESCAPE '\').
-func LikeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // ListOrders answers a page of orders, newest first, and how many match.
@@ -104,7 +100,7 @@ type noteRow struct {
 
 func (r noteRow) note() orders.Note {
 	return orders.Note{ID: r.ID, OrderID: r.OrderID, Note: r.Note, Customer: r.Customer, AddedBy: r.AddedBy.Int64, Author: r.Author,
-		Created: UnixUTC(r.Created)}
+		Created: sqlcore.UnixUTC(r.Created)}
 }
 
 // OrderNotes lists an order's notes, newest first.
@@ -147,7 +143,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 	n.Created = n.Created.UTC().Truncate(time.Second)
 	err := tx.GetContext(ctx, &n.ID, tx.Rebind(`INSERT INTO order_notes (order_id, note, customer_note, added_by, author, created_at)
 		SELECT id, ?, ?, ?, ?, ? FROM orders WHERE id = ? RETURNING id`),
-		n.Note, n.Customer, NullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
+		n.Note, n.Customer, sqlcore.NullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, ErrOrderNotFound
 	}
@@ -169,7 +165,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 // order id) and the mails of its customer notes (ref the note id), oldest
 // first.
 func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
-	in, args := InClause(orders.OrderMailKinds)
+	in, args := sqlcore.InClause(orders.OrderMailKinds)
 	args = append(append([]any{strconv.FormatInt(orderID, 10)}, args...), orders.MailCustomerNote, orderID)
 	var rows []outboxRow
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox
@@ -179,13 +175,13 @@ func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry
 	}
 	out := make([]orders.MailEntry, len(rows))
 	for i, r := range rows {
-		e := orders.MailEntry{ID: r.ID, Kind: r.Kind, Created: UnixUTC(r.Created), Attempts: r.Attempts, LastError: r.LastError}
+		e := orders.MailEntry{ID: r.ID, Kind: r.Kind, Created: sqlcore.UnixUTC(r.Created), Attempts: r.Attempts, LastError: r.LastError}
 		if r.Sent.Valid {
-			t := UnixUTC(r.Sent.Int64)
+			t := sqlcore.UnixUTC(r.Sent.Int64)
 			e.Sent = &t
 		}
 		if r.Failed.Valid {
-			t := UnixUTC(r.Failed.Int64)
+			t := sqlcore.UnixUTC(r.Failed.Int64)
 			e.Failed = &t
 		}
 		out[i] = e
@@ -308,9 +304,9 @@ type refundRow struct {
 func (r refundRow) refund() (orders.Refund, error) {
 	out := orders.Refund{ID: r.ID, OrderID: r.OrderID, Amount: r.Amount, Reason: r.Reason, Method: r.Method, Status: r.Status,
 		ProviderRefundID: r.ProviderRefundID, ProviderRequestID: r.ProviderRequestID, Restock: r.Restock, RefundedBy: r.RefundedBy.Int64,
-		Author: r.Author, Error: r.Error, Created: UnixUTC(r.Created), Lines: []orders.RefundLine{}}
+		Author: r.Author, Error: r.Error, Created: sqlcore.UnixUTC(r.Created), Lines: []orders.RefundLine{}}
 	if r.Completed.Valid {
-		t := UnixUTC(r.Completed.Int64)
+		t := sqlcore.UnixUTC(r.Completed.Int64)
 		out.Completed = &t
 	}
 	if err := json.Unmarshal([]byte(r.Lines), &out.Lines); err != nil {
@@ -389,7 +385,7 @@ func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refu
 		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO order_refunds (order_id, idem_key, request_hash, amount, reason, method, status,
 				lines, restock, refunded_by, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			in.OrderID, in.Key, in.RequestHash, in.Amount, in.Reason, in.Method, orders.RefundPending, string(lines), in.Restock,
-			NullID(in.By.ID), in.By.Name, now.Unix()); err != nil {
+			sqlcore.NullID(in.By.ID), in.By.Name, now.Unix()); err != nil {
 			return err
 		}
 		// The provider's idempotency key, stored before the provider is

@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The wallet's order operations (the server's wallet*.go): orders placed for
@@ -38,7 +39,7 @@ func (db *DB) OpenWalletOrders(ctx context.Context, session, method string) ([]*
 // not being captured whose last change is at or before olderThan (buyers
 // who walked away), oldest first, at most 200.
 func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan time.Time) ([]*checkout.Order, error) {
-	in, args := InClause(openWalletStates)
+	in, args := sqlcore.InClause(openWalletStates)
 	args = append(args, method, checkout.StatusPending, olderThan.Unix())
 	return db.ordersWhere(ctx, `payment_state IN `+in+` AND payment_method = ? AND status = ? AND paid_at IS NULL AND updated_at <= ?
 		ORDER BY updated_at, id LIMIT 200`, args...)
@@ -49,7 +50,7 @@ func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan ti
 // units back in stock, in one transaction. It reports false, changing
 // nothing, when the order is in any other state.
 func (db *DB) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (cancelled bool, err error) {
-	in, args := InClause(openWalletStates)
+	in, args := sqlcore.InClause(openWalletStates)
 	args = append([]any{checkout.StatusPending}, args...)
 	return db.cancelOrderWhere(ctx, id, checkout.PayFailed, now, `status = ? AND payment_state IN `+in, args...)
 }

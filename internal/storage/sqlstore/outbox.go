@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/mail"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The mail outbox (mail.Store). Rows are recorded by EnqueueMailTx in the
@@ -58,17 +59,15 @@ type outboxRow struct {
 
 func (r outboxRow) queued() mail.Queued {
 	q := mail.Queued{ID: r.ID, DedupeKey: r.DedupeKey, Kind: r.Kind, Ref: r.Ref,
-		CreatedAt: UnixUTC(r.Created), NextAttemptAt: UnixUTC(r.Next), Attempts: r.Attempts, LastError: r.LastError}
+		CreatedAt: sqlcore.UnixUTC(r.Created), NextAttemptAt: sqlcore.UnixUTC(r.Next), Attempts: r.Attempts, LastError: r.LastError}
 	if r.Sent.Valid {
-		q.SentAt = UnixUTC(r.Sent.Int64)
+		q.SentAt = sqlcore.UnixUTC(r.Sent.Int64)
 	}
 	if r.Failed.Valid {
-		q.FailedAt = UnixUTC(r.Failed.Int64)
+		q.FailedAt = sqlcore.UnixUTC(r.Failed.Int64)
 	}
 	return q
 }
-
-func UnixUTC(s int64) time.Time { return time.Unix(s, 0).UTC() }
 
 // leaseEnd is now+lease in unix seconds, rounded up and at least one second
 // ahead, so a claimed row is never due again within the same second.

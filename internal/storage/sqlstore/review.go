@@ -11,6 +11,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/review"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // ReviewTarget implements review.Store.
@@ -113,7 +114,7 @@ func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
 			status, approved, verified, client_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			r.ProductID, r.Author, r.Email, user, r.Rating, r.Content, r.Status, r.Status == review.StatusApproved,
 			r.Verified, r.ClientIP, r.CreatedAt.UTC())
-		if uniqueViolation(err) {
+		if sqlcore.UniqueViolation(err) {
 			return review.ErrDuplicate
 		}
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // SearchCandidates caps how many index matches a search considers, per
@@ -268,7 +269,7 @@ func (db *DB) searchCandidates(words []string, cats []int64, limit int) (string,
 	catCond := func(string) string { return "" }
 	var catArgs []any
 	if len(cats) > 0 {
-		in, a := InClause(cats)
+		in, a := sqlcore.InClause(cats)
 		catCond = func(col string) string {
 			return " AND " + col + " IN (SELECT product_id FROM product_categories WHERE category_id IN " + in + ")"
 		}

@@ -1,11 +1,10 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
 	"database/sql/driver"
 	"errors"
 	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -348,13 +347,4 @@ func (f *Faults) at(p faultPoint) error {
 		return nil
 	}
 	return x.err
-}
-
-// OpenFaulty opens the store like Open with f injecting errors into its
-// connections. For tests; a server never opens one.
-func OpenFaulty(ctx context.Context, dsn string, log *slog.Logger, f *Faults) (*DB, error) {
-	if f == nil {
-		return nil, errors.New("open faulty store: no faults")
-	}
-	return open(ctx, dsn, log, nil, f)
 }

@@ -1,18 +1,10 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
 
 	"github.com/jmoiron/sqlx"
 )
-
-// Pools gives the counting tests the store's pools, to send statements
-// whose number they know.
-func (db *DB) Pools() (read, write *sqlx.DB) { return db.Read, db.Write }
-
-// UniqueViolation exposes the engine error check, to show errors cross the
-// counting wrapper unchanged.
-var UniqueViolation = uniqueViolation
 
 // CountsStatements reports whether the store's pools run on the counting
 // wrapper.

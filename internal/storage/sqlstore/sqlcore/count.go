@@ -1,11 +1,10 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
-	"log/slog"
 	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
@@ -67,15 +66,6 @@ func (c *Counter) statement(query string) {
 // Count returns what the counter has seen so far.
 func (c *Counter) Count() QueryCount {
 	return QueryCount{Statements: c.statements.Load(), Transactions: c.transactions.Load()}
-}
-
-// OpenCounted opens the store like Open, counting every statement it sends
-// in c. For tests and measurements; a server never opens one.
-func OpenCounted(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, error) {
-	if c == nil {
-		return nil, fmt.Errorf("open counted store: no counter")
-	}
-	return open(ctx, dsn, log, c, nil)
 }
 
 // openPool opens a database/sql pool on the registered driver name, with
