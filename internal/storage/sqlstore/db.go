@@ -19,11 +19,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"time"
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 
+	"vitrine/internal/storage/sqlstore/catalogstore"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
@@ -39,6 +39,7 @@ const (
 // DB is an open store: the connection core and every capability's methods.
 type DB struct {
 	*sqlcore.DB
+	catalogstore.Catalog
 
 	carts cartGroup // SQLite: concurrent cart writes share one commit (cart_group.go)
 }
@@ -72,7 +73,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 	if err != nil {
 		return nil, err
 	}
-	return &DB{DB: core}, nil
+	return &DB{DB: core, Catalog: catalogstore.Catalog{DB: core}}, nil
 }
 
 // Close closes both pools.
@@ -115,31 +116,11 @@ func (db *DB) Migrate(ctx context.Context) error {
 	}
 	for _, r := range res {
 		db.Log.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
-		if r.Source.Version == richTextVersion {
-			start := time.Now()
-			n, err := db.sanitizeStoredRichText(ctx)
-			if err != nil {
-				return err
-			}
-			db.Log.Info("stored rich text sanitized", "changed", n, "duration", time.Since(start))
-		}
-	}
-	// The search index holds text folded in Go, so SQL cannot fill it:
-	// index existing products once, when the index is empty but the store
-	// has published, not hidden products (right after the search migration).
-	need, err := db.searchIndexNeedsBuild(ctx)
-	if err != nil {
-		return fmt.Errorf("check search index: %w", err)
-	}
-	if need {
-		start := time.Now()
-		n, err := db.ReindexSearch(ctx)
-		if err != nil {
+		if err := db.MigrationApplied(ctx, r.Source.Version); err != nil {
 			return err
 		}
-		db.Log.Info("search index built", "products", n, "duration", time.Since(start))
 	}
-	return nil
+	return db.BuildSearchIndexIfEmpty(ctx)
 }
 
 // Ready reports whether the store answers, takes writes after a write

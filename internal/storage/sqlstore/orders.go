@@ -18,6 +18,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment"
+	"vitrine/internal/storage/sqlstore/catalogstore"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
@@ -176,15 +177,9 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 			ids = append(ids, r.VariationID)
 		}
 	}
-	in1, args := sqlcore.InClause(ids)
-	var prows []productRow
-	if err := tx.SelectContext(ctx, &prows, tx.Rebind(productSelect+` WHERE id IN `+in1), args...); err != nil {
+	byID, err := catalogstore.ProductsByIDTx(ctx, tx, ids)
+	if err != nil {
 		return nil, nil, err
-	}
-	byID := make(map[int64]*catalog.Product, len(prows))
-	for i := range prows {
-		p := prows[i].product()
-		byID[p.ID] = p
 	}
 
 	var outOfStock, partial, notPurchasable, tooMany []string

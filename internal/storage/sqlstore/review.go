@@ -9,6 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/review"
 	"vitrine/internal/storage/sqlstore/sqlcore"
@@ -420,4 +421,33 @@ func (db *DB) SetReviewReply(ctx context.Context, id int64, r review.Reply) (*re
 		return nil, err
 	}
 	return &out, nil
+}
+
+// SaveReview implements catalog.Writer (an upsert by product and email);
+// it also refreshes the product's average rating, review count and
+// histogram (refreshRatings).
+func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
+	if r.Rating < 1 || r.Rating > 5 {
+		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
+	}
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		created := r.CreatedAt
+		if created.IsZero() {
+			created = db.Now()
+		}
+		status := review.StatusHold
+		if r.Approved {
+			status = review.StatusApproved
+		}
+		// A product has one review per email (00016_reviews.sql): saving
+		// one again (a second seeding) updates it, as Writer's upserts do.
+		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (product_id, lower(email)) WHERE email <> '' DO UPDATE SET author = excluded.author, rating = excluded.rating,
+			content = excluded.content, verified = excluded.verified, approved = excluded.approved, status = excluded.status
+			RETURNING id`),
+			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, status, created.UTC()); err != nil {
+			return fmt.Errorf("insert review: %w", err)
+		}
+		return db.refreshRatings(ctx, tx, r.ProductID)
+	})
 }

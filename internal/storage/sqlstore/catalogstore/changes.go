@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // PostgreSQL ids are taken when a row is inserted, not when its
 // transaction commits, so a lower id can become visible after a higher one
 // was read. An id that never shows up was rolled back.
-func (db *DB) ChangesIn(ctx context.Context, ids []int64) ([]Change, error) {
+func (db *Catalog) ChangesIn(ctx context.Context, ids []int64) ([]Change, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // each is one transaction that appends to catalog_changes, so every
 // running server drops exactly the cached pages that show the product.
 
-var _ catalog.AdminStore = (*DB)(nil)
+var _ catalog.AdminStore = (*Catalog)(nil)
 
 var adminOrder = map[string]string{
 	"date":     "created_at %s, id %s",
@@ -34,7 +34,7 @@ var adminOrder = map[string]string{
 // AdminProducts implements catalog.AdminStore. Unlike the shop's search,
 // it finds unpublished products too (a plain substring match: the admin's
 // list is small next to the shop's traffic).
-func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catalog.Product, int, error) {
+func (db *Catalog) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catalog.Product, int, error) {
 	where := []string{"parent_id IS NULL"}
 	var args []any
 	add := func(cond string, a ...any) {
@@ -82,7 +82,7 @@ func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catal
 }
 
 // AdminStatusCounts implements catalog.AdminStore.
-func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
+func (db *Catalog) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 	var rows []struct {
 		Status string `db:"status"`
 		N      int    `db:"n"`
@@ -98,7 +98,7 @@ func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 }
 
 // CreateProduct implements catalog.AdminStore.
-func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) error {
+func (db *Catalog) CreateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) error {
 	p.ID = 0
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := db.storeProduct(ctx, tx, p, variations)
@@ -110,7 +110,7 @@ func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations 
 // transaction's first write, so of two edits based on one version only the
 // first gets through: on PostgreSQL the second waits for the row's lock
 // and then finds the version moved; on SQLite writes take turns.
-func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product, deleteVariations []int64, base int64) error {
+func (db *Catalog) UpdateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product, deleteVariations []int64, base int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET version = version WHERE id = ? AND parent_id IS NULL AND version = ?`), p.ID, base)
 		if err != nil {
@@ -149,7 +149,7 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 }
 
 // SetProductStatus implements catalog.AdminStore.
-func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
+func (db *Catalog) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
 	n := 0
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
@@ -176,7 +176,7 @@ func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, 
 }
 
 // DeleteProducts implements catalog.AdminStore.
-func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
+func (db *Catalog) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 	n := 0
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
@@ -205,7 +205,7 @@ func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 }
 
 // PublishDue implements catalog.AdminStore.
-func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
+func (db *Catalog) PublishDue(ctx context.Context, now time.Time) (int, error) {
 	var ids []int64
 	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM products WHERE status = 'future' AND publish_at <= ? AND parent_id IS NULL`), now.UTC()); err != nil {
 		return 0, err
@@ -248,7 +248,7 @@ const saleActiveSQL = `(sale_price IS NOT NULL AND (regular_price IS NULL OR sal
 // conditional UPDATE (the stored state still disagrees with now), so
 // instances that run the pass at the same time change each row once and
 // record each product's change once: the second finds nothing to do.
-func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
+func (db *Catalog) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 	now = now.UTC()
 	var sales, releases []int64
 	if err := db.Read.SelectContext(ctx, &sales, db.Read.Rebind(`SELECT id FROM products
@@ -337,7 +337,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 }
 
 // SaveCategory implements catalog.AdminStore.
-func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
+func (db *Catalog) SaveCategory(ctx context.Context, c *catalog.Category) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		desc := richtext.Sanitize(c.Description)
 		var err error
@@ -357,7 +357,7 @@ func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
 }
 
 // DeleteCategory implements catalog.AdminStore.
-func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
+func (db *Catalog) DeleteCategory(ctx context.Context, id int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var parent sql.NullInt64
 		err := tx.GetContext(ctx, &parent, tx.Rebind(`SELECT parent_id FROM categories WHERE id = ?`), id)
@@ -378,7 +378,7 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
 }
 
 // SaveTag implements catalog.AdminStore.
-func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
+func (db *Catalog) SaveTag(ctx context.Context, t *catalog.Tag) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if t.ID == 0 {
@@ -394,7 +394,7 @@ func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
 }
 
 // DeleteTag implements catalog.AdminStore.
-func (db *DB) DeleteTag(ctx context.Context, id int64) error {
+func (db *Catalog) DeleteTag(ctx context.Context, id int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var products []int64
 		if err := tx.SelectContext(ctx, &products, tx.Rebind(`SELECT product_id FROM product_tags WHERE tag_id = ?`), id); err != nil {
@@ -418,7 +418,7 @@ func (db *DB) DeleteTag(ctx context.Context, id int64) error {
 }
 
 // SetAttributeType implements catalog.AdminStore.
-func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) error {
+func (db *Catalog) SetAttributeType(ctx context.Context, id int64, swatch string) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET type = ? WHERE id = ?`), swatch, id)
 		if err != nil {
@@ -432,7 +432,7 @@ func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) err
 }
 
 // UpdateTerm implements catalog.AdminStore.
-func (db *DB) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
+func (db *Catalog) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET name = ?, color = ?, image_url = ?, menu_order = ? WHERE id = ? AND attribute_id = ?`),
 			t.Name, t.Color, t.ImageURL, t.MenuOrder, t.ID, t.AttributeID)
@@ -467,7 +467,7 @@ const imageSelect = `SELECT id, src, width, height, alt, caption, name, sizes FR
 
 // Images implements catalog.AdminStore. An upload whose sizes are not
 // made yet (pending, internal/media) is not offered, nor accepted.
-func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
+func (db *Catalog) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
 	var rows []imageRow
 	var err error
 	if search == "" {
@@ -487,16 +487,16 @@ func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.I
 }
 
 // ImageByID implements catalog.AdminStore.
-func (db *DB) ImageByID(ctx context.Context, id int64) (*catalog.Image, error) {
+func (db *Catalog) ImageByID(ctx context.Context, id int64) (*catalog.Image, error) {
 	return db.oneImage(ctx, ` WHERE id = ? AND pending = ?`, id)
 }
 
 // ImageBySrc implements catalog.AdminStore.
-func (db *DB) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error) {
+func (db *Catalog) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error) {
 	return db.oneImage(ctx, ` WHERE src = ? AND pending = ? ORDER BY id LIMIT 1`, src)
 }
 
-func (db *DB) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
+func (db *Catalog) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
 	var r imageRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(imageSelect+cond), arg, false)
 	if errors.Is(err, sql.ErrNoRows) {

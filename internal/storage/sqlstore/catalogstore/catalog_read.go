@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -13,9 +13,11 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore/sqlcore"
+
+	"github.com/jmoiron/sqlx"
 )
 
-var _ catalog.Store = (*DB)(nil)
+var _ catalog.Store = (*Catalog)(nil)
 
 type productRow struct {
 	ID                int64          `db:"id"`
@@ -140,11 +142,11 @@ const (
 
 // loadProducts runs a products query and loads every relation for the rows
 // in a fixed number of queries, whatever the row count.
-func (db *DB) loadProducts(ctx context.Context, q string, args ...any) ([]*catalog.Product, error) {
+func (db *Catalog) loadProducts(ctx context.Context, q string, args ...any) ([]*catalog.Product, error) {
 	return db.loadProductsWith(ctx, relAll, q, args...)
 }
 
-func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, args ...any) ([]*catalog.Product, error) {
+func (db *Catalog) loadProductsWith(ctx context.Context, rel relations, q string, args ...any) ([]*catalog.Product, error) {
 	var rows []productRow
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("load products: %w", err)
@@ -166,7 +168,7 @@ func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, arg
 	return out, nil
 }
 
-func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
 	in, args := sqlcore.InClause(ids)
 	if rel&relImages != 0 {
 		if err := db.loadImages(ctx, in, args, byID); err != nil {
@@ -199,7 +201,7 @@ func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byI
 	return nil
 }
 
-func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadImages(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 
 	var imgs []struct {
 		ProductID int64  `db:"product_id"`
@@ -224,7 +226,7 @@ func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[in
 	return nil
 }
 
-func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadTerms(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var terms []struct {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
@@ -251,7 +253,7 @@ func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int
 	return nil
 }
 
-func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadAttributes(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var attrs []struct {
 		ProductID   int64          `db:"product_id"`
 		Position    int            `db:"position"`
@@ -309,7 +311,7 @@ func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID ma
 	return nil
 }
 
-func (db *DB) loadVariationAttrs(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadVariationAttrs(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var vattrs []struct {
 		ID    int64  `db:"variation_id"`
 		Name  string `db:"name"`
@@ -324,7 +326,7 @@ func (db *DB) loadVariationAttrs(ctx context.Context, in string, args []any, byI
 	return nil
 }
 
-func (db *DB) loadLinks(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadLinks(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var links []struct {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
@@ -347,7 +349,7 @@ func (db *DB) loadLinks(ctx context.Context, in string, args []any, byID map[int
 	return nil
 }
 
-func (db *DB) loadMeta(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadMeta(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var meta []struct {
 		ProductID int64  `db:"product_id"`
 		Key       string `db:"meta_key"`
@@ -376,18 +378,35 @@ func one(ps []*catalog.Product, err error) (*catalog.Product, error) {
 	return ps[0], nil
 }
 
+// ProductsByIDTx reads the products with these ids in tx, by id, without
+// their relations (images, terms, …): what a write that prices an order or
+// moves stock needs, read under the write's own lock.
+func ProductsByIDTx(ctx context.Context, tx *sqlx.Tx, ids []int64) (map[int64]*catalog.Product, error) {
+	in, args := sqlcore.InClause(ids)
+	var rows []productRow
+	if err := tx.SelectContext(ctx, &rows, tx.Rebind(productSelect+` WHERE id IN `+in), args...); err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*catalog.Product, len(rows))
+	for i := range rows {
+		p := rows[i].product()
+		byID[p.ID] = p
+	}
+	return byID, nil
+}
+
 // Product implements catalog.Store.
-func (db *DB) Product(ctx context.Context, id int64) (*catalog.Product, error) {
+func (db *Catalog) Product(ctx context.Context, id int64) (*catalog.Product, error) {
 	return one(db.loadProducts(ctx, productSelect+` WHERE id = ?`, id))
 }
 
 // ProductBySlug implements catalog.Store.
-func (db *DB) ProductBySlug(ctx context.Context, slug string) (*catalog.Product, error) {
+func (db *Catalog) ProductBySlug(ctx context.Context, slug string) (*catalog.Product, error) {
 	return one(db.loadProducts(ctx, productSelect+` WHERE slug = ? AND parent_id IS NULL`, slug))
 }
 
 // Products implements catalog.Store.
-func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
+func (db *Catalog) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -410,12 +429,12 @@ func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, er
 }
 
 // Variations implements catalog.Store.
-func (db *DB) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
+func (db *Catalog) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
 	return db.loadProductsWith(ctx, relVariations, productSelect+` WHERE parent_id = ? ORDER BY menu_order, id`, parentID)
 }
 
 // VariationsOf implements catalog.Store.
-func (db *DB) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*catalog.Product, error) {
+func (db *Catalog) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*catalog.Product, error) {
 	out := map[int64][]*catalog.Product{}
 	if len(parentIDs) == 0 {
 		return out, nil
@@ -444,7 +463,7 @@ var orderColumns = map[string]string{
 }
 
 // QueryProducts implements catalog.Store.
-func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
+func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
 	where := []string{"parent_id IS NULL"}
 	var args []any
 	// plain stays true while the query is the whole shop listing (the
@@ -501,7 +520,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		switch {
 		case strings.TrimSpace(q.Search) != "":
 			add("id IN (SELECT product_id FROM product_categories WHERE category_id IN "+in+")", a...)
-		case small && db.Engine == Postgres:
+		case small && db.Engine == sqlcore.Postgres:
 			// The ids as an array: PostgreSQL looks them up by primary
 			// key (a join would hash every listed product).
 			add("id = ANY(ARRAY(SELECT product_id FROM product_categories WHERE category_id IN "+in+"))", a...)
@@ -541,7 +560,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		// walk every published product and probe the candidates (CROSS
 		// JOIN fixes SQLite's join order; PostgreSQL does not need it).
 		join := " CROSS JOIN "
-		if db.Engine == Postgres {
+		if db.Engine == sqlcore.Postgres {
 			join = " JOIN "
 		}
 		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
@@ -646,7 +665,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	}
 	page := max(q.Page, 1)
 	cond := countCond
-	if listed && !searching && catFrom == "" && len(q.Include) == 0 && len(q.SKUs) == 0 && q.Slug == "" && q.Featured == nil && db.Engine == SQLite {
+	if listed && !searching && catFrom == "" && len(q.Include) == 0 && len(q.SKUs) == 0 && q.Slug == "" && q.Featured == nil && db.Engine == sqlcore.SQLite {
 		if idx, ok := listedIndex[orderBy]; ok {
 			// SQLite's planner prefers products_list (equality on status
 			// and visibility) and sorts every listed product; the partial
@@ -657,7 +676,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		}
 	}
 	query := productColumnsSelect + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?"
-	if db.Engine == Postgres && !searching {
+	if db.Engine == sqlcore.Postgres && !searching {
 		// The page's ids first, from the index alone, then their rows:
 		// for a deep page PostgreSQL otherwise weighs fetching every
 		// skipped row against sorting the whole listing, and sorts (80 ms
@@ -693,7 +712,7 @@ var smallCategoryRows = 2000
 
 // smallCategory tells whether the categories in (in, args) hold fewer than
 // smallCategoryRows product links, reading at most that many index entries.
-func (db *DB) smallCategory(ctx context.Context, in string, args []any) (bool, error) {
+func (db *Catalog) smallCategory(ctx context.Context, in string, args []any) (bool, error) {
 	var n int
 	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
 		append(append([]any{}, args...), smallCategoryRows)...)
@@ -704,7 +723,7 @@ func (db *DB) smallCategory(ctx context.Context, in string, args []any) (bool, e
 }
 
 // descendants expands category ids with all their descendants.
-func (db *DB) descendants(ctx context.Context, ids []int64) ([]int64, error) {
+func (db *Catalog) descendants(ctx context.Context, ids []int64) ([]int64, error) {
 	var all []struct {
 		ID       int64         `db:"id"`
 		ParentID sql.NullInt64 `db:"parent_id"`
@@ -772,7 +791,7 @@ func (r categoryRow) category() catalog.Category {
 	return c
 }
 
-func (db *DB) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
+func (db *Catalog) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
 	var rows []categoryRow
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
 		return nil, fmt.Errorf("load categories: %w", err)
@@ -785,12 +804,12 @@ func (db *DB) categories(ctx context.Context, where string, args ...any) ([]cata
 }
 
 // Categories implements catalog.Store.
-func (db *DB) Categories(ctx context.Context) ([]catalog.Category, error) {
+func (db *Catalog) Categories(ctx context.Context) ([]catalog.Category, error) {
 	return db.categories(ctx, "")
 }
 
 // Category implements catalog.Store.
-func (db *DB) Category(ctx context.Context, id int64) (*catalog.Category, error) {
+func (db *Catalog) Category(ctx context.Context, id int64) (*catalog.Category, error) {
 	cs, err := db.categories(ctx, ` WHERE c.id = ?`, id)
 	if err != nil {
 		return nil, err
@@ -802,7 +821,7 @@ func (db *DB) Category(ctx context.Context, id int64) (*catalog.Category, error)
 }
 
 // CategoryBySlug implements catalog.Store.
-func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Category, error) {
+func (db *Catalog) CategoryBySlug(ctx context.Context, slug string) (*catalog.Category, error) {
 	cs, err := db.categories(ctx, ` WHERE c.slug = ?`, slug)
 	if err != nil {
 		return nil, err
@@ -817,7 +836,7 @@ func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Categor
 // A tag's count is its listed products (published, shown in the
 // catalogue), as WooCommerce counts a term's products: what its archive
 // lists and what the tag sitemap needs to know.
-func (db *DB) Tags(ctx context.Context) ([]catalog.Tag, error) {
+func (db *Catalog) Tags(ctx context.Context) ([]catalog.Tag, error) {
 	var out []catalog.Tag
 	err := db.Read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
 		(SELECT COUNT(*) FROM product_tags pt JOIN products p ON p.id = pt.product_id
@@ -839,7 +858,7 @@ const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_
 	(SELECT COUNT(DISTINCT product_id) FROM product_attributes pa WHERE pa.attribute_id = a.id) AS count FROM attributes a`
 
 // Attributes implements catalog.Store.
-func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
+func (db *Catalog) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
 	var rows []attributeRow
 	if err := db.Read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
 		return nil, err
@@ -852,7 +871,7 @@ func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
 }
 
 // Attribute implements catalog.Store.
-func (db *DB) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
+func (db *Catalog) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
 	var r attributeRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -880,7 +899,7 @@ type termRow struct {
 	Count       int    `db:"count"`
 }
 
-func (db *DB) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
+func (db *Catalog) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
 	var rows []termRow
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
@@ -893,12 +912,12 @@ func (db *DB) terms(ctx context.Context, where string, args ...any) ([]catalog.A
 }
 
 // AttributeTerms implements catalog.Store.
-func (db *DB) AttributeTerms(ctx context.Context, attributeID int64) ([]catalog.AttrTerm, error) {
+func (db *Catalog) AttributeTerms(ctx context.Context, attributeID int64) ([]catalog.AttrTerm, error) {
 	return db.terms(ctx, ` WHERE t.attribute_id = ?`, attributeID)
 }
 
 // TermsByID implements catalog.Store.
-func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.AttrTerm, error) {
+func (db *Catalog) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.AttrTerm, error) {
 	out := map[int64]catalog.AttrTerm{}
 	if len(ids) == 0 {
 		return out, nil
@@ -915,7 +934,7 @@ func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.Att
 }
 
 // Reviews implements catalog.Store: approved reviews, newest first.
-func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
+func (db *Catalog) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
 	if limit <= 0 {
 		limit = 50
 	}
@@ -943,7 +962,7 @@ func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalo
 }
 
 // CountProducts implements catalog.Store.
-func (db *DB) CountProducts(ctx context.Context) (int, error) {
+func (db *Catalog) CountProducts(ctx context.Context) (int, error) {
 	var n int
 	err := db.Read.GetContext(ctx, &n, `SELECT COUNT(*) FROM products`)
 	return n, err
@@ -953,7 +972,7 @@ func (db *DB) CountProducts(ctx context.Context) (int, error) {
 type Change = catalog.Change
 
 // ChangesSince returns change-log entries after id, oldest first.
-func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
+func (db *Catalog) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
 	var rows []struct {
 		ID        int64  `db:"id"`
 		ProductID int64  `db:"product_id"`
@@ -971,14 +990,14 @@ func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, 
 }
 
 // LastChange returns the newest change-log id (0 when empty).
-func (db *DB) LastChange(ctx context.Context) (int64, error) {
+func (db *Catalog) LastChange(ctx context.Context) (int64, error) {
 	var id sql.NullInt64
 	err := db.Read.GetContext(ctx, &id, `SELECT MAX(id) FROM catalog_changes`)
 	return id.Int64, err
 }
 
 // Media returns a stored media file by path.
-func (db *DB) Media(ctx context.Context, path string) (*catalog.MediaFile, error) {
+func (db *Catalog) Media(ctx context.Context, path string) (*catalog.MediaFile, error) {
 	var m struct {
 		Path        string `db:"path"`
 		ContentType string `db:"content_type"`
@@ -1004,9 +1023,9 @@ type SitemapEntry struct {
 // hidden: reachable from the catalogue or search) through the covering
 // index of migration 00028, in id order; on SQLite the index is named, as
 // the planner would otherwise sort through products_price_desc.
-func (db *DB) sitemapFrom() string {
+func (db *Catalog) sitemapFrom() string {
 	idx := ""
-	if db.Engine == SQLite {
+	if db.Engine == sqlcore.SQLite {
 		idx = " INDEXED BY products_sitemap"
 	}
 	return ` FROM products` + idx + ` WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden'`
@@ -1015,7 +1034,7 @@ func (db *DB) sitemapFrom() string {
 // SitemapProducts calls fn with page n (from 1) of size entries of the
 // product sitemap, in id order, row by row: a page costs its own rows,
 // whatever the catalogue's size (OFFSET skips index entries only).
-func (db *DB) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapEntry) error) error {
+func (db *Catalog) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapEntry) error) error {
 	if n < 1 || size < 1 {
 		return fmt.Errorf("sitemap page %d of size %d", n, size)
 	}
@@ -1040,7 +1059,7 @@ func (db *DB) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapE
 // SitemapPages returns, for each page of size entries of the product
 // sitemap (SitemapProducts), its newest update: the sitemap index's
 // lastmod. It reads the covering index once, never the product rows.
-func (db *DB) SitemapPages(ctx context.Context, size int) ([]time.Time, error) {
+func (db *Catalog) SitemapPages(ctx context.Context, size int) ([]time.Time, error) {
 	if size < 1 {
 		return nil, fmt.Errorf("sitemap page size %d", size)
 	}

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/media"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The media library (internal/media.Library): attachments are rows of
@@ -50,7 +51,7 @@ func (r attachmentRow) attachment() media.Attachment {
 }
 
 // AddAttachment implements media.LibraryStore.
-func (db *DB) AddAttachment(ctx context.Context, a *media.Attachment, file catalog.MediaFile) error {
+func (db *Catalog) AddAttachment(ctx context.Context, a *media.Attachment, file catalog.MediaFile) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)`),
 			file.Path, file.ContentType, file.Data, db.Now()); err != nil {
@@ -64,7 +65,7 @@ func (db *DB) AddAttachment(ctx context.Context, a *media.Attachment, file catal
 }
 
 // Attachment implements media.LibraryStore.
-func (db *DB) Attachment(ctx context.Context, id int64) (*media.Attachment, error) {
+func (db *Catalog) Attachment(ctx context.Context, id int64) (*media.Attachment, error) {
 	var r attachmentRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -78,7 +79,7 @@ func (db *DB) Attachment(ctx context.Context, id int64) (*media.Attachment, erro
 }
 
 // Attachments implements media.LibraryStore.
-func (db *DB) Attachments(ctx context.Context, q media.Query) ([]media.Attachment, int, error) {
+func (db *Catalog) Attachments(ctx context.Context, q media.Query) ([]media.Attachment, int, error) {
 	var where []string
 	var args []any
 	if q.Search != "" {
@@ -120,7 +121,7 @@ func (db *DB) Attachments(ctx context.Context, q media.Query) ([]media.Attachmen
 }
 
 // SetAttachmentSizes implements media.LibraryStore.
-func (db *DB) SetAttachmentSizes(ctx context.Context, id int64, sizes []catalog.ImageSize, files []catalog.MediaFile) error {
+func (db *Catalog) SetAttachmentSizes(ctx context.Context, id int64, sizes []catalog.ImageSize, files []catalog.MediaFile) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, m := range files {
 			q := `INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)
@@ -142,7 +143,7 @@ func (db *DB) SetAttachmentSizes(ctx context.Context, id int64, sizes []catalog.
 }
 
 // UpdateAttachment implements media.LibraryStore.
-func (db *DB) UpdateAttachment(ctx context.Context, a *media.Attachment) error {
+func (db *Catalog) UpdateAttachment(ctx context.Context, a *media.Attachment) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE images SET title = ?, alt = ?, caption = ? WHERE id = ?`), a.Title, a.Alt, a.Caption, a.ID)
 		if err != nil {
@@ -156,7 +157,7 @@ func (db *DB) UpdateAttachment(ctx context.Context, a *media.Attachment) error {
 }
 
 // DeleteAttachment implements media.LibraryStore.
-func (db *DB) DeleteAttachment(ctx context.Context, id int64) error {
+func (db *Catalog) DeleteAttachment(ctx context.Context, id int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var r attachmentRow
 		err := tx.GetContext(ctx, &r, tx.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
@@ -211,7 +212,7 @@ func sizeSrcs(s []catalog.ImageSize) []string {
 // recordImageChange records a change to every product showing the image
 // (a variation's parent too: its page shows the variation's image) and to
 // the menus when a category shows it.
-func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64) error {
+func (db *Catalog) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64) error {
 	var ids []int64
 	if err := tx.SelectContext(ctx, &ids, tx.Rebind(`SELECT DISTINCT x.id FROM (
 			SELECT p.id FROM product_images pi JOIN products p ON p.id = pi.product_id WHERE pi.image_id = ?
@@ -237,9 +238,9 @@ func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64)
 // MediaBytes implements media.LibraryStore: the bytes of every stored
 // file (length() reads a blob's size from its row header, octet_length a
 // TOASTed bytea's from its pointer: no content is read).
-func (db *DB) MediaBytes(ctx context.Context) (int64, error) {
+func (db *Catalog) MediaBytes(ctx context.Context) (int64, error) {
 	q := `SELECT COALESCE(SUM(length(data)), 0) FROM media_files`
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		q = `SELECT COALESCE(SUM(octet_length(data)), 0)::bigint FROM media_files`
 	}
 	var n int64

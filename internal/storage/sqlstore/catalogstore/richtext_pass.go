@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -18,7 +18,7 @@ const richTextVersion = 8
 // descriptions and short descriptions, category descriptions. Only rows
 // whose text changes are written (and products reindexed for search); products are
 // read in pages of ids so a large catalogue is not held in memory.
-func (db *DB) sanitizeStoredRichText(ctx context.Context) (int, error) {
+func (db *Catalog) sanitizeStoredRichText(ctx context.Context) (int, error) {
 	changed := 0
 	var last int64
 	for {

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -13,12 +13,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
-	"vitrine/internal/review"
 	"vitrine/internal/richtext"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
-
-var _ catalog.Writer = (*DB)(nil)
 
 // productColumns are the products table's writable columns, in the order
 // productValues returns them.
@@ -86,7 +83,7 @@ func defaults(p *catalog.Product) {
 }
 
 // SaveProduct implements catalog.Writer.
-func (db *DB) SaveProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+func (db *Catalog) SaveProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
 	if p.Type == catalog.TypeVariation {
 		return false, errors.New("save a variation through its parent")
 	}
@@ -110,7 +107,7 @@ type ProductSave struct {
 // SaveProducts saves many products as SaveProduct does each, in one
 // transaction (bulk loads: one commit, one sync, instead of one per
 // product). It stops at the first error and saves none of them then.
-func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
+func (db *Catalog) SaveProducts(ctx context.Context, items []ProductSave) error {
 	for _, it := range items {
 		if it.Product.Type == catalog.TypeVariation {
 			return errors.New("save a variation through its parent")
@@ -130,7 +127,7 @@ func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
 }
 
 // saveProduct is SaveProduct inside the caller's transaction.
-func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+func (db *Catalog) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
 	id, err := db.findProduct(ctx, tx, p.ID, p.SKU, "")
 	if err != nil {
 		return false, err
@@ -154,7 +151,7 @@ func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, 
 // for a new one) with its relations and variations, refreshes its search
 // entry and appends to the change log; the admin's creates and edits come
 // here directly, without the import's matching by SKU and slug.
-func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+func (db *Catalog) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
 	now := db.Now()
 	p.ParentID = 0
 	defaults(p)
@@ -218,7 +215,7 @@ func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 // product ("product_listed": publication, visibility, categories, tags,
 // featured)
 // or only what its own pages show ("product").
-func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (string, error) {
+func (db *Catalog) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (string, error) {
 	var old struct {
 		Status     string `db:"status"`
 		Visibility string `db:"catalog_visibility"`
@@ -266,7 +263,7 @@ func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (
 	return "product", nil
 }
 
-func (db *DB) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug string) (int64, error) {
+func (db *Catalog) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug string) (int64, error) {
 	var q string
 	var arg any
 	switch {
@@ -292,7 +289,7 @@ func (db *DB) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug 
 	return found, err
 }
 
-func (db *DB) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64) (string, error) {
+func (db *Catalog) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64) (string, error) {
 	if slug == "" {
 		slug = "product"
 	}
@@ -310,7 +307,7 @@ func (db *DB) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64
 	}
 }
 
-func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, now time.Time) error {
+func (db *Catalog) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, now time.Time) error {
 	// Rich text is stored sanitized, whoever writes it (import, seed,
 	// admin): the one policy is internal/richtext's.
 	p.ShortDescription, p.Description = richtext.Sanitize(p.ShortDescription), richtext.Sanitize(p.Description)
@@ -369,7 +366,7 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 // listed product updates the kept category counts (migration 00029's
 // triggers), so a save that keeps the categories writes no count row and
 // takes no lock on one.
-func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	var have []int64
 	if err := tx.SelectContext(ctx, &have, tx.Rebind(`SELECT category_id FROM product_categories WHERE product_id = ?`), p.ID); err != nil {
 		return fmt.Errorf("read categories: %w", err)
@@ -406,7 +403,7 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 
 // writeRelations replaces a product's images, terms, attributes, links and
 // meta with what p carries.
-func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	for _, table := range []string{"product_tags", "product_attribute_values", "product_attributes", "product_links", "product_meta"} {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+table+` WHERE product_id = ?`), p.ID); err != nil {
 			return fmt.Errorf("clear %s: %w", table, err)
@@ -482,7 +479,7 @@ func dedupeTerms(ts []catalog.Term) []catalog.Term {
 
 // writeImages stores images that have no id yet (reusing a row with the
 // same src) and links them in order.
-func (db *DB) writeImages(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeImages(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM product_images WHERE product_id = ?`), p.ID); err != nil {
 		return err
 	}
@@ -507,7 +504,7 @@ func (db *DB) writeImages(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) 
 	return nil
 }
 
-func (db *DB) insertImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
+func (db *Catalog) insertImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
 	if img.Src == "" {
 		return errors.New("image has no src")
 	}
@@ -529,7 +526,7 @@ func (db *DB) insertImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) 
 		img.Src, img.Width, img.Height, img.Alt, img.Caption, img.Name, string(sizes))
 }
 
-func (db *DB) updateImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
+func (db *Catalog) updateImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
 	sizes, _ := json.Marshal(nonNilSizes(img.Sizes))
 	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE images SET src = ?, width = ?, height = ?, alt = ?, caption = ?, name = ?, sizes = ? WHERE id = ?`),
 		img.Src, img.Width, img.Height, img.Alt, img.Caption, img.Name, string(sizes), img.ID)
@@ -545,7 +542,7 @@ func nonNilSizes(s []catalog.ImageSize) []catalog.ImageSize {
 
 // saveVariation upserts one variation: matched by id, then SKU, then the
 // same attribute combination under the same parent.
-func (db *DB) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product, now time.Time) error {
+func (db *Catalog) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product, now time.Time) error {
 	id, err := db.findProduct(ctx, tx, v.ID, v.SKU, "")
 	if err != nil {
 		return err
@@ -596,7 +593,7 @@ func (db *DB) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product
 	return nil
 }
 
-func (db *DB) variationByAttributes(ctx context.Context, tx *sqlx.Tx, v *catalog.Product) (int64, error) {
+func (db *Catalog) variationByAttributes(ctx context.Context, tx *sqlx.Tx, v *catalog.Product) (int64, error) {
 	var rows []struct {
 		ID    int64  `db:"variation_id"`
 		Name  string `db:"name"`
@@ -639,7 +636,7 @@ func attrKey(as []catalog.VariationAttr) string {
 // refreshParentPrice sets a variable or grouped product's sort price to its
 // lowest child price, and marks it on sale when a child is, so price
 // sorting and the on-sale filter need no join.
-func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) error {
+func (db *Catalog) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) error {
 	const children = `FROM products c
 		WHERE ((c.parent_id = ? AND c.status = 'publish' AND c.active = ?)
 		   OR c.id IN (SELECT linked_id FROM product_links WHERE product_id = ? AND kind = 'child'))`
@@ -651,7 +648,7 @@ func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) err
 }
 
 // EnsureCategoryPath implements catalog.Writer.
-func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int, error) {
+func (db *Catalog) EnsureCategoryPath(ctx context.Context, path []string) (int64, int, error) {
 	var id int64
 	created := 0
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -693,7 +690,7 @@ func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int
 	return id, created, err
 }
 
-func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug string) (string, error) {
+func (db *Catalog) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug string) (string, error) {
 	if slug == "" {
 		slug = "term"
 	}
@@ -713,7 +710,7 @@ func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug strin
 
 // SetCategoryDetails updates a category's description, order and image
 // (seeding and admin).
-func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
+func (db *Catalog) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET description = ?, menu_order = ?, image_id = ? WHERE id = ?`),
 			richtext.Sanitize(description), menuOrder, sqlcore.NullID(imageID), id); err != nil {
@@ -724,7 +721,7 @@ func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description stri
 }
 
 // EnsureTag implements catalog.Writer.
-func (db *DB) EnsureTag(ctx context.Context, name string) (int64, error) {
+func (db *Catalog) EnsureTag(ctx context.Context, name string) (int64, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return 0, errors.New("empty tag name")
@@ -745,7 +742,7 @@ func (db *DB) EnsureTag(ctx context.Context, name string) (int64, error) {
 }
 
 // EnsureAttribute implements catalog.Writer.
-func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog.Attribute, error) {
+func (db *Catalog) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog.Attribute, error) {
 	if a.Slug == "" {
 		a.Slug = catalog.Slugify(a.Name)
 	}
@@ -790,7 +787,7 @@ func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog
 }
 
 // EnsureTerm implements catalog.Writer.
-func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrTerm, error) {
+func (db *Catalog) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrTerm, error) {
 	if t.Slug == "" {
 		t.Slug = catalog.Slugify(t.Name)
 	}
@@ -823,7 +820,7 @@ func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrT
 }
 
 // SaveImage implements catalog.Writer.
-func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog.MediaFile) error {
+func (db *Catalog) SaveImage(ctx context.Context, img *catalog.Image, media []catalog.MediaFile) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, m := range media {
 			q := `INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)
@@ -839,37 +836,8 @@ func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog
 	})
 }
 
-// SaveReview implements catalog.Writer (an upsert by product and email);
-// it also refreshes the product's average rating, review count and
-// histogram (refreshRatings, review.go).
-func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
-	if r.Rating < 1 || r.Rating > 5 {
-		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
-	}
-	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		created := r.CreatedAt
-		if created.IsZero() {
-			created = db.Now()
-		}
-		status := review.StatusHold
-		if r.Approved {
-			status = review.StatusApproved
-		}
-		// A product has one review per email (00016_reviews.sql): saving
-		// one again (a second seeding) updates it, as Writer's upserts do.
-		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (product_id, lower(email)) WHERE email <> '' DO UPDATE SET author = excluded.author, rating = excluded.rating,
-			content = excluded.content, verified = excluded.verified, approved = excluded.approved, status = excluded.status
-			RETURNING id`),
-			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, status, created.UTC()); err != nil {
-			return fmt.Errorf("insert review: %w", err)
-		}
-		return db.refreshRatings(ctx, tx, r.ProductID)
-	})
-}
-
 // ProductIDBySKU implements catalog.Writer.
-func (db *DB) ProductIDBySKU(ctx context.Context, sku string) (int64, error) {
+func (db *Catalog) ProductIDBySKU(ctx context.Context, sku string) (int64, error) {
 	var id int64
 	err := db.Read.GetContext(ctx, &id, db.Read.Rebind(`SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`), sku)
 	if errors.Is(err, sql.ErrNoRows) {
