@@ -372,3 +372,44 @@ func (db *DB) Secret(ctx context.Context, name string) ([]byte, error) {
 	}
 	return hex.DecodeString(value)
 }
+
+// RestoreCartLines puts lines back into a session's cart when it is empty
+// (PlaceOrder empties it; a wallet order keeps the cart until it is paid,
+// so a buyer who cancels at the provider finds it as it was). A cart that
+// has lines again is left alone.
+func (db *DB) RestoreCartLines(ctx context.Context, session string, lines []cart.Line, now, expires time.Time) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		c, err := db.touchSession(ctx, tx, session, now, expires)
+		if err != nil {
+			return err
+		}
+		if len(c.Lines) > 0 {
+			return nil
+		}
+		for i, l := range lines {
+			attrs, err := json.Marshal(orEmpty(l.Variation))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(sqlLineInsert), session, l.Key, l.ProductID, l.VariationID, string(attrs),
+				l.Quantity, l.UnitPrice, i); err != nil {
+				return fmt.Errorf("restore cart line: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// ClearCart empties a session's cart (a wallet order was paid).
+func (db *DB) ClearCart(ctx context.Context, session string) error {
+	if session == "" {
+		return nil
+	}
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ?`), session)
+		return err
+	})
+}

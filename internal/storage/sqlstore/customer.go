@@ -12,10 +12,10 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/cart"
-	"vitrine/internal/checkout"
 )
 
-// A customer's names, saved addresses and orders (account.CustomerStore).
+// A customer's names and saved addresses (account.CustomerStore); their
+// orders are in customer_orders.go.
 
 // Profile loads a user's names (account.ErrNoUser).
 func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, error) {
@@ -36,7 +36,7 @@ func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, erro
 
 // SetProfile stores a user's names.
 func (db *DB) SetProfile(ctx context.Context, userID int64, p account.Profile) error {
-	ok, err := db.execOne(ctx, `UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`,
+	ok, err := db.ExecOne(ctx, `UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`,
 		p.FirstName, p.LastName, p.DisplayName, userID)
 	if err != nil {
 		return err
@@ -99,56 +99,4 @@ func (db *DB) SaveAddressesIfNone(ctx context.Context, userID int64, billing, sh
 		}
 		return nil
 	})
-}
-
-// CustomerOrders is a page of a customer's orders, newest first, and the
-// number of all of them.
-func (db *DB) CustomerOrders(ctx context.Context, userID int64, limit, offset int) ([]*checkout.Order, int, error) {
-	var total int
-	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM orders WHERE customer_id = ?`), userID); err != nil {
-		return nil, 0, err
-	}
-	if total == 0 || offset >= total {
-		return []*checkout.Order{}, total, nil
-	}
-	os, err := db.ordersWhere(ctx, `customer_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userID, limit, offset)
-	return os, total, err
-}
-
-// CustomerOrder loads one order of a customer (ErrOrderNotFound for
-// another's).
-func (db *DB) CustomerOrder(ctx context.Context, userID, orderID int64) (*checkout.Order, error) {
-	os, err := db.ordersWhere(ctx, `id = ? AND customer_id = ?`, orderID, userID)
-	if err != nil {
-		return nil, err
-	}
-	if len(os) == 0 {
-		return nil, ErrOrderNotFound
-	}
-	return os[0], nil
-}
-
-// LinkGuestOrders gives a customer the guest orders placed with email.
-func (db *DB) LinkGuestOrders(ctx context.Context, userID int64, email string) (int64, error) {
-	var n int64
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		n, err = linkGuestOrders(ctx, tx, userID, email)
-		return err
-	})
-	return n, err
-}
-
-// linkGuestOrders links inside tx (ConsumeEmailVerification's, so the
-// orders move with the verification or not at all).
-func linkGuestOrders(ctx context.Context, tx *sqlx.Tx, userID int64, email string) (int64, error) {
-	if email == "" {
-		return 0, nil
-	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = ? WHERE customer_id IS NULL AND lower(billing_email) = lower(?)`),
-		userID, email)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
 }

@@ -356,7 +356,7 @@ func (db *DB) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderInput,
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
 	for i, l := range o.Lines {
-		attrs, _ := json.Marshal(orEmpty(l.Variation))
+		attrs, _ := json.Marshal(orEmptySlice(l.Variation))
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO order_lines (order_id, position, product_id, variation_id, name, sku,
 				attributes, quantity, unit_price, subtotal, subtotal_tax, total, total_tax) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			o.ID, i, l.ProductID, l.VariationID, l.Name, l.SKU, string(attrs), l.Quantity, l.UnitPrice, l.Subtotal, l.SubtotalTax,
@@ -451,10 +451,10 @@ func (db *DB) countSales(ctx context.Context, counts []saleCount) {
 
 func enqueueOrderMails(ctx context.Context, tx *sqlx.Tx, id int64, now time.Time) error {
 	ref := strconv.FormatInt(id, 10)
-	if err := EnqueueMailTx(ctx, tx, "order_confirmation", ref, "order:"+ref+":confirmation", now); err != nil {
+	if err := sqlcore.EnqueueMailTx(ctx, tx, "order_confirmation", ref, "order:"+ref+":confirmation", now); err != nil {
 		return err
 	}
-	return EnqueueMailTx(ctx, tx, "new_order", ref, "order:"+ref+":new_order", now)
+	return sqlcore.EnqueueMailTx(ctx, tx, "new_order", ref, "order:"+ref+":new_order", now)
 }
 
 func orEmptySlice[T any](s []T) []T {
@@ -801,22 +801,6 @@ func (db *DB) OrdersInPaymentState(ctx context.Context, state string, olderThan 
 // RecordWebhookEvent remembers a provider event id; isNew is false when it
 // was seen before (a duplicate delivery to ignore).
 func (db *DB) RecordWebhookEvent(ctx context.Context, eventID string) (isNew bool, err error) {
-	return db.execOne(ctx, `INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`,
+	return db.ExecOne(ctx, `INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING`,
 		eventID, db.Now().Unix())
-}
-
-// execOne runs one write in a transaction of its own and reports whether
-// it changed exactly one row.
-func (db *DB) execOne(ctx context.Context, query string, args ...any) (bool, error) {
-	var one bool
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
-		if err != nil {
-			return err
-		}
-		n, _ := res.RowsAffected()
-		one = n == 1
-		return nil
-	})
-	return one, err
 }

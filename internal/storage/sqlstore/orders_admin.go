@@ -152,7 +152,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 	}
 	if n.Customer {
 		ref := strconv.FormatInt(n.ID, 10)
-		if err := EnqueueMailTx(ctx, tx, orders.MailCustomerNote, ref, "order-note:"+ref, n.Created); err != nil {
+		if err := sqlcore.EnqueueMailTx(ctx, tx, orders.MailCustomerNote, ref, "order-note:"+ref, n.Created); err != nil {
 			return n, err
 		}
 	}
@@ -167,8 +167,16 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
 	in, args := sqlcore.InClause(orders.OrderMailKinds)
 	args = append(append([]any{strconv.FormatInt(orderID, 10)}, args...), orders.MailCustomerNote, orderID)
-	var rows []outboxRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox
+	var rows []struct {
+		ID        int64         `db:"id"`
+		Kind      string        `db:"kind"`
+		Created   int64         `db:"created_at"`
+		Attempts  int           `db:"attempts"`
+		Sent      sql.NullInt64 `db:"sent_at"`
+		Failed    sql.NullInt64 `db:"failed_at"`
+		LastError string        `db:"last_error"`
+	}
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, kind, created_at, attempts, sent_at, failed_at, last_error FROM mail_outbox
 		WHERE (ref = ? AND kind IN `+in+`) OR (kind = ? AND ref IN (SELECT CAST(id AS TEXT) FROM order_notes WHERE order_id = ?))
 		ORDER BY id`), args...); err != nil {
 		return nil, err
@@ -198,7 +206,7 @@ func (db *DB) QueueOrderMail(ctx context.Context, orderID int64, kind string, no
 			return err
 		}
 		ref := strconv.FormatInt(orderID, 10)
-		return EnqueueMailTx(ctx, tx, kind, ref, fmt.Sprintf("order:%s:%s:resend:%d:%d", ref, kind, n, now.UnixNano()), now)
+		return sqlcore.EnqueueMailTx(ctx, tx, kind, ref, fmt.Sprintf("order:%s:%s:resend:%d:%d", ref, kind, n, now.UnixNano()), now)
 	})
 }
 
@@ -265,7 +273,7 @@ func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) erro
 		}
 		if c.To == checkout.StatusCompleted {
 			ref := strconv.FormatInt(c.OrderID, 10)
-			if err := EnqueueMailTx(ctx, tx, orders.MailOrderCompleted, ref, "order:"+ref+":completed", now); err != nil {
+			if err := sqlcore.EnqueueMailTx(ctx, tx, orders.MailOrderCompleted, ref, "order:"+ref+":completed", now); err != nil {
 				return err
 			}
 		}
@@ -468,7 +476,7 @@ func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, 
 		return r, err
 	}
 	ref := strconv.FormatInt(r.OrderID, 10)
-	if err := EnqueueMailTx(ctx, tx, orders.MailOrderRefunded, ref, fmt.Sprintf("order:%s:refunded:%d", ref, r.ID), now); err != nil {
+	if err := sqlcore.EnqueueMailTx(ctx, tx, orders.MailOrderRefunded, ref, fmt.Sprintf("order:%s:refunded:%d", ref, r.ID), now); err != nil {
 		return r, err
 	}
 	return r, nil

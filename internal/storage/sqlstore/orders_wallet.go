@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -223,7 +222,7 @@ func (db *DB) HoldOrderForCapture(ctx context.Context, id int64, captureID strin
 // denied capture): payment state failed and status failed, unless the
 // order is paid or no longer pending or on-hold (false).
 func (db *DB) FailOrderPayment(ctx context.Context, id int64, now time.Time) (changed bool, err error) {
-	return db.execOne(ctx, `UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
+	return db.ExecOne(ctx, `UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
 			WHERE id = ? AND paid_at IS NULL AND status IN (?, ?)`,
 		checkout.StatusFailed, checkout.PayFailed, now.Unix(), id, checkout.StatusPending, checkout.StatusOnHold)
 }
@@ -240,49 +239,8 @@ func (db *DB) SetOrderAddresses(ctx context.Context, id int64, billing, shipping
 	if err != nil {
 		return false, err
 	}
-	return db.execOne(ctx, `UPDATE orders SET billing = ?, shipping = ?, billing_email = ?, updated_at = ?
+	return db.ExecOne(ctx, `UPDATE orders SET billing = ?, shipping = ?, billing_email = ?, updated_at = ?
 			WHERE id = ? AND paid_at IS NULL`, string(b), string(s), billing.Email, now.Unix(), id)
-}
-
-// RestoreCartLines puts lines back into a session's cart when it is empty
-// (PlaceOrder empties it; a wallet order keeps the cart until it is paid,
-// so a buyer who cancels at the provider finds it as it was). A cart that
-// has lines again is left alone.
-func (db *DB) RestoreCartLines(ctx context.Context, session string, lines []cart.Line, now, expires time.Time) error {
-	if len(lines) == 0 {
-		return nil
-	}
-	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		c, err := db.touchSession(ctx, tx, session, now, expires)
-		if err != nil {
-			return err
-		}
-		if len(c.Lines) > 0 {
-			return nil
-		}
-		for i, l := range lines {
-			attrs, err := json.Marshal(orEmpty(l.Variation))
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(sqlLineInsert), session, l.Key, l.ProductID, l.VariationID, string(attrs),
-				l.Quantity, l.UnitPrice, i); err != nil {
-				return fmt.Errorf("restore cart line: %w", err)
-			}
-		}
-		return nil
-	})
-}
-
-// ClearCart empties a session's cart (a wallet order was paid).
-func (db *DB) ClearCart(ctx context.Context, session string) error {
-	if session == "" {
-		return nil
-	}
-	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ?`), session)
-		return err
-	})
 }
 
 // ForgetWebhookEvent removes a recorded event id, so a delivery whose

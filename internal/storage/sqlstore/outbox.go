@@ -26,15 +26,10 @@ import (
 var _ mail.Store = (*DB)(nil)
 
 // EnqueueMailTx records a message in the mail outbox inside tx, the
-// transaction of the change the message reports, so the two commit or roll
-// back together. kind names the message ("order_confirmation"), ref what it
-// is about (an order id) and dedupeKey makes the call idempotent: a second
-// call with the same key records nothing.
+// transaction of the change the message reports (sqlcore.EnqueueMailTx,
+// which every store that sends mail shares).
 func EnqueueMailTx(ctx context.Context, tx *sqlx.Tx, kind, ref, dedupeKey string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(
-		`INSERT INTO mail_outbox (dedupe_key, kind, ref, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
-		 ON CONFLICT (dedupe_key) DO NOTHING`), dedupeKey, kind, ref, now.Unix(), now.Unix())
-	return err
+	return sqlcore.EnqueueMailTx(ctx, tx, kind, ref, dedupeKey, now)
 }
 
 // EnqueueMail records a message in its own transaction (operations, tests).

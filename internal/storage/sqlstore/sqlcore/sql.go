@@ -60,6 +60,22 @@ func transient(err error) bool {
 	return false
 }
 
+// ExecOne runs one write in a transaction of its own and reports whether
+// it changed exactly one row.
+func (db *DB) ExecOne(ctx context.Context, query string, args ...any) (bool, error) {
+	var one bool
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		one = n == 1
+		return nil
+	})
+	return one, err
+}
+
 // UniqueViolation reports a unique-constraint failure on either engine.
 func UniqueViolation(err error) bool {
 	var se *sqlite.Error
@@ -75,6 +91,18 @@ func UniqueViolation(err error) bool {
 // cached, so every store whose writes change what a page shows records one.
 func (db *DB) RecordChange(ctx context.Context, tx *sqlx.Tx, productID int64, kind string) error {
 	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO catalog_changes (product_id, kind, at) VALUES (?, ?, ?)`), productID, kind, db.Now())
+	return err
+}
+
+// EnqueueMailTx records a message in the mail outbox inside tx, the
+// transaction of the change the message reports, so the two commit or roll
+// back together. kind names the message ("order_confirmation"), ref what it
+// is about (an order id) and dedupeKey makes the call idempotent: a second
+// call with the same key records nothing.
+func EnqueueMailTx(ctx context.Context, tx *sqlx.Tx, kind, ref, dedupeKey string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(
+		`INSERT INTO mail_outbox (dedupe_key, kind, ref, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
+		 ON CONFLICT (dedupe_key) DO NOTHING`), dedupeKey, kind, ref, now.Unix(), now.Unix())
 	return err
 }
 
