@@ -11,6 +11,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/mail"
+	"vitrine/internal/storage/sqlstore/orderstore"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
@@ -495,7 +496,7 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 		if n, _ := res.RowsAffected(); n == 0 {
 			return account.ErrVerificationInvalid // the email changed since: roll the use back
 		}
-		if _, err := linkGuestOrders(ctx, tx, row.UserID, row.Email); err != nil {
+		if _, err := orderstore.LinkGuestOrdersTx(ctx, tx, row.UserID, row.Email); err != nil {
 			return err
 		}
 		userID = row.UserID

@@ -15,7 +15,7 @@ import (
 )
 
 // A customer's names and saved addresses (account.CustomerStore); their
-// orders are in customer_orders.go.
+// orders are the order store's (orderstore/customer_orders.go).
 
 // Profile loads a user's names (account.ErrNoUser).
 func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, error) {

@@ -24,6 +24,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"vitrine/internal/storage/sqlstore/catalogstore"
+	"vitrine/internal/storage/sqlstore/orderstore"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
@@ -40,6 +41,7 @@ const (
 type DB struct {
 	*sqlcore.DB
 	catalogstore.Catalog
+	orderstore.Orders
 
 	carts cartGroup // SQLite: concurrent cart writes share one commit (cart_group.go)
 }
@@ -73,7 +75,9 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 	if err != nil {
 		return nil, err
 	}
-	return &DB{DB: core, Catalog: catalogstore.Catalog{DB: core}}, nil
+	db := &DB{DB: core, Catalog: catalogstore.Catalog{DB: core}}
+	db.Orders = orderstore.New(core, &db.Catalog, db)
+	return db, nil
 }
 
 // Close closes both pools.

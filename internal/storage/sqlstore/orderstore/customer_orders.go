@@ -1,4 +1,4 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // CustomerOrders is a page of a customer's orders, newest first, and the
 // number of all of them.
-func (db *DB) CustomerOrders(ctx context.Context, userID int64, limit, offset int) ([]*checkout.Order, int, error) {
+func (db *Orders) CustomerOrders(ctx context.Context, userID int64, limit, offset int) ([]*checkout.Order, int, error) {
 	var total int
 	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM orders WHERE customer_id = ?`), userID); err != nil {
 		return nil, 0, err
@@ -25,7 +25,7 @@ func (db *DB) CustomerOrders(ctx context.Context, userID int64, limit, offset in
 
 // CustomerOrder loads one order of a customer (ErrOrderNotFound for
 // another's).
-func (db *DB) CustomerOrder(ctx context.Context, userID, orderID int64) (*checkout.Order, error) {
+func (db *Orders) CustomerOrder(ctx context.Context, userID, orderID int64) (*checkout.Order, error) {
 	os, err := db.ordersWhere(ctx, `id = ? AND customer_id = ?`, orderID, userID)
 	if err != nil {
 		return nil, err
@@ -37,19 +37,19 @@ func (db *DB) CustomerOrder(ctx context.Context, userID, orderID int64) (*checko
 }
 
 // LinkGuestOrders gives a customer the guest orders placed with email.
-func (db *DB) LinkGuestOrders(ctx context.Context, userID int64, email string) (int64, error) {
+func (db *Orders) LinkGuestOrders(ctx context.Context, userID int64, email string) (int64, error) {
 	var n int64
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		n, err = linkGuestOrders(ctx, tx, userID, email)
+		n, err = LinkGuestOrdersTx(ctx, tx, userID, email)
 		return err
 	})
 	return n, err
 }
 
-// linkGuestOrders links inside tx (ConsumeEmailVerification's, so the
+// LinkGuestOrdersTx is LinkGuestOrders inside tx (ConsumeEmailVerification's, so the
 // orders move with the verification or not at all).
-func linkGuestOrders(ctx context.Context, tx *sqlx.Tx, userID int64, email string) (int64, error) {
+func LinkGuestOrdersTx(ctx context.Context, tx *sqlx.Tx, userID int64, email string) (int64, error) {
 	if email == "" {
 		return 0, nil
 	}

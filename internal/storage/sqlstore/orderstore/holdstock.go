@@ -1,4 +1,4 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // AwaitingPaymentOrders lists unpaid orders of the methods in status
 // on-hold with no payment under way (payment state none) whose last change
 // is at or before olderThan, oldest first, at most 200.
-func (db *DB) AwaitingPaymentOrders(ctx context.Context, methods []string, olderThan time.Time) ([]*checkout.Order, error) {
+func (db *Orders) AwaitingPaymentOrders(ctx context.Context, methods []string, olderThan time.Time) ([]*checkout.Order, error) {
 	if len(methods) == 0 {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func (db *DB) AwaitingPaymentOrders(ctx context.Context, methods []string, older
 // unpaid, on-hold, of one of the methods and unchanged since olderThan. Of
 // several instances releasing at once exactly one does it (true); the stock
 // is restored once.
-func (db *DB) ReleaseHeldOrder(ctx context.Context, id int64, methods []string, olderThan, now time.Time) (bool, error) {
+func (db *Orders) ReleaseHeldOrder(ctx context.Context, id int64, methods []string, olderThan, now time.Time) (bool, error) {
 	if len(methods) == 0 {
 		return false, nil
 	}

@@ -1,4 +1,4 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
@@ -82,7 +82,7 @@ func expiresArg(t *time.Time) any {
 }
 
 // CreateCoupon implements coupon.Store.
-func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error) {
+func (db *Orders) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error) {
 	var id int64
 	err := db.Write.GetContext(ctx, &id, db.Write.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
 			minimum_amount, usage_limit, usage_limit_per_user, individual_use, product_ids, excluded_product_ids, product_categories,
@@ -99,7 +99,7 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error)
 
 // UpdateCoupon implements coupon.Store: every field but the usage count,
 // which only orders change.
-func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
+func (db *Orders) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
 			date_expires = ?, minimum_amount = ?, usage_limit = ?, usage_limit_per_user = ?, individual_use = ?, product_ids = ?,
 			excluded_product_ids = ?, product_categories = ?, excluded_product_categories = ?, updated_at = ?
@@ -120,7 +120,7 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 }
 
 // DeleteCoupon implements coupon.Store (orders keep their copy).
-func (db *DB) DeleteCoupon(ctx context.Context, id int64) error {
+func (db *Orders) DeleteCoupon(ctx context.Context, id int64) error {
 	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
 	if err != nil {
 		return err
@@ -132,16 +132,16 @@ func (db *DB) DeleteCoupon(ctx context.Context, id int64) error {
 }
 
 // Coupon implements coupon.Store.
-func (db *DB) Coupon(ctx context.Context, id int64) (*coupon.Coupon, error) {
+func (db *Orders) Coupon(ctx context.Context, id int64) (*coupon.Coupon, error) {
 	return db.couponWhere(ctx, `id = ?`, id)
 }
 
 // CouponByCode implements coupon.Store and checkout.CouponStore.
-func (db *DB) CouponByCode(ctx context.Context, code string) (*coupon.Coupon, error) {
+func (db *Orders) CouponByCode(ctx context.Context, code string) (*coupon.Coupon, error) {
 	return db.couponWhere(ctx, `code = ?`, code)
 }
 
-func (db *DB) couponWhere(ctx context.Context, where string, arg any) (*coupon.Coupon, error) {
+func (db *Orders) couponWhere(ctx context.Context, where string, arg any) (*coupon.Coupon, error) {
 	var r couponRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons WHERE `+where), arg)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -155,7 +155,7 @@ func (db *DB) couponWhere(ctx context.Context, where string, arg any) (*coupon.C
 
 // Coupons implements coupon.Store: newest first, codes containing the
 // search.
-func (db *DB) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, int, error) {
+func (db *Orders) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, int, error) {
 	where, args := "", []any{}
 	if f.Search != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f.Search) + "%"
@@ -182,7 +182,7 @@ func (db *DB) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, i
 }
 
 // CouponUses implements checkout.CouponStore.
-func (db *DB) CouponUses(ctx context.Context, couponID, customerID int64, email string) (int64, error) {
+func (db *Orders) CouponUses(ctx context.Context, couponID, customerID int64, email string) (int64, error) {
 	return couponUses(ctx, db.Read, couponID, customerID, email)
 }
 

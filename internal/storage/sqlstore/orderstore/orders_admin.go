@@ -1,4 +1,4 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
@@ -24,11 +24,11 @@ import (
 // other; what is left to refund and what is left to restock are read after
 // that lock.
 
-var _ orders.Store = (*DB)(nil)
+var _ orders.Store = (*Orders)(nil)
 
 // orderSearchWhere is the list's filter: statuses (drafts hidden when none
 // is named) and the search on the number, billing name and email.
-func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
+func (db *Orders) orderSearchWhere(q orders.Query) (string, []any) {
 	var where []string
 	var args []any
 	if len(q.Statuses) > 0 {
@@ -40,7 +40,7 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 	if s := strings.TrimSpace(q.Search); s != "" {
 		like := "%" + sqlcore.LikeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
 		first, last := `json_extract(billing, '$.first_name')`, `json_extract(billing, '$.last_name')`
-		if db.Engine == Postgres {
+		if db.Engine == sqlcore.Postgres {
 			first, last = `(billing::json->>'first_name')`, `(billing::json->>'last_name')`
 		}
 		cond := `lower(billing_email) LIKE ? ESCAPE '\' OR lower(` + first + ` || ' ' || ` + last + `) LIKE ? ESCAPE '\'`
@@ -55,7 +55,7 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 }
 
 // ListOrders answers a page of orders, newest first, and how many match.
-func (db *DB) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order, int, error) {
+func (db *Orders) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order, int, error) {
 	where, args := db.orderSearchWhere(q)
 	var total int
 	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM orders WHERE `+where), args...); err != nil {
@@ -70,7 +70,7 @@ func (db *DB) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order
 }
 
 // OrderStatusCounts counts orders by status, drafts left out.
-func (db *DB) OrderStatusCounts(ctx context.Context) (map[string]int, error) {
+func (db *Orders) OrderStatusCounts(ctx context.Context) (map[string]int, error) {
 	var rows []struct {
 		Status string `db:"status"`
 		N      int    `db:"n"`
@@ -104,7 +104,7 @@ func (r noteRow) note() orders.Note {
 }
 
 // OrderNotes lists an order's notes, newest first.
-func (db *DB) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, error) {
+func (db *Orders) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, error) {
 	var rows []noteRow
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
 		FROM order_notes WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
@@ -118,7 +118,7 @@ func (db *DB) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, err
 }
 
 // OrderNote is one note (the customer-note mail renders it).
-func (db *DB) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
+func (db *Orders) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
 	var r noteRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
 		FROM order_notes WHERE id = ?`), id)
@@ -130,7 +130,7 @@ func (db *DB) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
 
 // AddOrderNote records a note; a customer note queues its mail (kind
 // customer_note, ref the note id) in the same transaction.
-func (db *DB) AddOrderNote(ctx context.Context, n orders.Note) (orders.Note, error) {
+func (db *Orders) AddOrderNote(ctx context.Context, n orders.Note) (orders.Note, error) {
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		n, err = addNoteTx(ctx, tx, n)
@@ -164,7 +164,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 // OrderMails lists the outbox rows about an order: its own mails (ref the
 // order id) and the mails of its customer notes (ref the note id), oldest
 // first.
-func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
+func (db *Orders) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
 	in, args := sqlcore.InClause(orders.OrderMailKinds)
 	args = append(append([]any{strconv.FormatInt(orderID, 10)}, args...), orders.MailCustomerNote, orderID)
 	var rows []struct {
@@ -199,7 +199,7 @@ func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry
 
 // QueueOrderMail queues one more message of kind about an order (a
 // resend): its dedupe key is new each time.
-func (db *DB) QueueOrderMail(ctx context.Context, orderID int64, kind string, now time.Time) error {
+func (db *Orders) QueueOrderMail(ctx context.Context, orderID int64, kind string, now time.Time) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var n int64
 		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE ref = ? AND kind = ?`), strconv.FormatInt(orderID, 10), kind); err != nil {
@@ -213,7 +213,7 @@ func (db *DB) QueueOrderMail(ctx context.Context, orderID int64, kind string, no
 // --- stock put back ---
 
 // OrderRestocked is the units put back per line position.
-func (db *DB) OrderRestocked(ctx context.Context, orderID int64) (map[int]int64, error) {
+func (db *Orders) OrderRestocked(ctx context.Context, orderID int64) (map[int]int64, error) {
 	var rows []struct {
 		Position  int   `db:"position"`
 		Restocked int64 `db:"restocked"`
@@ -246,7 +246,7 @@ func lockOrderTx(ctx context.Context, tx *sqlx.Tx, id int64, now time.Time) (sta
 // ChangeOrderStatus moves an order's status as c says, in one transaction
 // with its note, the payment recorded (MarkPaid) and the units put back
 // (Restock). orders.ErrStale when the order is no longer in c.From.
-func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) error {
+func (db *Orders) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) error {
 	now := c.Now.UTC().Truncate(time.Second)
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		status, _, err := lockOrderTx(ctx, tx, c.OrderID, now)
@@ -324,7 +324,7 @@ func (r refundRow) refund() (orders.Refund, error) {
 }
 
 // OrderRefunds lists an order's refunds, newest first.
-func (db *DB) OrderRefunds(ctx context.Context, orderID int64) ([]orders.Refund, error) {
+func (db *Orders) OrderRefunds(ctx context.Context, orderID int64) ([]orders.Refund, error) {
 	var rows []refundRow
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func refundTx(ctx context.Context, tx *sqlx.Tx, where string, args ...any) (orde
 // same, refused (orders.ErrKeyReused) when not; else the amount must fit
 // what is left (the total less pending and completed refunds). A manual
 // refund is completed in the same transaction.
-func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refund, error) {
+func (db *Orders) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refund, error) {
 	now := in.Now.UTC().Truncate(time.Second)
 	var out orders.Refund
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -413,7 +413,7 @@ func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refu
 }
 
 // CompleteRefund completes a pending refund (orders.Store).
-func (db *DB) CompleteRefund(ctx context.Context, refundID int64, providerRefundID, note string, now time.Time) (orders.Refund, error) {
+func (db *Orders) CompleteRefund(ctx context.Context, refundID int64, providerRefundID, note string, now time.Time) (orders.Refund, error) {
 	now = now.UTC().Truncate(time.Second)
 	var out orders.Refund
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -436,7 +436,7 @@ func (db *DB) CompleteRefund(ctx context.Context, refundID int64, providerRefund
 // refunded (note, with the provider's refund id added), and an order with
 // nothing left to refund becomes refunded. The caller holds the order's
 // lock; status and total are the order's.
-func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, providerRefundID, note, status string, total int64, now time.Time) (orders.Refund, error) {
+func completeRefundTx(ctx context.Context, db *Orders, tx *sqlx.Tx, refundID int64, providerRefundID, note, status string, total int64, now time.Time) (orders.Refund, error) {
 	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE order_refunds SET status = ?, provider_refund_id = ?, completed_at = ? WHERE id = ? AND status = ?`),
 		orders.RefundCompleted, providerRefundID, now.Unix(), refundID, orders.RefundPending)
 	if err != nil {
@@ -484,7 +484,7 @@ func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, 
 
 // FailRefund gives a pending refund up (orders.Store): its amount is free
 // again. A refund no longer pending is answered as it is.
-func (db *DB) FailRefund(ctx context.Context, refundID int64, why string, now time.Time) (orders.Refund, error) {
+func (db *Orders) FailRefund(ctx context.Context, refundID int64, why string, now time.Time) (orders.Refund, error) {
 	now = now.UTC().Truncate(time.Second)
 	var out orders.Refund
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
