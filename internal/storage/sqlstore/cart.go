@@ -27,7 +27,7 @@ import (
 
 var _ cart.Store = (*DB)(nil)
 
-// The cart SQL, prepared once and reused (stmt.go).
+// The cart SQL, prepared once and reused (sqlcore/stmt.go).
 const (
 	sqlCartSession = `SELECT customer, created_at, updated_at, expires_at FROM cart_sessions WHERE id = ? AND expires_at > ?`
 	sqlCartLines   = `SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position

@@ -11,10 +11,11 @@ import (
 )
 
 // Counting the statements a store sends, for the query budgets of the hot
-// paths (internal/server/budget_test.go). A store opened with OpenCounted
-// talks to its database through a thin database/sql driver wrapper that
-// adds one to a Counter per statement; a store opened with Open uses the
-// engine's driver itself, so counting costs nothing unless asked for.
+// paths (internal/server/budget_test.go). A store opened with
+// sqlstore.OpenCounted talks to its database through a thin database/sql
+// driver wrapper that adds one to a Counter per statement; a store opened
+// with Open uses the engine's driver itself, so counting costs nothing
+// unless asked for.
 //
 // The wrapper sits under database/sql, so it sees every statement whatever
 // helper sent it (sqlx, a prepared statement, a transaction, goose): the

@@ -2,9 +2,10 @@
 // (one writer and several readers on SQLite, one pool on PostgreSQL), the
 // engine, the clock, prepared statements, outage classification and fault
 // injection (health.go), statement counting (count.go), the write
-// transaction with its retries, and the small SQL helpers the capability
-// stores (catalogstore, orderstore, ...) have in common. It owns no table:
-// the schema and its migrations belong to sqlstore.
+// transaction with its retries, and what the capability stores
+// (catalogstore, orderstore, …) have in common: small SQL helpers and the
+// two writes every store makes in its own transaction (RecordChange,
+// EnqueueMailTx). The schema and its migrations belong to sqlstore.
 package sqlcore
 
 import (
