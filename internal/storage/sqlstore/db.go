@@ -2,8 +2,8 @@
 // it owns the schema (migrations/) and composes the connection core
 // (sqlcore) with the capability stores. The big capabilities have a package
 // each (catalogstore, orderstore); the smaller ones (accounts, carts,
-// reviews, contact, coupons, currencies, the mail outbox, settings, …) are
-// methods of DB here. DB embeds them all, so one *DB satisfies every
+// reviews, contact, content pages, currencies, rate limits, the mail
+// outbox, settings, …) are methods of DB here. DB embeds them all, so one *DB satisfies every
 // capability's Store interface (ports.go) through method promotion.
 //
 // Almost all SQL is portable between the two engines and is written once
