@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // PostgreSQL ids are taken when a row is inserted, not when its
 // transaction commits, so a lower id can become visible after a higher one
 // was read. An id that never shows up was rolled back.
-func (db *DB) ChangesIn(ctx context.Context, ids []int64) ([]Change, error) {
+func (db *Catalog) ChangesIn(ctx context.Context, ids []int64) ([]Change, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -24,7 +24,7 @@ func (db *DB) ChangesIn(ctx context.Context, ids []int64) ([]Change, error) {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, err
 	}
 	out := make([]Change, len(rows))

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // SearchCandidates caps how many index matches a search considers, per
@@ -35,7 +36,7 @@ func searchable(status, visibility string) bool {
 // product (its name, SKUs and its variations', descriptions and tag names),
 // inside the caller's transaction. It reports whether the indexed text or
 // the product's presence in the index changed.
-func (db *DB) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (bool, error) {
+func (db *Catalog) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (bool, error) {
 	var p struct {
 		Name        string         `db:"name"`
 		SKU         sql.NullString `db:"sku"`
@@ -70,7 +71,7 @@ func (db *DB) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (bool, er
 	if found && old == doc {
 		return false, nil
 	}
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		_, err = tx.ExecContext(ctx, `INSERT INTO product_search (product_id, name, sku, body) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (product_id) DO UPDATE SET name = excluded.name, sku = excluded.sku, body = excluded.body`, id, doc.Name, doc.SKU, doc.Body)
 		return true, err
@@ -84,14 +85,14 @@ func (db *DB) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (bool, er
 	return true, err
 }
 
-func (db *DB) indexedDoc(ctx context.Context, tx *sqlx.Tx, id int64) (catalog.SearchDoc, bool, error) {
+func (db *Catalog) indexedDoc(ctx context.Context, tx *sqlx.Tx, id int64) (catalog.SearchDoc, bool, error) {
 	var d struct {
 		Name string `db:"name"`
 		SKU  string `db:"sku"`
 		Body string `db:"body"`
 	}
 	q := `SELECT name, sku, body FROM products_fts WHERE rowid = ?`
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		q = `SELECT name, sku, body FROM product_search WHERE product_id = $1`
 	}
 	err := tx.GetContext(ctx, &d, q, id)
@@ -104,9 +105,9 @@ func (db *DB) indexedDoc(ctx context.Context, tx *sqlx.Tx, id int64) (catalog.Se
 	return catalog.SearchDoc{Name: d.Name, SKU: d.SKU, Body: d.Body}, true, nil
 }
 
-func (db *DB) unindex(ctx context.Context, tx *sqlx.Tx, id int64) error {
+func (db *Catalog) unindex(ctx context.Context, tx *sqlx.Tx, id int64) error {
 	q := `DELETE FROM products_fts WHERE rowid = ?`
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		q = `DELETE FROM product_search WHERE product_id = $1`
 	}
 	_, err := tx.ExecContext(ctx, q, id)
@@ -118,18 +119,18 @@ func (db *DB) unindex(ctx context.Context, tx *sqlx.Tx, id int64) error {
 // Migrate calls it when the index is empty but the store has searchable
 // products (right after the search migration on an existing store); run it
 // by hand after changing how text is folded.
-func (db *DB) ReindexSearch(ctx context.Context) (int, error) {
+func (db *Catalog) ReindexSearch(ctx context.Context) (int, error) {
 	var last int64
 	n := 0
 	for {
 		var ids []int64
-		if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT id FROM products WHERE parent_id IS NULL AND id > ? ORDER BY id LIMIT 500`), last); err != nil {
+		if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM products WHERE parent_id IS NULL AND id > ? ORDER BY id LIMIT 500`), last); err != nil {
 			return n, err
 		}
 		if len(ids) == 0 {
 			return n, nil
 		}
-		err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 			for _, id := range ids {
 				if _, err := db.indexProduct(ctx, tx, id); err != nil {
 					return err
@@ -147,19 +148,19 @@ func (db *DB) ReindexSearch(ctx context.Context) (int, error) {
 
 // searchIndexNeedsBuild reports, with two cheap queries, whether the index
 // is empty while the store has products search could show.
-func (db *DB) searchIndexNeedsBuild(ctx context.Context) (bool, error) {
+func (db *Catalog) searchIndexNeedsBuild(ctx context.Context) (bool, error) {
 	var ids []int64
 	q := `SELECT rowid FROM products_fts LIMIT 1`
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		q = `SELECT product_id FROM product_search LIMIT 1`
 	}
-	if err := db.read.SelectContext(ctx, &ids, q); err != nil {
+	if err := db.Read.SelectContext(ctx, &ids, q); err != nil {
 		return false, err
 	}
 	if len(ids) > 0 {
 		return false, nil
 	}
-	err := db.read.SelectContext(ctx, &ids, `SELECT id FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden' LIMIT 1`)
+	err := db.Read.SelectContext(ctx, &ids, `SELECT id FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden' LIMIT 1`)
 	return len(ids) > 0, err
 }
 
@@ -261,21 +262,21 @@ func asciiAlnum(s string) bool {
 // to limit more that match anywhere (srank 1), optionally only
 // in the given categories. Its cost is bounded by the caps, not by how
 // many products match.
-func (db *DB) searchCandidates(words []string, cats []int64, limit int) (string, []any) {
+func (db *Catalog) searchCandidates(words []string, cats []int64, limit int) (string, []any) {
 	if limit <= 0 || limit > SearchCandidates {
 		limit = SearchCandidates
 	}
 	catCond := func(string) string { return "" }
 	var catArgs []any
 	if len(cats) > 0 {
-		in, a := inClause(cats)
+		in, a := sqlcore.InClause(cats)
 		catCond = func(col string) string {
 			return " AND " + col + " IN (SELECT product_id FROM product_categories WHERE category_id IN " + in + ")"
 		}
 		catArgs = a
 	}
 	var one func(name bool) (string, []any)
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		match := pgMatch(words)
 		one = func(name bool) (string, []any) {
 			col := "doc_tsv"
@@ -305,10 +306,10 @@ func (db *DB) searchCandidates(words []string, cats []int64, limit int) (string,
 // where autovacuum has not caught up, or where it is off: without them the
 // planner takes products for empty and joins search candidates by a nested
 // scan, 300 ms at 10,000 products). SQLite needs none: it does nothing.
-func (db *DB) Analyze(ctx context.Context) error {
-	if db.Engine != Postgres {
+func (db *Catalog) Analyze(ctx context.Context) error {
+	if db.Engine != sqlcore.Postgres {
 		return nil
 	}
-	_, err := db.write.ExecContext(ctx, `ANALYZE`)
+	_, err := db.Write.ExecContext(ctx, `ANALYZE`)
 	return err
 }

@@ -1,11 +1,10 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
 	"database/sql/driver"
 	"errors"
 	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -100,7 +99,8 @@ type health struct {
 	// last is the most recent outage error and when it came.
 	last atomic.Pointer[outage]
 	// full: a write failed for lack of disk space and none has
-	// succeeded since; Ready then tries a write of its own.
+	// succeeded since; Ping (so sqlstore's Ready) then tries a write of
+	// its own.
 	full atomic.Bool
 	// faults, when set, injects errors (tests: Faults).
 	faults *Faults
@@ -148,7 +148,7 @@ func (db *DB) Unavailable() error {
 }
 
 // readyProbe writes and removes a row: after a write failed for a full
-// disk, Ready proves the disk takes writes again before it reports ready.
+// disk, Ping proves the disk takes writes again before it reports ready.
 func (db *DB) readyProbe(ctx context.Context) error {
 	return db.tryTx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO rate_limits (bucket, window_start, hits, expires_at) VALUES ('vitrine:ready-probe', 0, 0, 0)
@@ -310,7 +310,7 @@ func (t *healthTx) Rollback() error { return t.h.note(t.Tx.Rollback()) }
 
 // Faults injects errors into a store's connections, as an outage would
 // make them (tests: a lost connection, a full disk). The zero value
-// injects nothing; open the store with OpenFaulty.
+// injects nothing; open the store with sqlstore.OpenFaulty.
 type Faults struct {
 	on atomic.Pointer[fault]
 }
@@ -348,13 +348,4 @@ func (f *Faults) at(p faultPoint) error {
 		return nil
 	}
 	return x.err
-}
-
-// OpenFaulty opens the store like Open with f injecting errors into its
-// connections. For tests; a server never opens one.
-func OpenFaulty(ctx context.Context, dsn string, log *slog.Logger, f *Faults) (*DB, error) {
-	if f == nil {
-		return nil, errors.New("open faulty store: no faults")
-	}
-	return open(ctx, dsn, log, nil, f)
 }

@@ -1,11 +1,10 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The wallet's order operations (the server's wallet*.go): orders placed for
@@ -29,7 +29,7 @@ var openWalletStates = []string{checkout.PayNone, checkout.PayWalletOrderCreated
 // OpenWalletOrders lists a cart session's unpaid wallet orders that no
 // capture is under way for (payment method method, status pending, payment
 // state wallet_order_created or failed), newest first.
-func (db *DB) OpenWalletOrders(ctx context.Context, session, method string) ([]*checkout.Order, error) {
+func (db *Orders) OpenWalletOrders(ctx context.Context, session, method string) ([]*checkout.Order, error) {
 	return db.ordersWhere(ctx, `payment_state IN (?, ?) AND cart_session = ? AND payment_method = ? AND status = ? AND paid_at IS NULL
 		ORDER BY id DESC LIMIT 20`, checkout.PayWalletOrderCreated, checkout.PayFailed, session, method, checkout.StatusPending)
 }
@@ -37,8 +37,8 @@ func (db *DB) OpenWalletOrders(ctx context.Context, session, method string) ([]*
 // StaleWalletOrders lists unpaid wallet orders of method still pending and
 // not being captured whose last change is at or before olderThan (buyers
 // who walked away), oldest first, at most 200.
-func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan time.Time) ([]*checkout.Order, error) {
-	in, args := inClause(openWalletStates)
+func (db *Orders) StaleWalletOrders(ctx context.Context, method string, olderThan time.Time) ([]*checkout.Order, error) {
+	in, args := sqlcore.InClause(openWalletStates)
 	args = append(args, method, checkout.StatusPending, olderThan.Unix())
 	return db.ordersWhere(ctx, `payment_state IN `+in+` AND payment_method = ? AND status = ? AND paid_at IS NULL AND updated_at <= ?
 		ORDER BY updated_at, id LIMIT 200`, args...)
@@ -48,8 +48,8 @@ func (db *DB) StaleWalletOrders(ctx context.Context, method string, olderThan ti
 // pending, payment state none, wallet_order_created or failed) and puts its
 // units back in stock, in one transaction. It reports false, changing
 // nothing, when the order is in any other state.
-func (db *DB) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (cancelled bool, err error) {
-	in, args := inClause(openWalletStates)
+func (db *Orders) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (cancelled bool, err error) {
+	in, args := sqlcore.InClause(openWalletStates)
 	args = append([]any{checkout.StatusPending}, args...)
 	return db.cancelOrderWhere(ctx, id, checkout.PayFailed, now, `status = ? AND payment_state IN `+in, args...)
 }
@@ -59,8 +59,8 @@ func (db *DB) CancelUnpaidOrder(ctx context.Context, id int64, now time.Time) (c
 // in one transaction. The conditional UPDATE decides: of concurrent
 // cancellers (two instances) exactly one changes the row and restores the
 // stock; the others report false and change nothing.
-func (db *DB) cancelOrderWhere(ctx context.Context, id int64, payState string, now time.Time, where string, whereArgs ...any) (cancelled bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Orders) cancelOrderWhere(ctx context.Context, id int64, payState string, now time.Time, where string, whereArgs ...any) (cancelled bool, err error) {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		cancelled = false
 		args := append([]any{checkout.StatusCancelled, payState, now.Unix(), id}, whereArgs...)
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
@@ -85,7 +85,7 @@ func (db *DB) cancelOrderWhere(ctx context.Context, id int64, payState string, n
 
 // restoreStockTx puts back every unit of an order not put back yet (a
 // cancellation): see restockLinesTx.
-func (db *DB) restoreStockTx(ctx context.Context, tx *sqlx.Tx, orderID int64, now time.Time) error {
+func (db *Orders) restoreStockTx(ctx context.Context, tx *sqlx.Tx, orderID int64, now time.Time) error {
 	return db.restockLinesTx(ctx, tx, orderID, nil, now)
 }
 
@@ -97,7 +97,7 @@ func (db *DB) restoreStockTx(ctx context.Context, tx *sqlx.Tx, orderID int64, no
 // and restocked grows by what was put back, so no unit is restored twice.
 // The caller holds the order's row (its UPDATE of the order comes first),
 // so concurrent restores of one order run one after the other.
-func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, want map[int]int64, now time.Time) error {
+func (db *Orders) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, want map[int]int64, now time.Time) error {
 	var lines []struct {
 		Position    int   `db:"position"`
 		ProductID   int64 `db:"product_id"`
@@ -183,7 +183,7 @@ func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, wa
 			kind = "product" // back in stock: pages show it
 		}
 		if q > 0 || sold > 0 {
-			if err := db.recordChange(ctx, tx, id, kind); err != nil {
+			if err := db.RecordChange(ctx, tx, id, kind); err != nil {
 				return err
 			}
 		}
@@ -196,8 +196,8 @@ func (db *DB) restockLinesTx(ctx context.Context, tx *sqlx.Tx, orderID int64, wa
 // payment state capture_requested, and the order mails queued (the shopper
 // is told the order is received). Forward only: an order already paid,
 // cancelled or refunded is left alone (false).
-func (db *DB) HoldOrderForCapture(ctx context.Context, id int64, captureID string, now time.Time) (changed bool, err error) {
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Orders) HoldOrderForCapture(ctx context.Context, id int64, captureID string, now time.Time) (changed bool, err error) {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		changed = false
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, payment_state = ?,
 				capture_id = CASE WHEN ? = '' THEN capture_id ELSE ? END,
@@ -221,8 +221,8 @@ func (db *DB) HoldOrderForCapture(ctx context.Context, id int64, captureID strin
 // FailOrderPayment records a payment the provider refused for good (a
 // denied capture): payment state failed and status failed, unless the
 // order is paid or no longer pending or on-hold (false).
-func (db *DB) FailOrderPayment(ctx context.Context, id int64, now time.Time) (changed bool, err error) {
-	return db.execOne(ctx, `UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
+func (db *Orders) FailOrderPayment(ctx context.Context, id int64, now time.Time) (changed bool, err error) {
+	return db.ExecOne(ctx, `UPDATE orders SET status = ?, payment_state = ?, updated_at = ?
 			WHERE id = ? AND paid_at IS NULL AND status IN (?, ?)`,
 		checkout.StatusFailed, checkout.PayFailed, now.Unix(), id, checkout.StatusPending, checkout.StatusOnHold)
 }
@@ -230,7 +230,7 @@ func (db *DB) FailOrderPayment(ctx context.Context, id int64, now time.Time) (ch
 // SetOrderAddresses fills an unpaid order's addresses (a wallet buyer's
 // name, email and shipping address known only after approval). It reports
 // false when the order is paid or unknown.
-func (db *DB) SetOrderAddresses(ctx context.Context, id int64, billing, shipping cart.Address, now time.Time) (bool, error) {
+func (db *Orders) SetOrderAddresses(ctx context.Context, id int64, billing, shipping cart.Address, now time.Time) (bool, error) {
 	b, err := json.Marshal(billing)
 	if err != nil {
 		return false, err
@@ -239,55 +239,14 @@ func (db *DB) SetOrderAddresses(ctx context.Context, id int64, billing, shipping
 	if err != nil {
 		return false, err
 	}
-	return db.execOne(ctx, `UPDATE orders SET billing = ?, shipping = ?, billing_email = ?, updated_at = ?
+	return db.ExecOne(ctx, `UPDATE orders SET billing = ?, shipping = ?, billing_email = ?, updated_at = ?
 			WHERE id = ? AND paid_at IS NULL`, string(b), string(s), billing.Email, now.Unix(), id)
-}
-
-// RestoreCartLines puts lines back into a session's cart when it is empty
-// (PlaceOrder empties it; a wallet order keeps the cart until it is paid,
-// so a buyer who cancels at the provider finds it as it was). A cart that
-// has lines again is left alone.
-func (db *DB) RestoreCartLines(ctx context.Context, session string, lines []cart.Line, now, expires time.Time) error {
-	if len(lines) == 0 {
-		return nil
-	}
-	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		c, err := db.touchSession(ctx, tx, session, now, expires)
-		if err != nil {
-			return err
-		}
-		if len(c.Lines) > 0 {
-			return nil
-		}
-		for i, l := range lines {
-			attrs, err := json.Marshal(orEmpty(l.Variation))
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(sqlLineInsert), session, l.Key, l.ProductID, l.VariationID, string(attrs),
-				l.Quantity, l.UnitPrice, i); err != nil {
-				return fmt.Errorf("restore cart line: %w", err)
-			}
-		}
-		return nil
-	})
-}
-
-// ClearCart empties a session's cart (a wallet order was paid).
-func (db *DB) ClearCart(ctx context.Context, session string) error {
-	if session == "" {
-		return nil
-	}
-	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ?`), session)
-		return err
-	})
 }
 
 // ForgetWebhookEvent removes a recorded event id, so a delivery whose
 // handling failed is handled again when the provider retries it.
-func (db *DB) ForgetWebhookEvent(ctx context.Context, eventID string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Orders) ForgetWebhookEvent(ctx context.Context, eventID string) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM webhook_events WHERE event_id = ?`), eventID)
 		return err
 	})

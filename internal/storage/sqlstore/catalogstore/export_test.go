@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 // SetSmallCategoryRowsForTest sets the size under which a category drives
 // its listing query, so tests reach both plans with a few products; the

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -13,13 +13,14 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/richtext"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The admin's catalogue writes (catalog.AdminStore). Like the import's,
 // each is one transaction that appends to catalog_changes, so every
 // running server drops exactly the cached pages that show the product.
 
-var _ catalog.AdminStore = (*DB)(nil)
+var _ catalog.AdminStore = (*Catalog)(nil)
 
 var adminOrder = map[string]string{
 	"date":     "created_at %s, id %s",
@@ -33,7 +34,7 @@ var adminOrder = map[string]string{
 // AdminProducts implements catalog.AdminStore. Unlike the shop's search,
 // it finds unpublished products too (a plain substring match: the admin's
 // list is small next to the shop's traffic).
-func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catalog.Product, int, error) {
+func (db *Catalog) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catalog.Product, int, error) {
 	where := []string{"parent_id IS NULL"}
 	var args []any
 	add := func(cond string, a ...any) {
@@ -57,13 +58,13 @@ func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catal
 		add("id IN (SELECT product_id FROM product_categories WHERE category_id = ?)", q.CategoryID)
 	}
 	if q.Search != "" {
-		like := "%" + likeEscape(strings.ToLower(q.Search)) + "%"
+		like := "%" + sqlcore.LikeEscape(strings.ToLower(q.Search)) + "%"
 		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'
 			OR id IN (SELECT parent_id FROM products WHERE parent_id IS NOT NULL AND LOWER(COALESCE(sku, '')) LIKE ? ESCAPE '\'))`, like, like, like)
 	}
 	cond := " FROM products WHERE " + strings.Join(where, " AND ")
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+cond), args...); err != nil {
 		return nil, 0, fmt.Errorf("count products: %w", err)
 	}
 	dir := "DESC"
@@ -81,12 +82,12 @@ func (db *DB) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*catal
 }
 
 // AdminStatusCounts implements catalog.AdminStore.
-func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
+func (db *Catalog) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 	var rows []struct {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM products WHERE parent_id IS NULL GROUP BY status`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM products WHERE parent_id IS NULL GROUP BY status`); err != nil {
 		return nil, err
 	}
 	out := map[string]int{}
@@ -97,9 +98,9 @@ func (db *DB) AdminStatusCounts(ctx context.Context) (map[string]int, error) {
 }
 
 // CreateProduct implements catalog.AdminStore.
-func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) error {
+func (db *Catalog) CreateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) error {
 	p.ID = 0
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := db.storeProduct(ctx, tx, p, variations)
 		return err
 	})
@@ -109,8 +110,8 @@ func (db *DB) CreateProduct(ctx context.Context, p *catalog.Product, variations 
 // transaction's first write, so of two edits based on one version only the
 // first gets through: on PostgreSQL the second waits for the row's lock
 // and then finds the version moved; on SQLite writes take turns.
-func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product, deleteVariations []int64, base int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) UpdateProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product, deleteVariations []int64, base int64) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET version = version WHERE id = ? AND parent_id IS NULL AND version = ?`), p.ID, base)
 		if err != nil {
 			return err
@@ -127,7 +128,7 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 			return catalog.ErrStale
 		}
 		if len(deleteVariations) > 0 {
-			in, args := inClause(deleteVariations)
+			in, args := sqlcore.InClause(deleteVariations)
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ? AND id IN `+in), append([]any{p.ID}, args...)...); err != nil {
 				return err
 			}
@@ -148,13 +149,13 @@ func (db *DB) UpdateProduct(ctx context.Context, p *catalog.Product, variations 
 }
 
 // SetProductStatus implements catalog.AdminStore.
-func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
+func (db *Catalog) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
-				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, nullTime(publishAt), db.now(), id, status)
+				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, sqlcore.NullTime(publishAt), db.Now(), id, status)
 			if err != nil {
 				return err
 			}
@@ -165,7 +166,7 @@ func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, 
 			if _, err := db.indexProduct(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -175,9 +176,9 @@ func (db *DB) SetProductStatus(ctx context.Context, ids []int64, status string, 
 }
 
 // DeleteProducts implements catalog.AdminStore.
-func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
+func (db *Catalog) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
@@ -194,7 +195,7 @@ func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 			if err := db.unindex(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -204,21 +205,21 @@ func (db *DB) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
 }
 
 // PublishDue implements catalog.AdminStore.
-func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
+func (db *Catalog) PublishDue(ctx context.Context, now time.Time) (int, error) {
 	var ids []int64
-	if err := db.read.SelectContext(ctx, &ids, db.read.Rebind(`SELECT id FROM products WHERE status = 'future' AND publish_at <= ? AND parent_id IS NULL`), now.UTC()); err != nil {
+	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM products WHERE status = 'future' AND publish_at <= ? AND parent_id IS NULL`), now.UTC()); err != nil {
 		return 0, err
 	}
 	if len(ids) == 0 {
 		return 0, nil
 	}
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
 			// Only if still scheduled: an edit may have moved it since.
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = 'publish', publish_at = NULL, version = version + 1, updated_at = ?
-				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.now(), id, now.UTC())
+				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.Now(), id, now.UTC())
 			if err != nil {
 				return err
 			}
@@ -229,7 +230,7 @@ func (db *DB) PublishDue(ctx context.Context, now time.Time) (int, error) {
 			if _, err := db.indexProduct(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -247,14 +248,14 @@ const saleActiveSQL = `(sale_price IS NOT NULL AND (regular_price IS NULL OR sal
 // conditional UPDATE (the stored state still disagrees with now), so
 // instances that run the pass at the same time change each row once and
 // record each product's change once: the second finds nothing to do.
-func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
+func (db *Catalog) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 	now = now.UTC()
 	var sales, releases []int64
-	if err := db.read.SelectContext(ctx, &sales, db.read.Rebind(`SELECT id FROM products
+	if err := db.Read.SelectContext(ctx, &sales, db.Read.Rebind(`SELECT id FROM products
 		WHERE (sale_from IS NOT NULL OR sale_to IS NOT NULL) AND on_sale <> `+saleActiveSQL+` ORDER BY id`), now, now); err != nil {
 		return 0, fmt.Errorf("sales due: %w", err)
 	}
-	if err := db.read.SelectContext(ctx, &releases, db.read.Rebind(`SELECT id FROM products
+	if err := db.Read.SelectContext(ctx, &releases, db.Read.Rebind(`SELECT id FROM products
 		WHERE pre_order = ? AND pre_order_at <= ? ORDER BY id`), true, now); err != nil {
 		return 0, fmt.Errorf("pre-orders due: %w", err)
 	}
@@ -262,7 +263,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 		return 0, nil
 	}
 	n := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		touched := map[int64]bool{} // the products whose pages change
 		var order []int64
@@ -305,7 +306,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 			// (WooCommerce Pre-Orders completes it). A version bump: an
 			// editor opened before would put the pre-order back.
 			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET pre_order = ?, version = version + 1, updated_at = ?
-				WHERE id = ? AND pre_order = ? AND pre_order_at <= ?`), false, db.now(), id, true, now)
+				WHERE id = ? AND pre_order = ? AND pre_order_at <= ?`), false, db.Now(), id, true, now)
 			if err != nil {
 				return fmt.Errorf("release pre-order %d: %w", id, err)
 			}
@@ -325,7 +326,7 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 					return err
 				}
 			}
-			if err := db.recordChange(ctx, tx, id, "product_listed"); err != nil {
+			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
 				return err
 			}
 		}
@@ -336,28 +337,28 @@ func (db *DB) ApplySchedules(ctx context.Context, now time.Time) (int, error) {
 }
 
 // SaveCategory implements catalog.AdminStore.
-func (db *DB) SaveCategory(ctx context.Context, c *catalog.Category) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) SaveCategory(ctx context.Context, c *catalog.Category) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		desc := richtext.Sanitize(c.Description)
 		var err error
 		if c.ID == 0 {
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
-				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder)
+				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder)
 		} else {
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ?, name = ?, slug = ?, description = ?, image_id = ?, menu_order = ? WHERE id = ?`),
-				nullID(c.ParentID), c.Name, c.Slug, desc, nullID(c.ImageID), c.MenuOrder, c.ID)
+				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder, c.ID)
 		}
 		if err != nil {
 			return fmt.Errorf("save category: %w", err)
 		}
 		c.Description = desc
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // DeleteCategory implements catalog.AdminStore.
-func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) DeleteCategory(ctx context.Context, id int64) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var parent sql.NullInt64
 		err := tx.GetContext(ctx, &parent, tx.Rebind(`SELECT parent_id FROM categories WHERE id = ?`), id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -366,19 +367,19 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), nullID(parent.Int64), id); err != nil {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), sqlcore.NullID(parent.Int64), id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM categories WHERE id = ?`), id); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // SaveTag implements catalog.AdminStore.
-func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) SaveTag(ctx context.Context, t *catalog.Tag) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if t.ID == 0 {
 			err = tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO tags (name, slug) VALUES (?, ?) RETURNING id`), t.Name, t.Slug)
@@ -388,13 +389,13 @@ func (db *DB) SaveTag(ctx context.Context, t *catalog.Tag) error {
 		if err != nil {
 			return fmt.Errorf("save tag: %w", err)
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // DeleteTag implements catalog.AdminStore.
-func (db *DB) DeleteTag(ctx context.Context, id int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) DeleteTag(ctx context.Context, id int64) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var products []int64
 		if err := tx.SelectContext(ctx, &products, tx.Rebind(`SELECT product_id FROM product_tags WHERE tag_id = ?`), id); err != nil {
 			return err
@@ -412,13 +413,13 @@ func (db *DB) DeleteTag(ctx context.Context, id int64) error {
 				return err
 			}
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // SetAttributeType implements catalog.AdminStore.
-func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) SetAttributeType(ctx context.Context, id int64, swatch string) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET type = ? WHERE id = ?`), swatch, id)
 		if err != nil {
 			return err
@@ -426,13 +427,13 @@ func (db *DB) SetAttributeType(ctx context.Context, id int64, swatch string) err
 		if n, _ := res.RowsAffected(); n == 0 {
 			return catalog.ErrNotFound
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // UpdateTerm implements catalog.AdminStore.
-func (db *DB) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET name = ?, color = ?, image_url = ?, menu_order = ? WHERE id = ? AND attribute_id = ?`),
 			t.Name, t.Color, t.ImageURL, t.MenuOrder, t.ID, t.AttributeID)
 		if err != nil {
@@ -441,7 +442,7 @@ func (db *DB) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return catalog.ErrNotFound
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
@@ -466,14 +467,14 @@ const imageSelect = `SELECT id, src, width, height, alt, caption, name, sizes FR
 
 // Images implements catalog.AdminStore. An upload whose sizes are not
 // made yet (pending, internal/media) is not offered, nor accepted.
-func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
+func (db *Catalog) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
 	var rows []imageRow
 	var err error
 	if search == "" {
-		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
+		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
 	} else {
-		like := "%" + likeEscape(strings.ToLower(search)) + "%"
-		err = db.read.SelectContext(ctx, &rows, db.read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
+		like := "%" + sqlcore.LikeEscape(strings.ToLower(search)) + "%"
+		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
 	}
 	if err != nil {
 		return nil, err
@@ -486,18 +487,18 @@ func (db *DB) Images(ctx context.Context, search string, limit int) ([]catalog.I
 }
 
 // ImageByID implements catalog.AdminStore.
-func (db *DB) ImageByID(ctx context.Context, id int64) (*catalog.Image, error) {
+func (db *Catalog) ImageByID(ctx context.Context, id int64) (*catalog.Image, error) {
 	return db.oneImage(ctx, ` WHERE id = ? AND pending = ?`, id)
 }
 
 // ImageBySrc implements catalog.AdminStore.
-func (db *DB) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error) {
+func (db *Catalog) ImageBySrc(ctx context.Context, src string) (*catalog.Image, error) {
 	return db.oneImage(ctx, ` WHERE src = ? AND pending = ? ORDER BY id LIMIT 1`, src)
 }
 
-func (db *DB) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
+func (db *Catalog) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
 	var r imageRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(imageSelect+cond), arg, false)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(imageSelect+cond), arg, false)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}

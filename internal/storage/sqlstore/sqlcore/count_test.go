@@ -1,14 +1,19 @@
-package sqlstore_test
+package sqlcore_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"vitrine/internal/seed"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 	"vitrine/internal/storage/storetest"
 )
+
+// t0 is the time the demo catalogue is seeded at.
+var t0 = time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 
 // openCounted is a fresh, migrated store of the engine whose statements c
 // counts.
@@ -31,7 +36,7 @@ func TestCounterCountsEveryStatement(t *testing.T) {
 			ctx := t.Context()
 			var c sqlstore.Counter
 			db := openCounted(t, engine, &c)
-			read, write := db.Pools()
+			read, write := db.Read, db.Write
 			step := func(name string, want sqlstore.QueryCount, fn func() error) {
 				t.Helper()
 				before := c.Count()
@@ -117,7 +122,7 @@ func TestCounterCountsEveryStatement(t *testing.T) {
 			// error reaches the store as the engine's own error.
 			before := c.Count()
 			_, err := write.ExecContext(ctx, write.Rebind(`INSERT INTO count_probe (id, name) VALUES (?, ?)`), 9, "one")
-			if !sqlstore.UniqueViolation(err) {
+			if !sqlcore.UniqueViolation(err) {
 				t.Errorf("duplicate insert through the counter: %v, want the engine's unique violation", err)
 			}
 			if got := c.Count().Sub(before); got != one {

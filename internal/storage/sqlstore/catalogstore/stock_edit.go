@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 // writeStock writes an admin save's stock edit of the row p, after the rest
 // of the row (writeProduct), then sets the stock status from the count the
 // row holds now when the stock is managed.
-func (db *DB) writeStock(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeStock(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	e := p.StockEdit
 	switch {
 	case !e.Set:

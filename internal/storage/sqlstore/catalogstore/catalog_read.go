@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -12,9 +12,12 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore/sqlcore"
+
+	"github.com/jmoiron/sqlx"
 )
 
-var _ catalog.Store = (*DB)(nil)
+var _ catalog.Store = (*Catalog)(nil)
 
 type productRow struct {
 	ID                int64          `db:"id"`
@@ -139,13 +142,13 @@ const (
 
 // loadProducts runs a products query and loads every relation for the rows
 // in a fixed number of queries, whatever the row count.
-func (db *DB) loadProducts(ctx context.Context, q string, args ...any) ([]*catalog.Product, error) {
+func (db *Catalog) loadProducts(ctx context.Context, q string, args ...any) ([]*catalog.Product, error) {
 	return db.loadProductsWith(ctx, relAll, q, args...)
 }
 
-func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, args ...any) ([]*catalog.Product, error) {
+func (db *Catalog) loadProductsWith(ctx context.Context, rel relations, q string, args ...any) ([]*catalog.Product, error) {
 	var rows []productRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("load products: %w", err)
 	}
 	out := make([]*catalog.Product, len(rows))
@@ -165,17 +168,8 @@ func (db *DB) loadProductsWith(ctx context.Context, rel relations, q string, arg
 	return out, nil
 }
 
-// inClause writes "(?, ?, …)" and the args for a list of ids.
-func inClause[T any](vals []T) (string, []any) {
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		args[i] = v
-	}
-	return "(" + placeholders(len(vals)) + ")", args
-}
-
-func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
-	in, args := inClause(ids)
+func (db *Catalog) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
+	in, args := sqlcore.InClause(ids)
 	if rel&relImages != 0 {
 		if err := db.loadImages(ctx, in, args, byID); err != nil {
 			return err
@@ -207,7 +201,7 @@ func (db *DB) loadRelations(ctx context.Context, rel relations, ids []int64, byI
 	return nil
 }
 
-func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadImages(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 
 	var imgs []struct {
 		ProductID int64  `db:"product_id"`
@@ -220,7 +214,7 @@ func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[in
 		Name      string `db:"name"`
 		Sizes     string `db:"sizes"`
 	}
-	if err := db.read.SelectContext(ctx, &imgs, db.read.Rebind(`SELECT pi.product_id, i.id, i.src, i.width, i.height, i.alt, i.caption, i.name, i.sizes
+	if err := db.Read.SelectContext(ctx, &imgs, db.Read.Rebind(`SELECT pi.product_id, i.id, i.src, i.width, i.height, i.alt, i.caption, i.name, i.sizes
 		FROM product_images pi JOIN images i ON i.id = pi.image_id WHERE pi.product_id IN `+in+` ORDER BY pi.product_id, pi.position`), args...); err != nil {
 		return fmt.Errorf("load images: %w", err)
 	}
@@ -232,7 +226,7 @@ func (db *DB) loadImages(ctx context.Context, in string, args []any, byID map[in
 	return nil
 }
 
-func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadTerms(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var terms []struct {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
@@ -240,7 +234,7 @@ func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int
 		Name      string `db:"name"`
 		Slug      string `db:"slug"`
 	}
-	if err := db.read.SelectContext(ctx, &terms, db.read.Rebind(`
+	if err := db.Read.SelectContext(ctx, &terms, db.Read.Rebind(`
 		SELECT pc.product_id, 'cat' AS kind, c.id, c.name, c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id IN `+in+`
 		UNION ALL
 		SELECT pt.product_id, 'tag' AS kind, t.id, t.name, t.slug FROM product_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.product_id IN `+in+`
@@ -259,7 +253,7 @@ func (db *DB) loadTerms(ctx context.Context, in string, args []any, byID map[int
 	return nil
 }
 
-func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadAttributes(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var attrs []struct {
 		ProductID   int64          `db:"product_id"`
 		Position    int            `db:"position"`
@@ -269,7 +263,7 @@ func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID ma
 		Variation   bool           `db:"variation"`
 		Slug        sql.NullString `db:"slug"`
 	}
-	if err := db.read.SelectContext(ctx, &attrs, db.read.Rebind(`SELECT pa.product_id, pa.position, pa.attribute_id, pa.name, pa.visible, pa.variation, a.slug
+	if err := db.Read.SelectContext(ctx, &attrs, db.Read.Rebind(`SELECT pa.product_id, pa.position, pa.attribute_id, pa.name, pa.visible, pa.variation, a.slug
 		FROM product_attributes pa LEFT JOIN attributes a ON a.id = pa.attribute_id WHERE pa.product_id IN `+in+` ORDER BY pa.product_id, pa.position`), args...); err != nil {
 		return fmt.Errorf("load attributes: %w", err)
 	}
@@ -296,7 +290,7 @@ func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID ma
 			Slug      sql.NullString `db:"slug"`
 			Name      sql.NullString `db:"term_name"`
 		}
-		if err := db.read.SelectContext(ctx, &vals, db.read.Rebind(`SELECT v.product_id, v.position, v.term_id, v.value, t.slug, t.name AS term_name
+		if err := db.Read.SelectContext(ctx, &vals, db.Read.Rebind(`SELECT v.product_id, v.position, v.term_id, v.value, t.slug, t.name AS term_name
 			FROM product_attribute_values v LEFT JOIN attribute_terms t ON t.id = v.term_id
 			WHERE v.product_id IN `+in+` ORDER BY v.product_id, v.position, COALESCE(t.menu_order, 0), v.value_pos`), args...); err != nil {
 			return fmt.Errorf("load attribute values: %w", err)
@@ -317,13 +311,13 @@ func (db *DB) loadAttributes(ctx context.Context, in string, args []any, byID ma
 	return nil
 }
 
-func (db *DB) loadVariationAttrs(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadVariationAttrs(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var vattrs []struct {
 		ID    int64  `db:"variation_id"`
 		Name  string `db:"name"`
 		Value string `db:"value"`
 	}
-	if err := db.read.SelectContext(ctx, &vattrs, db.read.Rebind(`SELECT variation_id, name, value FROM variation_attributes WHERE variation_id IN `+in+` ORDER BY variation_id, name`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &vattrs, db.Read.Rebind(`SELECT variation_id, name, value FROM variation_attributes WHERE variation_id IN `+in+` ORDER BY variation_id, name`), args...); err != nil {
 		return fmt.Errorf("load variation attributes: %w", err)
 	}
 	for _, r := range vattrs {
@@ -332,13 +326,13 @@ func (db *DB) loadVariationAttrs(ctx context.Context, in string, args []any, byI
 	return nil
 }
 
-func (db *DB) loadLinks(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadLinks(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var links []struct {
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
 		LinkedID  int64  `db:"linked_id"`
 	}
-	if err := db.read.SelectContext(ctx, &links, db.read.Rebind(`SELECT product_id, kind, linked_id FROM product_links WHERE product_id IN `+in+` ORDER BY product_id, kind, position`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &links, db.Read.Rebind(`SELECT product_id, kind, linked_id FROM product_links WHERE product_id IN `+in+` ORDER BY product_id, kind, position`), args...); err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
 	for _, r := range links {
@@ -355,13 +349,13 @@ func (db *DB) loadLinks(ctx context.Context, in string, args []any, byID map[int
 	return nil
 }
 
-func (db *DB) loadMeta(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
+func (db *Catalog) loadMeta(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
 	var meta []struct {
 		ProductID int64  `db:"product_id"`
 		Key       string `db:"meta_key"`
 		Value     string `db:"value"`
 	}
-	if err := db.read.SelectContext(ctx, &meta, db.read.Rebind(`SELECT product_id, meta_key, value FROM product_meta WHERE product_id IN `+in), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &meta, db.Read.Rebind(`SELECT product_id, meta_key, value FROM product_meta WHERE product_id IN `+in), args...); err != nil {
 		return fmt.Errorf("load meta: %w", err)
 	}
 	for _, r := range meta {
@@ -384,22 +378,39 @@ func one(ps []*catalog.Product, err error) (*catalog.Product, error) {
 	return ps[0], nil
 }
 
+// ProductsByIDTx reads the products with these ids in tx, by id, without
+// their relations (images, terms, …): what a write that prices an order or
+// moves stock needs, read under the write's own lock.
+func ProductsByIDTx(ctx context.Context, tx *sqlx.Tx, ids []int64) (map[int64]*catalog.Product, error) {
+	in, args := sqlcore.InClause(ids)
+	var rows []productRow
+	if err := tx.SelectContext(ctx, &rows, tx.Rebind(productSelect+` WHERE id IN `+in), args...); err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*catalog.Product, len(rows))
+	for i := range rows {
+		p := rows[i].product()
+		byID[p.ID] = p
+	}
+	return byID, nil
+}
+
 // Product implements catalog.Store.
-func (db *DB) Product(ctx context.Context, id int64) (*catalog.Product, error) {
+func (db *Catalog) Product(ctx context.Context, id int64) (*catalog.Product, error) {
 	return one(db.loadProducts(ctx, productSelect+` WHERE id = ?`, id))
 }
 
 // ProductBySlug implements catalog.Store.
-func (db *DB) ProductBySlug(ctx context.Context, slug string) (*catalog.Product, error) {
+func (db *Catalog) ProductBySlug(ctx context.Context, slug string) (*catalog.Product, error) {
 	return one(db.loadProducts(ctx, productSelect+` WHERE slug = ? AND parent_id IS NULL`, slug))
 }
 
 // Products implements catalog.Store.
-func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
+func (db *Catalog) Products(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	in, args := inClause(ids)
+	in, args := sqlcore.InClause(ids)
 	ps, err := db.loadProducts(ctx, productSelect+` WHERE id IN `+in, args...)
 	if err != nil {
 		return nil, err
@@ -418,17 +429,17 @@ func (db *DB) Products(ctx context.Context, ids []int64) ([]*catalog.Product, er
 }
 
 // Variations implements catalog.Store.
-func (db *DB) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
+func (db *Catalog) Variations(ctx context.Context, parentID int64) ([]*catalog.Product, error) {
 	return db.loadProductsWith(ctx, relVariations, productSelect+` WHERE parent_id = ? ORDER BY menu_order, id`, parentID)
 }
 
 // VariationsOf implements catalog.Store.
-func (db *DB) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*catalog.Product, error) {
+func (db *Catalog) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*catalog.Product, error) {
 	out := map[int64][]*catalog.Product{}
 	if len(parentIDs) == 0 {
 		return out, nil
 	}
-	in, args := inClause(parentIDs)
+	in, args := sqlcore.InClause(parentIDs)
 	vs, err := db.loadProductsWith(ctx, relVariation, productSelect+` WHERE parent_id IN `+in+` ORDER BY parent_id, menu_order, id`, args...)
 	if err != nil {
 		return nil, err
@@ -452,7 +463,7 @@ var orderColumns = map[string]string{
 }
 
 // QueryProducts implements catalog.Store.
-func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
+func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
 	where := []string{"parent_id IS NULL"}
 	var args []any
 	// plain stays true while the query is the whole shop listing (the
@@ -498,7 +509,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	var catFrom string
 	var catArgs []any
 	if len(cats) > 0 {
-		in, a := inClause(cats)
+		in, a := sqlcore.InClause(cats)
 		small := false
 		if strings.TrimSpace(q.Search) == "" {
 			var err error
@@ -509,7 +520,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		switch {
 		case strings.TrimSpace(q.Search) != "":
 			add("id IN (SELECT product_id FROM product_categories WHERE category_id IN "+in+")", a...)
-		case small && db.Engine == Postgres:
+		case small && db.Engine == sqlcore.Postgres:
 			// The ids as an array: PostgreSQL looks them up by primary
 			// key (a join would hash every listed product).
 			add("id = ANY(ARRAY(SELECT product_id FROM product_categories WHERE category_id IN "+in+"))", a...)
@@ -522,7 +533,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	}
 	if len(q.TagIDs) > 0 {
 		ids := slices.Compact(slices.Sorted(slices.Values(q.TagIDs)))
-		in, a := inClause(ids)
+		in, a := sqlcore.InClause(ids)
 		switch q.TagOperator {
 		case "not_in":
 			add("id NOT IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
@@ -549,21 +560,21 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		// walk every published product and probe the candidates (CROSS
 		// JOIN fixes SQLite's join order; PostgreSQL does not need it).
 		join := " CROSS JOIN "
-		if db.Engine == Postgres {
+		if db.Engine == sqlcore.Postgres {
 			join = " JOIN "
 		}
 		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
 	}
 	if len(q.Include) > 0 {
-		in, a := inClause(q.Include)
+		in, a := sqlcore.InClause(q.Include)
 		add("id IN "+in, a...)
 	}
 	if len(q.Exclude) > 0 {
-		in, a := inClause(q.Exclude)
+		in, a := sqlcore.InClause(q.Exclude)
 		add("id NOT IN "+in, a...)
 	}
 	if len(q.SKUs) > 0 {
-		in, a := inClause(q.SKUs)
+		in, a := sqlcore.InClause(q.SKUs)
 		add("sku IN "+in+" AND sku IS NOT NULL AND sku <> ''", a...) // uses the partial SKU index
 	}
 	if q.Slug != "" {
@@ -584,7 +595,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		add("sort_price <= ?", *q.MaxPrice)
 	}
 	if len(q.StockStatus) > 0 {
-		in, a := inClause(q.StockStatus)
+		in, a := sqlcore.InClause(q.StockStatus)
 		add("stock_status IN "+in, a...)
 	}
 	if catFrom != "" {
@@ -598,11 +609,11 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	case q.NoCount:
 	case plain && listed && !searching:
 		// The whole listing: the kept count (migration 00028's triggers).
-		if err := db.read.GetContext(ctx, &total, `SELECT n FROM catalog_counts WHERE name = 'listed'`); err != nil {
+		if err := db.Read.GetContext(ctx, &total, `SELECT n FROM catalog_counts WHERE name = 'listed'`); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	default:
-		if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
+		if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	}
@@ -654,7 +665,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 	}
 	page := max(q.Page, 1)
 	cond := countCond
-	if listed && !searching && catFrom == "" && len(q.Include) == 0 && len(q.SKUs) == 0 && q.Slug == "" && q.Featured == nil && db.Engine == SQLite {
+	if listed && !searching && catFrom == "" && len(q.Include) == 0 && len(q.SKUs) == 0 && q.Slug == "" && q.Featured == nil && db.Engine == sqlcore.SQLite {
 		if idx, ok := listedIndex[orderBy]; ok {
 			// SQLite's planner prefers products_list (equality on status
 			// and visibility) and sorts every listed product; the partial
@@ -665,7 +676,7 @@ func (db *DB) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*cat
 		}
 	}
 	query := productColumnsSelect + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?"
-	if db.Engine == Postgres && !searching {
+	if db.Engine == sqlcore.Postgres && !searching {
 		// The page's ids first, from the index alone, then their rows:
 		// for a deep page PostgreSQL otherwise weighs fetching every
 		// skipped row against sorting the whole listing, and sorts (80 ms
@@ -701,9 +712,9 @@ var smallCategoryRows = 2000
 
 // smallCategory tells whether the categories in (in, args) hold fewer than
 // smallCategoryRows product links, reading at most that many index entries.
-func (db *DB) smallCategory(ctx context.Context, in string, args []any) (bool, error) {
+func (db *Catalog) smallCategory(ctx context.Context, in string, args []any) (bool, error) {
 	var n int
-	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
 		append(append([]any{}, args...), smallCategoryRows)...)
 	if err != nil {
 		return false, fmt.Errorf("category size: %w", err)
@@ -712,12 +723,12 @@ func (db *DB) smallCategory(ctx context.Context, in string, args []any) (bool, e
 }
 
 // descendants expands category ids with all their descendants.
-func (db *DB) descendants(ctx context.Context, ids []int64) ([]int64, error) {
+func (db *Catalog) descendants(ctx context.Context, ids []int64) ([]int64, error) {
 	var all []struct {
 		ID       int64         `db:"id"`
 		ParentID sql.NullInt64 `db:"parent_id"`
 	}
-	if err := db.read.SelectContext(ctx, &all, `SELECT id, parent_id FROM categories`); err != nil {
+	if err := db.Read.SelectContext(ctx, &all, `SELECT id, parent_id FROM categories`); err != nil {
 		return nil, err
 	}
 	children := map[int64][]int64{}
@@ -780,9 +791,9 @@ func (r categoryRow) category() catalog.Category {
 	return c
 }
 
-func (db *DB) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
+func (db *Catalog) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
 	var rows []categoryRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
 		return nil, fmt.Errorf("load categories: %w", err)
 	}
 	out := make([]catalog.Category, len(rows))
@@ -793,12 +804,12 @@ func (db *DB) categories(ctx context.Context, where string, args ...any) ([]cata
 }
 
 // Categories implements catalog.Store.
-func (db *DB) Categories(ctx context.Context) ([]catalog.Category, error) {
+func (db *Catalog) Categories(ctx context.Context) ([]catalog.Category, error) {
 	return db.categories(ctx, "")
 }
 
 // Category implements catalog.Store.
-func (db *DB) Category(ctx context.Context, id int64) (*catalog.Category, error) {
+func (db *Catalog) Category(ctx context.Context, id int64) (*catalog.Category, error) {
 	cs, err := db.categories(ctx, ` WHERE c.id = ?`, id)
 	if err != nil {
 		return nil, err
@@ -810,7 +821,7 @@ func (db *DB) Category(ctx context.Context, id int64) (*catalog.Category, error)
 }
 
 // CategoryBySlug implements catalog.Store.
-func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Category, error) {
+func (db *Catalog) CategoryBySlug(ctx context.Context, slug string) (*catalog.Category, error) {
 	cs, err := db.categories(ctx, ` WHERE c.slug = ?`, slug)
 	if err != nil {
 		return nil, err
@@ -825,9 +836,9 @@ func (db *DB) CategoryBySlug(ctx context.Context, slug string) (*catalog.Categor
 // A tag's count is its listed products (published, shown in the
 // catalogue), as WooCommerce counts a term's products: what its archive
 // lists and what the tag sitemap needs to know.
-func (db *DB) Tags(ctx context.Context) ([]catalog.Tag, error) {
+func (db *Catalog) Tags(ctx context.Context) ([]catalog.Tag, error) {
 	var out []catalog.Tag
-	err := db.read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
+	err := db.Read.SelectContext(ctx, &out, `SELECT t.id AS "id", t.name AS "name", t.slug AS "slug",
 		(SELECT COUNT(*) FROM product_tags pt JOIN products p ON p.id = pt.product_id
 			WHERE pt.tag_id = t.id AND p.parent_id IS NULL AND p.`+listedCond+`) AS "count" FROM tags t ORDER BY t.name`)
 	return out, err
@@ -847,9 +858,9 @@ const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_
 	(SELECT COUNT(DISTINCT product_id) FROM product_attributes pa WHERE pa.attribute_id = a.id) AS count FROM attributes a`
 
 // Attributes implements catalog.Store.
-func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
+func (db *Catalog) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
 	var rows []attributeRow
-	if err := db.read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
 		return nil, err
 	}
 	out := make([]catalog.Attribute, len(rows))
@@ -860,9 +871,9 @@ func (db *DB) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
 }
 
 // Attribute implements catalog.Store.
-func (db *DB) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
+func (db *Catalog) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
 	var r attributeRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}
@@ -888,9 +899,9 @@ type termRow struct {
 	Count       int    `db:"count"`
 }
 
-func (db *DB) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
+func (db *Catalog) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
 	var rows []termRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
 	}
 	out := make([]catalog.AttrTerm, len(rows))
@@ -901,17 +912,17 @@ func (db *DB) terms(ctx context.Context, where string, args ...any) ([]catalog.A
 }
 
 // AttributeTerms implements catalog.Store.
-func (db *DB) AttributeTerms(ctx context.Context, attributeID int64) ([]catalog.AttrTerm, error) {
+func (db *Catalog) AttributeTerms(ctx context.Context, attributeID int64) ([]catalog.AttrTerm, error) {
 	return db.terms(ctx, ` WHERE t.attribute_id = ?`, attributeID)
 }
 
 // TermsByID implements catalog.Store.
-func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.AttrTerm, error) {
+func (db *Catalog) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.AttrTerm, error) {
 	out := map[int64]catalog.AttrTerm{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, args := inClause(ids)
+	in, args := sqlcore.InClause(ids)
 	ts, err := db.terms(ctx, ` WHERE t.id IN `+in, args...)
 	if err != nil {
 		return nil, err
@@ -923,7 +934,7 @@ func (db *DB) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.Att
 }
 
 // Reviews implements catalog.Store: approved reviews, newest first.
-func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
+func (db *Catalog) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
 	if limit <= 0 {
 		limit = 50
 	}
@@ -938,7 +949,7 @@ func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalo
 		Approved  bool         `db:"approved"`
 		CreatedAt sql.NullTime `db:"created_at"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, product_id, author, email, rating, content, verified, approved, created_at
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, product_id, author, email, rating, content, verified, approved, created_at
 		FROM reviews WHERE product_id = ? AND approved = ? ORDER BY created_at DESC, id DESC LIMIT ?`), productID, true, limit); err != nil {
 		return nil, err
 	}
@@ -951,9 +962,9 @@ func (db *DB) Reviews(ctx context.Context, productID int64, limit int) ([]catalo
 }
 
 // CountProducts implements catalog.Store.
-func (db *DB) CountProducts(ctx context.Context) (int, error) {
+func (db *Catalog) CountProducts(ctx context.Context) (int, error) {
 	var n int
-	err := db.read.GetContext(ctx, &n, `SELECT COUNT(*) FROM products`)
+	err := db.Read.GetContext(ctx, &n, `SELECT COUNT(*) FROM products`)
 	return n, err
 }
 
@@ -961,13 +972,13 @@ func (db *DB) CountProducts(ctx context.Context) (int, error) {
 type Change = catalog.Change
 
 // ChangesSince returns change-log entries after id, oldest first.
-func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
+func (db *Catalog) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
 	var rows []struct {
 		ID        int64  `db:"id"`
 		ProductID int64  `db:"product_id"`
 		Kind      string `db:"kind"`
 	}
-	err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
+	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -979,20 +990,20 @@ func (db *DB) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, 
 }
 
 // LastChange returns the newest change-log id (0 when empty).
-func (db *DB) LastChange(ctx context.Context) (int64, error) {
+func (db *Catalog) LastChange(ctx context.Context) (int64, error) {
 	var id sql.NullInt64
-	err := db.read.GetContext(ctx, &id, `SELECT MAX(id) FROM catalog_changes`)
+	err := db.Read.GetContext(ctx, &id, `SELECT MAX(id) FROM catalog_changes`)
 	return id.Int64, err
 }
 
 // Media returns a stored media file by path.
-func (db *DB) Media(ctx context.Context, path string) (*catalog.MediaFile, error) {
+func (db *Catalog) Media(ctx context.Context, path string) (*catalog.MediaFile, error) {
 	var m struct {
 		Path        string `db:"path"`
 		ContentType string `db:"content_type"`
 		Data        []byte `db:"data"`
 	}
-	err := db.read.GetContext(ctx, &m, db.read.Rebind(`SELECT path, content_type, data FROM media_files WHERE path = ?`), path)
+	err := db.Read.GetContext(ctx, &m, db.Read.Rebind(`SELECT path, content_type, data FROM media_files WHERE path = ?`), path)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}
@@ -1012,9 +1023,9 @@ type SitemapEntry struct {
 // hidden: reachable from the catalogue or search) through the covering
 // index of migration 00028, in id order; on SQLite the index is named, as
 // the planner would otherwise sort through products_price_desc.
-func (db *DB) sitemapFrom() string {
+func (db *Catalog) sitemapFrom() string {
 	idx := ""
-	if db.Engine == SQLite {
+	if db.Engine == sqlcore.SQLite {
 		idx = " INDEXED BY products_sitemap"
 	}
 	return ` FROM products` + idx + ` WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden'`
@@ -1023,11 +1034,11 @@ func (db *DB) sitemapFrom() string {
 // SitemapProducts calls fn with page n (from 1) of size entries of the
 // product sitemap, in id order, row by row: a page costs its own rows,
 // whatever the catalogue's size (OFFSET skips index entries only).
-func (db *DB) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapEntry) error) error {
+func (db *Catalog) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapEntry) error) error {
 	if n < 1 || size < 1 {
 		return fmt.Errorf("sitemap page %d of size %d", n, size)
 	}
-	rows, err := db.read.QueryContext(ctx, db.read.Rebind(`SELECT slug, updated_at`+db.sitemapFrom()+` ORDER BY id LIMIT ? OFFSET ?`), size, (n-1)*size)
+	rows, err := db.Read.QueryContext(ctx, db.Read.Rebind(`SELECT slug, updated_at`+db.sitemapFrom()+` ORDER BY id LIMIT ? OFFSET ?`), size, (n-1)*size)
 	if err != nil {
 		return fmt.Errorf("sitemap products: %w", err)
 	}
@@ -1048,11 +1059,11 @@ func (db *DB) SitemapProducts(ctx context.Context, n, size int, fn func(SitemapE
 // SitemapPages returns, for each page of size entries of the product
 // sitemap (SitemapProducts), its newest update: the sitemap index's
 // lastmod. It reads the covering index once, never the product rows.
-func (db *DB) SitemapPages(ctx context.Context, size int) ([]time.Time, error) {
+func (db *Catalog) SitemapPages(ctx context.Context, size int) ([]time.Time, error) {
 	if size < 1 {
 		return nil, fmt.Errorf("sitemap page size %d", size)
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT updated_at`+db.sitemapFrom()+` ORDER BY id`)
+	rows, err := db.Read.QueryContext(ctx, `SELECT updated_at`+db.sitemapFrom()+` ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("sitemap pages: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlstore_test
+package catalogstore_test
 
 import (
 	"cmp"
@@ -11,8 +11,11 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/sqlstore/catalogstore"
 	"vitrine/internal/storage/storetest"
 )
+
+func i64(v int64) *int64 { return &v }
 
 // listedTotals returns the unfiltered listing's total (the kept count) and
 // the same listing counted row by row (an Exclude of no product makes
@@ -28,8 +31,8 @@ func listedTotals(t *testing.T, db *sqlstore.DB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := db.QueryIntForTest(ctx, `SELECT COUNT(*) FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility IN ('visible', 'catalog')`)
-	if err != nil {
+	var n int64
+	if err := db.Write.GetContext(ctx, &n, `SELECT COUNT(*) FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility IN ('visible', 'catalog')`); err != nil {
 		t.Fatal(err)
 	}
 	if kept != counted || int64(kept) != n {
@@ -198,7 +201,7 @@ func TestListingOrdersAndCategories(t *testing.T) {
 			{"other", []int64{other}, func(p *catalog.Product) bool { return in(p, other) }},
 		}
 		for _, small := range []int{2000, 1} {
-			restore := sqlstore.SetSmallCategoryRowsForTest(small)
+			restore := catalogstore.SetSmallCategoryRowsForTest(small)
 			for _, f := range filters {
 				var want []*catalog.Product
 				for _, p := range all {

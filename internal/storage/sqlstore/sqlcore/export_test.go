@@ -1,18 +1,10 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
 
 	"github.com/jmoiron/sqlx"
 )
-
-// Pools gives the counting tests the store's pools, to send statements
-// whose number they know.
-func (db *DB) Pools() (read, write *sqlx.DB) { return db.read, db.write }
-
-// UniqueViolation exposes the engine error check, to show errors cross the
-// counting wrapper unchanged.
-var UniqueViolation = uniqueViolation
 
 // CountsStatements reports whether the store's pools run on the counting
 // wrapper.
@@ -26,10 +18,10 @@ func (db *DB) CountsStatements(ctx context.Context) (read, write bool, err error
 		err = conn.Raw(func(dc any) error { _, counted = underHealth(dc).(*countConn); return nil })
 		return counted, err
 	}
-	if read, err = check(db.read); err != nil {
+	if read, err = check(db.Read); err != nil {
 		return
 	}
-	write, err = check(db.write)
+	write, err = check(db.Write)
 	return
 }
 

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/media"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The media library (internal/media.Library): attachments are rows of
@@ -50,10 +51,10 @@ func (r attachmentRow) attachment() media.Attachment {
 }
 
 // AddAttachment implements media.LibraryStore.
-func (db *DB) AddAttachment(ctx context.Context, a *media.Attachment, file catalog.MediaFile) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) AddAttachment(ctx context.Context, a *media.Attachment, file catalog.MediaFile) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)`),
-			file.Path, file.ContentType, file.Data, db.now()); err != nil {
+			file.Path, file.ContentType, file.Data, db.Now()); err != nil {
 			return fmt.Errorf("store media %s: %w", file.Path, err)
 		}
 		sizes, _ := json.Marshal(nonNilSizes(a.Sizes))
@@ -64,9 +65,9 @@ func (db *DB) AddAttachment(ctx context.Context, a *media.Attachment, file catal
 }
 
 // Attachment implements media.LibraryStore.
-func (db *DB) Attachment(ctx context.Context, id int64) (*media.Attachment, error) {
+func (db *Catalog) Attachment(ctx context.Context, id int64) (*media.Attachment, error) {
 	var r attachmentRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, catalog.ErrNotFound
 	}
@@ -78,7 +79,7 @@ func (db *DB) Attachment(ctx context.Context, id int64) (*media.Attachment, erro
 }
 
 // Attachments implements media.LibraryStore.
-func (db *DB) Attachments(ctx context.Context, q media.Query) ([]media.Attachment, int, error) {
+func (db *Catalog) Attachments(ctx context.Context, q media.Query) ([]media.Attachment, int, error) {
 	var where []string
 	var args []any
 	if q.Search != "" {
@@ -100,7 +101,7 @@ func (db *DB) Attachments(ctx context.Context, q media.Query) ([]media.Attachmen
 		cond = " WHERE " + strings.Join(where, " AND ")
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM images`+cond), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM images`+cond), args...); err != nil {
 		return nil, 0, err
 	}
 	limit := q.Limit
@@ -108,7 +109,7 @@ func (db *DB) Attachments(ctx context.Context, q media.Query) ([]media.Attachmen
 		limit = 20
 	}
 	var rows []attachmentRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+attachmentCols+` FROM images`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`),
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+attachmentCols+` FROM images`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`),
 		append(args, limit, q.Offset)...); err != nil {
 		return nil, 0, err
 	}
@@ -120,12 +121,12 @@ func (db *DB) Attachments(ctx context.Context, q media.Query) ([]media.Attachmen
 }
 
 // SetAttachmentSizes implements media.LibraryStore.
-func (db *DB) SetAttachmentSizes(ctx context.Context, id int64, sizes []catalog.ImageSize, files []catalog.MediaFile) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) SetAttachmentSizes(ctx context.Context, id int64, sizes []catalog.ImageSize, files []catalog.MediaFile) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, m := range files {
 			q := `INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT (path) DO UPDATE SET content_type = excluded.content_type, data = excluded.data`
-			if _, err := tx.ExecContext(ctx, tx.Rebind(q), m.Path, m.ContentType, m.Data, db.now()); err != nil {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(q), m.Path, m.ContentType, m.Data, db.Now()); err != nil {
 				return fmt.Errorf("store media %s: %w", m.Path, err)
 			}
 		}
@@ -142,8 +143,8 @@ func (db *DB) SetAttachmentSizes(ctx context.Context, id int64, sizes []catalog.
 }
 
 // UpdateAttachment implements media.LibraryStore.
-func (db *DB) UpdateAttachment(ctx context.Context, a *media.Attachment) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) UpdateAttachment(ctx context.Context, a *media.Attachment) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE images SET title = ?, alt = ?, caption = ? WHERE id = ?`), a.Title, a.Alt, a.Caption, a.ID)
 		if err != nil {
 			return err
@@ -156,8 +157,8 @@ func (db *DB) UpdateAttachment(ctx context.Context, a *media.Attachment) error {
 }
 
 // DeleteAttachment implements media.LibraryStore.
-func (db *DB) DeleteAttachment(ctx context.Context, id int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) DeleteAttachment(ctx context.Context, id int64) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var r attachmentRow
 		err := tx.GetContext(ctx, &r, tx.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -211,7 +212,7 @@ func sizeSrcs(s []catalog.ImageSize) []string {
 // recordImageChange records a change to every product showing the image
 // (a variation's parent too: its page shows the variation's image) and to
 // the menus when a category shows it.
-func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64) error {
+func (db *Catalog) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64) error {
 	var ids []int64
 	if err := tx.SelectContext(ctx, &ids, tx.Rebind(`SELECT DISTINCT x.id FROM (
 			SELECT p.id FROM product_images pi JOIN products p ON p.id = pi.product_id WHERE pi.image_id = ?
@@ -220,7 +221,7 @@ func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64)
 		return err
 	}
 	for _, id := range ids {
-		if err := db.recordChange(ctx, tx, id, "product"); err != nil {
+		if err := db.RecordChange(ctx, tx, id, "product"); err != nil {
 			return err
 		}
 	}
@@ -229,7 +230,7 @@ func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64)
 		return err
 	}
 	if cats > 0 {
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	}
 	return nil
 }
@@ -237,12 +238,12 @@ func (db *DB) recordImageChange(ctx context.Context, tx *sqlx.Tx, imageID int64)
 // MediaBytes implements media.LibraryStore: the bytes of every stored
 // file (length() reads a blob's size from its row header, octet_length a
 // TOASTed bytea's from its pointer: no content is read).
-func (db *DB) MediaBytes(ctx context.Context) (int64, error) {
+func (db *Catalog) MediaBytes(ctx context.Context) (int64, error) {
 	q := `SELECT COALESCE(SUM(length(data)), 0) FROM media_files`
-	if db.Engine == Postgres {
+	if db.Engine == sqlcore.Postgres {
 		q = `SELECT COALESCE(SUM(octet_length(data)), 0)::bigint FROM media_files`
 	}
 	var n int64
-	err := db.read.GetContext(ctx, &n, q)
+	err := db.Read.GetContext(ctx, &n, q)
 	return n, err
 }

@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -18,7 +18,7 @@ const richTextVersion = 8
 // descriptions and short descriptions, category descriptions. Only rows
 // whose text changes are written (and products reindexed for search); products are
 // read in pages of ids so a large catalogue is not held in memory.
-func (db *DB) sanitizeStoredRichText(ctx context.Context) (int, error) {
+func (db *Catalog) sanitizeStoredRichText(ctx context.Context) (int, error) {
 	changed := 0
 	var last int64
 	for {
@@ -28,14 +28,14 @@ func (db *DB) sanitizeStoredRichText(ctx context.Context) (int, error) {
 			Short     string `db:"short_description"`
 			Desc      string `db:"description"`
 		}
-		if err := db.write.SelectContext(ctx, &rows, db.write.Rebind(`SELECT id, parent_id IS NOT NULL AS variation, short_description, description FROM products WHERE id > ? ORDER BY id LIMIT 500`), last); err != nil {
+		if err := db.Write.SelectContext(ctx, &rows, db.Write.Rebind(`SELECT id, parent_id IS NOT NULL AS variation, short_description, description FROM products WHERE id > ? ORDER BY id LIMIT 500`), last); err != nil {
 			return changed, fmt.Errorf("read descriptions: %w", err)
 		}
 		if len(rows) == 0 {
 			break
 		}
 		last = rows[len(rows)-1].ID
-		err := db.tx(ctx, func(tx *sqlx.Tx) error {
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 			for _, r := range rows {
 				short, desc := richtext.Sanitize(r.Short), richtext.Sanitize(r.Desc)
 				if short == r.Short && desc == r.Desc {
@@ -61,12 +61,12 @@ func (db *DB) sanitizeStoredRichText(ctx context.Context) (int, error) {
 		ID   int64  `db:"id"`
 		Desc string `db:"description"`
 	}
-	if err := db.write.SelectContext(ctx, &cats, `SELECT id, description FROM categories WHERE description <> ''`); err != nil {
+	if err := db.Write.SelectContext(ctx, &cats, `SELECT id, description FROM categories WHERE description <> ''`); err != nil {
 		return changed, fmt.Errorf("read category descriptions: %w", err)
 	}
 	for _, c := range cats {
 		if d := richtext.Sanitize(c.Desc); d != c.Desc {
-			if _, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE categories SET description = ? WHERE id = ?`), d, c.ID); err != nil {
+			if _, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE categories SET description = ? WHERE id = ?`), d, c.ID); err != nil {
 				return changed, fmt.Errorf("sanitize category %d: %w", c.ID, err)
 			}
 			changed++

@@ -1,10 +1,11 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Held stock (WooCommerce's "hold stock"): an order placed with an offline
@@ -17,11 +18,11 @@ import (
 // AwaitingPaymentOrders lists unpaid orders of the methods in status
 // on-hold with no payment under way (payment state none) whose last change
 // is at or before olderThan, oldest first, at most 200.
-func (db *DB) AwaitingPaymentOrders(ctx context.Context, methods []string, olderThan time.Time) ([]*checkout.Order, error) {
+func (db *Orders) AwaitingPaymentOrders(ctx context.Context, methods []string, olderThan time.Time) ([]*checkout.Order, error) {
 	if len(methods) == 0 {
 		return nil, nil
 	}
-	in, args := inClause(methods)
+	in, args := sqlcore.InClause(methods)
 	args = append([]any{checkout.PayNone, checkout.StatusOnHold}, args...)
 	args = append(args, olderThan.Unix())
 	return db.ordersWhere(ctx, `payment_state = ? AND status = ? AND paid_at IS NULL AND payment_method IN `+in+`
@@ -33,11 +34,11 @@ func (db *DB) AwaitingPaymentOrders(ctx context.Context, methods []string, older
 // unpaid, on-hold, of one of the methods and unchanged since olderThan. Of
 // several instances releasing at once exactly one does it (true); the stock
 // is restored once.
-func (db *DB) ReleaseHeldOrder(ctx context.Context, id int64, methods []string, olderThan, now time.Time) (bool, error) {
+func (db *Orders) ReleaseHeldOrder(ctx context.Context, id int64, methods []string, olderThan, now time.Time) (bool, error) {
 	if len(methods) == 0 {
 		return false, nil
 	}
-	in, args := inClause(methods)
+	in, args := sqlcore.InClause(methods)
 	args = append([]any{checkout.PayNone, checkout.StatusOnHold, olderThan.Unix()}, args...)
 	return db.cancelOrderWhere(ctx, id, checkout.PayNone, now,
 		`payment_state = ? AND status = ? AND updated_at <= ? AND payment_method IN `+in, args...)

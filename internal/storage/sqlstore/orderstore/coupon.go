@@ -1,4 +1,4 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/coupon"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Coupons (internal/coupon): the admin's writes and reads, the checkout's
@@ -81,16 +82,16 @@ func expiresArg(t *time.Time) any {
 }
 
 // CreateCoupon implements coupon.Store.
-func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error) {
+func (db *Orders) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error) {
 	var id int64
-	err := db.write.GetContext(ctx, &id, db.write.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
+	err := db.Write.GetContext(ctx, &id, db.Write.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
 			minimum_amount, usage_limit, usage_limit_per_user, individual_use, product_ids, excluded_product_ids, product_categories,
 			excluded_product_categories, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		c.Code, c.Description, c.Type, c.Amount, expiresArg(c.Expires), c.MinimumAmount, c.UsageLimit, c.UsageLimitPerUser,
 		c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
 		c.Created.Unix(), c.Updated.Unix())
-	if err != nil && uniqueViolation(err) {
+	if err != nil && sqlcore.UniqueViolation(err) {
 		return 0, coupon.ErrCodeTaken
 	}
 	return id, err
@@ -98,8 +99,8 @@ func (db *DB) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error)
 
 // UpdateCoupon implements coupon.Store: every field but the usage count,
 // which only orders change.
-func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
+func (db *Orders) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
 			date_expires = ?, minimum_amount = ?, usage_limit = ?, usage_limit_per_user = ?, individual_use = ?, product_ids = ?,
 			excluded_product_ids = ?, product_categories = ?, excluded_product_categories = ?, updated_at = ?
 		WHERE id = ?`),
@@ -107,7 +108,7 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 		c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
 		c.Updated.Unix(), c.ID)
 	if err != nil {
-		if uniqueViolation(err) {
+		if sqlcore.UniqueViolation(err) {
 			return coupon.ErrCodeTaken
 		}
 		return err
@@ -119,8 +120,8 @@ func (db *DB) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
 }
 
 // DeleteCoupon implements coupon.Store (orders keep their copy).
-func (db *DB) DeleteCoupon(ctx context.Context, id int64) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
+func (db *Orders) DeleteCoupon(ctx context.Context, id int64) error {
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
 	if err != nil {
 		return err
 	}
@@ -131,18 +132,18 @@ func (db *DB) DeleteCoupon(ctx context.Context, id int64) error {
 }
 
 // Coupon implements coupon.Store.
-func (db *DB) Coupon(ctx context.Context, id int64) (*coupon.Coupon, error) {
+func (db *Orders) Coupon(ctx context.Context, id int64) (*coupon.Coupon, error) {
 	return db.couponWhere(ctx, `id = ?`, id)
 }
 
 // CouponByCode implements coupon.Store and checkout.CouponStore.
-func (db *DB) CouponByCode(ctx context.Context, code string) (*coupon.Coupon, error) {
+func (db *Orders) CouponByCode(ctx context.Context, code string) (*coupon.Coupon, error) {
 	return db.couponWhere(ctx, `code = ?`, code)
 }
 
-func (db *DB) couponWhere(ctx context.Context, where string, arg any) (*coupon.Coupon, error) {
+func (db *Orders) couponWhere(ctx context.Context, where string, arg any) (*coupon.Coupon, error) {
 	var r couponRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+couponCols+` FROM coupons WHERE `+where), arg)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons WHERE `+where), arg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, coupon.ErrNotFound
 	}
@@ -154,18 +155,18 @@ func (db *DB) couponWhere(ctx context.Context, where string, arg any) (*coupon.C
 
 // Coupons implements coupon.Store: newest first, codes containing the
 // search.
-func (db *DB) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, int, error) {
+func (db *Orders) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, int, error) {
 	where, args := "", []any{}
 	if f.Search != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f.Search) + "%"
 		where, args = ` WHERE code LIKE ? ESCAPE '\'`, append(args, like)
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM coupons`+where), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM coupons`+where), args...); err != nil {
 		return nil, 0, err
 	}
 	var rows []couponRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+couponCols+` FROM coupons`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`),
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`),
 		append(args, f.Limit, f.Offset)...); err != nil {
 		return nil, 0, err
 	}
@@ -181,8 +182,8 @@ func (db *DB) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupon, i
 }
 
 // CouponUses implements checkout.CouponStore.
-func (db *DB) CouponUses(ctx context.Context, couponID, customerID int64, email string) (int64, error) {
-	return couponUses(ctx, db.read, couponID, customerID, email)
+func (db *Orders) CouponUses(ctx context.Context, couponID, customerID int64, email string) (int64, error) {
+	return couponUses(ctx, db.Read, couponID, customerID, email)
 }
 
 // queryer is a pool or a transaction.

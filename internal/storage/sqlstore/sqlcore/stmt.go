@@ -1,4 +1,4 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
@@ -29,7 +29,7 @@ type stmtCache struct {
 
 // stmt returns the prepared statement for query ("?" placeholders, rebound
 // here) on the read or the write pool, preparing it on first use.
-func (db *DB) stmt(ctx context.Context, write bool, query string) (*sqlx.Stmt, error) {
+func (db *DB) Stmt(ctx context.Context, write bool, query string) (*sqlx.Stmt, error) {
 	k := stmtKey{write, query}
 	c := &db.stmts
 	c.mu.RLock()
@@ -38,9 +38,9 @@ func (db *DB) stmt(ctx context.Context, write bool, query string) (*sqlx.Stmt, e
 	if st != nil {
 		return st, nil
 	}
-	pool := db.read
+	pool := db.Read
 	if write {
-		pool = db.write
+		pool = db.Write
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -63,7 +63,7 @@ func (db *DB) stmt(ctx context.Context, write bool, query string) (*sqlx.Stmt, e
 // pool's only connection is the transaction's, so that would wait forever.
 // A statement not prepared beforehand (prepareWrites) is prepared on tx
 // alone and closed with it.
-func (db *DB) txStmt(ctx context.Context, tx *sqlx.Tx, query string) (*sqlx.Stmt, error) {
+func (db *DB) TxStmt(ctx context.Context, tx *sqlx.Tx, query string) (*sqlx.Stmt, error) {
 	c := &db.stmts
 	c.mu.RLock()
 	st := c.m[stmtKey{true, query}]
@@ -76,7 +76,7 @@ func (db *DB) txStmt(ctx context.Context, tx *sqlx.Tx, query string) (*sqlx.Stmt
 
 // prepareWrites prepares queries on the write pool, outside any
 // transaction, once they all succeed.
-func (db *DB) prepareWrites(ctx context.Context, queries ...string) error {
+func (db *DB) PrepareWrites(ctx context.Context, queries ...string) error {
 	c := &db.stmts
 	c.mu.RLock()
 	done := c.writesReady
@@ -85,7 +85,7 @@ func (db *DB) prepareWrites(ctx context.Context, queries ...string) error {
 		return nil
 	}
 	for _, q := range queries {
-		if _, err := db.stmt(ctx, true, q); err != nil {
+		if _, err := db.Stmt(ctx, true, q); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package sqlstore
+package orderstore
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/orders"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Orders in the shop admin (orders.Store): the list, notes, refunds, the
@@ -23,23 +24,23 @@ import (
 // other; what is left to refund and what is left to restock are read after
 // that lock.
 
-var _ orders.Store = (*DB)(nil)
+var _ orders.Store = (*Orders)(nil)
 
 // orderSearchWhere is the list's filter: statuses (drafts hidden when none
 // is named) and the search on the number, billing name and email.
-func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
+func (db *Orders) orderSearchWhere(q orders.Query) (string, []any) {
 	var where []string
 	var args []any
 	if len(q.Statuses) > 0 {
-		in, a := inClause(q.Statuses)
+		in, a := sqlcore.InClause(q.Statuses)
 		where, args = append(where, "status IN "+in), append(args, a...)
 	} else {
 		where, args = append(where, "status <> ?"), append(args, checkout.StatusDraft)
 	}
 	if s := strings.TrimSpace(q.Search); s != "" {
-		like := "%" + likeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
+		like := "%" + sqlcore.LikeEscape(strings.ToLower(strings.TrimPrefix(s, "#"))) + "%"
 		first, last := `json_extract(billing, '$.first_name')`, `json_extract(billing, '$.last_name')`
-		if db.Engine == Postgres {
+		if db.Engine == sqlcore.Postgres {
 			first, last = `(billing::json->>'first_name')`, `(billing::json->>'last_name')`
 		}
 		cond := `lower(billing_email) LIKE ? ESCAPE '\' OR lower(` + first + ` || ' ' || ` + last + `) LIKE ? ESCAPE '\'`
@@ -53,16 +54,11 @@ func (db *DB) orderSearchWhere(q orders.Query) (string, []any) {
 	return strings.Join(where, " AND "), args
 }
 
-// likeEscape escapes LIKE's wildcards (with ESCAPE '\').
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // ListOrders answers a page of orders, newest first, and how many match.
-func (db *DB) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order, int, error) {
+func (db *Orders) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order, int, error) {
 	where, args := db.orderSearchWhere(q)
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM orders WHERE `+where), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*) FROM orders WHERE `+where), args...); err != nil {
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
 	limit := q.Limit
@@ -74,12 +70,12 @@ func (db *DB) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.Order
 }
 
 // OrderStatusCounts counts orders by status, drafts left out.
-func (db *DB) OrderStatusCounts(ctx context.Context) (map[string]int, error) {
+func (db *Orders) OrderStatusCounts(ctx context.Context) (map[string]int, error) {
 	var rows []struct {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT status, COUNT(*) AS n FROM orders WHERE status <> ? GROUP BY status`),
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT status, COUNT(*) AS n FROM orders WHERE status <> ? GROUP BY status`),
 		checkout.StatusDraft); err != nil {
 		return nil, err
 	}
@@ -104,13 +100,13 @@ type noteRow struct {
 
 func (r noteRow) note() orders.Note {
 	return orders.Note{ID: r.ID, OrderID: r.OrderID, Note: r.Note, Customer: r.Customer, AddedBy: r.AddedBy.Int64, Author: r.Author,
-		Created: unixUTC(r.Created)}
+		Created: sqlcore.UnixUTC(r.Created)}
 }
 
 // OrderNotes lists an order's notes, newest first.
-func (db *DB) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, error) {
+func (db *Orders) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, error) {
 	var rows []noteRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
 		FROM order_notes WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
 		return nil, err
 	}
@@ -122,9 +118,9 @@ func (db *DB) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, err
 }
 
 // OrderNote is one note (the customer-note mail renders it).
-func (db *DB) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
+func (db *Orders) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
 	var r noteRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
 		FROM order_notes WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return orders.Note{}, ErrOrderNotFound
@@ -134,8 +130,8 @@ func (db *DB) OrderNote(ctx context.Context, id int64) (orders.Note, error) {
 
 // AddOrderNote records a note; a customer note queues its mail (kind
 // customer_note, ref the note id) in the same transaction.
-func (db *DB) AddOrderNote(ctx context.Context, n orders.Note) (orders.Note, error) {
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Orders) AddOrderNote(ctx context.Context, n orders.Note) (orders.Note, error) {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		n, err = addNoteTx(ctx, tx, n)
 		return err
@@ -147,7 +143,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 	n.Created = n.Created.UTC().Truncate(time.Second)
 	err := tx.GetContext(ctx, &n.ID, tx.Rebind(`INSERT INTO order_notes (order_id, note, customer_note, added_by, author, created_at)
 		SELECT id, ?, ?, ?, ?, ? FROM orders WHERE id = ? RETURNING id`),
-		n.Note, n.Customer, nullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
+		n.Note, n.Customer, sqlcore.NullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, ErrOrderNotFound
 	}
@@ -156,7 +152,7 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 	}
 	if n.Customer {
 		ref := strconv.FormatInt(n.ID, 10)
-		if err := EnqueueMailTx(ctx, tx, orders.MailCustomerNote, ref, "order-note:"+ref, n.Created); err != nil {
+		if err := sqlcore.EnqueueMailTx(ctx, tx, orders.MailCustomerNote, ref, "order-note:"+ref, n.Created); err != nil {
 			return n, err
 		}
 	}
@@ -168,24 +164,32 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 // OrderMails lists the outbox rows about an order: its own mails (ref the
 // order id) and the mails of its customer notes (ref the note id), oldest
 // first.
-func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
-	in, args := inClause(orders.OrderMailKinds)
+func (db *Orders) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry, error) {
+	in, args := sqlcore.InClause(orders.OrderMailKinds)
 	args = append(append([]any{strconv.FormatInt(orderID, 10)}, args...), orders.MailCustomerNote, orderID)
-	var rows []outboxRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox
+	var rows []struct {
+		ID        int64         `db:"id"`
+		Kind      string        `db:"kind"`
+		Created   int64         `db:"created_at"`
+		Attempts  int           `db:"attempts"`
+		Sent      sql.NullInt64 `db:"sent_at"`
+		Failed    sql.NullInt64 `db:"failed_at"`
+		LastError string        `db:"last_error"`
+	}
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, kind, created_at, attempts, sent_at, failed_at, last_error FROM mail_outbox
 		WHERE (ref = ? AND kind IN `+in+`) OR (kind = ? AND ref IN (SELECT CAST(id AS TEXT) FROM order_notes WHERE order_id = ?))
 		ORDER BY id`), args...); err != nil {
 		return nil, err
 	}
 	out := make([]orders.MailEntry, len(rows))
 	for i, r := range rows {
-		e := orders.MailEntry{ID: r.ID, Kind: r.Kind, Created: unixUTC(r.Created), Attempts: r.Attempts, LastError: r.LastError}
+		e := orders.MailEntry{ID: r.ID, Kind: r.Kind, Created: sqlcore.UnixUTC(r.Created), Attempts: r.Attempts, LastError: r.LastError}
 		if r.Sent.Valid {
-			t := unixUTC(r.Sent.Int64)
+			t := sqlcore.UnixUTC(r.Sent.Int64)
 			e.Sent = &t
 		}
 		if r.Failed.Valid {
-			t := unixUTC(r.Failed.Int64)
+			t := sqlcore.UnixUTC(r.Failed.Int64)
 			e.Failed = &t
 		}
 		out[i] = e
@@ -195,26 +199,26 @@ func (db *DB) OrderMails(ctx context.Context, orderID int64) ([]orders.MailEntry
 
 // QueueOrderMail queues one more message of kind about an order (a
 // resend): its dedupe key is new each time.
-func (db *DB) QueueOrderMail(ctx context.Context, orderID int64, kind string, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Orders) QueueOrderMail(ctx context.Context, orderID int64, kind string, now time.Time) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var n int64
 		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE ref = ? AND kind = ?`), strconv.FormatInt(orderID, 10), kind); err != nil {
 			return err
 		}
 		ref := strconv.FormatInt(orderID, 10)
-		return EnqueueMailTx(ctx, tx, kind, ref, fmt.Sprintf("order:%s:%s:resend:%d:%d", ref, kind, n, now.UnixNano()), now)
+		return sqlcore.EnqueueMailTx(ctx, tx, kind, ref, fmt.Sprintf("order:%s:%s:resend:%d:%d", ref, kind, n, now.UnixNano()), now)
 	})
 }
 
 // --- stock put back ---
 
 // OrderRestocked is the units put back per line position.
-func (db *DB) OrderRestocked(ctx context.Context, orderID int64) (map[int]int64, error) {
+func (db *Orders) OrderRestocked(ctx context.Context, orderID int64) (map[int]int64, error) {
 	var rows []struct {
 		Position  int   `db:"position"`
 		Restocked int64 `db:"restocked"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT position, restocked FROM order_lines WHERE order_id = ?`), orderID); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT position, restocked FROM order_lines WHERE order_id = ?`), orderID); err != nil {
 		return nil, err
 	}
 	out := map[int]int64{}
@@ -242,9 +246,9 @@ func lockOrderTx(ctx context.Context, tx *sqlx.Tx, id int64, now time.Time) (sta
 // ChangeOrderStatus moves an order's status as c says, in one transaction
 // with its note, the payment recorded (MarkPaid) and the units put back
 // (Restock). orders.ErrStale when the order is no longer in c.From.
-func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) error {
+func (db *Orders) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) error {
 	now := c.Now.UTC().Truncate(time.Second)
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		status, _, err := lockOrderTx(ctx, tx, c.OrderID, now)
 		if err != nil {
 			return err
@@ -269,7 +273,7 @@ func (db *DB) ChangeOrderStatus(ctx context.Context, c orders.StatusChange) erro
 		}
 		if c.To == checkout.StatusCompleted {
 			ref := strconv.FormatInt(c.OrderID, 10)
-			if err := EnqueueMailTx(ctx, tx, orders.MailOrderCompleted, ref, "order:"+ref+":completed", now); err != nil {
+			if err := sqlcore.EnqueueMailTx(ctx, tx, orders.MailOrderCompleted, ref, "order:"+ref+":completed", now); err != nil {
 				return err
 			}
 		}
@@ -308,9 +312,9 @@ type refundRow struct {
 func (r refundRow) refund() (orders.Refund, error) {
 	out := orders.Refund{ID: r.ID, OrderID: r.OrderID, Amount: r.Amount, Reason: r.Reason, Method: r.Method, Status: r.Status,
 		ProviderRefundID: r.ProviderRefundID, ProviderRequestID: r.ProviderRequestID, Restock: r.Restock, RefundedBy: r.RefundedBy.Int64,
-		Author: r.Author, Error: r.Error, Created: unixUTC(r.Created), Lines: []orders.RefundLine{}}
+		Author: r.Author, Error: r.Error, Created: sqlcore.UnixUTC(r.Created), Lines: []orders.RefundLine{}}
 	if r.Completed.Valid {
-		t := unixUTC(r.Completed.Int64)
+		t := sqlcore.UnixUTC(r.Completed.Int64)
 		out.Completed = &t
 	}
 	if err := json.Unmarshal([]byte(r.Lines), &out.Lines); err != nil {
@@ -320,9 +324,9 @@ func (r refundRow) refund() (orders.Refund, error) {
 }
 
 // OrderRefunds lists an order's refunds, newest first.
-func (db *DB) OrderRefunds(ctx context.Context, orderID int64) ([]orders.Refund, error) {
+func (db *Orders) OrderRefunds(ctx context.Context, orderID int64) ([]orders.Refund, error) {
 	var rows []refundRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
 		return nil, err
 	}
 	out := make([]orders.Refund, 0, len(rows))
@@ -349,10 +353,10 @@ func refundTx(ctx context.Context, tx *sqlx.Tx, where string, args ...any) (orde
 // same, refused (orders.ErrKeyReused) when not; else the amount must fit
 // what is left (the total less pending and completed refunds). A manual
 // refund is completed in the same transaction.
-func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refund, error) {
+func (db *Orders) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refund, error) {
 	now := in.Now.UTC().Truncate(time.Second)
 	var out orders.Refund
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		status, total, err := lockOrderTx(ctx, tx, in.OrderID, now)
 		if err != nil {
 			return err
@@ -389,7 +393,7 @@ func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refu
 		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO order_refunds (order_id, idem_key, request_hash, amount, reason, method, status,
 				lines, restock, refunded_by, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			in.OrderID, in.Key, in.RequestHash, in.Amount, in.Reason, in.Method, orders.RefundPending, string(lines), in.Restock,
-			nullID(in.By.ID), in.By.Name, now.Unix()); err != nil {
+			sqlcore.NullID(in.By.ID), in.By.Name, now.Unix()); err != nil {
 			return err
 		}
 		// The provider's idempotency key, stored before the provider is
@@ -409,10 +413,10 @@ func (db *DB) BeginRefund(ctx context.Context, in orders.NewRefund) (orders.Refu
 }
 
 // CompleteRefund completes a pending refund (orders.Store).
-func (db *DB) CompleteRefund(ctx context.Context, refundID int64, providerRefundID, note string, now time.Time) (orders.Refund, error) {
+func (db *Orders) CompleteRefund(ctx context.Context, refundID int64, providerRefundID, note string, now time.Time) (orders.Refund, error) {
 	now = now.UTC().Truncate(time.Second)
 	var out orders.Refund
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var orderID int64
 		if err := tx.GetContext(ctx, &orderID, tx.Rebind(`SELECT order_id FROM order_refunds WHERE id = ?`), refundID); err != nil {
 			return err
@@ -432,7 +436,7 @@ func (db *DB) CompleteRefund(ctx context.Context, refundID int64, providerRefund
 // refunded (note, with the provider's refund id added), and an order with
 // nothing left to refund becomes refunded. The caller holds the order's
 // lock; status and total are the order's.
-func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, providerRefundID, note, status string, total int64, now time.Time) (orders.Refund, error) {
+func completeRefundTx(ctx context.Context, db *Orders, tx *sqlx.Tx, refundID int64, providerRefundID, note, status string, total int64, now time.Time) (orders.Refund, error) {
 	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE order_refunds SET status = ?, provider_refund_id = ?, completed_at = ? WHERE id = ? AND status = ?`),
 		orders.RefundCompleted, providerRefundID, now.Unix(), refundID, orders.RefundPending)
 	if err != nil {
@@ -472,7 +476,7 @@ func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, 
 		return r, err
 	}
 	ref := strconv.FormatInt(r.OrderID, 10)
-	if err := EnqueueMailTx(ctx, tx, orders.MailOrderRefunded, ref, fmt.Sprintf("order:%s:refunded:%d", ref, r.ID), now); err != nil {
+	if err := sqlcore.EnqueueMailTx(ctx, tx, orders.MailOrderRefunded, ref, fmt.Sprintf("order:%s:refunded:%d", ref, r.ID), now); err != nil {
 		return r, err
 	}
 	return r, nil
@@ -480,10 +484,10 @@ func completeRefundTx(ctx context.Context, db *DB, tx *sqlx.Tx, refundID int64, 
 
 // FailRefund gives a pending refund up (orders.Store): its amount is free
 // again. A refund no longer pending is answered as it is.
-func (db *DB) FailRefund(ctx context.Context, refundID int64, why string, now time.Time) (orders.Refund, error) {
+func (db *Orders) FailRefund(ctx context.Context, refundID int64, why string, now time.Time) (orders.Refund, error) {
 	now = now.UTC().Truncate(time.Second)
 	var out orders.Refund
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE order_refunds SET status = ?, error = ? WHERE id = ? AND status = ?`),
 			orders.RefundFailed, why, refundID, orders.RefundPending)
 		if err != nil {

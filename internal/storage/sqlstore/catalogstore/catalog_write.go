@@ -1,4 +1,4 @@
-package sqlstore
+package catalogstore
 
 import (
 	"context"
@@ -13,11 +13,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/catalog"
-	"vitrine/internal/review"
 	"vitrine/internal/richtext"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
-
-var _ catalog.Writer = (*DB)(nil)
 
 // productColumns are the products table's writable columns, in the order
 // productValues returns them.
@@ -39,34 +37,6 @@ var productColumns = []string{
 // (orders then move it from there).
 var shopComputed = map[string]bool{"total_sales": true, "average_rating": true, "review_count": true}
 
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-func nullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.UTC()
-}
-
-func nullInt(p *int64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
 // sortPrice is the price listings sort and filter by: the price a shopper
 // pays at now (the sale price while a sale applies, else the regular
 // price). A scheduled sale's start and end move it through the schedule
@@ -84,13 +54,13 @@ func productValues(p *catalog.Product, now time.Time) []any {
 		step = 1
 	}
 	return []any{
-		nullID(p.ParentID), p.Type, p.Name, p.Slug, nullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
-		p.ShortDescription, p.Description, nullInt(p.RegularPrice), nullInt(p.SalePrice), nullTime(p.SaleFrom), nullTime(p.SaleTo), nullInt(sortPrice(p, now)), p.SaleActive(now),
-		p.ManageStock, nullInt(p.StockQuantity), p.StockStatus, p.Backorders, nullInt(p.LowStockAmount),
+		sqlcore.NullID(p.ParentID), p.Type, p.Name, p.Slug, sqlcore.NullString(p.SKU), p.Status, p.CatalogVisibility, p.Featured,
+		p.ShortDescription, p.Description, sqlcore.NullInt(p.RegularPrice), sqlcore.NullInt(p.SalePrice), sqlcore.NullTime(p.SaleFrom), sqlcore.NullTime(p.SaleTo), sqlcore.NullInt(sortPrice(p, now)), p.SaleActive(now),
+		p.ManageStock, sqlcore.NullInt(p.StockQuantity), p.StockStatus, p.Backorders, sqlcore.NullInt(p.LowStockAmount),
 		p.Weight, p.Length, p.Width, p.Height, p.MinQty, p.MaxQty, step, p.SoldIndividually,
-		p.Purchasable, p.Visible, p.Active, p.PreOrder, nullTime(p.PreOrderAt), p.PreOrderLabel,
+		p.Purchasable, p.Visible, p.Active, p.PreOrder, sqlcore.NullTime(p.PreOrderAt), p.PreOrderLabel,
 		p.MenuOrder, p.ExternalURL, p.ButtonText, p.TaxStatus, p.TaxClass,
-		p.AverageRating, p.ReviewCount, p.TotalSales, now, nullTime(p.PublishAt),
+		p.AverageRating, p.ReviewCount, p.TotalSales, now, sqlcore.NullTime(p.PublishAt),
 	}
 }
 
@@ -113,14 +83,14 @@ func defaults(p *catalog.Product) {
 }
 
 // SaveProduct implements catalog.Writer.
-func (db *DB) SaveProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+func (db *Catalog) SaveProduct(ctx context.Context, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
 	if p.Type == catalog.TypeVariation {
 		return false, errors.New("save a variation through its parent")
 	}
 	if strings.TrimSpace(p.Name) == "" {
 		return false, errors.New("product has no name")
 	}
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		created, err = db.saveProduct(ctx, tx, p, variations)
 		return err
@@ -137,7 +107,7 @@ type ProductSave struct {
 // SaveProducts saves many products as SaveProduct does each, in one
 // transaction (bulk loads: one commit, one sync, instead of one per
 // product). It stops at the first error and saves none of them then.
-func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
+func (db *Catalog) SaveProducts(ctx context.Context, items []ProductSave) error {
 	for _, it := range items {
 		if it.Product.Type == catalog.TypeVariation {
 			return errors.New("save a variation through its parent")
@@ -146,7 +116,7 @@ func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
 			return errors.New("product has no name")
 		}
 	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for i, it := range items {
 			if _, err := db.saveProduct(ctx, tx, it.Product, it.Variations); err != nil {
 				return fmt.Errorf("product %d (%s): %w", i+1, it.Product.Name, err)
@@ -157,7 +127,7 @@ func (db *DB) SaveProducts(ctx context.Context, items []ProductSave) error {
 }
 
 // saveProduct is SaveProduct inside the caller's transaction.
-func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+func (db *Catalog) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
 	id, err := db.findProduct(ctx, tx, p.ID, p.SKU, "")
 	if err != nil {
 		return false, err
@@ -181,8 +151,8 @@ func (db *DB) saveProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, 
 // for a new one) with its relations and variations, refreshes its search
 // entry and appends to the change log; the admin's creates and edits come
 // here directly, without the import's matching by SKU and slug.
-func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
-	now := db.now()
+func (db *Catalog) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, variations []*catalog.Product) (created bool, err error) {
+	now := db.Now()
 	p.ParentID = 0
 	defaults(p)
 	if p.Slug == "" && p.ID != 0 {
@@ -238,14 +208,14 @@ func (db *DB) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 	if changed {
 		kind = "product_listed"
 	}
-	return created, db.recordChange(ctx, tx, p.ID, kind)
+	return created, db.RecordChange(ctx, tx, p.ID, kind)
 }
 
 // changeKind tells whether an update can change which listings show the
 // product ("product_listed": publication, visibility, categories, tags,
 // featured)
 // or only what its own pages show ("product").
-func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (string, error) {
+func (db *Catalog) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (string, error) {
 	var old struct {
 		Status     string `db:"status"`
 		Visibility string `db:"catalog_visibility"`
@@ -293,7 +263,7 @@ func (db *DB) changeKind(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) (
 	return "product", nil
 }
 
-func (db *DB) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug string) (int64, error) {
+func (db *Catalog) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug string) (int64, error) {
 	var q string
 	var arg any
 	switch {
@@ -319,7 +289,7 @@ func (db *DB) findProduct(ctx context.Context, tx *sqlx.Tx, id int64, sku, slug 
 	return found, err
 }
 
-func (db *DB) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64) (string, error) {
+func (db *Catalog) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64) (string, error) {
 	if slug == "" {
 		slug = "product"
 	}
@@ -337,7 +307,7 @@ func (db *DB) uniqueSlug(ctx context.Context, tx *sqlx.Tx, slug string, id int64
 	}
 }
 
-func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, now time.Time) error {
+func (db *Catalog) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product, now time.Time) error {
 	// Rich text is stored sanitized, whoever writes it (import, seed,
 	// admin): the one policy is internal/richtext's.
 	p.ShortDescription, p.Description = richtext.Sanitize(p.ShortDescription), richtext.Sanitize(p.Description)
@@ -349,9 +319,9 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 			created = now
 		}
 		args := append([]any{created.UTC()}, vals...)
-		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + placeholders(len(cols)) + `) RETURNING id`
+		q := `INSERT INTO products (` + strings.Join(cols, ", ") + `) VALUES (` + sqlcore.Placeholders(len(cols)) + `) RETURNING id`
 		if err := tx.GetContext(ctx, &p.ID, tx.Rebind(q), args...); err != nil {
-			if uniqueViolation(err) {
+			if sqlcore.UniqueViolation(err) {
 				return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 			}
 			return fmt.Errorf("insert product: %w", err)
@@ -380,7 +350,7 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 	set = append(set, "version = version + 1")
 	q := `UPDATE products SET ` + strings.Join(set, ", ") + ` WHERE id = ?`
 	if _, err := tx.ExecContext(ctx, tx.Rebind(q), append(args, p.ID)...); err != nil {
-		if uniqueViolation(err) {
+		if sqlcore.UniqueViolation(err) {
 			return fmt.Errorf("%w: SKU %q is already used by another product", catalog.ErrSKUTaken, p.SKU)
 		}
 		return fmt.Errorf("update product %d: %w", p.ID, err)
@@ -396,7 +366,7 @@ func (db *DB) writeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Product,
 // listed product updates the kept category counts (migration 00029's
 // triggers), so a save that keeps the categories writes no count row and
 // takes no lock on one.
-func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	var have []int64
 	if err := tx.SelectContext(ctx, &have, tx.Rebind(`SELECT category_id FROM product_categories WHERE product_id = ?`), p.ID); err != nil {
 		return fmt.Errorf("read categories: %w", err)
@@ -415,7 +385,7 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 		}
 	}
 	if len(gone) > 0 {
-		in, args := inClause(gone)
+		in, args := sqlcore.InClause(gone)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM product_categories WHERE product_id = ? AND category_id IN `+in), append([]any{p.ID}, args...)...); err != nil {
 			return fmt.Errorf("unlink categories: %w", err)
 		}
@@ -431,13 +401,9 @@ func (db *DB) writeCategories(ctx context.Context, tx *sqlx.Tx, p *catalog.Produ
 	return nil
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
 // writeRelations replaces a product's images, terms, attributes, links and
 // meta with what p carries.
-func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	for _, table := range []string{"product_tags", "product_attribute_values", "product_attributes", "product_links", "product_meta"} {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+table+` WHERE product_id = ?`), p.ID); err != nil {
 			return fmt.Errorf("clear %s: %w", table, err)
@@ -456,7 +422,7 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 	}
 	for i, a := range p.Attributes {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_attributes (product_id, position, attribute_id, name, visible, variation) VALUES (?, ?, ?, ?, ?, ?)`),
-			p.ID, i, nullID(a.AttributeID), a.Name, a.Visible, a.Variation); err != nil {
+			p.ID, i, sqlcore.NullID(a.AttributeID), a.Name, a.Visible, a.Variation); err != nil {
 			return fmt.Errorf("attribute %q: %w", a.Name, err)
 		}
 		for j, v := range a.Values {
@@ -465,7 +431,7 @@ func (db *DB) writeRelations(ctx context.Context, tx *sqlx.Tx, p *catalog.Produc
 				value = v.Slug
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO product_attribute_values (product_id, position, value_pos, term_id, value) VALUES (?, ?, ?, ?, ?)`),
-				p.ID, i, j, nullID(v.TermID), value); err != nil {
+				p.ID, i, j, sqlcore.NullID(v.TermID), value); err != nil {
 				return fmt.Errorf("attribute %q value %q: %w", a.Name, value, err)
 			}
 		}
@@ -513,7 +479,7 @@ func dedupeTerms(ts []catalog.Term) []catalog.Term {
 
 // writeImages stores images that have no id yet (reusing a row with the
 // same src) and links them in order.
-func (db *DB) writeImages(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
+func (db *Catalog) writeImages(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) error {
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM product_images WHERE product_id = ?`), p.ID); err != nil {
 		return err
 	}
@@ -538,7 +504,7 @@ func (db *DB) writeImages(ctx context.Context, tx *sqlx.Tx, p *catalog.Product) 
 	return nil
 }
 
-func (db *DB) insertImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
+func (db *Catalog) insertImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
 	if img.Src == "" {
 		return errors.New("image has no src")
 	}
@@ -560,7 +526,7 @@ func (db *DB) insertImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) 
 		img.Src, img.Width, img.Height, img.Alt, img.Caption, img.Name, string(sizes))
 }
 
-func (db *DB) updateImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
+func (db *Catalog) updateImage(ctx context.Context, tx *sqlx.Tx, img *catalog.Image) error {
 	sizes, _ := json.Marshal(nonNilSizes(img.Sizes))
 	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE images SET src = ?, width = ?, height = ?, alt = ?, caption = ?, name = ?, sizes = ? WHERE id = ?`),
 		img.Src, img.Width, img.Height, img.Alt, img.Caption, img.Name, string(sizes), img.ID)
@@ -576,7 +542,7 @@ func nonNilSizes(s []catalog.ImageSize) []catalog.ImageSize {
 
 // saveVariation upserts one variation: matched by id, then SKU, then the
 // same attribute combination under the same parent.
-func (db *DB) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product, now time.Time) error {
+func (db *Catalog) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product, now time.Time) error {
 	id, err := db.findProduct(ctx, tx, v.ID, v.SKU, "")
 	if err != nil {
 		return err
@@ -627,7 +593,7 @@ func (db *DB) saveVariation(ctx context.Context, tx *sqlx.Tx, v *catalog.Product
 	return nil
 }
 
-func (db *DB) variationByAttributes(ctx context.Context, tx *sqlx.Tx, v *catalog.Product) (int64, error) {
+func (db *Catalog) variationByAttributes(ctx context.Context, tx *sqlx.Tx, v *catalog.Product) (int64, error) {
 	var rows []struct {
 		ID    int64  `db:"variation_id"`
 		Name  string `db:"name"`
@@ -670,7 +636,7 @@ func attrKey(as []catalog.VariationAttr) string {
 // refreshParentPrice sets a variable or grouped product's sort price to its
 // lowest child price, and marks it on sale when a child is, so price
 // sorting and the on-sale filter need no join.
-func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) error {
+func (db *Catalog) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) error {
 	const children = `FROM products c
 		WHERE ((c.parent_id = ? AND c.status = 'publish' AND c.active = ?)
 		   OR c.id IN (SELECT linked_id FROM product_links WHERE product_id = ? AND kind = 'child'))`
@@ -681,16 +647,11 @@ func (db *DB) refreshParentPrice(ctx context.Context, tx *sqlx.Tx, id int64) err
 	return err
 }
 
-func (db *DB) recordChange(ctx context.Context, tx *sqlx.Tx, productID int64, kind string) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO catalog_changes (product_id, kind, at) VALUES (?, ?, ?)`), productID, kind, db.now())
-	return err
-}
-
 // EnsureCategoryPath implements catalog.Writer.
-func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int, error) {
+func (db *Catalog) EnsureCategoryPath(ctx context.Context, path []string) (int64, int, error) {
 	var id int64
 	created := 0
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		id, created = 0, 0
 		for _, name := range path {
 			name = strings.TrimSpace(name)
@@ -715,21 +676,21 @@ func (db *DB) EnsureCategoryPath(ctx context.Context, path []string) (int64, int
 			if err != nil {
 				return err
 			}
-			if err := tx.GetContext(ctx, &found, tx.Rebind(`INSERT INTO categories (parent_id, name, slug) VALUES (?, ?, ?) RETURNING id`), nullID(id), name, slug); err != nil {
+			if err := tx.GetContext(ctx, &found, tx.Rebind(`INSERT INTO categories (parent_id, name, slug) VALUES (?, ?, ?) RETURNING id`), sqlcore.NullID(id), name, slug); err != nil {
 				return fmt.Errorf("create category %q: %w", name, err)
 			}
 			id = found
 			created++
 		}
 		if created > 0 {
-			return db.recordChange(ctx, tx, 0, "taxonomy")
+			return db.RecordChange(ctx, tx, 0, "taxonomy")
 		}
 		return nil
 	})
 	return id, created, err
 }
 
-func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug string) (string, error) {
+func (db *Catalog) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug string) (string, error) {
 	if slug == "" {
 		slug = "term"
 	}
@@ -749,24 +710,24 @@ func (db *DB) uniqueTermSlug(ctx context.Context, tx *sqlx.Tx, table, slug strin
 
 // SetCategoryDetails updates a category's description, order and image
 // (seeding and admin).
-func (db *DB) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) SetCategoryDetails(ctx context.Context, id int64, description string, menuOrder int, imageID int64) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET description = ?, menu_order = ?, image_id = ? WHERE id = ?`),
-			richtext.Sanitize(description), menuOrder, nullID(imageID), id); err != nil {
+			richtext.Sanitize(description), menuOrder, sqlcore.NullID(imageID), id); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 }
 
 // EnsureTag implements catalog.Writer.
-func (db *DB) EnsureTag(ctx context.Context, name string) (int64, error) {
+func (db *Catalog) EnsureTag(ctx context.Context, name string) (int64, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return 0, errors.New("empty tag name")
 	}
 	var id int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM tags WHERE name = ?`), name)
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -781,7 +742,7 @@ func (db *DB) EnsureTag(ctx context.Context, name string) (int64, error) {
 }
 
 // EnsureAttribute implements catalog.Writer.
-func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog.Attribute, error) {
+func (db *Catalog) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog.Attribute, error) {
 	if a.Slug == "" {
 		a.Slug = catalog.Slugify(a.Name)
 	}
@@ -798,7 +759,7 @@ func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog
 	if a.OrderBy == "" {
 		a.OrderBy = "menu_order"
 	}
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var existing struct {
 			ID   int64  `db:"id"`
 			Name string `db:"name"`
@@ -820,13 +781,13 @@ func (db *DB) EnsureAttribute(ctx context.Context, a catalog.Attribute) (catalog
 			a.Name, a.Slug, a.Type, a.OrderBy, a.HasArchives); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, "taxonomy")
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 	return a, err
 }
 
 // EnsureTerm implements catalog.Writer.
-func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrTerm, error) {
+func (db *Catalog) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrTerm, error) {
 	if t.Slug == "" {
 		t.Slug = catalog.Slugify(t.Name)
 	}
@@ -836,7 +797,7 @@ func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrT
 	if t.Name == "" {
 		t.Name = t.Slug
 	}
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var id int64
 		err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM attribute_terms WHERE attribute_id = ? AND slug = ?`), t.AttributeID, t.Slug)
 		if err == nil {
@@ -859,12 +820,12 @@ func (db *DB) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.AttrT
 }
 
 // SaveImage implements catalog.Writer.
-func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog.MediaFile) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+func (db *Catalog) SaveImage(ctx context.Context, img *catalog.Image, media []catalog.MediaFile) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, m := range media {
 			q := `INSERT INTO media_files (path, content_type, data, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT (path) DO UPDATE SET content_type = excluded.content_type, data = excluded.data`
-			if _, err := tx.ExecContext(ctx, tx.Rebind(q), m.Path, m.ContentType, m.Data, db.now()); err != nil {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(q), m.Path, m.ContentType, m.Data, db.Now()); err != nil {
 				return fmt.Errorf("store media %s: %w", m.Path, err)
 			}
 		}
@@ -875,39 +836,10 @@ func (db *DB) SaveImage(ctx context.Context, img *catalog.Image, media []catalog
 	})
 }
 
-// SaveReview implements catalog.Writer (an upsert by product and email);
-// it also refreshes the product's average rating, review count and
-// histogram (refreshRatings, review.go).
-func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
-	if r.Rating < 1 || r.Rating > 5 {
-		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
-	}
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
-		created := r.CreatedAt
-		if created.IsZero() {
-			created = db.now()
-		}
-		status := review.StatusHold
-		if r.Approved {
-			status = review.StatusApproved
-		}
-		// A product has one review per email (00016_reviews.sql): saving
-		// one again (a second seeding) updates it, as Writer's upserts do.
-		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (product_id, lower(email)) WHERE email <> '' DO UPDATE SET author = excluded.author, rating = excluded.rating,
-			content = excluded.content, verified = excluded.verified, approved = excluded.approved, status = excluded.status
-			RETURNING id`),
-			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, status, created.UTC()); err != nil {
-			return fmt.Errorf("insert review: %w", err)
-		}
-		return db.refreshRatings(ctx, tx, r.ProductID)
-	})
-}
-
 // ProductIDBySKU implements catalog.Writer.
-func (db *DB) ProductIDBySKU(ctx context.Context, sku string) (int64, error) {
+func (db *Catalog) ProductIDBySKU(ctx context.Context, sku string) (int64, error) {
 	var id int64
-	err := db.read.GetContext(ctx, &id, db.read.Rebind(`SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`), sku)
+	err := db.Read.GetContext(ctx, &id, db.Read.Rebind(`SELECT id FROM products WHERE sku = ? AND sku IS NOT NULL AND sku <> ''`), sku)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, catalog.ErrNotFound
 	}

@@ -1,21 +1,21 @@
-package sqlstore
+package sqlcore
 
 import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
-	"log/slog"
 	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
 )
 
 // Counting the statements a store sends, for the query budgets of the hot
-// paths (internal/server/budget_test.go). A store opened with OpenCounted
-// talks to its database through a thin database/sql driver wrapper that
-// adds one to a Counter per statement; a store opened with Open uses the
-// engine's driver itself, so counting costs nothing unless asked for.
+// paths (internal/server/budget_test.go). A store opened with
+// sqlstore.OpenCounted talks to its database through a thin database/sql
+// driver wrapper that adds one to a Counter per statement; a store opened
+// with Open uses the engine's driver itself, so counting costs nothing
+// unless asked for.
 //
 // The wrapper sits under database/sql, so it sees every statement whatever
 // helper sent it (sqlx, a prepared statement, a transaction, goose): the
@@ -67,15 +67,6 @@ func (c *Counter) statement(query string) {
 // Count returns what the counter has seen so far.
 func (c *Counter) Count() QueryCount {
 	return QueryCount{Statements: c.statements.Load(), Transactions: c.transactions.Load()}
-}
-
-// OpenCounted opens the store like Open, counting every statement it sends
-// in c. For tests and measurements; a server never opens one.
-func OpenCounted(ctx context.Context, dsn string, log *slog.Logger, c *Counter) (*DB, error) {
-	if c == nil {
-		return nil, fmt.Errorf("open counted store: no counter")
-	}
-	return open(ctx, dsn, log, c, nil)
 }
 
 // openPool opens a database/sql pool on the registered driver name, with
