@@ -3,7 +3,7 @@
 // Form 7's order (schema, acceptance, bot-check, rate limit), stored with
 // its uploaded files, and mailed to the shop through the outbox, the
 // submission and its outbox row written in one transaction. It speaks no
-// HTTP: the adapter (server/contact_api.go) reads the multipart body and
+// HTTP: the adapter (internal/contactapi) reads the multipart body and
 // shapes CF7's JSON answer from a Result.
 //
 // contactform stays pure (forms, schema, validation); this package owns

@@ -3,14 +3,27 @@ package httpx
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"vitrine/internal/storeapi"
 )
+
+// Error is the REST error shape shared by every /wp-json route.
+type Error struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data"`
+}
+
+// NewError builds an error with data.status set; the message is escaped
+// as WordPress escapes it.
+func NewError(status int, code, message string) Error {
+	return Error{Code: code, Message: html.EscapeString(message), Data: map[string]any{"status": status}}
+}
 
 // WriteParamError answers a bad query or body parameter in the Store API's
 // rest_invalid_param shape.
@@ -22,7 +35,7 @@ func WriteParamError(w http.ResponseWriter, pe ParamError) {
 // WriteErrorRaw writes a REST error whose message already carries WooCommerce's
 // HTML entities (WriteError would escape them again).
 func WriteErrorRaw(w http.ResponseWriter, status int, code, message string, extra map[string]any) {
-	e := storeapi.Error{Code: code, Message: message, Data: map[string]any{"status": status}}
+	e := Error{Code: code, Message: message, Data: map[string]any{"status": status}}
 	for k, v := range extra {
 		e.Data[k] = v
 	}
@@ -41,7 +54,7 @@ func SetRetryAfter(w http.ResponseWriter, wait time.Duration) {
 
 // WriteError writes the REST error shape.
 func WriteError(w http.ResponseWriter, status int, code, message string, extra map[string]any) {
-	e := storeapi.NewError(status, code, message)
+	e := NewError(status, code, message)
 	for k, v := range extra {
 		e.Data[k] = v
 	}
@@ -68,6 +81,15 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 type ParamError struct{ Param, Msg string }
 
 func (e ParamError) Error() string { return e.Param + ": " + e.Msg }
+
+// Clip shortens a request's value to n bytes (valid UTF-8, with an
+// ellipsis when cut) before an answer or a log quotes it.
+func Clip(s string, n int) string {
+	if len(s) > n {
+		return strings.ToValidUTF8(s[:n], "") + "…"
+	}
+	return s
+}
 
 // Query reads and validates query parameters, keeping the first error.
 type Query struct {

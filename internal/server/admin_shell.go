@@ -128,7 +128,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 		d.User.Name = u.Email
 	}
 	d.Nonce = s.restNonce(u.ID, httpx.NonceTickAt(s.now()))
-	d.LogoutURL = s.logoutURL(r)
+	d.LogoutURL = s.myAccount.LogoutURL(r)
 	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)
 	if err != nil {

@@ -22,8 +22,8 @@ func (s *Server) ajaxActions() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"flatsome_ajax_search_products": s.ajaxSearchProducts,
 		"flatsome_quickview":            s.ajaxQuickView,
-		"wordfence_ls_authenticate":     s.ajaxLoginAuthenticate, // login_ajax.go
-		"wordfence_ls_register_support": s.ajaxRegisterSupport,
+		"wordfence_ls_authenticate":     s.myAccount.AjaxAuthenticate, // internal/myaccount
+		"wordfence_ls_register_support": s.myAccount.AjaxRegisterSupport,
 		"rest-nonce":                    s.ajaxRestNonce,     // frame.go
 		"wmc_get_products_price":        s.ajaxProductsPrice, // currency.go
 	}
@@ -244,7 +244,7 @@ func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*ren
 		Descendants: true, SearchCandidates: SearchSuggestCandidates, NoCount: true}
 	tags := []string{"listing"}
 	if cat != "" {
-		ids, err := s.categoryIDs(ctx, []string{cat})
+		ids, err := s.storeAPI.CategoryIDs(ctx, []string{cat})
 		if err != nil {
 			return nil, err
 		}
@@ -273,7 +273,7 @@ func (s *Server) searchSuggestions(ctx context.Context, query, cat string) (*ren
 			sg.Img = p.Images[0].Thumbnail
 		}
 		list[i] = sg
-		tags = append(tags, productTag(p.ID))
+		tags = append(tags, storeapi.ProductTag(p.ID))
 	}
 	body, err := json.Marshal(suggestionsAnswer{Suggestions: list})
 	if err != nil {

@@ -80,10 +80,10 @@ func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr check
 	case err != nil:
 		return nil, r, err
 	}
-	if err := s.sendVerification(ctx, u.ID); err != nil {
+	if err := s.myAccount.SendVerification(ctx, u.ID); err != nil {
 		s.log.Warn("verification mail after checkout registration", "user", u.ID, "err", err)
 	}
-	r2, err := s.logIn(w, r, u)
+	r2, err := s.myAccount.LogIn(w, r, u)
 	if err != nil {
 		// The order and the account stand; the shopper logs in later.
 		s.log.Warn("log in after checkout registration", "user", u.ID, "err", err)

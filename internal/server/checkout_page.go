@@ -13,6 +13,7 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
+	"vitrine/internal/storeapi"
 )
 
 // The checkout page, its no-script form, and the order-received page. All
@@ -41,9 +42,9 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	now := s.now()
 	sess := s.CartSessionOf(r, now)
-	obj, c, _, err := s.checkoutCart(r.Context(), sess.ID, sess.Currency)
+	obj, c, _, err := s.storeAPI.CheckoutCart(r.Context(), sess.ID, sess.Currency)
 	if err != nil {
-		s.pageError(w, "checkout page", err)
+		s.PageError(w, "checkout page", err)
 		return
 	}
 	if len(obj.Items) == 0 {
@@ -63,8 +64,8 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 		values.PaymentMethod = methods[0].ID()
 	}
 	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !sameAddress(c.Customer.Billing, c.Customer.Shipping)
-	s.fillFromAccount(r, &values, c)                                                  // a customer's saved addresses (checkout_account.go)
-	s.renderCheckout(w, r, sess, obj, values, s.walletNoticeErrors(r), http.StatusOK) // ?wallet= notices (wallet_return.go)
+	s.fillFromAccount(r, &values, c)                                                         // a customer's saved addresses (checkout_account.go)
+	s.renderCheckout(w, r, sess, obj, values, s.walletAPI.CheckoutNotices(r), http.StatusOK) // ?wallet= notices (internal/walletapi)
 }
 
 func sameAddress(b, s cart.Address) bool {
@@ -72,29 +73,22 @@ func sameAddress(b, s cart.Address) bool {
 	return b == s
 }
 
-func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *cartObject, values pages.CheckoutValues,
+func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *storeapi.Cart, values pages.CheckoutValues,
 	errs *pages.CheckoutErrors, status int) {
 	now := s.now()
 	tick := httpx.NonceTickAt(now)
-	res, err := s.loader.Checkout(s.pageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
+	res, err := s.loader.Checkout(s.PageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
 		ProcessNonce: s.ProcessNonce(sess.Scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
-		Errors: errs, Status: status, Wallet: s.walletView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
+		Errors: errs, Status: status, Wallet: s.walletAPI.CheckoutView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
 		Terms: s.terms(r.Context())})
-	s.sendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
+	s.SendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
 
-func (s *Server) pageError(w http.ResponseWriter, what string, err error) {
+// PageError logs a page that could not be shown (what names it) and
+// answers a plain 500.
+func (s *Server) PageError(w http.ResponseWriter, what string, err error) {
 	s.log.Error(what, "err", err)
 	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
-}
-
-// classicAddress reads billing_* or shipping_* form fields.
-func classicAddress(r *http.Request, group string) cart.Address {
-	var a cart.Address
-	for _, k := range checkout.AddressFields {
-		checkout.SetAddressValue(&a, k, r.PostFormValue(group+"_"+k))
-	}
-	return a
 }
 
 // handleCheckoutPost answers the classic form's POST /checkout/.
@@ -107,17 +101,17 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "The form could not be read.", http.StatusBadRequest)
 		return
 	}
-	billing := classicAddress(r, "billing")
-	shipping := classicAddress(r, "shipping")
+	billing := httpx.FormAddress(r, "billing")
+	shipping := httpx.FormAddress(r, "shipping")
 	toDifferent := r.PostFormValue("ship_to_different_address") != ""
 	values := pages.CheckoutValues{BillingAddress: pages.NewBillingAddress(billing), ShippingAddress: shipping,
 		CustomerNote: r.PostFormValue("order_comments"), PaymentMethod: r.PostFormValue("payment_method"), ShipToDifferentAddress: toDifferent,
 		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
-		obj, _, _, err := s.checkoutCart(ctx, sess.ID, sess.Currency)
+		obj, _, _, err := s.storeAPI.CheckoutCart(ctx, sess.ID, sess.Currency)
 		if err != nil {
-			s.pageError(w, "checkout page", err)
+			s.PageError(w, "checkout page", err)
 			return
 		}
 		if len(obj.Items) == 0 {
@@ -140,7 +134,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	// A no-script shopper may pick a shipping rate in the review table.
 	if rate := strings.TrimSpace(r.PostFormValue("shipping_method[0]")); rate != "" {
 		if err := s.checkout.PickRate(ctx, sess.ID, rate); err != nil {
-			s.pageError(w, "checkout rate", err)
+			s.PageError(w, "checkout rate", err)
 			return
 		}
 	}
@@ -148,7 +142,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.terms(ctx) != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
 		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.Currency,
-		ShownCurrency: clip(r.PostFormValue("wmc_currency"), 8)}
+		ShownCurrency: httpx.Clip(r.PostFormValue("wmc_currency"), 8)}
 	if toDifferent {
 		pr.Shipping = &shipping
 	}
@@ -161,7 +155,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 			s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 		}
 		s.setCartCookies(w, r, false, "")
-		http.Redirect(w, r, orderReceivedURL(o), http.StatusSeeOther)
+		http.Redirect(w, r, storeapi.OrderReceivedURL(o), http.StatusSeeOther)
 	case errors.As(err, &ve):
 		errs := &pages.CheckoutErrors{Notices: ve.Messages(), Fields: map[string]string{}}
 		for _, f := range ve.Fields {
@@ -182,7 +176,7 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 		refuse(ce.Status, errs)
 	default:
-		s.pageError(w, "checkout", err)
+		s.PageError(w, "checkout", err)
 	}
 }
 
@@ -192,11 +186,11 @@ func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
 	view, err := s.orderView(r.Context(), r.PathValue("id"), r.URL.Query().Get("key"))
 	if err != nil {
-		s.pageError(w, "order received", err)
+		s.PageError(w, "order received", err)
 		return
 	}
-	res, err := s.loader.OrderReceived(s.pageContext(r), r.URL.RequestURI(), view)
-	s.sendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
+	res, err := s.loader.OrderReceived(s.PageContext(r), r.URL.RequestURI(), view)
+	s.SendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
 }
 
 // orderView finds the order an id and key name together, or nil.

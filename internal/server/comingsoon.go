@@ -148,7 +148,7 @@ func (s *Server) comingSoonPage(ctx context.Context) (*render.Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.renderPage(ctx, pages.ComingSoonURL, res)
+	p, err := s.RenderPage(ctx, pages.ComingSoonURL, res)
 	if err != nil {
 		return nil, err
 	}

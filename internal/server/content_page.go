@@ -30,7 +30,7 @@ func (s *Server) handleFallback(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.handleNotFound(w, r)
+	s.NotFound(w, r)
 }
 
 // published reports whether slug names a published content page.

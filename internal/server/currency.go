@@ -151,9 +151,7 @@ func (s *Server) withCurrencyParam(next http.Handler) http.Handler {
 		}
 		if c, err := s.currencies.Currency(r.Context(), q.Get(currencyParam)); err == nil {
 			s.setCurrencyCookie(w, c.Code)
-			if _, err := r.Cookie(currencyOldCookie); err == nil {
-				s.setOldCurrencyCookie(w, "") // the shopper's own choice: nothing to restore (cart_extensions.go)
-			}
+			s.storeAPI.ForgetOldCurrency(w, r) // the shopper's own choice (internal/storeapi)
 		}
 		q.Del(currencyParam)
 		target := r.URL.EscapedPath()
@@ -227,7 +225,7 @@ func parsePriceRequest(form url.Values) (*priceRequest, error) {
 		}
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
-			return nil, &priceCallError{"wmc_invalid_pid", "Product ids must be positive whole numbers; got " + strconv.Quote(clip(v, 40)) + "."}
+			return nil, &priceCallError{"wmc_invalid_pid", "Product ids must be positive whole numbers; got " + strconv.Quote(httpx.Clip(v, 40)) + "."}
 		}
 		if !seen[id] {
 			seen[id] = true
@@ -241,7 +239,7 @@ func parsePriceRequest(form url.Values) (*priceRequest, error) {
 		}
 		m := widgetKey.FindStringSubmatch(k)
 		if m == nil {
-			return nil, &priceCallError{"wmc_invalid_field", "Unknown field " + strconv.Quote(clip(k, 60)) + "."}
+			return nil, &priceCallError{"wmc_invalid_field", "Unknown field " + strconv.Quote(httpx.Clip(k, 60)) + "."}
 		}
 		i, _ := strconv.Atoi(m[2])
 		if i >= PriceCallMaxWidgets {
@@ -280,13 +278,6 @@ func parsePriceRequest(form url.Values) (*priceRequest, error) {
 		return nil, &priceCallError{"wmc_no_pids", "No product ids (pids[]), switchers (shortcodes[]) or exchange entries to answer."}
 	}
 	return req, nil
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return strings.ToValidUTF8(s[:n], "") + "…"
-	}
-	return s
 }
 
 // ajaxProductsPrice answers POST admin-ajax action=wmc_get_products_price

@@ -314,8 +314,9 @@ func statusWriterOf(w http.ResponseWriter) *statusWriter {
 
 // withRoute notes the mux's pattern for the middleware. The mux sets
 // r.Pattern on the request it is given; the middleware holds the request
-// before withViewer and the other wrappers replaced it with copies (a
-// logged-in viewer's), so it cannot read the pattern there.
+// before the viewer middleware (myaccount) and the other wrappers replaced
+// it with copies (a logged-in viewer's), so it cannot read the pattern
+// there.
 func withRoute(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {

@@ -25,7 +25,7 @@ import (
 //   - Pages carry settings.user (pages.User). Cached pages are shared by
 //     every visitor and carry only the constant visitor value; a request
 //     with a viewer bypasses the page cache and the 404 cache (servePage,
-//     handleNotFound) and is loaded and rendered for that viewer alone,
+//     NotFound) and is loaded and rendered for that viewer alone,
 //     answered with Cache-Control: no-store, private.
 //   - Staff (shop managers, administrators) see edit links on content
 //     blocks; they point at /wp-admin/, a placeholder until the admin.
@@ -58,7 +58,7 @@ func (s *Server) pageUser(r *http.Request) pages.User {
 		return pages.Visitor
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
-		LogoutURL: s.logoutURL(r), RESTNonce: s.restNonce(u.ID, httpx.NonceTickAt(s.now()))}
+		LogoutURL: s.myAccount.LogoutURL(r), RESTNonce: s.restNonce(u.ID, httpx.NonceTickAt(s.now()))}
 	if s.live().ComingSoon && u.CanEditPages() {
 		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
@@ -72,10 +72,10 @@ func (s *Server) pageUser(r *http.Request) pages.User {
 
 func userRESTURL(id int64) string { return "/wp-json/wp/v2/users/" + strconv.FormatInt(id, 10) }
 
-// pageContext is the context to load a per-request page with: the
+// PageContext is the context to load a per-request page with: the
 // viewer's settings.user when logged in. Every page rendered per request
 // (never cached) loads with it; cached pages never do.
-func (s *Server) pageContext(r *http.Request) context.Context {
+func (s *Server) PageContext(r *http.Request) context.Context {
 	if httpx.UserOf(r) == nil {
 		return r.Context()
 	}
@@ -85,13 +85,13 @@ func (s *Server) pageContext(r *http.Request) context.Context {
 // servePersonal loads and renders a page for the viewer alone: no cache
 // read, no cache write, no shared flight.
 func (s *Server) servePersonal(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
-	ctx := s.pageContext(r)
+	ctx := s.PageContext(r)
 	res, err := load(ctx, pageURL)
 	if err != nil {
 		s.pageLoadFailed(w, r, err)
 		return
 	}
-	p, err := s.renderPage(ctx, pageURL, res)
+	p, err := s.RenderPage(ctx, pageURL, res)
 	if err != nil {
 		s.pageFailed(w, "personal page", err)
 		return
@@ -101,14 +101,14 @@ func (s *Server) servePersonal(w http.ResponseWriter, r *http.Request, pageURL s
 
 // personalNotFound is the 404 page for a logged-in viewer (their header).
 func (s *Server) personalNotFound(w http.ResponseWriter, r *http.Request) {
-	ctx := s.pageContext(r)
+	ctx := s.PageContext(r)
 	res, err := s.loader.NotFound(ctx, notFoundURL)
 	if err != nil {
 		s.log.Warn("404 page", "err", err)
 		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
-	p, err := s.renderPage(ctx, notFoundURL, res)
+	p, err := s.RenderPage(ctx, notFoundURL, res)
 	if err != nil {
 		s.log.Warn("404 page", "err", err)
 		http.Error(w, "Not Found", http.StatusNotFound)
@@ -128,8 +128,8 @@ func writePersonal(w http.ResponseWriter, r *http.Request, p *render.Page) {
 }
 
 // atLogin runs what a login resets: the coming-soon banner shows again
-// (WooCommerce resets the dismissal at every login). Called by logIn; a
-// failure is logged, the login stands.
+// (WooCommerce resets the dismissal at every login). The my-account
+// surface calls it at every login; a failure is logged, the login stands.
 func (s *Server) atLogin(ctx context.Context, u *account.User) {
 	if err := s.meta.ResetAtLogin(ctx, u.ID); err != nil {
 		s.log.Warn("reset coming-soon banner at login", "user", u.ID, "err", err)

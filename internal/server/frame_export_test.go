@@ -17,22 +17,22 @@ func (s *Server) LoginCookieForTest(ctx context.Context, userID int64) (*http.Co
 	if err != nil {
 		return nil, err
 	}
-	return &http.Cookie{Name: s.loginCookieName(), Value: token}, nil
+	return &http.Cookie{Name: s.myAccount.LoginCookieName(), Value: token}, nil
 }
 
-// LogInForTest runs the core's logIn for userID (what a login resets runs
-// with it) and answers the new login cookie.
+// LogInForTest runs the my-account surface's LogIn for userID (what a
+// login resets runs with it) and answers the new login cookie.
 func (s *Server) LogInForTest(ctx context.Context, userID int64) (*http.Cookie, error) {
 	u, err := s.accounts.User(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
 	w := httptest.NewRecorder()
-	if _, err := s.logIn(w, httptest.NewRequest(http.MethodPost, "/my-account/", nil).WithContext(ctx), u); err != nil {
+	if _, err := s.myAccount.LogIn(w, httptest.NewRequest(http.MethodPost, "/my-account/", nil).WithContext(ctx), u); err != nil {
 		return nil, err
 	}
 	for _, c := range w.Result().Cookies() {
-		if c.Name == s.loginCookieName() {
+		if c.Name == s.myAccount.LoginCookieName() {
 			return &http.Cookie{Name: c.Name, Value: c.Value}, nil
 		}
 	}

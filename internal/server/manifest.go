@@ -136,7 +136,7 @@ func (s *Server) handleManifest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleIcon(w http.ResponseWriter, r *http.Request) {
 	f, ok := iconFiles()[r.URL.Path]
 	if !ok {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	serveStatic(w, r, f, "image/png")

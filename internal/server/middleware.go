@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/render"
 )
@@ -105,10 +106,10 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
 		limit := s.cfg.MaxBodyBytes
-		if isContactFeedback(r) {
+		if contactapi.IsFeedback(r) {
 			// Uploads: the forms' own limit, checked again per form by
-			// the handler (contact_api.go).
-			limit = max(limit, s.contactMaxBody())
+			// the handler (internal/contactapi).
+			limit = max(limit, s.contactAPI.MaxBody())
 		}
 		if isMediaUpload(r) {
 			// The media library's uploads: the file's cap, checked

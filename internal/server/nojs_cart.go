@@ -98,8 +98,8 @@ func (s *Server) noScriptWrote(w http.ResponseWriter, r *http.Request, sess http
 	if !sess.ViaToken {
 		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 	}
-	if c, err := s.cartResponse(r.Context(), sess.ID, sess.Currency); err == nil {
-		s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
+	if c, err := s.storeAPI.CartResponse(r.Context(), sess.ID, sess.Currency); err == nil {
+		s.setCartCookies(w, r, len(c.Items) > 0, c.Hash())
 	}
 }
 
@@ -167,7 +167,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		}
 		if key != "" && (sess.ViaCookie || sess.ViaToken) {
 			name := ""
-			if c, err := s.cartResponse(ctx, sess.ID, sess.Currency); err == nil {
+			if c, err := s.storeAPI.CartResponse(ctx, sess.ID, sess.Currency); err == nil {
 				for _, it := range c.Items {
 					if it.Key == key {
 						name = it.Name
@@ -179,8 +179,8 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 				s.pageFailed(w, "remove_item", err)
 				return
 			}
-			if c, err := s.cartResponse(ctx, sess.ID, sess.Currency); err == nil {
-				s.setCartCookies(w, r, len(c.Items) > 0, cartHash(c))
+			if c, err := s.storeAPI.CartResponse(ctx, sess.ID, sess.Currency); err == nil {
+				s.setCartCookies(w, r, len(c.Items) > 0, c.Hash())
 			}
 			if err == nil && name != "" {
 				s.setCartNotices(w, sess, []pages.Notice{{Kind: "message", Text: "&ldquo;" + name + "&rdquo; removed."}})
@@ -194,7 +194,7 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		s.pageFailed(w, "cart page", err)
 		return
 	}
-	c := s.cartObjectOf(pc)
+	c := s.storeAPI.CartOf(pc)
 	// The cross-sells' cards are priced as the cart is: in its currency,
 	// through its table (fixed prices included).
 	cross := pages.CrossSells{IDs: pc.CrossSellIDs(), Currency: pc.Pricing.Config.Currency}
@@ -202,13 +202,13 @@ func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
 		cross.Convert = pc.Pricing.Table
 	}
 	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(s.pageContext(r), r.URL.RequestURI(), c, s.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
+	res, err := s.loader.Cart(s.PageContext(r), r.URL.RequestURI(), c, s.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
 		s.cartNonce(sess.Scope(), httpx.NonceTickAt(now)), notices, cross)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
 	}
-	p, err := s.renderPage(ctx, r.URL.RequestURI(), res)
+	p, err := s.RenderPage(ctx, r.URL.RequestURI(), res)
 	if err != nil {
 		s.pageFailed(w, "cart page", err)
 		return
@@ -247,7 +247,7 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	c, err := s.cartResponse(ctx, sess.ID, sess.Currency)
+	c, err := s.storeAPI.CartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
 		s.pageFailed(w, "update cart", err)
 		return

@@ -16,6 +16,7 @@ import (
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storeapi"
 )
 
 // Order emails. The order store records them in the outbox in the same
@@ -85,7 +86,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 		Billing:         address.Format(o.Billing, s.cfg.Checkout.BaseCountry),
 		Email:           o.Billing.Email,
 		Phone:           o.Billing.Phone,
-		OrderURL:        s.cfg.BaseURL + orderReceivedURL(o),
+		OrderURL:        s.cfg.BaseURL + storeapi.OrderReceivedURL(o),
 		TestNotice:      testOrderNotice(o),
 	}
 	if v.AwaitingPayment {

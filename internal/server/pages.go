@@ -154,7 +154,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		if err != nil {
 			return nil, err
 		}
-		p, err := s.renderPage(ctx, pageURL, res)
+		p, err := s.RenderPage(ctx, pageURL, res)
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +220,7 @@ func (s *Server) revalidatePage(key string, load loadFunc) {
 		s.cache.RevalidateFailed(key)
 		return
 	}
-	p, err := s.renderPage(ctx, key, res)
+	p, err := s.RenderPage(ctx, key, res)
 	switch {
 	case err != nil:
 		s.log.Warn("render a changed page again", "url", clipLog(key), "err", err)
@@ -236,7 +236,7 @@ func (s *Server) revalidatePage(key string, load loadFunc) {
 // to the page's canonical path, or a 500.
 func (s *Server) pageLoadFailed(w http.ResponseWriter, r *http.Request, err error) {
 	if pages.IsNotFound(err) {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	if m := (*pages.Moved)(nil); errors.As(err, &m) {
@@ -247,26 +247,26 @@ func (s *Server) pageLoadFailed(w http.ResponseWriter, r *http.Request, err erro
 	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
 }
 
-// sendPersonal renders and sends a page loaded for this request alone
+// SendPersonal renders and sends a page loaded for this request alone
 // (checkout, account pages, order received): never cached, never stored.
 // err is the load's; what names the page in the log when it failed.
-func (s *Server) sendPersonal(w http.ResponseWriter, r *http.Request, what, uri string, res *pages.Result, err error) {
+func (s *Server) SendPersonal(w http.ResponseWriter, r *http.Request, what, uri string, res *pages.Result, err error) {
 	if err == nil {
 		var p *render.Page
-		if p, err = s.renderPage(r.Context(), uri, res); err == nil {
+		if p, err = s.RenderPage(r.Context(), uri, res); err == nil {
 			w.Header().Set("Cache-Control", "no-store, private")
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			httpx.WriteBody(w, r, p)
 			return
 		}
 	}
-	s.pageError(w, what, err)
+	s.PageError(w, what, err)
 }
 
-// renderPage runs the React app on the server. If that fails the page is
+// RenderPage runs the React app on the server. If that fails the page is
 // still sent, with the data inlined and an empty root, and the browser
 // renders it: a shopper never gets a blank error page for a render bug.
-func (s *Server) renderPage(ctx context.Context, reqURI string, res *pages.Result) (*render.Page, error) {
+func (s *Server) RenderPage(ctx context.Context, reqURI string, res *pages.Result) (*render.Page, error) {
 	data, err := json.Marshal(res.Data)
 	if err != nil {
 		return nil, err
@@ -402,7 +402,7 @@ func (s *Server) handleShop(w http.ResponseWriter, r *http.Request) {
 	if n := r.PathValue("n"); n != "" {
 		p, err := strconv.Atoi(n)
 		if err != nil || p < 1 || p > 100000 {
-			s.handleNotFound(w, r)
+			s.NotFound(w, r)
 			return
 		}
 		if p == 1 {
@@ -435,14 +435,14 @@ func (s *Server) handleCategory(w http.ResponseWriter, r *http.Request) {
 	if n := len(parts); n >= 3 && parts[n-2] == "page" {
 		p, err := strconv.Atoi(parts[n-1])
 		if err != nil || p < 1 || p > 100000 {
-			s.handleNotFound(w, r)
+			s.NotFound(w, r)
 			return
 		}
 		lq.Page = p
 		parts = parts[:n-2]
 	}
 	if len(parts) == 0 || len(parts) > 8 || parts[0] == "" {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	base := "/product-category/"
@@ -468,7 +468,7 @@ func (s *Server) handleTag(w http.ResponseWriter, r *http.Request) {
 	if n := r.PathValue("n"); n != "" {
 		p, err := strconv.Atoi(n)
 		if err != nil || p < 1 || p > 100000 {
-			s.handleNotFound(w, r)
+			s.NotFound(w, r)
 			return
 		}
 		if p == 1 {
@@ -478,7 +478,7 @@ func (s *Server) handleTag(w http.ResponseWriter, r *http.Request) {
 		lq.Page = p
 	}
 	if slug == "" || len(slug) > 200 {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	s.servePage(w, r, listingURL(pages.TagPath(slug), lq), func(ctx context.Context, u string) (*pages.Result, error) {
@@ -490,11 +490,11 @@ func (s *Server) handleProduct(w http.ResponseWriter, r *http.Request) {
 	s.serveProduct(w, r, r.PathValue("slug"), 1) // reviews_post.go
 }
 
-// handleNotFound answers the shop's 404 page. The page is the same for
+// NotFound answers the shop's 404 page. The page is the same for
 // every missing URL, so it is rendered once and kept (notFoundPage): junk
 // URLs cost a lock and a write, never a render, and never add page cache
 // entries.
-func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+func (s *Server) NotFound(w http.ResponseWriter, r *http.Request) {
 	if httpx.UserOf(r) != nil {
 		s.personalNotFound(w, r) // frame.go
 		return
@@ -565,7 +565,7 @@ func (s *Server) notFoundPage(ctx context.Context) (*render.Page, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := s.renderPage(ctx, notFoundURL, res)
+		p, err := s.RenderPage(ctx, notFoundURL, res)
 		if err != nil {
 			return nil, err
 		}

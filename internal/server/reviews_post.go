@@ -41,7 +41,7 @@ func (s *Server) handleProductSub(w http.ResponseWriter, r *http.Request) {
 	digits, ok := strings.CutPrefix(sub, "comment-page-")
 	n, err := strconv.Atoi(digits)
 	if !ok || err != nil || n < 1 || digits != strconv.Itoa(n) {
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	if n == 1 {
@@ -239,6 +239,6 @@ func (s *Server) reviewRefused(w http.ResponseWriter, r *http.Request, wantJSON 
 		httpx.WriteError(w, status, code, msg, extra)
 		return
 	}
-	res, err := s.loader.ReviewError(s.pageContext(r), r.URL.RequestURI(), status, msg, field, back)
-	s.sendPersonal(w, r, "review error page", r.URL.RequestURI(), res, err)
+	res, err := s.loader.ReviewError(s.PageContext(r), r.URL.RequestURI(), status, msg, field, back)
+	s.SendPersonal(w, r, "review error page", r.URL.RequestURI(), res, err)
 }

@@ -4,6 +4,9 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/contactapi"
+	"vitrine/internal/httpx"
+	"vitrine/internal/myaccount"
 )
 
 // routes is the whole HTTP surface on one screen.
@@ -28,36 +31,37 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
 	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
 	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
-	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.handleWalletReturn)        // the wallet buyer's return (wallet_return.go)
-	// My account (account_routes.go): the login and registration forms for
-	// visitors, the account's pages for customers. Per visitor, never cached.
-	mux.HandleFunc("GET /my-account/{$}", s.handleMyAccount)
-	mux.HandleFunc("POST /my-account/{$}", s.handleMyAccountPost)
-	// Log out (login_page.go).
-	mux.HandleFunc("GET /my-account/customer-logout/{$}", s.handleLogout)
+	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.walletAPI.Return)          // the wallet buyer's return (internal/walletapi)
+	// My account (internal/myaccount): the login and registration forms
+	// for visitors, the account's pages for customers. Per visitor, never cached.
+	acct := s.myAccount
+	mux.HandleFunc("GET /my-account/{$}", acct.MyAccount)
+	mux.HandleFunc("POST /my-account/{$}", acct.MyAccountPost)
+	// Log out.
+	mux.HandleFunc("GET /my-account/customer-logout/{$}", acct.Logout)
 	mux.HandleFunc("GET /my-account/customer-logout", redirectSlash)
-	// account pages (account_pages.go): customers only, visitors go to /my-account/
-	mux.HandleFunc("GET /my-account/orders/{$}", s.customerPage(s.handleAccountOrders))
-	mux.HandleFunc("GET /my-account/orders/{n}/{$}", s.customerPage(s.handleAccountOrders))
-	mux.HandleFunc("GET /my-account/view-order/{id}/{$}", s.customerPage(s.handleAccountViewOrder))
-	mux.HandleFunc("GET /my-account/edit-address/{$}", s.customerPage(s.handleAccountAddresses))
-	mux.HandleFunc("GET /my-account/edit-address/{kind}/{$}", s.customerPage(s.handleAccountEditAddress))
-	mux.HandleFunc("POST /my-account/edit-address/{kind}/{$}", s.customerPage(s.handleAccountEditAddressPost))
-	mux.HandleFunc("GET /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccount))
-	mux.HandleFunc("POST /my-account/edit-account/{$}", s.customerPage(s.handleAccountEditAccountPost))
-	mux.HandleFunc("POST /my-account/delete-account/{$}", s.customerPage(s.handleAccountDelete))
-	// Security: two-factor, recovery codes, devices (account_security.go).
-	mux.HandleFunc("GET /my-account/security/{$}", s.handleSecurityPage) // two-factor, recovery codes, devices (account_security.go)
-	mux.HandleFunc("POST /my-account/security/{$}", s.handleSecurityPost)
+	// account pages: customers only, visitors go to /my-account/
+	mux.HandleFunc("GET /my-account/orders/{$}", myaccount.CustomerPage(acct.Orders))
+	mux.HandleFunc("GET /my-account/orders/{n}/{$}", myaccount.CustomerPage(acct.Orders))
+	mux.HandleFunc("GET /my-account/view-order/{id}/{$}", myaccount.CustomerPage(acct.ViewOrder))
+	mux.HandleFunc("GET /my-account/edit-address/{$}", myaccount.CustomerPage(acct.Addresses))
+	mux.HandleFunc("GET /my-account/edit-address/{kind}/{$}", myaccount.CustomerPage(acct.EditAddress))
+	mux.HandleFunc("POST /my-account/edit-address/{kind}/{$}", myaccount.CustomerPage(acct.EditAddressPost))
+	mux.HandleFunc("GET /my-account/edit-account/{$}", myaccount.CustomerPage(acct.EditAccount))
+	mux.HandleFunc("POST /my-account/edit-account/{$}", myaccount.CustomerPage(acct.EditAccountPost))
+	mux.HandleFunc("POST /my-account/delete-account/{$}", myaccount.CustomerPage(acct.DeleteAccount))
+	// Security: two-factor, recovery codes, devices.
+	mux.HandleFunc("GET /my-account/security/{$}", acct.SecurityPage)
+	mux.HandleFunc("POST /my-account/security/{$}", acct.SecurityPost)
 	mux.HandleFunc("GET /my-account/security", redirectSlash)
-	// Lost password, email verification (account_links.go).
-	mux.HandleFunc("GET "+lostPasswordPath+"{$}", s.handleLostPassword)
-	mux.HandleFunc("POST "+lostPasswordPath+"{$}", s.handleLostPasswordPost)
-	mux.HandleFunc("GET "+verifyEmailPath+"{$}", s.handleVerifyEmail)
-	mux.HandleFunc("POST "+verifyEmailPath+"{$}", s.handleVerifyEmailPost)
+	// Lost password, email verification.
+	mux.HandleFunc("GET "+myaccount.LostPasswordPath+"{$}", acct.LostPassword)
+	mux.HandleFunc("POST "+myaccount.LostPasswordPath+"{$}", acct.LostPasswordPost)
+	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
+	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
 	// The logged-in frame (frame.go): the admin's placeholder for staff.
-	mux.HandleFunc("GET /contact/{$}", s.handleContact) // cached for guests (contact_page.go)
-	mux.HandleFunc("POST /contact/{$}", s.handleContactPost)
+	mux.HandleFunc("GET /contact/{$}", s.handleContact)    // cached for guests (contact_page.go)
+	mux.HandleFunc("POST /contact/{$}", s.contactAPI.Post) // the form without scripts (internal/contactapi)
 	mux.HandleFunc("GET /contact", redirectSlash)
 	// The admin app (admin_shell.go): staff only; its screens route in the
 	// browser, including the edit links' post.php and term.php.
@@ -69,46 +73,47 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /cart", redirectSlash)
 	mux.HandleFunc("GET /product/{slug}", redirectSlash)
 
-	// Store API (reads; checkout comes with its issue).
-	api := "/wp-json/wc/store/v1"
-	mux.HandleFunc("GET "+api+"/products", s.apiProducts)
-	mux.HandleFunc("GET "+api+"/products/reviews", s.apiReviews) // a literal: preferred to /products/{id}
-	mux.HandleFunc("GET "+api+"/products/categories", s.apiCategories)
-	mux.HandleFunc("GET "+api+"/products/categories/{id}", s.apiCategory)
-	mux.HandleFunc("GET "+api+"/products/attributes", s.apiAttributes)
-	mux.HandleFunc("GET "+api+"/products/attributes/{id}", s.apiAttribute)
-	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", s.apiAttributeTerms)
-	mux.HandleFunc("GET "+api+"/products/{id}", s.apiProduct)
-	// Store API cart (cartapi.go): per-session, never cached.
-	mux.HandleFunc("GET "+api+"/cart", s.cartRoute(false, s.cartGet))
-	mux.HandleFunc("POST "+api+"/cart/add-item", s.cartRoute(true, s.cartAddItem))
-	mux.HandleFunc("POST "+api+"/cart/remove-item", s.cartRoute(true, s.cartRemoveItem))
-	mux.HandleFunc("POST "+api+"/cart/update-item", s.cartRoute(true, s.cartUpdateItem))
-	mux.HandleFunc("POST "+api+"/cart/update-customer", s.cartRoute(true, s.cartUpdateCustomer))
-	mux.HandleFunc("POST "+api+"/cart/select-shipping-rate", s.cartRoute(true, s.cartSelectShippingRate))
-	mux.HandleFunc("POST "+api+"/cart/extensions", s.handleCartExtensions) // woo-multi-currency's checkout currency (cart_extensions.go)
-	mux.HandleFunc("GET "+api+"/cart/items", s.cartRoute(false, s.cartItemsGet))
-	mux.HandleFunc("POST "+api+"/cart/items", s.cartRoute(true, s.cartItemsPost))
-	mux.HandleFunc("GET "+api+"/cart/items/{key}", s.cartRoute(false, s.cartItemGet))
-	mux.HandleFunc("PUT "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemPut))
-	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", s.cartRoute(true, s.cartItemDelete))
-	mux.HandleFunc("POST "+api+"/cart/apply-coupon", s.cartRoute(true, s.cartApplyCoupon)) // coupons (cart_coupons.go)
-	mux.HandleFunc("POST "+api+"/cart/remove-coupon", s.cartRoute(true, s.cartRemoveCoupon))
-	mux.HandleFunc("GET "+api+"/cart/coupons", s.cartRoute(false, s.cartCouponsGet))
-	mux.HandleFunc("POST "+api+"/cart/coupons", s.cartRoute(true, s.cartCouponsPost))
-	mux.HandleFunc("DELETE "+api+"/cart/coupons", s.cartRoute(true, s.cartCouponsDelete))
-	mux.HandleFunc("GET "+api+"/cart/coupons/{code}", s.cartRoute(false, s.cartCouponGet))
-	mux.HandleFunc("DELETE "+api+"/cart/coupons/{code}", s.cartRoute(true, s.cartCouponDelete))
-	mux.HandleFunc("POST "+api+"/batch", s.cartBatch) // cart writes only (batch.go)
-	// Store API checkout (checkout.go): per session, never cached.
-	mux.HandleFunc("GET "+api+"/checkout", s.checkoutRoute(s.checkoutGet))
-	mux.HandleFunc("POST "+api+"/checkout", s.checkoutRoute(s.checkoutPost))
-	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.handleWalletWebhook)               // PayPal webhooks (wallet_webhook.go)
-	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", s.handleBotcheckChallenge) // ALTCHA challenges (login_ajax.go)
-	// Contact Form 7 REST (contact_api.go): the feedback POST is never cached.
-	mux.HandleFunc("POST "+contactAPI+"{id}/feedback", s.handleContactFeedback)
-	mux.HandleFunc("GET "+contactAPI+"{id}/refill", s.handleContactRefill)
-	mux.HandleFunc("GET "+contactAPI+"{id}/feedback/schema", s.handleContactSchema)
+	// The Store API (internal/storeapi). Reads are cached until the
+	// catalogue changes what they show.
+	api, st := "/wp-json/wc/store/v1", s.storeAPI
+	mux.HandleFunc("GET "+api+"/products", st.Products)
+	mux.HandleFunc("GET "+api+"/products/reviews", st.Reviews) // a literal: preferred to /products/{id}
+	mux.HandleFunc("GET "+api+"/products/categories", st.Categories)
+	mux.HandleFunc("GET "+api+"/products/categories/{id}", st.Category)
+	mux.HandleFunc("GET "+api+"/products/attributes", st.Attributes)
+	mux.HandleFunc("GET "+api+"/products/attributes/{id}", st.Attribute)
+	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", st.AttributeTerms)
+	mux.HandleFunc("GET "+api+"/products/{id}", st.Product)
+	// The cart: per session, never cached.
+	mux.HandleFunc("GET "+api+"/cart", st.GetCart)
+	mux.HandleFunc("POST "+api+"/cart/add-item", st.AddItem)
+	mux.HandleFunc("POST "+api+"/cart/remove-item", st.RemoveItem)
+	mux.HandleFunc("POST "+api+"/cart/update-item", st.UpdateItem)
+	mux.HandleFunc("POST "+api+"/cart/update-customer", st.UpdateCustomer)
+	mux.HandleFunc("POST "+api+"/cart/select-shipping-rate", st.SelectShippingRate)
+	mux.HandleFunc("POST "+api+"/cart/extensions", st.CartExtensions) // woo-multi-currency's checkout currency
+	mux.HandleFunc("GET "+api+"/cart/items", st.ListItems)
+	mux.HandleFunc("POST "+api+"/cart/items", st.CreateItem)
+	mux.HandleFunc("GET "+api+"/cart/items/{key}", st.GetItem)
+	mux.HandleFunc("PUT "+api+"/cart/items/{key}", st.PutItem)
+	mux.HandleFunc("DELETE "+api+"/cart/items/{key}", st.DeleteItem)
+	mux.HandleFunc("POST "+api+"/cart/apply-coupon", st.ApplyCoupon)
+	mux.HandleFunc("POST "+api+"/cart/remove-coupon", st.RemoveCoupon)
+	mux.HandleFunc("GET "+api+"/cart/coupons", st.ListCoupons)
+	mux.HandleFunc("POST "+api+"/cart/coupons", st.AddCoupon)
+	mux.HandleFunc("DELETE "+api+"/cart/coupons", st.DeleteCoupons)
+	mux.HandleFunc("GET "+api+"/cart/coupons/{code}", st.GetCoupon)
+	mux.HandleFunc("DELETE "+api+"/cart/coupons/{code}", st.DeleteCoupon)
+	mux.HandleFunc("POST "+api+"/batch", st.Batch) // cart writes only
+	// The checkout: per session, never cached.
+	mux.HandleFunc("GET "+api+"/checkout", st.Draft)
+	mux.HandleFunc("POST "+api+"/checkout", st.PlaceOrder)
+	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.walletAPI.Webhook)              // PayPal webhooks (internal/walletapi)
+	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", acct.BotcheckChallenge) // ALTCHA challenges (internal/myaccount)
+	// Contact Form 7 REST (internal/contactapi): the feedback POST is never cached.
+	mux.HandleFunc("POST "+contactapi.Path+"{id}/feedback", s.contactAPI.Feedback)
+	mux.HandleFunc("GET "+contactapi.Path+"{id}/refill", s.contactAPI.Refill)
+	mux.HandleFunc("GET "+contactapi.Path+"{id}/feedback/schema", s.contactAPI.Schema)
 	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
 	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
 	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
@@ -180,4 +185,9 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte("ready\n"))
+}
+
+// apiNoRoute answers unknown /wp-json/ paths as WordPress does.
+func (s *Server) apiNoRoute(w http.ResponseWriter, r *http.Request) {
+	httpx.WriteError(w, http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.", nil)
 }

@@ -28,12 +28,14 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
+	"vitrine/internal/contactapi"
 	"vitrine/internal/contactform"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
 	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
 	"vitrine/internal/money"
+	"vitrine/internal/myaccount"
 	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -44,8 +46,10 @@ import (
 	"vitrine/internal/settings"
 	"vitrine/internal/storage/space"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storeapi"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
+	"vitrine/internal/walletapi"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -96,7 +100,7 @@ type Config struct {
 	// the client (clientip.go); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
 	// RememberDeviceOff hides the code overlay's "remember this device"
-	// checkbox and ignores remember-device cookies (auth.go).
+	// checkbox and ignores remember-device cookies (internal/myaccount).
 	RememberDeviceOff bool
 	// Reviews are the review settings (internal/review); nil takes
 	// review.DefaultSettings (ratings required, held for moderation).
@@ -184,12 +188,15 @@ type Server struct {
 	paymentSettings *settings.PaymentMethods
 	flagWallet      *WalletConfig
 	wallet          *wallet.Service              // the PayPal wallet, nil when off (wallet.go)
+	walletAPI       *walletapi.API               // its endpoints (internal/walletapi)
 	accounts        *account.Service             // accounts, sessions, two-factor (auth.go)
+	myAccount       *myaccount.Account           // login, the account's pages, log out (auth.go)
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
-	support         *support.Service             // messages to support from refused registrations (login_ajax.go)
+	support         *support.Service             // messages to support from refused registrations (internal/myaccount)
 	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
-	reviews         *review.Service              // product reviews (reviews_api.go)
-	contact         *contact.Service             // contact-form submissions (contact_api.go)
+	reviews         *review.Service              // product reviews (internal/storeapi)
+	contact         *contact.Service             // contact-form submissions (internal/contactapi)
+	contactAPI      *contactapi.API              // Contact Form 7's routes and the contact form's no-script post
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
@@ -206,6 +213,7 @@ type Server struct {
 	audit        *audit.Service               // the admin's audit log (internal/audit)
 	orders       *orders.Service              // the admin's orders back office (internal/orders)
 	admin        *adminapi.API                // the admin API (internal/adminapi)
+	storeAPI     *storeapi.API                // the Store API (internal/storeapi)
 	adminAsset   render.Assets                // the admin app's entry (admin_shell.go); Script "" when not built
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
@@ -294,10 +302,16 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	}
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
+	s.initStoreAPI()                            // storeapi.go
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
-		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contactForm, Currencies: s.currencyOptions,
+		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
+	s.initMyAccount() // auth.go
+	s.walletAPI = walletapi.New(walletapi.Deps{Wallet: s.wallet, Carts: s.carts, Sessions: s.Sessions, CartLifetime: cfg.CartLifetime,
+		BaseCountry: s.cfg.Checkout.BaseCountry, Pages: s, NoRoute: s.apiNoRoute, SetCartCookies: s.setCartCookies, CartFailed: s.wcCartFailed,
+		OrderReceivedURL: storeapi.OrderReceivedURL, Log: log, Now: s.now})
+	s.contactAPI = contactapi.New(contactapi.Deps{Contact: s.contact, Loader: s.loader, Pages: s, ClientIP: s.clientIP, KickMail: s.kickMail, Log: log})
 	files, err := loadAssets(static)
 	if err != nil {
 		return nil, fmt.Errorf("load built assets: %w", err)
@@ -309,7 +323,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.manifest.Store(&m)
 	s.metrics = newMetrics(s)
 	s.initAdmin() // admin_shell.go
-	s.handler = s.middleware(s.withViewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
+	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }
 
@@ -407,12 +421,12 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 		case "stock":
 			// A stock count that moved without changing the stock
 			// status shows only in dynamic calls, never in pages.
-			tags = append(tags, stockTag(c.ProductID))
-			changed = append(changed, stockTag(c.ProductID))
+			tags = append(tags, storeapi.StockTag(c.ProductID))
+			changed = append(changed, storeapi.StockTag(c.ProductID))
 		default:
 			// "reviews": the review listings not limited to products
-			// (reviews_api.go) may gain or lose this product's reviews.
-			named := []string{productTag(c.ProductID), stockTag(c.ProductID), reviewsTag}
+			// (storeapi.ReviewsTag) may gain or lose this product's reviews.
+			named := []string{storeapi.ProductTag(c.ProductID), storeapi.StockTag(c.ProductID), storeapi.ReviewsTag}
 			if c.Kind == "product_listed" {
 				// Published, hidden, moved between categories or
 				// (un)featured: listings may gain or lose it, and
@@ -459,5 +473,25 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 		s.staleAndRenderAhead(changed)
 		s.api.Invalidate(tags...)
 		s.sitemaps.Invalidate(tags...)
+	}
+}
+
+// cleanCarts deletes expired carts every hour until ctx ends.
+func (s *Server) cleanCarts(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := s.carts.DeleteExpired(ctx); err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("delete expired carts", "err", err)
+			}
+		} else if n > 0 {
+			s.log.Info("expired carts deleted", "carts", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }

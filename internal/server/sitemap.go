@@ -196,7 +196,7 @@ func (s *Server) handleRootFile(w http.ResponseWriter, r *http.Request) {
 			redirectSlash(w, r) // a content page: /about → /about/ (content_page.go)
 			return
 		}
-		s.handleNotFound(w, r)
+		s.NotFound(w, r)
 		return
 	}
 	s.handleSitemapProducts(w, r, n)

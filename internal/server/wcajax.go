@@ -31,7 +31,7 @@ func (s *Server) wcAjaxEndpoints() map[string]http.HandlerFunc {
 
 // handleWCAjax dispatches a request to / carrying ?wc-ajax=.
 func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
-	if h := s.walletAjax(r.URL.Query().Get("wc-ajax")); h != nil { // the wallet's ppc-* endpoints (wallet_ajax.go)
+	if h := s.walletAPI.Ajax(r.URL.Query().Get("wc-ajax")); h != nil { // the wallet's ppc-* endpoints (internal/walletapi)
 		h(w, r)
 		return
 	}
@@ -121,7 +121,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		httpx.WCAjaxWrite(w, r, []byte("false"))
 		return
 	}
-	b, err := s.apiBuilder(ctx)
+	b, err := s.storeAPI.Builder(ctx)
 	if err == nil {
 		var out []byte
 		if out, err = json.Marshal(b.Variation(p, m)); err == nil {

@@ -68,7 +68,7 @@ func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	if !sess.ViaToken {
 		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
 	}
-	out, err := s.shapeCart(r.Context(), c, false, sess.Currency)
+	out, err := s.storeAPI.ShapeCart(r.Context(), c, false, sess.Currency)
 	if err != nil {
 		s.wcCartFailed(w, "add_to_cart", err)
 		return
@@ -153,7 +153,7 @@ func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
 // that changed and answers the success body.
 func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess httpx.Session) {
 	id := sess.ID
-	c, err := s.cartResponse(r.Context(), id, sess.Currency)
+	c, err := s.storeAPI.CartResponse(r.Context(), id, sess.Currency)
 	if err != nil {
 		s.wcCartFailed(w, "cart fragments", err)
 		return
@@ -162,7 +162,7 @@ func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess httpx.
 }
 
 // wcFragmentsOf answers the success body for a shaped cart of the session.
-func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *cartObject) {
+func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *storeapi.Cart) {
 	// The mini cart's remove links carry the session's _wpnonce; the
 	// session is the one the cookie names (set by this answer when new).
 	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, httpx.NonceTickAt(s.now())))
@@ -170,7 +170,7 @@ func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID
 		s.wcCartFailed(w, "cart fragments", err)
 		return
 	}
-	hash := cartHash(c)
+	hash := c.Hash()
 	s.setCartCookies(w, r, len(c.Items) > 0, hash)
 	out, err := json.Marshal(struct {
 		Fragments map[string]string `json:"fragments"`
@@ -191,7 +191,7 @@ func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID
 // the render is a pure function of that data, so an identical cart (every
 // first add of the same product, in any session; a refresh of an unchanged
 // cart) reuses the HTML without a render.
-func (s *Server) renderFragments(ctx context.Context, c *cartObject, removeNonce string) (map[string]string, error) {
+func (s *Server) renderFragments(ctx context.Context, c *storeapi.Cart, removeNonce string) (map[string]string, error) {
 	if s.engine == nil {
 		return nil, errNoEngine
 	}
@@ -272,10 +272,6 @@ func (f *fragmentCache) put(k [32]byte, v map[string]string) {
 	}
 	f.m[k] = v
 }
-
-// cartHash is the cart's woocommerce_cart_hash (checkout.PricedCart.Hash,
-// taken when the object was shaped): "" for an empty cart.
-func cartHash(c *cartObject) string { return c.hash }
 
 // setCartCookies writes woocommerce_items_in_cart and woocommerce_cart_hash
 // when they differ from what the request carried: items_in_cart is "1"

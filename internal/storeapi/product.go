@@ -1,7 +1,3 @@
-// Package storeapi turns catalogue values into the WooCommerce Store API's
-// JSON shapes (wc/store/v1), which the pages reuse as their data, so the
-// React app reads one shape whether it came inlined in the HTML or from
-// the API.
 package storeapi
 
 import (

@@ -1,10 +1,10 @@
 package storeapi
 
 import (
-	"html"
 	"strings"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/httpx"
 )
 
 // Category is the Store API product category.
@@ -87,14 +87,9 @@ func (b *Builder) Term(t catalog.AttrTerm) Term {
 	return out
 }
 
-// Error is the REST error shape shared by every /wp-json route.
-type Error struct {
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Data    map[string]any `json:"data"`
-}
+// Error is the REST error shape shared by every /wp-json route (the
+// cart's errors list carries it too).
+type Error = httpx.Error
 
-// NewError builds an error with data.status set.
-func NewError(status int, code, message string) Error {
-	return Error{Code: code, Message: html.EscapeString(message), Data: map[string]any{"status": status}}
-}
+// NewError builds an error with data.status set (httpx.NewError).
+func NewError(status int, code, message string) Error { return httpx.NewError(status, code, message) }

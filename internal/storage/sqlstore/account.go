@@ -11,6 +11,8 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/mail"
+	"vitrine/internal/storage/sqlstore/orderstore"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Accounts (internal/account): users, sessions, reset links, two-factor
@@ -45,7 +47,7 @@ func (r *userRow) user() *account.User {
 
 func (db *DB) userWhere(ctx context.Context, where string, arg any) (*account.User, error) {
 	var r userRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+userColumns+` FROM users WHERE `+where), arg)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+userColumns+` FROM users WHERE `+where), arg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, account.ErrNoUser
 	}
@@ -102,15 +104,15 @@ func (db *DB) CreateUser(ctx context.Context, u *account.User) (int64, error) {
 	if !u.EmailVerifiedAt.IsZero() {
 		verified = sql.NullInt64{Int64: u.EmailVerifiedAt.Unix(), Valid: true}
 	}
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := takenBy(ctx, tx, u.Email, u.Username, 0); err != nil {
 			return err
 		}
 		return tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO users (email, username, display_name, role, password_hash, email_verified_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			u.Email, nullString(u.Username), u.DisplayName, u.Role, u.PasswordHash, verified, u.CreatedAt.Unix())
+			u.Email, sqlcore.NullString(u.Username), u.DisplayName, u.Role, u.PasswordHash, verified, u.CreatedAt.Unix())
 	})
-	if err != nil && uniqueViolation(err) {
+	if err != nil && sqlcore.UniqueViolation(err) {
 		if u2, _ := db.UserByEmail(ctx, u.Email); u2 != nil {
 			return 0, account.ErrEmailTaken
 		}
@@ -121,7 +123,7 @@ func (db *DB) CreateUser(ctx context.Context, u *account.User) (int64, error) {
 
 // SetPassword stores a new hash and ends the user's sessions and devices.
 func (db *DB) SetPassword(ctx context.Context, userID int64, hash string, n *account.Notice) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ? WHERE id = ?`), hash, userID)
 		if err != nil {
 			return err
@@ -160,7 +162,7 @@ func queueNotice(ctx context.Context, tx *sqlx.Tx, userID int64, n *account.Noti
 // QueueNotice records an account notice and queues its mail in one
 // transaction (account.Store).
 func (db *DB) QueueNotice(ctx context.Context, userID int64, n *account.Notice) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error { return queueNotice(ctx, tx, userID, n) })
+	return db.Tx(ctx, func(tx *sqlx.Tx) error { return queueNotice(ctx, tx, userID, n) })
 }
 
 // Notice loads a queued account notice.
@@ -173,20 +175,20 @@ func (db *DB) Notice(ctx context.Context, id int64) (*account.Notice, error) {
 		NewEmail string `db:"new_email"`
 		Created  int64  `db:"created_at"`
 	}
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, user_id, kind, email, new_email, created_at FROM account_notices WHERE id = ?`), id)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, user_id, kind, email, new_email, created_at FROM account_notices WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, account.ErrNoRow
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &account.Notice{ID: r.ID, UserID: r.UserID, Kind: r.Kind, Email: r.Email, NewEmail: r.NewEmail, CreatedAt: unixUTC(r.Created)}, nil
+	return &account.Notice{ID: r.ID, UserID: r.UserID, Kind: r.Kind, Email: r.Email, NewEmail: r.NewEmail, CreatedAt: sqlcore.UnixUTC(r.Created)}, nil
 }
 
 // UpdatePasswordHash swaps the hash of the same password when it is still
 // oldHash (a concurrent password change wins).
 func (db *DB) UpdatePasswordHash(ctx context.Context, userID int64, oldHash, newHash string) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`), newHash, userID, oldHash)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`), newHash, userID, oldHash)
 	return err
 }
 
@@ -201,7 +203,7 @@ func endAccess(ctx context.Context, tx *sqlx.Tx, userID int64) error {
 
 // SetEmail changes the email and clears its verification.
 func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *account.Notice) error {
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := takenBy(ctx, tx, email, "", userID); err != nil {
 			return err
 		}
@@ -230,7 +232,7 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *accou
 		}
 		return nil
 	})
-	if err != nil && uniqueViolation(err) {
+	if err != nil && sqlcore.UniqueViolation(err) {
 		return account.ErrEmailTaken
 	}
 	return err
@@ -238,7 +240,7 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *accou
 
 // DeleteUser deletes an account and its sessions, links, codes, devices.
 func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		// Orders stay, as guest orders (the foreign key says so too).
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
 			return err
@@ -261,7 +263,7 @@ func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 
 // InsertSession stores a new session under its token's hash.
 func (db *DB) InsertSession(ctx context.Context, hash string, s *account.Session) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO account_sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`INSERT INTO account_sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
 		VALUES (?, ?, ?, ?, ?)`), hash, s.UserID, s.CreatedAt.Unix(), s.LastSeenAt.Unix(), s.ExpiresAt.Unix())
 	return err
 }
@@ -281,7 +283,7 @@ func (r *sessionRow) session() *account.Session {
 // SessionByHash loads a session (account.ErrNoSession), ended or not.
 func (db *DB) SessionByHash(ctx context.Context, hash string) (*account.Session, error) {
 	var r sessionRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT user_id, created_at, last_seen_at, expires_at FROM account_sessions WHERE token_hash = ?`), hash)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT user_id, created_at, last_seen_at, expires_at FROM account_sessions WHERE token_hash = ?`), hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, account.ErrNoSession
 	}
@@ -293,7 +295,7 @@ func (db *DB) SessionByHash(ctx context.Context, hash string) (*account.Session,
 
 // TouchSession moves a session's last-seen time forward to now.
 func (db *DB) TouchSession(ctx context.Context, hash string, now time.Time) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE account_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?`),
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE account_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?`),
 		now.Unix(), hash, now.Unix())
 	return err
 }
@@ -302,7 +304,7 @@ func (db *DB) TouchSession(ctx context.Context, hash string, now time.Time) erro
 // absolute end, seen now) in one transaction.
 func (db *DB) ReplaceSession(ctx context.Context, oldHash, newHash string, now time.Time) (*account.Session, error) {
 	var r sessionRow
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &r, tx.Rebind(`DELETE FROM account_sessions WHERE token_hash = ? AND expires_at > ?
 			RETURNING user_id, created_at, last_seen_at, expires_at`), oldHash, now.Unix())
 		if errors.Is(err, sql.ErrNoRows) {
@@ -324,20 +326,20 @@ func (db *DB) ReplaceSession(ctx context.Context, oldHash, newHash string, now t
 
 // DeleteSession ends one session.
 func (db *DB) DeleteSession(ctx context.Context, hash string) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM account_sessions WHERE token_hash = ?`), hash)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM account_sessions WHERE token_hash = ?`), hash)
 	return err
 }
 
 // DeleteUserSessions ends every session of a user.
 func (db *DB) DeleteUserSessions(ctx context.Context, userID int64) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM account_sessions WHERE user_id = ?`), userID)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM account_sessions WHERE user_id = ?`), userID)
 	return err
 }
 
 // DeleteExpiredSessions removes ended sessions, reset links and devices.
 func (db *DB) DeleteExpiredSessions(ctx context.Context, now, idleBefore time.Time) (int64, error) {
 	var total int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		total = 0
 		for _, q := range []struct {
 			sql  string
@@ -363,7 +365,7 @@ func (db *DB) DeleteExpiredSessions(ctx context.Context, now, idleBefore time.Ti
 // InsertReset stores a lost-password link.
 // A row with a seal queues its mail in the same transaction.
 func (db *DB) InsertReset(ctx context.Context, r *account.PasswordReset) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO password_resets (token_hash, user_id, created_at, expires_at, sealed_token)
 			VALUES (?, ?, ?, ?, ?)`), r.TokenHash, r.UserID, r.CreatedAt.Unix(), r.ExpiresAt.Unix(), r.Sealed); err != nil {
 			return err
@@ -388,7 +390,7 @@ type linkRow struct {
 
 func (db *DB) link(ctx context.Context, table, cols, hash string) (*linkRow, error) {
 	var r linkRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT token_hash, user_id, `+cols+`created_at, expires_at, used_at, sealed_token
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT token_hash, user_id, `+cols+`created_at, expires_at, used_at, sealed_token
 		FROM `+table+` WHERE token_hash = ?`), hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, account.ErrNoRow
@@ -403,7 +405,7 @@ func usedAt(n sql.NullInt64) time.Time {
 	if !n.Valid {
 		return time.Time{}
 	}
-	return unixUTC(n.Int64)
+	return sqlcore.UnixUTC(n.Int64)
 }
 
 // Reset loads a lost-password link by hash.
@@ -412,7 +414,7 @@ func (db *DB) Reset(ctx context.Context, hash string) (*account.PasswordReset, e
 	if err != nil {
 		return nil, err
 	}
-	return &account.PasswordReset{TokenHash: r.Hash, UserID: r.UserID, CreatedAt: unixUTC(r.Created), ExpiresAt: unixUTC(r.Expires),
+	return &account.PasswordReset{TokenHash: r.Hash, UserID: r.UserID, CreatedAt: sqlcore.UnixUTC(r.Created), ExpiresAt: sqlcore.UnixUTC(r.Expires),
 		UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
 }
 
@@ -422,8 +424,8 @@ func (db *DB) EmailVerification(ctx context.Context, hash string) (*account.Emai
 	if err != nil {
 		return nil, err
 	}
-	return &account.EmailVerification{TokenHash: r.Hash, UserID: r.UserID, Email: r.Email, CreatedAt: unixUTC(r.Created),
-		ExpiresAt: unixUTC(r.Expires), UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
+	return &account.EmailVerification{TokenHash: r.Hash, UserID: r.UserID, Email: r.Email, CreatedAt: sqlcore.UnixUTC(r.Created),
+		ExpiresAt: sqlcore.UnixUTC(r.Expires), UsedAt: usedAt(r.Used), Sealed: r.Sealed}, nil
 }
 
 // ConsumeReset uses a link once: the conditional UPDATE lets one of
@@ -431,7 +433,7 @@ func (db *DB) EmailVerification(ctx context.Context, hash string) (*account.Emai
 // devices end and its other links go, in the same transaction.
 func (db *DB) ConsumeReset(ctx context.Context, hash, passwordHash string, now time.Time) (int64, error) {
 	var userID int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &userID, tx.Rebind(`UPDATE password_resets SET used_at = ?, sealed_token = ''
 			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`), now.Unix(), hash, now.Unix())
 		if errors.Is(err, sql.ErrNoRows) {
@@ -457,7 +459,7 @@ func (db *DB) ConsumeReset(ctx context.Context, hash, passwordHash string, now t
 // InsertEmailVerification stores an email verification link.
 // A row with a seal queues its mail in the same transaction.
 func (db *DB) InsertEmailVerification(ctx context.Context, v *account.EmailVerification) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO email_verifications (token_hash, user_id, email, created_at, expires_at, sealed_token)
 			VALUES (?, ?, ?, ?, ?, ?)`), v.TokenHash, v.UserID, v.Email, v.CreatedAt.Unix(), v.ExpiresAt.Unix(), v.Sealed); err != nil {
 			return err
@@ -473,7 +475,7 @@ func (db *DB) InsertEmailVerification(ctx context.Context, v *account.EmailVerif
 // marks the user's email verified when it is still the link's email.
 func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now time.Time) (int64, error) {
 	var userID int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var row struct {
 			UserID int64  `db:"user_id"`
 			Email  string `db:"email"`
@@ -494,7 +496,7 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 		if n, _ := res.RowsAffected(); n == 0 {
 			return account.ErrVerificationInvalid // the email changed since: roll the use back
 		}
-		if _, err := linkGuestOrders(ctx, tx, row.UserID, row.Email); err != nil {
+		if _, err := orderstore.LinkGuestOrdersTx(ctx, tx, row.UserID, row.Email); err != nil {
 			return err
 		}
 		userID = row.UserID
@@ -505,7 +507,7 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 
 // SetRole changes a user's role.
 func (db *DB) SetRole(ctx context.Context, userID int64, role string) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET role = ? WHERE id = ?`), role, userID)
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE users SET role = ? WHERE id = ?`), role, userID)
 	if err != nil {
 		return err
 	}
@@ -517,7 +519,7 @@ func (db *DB) SetRole(ctx context.Context, userID int64, role string) error {
 
 // SetPendingTOTP stores a secret awaiting confirmation.
 func (db *DB) SetPendingTOTP(ctx context.Context, userID int64, secret string) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET totp_pending = ? WHERE id = ?`), secret, userID)
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE users SET totp_pending = ? WHERE id = ?`), secret, userID)
 	if err != nil {
 		return err
 	}
@@ -530,7 +532,7 @@ func (db *DB) SetPendingTOTP(ctx context.Context, userID int64, secret string) e
 // ActivateTOTP turns the pending secret on (when it is still secret),
 // records step as used and replaces the recovery codes.
 func (db *DB) ActivateTOTP(ctx context.Context, userID int64, secret string, step int64, recoveryHashes []string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_last_step = ?
 			WHERE id = ? AND totp_pending = ? AND totp_secret IS NULL`), step, userID, secret)
 		if err != nil {
@@ -553,7 +555,7 @@ func (db *DB) ActivateTOTP(ctx context.Context, userID int64, secret string, ste
 
 // UseTOTPStep records step as the user's last used one when it is newer.
 func (db *DB) UseTOTPStep(ctx context.Context, userID int64, step int64) (bool, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET totp_last_step = ?
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE users SET totp_last_step = ?
 		WHERE id = ? AND totp_last_step < ? AND totp_secret IS NOT NULL`), step, userID, step)
 	if err != nil {
 		return false, err
@@ -564,7 +566,7 @@ func (db *DB) UseTOTPStep(ctx context.Context, userID int64, step int64) (bool, 
 
 // UseRecoveryCode marks an unused code used.
 func (db *DB) UseRecoveryCode(ctx context.Context, userID int64, hash string, now time.Time) (bool, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE recovery_codes SET used_at = ?
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE recovery_codes SET used_at = ?
 		WHERE user_id = ? AND code_hash = ? AND used_at IS NULL`), now.Unix(), userID, hash)
 	if err != nil {
 		return false, err
@@ -576,13 +578,13 @@ func (db *DB) UseRecoveryCode(ctx context.Context, userID int64, hash string, no
 // RecoveryCodesLeft counts the user's unused recovery codes.
 func (db *DB) RecoveryCodesLeft(ctx context.Context, userID int64) (int, error) {
 	var n int
-	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL`), userID)
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL`), userID)
 	return n, err
 }
 
 // DisableTOTP clears the user's secrets, recovery codes and devices.
 func (db *DB) DisableTOTP(ctx context.Context, userID int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET totp_secret = NULL, totp_pending = NULL WHERE id = ?`), userID); err != nil {
 			return err
 		}
@@ -597,7 +599,7 @@ func (db *DB) DisableTOTP(ctx context.Context, userID int64) error {
 // InsertDevice stores a remembered device and returns its id.
 func (db *DB) InsertDevice(ctx context.Context, userID int64, hash, label string, created, expires time.Time) (int64, error) {
 	var id int64
-	err := db.write.GetContext(ctx, &id, db.write.Rebind(`INSERT INTO remembered_devices (token_hash, user_id, label, created_at, expires_at)
+	err := db.Write.GetContext(ctx, &id, db.Write.Rebind(`INSERT INTO remembered_devices (token_hash, user_id, label, created_at, expires_at)
 		VALUES (?, ?, ?, ?, ?) RETURNING id`), hash, userID, label, created.Unix(), expires.Unix())
 	return id, err
 }
@@ -605,7 +607,7 @@ func (db *DB) InsertDevice(ctx context.Context, userID int64, hash, label string
 // DeviceValid reports whether hash is a live device of userID.
 func (db *DB) DeviceValid(ctx context.Context, userID int64, hash string, now time.Time) (bool, error) {
 	var n int
-	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM remembered_devices WHERE token_hash = ? AND user_id = ? AND expires_at > ?`),
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM remembered_devices WHERE token_hash = ? AND user_id = ? AND expires_at > ?`),
 		hash, userID, now.Unix())
 	return n > 0, err
 }
@@ -618,7 +620,7 @@ func (db *DB) Devices(ctx context.Context, userID int64, now time.Time) ([]accou
 		CreatedAt int64  `db:"created_at"`
 		ExpiresAt int64  `db:"expires_at"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT id, label, created_at, expires_at FROM remembered_devices
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, label, created_at, expires_at FROM remembered_devices
 		WHERE user_id = ? AND expires_at > ? ORDER BY id DESC`), userID, now.Unix()); err != nil {
 		return nil, err
 	}
@@ -631,7 +633,7 @@ func (db *DB) Devices(ctx context.Context, userID int64, now time.Time) ([]accou
 
 // DeleteDevice forgets one of the user's devices: false when none had id.
 func (db *DB) DeleteDevice(ctx context.Context, userID, id int64) (bool, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM remembered_devices WHERE id = ? AND user_id = ?`), id, userID)
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM remembered_devices WHERE id = ? AND user_id = ?`), id, userID)
 	if err != nil {
 		return false, err
 	}
@@ -641,14 +643,14 @@ func (db *DB) DeleteDevice(ctx context.Context, userID, id int64) (bool, error) 
 
 // DeleteUserDevices forgets every device of the user.
 func (db *DB) DeleteUserDevices(ctx context.Context, userID int64) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM remembered_devices WHERE user_id = ?`), userID)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM remembered_devices WHERE user_id = ?`), userID)
 	return err
 }
 
 // ReplaceRecoveryCodes swaps all the user's recovery codes, while
 // two-factor is on.
 func (db *DB) ReplaceRecoveryCodes(ctx context.Context, userID int64, hashes []string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var n int
 		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM users WHERE id = ? AND totp_secret IS NOT NULL`), userID); err != nil {
 			return err
@@ -670,7 +672,7 @@ func (db *DB) ReplaceRecoveryCodes(ctx context.Context, userID int64, hashes []s
 
 // ReplaceTOTPSecret rewrites the active secret when it is still old.
 func (db *DB) ReplaceTOTPSecret(ctx context.Context, userID int64, old, next string) (bool, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE users SET totp_secret = ? WHERE id = ? AND totp_secret = ?`), next, userID, old)
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE users SET totp_secret = ? WHERE id = ? AND totp_secret = ?`), next, userID, old)
 	if err != nil {
 		return false, err
 	}

@@ -13,7 +13,7 @@ import (
 // AppendAudit stores e.
 func (db *DB) AppendAudit(ctx context.Context, e *audit.Entry) (int64, error) {
 	var id int64
-	err := db.write.GetContext(ctx, &id, db.write.Rebind(`INSERT INTO audit_log
+	err := db.Write.GetContext(ctx, &id, db.Write.Rebind(`INSERT INTO audit_log
 		(at, actor_id, actor_name, action, object, object_id, summary, client_ip)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		e.At.Unix(), e.ActorID, e.ActorName, e.Action, e.Object, e.ObjectID, e.Summary, e.ClientIP)
@@ -53,7 +53,7 @@ func (db *DB) ListAudit(ctx context.Context, f audit.Filter) ([]audit.Entry, err
 		Summary   string `db:"summary"`
 		ClientIP  string `db:"client_ip"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, err
 	}
 	out := make([]audit.Entry, len(rows))

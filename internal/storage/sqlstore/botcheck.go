@@ -18,7 +18,7 @@ const sqlSpendBotcheck = `INSERT INTO botcheck_spent (signature, expires_at) VAL
 // already). Of concurrent calls for one signature exactly one reports true.
 func (db *DB) SpendBotcheck(ctx context.Context, signature string, expires time.Time) (bool, error) {
 	var first bool
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(sqlSpendBotcheck), signature, expires.Unix())
 		if err != nil {
 			return err
@@ -36,7 +36,7 @@ func (db *DB) SpendBotcheck(ctx context.Context, signature string, expires time.
 // DeleteSpentBotcheck deletes the spent challenges that expired before
 // before, and reports how many.
 func (db *DB) DeleteSpentBotcheck(ctx context.Context, before time.Time) (int64, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM botcheck_spent WHERE expires_at < ?`), before.Unix())
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM botcheck_spent WHERE expires_at < ?`), before.Unix())
 	if err != nil {
 		return 0, err
 	}
@@ -47,6 +47,6 @@ func (db *DB) DeleteSpentBotcheck(ctx context.Context, before time.Time) (int64,
 // tests and metrics).
 func (db *DB) CountSpentBotcheck(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.read.GetContext(ctx, &n, `SELECT COUNT(*) FROM botcheck_spent`)
+	err := db.Read.GetContext(ctx, &n, `SELECT COUNT(*) FROM botcheck_spent`)
 	return n, err
 }

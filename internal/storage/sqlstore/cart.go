@@ -27,7 +27,7 @@ import (
 
 var _ cart.Store = (*DB)(nil)
 
-// The cart SQL, prepared once and reused (stmt.go).
+// The cart SQL, prepared once and reused (sqlcore/stmt.go).
 const (
 	sqlCartSession = `SELECT customer, created_at, updated_at, expires_at FROM cart_sessions WHERE id = ? AND expires_at > ?`
 	sqlCartLines   = `SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position
@@ -82,7 +82,7 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 		Updated  time.Time `db:"updated_at"`
 		Expires  int64     `db:"expires_at"`
 	}
-	st, err := db.stmt(ctx, false, sqlCartSession)
+	st, err := db.Stmt(ctx, false, sqlCartSession)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 	if err := json.Unmarshal([]byte(row.Customer), &c.Customer); err != nil {
 		return nil, fmt.Errorf("cart customer: %w", err)
 	}
-	if st, err = db.stmt(ctx, false, sqlCartLines); err != nil {
+	if st, err = db.Stmt(ctx, false, sqlCartLines); err != nil {
 		return nil, err
 	}
 	var rows []lineRow
@@ -117,14 +117,14 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 // session or pushes its expiry forward (locking its row until commit on
 // PostgreSQL), and reads the cart as it is now inside tx.
 func (db *DB) touchSession(ctx context.Context, tx *sqlx.Tx, id string, now, expires time.Time) (*cart.Cart, error) {
-	st, err := db.txStmt(ctx, tx, sqlDropExpired)
+	st, err := db.TxStmt(ctx, tx, sqlDropExpired)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := st.ExecContext(ctx, id, now.Unix()); err != nil {
 		return nil, err
 	}
-	if st, err = db.txStmt(ctx, tx, sqlTouch); err != nil {
+	if st, err = db.TxStmt(ctx, tx, sqlTouch); err != nil {
 		return nil, err
 	}
 	var sess struct {
@@ -138,7 +138,7 @@ func (db *DB) touchSession(ctx context.Context, tx *sqlx.Tx, id string, now, exp
 	if err := json.Unmarshal([]byte(sess.Customer), &c.Customer); err != nil {
 		return nil, fmt.Errorf("cart customer: %w", err)
 	}
-	if st, err = db.txStmt(ctx, tx, sqlCartLines); err != nil {
+	if st, err = db.TxStmt(ctx, tx, sqlCartLines); err != nil {
 		return nil, err
 	}
 	var rows []lineRow
@@ -184,7 +184,7 @@ func (db *DB) AddLine(ctx context.Context, id string, l cart.Line, now, expires 
 			}
 		}
 		if existing > 0 {
-			st, err := db.txStmt(ctx, tx, sqlLineUpdate)
+			st, err := db.TxStmt(ctx, tx, sqlLineUpdate)
 			if err != nil {
 				return err
 			}
@@ -194,7 +194,7 @@ func (db *DB) AddLine(ctx context.Context, id string, l cart.Line, now, expires 
 			line := c.Line(l.Key)
 			line.Quantity, line.UnitPrice = total, l.UnitPrice
 		} else {
-			st, err := db.txStmt(ctx, tx, sqlLineInsert)
+			st, err := db.TxStmt(ctx, tx, sqlLineInsert)
 			if err != nil {
 				return err
 			}
@@ -238,7 +238,7 @@ func (db *DB) SetQuantity(ctx context.Context, id, key string, qty int64, now, e
 				return err
 			}
 		}
-		st, err := db.txStmt(ctx, tx, sqlLineQty)
+		st, err := db.TxStmt(ctx, tx, sqlLineQty)
 		if err != nil {
 			return err
 		}
@@ -261,7 +261,7 @@ func (db *DB) RemoveLine(ctx context.Context, id, key string, now, expires time.
 		if err := db.touchOnly(ctx, tx, id, now, expires); err != nil {
 			return err
 		}
-		st, err := db.txStmt(ctx, tx, sqlLineDelete)
+		st, err := db.TxStmt(ctx, tx, sqlLineDelete)
 		if err != nil {
 			return err
 		}
@@ -278,14 +278,14 @@ func (db *DB) RemoveLine(ctx context.Context, id, key string, now, expires time.
 
 // touchOnly is touchSession without reading the cart back.
 func (db *DB) touchOnly(ctx context.Context, tx *sqlx.Tx, id string, now, expires time.Time) error {
-	st, err := db.txStmt(ctx, tx, sqlDropExpired)
+	st, err := db.TxStmt(ctx, tx, sqlDropExpired)
 	if err != nil {
 		return err
 	}
 	if _, err := st.ExecContext(ctx, id, now.Unix()); err != nil {
 		return err
 	}
-	if st, err = db.txStmt(ctx, tx, sqlTouch); err != nil {
+	if st, err = db.TxStmt(ctx, tx, sqlTouch); err != nil {
 		return err
 	}
 	var sess struct {
@@ -305,7 +305,7 @@ func (db *DB) SetCustomer(ctx context.Context, id string, c cart.Customer, now, 
 		if err := db.touchOnly(ctx, tx, id, now, expires); err != nil {
 			return err
 		}
-		st, err := db.txStmt(ctx, tx, sqlCustomer)
+		st, err := db.TxStmt(ctx, tx, sqlCustomer)
 		if err != nil {
 			return err
 		}
@@ -317,7 +317,7 @@ func (db *DB) SetCustomer(ctx context.Context, id string, c cart.Customer, now, 
 // Extend pushes a live session's expiry forward.
 func (db *DB) Extend(ctx context.Context, id string, expires time.Time) error {
 	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		st, err := db.txStmt(ctx, tx, sqlExtend)
+		st, err := db.TxStmt(ctx, tx, sqlExtend)
 		if err != nil {
 			return err
 		}
@@ -329,7 +329,7 @@ func (db *DB) Extend(ctx context.Context, id string, expires time.Time) error {
 // CatalogVersion is the newest catalogue change-log id (0 when empty): a
 // prepared LastChange for per-request freshness checks.
 func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
-	st, err := db.stmt(ctx, false, sqlCatalogVersion)
+	st, err := db.Stmt(ctx, false, sqlCatalogVersion)
 	if err != nil {
 		return 0, err
 	}
@@ -341,7 +341,7 @@ func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
 // DeleteExpiredCarts removes sessions expired at now, with their lines.
 func (db *DB) DeleteExpiredCarts(ctx context.Context, now time.Time) (int64, error) {
 	var n int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_sessions WHERE expires_at <= ?`), now.Unix())
 		if err != nil {
 			return err
@@ -360,7 +360,7 @@ func (db *DB) Secret(ctx context.Context, name string) ([]byte, error) {
 		return nil, err
 	}
 	var value string
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`),
 			name, hex.EncodeToString(b)); err != nil {
 			return err
@@ -371,4 +371,45 @@ func (db *DB) Secret(ctx context.Context, name string) ([]byte, error) {
 		return nil, fmt.Errorf("secret %s: %w", name, err)
 	}
 	return hex.DecodeString(value)
+}
+
+// RestoreCartLines puts lines back into a session's cart when it is empty
+// (PlaceOrder empties it; a wallet order keeps the cart until it is paid,
+// so a buyer who cancels at the provider finds it as it was). A cart that
+// has lines again is left alone.
+func (db *DB) RestoreCartLines(ctx context.Context, session string, lines []cart.Line, now, expires time.Time) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		c, err := db.touchSession(ctx, tx, session, now, expires)
+		if err != nil {
+			return err
+		}
+		if len(c.Lines) > 0 {
+			return nil
+		}
+		for i, l := range lines {
+			attrs, err := json.Marshal(orEmpty(l.Variation))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(sqlLineInsert), session, l.Key, l.ProductID, l.VariationID, string(attrs),
+				l.Quantity, l.UnitPrice, i); err != nil {
+				return fmt.Errorf("restore cart line: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// ClearCart empties a session's cart (a wallet order was paid).
+func (db *DB) ClearCart(ctx context.Context, session string) error {
+	if session == "" {
+		return nil
+	}
+	return db.cartWrite(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM cart_lines WHERE session_id = ?`), session)
+		return err
+	})
 }

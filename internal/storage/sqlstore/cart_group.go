@@ -50,11 +50,11 @@ var errStoreClosed = errors.New("store closed")
 // once (a batch is retried whole after a transient error); it must not keep
 // state from a failed run.
 func (db *DB) cartWrite(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx) error) error {
-	if err := db.prepareWrites(ctx, cartWriteSQL...); err != nil {
+	if err := db.PrepareWrites(ctx, cartWriteSQL...); err != nil {
 		return err
 	}
 	if db.Engine != SQLite {
-		return db.tx(ctx, func(tx *sqlx.Tx) error { return fn(ctx, tx) })
+		return db.Tx(ctx, func(tx *sqlx.Tx) error { return fn(ctx, tx) })
 	}
 	g := &db.carts
 	g.once.Do(func() {
@@ -126,7 +126,7 @@ func (db *DB) cartLoop() {
 
 // runCartBatch runs ops in one transaction, each in a savepoint.
 func (db *DB) runCartBatch(ops []*cartOp) {
-	err := db.tx(context.Background(), func(tx *sqlx.Tx) error {
+	err := db.Tx(context.Background(), func(tx *sqlx.Tx) error {
 		for _, op := range ops {
 			op.err = nil
 			if err := op.ctx.Err(); err != nil {

@@ -39,7 +39,7 @@ func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored, fi
 	for _, f := range s.Files {
 		size += int64(len(f.Content))
 	}
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if filesQuota > 0 && size > 0 {
 			if err := db.lockQuota(ctx, tx, quotaLockContactFiles); err != nil {
 				return err
@@ -81,7 +81,7 @@ func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored, fi
 // ContactSubmission loads a submission with its files (contact.ErrNotFound).
 func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored, error) {
 	var r contactRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+contactColumns+` FROM contact_submissions WHERE id = ?`), id)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+contactColumns+` FROM contact_submissions WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, contact.ErrNotFound
 	}
@@ -102,7 +102,7 @@ func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored,
 		Content []byte        `db:"content"`
 		Purged  sql.NullInt64 `db:"purged_at"`
 	}
-	if err := db.read.SelectContext(ctx, &files, db.read.Rebind(`SELECT id, field, name, mime, size, content, purged_at
+	if err := db.Read.SelectContext(ctx, &files, db.Read.Rebind(`SELECT id, field, name, mime, size, content, purged_at
 		FROM contact_files WHERE submission_id = ? ORDER BY id`), id); err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored,
 // PurgeContactFiles empties the files created before before (content NULL,
 // purged_at now); the rows and their submissions stay.
 func (db *DB) PurgeContactFiles(ctx context.Context, before, now time.Time) (int64, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE contact_files SET content = NULL, purged_at = ?
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE contact_files SET content = NULL, purged_at = ?
 		WHERE purged_at IS NULL AND created_at < ?`), now.Unix(), before.Unix())
 	if err != nil {
 		return 0, err
@@ -139,10 +139,10 @@ func (db *DB) PurgeContactFiles(ctx context.Context, before, now time.Time) (int
 // of the files still kept (operations, tests).
 func (db *DB) CountContact(ctx context.Context) (contact.Counts, error) {
 	var c contact.Counts
-	if err := db.read.GetContext(ctx, &c.Submissions, `SELECT COUNT(*) FROM contact_submissions`); err != nil {
+	if err := db.Read.GetContext(ctx, &c.Submissions, `SELECT COUNT(*) FROM contact_submissions`); err != nil {
 		return c, err
 	}
-	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(content), COALESCE(SUM(CASE WHEN content IS NULL THEN 0 ELSE size END), 0)
+	err := db.Read.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(content), COALESCE(SUM(CASE WHEN content IS NULL THEN 0 ELSE size END), 0)
 		FROM contact_files`).Scan(&c.Files, &c.KeptFiles, &c.KeptBytes)
 	return c, err
 }
@@ -165,6 +165,6 @@ func (db *DB) lockQuota(ctx context.Context, tx *sqlx.Tx, key int64) error {
 // ContactFileBytes is the bytes of the files kept (not purged).
 func (db *DB) ContactFileBytes(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.read.GetContext(ctx, &n, `SELECT COALESCE(SUM(size), 0) FROM contact_files WHERE purged_at IS NULL`)
+	err := db.Read.GetContext(ctx, &n, `SELECT COALESCE(SUM(size), 0) FROM contact_files WHERE purged_at IS NULL`)
 	return n, err
 }

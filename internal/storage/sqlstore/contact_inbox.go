@@ -58,14 +58,14 @@ func (db *DB) ContactInbox(ctx context.Context, q contact.InboxQuery) ([]contact
 	}
 	from := ` FROM contact_submissions WHERE ` + strings.Join(where, " AND ")
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*)`+from), args...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+from), args...); err != nil {
 		return nil, 0, fmt.Errorf("count contact messages: %w", err)
 	}
 	if total == 0 {
 		return []contact.Stored{}, 0, nil
 	}
 	var rows []contactRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+contactColumns+from+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+contactColumns+from+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
 		append(args, q.PerPage, (q.Page-1)*q.PerPage)...); err != nil {
 		return nil, 0, fmt.Errorf("list contact messages: %w", err)
 	}
@@ -96,7 +96,7 @@ func (db *DB) ContactInbox(ctx context.Context, q contact.InboxQuery) ([]contact
 		Size         int64         `db:"size"`
 		Purged       sql.NullInt64 `db:"purged_at"`
 	}
-	if err := db.read.SelectContext(ctx, &files, db.read.Rebind(fq), fargs...); err != nil {
+	if err := db.Read.SelectContext(ctx, &files, db.Read.Rebind(fq), fargs...); err != nil {
 		return nil, 0, err
 	}
 	replies, err := db.contactReplies(ctx, ids)
@@ -152,7 +152,7 @@ func (db *DB) contactReplies(ctx context.Context, ids []int64) (map[int64][]cont
 		return nil, err
 	}
 	var rows []contactReplyRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("contact replies: %w", err)
 	}
 	out := map[int64][]contact.Reply{}
@@ -168,7 +168,7 @@ func (db *DB) ContactCounts(ctx context.Context) (map[string]int, error) {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM contact_submissions GROUP BY status`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM contact_submissions GROUP BY status`); err != nil {
 		return nil, fmt.Errorf("count contact messages: %w", err)
 	}
 	out := make(map[string]int, len(rows))
@@ -180,14 +180,14 @@ func (db *DB) ContactCounts(ctx context.Context) (map[string]int, error) {
 
 // MarkContactRead implements contact.Store.
 func (db *DB) MarkContactRead(ctx context.Context, id int64) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE contact_submissions SET status = ? WHERE id = ? AND status = ?`),
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE contact_submissions SET status = ? WHERE id = ? AND status = ?`),
 		contact.InboxRead, id, contact.InboxNew)
 	return err
 }
 
 // SetContactStatus implements contact.Store.
 func (db *DB) SetContactStatus(ctx context.Context, id int64, status string) error {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE contact_submissions SET status = ? WHERE id = ?`), status, id)
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE contact_submissions SET status = ? WHERE id = ?`), status, id)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (db *DB) InsertContactReply(ctx context.Context, r *contact.Reply) (int64, 
 		user = r.UserID
 	}
 	var id int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var status string
 		err := tx.GetContext(ctx, &status, tx.Rebind(`SELECT status FROM contact_submissions WHERE id = ?`), r.SubmissionID)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -237,7 +237,7 @@ func (db *DB) InsertContactReply(ctx context.Context, r *contact.Reply) (int64, 
 // ContactReply implements contact.Store.
 func (db *DB) ContactReply(ctx context.Context, id int64) (*contact.Reply, error) {
 	var row contactReplyRow
-	err := db.read.GetContext(ctx, &row, db.read.Rebind(contactReplySelect+` WHERE r.id = ?`), id)
+	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(contactReplySelect+` WHERE r.id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, contact.ErrNotFound
 	}
@@ -251,7 +251,7 @@ func (db *DB) ContactReply(ctx context.Context, id int64) (*contact.Reply, error
 // DeleteContactSubmission implements contact.Store; its files and replies
 // go with it (ON DELETE CASCADE).
 func (db *DB) DeleteContactSubmission(ctx context.Context, id int64) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM contact_submissions WHERE id = ? AND status = ?`), id, contact.InboxTrash)
 		if err != nil {
 			return err
@@ -283,7 +283,7 @@ func (db *DB) ContactFile(ctx context.Context, submissionID, fileID int64) (*con
 		Content []byte        `db:"content"`
 		Purged  sql.NullInt64 `db:"purged_at"`
 	}
-	err := db.read.GetContext(ctx, &f, db.read.Rebind(`SELECT id, field, name, mime, size, content, purged_at
+	err := db.Read.GetContext(ctx, &f, db.Read.Rebind(`SELECT id, field, name, mime, size, content, purged_at
 		FROM contact_files WHERE id = ? AND submission_id = ?`), fileID, submissionID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, contact.ErrNotFound

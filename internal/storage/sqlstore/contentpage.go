@@ -37,7 +37,7 @@ const contentPageColumns = `id, slug, title, body, status, updated_at`
 // ContentPage implements contentpage.Store.
 func (db *DB) ContentPage(ctx context.Context, slug string) (contentpage.Page, error) {
 	var r contentPageRow
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+contentPageColumns+` FROM content_pages WHERE slug = ?`), slug)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+contentPageColumns+` FROM content_pages WHERE slug = ?`), slug)
 	if errors.Is(err, sql.ErrNoRows) {
 		return contentpage.Page{}, contentpage.ErrNotFound
 	}
@@ -50,7 +50,7 @@ func (db *DB) ContentPage(ctx context.Context, slug string) (contentpage.Page, e
 // ContentPages implements contentpage.Store.
 func (db *DB) ContentPages(ctx context.Context) ([]contentpage.Page, error) {
 	var rows []contentPageRow
-	if err := db.read.SelectContext(ctx, &rows, `SELECT `+contentPageColumns+` FROM content_pages ORDER BY slug`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT `+contentPageColumns+` FROM content_pages ORDER BY slug`); err != nil {
 		return nil, err
 	}
 	out := make([]contentpage.Page, len(rows))
@@ -64,7 +64,7 @@ func (db *DB) ContentPages(ctx context.Context) ([]contentpage.Page, error) {
 func (db *DB) PutContentPage(ctx context.Context, p contentpage.Page) (contentpage.Page, error) {
 	body := richtext.Sanitize(p.Body)
 	var r contentPageRow
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &r, tx.Rebind(`INSERT INTO content_pages (slug, title, body, status, updated_at)
 			VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (slug) DO UPDATE SET title = excluded.title, body = excluded.body, status = excluded.status,
@@ -72,7 +72,7 @@ func (db *DB) PutContentPage(ctx context.Context, p contentpage.Page) (contentpa
 			RETURNING `+contentPageColumns), p.Slug, p.Title, body, p.Status, p.UpdatedAt.Unix()); err != nil {
 			return err
 		}
-		return db.recordChange(ctx, tx, 0, ChangePages)
+		return db.RecordChange(ctx, tx, 0, ChangePages)
 	})
 	if err != nil {
 		return contentpage.Page{}, err
@@ -82,7 +82,7 @@ func (db *DB) PutContentPage(ctx context.Context, p contentpage.Page) (contentpa
 
 // DeleteContentPage implements contentpage.Store.
 func (db *DB) DeleteContentPage(ctx context.Context, slug string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM content_pages WHERE slug = ?`), slug)
 		if err != nil {
 			return err
@@ -92,7 +92,7 @@ func (db *DB) DeleteContentPage(ctx context.Context, slug string) error {
 		} else if n == 0 {
 			return contentpage.ErrNotFound
 		}
-		return db.recordChange(ctx, tx, 0, ChangePages)
+		return db.RecordChange(ctx, tx, 0, ChangePages)
 	})
 }
 

@@ -34,7 +34,7 @@ type currencyRow struct {
 // Currencies lists the configured currencies.
 func (db *DB) Currencies(ctx context.Context) ([]currency.Currency, error) {
 	var rows []currencyRow
-	if err := db.read.SelectContext(ctx, &rows, `SELECT code, base_code, decimals, symbol, position, thousand_sep,
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT code, base_code, decimals, symbol, position, thousand_sep,
 		decimal_sep, rate, rate_date, rounding, step, ending, enabled, sort_order FROM currencies ORDER BY sort_order, code`); err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (db *DB) Currencies(ctx context.Context) ([]currency.Currency, error) {
 // SaveCurrency inserts or replaces c and, with rate, records a rate in
 // the history.
 func (db *DB) SaveCurrency(ctx context.Context, c currency.Currency, rate *currency.RateRecord, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO currencies (code, base_code, decimals, symbol, position,
 			thousand_sep, decimal_sep, rate, rate_date, rounding, step, ending, enabled, sort_order, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -72,7 +72,7 @@ func (db *DB) SaveCurrency(ctx context.Context, c currency.Currency, rate *curre
 				return err
 			}
 		}
-		return db.recordChange(ctx, tx, 0, ChangeCurrencies)
+		return db.RecordChange(ctx, tx, 0, ChangeCurrencies)
 	})
 }
 
@@ -95,7 +95,7 @@ func recordRateTx(ctx context.Context, tx *sqlx.Tx, r currency.RateRecord, now t
 // RecordRates adds records to the history and sets the current rates in
 // current, in one transaction.
 func (db *DB) RecordRates(ctx context.Context, records []currency.RateRecord, current map[string]currency.RateRecord, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, r := range records {
 			if err := recordRateTx(ctx, tx, r, now); err != nil {
 				return err
@@ -107,7 +107,7 @@ func (db *DB) RecordRates(ctx context.Context, records []currency.RateRecord, cu
 				return err
 			}
 		}
-		return db.recordChange(ctx, tx, 0, ChangeRates)
+		return db.RecordChange(ctx, tx, 0, ChangeRates)
 	})
 }
 
@@ -121,7 +121,7 @@ func (db *DB) RateHistory(ctx context.Context, code, base string, limit int) ([]
 		Date   string `db:"rate_date"`
 		Source string `db:"source"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT rate, rate_date, source FROM currency_rates
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT rate, rate_date, source FROM currency_rates
 		WHERE code = ? AND base_code = ? ORDER BY rate_date DESC, id DESC LIMIT ?`), code, base, limit); err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func (db *DB) SetFixedPrice(ctx context.Context, p currency.FixedPrice) error {
 	if p.Sale != nil {
 		sale = *p.Sale
 	}
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO product_currency_prices (product_id, code, regular, sale)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`INSERT INTO product_currency_prices (product_id, code, regular, sale)
 		VALUES (?, ?, ?, ?) ON CONFLICT (product_id, code) DO UPDATE SET regular = excluded.regular, sale = excluded.sale`),
 		p.ProductID, p.Code, p.Regular, sale)
 	return err
@@ -150,7 +150,7 @@ func (db *DB) SetFixedPrice(ctx context.Context, p currency.FixedPrice) error {
 
 // DeleteFixedPrice removes a fixed price (none: no error).
 func (db *DB) DeleteFixedPrice(ctx context.Context, productID int64, code string) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM product_currency_prices WHERE product_id = ? AND code = ?`), productID, code)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM product_currency_prices WHERE product_id = ? AND code = ?`), productID, code)
 	return err
 }
 
@@ -169,7 +169,7 @@ func (db *DB) FixedPrices(ctx context.Context, code string, ids []int64) (map[in
 		Regular   int64         `db:"regular"`
 		Sale      sql.NullInt64 `db:"sale"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(q), args...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
 		return nil, err
 	}
 	for _, r := range rows {

@@ -12,10 +12,10 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/cart"
-	"vitrine/internal/checkout"
 )
 
-// A customer's names, saved addresses and orders (account.CustomerStore).
+// A customer's names and saved addresses (account.CustomerStore); their
+// orders are the order store's (orderstore/customer_orders.go).
 
 // Profile loads a user's names (account.ErrNoUser).
 func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, error) {
@@ -24,7 +24,7 @@ func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, erro
 		Last    string `db:"last_name"`
 		Display string `db:"display_name"`
 	}
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT first_name, last_name, display_name FROM users WHERE id = ?`), userID)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT first_name, last_name, display_name FROM users WHERE id = ?`), userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, account.ErrNoUser
 	}
@@ -36,7 +36,7 @@ func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, erro
 
 // SetProfile stores a user's names.
 func (db *DB) SetProfile(ctx context.Context, userID int64, p account.Profile) error {
-	ok, err := db.execOne(ctx, `UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`,
+	ok, err := db.ExecOne(ctx, `UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`,
 		p.FirstName, p.LastName, p.DisplayName, userID)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func (db *DB) CustomerAddresses(ctx context.Context, userID int64) (*account.Add
 		Kind    string `db:"kind"`
 		Address string `db:"address"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT kind, address FROM customer_addresses WHERE user_id = ?`), userID); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT kind, address FROM customer_addresses WHERE user_id = ?`), userID); err != nil {
 		return nil, err
 	}
 	out := &account.Addresses{}
@@ -75,7 +75,7 @@ func (db *DB) CustomerAddresses(ctx context.Context, userID int64) (*account.Add
 // SaveAddress stores (replaces) one saved address.
 func (db *DB) SaveAddress(ctx context.Context, userID int64, kind string, a cart.Address, now time.Time) error {
 	raw, _ := json.Marshal(a)
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (user_id, kind) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at`),
 		userID, kind, string(raw), now.Unix())
 	return err
@@ -83,7 +83,7 @@ func (db *DB) SaveAddress(ctx context.Context, userID int64, kind string, a cart
 
 // SaveAddressesIfNone stores each address whose kind has none saved yet.
 func (db *DB) SaveAddressesIfNone(ctx context.Context, userID int64, billing, shipping cart.Address, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, a := range []struct {
 			kind string
 			addr cart.Address
@@ -99,56 +99,4 @@ func (db *DB) SaveAddressesIfNone(ctx context.Context, userID int64, billing, sh
 		}
 		return nil
 	})
-}
-
-// CustomerOrders is a page of a customer's orders, newest first, and the
-// number of all of them.
-func (db *DB) CustomerOrders(ctx context.Context, userID int64, limit, offset int) ([]*checkout.Order, int, error) {
-	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(`SELECT COUNT(*) FROM orders WHERE customer_id = ?`), userID); err != nil {
-		return nil, 0, err
-	}
-	if total == 0 || offset >= total {
-		return []*checkout.Order{}, total, nil
-	}
-	os, err := db.ordersWhere(ctx, `customer_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userID, limit, offset)
-	return os, total, err
-}
-
-// CustomerOrder loads one order of a customer (ErrOrderNotFound for
-// another's).
-func (db *DB) CustomerOrder(ctx context.Context, userID, orderID int64) (*checkout.Order, error) {
-	os, err := db.ordersWhere(ctx, `id = ? AND customer_id = ?`, orderID, userID)
-	if err != nil {
-		return nil, err
-	}
-	if len(os) == 0 {
-		return nil, ErrOrderNotFound
-	}
-	return os[0], nil
-}
-
-// LinkGuestOrders gives a customer the guest orders placed with email.
-func (db *DB) LinkGuestOrders(ctx context.Context, userID int64, email string) (int64, error) {
-	var n int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		n, err = linkGuestOrders(ctx, tx, userID, email)
-		return err
-	})
-	return n, err
-}
-
-// linkGuestOrders links inside tx (ConsumeEmailVerification's, so the
-// orders move with the verification or not at all).
-func linkGuestOrders(ctx context.Context, tx *sqlx.Tx, userID int64, email string) (int64, error) {
-	if email == "" {
-		return 0, nil
-	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = ? WHERE customer_id IS NULL AND lower(billing_email) = lower(?)`),
-		userID, email)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
 }

@@ -6,13 +6,13 @@ import "context"
 // package count rows with it).
 func (db *DB) QueryIntForTest(ctx context.Context, q string, args ...any) (int64, error) {
 	var n int64
-	err := db.write.GetContext(ctx, &n, db.write.Rebind(q), args...)
+	err := db.Write.GetContext(ctx, &n, db.Write.Rebind(q), args...)
 	return n, err
 }
 
 // ExecForTest runs a statement on the writer (tests set up rows with it).
 func (db *DB) ExecForTest(ctx context.Context, q string, args ...any) error {
-	_, err := db.write.ExecContext(ctx, db.write.Rebind(q), args...)
+	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(q), args...)
 	return err
 }
 

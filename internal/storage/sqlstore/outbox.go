@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/mail"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The mail outbox (mail.Store). Rows are recorded by EnqueueMailTx in the
@@ -25,20 +26,15 @@ import (
 var _ mail.Store = (*DB)(nil)
 
 // EnqueueMailTx records a message in the mail outbox inside tx, the
-// transaction of the change the message reports, so the two commit or roll
-// back together. kind names the message ("order_confirmation"), ref what it
-// is about (an order id) and dedupeKey makes the call idempotent: a second
-// call with the same key records nothing.
+// transaction of the change the message reports (sqlcore.EnqueueMailTx,
+// which every store that sends mail shares).
 func EnqueueMailTx(ctx context.Context, tx *sqlx.Tx, kind, ref, dedupeKey string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(
-		`INSERT INTO mail_outbox (dedupe_key, kind, ref, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
-		 ON CONFLICT (dedupe_key) DO NOTHING`), dedupeKey, kind, ref, now.Unix(), now.Unix())
-	return err
+	return sqlcore.EnqueueMailTx(ctx, tx, kind, ref, dedupeKey, now)
 }
 
 // EnqueueMail records a message in its own transaction (operations, tests).
 func (db *DB) EnqueueMail(ctx context.Context, kind, ref, dedupeKey string, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error { return EnqueueMailTx(ctx, tx, kind, ref, dedupeKey, now) })
+	return db.Tx(ctx, func(tx *sqlx.Tx) error { return EnqueueMailTx(ctx, tx, kind, ref, dedupeKey, now) })
 }
 
 const outboxColumns = `id, dedupe_key, kind, ref, created_at, next_attempt_at, attempts, sent_at, failed_at, last_error`
@@ -58,17 +54,15 @@ type outboxRow struct {
 
 func (r outboxRow) queued() mail.Queued {
 	q := mail.Queued{ID: r.ID, DedupeKey: r.DedupeKey, Kind: r.Kind, Ref: r.Ref,
-		CreatedAt: unixUTC(r.Created), NextAttemptAt: unixUTC(r.Next), Attempts: r.Attempts, LastError: r.LastError}
+		CreatedAt: sqlcore.UnixUTC(r.Created), NextAttemptAt: sqlcore.UnixUTC(r.Next), Attempts: r.Attempts, LastError: r.LastError}
 	if r.Sent.Valid {
-		q.SentAt = unixUTC(r.Sent.Int64)
+		q.SentAt = sqlcore.UnixUTC(r.Sent.Int64)
 	}
 	if r.Failed.Valid {
-		q.FailedAt = unixUTC(r.Failed.Int64)
+		q.FailedAt = sqlcore.UnixUTC(r.Failed.Int64)
 	}
 	return q
 }
-
-func unixUTC(s int64) time.Time { return time.Unix(s, 0).UTC() }
 
 // leaseEnd is now+lease in unix seconds, rounded up and at least one second
 // ahead, so a claimed row is never due again within the same second.
@@ -88,7 +82,7 @@ func (db *DB) ClaimMail(ctx context.Context, now time.Time, lease time.Duration,
 		Attempts int   `db:"attempts"`
 		Next     int64 `db:"next_attempt_at"`
 	}
-	if err := db.read.SelectContext(ctx, &due, db.read.Rebind(
+	if err := db.Read.SelectContext(ctx, &due, db.Read.Rebind(
 		`SELECT id, attempts, next_attempt_at FROM mail_outbox
 		 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
 		 ORDER BY next_attempt_at, id LIMIT ?`), now.Unix(), limit); err != nil {
@@ -99,7 +93,7 @@ func (db *DB) ClaimMail(ctx context.Context, now time.Time, lease time.Duration,
 	}
 	until := leaseEnd(now, lease)
 	var claimed []mail.Queued
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		claimed = claimed[:0]
 		q := tx.Rebind(`UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?
 			WHERE id = ? AND attempts = ? AND next_attempt_at = ? AND sent_at IS NULL AND failed_at IS NULL
@@ -126,7 +120,7 @@ func (db *DB) ClaimMail(ctx context.Context, now time.Time, lease time.Duration,
 // MarkMailSent records that row id was delivered. It holds even when the
 // row's lease ran out meanwhile or it was given up: the message did go.
 func (db *DB) MarkMailSent(ctx context.Context, id int64, now time.Time) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, tx.Rebind(
 			`UPDATE mail_outbox SET sent_at = ?, failed_at = NULL, last_error = '' WHERE id = ? AND sent_at IS NULL`), now.Unix(), id)
 		return err
@@ -136,7 +130,7 @@ func (db *DB) MarkMailSent(ctx context.Context, id int64, now time.Time) error {
 // RetryMail records a failed attempt of the current claim (id, attempts)
 // and the time of the next one.
 func (db *DB) RetryMail(ctx context.Context, id int64, attempts int, next time.Time, errText string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, tx.Rebind(
 			`UPDATE mail_outbox SET next_attempt_at = ?, last_error = ?
 			 WHERE id = ? AND attempts = ? AND sent_at IS NULL AND failed_at IS NULL`), next.Unix(), truncateError(errText), id, attempts)
@@ -147,7 +141,7 @@ func (db *DB) RetryMail(ctx context.Context, id int64, attempts int, next time.T
 // GiveUpMail records a failed attempt of the current claim (id, attempts)
 // and stops retrying the row.
 func (db *DB) GiveUpMail(ctx context.Context, id int64, attempts int, now time.Time, errText string) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, tx.Rebind(
 			`UPDATE mail_outbox SET failed_at = ?, last_error = ?
 			 WHERE id = ? AND attempts = ? AND sent_at IS NULL AND failed_at IS NULL`), now.Unix(), truncateError(errText), id, attempts)
@@ -160,7 +154,7 @@ func (db *DB) GiveUpMail(ctx context.Context, id int64, attempts int, now time.T
 // address). It reports whether a given-up row with that id existed.
 func (db *DB) RequeueMail(ctx context.Context, id int64, now time.Time) (bool, error) {
 	var n int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(
 			`UPDATE mail_outbox SET failed_at = NULL, attempts = 0, next_attempt_at = ?
 			 WHERE id = ? AND sent_at IS NULL AND failed_at IS NOT NULL`), now.Unix(), id)
@@ -182,7 +176,7 @@ func (db *DB) MailOutbox(ctx context.Context, state string, limit int) ([]mail.Q
 	}
 	limit = min(max(limit, 1), 1000)
 	var rows []outboxRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(
 		`SELECT `+outboxColumns+` FROM mail_outbox WHERE `+where+` ORDER BY id DESC LIMIT ?`), limit); err != nil {
 		return nil, fmt.Errorf("list mail: %w", err)
 	}
@@ -197,7 +191,7 @@ func (db *DB) MailOutbox(ctx context.Context, state string, limit int) ([]mail.Q
 // there is none.
 func (db *DB) MailByDedupeKey(ctx context.Context, dedupeKey string) (q mail.Queued, ok bool, err error) {
 	var r outboxRow
-	err = db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox WHERE dedupe_key = ?`), dedupeKey)
+	err = db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+outboxColumns+` FROM mail_outbox WHERE dedupe_key = ?`), dedupeKey)
 	if errors.Is(err, sql.ErrNoRows) {
 		return mail.Queued{}, false, nil
 	}
@@ -214,7 +208,7 @@ func (db *DB) CountMail(ctx context.Context) (mail.Counts, error) {
 		Sent   int `db:"sent"`
 		Failed int `db:"failed"`
 	}
-	err := db.read.GetContext(ctx, &c, `SELECT
+	err := db.Read.GetContext(ctx, &c, `SELECT
 		COALESCE(SUM(CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN 1 ELSE 0 END), 0) AS queued,
 		COALESCE(SUM(CASE WHEN sent_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS sent,
 		COALESCE(SUM(CASE WHEN sent_at IS NULL AND failed_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS failed

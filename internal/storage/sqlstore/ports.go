@@ -22,6 +22,7 @@ import (
 var (
 	_ account.Store      = (*DB)(nil)
 	_ catalog.Loader     = (*DB)(nil)
+	_ catalog.Writer     = (*DB)(nil)
 	_ cart.Store         = (*DB)(nil)
 	_ checkout.Store     = (*DB)(nil)
 	_ wallet.Store       = (*DB)(nil)

@@ -35,7 +35,7 @@ func (db *DB) HitRateLimits(ctx context.Context, hits []RateHit, window time.Dur
 	secs := max(int64(window/time.Second), 1)
 	start := now.Unix()
 	var end int64
-	err = db.tx(ctx, func(tx *sqlx.Tx) error {
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		ok, end = true, 0
 		for _, h := range hits {
 			if h.Limit <= 0 || h.Key == "" {
@@ -65,7 +65,7 @@ func (db *DB) HitRateLimits(ctx context.Context, hits []RateHit, window time.Dur
 
 // DeleteExpiredRateLimits deletes the counters whose window ended before now.
 func (db *DB) DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64, error) {
-	res, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM rate_limits WHERE expires_at <= ?`), now.Unix())
+	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM rate_limits WHERE expires_at <= ?`), now.Unix())
 	if err != nil {
 		return 0, err
 	}
@@ -76,7 +76,7 @@ func (db *DB) DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64
 // attempt counted before it was checked, which succeeded).
 func (db *DB) RefundRateLimits(ctx context.Context, keys []string) error {
 	for _, k := range keys {
-		if _, err := db.write.ExecContext(ctx, db.write.Rebind(`UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND hits > 0`), k); err != nil {
+		if _, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND hits > 0`), k); err != nil {
 			return err
 		}
 	}
@@ -87,7 +87,7 @@ func (db *DB) RefundRateLimits(ctx context.Context, keys []string) error {
 // clears its account's failures).
 func (db *DB) ClearRateLimits(ctx context.Context, keys []string) error {
 	for _, k := range keys {
-		if _, err := db.write.ExecContext(ctx, db.write.Rebind(`DELETE FROM rate_limits WHERE bucket = ?`), k); err != nil {
+		if _, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM rate_limits WHERE bucket = ?`), k); err != nil {
 			return err
 		}
 	}

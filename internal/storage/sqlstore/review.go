@@ -9,8 +9,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/review"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // ReviewTarget implements review.Store.
@@ -22,7 +24,7 @@ func (db *DB) ReviewTarget(ctx context.Context, productID int64) (*review.Target
 		Status  string         `db:"status"`
 		Allowed sql.NullString `db:"allowed"`
 	}
-	err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT p.id, p.name, p.type, p.status,
+	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT p.id, p.name, p.type, p.status,
 		(SELECT m.value FROM product_meta m WHERE m.product_id = p.id AND m.meta_key = '_reviews_allowed') AS allowed
 		FROM products p WHERE p.id = ?`), productID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -43,7 +45,7 @@ func (db *DB) ReviewerAccount(ctx context.Context, userID int64) (string, string
 		Name  string `db:"display_name"`
 		Email string `db:"email"`
 	}
-	if err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT display_name, email FROM users WHERE id = ?`), userID); err != nil {
+	if err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT display_name, email FROM users WHERE id = ?`), userID); err != nil {
 		return "", "", fmt.Errorf("reviewer account %d: %w", userID, err)
 	}
 	return row.Name, row.Email, nil
@@ -56,7 +58,7 @@ func (db *DB) Purchased(ctx context.Context, productID, userID int64, email stri
 		return false, nil
 	}
 	var n int
-	err := db.read.GetContext(ctx, &n, db.read.Rebind(`SELECT COUNT(*) FROM orders o
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM orders o
 		WHERE o.status IN (?, ?)
 		  AND ((o.customer_id IS NOT NULL AND o.customer_id = ?) OR (? <> '' AND lower(o.billing_email) = ?))
 		  AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ?)`),
@@ -104,7 +106,7 @@ func reviews(rows []reviewRow) []review.Review {
 
 // InsertReview implements review.Store.
 func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
-	return db.tx(ctx, func(tx *sqlx.Tx) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var user sql.NullInt64
 		if r.UserID != 0 {
 			user = sql.NullInt64{Int64: r.UserID, Valid: true}
@@ -113,7 +115,7 @@ func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
 			status, approved, verified, client_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			r.ProductID, r.Author, r.Email, user, r.Rating, r.Content, r.Status, r.Status == review.StatusApproved,
 			r.Verified, r.ClientIP, r.CreatedAt.UTC())
-		if uniqueViolation(err) {
+		if sqlcore.UniqueViolation(err) {
 			return review.ErrDuplicate
 		}
 		if err != nil {
@@ -129,7 +131,7 @@ func (db *DB) InsertReview(ctx context.Context, r *review.Review) error {
 // SetReviewStatus implements review.Store.
 func (db *DB) SetReviewStatus(ctx context.Context, id int64, status string) (*review.Review, error) {
 	var out review.Review
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE reviews SET status = ?, approved = ? WHERE id = ?`),
 			status, status == review.StatusApproved, id)
 		if err != nil {
@@ -171,7 +173,7 @@ func (db *DB) refreshRatings(ctx context.Context, tx *sqlx.Tx, productID int64) 
 		WHERE id = ?`), args...); err != nil {
 		return fmt.Errorf("refresh ratings: %w", err)
 	}
-	return db.recordChange(ctx, tx, productID, "product")
+	return db.RecordChange(ctx, tx, productID, "product")
 }
 
 // reviewOrder maps review.Query's orderby to columns (the id breaks ties).
@@ -215,7 +217,7 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 		return nil, 0, err
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(countQ), countArgs...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(countQ), countArgs...); err != nil {
 		return nil, 0, err
 	}
 	if total == 0 {
@@ -227,7 +229,7 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 		return nil, 0, err
 	}
 	var rows []reviewRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(listQ), listArgs...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(listQ), listArgs...); err != nil {
 		return nil, 0, err
 	}
 	return reviews(rows), total, nil
@@ -236,7 +238,7 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 // HeldReviews implements review.Store.
 func (db *DB) HeldReviews(ctx context.Context, productID, userID int64, email string) ([]review.Review, error) {
 	var rows []reviewRow
-	err := db.read.SelectContext(ctx, &rows, db.read.Rebind(`SELECT `+reviewColumns+`
+	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+reviewColumns+`
 		FROM reviews r JOIN products p ON p.id = r.product_id
 		WHERE r.product_id = ? AND r.status = ?
 		  AND ((r.user_id IS NOT NULL AND r.user_id = ?) OR (? <> '' AND lower(r.email) = ?))
@@ -250,7 +252,7 @@ func (db *DB) HeldReviews(ctx context.Context, productID, userID int64, email st
 // RatingHistogram implements review.Store.
 func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Histogram, error) {
 	var h review.Histogram
-	err := db.read.QueryRowContext(ctx, db.read.Rebind(`SELECT rating_1, rating_2, rating_3, rating_4, rating_5 FROM products WHERE id = ?`), productID).
+	err := db.Read.QueryRowContext(ctx, db.Read.Rebind(`SELECT rating_1, rating_2, rating_3, rating_4, rating_5 FROM products WHERE id = ?`), productID).
 		Scan(&h[0], &h[1], &h[2], &h[3], &h[4])
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, review.ErrNotFound
@@ -261,7 +263,7 @@ func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Hist
 // ReviewByID implements review.Store.
 func (db *DB) ReviewByID(ctx context.Context, id int64) (*review.Review, error) {
 	var row reviewRow
-	err := db.read.GetContext(ctx, &row, db.read.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
+	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, review.ErrReviewNotFound
 	}
@@ -302,7 +304,7 @@ func (db *DB) ModerationReviews(ctx context.Context, q review.AdminQuery) ([]rev
 		return nil, 0, err
 	}
 	var total int
-	if err := db.read.GetContext(ctx, &total, db.read.Rebind(countQ), countArgs...); err != nil {
+	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(countQ), countArgs...); err != nil {
 		return nil, 0, fmt.Errorf("count reviews: %w", err)
 	}
 	if total == 0 {
@@ -314,7 +316,7 @@ func (db *DB) ModerationReviews(ctx context.Context, q review.AdminQuery) ([]rev
 		return nil, 0, err
 	}
 	var rows []reviewRow
-	if err := db.read.SelectContext(ctx, &rows, db.read.Rebind(listQ), listArgs...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(listQ), listArgs...); err != nil {
 		return nil, 0, fmt.Errorf("list reviews: %w", err)
 	}
 	return reviews(rows), total, nil
@@ -333,7 +335,7 @@ func (db *DB) ReviewCounts(ctx context.Context) (map[string]int, error) {
 		Status string `db:"status"`
 		N      int    `db:"n"`
 	}
-	if err := db.read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM reviews GROUP BY status`); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, `SELECT status, COUNT(*) AS n FROM reviews GROUP BY status`); err != nil {
 		return nil, fmt.Errorf("count reviews: %w", err)
 	}
 	out := make(map[string]int, len(rows))
@@ -346,7 +348,7 @@ func (db *DB) ReviewCounts(ctx context.Context) (map[string]int, error) {
 // DeleteReview implements review.Store.
 func (db *DB) DeleteReview(ctx context.Context, id int64) (*review.Review, error) {
 	var out review.Review
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var row reviewRow
 		err := tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -378,7 +380,7 @@ func (db *DB) DeleteReview(ctx context.Context, id int64) (*review.Review, error
 // SetReviewReply implements review.Store.
 func (db *DB) SetReviewReply(ctx context.Context, id int64, r review.Reply) (*review.Review, error) {
 	var out review.Review
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var res sql.Result
 		var err error
 		if r.Text == "" {
@@ -419,4 +421,33 @@ func (db *DB) SetReviewReply(ctx context.Context, id int64, r review.Reply) (*re
 		return nil, err
 	}
 	return &out, nil
+}
+
+// SaveReview implements catalog.Writer (an upsert by product and email);
+// it also refreshes the product's average rating, review count and
+// histogram (refreshRatings).
+func (db *DB) SaveReview(ctx context.Context, r *catalog.Review) error {
+	if r.Rating < 1 || r.Rating > 5 {
+		return fmt.Errorf("rating %d is not between 1 and 5", r.Rating)
+	}
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		created := r.CreatedAt
+		if created.IsZero() {
+			created = db.Now()
+		}
+		status := review.StatusHold
+		if r.Approved {
+			status = review.StatusApproved
+		}
+		// A product has one review per email (00016_reviews.sql): saving
+		// one again (a second seeding) updates it, as Writer's upserts do.
+		if err := tx.GetContext(ctx, &r.ID, tx.Rebind(`INSERT INTO reviews (product_id, author, email, rating, content, verified, approved, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (product_id, lower(email)) WHERE email <> '' DO UPDATE SET author = excluded.author, rating = excluded.rating,
+			content = excluded.content, verified = excluded.verified, approved = excluded.approved, status = excluded.status
+			RETURNING id`),
+			r.ProductID, r.Author, r.Email, r.Rating, r.Content, r.Verified, r.Approved, status, created.UTC()); err != nil {
+			return fmt.Errorf("insert review: %w", err)
+		}
+		return db.refreshRatings(ctx, tx, r.ProductID)
+	})
 }

@@ -24,7 +24,7 @@ func TestMigrateBuildsEmptySearchIndex(t *testing.T) {
 	if _, err := db.SaveProduct(ctx, p, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.write.ExecContext(ctx, `DELETE FROM products_fts`); err != nil {
+	if _, err := db.Write.ExecContext(ctx, `DELETE FROM products_fts`); err != nil {
 		t.Fatal(err)
 	}
 	find := func() int {

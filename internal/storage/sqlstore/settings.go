@@ -24,7 +24,7 @@ func (db *DB) Setting(ctx context.Context, name string) ([]byte, int64, time.Tim
 		Version   int64  `db:"version"`
 		UpdatedAt int64  `db:"updated_at"`
 	}
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT value, version, updated_at FROM shop_settings WHERE name = ?`), name)
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT value, version, updated_at FROM shop_settings WHERE name = ?`), name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, time.Time{}, settings.ErrNotFound
 	}
@@ -37,7 +37,7 @@ func (db *DB) Setting(ctx context.Context, name string) ([]byte, int64, time.Tim
 // PutSetting implements settings.Store: a compare-and-set on the version.
 func (db *DB) PutSetting(ctx context.Context, name string, raw []byte, base int64, at time.Time) (int64, error) {
 	version := base + 1
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var res sql.Result
 		var err error
 		if base == 0 {
@@ -55,7 +55,7 @@ func (db *DB) PutSetting(ctx context.Context, name string, raw []byte, base int6
 		} else if n == 0 {
 			return settings.ErrStale
 		}
-		return db.recordChange(ctx, tx, 0, ChangeSettings)
+		return db.RecordChange(ctx, tx, 0, ChangeSettings)
 	})
 	if err != nil {
 		return 0, err

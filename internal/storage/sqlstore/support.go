@@ -18,7 +18,7 @@ import (
 // InsertSupportMessage stores m and queues its mail.
 func (db *DB) InsertSupportMessage(ctx context.Context, m *support.Message) (int64, error) {
 	var id int64
-	err := db.tx(ctx, func(tx *sqlx.Tx) error {
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO support_messages (email, username, message, client_ip, created_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING id`), m.Email, m.Username, m.Text, m.ClientIP, m.CreatedAt.Unix()); err != nil {
 			return err
@@ -39,7 +39,7 @@ func (db *DB) SupportMessage(ctx context.Context, id int64) (*support.Message, e
 		ClientIP  string `db:"client_ip"`
 		CreatedAt int64  `db:"created_at"`
 	}
-	err := db.read.GetContext(ctx, &r, db.read.Rebind(`SELECT id, email, username, message, client_ip, created_at
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, email, username, message, client_ip, created_at
 		FROM support_messages WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, support.ErrNotFound
