@@ -19,7 +19,7 @@ import (
 
 // The classic cart's wc-ajax endpoints (protocol notes sections 1.2–1.4, 2,
 // 3): add_to_cart, remove_from_cart and get_refreshed_fragments. They use
-// the Store API cart's session (cartsession.go: Cart-Token header or the
+// the Store API cart's session (httpx.Sessions: Cart-Token header or the
 // signed session cookie) and its cart operations, without a nonce, as
 // WooCommerce's do. Every success answers
 //
@@ -29,7 +29,7 @@ import (
 // (page kind "fragments", web/src/cart/Fragments.tsx), never HTML built in Go.
 //
 // The no-script fallbacks (GET /?add-to-cart=ID, POST of a product form)
-// are in nojs_cart.go.
+// are the storefront's; they add through AddToSession and RefusedPath.
 
 // cartFragments are the fragments every answer carries, in order: the
 // selector the browser replaces and the name the app renders it by.

@@ -14,7 +14,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 
 	// Pages, server-rendered and cached.
-	mux.HandleFunc("GET /{$}", s.handleHome)      // also ?s= search results, and ?wc-ajax= (wcajax.go)
+	mux.HandleFunc("GET /{$}", s.handleHome)      // also ?s= search results, and ?wc-ajax= (internal/ajax)
 	mux.HandleFunc("POST /{$}", s.handleHomePost) // ?wc-ajax= only
 	mux.HandleFunc("GET /shop/{$}", s.handleShop)
 	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)

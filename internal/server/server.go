@@ -201,7 +201,7 @@ type Server struct {
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
-	pricing         *pricing.Service      // prices in the shopper's currency (currency.go, ajax.go)
+	pricing         *pricing.Service      // prices in the shopper's currency (internal/storeapi, internal/ajax)
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
