@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/ajax"
 	"vitrine/internal/catalog"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
@@ -264,7 +265,7 @@ func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) err
 	raw := func(q string) func() error {
 		return func() error {
 			_, _, err := db.QueryProducts(ctx, catalog.ProductQuery{Search: q, Visibility: "search", OrderBy: "relevance", Page: 1, PerPage: catalog.SearchSuggestLimit,
-				SearchCandidates: server.SearchSuggestCandidates})
+				SearchCandidates: ajax.SearchSuggestCandidates})
 			return err
 		}
 	}

@@ -1,11 +1,7 @@
 package server
 
-// A test door into live search's memo of decoded answers (ajax.go).
+// A test door into live search's memo of decoded answers (internal/ajax).
 
 // ForgetDecodedSuggestionsForTest empties the memo, so the next non-base
 // live search decodes the cached answer again.
-func (s *Server) ForgetDecodedSuggestionsForTest() {
-	s.suggestMemo.mu.Lock()
-	s.suggestMemo.m = nil
-	s.suggestMemo.mu.Unlock()
-}
+func (s *Server) ForgetDecodedSuggestionsForTest() { s.ajax.ForgetDecodedSuggestions() }

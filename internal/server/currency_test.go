@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	ajaxapi "vitrine/internal/ajax" // the name ajax is the tests' admin-ajax path
 	"vitrine/internal/currency"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -235,7 +236,7 @@ func TestWMCPriceCallBadInput(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newWMCShop(t, db, server.Config{})
 		var many []string
-		for i := 1; i <= server.PriceCallMaxIDs+1; i++ {
+		for i := 1; i <= ajaxapi.PriceCallMaxIDs+1; i++ {
 			many = append(many, fmt.Sprintf("pids[]=%d", i))
 		}
 		for form, code := range map[string]string{

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/ajax"
 	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
@@ -60,7 +61,7 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	ctx := r.Context()
 	now := s.now()
 	sess := s.CartSessionOf(r, now)
-	id, _, err := s.addToSession(ctx, sess, rawID, rawQty, chosen)
+	id, _, err := ajax.AddToSession(ctx, s.carts, sess, rawID, rawQty, chosen)
 	if errors.Is(err, cart.ErrTooManyLines) {
 		// A refusal about the cart, not the product: the cart page (per
 		// visitor) can say so; the cached product page could not.
@@ -70,7 +71,7 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 	}
 	var ce *cart.Error
 	if errors.As(err, &ce) {
-		to := s.refusedPath(ctx, id)
+		to := ajax.RefusedPath(ctx, s.carts, id)
 		if to == "" {
 			to = fallback
 		}
@@ -417,7 +418,7 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 	var notices []pages.Notice
 	added := 0
 	for _, a := range adds {
-		_, _, err := s.addToSession(ctx, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
+		_, _, err := ajax.AddToSession(ctx, s.carts, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
 		done, failed := s.noScriptOutcome(w, "add to cart", err, &notices)
 		if failed {
 			return

@@ -367,7 +367,7 @@ func priceParam(v string, minorUnit int) *int64 {
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if q.Has("wc-ajax") {
-		s.handleWCAjax(w, r)
+		s.ajax.WCAjax(w, r) // internal/ajax
 		return
 	}
 	if q.Has("add-to-cart") {
@@ -390,7 +390,7 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 // thing the home page accepts (405).
 func (s *Server) handleHomePost(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("wc-ajax") {
-		s.handleWCAjax(w, r)
+		s.ajax.WCAjax(w, r) // internal/ajax
 		return
 	}
 	w.Header().Set("Allow", "GET, HEAD")

@@ -14,7 +14,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 
 	// Pages, server-rendered and cached.
-	mux.HandleFunc("GET /{$}", s.handleHome)      // also ?s= search results, and ?wc-ajax= (wcajax.go)
+	mux.HandleFunc("GET /{$}", s.handleHome)      // also ?s= search results, and ?wc-ajax= (internal/ajax)
 	mux.HandleFunc("POST /{$}", s.handleHomePost) // ?wc-ajax= only
 	mux.HandleFunc("GET /shop/{$}", s.handleShop)
 	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)
@@ -124,11 +124,11 @@ func (s *Server) routes() http.Handler {
 	}
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
-	// WordPress admin-ajax actions (live search; see ajax.go).
+	// WordPress admin-ajax actions (internal/ajax).
 	// One pattern per method: a method-less one would overlap the admin
 	// app's GET /wp-admin/{path...}.
 	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"} {
-		mux.HandleFunc(m+" /wp-admin/admin-ajax.php", s.handleAdminAjax)
+		mux.HandleFunc(m+" /wp-admin/admin-ajax.php", s.ajax.AdminAjax)
 	}
 
 	// Files.

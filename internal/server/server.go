@@ -22,6 +22,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/adminapi"
+	"vitrine/internal/ajax"
 	"vitrine/internal/audit"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
@@ -175,7 +176,6 @@ type Server struct {
 	mailKick   func()                     // the mail outbox's Kick (order_mail.go)
 	mailSender mail.Sender                // SMTP, for the admin\'s test message; nil when off (order_mail.go)
 	products   *catalog.Cache             // products for the cart and get_variation
-	frags      *fragmentCache             // rendered cart fragments (wcajax_cart.go)
 	notFound   notFoundCache              // the rendered 404 page (pages.go)
 	comingSoon comingSoonCache            // the rendered coming-soon page (comingsoon.go)
 	manifest   atomic.Pointer[staticFile] // /manifest.webmanifest (manifest.go)
@@ -201,8 +201,7 @@ type Server struct {
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
-	pricing         *pricing.Service      // prices in the shopper's currency (currency.go, ajax.go)
-	suggestMemo     suggestionMemo        // cached live-search answers, decoded (ajax.go)
+	pricing         *pricing.Service      // prices in the shopper's currency (internal/storeapi, internal/ajax)
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
@@ -214,6 +213,7 @@ type Server struct {
 	orders       *orders.Service              // the admin's orders back office (internal/orders)
 	admin        *adminapi.API                // the admin API (internal/adminapi)
 	storeAPI     *storeapi.API                // the Store API (internal/storeapi)
+	ajax         *ajax.API                    // wc-ajax and admin-ajax (internal/ajax)
 	adminAsset   render.Assets                // the admin app's entry (admin_shell.go); Script "" when not built
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
@@ -271,7 +271,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, err
 	}
 	s.cats = &categoryCache{Store: db}
-	s.products, s.frags = catalog.NewCache(db, 50000), newFragmentCache(2048)
+	s.products = catalog.NewCache(db, 50000)
 	// Cart and get_variation requests catch up with the change log first.
 	s.products.Follow(s.lastChange.Load, s.applyChanges)
 	s.store = s.cats
@@ -322,6 +322,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	m := s.buildManifest()
 	s.manifest.Store(&m)
 	s.metrics = newMetrics(s)
+	s.initAjax()  // ajax.go
 	s.initAdmin() // admin_shell.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil

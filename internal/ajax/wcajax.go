@@ -1,4 +1,4 @@
-package server
+package ajax
 
 import (
 	"encoding/json"
@@ -20,23 +20,23 @@ import (
 // a client cannot tell from a real answer).
 
 // wcAjaxEndpoints maps wc-ajax endpoints to their handlers.
-func (s *Server) wcAjaxEndpoints() map[string]http.HandlerFunc {
+func (a *API) wcAjaxEndpoints() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
-		"get_variation":           s.wcGetVariation,
-		"add_to_cart":             s.wcAddToCart,
-		"remove_from_cart":        s.wcRemoveFromCart,
-		"get_refreshed_fragments": s.wcRefreshedFragments,
+		"get_variation":           a.wcGetVariation,
+		"add_to_cart":             a.wcAddToCart,
+		"remove_from_cart":        a.wcRemoveFromCart,
+		"get_refreshed_fragments": a.wcRefreshedFragments,
 	}
 }
 
-// handleWCAjax dispatches a request to / carrying ?wc-ajax=.
-func (s *Server) handleWCAjax(w http.ResponseWriter, r *http.Request) {
-	if h := s.walletAPI.Ajax(r.URL.Query().Get("wc-ajax")); h != nil { // the wallet's ppc-* endpoints (internal/walletapi)
+// WCAjax dispatches a request to / carrying ?wc-ajax=.
+func (a *API) WCAjax(w http.ResponseWriter, r *http.Request) {
+	if h := a.d.Wallet.Ajax(r.URL.Query().Get("wc-ajax")); h != nil { // the wallet's ppc-* endpoints (internal/walletapi)
 		h(w, r)
 		return
 	}
 	name := r.URL.Query().Get("wc-ajax")
-	h, ok := s.wcAjaxEndpoints()[name]
+	h, ok := a.wcAjaxEndpoints()[name]
 	if !ok {
 		httpx.WCAjaxHeaders(w)
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
@@ -68,7 +68,7 @@ var wcAjaxCartWrites = map[string]bool{"add_to_cart": true, "remove_from_cart": 
 // variation object with exact stock; the JSON literal false when none
 // matches or an attribute has no value; an empty body when product_id is
 // missing, unknown, not a published variable product.
-func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
+func (a *API) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20) // also parses urlencoded bodies; a bad body leaves the fields empty
 	id, err := strconv.ParseInt(strings.TrimSpace(r.FormValue("product_id")), 10, 64)
 	if err != nil || id <= 0 {
@@ -76,36 +76,36 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	err = s.products.Synced(ctx)
+	err = a.d.Products.Synced(ctx)
 	var p *catalog.Product
 	if err == nil {
-		p, err = s.products.Product(ctx, id) // products and variations from memory (catalog.Cache)
+		p, err = a.d.Products.Product(ctx, id) // products and variations from memory (catalog.Cache)
 	}
 	if errors.Is(err, catalog.ErrNotFound) || err == nil && (p.Type != catalog.TypeVariable || !p.Published()) {
 		httpx.WCAjaxWrite(w, r, nil)
 		return
 	}
 	if err != nil {
-		s.log.Error("get_variation", "product", id, "err", err)
+		a.d.Log.Error("get_variation", "product", id, "err", err)
 		httpx.WCAjaxHeaders(w)
 		w.WriteHeader(http.StatusInternalServerError)
 		return
 	}
 	chosen := map[string]string{}
-	for _, a := range p.Attributes {
-		if !a.Variation {
+	for _, at := range p.Attributes {
+		if !at.Variation {
 			continue
 		}
-		v := strings.TrimSpace(r.FormValue("attribute_" + a.Key()))
+		v := strings.TrimSpace(r.FormValue("attribute_" + at.Key()))
 		if v == "" {
 			httpx.WCAjaxWrite(w, r, []byte("false"))
 			return
 		}
-		chosen[a.Key()] = v
+		chosen[at.Key()] = v
 	}
-	vars, err := s.products.Variations(ctx, p.ID)
+	vars, err := a.d.Products.Variations(ctx, p.ID)
 	if err != nil {
-		s.log.Error("get_variation", "product", id, "err", err)
+		a.d.Log.Error("get_variation", "product", id, "err", err)
 		httpx.WCAjaxHeaders(w)
 		w.WriteHeader(http.StatusInternalServerError)
 		return
@@ -121,7 +121,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 		httpx.WCAjaxWrite(w, r, []byte("false"))
 		return
 	}
-	b, err := s.storeAPI.Builder(ctx)
+	b, err := a.d.Store.Builder(ctx)
 	if err == nil {
 		var out []byte
 		if out, err = json.Marshal(b.Variation(p, m)); err == nil {
@@ -129,7 +129,7 @@ func (s *Server) wcGetVariation(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.log.Error("get_variation", "product", id, "err", err)
+	a.d.Log.Error("get_variation", "product", id, "err", err)
 	httpx.WCAjaxHeaders(w)
 	w.WriteHeader(http.StatusInternalServerError)
 }

@@ -1,4 +1,4 @@
-package server
+package ajax
 
 import (
 	"context"
@@ -13,42 +13,42 @@ import (
 	"vitrine/internal/render"
 )
 
-// ajaxQuickView answers admin-ajax action=flatsome_quickview&product=<id>
+// quickView answers admin-ajax action=flatsome_quickview&product=<id>
 // with the popup's HTML, rendered by the same React component the
 // storefront's quick-view dialog uses (protocol notes section 5). An unknown
 // product answers 404, as newer versions of the original do.
-func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
+func (a *API) quickView(w http.ResponseWriter, r *http.Request) {
 	id, err := strconv.ParseInt(strings.TrimSpace(r.FormValue("product")), 10, 64)
 	if err != nil || id < 1 {
 		http.Error(w, "Missing or invalid product.", http.StatusBadRequest)
 		return
 	}
 	key := "quickview:" + strconv.FormatInt(id, 10)
-	if p, ok := s.cache.Get(key); ok {
+	if p, ok := a.d.PageCache.Get(key); ok {
 		writeFragment(w, r, p)
 		return
 	}
-	v, err, _ := s.flight.Do(key, func() (any, error) {
+	v, err, _ := a.flight.Do(key, func() (any, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
 		defer cancel()
-		mark := s.cacheMark(ctx)
-		res, err := s.loader.QuickView(ctx, id)
+		put := a.d.PageCache.Begin(ctx)
+		res, err := a.d.Loader.QuickView(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		if s.engine == nil {
+		if a.d.Engine == nil {
 			return nil, errNoEngine
 		}
 		data, err := json.Marshal(res.Data)
 		if err != nil {
 			return nil, err
 		}
-		html, err := s.engine.Render(ctx, "/?quickview="+strconv.FormatInt(id, 10), data)
+		html, err := a.d.Engine.Render(ctx, "/?quickview="+strconv.FormatInt(id, 10), data)
 		if err != nil {
 			return nil, err
 		}
 		p := render.NewPage(http.StatusOK, []byte(html), res.Tags)
-		s.putFresh(s.cache, key, p, mark)
+		put(key, p)
 		return p, nil
 	})
 	switch {
@@ -57,7 +57,7 @@ func (s *Server) ajaxQuickView(w http.ResponseWriter, r *http.Request) {
 	case pages.IsNotFound(err):
 		http.Error(w, "Product not found.", http.StatusNotFound)
 	default:
-		s.log.Error("quick view", "product", id, "err", err)
+		a.d.Log.Error("quick view", "product", id, "err", err)
 		http.Error(w, "The product could not be shown. Please try again.", http.StatusInternalServerError)
 	}
 }

@@ -1,10 +1,11 @@
-package server
+package ajax
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 
 // The classic cart's wc-ajax endpoints (protocol notes sections 1.2–1.4, 2,
 // 3): add_to_cart, remove_from_cart and get_refreshed_fragments. They use
-// the Store API cart's session (cartsession.go: Cart-Token header or the
+// the Store API cart's session (httpx.Sessions: Cart-Token header or the
 // signed session cookie) and its cart operations, without a nonce, as
 // WooCommerce's do. Every success answers
 //
@@ -28,7 +29,7 @@ import (
 // (page kind "fragments", web/src/cart/Fragments.tsx), never HTML built in Go.
 //
 // The no-script fallbacks (GET /?add-to-cart=ID, POST of a product form)
-// are in nojs_cart.go.
+// are the storefront's; they add through AddToSession and RefusedPath.
 
 // cartFragments are the fragments every answer carries, in order: the
 // selector the browser replaces and the name the app renders it by.
@@ -46,53 +47,54 @@ const (
 // wcAddToCart answers add_to_cart: product_id (a product or a variation) and
 // quantity (absent or empty: 1). Every other field is ignored. A refusal
 // answers {"error": true, "product_url": …}; no product_id, an empty body.
-func (s *Server) wcAddToCart(w http.ResponseWriter, r *http.Request) {
+func (a *API) wcAddToCart(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
 	raw := strings.TrimSpace(r.FormValue("product_id"))
 	if raw == "" {
 		httpx.WCAjaxWrite(w, r, nil)
 		return
 	}
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
-	id, c, err := s.addToSession(r.Context(), sess, raw, r.FormValue("quantity"), nil)
+	now := a.d.Now()
+	sess := a.d.Sessions.CartSessionOf(r, now)
+	id, c, err := AddToSession(r.Context(), a.d.Carts, sess, raw, r.FormValue("quantity"), nil)
 	var ce *cart.Error
 	if errors.As(err, &ce) {
-		s.wcAddRefused(w, r, id)
+		a.wcAddRefused(w, r, id)
 		return
 	}
 	if err != nil {
-		s.wcCartFailed(w, "add_to_cart", err)
+		CartFailed(a.d.Log, w, "add_to_cart", err)
 		return
 	}
 	if !sess.ViaToken {
-		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
+		a.d.Sessions.SetSessionCookie(w, sess.ID, now.Add(a.d.CartLifetime))
 	}
-	out, err := s.storeAPI.ShapeCart(r.Context(), c, false, sess.Currency)
+	out, err := a.d.Store.ShapeCart(r.Context(), c, false, sess.Currency)
 	if err != nil {
-		s.wcCartFailed(w, "add_to_cart", err)
+		CartFailed(a.d.Log, w, "add_to_cart", err)
 		return
 	}
-	s.wcFragmentsOf(w, r, sess.ID, out)
+	a.wcFragmentsOf(w, r, sess.ID, out)
 }
 
-// addToSession adds quantity (absent or empty: 1) of the product or
+// AddToSession adds quantity (absent or empty: 1) of the product or
 // variation rawID to the session's cart, with the chosen attributes (for a
 // variation's "any" attributes). It answers the parsed id (0 when it is not
-// a positive number) and a *cart.Error for a refusal, and the cart after the add.
-func (s *Server) addToSession(ctx context.Context, sess httpx.Session, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
+// a positive number) and a *cart.Error for a refusal, and the cart after the
+// add. The no-script product form adds through it too.
+func AddToSession(ctx context.Context, carts *cart.Service, sess httpx.Session, rawID, rawQty string, chosen []cart.Attr) (int64, *cart.Cart, error) {
 	id, qty, err := cart.ParseAdd(rawID, rawQty)
 	if err != nil {
 		return id, nil, err
 	}
-	c, _, err := s.carts.Add(ctx, sess.ID, id, qty, chosen)
+	c, _, err := carts.Add(ctx, sess.ID, id, qty, chosen)
 	return id, c, err
 }
 
-// refusedPath is where a refused add sends the shopper: the product's page
+// RefusedPath is where a refused add sends the shopper: the product's page
 // (the parent's for a variation), or "" when it has none to show.
-func (s *Server) refusedPath(ctx context.Context, id int64) string {
-	if p := s.carts.RefusedProduct(ctx, id); p != nil {
+func RefusedPath(ctx context.Context, carts *cart.Service, id int64) string {
+	if p := carts.RefusedProduct(ctx, id); p != nil {
 		return storeapi.ProductPath(p.Slug)
 	}
 	return ""
@@ -101,10 +103,10 @@ func (s *Server) refusedPath(ctx context.Context, id int64) string {
 // wcAddRefused answers a refused add with the product's permalink (the
 // parent's for a variation), where the shopper sees why. An unknown or
 // unpublished product has no page to show: its answer names the shop page.
-func (s *Server) wcAddRefused(w http.ResponseWriter, r *http.Request, id int64) {
-	url := strings.TrimRight(s.cfg.BaseURL, "/") + "/shop/"
-	if path := s.refusedPath(r.Context(), id); path != "" {
-		b := &storeapi.Builder{BaseURL: s.cfg.BaseURL}
+func (a *API) wcAddRefused(w http.ResponseWriter, r *http.Request, id int64) {
+	url := strings.TrimRight(a.d.BaseURL, "/") + "/shop/"
+	if path := RefusedPath(r.Context(), a.d.Carts, id); path != "" {
+		b := &storeapi.Builder{BaseURL: a.d.BaseURL}
 		url = b.Link(path)
 	}
 	out, _ := json.Marshal(struct {
@@ -116,68 +118,70 @@ func (s *Server) wcAddRefused(w http.ResponseWriter, r *http.Request, id int64) 
 
 // wcRemoveFromCart answers remove_from_cart: cart_item_key. An unknown key
 // answers {"success": false}.
-func (s *Server) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
+func (a *API) wcRemoveFromCart(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
+	now := a.d.Now()
+	sess := a.d.Sessions.CartSessionOf(r, now)
 	key := strings.TrimSpace(r.FormValue("cart_item_key"))
 	var err error = cart.ErrInvalidKey
 	if key != "" && (sess.ViaCookie || sess.ViaToken) {
-		err = s.carts.Remove(r.Context(), sess.ID, key)
+		err = a.d.Carts.Remove(r.Context(), sess.ID, key)
 	}
 	if errors.Is(err, cart.ErrInvalidKey) {
 		httpx.WCAjaxWrite(w, r, []byte(`{"success":false}`))
 		return
 	}
 	if err != nil {
-		s.wcCartFailed(w, "remove_from_cart", err)
+		CartFailed(a.d.Log, w, "remove_from_cart", err)
 		return
 	}
-	s.wcFragments(w, r, sess)
+	a.wcFragments(w, r, sess)
 }
 
 // wcRefreshedFragments answers get_refreshed_fragments. A request without a
 // session reads an empty cart and creates nothing.
-func (s *Server) wcRefreshedFragments(w http.ResponseWriter, r *http.Request) {
-	sess := s.CartSessionOf(r, s.now())
-	s.wcFragments(w, r, sess)
+func (a *API) wcRefreshedFragments(w http.ResponseWriter, r *http.Request) {
+	sess := a.d.Sessions.CartSessionOf(r, a.d.Now())
+	a.wcFragments(w, r, sess)
 }
 
-func (s *Server) wcCartFailed(w http.ResponseWriter, what string, err error) {
-	s.log.Error(what, "err", err)
+// CartFailed logs a wc-ajax cart call that failed and answers 500 with
+// an empty body (the wallet's cart calls answer so too).
+func CartFailed(log *slog.Logger, w http.ResponseWriter, what string, err error) {
+	log.Error(what, "err", err)
 	httpx.WCAjaxHeaders(w)
 	w.WriteHeader(http.StatusInternalServerError)
 }
 
 // wcFragments renders the session's cart fragments, sets the cart cookies
 // that changed and answers the success body.
-func (s *Server) wcFragments(w http.ResponseWriter, r *http.Request, sess httpx.Session) {
+func (a *API) wcFragments(w http.ResponseWriter, r *http.Request, sess httpx.Session) {
 	id := sess.ID
-	c, err := s.storeAPI.CartResponse(r.Context(), id, sess.Currency)
+	c, err := a.d.Store.CartResponse(r.Context(), id, sess.Currency)
 	if err != nil {
-		s.wcCartFailed(w, "cart fragments", err)
+		CartFailed(a.d.Log, w, "cart fragments", err)
 		return
 	}
-	s.wcFragmentsOf(w, r, id, c)
+	a.wcFragmentsOf(w, r, id, c)
 }
 
 // wcFragmentsOf answers the success body for a shaped cart of the session.
-func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *storeapi.Cart) {
+func (a *API) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID string, c *storeapi.Cart) {
 	// The mini cart's remove links carry the session's _wpnonce; the
 	// session is the one the cookie names (set by this answer when new).
-	frags, err := s.renderFragments(r.Context(), c, s.cartNonce(sessionID, httpx.NonceTickAt(s.now())))
+	frags, err := a.renderFragments(r.Context(), c, a.d.CartNonce(sessionID, httpx.NonceTickAt(a.d.Now())))
 	if err != nil {
-		s.wcCartFailed(w, "cart fragments", err)
+		CartFailed(a.d.Log, w, "cart fragments", err)
 		return
 	}
 	hash := c.Hash()
-	s.setCartCookies(w, r, len(c.Items) > 0, hash)
+	SetCartCookies(w, r, a.d.Sessions.SecureCookies(), len(c.Items) > 0, hash)
 	out, err := json.Marshal(struct {
 		Fragments map[string]string `json:"fragments"`
 		CartHash  string            `json:"cart_hash"`
 	}{frags, hash})
 	if err != nil {
-		s.wcCartFailed(w, "cart fragments", err)
+		CartFailed(a.d.Log, w, "cart fragments", err)
 		return
 	}
 	httpx.WCAjaxWrite(w, r, out)
@@ -191,8 +195,8 @@ func (s *Server) wcFragmentsOf(w http.ResponseWriter, r *http.Request, sessionID
 // the render is a pure function of that data, so an identical cart (every
 // first add of the same product, in any session; a refresh of an unchanged
 // cart) reuses the HTML without a render.
-func (s *Server) renderFragments(ctx context.Context, c *storeapi.Cart, removeNonce string) (map[string]string, error) {
-	if s.engine == nil {
+func (a *API) renderFragments(ctx context.Context, c *storeapi.Cart, removeNonce string) (map[string]string, error) {
+	if a.d.Engine == nil {
 		return nil, errNoEngine
 	}
 	cj, err := json.Marshal(c)
@@ -204,7 +208,7 @@ func (s *Server) renderFragments(ctx context.Context, c *storeapi.Cart, removeNo
 	// same cart (every fresh cart of one product) shares one render; the
 	// nonce is put in per answer.
 	key := sha256.Sum256(cj)
-	out := s.frags.get(key)
+	out := a.frags.get(key)
 	if out == nil {
 		nj := `""` // no remove links: empty carts need no nonce
 		if len(c.Items) > 0 {
@@ -220,7 +224,7 @@ func (s *Server) renderFragments(ctx context.Context, c *storeapi.Cart, removeNo
 			data = append(data, `,"cart":`...)
 			data = append(data, cj...)
 			data = append(data, '}')
-			html, err := s.engine.Render(ctx, "/?wc-ajax=fragments&fragment="+f.name, data)
+			html, err := a.d.Engine.Render(ctx, "/?wc-ajax=fragments&fragment="+f.name, data)
 			if err != nil {
 				return nil, err
 			}
@@ -229,8 +233,8 @@ func (s *Server) renderFragments(ctx context.Context, c *storeapi.Cart, removeNo
 			}
 			out[f.selector] = html
 		}
-		s.frags.put(key, out)
-		s.metrics.fragRenders.Inc()
+		a.frags.put(key, out)
+		a.d.FragmentsRendered()
 	}
 	if len(c.Items) == 0 {
 		return out, nil
@@ -273,12 +277,13 @@ func (f *fragmentCache) put(k [32]byte, v map[string]string) {
 	f.m[k] = v
 }
 
-// setCartCookies writes woocommerce_items_in_cart and woocommerce_cart_hash
+// SetCartCookies writes woocommerce_items_in_cart and woocommerce_cart_hash
 // when they differ from what the request carried: items_in_cart is "1"
 // while the cart has lines and deleted when it empties; the hash is empty
-// for an empty cart.
-func (s *Server) setCartCookies(w http.ResponseWriter, r *http.Request, nonEmpty bool, hash string) {
-	secure := strings.HasPrefix(s.cfg.BaseURL, "https://")
+// for an empty cart. Every answer that changes a cart writes them (the
+// Store API, the wallet, the no-script cart and the checkout too); secure
+// marks them Secure (a shop served over https).
+func SetCartCookies(w http.ResponseWriter, r *http.Request, secure, nonEmpty bool, hash string) {
 	had, _ := r.Cookie(itemsInCartCookie)
 	switch {
 	case nonEmpty && (had == nil || had.Value != "1"):
