@@ -1,6 +1,7 @@
 package adminapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -48,4 +49,34 @@ func IDParam(r *http.Request, name string) (int64, error) {
 		return 0, errNotFound
 	}
 	return n, nil
+}
+
+// idAndBody reads a path's {id} (404 when it is not one), then its JSON
+// body into v (Decode): the start of every write to one item.
+func idAndBody(r *http.Request, v any) (int64, error) {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return 0, err
+	}
+	return id, Decode(r, v)
+}
+
+// answer ends a handler that called one use case: its error, or out(v)
+// written with status.
+func answer[T, J any](w http.ResponseWriter, status int, v T, err error, out func(T) J) error {
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, status, out(v))
+	return nil
+}
+
+// getByID answers GET of one item: get at the path's {id}, shaped by out.
+func getByID[T, J any](w http.ResponseWriter, r *http.Request, get func(context.Context, int64) (T, error), out func(T) J) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	v, err := get(r.Context(), id)
+	return answer(w, http.StatusOK, v, err, out)
 }

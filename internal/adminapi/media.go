@@ -257,14 +257,11 @@ func bodyError(err error) error {
 
 // POST /wp-json/wp/v2/media/{id}/post-process {"action":"create-image-subsizes"}
 func (a *API) mediaPostProcess(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Action string `json:"action"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	if body.Action != "create-image-subsizes" {
@@ -281,16 +278,13 @@ func (a *API) mediaPostProcess(w http.ResponseWriter, r *http.Request, _ Staff) 
 
 // POST|PUT|PATCH /wp-json/wp/v2/media/{id} {"title","alt_text","caption"}
 func (a *API) mediaUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Title   *string `json:"title"`
 		AltText *string `json:"alt_text"`
 		Caption *string `json:"caption"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	m, err := a.d.Media.Update(r.Context(), id, media.Edit{Title: body.Title, Alt: body.AltText, Caption: body.Caption})

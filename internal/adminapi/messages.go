@@ -108,28 +108,16 @@ func (a *API) messageCounts(w http.ResponseWriter, r *http.Request, _ Staff) err
 
 // GET /wp-json/vitrine/v1/admin/messages/{id}: the message, marked read.
 func (a *API) messageGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	m, err := a.d.Contact.Open(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	WriteJSON(w, http.StatusOK, messageOut(m))
-	return nil
+	return getByID(w, r, a.d.Contact.Open, messageOut)
 }
 
 // PUT /wp-json/vitrine/v1/admin/messages/{id} {"status": "new"|"read"|"trash"}
 func (a *API) messageUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Status *string `json:"status"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	if body.Status == nil {
@@ -175,15 +163,12 @@ func (a *API) messageDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 // POST /wp-json/vitrine/v1/admin/messages/{id}/replies {"subject", "message"}:
 // the reply is mailed to the sender's address through the outbox.
 func (a *API) messageReply(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Subject string `json:"subject"`
 		Message string `json:"message"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	rp, err := a.d.Contact.Reply(r.Context(), id, contact.ReplyInput{StaffID: st.ID, StaffName: st.Name, Subject: body.Subject, Text: body.Message})

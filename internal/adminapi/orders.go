@@ -254,28 +254,16 @@ func (a *API) orderTotals(w http.ResponseWriter, r *http.Request, _ Staff) error
 
 // GET /wp-json/wc/v3/orders/{id}
 func (a *API) orderGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	d, err := a.d.Orders.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	WriteJSON(w, http.StatusOK, a.detailOf(d))
-	return nil
+	return getByID(w, r, a.d.Orders.Get, a.detailOf)
 }
 
 // PUT /wp-json/wc/v3/orders/{id} {"status"}: a status change.
 func (a *API) orderUpdate(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Status *string `json:"status"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	if body.Status == nil {
@@ -311,15 +299,12 @@ func (a *API) orderNotes(w http.ResponseWriter, r *http.Request, _ Staff) error 
 
 // POST /wp-json/wc/v3/orders/{id}/notes {"note", "customer_note"}
 func (a *API) orderNoteAdd(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Note     string `json:"note"`
 		Customer bool   `json:"customer_note"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	n, err := a.d.Orders.AddNote(r.Context(), id, body.Note, body.Customer, orders.Staff{ID: st.ID, Name: st.Name})
@@ -358,10 +343,6 @@ func (a *API) orderRefunds(w http.ResponseWriter, r *http.Request, _ Staff) erro
 // "idempotency_key"} (or an Idempotency-Key header): 201 with the refund,
 // 200 for a double submit answered with the first refund.
 func (a *API) orderRefund(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Amount    string `json:"amount"`
 		Reason    string `json:"reason"`
@@ -373,7 +354,8 @@ func (a *API) orderRefund(w http.ResponseWriter, r *http.Request, st Staff) erro
 		Restock *bool  `json:"restock_items"`
 		Key     string `json:"idempotency_key"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	if len(body.LineItems) > 500 {
@@ -437,14 +419,11 @@ func (a *API) orderRefundFinish(w http.ResponseWriter, r *http.Request, st Staff
 // order mail again (order_confirmation to the customer, new_order to the
 // shop).
 func (a *API) orderEmail(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Kind string `json:"kind"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	if err := a.d.Orders.ResendMail(r.Context(), id, body.Kind, orders.Staff{ID: st.ID, Name: st.Name}); err != nil {

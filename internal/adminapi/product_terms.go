@@ -260,14 +260,11 @@ func (a *API) attributeCreate(w http.ResponseWriter, r *http.Request, _ Staff) e
 
 // PUT /wp-json/wc/v3/products/attributes/{id} {"type"}: the swatch type.
 func (a *API) attributeUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var b struct {
 		Type string `json:"type"`
 	}
-	if err := Decode(r, &b); err != nil {
+	id, err := idAndBody(r, &b)
+	if err != nil {
 		return err
 	}
 	if err := a.d.Catalog.SetSwatchType(r.Context(), id, b.Type); err != nil {

@@ -552,12 +552,9 @@ func (a *API) productCreate(w http.ResponseWriter, r *http.Request, _ Staff) err
 
 // PUT|PATCH /wp-json/wc/v3/products/{id}
 func (a *API) productUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var b productBody
-	if err := Decode(r, &b); err != nil {
+	id, err := idAndBody(r, &b)
+	if err != nil {
 		return err
 	}
 	base, err := baseVersion(r, b.Version)
@@ -580,12 +577,7 @@ func (a *API) productUpdate(w http.ResponseWriter, r *http.Request, _ Staff) err
 	}
 	a.changed(r)
 	Note(r, "product.update", "product", p.ID, fmt.Sprintf("Edited %q (version %d)", p.Name, p.Version))
-	_, vars, err := a.d.Catalog.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	a.writeProduct(w, http.StatusOK, p, vars)
-	return nil
+	return a.writeSaved(w, r, http.StatusOK, p)
 }
 
 // DELETE /wp-json/wc/v3/products/{id}[?force=true]: to the trash, or
@@ -600,21 +592,19 @@ func (a *API) productDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 		return err
 	}
 	out := a.productOut(p, vars)
-	if r.URL.Query().Get("force") == "true" {
-		if _, err := a.d.Catalog.Bulk(r.Context(), catalog.BulkDelete, []int64{id}); err != nil {
-			return err
-		}
-		a.changed(r)
-		Note(r, "product.delete", "product", id, fmt.Sprintf("Deleted %q permanently", p.Name))
-		WriteJSON(w, http.StatusOK, out)
-		return nil
+	action, what, note := catalog.BulkTrash, "product.trash", fmt.Sprintf("Moved %q to the trash", p.Name)
+	force := r.URL.Query().Get("force") == "true"
+	if force {
+		action, what, note = catalog.BulkDelete, "product.delete", fmt.Sprintf("Deleted %q permanently", p.Name)
 	}
-	if _, err := a.d.Catalog.Bulk(r.Context(), catalog.BulkTrash, []int64{id}); err != nil {
+	if _, err := a.d.Catalog.Bulk(r.Context(), action, []int64{id}); err != nil {
 		return err
 	}
 	a.changed(r)
-	Note(r, "product.trash", "product", id, fmt.Sprintf("Moved %q to the trash", p.Name))
-	out.Status = catalog.StatusTrash
+	Note(r, what, "product", id, note)
+	if !force {
+		out.Status = catalog.StatusTrash
+	}
 	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
@@ -649,11 +639,16 @@ func (a *API) productDuplicate(w http.ResponseWriter, r *http.Request, _ Staff) 
 	}
 	a.changed(r)
 	Note(r, "product.duplicate", "product", p.ID, fmt.Sprintf("Duplicated product %d as %q", id, p.Name))
+	return a.writeSaved(w, r, http.StatusCreated, p)
+}
+
+// writeSaved answers a product just saved, with its variations as stored.
+func (a *API) writeSaved(w http.ResponseWriter, r *http.Request, status int, p *catalog.Product) error {
 	_, vars, err := a.d.Catalog.Get(r.Context(), p.ID)
 	if err != nil {
 		return err
 	}
-	a.writeProduct(w, http.StatusCreated, p, vars)
+	a.writeProduct(w, status, p, vars)
 	return nil
 }
 
@@ -764,16 +759,13 @@ type variationBody struct {
 
 // POST /wp-json/wc/v3/products/{id}/variations/batch {"version","update":[…],"delete":[ids]}
 func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var b struct {
 		Version *int64          `json:"version"`
 		Update  []variationBody `json:"update"`
 		Delete  []int64         `json:"delete"`
 	}
-	if err := Decode(r, &b); err != nil {
+	id, err := idAndBody(r, &b)
+	if err != nil {
 		return err
 	}
 	base, err := baseVersion(r, b.Version)

@@ -79,16 +79,7 @@ func (a *API) reviewCounts(w http.ResponseWriter, r *http.Request, _ Staff) erro
 
 // GET /wp-json/wc/v3/products/reviews/{id}
 func (a *API) reviewGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	rv, err := a.d.Reviews.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	WriteJSON(w, http.StatusOK, a.reviewOut(rv))
-	return nil
+	return getByID(w, r, a.d.Reviews.Get, a.reviewOut)
 }
 
 // reviewStatusVerbs name a move to a status in the audit log.
@@ -98,14 +89,11 @@ var reviewStatusVerbs = map[string]string{review.StatusApproved: "Approved", rev
 // PUT /wp-json/wc/v3/products/reviews/{id} {"status": …}: the only field
 // the moderation queue changes (a review's text is its author's).
 func (a *API) reviewUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Status *string `json:"status"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	if body.Status == nil || !review.ValidStatus(*body.Status) {
@@ -163,14 +151,11 @@ func forceParam(r *http.Request) (bool, error) {
 // PUT /wp-json/vitrine/v1/admin/reviews/{id}/reply {"text": …}: sets or
 // replaces the shop's reply (a held review is approved with it).
 func (a *API) reviewReply(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Text string `json:"text"`
 	}
-	if err := Decode(r, &body); err != nil {
+	id, err := idAndBody(r, &body)
+	if err != nil {
 		return err
 	}
 	rv, err := a.d.Reviews.Reply(r.Context(), id, st.ID, st.Name, body.Text)
