@@ -21,7 +21,6 @@ import (
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 type testClock struct {
@@ -178,8 +177,7 @@ var verifyLink = regexp.MustCompile(`https://shop\.example/my-account/verify-ema
 // (moved into a cookie, off the address bar), the new password, the
 // "password changed" notice, and the link refused afterwards.
 func TestLostPasswordThroughMail(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "ada")
 		b := s.browser("192.0.2.10")
 
@@ -217,10 +215,10 @@ func TestLostPasswordThroughMail(t *testing.T) {
 		// The store keeps the token only hashed and sealed.
 		key, _ := url.ParseQuery(strings.SplitN(link, "?", 2)[1])
 		ctx := context.Background()
-		if _, err := db.Reset(ctx, key.Get("key")); !errors.Is(err, account.ErrNoRow) {
+		if _, err := s.db.Reset(ctx, key.Get("key")); !errors.Is(err, account.ErrNoRow) {
 			t.Errorf("the token is a lookup key: %v", err)
 		}
-		if row, err := db.Reset(ctx, account.HashToken(key.Get("key"))); err != nil || row.Sealed == "" || strings.Contains(row.Sealed, key.Get("key")) {
+		if row, err := s.db.Reset(ctx, account.HashToken(key.Get("key"))); err != nil || row.Sealed == "" || strings.Contains(row.Sealed, key.Get("key")) {
 			t.Errorf("the token is not sealed: %+v %v", row, err)
 		}
 		// Following the link: the key goes into a cookie and leaves the URL.
@@ -306,8 +304,7 @@ func TestLostPasswordThroughMail(t *testing.T) {
 // Known and unknown accounts get the same answer, and only a known one
 // gets a mail.
 func TestLostPasswordNoEnumeration(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "ada")
 		var answers []string
 		for i, login := range []string{"ada@example.com", "nobody@example.com", "ADA", "nobody"} {
@@ -347,8 +344,7 @@ func TestLostPasswordNoEnumeration(t *testing.T) {
 // A link older than an hour is refused, and a mail whose link expired
 // before it could be sent is given up rather than sent dead.
 func TestLostPasswordExpiredLink(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "")
 		b := s.browser("192.0.2.40")
 		b.requestReset("ada@example.com")
@@ -380,8 +376,7 @@ func TestLostPasswordExpiredLink(t *testing.T) {
 // Requests are limited per address (then 429 with Retry-After) and per
 // account (quietly: the answer stays the same, no more mails).
 func TestLostPasswordRateLimits(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "")
 		b := s.browser("192.0.2.50")
 		for i := range account.ResetLimitPerAddress {
@@ -433,8 +428,7 @@ func (s *linkShop) logIn(b *linkBrowser, u *account.User) {
 // verifies the email once; a link sent before an email change is refused,
 // and the old address is told of the change.
 func TestVerifyEmailThroughMail(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		b := s.browser("192.0.2.60")
 		if p := b.do("GET", "/my-account/verify-email/", nil); p.status != 302 {
@@ -485,7 +479,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 
 		// A link for the old address, then the email changes.
 		v := s.register("bob@example.com", "")
-		if _, _, err := (&account.Service{Store: db, Now: s.clock.Now, Sealer: mustSealer(t, "the shop secret, shared by instances")}).
+		if _, _, err := (&account.Service{Store: s.db, Now: s.clock.Now, Sealer: mustSealer(t, "the shop secret, shared by instances")}).
 			RequestEmailVerification(context.Background(), v.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -514,8 +508,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 
 // The verification links asked for are limited per account.
 func TestVerifyEmailResendLimit(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		b := s.browser("192.0.2.70")
 		s.logIn(b, u)
@@ -541,8 +534,7 @@ func TestVerifyEmailResendLimit(t *testing.T) {
 // The upkeep deletes ended sessions, links, devices and spent bot-check
 // records, and keeps live ones.
 func TestAccountUpkeep(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		ctx := context.Background()
 		u := s.register("ada@example.com", "")
 		if _, _, err := s.accounts.CreateSession(ctx, u.ID); err != nil {
@@ -551,7 +543,7 @@ func TestAccountUpkeep(t *testing.T) {
 		if _, _, err := s.accounts.RequestReset(ctx, "ada@example.com", ""); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.SpendBotcheck(ctx, "sig-old", s.clock.Now().Add(time.Minute)); err != nil {
+		if _, err := s.db.SpendBotcheck(ctx, "sig-old", s.clock.Now().Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		if n := s.srv.AccountUpkeep(ctx); n != 0 {
@@ -562,7 +554,7 @@ func TestAccountUpkeep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.SpendBotcheck(ctx, "sig-new", s.clock.Now().Add(time.Minute)); err != nil {
+		if _, err := s.db.SpendBotcheck(ctx, "sig-new", s.clock.Now().Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		if n := s.srv.AccountUpkeep(ctx); n != 3 {
@@ -571,7 +563,7 @@ func TestAccountUpkeep(t *testing.T) {
 		if _, err := s.accounts.Session(ctx, live); err != nil {
 			t.Errorf("live session deleted: %v", err)
 		}
-		if n, _ := db.CountSpentBotcheck(ctx); n != 1 {
+		if n, _ := s.db.CountSpentBotcheck(ctx); n != 1 {
 			t.Errorf("spent records left: %d", n)
 		}
 	})

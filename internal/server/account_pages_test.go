@@ -16,8 +16,6 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/payment"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The customer's account pages and checkout for customers over HTTP. A
@@ -159,8 +157,7 @@ func (c *client) postForm(path string, form url.Values) (cartResp, accountData) 
 }
 
 func TestAccountPagesVisitors(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		for _, p := range []string{"/my-account/orders/", "/my-account/orders/2/", "/my-account/view-order/1/", "/my-account/edit-address/",
 			"/my-account/edit-address/billing/", "/my-account/edit-account/"} {
@@ -186,8 +183,7 @@ func TestAccountPagesVisitors(t *testing.T) {
 }
 
 func TestAccountDashboardAndOrders(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c, u := s.customer("ada@example.com")
 		_, bob := s.customer("bob@example.com")
 
@@ -263,8 +259,7 @@ func TestAccountDashboardAndOrders(t *testing.T) {
 }
 
 func TestAccountGuestOrdersLinkedAfterVerification(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		// A guest buys through the Store API, then registers with that email.
 		g := s.client()
@@ -292,8 +287,7 @@ func TestAccountGuestOrdersLinkedAfterVerification(t *testing.T) {
 }
 
 func TestAccountAddresses(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c, u := s.customer("ada@example.com")
 
 		d := c.page("/my-account/edit-address/", 200)
@@ -387,8 +381,7 @@ func TestAccountAddresses(t *testing.T) {
 }
 
 func TestAccountDetails(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		c, u := s.customer("ada@example.com")
 		s.customer("taken@example.com")
@@ -512,8 +505,7 @@ func TestAccountDetails(t *testing.T) {
 }
 
 func TestAccountDelete(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		c, u := s.customer("ada@example.com")
 		o := s.placeFor(u.ID, u.Email)
@@ -556,8 +548,7 @@ func TestAccountDelete(t *testing.T) {
 }
 
 func TestCheckoutForCustomers(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		tank := s.productID("cotton-tank-top")
 		checkoutData := func(c *client) (data struct {
@@ -653,7 +644,7 @@ func TestCheckoutForCustomers(t *testing.T) {
 		if r.status != 400 || r.code() != "rest_invalid_param" {
 			t.Errorf("invalid address: %d %s", r.status, r.raw)
 		}
-		if _, err := db.UserByEmail(ctx, "new@example.com"); !errors.Is(err, account.ErrNoUser) {
+		if _, err := s.db.UserByEmail(ctx, "new@example.com"); !errors.Is(err, account.ErrNoUser) {
 			t.Errorf("account left behind: %v", err)
 		}
 		if items := v.do("GET", cartAPI, "").items(); len(items) != 1 {
@@ -665,7 +656,7 @@ func TestCheckoutForCustomers(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("create account: %d %s", r.status, r.raw)
 		}
-		nu, err := db.UserByEmail(ctx, "new@example.com")
+		nu, err := s.db.UserByEmail(ctx, "new@example.com")
 		if err != nil || num(r.body["customer_id"]) != nu.ID || s.order(num(r.body["order_id"])).CustomerID != nu.ID {
 			t.Fatalf("new account: %v %s", err, r.raw)
 		}
@@ -708,7 +699,7 @@ func TestCheckoutForCustomers(t *testing.T) {
 		if r.status != 303 {
 			t.Fatalf("classic create account: %d", r.status)
 		}
-		cu, err := db.UserByEmail(ctx, "classic@example.com")
+		cu, err := s.db.UserByEmail(ctx, "classic@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -722,8 +713,7 @@ func TestCheckoutForCustomers(t *testing.T) {
 // five wrong ones, then 429 with Retry-After, even for the right one, and
 // nothing changes.
 func TestAccountPasswordLimit(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c, u := s.customer("ada@example.com")
 		f := c.page("/my-account/edit-account/", 200).AccountForm
 		for i := range 5 {

@@ -29,7 +29,6 @@ import (
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // attacker is a guesser at one client address: it fetches and solves the
@@ -94,8 +93,7 @@ func (a attacker) guess(login string, n int) (string, error) {
 // own addresses are the ones locked. The success rate and the owner's
 // latency are logged (docs/benchmarks.md), never asserted.
 func TestOwnerLogsInDuringAttack(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		ctx := context.Background()
 		if _, err := s.accounts.Register(ctx, account.Registration{Email: "owner@example.com", Password: loginPass, Role: account.RoleAdministrator}); err != nil {
 			t.Fatal(err)
@@ -210,8 +208,7 @@ func TestOwnerLogsInDuringAttack(t *testing.T) {
 // notice (403, no Retry-After: not a lockout) and accepts the stronger
 // payload directly.
 func TestLoginFormUnderAttack(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("bob@example.com")
 		for i := range account.FailureLimit + 1 {
 			g := s.browser()
@@ -259,10 +256,9 @@ func probeOutbox(t *testing.T, db *sqlstore.DB, srv *server.Server, now func() t
 // nothing of the taken account; the owner of the taken email gets a "log
 // in or reset your password" mail through SMTP instead.
 func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		owner := s.register("ada@example.com")
-		ob, sink := probeOutbox(t, db, s.srv, s.clock.Now)
+		ob, sink := probeOutbox(t, s.db, s.srv, s.clock.Now)
 
 		register := func(addr, email string) (answer, string) {
 			b := s.browser()
@@ -296,11 +292,11 @@ func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
 				}
 			}
 		}
-		got, err := db.UserByEmail(context.Background(), "ada@example.com")
+		got, err := s.db.UserByEmail(context.Background(), "ada@example.com")
 		if err != nil || got.ID != owner.ID || got.PasswordHash != owner.PasswordHash {
 			t.Fatalf("the taken account changed: %+v %v", got, err)
 		}
-		if _, err := db.UserByEmail(context.Background(), "newcomer@example.com"); err != nil {
+		if _, err := s.db.UserByEmail(context.Background(), "newcomer@example.com"); err != nil {
 			t.Fatalf("the new account was not made: %v", err)
 		}
 
@@ -331,8 +327,7 @@ func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
 // the form's shape, and creates nothing; another client of the same proxy
 // still registers.
 func TestRegisterRateLimitPerAddress(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}})
+	eachLoginShop(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}}, func(t *testing.T, s *loginShop) {
 		viaProxy := func(client, email string) answer {
 			b := s.browser()
 			b.addr = "10.0.0.1:4000"
@@ -357,7 +352,7 @@ func TestRegisterRateLimitPerAddress(t *testing.T) {
 			!strings.Contains(string(notices), "Too many registrations from your address") {
 			t.Fatalf("over the limit: %d %v %s", a.status, a.header, notices)
 		}
-		if _, err := db.UserByEmail(context.Background(), "one.more@example.com"); err == nil {
+		if _, err := s.db.UserByEmail(context.Background(), "one.more@example.com"); err == nil {
 			t.Fatal("a refused registration made an account")
 		}
 		if a := viaProxy("203.0.113.51", "other.client@example.com"); a.status != http.StatusSeeOther {
@@ -371,8 +366,7 @@ func TestRegisterRateLimitPerAddress(t *testing.T) {
 // code; the reset ends every other session; the new password plus a
 // recovery code logs in.
 func TestPasswordResetWithTwoFactor(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		ctx := context.Background()
 		e, err := s.accounts.EnrollTOTP(ctx, u.ID, "the old password 1")
@@ -451,8 +445,7 @@ func TestPasswordResetWithTwoFactor(t *testing.T) {
 // empty cart or a bad address answers those first, so the email cannot be
 // probed for free; a taken email places nothing and mails the owner.
 func TestCheckoutAccountEmailTakenAfterChecks(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		_, owner := s.customer("ada@example.com")
 		taken := `"create_account":true,"customer_password":"` + accountPassword + `"`
@@ -469,7 +462,7 @@ func TestCheckoutAccountEmailTakenAfterChecks(t *testing.T) {
 		if r.status != 400 || r.code() != "rest_invalid_param" {
 			t.Fatalf("bad address, taken email: %d %s", r.status, r.raw)
 		}
-		if n := len(registerAttemptMails(t, db)); n != 0 {
+		if n := len(registerAttemptMails(t, s.db)); n != 0 {
 			t.Fatalf("%d owner notices before the checks passed", n)
 		}
 		// Everything else right: the email's refusal, no order, the
@@ -484,10 +477,10 @@ func TestCheckoutAccountEmailTakenAfterChecks(t *testing.T) {
 		if o, _ := s.accounts().Orders(ctx, owner.ID, 1); o.Total != 0 {
 			t.Errorf("an order was placed: %d", o.Total)
 		}
-		if n := len(registerAttemptMails(t, db)); n != 1 {
+		if n := len(registerAttemptMails(t, s.db)); n != 1 {
 			t.Errorf("%d owner notices, want 1", n)
 		}
-		if got, _ := db.UserByEmail(ctx, "ada@example.com"); got.PasswordHash != owner.PasswordHash {
+		if got, _ := s.db.UserByEmail(ctx, "ada@example.com"); got.PasswordHash != owner.PasswordHash {
 			t.Error("the taken account changed")
 		}
 	})

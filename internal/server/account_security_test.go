@@ -24,7 +24,6 @@ import (
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The security page over HTTP: a customer logged in by a session made
@@ -235,8 +234,7 @@ func (f *secFixture) outbox(kind string) []vmail.Queued {
 }
 
 func TestSecurityPageNeedsLogin(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		delete(f.jar, f.srv.LoginCookieNameForTest())
 		for _, m := range []string{"GET", "POST"} {
 			var form url.Values
@@ -261,8 +259,7 @@ func TestSecurityPageNeedsLogin(t *testing.T) {
 }
 
 func TestSecurityEnrollAndConfirm(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		p, html := f.get()
 		if p.TwoFactor || p.Enrollment != nil || p.RecoveryCodes != nil || len(p.Nonces) != 6 {
 			t.Fatalf("fresh page: %+v", p)
@@ -290,7 +287,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 			t.Error("the secret is not on the page as text")
 		}
 		// Sealed at rest.
-		if u, _ := db.UserByID(f.ctx, f.user.ID); u.TOTPPending == "" || strings.Contains(u.TOTPPending, e.Secret) {
+		if u, _ := f.db.UserByID(f.ctx, f.user.ID); u.TOTPPending == "" || strings.Contains(u.TOTPPending, e.Secret) {
 			t.Errorf("pending secret stored as %q", u.TOTPPending)
 		}
 		// A wrong code: 400, the field's error, the same setup shown again.
@@ -350,7 +347,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 		if res, _ := f.post("enroll", "password", secPassword); res.StatusCode != http.StatusConflict {
 			t.Errorf("enroll while on: %d", res.StatusCode)
 		}
-		if u, _ := db.UserByID(f.ctx, f.user.ID); !strings.HasPrefix(u.TOTPSecret, "v1:") {
+		if u, _ := f.db.UserByID(f.ctx, f.user.ID); !strings.HasPrefix(u.TOTPSecret, "v1:") {
 			t.Errorf("active secret stored as %q", u.TOTPSecret)
 		}
 	})
@@ -359,8 +356,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 // A replayed code is refused and its owner is told by mail, once an hour,
 // delivered through a real SMTP server.
 func TestSecurityReusedCodeMailed(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		used := f.code(secret, f.clk.Now()) // the confirming code
 		res, html := f.post("new-codes", "code", used)
@@ -386,7 +382,7 @@ func TestSecurityReusedCodeMailed(t *testing.T) {
 			t.Fatal(err)
 		}
 		kinds := vmail.Renderers{vmail.KindAccountCodeReused: vmail.CodeReusedRenderer(f.srv.AccountOwnerView)}
-		ob := vmail.NewOutbox(db, sender, kinds.Render, nil, vmail.Options{})
+		ob := vmail.NewOutbox(f.db, sender, kinds.Render, nil, vmail.Options{})
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 1 {
 			t.Fatalf("run: %+v %v", res, err)
 		}
@@ -414,8 +410,7 @@ func TestSecurityReusedCodeMailed(t *testing.T) {
 // owner out): the setup needs the current password; refused, nothing is
 // started and confirm has nothing to confirm.
 func TestSecurityEnrollNeedsPassword(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		_, html := f.get()
 		if !strings.Contains(html, `id="wfls-enroll-password"`) || !strings.Contains(html, "Current password") {
 			t.Error("no password field on the setup form")
@@ -451,8 +446,7 @@ func TestSecurityEnrollNeedsPassword(t *testing.T) {
 }
 
 func TestSecurityCodeLockout(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		_, html := f.post("enroll", "password", secPassword)
 		secret := f.data(html).Enrollment.Secret
 		wrong := f.wrongCode(secret)
@@ -481,8 +475,7 @@ func TestSecurityCodeLockout(t *testing.T) {
 }
 
 func TestSecurityDisable(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		if _, _, err := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox"); err != nil {
 			t.Fatal(err)
@@ -535,8 +528,7 @@ func TestSecurityDisable(t *testing.T) {
 }
 
 func TestSecurityNewRecoveryCodes(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		secret, old := f.enable()
 		// No proof, a wrong password: refused, old codes still good.
 		res, html := f.post("new-codes")
@@ -571,8 +563,7 @@ func TestSecurityNewRecoveryCodes(t *testing.T) {
 }
 
 func TestSecurityDevices(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		f.enable()
 		label := `<script>alert(1)</script> Firefox on Linux`
 		tok1, d1, err := f.acc.RememberDevice(f.ctx, f.user.ID, label)
@@ -640,8 +631,7 @@ func TestSecurityDevices(t *testing.T) {
 // Every form refuses a missing, wrong or other form's nonce with 403 and
 // changes nothing; an unknown action is a 400.
 func TestSecurityBadNonce(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newSecFixture(t, db)
+	eachSecFixture(t, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		_, d, _ := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox")
 		f.clk.Add(30 * time.Second)
@@ -685,7 +675,7 @@ func TestSecurityBadNonce(t *testing.T) {
 		}
 		// A nonce is bound to the customer: another's does not pass.
 		bob, _ := f.acc.Register(f.ctx, account.Registration{Email: "bob@example.com", Password: secPassword})
-		g := &secFixture{t: t, ctx: f.ctx, db: db, srv: f.srv, clk: f.clk, acc: f.acc, user: bob, jar: map[string]*http.Cookie{}}
+		g := &secFixture{t: t, ctx: f.ctx, db: f.db, srv: f.srv, clk: f.clk, acc: f.acc, user: bob, jar: map[string]*http.Cookie{}}
 		g.logIn()
 		g.get()
 		res, _ := f.do("POST", securityURL, url.Values{"action": {"forget-all"}, "_wpnonce": {g.nonces["forget-all"]}})

@@ -20,7 +20,6 @@ import (
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // Addresses, the order date and the bank details everywhere they are
@@ -97,9 +96,8 @@ func markupText(s string) string {
 // read), the bank details as a definition list, once, and both addresses
 // in their countries' layouts.
 func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
-		o := placeAddressOrder(t, db)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		o := placeAddressOrder(t, f.db)
 		a := f.do("GET", fmt.Sprintf("/checkout/order-received/%d/?key=%s", o.ID, o.Key), nil, "")
 		if a.status != 200 {
 			t.Fatalf("order received: %d", a.status)
@@ -170,9 +168,8 @@ func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
 // list), and the addresses in the page's lines in both parts (a French
 // address read "Paris  75002" in the mail and "75002 Paris" on the page).
 func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
-		o := placeAddressOrder(t, db)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		o := placeAddressOrder(t, f.db)
 		sink := mailtest.Start(t, mailtest.Options{})
 		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
 		if err != nil {
@@ -182,7 +179,7 @@ func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ob := vmail.NewOutbox(db, sender, vmail.OrderRenderer(f.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
+		ob := vmail.NewOutbox(f.db, sender, vmail.OrderRenderer(f.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 2 {
 			t.Fatalf("run: %+v %v", res, err)
 		}
@@ -230,8 +227,7 @@ func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
 // together: "New Comer1 Main St73301 AustinTXUS5125550100…"), then the
 // phone and email on lines of their own.
 func TestAccountAddressBookLines(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c, _ := s.customer("newcomer1@example.com")
 		nonce := c.page("/my-account/edit-address/billing/", 200).AddressForm.Nonce
 		form := map[string][]string{"billing_first_name": {"New"}, "billing_last_name": {"Comer"}, "billing_address_1": {"1 Main St"},
@@ -262,9 +258,8 @@ func TestAccountAddressBookLines(t *testing.T) {
 // The admin's order screen gets the same lines from the REST API, under
 // vitrine_address_lines (WooCommerce's orders have no such field).
 func TestAdminOrderAddressLines(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
-		o := placeAddressOrder(t, db)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		o := placeAddressOrder(t, f.db)
 		staff := []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Mia"])}
 		a := f.do("GET", fmt.Sprintf("/wp-json/wc/v3/orders/%d", o.ID), f.cookie("Mia"), "", staff...)
 		var got struct {
@@ -286,8 +281,7 @@ func TestAdminOrderAddressLines(t *testing.T) {
 // does not log in. It now says "Email address: …"; an account with a
 // username keeps "Username: …". Both named logins log in.
 func TestPasswordResetMailNamesTheLogin(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLinkShop(t, db)
+	eachLinkShop(t, func(t *testing.T, s *linkShop) {
 		s.register("newcomer1@example.com", "")
 		s.register("grace@example.com", "grace")
 		b := s.browser("192.0.2.30")

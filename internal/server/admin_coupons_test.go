@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"vitrine/internal/audit"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The admin's coupons (/wp-json/wc/v3/coupons): staff only, WooCommerce's
@@ -16,8 +14,7 @@ import (
 // audit log.
 
 func TestAdminCoupons(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/coupons"
 		mia := f.cookie("Mia")
 		nonce := []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Mia"])}
@@ -129,7 +126,7 @@ func TestAdminCoupons(t *testing.T) {
 		}
 
 		// Every write is in the audit log with a readable note.
-		entries, err := db.ListAudit(context.Background(), audit.Filter{Object: "coupon", ObjectID: id, Limit: 10})
+		entries, err := f.db.ListAudit(context.Background(), audit.Filter{Object: "coupon", ObjectID: id, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,9 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The purchase rules of a product through the admin API: low-stock
@@ -34,8 +31,7 @@ type rulesProduct struct {
 }
 
 func TestAdminProductPurchaseRulesAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		create := func(body string) rulesProduct {
 			t.Helper()
@@ -146,8 +142,7 @@ func TestAdminProductPurchaseRulesAPI(t *testing.T) {
 }
 
 func TestAdminVariationPurchaseRulesAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		at := f.globalAttribute("pa_color")
 		a := f.staffCall("Mia", "POST", products, `{"name":"Linen Apron","type":"variable","status":"publish","attributes":[{"id":`+
@@ -228,7 +223,7 @@ func TestAdminVariationPurchaseRulesAPI(t *testing.T) {
 		if a.status != 200 {
 			t.Fatalf("sold individually: %d %s", a.status, a.body)
 		}
-		vars, err := db.Variations(context.Background(), p.ID)
+		vars, err := f.db.Variations(context.Background(), p.ID)
 		if err != nil || len(vars) != 2 || !vars[0].SoldIndividually || !vars[1].SoldIndividually {
 			t.Errorf("variations after sold individually: %v %+v", err, vars)
 		}

@@ -95,8 +95,7 @@ func TestAdminProductSaleScheduleAPI(t *testing.T) {
 }
 
 func TestAdminExternalAndGroupedAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		a := f.staffCall("Mia", "POST", products, `{"name":"Partner Lamp","type":"external","status":"publish","regular_price":"80.00",
 			"external_url":"https://partner.example/lamp","button_text":"Buy at partner"}`)

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The admin's products API through the real server (internal/adminapi
@@ -44,8 +42,7 @@ func storePrice(t *testing.T, srv *server.Server, id int64) string {
 }
 
 func TestAdminProductsAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 
 		// A customer and a visitor are refused every route, and nothing is made.
@@ -87,7 +84,7 @@ func TestAdminProductsAPI(t *testing.T) {
 		}
 
 		// A second instance on the same database learns of edits from the change log.
-		other := newServerOn(t, db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
+		other := newServerOn(t, f.db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		if err := other.Start(ctx); err != nil {
@@ -197,8 +194,7 @@ func TestAdminProductsAPI(t *testing.T) {
 }
 
 func TestAdminVariableProductAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		color := f.globalAttribute("pa_color")
 		imgs := f.staffCall("Mia", "GET", "/wp-json/vitrine/v1/admin/product-images", "")

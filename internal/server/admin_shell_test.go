@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 	"vitrine/web"
 )
 
@@ -18,8 +16,7 @@ import (
 // ever names the admin's files.
 
 func TestAdminShell(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/wp-admin/products/12/", f.cookie("Mia"), "")
 		if a.status != 200 {
 			t.Fatalf("a screen's address: %d", a.status)
@@ -57,8 +54,7 @@ func TestAdminShell(t *testing.T) {
 }
 
 func TestAdminAPIGuard(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const me = "/wp-json/vitrine/v1/admin/me"
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
 		miaNonce, carlaNonce := f.srv.RESTNonceForTest(f.users["Mia"]), f.srv.RESTNonceForTest(f.users["Carla"])
@@ -112,8 +108,7 @@ func TestAdminAPIGuard(t *testing.T) {
 // The admin app is its own bundle: no storefront page names its entry,
 // its screens or its stylesheet.
 func TestStorefrontNeverLoadsTheAdmin(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		shell := f.do("GET", "/wp-admin/", f.cookie("Ada"), "")
 		src := adminScriptRE.FindString(shell.body)
 		css := regexp.MustCompile(`/assets/main-[\w-]+\.css`).FindString(shell.body)

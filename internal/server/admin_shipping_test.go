@@ -7,16 +7,13 @@ import (
 	"testing"
 
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // Shipping zones and tax rates in the admin (internal/adminapi/shipping.go,
 // settings.Rules): the start-up rules until the first save; a save prices
 // the next cart read at once; refusals name the field and change nothing.
 func TestAdminShippingTax(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/shipping-tax"
 		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)
@@ -30,7 +27,7 @@ func TestAdminShippingTax(t *testing.T) {
 		}
 
 		// A shopper's cart in California: flat rate 5.00.
-		s := &shop{t: t, db: db, srv: f.srv}
+		s := &shop{t: t, db: f.db, srv: f.srv}
 		c := s.client()
 		c.do("GET", cartAPI, "")
 		if r := c.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, s.productID("cotton-tank-top"))); r.status != 201 {
@@ -113,8 +110,8 @@ func TestAdminShippingTax(t *testing.T) {
 			t.Errorf("audit: %s", audit.body)
 		}
 		// Another instance on the store starts with the saved rules.
-		other := newServerOn(t, db, "", 1, server.Config{BaseURL: "https://shop.example"})
-		o := &shop{t: t, db: db, srv: other}
+		other := newServerOn(t, f.db, "", 1, server.Config{BaseURL: "https://shop.example"})
+		o := &shop{t: t, db: f.db, srv: other}
 		oc := o.client()
 		oc.do("GET", cartAPI, "")
 		oc.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, s.productID("cotton-tank-top")))

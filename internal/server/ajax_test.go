@@ -37,8 +37,7 @@ func liveSearch(query string, extra ...string) string {
 const noResultsJSON = `{"suggestions":[{"id":-1,"value":"No results","url":""}]}`
 
 func TestLiveSearch(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		r := s.get(liveSearch("hoodie"))
 		if r.StatusCode != 200 {
 			t.Fatalf("status %d", r.StatusCode)
@@ -175,8 +174,7 @@ func TestLiveSearchCacheFollowsRenames(t *testing.T) {
 }
 
 func TestSearchResultsAndStoreAPISearch(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		list := decode[[]apiProduct](t, s.get(api+"/products?search=hoodie&per_page=5"))
 		if len(list) < 2 || list[0].Name != "Everyday Hoodie" || list[1].Name != "Zip Hoodie" {
 			t.Errorf("Store API search ranks names first: %+v", names2(list))

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"vitrine/internal/account"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // logInDirect registers a customer and gives c a session for it, as a
@@ -33,8 +31,7 @@ func logInDirect(t *testing.T, s *shop, c *client, email string) *account.User {
 // browser logged in as the same customer sees, and no guest session cookie
 // is handed out for it.
 func TestCustomerCartFollowsTheAccount(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		phone := s.client()
 		logInDirect(t, s, phone, "ada@example.com")
 		phone.do(http.MethodGet, cartAPI, "")
@@ -70,8 +67,7 @@ func TestCustomerCartFollowsTheAccount(t *testing.T) {
 // A login cookie naming no live session is deleted and the request goes
 // on as a visitor's.
 func TestUnknownLoginCookieIsDropped(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		for _, value := range []string{"forged-token", strings.Repeat("x", 4000)} {
 			c := s.client()
 			c.cookies[loginCookie] = &http.Cookie{Name: loginCookie, Value: value}

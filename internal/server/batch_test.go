@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 const batchAPI = "/wp-json/wc/store/v1/batch"
@@ -34,8 +31,7 @@ func batchResponses(t *testing.T, r cartResp) []struct {
 }
 
 func TestCartHashHeader(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c := s.client()
 		r := c.do("GET", cartAPI, "")
@@ -75,8 +71,7 @@ func TestCartHashHeader(t *testing.T) {
 }
 
 func TestCartBatch(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		gift := s.productID("gift-card-50")
 

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"vitrine/internal/coupon"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The Store API's coupon routes (cart_coupons.go): WooCommerce's shapes,
@@ -27,9 +25,8 @@ func (s *shop) coupon(c coupon.Coupon) {
 }
 
 func TestCartCoupons(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
-		past := db.Now().Add(-time.Hour) // an hour ago on the shop's clock
+	eachShop(t, func(t *testing.T, s *shop) {
+		past := s.db.Now().Add(-time.Hour) // an hour ago on the shop's clock
 		s.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
 		s.coupon(coupon.Coupon{Code: "five", Type: coupon.FixedCart, Amount: 500})
 		s.coupon(coupon.Coupon{Code: "gone", Type: coupon.FixedCart, Amount: 500, Expires: &past})
@@ -127,8 +124,7 @@ func (r cartResp) list() []any {
 
 // The cart page's coupon form and remove links without scripts.
 func TestCartCouponsNoScript(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		s.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
 		c := s.client()
 		c.do("GET", cartAPI, "")

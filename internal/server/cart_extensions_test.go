@@ -12,7 +12,6 @@ import (
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 const (
@@ -72,8 +71,7 @@ func chooseMethod(c *client, id string) cartResp {
 // again changes nothing; choosing bank transfer restores the shopper's
 // currency. A currency PayPal takes is kept.
 func TestCartExtensionsCurrencySwitch(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := currencyWalletShop(t, db)
+	each(t, currencyWalletShop, func(t *testing.T, ws *walletShop) {
 		tee := ws.productID("striped-breton-tee")
 
 		c := ws.inCurrency("KWD")
@@ -171,8 +169,7 @@ func dollars(v any) string {
 // WooCommerce's error, a bad body the Store API's rest_invalid_param, a
 // missing or wrong nonce the cart's nonce errors; none changes anything.
 func TestCartExtensionsRefusals(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := currencyWalletShop(t, db)
+	each(t, currencyWalletShop, func(t *testing.T, ws *walletShop) {
 		c := ws.inCurrency("KWD")
 		c.addItem(ws.productID("striped-breton-tee"), 1)
 		cases := []struct {
@@ -231,8 +228,7 @@ func TestCartExtensionsRefusals(t *testing.T) {
 // all in EUR, and the capture pays it exactly. In KWD, which PayPal does
 // not take, the same flow quotes and places in USD.
 func TestWalletInShopperCurrency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := currencyWalletShop(t, db)
+	each(t, currencyWalletShop, func(t *testing.T, ws *walletShop) {
 		tee := ws.productID("striped-breton-tee")
 
 		for _, tc := range []struct{ shopper, sale, rate string }{{"EUR", "EUR", "0.92"}, {"KWD", "USD", "1"}} {

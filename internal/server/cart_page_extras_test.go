@@ -13,8 +13,6 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/coupon"
 	"vitrine/internal/money"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // cartPageData is the cart page's inlined data, the parts these tests read.
@@ -61,26 +59,25 @@ func (d cartPageData) crossSellIDs() []int64 {
 // most four, as product cards with add-to-cart buttons; in the shopper's
 // currency.
 func TestCartPageCrossSells(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		save := func(slug string, edit func(p *catalog.Product)) int64 {
-			p, err := db.ProductBySlug(ctx, slug)
+			p, err := s.db.ProductBySlug(ctx, slug)
 			if err != nil {
 				t.Fatal(err)
 			}
 			edit(p)
-			if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+			if _, err := s.db.SaveProduct(ctx, p, nil); err != nil {
 				t.Fatalf("save %s: %v", slug, err)
 			}
 			return p.ID
 		}
 		tee, tank := s.productID("classic-tee"), s.productID("cotton-tank-top")
-		teeProduct, err := db.ProductBySlug(ctx, "classic-tee")
+		teeProduct, err := s.db.ProductBySlug(ctx, "classic-tee")
 		if err != nil || len(teeProduct.CrossSells) < 2 {
 			t.Fatalf("the demo's classic tee has cross-sells: %v %v", teeProduct.CrossSells, err)
 		}
-		vars, err := db.Variations(ctx, tee)
+		vars, err := s.db.Variations(ctx, tee)
 		if err != nil || len(vars) == 0 {
 			t.Fatal(err)
 		}
@@ -153,7 +150,7 @@ func TestCartPageCrossSells(t *testing.T) {
 
 		// A cross-sell put in the cart leaves the list.
 		first := d.CrossSells[0].ID
-		if p, _ := db.Product(ctx, first); p != nil && p.Type == catalog.TypeSimple {
+		if p, _ := s.db.Product(ctx, first); p != nil && p.Type == catalog.TypeSimple {
 			c.addItem(first, 2) // the socks sell by two
 			_, d = c.cartPage()
 			if contains(d.crossSellIDs(), first) {
@@ -204,8 +201,7 @@ func contains(ids []int64, id int64) bool {
 // shipping is reached (and the rate is offered); in the shopper's currency
 // with the minimum converted; nothing for a zone without a minimum.
 func TestCartPageFreeShippingProgress(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		usd, _ := money.Lookup("USD")
 		cfg := s.srv.CheckoutConfig()
 		var minUSD int64

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"vitrine/internal/money"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestCartPageTotalsLines: the server-rendered cart page's totals show
@@ -16,8 +14,7 @@ import (
 // chosen shipping rate with its price, each tax line (CA Tax for a
 // Californian address), and the total, which is their sum.
 func TestCartPageTotalsLines(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 2)
 		usd, _ := money.Lookup("USD")

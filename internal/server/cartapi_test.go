@@ -9,9 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 const cartAPI = "/wp-json/wc/store/v1/cart"
@@ -97,8 +94,7 @@ func (s *shop) productID(slug string) int64 {
 }
 
 func TestCartAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		tee := s.productID("classic-tee")
 		gift := s.productID("gift-card-50")
@@ -394,15 +390,14 @@ func TestCartAPI(t *testing.T) {
 // parent's stock, shared between the cart's lines, and a stock change is
 // seen by the very next add (the product cache follows the change log).
 func TestCartParentStock(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		setStock := func(qty int64) []int64 {
-			p, err := db.ProductBySlug(ctx, "classic-tee")
+			p, err := s.db.ProductBySlug(ctx, "classic-tee")
 			if err != nil {
 				t.Fatal(err)
 			}
-			vars, err := db.Variations(ctx, p.ID)
+			vars, err := s.db.Variations(ctx, p.ID)
 			if err != nil || len(vars) < 2 {
 				t.Fatalf("variations: %d %v", len(vars), err)
 			}
@@ -412,7 +407,7 @@ func TestCartParentStock(t *testing.T) {
 				v.ManageStock, v.StockQuantity = false, nil
 				ids = append(ids, v.ID)
 			}
-			if _, err := db.SaveProduct(ctx, p, vars); err != nil {
+			if _, err := s.db.SaveProduct(ctx, p, vars); err != nil {
 				t.Fatal(err)
 			}
 			return ids

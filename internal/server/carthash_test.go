@@ -7,7 +7,6 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
-	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
 
@@ -16,8 +15,7 @@ import (
 // a double-submitted checkout is still recognised after the use case moved
 // out of the HTTP layer, and the header changes when the cart does.
 func TestCartHashMatchesService(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		tee := s.productID("classic-tee")
 		c.addItem(s.productID("cotton-tank-top"), 2)
@@ -26,8 +24,8 @@ func TestCartHashMatchesService(t *testing.T) {
 			t.Fatalf("add: %d %s", r.status, r.raw)
 		}
 		// The services read the shop's clock, as the server's do.
-		svc := &checkout.Service{Store: db, Carts: &cart.Service{Store: db, Catalog: storetest.Cache(db), Now: db.Now},
-			Config: s.srv.CheckoutConfig(), Payments: s.srv.Payments(), Now: db.Now}
+		svc := &checkout.Service{Store: s.db, Carts: &cart.Service{Store: s.db, Catalog: storetest.Cache(s.db), Now: s.db.Now},
+			Config: s.srv.CheckoutConfig(), Payments: s.srv.Payments(), Now: s.db.Now}
 		pc, err := svc.Cart(context.Background(), c.sessionID(), "")
 		if err != nil {
 			t.Fatal(err)

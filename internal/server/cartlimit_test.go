@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"vitrine/internal/cart"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // sessionID is the cart session the client's cookie names.
@@ -29,22 +27,21 @@ func (c *client) sessionID() string {
 // with a clear error, writes nothing, and still reads, shows and checks
 // out (it answered 500 everywhere, and the 501st add was saved).
 func TestCartLineLimitHTTP(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		tank, cap := s.productID("cotton-tank-top"), s.productID("studio-staff-cap")
 		c.addItem(tank, 1)
 		sid := c.sessionID()
-		now := db.Now() // the shop's clock: the lines live while it reads them
+		now := s.db.Now() // the shop's clock: the lines live while it reads them
 		for i := 1; i < cart.MaxLines; i++ {
 			l := cart.Line{Key: fmt.Sprintf("%032x", i), ProductID: tank, Quantity: 1, UnitPrice: 100}
-			if _, err := db.AddLine(context.Background(), sid, l, now, now.Add(time.Hour), nil); err != nil {
+			if _, err := s.db.AddLine(context.Background(), sid, l, now, now.Add(time.Hour), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 		lines := func() int {
 			t.Helper()
-			c, err := db.Cart(context.Background(), sid, db.Now())
+			c, err := s.db.Cart(context.Background(), sid, s.db.Now())
 			if err != nil {
 				t.Fatal(err)
 			}

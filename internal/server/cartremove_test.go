@@ -28,8 +28,7 @@ func removeLink(t *testing.T, page string) string {
 // _wpnonce and not cross-site: line keys are the same md5 in every cart, so
 // a link on another site could otherwise empty anyone's cart.
 func TestCartRemoveNeedsNonce(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c, other := s.client(), s.client()
 		c.do("GET", fmt.Sprintf("/?add-to-cart=%d", tank), "")

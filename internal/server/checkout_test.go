@@ -88,8 +88,7 @@ func num(v any) int64 {
 }
 
 func TestCheckoutStoreAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c := s.client()
 		c.do("GET", cartAPI, "")
@@ -285,8 +284,7 @@ func TestCheckoutStoreAPI(t *testing.T) {
 // TestCheckoutDoubleSubmit: two identical Place order requests at once
 // make one order, and both answers name it.
 func TestCheckoutDoubleSubmit(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		for round := 0; round < 3; round++ {
 			c := s.client()
@@ -330,10 +328,9 @@ func TestCheckoutDoubleSubmit(t *testing.T) {
 // TestCheckoutConcurrency: 24 shoppers each buying one of 5 units through
 // HTTP: exactly 5 orders, 19 out-of-stock errors, stock 0.
 func TestCheckoutConcurrency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		capID := s.productID("studio-staff-cap")
-		p, _ := db.Product(context.Background(), capID)
+		p, _ := s.db.Product(context.Background(), capID)
 		if p.StockQuantity == nil || *p.StockQuantity != 5 {
 			t.Fatalf("fixture: stock %v", p.StockQuantity)
 		}
@@ -379,7 +376,7 @@ func TestCheckoutConcurrency(t *testing.T) {
 		if ok != 5 || out != buyers-5 {
 			t.Fatalf("%d orders, %d refusals", ok, out)
 		}
-		p, _ = db.Product(context.Background(), capID)
+		p, _ = s.db.Product(context.Background(), capID)
 		if *p.StockQuantity != 0 || p.StockStatus != "outofstock" {
 			t.Errorf("stock %d %s", *p.StockQuantity, p.StockStatus)
 		}
@@ -387,8 +384,7 @@ func TestCheckoutConcurrency(t *testing.T) {
 }
 
 func TestCheckoutPage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c := s.client()
 		if r := c.do("GET", "/checkout/", ""); r.status != 302 || r.header.Get("Location") != "/cart/" {
@@ -490,7 +486,7 @@ func TestCheckoutPage(t *testing.T) {
 			t.Fatalf("placed: %d %s", r.status, loc)
 		}
 		u, _ := url.Parse(loc)
-		o, err := db.OrderByKey(context.Background(), u.Query().Get("key"))
+		o, err := s.db.OrderByKey(context.Background(), u.Query().Get("key"))
 		if err != nil || o.Status != "processing" || o.CustomerNote != "Ring twice" || o.ShippingLines[0].RateID != "local_pickup:3" ||
 			o.Total != 2200+160 || o.Meta["_wc_order_attribution_origin"] != "Direct" || o.Meta["_wc_order_attribution_device_type"] != "Desktop" ||
 			o.Shipping.Address1 != "1 Main St" || o.Shipping.Email != "" {
@@ -535,8 +531,7 @@ func TestCheckoutRateLimit(t *testing.T) {
 
 // The cart's prices come from the same Quote as the order's.
 func TestCheckoutQuoteMatchesOrder(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 3)
 		c.do("POST", cartAPI+"/update-customer", `{"shipping_address":{"country":"DE","city":"Berlin","postcode":"10115","address_1":"x","first_name":"a","last_name":"b"}}`)

@@ -85,8 +85,7 @@ func TestStoreNoticeInCachedPages(t *testing.T) {
 }
 
 func TestNoStoreNotice(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/", nil, "")
 		m := headScriptRE.FindStringSubmatch(a.body)
 		if m == nil || m[1] != "" || m[3] != render.HeadScript {
@@ -238,8 +237,7 @@ func TestComingSoonMode(t *testing.T) {
 // coming-soon mode, then sees the shop; a visitor in the same browser
 // before the login saw the coming-soon page.
 func TestComingSoonManagerLogsIn(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{ComingSoon: true})
+	eachLoginShop(t, server.Config{ComingSoon: true}, func(t *testing.T, s *loginShop) {
 		u, err := s.accounts.Register(context.Background(), account.Registration{Email: "mia@example.com", Password: loginPass, Role: account.RoleShopManager})
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,6 @@ import (
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // --- harness (prefixed contact*: package server_test is shared) ---
@@ -141,8 +140,7 @@ var contactPNG = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Rep
 // --- the endpoints ---
 
 func TestContactFeedbackSent(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a, m := contactSend(b, contactGood(), contactFile{"your-file", "photo.png", "image/png", contactPNG})
 		if m["status"] != "mail_sent" || m["message"] != "Thank you for your message. It has been sent." ||
@@ -150,10 +148,10 @@ func TestContactFeedbackSent(t *testing.T) {
 			m["invalid_fields"] != nil || a.header.Get("Cache-Control") != "no-store" {
 			t.Fatalf("sent: %v %v", a.header, m)
 		}
-		if subs, files, mails := contactCounts(t, db); subs != 1 || files != 1 || mails != 1 {
+		if subs, files, mails := contactCounts(t, s.db); subs != 1 || files != 1 || mails != 1 {
 			t.Fatalf("stored %d submissions, %d files, %d mails", subs, files, mails)
 		}
-		st, err := db.ContactSubmission(context.Background(), 1)
+		st, err := s.db.ContactSubmission(context.Background(), 1)
 		if err != nil || st.FormID != 1 || st.UnitTag != "wpcf7-f1-p12-o1" || st.ContainerPost != 12 || st.ClientIP != "192.0.2.10" ||
 			st.Values["your-email"][0] != "ada@example.com" || st.Values["_wpcf7"] != nil || len(st.Files) != 1 ||
 			st.Files[0].MIME != "image/png" || !bytes.Equal(st.Files[0].Content, contactPNG) || st.Status != "new" {
@@ -163,8 +161,7 @@ func TestContactFeedbackSent(t *testing.T) {
 }
 
 func TestContactSchemaAndRefill(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a := b.do("GET", "/wp-json/contact-form-7/v1/contact-forms/1/feedback/schema", nil)
 		want, _ := json.Marshal(contactform.DefaultForm().Schema())
@@ -186,8 +183,7 @@ func TestContactSchemaAndRefill(t *testing.T) {
 
 // The request's own errors, in CF7's REST shape; none stores anything.
 func TestContactFeedbackRequestErrors(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		check := func(name string, a answer, status int, code, msg string) {
 			t.Helper()
@@ -228,7 +224,7 @@ func TestContactFeedbackRequestErrors(t *testing.T) {
 		if a := b.do("GET", contactFeedbackPath, nil); a.status != 404 || a.json(t)["code"] != "rest_no_route" {
 			t.Fatalf("GET feedback: %d %s", a.status, a.raw)
 		}
-		if subs, files, mails := contactCounts(t, db); subs+files+mails != 0 {
+		if subs, files, mails := contactCounts(t, s.db); subs+files+mails != 0 {
 			t.Fatalf("stored %d %d %d", subs, files, mails)
 		}
 	})
@@ -237,13 +233,12 @@ func TestContactFeedbackRequestErrors(t *testing.T) {
 // The refusals of a well-formed request: each a 200 with CF7's status and
 // message, none storing anything.
 func TestContactFeedbackRefusals(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		texts := contactform.DefaultMessages()
 		unchanged := func(name string) {
 			t.Helper()
-			if subs, files, mails := contactCounts(t, db); subs+files+mails != 0 {
+			if subs, files, mails := contactCounts(t, s.db); subs+files+mails != 0 {
 				t.Fatalf("%s stored %d %d %d", name, subs, files, mails)
 			}
 		}
@@ -306,7 +301,7 @@ func TestContactFeedbackRefusals(t *testing.T) {
 		if a := contactPost(b, contactFeedbackPath, ct, body); a.json(t)["status"] != "spam" || a.json(t)["posted_data_hash"] != "" {
 			t.Fatalf("replayed: %s", a.raw)
 		}
-		if subs, _, mails := contactCounts(t, db); subs != 1 || mails != 1 {
+		if subs, _, mails := contactCounts(t, s.db); subs != 1 || mails != 1 {
 			t.Fatalf("after the replay: %d %d", subs, mails)
 		}
 		// aborted: over the per-address limit (5 an hour).
@@ -319,7 +314,7 @@ func TestContactFeedbackRefusals(t *testing.T) {
 		if m["status"] != "aborted" || !strings.Contains(str(m, "message"), "Please try again in 60 minutes") || str(m, "posted_data_hash") == "" {
 			t.Fatalf("limited: %v", m)
 		}
-		if subs, _, mails := contactCounts(t, db); subs != 5 || mails != 5 {
+		if subs, _, mails := contactCounts(t, s.db); subs != 5 || mails != 5 {
 			t.Fatalf("after the limit: %d %d", subs, mails)
 		}
 		other := s.browser()
@@ -349,8 +344,7 @@ func contactRulesForm() contactform.Form {
 // Every SWV rule kind fails through HTTP with its message, and the server
 // answers what the schema it serves gives in the browser's validator.
 func TestContactFeedbackEveryRule(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{ContactForms: []contactform.Form{contactform.DefaultForm(), contactRulesForm()}})
+	eachLoginShop(t, server.Config{ContactForms: []contactform.Form{contactform.DefaultForm(), contactRulesForm()}}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		path := "/wp-json/contact-form-7/v1/contact-forms/7/feedback"
 		a := b.do("GET", "/wp-json/contact-form-7/v1/contact-forms/7/feedback/schema", nil)
@@ -449,7 +443,7 @@ func TestContactFeedbackEveryRule(t *testing.T) {
 		if a := contactPost(b, path, ct, body); a.json(t)["status"] != "mail_sent" || a.json(t)["into"] != "#wpcf7-f7-o1" {
 			t.Fatalf("base: %s", a.raw)
 		}
-		if subs, files, mails := contactCounts(t, db); subs != 1 || files != 1 || mails != 1 {
+		if subs, files, mails := contactCounts(t, s.db); subs != 1 || files != 1 || mails != 1 {
 			t.Fatalf("stored %d %d %d", subs, files, mails)
 		}
 	})
@@ -459,8 +453,7 @@ func TestContactFeedbackEveryRule(t *testing.T) {
 // visitor as Reply-To and the file as a real attachment; the upkeep later
 // empties the file and keeps the message.
 func TestContactMailDeliveredAndRetention(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{ContactFileRetention: 48 * time.Hour})
+	eachLoginShop(t, server.Config{ContactFileRetention: 48 * time.Hour}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		_, m := contactSend(b, contactGood("your-subject", "Sizes\r\nBcc: victim@example.org"),
 			contactFile{"your-file", "../photo.png", "text/html", contactPNG})
@@ -477,7 +470,7 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 			t.Fatal(err)
 		}
 		kinds := vmail.Renderers{contact.KindMessage: s.srv.Contact().Renderer([]string{"inbox@shop.example"}, "Vitrine")}
-		ob := vmail.NewOutbox(db, sender, kinds.Render, nil, vmail.Options{})
+		ob := vmail.NewOutbox(s.db, sender, kinds.Render, nil, vmail.Options{})
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 1 {
 			t.Fatalf("outbox: %+v %v", res, err)
 		}
@@ -531,7 +524,7 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 		if n := s.srv.ContactUpkeep(context.Background()); n != 1 {
 			t.Fatalf("upkeep emptied %d", n)
 		}
-		c, err := db.CountContact(context.Background())
+		c, err := s.db.CountContact(context.Background())
 		if err != nil || c.Submissions != 1 || c.Files != 1 || c.KeptFiles != 0 || c.KeptBytes != 0 {
 			t.Fatalf("after retention: %+v %v", c, err)
 		}
@@ -541,8 +534,7 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 // A customer's message is stored with their account, so the shop's inbox
 // can tell it from a visitor's; a visitor's carries none.
 func TestContactFeedbackKeepsCustomer(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		u := s.register("grace@example.com")
 		b := s.browser()
 		if a := b.submitLogin("username", "grace@example.com", "password", loginPass, "wfls-captcha", b.solve("login")); !b.loggedIn() {
@@ -555,11 +547,11 @@ func TestContactFeedbackKeepsCustomer(t *testing.T) {
 			t.Fatalf("visitor: %v", m)
 		}
 		ctx := context.Background()
-		first, err := db.ContactSubmission(ctx, 1)
+		first, err := s.db.ContactSubmission(ctx, 1)
 		if err != nil || first.UserID != u.ID {
 			t.Fatalf("customer's submission: %+v %v, want user %d", first, err, u.ID)
 		}
-		second, err := db.ContactSubmission(ctx, 2)
+		second, err := s.db.ContactSubmission(ctx, 2)
 		if err != nil || second.UserID != 0 {
 			t.Fatalf("visitor's submission: %+v %v", second, err)
 		}

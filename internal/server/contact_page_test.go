@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"vitrine/internal/contactform"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // contactPageData reads the page data the server inlines into /contact/.
@@ -26,8 +24,7 @@ func contactPageData(t *testing.T, page string) map[string]any {
 }
 
 func TestContactPage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/contact/", nil, "")
 		if a.status != 200 || a.header.Get("Content-Type") != "text/html; charset=utf-8" {
 			t.Fatalf("GET /contact/: %d %q", a.status, a.header.Get("Content-Type"))

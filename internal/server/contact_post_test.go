@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // contactPageAnswer posts the form natively to /contact/ (as the browser
@@ -30,8 +28,7 @@ func contactPageAnswer(b *browser, ctype string, body []byte) (answer, map[strin
 // message, through the same contact service as the REST route: schema,
 // bot-check, rate limit, one stored submission and one mail.
 func TestContactNativePost(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{ContactRateLimit: 2})
+	eachLoginShop(t, server.Config{ContactRateLimit: 2}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		unit := []string{"_wpcf7_unit_tag", "wpcf7-f1-o1", "_wpcf7_container_post", "0"}
 
@@ -50,7 +47,7 @@ func TestContactNativePost(t *testing.T) {
 			!strings.Contains(a.raw, "Please fill out this field.") {
 			t.Errorf("the page does not show the errors and values:\n%s", a.raw)
 		}
-		if subs, _, mails := contactCounts(t, db); subs != 0 || mails != 0 {
+		if subs, _, mails := contactCounts(t, s.db); subs != 0 || mails != 0 {
 			t.Fatalf("a refused post stored %d, queued %d", subs, mails)
 		}
 
@@ -60,7 +57,7 @@ func TestContactNativePost(t *testing.T) {
 		if ans, _ := form["answer"].(map[string]any); a.status != 403 || ans["status"] != "spam" || !strings.Contains(str(ans, "message"), "needs JavaScript") {
 			t.Fatalf("no bot-check: %d %v", a.status, form)
 		}
-		if subs, _, _ := contactCounts(t, db); subs != 0 {
+		if subs, _, _ := contactCounts(t, s.db); subs != 0 {
 			t.Fatal("spam stored")
 		}
 
@@ -76,7 +73,7 @@ func TestContactNativePost(t *testing.T) {
 		if !strings.Contains(a.raw, "Thank you for your message. It has been sent.") || strings.Contains(a.raw, `value="ada@example.com"`) {
 			t.Errorf("the page does not show the thanks on an empty form:\n%s", a.raw)
 		}
-		if subs, _, mails := contactCounts(t, db); subs != 1 || mails != 1 {
+		if subs, _, mails := contactCounts(t, s.db); subs != 1 || mails != 1 {
 			t.Fatalf("sent: %d submissions, %d mails", subs, mails)
 		}
 
@@ -91,7 +88,7 @@ func TestContactNativePost(t *testing.T) {
 		if ans, _ := form["answer"].(map[string]any); a.status != 429 || ans["status"] != "aborted" || !strings.Contains(str(ans, "message"), "several messages") {
 			t.Fatalf("rate limit: %d %v", a.status, form)
 		}
-		if subs, _, _ := contactCounts(t, db); subs != 2 {
+		if subs, _, _ := contactCounts(t, s.db); subs != 2 {
 			t.Fatalf("%d submissions after the limit", subs)
 		}
 
@@ -105,7 +102,7 @@ func TestContactNativePost(t *testing.T) {
 		if a, _ := contactPageAnswer(b, ct, body); a.status != 400 {
 			t.Fatalf("bad unit tag: %d", a.status)
 		}
-		if subs, _, _ := contactCounts(t, db); subs != 2 {
+		if subs, _, _ := contactCounts(t, s.db); subs != 2 {
 			t.Fatalf("%d submissions after refusals", subs)
 		}
 		// The page itself is unchanged: no answer in it.

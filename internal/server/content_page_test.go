@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"vitrine/internal/contentpage"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 const youTube = "https://www.youtube-nocookie.com"
@@ -61,10 +59,9 @@ func footerOf(t *testing.T, html string) footerData {
 // footer and the sitemap, gone (404) as a draft or deleted; a page with a
 // video allows its player in frame-src, and no other page does.
 func TestContentPages(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
-		svc := &contentpage.Service{Store: db, Now: db.Now}
+		svc := &contentpage.Service{Store: s.db, Now: s.db.Now}
 		for _, in := range []contentpage.Input{
 			{Slug: "about", Title: "About us", Body: "<p>We sew.</p>\n<p>https://www.youtube.com/watch?v=dQw4w9WgXcQ</p>"},
 			{Slug: "shipping", Title: "Shipping", Body: "<p>Fast.</p>"},
@@ -193,15 +190,14 @@ func TestContentPages(t *testing.T) {
 // data, the player allowed in that page's CSP (also from the cache), and
 // the Store API's description untouched.
 func TestProductVideoCSP(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
-		tote, err := db.ProductBySlug(ctx, "market-tote")
+		tote, err := s.db.ProductBySlug(ctx, "market-tote")
 		if err != nil {
 			t.Fatal(err)
 		}
 		tote.Description = `<p>Strong canvas.</p><p>https://vimeo.com/76979871</p>`
-		if _, err := db.SaveProduct(ctx, tote, nil); err != nil {
+		if _, err := s.db.SaveProduct(ctx, tote, nil); err != nil {
 			t.Fatal(err)
 		}
 		eventually(t, "the description's video", func() bool {
@@ -237,8 +233,7 @@ func TestProductVideoCSP(t *testing.T) {
 // The checkout's terms lightbox shows the published terms page, and a
 // change of it on the next checkout; without one, the configured terms.
 func TestCheckoutTermsFromPage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 1)
@@ -256,7 +251,7 @@ func TestCheckoutTermsFromPage(t *testing.T) {
 		if title, _ := terms(); title != "Terms and conditions" {
 			t.Errorf("configured terms: %q", title)
 		}
-		svc := &contentpage.Service{Store: db, Now: db.Now}
+		svc := &contentpage.Service{Store: s.db, Now: s.db.Now}
 		if _, err := svc.Set(ctx, contentpage.Input{Slug: "terms", Title: "Our terms", Body: "<p>Be kind.</p>"}); err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestSwitcherOnPagesWithoutPrices: the pages with no price on them
@@ -19,8 +17,7 @@ import (
 // same for every currency (one cache entry per URL), so a shopper in EUR
 // and one in the base share it.
 func TestSwitcherOnPagesWithoutPrices(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		for _, path := range []string{"/contact/", "/about/", "/my-account/", "/no-such-page/", "/?s=zzqqxxnothing&post_type=product"} {
 			read := func(headers ...string) (int, string) {
 				res := s.get(path, headers...)

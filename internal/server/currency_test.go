@@ -16,7 +16,6 @@ import (
 	"vitrine/internal/currency"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // wmcAnswer is the price call's answer.
@@ -118,12 +117,11 @@ const currencyCookieName = "wmc_current_currency"
 const euroSym = `<span class="woocommerce-Price-currencySymbol">€</span>`
 
 func TestWMCPriceCall(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		tee, pocket, set := s.ids["striped-breton-tee"], s.ids["pocket-tee"], s.ids["weekend-set"]
 		pocketVar := pocket + 1 // the demo's first variation follows its parent
-		if p, err := db.Product(ctx, pocketVar); err != nil || p.ParentID != pocket {
+		if p, err := s.db.Product(ctx, pocketVar); err != nil || p.ParentID != pocket {
 			t.Fatalf("variation %d of pocket-tee: %+v %v", pocketVar, p, err)
 		}
 
@@ -233,8 +231,7 @@ func TestWMCPriceCall(t *testing.T) {
 }
 
 func TestWMCPriceCallBadInput(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		var many []string
 		for i := 1; i <= ajaxapi.PriceCallMaxIDs+1; i++ {
 			many = append(many, fmt.Sprintf("pids[]=%d", i))
@@ -271,8 +268,7 @@ func TestWMCPriceCallBadInput(t *testing.T) {
 }
 
 func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	eachWMCShop(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, func(t *testing.T, s *wmcShop) {
 		for _, c := range []struct {
 			remote, country, cookie, currency, current string
 		}{
@@ -293,8 +289,7 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 		}
 	})
 	// Without trusted proxies the header is never read.
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		_, out := s.wmcCall(s.pids("classic-tee"), "remote", "10.0.0.1:4000", "CF-IPCountry", "DE")
 		if out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "us" {
 			t.Errorf("no trusted proxies: %+v", out.Data)
@@ -306,8 +301,7 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 // the currency it answers in (its script shows that country's flag), "eu"
 // for the euro, never "" for a currency the shop sells in.
 func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		gbp, _, err := s.srv.Currencies().Configured(context.Background(), "GBP")
 		if err != nil {
 			t.Fatal(err)
@@ -330,8 +324,7 @@ func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
 }
 
 func TestWMCCurrencyLinkAndSettings(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		for _, c := range []struct{ target, location, cookie string }{
 			{"/shop/?wmc-currency=EUR&orderby=price", "/shop/?orderby=price", "EUR"},
 			{"/product/pocket-tee/?wmc-currency=jpy", "/product/pocket-tee/", "JPY"},
@@ -385,8 +378,7 @@ func TestWMCCurrencyLinkAndSettings(t *testing.T) {
 }
 
 func TestWMCStoreAPIInCurrency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		tee := itoa(s.ids["striped-breton-tee"])
 		type prices struct {
 			Price, RegularPrice, SalePrice, Code, Symbol, Prefix, Suffix, Dec, Thou string
@@ -503,8 +495,7 @@ func FuzzPriceCall(f *testing.F) {
 // fragments and its shipping in EUR, and the order is placed, stored,
 // shown and mailed in EUR at the quoted amounts, with the rate.
 func TestWMCCartAndOrderInCurrency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		tee := s.ids["striped-breton-tee"] // on sale: 29.00 USD, 26,68 € at 0.92
 		c := s.client()
 		c.cookies[currencyCookieName] = &http.Cookie{Name: currencyCookieName, Value: "EUR"}
@@ -598,8 +589,7 @@ func TestWMCCartAndOrderInCurrency(t *testing.T) {
 // (base prices) is shared by every currency and each non-base shopper's
 // prices are converted per request, byte for byte the price call's.
 func TestWMCLiveSearchInCurrency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		tee, set := s.ids["striped-breton-tee"], s.ids["weekend-set"]
 		search := func(query, cookie string) (*http.Response, suggestions) {

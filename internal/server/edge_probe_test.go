@@ -51,11 +51,10 @@ func restError(t *testing.T, name string, a frameAnswer, status int, code string
 // 400 in its surface's shape on both engines, none answers 5xx, and what
 // is not text (a file's bytes, clean input) passes.
 func TestBadBytesRefusedAtTheEdge(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ada := f.cookie("Ada")
 		nonce := f.srv.RESTNonceForTest(f.users["Ada"])
-		tank, err := db.ProductBySlug(context.Background(), "cotton-tank-top")
+		tank, err := f.db.ProductBySlug(context.Background(), "cotton-tank-top")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,8 +288,7 @@ func TestPostgresBackendsTerminated(t *testing.T) {
 // TestBrokenChunkedBody: a rates file sent with a broken chunked encoding
 // answers 400 rest_invalid_json like every other route, not 500.
 func TestBrokenChunkedBody(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ts := httptest.NewServer(f.srv)
 		t.Cleanup(ts.Close)
 		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
@@ -353,8 +351,7 @@ func label(m *dto.Metric, name string) string {
 // routes, not "unmatched"; cross-origin refusals under /wp-json/ answer
 // in the REST error shape and are counted as such.
 func TestLoggedInRequestsCountedByRoute(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ada, carla := f.cookie("Ada"), f.cookie("Carla")
 		nonce := f.srv.RESTNonceForTest(f.users["Ada"])
 		for _, c := range []struct {

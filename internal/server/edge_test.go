@@ -195,8 +195,7 @@ func (s *shop) renders() int64 {
 // once (random 404s used to render each time and saturate the CPUs), without
 // the requested URL in it; a change to the menu's categories renders it anew.
 func TestNotFoundRenderedOnce(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		before := s.renders()
 		var first string
 		for i := range 60 {
@@ -219,7 +218,7 @@ func TestNotFoundRenderedOnce(t *testing.T) {
 			t.Errorf("60 misses rendered the 404 page %d times, want once", n)
 		}
 		// A new category is in every page's menu: the 404 page follows.
-		if _, _, err := db.EnsureCategoryPath(context.Background(), []string{"Gadgets Galore"}); err != nil {
+		if _, _, err := s.db.EnsureCategoryPath(context.Background(), []string{"Gadgets Galore"}); err != nil {
 			t.Fatal(err)
 		}
 		seen := false

@@ -102,8 +102,7 @@ func (f *frameShop) do(method, target string, c *http.Cookie, body string, heade
 const visitorUser = `"user":{"logged_in":false,"can_edit_pages":false}`
 
 func TestFramePages(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const product = "/product/classic-tee/"
 
 		t.Run("a customer's first visit fills no cache", func(t *testing.T) {
@@ -202,8 +201,7 @@ func TestFramePages(t *testing.T) {
 }
 
 func TestFrameWPAdmin(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		for _, path := range []string{"/wp-admin/", "/wp-admin/post.php?post=1&action=edit", "/wp-admin/term.php?taxonomy=product_cat&tag_ID=2"} {
 			for _, who := range []string{"", "Carla"} {
 				var c *http.Cookie
@@ -236,8 +234,7 @@ var adminScriptRE = regexp.MustCompile(`<script type="module" src="/assets/main-
 var nonceRE = regexp.MustCompile(`^[0-9a-f]{10}$`)
 
 func TestFrameRESTNonces(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		carla, dana := f.cookie("Carla"), f.cookie("Dana")
 		const ajax = "/wp-admin/admin-ajax.php?action=rest-nonce"
 
@@ -400,8 +397,7 @@ func TestFrameComingSoonBanner(t *testing.T) {
 }
 
 func TestFrameNoBannerOutsideComingSoon(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		if a := f.do("GET", "/", f.cookie("Ada"), ""); strings.Contains(a.body, "coming_soon_banner") || !strings.Contains(a.body, `"can_edit_pages":true`) {
 			t.Fatal("banner outside coming-soon mode, or the admin is not staff")
 		}

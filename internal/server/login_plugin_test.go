@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The login-security plugin's own script, run against our form, appends a
@@ -16,8 +14,7 @@ import (
 // first and the proof last. PHP keeps the last; so do we, skipping empty
 // ones, on the ajax check and on the real form.
 func TestLoginProofLastNonEmptyValue(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("pat@example.com")
 		b := s.browser()
 		creds := url.Values{"username": {"pat@example.com"}, "password": {loginPass}}
@@ -64,8 +61,7 @@ func TestLoginProofLastNonEmptyValue(t *testing.T) {
 // A wrong password answers reset false, as the plugin does: the prompt is
 // not torn down for a credential error.
 func TestLoginWrongPasswordResetFalse(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("quinn@example.com")
 		b := s.browser()
 		for _, login := range []string{"quinn@example.com", "nobody@example.com"} {

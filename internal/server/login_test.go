@@ -20,7 +20,6 @@ import (
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 	"vitrine/internal/support"
 )
 
@@ -239,8 +238,7 @@ func (b *browser) loggedIn() bool {
 // --- the bot-check challenge ---
 
 func TestBotcheckChallengeEndpoint(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		for _, purpose := range []string{"login", "register"} {
 			a := b.do("GET", "/wp-json/vitrine/v1/botcheck/"+purpose, nil)
@@ -265,8 +263,7 @@ func TestBotcheckChallengeEndpoint(t *testing.T) {
 // --- wordfence_ls_authenticate ---
 
 func TestLoginAjaxAnswers(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("ann@example.com")
 		b := s.browser()
 
@@ -328,8 +325,7 @@ func TestLoginAjaxAnswers(t *testing.T) {
 }
 
 func TestLoginLockout(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("bob@example.com")
 		b := s.browser()
 		for i := range 5 {
@@ -363,8 +359,7 @@ func TestLoginLockout(t *testing.T) {
 }
 
 func TestLoginTwoFactorAjax(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		u := s.register("cat@example.com")
 		secret, recovery := s.enroll(u)
 		b := s.browser()
@@ -432,8 +427,7 @@ func TestLoginTwoFactorAjax(t *testing.T) {
 // --- the real form ---
 
 func TestLoginFormSetsCookieAndRenewsSession(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("dan@example.com")
 		b := s.browser()
 		creds := []string{"username", "dan@example.com", "password", loginPass}
@@ -499,8 +493,7 @@ func TestLoginFormSetsCookieAndRenewsSession(t *testing.T) {
 }
 
 func TestLoginCookieNotSecureOnHTTP(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{BaseURL: "http://shop.test"})
+	eachLoginShop(t, server.Config{BaseURL: "http://shop.test"}, func(t *testing.T, s *loginShop) {
 		s.register("eve@example.com")
 		b := s.browser()
 		a := b.submitLogin("username", "eve@example.com", "password", loginPass, "wfls-captcha", b.solve("login"))
@@ -512,8 +505,7 @@ func TestLoginCookieNotSecureOnHTTP(t *testing.T) {
 }
 
 func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		u := s.register("fay@example.com")
 		secret, _ := s.enroll(u)
 		creds := []string{"username", "fay@example.com", "password", loginPass}
@@ -576,7 +568,7 @@ func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
 		}
 
 		// With remembering off, the cookie is ignored and not offered.
-		s2 := newLoginShop(t, db, server.Config{RememberDeviceOff: true})
+		s2 := newLoginShop(t, s.db, server.Config{RememberDeviceOff: true})
 		s2.clock.t = s.clock.Now().Add(time.Minute)
 		off := s2.browser()
 		off.cookies[dev.Name] = dev
@@ -593,8 +585,7 @@ func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
 // --- registration ---
 
 func TestRegisterForm(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		// Without the bot-check: 403, the support link and its token.
 		a := b.submitRegister("email", "gil@example.com", "password", loginPass)
@@ -603,7 +594,7 @@ func TestRegisterForm(t *testing.T) {
 		if a.status != 403 || !strings.Contains(a.raw, "Message to Support") || str(data, "support_nonce") == "" || data["form"] != "register" {
 			t.Fatalf("no bot-check: %d %v", a.status, data["notices"])
 		}
-		if _, err := db.UserByEmail(context.Background(), "gil@example.com"); err == nil {
+		if _, err := s.db.UserByEmail(context.Background(), "gil@example.com"); err == nil {
 			t.Fatal("registered without the bot-check")
 		}
 		// A weak password: 400, the email kept.
@@ -620,7 +611,7 @@ func TestRegisterForm(t *testing.T) {
 		if a.status != 303 || a.header.Get("Location") != "/my-account/?redirect=%2Fcheckout%2F" || b.cookie("wordpress_logged_in_") != nil {
 			t.Fatalf("register: %d %v %s", a.status, a.header, a.raw)
 		}
-		u, err := db.UserByEmail(context.Background(), "gil@example.com")
+		u, err := s.db.UserByEmail(context.Background(), "gil@example.com")
 		if err != nil || u.Username != "" || u.Role != account.RoleCustomer {
 			t.Fatalf("user: %+v %v", u, err)
 		}
@@ -640,7 +631,7 @@ func TestRegisterForm(t *testing.T) {
 		if a.status != 303 || a.header.Get("Location") != "/my-account/" || b2.cookie("wordpress_logged_in_") != nil {
 			t.Fatalf("duplicate: %d %v", a.status, a.header)
 		}
-		again, _ := db.UserByEmail(context.Background(), "gil@example.com")
+		again, _ := s.db.UserByEmail(context.Background(), "gil@example.com")
 		if again.PasswordHash != u.PasswordHash || again.ID != u.ID {
 			t.Fatal("the duplicate changed the account")
 		}
@@ -656,8 +647,7 @@ func TestRegisterForm(t *testing.T) {
 // --- wordfence_ls_register_support ---
 
 func TestRegisterSupport(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a := b.submitRegister("email", "ivy@example.com", "password", loginPass)
 		var data map[string]any
@@ -693,11 +683,11 @@ func TestRegisterSupport(t *testing.T) {
 		if !strings.Contains(str(m, "message"), "sent") {
 			t.Fatalf("send: %v", m)
 		}
-		q, ok, err := db.MailByDedupeKey(context.Background(), support.KindMessage+":1")
+		q, ok, err := s.db.MailByDedupeKey(context.Background(), support.KindMessage+":1")
 		if err != nil || !ok || q.Kind != support.KindMessage {
 			t.Fatalf("outbox: %+v %v %v", q, ok, err)
 		}
-		msg, err := db.SupportMessage(context.Background(), 1)
+		msg, err := s.db.SupportMessage(context.Background(), 1)
 		if err != nil || msg.Text != "I cannot register <b>please</b> help" || msg.Email != "ivy@example.com" || msg.ClientIP != "192.0.2.10" {
 			t.Fatalf("stored: %+v %v", msg, err)
 		}
@@ -723,8 +713,8 @@ func TestRegisterSupport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kinds := vmail.Renderers{support.KindMessage: support.Renderer(db, []string{"support@shop.example"})}
-		ob := vmail.NewOutbox(db, sender, kinds.Render, nil, vmail.Options{})
+		kinds := vmail.Renderers{support.KindMessage: support.Renderer(s.db, []string{"support@shop.example"})}
+		ob := vmail.NewOutbox(s.db, sender, kinds.Render, nil, vmail.Options{})
 		res, err := ob.RunOnce(context.Background())
 		if err != nil || res.Sent != 2 {
 			t.Fatalf("outbox: %+v %v", res, err)
@@ -740,8 +730,7 @@ func TestRegisterSupport(t *testing.T) {
 // --- log out ---
 
 func TestLogout(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		s.register("jo@example.com")
 		b := s.browser()
 		if a := b.submitLogin("username", "jo@example.com", "password", loginPass, "wfls-captcha", b.solve("login")); a.status != 303 {
@@ -776,11 +765,10 @@ func TestLogout(t *testing.T) {
 // --- the store is down ---
 
 func TestLoginStoreDown(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		payload := b.solve("login")
-		if err := db.Close(); err != nil {
+		if err := s.db.Close(); err != nil {
 			t.Fatal(err)
 		}
 		a := b.authenticate("username", "kim@example.com", "password", loginPass, "wfls-captcha", payload)
@@ -793,8 +781,7 @@ func TestLoginStoreDown(t *testing.T) {
 // The page is rendered on the server: both forms with WooCommerce's field
 // names, never cached, and the CSP lets the bot-check's worker start.
 func TestLoginPageRenders(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{})
+	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
 		a := s.browser().do("GET", "/my-account/?redirect=/checkout/", nil)
 		for _, want := range []string{`id="username"`, `name="password"`, `name="woocommerce-login-nonce"`, `id="reg_email"`,
 			`name="woocommerce-register-nonce"`, `href="/my-account/lost-password/"`, `id="wfls-captcha-jwt"`,

@@ -13,8 +13,6 @@ import (
 	"testing"
 
 	"vitrine/internal/catalog"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The media library through the real server (internal/adminapi/media.go):
@@ -37,8 +35,7 @@ func mediaForm(t *testing.T, name string, data []byte) (string, string) {
 }
 
 func TestMediaLibraryThroughTheServer(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
 		miaNonce, carlaNonce := f.srv.RESTNonceForTest(f.users["Mia"]), f.srv.RESTNonceForTest(f.users["Carla"])
 		img := image.NewRGBA(image.Rect(0, 0, 1300, 650))
@@ -96,13 +93,13 @@ func TestMediaLibraryThroughTheServer(t *testing.T) {
 		}
 
 		// A product showing the library image: its srcset lists the sizes.
-		stored, err := db.Attachment(context.Background(), att.ID)
+		stored, err := f.db.Attachment(context.Background(), att.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := &catalog.Product{Type: catalog.TypeSimple, Name: "Library Lamp", Slug: "library-lamp", Purchasable: true,
 			Status: catalog.StatusPublish, Images: []catalog.Image{stored.Image}}
-		if _, err := db.SaveProduct(context.Background(), p, nil); err != nil {
+		if _, err := f.db.SaveProduct(context.Background(), p, nil); err != nil {
 			t.Fatal(err)
 		}
 		ps := f.do("GET", "/wp-json/wc/store/v1/products/"+strconv.FormatInt(p.ID, 10), nil, "")

@@ -7,15 +7,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The no-script add to cart: GET /?add-to-cart=ID and the product form's POST.
 func TestNoScriptAddToCart(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		print := s.productID("limited-print-coastline-no-3")
 		tee := s.productID("classic-tee")
@@ -73,7 +69,7 @@ func TestNoScriptAddToCart(t *testing.T) {
 		form := url.Values{"add-to-cart": {itoa(print)}, "quantity": {"1"}}
 		redirect("form simple", f.do("POST", "/product/limited-print-coastline-no-3/", form.Encode()), "/cart/")
 		redirect("form sold individually again", f.do("POST", "/product/limited-print-coastline-no-3/", form.Encode()), "/product/limited-print-coastline-no-3/")
-		vars, err := db.Variations(context.Background(), tee)
+		vars, err := s.db.Variations(context.Background(), tee)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,8 +104,7 @@ const itemsInCart = "woocommerce_items_in_cart"
 
 // The cart page: per visitor, never cached; remove_item removes and redirects.
 func TestCartPage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 
 		// A new visitor: the empty state, no session created.
@@ -165,8 +160,7 @@ func TestCartPage(t *testing.T) {
 // The cart page's form without scripts: POST /cart/ with update_cart and
 // cart[<key>][qty]=N.
 func TestNoScriptCartUpdate(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		print := s.productID("limited-print-coastline-no-3")
 		c := s.client()
@@ -286,8 +280,7 @@ func TestNoScriptCartUpdate(t *testing.T) {
 // The grouped product form without scripts: quantity[<id>]=N for several
 // children at once.
 func TestNoScriptGroupedAdd(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		set := s.productID("weekend-set")
 		trousers := s.productID("drawstring-linen-trousers")
 		scarf := s.productID("striped-lightweight-scarf")

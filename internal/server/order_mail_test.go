@@ -13,8 +13,6 @@ import (
 
 	vmail "vitrine/internal/mail"
 	"vitrine/internal/mail/mailtest"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // textAndHTML reads a delivered message's two parts.
@@ -52,8 +50,7 @@ func textAndHTML(t *testing.T, raw []byte) (*mail.Message, string, string) {
 // real SMTP server, to the shopper (with the bank details) and to the shop,
 // once each, with the order's own lines and totals.
 func TestOrderMailsDelivered(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 2)
 		r := c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""), "Nonce", c.nonce)
@@ -72,7 +69,7 @@ func TestOrderMailsDelivered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ob := vmail.NewOutbox(db, sender, vmail.OrderRenderer(s.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
+		ob := vmail.NewOutbox(s.db, sender, vmail.OrderRenderer(s.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
 		res, err := ob.RunOnce(context.Background())
 		if err != nil || res.Sent != 2 {
 			t.Fatalf("run: %+v %v", res, err)

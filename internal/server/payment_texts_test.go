@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestPaymentTextsEscapedInPages: the bank-transfer description and
@@ -16,8 +13,7 @@ import (
 // /checkout/ and order-received pages: no element they name is in the
 // HTML, only the escaped characters typed.
 func TestPaymentTextsEscapedInPages(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/payments"
 		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)
@@ -54,7 +50,7 @@ func TestPaymentTextsEscapedInPages(t *testing.T) {
 				t.Errorf("%s: the typed text is not shown escaped", what)
 			}
 		}
-		s := &shop{t: t, db: db, srv: f.srv}
+		s := &shop{t: t, db: f.db, srv: f.srv}
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 1)
 		page := c.do("GET", "/checkout/", "")

@@ -9,8 +9,6 @@ import (
 
 	"vitrine/internal/currency"
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestPriceFilterInShopperCurrency: a price filter typed in yen
@@ -21,10 +19,9 @@ import (
 // nothing, though 20–40 dollars finds the product. Links keep the yen
 // bounds and their currency.
 func TestPriceFilterInShopperCurrency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newWMCShop(t, db, server.Config{})
+	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
-		p, err := db.ProductBySlug(ctx, "striped-breton-tee")
+		p, err := s.db.ProductBySlug(ctx, "striped-breton-tee")
 		if err != nil || p.RegularPrice == nil || p.SaleFrom != nil || p.SaleTo != nil {
 			t.Fatalf("product: %+v %v", p, err)
 		}

@@ -147,8 +147,7 @@ func revProductLD(t *testing.T, html string) map[string]any {
 }
 
 func TestReviewPostRefusals(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newRevShop(t, db, review.Settings{RatingsRequired: true, MaxLinks: 2})
+	eachRevShop(t, review.Settings{RatingsRequired: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		b := s.browser()
 		tee := s.tee.ID
 		set := func(f url.Values, kv ...string) url.Values {
@@ -271,8 +270,7 @@ func TestReviewPostRefusals(t *testing.T) {
 }
 
 func TestReviewPostVerifiedOnlyAndRateLimit(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newRevShop(t, db, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2, RateLimit: 3})
+	eachRevShop(t, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2, RateLimit: 3}, func(t *testing.T, s *revShop) {
 		b := s.browser()
 		msg := "Only logged in customers who have purchased this product may leave a review."
 		a := b.revPost(b.revForm(s.tee.ID, "v@example.com"), true)
@@ -307,11 +305,10 @@ func TestReviewPostVerifiedOnlyAndRateLimit(t *testing.T) {
 // may review (the app shows the notice instead of a form they could only
 // be refused with); the shared page says nothing about any viewer.
 func TestReviewFormEligibility(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newRevShop(t, db, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2})
+	eachRevShop(t, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		price := int64(900)
 		mug := &catalog.Product{Type: catalog.TypeSimple, Name: "Open Mug", Slug: "open-mug", Status: "publish", RegularPrice: &price, Purchasable: true}
-		if _, err := db.SaveProduct(context.Background(), mug, nil); err != nil {
+		if _, err := s.db.SaveProduct(context.Background(), mug, nil); err != nil {
 			t.Fatal(err)
 		}
 		eligible := func(b *browser) *bool {
@@ -446,8 +443,7 @@ func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
 }
 
 func TestReviewPostApprovedRedirect(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newRevShop(t, db, review.Settings{RatingsRequired: true, AutoApprove: true, MaxLinks: 2})
+	eachRevShop(t, review.Settings{RatingsRequired: true, AutoApprove: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		b := s.browser()
 		a := b.revPost(b.revForm(s.tee.ID, "ok@example.com"), false)
 		loc := a.header.Get("Location")
@@ -473,10 +469,9 @@ func TestReviewPostApprovedRedirect(t *testing.T) {
 }
 
 func TestReviewPagination(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newRevShop(t, db, review.DefaultSettings())
+	eachRevShop(t, review.DefaultSettings(), func(t *testing.T, s *revShop) {
 		ctx := context.Background()
-		svc := &review.Service{Store: db, Settings: review.Settings{AutoApprove: true, RatingsRequired: true, MaxLinks: 2}, Now: s.clock.Now}
+		svc := &review.Service{Store: s.db, Settings: review.Settings{AutoApprove: true, RatingsRequired: true, MaxLinks: 2}, Now: s.clock.Now}
 		for i := 0; i < 20; i++ {
 			s.clock.Add(time.Minute)
 			if _, err := svc.Submit(ctx, review.Submission{ProductID: s.tee.ID, Rating: 1 + i%5, Text: "Review number " + strconv.Itoa(i),
@@ -485,11 +480,11 @@ func TestReviewPagination(t *testing.T) {
 			}
 		}
 		// One held review: never on a page, never in the JSON-LD.
-		if _, err := (&review.Service{Store: db, Settings: review.DefaultSettings(), Now: db.Now}).Submit(ctx, review.Submission{ProductID: s.tee.ID, Rating: 5,
+		if _, err := (&review.Service{Store: s.db, Settings: review.DefaultSettings(), Now: s.db.Now}).Submit(ctx, review.Submission{ProductID: s.tee.ID, Rating: 5,
 			Text: "Still held", Name: "Held Person", Email: "held@example.com"}); err != nil {
 			t.Fatal(err)
 		}
-		changesApplied(t, s.srv, db) // the review changes read: pages cached from here stay fresh
+		changesApplied(t, s.srv, s.db) // the review changes read: pages cached from here stay fresh
 		b := s.browser()
 		seen := map[int64]bool{}
 		for n, want := range map[int]int{1: 10, 2: 10, 3: 3} {
@@ -603,11 +598,10 @@ func (s *revShop) revOrder(p *catalog.Product, email string) {
 }
 
 func TestReviewVerifiedOwnerEndToEnd(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newRevShop(t, db, review.Settings{RatingsRequired: true, VerifiedOnly: true, AutoApprove: true, MaxLinks: 2})
+	eachRevShop(t, review.Settings{RatingsRequired: true, VerifiedOnly: true, AutoApprove: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		price := int64(900)
 		mug := &catalog.Product{Type: catalog.TypeSimple, Name: "Open Mug", Slug: "open-mug", Status: "publish", RegularPrice: &price, Purchasable: true}
-		if _, err := db.SaveProduct(context.Background(), mug, nil); err != nil {
+		if _, err := s.db.SaveProduct(context.Background(), mug, nil); err != nil {
 			t.Fatal(err)
 		}
 		s.revOrder(s.closed, "owner@example.com") // another product: not an owner of the mug

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"vitrine/internal/review"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 const reviewsPath = "/wp-json/wc/store/v1/products/reviews"
@@ -49,10 +47,9 @@ func (s *shop) reviewsPage(query string) (*http.Response, []apiReview) {
 }
 
 func TestReviewsAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
-		tee, err := db.ProductBySlug(ctx, "classic-tee")
+		tee, err := s.db.ProductBySlug(ctx, "classic-tee")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +97,7 @@ func TestReviewsAPI(t *testing.T) {
 		if _, rs := s.reviewsPage("?page=3"); len(rs) != 0 {
 			t.Errorf("past the last page: %d reviews", len(rs))
 		}
-		cat, err := db.CategoryBySlug(ctx, "accessories")
+		cat, err := s.db.CategoryBySlug(ctx, "accessories")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +126,7 @@ func TestReviewsAPI(t *testing.T) {
 		// Moderation: a held review is not listed; approving it shows it in
 		// the cached listings (unfiltered and the product's) once the
 		// change log is applied.
-		svc := &review.Service{Store: db, Settings: review.DefaultSettings(), Now: func() time.Time { return seedTime }}
+		svc := &review.Service{Store: s.db, Settings: review.DefaultSettings(), Now: func() time.Time { return seedTime }}
 		held, err := svc.Submit(ctx, review.Submission{ProductID: tee.ID, Rating: 1, Text: "Shrank.\n\nA lot.", Name: "Zed", Email: "zed@example.com"})
 		if err != nil {
 			t.Fatal(err)

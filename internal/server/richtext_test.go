@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"vitrine/internal/importer"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestImportedDescriptionsSanitized: script in an imported description or
@@ -15,19 +13,18 @@ import (
 // page nor in the Store API's product JSON, while the formatting
 // WooCommerce descriptions use survives.
 func TestImportedDescriptionsSanitized(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		desc := `<h2>Care</h2><p>Soft <strong>cotton</strong>, <em>cold</em> wash.</p><ul><li>One</li></ul>` +
 			`<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">bad link</a>` +
 			`<a href="https://maker.example/">maker</a>`
 		short := `<p>Short <b>and</b> sweet</p><svg onload=alert(4)></svg><iframe src="https://evil.example/"></iframe>`
 		csv := "Type,SKU,Name,Published,Short description,Description,Regular price\n" +
 			"simple,XSS-1,Probe Tee,1,\"" + strings.ReplaceAll(short, `"`, `""`) + "\",\"" + strings.ReplaceAll(desc, `"`, `""`) + "\",10\n"
-		sum, err := importer.Import(context.Background(), strings.NewReader(csv), db, db, importer.Options{MinorUnit: 2})
+		sum, err := importer.Import(context.Background(), strings.NewReader(csv), s.db, s.db, importer.Options{MinorUnit: 2})
 		if err != nil || sum.ProductsCreated != 1 {
 			t.Fatalf("import: %+v, %v", sum, err)
 		}
-		p, err := db.ProductBySlug(context.Background(), "probe-tee")
+		p, err := s.db.ProductBySlug(context.Background(), "probe-tee")
 		if err != nil {
 			t.Fatal(err)
 		}

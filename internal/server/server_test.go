@@ -117,8 +117,7 @@ func body(t *testing.T, r *http.Response) string {
 }
 
 func TestPages(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		cases := []struct {
 			path     string
 			status   int
@@ -184,8 +183,7 @@ func TestPages(t *testing.T) {
 }
 
 func TestProductPageEmbedsFewVariations(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		b := body(t, s.get("/product/everyday-hoodie/"))
 		i := strings.Index(b, `<script id="vitrine-data" type="application/json">`)
 		if i < 0 {

@@ -152,8 +152,7 @@ func httptestGet(srv http.Handler, target string) string {
 // The settings' test message goes through the shop's real SMTP sender at
 // once, and says what went wrong when it cannot.
 func TestAdminTestMail(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		f := newFrameShop(t, db, false)
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/settings/test-mail"
 		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
 		send := func(body string) frameAnswer {

@@ -14,8 +14,7 @@ import (
 )
 
 func TestSitemapAndRobots(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		var idx struct {
 			Sitemaps []struct {
 				Loc     string `xml:"loc"`

@@ -44,8 +44,7 @@ func contactRefused(t *testing.T, s *loginShop, status int, code string) answer 
 }
 
 func TestContactFilesQuotaThroughTheServer(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newLoginShop(t, db, server.Config{ContactFilesQuota: int64(2*len(contactPNG) + 10)})
+	eachLoginShop(t, server.Config{ContactFilesQuota: int64(2*len(contactPNG) + 10)}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		for range 2 {
 			if _, m := contactSend(b, contactGood(), contactFile{"your-file", "photo.png", "image/png", contactPNG}); m["status"] != "mail_sent" {
@@ -61,9 +60,7 @@ func TestContactFilesQuotaThroughTheServer(t *testing.T) {
 }
 
 func TestContactFilesRefusedWhileDiskLow(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		// A floor above any disk's size: the real file system is low.
-		s := newLoginShop(t, db, server.Config{DataDir: t.TempDir(), DiskFloor: 1 << 62})
+	eachLoginShop(t, server.Config{DataDir: t.TempDir(), DiskFloor: 1 << 62}, func(t *testing.T, s *loginShop) {
 		a := contactRefused(t, s, 503, "wpcf7_storage_unavailable")
 		if a.header.Get("Retry-After") != "600" {
 			t.Fatalf("Retry-After %q", a.header.Get("Retry-After"))

@@ -70,8 +70,7 @@ func decode[T any](t *testing.T, r *http.Response) T {
 const api = "/wp-json/wc/store/v1"
 
 func TestStoreAPIProducts(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		r := s.get(api + "/products?per_page=20")
 		if r.StatusCode != 200 || r.Header.Get("X-WP-Total") != "38" || r.Header.Get("X-WP-TotalPages") != "2" {
 			t.Fatalf("list: %d total=%q pages=%q", r.StatusCode, r.Header.Get("X-WP-Total"), r.Header.Get("X-WP-TotalPages"))
@@ -167,8 +166,7 @@ func TestStoreAPIProducts(t *testing.T) {
 }
 
 func TestStoreAPIBadInput(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		cases := []struct {
 			path   string
 			status int
@@ -220,8 +218,7 @@ func TestStoreAPIBadInput(t *testing.T) {
 }
 
 func TestStoreAPITaxonomies(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
+	eachShop(t, func(t *testing.T, s *shop) {
 		var cats []struct {
 			ID        int64  `json:"id"`
 			Slug      string `json:"slug"`

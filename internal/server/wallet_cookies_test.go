@@ -7,8 +7,6 @@ import (
 
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestWalletReturnClearsCartCookies: a paid wallet order empties the
@@ -18,8 +16,7 @@ import (
 // A buyer coming back in another browser, which has a cart of its own,
 // keeps that browser's cookies.
 func TestWalletReturnClearsCartCookies(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		cookieIn := func(res cartResp, name string) *http.Cookie {
 			for _, ck := range (&http.Response{Header: res.header}).Cookies() {
 				if ck.Name == name {

@@ -13,8 +13,6 @@ import (
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // TestWalletButtonAddressTax: the cart's PayPal button places an order
@@ -25,8 +23,7 @@ import (
 // PayPal amount, totals and mails carry the CA tax, as the checkout
 // computes it.
 func TestWalletButtonAddressTax(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		c := ws.client()
 		c.addItem(ws.productID("studio-staff-cap"), 2)
 		n := c.walletNonces()
@@ -93,10 +90,10 @@ func TestWalletButtonAddressTax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ob := vmail.NewOutbox(db, sender, vmail.OrderRenderer(ws.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
+		ob := vmail.NewOutbox(ws.db, sender, vmail.OrderRenderer(ws.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 2 {
 			for _, k := range []string{"confirmation", "new_order"} {
-				q, ok, _ := db.MailByDedupeKey(context.Background(), fmt.Sprintf("order:%d:%s", oid, k))
+				q, ok, _ := ws.db.MailByDedupeKey(context.Background(), fmt.Sprintf("order:%d:%s", oid, k))
 				t.Logf("%s %v %+v", k, ok, q)
 			}
 			t.Fatalf("outbox: %+v %v", res, err)

@@ -20,7 +20,6 @@ import (
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // walletShop is a test shop whose wallet talks to the built-in sandbox over
@@ -213,10 +212,9 @@ func mails(t *testing.T, db *sqlstore.DB, orderID int64) int {
 // own total (client-sent amounts are ignored), the return captures once and
 // pays the order once, and the cart empties.
 func TestWalletCheckout(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
-		before := stock(t, db, capID)
+		before := stock(t, ws.db, capID)
 		tamper := map[string]any{"amount": "0.01", "total": 0, "currency": "EUR", "price": -5,
 			"purchase_units": []any{map[string]any{"amount": map[string]any{"currency_code": "EUR", "value": "0.01"}}}}
 		c, id, o := ws.startWallet("studio-staff-cap", 2, tamper)
@@ -224,10 +222,10 @@ func TestWalletCheckout(t *testing.T) {
 			o.PaymentMethod != "ppcp-gateway" || o.Paid() || o.Billing.Email != "ada@example.com" {
 			t.Fatalf("placed order %+v", o)
 		}
-		if mails(t, db, o.ID) != 0 {
+		if mails(t, ws.db, o.ID) != 0 {
 			t.Error("mails queued before payment")
 		}
-		if got := stock(t, db, capID); got != before-2 {
+		if got := stock(t, ws.db, capID); got != before-2 {
 			t.Errorf("stock %d, want %d held", got, before-2)
 		}
 		if items := c.do("GET", cartAPI, "").items(); len(items) != 1 {
@@ -250,8 +248,8 @@ func TestWalletCheckout(t *testing.T) {
 			paid.CaptureID != capture || paid.TransactionID != capture || got != paid.Total {
 			t.Errorf("after return: %+v (captured %d)", paid, got)
 		}
-		if ws.sb.Captures(id) != 1 || mails(t, db, o.ID) != 2 {
-			t.Errorf("captures %d mails %d", ws.sb.Captures(id), mails(t, db, o.ID))
+		if ws.sb.Captures(id) != 1 || mails(t, ws.db, o.ID) != 2 {
+			t.Errorf("captures %d mails %d", ws.sb.Captures(id), mails(t, ws.db, o.ID))
 		}
 		if items := c.do("GET", cartAPI, "").items(); len(items) != 0 {
 			t.Errorf("cart not emptied after payment: %d lines", len(items))
@@ -260,8 +258,8 @@ func TestWalletCheckout(t *testing.T) {
 		if res := c.do("GET", ret, ""); res.status != 303 || !strings.HasPrefix(res.header.Get("Location"), "/checkout/order-received/") {
 			t.Errorf("second return: %d %q", res.status, res.header.Get("Location"))
 		}
-		if ws.sb.Captures(id) != 1 || stock(t, db, capID) != before-2 {
-			t.Errorf("second return: captures %d stock %d", ws.sb.Captures(id), stock(t, db, capID))
+		if ws.sb.Captures(id) != 1 || stock(t, ws.db, capID) != before-2 {
+			t.Errorf("second return: captures %d stock %d", ws.sb.Captures(id), stock(t, ws.db, capID))
 		}
 		// ppc-approve-order for the paid order answers the order page.
 		n := c.walletNonces()
@@ -283,10 +281,9 @@ func orderURL(o *checkout.Order) string {
 // unknown orders and wrong states get the envelope's errors and change
 // nothing.
 func TestWalletBadInput(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
-		before := stock(t, db, capID)
+		before := stock(t, ws.db, capID)
 		c := ws.client()
 		c.addItem(capID, 1)
 		n := c.walletNonces()
@@ -319,8 +316,8 @@ func TestWalletBadInput(t *testing.T) {
 				t.Errorf("%s body: %d %s", name, r.status, r.raw)
 			}
 		}
-		if ws.sb.OrderCount() != 0 || stock(t, db, capID) != before {
-			t.Fatalf("refused requests changed something: %d PayPal orders, stock %d", ws.sb.OrderCount(), stock(t, db, capID))
+		if ws.sb.OrderCount() != 0 || stock(t, ws.db, capID) != before {
+			t.Fatalf("refused requests changed something: %d PayPal orders, stock %d", ws.sb.OrderCount(), stock(t, ws.db, capID))
 		}
 		for name, body := range map[string]map[string]any{
 			"mini cart":   {"context": "mini-cart"},
@@ -349,8 +346,8 @@ func TestWalletBadInput(t *testing.T) {
 		if v := c.wallet("ppc-validate-checkout", n, map[string]any{"form_encoded": walletForm(nil)}); !v.success() {
 			t.Errorf("validate-checkout of a good form: %s", v.raw)
 		}
-		if ws.sb.OrderCount() != 0 || stock(t, db, capID) != before {
-			t.Fatalf("refused creates changed something: %d PayPal orders, stock %d", ws.sb.OrderCount(), stock(t, db, capID))
+		if ws.sb.OrderCount() != 0 || stock(t, ws.db, capID) != before {
+			t.Fatalf("refused creates changed something: %d PayPal orders, stock %d", ws.sb.OrderCount(), stock(t, ws.db, capID))
 		}
 		for _, id := range []any{"NOPE123", "", 42, nil, strings.Repeat("X", 100)} {
 			for _, ep := range []string{"ppc-approve-order", "ppc-get-order"} {
@@ -410,8 +407,7 @@ func TestWalletBadInput(t *testing.T) {
 // capture, the shop patches it to the order's own total; simulate-cart
 // prices from the catalogue and never writes the cart.
 func TestWalletAmounts(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 3, map[string]any{"purchase_units": []any{map[string]any{"amount": map[string]any{"value": "1.00"}}}})
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
 		// Someone changes the amount at PayPal after approval.
@@ -465,8 +461,7 @@ func TestWalletAmounts(t *testing.T) {
 // pay once; a capture whose answer was lost is finished by the next return
 // with the same key.
 func TestWalletConcurrentReturns(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 1, nil)
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
 		var wg sync.WaitGroup
@@ -488,8 +483,8 @@ func TestWalletConcurrentReturns(t *testing.T) {
 			}
 		}
 		paid := ws.order(o.ID)
-		if ws.sb.Captures(id) != 1 || !paid.Paid() || mails(t, db, o.ID) != 2 {
-			t.Errorf("captures %d, paid %v, mails %d", ws.sb.Captures(id), paid.Paid(), mails(t, db, o.ID))
+		if ws.sb.Captures(id) != 1 || !paid.Paid() || mails(t, ws.db, o.ID) != 2 {
+			t.Errorf("captures %d, paid %v, mails %d", ws.sb.Captures(id), paid.Paid(), mails(t, ws.db, o.ID))
 		}
 		_ = c
 
@@ -518,8 +513,7 @@ func TestWalletConcurrentReturns(t *testing.T) {
 // the checkout with a notice; the order can be approved again with another
 // source and is captured once.
 func TestWalletDeclined(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 1, nil)
 		ret := ws.approve(id, paypalsandbox.FundingDeclined)
 		r := c.do("GET", ret, "")
@@ -545,7 +539,7 @@ func TestWalletDeclined(t *testing.T) {
 		if r := c3.do("GET", ws.approve(id3, paypalsandbox.FundingPending), ""); r.status != 303 || r.header.Get("Location") != orderURL(o3) {
 			t.Errorf("pending capture return: %d %q", r.status, r.header.Get("Location"))
 		}
-		if got := ws.order(o3.ID); got.Status != checkout.StatusOnHold || got.Paid() || got.CaptureID == "" || mails(t, db, o3.ID) != 2 {
+		if got := ws.order(o3.ID); got.Status != checkout.StatusOnHold || got.Paid() || got.CaptureID == "" || mails(t, ws.db, o3.ID) != 2 {
 			t.Errorf("pending capture: %+v", got)
 		}
 		// The checkout's cancel link keeps the cart and tells the buyer.
@@ -570,10 +564,9 @@ func TestWalletDeclined(t *testing.T) {
 // gets a new order; the earlier one is cancelled and its stock restored.
 // The reconciler cancels orders abandoned for AbandonAfter.
 func TestWalletStartOver(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{AbandonAfter: time.Nanosecond})
+	eachWalletShop(t, server.WalletConfig{AbandonAfter: time.Nanosecond}, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
-		before := stock(t, db, capID)
+		before := stock(t, ws.db, capID)
 		c, _, first := ws.startWallet("studio-staff-cap", 5, nil) // every unit
 		n := c.walletNonces()
 		r := c.wallet("ppc-create-order", n, map[string]any{"context": "checkout", "funding_source": "paypal", "form_encoded": walletForm(nil)})
@@ -583,7 +576,7 @@ func TestWalletStartOver(t *testing.T) {
 		if got := ws.order(first.ID); got.Status != checkout.StatusCancelled {
 			t.Errorf("first order %s", got.Status)
 		}
-		if got := stock(t, db, capID); got != before-5 {
+		if got := stock(t, ws.db, capID); got != before-5 {
 			t.Errorf("stock %d, want %d", got, before-5)
 		}
 		second, _ := strconv.ParseInt(r.dataString("custom_id"), 10, 64)
@@ -591,8 +584,8 @@ func TestWalletStartOver(t *testing.T) {
 		if _, cancelled := ws.srv.ReconcileWallet(context.Background(), false); cancelled != 1 {
 			t.Errorf("reconciler cancelled %d", cancelled)
 		}
-		if got := ws.order(second).Status; got != checkout.StatusCancelled || stock(t, db, capID) != before {
-			t.Errorf("abandoned order %s, stock %d (want %d)", got, stock(t, db, capID), before)
+		if got := ws.order(second).Status; got != checkout.StatusCancelled || stock(t, ws.db, capID) != before {
+			t.Errorf("abandoned order %s, stock %d (want %d)", got, stock(t, ws.db, capID), before)
 		}
 		if items := c.do("GET", cartAPI, "").items(); len(items) != 1 {
 			t.Errorf("cart after cancel: %d lines", len(items))
@@ -604,8 +597,7 @@ func TestWalletStartOver(t *testing.T) {
 // with the product, the order takes the payer's name, email and address at
 // approval, and it is paid.
 func TestWalletProductButton(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		c := ws.client()
 		c.addItem(ws.productID("cotton-tank-top"), 1) // something else in the cart
 		n := c.walletNonces()
@@ -732,8 +724,7 @@ func settled(o *checkout.Order) string {
 // the state one in-order delivery gives; a capture event before the
 // approval event works.
 func TestWalletWebhook(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ws := newWalletShop(t, db, server.WalletConfig{})
+	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
 		// The buyer approves and PayPal captures, but the buyer never comes
 		// back: only webhooks tell the shop.
 		paidAtPayPal := func() (string, *checkout.Order) {
@@ -811,7 +802,7 @@ func TestWalletWebhook(t *testing.T) {
 		}
 		wg.Wait()
 		got := ws.order(b.ID)
-		if settled(got) != settled(want) || mails(t, db, b.ID) != 2 {
+		if settled(got) != settled(want) || mails(t, ws.db, b.ID) != 2 {
 			t.Errorf("shuffled deliveries ended %q, in-order %q", settled(got), settled(want))
 		}
 		if _, capB := ws.capturedMinor(idB); got.CaptureID != capB {

@@ -7,9 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // wcClient posts wc-ajax forms with a cookie jar.
@@ -58,11 +55,10 @@ func (r wcResp) cookie(name string) *http.Cookie {
 func (r wcResp) fragments() map[string]any { f, _ := r.body["fragments"].(map[string]any); return f }
 
 func TestWCAjaxCart(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
-		tank := productID(t, db, "cotton-tank-top")
-		tee := productID(t, db, "classic-tee")
-		draft := productID(t, db, "alpaca-cardigan")
+	eachShop(t, func(t *testing.T, s *shop) {
+		tank := productID(t, s.db, "cotton-tank-top")
+		tee := productID(t, s.db, "classic-tee")
+		draft := productID(t, s.db, "alpaca-cardigan")
 		c := &wcClient{s: s, cookies: map[string]*http.Cookie{}}
 		headers := func(name string, r wcResp) {
 			t.Helper()

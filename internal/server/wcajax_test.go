@@ -12,7 +12,6 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // wcAjax posts a form to /?wc-ajax=endpoint.
@@ -35,9 +34,8 @@ func productID(t *testing.T, db *sqlstore.DB, slug string) string {
 }
 
 func TestGetVariation(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		s := newShop(t, db, "")
-		tee := productID(t, db, "classic-tee")
+	eachShop(t, func(t *testing.T, s *shop) {
+		tee := productID(t, s.db, "classic-tee")
 		form := func(pairs ...string) url.Values {
 			v := url.Values{}
 			for i := 0; i+1 < len(pairs); i += 2 {
@@ -112,7 +110,7 @@ func TestGetVariation(t *testing.T) {
 		}
 
 		// An "any" size matches every size; the variation keeps "".
-		ls := productID(t, db, "heavyweight-long-sleeve-tee")
+		ls := productID(t, s.db, "heavyweight-long-sleeve-tee")
 		v = decode[map[string]any](t, s.wcAjax("get_variation", form("product_id", ls, "attribute_pa_color", "navy", "attribute_pa_size", "m")))
 		if attrs, _ := v["attributes"].(map[string]any); attrs["attribute_pa_color"] != "navy" || attrs["attribute_pa_size"] != "" {
 			t.Errorf("any size: %v", v["attributes"])
@@ -139,8 +137,8 @@ func TestGetVariation(t *testing.T) {
 		}
 
 		// Missing, unknown, bad or non-variable products: an empty body.
-		simple := productID(t, db, "mountain-line-tee")
-		draft := productID(t, db, "alpaca-cardigan")
+		simple := productID(t, s.db, "mountain-line-tee")
+		draft := productID(t, s.db, "alpaca-cardigan")
 		for name, f := range map[string]url.Values{
 			"missing":      form("attribute_pa_color", "navy", "attribute_pa_size", "m"),
 			"unknown":      form("product_id", "99999999", "attribute_pa_color", "navy", "attribute_pa_size", "m"),
@@ -164,12 +162,12 @@ func TestGetVariation(t *testing.T) {
 		}
 
 		// A draft variable product: empty.
-		p, err := db.ProductBySlug(t.Context(), "classic-tee")
+		p, err := s.db.ProductBySlug(t.Context(), "classic-tee")
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.Status = catalog.StatusDraft
-		if _, err := db.SaveProduct(t.Context(), p, nil); err != nil {
+		if _, err := s.db.SaveProduct(t.Context(), p, nil); err != nil {
 			t.Fatal(err)
 		}
 		if b := body(t, s.wcAjax("get_variation", form("product_id", tee, "attribute_pa_color", "navy", "attribute_pa_size", "m"))); b != "" {
