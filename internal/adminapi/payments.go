@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
@@ -37,13 +36,10 @@ type paymentsJSON struct {
 
 func paymentsOut(d settings.Doc[settings.Payments]) paymentsJSON {
 	p := d.Value
-	out := paymentsJSON{BankTransfer: p.BankTransfer, CashOnDelivery: p.CashOnDelivery, Version: d.Version, PayPalAppliesAtRestart: true,
-		PayPal: paypalJSON{Enabled: p.PayPal.Enabled, ClientID: p.PayPal.ClientID, SecretSet: p.PayPal.Secret != "", Environment: p.PayPal.Environment}}
+	out := paymentsJSON{BankTransfer: p.BankTransfer, CashOnDelivery: p.CashOnDelivery, Version: d.Version, UpdatedAt: savedAt(d.UpdatedAt),
+		PayPalAppliesAtRestart: true, PayPal: paypalJSON{Enabled: p.PayPal.Enabled, ClientID: p.PayPal.ClientID, SecretSet: p.PayPal.Secret != "", Environment: p.PayPal.Environment}}
 	if out.BankTransfer.Accounts == nil {
 		out.BankTransfer.Accounts = []payment.BankAccount{}
-	}
-	if !d.UpdatedAt.IsZero() {
-		out.UpdatedAt = d.UpdatedAt.Format(time.RFC3339)
 	}
 	return out
 }
@@ -58,14 +54,8 @@ func (a *API) paymentsGet(w http.ResponseWriter, _ *http.Request, _ Staff) error
 // version it was based on. PayPal credentials that changed are checked
 // with PayPal first; refused ones save nothing.
 func (a *API) paymentsPut(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var in struct {
-		paymentsJSON
-		Version *int64 `json:"version"`
-	}
-	if err := Decode(r, &in); err != nil {
-		return err
-	}
-	version, err := settingsVersion(in.Version)
+	var in paymentsJSON
+	version, err := decodeSave(r, &in)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package adminapi
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/mail"
@@ -22,11 +23,7 @@ type settingsAnswer struct {
 }
 
 func answerOf(v settings.Versioned) settingsAnswer {
-	a := settingsAnswer{Shop: v.Shop, Version: v.Version}
-	if !v.UpdatedAt.IsZero() {
-		a.UpdatedAt = v.UpdatedAt.Format(time.RFC3339)
-	}
-	return a
+	return settingsAnswer{Shop: v.Shop, Version: v.Version, UpdatedAt: savedAt(v.UpdatedAt)}
 }
 
 // GET /wp-json/vitrine/v1/admin/settings
@@ -38,19 +35,13 @@ func (a *API) settingsGet(w http.ResponseWriter, _ *http.Request, _ Staff) error
 // PUT /wp-json/vitrine/v1/admin/settings: the whole document and the
 // version it was based on.
 func (a *API) settingsPut(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var in struct {
-		settings.Shop
-		Version *int64 `json:"version"`
-	}
-	if err := Decode(r, &in); err != nil {
-		return err
-	}
-	version, err := settingsVersion(in.Version)
+	var in settings.Shop
+	version, err := decodeSave(r, &in)
 	if err != nil {
 		return err
 	}
 	before := a.d.Settings.Current()
-	v, err := a.d.Settings.Update(r.Context(), in.Shop, version)
+	v, err := a.d.Settings.Update(r.Context(), in, version)
 	var ie *settings.InputError
 	switch {
 	case errors.Is(err, settings.ErrStale):
@@ -65,13 +56,34 @@ func (a *API) settingsPut(w http.ResponseWriter, r *http.Request, _ Staff) error
 	return nil
 }
 
-// settingsVersion is the version a save of a settings document says it was
-// read at: required, 0 or more.
-func settingsVersion(v *int64) (int64, error) {
-	if v == nil || *v < 0 {
+// savedAt is when a settings document was saved, RFC 3339; "" while it
+// never was (the answers omit it then).
+func savedAt(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}
+
+// decodeSave reads the save of a settings document: the JSON body into doc
+// (Decode's refusals) and the version it says it was read at, required, 0
+// or more. A "version" field of doc's own is for answers: the save's
+// version is the request's.
+func decodeSave(r *http.Request, doc any) (int64, error) {
+	var raw json.RawMessage
+	if err := Decode(r, &raw); err != nil {
+		return 0, err
+	}
+	var v struct {
+		Version *int64 `json:"version"`
+	}
+	if json.Unmarshal(raw, doc) != nil || json.Unmarshal(raw, &v) != nil {
+		return 0, errInvalidJSON
+	}
+	if v.Version == nil || *v.Version < 0 {
 		return 0, InvalidParam("version", "The version the changes are based on is required.")
 	}
-	return *v, nil
+	return *v.Version, nil
 }
 
 // staleSettings refuses a save based on an older version of what ("the

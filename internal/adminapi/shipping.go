@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
@@ -62,10 +61,8 @@ var percent = money.Currency{MinorUnit: 3}
 func (a *API) rulesOut(d settings.Doc[checkout.Rules]) rulesJSON {
 	c := a.d.Base
 	r := d.Value
-	out := rulesJSON{PricesIncludeTax: r.PricesIncludeTax, TaxRates: []taxRateJSON{}, Zones: []zoneJSON{}, Version: d.Version, Currency: c.Code}
-	if !d.UpdatedAt.IsZero() {
-		out.UpdatedAt = d.UpdatedAt.Format(time.RFC3339)
-	}
+	out := rulesJSON{PricesIncludeTax: r.PricesIncludeTax, TaxRates: []taxRateJSON{}, Zones: []zoneJSON{}, Version: d.Version,
+		UpdatedAt: savedAt(d.UpdatedAt), Currency: c.Code}
 	methods := func(ms []checkout.Method) []methodJSON {
 		o := []methodJSON{}
 		for _, m := range ms {
@@ -159,18 +156,12 @@ func (a *API) shippingGet(w http.ResponseWriter, _ *http.Request, _ Staff) error
 // PUT /wp-json/vitrine/v1/admin/shipping-tax: the whole document and the
 // version it was read at.
 func (a *API) shippingPut(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var in struct {
-		rulesJSON
-		Version *int64 `json:"version"`
-	}
-	if err := Decode(r, &in); err != nil {
-		return err
-	}
-	version, err := settingsVersion(in.Version)
+	var in rulesJSON
+	version, err := decodeSave(r, &in)
 	if err != nil {
 		return err
 	}
-	rules, err := a.rulesIn(in.rulesJSON)
+	rules, err := a.rulesIn(in)
 	if err != nil {
 		return err
 	}
