@@ -1,8 +1,20 @@
 import type { AccountPage, AccountOrderView } from '../types';
 import { decodeEntities } from '../lib/format';
 import { OrderDetails } from '../order/OrderReceivedPage';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 type Orders = NonNullable<AccountPage['orders']>;
+
+/** WooCommerce's columns of the orders table, each with its header classes. */
+const ORDER_COLUMNS = (
+  [
+    ['Order', 'number'],
+    ['Date', 'date'],
+    ['Status', 'status'],
+    ['Total', 'total'],
+    ['Actions', 'actions'],
+  ] as const
+).map(([label, key]) => ({ label, className: `woocommerce-orders-table__header woocommerce-orders-table__header-order-${key}` }));
 
 /**
  * The orders table (WooCommerce's columns). It sits in a container that
@@ -28,25 +40,7 @@ export function OrdersTable({ orders }: { orders: Orders }) {
             <caption id="account-orders-caption" className="screen-reader-text">
               Your orders, newest first{orders.pages > 1 ? ` (page ${orders.page} of ${orders.pages})` : ''}
             </caption>
-            <thead>
-              <tr>
-                <th scope="col" className="woocommerce-orders-table__header woocommerce-orders-table__header-order-number">
-                  Order
-                </th>
-                <th scope="col" className="woocommerce-orders-table__header woocommerce-orders-table__header-order-date">
-                  Date
-                </th>
-                <th scope="col" className="woocommerce-orders-table__header woocommerce-orders-table__header-order-status">
-                  Status
-                </th>
-                <th scope="col" className="woocommerce-orders-table__header woocommerce-orders-table__header-order-total">
-                  Total
-                </th>
-                <th scope="col" className="woocommerce-orders-table__header woocommerce-orders-table__header-order-actions">
-                  Actions
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={ORDER_COLUMNS} />
             <tbody>
               {orders.rows.map((o) => (
                 <tr key={o.id} className={`woocommerce-orders-table__row woocommerce-orders-table__row--status-${o.status} order`}>

@@ -5,6 +5,7 @@ import { Field as UiField } from '../ui/Field';
 import { deviceName } from './device-name';
 import './security.css';
 import { PageContainer } from '../ui/PageContainer';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 /**
  * The my-account security page: two-factor setup (QR code, the key as text,
@@ -277,16 +278,7 @@ function Devices({ data }: { data: SecurityData }) {
         <>
           <div className="wfls-devices-table-wrap" role="region" aria-labelledby="wfls-devices-heading" tabIndex={0}>
             <table className="shop_table wfls-devices-table">
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col">Remembered on</th>
-                  <th scope="col">Until</th>
-                  <th scope="col">
-                    <span className="screen-reader-text">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['Device', 'Remembered on', 'Until', { label: 'Actions', hidden: true }]} />
               <tbody>
                 {data.devices.map((d) => (
                   <tr key={d.id}>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { keepTabInside, shownStopsIn, wrapAmong } from '../lib/focus-trap';
 
 /** The header opens the drawer instead of the dropdown under the large breakpoint (spec section 9: large >= 850 px). */
 export const DRAWER_QUERY = '(max-width: 849px)';
@@ -8,17 +9,9 @@ export function prefersDrawer(win: Window = window): boolean {
   return typeof win.matchMedia === 'function' && win.matchMedia(DRAWER_QUERY).matches;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
 /** The element Tab or Shift+Tab should wrap to inside root, or null to let the browser move on. */
 export function wrapTarget(root: HTMLElement, active: Element | null, backwards: boolean): HTMLElement | null {
-  const items = Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('[hidden]'));
-  if (items.length === 0) return null;
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (backwards && (active === first || active === root)) return last;
-  if (!backwards && active === last) return first;
-  return null;
+  return wrapAmong(shownStopsIn(root), active, backwards, root);
 }
 
 export interface CartDrawerProps {
@@ -107,12 +100,8 @@ export function CartDrawer({ open, closeAfterMs, hostRef, filled, fallbackFocus,
 
   const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
     used.current = true;
-    if (e.key !== 'Tab') return;
-    const target = wrapTarget(e.currentTarget, document.activeElement, e.shiftKey);
-    if (target) {
-      e.preventDefault();
-      target.focus();
-    }
+    const root = e.currentTarget;
+    keepTabInside(e, () => shownStopsIn(root), root);
   };
 
   return (

@@ -16,6 +16,7 @@ import { ChosenShippingRows, TaxRows } from '../checkout/OrderReview';
 import { ProductGrid } from '../listing/ProductGrid';
 import { FreeShippingProgress } from './FreeShippingProgress';
 import { PageContainer } from '../ui/PageContainer';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 const API = '/wp-json/wc/store/v1/cart';
 
@@ -238,20 +239,17 @@ export function CartPage({ data }: { data: CartPageData }) {
       <form className="woocommerce-cart-form" action="/cart/" method="post" onSubmit={update} aria-busy={busy || undefined}>
         <table className="shop_table cart woocommerce-cart-form__contents">
           <caption className="screen-reader-text">Products in your cart</caption>
-          <thead>
-            <tr>
-              <th className="product-remove">
-                <span className="screen-reader-text">Remove item</span>
-              </th>
-              <th className="product-thumbnail">
-                <span className="screen-reader-text">Thumbnail image</span>
-              </th>
-              <th className="product-name">Product</th>
-              <th className="product-price">Price</th>
-              <th className="product-quantity">Quantity</th>
-              <th className="product-subtotal">Subtotal</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            scoped={false}
+            columns={[
+              { label: 'Remove item', className: 'product-remove', hidden: true },
+              { label: 'Thumbnail image', className: 'product-thumbnail', hidden: true },
+              { label: 'Product', className: 'product-name' },
+              { label: 'Price', className: 'product-price' },
+              { label: 'Quantity', className: 'product-quantity' },
+              { label: 'Subtotal', className: 'product-subtotal' },
+            ]}
+          />
           <tbody>
             {cart.items.map((it, i) => {
               const name = decodeEntities(it.name);

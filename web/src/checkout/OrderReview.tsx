@@ -2,6 +2,7 @@ import type { CurrencyBlock, ShippingPackage, StoreCart } from '../types';
 import { decodeEntities, formatPrice } from '../lib/format';
 import { LineSummary } from '../ui/LineItem';
 import { CouponRows } from '../cart/CouponForm';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 function Amount({ minor, currency }: { minor: string | number | null | undefined; currency: CurrencyBlock }) {
   return (
@@ -172,16 +173,7 @@ export function OrderReview({
   return (
     <table className="shop_table woocommerce-checkout-review-order-table">
       <caption className="screen-reader-text">Your order</caption>
-      <thead>
-        <tr>
-          <th scope="col" className="product-name">
-            Product
-          </th>
-          <th scope="col" className="product-total">
-            Subtotal
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={[{ label: 'Product', className: 'product-name' }, { label: 'Subtotal', className: 'product-total' }]} />
       <tbody>
         {cart.items.map((it) => (
           <tr key={it.key} className="cart_item">

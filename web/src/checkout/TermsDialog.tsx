@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { Html } from '../ui/Html';
 import { decodeEntities } from '../lib/format';
+import { keepTabInside, stopsIn } from '../lib/focus-trap';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -32,19 +33,8 @@ export function TermsDialog({ title, html, opener, onClosed }: { title: string; 
   };
 
   const trap = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key !== 'Tab') return;
-    const items = Array.from(e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE));
-    if (items.length === 0) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    const active = document.activeElement;
-    if (e.shiftKey && (active === first || active === e.currentTarget)) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && active === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    const root = e.currentTarget;
+    keepTabInside(e, () => stopsIn(root, FOCUSABLE), root);
   };
 
   return (

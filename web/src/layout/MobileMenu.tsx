@@ -3,7 +3,7 @@ import type { NavCategory, ViewerSettings } from '../types';
 import { decodeEntities } from '../lib/format';
 import { SearchForm } from '../ui/SearchForm';
 import { AccountLinks } from '../frame/AccountLinks';
-import { wrapTarget } from '../cart/CartDrawer';
+import { keepTabInside, shownStopsIn } from '../lib/focus-trap';
 import { isCurrent } from './NavMenu';
 
 /** The Menu button and the off-canvas menu replace the header's menu under the large breakpoint (spec: large >= 850 px). */
@@ -94,12 +94,8 @@ export function MobileMenu({
       setOpen(false);
       return;
     }
-    if (e.key !== 'Tab') return;
-    const target = wrapTarget(e.currentTarget, document.activeElement, e.shiftKey);
-    if (target) {
-      e.preventDefault();
-      target.focus();
-    }
+    const root = e.currentTarget;
+    keepTabInside(e, () => shownStopsIn(root), root);
   };
 
   return (

@@ -3,6 +3,7 @@ import { decodeEntities, formatPrice } from '../lib/format';
 import { LineSummary } from '../ui/LineItem';
 import './order.css';
 import { PageContainer } from '../ui/PageContainer';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 type Order = NonNullable<OrderReceivedData['order']>;
 
@@ -126,16 +127,12 @@ export function OrderDetails({ order }: { order: Order }) {
             Order details
           </h2>
           <table className="woocommerce-table woocommerce-table--order-details shop_table order_details">
-            <thead>
-              <tr>
-                <th scope="col" className="woocommerce-table__product-name product-name">
-                  Product
-                </th>
-                <th scope="col" className="woocommerce-table__product-table product-total">
-                  Total
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                { label: 'Product', className: 'woocommerce-table__product-name product-name' },
+                { label: 'Total', className: 'woocommerce-table__product-table product-total' },
+              ]}
+            />
             <tbody>
               {order.lines.map((l, i) => (
                 <tr key={i} className="woocommerce-table__line-item order_item">

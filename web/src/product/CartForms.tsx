@@ -3,6 +3,7 @@ import type { ProductPage, StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Price } from '../ui/Price';
 import { addedMessage, VariationForm, type ShownVariation } from './VariationForm';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export function QuantityInput({
   product,
@@ -60,13 +61,7 @@ function GroupedForm({ data }: { data: ProductPage }) {
     <form className="cart grouped_form" method="post" action={p.permalink} encType="multipart/form-data">
       <table className="woocommerce-grouped-product-list group_table">
         <caption className="screen-reader-text">Products in this group</caption>
-        <thead className="screen-reader-text">
-          <tr>
-            <th scope="col">Quantity</th>
-            <th scope="col">Product</th>
-            <th scope="col">Price</th>
-          </tr>
-        </thead>
+        <ColumnHeads className="screen-reader-text" columns={['Quantity', 'Product', 'Price']} />
         <tbody>
           {data.grouped.map((c) => {
             const name = decodeEntities(c.name);

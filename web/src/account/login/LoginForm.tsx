@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { keepTabInside, stopsIn } from '../../lib/focus-trap';
 import { useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
@@ -66,18 +67,7 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
       closeOverlay();
       return;
     }
-    if (e.key !== 'Tab') return;
-    const all = Array.from(wrapperRef.current?.querySelectorAll<HTMLElement>('input:not([type=hidden]):not([disabled]), button:not([disabled]), a[href]') ?? []);
-    if (all.length === 0) return;
-    const first = all[0];
-    const last = all[all.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    keepTabInside(e, () => stopsIn(wrapperRef.current, 'input:not([type=hidden]):not([disabled]), button:not([disabled]), a[href]'));
   };
 
   const show = (n: LoginNotice, inOverlay: boolean) => {

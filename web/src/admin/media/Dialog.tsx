@@ -3,8 +3,8 @@
 // the element given (or the first control) and the opener gets it back.
 
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { FOCUSABLE, keepTabInside, stopsIn } from '../../lib/focus-trap';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function Dialog({ role = 'dialog', labelledBy, describedBy, onClose, initialFocus, className, children }: {
   role?: 'dialog' | 'alertdialog';
@@ -34,18 +34,7 @@ export function Dialog({ role = 'dialog', labelledBy, describedBy, onClose, init
       close.current();
       return;
     }
-    if (e.key !== 'Tab' || !box.current) return;
-    const els = Array.from(box.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    if (els.length === 0) return;
-    const first = els[0];
-    const last = els[els.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    keepTabInside(e, () => stopsIn(box.current));
   };
 
   return (

@@ -17,6 +17,7 @@ import { MEDIA_PATH, srcsetOf, thumbnailOf, type Attachment } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { UploadZone } from './UploadZone';
 import './media.css';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 const PER_PAGE = 40;
 
@@ -160,16 +161,7 @@ export default function MediaLibrary({ params }: ScreenProps) {
         ) : (
           <table className="admin-table media-table">
             <caption className="screen-reader-text">Images, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Image</th>
-                <th scope="col">Title</th>
-                <th scope="col">Alt text</th>
-                <th scope="col">Type</th>
-                <th scope="col">Dimensions</th>
-                <th scope="col">Uploaded</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Image', 'Title', 'Alt text', 'Type', 'Dimensions', 'Uploaded']} />
             <tbody aria-busy={loading || undefined}>
               {items.map((a) => {
                 const t = thumbnailOf(a, 60);

@@ -9,6 +9,7 @@ import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
 import { useFocusAfterCommit } from '../ui/focus';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 export const CURRENCIES_PATH = '/wp-json/vitrine/v1/admin/currencies';
 
@@ -131,17 +132,7 @@ export default function Currencies(_: ScreenProps) {
       </p>
       <table className="admin-table">
         <caption className="screen-reader-text">Currencies</caption>
-        <thead>
-          <tr>
-            <th scope="col">Currency</th>
-            <th scope="col">Rate</th>
-            <th scope="col">Rate date</th>
-            <th scope="col">Offered</th>
-            <th scope="col">
-              <span className="screen-reader-text">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Currency', 'Rate', 'Rate date', 'Offered', { label: 'Actions', hidden: true }]} />
         <tbody>
           {rows.map((c) => (
             <tr key={c.code}>

@@ -4,6 +4,7 @@
 // that opened it.
 
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { keepTabInside, stopsIn } from '../../lib/focus-trap';
 import './confirm.css';
 
 export function Confirm({ title, children, confirmLabel, danger, onConfirm, onCancel }: { title: string; children?: ReactNode; confirmLabel: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
@@ -21,17 +22,7 @@ export function Confirm({ title, children, confirmLabel, danger, onConfirm, onCa
       onCancel();
       return;
     }
-    if (e.key !== 'Tab' || !box.current) return;
-    const items = Array.from(box.current.querySelectorAll<HTMLElement>('button:not([disabled])'));
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    keepTabInside(e, () => stopsIn(box.current, 'button:not([disabled])'));
   };
   return (
     <div className="admin-modal-backdrop">

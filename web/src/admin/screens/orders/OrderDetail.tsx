@@ -24,6 +24,7 @@ import {
   type OrderNote,
   type OrderRefund,
 } from './types';
+import { ColumnHeads } from '../../../ui/ColumnHeads';
 
 function newKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -89,15 +90,7 @@ export function OrderDetail({ id }: { id: number }) {
         <h3 id="order-items">Items</h3>
         <table className="admin-table">
           <caption className="screen-reader-text">Items of order #{order.number}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Price</th>
-              <th scope="col">Quantity</th>
-              <th scope="col">Total</th>
-              <th scope="col">Refunded</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Product', 'Price', 'Quantity', 'Total', 'Refunded']} />
           <tbody>
             {order.line_items.map((l) => (
               <tr key={l.id}>
@@ -394,15 +387,7 @@ function Refunds({ order, onRefunded, onError, reload }: { order: Order; onRefun
       {order.refunds.length ? (
         <table className="admin-table">
           <caption className="screen-reader-text">Refunds of order #{order.number}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Amount</th>
-              <th scope="col">How</th>
-              <th scope="col">State</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Date', 'Amount', 'How', 'State', 'Reason']} />
           <tbody>
             {order.refunds.map((r) => (
               <tr key={r.id}>
@@ -452,13 +437,7 @@ function Refunds({ order, onRefunded, onError, reload }: { order: Order; onRefun
         </p>
         <table className="admin-table">
           <caption className="screen-reader-text">What to refund of each item</caption>
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Quantity to refund</th>
-              <th scope="col">Amount to refund</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Product', 'Quantity to refund', 'Amount to refund']} />
           <tbody>
             {order.line_items.map((l, i) => {
               const max = l.quantity - l.refunded_quantity;
@@ -603,13 +582,7 @@ function Mails({ order, onSent, onError }: { order: Order; onSent: (text: string
       {order.mails.length ? (
         <table className="admin-table">
           <caption className="screen-reader-text">Mails of order #{order.number}, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Mail</th>
-              <th scope="col">Queued</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Mail', 'Queued', 'State']} />
           <tbody>
             {order.mails.map((m) => (
               <tr key={m.id}>

@@ -10,6 +10,7 @@ import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { PRODUCTS, type GlobalAttribute, type SwatchTerm } from './types';
 import './products.css';
+import { ColumnHeads } from '../../../ui/ColumnHeads';
 
 const TYPES: [GlobalAttribute['type'], string][] = [
   ['select', 'Drop-down'],
@@ -105,16 +106,7 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
       </div>
       <table className="admin-table">
         <caption className="screen-reader-text">{attr.name} values</caption>
-        <thead>
-          <tr>
-            <th scope="col">Value</th>
-            <th scope="col">Colour</th>
-            <th scope="col">Image address</th>
-            <th scope="col">
-              <span className="screen-reader-text">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Value', 'Colour', 'Image address', { label: 'Actions', hidden: true }]} />
         <tbody>
           {attr.terms.map((t) => (
             <TermRow key={t.id} attr={attr} term={t} push={push} reload={reload} />

@@ -12,6 +12,7 @@ import { Notices, useNotices } from '../../ui/Notices';
 import { Confirm } from '../../ui/Confirm';
 import { PRODUCTS, categoryTree, type Category, type Tag } from './types';
 import './products.css';
+import { ColumnHeads } from '../../../ui/ColumnHeads';
 
 interface Form {
   name: string;
@@ -148,13 +149,7 @@ export default function Categories({ params }: ScreenProps) {
 
       <table className="admin-table">
         <caption>Categories</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Slug</th>
-            <th scope="col">Products</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Name', 'Slug', 'Products']} />
         <tbody aria-busy={cats === null || undefined}>
           {tree.map(({ cat, depth }) => (
             <tr key={cat.id}>

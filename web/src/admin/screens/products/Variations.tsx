@@ -10,6 +10,7 @@ import { adminCall, type AdminError } from '../../api';
 import { Field } from '../../ui/Field';
 import type { Notice } from '../../ui/Notices';
 import { PRODUCTS, dateInput, saleDateGMT, wholeNumber, type Variation } from './types';
+import { ColumnHeads } from '../../../ui/ColumnHeads';
 
 interface Row {
   id: number;
@@ -272,24 +273,14 @@ export function Variations({
           ) : null}
           <table className="admin-table pa-variations">
             <caption className="screen-reader-text">Variations of this product</caption>
-            <thead>
-              <tr>
+            <ColumnHeads
+              lead={
                 <td>
                   <input type="checkbox" aria-label="Select all variations" checked={all} onChange={() => setChosen(all ? new Set() : new Set(rows.map((r) => r.id)))} />
                 </td>
-                <th scope="col">Variation</th>
-                <th scope="col">SKU</th>
-                <th scope="col">Regular price</th>
-                <th scope="col">Sale price</th>
-                <th scope="col">Sale starts</th>
-                <th scope="col">Sale ends</th>
-                <th scope="col">Stock</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">
-                  <span className="screen-reader-text">Details</span>
-                </th>
-              </tr>
-            </thead>
+              }
+              columns={['Variation', 'SKU', 'Regular price', 'Sale price', 'Sale starts', 'Sale ends', 'Stock', 'Enabled', { label: 'Details', hidden: true }]}
+            />
             <tbody>
               {rows.map((r) => (
                 <Fragment key={r.id}>
