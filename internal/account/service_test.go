@@ -61,6 +61,51 @@ func (f *fixture) register(email, username string) *account.User {
 	return u
 }
 
+// atOnce runs try(0) … try(n-1) concurrently and returns their errors.
+func atOnce(n int, try func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = try(i) })
+	}
+	wg.Wait()
+	return errs
+}
+
+// oneSucceeded checks that exactly one of concurrent attempts succeeded
+// and that the others were refused as lost says they may be.
+func oneSucceeded(t *testing.T, what string, errs []error, lost func(error) bool) {
+	t.Helper()
+	ok := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case !lost(err):
+			t.Errorf("%s %d: %v", what, i, err)
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d of %d concurrent attempts (%s) succeeded, want 1", ok, len(errs), what)
+	}
+}
+
+// queued is the mail of one kind in the outbox.
+func (f *fixture) queued(kind string) []mail.Queued {
+	f.t.Helper()
+	q, err := f.db.MailOutbox(f.ctx, "", 100)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []mail.Queued
+	for _, m := range q {
+		if m.Kind == kind {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func (f *fixture) code(secret string, at time.Time) string {
 	f.t.Helper()
 	c, err := totp.GenerateCodeCustom(secret, at, totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
@@ -337,13 +382,10 @@ func TestPasswordResetConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		const n = 8
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() { _, errs[i] = f.svc.ResetPassword(f.ctx, tok, fmt.Sprintf("new password number %d", i)) })
-		}
-		wg.Wait()
+		errs := atOnce(8, func(i int) error {
+			_, err := f.svc.ResetPassword(f.ctx, tok, fmt.Sprintf("new password number %d", i))
+			return err
+		})
 		won := -1
 		for i, err := range errs {
 			switch {
@@ -621,27 +663,11 @@ func TestTOTPConcurrentSameCode(t *testing.T) {
 		secret, _ := f.enable2FA(u)
 		f.clock.Add(30 * time.Second)
 		code := f.code(secret, f.clock.Now())
-		const n = 8
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() { errs[i] = f.svc.VerifyTOTP(f.ctx, u.ID, code) })
-		}
-		wg.Wait()
-		ok := 0
-		for i, err := range errs {
+		errs := atOnce(8, func(int) error { return f.svc.VerifyTOTP(f.ctx, u.ID, code) })
+		oneSucceeded(t, "use of one code", errs, func(err error) bool {
 			var le *account.LockedError
-			switch {
-			case err == nil:
-				ok++
-			case err == account.ErrCodeReused, errors.As(err, &le):
-			default:
-				t.Errorf("verify %d: %v", i, err)
-			}
-		}
-		if ok != 1 {
-			t.Errorf("%d of %d concurrent uses of one code succeeded, want 1", ok, n)
-		}
+			return err == account.ErrCodeReused || errors.As(err, &le)
+		})
 	})
 }
 
@@ -775,12 +801,7 @@ func TestLimitsUnderConcurrency(t *testing.T) {
 		const n = 12
 		count := func(what string, try func(i int) error, failure error) {
 			t.Helper()
-			errs := make([]error, n)
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Go(func() { errs[i] = try(i) })
-			}
-			wg.Wait()
+			errs := atOnce(n, try)
 			checked, locked := 0, 0
 			for _, err := range errs {
 				var le *account.LockedError
@@ -881,28 +902,11 @@ func TestSetRole(t *testing.T) {
 func TestRegisterConcurrent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
-		const n = 6
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				_, errs[i] = f.svc.Register(f.ctx, account.Registration{Email: "Ada@example.com", Password: goodPassword})
-			})
-		}
-		wg.Wait()
-		ok := 0
-		for i, err := range errs {
-			switch err {
-			case nil:
-				ok++
-			case account.ErrEmailTaken:
-			default:
-				t.Errorf("register %d: %v", i, err)
-			}
-		}
-		if ok != 1 {
-			t.Errorf("%d of %d concurrent registrations succeeded, want 1", ok, n)
-		}
+		errs := atOnce(6, func(int) error {
+			_, err := f.svc.Register(f.ctx, account.Registration{Email: "Ada@example.com", Password: goodPassword})
+			return err
+		})
+		oneSucceeded(t, "registration", errs, func(err error) bool { return err == account.ErrEmailTaken })
 	})
 }
 
@@ -981,13 +985,10 @@ func TestConcurrentRightLoginsLeaveNoLock(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFixture(t, db)
 		f.register("ada@example.com", "")
-		const n = 9
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() { _, errs[i] = f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7") })
-		}
-		wg.Wait()
+		errs := atOnce(9, func(int) error {
+			_, err := f.svc.Authenticate(f.ctx, "ada@example.com", goodPassword, "203.0.113.7")
+			return err
+		})
 		for _, err := range errs {
 			var le *account.LockedError
 			if err != nil && !errors.As(err, &le) {
@@ -1111,20 +1112,7 @@ func TestRegisterLimitAndAttemptNotice(t *testing.T) {
 
 		// The attempt notice: queued for an existing account only, once
 		// an hour, and its mail names the account's address.
-		attempts := func() []mail.Queued {
-			t.Helper()
-			q, err := db.MailOutbox(f.ctx, "", 100)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []mail.Queued
-			for _, m := range q {
-				if m.Kind == account.MailRegisterAttempt {
-					out = append(out, m)
-				}
-			}
-			return out
-		}
+		attempts := func() []mail.Queued { return f.queued(account.MailRegisterAttempt) }
 		for range 3 {
 			if err := f.svc.NotifyRegisterAttempt(f.ctx, " ADA@example.com"); err != nil {
 				t.Fatal(err)

@@ -206,20 +206,7 @@ func TestCodeReusedNotice(t *testing.T) {
 		f := newFixture(t, db)
 		u := f.register("ada@example.com", "")
 		secret, _ := f.enable2FA(u)
-		notices := func() []mail.Queued {
-			t.Helper()
-			q, err := db.MailOutbox(f.ctx, "", 100)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []mail.Queued
-			for _, m := range q {
-				if m.Kind == mail.KindAccountCodeReused {
-					out = append(out, m)
-				}
-			}
-			return out
-		}
+		notices := func() []mail.Queued { return f.queued(mail.KindAccountCodeReused) }
 		if n := len(notices()); n != 0 {
 			t.Fatalf("%d notices before any replay", n)
 		}
