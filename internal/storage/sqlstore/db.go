@@ -1,6 +1,7 @@
 // Package sqlstore is the store the server opens, on SQLite or PostgreSQL:
-// it owns the schema (migrations/) and composes the connection core
-// (sqlcore) with the capability stores. The big capabilities have a package
+// it owns the schema (migrations/, written once and rendered per engine by
+// migrate.go) and composes the connection core (sqlcore) with the
+// capability stores. The big capabilities have a package
 // each (catalogstore, orderstore); the smaller ones (accounts, carts,
 // reviews, contact, content pages, currencies, rate limits, the mail
 // outbox, settings, …) are methods of DB here. DB embeds them all, so one *DB satisfies every
@@ -14,10 +15,8 @@ package sqlstore
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 
 	"github.com/pressly/goose/v3"
@@ -27,9 +26,6 @@ import (
 	"vitrine/internal/storage/sqlstore/orderstore"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
-
-//go:embed migrations
-var migrations embed.FS
 
 // Engine names.
 const (
@@ -87,7 +83,7 @@ func (db *DB) Close() error {
 }
 
 func (db *DB) provider() (*goose.Provider, error) {
-	dir, err := fs.Sub(migrations, "migrations/"+db.Engine)
+	dir, err := engineMigrations(db.Engine)
 	if err != nil {
 		return nil, err
 	}
