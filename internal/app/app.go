@@ -518,6 +518,24 @@ func version() string {
 	return Version
 }
 
+// withStore runs fn on the store opened for one command, and closes it.
+func withStore(ctx context.Context, cfg Config, log *slog.Logger, fn func(*sqlstore.DB) error) error {
+	db, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return fn(db)
+}
+
+// noMoreArgs refuses an argument after a subcommand that takes none.
+func noMoreArgs(args []string, usage string) error {
+	if len(args) > 1 {
+		return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", args[1], usage)}
+	}
+	return nil
+}
+
 func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*sqlstore.DB, error) {
 	db, err := sqlstore.Open(ctx, cfg.DB, log)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -253,4 +254,11 @@ func TestParsePageLoader(t *testing.T) {
 			t.Errorf("%v %v: PageLoader = %v (%v), want %v", tc.args, tc.env, c.PageLoader, err, tc.want)
 		}
 	}
+}
+
+// parseFlags parses a command line and environment as the binary does,
+// with the usage text discarded.
+func parseFlags(args []string, vars map[string]string) (Config, error) {
+	c, _, err := parse(args, env(vars), io.Discard)
+	return c, err
 }

@@ -48,8 +48,8 @@ func currencyCommand(ctx context.Context, cfg Config, args []string, stdin io.Re
 	}
 	switch args[0] {
 	case "list":
-		if len(args) > 1 {
-			return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", args[1], currencyUsage)}
+		if err := noMoreArgs(args, currencyUsage); err != nil {
+			return err
 		}
 		return withCurrencies(ctx, cfg, log, func(svc *currency.Service) error { return listCurrencies(ctx, svc, stdout) })
 	case "set":
@@ -63,12 +63,7 @@ func currencyCommand(ctx context.Context, cfg Config, args []string, stdin io.Re
 }
 
 func withCurrencies(ctx context.Context, cfg Config, log *slog.Logger, fn func(*currency.Service) error) error {
-	db, err := openStore(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return fn(currencyService(cfg, db, log))
+	return withStore(ctx, cfg, log, func(db *sqlstore.DB) error { return fn(currencyService(cfg, db, log)) })
 }
 
 func currencyService(cfg Config, db *sqlstore.DB, log *slog.Logger) *currency.Service {

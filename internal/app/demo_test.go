@@ -18,29 +18,28 @@ import (
 // are refused with a message naming --demo; a non-PayPal API base must be
 // https (or http to loopback).
 func TestParseDemoAndRemovedFlags(t *testing.T) {
-	var errb bytes.Buffer
-	c, _, err := parse(nil, env(nil), &errb)
+	c, err := parseFlags(nil, nil)
 	if err != nil || c.Demo {
 		t.Fatalf("default demo = %v (%v)", c.Demo, err)
 	}
-	if c, _, err := parse([]string{"--demo"}, env(nil), &errb); err != nil || !c.Demo {
+	if c, err := parseFlags([]string{"--demo"}, nil); err != nil || !c.Demo {
 		t.Fatalf("--demo: %v %v", c.Demo, err)
 	}
 	for _, args := range [][]string{{"--paypal-sandbox"}, {"--paypal-sandbox=false"}, {"-paypal-sandbox", "true"}, {"serve", "--no-seed"}, {"--no-seed=true"}} {
-		if _, _, err := parse(args, env(nil), &errb); err == nil || !strings.Contains(err.Error(), "--demo") || !strings.Contains(err.Error(), "removed") {
+		if _, err := parseFlags(args, nil); err == nil || !strings.Contains(err.Error(), "--demo") || !strings.Contains(err.Error(), "removed") {
 			t.Errorf("%v: %v", args, err)
 		}
 	}
-	if _, _, err := parse(nil, env(map[string]string{"VITRINE_PAYPAL_SANDBOX": "true"}), &errb); err == nil || !strings.Contains(err.Error(), "--demo") {
+	if _, err := parseFlags(nil, map[string]string{"VITRINE_PAYPAL_SANDBOX": "true"}); err == nil || !strings.Contains(err.Error(), "--demo") {
 		t.Errorf("VITRINE_PAYPAL_SANDBOX=true: %v", err)
 	}
 	for _, base := range []string{"http://paypal.example", "ftp://x", "https://u:p@x.example"} {
-		if _, _, err := parse([]string{"--paypal-client-id", "id", "--paypal-base-url", base}, env(nil), &errb); err == nil {
+		if _, err := parseFlags([]string{"--paypal-client-id", "id", "--paypal-base-url", base}, nil); err == nil {
 			t.Errorf("--paypal-base-url %s accepted", base)
 		}
 	}
 	for _, base := range []string{"https://api-m.paypal.com", "http://127.0.0.1:8081", "https://pp.example/api"} {
-		if _, _, err := parse([]string{"--paypal-client-id", "id", "--paypal-base-url", base}, env(nil), &errb); err != nil {
+		if _, err := parseFlags([]string{"--paypal-client-id", "id", "--paypal-base-url", base}, nil); err != nil {
 			t.Errorf("--paypal-base-url %s: %v", base, err)
 		}
 	}

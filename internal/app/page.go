@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"vitrine/internal/contentpage"
+	"vitrine/internal/storage/sqlstore"
 )
 
 // The page command: the shop's content pages (about, shipping, returns,
@@ -35,8 +36,8 @@ func pageCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 	}
 	switch args[0] {
 	case "list":
-		if len(args) > 1 {
-			return &UsageError{fmt.Sprintf("unexpected argument %q\n%s", args[1], pageUsage)}
+		if err := noMoreArgs(args, pageUsage); err != nil {
+			return err
 		}
 		return withPages(ctx, cfg, log, func(svc *contentpage.Service) error { return listPages(ctx, svc, stdout) })
 	case "set":
@@ -62,12 +63,7 @@ func pageCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 }
 
 func withPages(ctx context.Context, cfg Config, log *slog.Logger, fn func(*contentpage.Service) error) error {
-	db, err := openStore(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return fn(&contentpage.Service{Store: db})
+	return withStore(ctx, cfg, log, func(db *sqlstore.DB) error { return fn(&contentpage.Service{Store: db}) })
 }
 
 func listPages(ctx context.Context, svc *contentpage.Service, stdout io.Writer) error {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -11,16 +10,15 @@ import (
 )
 
 func TestPoolFlags(t *testing.T) {
-	var errb bytes.Buffer
-	c, _, err := parse([]string{"--db-max-conns", "12"}, env(map[string]string{"VITRINE_DB_MAX_IDLE_CONNS": "3"}), &errb)
+	c, err := parseFlags([]string{"--db-max-conns", "12"}, map[string]string{"VITRINE_DB_MAX_IDLE_CONNS": "3"})
 	if err != nil || c.DBMaxConns != 12 || c.DBMaxIdleConns != 3 {
 		t.Fatalf("parse: %+v %v", c, err)
 	}
-	if c, _, err := parse(nil, env(nil), &errb); err != nil || c.DBMaxConns != 0 || c.DBMaxIdleConns != 0 {
+	if c, err := parseFlags(nil, nil); err != nil || c.DBMaxConns != 0 || c.DBMaxIdleConns != 0 {
 		t.Fatalf("defaults: %d %d %v", c.DBMaxConns, c.DBMaxIdleConns, err)
 	}
 	for _, bad := range [][]string{{"--db-max-conns", "-1"}, {"--db-max-idle-conns", "-2"}, {"--db-max-conns", "20000"}} {
-		if _, _, err := parse(bad, env(nil), &errb); err == nil || !strings.Contains(err.Error(), "db-max") {
+		if _, err := parseFlags(bad, nil); err == nil || !strings.Contains(err.Error(), "db-max") {
 			t.Errorf("%v: err %v, want a db-max error", bad, err)
 		}
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"net"
 	"os"
 	"os/exec"
@@ -15,18 +14,17 @@ import (
 // the flag or VITRINE_RENDER_PROCS (0: render in this process); negative or
 // huge counts are refused with a message naming both render flags.
 func TestRenderFlags(t *testing.T) {
-	var errb bytes.Buffer
-	if c, _, err := parse(nil, env(nil), &errb); err != nil || c.RenderProcs != runtime.GOMAXPROCS(0) || c.RenderWorkers != 0 {
+	if c, err := parseFlags(nil, nil); err != nil || c.RenderProcs != runtime.GOMAXPROCS(0) || c.RenderWorkers != 0 {
 		t.Fatalf("defaults: %d %d %v", c.RenderProcs, c.RenderWorkers, err)
 	}
-	if c, _, err := parse([]string{"--render-procs", "3"}, env(nil), &errb); err != nil || c.RenderProcs != 3 {
+	if c, err := parseFlags([]string{"--render-procs", "3"}, nil); err != nil || c.RenderProcs != 3 {
 		t.Errorf("--render-procs 3: %d %v", c.RenderProcs, err)
 	}
-	if c, _, err := parse(nil, env(map[string]string{"VITRINE_RENDER_PROCS": "0"}), &errb); err != nil || c.RenderProcs != 0 {
+	if c, err := parseFlags(nil, map[string]string{"VITRINE_RENDER_PROCS": "0"}); err != nil || c.RenderProcs != 0 {
 		t.Errorf("VITRINE_RENDER_PROCS=0: %d %v", c.RenderProcs, err)
 	}
 	for _, bad := range [][]string{{"--render-procs", "-1"}, {"--render-procs", "2000"}, {"--render-workers", "-3"}} {
-		if _, _, err := parse(bad, env(nil), &errb); err == nil || !strings.Contains(err.Error(), "--render-procs") {
+		if _, err := parseFlags(bad, nil); err == nil || !strings.Contains(err.Error(), "--render-procs") {
 			t.Errorf("%v: err %v, want a render flags error", bad, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"vitrine/internal/account"
+	"vitrine/internal/storage/sqlstore"
 )
 
 // The user command: accounts made and promoted from the shell.
@@ -76,10 +77,7 @@ func userCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 	defer db.Close()
 	svc := &account.Service{Store: db, Log: log}
 	if sub == "two-factor-off" {
-		u, err := db.UserByEmail(ctx, account.NormalizeEmail(*email))
-		if errors.Is(err, account.ErrNoUser) {
-			return &UsageError{fmt.Sprintf("no account has the email %s", account.NormalizeEmail(*email))}
-		}
+		u, err := userByEmail(ctx, db, *email)
 		if err != nil {
 			return err
 		}
@@ -94,10 +92,7 @@ func userCommand(ctx context.Context, cfg Config, args []string, stdin io.Reader
 		return nil
 	}
 	if sub == "set-role" {
-		u, err := db.UserByEmail(ctx, account.NormalizeEmail(*email))
-		if errors.Is(err, account.ErrNoUser) {
-			return &UsageError{fmt.Sprintf("no account has the email %s", account.NormalizeEmail(*email))}
-		}
+		u, err := userByEmail(ctx, db, *email)
 		if err != nil {
 			return err
 		}
@@ -164,4 +159,13 @@ func readNewPassword(stdin io.Reader, stderr io.Writer, fromStdin bool) (string,
 		return "", &UsageError{"the passwords do not match"}
 	}
 	return p1, nil
+}
+
+// userByEmail is the account with email, a usage error when there is none.
+func userByEmail(ctx context.Context, db *sqlstore.DB, email string) (*account.User, error) {
+	u, err := db.UserByEmail(ctx, account.NormalizeEmail(email))
+	if errors.Is(err, account.ErrNoUser) {
+		return nil, &UsageError{fmt.Sprintf("no account has the email %s", account.NormalizeEmail(email))}
+	}
+	return u, err
 }
