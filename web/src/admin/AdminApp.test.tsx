@@ -1,25 +1,16 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../lib/rest';
 import { AdminApp } from './AdminApp';
 import { legacyTarget } from './router';
-import { adminData, stubFetch } from './test-utils';
+import { adminData, stubFetch, setupAdminTests } from './test-utils';
 
 const entries = [
   { id: 2, date: '2026-11-24T10:00:00Z', actor_id: 3, actor_name: 'Mia Manager', action: 'product.update', object: 'product', object_id: 12, summary: 'Price 12.00 → 10.00', client_ip: '' },
   { id: 1, date: '2026-11-24T09:00:00Z', actor_id: 4, actor_name: 'Ada Admin', action: 'order.status', object: 'order', object_id: 5, summary: 'processing → completed', client_ip: '' },
 ];
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo; // jsdom has none
-  window.history.replaceState(null, '', '/wp-admin/');
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+setupAdminTests({ path: '/wp-admin/' });
 
 describe('the admin frame', () => {
   it('shows the dashboard with the latest changes, and moves between screens with focus on the heading', async () => {

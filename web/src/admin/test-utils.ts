@@ -1,6 +1,8 @@
-// Shared by the admin's Vitest files: page data, and a fetch stub that
-// answers the admin API's calls from a table of handlers.
-import { vi } from 'vitest';
+// Shared by the admin's Vitest files: page data, the hooks every screen's
+// tests register, and a fetch stub that answers the admin API's calls from a
+// table of handlers.
+import { afterEach, beforeEach, vi } from 'vitest';
+import { setRestNonce } from '../lib/rest';
 import type { AdminData } from './data';
 
 export const adminData: AdminData = {
@@ -9,6 +11,25 @@ export const adminData: AdminData = {
   logout_url: '/my-account/customer-logout/?_wpnonce=0123456789',
   site: { name: 'Vitrine', url: 'http://localhost:8080', currency: 'USD' },
 };
+
+/**
+ * Registers the hooks of an admin test file: the REST nonce set before each
+ * test, globals restored after. scroll: jsdom's missing window.scrollTo is
+ * stubbed (the router scrolls); path: the address each test starts at.
+ */
+export function setupAdminTests(opts: { scroll?: boolean; path?: string } = {}) {
+  beforeEach(() => {
+    setRestNonce(adminData.nonce);
+    if (opts.scroll || opts.path) window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+    if (opts.path) window.history.replaceState(null, '', opts.path);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+}
+
+/** The props the admin gives a screen at path (no parameters, no query). */
+export function screenProps(path: string) {
+  return { data: adminData, params: [], location: { path, search: new URLSearchParams() } };
+}
 
 export interface Call {
   method: string;

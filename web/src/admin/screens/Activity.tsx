@@ -11,6 +11,7 @@ import { DataTable, type Column } from '../ui/DataTable';
 import { Field } from '../ui/Field';
 import { useListQuery } from '../ui/list';
 import { formatDate } from '../ui/format';
+import { Options } from '../../ui/Options';
 
 export interface AuditEntry {
   id: number;
@@ -101,11 +102,7 @@ export default function Activity({ location }: ScreenProps) {
             {(p) => (
               // The filter replaces the address: Back leaves the log, as it did before the filter.
               <select {...p} value={object} onChange={(e) => query.go({ object: e.target.value }, { replace: true })}>
-                {OBJECTS.map(([v, l]) => (
-                  <option key={v} value={v}>
-                    {l}
-                  </option>
-                ))}
+                <Options items={OBJECTS} />
               </select>
             )}
           </Field>

@@ -10,6 +10,7 @@ import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
 import { useFocusAfterCommit } from '../ui/focus';
 import { ColumnHeads } from '../../ui/ColumnHeads';
+import { Options } from '../../ui/Options';
 
 export const CURRENCIES_PATH = '/wp-json/vitrine/v1/admin/currencies';
 
@@ -184,11 +185,7 @@ export default function Currencies(_: ScreenProps) {
               <Field label="Symbol position" error={err('position')}>
                 {(p) => (
                   <select {...p} value={editing.position} onChange={(e) => set('position', e.target.value as CurrencyRow['position'])}>
-                    {POSITIONS.map(([v, l]) => (
-                      <option key={v} value={v}>
-                        {l}
-                      </option>
-                    ))}
+                    <Options items={POSITIONS} />
                   </select>
                 )}
               </Field>

@@ -1,8 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../lib/rest';
-import { adminData, stubFetch } from '../test-utils';
+import { stubFetch, setupAdminTests, screenProps } from '../test-utils';
 import Payments, { PAYMENTS_PATH, PAYPAL_TEST_PATH, type PaymentSettings } from './Payments';
 
 const stored: PaymentSettings = {
@@ -14,10 +13,9 @@ const stored: PaymentSettings = {
   updated_at: '2026-11-24T10:00:00Z',
 };
 
-const props = { data: adminData, params: [], location: { path: 'payments', search: new URLSearchParams() } };
+const props = screenProps('payments');
 
-beforeEach(() => setRestNonce(adminData.nonce));
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests();
 
 describe('the payments screen', () => {
   it('saves the methods with their version, keeping the secret unsent', async () => {

@@ -1,8 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../lib/rest';
-import { adminData, stubFetch } from '../test-utils';
+import { adminData, stubFetch, setupAdminTests, screenProps } from '../test-utils';
 import Settings, { SETTINGS_PATH, TEST_MAIL_PATH, type ShopSettings } from './Settings';
 
 const stored: ShopSettings = {
@@ -27,10 +26,9 @@ const stored: ShopSettings = {
   updated_at: '2026-11-24T10:00:00Z',
 };
 
-const props = { data: adminData, params: [], location: { path: 'settings', search: new URLSearchParams() } };
+const props = screenProps('settings');
 
-beforeEach(() => setRestNonce(adminData.nonce));
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests();
 
 describe('the settings screen', () => {
   it('saves the changed settings with the version they were based on', async () => {

@@ -1,8 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../lib/rest';
-import { adminData, stubFetch } from '../test-utils';
+import { stubFetch, setupAdminTests, screenProps } from '../test-utils';
 import ShippingTax, { SHIPPING_TAX_PATH, type ShippingTaxDoc } from './ShippingTax';
 
 const doc: ShippingTaxDoc = {
@@ -23,10 +22,9 @@ const doc: ShippingTaxDoc = {
   version: 0,
   currency: 'USD',
 };
-const props = { data: adminData, params: [], location: { path: 'shipping-tax', search: new URLSearchParams() } };
+const props = screenProps('shipping-tax');
 
-beforeEach(() => setRestNonce(adminData.nonce));
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests();
 
 describe('the shipping and tax screen', () => {
   it('loads the settings someone else saved meanwhile instead of overwriting them', async () => {

@@ -7,6 +7,7 @@ import { paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Notices } from '../ui/Notices';
 import { useSettingsForm } from '../ui/settings-form';
+import { Options } from '../../ui/Options';
 
 export const SHIPPING_TAX_PATH = '/wp-json/vitrine/v1/admin/shipping-tax';
 
@@ -76,11 +77,7 @@ function Methods({ prefix, methods, onChange, error, zoneName }: { prefix: strin
             <Cell label="Kind" field={f + 'method_id'} error={error}>
               {(p) => (
                 <select {...p} value={m.method_id} onChange={(e) => set(i, { method_id: e.target.value as MethodRow['method_id'], cost: e.target.value === 'free_shipping' ? '0' : m.cost })}>
-                  {Object.entries(METHOD_NAMES).map(([v, l]) => (
-                    <option key={v} value={v}>
-                      {l}
-                    </option>
-                  ))}
+                  <Options items={Object.entries(METHOD_NAMES)} />
                 </select>
               )}
             </Cell>

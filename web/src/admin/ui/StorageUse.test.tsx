@@ -1,6 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { setRestNonce } from '../../lib/rest';
-import { adminData, stubFetch } from '../test-utils';
+import { stubFetch, setupAdminTests } from '../test-utils';
 import { STORAGE_PATH, StorageUse, type StorageFigures } from './StorageUse';
 
 const figures = (over: Partial<StorageFigures> = {}): StorageFigures => ({
@@ -10,8 +9,7 @@ const figures = (over: Partial<StorageFigures> = {}): StorageFigures => ({
   ...over,
 });
 
-beforeEach(() => setRestNonce(adminData.nonce));
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests();
 
 describe('the storage line', () => {
   it('shows the use against the quota', async () => {

@@ -8,13 +8,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { adminCall, paramError, withQuery, type AdminError } from '../../api';
 import { BASE, Link, useRouter, type Location } from '../../router';
 import type { ScreenProps } from '../../screens';
-import { Field } from '../../ui/Field';
+import { Field, type ControlProps } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { useFocusAfterCommit } from '../../ui/focus';
 import { DataTable, eachRow, type Bulk, type Column } from '../../ui/DataTable';
 import { useListData, useListQuery } from '../../ui/list';
 import { formatMoney } from '../../ui/format';
 import './coupons.css';
+import { Options } from '../../../ui/Options';
 
 export const COUPONS_PATH = '/wp-json/wc/v3/coupons';
 const CATEGORIES_PATH = '/wp-json/wc/store/v1/products/categories';
@@ -345,8 +346,12 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
     );
   }
 
-  const multi = (k: 'product_categories' | 'excluded_product_categories') => (e: React.ChangeEvent<HTMLSelectElement>) =>
-    set(k)(Array.from(e.target.selectedOptions, (o) => o.value));
+  // The categories a coupon is limited to, or kept from: a multiple select each.
+  const categorySelect = (k: 'product_categories' | 'excluded_product_categories') => (p: ControlProps) => (
+    <select {...p} name={k} multiple size={Math.min(6, Math.max(2, categories.length))} value={draft[k]} onChange={(e) => set(k)(Array.from(e.target.selectedOptions, (o) => o.value))}>
+      <Options items={categories.map((c) => [String(c.id), c.name])} />
+    </select>
+  );
 
   return (
     <section aria-labelledby="coupon-form-heading" aria-busy={loading || undefined}>
@@ -371,11 +376,7 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
           <Field label="Discount type" error={errors.discount_type}>
             {(p) => (
               <select {...p} name="discount_type" value={draft.discount_type} onChange={(e) => set('discount_type')(e.target.value as Coupon['discount_type'])}>
-                {TYPES.map(([v, l]) => (
-                  <option key={v} value={v}>
-                    {l}
-                  </option>
-                ))}
+                <Options items={TYPES} />
               </select>
             )}
           </Field>
@@ -416,33 +417,10 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
             {(p) => <input {...p} name="excluded_product_ids" value={draft.excluded_product_ids} onChange={(e) => set('excluded_product_ids')(e.target.value)} />}
           </Field>
           <Field label="Product categories" error={errors.product_categories} hint="Hold Ctrl (or Cmd) to choose several. None: every category.">
-            {(p) => (
-              <select {...p} name="product_categories" multiple size={Math.min(6, Math.max(2, categories.length))} value={draft.product_categories} onChange={multi('product_categories')}>
-                {categories.map((c) => (
-                  <option key={c.id} value={String(c.id)}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            )}
+            {categorySelect('product_categories')}
           </Field>
           <Field label="Exclude categories" error={errors.excluded_product_categories}>
-            {(p) => (
-              <select
-                {...p}
-                name="excluded_product_categories"
-                multiple
-                size={Math.min(6, Math.max(2, categories.length))}
-                value={draft.excluded_product_categories}
-                onChange={multi('excluded_product_categories')}
-              >
-                {categories.map((c) => (
-                  <option key={c.id} value={String(c.id)}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            )}
+            {categorySelect('excluded_product_categories')}
           </Field>
         </fieldset>
         <fieldset>

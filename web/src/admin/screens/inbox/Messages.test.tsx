@@ -1,9 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import type { AdminMessage } from './Messages';
 
 const message = (id: number, over: Partial<AdminMessage> = {}): AdminMessage => ({
@@ -30,15 +29,7 @@ const message = (id: number, over: Partial<AdminMessage> = {}): AdminMessage => 
   ...over,
 });
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  window.history.replaceState(null, '', '/wp-admin/messages/');
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+setupAdminTests({ path: '/wp-admin/messages/' });
 
 function api(list: AdminMessage[]) {
   return stubFetch((method, url, body) => {

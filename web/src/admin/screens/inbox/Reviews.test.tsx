@@ -1,9 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import type { AdminReview } from './Reviews';
 
 const review = (id: number, over: Partial<AdminReview> = {}): AdminReview => ({
@@ -24,15 +23,7 @@ const review = (id: number, over: Partial<AdminReview> = {}): AdminReview => ({
 
 const counts = { hold: 2, approved: 5, spam: 1, trash: 0 };
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  window.history.replaceState(null, '', '/wp-admin/reviews/');
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+setupAdminTests({ path: '/wp-admin/reviews/' });
 
 function api(list: AdminReview[]) {
   return stubFetch((method, url, body) => {

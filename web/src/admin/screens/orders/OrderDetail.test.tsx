@@ -1,21 +1,14 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import { detail } from './fixtures';
 import type { OrderDetail } from './types';
 
 const ORDER = '/wp-json/wc/v3/orders/12';
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  window.history.replaceState(null, '', '/wp-admin/orders/12/');
-});
-
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests({ path: '/wp-admin/orders/12/' });
 
 async function shown() {
   return screen.findByRole('heading', { level: 2, name: /Order #12/ }, { timeout: 5000 });

@@ -25,6 +25,7 @@ import {
   type OrderRefund,
 } from './types';
 import { ColumnHeads } from '../../../ui/ColumnHeads';
+import { Options } from '../../../ui/Options';
 
 function newKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -269,11 +270,7 @@ function StatusForm({ order, onDone, onError }: { order: Order; onDone: (o: Orde
           {(p) => (
             <select {...p} value={to} onChange={(e) => setTo(e.target.value)}>
               <option value="">Choose…</option>
-              {order.next_statuses.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabel(s)}
-                </option>
-              ))}
+              <Options items={order.next_statuses.map((s) => [s, statusLabel(s)])} />
             </select>
           )}
         </Field>
@@ -610,11 +607,7 @@ function Mails({ order, onSent, onError }: { order: Order; onSent: (text: string
         <Field label="Mail to send again">
           {(p) => (
             <select {...p} value={kind} onChange={(e) => setKind(e.target.value)}>
-              {order.mail_kinds.map((k) => (
-                <option key={k} value={k}>
-                  {MAIL_LABELS[k] ?? k}
-                </option>
-              ))}
+              <Options items={order.mail_kinds.map((k) => [k, MAIL_LABELS[k] ?? k])} />
             </select>
           )}
         </Field>

@@ -1,9 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import { summary } from './fixtures';
 
 const totals = [
@@ -26,13 +25,7 @@ function route(method: string, url: string) {
   return undefined;
 }
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  window.history.replaceState(null, '', '/wp-admin/orders/');
-});
-
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests({ path: '/wp-admin/orders/' });
 
 describe('the order list', () => {
   it('lists orders with the status tabs, filters, searches by keyboard and pages, announcing the results', async () => {

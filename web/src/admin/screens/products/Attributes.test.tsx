@@ -1,17 +1,11 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import { attributes } from './fixtures';
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  window.history.replaceState(null, '', '/wp-admin/attributes/');
-});
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests({ path: '/wp-admin/attributes/' });
 
 describe('the attributes screen', () => {
   it('sets the swatch type and a value’s colour, and shows a refused colour', async () => {

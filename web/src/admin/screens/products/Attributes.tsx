@@ -11,6 +11,7 @@ import { Notices, useNotices } from '../../ui/Notices';
 import { PRODUCTS, type GlobalAttribute, type SwatchTerm } from './types';
 import './products.css';
 import { ColumnHeads } from '../../../ui/ColumnHeads';
+import { Options } from '../../../ui/Options';
 
 const TYPES: [GlobalAttribute['type'], string][] = [
   ['select', 'Drop-down'],
@@ -92,11 +93,7 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
         <Field label={`How ${attr.name} shows on product pages`}>
           {(p) => (
             <select {...p} value={type} onChange={(e) => setType(e.target.value as GlobalAttribute['type'])}>
-              {TYPES.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
+              <Options items={TYPES} />
             </select>
           )}
         </Field>

@@ -1,16 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import { categories } from './fixtures';
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-});
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests({ scroll: true });
 
 function route(method: string, url: string, body: unknown) {
   if (method === 'GET' && url.startsWith('/wp-json/wc/v3/products/categories')) return { body: categories };

@@ -15,8 +15,9 @@ import { Notices, useNotices } from '../../ui/Notices';
 import { Confirm } from '../../ui/Confirm';
 import { CROSS_SELLS, GroupedPicker, ProductPicker, UPSELLS, type Child } from './GroupedPicker';
 import { Variations } from './Variations';
-import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, dateInput, saleDateGMT, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag, wholeNumber } from './types';
+import { ADMIN, PRODUCTS, STATUS_LABELS, categoryTree, dateInput, gmtOf, localDateTime, saleDateGMT, type Category, type GlobalAttribute, type ImageRef, type Product, type ProductAttribute, type Tag, wholeNumber } from './types';
 import './products.css';
+import { Options, type Choice } from '../../../ui/Options';
 
 /** A message for the next screen shown (after a create, a duplicate, a trash). */
 let flash = '';
@@ -63,6 +64,9 @@ interface Draft {
   attributes: ProductAttribute[];
 }
 
+/** The states the editor can give a product, in the status select's order. */
+const STATUSES: Choice[] = ['draft', 'publish', 'future', 'private'].map((s) => [s, STATUS_LABELS[s]]);
+
 const EMPTY: Draft = {
   name: '',
   slug: '',
@@ -97,21 +101,13 @@ const EMPTY: Draft = {
   attributes: [],
 };
 
-function localInput(gmt: string | null): string {
-  if (!gmt) return '';
-  const d = new Date(gmt + 'Z');
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 function draftOf(p: Product): Draft {
   return {
     name: p.name,
     slug: p.slug,
     type: p.type,
     status: p.status,
-    publishAt: localInput(p.date_publish_gmt),
+    publishAt: localDateTime(p.date_publish_gmt),
     regular_price: p.regular_price,
     sale_price: p.sale_price,
     sale_from: dateInput(p.date_on_sale_from_gmt),
@@ -201,10 +197,7 @@ function bodyOf(d: Draft, loaded?: Draft): Record<string, unknown> {
     b.stock_quantity = Number.parseInt(d.stock_quantity, 10);
     if (loaded && loaded.stock_quantity.trim() !== '') b.original_stock_quantity = Number.parseInt(loaded.stock_quantity, 10);
   }
-  if (d.status === 'future' && d.publishAt) {
-    const t = new Date(d.publishAt);
-    b.date_publish_gmt = Number.isNaN(t.getTime()) ? d.publishAt : t.toISOString().slice(0, 19);
-  }
+  if (d.status === 'future' && d.publishAt) b.date_publish_gmt = gmtOf(d.publishAt);
   return b;
 }
 
@@ -591,10 +584,7 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
               <Field label="Status" error={err('status')}>
                 {(p) => (
                   <select {...p} value={draft.status} onChange={(e) => set({ status: e.target.value })}>
-                    <option value="draft">Draft</option>
-                    <option value="publish">Published</option>
-                    <option value="future">Scheduled</option>
-                    <option value="private">Private</option>
+                    <Options items={STATUSES} />
                   </select>
                 )}
               </Field>

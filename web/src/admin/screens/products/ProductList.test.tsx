@@ -1,19 +1,13 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
 import { categories, product } from './fixtures';
 
 const list = [product(), product({ id: 8, name: 'Wool Beanie', type: 'variable', sku: '', status: 'draft', images: [] })];
 
-beforeEach(() => {
-  setRestNonce(adminData.nonce);
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  window.history.replaceState(null, '', '/wp-admin/products/');
-});
-afterEach(() => vi.unstubAllGlobals());
+setupAdminTests({ path: '/wp-admin/products/' });
 
 function route(method: string, url: string) {
   if (method === 'GET' && url.startsWith('/wp-json/wc/v3/products/categories')) return { body: categories };

@@ -13,6 +13,7 @@ import { useCounts, useListData, useListQuery, type ListOptions } from '../../ui
 import { formatDate, formatMoney } from '../../ui/format';
 import { ADMIN, PRODUCTS, STATUS_LABELS, STOCK_LABELS, TYPE_LABELS, categoryTree, type Category, type Product } from './types';
 import './products.css';
+import { Options } from '../../../ui/Options';
 
 const PER_PAGE = 20;
 
@@ -124,11 +125,7 @@ export function ProductList({ currency, location }: { currency: string; location
       {(p) => (
         <select {...p} value={filter(name)} onChange={(e) => query.go({ [name]: e.target.value })}>
           <option value="">{any}</option>
-          {options.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
+          <Options items={options} />
         </select>
       )}
     </Field>

@@ -9,8 +9,9 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import { adminCall, type AdminError } from '../../api';
 import { Field } from '../../ui/Field';
 import type { Notice } from '../../ui/Notices';
-import { PRODUCTS, dateInput, saleDateGMT, wholeNumber, type Variation } from './types';
+import { PRODUCTS, dateInput, gmtOf, localDateTime, saleDateGMT, wholeNumber, type Variation } from './types';
 import { ColumnHeads } from '../../../ui/ColumnHeads';
+import { Options } from '../../../ui/Options';
 
 interface Row {
   id: number;
@@ -31,22 +32,6 @@ interface Row {
   pre_order: boolean;
   pre_order_at: string; // datetime-local, the browser's time zone
   pre_order_label: string;
-}
-
-/** A UTC "2026-12-01T09:00:00" as a datetime-local value in the browser's zone. */
-function localDateTime(gmt: string | null): string {
-  if (!gmt) return '';
-  const d = new Date(gmt + 'Z');
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** A datetime-local value as the API's UTC time; '' clears. */
-function gmtOf(local: string): string {
-  if (!local) return '';
-  const t = new Date(local);
-  return Number.isNaN(t.getTime()) ? local : t.toISOString().slice(0, 19);
 }
 
 const ruleInput = (n: number) => (n > 0 ? String(n) : '');
@@ -249,11 +234,7 @@ export function Variations({
               {(p) => (
                 <select {...p} value={action} onChange={(e) => setAction(e.target.value)}>
                   <option value="">Choose an edit</option>
-                  {Object.entries(BULK).map(([k, l]) => (
-                    <option key={k} value={k}>
-                      {l}
-                    </option>
-                  ))}
+                  <Options items={Object.entries(BULK)} />
                 </select>
               )}
             </Field>

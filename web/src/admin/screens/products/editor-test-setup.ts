@@ -1,18 +1,13 @@
 // Shared by the product editor's tests: the hooks every test needs, the
 // answers of the lists the editor loads beside the product, and an axe run.
 import axe from 'axe-core';
-import { setRestNonce } from '../../../lib/rest';
-import { adminData } from '../../test-utils';
+import { setupAdminTests } from '../../test-utils';
 import { attributes, categories } from './fixtures';
 import type { ImageRef } from './types';
 
 /** Registers the hooks: the REST nonce, a scrollTo stub, globals restored. */
 export function setupEditorTests() {
-  beforeEach(() => {
-    setRestNonce(adminData.nonce);
-    window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  setupAdminTests({ scroll: true });
 }
 
 /** The editor's side lists (categories, tags, attributes, images); undefined for anything else. */

@@ -179,13 +179,25 @@ export function categoryTree(cats: Category[]): { cat: Category; depth: number }
   return out;
 }
 
-/** A UTC time from the API as a date input's value (the browser's day). */
-export function dateInput(gmt: string | null): string {
+/** A UTC "2026-12-01T09:00:00" from the API as a datetime-local value in the browser's zone. */
+export function localDateTime(gmt: string | null): string {
   if (!gmt) return '';
   const d = new Date(gmt + 'Z');
   if (Number.isNaN(d.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local value as the API's UTC time; '' clears. */
+export function gmtOf(local: string): string {
+  if (!local) return '';
+  const t = new Date(local);
+  return Number.isNaN(t.getTime()) ? local : t.toISOString().slice(0, 19);
+}
+
+/** A UTC time from the API as a date input's value (the browser's day). */
+export function dateInput(gmt: string | null): string {
+  return localDateTime(gmt).slice(0, 10);
 }
 
 /**
