@@ -105,27 +105,29 @@ type tokenAnswer struct {
 	ExpiresIn   int64  `json:"expires_in"`
 }
 
+// validToken is the stored access token while it is valid, else "".
+func (c *Client) validToken() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.token != "" && c.now().Before(c.tokenExp) {
+		return c.token
+	}
+	return ""
+}
+
 // accessToken returns a valid access token, fetching one if needed. Concurrent
 // callers share one fetch; the fetch runs on its own context (bounded by 30
 // s) so one caller giving up does not fail the others.
 func (c *Client) accessToken(ctx context.Context) (string, error) {
-	c.mu.Lock()
-	if c.token != "" && c.now().Before(c.tokenExp) {
-		t := c.token
-		c.mu.Unlock()
+	if t := c.validToken(); t != "" {
 		return t, nil
 	}
-	c.mu.Unlock()
 	ch := c.flight.DoChan("token", func() (any, error) {
 		// A caller that found no token may reach here just after another
 		// flight stored one: use it rather than fetching a second.
-		c.mu.Lock()
-		if c.token != "" && c.now().Before(c.tokenExp) {
-			t := c.token
-			c.mu.Unlock()
+		if t := c.validToken(); t != "" {
 			return t, nil
 		}
-		c.mu.Unlock()
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
 		return c.fetchToken(fctx)

@@ -343,6 +343,14 @@ type EventRefs struct {
 	InvoiceID string
 }
 
+// resource decodes the event's resource into v.
+func (e *Event) resource(v any) error {
+	if err := json.Unmarshal(e.Resource, v); err != nil {
+		return fmt.Errorf("paypal: %s resource: %w", e.EventType, err)
+	}
+	return nil
+}
+
 // Refs reads the PayPal order id and capture id from the resource of the
 // events the shop handles: PAYMENT.CAPTURE.COMPLETED, DENIED and PENDING (a
 // capture; the order id is supplementary_data.related_ids.order_id),
@@ -354,8 +362,8 @@ func (e *Event) Refs() (EventRefs, error) {
 	switch e.EventType {
 	case EventCaptureCompleted, EventCaptureDenied, EventCapturePending:
 		var c Capture
-		if err := json.Unmarshal(e.Resource, &c); err != nil {
-			return r, fmt.Errorf("paypal: %s resource: %w", e.EventType, err)
+		if err := e.resource(&c); err != nil {
+			return r, err
 		}
 		r.CaptureID, r.Status, r.Amount, r.CustomID, r.InvoiceID = c.ID, c.Status, c.Amount, c.CustomID, c.InvoiceID
 		if c.SupplementaryData != nil {
@@ -363,8 +371,8 @@ func (e *Event) Refs() (EventRefs, error) {
 		}
 	case EventCaptureRefunded:
 		var rf Refund
-		if err := json.Unmarshal(e.Resource, &rf); err != nil {
-			return r, fmt.Errorf("paypal: %s resource: %w", e.EventType, err)
+		if err := e.resource(&rf); err != nil {
+			return r, err
 		}
 		r.RefundID, r.Status, r.Amount, r.CustomID, r.InvoiceID = rf.ID, rf.Status, rf.Amount, rf.CustomID, rf.InvoiceID
 		if rf.SupplementaryData != nil {
@@ -380,8 +388,8 @@ func (e *Event) Refs() (EventRefs, error) {
 		}
 	case EventOrderApproved, EventOrderCompleted:
 		var o Order
-		if err := json.Unmarshal(e.Resource, &o); err != nil {
-			return r, fmt.Errorf("paypal: %s resource: %w", e.EventType, err)
+		if err := e.resource(&o); err != nil {
+			return r, err
 		}
 		r.OrderID, r.Status = o.ID, o.Status
 		if len(o.PurchaseUnits) > 0 {

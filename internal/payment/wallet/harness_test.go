@@ -167,6 +167,17 @@ func (f *fixture) approve(id, funding string) {
 
 // captured is the amount PayPal captured for an order, in minor units,
 // and the capture id.
+// settledOnce checks that a reconcile settled order o, PayPal order id:
+// paid and processing, with the capture's id and amount, captured once.
+func (f *fixture) settledOnce(id string, o *checkout.Order) {
+	f.t.Helper()
+	got := f.order(o.ID)
+	amount, capture := f.captured(id)
+	if !got.Paid() || got.Status != checkout.StatusProcessing || got.CaptureID != capture || amount != got.Total || f.sb.Captures(id) != 1 {
+		f.t.Errorf("order %d after reconcile: %+v (captures %d)", o.ID, got, f.sb.Captures(id))
+	}
+}
+
 func (f *fixture) captured(id string) (int64, string) {
 	f.t.Helper()
 	o, ok := f.sb.Order(id)

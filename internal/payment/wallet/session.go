@@ -86,11 +86,7 @@ func (s *Service) validateForm(f *checkoutForm) *checkout.ValidationError {
 // buyer is sent to PayPal: nil, or a *Refusal with every message (an empty
 // cart refreshes the page).
 func (s *Service) ValidateForm(ctx context.Context, session, formEncoded string) error {
-	f, err := parseCheckoutForm(formEncoded)
-	if err != nil {
-		return err
-	}
-	c, err := s.d.Checkout.Cart(ctx, session)
+	f, c, err := s.formAndCart(ctx, session, formEncoded)
 	if err != nil {
 		return err
 	}
@@ -106,11 +102,7 @@ func (s *Service) ValidateForm(ctx context.Context, session, formEncoded string)
 // SaveForm keeps the entered addresses (and rate) on the session, so the
 // checkout shows them again after a redirect.
 func (s *Service) SaveForm(ctx context.Context, session, formEncoded string) error {
-	f, err := parseCheckoutForm(formEncoded)
-	if err != nil {
-		return err
-	}
-	c, err := s.d.Checkout.Cart(ctx, session)
+	f, c, err := s.formAndCart(ctx, session, formEncoded)
 	if err != nil {
 		return err
 	}
@@ -130,6 +122,17 @@ func (s *Service) SaveForm(ctx context.Context, session, formEncoded string) err
 		cust.ShippingRate = f.rate
 	}
 	return s.d.Checkout.SetCustomer(ctx, session, cust)
+}
+
+// formAndCart parses a session's checkout form (form_encoded) and reads
+// its cart.
+func (s *Service) formAndCart(ctx context.Context, session, formEncoded string) (*checkoutForm, *cart.Cart, error) {
+	f, err := parseCheckoutForm(formEncoded)
+	if err != nil {
+		return f, nil, err
+	}
+	c, err := s.d.Checkout.Cart(ctx, session)
+	return f, c, err
 }
 
 // cleanAddress trims and bounds every field.

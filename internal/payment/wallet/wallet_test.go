@@ -215,16 +215,8 @@ func TestReconcile(t *testing.T) {
 		if settled != 2 || cancelled != 0 {
 			t.Errorf("startup pass settled %d cancelled %d", settled, cancelled)
 		}
-		for _, x := range []struct {
-			id string
-			o  *checkout.Order
-		}{{lost, oLost}, {gone, oGone}} {
-			got := f.order(x.o.ID)
-			amount, capture := f.captured(x.id)
-			if !got.Paid() || got.Status != checkout.StatusProcessing || got.CaptureID != capture || amount != got.Total || f.sb.Captures(x.id) != 1 {
-				t.Errorf("order %d after reconcile: %+v (captures %d)", x.o.ID, got, f.sb.Captures(x.id))
-			}
-		}
+		f.settledOnce(lost, oLost)
+		f.settledOnce(gone, oGone)
 		if n, _ := f.svc.Reconcile(ctx, true); n != 0 {
 			t.Errorf("second pass settled %d", n)
 		}
@@ -430,16 +422,8 @@ func TestReconcileAfterTimeout(t *testing.T) {
 			t.Fatalf("approval webhook: %+v", got)
 		}
 		settledN, _ := f.svc.Reconcile(ctx, true)
-		for _, x := range []struct {
-			id string
-			o  *checkout.Order
-		}{{id, o}, {id2, o2}} {
-			got := f.order(x.o.ID)
-			amount, capture := f.captured(x.id)
-			if !got.Paid() || got.Status != checkout.StatusProcessing || got.CaptureID != capture || amount != got.Total || f.sb.Captures(x.id) != 1 {
-				t.Errorf("order %d after reconcile: %+v (captures %d)", x.o.ID, got, f.sb.Captures(x.id))
-			}
-		}
+		f.settledOnce(id, o)
+		f.settledOnce(id2, o2)
 		if settledN != 2 {
 			t.Errorf("reconciler settled %d", settledN)
 		}
