@@ -290,44 +290,69 @@ func TestPlaceOrderRefusals(t *testing.T) {
 	})
 }
 
+// checkoutRace is buyers sessions (session(100) on), each with one lamp
+// in its cart, placing their orders at once when the gate closes.
+type checkoutRace struct {
+	wg              sync.WaitGroup
+	mu              sync.Mutex
+	placed, refused int
+	other           []error
+}
+
+// raceCheckouts fills the buyers' carts and starts their checkouts, each
+// waiting on gate; refusal tells the refusals the test expects from other
+// errors. Wait for them with wait.
+func (f *orderFixture) raceCheckouts(t *testing.T, buyers int, gate <-chan struct{}, refusal func(*cart.Error) bool) *checkoutRace {
+	t.Helper()
+	ctx := context.Background()
+	for i := 0; i < buyers; i++ {
+		f.add(t, session(100+i), f.lamp, nil, 1, 4500)
+	}
+	r := &checkoutRace{}
+	for i := 0; i < buyers; i++ {
+		r.wg.Add(1)
+		go func(i int) {
+			defer r.wg.Done()
+			<-gate
+			_, _, err := f.db.PlaceOrder(ctx, f.input(session(100+i), payment.BankTransfer{}, fmt.Sprint("k", i)))
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			var ce *cart.Error
+			switch {
+			case err == nil:
+				r.placed++
+			case errors.As(err, &ce) && refusal(ce):
+				r.refused++
+			default:
+				r.other = append(r.other, err)
+			}
+		}(i)
+	}
+	return r
+}
+
+// fail records an error of another goroutine taking part in the race.
+func (r *checkoutRace) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.other = append(r.other, err)
+}
+
+func (r *checkoutRace) wait() { r.wg.Wait() }
+
 // TestConcurrentCheckouts: 50 sessions each ordering one of 10 units make
 // exactly 10 orders and 40 out-of-stock refusals; stock ends at 0.
 func TestConcurrentCheckoutsOrder(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		ctx := context.Background()
 		f := newOrderFixture(t, db, 10)
-		const buyers = 50
-		for i := 0; i < buyers; i++ {
-			f.add(t, session(100+i), f.lamp, nil, 1, 4500)
-		}
-		var wg sync.WaitGroup
 		start := make(chan struct{})
-		var mu sync.Mutex
-		placed, refused := 0, 0
-		var other []error
-		for i := 0; i < buyers; i++ {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-start
-				_, _, err := db.PlaceOrder(ctx, f.input(session(100+i), payment.BankTransfer{}, fmt.Sprint("k", i)))
-				mu.Lock()
-				defer mu.Unlock()
-				var ce *cart.Error
-				switch {
-				case err == nil:
-					placed++
-				case errors.As(err, &ce) && ce.Code == "woocommerce_rest_product_out_of_stock" && ce.Status == 409:
-					refused++
-				default:
-					other = append(other, err)
-				}
-			}(i)
-		}
+		race := f.raceCheckouts(t, 50, start, func(ce *cart.Error) bool {
+			return ce.Code == "woocommerce_rest_product_out_of_stock" && ce.Status == 409
+		})
 		close(start)
-		wg.Wait()
-		if placed != 10 || refused != 40 || len(other) != 0 {
-			t.Fatalf("placed %d refused %d other %v", placed, refused, other)
+		race.wait()
+		if race.placed != 10 || race.refused != 40 || len(race.other) != 0 {
+			t.Fatalf("placed %d refused %d other %v", race.placed, race.refused, race.other)
 		}
 		if s := f.stock(t, f.lamp.ID); s != 0 {
 			t.Errorf("stock %d", s)

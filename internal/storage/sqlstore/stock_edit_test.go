@@ -160,51 +160,27 @@ func TestAdminStockSavesRaceCheckouts(t *testing.T) {
 		const start, buyers = 10, 30
 		f := newOrderFixture(t, db, start)
 		a := stockAdmin(db)
-		for i := 0; i < buyers; i++ {
-			f.add(t, session(100+i), f.lamp, nil, 1, 4500)
-		}
-		var wg sync.WaitGroup
 		gate := make(chan struct{})
-		var mu sync.Mutex
-		placed, refused := 0, 0
-		var other []error
-		for i := 0; i < buyers; i++ {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-gate
-				_, _, err := db.PlaceOrder(ctx, f.input(session(100+i), payment.BankTransfer{}, fmt.Sprint("k", i)))
-				mu.Lock()
-				defer mu.Unlock()
-				var ce *cart.Error
-				switch {
-				case err == nil:
-					placed++
-				case errors.As(err, &ce) && (ce.Code == "woocommerce_rest_product_out_of_stock" ||
-					// A restock committed between the refused UPDATE and
-					// the read of the count: "not enough" rather than none.
-					ce.Code == "woocommerce_rest_product_partially_out_of_stock"):
-					refused++
-				default:
-					other = append(other, err)
-				}
-			}(i)
-		}
+		race := f.raceCheckouts(t, buyers, gate, func(ce *cart.Error) bool {
+			return ce.Code == "woocommerce_rest_product_out_of_stock" ||
+				// A restock committed between the refused UPDATE and
+				// the read of the count: "not enough" rather than none.
+				ce.Code == "woocommerce_rest_product_partially_out_of_stock"
+		})
+		var restocks sync.WaitGroup
 		restocked := int64(0)
 		for k := int64(1); k <= 5; k++ {
 			restocked += k
-			wg.Add(1)
+			restocks.Add(1)
 			go func(k int64) {
-				defer wg.Done()
+				defer restocks.Done()
 				<-gate
 				// A save based on an older version (another restock got
 				// in first) is stale: the editor reloads and saves again.
 				for try := 0; try < 200; try++ {
 					p, _, err := a.Get(ctx, f.lamp.ID)
 					if err != nil {
-						mu.Lock()
-						other = append(other, err)
-						mu.Unlock()
+						race.fail(err)
 						return
 					}
 					_, err = a.Update(ctx, f.lamp.ID, p.Version, catalog.ProductInput{
@@ -213,21 +189,19 @@ func TestAdminStockSavesRaceCheckouts(t *testing.T) {
 						continue
 					}
 					if err != nil {
-						mu.Lock()
-						other = append(other, err)
-						mu.Unlock()
+						race.fail(err)
 					}
 					return
 				}
-				mu.Lock()
-				other = append(other, fmt.Errorf("restock of %d stale 200 times", k))
-				mu.Unlock()
+				race.fail(fmt.Errorf("restock of %d stale 200 times", k))
 			}(k)
 		}
 		close(gate)
-		wg.Wait()
-		if len(other) != 0 || placed+refused != buyers {
-			t.Fatalf("placed %d refused %d other %v", placed, refused, other)
+		restocks.Wait()
+		race.wait()
+		placed := race.placed
+		if len(race.other) != 0 || placed+race.refused != buyers {
+			t.Fatalf("placed %d refused %d other %v", placed, race.refused, race.other)
 		}
 		sold := f.count(t, `SELECT COALESCE(SUM(quantity), 0) FROM order_lines WHERE product_id = ?`, f.lamp.ID)
 		if sold != int64(placed) || sold > start+restocked {

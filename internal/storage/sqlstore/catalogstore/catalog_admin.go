@@ -150,58 +150,20 @@ func (db *Catalog) UpdateProduct(ctx context.Context, p *catalog.Product, variat
 
 // SetProductStatus implements catalog.AdminStore.
 func (db *Catalog) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
-	n := 0
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		n = 0
-		for _, id := range ids {
-			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
+	return db.changeProducts(ctx, ids, func(tx *sqlx.Tx, id int64) (sql.Result, error) {
+		return tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
 				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, sqlcore.NullTime(publishAt), db.Now(), id, status)
-			if err != nil {
-				return err
-			}
-			if k, _ := res.RowsAffected(); k == 0 {
-				continue
-			}
-			n++
-			if _, err := db.indexProduct(ctx, tx, id); err != nil {
-				return err
-			}
-			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return n, err
+	}, db.reindex)
 }
 
 // DeleteProducts implements catalog.AdminStore.
 func (db *Catalog) DeleteProducts(ctx context.Context, ids []int64) (int, error) {
-	n := 0
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		n = 0
-		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
-				return err
-			}
-			res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
-			if err != nil {
-				return err
-			}
-			if k, _ := res.RowsAffected(); k == 0 {
-				continue
-			}
-			n++
-			if err := db.unindex(ctx, tx, id); err != nil {
-				return err
-			}
-			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
-				return err
-			}
+	return db.changeProducts(ctx, ids, func(tx *sqlx.Tx, id int64) (sql.Result, error) {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	return n, err
+		return tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
+	}, db.unindex)
 }
 
 // PublishDue implements catalog.AdminStore.
@@ -213,13 +175,22 @@ func (db *Catalog) PublishDue(ctx context.Context, now time.Time) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
+	return db.changeProducts(ctx, ids, func(tx *sqlx.Tx, id int64) (sql.Result, error) {
+		// Only if still scheduled: an edit may have moved it since.
+		return tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = 'publish', publish_at = NULL, version = version + 1, updated_at = ?
+				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.Now(), id, now.UTC())
+	}, db.reindex)
+}
+
+// changeProducts runs change on each of ids in one transaction; for each
+// product it changed (a row affected), it brings the search index in step
+// with after and records the listing change. It answers how many changed.
+func (db *Catalog) changeProducts(ctx context.Context, ids []int64, change func(tx *sqlx.Tx, id int64) (sql.Result, error), after func(ctx context.Context, tx *sqlx.Tx, id int64) error) (int, error) {
 	n := 0
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		for _, id := range ids {
-			// Only if still scheduled: an edit may have moved it since.
-			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = 'publish', publish_at = NULL, version = version + 1, updated_at = ?
-				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.Now(), id, now.UTC())
+			res, err := change(tx, id)
 			if err != nil {
 				return err
 			}
@@ -227,7 +198,7 @@ func (db *Catalog) PublishDue(ctx context.Context, now time.Time) (int, error) {
 				continue
 			}
 			n++
-			if _, err := db.indexProduct(ctx, tx, id); err != nil {
+			if err := after(ctx, tx, id); err != nil {
 				return err
 			}
 			if err := db.RecordChange(ctx, tx, id, "product_listed"); err != nil {
@@ -237,6 +208,12 @@ func (db *Catalog) PublishDue(ctx context.Context, now time.Time) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// reindex brings the search index in step with the product's row.
+func (db *Catalog) reindex(ctx context.Context, tx *sqlx.Tx, id int64) error {
+	_, err := db.indexProduct(ctx, tx, id)
+	return err
 }
 
 // saleActiveSQL is catalog.Product.SaleActive as an SQL condition on a

@@ -168,60 +168,44 @@ func (db *Catalog) loadProductsWith(ctx context.Context, rel relations, q string
 	return out, nil
 }
 
+// relationLoaders load each relation of a page of products, in this order;
+// each reads every product of the page in one statement.
+var relationLoaders = []struct {
+	rel  relations
+	load func(db *Catalog, ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error
+}{
+	{relImages, (*Catalog).loadImages},
+	{relTerms, (*Catalog).loadTerms},
+	{relAttributes, (*Catalog).loadAttributes},
+	{relVariation, (*Catalog).loadVariationAttrs},
+	{relLinks, (*Catalog).loadLinks},
+	{relMeta, (*Catalog).loadMeta},
+}
+
 func (db *Catalog) loadRelations(ctx context.Context, rel relations, ids []int64, byID map[int64]*catalog.Product) error {
 	in, args := sqlcore.InClause(ids)
-	if rel&relImages != 0 {
-		if err := db.loadImages(ctx, in, args, byID); err != nil {
+	for _, l := range relationLoaders {
+		if rel&l.rel == 0 {
+			continue
+		}
+		if err := l.load(db, ctx, in, args, byID); err != nil {
 			return err
 		}
-	}
-	if rel&relTerms != 0 {
-		if err := db.loadTerms(ctx, in, args, byID); err != nil {
-			return err
-		}
-	}
-	if rel&relAttributes != 0 {
-		if err := db.loadAttributes(ctx, in, args, byID); err != nil {
-			return err
-		}
-	}
-	if rel&relVariation != 0 {
-		if err := db.loadVariationAttrs(ctx, in, args, byID); err != nil {
-			return err
-		}
-	}
-	if rel&relLinks != 0 {
-		if err := db.loadLinks(ctx, in, args, byID); err != nil {
-			return err
-		}
-	}
-	if rel&relMeta != 0 {
-		return db.loadMeta(ctx, in, args, byID)
 	}
 	return nil
 }
 
 func (db *Catalog) loadImages(ctx context.Context, in string, args []any, byID map[int64]*catalog.Product) error {
-
 	var imgs []struct {
-		ProductID int64  `db:"product_id"`
-		ID        int64  `db:"id"`
-		Src       string `db:"src"`
-		Width     int    `db:"width"`
-		Height    int    `db:"height"`
-		Alt       string `db:"alt"`
-		Caption   string `db:"caption"`
-		Name      string `db:"name"`
-		Sizes     string `db:"sizes"`
+		ProductID int64 `db:"product_id"`
+		imageRow
 	}
 	if err := db.Read.SelectContext(ctx, &imgs, db.Read.Rebind(`SELECT pi.product_id, i.id, i.src, i.width, i.height, i.alt, i.caption, i.name, i.sizes
 		FROM product_images pi JOIN images i ON i.id = pi.image_id WHERE pi.product_id IN `+in+` ORDER BY pi.product_id, pi.position`), args...); err != nil {
 		return fmt.Errorf("load images: %w", err)
 	}
 	for _, r := range imgs {
-		img := catalog.Image{ID: r.ID, Src: r.Src, Width: r.Width, Height: r.Height, Alt: r.Alt, Caption: r.Caption, Name: r.Name}
-		_ = json.Unmarshal([]byte(r.Sizes), &img.Sizes)
-		byID[r.ProductID].Images = append(byID[r.ProductID].Images, img)
+		byID[r.ProductID].Images = append(byID[r.ProductID].Images, r.image())
 	}
 	return nil
 }

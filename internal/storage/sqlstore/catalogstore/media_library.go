@@ -21,14 +21,7 @@ import (
 // rows of media_files.
 
 type attachmentRow struct {
-	ID         int64  `db:"id"`
-	Src        string `db:"src"`
-	Width      int    `db:"width"`
-	Height     int    `db:"height"`
-	Alt        string `db:"alt"`
-	Caption    string `db:"caption"`
-	Name       string `db:"name"`
-	Sizes      string `db:"sizes"`
+	imageRow
 	Title      string `db:"title"`
 	MimeType   string `db:"mime_type"`
 	UploadedAt int64  `db:"uploaded_at"`
@@ -40,10 +33,9 @@ const attachmentCols = `id, src, width, height, alt, caption, name, sizes, title
 
 func (r attachmentRow) attachment() media.Attachment {
 	a := media.Attachment{
-		Image: catalog.Image{ID: r.ID, Src: r.Src, Width: r.Width, Height: r.Height, Alt: r.Alt, Caption: r.Caption, Name: r.Name},
+		Image: r.image(),
 		Title: r.Title, MimeType: r.MimeType, AuthorID: r.AuthorID, Pending: r.Pending,
 	}
-	_ = json.Unmarshal([]byte(r.Sizes), &a.Sizes)
 	if r.UploadedAt > 0 {
 		a.Uploaded = time.Unix(r.UploadedAt, 0).UTC()
 	}
