@@ -48,11 +48,8 @@ func (r *userRow) user() *account.User {
 func (db *DB) userWhere(ctx context.Context, where string, arg any) (*account.User, error) {
 	var r userRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+userColumns+` FROM users WHERE `+where), arg)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, account.ErrNoUser
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, account.ErrNoUser)
 	}
 	return r.user(), nil
 }
@@ -176,11 +173,8 @@ func (db *DB) Notice(ctx context.Context, id int64) (*account.Notice, error) {
 		Created  int64  `db:"created_at"`
 	}
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, user_id, kind, email, new_email, created_at FROM account_notices WHERE id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, account.ErrNoRow
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, account.ErrNoRow)
 	}
 	return &account.Notice{ID: r.ID, UserID: r.UserID, Kind: r.Kind, Email: r.Email, NewEmail: r.NewEmail, CreatedAt: sqlcore.UnixUTC(r.Created)}, nil
 }
@@ -284,11 +278,8 @@ func (r *sessionRow) session() *account.Session {
 func (db *DB) SessionByHash(ctx context.Context, hash string) (*account.Session, error) {
 	var r sessionRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT user_id, created_at, last_seen_at, expires_at FROM account_sessions WHERE token_hash = ?`), hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, account.ErrNoSession
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, account.ErrNoSession)
 	}
 	return r.session(), nil
 }
@@ -307,11 +298,8 @@ func (db *DB) ReplaceSession(ctx context.Context, oldHash, newHash string, now t
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &r, tx.Rebind(`DELETE FROM account_sessions WHERE token_hash = ? AND expires_at > ?
 			RETURNING user_id, created_at, last_seen_at, expires_at`), oldHash, now.Unix())
-		if errors.Is(err, sql.ErrNoRows) {
-			return account.ErrNoSession
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, account.ErrNoSession)
 		}
 		r.LastSeenAt = now.Unix()
 		_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO account_sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
@@ -392,11 +380,8 @@ func (db *DB) link(ctx context.Context, table, cols, hash string) (*linkRow, err
 	var r linkRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT token_hash, user_id, `+cols+`created_at, expires_at, used_at, sealed_token
 		FROM `+table+` WHERE token_hash = ?`), hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, account.ErrNoRow
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, account.ErrNoRow)
 	}
 	return &r, nil
 }
@@ -436,11 +421,8 @@ func (db *DB) ConsumeReset(ctx context.Context, hash, passwordHash string, now t
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &userID, tx.Rebind(`UPDATE password_resets SET used_at = ?, sealed_token = ''
 			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`), now.Unix(), hash, now.Unix())
-		if errors.Is(err, sql.ErrNoRows) {
-			return account.ErrResetInvalid
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, account.ErrResetInvalid)
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ? WHERE id = ?`), passwordHash, userID); err != nil {
 			return err
@@ -482,11 +464,8 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 		}
 		err := tx.GetContext(ctx, &row, tx.Rebind(`UPDATE email_verifications SET used_at = ?, sealed_token = ''
 			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, email`), now.Unix(), hash, now.Unix())
-		if errors.Is(err, sql.ErrNoRows) {
-			return account.ErrVerificationInvalid
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, account.ErrVerificationInvalid)
 		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ? AND email = ?`),
 			now.Unix(), row.UserID, row.Email)

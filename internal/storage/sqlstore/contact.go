@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"vitrine/internal/contact"
 	"vitrine/internal/storage/space"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Contact-form submissions (internal/contact): the submission, its files
@@ -82,11 +82,8 @@ func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored, fi
 func (db *DB) ContactSubmission(ctx context.Context, id int64) (*contact.Stored, error) {
 	var r contactRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+contactColumns+` FROM contact_submissions WHERE id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, contact.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, contact.ErrNotFound)
 	}
 	v, err := r.stored()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/contact"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The contact inbox (internal/contact/inbox.go): listing, statuses,
@@ -209,11 +209,8 @@ func (db *DB) InsertContactReply(ctx context.Context, r *contact.Reply) (int64, 
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var status string
 		err := tx.GetContext(ctx, &status, tx.Rebind(`SELECT status FROM contact_submissions WHERE id = ?`), r.SubmissionID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return contact.ErrNotFound
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, contact.ErrNotFound)
 		}
 		if status == contact.InboxTrash {
 			return contact.ErrTrashed
@@ -238,11 +235,8 @@ func (db *DB) InsertContactReply(ctx context.Context, r *contact.Reply) (int64, 
 func (db *DB) ContactReply(ctx context.Context, id int64) (*contact.Reply, error) {
 	var row contactReplyRow
 	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(contactReplySelect+` WHERE r.id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, contact.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, contact.ErrNotFound)
 	}
 	r := row.reply()
 	return &r, nil
@@ -285,11 +279,8 @@ func (db *DB) ContactFile(ctx context.Context, submissionID, fileID int64) (*con
 	}
 	err := db.Read.GetContext(ctx, &f, db.Read.Rebind(`SELECT id, field, name, mime, size, content, purged_at
 		FROM contact_files WHERE id = ? AND submission_id = ?`), fileID, submissionID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, contact.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, contact.ErrNotFound)
 	}
 	out := &contact.StoredFile{ID: f.ID, Field: f.Field, Name: f.Name, MIME: f.MIME, Size: f.Size, Purged: f.Purged.Valid}
 	if !out.Purged {

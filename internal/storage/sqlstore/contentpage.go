@@ -2,14 +2,13 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/contentpage"
 	"vitrine/internal/richtext"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The shop's content pages (contentpage.Store). Every write sanitizes the
@@ -38,11 +37,8 @@ const contentPageColumns = `id, slug, title, body, status, updated_at`
 func (db *DB) ContentPage(ctx context.Context, slug string) (contentpage.Page, error) {
 	var r contentPageRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+contentPageColumns+` FROM content_pages WHERE slug = ?`), slug)
-	if errors.Is(err, sql.ErrNoRows) {
-		return contentpage.Page{}, contentpage.ErrNotFound
-	}
 	if err != nil {
-		return contentpage.Page{}, err
+		return contentpage.Page{}, sqlcore.NoRow(err, contentpage.ErrNotFound)
 	}
 	return r.page(), nil
 }

@@ -2,9 +2,7 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/cart"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // A customer's names and saved addresses (account.CustomerStore); their
@@ -25,11 +24,8 @@ func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, erro
 		Display string `db:"display_name"`
 	}
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT first_name, last_name, display_name FROM users WHERE id = ?`), userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, account.ErrNoUser
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, account.ErrNoUser)
 	}
 	return &account.Profile{FirstName: r.First, LastName: r.Last, DisplayName: r.Display}, nil
 }

@@ -27,11 +27,8 @@ func (db *DB) ReviewTarget(ctx context.Context, productID int64) (*review.Target
 	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT p.id, p.name, p.type, p.status,
 		(SELECT m.value FROM product_meta m WHERE m.product_id = p.id AND m.meta_key = '_reviews_allowed') AS allowed
 		FROM products p WHERE p.id = ?`), productID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, review.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, review.ErrNotFound)
 	}
 	// Reviews are allowed unless the product turns them off (WooCommerce's
 	// default for a product is "Enable reviews" on).
@@ -264,11 +261,8 @@ func (db *DB) RatingHistogram(ctx context.Context, productID int64) (review.Hist
 func (db *DB) ReviewByID(ctx context.Context, id int64) (*review.Review, error) {
 	var row reviewRow
 	err := db.Read.GetContext(ctx, &row, db.Read.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, review.ErrReviewNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, review.ErrReviewNotFound)
 	}
 	r := row.review()
 	return &r, nil
@@ -351,11 +345,8 @@ func (db *DB) DeleteReview(ctx context.Context, id int64) (*review.Review, error
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var row reviewRow
 		err := tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return review.ErrReviewNotFound
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, review.ErrReviewNotFound)
 		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM reviews WHERE id = ? AND status = ?`), id, review.StatusTrash)
 		if err != nil {
@@ -405,11 +396,8 @@ func (db *DB) SetReviewReply(ctx context.Context, id int64, r review.Reply) (*re
 		}
 		var row reviewRow
 		err = tx.GetContext(ctx, &row, tx.Rebind(`SELECT `+reviewColumns+` FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.id = ?`), id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return review.ErrReviewNotFound
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, review.ErrReviewNotFound)
 		}
 		if n == 0 {
 			return review.ErrNotReplyable

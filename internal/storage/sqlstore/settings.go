@@ -3,12 +3,12 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/settings"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Settings saved in the admin (internal/settings).
@@ -25,11 +25,8 @@ func (db *DB) Setting(ctx context.Context, name string) ([]byte, int64, time.Tim
 		UpdatedAt int64  `db:"updated_at"`
 	}
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT value, version, updated_at FROM shop_settings WHERE name = ?`), name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, 0, time.Time{}, settings.ErrNotFound
-	}
 	if err != nil {
-		return nil, 0, time.Time{}, err
+		return nil, 0, time.Time{}, sqlcore.NoRow(err, settings.ErrNotFound)
 	}
 	return []byte(r.Value), r.Version, time.Unix(r.UpdatedAt, 0).UTC(), nil
 }

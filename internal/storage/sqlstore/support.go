@@ -2,13 +2,12 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"vitrine/internal/storage/sqlstore/sqlcore"
 	"vitrine/internal/support"
 )
 
@@ -41,11 +40,8 @@ func (db *DB) SupportMessage(ctx context.Context, id int64) (*support.Message, e
 	}
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, email, username, message, client_ip, created_at
 		FROM support_messages WHERE id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, support.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, support.ErrNotFound)
 	}
 	return &support.Message{ID: r.ID, Email: r.Email, Username: r.Username, Text: r.Message, ClientIP: r.ClientIP,
 		CreatedAt: time.Unix(r.CreatedAt, 0).UTC()}, nil

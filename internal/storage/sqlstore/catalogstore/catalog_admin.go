@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -119,11 +118,8 @@ func (db *Catalog) UpdateProduct(ctx context.Context, p *catalog.Product, variat
 		if n, _ := res.RowsAffected(); n == 0 {
 			var one int
 			err := tx.GetContext(ctx, &one, tx.Rebind(`SELECT 1 FROM products WHERE id = ? AND parent_id IS NULL`), p.ID)
-			if errors.Is(err, sql.ErrNoRows) {
-				return catalog.ErrNotFound
-			}
 			if err != nil {
-				return err
+				return sqlcore.NoRow(err, catalog.ErrNotFound)
 			}
 			return catalog.ErrStale
 		}
@@ -338,11 +334,8 @@ func (db *Catalog) DeleteCategory(ctx context.Context, id int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var parent sql.NullInt64
 		err := tx.GetContext(ctx, &parent, tx.Rebind(`SELECT parent_id FROM categories WHERE id = ?`), id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return catalog.ErrNotFound
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, catalog.ErrNotFound)
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), sqlcore.NullID(parent.Int64), id); err != nil {
 			return err
@@ -476,11 +469,8 @@ func (db *Catalog) ImageBySrc(ctx context.Context, src string) (*catalog.Image, 
 func (db *Catalog) oneImage(ctx context.Context, cond string, arg any) (*catalog.Image, error) {
 	var r imageRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(imageSelect+cond), arg, false)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, catalog.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, catalog.ErrNotFound)
 	}
 	img := r.image()
 	return &img, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -858,11 +857,8 @@ func (db *Catalog) Attributes(ctx context.Context) ([]catalog.Attribute, error) 
 func (db *Catalog) Attribute(ctx context.Context, id int64) (*catalog.Attribute, error) {
 	var r attributeRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(attributeSelect+` WHERE a.id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, catalog.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, catalog.ErrNotFound)
 	}
 	a := catalog.Attribute(r)
 	return &a, nil
@@ -988,11 +984,8 @@ func (db *Catalog) Media(ctx context.Context, path string) (*catalog.MediaFile, 
 		Data        []byte `db:"data"`
 	}
 	err := db.Read.GetContext(ctx, &m, db.Read.Rebind(`SELECT path, content_type, data FROM media_files WHERE path = ?`), path)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, catalog.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, catalog.ErrNotFound)
 	}
 	return &catalog.MediaFile{Path: m.Path, ContentType: m.ContentType, Data: m.Data}, nil
 }

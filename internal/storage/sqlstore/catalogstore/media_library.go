@@ -2,9 +2,7 @@ package catalogstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,11 +58,8 @@ func (db *Catalog) AddAttachment(ctx context.Context, a *media.Attachment, file 
 func (db *Catalog) Attachment(ctx context.Context, id int64) (*media.Attachment, error) {
 	var r attachmentRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, catalog.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, catalog.ErrNotFound)
 	}
 	a := r.attachment()
 	return &a, nil
@@ -153,11 +148,8 @@ func (db *Catalog) DeleteAttachment(ctx context.Context, id int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var r attachmentRow
 		err := tx.GetContext(ctx, &r, tx.Rebind(`SELECT `+attachmentCols+` FROM images WHERE id = ?`), id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return catalog.ErrNotFound
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, catalog.ErrNotFound)
 		}
 		// Recorded before the links go: the pages that showed it.
 		if err := db.recordImageChange(ctx, tx, id); err != nil {

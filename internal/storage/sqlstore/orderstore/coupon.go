@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -144,11 +143,8 @@ func (db *Orders) CouponByCode(ctx context.Context, code string) (*coupon.Coupon
 func (db *Orders) couponWhere(ctx context.Context, where string, arg any) (*coupon.Coupon, error) {
 	var r couponRow
 	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons WHERE `+where), arg)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, coupon.ErrNotFound
-	}
 	if err != nil {
-		return nil, err
+		return nil, sqlcore.NoRow(err, coupon.ErrNotFound)
 	}
 	return r.coupon()
 }
@@ -226,11 +222,8 @@ func claimCoupons(ctx context.Context, tx *sqlx.Tx, coupons []*coupon.Coupon, cu
 		err := tx.GetContext(ctx, &limitPerUser, tx.Rebind(`UPDATE coupons SET usage_count = usage_count + 1
 			WHERE id = ? AND (usage_limit = 0 OR usage_count < usage_limit) AND (date_expires IS NULL OR date_expires > ?)
 			RETURNING usage_limit_per_user`), c.ID, now.Unix())
-		if errors.Is(err, sql.ErrNoRows) {
-			return checkout.ErrCouponUsedUp(c.Code)
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, checkout.ErrCouponUsedUp(c.Code))
 		}
 		if limitPerUser > 0 {
 			uses, err := couponUses(ctx, tx, c.ID, customerID, email)
@@ -266,11 +259,8 @@ func insertOrderCoupons(ctx context.Context, tx *sqlx.Tx, o *checkout.Order, cou
 func clearCartCoupons(ctx context.Context, tx *sqlx.Tx, session string) error {
 	var raw string
 	err := tx.GetContext(ctx, &raw, tx.Rebind(`SELECT customer FROM cart_sessions WHERE id = ?`), session)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
 	if err != nil {
-		return err
+		return sqlcore.NoRow(err, nil)
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(raw), &m); err != nil || m["coupons"] == nil {

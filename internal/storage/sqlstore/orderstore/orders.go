@@ -695,11 +695,8 @@ func (db *Orders) SetOrderStatus(ctx context.Context, id int64, to string, now t
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var from string
 		err := tx.GetContext(ctx, &from, tx.Rebind(`SELECT status FROM orders WHERE id = ?`), id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrOrderNotFound
-		}
 		if err != nil {
-			return err
+			return sqlcore.NoRow(err, ErrOrderNotFound)
 		}
 		if !checkout.CanTransition(from, to) {
 			return fmt.Errorf("%w: %s → %s", checkout.ErrTransition, from, to)
@@ -744,11 +741,8 @@ func (db *Orders) SetPaymentState(ctx context.Context, id int64, from, to string
 		if n, _ := res.RowsAffected(); n == 0 {
 			var have string
 			err := tx.GetContext(ctx, &have, tx.Rebind(`SELECT payment_state FROM orders WHERE id = ?`), id)
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrOrderNotFound
-			}
 			if err != nil {
-				return err
+				return sqlcore.NoRow(err, ErrOrderNotFound)
 			}
 			return fmt.Errorf("%w: it is %s, not %s", ErrPaymentState, have, from)
 		}

@@ -144,11 +144,8 @@ func addNoteTx(ctx context.Context, tx *sqlx.Tx, n orders.Note) (orders.Note, er
 	err := tx.GetContext(ctx, &n.ID, tx.Rebind(`INSERT INTO order_notes (order_id, note, customer_note, added_by, author, created_at)
 		SELECT id, ?, ?, ?, ?, ? FROM orders WHERE id = ? RETURNING id`),
 		n.Note, n.Customer, sqlcore.NullID(n.AddedBy), n.Author, n.Created.Unix(), n.OrderID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return n, ErrOrderNotFound
-	}
 	if err != nil {
-		return n, err
+		return n, sqlcore.NoRow(err, ErrOrderNotFound)
 	}
 	if n.Customer {
 		ref := strconv.FormatInt(n.ID, 10)

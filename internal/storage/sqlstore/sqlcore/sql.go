@@ -2,6 +2,7 @@ package sqlcore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"strings"
 	"time"
@@ -74,6 +75,16 @@ func (db *DB) ExecOne(ctx context.Context, query string, args ...any) (bool, err
 		return nil
 	})
 	return one, err
+}
+
+// NoRow answers notFound when err says a read found no row
+// (sql.ErrNoRows), and err itself otherwise, nil included: the store's
+// "not found" error in place of database/sql's.
+func NoRow(err, notFound error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound
+	}
+	return err
 }
 
 // UniqueViolation reports a unique-constraint failure on either engine.
