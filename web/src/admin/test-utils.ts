@@ -26,8 +26,12 @@ export function setupAdminTests(opts: { scroll?: boolean; path?: string } = {}) 
   afterEach(() => vi.unstubAllGlobals());
 }
 
-/** The props the admin gives a screen at path (no parameters, no query). */
-export function screenProps(path: string) {
+/**
+ * For a screen rendered alone: registers setupAdminTests' hooks and returns
+ * the props the admin gives the screen at path (no parameters, no query).
+ */
+export function setupScreenTests(path: string) {
+  setupAdminTests();
   return { data: adminData, params: [], location: { path, search: new URLSearchParams() } };
 }
 
@@ -53,4 +57,15 @@ export function stubFetch(route: (method: string, url: string, body: unknown) =>
   });
   vi.stubGlobal('fetch', fn);
   return calls;
+}
+
+/**
+ * Stubs fetch for a versioned settings document at path: a GET answers doc,
+ * a save answers what was sent with the version after doc's.
+ */
+export function stubDocument<T extends { version: number }>(path: string, doc: T) {
+  return stubFetch((method, url, body) => {
+    if (url !== path) return undefined;
+    return method === 'GET' ? { body: doc } : { body: { ...(body as T), version: doc.version + 1 } };
+  });
 }

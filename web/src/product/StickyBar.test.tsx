@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { ProductPage } from './ProductPage';
 import { stickyShouldShow } from './StickyBar';
 import { colourSizeVariation, productPage } from '../test/fixtures';
+import { MockIO, mockIntersectionObserver } from '../test/intersection';
 import type { ProductPage as ProductData, SwatchAttribute } from '../types';
 
 describe('stickyShouldShow', () => {
@@ -19,41 +20,14 @@ describe('stickyShouldShow', () => {
   });
 });
 
-// A controllable IntersectionObserver: tests call fire() with an entry.
-class MockIO {
-  static instances: MockIO[] = [];
-  targets: Element[] = [];
-  disconnected = false;
-  constructor(public callback: IntersectionObserverCallback) {
-    MockIO.instances.push(this);
-  }
-  observe(el: Element) {
-    this.targets.push(el);
-  }
-  unobserve() {}
-  disconnect() {
-    this.disconnected = true;
-  }
-  takeRecords() {
-    return [];
-  }
-  fire(isIntersecting: boolean, bottom: number) {
-    const entry = { isIntersecting, boundingClientRect: { bottom }, rootBounds: { top: 0 }, target: this.targets[0] };
-    act(() => this.callback([entry as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver));
-  }
-}
+// The observer (the newest unless named) reports the add-to-cart area in or out of view, its bottom at bottom px.
+const fire = (isIntersecting: boolean, bottom: number, io = MockIO.instances.at(-1)!) => io.report({ isIntersecting, boundingClientRect: { bottom }, rootBounds: { top: 0 } });
 
 // The bar's element, shown or not (a hidden section has no accessible name, so no region role).
 const region = () => document.querySelector<HTMLElement>('section.sticky-add-to-cart')!;
 
 describe('StickyAddToCart', () => {
-  beforeEach(() => {
-    MockIO.instances = [];
-    vi.stubGlobal('IntersectionObserver', MockIO);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
+  mockIntersectionObserver();
 
   it('is not in the server HTML', () => {
     const html = renderToString(<ProductPage data={productPage(16)} />);
@@ -63,8 +37,8 @@ describe('StickyAddToCart', () => {
   it('observes the add-to-cart area and shows only when it is scrolled past', () => {
     const { container } = render(<ProductPage data={productPage(16)} />);
     const io = MockIO.instances.at(-1)!;
-    expect(io.targets[0]).toBe(container.querySelector('.product-cart-area'));
-    expect(io.targets[0].querySelector('form.cart')).not.toBeNull();
+    expect(io.first).toBe(container.querySelector('.product-cart-area'));
+    expect(io.first!.querySelector('form.cart')).not.toBeNull();
 
     // Hidden at first: inert and out of the accessibility tree.
     expect(region()).not.toBeNull();
@@ -72,7 +46,7 @@ describe('StickyAddToCart', () => {
     expect(region()).toHaveAttribute('aria-hidden', 'true');
     expect(screen.queryByRole('region', { name: /^Add to cart: / })).toBeNull();
 
-    io.fire(false, -40); // scrolled past
+    fire(false, -40, io); // scrolled past
     expect(region()).toHaveClass('is-visible');
     expect(region()).not.toHaveAttribute('inert');
     expect(region()).not.toHaveAttribute('aria-hidden');
@@ -81,11 +55,11 @@ describe('StickyAddToCart', () => {
     expect(bar).toHaveTextContent('Beanie');
     expect(bar.querySelector('.price')).not.toBeNull();
 
-    io.fire(true, 400); // back in view
+    fire(true, 400, io); // back in view
     expect(region()).not.toHaveClass('is-visible');
     expect(region()).toHaveAttribute('inert');
 
-    io.fire(false, 2000); // below the fold (never shown then)
+    fire(false, 2000, io); // below the fold (never shown then)
     expect(region()).not.toHaveClass('is-visible');
   });
 
@@ -98,7 +72,7 @@ describe('StickyAddToCart', () => {
       return (e.submitter as HTMLButtonElement | null)?.value;
     });
     form.addEventListener('submit', submitted);
-    MockIO.instances.at(-1)!.fire(false, -40);
+    fire(false, -40);
     await user.click(within(region()).getByRole('button', { name: 'Add to cart' }));
     expect(submitted).toHaveBeenCalledTimes(1);
     expect(submitted.mock.results[0].value).toBe('16');
@@ -109,7 +83,7 @@ describe('StickyAddToCart', () => {
     const scrolled = vi.fn();
     Element.prototype.scrollIntoView = scrolled;
     render(<ProductPage data={productPage(59)} />);
-    MockIO.instances.at(-1)!.fire(false, -40);
+    fire(false, -40);
     await user.click(screen.getByRole('button', { name: 'Select options' }));
     expect(scrolled).toHaveBeenCalled();
     expect(screen.getByRole('combobox', { name: 'Color' })).toHaveFocus();
@@ -166,7 +140,7 @@ describe('StickyAddToCart', () => {
       return { by: e.submitter, variation: new FormData(form).get('variation_id') };
     });
     form.addEventListener('submit', submitted);
-    MockIO.instances.at(-1)!.fire(false, -40);
+    fire(false, -40);
     const bar = () => screen.getByRole('region', { name: /^Add to cart: / });
     expect(within(bar()).getByRole('button')).toHaveTextContent('Select options');
 
@@ -191,7 +165,7 @@ describe('StickyAddToCart', () => {
     const form = container.querySelector<HTMLFormElement>('.summary form.variations_form')!;
     const submitted = vi.fn((e: SubmitEvent) => e.preventDefault());
     form.addEventListener('submit', submitted);
-    MockIO.instances.at(-1)!.fire(false, -40);
+    fire(false, -40);
 
     fireEvent.click(swatch('Color', 'Black'));
     fireEvent.click(swatch('Size', 'S')); // out of stock

@@ -3,49 +3,13 @@ import { renderToString } from 'react-dom/server';
 import { hydrateRoot } from 'react-dom/client';
 import { LazyImage } from './LazyImage';
 import { currentMargin, expandFor, LAZY, resetLazyLoad } from './lazy-load';
-
-// A controllable IntersectionObserver: tests say which targets intersect.
-class MockIO {
-  static instances: MockIO[] = [];
-  targets = new Set<Element>();
-  disconnected = false;
-  constructor(
-    public callback: IntersectionObserverCallback,
-    public options: IntersectionObserverInit = {},
-  ) {
-    MockIO.instances.push(this);
-  }
-  observe(el: Element) {
-    this.targets.add(el);
-  }
-  unobserve(el: Element) {
-    this.targets.delete(el);
-  }
-  disconnect() {
-    this.disconnected = true;
-    this.targets.clear();
-  }
-  takeRecords() {
-    return [];
-  }
-  enter(el: Element) {
-    act(() => this.callback([{ isIntersecting: true, target: el } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver));
-  }
-}
+import { MockIO, mockIntersectionObserver } from '../test/intersection';
 
 const live = () => MockIO.instances.filter((i) => !i.disconnected).at(-1)!;
 const img = (c: HTMLElement) => c.querySelector('img')!;
 
 describe('LazyImage', () => {
-  beforeEach(() => {
-    MockIO.instances = [];
-    resetLazyLoad();
-    vi.stubGlobal('IntersectionObserver', MockIO);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    resetLazyLoad();
-  });
+  mockIntersectionObserver(resetLazyLoad);
 
   it('server-renders without src, with its size, the lazyload class and a noscript copy', () => {
     const html = renderToString(<LazyImage src="/m/a.jpg" srcSet="/m/a-300.jpg 300w" sizes="50vw" width={600} height={400} alt="A tee" />);
@@ -147,15 +111,7 @@ describe('LazyImage', () => {
 });
 
 describe('lazy-load thresholds (spec section 9)', () => {
-  beforeEach(() => {
-    MockIO.instances = [];
-    resetLazyLoad();
-    vi.stubGlobal('IntersectionObserver', MockIO);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    resetLazyLoad();
-  });
+  mockIntersectionObserver(resetLazyLoad);
 
   it('expands 500 px on a large viewport and 370 px on a small one', () => {
     expect(expandFor(1280, 900)).toBe(500);

@@ -1,7 +1,8 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { RichText } from './RichText';
+import { MockIO, mockIntersectionObserver } from '../test/intersection';
 import { installLazyVideos, LOADED_CLASS, VIDEO_ROOT_MARGIN, VIDEO_THRESHOLD, waitsForTouch } from './lazy-video';
 
 // The markup internal/richtext/video.go writes for one video.
@@ -16,32 +17,6 @@ function videoHTML(title = 'Our workshop', dataSrc = 'https://www.youtube-nocook
   );
 }
 
-class MockIO {
-  static instances: MockIO[] = [];
-  targets = new Set<Element>();
-  constructor(
-    public callback: IntersectionObserverCallback,
-    public options: IntersectionObserverInit = {},
-  ) {
-    MockIO.instances.push(this);
-  }
-  observe(el: Element) {
-    this.targets.add(el);
-  }
-  unobserve(el: Element) {
-    this.targets.delete(el);
-  }
-  disconnect() {
-    this.targets.clear();
-  }
-  takeRecords() {
-    return [];
-  }
-  enter(el: Element) {
-    act(() => this.callback([{ isIntersecting: true, target: el } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver));
-  }
-}
-
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
 const MAC_SAFARI_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15';
@@ -49,12 +24,8 @@ const MAC_SAFARI_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/
 const frame = () => document.querySelector('iframe.lazy-video__frame') as HTMLIFrameElement | null;
 
 describe('lazy videos', () => {
-  beforeEach(() => {
-    MockIO.instances = [];
-    vi.stubGlobal('IntersectionObserver', MockIO);
-  });
+  mockIntersectionObserver();
   afterEach(() => {
-    vi.unstubAllGlobals();
     vi.useRealTimers();
   });
 

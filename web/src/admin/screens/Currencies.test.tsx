@@ -1,14 +1,12 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubFetch, setupAdminTests, screenProps } from '../test-utils';
+import { stubFetch, setupScreenTests } from '../test-utils';
 import Currencies, { CURRENCIES_PATH, type CurrencyRow } from './Currencies';
 
 const usd: CurrencyRow = { code: 'USD', name: 'United States dollar', base: true, decimals: 2, symbol: '$', position: 'left', thousand_separator: ',', decimal_separator: '.', rate: '1', rate_date: '', rounding: 'none', step: 1, ending: 0, enabled: true, order: 0 };
 const eur: CurrencyRow = { ...usd, code: 'EUR', name: 'Euro', base: false, symbol: '€', position: 'right_space', thousand_separator: '.', decimal_separator: ',', rate: '0.92', rate_date: '2026-11-20', order: 1 };
-const props = screenProps('currencies');
-
-setupAdminTests();
+const props = setupScreenTests('currencies');
 
 describe('the currencies screen', () => {
   it('edits a currency’s rate, with focus on the form and back on its row after saving', async () => {

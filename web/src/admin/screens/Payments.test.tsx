@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubFetch, setupAdminTests, screenProps } from '../test-utils';
+import { stubDocument, stubFetch, setupScreenTests } from '../test-utils';
 import Payments, { PAYMENTS_PATH, PAYPAL_TEST_PATH, type PaymentSettings } from './Payments';
 
 const stored: PaymentSettings = {
@@ -13,16 +13,11 @@ const stored: PaymentSettings = {
   updated_at: '2026-11-24T10:00:00Z',
 };
 
-const props = screenProps('payments');
-
-setupAdminTests();
+const props = setupScreenTests('payments');
 
 describe('the payments screen', () => {
   it('saves the methods with their version, keeping the secret unsent', async () => {
-    const calls = stubFetch((method, url, body) => {
-      if (url !== PAYMENTS_PATH) return undefined;
-      return method === 'GET' ? { body: stored } : { body: { ...(body as PaymentSettings), version: 3 } };
-    });
+    const calls = stubDocument(PAYMENTS_PATH, stored);
     render(<Payments {...props} />);
     await userEvent.click(await screen.findByLabelText('Offer cash on delivery'));
     await userEvent.click(screen.getByRole('button', { name: 'Add an account' }));

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { adminData, stubFetch, setupAdminTests, screenProps } from '../test-utils';
+import { adminData, stubDocument, stubFetch, setupScreenTests } from '../test-utils';
 import Settings, { SETTINGS_PATH, TEST_MAIL_PATH, type ShopSettings } from './Settings';
 
 const stored: ShopSettings = {
@@ -26,16 +26,11 @@ const stored: ShopSettings = {
   updated_at: '2026-11-24T10:00:00Z',
 };
 
-const props = screenProps('settings');
-
-setupAdminTests();
+const props = setupScreenTests('settings');
 
 describe('the settings screen', () => {
   it('saves the changed settings with the version they were based on', async () => {
-    const calls = stubFetch((method, url, body) => {
-      if (url !== SETTINGS_PATH) return undefined;
-      return method === 'GET' ? { body: stored } : { body: { ...(body as ShopSettings), version: 4 } };
-    });
+    const calls = stubDocument(SETTINGS_PATH, stored);
     render(<Settings {...props} />);
     const name = await screen.findByLabelText(/Shop name/);
     await userEvent.clear(name);

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubFetch, setupAdminTests, screenProps } from '../test-utils';
+import { stubFetch, setupScreenTests } from '../test-utils';
 import ShippingTax, { SHIPPING_TAX_PATH, type ShippingTaxDoc } from './ShippingTax';
 
 const doc: ShippingTaxDoc = {
@@ -22,9 +22,7 @@ const doc: ShippingTaxDoc = {
   version: 0,
   currency: 'USD',
 };
-const props = screenProps('shipping-tax');
-
-setupAdminTests();
+const props = setupScreenTests('shipping-tax');
 
 describe('the shipping and tax screen', () => {
   it('loads the settings someone else saved meanwhile instead of overwriting them', async () => {
