@@ -5,11 +5,11 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/checkout"
 	"vitrine/internal/coupon"
 	"vitrine/internal/orders"
 	"vitrine/internal/storage/sqlstore"
@@ -204,33 +204,12 @@ func TestServiceCouponRace(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			errs := make([]error, buyers)
-			for i := range buyers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					<-start
-					r := request(session(first + i))
-					r.Billing.Email = emailOf(i)
-					_, errs[i] = f.svc.PlaceOrder(ctx, r)
-				}()
-			}
-			close(start)
-			wg.Wait()
-			for _, err := range errs {
-				var ce *cart.Error
-				switch {
-				case err == nil:
-					ok++
-				case errors.As(err, &ce) && ce.Status == 409 && ce.Code == coupon.CodeError:
-					refused++
-				default:
-					t.Errorf("unexpected: %v", err)
-				}
-			}
-			return ok, refused
+			errs := f.placeAtOnce(buyers, func(i int) checkout.PlaceRequest {
+				r := request(session(first + i))
+				r.Billing.Email = emailOf(i)
+				return r
+			})
+			return tally(t, errs, func(ce *cart.Error) bool { return ce.Status == 409 && ce.Code == coupon.CodeError })
 		}
 		ok, refused := race("once", 50, 200, func(i int) string { return "buyer" + itoa(i) + "@example.com" })
 		c, _ := db.CouponByCode(ctx, "once")

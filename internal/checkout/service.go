@@ -642,6 +642,38 @@ func AddressKey(ip string) string {
 	return addr.String()
 }
 
+// AddressLimit is a rate limit per client address: Limit hits per Window,
+// counted under Prefix and the address's AddressKey. Requests without an
+// address share one allowance.
+type AddressLimit struct {
+	Prefix string
+	Limit  int
+	Window time.Duration
+}
+
+// PerAddress is the limit counted under prefix: limit hits per window,
+// each taken from its default when 0 or less.
+func PerAddress(prefix string, limit, defLimit int, window, defWindow time.Duration) AddressLimit {
+	if limit <= 0 {
+		limit = defLimit
+	}
+	if window <= 0 {
+		window = defWindow
+	}
+	return AddressLimit{Prefix: prefix, Limit: limit, Window: window}
+}
+
+// Hit counts a request from clientIP at now through hit (a store's
+// HitRateLimits), and answers as it does.
+func (l AddressLimit) Hit(ctx context.Context, hit func(context.Context, []RateHit, time.Duration, time.Time) (time.Duration, bool, error),
+	clientIP string, now time.Time) (time.Duration, bool, error) {
+	key := AddressKey(clientIP)
+	if key == "" {
+		key = "unknown"
+	}
+	return hit(ctx, []RateHit{{Key: l.Prefix + key, Limit: l.Limit}}, l.Window, now)
+}
+
 // DeleteExpiredRateLimits removes the counters whose window ended.
 func (s *Service) DeleteExpiredRateLimits(ctx context.Context) (int64, error) {
 	return s.Store.DeleteExpiredRateLimits(ctx, s.now())

@@ -71,6 +71,43 @@ func billing() cart.Address {
 		Postcode: "95814", Country: "US", Email: "ada@example.com", Phone: "+1 555 010 0200"}
 }
 
+// placeAtOnce places n orders at the same moment, req(i) each, and
+// returns their errors.
+func (f *fixture) placeAtOnce(n int, req func(i int) checkout.PlaceRequest) []error {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, errs[i] = f.svc.PlaceOrder(context.Background(), req(i))
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+// tally counts the orders placed and the refusals refused says are
+// expected; any other error fails the test.
+func tally(t *testing.T, errs []error, refused func(*cart.Error) bool) (ok, refusals int) {
+	t.Helper()
+	for _, err := range errs {
+		var ce *cart.Error
+		switch {
+		case err == nil:
+			ok++
+		case errors.As(err, &ce) && refused(ce):
+			refusals++
+		default:
+			t.Errorf("unexpected: %v", err)
+		}
+	}
+	return ok, refusals
+}
+
 func request(sid string) checkout.PlaceRequest {
 	return checkout.PlaceRequest{Session: sid, Billing: billing(), Method: "bacs", Body: []byte("the request"),
 		ClientIP: "192.0.2.7", UserAgent: "test"}
@@ -189,31 +226,8 @@ func TestServiceConcurrentPlaceOrder(t *testing.T) {
 		for i := range buyers {
 			f.add(session(100+i), p.ID, 1)
 		}
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		errs := make([]error, buyers)
-		for i := range buyers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				_, errs[i] = f.svc.PlaceOrder(ctx, request(session(100+i)))
-			}()
-		}
-		close(start)
-		wg.Wait()
-		ok, out := 0, 0
-		for _, err := range errs {
-			var ce *cart.Error
-			switch {
-			case err == nil:
-				ok++
-			case errors.As(err, &ce) && ce.Code == "woocommerce_rest_product_out_of_stock":
-				out++
-			default:
-				t.Errorf("unexpected: %v", err)
-			}
-		}
+		errs := f.placeAtOnce(buyers, func(i int) checkout.PlaceRequest { return request(session(100 + i)) })
+		ok, out := tally(t, errs, func(ce *cart.Error) bool { return ce.Code == "woocommerce_rest_product_out_of_stock" })
 		if ok != int(units) || out != buyers-int(units) || f.placed.Load() != units {
 			t.Fatalf("%d orders, %d refusals, %d placed", ok, out, f.placed.Load())
 		}

@@ -352,19 +352,9 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Result, error) {
 		}
 	}
 	// 5. The rate limit per client address.
-	limit, window := s.RateLimit, s.RateWindow
-	if limit <= 0 {
-		limit = DefaultRateLimit
-	}
-	if window <= 0 {
-		window = DefaultRateWindow
-	}
-	key := checkout.AddressKey(sub.ClientIP)
-	if key == "" {
-		key = "unknown" // every submission without an address shares one allowance
-	}
 	now := s.now()
-	wait, ok, err := s.Store.HitRateLimits(ctx, []checkout.RateHit{{Key: "contact:a:" + key, Limit: limit}}, window, now)
+	limit := checkout.PerAddress("contact:a:", s.RateLimit, DefaultRateLimit, s.RateWindow, DefaultRateWindow)
+	wait, ok, err := limit.Hit(ctx, s.Store.HitRateLimits, sub.ClientIP, now)
 	if err != nil {
 		s.log().Error("contact: rate limit", "err", err)
 		return Result{Status: StatusMailFailed, Message: texts.MailSentNG, PostedDataHash: hash}, nil

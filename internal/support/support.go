@@ -101,19 +101,9 @@ func (s *Service) Send(ctx context.Context, m Message) (int64, error) {
 	}
 	m.Email = clip(strings.TrimSpace(m.Email), 254)
 	m.Username = clip(strings.TrimSpace(m.Username), 60)
-	limit, window := s.Limit, s.Window
-	if limit <= 0 {
-		limit = AddressLimit
-	}
-	if window <= 0 {
-		window = AddressWindow
-	}
-	key := checkout.AddressKey(m.ClientIP)
-	if key == "" {
-		key = "unknown" // every message without an address shares one allowance
-	}
 	now := s.now()
-	wait, ok, err := s.Store.HitRateLimits(ctx, []checkout.RateHit{{Key: "support:a:" + key, Limit: limit}}, window, now)
+	limit := checkout.PerAddress("support:a:", s.Limit, AddressLimit, s.Window, AddressWindow)
+	wait, ok, err := limit.Hit(ctx, s.Store.HitRateLimits, m.ClientIP, now)
 	if err != nil {
 		return 0, err
 	}
