@@ -45,15 +45,7 @@ func (db *DB) ContentPage(ctx context.Context, slug string) (contentpage.Page, e
 
 // ContentPages implements contentpage.Store.
 func (db *DB) ContentPages(ctx context.Context) ([]contentpage.Page, error) {
-	var rows []contentPageRow
-	if err := db.Read.SelectContext(ctx, &rows, `SELECT `+contentPageColumns+` FROM content_pages ORDER BY slug`); err != nil {
-		return nil, err
-	}
-	out := make([]contentpage.Page, len(rows))
-	for i, r := range rows {
-		out[i] = r.page()
-	}
-	return out, nil
+	return sqlcore.SelectAs(ctx, db.Read, contentPageRow.page, `SELECT `+contentPageColumns+` FROM content_pages ORDER BY slug`)
 }
 
 // PutContentPage implements contentpage.Store: an upsert by slug.

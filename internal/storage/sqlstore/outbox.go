@@ -175,14 +175,9 @@ func (db *DB) MailOutbox(ctx context.Context, state string, limit int) ([]mail.Q
 		return nil, err
 	}
 	limit = min(max(limit, 1), 1000)
-	var rows []outboxRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(
-		`SELECT `+outboxColumns+` FROM mail_outbox WHERE `+where+` ORDER BY id DESC LIMIT ?`), limit); err != nil {
+	out, err := sqlcore.SelectAs(ctx, db.Read, outboxRow.queued, `SELECT `+outboxColumns+` FROM mail_outbox WHERE `+where+` ORDER BY id DESC LIMIT ?`, limit)
+	if err != nil {
 		return nil, fmt.Errorf("list mail: %w", err)
-	}
-	out := make([]mail.Queued, len(rows))
-	for i, r := range rows {
-		out[i] = r.queued()
 	}
 	return out, nil
 }

@@ -438,22 +438,11 @@ const imageSelect = `SELECT id, src, width, height, alt, caption, name, sizes FR
 // Images implements catalog.AdminStore. An upload whose sizes are not
 // made yet (pending, internal/media) is not offered, nor accepted.
 func (db *Catalog) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
-	var rows []imageRow
-	var err error
 	if search == "" {
-		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`), false, limit)
-	} else {
-		like := "%" + sqlcore.LikeEscape(strings.ToLower(search)) + "%"
-		err = db.Read.SelectContext(ctx, &rows, db.Read.Rebind(imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`), false, like, like, like, limit)
+		return sqlcore.SelectAs(ctx, db.Read, imageRow.image, imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`, false, limit)
 	}
-	if err != nil {
-		return nil, err
-	}
-	out := make([]catalog.Image, len(rows))
-	for i, r := range rows {
-		out[i] = r.image()
-	}
-	return out, nil
+	like := "%" + sqlcore.LikeEscape(strings.ToLower(search)) + "%"
+	return sqlcore.SelectAs(ctx, db.Read, imageRow.image, imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`, false, like, like, like, limit)
 }
 
 // ImageByID implements catalog.AdminStore.

@@ -775,13 +775,9 @@ func (r categoryRow) category() catalog.Category {
 }
 
 func (db *Catalog) categories(ctx context.Context, where string, args ...any) ([]catalog.Category, error) {
-	var rows []categoryRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`), args...); err != nil {
+	out, err := sqlcore.SelectAs(ctx, db.Read, categoryRow.category, categorySelect+where+` ORDER BY c.menu_order, c.name, c.id`, args...)
+	if err != nil {
 		return nil, fmt.Errorf("load categories: %w", err)
-	}
-	out := make([]catalog.Category, len(rows))
-	for i, r := range rows {
-		out[i] = r.category()
 	}
 	return out, nil
 }
@@ -837,20 +833,14 @@ type attributeRow struct {
 	Count       int    `db:"count"`
 }
 
+func (r attributeRow) attribute() catalog.Attribute { return catalog.Attribute(r) }
+
 const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives,
 	(SELECT COUNT(DISTINCT product_id) FROM product_attributes pa WHERE pa.attribute_id = a.id) AS count FROM attributes a`
 
 // Attributes implements catalog.Store.
 func (db *Catalog) Attributes(ctx context.Context) ([]catalog.Attribute, error) {
-	var rows []attributeRow
-	if err := db.Read.SelectContext(ctx, &rows, attributeSelect+` ORDER BY a.name, a.id`); err != nil {
-		return nil, err
-	}
-	out := make([]catalog.Attribute, len(rows))
-	for i, r := range rows {
-		out[i] = catalog.Attribute(r)
-	}
-	return out, nil
+	return sqlcore.SelectAs(ctx, db.Read, attributeRow.attribute, attributeSelect+` ORDER BY a.name, a.id`)
 }
 
 // Attribute implements catalog.Store.
@@ -860,7 +850,7 @@ func (db *Catalog) Attribute(ctx context.Context, id int64) (*catalog.Attribute,
 	if err != nil {
 		return nil, sqlcore.NoRow(err, catalog.ErrNotFound)
 	}
-	a := catalog.Attribute(r)
+	a := r.attribute()
 	return &a, nil
 }
 
@@ -879,14 +869,12 @@ type termRow struct {
 	Count       int    `db:"count"`
 }
 
+func (r termRow) term() catalog.AttrTerm { return catalog.AttrTerm(r) }
+
 func (db *Catalog) terms(ctx context.Context, where string, args ...any) ([]catalog.AttrTerm, error) {
-	var rows []termRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(termSelect+where+` ORDER BY t.menu_order, t.name, t.id`), args...); err != nil {
+	out, err := sqlcore.SelectAs(ctx, db.Read, termRow.term, termSelect+where+` ORDER BY t.menu_order, t.name, t.id`, args...)
+	if err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
-	}
-	out := make([]catalog.AttrTerm, len(rows))
-	for i, r := range rows {
-		out[i] = catalog.AttrTerm(r)
 	}
 	return out, nil
 }
@@ -951,22 +939,17 @@ func (db *Catalog) CountProducts(ctx context.Context) (int, error) {
 // Change is one entry of the catalogue change log.
 type Change = catalog.Change
 
+type changeRow struct {
+	ID        int64  `db:"id"`
+	ProductID int64  `db:"product_id"`
+	Kind      string `db:"kind"`
+}
+
+func (r changeRow) change() Change { return Change{ID: r.ID, ProductID: r.ProductID, Kind: r.Kind} }
+
 // ChangesSince returns change-log entries after id, oldest first.
 func (db *Catalog) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
-	var rows []struct {
-		ID        int64  `db:"id"`
-		ProductID int64  `db:"product_id"`
-		Kind      string `db:"kind"`
-	}
-	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Change, len(rows))
-	for i, r := range rows {
-		out[i] = Change{ID: r.ID, ProductID: r.ProductID, Kind: r.Kind}
-	}
-	return out, nil
+	return sqlcore.SelectAs(ctx, db.Read, changeRow.change, `SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`, id, limit)
 }
 
 // LastChange returns the newest change-log id (0 when empty).

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // ChangesIn returns the change-log entries among ids, oldest first. A
@@ -19,17 +21,5 @@ func (db *Catalog) ChangesIn(ctx context.Context, ids []int64) ([]Change, error)
 	if err != nil {
 		return nil, err
 	}
-	var rows []struct {
-		ID        int64  `db:"id"`
-		ProductID int64  `db:"product_id"`
-		Kind      string `db:"kind"`
-	}
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
-		return nil, err
-	}
-	out := make([]Change, len(rows))
-	for i, r := range rows {
-		out[i] = Change{ID: r.ID, ProductID: r.ProductID, Kind: r.Kind}
-	}
-	return out, nil
+	return sqlcore.SelectAs(ctx, db.Read, changeRow.change, q, args...)
 }

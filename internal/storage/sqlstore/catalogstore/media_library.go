@@ -95,14 +95,10 @@ func (db *Catalog) Attachments(ctx context.Context, q media.Query) ([]media.Atta
 	if limit <= 0 {
 		limit = 20
 	}
-	var rows []attachmentRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+attachmentCols+` FROM images`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`),
-		append(args, limit, q.Offset)...); err != nil {
+	out, err := sqlcore.SelectAs(ctx, db.Read, attachmentRow.attachment, `SELECT `+attachmentCols+` FROM images`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`,
+		append(args, limit, q.Offset)...)
+	if err != nil {
 		return nil, 0, err
-	}
-	out := make([]media.Attachment, len(rows))
-	for i, r := range rows {
-		out[i] = r.attachment()
 	}
 	return out, total, nil
 }

@@ -105,16 +105,8 @@ func (r noteRow) note() orders.Note {
 
 // OrderNotes lists an order's notes, newest first.
 func (db *Orders) OrderNotes(ctx context.Context, orderID int64) ([]orders.Note, error) {
-	var rows []noteRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, order_id, note, customer_note, added_by, author, created_at
-		FROM order_notes WHERE order_id = ? ORDER BY id DESC`), orderID); err != nil {
-		return nil, err
-	}
-	out := make([]orders.Note, len(rows))
-	for i, r := range rows {
-		out[i] = r.note()
-	}
-	return out, nil
+	return sqlcore.SelectAs(ctx, db.Read, noteRow.note, `SELECT id, order_id, note, customer_note, added_by, author, created_at
+		FROM order_notes WHERE order_id = ? ORDER BY id DESC`, orderID)
 }
 
 // OrderNote is one note (the customer-note mail renders it).

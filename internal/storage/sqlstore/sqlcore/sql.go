@@ -77,6 +77,28 @@ func (db *DB) ExecOne(ctx context.Context, query string, args ...any) (bool, err
 	return one, err
 }
 
+// Querier is a pool or a transaction, as SelectAs reads through it.
+type Querier interface {
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	Rebind(query string) string
+}
+
+// SelectAs runs query (with "?" placeholders, rebound for the engine),
+// scans each row as an R and answers conv of each: the rows of a list,
+// read through the row type that matches its columns. No row is an empty,
+// non-nil slice.
+func SelectAs[R, T any](ctx context.Context, q Querier, conv func(R) T, query string, args ...any) ([]T, error) {
+	var rows []R
+	if err := q.SelectContext(ctx, &rows, q.Rebind(query), args...); err != nil {
+		return nil, err
+	}
+	out := make([]T, len(rows))
+	for i, r := range rows {
+		out[i] = conv(r)
+	}
+	return out, nil
+}
+
 // NoRow answers notFound when err says a read found no row
 // (sql.ErrNoRows), and err itself otherwise, nil included: the store's
 // "not found" error in place of database/sql's.
