@@ -392,7 +392,7 @@ func (a *API) Categories(w http.ResponseWriter, r *http.Request) {
 		for i, c := range cats {
 			out[i] = b.Category(c)
 		}
-		return &apiResponse{Status: http.StatusOK, Body: out, Tags: []string{"listing"}}, nil
+		return listing(out), nil
 	})
 }
 
@@ -401,11 +401,26 @@ func pathID(r *http.Request) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// Category serves GET /products/categories/{id}.
-func (a *API) Category(w http.ResponseWriter, r *http.Request) {
+// pathIDOr404 is the path's {id}; false after answering 404 with code and
+// message when it is not an id.
+func pathIDOr404(w http.ResponseWriter, r *http.Request, code, message string) (int64, bool) {
 	id, ok := pathID(r)
 	if !ok {
-		httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_category_invalid_id", "Invalid category ID.", nil)
+		httpx.WriteError(w, http.StatusNotFound, code, message, nil)
+	}
+	return id, ok
+}
+
+// listing is a 200 answer of catalogue data, its cache entry tagged
+// "listing".
+func listing(body any) *apiResponse {
+	return &apiResponse{Status: http.StatusOK, Body: body, Tags: []string{"listing"}}
+}
+
+// Category serves GET /products/categories/{id}.
+func (a *API) Category(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathIDOr404(w, r, "woocommerce_rest_category_invalid_id", "Invalid category ID.")
+	if !ok {
 		return
 	}
 	a.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
@@ -416,7 +431,7 @@ func (a *API) Category(w http.ResponseWriter, r *http.Request) {
 		b := &Builder{BaseURL: a.d.BaseURL, Currency: a.d.Currency, CategoryPaths: CategoryPaths(cats)}
 		for _, c := range cats {
 			if c.ID == id {
-				return &apiResponse{Status: http.StatusOK, Body: b.Category(c), Tags: []string{"listing"}}, nil
+				return listing(b.Category(c)), nil
 			}
 		}
 		return nil, catalog.ErrNotFound
@@ -435,15 +450,14 @@ func (a *API) Attributes(w http.ResponseWriter, r *http.Request) {
 		for i, a := range attrs {
 			out[i] = b.Attribute(a)
 		}
-		return &apiResponse{Status: http.StatusOK, Body: out, Tags: []string{"listing"}}, nil
+		return listing(out), nil
 	})
 }
 
 // Attribute serves GET /products/attributes/{id}.
 func (a *API) Attribute(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := pathIDOr404(w, r, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.")
 	if !ok {
-		httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
 		return
 	}
 	a.serveAPI(w, r, noAPIParams, func(ctx context.Context, _ url.Values) (*apiResponse, error) {
@@ -451,15 +465,14 @@ func (a *API) Attribute(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return &apiResponse{Status: http.StatusOK, Body: (&Builder{}).Attribute(*a), Tags: []string{"listing"}}, nil
+		return listing((&Builder{}).Attribute(*a)), nil
 	})
 }
 
 // AttributeTerms serves GET /products/attributes/{id}/terms.
 func (a *API) AttributeTerms(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := pathIDOr404(w, r, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.")
 	if !ok {
-		httpx.WriteError(w, http.StatusNotFound, "woocommerce_rest_attribute_invalid_id", "Invalid attribute ID.", nil)
 		return
 	}
 	a.serveAPI(w, r, termsAPIParams, func(ctx context.Context, query url.Values) (*apiResponse, error) {
@@ -486,7 +499,7 @@ func (a *API) AttributeTerms(w http.ResponseWriter, r *http.Request) {
 			out = append(out, b.Term(t))
 		}
 		sortTerms(out, terms, orderBy, order == "desc")
-		return &apiResponse{Status: http.StatusOK, Body: out, Tags: []string{"listing"}}, nil
+		return listing(out), nil
 	})
 }
 
