@@ -1,18 +1,10 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { cartLine, usd } from '../test/fixtures';
+import { cartLine, eurDE, usd } from '../test/fixtures';
 import type { CurrencyBlock, StoreCart } from '../types';
 import { FreeShippingProgress, freeShippingOf } from './FreeShippingProgress';
 
-const eur: CurrencyBlock = {
-  currency_code: 'EUR',
-  currency_symbol: '€',
-  currency_minor_unit: 2,
-  currency_decimal_separator: ',',
-  currency_thousand_separator: '.',
-  currency_prefix: '',
-  currency_suffix: ' €',
-};
+const eur: CurrencyBlock = { ...eurDE, currency_suffix: ' €' };
 
 function cart(progress: Record<string, unknown> | undefined, cur: CurrencyBlock = usd): StoreCart {
   return {

@@ -44,7 +44,8 @@ interface CheckoutResult {
   };
 }
 
-const EMPTY: Address = {
+/** An address with every field empty. */
+export const EMPTY_ADDRESS: Address = {
   first_name: '',
   last_name: '',
   company: '',
@@ -58,8 +59,8 @@ const EMPTY: Address = {
 };
 
 function address(a: Partial<Address> | undefined, withEmail: boolean): Address {
-  const out: Address = { ...EMPTY };
-  for (const k of Object.keys(EMPTY) as (keyof Address)[]) out[k] = String(a?.[k] ?? '');
+  const out: Address = { ...EMPTY_ADDRESS };
+  for (const k of Object.keys(EMPTY_ADDRESS) as (keyof Address)[]) out[k] = String(a?.[k] ?? '');
   if (withEmail) out.email = String(a?.email ?? '');
   return out;
 }

@@ -1,6 +1,7 @@
 // Checkout and order-received page data for the unit tests (the shapes the
 // server sends; see types.ts).
 import { cartLine, nav, settings, site, usd } from '../test/fixtures';
+import { EMPTY_ADDRESS } from './CheckoutPage';
 import type { Address, CheckoutCountry, CheckoutPage, OrderReceivedPage, StoreCart } from '../types';
 
 const f = (label: string, required: boolean, hidden = false) => ({ label, required, hidden });
@@ -47,18 +48,7 @@ export const countries: CheckoutCountry[] = [
   },
 ];
 
-export const emptyAddress: Address = {
-  first_name: '',
-  last_name: '',
-  company: '',
-  address_1: '',
-  address_2: '',
-  city: '',
-  state: '',
-  postcode: '',
-  country: 'US',
-  phone: '',
-};
+export const emptyAddress: Address = { ...EMPTY_ADDRESS, country: 'US' };
 
 export const filledBilling: Address = {
   first_name: 'Ada',

@@ -5,20 +5,12 @@ import { renderToString } from 'react-dom/server';
 import { HOVER_CLOSE_MS, HOVER_OPEN_MS, NavMenu } from './NavMenu';
 import { MobileMenu } from './MobileMenu';
 import { headerOffset, SiteHeader } from './SiteHeader';
-import { listingPage } from '../test/fixtures';
+import { listingPage, nav as shopNav } from '../test/fixtures';
 import type { NavCategory } from '../types';
 
+// The fixtures' Clothing (with Tshirts and Hoodies), a parent whose name has an entity, and a leaf.
 const nav: NavCategory[] = [
-  {
-    id: 15,
-    name: 'Clothing',
-    url: '/product-category/clothing/',
-    count: 14,
-    children: [
-      { id: 17, name: 'Tshirts', url: '/product-category/clothing/tshirts/', count: 5, children: [] },
-      { id: 18, name: 'Hoodies', url: '/product-category/clothing/hoodies/', count: 4, children: [] },
-    ],
-  },
+  shopNav[0],
   {
     id: 20,
     name: 'Music &amp; more',

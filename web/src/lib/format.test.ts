@@ -1,16 +1,7 @@
 import { decodeEntities, formatDate, formatPrice, formatRating } from './format';
-import { usd as USD } from '../test/fixtures';
+import { eurDE as EUR_DE, usd as USD } from '../test/fixtures';
 import type { CurrencyBlock } from '../types';
 
-const EUR_DE: CurrencyBlock = {
-  currency_code: 'EUR',
-  currency_symbol: '€',
-  currency_minor_unit: 2,
-  currency_decimal_separator: ',',
-  currency_thousand_separator: '.',
-  currency_prefix: '',
-  currency_suffix: '\u00a0€',
-};
 const JPY: CurrencyBlock = {
   currency_code: 'JPY',
   currency_symbol: '¥',

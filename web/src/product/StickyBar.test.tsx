@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { renderToString } from 'react-dom/server';
 import { ProductPage } from './ProductPage';
 import { stickyShouldShow } from './StickyBar';
-import { colourSizeVariation, productPage } from '../test/fixtures';
+import { colourSizeSwatches, colourSizeVariation, productPage } from '../test/fixtures';
 import { MockIO, mockIntersectionObserver } from '../test/intersection';
-import type { ProductPage as ProductData, SwatchAttribute } from '../types';
+import type { ProductPage as ProductData } from '../types';
 
 describe('stickyShouldShow', () => {
   it.each([
@@ -92,18 +92,13 @@ describe('StickyAddToCart', () => {
   // A variable product whose variations are all in the page: Navy or Black, in S or L.
   function variable(): ProductData {
     const d = productPage(59);
-    const swatches: SwatchAttribute[] = [
-      {
-        key: 'pa_color',
-        name: 'Color',
-        type: 'color',
-        options: [
-          { slug: 'navy', name: 'Navy', color: '#1f3a5f', image: '' },
-          { slug: 'black', name: 'Black', color: '#111111', image: '' },
-        ],
-      },
-      { key: 'pa_size', name: 'Size', type: 'label', options: ['s', 'l'].map((x) => ({ slug: x, name: x.toUpperCase(), color: '', image: '' })) },
-    ];
+    const swatches = colourSizeSwatches(
+      [
+        ['navy', 'Navy', '#1f3a5f'],
+        ['black', 'Black', '#111111'],
+      ],
+      ['s', 'l'],
+    );
     const variations = [
       colourSizeVariation(71, 'navy', 's', { price_html: '<span class="price">$71.00</span>' }),
       colourSizeVariation(72, 'black', 'l', { price_html: '<span class="price">$72.00</span>' }),

@@ -1,32 +1,22 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { colourSizeVariation, productPage } from '../test/fixtures';
-import type { ProductPage, SwatchAttribute, Variation } from '../types';
+import { colourSizeSwatches, colourSizeVariation, productPage } from '../test/fixtures';
+import type { ProductPage, Variation } from '../types';
 import { VariationForm } from './VariationForm';
 import { MSG_NO_MATCH, MSG_RESET, MSG_SELECT, MSG_UNAVAILABLE } from './variations';
 
 const v = (id: number, color: string, size: string, over: Partial<Variation> = {}): Variation =>
   colourSizeVariation(id, color, size, { price_html: `<span class="price">$${id}.00</span>`, sku: `SKU-${id}`, ...over });
 
-const swatches: SwatchAttribute[] = [
-  {
-    key: 'pa_color',
-    name: 'Color',
-    type: 'color',
-    options: [
-      { slug: 'navy', name: 'Navy', color: '#1f3a5f', image: '' },
-      { slug: 'olive', name: 'Olive', color: '#6b6b3a', image: '' },
-      { slug: 'rust', name: 'Rust', color: '#b5522b', image: '' },
-    ],
-  },
-  {
-    key: 'pa_size',
-    name: 'Size',
-    type: 'label',
-    options: ['s', 'm'].map((s) => ({ slug: s, name: s.toUpperCase(), color: '', image: '' })),
-  },
-];
+const swatches = colourSizeSwatches(
+  [
+    ['navy', 'Navy', '#1f3a5f'],
+    ['olive', 'Olive', '#6b6b3a'],
+    ['rust', 'Rust', '#b5522b'],
+  ],
+  ['s', 'm'],
+);
 
 const variations = [
   v(1, 'navy', 's', { is_in_stock: false }),

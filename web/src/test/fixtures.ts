@@ -17,6 +17,7 @@ import type {
   Site,
   StoreCategory,
   StoreProduct,
+  SwatchAttribute,
   Variation,
 } from '../types';
 
@@ -58,6 +59,17 @@ export const usd: CurrencyBlock = {
   currency_thousand_separator: ',',
   currency_prefix: '$',
   currency_suffix: '',
+};
+
+/** Euros written the German way: decimal comma, thousands dot, the symbol after a no-break space. */
+export const eurDE: CurrencyBlock = {
+  currency_code: 'EUR',
+  currency_symbol: '€',
+  currency_minor_unit: 2,
+  currency_decimal_separator: ',',
+  currency_thousand_separator: '.',
+  currency_prefix: '',
+  currency_suffix: '\u00a0€',
 };
 
 /**
@@ -191,6 +203,14 @@ export const colourSizeVariation = (id: number, color: string, size: string, ove
   variation_stock_left: null,
   ...over,
 });
+
+/** The swatches of a colour × size product: colours as [slug, name, hex], sizes as slugs (named in capitals). */
+export function colourSizeSwatches(colours: [slug: string, name: string, hex: string][], sizes: string[]): SwatchAttribute[] {
+  return [
+    { key: 'pa_color', name: 'Color', type: 'color', options: colours.map(([slug, name, color]) => ({ slug, name, color, image: '' })) },
+    { key: 'pa_size', name: 'Size', type: 'label', options: sizes.map((s) => ({ slug: s, name: s.toUpperCase(), color: '', image: '' })) },
+  ];
+}
 
 export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPage {
   const p = product(id);

@@ -2,19 +2,10 @@
 // arithmetic: the API writes amounts as decimal strings in the order's
 // currency ("12.50"); the screens add them in minor units, never floats.
 
-export interface Address {
-  first_name: string;
-  last_name: string;
-  company: string;
-  address_1: string;
-  address_2: string;
-  city: string;
-  state: string;
-  postcode: string;
-  country: string;
-  email?: string;
-  phone: string;
-}
+import type { Address } from '../../../types';
+
+/** An order's billing or shipping address: the shop's address shape. */
+export type { Address };
 
 export interface OrderLine {
   id: number;
