@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -124,22 +125,10 @@ func benchRenderParallel(b *testing.B, url string, data func(*fixture) []byte) {
 	f := newFixture(b)
 	e := newEngine(b, f.bundle, runtime.GOMAXPROCS(0))
 	raw := data(f)
-	ctx := context.Background()
-	if _, err := e.Render(ctx, url, raw); err != nil {
-		b.Fatal(err)
-	}
+	render := warmRender(b, e, url, raw)
 	b.ReportAllocs()
 	cpu0 := processCPU()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := e.Render(ctx, url, raw); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.StopTimer()
+	timeParallel(b, render)
 	reportThroughput(b, cpu0)
 }
 
@@ -153,27 +142,44 @@ func benchRenderWorkers(b *testing.B, url string, data func(*fixture) []byte) {
 	f := newFixture(b)
 	ws := newWorkers(b, "embedded", runtime.GOMAXPROCS(0), 0)
 	raw := data(f)
-	ctx := context.Background()
-	if _, err := ws.Render(ctx, url, raw); err != nil {
-		b.Fatal(err)
-	}
+	render := warmRender(b, ws, url, raw)
 	pids := ws.Pids()
 	b.ReportAllocs()
 	cpu0 := processCPU() + workersCPU(pids)
+	timeParallel(b, render)
+	if now := ws.Pids(); !slices.Equal(now, pids) {
+		b.Fatalf("workers changed during the run: %v -> %v", pids, now)
+	}
+	reportThroughput(b, cpu0-workersCPU(pids))
+}
+
+// warmRender renders url with raw through r once (a failure ends the
+// benchmark) and returns that render, to be timed.
+func warmRender(b *testing.B, r interface {
+	Render(context.Context, string, []byte) (string, error)
+}, url string, raw []byte) func() error {
+	render := func() error {
+		_, err := r.Render(context.Background(), url, raw)
+		return err
+	}
+	if err := render(); err != nil {
+		b.Fatal(err)
+	}
+	return render
+}
+
+// timeParallel times b.N calls of render spread over the Ps.
+func timeParallel(b *testing.B, render func() error) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if _, err := ws.Render(ctx, url, raw); err != nil {
+			if err := render(); err != nil {
 				b.Error(err)
 				return
 			}
 		}
 	})
 	b.StopTimer()
-	if now := ws.Pids(); !slices.Equal(now, pids) {
-		b.Fatalf("workers changed during the run: %v -> %v", pids, now)
-	}
-	reportThroughput(b, cpu0-workersCPU(pids))
 }
 
 // workersCPU is the CPU time (user + system) the processes pids used so
@@ -317,32 +323,34 @@ func BenchmarkProductPageSteps(b *testing.B) {
 }
 
 func benchGzip(b *testing.B, doc []byte, level int, reuse bool) {
-	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, level)
-	b.ReportAllocs()
-	for b.Loop() {
-		buf.Reset()
-		if reuse {
-			w.Reset(&buf)
-		} else {
-			w, _ = gzip.NewWriterLevel(&buf, level)
-		}
-		_, _ = w.Write(doc)
-		_ = w.Close()
-	}
-	b.ReportMetric(float64(buf.Len()), "out-bytes")
+	benchCompress(b, doc, reuse, func(w io.Writer) compressor {
+		z, _ := gzip.NewWriterLevel(w, level)
+		return z
+	})
 }
 
 func benchBrotli(b *testing.B, doc []byte, level int, reuse bool) {
+	benchCompress(b, doc, reuse, func(w io.Writer) compressor { return brotli.NewWriterLevel(w, level) })
+}
+
+// compressor is a gzip or brotli writer.
+type compressor interface {
+	io.WriteCloser
+	Reset(io.Writer)
+}
+
+// benchCompress compresses doc b.N times with a writer from newWriter,
+// reset for each run when reuse is set, and reports the output's size.
+func benchCompress(b *testing.B, doc []byte, reuse bool, newWriter func(io.Writer) compressor) {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, level)
+	w := newWriter(&buf)
 	b.ReportAllocs()
 	for b.Loop() {
 		buf.Reset()
 		if reuse {
 			w.Reset(&buf)
 		} else {
-			w = brotli.NewWriterLevel(&buf, level)
+			w = newWriter(&buf)
 		}
 		_, _ = w.Write(doc)
 		_ = w.Close()

@@ -406,12 +406,19 @@ func (c *Cache) RevalidateFailed(key string) {
 	}
 }
 
+// storable compresses p and says whether the cache takes it: the cache is
+// on and the entry is at most a quarter of its bytes.
+func (c *Cache) storable(key string, p *Page) bool {
+	if !c.Enabled() {
+		return false
+	}
+	p.Compress()
+	return entrySize(key, p) <= c.maxBytes/4
+}
+
 // Put stores a page under key.
 func (c *Cache) Put(key string, p *Page) {
-	if !c.Enabled() {
-		return
-	}
-	if p.Compress(); entrySize(key, p) > c.maxBytes/4 {
+	if !c.storable(key, p) {
 		return
 	}
 	c.mu.Lock()
@@ -427,10 +434,7 @@ func (c *Cache) Put(key string, p *Page) {
 // marked pages stale the page is stored stale, so it is rendered again
 // within the bound.
 func (c *Cache) PutFrom(key string, p *Page, src any, seq uint64) {
-	if !c.Enabled() {
-		return
-	}
-	if p.Compress(); entrySize(key, p) > c.maxBytes/4 {
+	if !c.storable(key, p) {
 		return
 	}
 	c.mu.Lock()
