@@ -153,7 +153,7 @@ func queueNotice(ctx context.Context, tx *sqlx.Tx, userID int64, n *account.Noti
 		return err
 	}
 	ref := strconv.FormatInt(id, 10)
-	return EnqueueMailTx(ctx, tx, n.Kind, ref, n.Kind+":"+ref, n.CreatedAt)
+	return enqueueMailOnce(ctx, tx, n.Kind, ref, n.CreatedAt)
 }
 
 // QueueNotice records an account notice and queues its mail in one
@@ -361,7 +361,7 @@ func (db *DB) InsertReset(ctx context.Context, r *account.PasswordReset) error {
 		if r.Sealed == "" {
 			return nil
 		}
-		return EnqueueMailTx(ctx, tx, account.MailPasswordReset, r.TokenHash, account.MailPasswordReset+":"+r.TokenHash, r.CreatedAt)
+		return enqueueMailOnce(ctx, tx, account.MailPasswordReset, r.TokenHash, r.CreatedAt)
 	})
 }
 
@@ -449,7 +449,7 @@ func (db *DB) InsertEmailVerification(ctx context.Context, v *account.EmailVerif
 		if v.Sealed == "" {
 			return nil
 		}
-		return EnqueueMailTx(ctx, tx, account.MailVerifyEmail, v.TokenHash, account.MailVerifyEmail+":"+v.TokenHash, v.CreatedAt)
+		return enqueueMailOnce(ctx, tx, account.MailVerifyEmail, v.TokenHash, v.CreatedAt)
 	})
 }
 

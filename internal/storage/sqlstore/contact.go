@@ -70,7 +70,7 @@ func (db *DB) InsertContactSubmission(ctx context.Context, s *contact.Stored, fi
 			}
 		}
 		ref := strconv.FormatInt(id, 10)
-		return EnqueueMailTx(ctx, tx, contact.KindMessage, ref, contact.KindMessage+":"+ref, s.CreatedAt)
+		return enqueueMailOnce(ctx, tx, contact.KindMessage, ref, s.CreatedAt)
 	})
 	if err != nil {
 		return 0, err

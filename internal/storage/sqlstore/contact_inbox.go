@@ -223,7 +223,7 @@ func (db *DB) InsertContactReply(ctx context.Context, r *contact.Reply) (int64, 
 			return err
 		}
 		ref := strconv.FormatInt(id, 10)
-		return EnqueueMailTx(ctx, tx, contact.KindReply, ref, contact.KindReply+":"+ref, r.CreatedAt)
+		return enqueueMailOnce(ctx, tx, contact.KindReply, ref, r.CreatedAt)
 	})
 	if err != nil {
 		return 0, err

@@ -32,6 +32,12 @@ func EnqueueMailTx(ctx context.Context, tx *sqlx.Tx, kind, ref, dedupeKey string
 	return sqlcore.EnqueueMailTx(ctx, tx, kind, ref, dedupeKey, now)
 }
 
+// enqueueMailOnce records a message of kind about ref inside tx, at most
+// once: its dedupe key is "kind:ref" (a notice, a reply, a token's mail).
+func enqueueMailOnce(ctx context.Context, tx *sqlx.Tx, kind, ref string, now time.Time) error {
+	return EnqueueMailTx(ctx, tx, kind, ref, kind+":"+ref, now)
+}
+
 // EnqueueMail records a message in its own transaction (operations, tests).
 func (db *DB) EnqueueMail(ctx context.Context, kind, ref, dedupeKey string, now time.Time) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error { return EnqueueMailTx(ctx, tx, kind, ref, dedupeKey, now) })
@@ -120,33 +126,21 @@ func (db *DB) ClaimMail(ctx context.Context, now time.Time, lease time.Duration,
 // MarkMailSent records that row id was delivered. It holds even when the
 // row's lease ran out meanwhile or it was given up: the message did go.
 func (db *DB) MarkMailSent(ctx context.Context, id int64, now time.Time) error {
-	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(
-			`UPDATE mail_outbox SET sent_at = ?, failed_at = NULL, last_error = '' WHERE id = ? AND sent_at IS NULL`), now.Unix(), id)
-		return err
-	})
+	return db.Exec(ctx, `UPDATE mail_outbox SET sent_at = ?, failed_at = NULL, last_error = '' WHERE id = ? AND sent_at IS NULL`, now.Unix(), id)
 }
 
 // RetryMail records a failed attempt of the current claim (id, attempts)
 // and the time of the next one.
 func (db *DB) RetryMail(ctx context.Context, id int64, attempts int, next time.Time, errText string) error {
-	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(
-			`UPDATE mail_outbox SET next_attempt_at = ?, last_error = ?
-			 WHERE id = ? AND attempts = ? AND sent_at IS NULL AND failed_at IS NULL`), next.Unix(), truncateError(errText), id, attempts)
-		return err
-	})
+	return db.Exec(ctx, `UPDATE mail_outbox SET next_attempt_at = ?, last_error = ?
+		WHERE id = ? AND attempts = ? AND sent_at IS NULL AND failed_at IS NULL`, next.Unix(), truncateError(errText), id, attempts)
 }
 
 // GiveUpMail records a failed attempt of the current claim (id, attempts)
 // and stops retrying the row.
 func (db *DB) GiveUpMail(ctx context.Context, id int64, attempts int, now time.Time, errText string) error {
-	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(
-			`UPDATE mail_outbox SET failed_at = ?, last_error = ?
-			 WHERE id = ? AND attempts = ? AND sent_at IS NULL AND failed_at IS NULL`), now.Unix(), truncateError(errText), id, attempts)
-		return err
-	})
+	return db.Exec(ctx, `UPDATE mail_outbox SET failed_at = ?, last_error = ?
+		WHERE id = ? AND attempts = ? AND sent_at IS NULL AND failed_at IS NULL`, now.Unix(), truncateError(errText), id, attempts)
 }
 
 // RequeueMail puts a given-up row back in the queue with a fresh count of

@@ -23,7 +23,7 @@ func (db *DB) InsertSupportMessage(ctx context.Context, m *support.Message) (int
 			return err
 		}
 		ref := strconv.FormatInt(id, 10)
-		return EnqueueMailTx(ctx, tx, support.KindMessage, ref, support.KindMessage+":"+ref, m.CreatedAt)
+		return enqueueMailOnce(ctx, tx, support.KindMessage, ref, m.CreatedAt)
 	})
 	return id, err
 }

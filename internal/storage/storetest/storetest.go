@@ -90,16 +90,8 @@ func Open(t testing.TB, engine string) *sqlstore.DB {
 // sharing a database.
 func OpenDSN(t testing.TB, dsn string) *sqlstore.DB {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlstore.Open(ctx, dsn, nil)
-	if err != nil {
-		t.Fatalf("open %s: %v", dsn, err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatalf("migrate %s: %v", dsn, err)
-	}
-	return db
+	db, err := sqlstore.Open(context.Background(), dsn, nil)
+	return migrated(t, dsn, db, err)
 }
 
 // OpenFaulty opens a migrated store on the database behind dsn whose
@@ -107,13 +99,19 @@ func OpenDSN(t testing.TB, dsn string) *sqlstore.DB {
 // connection, a full disk); closed when the test ends.
 func OpenFaulty(t testing.TB, dsn string, f *sqlstore.Faults) *sqlstore.DB {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlstore.OpenFaulty(ctx, dsn, nil, f)
+	db, err := sqlstore.OpenFaulty(context.Background(), dsn, nil, f)
+	return migrated(t, dsn, db, err)
+}
+
+// migrated fails the test if the store behind dsn did not open, closes it
+// when the test ends, and migrates it.
+func migrated(t testing.TB, dsn string, db *sqlstore.DB, err error) *sqlstore.DB {
+	t.Helper()
 	if err != nil {
 		t.Fatalf("open %s: %v", dsn, err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
+	if err := db.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate %s: %v", dsn, err)
 	}
 	return db

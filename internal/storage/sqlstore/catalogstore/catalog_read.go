@@ -789,19 +789,17 @@ func (db *Catalog) Categories(ctx context.Context) ([]catalog.Category, error) {
 
 // Category implements catalog.Store.
 func (db *Catalog) Category(ctx context.Context, id int64) (*catalog.Category, error) {
-	cs, err := db.categories(ctx, ` WHERE c.id = ?`, id)
-	if err != nil {
-		return nil, err
-	}
-	if len(cs) == 0 {
-		return nil, catalog.ErrNotFound
-	}
-	return &cs[0], nil
+	return db.category(ctx, ` WHERE c.id = ?`, id)
 }
 
 // CategoryBySlug implements catalog.Store.
 func (db *Catalog) CategoryBySlug(ctx context.Context, slug string) (*catalog.Category, error) {
-	cs, err := db.categories(ctx, ` WHERE c.slug = ?`, slug)
+	return db.category(ctx, ` WHERE c.slug = ?`, slug)
+}
+
+// category reads the one category where selects (catalog.ErrNotFound).
+func (db *Catalog) category(ctx context.Context, where string, arg any) (*catalog.Category, error) {
+	cs, err := db.categories(ctx, where, arg)
 	if err != nil {
 		return nil, err
 	}

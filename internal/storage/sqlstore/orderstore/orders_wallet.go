@@ -246,8 +246,5 @@ func (db *Orders) SetOrderAddresses(ctx context.Context, id int64, billing, ship
 // ForgetWebhookEvent removes a recorded event id, so a delivery whose
 // handling failed is handled again when the provider retries it.
 func (db *Orders) ForgetWebhookEvent(ctx context.Context, eventID string) error {
-	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM webhook_events WHERE event_id = ?`), eventID)
-		return err
-	})
+	return db.Exec(ctx, `DELETE FROM webhook_events WHERE event_id = ?`, eventID)
 }

@@ -61,6 +61,14 @@ func transient(err error) bool {
 	return false
 }
 
+// Exec runs one write in a transaction of its own.
+func (db *DB) Exec(ctx context.Context, query string, args ...any) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
+		return err
+	})
+}
+
 // ExecOne runs one write in a transaction of its own and reports whether
 // it changed exactly one row.
 func (db *DB) ExecOne(ctx context.Context, query string, args ...any) (bool, error) {
