@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -89,15 +88,7 @@ func AccountMessage(kind string, v AccountView) (Message, error) {
 		return Message{}, Permanent(fmt.Errorf("mail: unknown kind %q", kind))
 	}
 	p := accountPage{AccountView: v, Subject: oneLine(fmt.Sprintf(sh[0], v.ShopName)), Heading: sh[1]}
-	t := templates[kind]
-	var h, x bytes.Buffer
-	if err := t.html.ExecuteTemplate(&h, "layout", p); err != nil {
-		return Message{}, Permanent(fmt.Errorf("render %s html: %w", kind, err))
-	}
-	if err := t.text.ExecuteTemplate(&x, "body", p); err != nil {
-		return Message{}, Permanent(fmt.Errorf("render %s text: %w", kind, err))
-	}
-	return Message{To: []string{v.To}, Subject: p.Subject, HTML: h.String(), Text: tidyText(x.String())}, nil
+	return templates[kind].render(kind, p, p.Subject, v.To)
 }
 
 func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

@@ -1,9 +1,7 @@
 package mail
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	htmltemplate "html/template"
 	"strconv"
@@ -60,12 +58,9 @@ func CodeReusedRenderer(load OwnerLoader) Renderer {
 		if !ok || err1 != nil || err2 != nil || id <= 0 {
 			return Message{}, Permanent(fmt.Errorf("mail: %s: bad ref %q", kind, ref))
 		}
-		v, err := load(ctx, id)
-		if errors.Is(err, ErrNotFound) {
-			return Message{}, Permanent(fmt.Errorf("mail: %s: account %d: %w", kind, id, err))
-		}
+		v, err := loadFor(ctx, load, kind, "account", id)
 		if err != nil {
-			return Message{}, fmt.Errorf("mail: %s: load account %d: %w", kind, id, err)
+			return Message{}, err
 		}
 		return CodeReused(v, time.Unix(at, 0))
 	}
@@ -77,12 +72,5 @@ func CodeReusedRenderer(load OwnerLoader) Renderer {
 func CodeReused(v OwnerView, at time.Time) (Message, error) {
 	p := codeReusedPage{OwnerView: v, Subject: oneLine(fmt.Sprintf("[%s] A used security code was entered again", v.ShopName)),
 		Heading: "A used security code was entered again", When: at.UTC().Format("January 2, 2006 at 15:04 UTC")}
-	var h, x bytes.Buffer
-	if err := codeReusedTemplates.html.ExecuteTemplate(&h, "layout", p); err != nil {
-		return Message{}, Permanent(fmt.Errorf("render %s html: %w", KindAccountCodeReused, err))
-	}
-	if err := codeReusedTemplates.text.ExecuteTemplate(&x, "body", p); err != nil {
-		return Message{}, Permanent(fmt.Errorf("render %s text: %w", KindAccountCodeReused, err))
-	}
-	return Message{To: []string{v.Email}, Subject: p.Subject, HTML: h.String(), Text: tidyText(x.String())}, nil
+	return codeReusedTemplates.render(KindAccountCodeReused, p, p.Subject, v.Email)
 }

@@ -7,6 +7,19 @@ import (
 	"strconv"
 )
 
+// loadFor loads what, the row id a mail of kind is about: a missing one is
+// a permanent error, another failure (the store is down) is retried.
+func loadFor[V any](ctx context.Context, load func(context.Context, int64) (V, error), kind, what string, id int64) (V, error) {
+	v, err := load(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return v, Permanent(fmt.Errorf("mail: %s: %s %d: %w", kind, what, id, err))
+	}
+	if err != nil {
+		return v, fmt.Errorf("mail: %s: load %s %d: %w", kind, what, id, err)
+	}
+	return v, nil
+}
+
 // OrderLoader returns the view of an order for its emails, or an error
 // wrapping ErrNotFound when the order does not exist.
 type OrderLoader func(ctx context.Context, orderID int64) (OrderView, error)
@@ -24,12 +37,9 @@ func OrderRenderer(load OrderLoader, shopTo []string) Renderer {
 		if kind != KindOrderConfirmation && kind != KindNewOrder && kind != KindOrderCompleted && kind != KindOrderRefunded {
 			return Message{}, Permanent(fmt.Errorf("mail: unknown kind %q", kind))
 		}
-		v, err := load(ctx, id)
-		if errors.Is(err, ErrNotFound) {
-			return Message{}, Permanent(fmt.Errorf("mail: %s: order %d: %w", kind, id, err))
-		}
+		v, err := loadFor(ctx, load, kind, "order", id)
 		if err != nil {
-			return Message{}, fmt.Errorf("mail: %s: load order %d: %w", kind, id, err)
+			return Message{}, err
 		}
 		switch kind {
 		case KindOrderConfirmation:
@@ -71,12 +81,9 @@ func CustomerNoteRenderer(load NoteLoader) Renderer {
 		if err != nil || id <= 0 || kind != KindCustomerNote {
 			return Message{}, Permanent(fmt.Errorf("mail: %s: bad note ref %q", kind, ref))
 		}
-		v, err := load(ctx, id)
-		if errors.Is(err, ErrNotFound) {
-			return Message{}, Permanent(fmt.Errorf("mail: %s: note %d: %w", kind, id, err))
-		}
+		v, err := loadFor(ctx, load, kind, "note", id)
 		if err != nil {
-			return Message{}, fmt.Errorf("mail: %s: load note %d: %w", kind, id, err)
+			return Message{}, err
 		}
 		if v.Email == "" {
 			return Message{}, Permanent(fmt.Errorf("mail: %s: note %d: the order has no email", kind, id))

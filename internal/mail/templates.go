@@ -175,7 +175,13 @@ func render(kind string, p page) (Message, error) {
 	if p.TestNotice != "" {
 		p.Subject = "[Test] " + p.Subject
 	}
-	t := templates[kind]
+	return templates[kind].render(kind, p, p.Subject)
+}
+
+// render executes the kind's templates with p: a message to to (if
+// given) with subject and its HTML and text bodies. A template that fails
+// is a permanent error.
+func (t kindTemplates) render(kind string, p any, subject string, to ...string) (Message, error) {
 	var h, x bytes.Buffer
 	if err := t.html.ExecuteTemplate(&h, "layout", p); err != nil {
 		return Message{}, Permanent(fmt.Errorf("render %s html: %w", kind, err))
@@ -183,7 +189,7 @@ func render(kind string, p page) (Message, error) {
 	if err := t.text.ExecuteTemplate(&x, "body", p); err != nil {
 		return Message{}, Permanent(fmt.Errorf("render %s text: %w", kind, err))
 	}
-	return Message{Subject: p.Subject, HTML: h.String(), Text: tidyText(x.String())}, nil
+	return Message{To: to, Subject: subject, HTML: h.String(), Text: tidyText(x.String())}, nil
 }
 
 // paragraphs splits text on blank lines, dropping empty paragraphs and
