@@ -80,10 +80,8 @@ func (h *Account) checkAccountNonce(r *http.Request, field, action string, u *ac
 // are sent to the login form.
 func CustomerPage(page func(w http.ResponseWriter, r *http.Request, u *account.User)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store, private")
-		u := httpx.UserOf(r)
+		u := customerOr302(w, r)
 		if u == nil {
-			http.Redirect(w, r, "/my-account/", http.StatusFound)
 			return
 		}
 		if r.Method == http.MethodPost {

@@ -286,10 +286,8 @@ func (h *Account) postRegister(w http.ResponseWriter, r *http.Request) {
 // asked to confirm, as WooCommerce does, so a cross-site link cannot log
 // anyone out.
 func (h *Account) Logout(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store, private")
-	u := httpx.UserOf(r)
+	u := customerOr302(w, r)
 	if u == nil {
-		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
 	}
 	if !h.d.Sessions.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), "log-out", cart.CustomerSession(u.ID), httpx.NonceTickAt(h.d.Now())) {

@@ -131,3 +131,15 @@ func (h *Account) LogoutURL(r *http.Request) string {
 	}
 	return "/my-account/customer-logout/?_wpnonce=" + h.d.Sessions.ActionNonce("log-out", cart.CustomerSession(u.ID), httpx.NonceTickAt(h.d.Now()))
 }
+
+// customerOr302 is the request's logged-in user for a page that is
+// personal (no-store); without one it sends the visitor to /my-account/
+// (302) and is nil.
+func customerOr302(w http.ResponseWriter, r *http.Request) *account.User {
+	w.Header().Set("Cache-Control", "no-store, private")
+	u := httpx.UserOf(r)
+	if u == nil {
+		http.Redirect(w, r, "/my-account/", http.StatusFound)
+	}
+	return u
+}

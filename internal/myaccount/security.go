@@ -141,10 +141,8 @@ func enrollmentView(e *account.Enrollment) (*pages.EnrollmentView, error) {
 
 // SecurityPost answers the page's forms: POST /my-account/security/.
 func (h *Account) SecurityPost(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store, private")
-	u := httpx.UserOf(r)
+	u := customerOr302(w, r)
 	if u == nil {
-		http.Redirect(w, r, "/my-account/", http.StatusFound)
 		return
 	}
 	if err := r.ParseForm(); err != nil {
