@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -397,18 +398,18 @@ func TestImportUnreadable(t *testing.T) {
 }
 
 func termNames(ts []catalog.Term) []string {
-	var out []string
-	for _, t := range ts {
-		out = append(out, t.Name)
-	}
-	slices.Sort(out)
-	return out
+	return sortedOf(ts, func(t catalog.Term) string { return t.Name })
 }
 
 func termIDs(ts []catalog.Term) []int64 {
-	var out []int64
+	return sortedOf(ts, func(t catalog.Term) int64 { return t.ID })
+}
+
+// sortedOf is field of every term, sorted (nil for none).
+func sortedOf[T cmp.Ordered](ts []catalog.Term, field func(catalog.Term) T) []T {
+	var out []T
 	for _, t := range ts {
-		out = append(out, t.ID)
+		out = append(out, field(t))
 	}
 	slices.Sort(out)
 	return out
