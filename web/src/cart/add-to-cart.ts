@@ -288,13 +288,18 @@ export async function refreshOnLoad(fetcher: typeof fetch = fetch) {
     return;
   }
   try {
-    const a = await wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }), fetcher);
-    if (a?.fragments) {
-      applyFragments(a.fragments);
-      storeFragments(a);
-    }
+    await fetchFragments(fetcher);
   } catch {
     // the count stays as rendered
+  }
+}
+
+/** Asks for the cart's fragments afresh, swaps them in and keeps them for the next page. */
+async function fetchFragments(fetcher: typeof fetch) {
+  const a = await wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }), fetcher);
+  if (a?.fragments) {
+    applyFragments(a.fragments);
+    storeFragments(a);
   }
 }
 
@@ -307,11 +312,7 @@ export async function refreshOnLoad(fetcher: typeof fetch = fetch) {
 export async function refreshForCurrency(fetcher: typeof fetch = fetch): Promise<void> {
   if (cookie('woocommerce_items_in_cart') !== '1') return;
   try {
-    const a = await wcAjax('get_refreshed_fragments', new URLSearchParams({ time: String(Date.now()) }), fetcher);
-    if (a?.fragments) {
-      applyFragments(a.fragments);
-      storeFragments(a);
-    }
+    await fetchFragments(fetcher);
   } catch {
     // the mini cart keeps what it showed; the next page asks again (lastFragments)
   }

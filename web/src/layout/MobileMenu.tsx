@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { NavCategory, ViewerSettings } from '../types';
-import { decodeEntities } from '../lib/format';
 import { SearchForm } from '../ui/SearchForm';
 import { AccountLinks } from '../frame/AccountLinks';
 import { keepTabInside, shownStopsIn } from '../lib/focus-trap';
-import { isCurrent } from './NavMenu';
+import { CategoryLink } from './NavMenu';
 
 /** The Menu button and the off-canvas menu replace the header's menu under the large breakpoint (spec: large >= 850 px). */
 export const MOBILE_MENU_QUERY = '(max-width: 849px)';
@@ -147,16 +146,12 @@ export function MobileMenu({
                 </li>
                 {nav.map((item) => (
                   <li key={item.id}>
-                    <a href={item.url} aria-current={isCurrent(item.url, path) ? 'page' : undefined}>
-                      {decodeEntities(item.name)}
-                    </a>
+                    <CategoryLink cat={item} path={path} />
                     {item.children?.length > 0 && (
                       <ul className="mobile-menu__sub">
                         {item.children.map((c) => (
                           <li key={c.id}>
-                            <a href={c.url} aria-current={isCurrent(c.url, path) ? 'page' : undefined}>
-                              {decodeEntities(c.name)}
-                            </a>
+                            <CategoryLink cat={c} path={path} />
                           </li>
                         ))}
                       </ul>

@@ -14,6 +14,15 @@ export function isCurrent(url: string, path: string): boolean {
   return parseUrl(url).path === path;
 }
 
+/** A category's link, marked as the page shown when it is. */
+export function CategoryLink({ cat, path }: { cat: { url: string; name: string }; path: string }) {
+  return (
+    <a href={cat.url} aria-current={isCurrent(cat.url, path) ? 'page' : undefined}>
+      {decodeEntities(cat.name)}
+    </a>
+  );
+}
+
 export function submenuId(item: NavCategory, prefix = 'submenu'): string {
   return `${prefix}-${item.id}`;
 }
@@ -128,9 +137,7 @@ export function NavMenu({
             if (children.length === 0) {
               return (
                 <li key={item.id} className="menu-item">
-                  <a href={item.url} aria-current={isCurrent(item.url, path) ? 'page' : undefined}>
-                    {name}
-                  </a>
+                  <CategoryLink cat={item} path={path} />
                 </li>
               );
             }
@@ -144,9 +151,7 @@ export function NavMenu({
                 onPointerLeave={leave(item.id)}
                 onBlur={blur(item.id)}
               >
-                <a href={item.url} aria-current={isCurrent(item.url, path) ? 'page' : undefined}>
-                  {name}
-                </a>
+                <CategoryLink cat={item} path={path} />
                 <button
                   type="button"
                   className="submenu-toggle"
@@ -162,9 +167,7 @@ export function NavMenu({
                 <ul id={id} className="sub-menu">
                   {children.map((c) => (
                     <li key={c.id} className="menu-item">
-                      <a href={c.url} aria-current={isCurrent(c.url, path) ? 'page' : undefined}>
-                        {decodeEntities(c.name)}
-                      </a>
+                      <CategoryLink cat={c} path={path} />
                     </li>
                   ))}
                 </ul>

@@ -48,16 +48,12 @@ export function LazyImage({ src, srcSet, sizes, width, height, alt, className, e
   }, [src, srcSet, eager, small]);
 
   const style: CSSProperties = { aspectRatio: `${width} / ${height}` };
+  // The image with its source, as the eager image and the noscript copy write it.
+  const plain = { src, srcSet: srcSet || undefined, sizes: srcSet ? sizes : undefined, width, height, alt, className };
   if (eager || small) {
     return (
       <img
-        src={src}
-        srcSet={srcSet || undefined}
-        sizes={srcSet ? sizes : undefined}
-        width={width}
-        height={height}
-        alt={alt}
-        className={className}
+        {...plain}
         style={style}
         loading="eager"
         fetchPriority={fetchPriority}
@@ -85,17 +81,7 @@ export function LazyImage({ src, srcSet, sizes, width, height, alt, className, e
         onError={() => setPhase('lazyerror')}
       />
       <noscript>
-        <img
-          src={src}
-          srcSet={srcSet || undefined}
-          sizes={srcSet ? sizes : undefined}
-          width={width}
-          height={height}
-          alt={alt}
-          className={className}
-          loading="lazy"
-          decoding="async"
-        />
+        <img {...plain} loading="lazy" decoding="async" />
       </noscript>
     </>
   );
