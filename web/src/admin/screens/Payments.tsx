@@ -5,13 +5,14 @@
 // empty keeps the secret in force. Credentials are checked with PayPal
 // before they are saved; the wallet takes saved ones at the next start.
 
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices } from '../ui/Notices';
 import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
+import { LastSaved, NewerOffer, section } from '../ui/SettingsParts';
 import './payments.css';
 
 export const PAYMENTS_PATH = '/wp-json/vitrine/v1/admin/payments';
@@ -99,25 +100,16 @@ export default function Payments(_: ScreenProps) {
       <label htmlFor={id}>{label}</label>
     </div>
   );
-  const section = (title: string, children: ReactNode) => (
-    <fieldset className="admin-card">
-      <legend>{title}</legend>
-      {children}
-    </fieldset>
-  );
 
   return (
     <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
       <Notices notices={notices} dismiss={dismiss} />
       {newer ? (
-        <div className="admin-notice admin-notice--error">
+        <NewerOffer load="Load their payment methods" onLoad={takeNewer}>
           <p>Saved by someone else on {newer.updated_at ? formatDate(newer.updated_at) : 'another screen'}.</p>
-          <button type="button" onClick={takeNewer}>
-            Load their payment methods
-          </button>
-        </div>
+        </NewerOffer>
       ) : null}
-      <p className="admin-field__hint">{form.version === 0 ? 'The shop runs on its start-up options until the payment methods are first saved.' : `Last saved ${form.updated_at ? formatDate(form.updated_at) : ''}.`}</p>
+      <LastSaved doc={form} what="the payment methods are" />
       {section(
         'Direct bank transfer',
         <>

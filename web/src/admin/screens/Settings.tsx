@@ -3,13 +3,14 @@
 // was loaded with; when someone else saved in between, the server refuses
 // and the screen offers their settings instead of overwriting them.
 
-import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices } from '../ui/Notices';
 import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
+import { LastSaved, NewerOffer, section } from '../ui/SettingsParts';
 
 export const SETTINGS_PATH = '/wp-json/vitrine/v1/admin/settings';
 
@@ -116,28 +117,19 @@ export default function Settings(_: ScreenProps) {
       ) : null}
     </div>
   );
-  const section = (title: string, children: ReactNode) => (
-    <fieldset className="admin-card">
-      <legend>{title}</legend>
-      {children}
-    </fieldset>
-  );
 
   return (
     <>
     <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
       <Notices notices={notices} dismiss={dismiss} />
       {newer ? (
-        <div className="admin-notice admin-notice--error">
+        <NewerOffer load="Load their settings" onLoad={takeNewer}>
           <p>
             Saved by someone else on {newer.updated_at ? formatDate(newer.updated_at) : 'another screen'}: the shop is now called “{newer.name}”.
           </p>
-          <button type="button" onClick={takeNewer}>
-            Load their settings
-          </button>
-        </div>
+        </NewerOffer>
       ) : null}
-      <p className="admin-field__hint">{form.version === 0 ? 'The shop runs on its start-up options until these settings are first saved.' : `Last saved ${form.updated_at ? formatDate(form.updated_at) : ''}.`}</p>
+      <LastSaved doc={form} what="these settings are" />
       {section(
         'General',
         <>

@@ -27,7 +27,17 @@ export interface ProductAttribute {
   options: string[];
 }
 
-export interface Product {
+/** What a product and a variation are sold by: the SKU, the prices and the sale's dates (UTC). */
+export interface Pricing {
+  sku: string;
+  price: string;
+  regular_price: string;
+  sale_price: string;
+  date_on_sale_from_gmt: string | null;
+  date_on_sale_to_gmt: string | null;
+}
+
+export interface Product extends Pricing {
   id: number;
   name: string;
   slug: string;
@@ -38,12 +48,6 @@ export interface Product {
   catalog_visibility: string;
   description: string;
   short_description: string;
-  sku: string;
-  price: string;
-  regular_price: string;
-  sale_price: string;
-  date_on_sale_from_gmt: string | null;
-  date_on_sale_to_gmt: string | null;
   external_url: string;
   button_text: string;
   grouped_products: number[];
@@ -68,14 +72,8 @@ export interface Product {
   version: number;
 }
 
-export interface Variation {
+export interface Variation extends Pricing {
   id: number;
-  sku: string;
-  price: string;
-  regular_price: string;
-  sale_price: string;
-  date_on_sale_from_gmt: string | null;
-  date_on_sale_to_gmt: string | null;
   manage_stock: boolean;
   stock_quantity: number | null;
   stock_status: string;
