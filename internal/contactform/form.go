@@ -10,6 +10,7 @@ package contactform
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -140,31 +141,14 @@ func DefaultMessages() Messages {
 	}
 }
 
-// withDefaults fills the empty texts of m from DefaultMessages.
+// withDefaults fills the empty texts of m from DefaultMessages (every
+// field of Messages is a text).
 func (m Messages) withDefaults() Messages {
-	d := DefaultMessages()
-	pairs := []struct {
-		dst *string
-		def string
-	}{
-		{&m.MailSentOK, d.MailSentOK}, {&m.MailSentNG, d.MailSentNG},
-		{&m.ValidationError, d.ValidationError}, {&m.Spam, d.Spam},
-		{&m.AcceptTerms, d.AcceptTerms}, {&m.Aborted, d.Aborted},
-		{&m.InvalidRequired, d.InvalidRequired}, {&m.InvalidTooLong, d.InvalidTooLong},
-		{&m.InvalidTooShort, d.InvalidTooShort}, {&m.InvalidEmail, d.InvalidEmail},
-		{&m.InvalidURL, d.InvalidURL}, {&m.InvalidTel, d.InvalidTel},
-		{&m.InvalidNumber, d.InvalidNumber}, {&m.NumberTooSmall, d.NumberTooSmall},
-		{&m.NumberTooLarge, d.NumberTooLarge}, {&m.InvalidStep, d.InvalidStep},
-		{&m.InvalidDate, d.InvalidDate}, {&m.DateTooEarly, d.DateTooEarly},
-		{&m.DateTooLate, d.DateTooLate}, {&m.InvalidWeekday, d.InvalidWeekday},
-		{&m.InvalidTime, d.InvalidTime}, {&m.InvalidEnum, d.InvalidEnum},
-		{&m.TooFewItems, d.TooFewItems}, {&m.TooManyItems, d.TooManyItems},
-		{&m.FileTypeInvalid, d.FileTypeInvalid}, {&m.FileTooLarge, d.FileTooLarge},
-		{&m.FileTooSmall, d.FileTooSmall},
-	}
-	for _, p := range pairs {
-		if *p.dst == "" {
-			*p.dst = p.def
+	d := reflect.ValueOf(DefaultMessages())
+	v := reflect.ValueOf(&m).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.String() == "" {
+			f.SetString(d.Field(i).String())
 		}
 	}
 	return m

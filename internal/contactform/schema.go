@@ -39,6 +39,14 @@ func (f Form) Schema() Schema {
 	for _, fd := range f.Fields {
 		name := fd.Name
 		rule := func(kind, msg string) Rule { return Rule{Rule: kind, Field: name, Error: msg} }
+		// bound adds a min or max rule when the field sets its threshold.
+		bound := func(kind, msg, threshold string) {
+			if threshold != "" {
+				r := rule(kind, msg)
+				r.Threshold = threshold
+				add(r)
+			}
+		}
 		if fd.Required && fd.Kind != KindAcceptance {
 			if fd.Kind == KindFile {
 				add(rule("requiredfile", m.InvalidRequired))
@@ -55,16 +63,8 @@ func (f Form) Schema() Schema {
 			add(rule("tel", m.InvalidTel))
 		case KindNumber:
 			add(rule("number", m.InvalidNumber))
-			if fd.Min != "" {
-				r := rule("minnumber", m.NumberTooSmall)
-				r.Threshold = fd.Min
-				add(r)
-			}
-			if fd.Max != "" {
-				r := rule("maxnumber", m.NumberTooLarge)
-				r.Threshold = fd.Max
-				add(r)
-			}
+			bound("minnumber", m.NumberTooSmall, fd.Min)
+			bound("maxnumber", m.NumberTooLarge, fd.Max)
 			if fd.Step != "" {
 				r := rule("stepnumber", m.InvalidStep)
 				r.Base, r.Interval = fd.Min, fd.Step
@@ -75,16 +75,8 @@ func (f Form) Schema() Schema {
 			}
 		case KindDate:
 			add(rule("date", m.InvalidDate))
-			if fd.Min != "" {
-				r := rule("mindate", m.DateTooEarly)
-				r.Threshold = fd.Min
-				add(r)
-			}
-			if fd.Max != "" {
-				r := rule("maxdate", m.DateTooLate)
-				r.Threshold = fd.Max
-				add(r)
-			}
+			bound("mindate", m.DateTooEarly, fd.Min)
+			bound("maxdate", m.DateTooLate, fd.Max)
 			if len(fd.DaysOfWeek) > 0 {
 				r := rule("dayofweek", m.InvalidWeekday)
 				for _, d := range fd.DaysOfWeek {

@@ -108,6 +108,11 @@ func check(r Rule, values map[string][]string, files map[string][]File, depth in
 	return ok, r.Field, r.Error
 }
 
+// formats are the format rules' checks of one value.
+var formats = map[string]func(string) bool{
+	"email": IsEmail, "url": IsURL, "tel": IsTel, "number": IsNumber, "date": IsDate, "time": IsTime,
+}
+
 func checkLeaf(r Rule, vals []string, fs []File) bool {
 	every := func(pred func(string) bool) bool {
 		for _, v := range vals {
@@ -122,18 +127,9 @@ func checkLeaf(r Rule, vals []string, fs []File) bool {
 		return len(vals) > 0
 	case "requiredfile":
 		return len(fs) > 0
-	case "email":
-		return every(func(v string) bool { return IsEmail(strings.TrimSpace(v)) })
-	case "url":
-		return every(func(v string) bool { return IsURL(strings.TrimSpace(v)) })
-	case "tel":
-		return every(func(v string) bool { return IsTel(strings.TrimSpace(v)) })
-	case "number":
-		return every(func(v string) bool { return IsNumber(strings.TrimSpace(v)) })
-	case "date":
-		return every(func(v string) bool { return IsDate(strings.TrimSpace(v)) })
-	case "time":
-		return every(func(v string) bool { return IsTime(strings.TrimSpace(v)) })
+	case "email", "url", "tel", "number", "date", "time":
+		is := formats[r.Rule]
+		return every(func(v string) bool { return is(strings.TrimSpace(v)) })
 	case "enum":
 		return every(func(v string) bool { return slices.Contains(r.Accept, v) })
 	case "dayofweek":
