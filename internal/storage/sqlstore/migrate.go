@@ -24,8 +24,8 @@ import (
 //     SQL, no markers.
 //
 // Each engine's migrations are rendered from these at start into the files
-// goose reads (NNNNN_name.sql), the same bytes the two folders of one file
-// per engine held before. goose records versions only, so databases
+// goose reads (NNNNN_name.sql): byte for byte what the per-engine folders
+// held before (decision 0082). goose records versions only, so databases
 // migrated from those folders go on as they were.
 
 //go:embed migrations/*.sql
@@ -74,7 +74,7 @@ func renderMigrations(src fs.FS, dir string) (map[string]fs.FS, error) {
 	for _, e := range engines {
 		files[e] = fstest.MapFS{}
 	}
-	// engineOnly counts, per rendered name, the engines with a file of their own.
+	// engineOnly lists, per rendered name, the engines with a file of their own.
 	engineOnly := map[string][]string{}
 	for _, entry := range entries {
 		name := entry.Name()
