@@ -277,24 +277,14 @@ func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) err
 	if err != nil {
 		return err
 	}
-	get := func(h http.Handler, path string) func() error {
-		return func() error {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-			if rec.Code != http.StatusOK {
-				return fmt.Errorf("GET %s: %d %.200s", path, rec.Code, rec.Body.String())
-			}
-			return nil
-		}
-	}
 	ajax := func(q string) string {
 		return "/wp-admin/admin-ajax.php?action=flatsome_ajax_search_products&query=" + strings.ReplaceAll(q, " ", "+")
 	}
 	var rawFns, coldFns, warmFns []func() error
 	for _, q := range Queries {
 		rawFns = append(rawFns, raw(q))
-		coldFns = append(coldFns, get(cold, ajax(q)))
-		warmFns = append(warmFns, get(warm, ajax(q)))
+		coldFns = append(coldFns, getOK(cold, ajax(q)))
+		warmFns = append(warmFns, getOK(warm, ajax(q)))
 	}
 	d := report(out, "search query (store, 10 results)", rounds, rawFns)
 	if PerQuery && d != nil {
@@ -315,9 +305,9 @@ func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) err
 		_, _, err := db.QueryProducts(ctx, catalog.ProductQuery{Visibility: "listable", OrderBy: "price", Order: "asc", PerPage: 20, Page: 1})
 		return err
 	}})
-	report(out, "listing by price, page 1 HTTP, no cache", rounds, []func() error{get(cold, api)})
-	report(out, "listing by price, desc, page 1 HTTP, no cache", rounds, []func() error{get(cold, strings.Replace(api, "asc", "desc", 1))})
-	report(out, fmt.Sprintf("listing by price, page %d HTTP, no cache", deep), rounds, []func() error{get(cold, api+"&page="+strconv.Itoa(deep))})
+	report(out, "listing by price, page 1 HTTP, no cache", rounds, []func() error{getOK(cold, api)})
+	report(out, "listing by price, desc, page 1 HTTP, no cache", rounds, []func() error{getOK(cold, strings.Replace(api, "asc", "desc", 1))})
+	report(out, fmt.Sprintf("listing by price, page %d HTTP, no cache", deep), rounds, []func() error{getOK(cold, api+"&page="+strconv.Itoa(deep))})
 	return nil
 }
 
@@ -338,16 +328,7 @@ func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File
 	if err != nil {
 		return err
 	}
-	get := func(path string) func() error {
-		return func() error {
-			rec := httptest.NewRecorder()
-			cold.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-			if rec.Code != http.StatusOK {
-				return fmt.Errorf("GET %s: %d %.200s", path, rec.Code, rec.Body.String())
-			}
-			return nil
-		}
-	}
+	get := func(path string) func() error { return getOK(cold, path) }
 	_, total, err := db.QueryProducts(ctx, catalog.ProductQuery{PerPage: 1})
 	if err != nil {
 		return err
@@ -504,3 +485,15 @@ func pct(d []time.Duration, p float64) time.Duration {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }
+
+// getOK is a GET of path from h, an error unless it answers 200.
+func getOK(h http.Handler, path string) func() error {
+	return func() error {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != http.StatusOK {
+			return fmt.Errorf("GET %s: %d %.200s", path, rec.Code, rec.Body.String())
+		}
+		return nil
+	}
+}

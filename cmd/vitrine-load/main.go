@@ -177,36 +177,29 @@ func run(args []string, stdout, stderr io.Writer) error {
 // readURLFile reads -url-file: one URL per non-empty line; lines starting
 // with # are comments.
 func readURLFile(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("-url-file: %w", err)
-	}
-	var out []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("-url-file %s: no URLs", path)
-	}
-	return out, nil
+	return readLines(path, "-url-file", "URLs", func(line string) bool { return !strings.HasPrefix(line, "#") })
 }
 
 // readBodyFile reads -body-file: one body per non-empty line.
 func readBodyFile(path string) ([]string, error) {
+	return readLines(path, "-body-file", "bodies", func(string) bool { return true })
+}
+
+// readLines reads the file of flag: its non-empty lines, trimmed, that
+// keep says to keep; an error when none are left (what names them).
+func readLines(path, flag, what string, keep func(string) bool) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("-body-file: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	var out []string
 	for _, line := range strings.Split(string(b), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
+		if line = strings.TrimSpace(line); line != "" && keep(line) {
 			out = append(out, line)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("-body-file %s: no bodies", path)
+		return nil, fmt.Errorf("%s %s: no %s", flag, path, what)
 	}
 	return out, nil
 }

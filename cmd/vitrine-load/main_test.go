@@ -142,14 +142,7 @@ func TestRefusesNonLoopback(t *testing.T) {
 func TestJSONOutput(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer srv.Close()
-	var out, errb bytes.Buffer
-	if err := run([]string{"-url", srv.URL, "-c", "2", "-d", "100ms", "-warmup", "0", "-n", "20", "-json"}, &out, &errb); err != nil {
-		t.Fatal(err, errb.String())
-	}
-	var res Result
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	res := runJSON(t, "-url", srv.URL, "-c", "2", "-d", "100ms", "-warmup", "0", "-n", "20")
 	if res.Requests == 0 || res.Requests > 20 || res.Concurrency != 2 {
 		t.Errorf("%+v", res)
 	}
@@ -183,19 +176,8 @@ func TestHeaderFileRotation(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	path := filepath.Join(t.TempDir(), "h.txt")
-	if err := os.WriteFile(path, []byte("Cart-Token: a\n\nCart-Token: b | X-Two: 2\nCart-Token: c\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errw bytes.Buffer
-	err := run([]string{"-url", srv.URL, "-c", "2", "-n", "30", "-warmup", "0", "-H", "X-Static: s", "-H-file", path, "-json"}, &out, &errw)
-	if err != nil {
-		t.Fatal(err, errw.String())
-	}
-	var res Result
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatal(err)
-	}
+	path := tempFile(t, "h.txt", []byte("Cart-Token: a\n\nCart-Token: b | X-Two: 2\nCart-Token: c\n"))
+	res := runJSON(t, "-url", srv.URL, "-c", "2", "-n", "30", "-warmup", "0", "-H", "X-Static: s", "-H-file", path)
 	if res.OK != 30 || res.HeaderSets != 3 || res.HeaderSetsUsed < 30 {
 		t.Errorf("ok %d, header sets %d used %d", res.OK, res.HeaderSets, res.HeaderSetsUsed)
 	}
@@ -223,19 +205,9 @@ func TestURLFile(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	path := filepath.Join(t.TempDir(), "urls.txt")
 	body := "# comment\n" + srv.URL + "/a?x=1\n\n" + srv.URL + "/b\n" + srv.URL + "/c\n"
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errb bytes.Buffer
-	if err := run([]string{"-url-file", path, "-c", "1", "-d", "5s", "-warmup", "0", "-n", "6", "-json"}, &out, &errb); err != nil {
-		t.Fatal(err, errb.String())
-	}
-	var res Result
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatal(err)
-	}
+	path := tempFile(t, "urls.txt", []byte(body))
+	res := runJSON(t, "-url-file", path, "-c", "1", "-d", "5s", "-warmup", "0", "-n", "6")
 	if len(res.URLs) != 3 {
 		t.Errorf("urls = %v, want the file's 3", res.URLs)
 	}
@@ -247,17 +219,12 @@ func TestURLFile(t *testing.T) {
 		}
 	}
 
-	empty := filepath.Join(t.TempDir(), "empty.txt")
-	if err := os.WriteFile(empty, []byte("# nothing\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	var out, errb bytes.Buffer
+	empty := tempFile(t, "empty.txt", []byte("# nothing\n"))
 	if err := run([]string{"-url-file", empty}, &out, &errb); err == nil || !strings.Contains(err.Error(), "no URLs") {
 		t.Errorf("empty file: %v", err)
 	}
-	bad := filepath.Join(t.TempDir(), "bad.txt")
-	if err := os.WriteFile(bad, []byte("http://192.0.2.1/\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	bad := tempFile(t, "bad.txt", []byte("http://192.0.2.1/\n"))
 	if err := run([]string{"-url-file", bad}, &out, &errb); err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Errorf("non-loopback url in file: %v", err)
 	}
@@ -275,23 +242,12 @@ func TestBodyFileRotation(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	path := filepath.Join(t.TempDir(), "b.txt")
 	var lines []string
 	for i := 0; i < 40; i++ { // more than the requests: none is reused
 		lines = append(lines, fmt.Sprintf("proof=%d", i))
 	}
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var out, errw bytes.Buffer
-	err := run([]string{"-url", srv.URL, "-method", "POST", "-c", "2", "-n", "20", "-warmup", "0", "-body-file", path, "-json"}, &out, &errw)
-	if err != nil {
-		t.Fatal(err, errw.String())
-	}
-	var res Result
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatal(err)
-	}
+	path := tempFile(t, "b.txt", []byte(strings.Join(lines, "\n\n")+"\n"))
+	res := runJSON(t, "-url", srv.URL, "-method", "POST", "-c", "2", "-n", "20", "-warmup", "0", "-body-file", path)
 	if res.OK != 20 || res.Bodies != 40 || res.BodiesUsed < 20 || res.BodiesUsed > 40 {
 		t.Errorf("ok %d, bodies %d used %d", res.OK, res.Bodies, res.BodiesUsed)
 	}
@@ -305,4 +261,29 @@ func TestBodyFileRotation(t *testing.T) {
 	if _, err := readBodyFile(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("missing -body-file accepted")
 	}
+}
+
+// runJSON runs the tool with args and -json, and reads its result.
+func runJSON(t *testing.T, args ...string) Result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if err := run(append(args, "-json"), &out, &errb); err != nil {
+		t.Fatal(err, errb.String())
+	}
+	var res Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	return res
+}
+
+// tempFile writes content to a file named name in a temporary folder and
+// returns its path.
+func tempFile(t *testing.T, name string, content []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
