@@ -1,18 +1,26 @@
 package pages_test
 
 import (
+	"time"
+
 	"context"
 	"testing"
 
 	"vitrine/internal/pages"
+	"vitrine/internal/seed"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
 )
 
 // The home's hero slides are the top-level categories with a picture and
 // products, in menu order; the featured row holds only featured products.
 func TestHomeSlidesAndFeatured(t *testing.T) {
-	eachDemoShop(t, func(t *testing.T, db *sqlstore.DB) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
+		db.SetClock(func() time.Time { return seedTime })
+		if _, err := seed.Demo(ctx, db, seedTime); err != nil {
+			t.Fatal(err)
+		}
 		res, err := loader(t, db, 30).Home(ctx, "/")
 		if err != nil {
 			t.Fatal(err)

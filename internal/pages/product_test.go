@@ -19,18 +19,6 @@ import (
 
 var seedTime = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-// eachDemoShop runs body on every engine with the demo catalogue seeded at
-// seedTime, the store's clock stopped there.
-func eachDemoShop(t *testing.T, body func(t *testing.T, db *sqlstore.DB)) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		db.SetClock(func() time.Time { return seedTime })
-		if _, err := seed.Demo(context.Background(), db, seedTime); err != nil {
-			t.Fatal(err)
-		}
-		body(t, db)
-	})
-}
-
 func loader(t *testing.T, db *sqlstore.DB, threshold int) *pages.Loader {
 	t.Helper()
 	usd, _ := money.Lookup("USD")
@@ -56,8 +44,12 @@ func productPage(t *testing.T, l *pages.Loader, slug string) (pages.ProductPage,
 // Above the variation threshold the page carries each variation's stock
 // status (never a count), and tags for the stock it shows.
 func TestProductVariationAvailability(t *testing.T) {
-	eachDemoShop(t, func(t *testing.T, db *sqlstore.DB) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
+		db.SetClock(func() time.Time { return seedTime })
+		if _, err := seed.Demo(ctx, db, seedTime); err != nil {
+			t.Fatal(err)
+		}
 		page, tags, raw := productPage(t, loader(t, db, 30), "classic-tee")
 		if len(page.Variations) != 0 || page.VariationsTotal != 36 {
 			t.Fatalf("classic-tee: %d embedded of %d, want 0 of 36", len(page.Variations), page.VariationsTotal)

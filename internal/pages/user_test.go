@@ -1,20 +1,28 @@
 package pages_test
 
 import (
+	"time"
+
 	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"vitrine/internal/pages"
+	"vitrine/internal/seed"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
 )
 
 // settings.user comes from the context only: without it (and after
 // WithoutUser) a page carries the constant visitor value and no edit links.
 func TestPageUser(t *testing.T) {
-	eachDemoShop(t, func(t *testing.T, db *sqlstore.DB) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
+		db.SetClock(func() time.Time { return seedTime })
+		if _, err := seed.Demo(ctx, db, seedTime); err != nil {
+			t.Fatal(err)
+		}
 		l := loader(t, db, 30)
 		staff := pages.User{LoggedIn: true, CanEditPages: true, ID: 3, DisplayName: "Mia"}
 		customer := pages.User{LoggedIn: true, ID: 4, DisplayName: "Carla"}
