@@ -61,6 +61,17 @@ func idAndBody(r *http.Request, v any) (int64, error) {
 	return id, Decode(r, v)
 }
 
+// twoIDs reads a path's {id} and the id under name below it (an order's
+// refund, a message's file), each 404 when it is not one.
+func twoIDs(r *http.Request, name string) (int64, int64, error) {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return 0, 0, err
+	}
+	sub, err := IDParam(r, name)
+	return id, sub, err
+}
+
 // answer ends a handler that called one use case: its error, or out(v)
 // written with status.
 func answer[T, J any](w http.ResponseWriter, status int, v T, err error, out func(T) J) error {

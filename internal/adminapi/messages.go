@@ -186,11 +186,7 @@ func (a *API) messageReply(w http.ResponseWriter, r *http.Request, st Staff) err
 // unless that is a type a browser would render as a page or a script
 // (HTML, XML, SVG…), which is sent as application/octet-stream.
 func (a *API) messageFile(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	fileID, err := IDParam(r, "file")
+	id, fileID, err := twoIDs(r, "file")
 	if err != nil {
 		return err
 	}

@@ -394,11 +394,7 @@ func (a *API) orderRefund(w http.ResponseWriter, r *http.Request, st Staff) erro
 // asks the provider again for a refund left pending (its answer was lost),
 // with the refund's stored request id; answers the order.
 func (a *API) orderRefundFinish(w http.ResponseWriter, r *http.Request, st Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	refundID, err := IDParam(r, "refund_id")
+	id, refundID, err := twoIDs(r, "refund_id")
 	if err != nil {
 		return err
 	}
