@@ -28,12 +28,11 @@ import (
 	"vitrine/internal/botcheck"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/money"
-	"vitrine/internal/render"
 	"vitrine/internal/seed"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
-	"vitrine/web"
 )
 
 // The TypeScript modules the app reads page data with, relative to web/.
@@ -91,14 +90,7 @@ type shop struct {
 
 func newShop(t *testing.T, db *sqlstore.DB, cfg server.Config) *shop {
 	t.Helper()
-	client, err := web.Client()
-	if err != nil {
-		t.Fatal(err)
-	}
-	assets, err := render.LoadAssets(client, "src/entry-client.tsx")
-	if err != nil {
-		t.Fatalf("assets (build the web app first): %v", err)
-	}
+	client, assets := servertest.WebApp(t)
 	cfg.BaseURL, cfg.SiteName, cfg.Tagline = "https://shop.example", "Vitrine", "Everyday clothing, made to last"
 	cfg.Currency, _ = money.Lookup("USD")
 	cfg.VariationThreshold = 30
@@ -109,22 +101,18 @@ func newShop(t *testing.T, db *sqlstore.DB, cfg server.Config) *shop {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	return &shop{t: t, db: db, srv: srv, rec: rec}
 }
 
 // browser is a client with a cookie jar and the Store API nonce.
 type browser struct {
 	s       *shop
-	cookies map[string]*http.Cookie
+	cookies servertest.Jar
 	nonce   string
 }
 
-func (s *shop) browser() *browser { return &browser{s: s, cookies: map[string]*http.Cookie{}} }
+func (s *shop) browser() *browser { return &browser{s: s, cookies: servertest.Jar{}} }
 
 type answer struct {
 	status int
@@ -148,19 +136,8 @@ func (b *browser) do(method, target, body string, headers ...string) answer {
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.s.srv.ServeHTTP(rec, req)
+	rec := b.cookies.Serve(b.s.srv, req)
 	res := rec.Result()
-	for _, c := range res.Cookies() {
-		if c.MaxAge < 0 || c.Value == "" {
-			delete(b.cookies, c.Name)
-		} else {
-			b.cookies[c.Name] = c
-		}
-	}
 	if n := res.Header.Get("Nonce"); n != "" {
 		b.nonce = n
 	}

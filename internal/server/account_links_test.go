@@ -6,13 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,19 +17,19 @@ import (
 	vmail "vitrine/internal/mail"
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
 )
 
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
+func loginCookieName(base string) string { return "wordpress_logged_in_" + md5hex(base) }
+func md5hex(s string) string             { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
+func (b *linkBrowser) cookie(name string) string {
+	if c := b.jar[name]; c != nil {
+		return c.Value
+	}
+	return ""
 }
-
-func (c *testClock) Now() time.Time              { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Add(d time.Duration)         { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func loginCookieName(base string) string         { return "wordpress_logged_in_" + md5hex(base) }
-func md5hex(s string) string                     { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
-func (b *linkBrowser) cookie(name string) string { return b.jar[name] }
 
 // linkShop is a server with a real SMTP server behind its outbox, a clock
 // the test moves, and the account service on the same store and clock.
@@ -40,7 +37,7 @@ type linkShop struct {
 	t        *testing.T
 	db       *sqlstore.DB
 	srv      *server.Server
-	clock    *testClock
+	clock    *storetest.Clock
 	sink     *mailtest.Sink
 	outbox   *vmail.Outbox
 	accounts *account.Service
@@ -50,23 +47,10 @@ const linkBase = "https://shop.example"
 
 func newLinkShop(t *testing.T, db *sqlstore.DB) *linkShop {
 	t.Helper()
-	clk := &testClock{t: time.Now().UTC().Truncate(time.Second)}
+	clk := storetest.FrozenClock(time.Now().Truncate(time.Second))
 	srv := newServer(t, db, "", 1, server.Config{BaseURL: linkBase, ChangePoll: time.Hour, Now: clk.Now,
 		Secret: []byte("the shop secret, shared by instances")})
-	sink := mailtest.Start(t, mailtest.Options{})
-	cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := vmail.NewSMTPSender(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := vmail.Renderers{}
-	for _, k := range account.MailKinds {
-		kinds[k] = vmail.AccountRenderer(srv.AccountMailView)
-	}
-	ob := vmail.NewOutbox(db, sender, kinds.Render, nil, vmail.Options{Now: clk.Now})
+	ob, sink := accountOutbox(t, db, srv, clk.Now)
 	return &linkShop{t: t, db: db, srv: srv, clock: clk, sink: sink, outbox: ob, accounts: &account.Service{Store: db, Now: clk.Now}}
 }
 
@@ -106,11 +90,11 @@ func (s *linkShop) register(email, username string) *account.User {
 type linkBrowser struct {
 	s    *linkShop
 	addr string
-	jar  map[string]string
+	jar  servertest.Jar
 }
 
 func (s *linkShop) browser(addr string) *linkBrowser {
-	return &linkBrowser{s: s, addr: addr, jar: map[string]string{}}
+	return &linkBrowser{s: s, addr: addr, jar: servertest.Jar{}}
 }
 
 type page struct {
@@ -121,28 +105,10 @@ type page struct {
 
 func (b *linkBrowser) do(method, path string, form url.Values) page {
 	b.s.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req := httptest.NewRequest(method, path, body)
+	req := servertest.FormRequest(method, path, form)
 	req.RemoteAddr = b.addr + ":4242"
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for k, v := range b.jar {
-		req.AddCookie(&http.Cookie{Name: k, Value: v})
-	}
-	rec := httptest.NewRecorder()
-	b.s.srv.ServeHTTP(rec, req)
+	rec := b.jar.Serve(b.s.srv, req)
 	res := rec.Result()
-	for _, c := range res.Cookies() {
-		if c.MaxAge < 0 || c.Value == "" {
-			delete(b.jar, c.Name)
-		} else {
-			b.jar[c.Name] = c.Value
-		}
-	}
 	return page{status: res.StatusCode, header: res.Header, body: rec.Body.String()}
 }
 
@@ -177,7 +143,7 @@ var verifyLink = regexp.MustCompile(`https://shop\.example/my-account/verify-ema
 // (moved into a cookie, off the address bar), the new password, the
 // "password changed" notice, and the link refused afterwards.
 func TestLostPasswordThroughMail(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "ada")
 		b := s.browser("192.0.2.10")
 
@@ -304,7 +270,7 @@ func TestLostPasswordThroughMail(t *testing.T) {
 // Known and unknown accounts get the same answer, and only a known one
 // gets a mail.
 func TestLostPasswordNoEnumeration(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "ada")
 		var answers []string
 		for i, login := range []string{"ada@example.com", "nobody@example.com", "ADA", "nobody"} {
@@ -344,7 +310,7 @@ func TestLostPasswordNoEnumeration(t *testing.T) {
 // A link older than an hour is refused, and a mail whose link expired
 // before it could be sent is given up rather than sent dead.
 func TestLostPasswordExpiredLink(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "")
 		b := s.browser("192.0.2.40")
 		b.requestReset("ada@example.com")
@@ -376,7 +342,7 @@ func TestLostPasswordExpiredLink(t *testing.T) {
 // Requests are limited per address (then 429 with Retry-After) and per
 // account (quietly: the answer stays the same, no more mails).
 func TestLostPasswordRateLimits(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "")
 		b := s.browser("192.0.2.50")
 		for i := range account.ResetLimitPerAddress {
@@ -421,14 +387,14 @@ func (s *linkShop) logIn(b *linkBrowser, u *account.User) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	b.jar[loginCookieName(linkBase)] = tok
+	b.jar[loginCookieName(linkBase)] = &http.Cookie{Name: loginCookieName(linkBase), Value: tok}
 }
 
 // A logged-in customer asks for a verification link; the mail's link
 // verifies the email once; a link sent before an email change is refused,
 // and the old address is told of the change.
 func TestVerifyEmailThroughMail(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		b := s.browser("192.0.2.60")
 		if p := b.do("GET", "/my-account/verify-email/", nil); p.status != 302 {
@@ -508,7 +474,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 
 // The verification links asked for are limited per account.
 func TestVerifyEmailResendLimit(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		b := s.browser("192.0.2.70")
 		s.logIn(b, u)
@@ -534,7 +500,7 @@ func TestVerifyEmailResendLimit(t *testing.T) {
 // The upkeep deletes ended sessions, links, devices and spent bot-check
 // records, and keeps live ones.
 func TestAccountUpkeep(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		ctx := context.Background()
 		u := s.register("ada@example.com", "")
 		if _, _, err := s.accounts.CreateSession(ctx, u.ID); err != nil {

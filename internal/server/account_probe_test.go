@@ -26,8 +26,8 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 )
 
@@ -40,13 +40,7 @@ type attacker struct {
 }
 
 func (a attacker) serve(method, path string, form url.Values) (*http.Response, string) {
-	var req *http.Request
-	if form != nil {
-		req = httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	} else {
-		req = httptest.NewRequest(method, path, nil)
-	}
+	req := servertest.FormRequest(method, path, form)
 	req.RemoteAddr = a.addr
 	rec := httptest.NewRecorder()
 	a.srv.ServeHTTP(rec, req)
@@ -93,7 +87,7 @@ func (a attacker) guess(login string, n int) (string, error) {
 // own addresses are the ones locked. The success rate and the owner's
 // latency are logged (docs/benchmarks.md), never asserted.
 func TestOwnerLogsInDuringAttack(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		ctx := context.Background()
 		if _, err := s.accounts.Register(ctx, account.Registration{Email: "owner@example.com", Password: loginPass, Role: account.RoleAdministrator}); err != nil {
 			t.Fatal(err)
@@ -208,7 +202,7 @@ func TestOwnerLogsInDuringAttack(t *testing.T) {
 // notice (403, no Retry-After: not a lockout) and accepts the stronger
 // payload directly.
 func TestLoginFormUnderAttack(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("bob@example.com")
 		for i := range account.FailureLimit + 1 {
 			g := s.browser()
@@ -231,34 +225,14 @@ func TestLoginFormUnderAttack(t *testing.T) {
 	})
 }
 
-// probeOutbox delivers the store's queued account mails through a real
-// SMTP server.
-func probeOutbox(t *testing.T, db *sqlstore.DB, srv *server.Server, now func() time.Time) (*vmail.Outbox, *mailtest.Sink) {
-	t.Helper()
-	sink := mailtest.Start(t, mailtest.Options{})
-	cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := vmail.NewSMTPSender(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := vmail.Renderers{}
-	for _, k := range account.MailKinds {
-		kinds[k] = vmail.AccountRenderer(srv.AccountMailView)
-	}
-	return vmail.NewOutbox(db, sender, kinds.Render, nil, vmail.Options{Now: now}), sink
-}
-
 // Registration answers the same for a new email and a taken one (status,
 // redirect, cookies set, the notice shown), never logs in, and changes
 // nothing of the taken account; the owner of the taken email gets a "log
 // in or reset your password" mail through SMTP instead.
 func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		owner := s.register("ada@example.com")
-		ob, sink := probeOutbox(t, s.db, s.srv, s.clock.Now)
+		ob, sink := accountOutbox(t, s.db, s.srv, s.clock.Now)
 
 		register := func(addr, email string) (answer, string) {
 			b := s.browser()
@@ -327,7 +301,7 @@ func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
 // the form's shape, and creates nothing; another client of the same proxy
 // still registers.
 func TestRegisterRateLimitPerAddress(t *testing.T) {
-	eachLoginShop(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}}, func(t *testing.T, s *loginShop) {
 		viaProxy := func(client, email string) answer {
 			b := s.browser()
 			b.addr = "10.0.0.1:4000"
@@ -366,7 +340,7 @@ func TestRegisterRateLimitPerAddress(t *testing.T) {
 // code; the reset ends every other session; the new password plus a
 // recovery code logs in.
 func TestPasswordResetWithTwoFactor(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		ctx := context.Background()
 		e, err := s.accounts.EnrollTOTP(ctx, u.ID, "the old password 1")
@@ -488,15 +462,5 @@ func TestCheckoutAccountEmailTakenAfterChecks(t *testing.T) {
 
 func registerAttemptMails(t *testing.T, db *sqlstore.DB) []vmail.Queued {
 	t.Helper()
-	q, err := db.MailOutbox(context.Background(), "", 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []vmail.Queued
-	for _, m := range q {
-		if m.Kind == account.MailRegisterAttempt {
-			out = append(out, m)
-		}
-	}
-	return out
+	return queuedMails(t, db, account.MailRegisterAttempt)
 }

@@ -12,7 +12,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,9 +20,10 @@ import (
 
 	"vitrine/internal/account"
 	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
 )
 
 // The security page over HTTP: a customer logged in by a session made
@@ -33,18 +33,6 @@ import (
 
 const securityURL = "/my-account/security/"
 const secPassword = "correct horse battery"
-
-type secClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *secClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *secClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type secPage struct {
 	TwoFactor  bool `json:"two_factor"`
@@ -73,24 +61,20 @@ type secFixture struct {
 	ctx    context.Context
 	db     *sqlstore.DB
 	srv    *server.Server
-	clk    *secClock
+	clk    *storetest.Clock
 	acc    *account.Service
 	user   *account.User
-	jar    map[string]*http.Cookie
+	jar    servertest.Jar
 	nonces map[string]string
 }
 
 func newSecFixture(t *testing.T, db *sqlstore.DB) *secFixture {
 	t.Helper()
-	clk := &secClock{t: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)}
+	clk := storetest.FrozenClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
 	srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", CacheBytes: 1 << 20, CacheMaxAge: time.Hour,
 		ChangePoll: 10 * time.Millisecond, Now: clk.Now})
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	f := &secFixture{t: t, ctx: context.Background(), db: db, srv: srv, clk: clk, acc: srv.AccountsForTest(), jar: map[string]*http.Cookie{}}
+	servertest.Start(t, srv)
+	f := &secFixture{t: t, ctx: context.Background(), db: db, srv: srv, clk: clk, acc: srv.AccountsForTest(), jar: servertest.Jar{}}
 	u, err := f.acc.Register(f.ctx, account.Registration{Email: "ada@example.com", Password: secPassword, DisplayName: "Ada"})
 	if err != nil {
 		t.Fatal(err)
@@ -119,27 +103,7 @@ func (f *secFixture) loginToken() string {
 
 func (f *secFixture) do(method, path string, form url.Values) (*http.Response, string) {
 	f.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req := httptest.NewRequest(method, path, body)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for _, c := range f.jar {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	f.srv.ServeHTTP(rec, req)
-	res := rec.Result()
-	for _, c := range res.Cookies() {
-		if c.MaxAge < 0 || c.Value == "" {
-			delete(f.jar, c.Name)
-		} else {
-			f.jar[c.Name] = c
-		}
-	}
+	res := f.jar.Serve(f.srv, servertest.FormRequest(method, path, form)).Result()
 	b, _ := io.ReadAll(res.Body)
 	return res, string(b)
 }
@@ -220,21 +184,11 @@ func (f *secFixture) enable() (string, []string) {
 
 func (f *secFixture) outbox(kind string) []vmail.Queued {
 	f.t.Helper()
-	q, err := f.db.MailOutbox(f.ctx, "", 100)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	var out []vmail.Queued
-	for _, m := range q {
-		if m.Kind == kind {
-			out = append(out, m)
-		}
-	}
-	return out
+	return queuedMails(f.t, f.db, kind)
 }
 
 func TestSecurityPageNeedsLogin(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		delete(f.jar, f.srv.LoginCookieNameForTest())
 		for _, m := range []string{"GET", "POST"} {
 			var form url.Values
@@ -259,7 +213,7 @@ func TestSecurityPageNeedsLogin(t *testing.T) {
 }
 
 func TestSecurityEnrollAndConfirm(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		p, html := f.get()
 		if p.TwoFactor || p.Enrollment != nil || p.RecoveryCodes != nil || len(p.Nonces) != 6 {
 			t.Fatalf("fresh page: %+v", p)
@@ -356,7 +310,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 // A replayed code is refused and its owner is told by mail, once an hour,
 // delivered through a real SMTP server.
 func TestSecurityReusedCodeMailed(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		used := f.code(secret, f.clk.Now()) // the confirming code
 		res, html := f.post("new-codes", "code", used)
@@ -372,15 +326,7 @@ func TestSecurityReusedCodeMailed(t *testing.T) {
 			t.Errorf("%d notices after a second replay in the hour", len(q))
 		}
 
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sender, sink := servertest.SMTPSender(t)
 		kinds := vmail.Renderers{vmail.KindAccountCodeReused: vmail.CodeReusedRenderer(f.srv.AccountOwnerView)}
 		ob := vmail.NewOutbox(f.db, sender, kinds.Render, nil, vmail.Options{})
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 1 {
@@ -410,7 +356,7 @@ func TestSecurityReusedCodeMailed(t *testing.T) {
 // owner out): the setup needs the current password; refused, nothing is
 // started and confirm has nothing to confirm.
 func TestSecurityEnrollNeedsPassword(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		_, html := f.get()
 		if !strings.Contains(html, `id="wfls-enroll-password"`) || !strings.Contains(html, "Current password") {
 			t.Error("no password field on the setup form")
@@ -446,7 +392,7 @@ func TestSecurityEnrollNeedsPassword(t *testing.T) {
 }
 
 func TestSecurityCodeLockout(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		_, html := f.post("enroll", "password", secPassword)
 		secret := f.data(html).Enrollment.Secret
 		wrong := f.wrongCode(secret)
@@ -475,7 +421,7 @@ func TestSecurityCodeLockout(t *testing.T) {
 }
 
 func TestSecurityDisable(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		if _, _, err := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox"); err != nil {
 			t.Fatal(err)
@@ -528,7 +474,7 @@ func TestSecurityDisable(t *testing.T) {
 }
 
 func TestSecurityNewRecoveryCodes(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, old := f.enable()
 		// No proof, a wrong password: refused, old codes still good.
 		res, html := f.post("new-codes")
@@ -563,7 +509,7 @@ func TestSecurityNewRecoveryCodes(t *testing.T) {
 }
 
 func TestSecurityDevices(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		f.enable()
 		label := `<script>alert(1)</script> Firefox on Linux`
 		tok1, d1, err := f.acc.RememberDevice(f.ctx, f.user.ID, label)
@@ -631,7 +577,7 @@ func TestSecurityDevices(t *testing.T) {
 // Every form refuses a missing, wrong or other form's nonce with 403 and
 // changes nothing; an unknown action is a 400.
 func TestSecurityBadNonce(t *testing.T) {
-	eachSecFixture(t, func(t *testing.T, f *secFixture) {
+	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		_, d, _ := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox")
 		f.clk.Add(30 * time.Second)
@@ -675,7 +621,7 @@ func TestSecurityBadNonce(t *testing.T) {
 		}
 		// A nonce is bound to the customer: another's does not pass.
 		bob, _ := f.acc.Register(f.ctx, account.Registration{Email: "bob@example.com", Password: secPassword})
-		g := &secFixture{t: t, ctx: f.ctx, db: f.db, srv: f.srv, clk: f.clk, acc: f.acc, user: bob, jar: map[string]*http.Cookie{}}
+		g := &secFixture{t: t, ctx: f.ctx, db: f.db, srv: f.srv, clk: f.clk, acc: f.acc, user: bob, jar: servertest.Jar{}}
 		g.logIn()
 		g.get()
 		res, _ := f.do("POST", securityURL, url.Values{"action": {"forget-all"}, "_wpnonce": {g.nonces["forget-all"]}})

@@ -12,13 +12,9 @@ import (
 	"testing"
 
 	"vitrine/internal/account"
-	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
-	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
-	"vitrine/internal/money"
-	"vitrine/internal/payment"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 )
 
@@ -43,27 +39,10 @@ var (
 // queued) billed to France and shipped to Oregon, at seedTime.
 func placeAddressOrder(t *testing.T, db *sqlstore.DB) *checkout.Order {
 	t.Helper()
-	ctx := context.Background()
 	price := int64(3000)
 	p := &catalog.Product{Type: catalog.TypeSimple, Name: "Address Mug", Slug: "address-mug", SKU: "AMUG", RegularPrice: &price,
 		Purchasable: true, Status: "publish"}
-	if _, err := db.SaveProduct(ctx, p, nil); err != nil {
-		t.Fatal(err)
-	}
-	sess := "t_address_display_0000000000001"
-	if _, err := db.AddLine(ctx, sess, cart.Line{Key: cart.LineKey(p.ID, 0, nil), ProductID: p.ID, Quantity: 1, UnitPrice: price},
-		seedTime, seedTime.Add(cart.Lifetime), nil); err != nil {
-		t.Fatal(err)
-	}
-	usd, _ := money.Lookup("USD")
-	cfg := checkout.DefaultConfig(usd)
-	o, _, err := db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: sess, Method: payment.BankTransfer{}, Status: checkout.StatusOnHold,
-		Config: &cfg, Now: seedTime, Customer: checkout.Customer{Billing: frBilling, Shipping: usShipping},
-		IdempotencyScope: "checkout:" + sess, IdempotencyKey: "k", RequestHash: "h"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return placeStoreOrder(t, db, p, 1, "t_address_display_0000000000001", checkout.Customer{Billing: frBilling, Shipping: usShipping}, nil)
 }
 
 // addressText reads the text of the first <address> after marker in
@@ -170,16 +149,8 @@ func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
 func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		o := placeAddressOrder(t, f.db)
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ob := vmail.NewOutbox(f.db, sender, vmail.OrderRenderer(f.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
+		sender, sink := servertest.SMTPSender(t)
+		ob := orderOutbox(f.db, f.srv, sender)
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 2 {
 			t.Fatalf("run: %+v %v", res, err)
 		}
@@ -260,7 +231,7 @@ func TestAccountAddressBookLines(t *testing.T) {
 func TestAdminOrderAddressLines(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		o := placeAddressOrder(t, f.db)
-		staff := []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Mia"])}
+		staff := []string{"X-WP-Nonce", f.nonce("Mia")}
 		a := f.do("GET", fmt.Sprintf("/wp-json/wc/v3/orders/%d", o.ID), f.cookie("Mia"), "", staff...)
 		var got struct {
 			Lines   struct{ Billing, Shipping []string } `json:"vitrine_address_lines"`
@@ -281,7 +252,7 @@ func TestAdminOrderAddressLines(t *testing.T) {
 // does not log in. It now says "Email address: …"; an account with a
 // username keeps "Username: …". Both named logins log in.
 func TestPasswordResetMailNamesTheLogin(t *testing.T) {
-	eachLinkShop(t, func(t *testing.T, s *linkShop) {
+	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("newcomer1@example.com", "")
 		s.register("grace@example.com", "grace")
 		b := s.browser("192.0.2.30")

@@ -17,7 +17,7 @@ func TestAdminCoupons(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/coupons"
 		mia := f.cookie("Mia")
-		nonce := []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Mia"])}
+		nonce := []string{"X-WP-Nonce", f.nonce("Mia")}
 		staff := func(method, target, body string) frameAnswer {
 			t.Helper()
 			return f.do(method, target, mia, body, nonce...)
@@ -33,7 +33,7 @@ func TestAdminCoupons(t *testing.T) {
 
 		// A customer is refused, and nothing is made.
 		carla := f.cookie("Carla")
-		carlaNonce := f.srv.RESTNonceForTest(f.users["Carla"])
+		carlaNonce := f.nonce("Carla")
 		for _, m := range []string{"GET", "POST"} {
 			if a := f.do(m, path, carla, `{"code":"x","amount":"5"}`, "X-WP-Nonce", carlaNonce); a.status != 403 || a.json(t)["code"] != "rest_forbidden" {
 				t.Errorf("customer %s: %d %s", m, a.status, a.body)

@@ -26,7 +26,7 @@ func TestAdminCurrencies(t *testing.T) {
 			t.Fatal(err)
 		}
 		const base = "/wp-json/vitrine/v1/admin/currencies"
-		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
+		ada, nonce := f.cookie("Ada"), f.nonce("Ada")
 		call := func(method, path, body string, c *http.Cookie, n string) frameAnswer {
 			return f.do(method, path, c, body, "Content-Type", "application/json", "X-WP-Nonce", n)
 		}
@@ -51,7 +51,7 @@ func TestAdminCurrencies(t *testing.T) {
 			status             int
 			want               string
 		}{
-			"a customer":        {"PUT", base + "/CHF", `{"rate":"0.88"}`, carla, f.srv.RESTNonceForTest(f.users["Carla"]), 403, "rest_forbidden"},
+			"a customer":        {"PUT", base + "/CHF", `{"rate":"0.88"}`, carla, f.nonce("Carla"), 403, "rest_forbidden"},
 			"no rate":           {"PUT", base + "/CHF", `{}`, ada, nonce, 400, `"rate"`},
 			"a bad rate":        {"PUT", base + "/CHF", `{"rate":"-3"}`, ada, nonce, 400, `"rate"`},
 			"an unknown code":   {"PUT", base + "/ABC", `{"rate":"2"}`, ada, nonce, 400, `"code"`},
@@ -62,7 +62,7 @@ func TestAdminCurrencies(t *testing.T) {
 			"an empty file":     {"POST", base + "/rates", ``, ada, nonce, 400, `"file"`},
 			"a bad file":        {"POST", base + "/rates", "CHF,abc\n", ada, nonce, 400, `"file"`},
 			"unknown history":   {"GET", base + "/CHF/rates", ``, ada, nonce, 404, "rest_not_found"},
-			"customer's import": {"POST", base + "/rates", "EUR,0.9\n", carla, f.srv.RESTNonceForTest(f.users["Carla"]), 403, "rest_forbidden"},
+			"customer's import": {"POST", base + "/rates", "EUR,0.9\n", carla, f.nonce("Carla"), 403, "rest_forbidden"},
 		} {
 			a := call(c.method, c.path, c.body, c.cookie, c.nonce)
 			if a.status != c.status || !strings.Contains(a.body, c.want) {

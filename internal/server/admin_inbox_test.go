@@ -1,14 +1,12 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
-	"net/mail"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,11 +16,10 @@ import (
 	"vitrine/internal/audit"
 	"vitrine/internal/contact"
 	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/review"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The moderation queue and the contact inbox through the real server
@@ -38,14 +35,10 @@ func newInboxShop(t *testing.T, db *sqlstore.DB) *frameShop {
 	t.Helper()
 	srv := newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
 	for _, u := range []struct{ name, role string }{{"Carla Customer", account.RoleCustomer}, {"Mia Manager", account.RoleShopManager}} {
-		id, err := db.CreateUser(ctx, &account.User{Email: strings.ToLower(strings.Fields(u.name)[0]) + "@example.com", DisplayName: u.name,
+		id, err := db.CreateUser(context.Background(), &account.User{Email: strings.ToLower(strings.Fields(u.name)[0]) + "@example.com", DisplayName: u.name,
 			Role: u.role, PasswordHash: "unused", CreatedAt: seedTime})
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +55,7 @@ func (f *frameShop) as(who, method, path, body string) frameAnswer {
 	h := []string{"Content-Type", "application/json"}
 	if who != "" {
 		c = f.cookie(who)
-		h = append(h, "X-WP-Nonce", f.srv.RESTNonceForTest(f.users[who]))
+		h = append(h, "X-WP-Nonce", f.nonce(who))
 	}
 	return f.do(method, path, c, body, h...)
 }
@@ -71,6 +64,33 @@ func wantError(t *testing.T, what string, a frameAnswer, status int, code string
 	t.Helper()
 	if a.status != status || !strings.Contains(a.body, `"code":"`+code+`"`) || !strings.Contains(a.body, `"status":`+strconv.Itoa(status)) {
 		t.Errorf("%s: %d %.300s, want %d %s", what, a.status, a.body, status, code)
+	}
+}
+
+// adminCall is an admin API call.
+type adminCall struct{ method, path, body string }
+
+// refusal is an admin API call and the status and error code it answers.
+type refusal struct {
+	method, path, body string
+	status             int
+	code               string
+}
+
+// wantStaffOnly checks that visitors and customers are refused every call.
+func (f *frameShop) wantStaffOnly(calls []adminCall) {
+	f.t.Helper()
+	for _, c := range calls {
+		wantError(f.t, "visitor "+c.method+" "+c.path, f.as("", c.method, c.path, c.body), 401, "rest_not_logged_in")
+		wantError(f.t, "customer "+c.method+" "+c.path, f.as("Carla", c.method, c.path, c.body), 403, "rest_forbidden")
+	}
+}
+
+// wantRefusals checks that every call, made as who, answers its error.
+func (f *frameShop) wantRefusals(who string, calls []refusal) {
+	f.t.Helper()
+	for _, c := range calls {
+		wantError(f.t, c.method+" "+c.path+" "+c.body, f.as(who, c.method, c.path, c.body), c.status, c.code)
 	}
 }
 
@@ -101,14 +121,13 @@ func (f *frameShop) audits(object string) []audit.Entry {
 }
 
 func TestAdminReviews(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+	each(t, newInboxShop, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
-		f := newInboxShop(t, db)
-		tee, err := db.ProductBySlug(ctx, "classic-tee")
+		tee, err := f.db.ProductBySlug(ctx, "classic-tee")
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := &review.Service{Store: db, Settings: review.DefaultSettings(), Now: func() time.Time { return seedTime }}
+		svc := &review.Service{Store: f.db, Settings: review.DefaultSettings(), Now: func() time.Time { return seedTime }}
 		held, err := svc.Submit(ctx, review.Submission{ProductID: tee.ID, Rating: 4, Text: "Held text: does it shrink?", Name: "Zoe", Email: "zoe@example.com"})
 		if err != nil || held.Status != review.StatusHold {
 			t.Fatalf("submit: %+v %v", held, err)
@@ -120,19 +139,12 @@ func TestAdminReviews(t *testing.T) {
 		reply := "/wp-json/vitrine/v1/admin/reviews/" + strconv.FormatInt(held.ID, 10) + "/reply"
 
 		// Visitors and customers are refused every route.
-		for _, c := range []struct{ method, path, body string }{
+		f.wantStaffOnly([]adminCall{
 			{"GET", reviews, ""}, {"GET", one, ""}, {"PUT", one, `{"status":"approved"}`}, {"DELETE", one, ""},
 			{"GET", "/wp-json/vitrine/v1/admin/reviews/counts", ""}, {"PUT", reply, `{"text":"hi"}`}, {"DELETE", reply, ""},
-		} {
-			wantError(t, "visitor "+c.method+" "+c.path, f.as("", c.method, c.path, c.body), 401, "rest_not_logged_in")
-			wantError(t, "customer "+c.method+" "+c.path, f.as("Carla", c.method, c.path, c.body), 403, "rest_forbidden")
-		}
+		})
 		// Bad input: a clear error in the REST shape.
-		for _, c := range []struct {
-			method, path, body string
-			status             int
-			code               string
-		}{
+		f.wantRefusals("Mia", []refusal{
 			{"GET", reviews + "?status=pending", "", 400, "rest_invalid_param"},
 			{"GET", reviews + "?product=abc", "", 400, "rest_invalid_param"},
 			{"GET", reviews + "?per_page=500", "", 400, "rest_invalid_param"},
@@ -147,9 +159,7 @@ func TestAdminReviews(t *testing.T) {
 			{"PUT", reply, `{"text":"  "}`, 400, "rest_invalid_param"},
 			{"PUT", reply, `[1]`, 400, "rest_invalid_json"},
 			{"PUT", "/wp-json/vitrine/v1/admin/reviews/999999/reply", `{"text":"Thanks"}`, 404, "woocommerce_rest_review_invalid_id"},
-		} {
-			wantError(t, c.method+" "+c.path+" "+c.body, f.as("Mia", c.method, c.path, c.body), c.status, c.code)
-		}
+		})
 		if r, _ := svc.Get(ctx, held.ID); r.Status != review.StatusHold || r.Reply.Text != "" {
 			t.Fatalf("refused calls changed the review: %+v", r)
 		}
@@ -210,11 +220,10 @@ func TestAdminReviews(t *testing.T) {
 var inboxPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 func TestAdminMessages(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+	each(t, newInboxShop, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
-		f := newInboxShop(t, db)
 		insert := func(email string, files ...contact.StoredFile) int64 {
-			id, err := db.InsertContactSubmission(ctx, &contact.Stored{FormID: 1, UnitTag: "wpcf7-f1-o1", ClientIP: "192.0.2.7", UserAgent: "test",
+			id, err := f.db.InsertContactSubmission(ctx, &contact.Stored{FormID: 1, UnitTag: "wpcf7-f1-o1", ClientIP: "192.0.2.7", UserAgent: "test",
 				Status: contact.InboxNew, CreatedAt: seedTime, Files: files,
 				Values: map[string][]string{"your-name": {"Ada"}, "your-email": {email}, "your-subject": {"Sizes"}, "your-message": {"Is M\nlarge?"}}}, 0)
 			if err != nil {
@@ -229,7 +238,7 @@ func TestAdminMessages(t *testing.T) {
 		msgs := "/wp-json/vitrine/v1/admin/messages"
 		one := msgs + "/" + strconv.FormatInt(id, 10)
 		replies := func() int {
-			q, err := db.MailOutbox(ctx, "", 1000)
+			q, err := f.db.MailOutbox(ctx, "", 1000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,18 +265,11 @@ func TestAdminMessages(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		for _, c := range []struct{ method, path, body string }{
+		f.wantStaffOnly([]adminCall{
 			{"GET", msgs, ""}, {"GET", msgs + "/counts", ""}, {"GET", one, ""}, {"PUT", one, `{"status":"read"}`}, {"DELETE", one, ""},
 			{"POST", one + "/replies", `{"message":"Yes"}`}, {"GET", png.Download, ""},
-		} {
-			wantError(t, "visitor "+c.method+" "+c.path, f.as("", c.method, c.path, c.body), 401, "rest_not_logged_in")
-			wantError(t, "customer "+c.method+" "+c.path, f.as("Carla", c.method, c.path, c.body), 403, "rest_forbidden")
-		}
-		for _, c := range []struct {
-			method, path, body string
-			status             int
-			code               string
-		}{
+		})
+		f.wantRefusals("Mia", []refusal{
 			{"GET", msgs + "?status=spam", "", 400, "rest_invalid_param"},
 			{"GET", msgs + "?page=0", "", 400, "rest_invalid_param"},
 			{"GET", msgs + "/abc", "", 404, "rest_not_found"},
@@ -282,9 +284,7 @@ func TestAdminMessages(t *testing.T) {
 			{"DELETE", one + "?force=true", "", 409, "vitrine_message_not_trashed"},
 			{"DELETE", one + "?force=yes", "", 400, "rest_invalid_param"},
 			{"GET", msgs + "/" + strconv.FormatInt(noAddress, 10) + "/files/" + strconv.FormatInt(png.ID, 10), "", 404, "vitrine_message_invalid_id"},
-		} {
-			wantError(t, c.method+" "+c.path+" "+c.body, f.as("Mia", c.method, c.path, c.body), c.status, c.code)
-		}
+		})
 		if c := f.as("Mia", "GET", msgs+"/counts", ""); c.json(t)["new"] != 2.0 || c.json(t)["replied"] != 0.0 {
 			t.Fatalf("refused calls changed the statuses: %s", c.body)
 		}
@@ -324,31 +324,16 @@ func TestAdminMessages(t *testing.T) {
 		if r.status != 201 || r.json(t)["to"] != "ada@example.com" || r.json(t)["subject"] != "Re: Sizes" || r.json(t)["mail"] != "queued" {
 			t.Fatalf("reply: %d %s", r.status, r.body)
 		}
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sender, sink := servertest.SMTPSender(t)
 		kinds := vmail.Renderers{contact.KindReply: f.srv.Contact().ReplyRenderer([]string{"inbox@shop.example"}, "Vitrine"),
 			contact.KindMessage: func(context.Context, string, string) (vmail.Message, error) {
 				return vmail.Message{}, vmail.Permanent(fmt.Errorf("not this test's"))
 			}}
-		ob := vmail.NewOutbox(db, sender, kinds.Render, nil, vmail.Options{})
+		ob := vmail.NewOutbox(f.db, sender, kinds.Render, nil, vmail.Options{})
 		if res, err := ob.RunOnce(ctx); err != nil || res.Sent != 1 {
 			t.Fatalf("outbox: %+v %v", res, err)
 		}
-		got := sink.Messages()
-		if len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "ada@example.com" {
-			t.Fatalf("delivered: %+v", got)
-		}
-		m, err := mail.ReadMessage(bytes.NewReader(got[0].Data))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := onlyMail(t, sink, "ada@example.com")
 		text, _ := io.ReadAll(m.Body)
 		if m.Header.Get("Subject") != "Re: Sizes" || m.Header.Get("Reply-To") != "<inbox@shop.example>" || !strings.Contains(string(text), "Yes, M is large.") {
 			t.Errorf("the reply mail: %v %s", m.Header, text)
@@ -358,7 +343,7 @@ func TestAdminMessages(t *testing.T) {
 		}
 
 		// Purged files say so.
-		if _, err := db.PurgeContactFiles(ctx, time.Now().Add(time.Hour), time.Now()); err != nil {
+		if _, err := f.db.PurgeContactFiles(ctx, time.Now().Add(time.Hour), time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if a := f.as("Mia", "GET", one, ""); !strings.Contains(a.body, `"purged":true,"download":""`) {

@@ -9,13 +9,9 @@ import (
 	"time"
 
 	"vitrine/internal/audit"
-	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
-	"vitrine/internal/money"
-	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The orders admin API through the real server (internal/adminapi/orders.go
@@ -27,44 +23,27 @@ import (
 // for Carla's email, straight through the store.
 func placeAdminOrder(t *testing.T, db *sqlstore.DB) (*checkout.Order, *catalog.Product) {
 	t.Helper()
-	ctx := context.Background()
 	price, stock := int64(4500), int64(10)
 	lamp := &catalog.Product{Type: catalog.TypeSimple, Name: "Admin Lamp", Slug: "admin-lamp", SKU: "ALAMP", RegularPrice: &price,
 		ManageStock: true, StockQuantity: &stock, Purchasable: true, Status: "publish"}
-	if _, err := db.SaveProduct(ctx, lamp, nil); err != nil {
-		t.Fatal(err)
-	}
-	sess := "t_admin_orders_000000000000000001"
-	if _, err := db.AddLine(ctx, sess, cart.Line{Key: cart.LineKey(lamp.ID, 0, nil), ProductID: lamp.ID, Quantity: 2, UnitPrice: price},
-		seedTime, seedTime.Add(cart.Lifetime), nil); err != nil {
-		t.Fatal(err)
-	}
-	usd, _ := money.Lookup("USD")
-	cfg := checkout.DefaultConfig(usd)
 	addr := checkout.Address{FirstName: "Carla", LastName: "Customer", Address1: "1 Main St", City: "Sacramento", State: "CA", Postcode: "95814",
 		Country: "US", Email: "carla@example.com", Phone: "5550100200"}
-	o, _, err := db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: sess, Method: payment.BankTransfer{}, Status: checkout.StatusOnHold,
-		Config: &cfg, Now: seedTime, Customer: checkout.Customer{Billing: addr, Shipping: addr},
-		Meta:             map[string]string{"_wc_order_attribution_source_type": "utm", "_wc_order_attribution_utm_source": "newsletter"},
-		IdempotencyScope: "checkout:" + sess, IdempotencyKey: "k", RequestHash: "h"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := placeStoreOrder(t, db, lamp, 2, "t_admin_orders_000000000000000001", checkout.Customer{Billing: addr, Shipping: addr},
+		map[string]string{"_wc_order_attribution_source_type": "utm", "_wc_order_attribution_utm_source": "newsletter"})
 	return o, lamp
 }
 
 func TestAdminOrdersAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
-		f := newFrameShop(t, db, false)
-		o, lamp := placeAdminOrder(t, db)
+		o, lamp := placeAdminOrder(t, f.db)
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
-		staff := []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Mia"])}
-		customer := []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Carla"])}
+		staff := []string{"X-WP-Nonce", f.nonce("Mia")}
+		customer := []string{"X-WP-Nonce", f.nonce("Carla")}
 		base := fmt.Sprintf("/wp-json/wc/v3/orders/%d", o.ID)
 		stock := func() int64 {
 			t.Helper()
-			p, err := db.Product(ctx, lamp.ID)
+			p, err := f.db.Product(ctx, lamp.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +51,7 @@ func TestAdminOrdersAPI(t *testing.T) {
 		}
 		state := func() string {
 			t.Helper()
-			got, err := db.Order(ctx, o.ID)
+			got, err := f.db.Order(ctx, o.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +236,7 @@ func TestAdminOrdersAPI(t *testing.T) {
 		}
 
 		// Every write is in the audit log, readable.
-		entries, err := (&audit.Service{Store: db, Now: time.Now}).List(ctx, audit.Filter{Object: "order", ObjectID: o.ID, Limit: 50})
+		entries, err := (&audit.Service{Store: f.db, Now: time.Now}).List(ctx, audit.Filter{Object: "order", ObjectID: o.ID, Limit: 50})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,7 @@ func TestAdminPayments(t *testing.T) {
 		f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 			CacheBytes: 16 << 20, CacheMaxAge: time.Hour, Wallet: &wc})
 		const path = "/wp-json/vitrine/v1/admin/payments"
-		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
+		mia, nonce := f.cookie("Mia"), f.nonce("Mia")
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)
 		if get.status != 200 || !strings.Contains(get.body, `"cod":{"enabled":true`) ||
 			!strings.Contains(get.body, `"paypal":{"enabled":true,"client_id":"test-client","secret_set":true,"environment":"sandbox"}`) ||
@@ -58,7 +58,7 @@ func TestAdminPayments(t *testing.T) {
 		}
 
 		put := func(cookie string, body string) frameAnswer {
-			return f.do("PUT", path, f.cookie(cookie), body, "X-WP-Nonce", f.srv.RESTNonceForTest(f.users[cookie]), "Content-Type", "application/json")
+			return f.do("PUT", path, f.cookie(cookie), body, "X-WP-Nonce", f.nonce(cookie), "Content-Type", "application/json")
 		}
 		replace := func(b, old, new string) string {
 			if !strings.Contains(b, old) {

@@ -19,7 +19,7 @@ import (
 
 func TestAdminProductSaleScheduleAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
-		clock := &testClock{t: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)}
+		clock := storetest.FrozenClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
 		cfg := server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, Now: clock.Now}
 		f := newFrameShopWith(t, db, cfg)
 		const products = "/wp-json/wc/v3/products"
@@ -35,11 +35,7 @@ func TestAdminProductSaleScheduleAPI(t *testing.T) {
 			!strings.Contains(a.body, `"price":"20.00"`) {
 			t.Fatalf("create: %d %s", a.status, a.body)
 		}
-		var p struct {
-			ID      int64 `json:"id"`
-			Version int64 `json:"version"`
-		}
-		_ = json.Unmarshal([]byte(a.body), &p)
+		p := savedProductOf(a)
 		path := products + "/" + strconv.FormatInt(p.ID, 10)
 		ver := `,"version":` + strconv.FormatInt(p.Version, 10) + `}`
 

@@ -12,7 +12,6 @@ import (
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // A product editor opened before some sales saves through the REST API:
@@ -21,23 +20,18 @@ import (
 // count sent with the count the form read moves the stock by the
 // difference, so the units sold meanwhile stay sold.
 func TestAdminProductStockSaveAfterSales(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
-		f := newFrameShop(t, db, false)
 		a := f.staffCall("Mia", "POST", "/wp-json/wc/v3/products", `{"name":"Stock Lamp","status":"publish","regular_price":"45.00",
 			"manage_stock":true,"stock_quantity":10}`)
 		if a.status != 201 {
 			t.Fatalf("create: %d %s", a.status, a.body)
 		}
-		var p struct {
-			ID      int64 `json:"id"`
-			Version int64 `json:"version"`
-		}
-		_ = json.Unmarshal([]byte(a.body), &p)
+		p := savedProductOf(a)
 		path := "/wp-json/wc/v3/products/" + strconv.FormatInt(p.ID, 10)
 		stock := func() int64 {
 			t.Helper()
-			got, err := db.Product(ctx, p.ID)
+			got, err := f.db.Product(ctx, p.ID)
 			if err != nil || got.StockQuantity == nil {
 				t.Fatalf("stock: %v", err)
 			}
@@ -46,7 +40,7 @@ func TestAdminProductStockSaveAfterSales(t *testing.T) {
 
 		// The editor has the form (version, 10 in stock); two are sold.
 		sess := "t_admin_stock_0000000000000000001"
-		if _, err := db.AddLine(ctx, sess, cart.Line{Key: cart.LineKey(p.ID, 0, nil), ProductID: p.ID, Quantity: 2, UnitPrice: 4500},
+		if _, err := f.db.AddLine(ctx, sess, cart.Line{Key: cart.LineKey(p.ID, 0, nil), ProductID: p.ID, Quantity: 2, UnitPrice: 4500},
 			seedTime, seedTime.Add(cart.Lifetime), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +48,7 @@ func TestAdminProductStockSaveAfterSales(t *testing.T) {
 		cfg := checkout.DefaultConfig(usd)
 		addr := checkout.Address{FirstName: "Carla", LastName: "Customer", Address1: "1 Main St", City: "Sacramento", State: "CA",
 			Postcode: "95814", Country: "US", Email: "carla@example.com", Phone: "5550100200"}
-		if _, _, err := db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: sess, Method: payment.BankTransfer{}, Status: checkout.StatusOnHold,
+		if _, _, err := f.db.PlaceOrder(ctx, sqlstore.PlaceOrderInput{Session: sess, Method: payment.BankTransfer{}, Status: checkout.StatusOnHold,
 			Config: &cfg, Now: seedTime, Customer: checkout.Customer{Billing: addr, Shipping: addr},
 			IdempotencyScope: "checkout:" + sess, IdempotencyKey: "k", RequestHash: "h"}); err != nil {
 			t.Fatal(err)
@@ -78,7 +72,7 @@ func TestAdminProductStockSaveAfterSales(t *testing.T) {
 			refusal.Data.Status != 409 || refusal.Data.StockQuantity != 8 || refusal.Data.Field != "stock_quantity" {
 			t.Fatalf("stale count: %d %s", a.status, a.body)
 		}
-		if got, _ := db.Product(ctx, p.ID); stock() != 8 || got.Name != "Stock Lamp" {
+		if got, _ := f.db.Product(ctx, p.ID); stock() != 8 || got.Name != "Stock Lamp" {
 			t.Errorf("a refused save changed the product: %d in stock, named %q", stock(), got.Name)
 		}
 

@@ -20,8 +20,20 @@ import (
 // staffCall is an admin API call as the named user, with their REST nonce.
 func (f *frameShop) staffCall(who, method, path, body string, headers ...string) frameAnswer {
 	f.t.Helper()
-	h := append([]string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users[who]), "Content-Type", "application/json"}, headers...)
+	h := append([]string{"X-WP-Nonce", f.nonce(who), "Content-Type", "application/json"}, headers...)
 	return f.do(method, path, f.cookie(who), body, h...)
+}
+
+// savedProduct is the id and version of a product the admin API answered.
+type savedProduct struct {
+	ID      int64 `json:"id"`
+	Version int64 `json:"version"`
+}
+
+func savedProductOf(a frameAnswer) savedProduct {
+	var p savedProduct
+	_ = json.Unmarshal([]byte(a.body), &p)
+	return p
 }
 
 func storePrice(t *testing.T, srv *server.Server, id int64) string {
@@ -211,11 +223,7 @@ func TestAdminVariableProductAPI(t *testing.T) {
 		if a.status != 201 {
 			t.Fatalf("create: %d %s", a.status, a.body)
 		}
-		var p struct {
-			ID      int64 `json:"id"`
-			Version int64 `json:"version"`
-		}
-		_ = json.Unmarshal([]byte(a.body), &p)
+		p := savedProductOf(a)
 		path := products + "/" + strconv.FormatInt(p.ID, 10)
 		if a := f.staffCall("Mia", "POST", path+"/variations/generate", `{"version":99}`); a.status != 409 {
 			t.Errorf("stale generate: %d %s", a.status, a.body)

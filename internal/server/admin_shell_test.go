@@ -42,7 +42,7 @@ func TestAdminShell(t *testing.T) {
 			d.Site.Currency != "USD" || !strings.HasPrefix(d.LogoutURL, "/my-account/customer-logout/?_wpnonce=") {
 			t.Errorf("admin data: %+v", d)
 		}
-		if d.Nonce != f.srv.RESTNonceForTest(f.users["Mia"]) {
+		if d.Nonce != f.nonce("Mia") {
 			t.Errorf("the shell's nonce is not Mia's REST nonce")
 		}
 		// The nonce it carries opens the admin API.
@@ -57,7 +57,7 @@ func TestAdminAPIGuard(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const me = "/wp-json/vitrine/v1/admin/me"
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
-		miaNonce, carlaNonce := f.srv.RESTNonceForTest(f.users["Mia"]), f.srv.RESTNonceForTest(f.users["Carla"])
+		miaNonce, carlaNonce := f.nonce("Mia"), f.nonce("Carla")
 		for _, c := range []struct {
 			name   string
 			cookie *http.Cookie

@@ -15,7 +15,7 @@ import (
 func TestAdminShippingTax(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/shipping-tax"
-		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
+		mia, nonce := f.cookie("Mia"), f.nonce("Mia")
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(get.body), &doc); err != nil || get.status != 200 {
@@ -82,7 +82,7 @@ func TestAdminShippingTax(t *testing.T) {
 				t.Errorf("%s: %d %s", field, a.status, a.body)
 			}
 		}
-		if a := f.do("PUT", path, f.cookie("Carla"), get.body, "X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Carla"]), "Content-Type", "application/json"); a.status != 403 {
+		if a := f.do("PUT", path, f.cookie("Carla"), get.body, "X-WP-Nonce", f.nonce("Carla"), "Content-Type", "application/json"); a.status != 403 {
 			t.Errorf("customer: %d", a.status)
 		}
 		if got := flat(); got != "500" {

@@ -1,16 +1,13 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
+	"vitrine/internal/catalog"
 )
 
 type suggestions struct {
@@ -79,12 +76,9 @@ func TestLiveSearch(t *testing.T) {
 		}
 
 		// POST form, as admin-ajax accepts.
-		req := httptest.NewRequest(http.MethodPost, ajax, strings.NewReader("action=flatsome_ajax_search_products&query=beanie"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		rec := httptest.NewRecorder()
-		s.srv.ServeHTTP(rec, req)
-		if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Ribbed Beanie") {
-			t.Errorf("POST: %d %s", rec.Code, rec.Body.String())
+		r = postForm(s, ajax, url.Values{"action": {"flatsome_ajax_search_products"}, "query": {"beanie"}})
+		if b := body(t, r); r.StatusCode != 200 || !strings.Contains(b, "Ribbed Beanie") {
+			t.Errorf("POST: %d %s", r.StatusCode, b)
 		}
 
 		// Category filter by id (with subcategories) and by slug.
@@ -137,29 +131,20 @@ func TestLiveSearch(t *testing.T) {
 				t.Errorf("GET %s: %d %q", path, r.StatusCode, b)
 			}
 		}
-		req = httptest.NewRequest(http.MethodPut, liveSearch("hoodie"), nil)
-		rec = httptest.NewRecorder()
-		s.srv.ServeHTTP(rec, req)
-		if rec.Code != http.StatusMethodNotAllowed {
-			t.Errorf("PUT: %d", rec.Code)
+		if r := s.do(http.MethodPut, liveSearch("hoodie")); r.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("PUT: %d", r.StatusCode)
 		}
 	})
 }
 
 func TestLiveSearchCacheFollowsRenames(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
-	ctx := context.Background()
+	s := sqliteShop(t)
 	if b := body(t, s.get(liveSearch("everyday"))); !strings.Contains(b, "Everyday Hoodie") {
 		t.Fatalf("before: %s", b)
 	}
-	h, err := s.db.ProductBySlug(ctx, "everyday-hoodie")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Name = "Everyday Pullover"
-	if _, err := s.db.SaveProduct(ctx, h, nil); err != nil {
-		t.Fatal(err)
-	}
+	editProduct(t, s.db, "everyday-hoodie", func(h *catalog.Product) {
+		h.Name = "Everyday Pullover"
+	})
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(body(t, s.get(liveSearch("everyday"))), "Everyday Pullover") {
 		if time.Now().After(deadline) {

@@ -21,7 +21,15 @@ import (
 
 func newBenchServer(b *testing.B, cacheBytes int64) *server.Server {
 	b.Helper()
-	return newServer(b, storetest.Open(b, sqlstore.SQLite), "", 0, server.Config{BaseURL: "http://localhost",
+	_, srv := newBenchStore(b, cacheBytes)
+	return srv
+}
+
+// newBenchStore is the benchmarks' server on SQLite, and its store.
+func newBenchStore(b *testing.B, cacheBytes int64) (*sqlstore.DB, *server.Server) {
+	b.Helper()
+	db := storetest.Open(b, sqlstore.SQLite)
+	return db, newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost",
 		Tagline: "Everyday clothing, made to last", CacheBytes: cacheBytes, CacheMaxAge: 10 * time.Minute})
 }
 
@@ -29,18 +37,25 @@ func newBenchServer(b *testing.B, cacheBytes int64) *server.Server {
 // is not empty).
 func serve(b testing.TB, h http.Handler, target, acceptEncoding, wantCache string) *httptest.ResponseRecorder {
 	b.Helper()
-	r := httptest.NewRequest(http.MethodGet, target, nil)
-	if acceptEncoding != "" {
-		r.Header.Set("Accept-Encoding", acceptEncoding)
-	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
+	w := getAccepting(h, target, acceptEncoding)
 	if w.Code != http.StatusOK {
 		b.Fatalf("GET %s: %d", target, w.Code)
 	}
 	if wantCache != "" && w.Header().Get("X-Cache") != wantCache {
 		b.Fatalf("GET %s: X-Cache %q, want %q", target, w.Header().Get("X-Cache"), wantCache)
 	}
+	return w
+}
+
+// getAccepting answers GET target with Accept-Encoding acceptEncoding (none
+// when empty).
+func getAccepting(h http.Handler, target, acceptEncoding string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodGet, target, nil)
+	if acceptEncoding != "" {
+		r.Header.Set("Accept-Encoding", acceptEncoding)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
 	return w
 }
 
@@ -57,22 +72,35 @@ func benchGet(b *testing.B, srv http.Handler, target, acceptEncoding, wantCache 
 
 func benchGetParallel(b *testing.B, srv http.Handler, target, acceptEncoding string) {
 	serve(b, srv, target, acceptEncoding, "")
+	benchParallel(b, "GET "+target, func() *httptest.ResponseRecorder { return getAccepting(srv, target, acceptEncoding) })
+}
+
+// benchParallel times call in parallel (from a fresh timer), failing on an
+// answer other than 200.
+func benchParallel(b *testing.B, what string, call func() *httptest.ResponseRecorder) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			r := httptest.NewRequest(http.MethodGet, target, nil)
-			if acceptEncoding != "" {
-				r.Header.Set("Accept-Encoding", acceptEncoding)
-			}
-			w := httptest.NewRecorder()
-			srv.ServeHTTP(w, r)
-			if w.Code != http.StatusOK {
-				b.Errorf("GET %s: %d", target, w.Code)
+			if w := call(); w.Code != http.StatusOK {
+				b.Errorf("%s: %d", what, w.Code)
 				return
 			}
 		}
 	})
+}
+
+// addCartItem adds item (the add-item JSON) to the cart of token.
+func addCartItem(tb testing.TB, h http.Handler, token, item string) {
+	tb.Helper()
+	r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(item))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Cart-Token", token)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusCreated {
+		tb.Fatalf("add %s: %d %s", item, w.Code, w.Body)
+	}
 }
 
 const productPage = "/product/classic-tee/"
@@ -111,7 +139,7 @@ func BenchmarkServeProductUncached(b *testing.B) {
 
 // cartTokens gets n fresh Cart-Tokens (GET /cart without a session answers
 // one naming a new, not yet stored session), outside the timer.
-func cartTokens(b *testing.B, h http.Handler, n int) []string {
+func cartTokens(b testing.TB, h http.Handler, n int) []string {
 	b.Helper()
 	toks := make([]string, n)
 	for i := range toks {

@@ -219,21 +219,9 @@ func measureBudgets(t *testing.T, engine string, b *budgets, update bool) {
 
 	tee, tank := productID(t, db, "classic-tee"), productID(t, db, "cotton-tank-top")
 	// A cart of two lines, read by its Cart-Token.
-	w := httptest.NewRecorder()
-	off.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/wp-json/wc/store/v1/cart", nil))
-	token := w.Header().Get("Cart-Token")
-	if token == "" {
-		t.Fatal("no Cart-Token")
-	}
+	token := cartTokens(t, off, 1)[0]
 	for _, item := range []string{`{"id":` + tank + `,"quantity":2}`, `{"id":` + productID(t, db, "mountain-line-tee") + `,"quantity":1}`} {
-		r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(item))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Cart-Token", token)
-		w := httptest.NewRecorder()
-		off.ServeHTTP(w, r)
-		if w.Code != http.StatusCreated {
-			t.Fatalf("add %s: %d %s", item, w.Code, w.Body)
-		}
+		addCartItem(t, off, token, item)
 	}
 
 	search := url.Values{"action": {"flatsome_ajax_search_products"}, "query": {"hoodie"}}

@@ -42,11 +42,7 @@ func BenchmarkCartWithCoupons(b *testing.B) {
 	}
 	for _, tok := range toks {
 		for _, slug := range []string{"striped-breton-tee", "cotton-tank-top", "linen-overshirt"} {
-			p, err := db.ProductBySlug(context.Background(), slug)
-			if err != nil {
-				b.Fatal(err)
-			}
-			call(tok, http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", `{"id":`+itoa(p.ID)+`,"quantity":2}`, http.StatusCreated)
+			addCartItem(b, srv, tok, `{"id":`+productID(b, db, slug)+`,"quantity":2}`)
 		}
 	}
 	call(toks[1], http.MethodPost, "/wp-json/wc/store/v1/cart/apply-coupon", `{"code":"ten"}`, http.StatusOK)

@@ -61,17 +61,7 @@ func (d cartPageData) crossSellIDs() []int64 {
 func TestCartPageCrossSells(t *testing.T) {
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
-		save := func(slug string, edit func(p *catalog.Product)) int64 {
-			p, err := s.db.ProductBySlug(ctx, slug)
-			if err != nil {
-				t.Fatal(err)
-			}
-			edit(p)
-			if _, err := s.db.SaveProduct(ctx, p, nil); err != nil {
-				t.Fatalf("save %s: %v", slug, err)
-			}
-			return p.ID
-		}
+		save := func(slug string, edit func(p *catalog.Product)) int64 { return editProduct(t, s.db, slug, edit).ID }
 		tee, tank := s.productID("classic-tee"), s.productID("cotton-tank-top")
 		teeProduct, err := s.db.ProductBySlug(ctx, "classic-tee")
 		if err != nil || len(teeProduct.CrossSells) < 2 {

@@ -7,9 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 var removeLinkRe = regexp.MustCompile(`href="(/cart/\?remove_item=[^"]+)"`)
@@ -115,7 +112,7 @@ func TestCartRemoveNeedsNonce(t *testing.T) {
 // the same product share one render, and each answer carries its own
 // session's nonce (a per-session cache key made every first add render).
 func TestFragmentsSharedAcrossSessions(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	tank := s.productID("cotton-tank-top")
 	renders := func() int64 { return int64(metricValue(t, s, "vitrine_fragment_renders_total")) }
 	var links []string

@@ -56,6 +56,14 @@ func pageData(t *testing.T, html string, v any) {
 	}
 }
 
+// pageDataAs is a page's inlined data read as a T.
+func pageDataAs[T any](t *testing.T, html string) T {
+	t.Helper()
+	var v T
+	pageData(t, html, &v)
+	return v
+}
+
 // addItem puts a product in the client's cart (getting a nonce first).
 func (c *client) addItem(id int64, qty int) {
 	c.s.t.Helper()

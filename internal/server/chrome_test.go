@@ -237,7 +237,7 @@ func TestComingSoonMode(t *testing.T) {
 // coming-soon mode, then sees the shop; a visitor in the same browser
 // before the login saw the coming-soon page.
 func TestComingSoonManagerLogsIn(t *testing.T) {
-	eachLoginShop(t, server.Config{ComingSoon: true}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{ComingSoon: true}, func(t *testing.T, s *loginShop) {
 		u, err := s.accounts.Register(context.Background(), account.Registration{Email: "mia@example.com", Password: loginPass, Role: account.RoleShopManager})
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http/httptest"
-	"net/mail"
 	"net/textproto"
 	"strings"
 	"testing"
@@ -19,8 +18,8 @@ import (
 	"vitrine/internal/contact"
 	"vitrine/internal/contactform"
 	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 )
 
@@ -140,7 +139,7 @@ var contactPNG = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Rep
 // --- the endpoints ---
 
 func TestContactFeedbackSent(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a, m := contactSend(b, contactGood(), contactFile{"your-file", "photo.png", "image/png", contactPNG})
 		if m["status"] != "mail_sent" || m["message"] != "Thank you for your message. It has been sent." ||
@@ -161,7 +160,7 @@ func TestContactFeedbackSent(t *testing.T) {
 }
 
 func TestContactSchemaAndRefill(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a := b.do("GET", "/wp-json/contact-form-7/v1/contact-forms/1/feedback/schema", nil)
 		want, _ := json.Marshal(contactform.DefaultForm().Schema())
@@ -183,7 +182,7 @@ func TestContactSchemaAndRefill(t *testing.T) {
 
 // The request's own errors, in CF7's REST shape; none stores anything.
 func TestContactFeedbackRequestErrors(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		check := func(name string, a answer, status int, code, msg string) {
 			t.Helper()
@@ -233,7 +232,7 @@ func TestContactFeedbackRequestErrors(t *testing.T) {
 // The refusals of a well-formed request: each a 200 with CF7's status and
 // message, none storing anything.
 func TestContactFeedbackRefusals(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		texts := contactform.DefaultMessages()
 		unchanged := func(name string) {
@@ -344,7 +343,7 @@ func contactRulesForm() contactform.Form {
 // Every SWV rule kind fails through HTTP with its message, and the server
 // answers what the schema it serves gives in the browser's validator.
 func TestContactFeedbackEveryRule(t *testing.T) {
-	eachLoginShop(t, server.Config{ContactForms: []contactform.Form{contactform.DefaultForm(), contactRulesForm()}}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{ContactForms: []contactform.Form{contactform.DefaultForm(), contactRulesForm()}}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		path := "/wp-json/contact-form-7/v1/contact-forms/7/feedback"
 		a := b.do("GET", "/wp-json/contact-form-7/v1/contact-forms/7/feedback/schema", nil)
@@ -453,22 +452,14 @@ func TestContactFeedbackEveryRule(t *testing.T) {
 // visitor as Reply-To and the file as a real attachment; the upkeep later
 // empties the file and keeps the message.
 func TestContactMailDeliveredAndRetention(t *testing.T) {
-	eachLoginShop(t, server.Config{ContactFileRetention: 48 * time.Hour}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{ContactFileRetention: 48 * time.Hour}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		_, m := contactSend(b, contactGood("your-subject", "Sizes\r\nBcc: victim@example.org"),
 			contactFile{"your-file", "../photo.png", "text/html", contactPNG})
 		if m["status"] != "mail_sent" {
 			t.Fatalf("send: %v", m)
 		}
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sender, sink := servertest.SMTPSender(t)
 		kinds := vmail.Renderers{contact.KindMessage: s.srv.Contact().Renderer([]string{"inbox@shop.example"}, "Vitrine")}
 		ob := vmail.NewOutbox(s.db, sender, kinds.Render, nil, vmail.Options{})
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 1 {
@@ -477,14 +468,7 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 		if res, _ := ob.RunOnce(context.Background()); res.Sent != 0 {
 			t.Fatalf("sent again: %+v", res)
 		}
-		got := sink.Messages()
-		if len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "inbox@shop.example" {
-			t.Fatalf("delivered: %+v", got)
-		}
-		msg, err := mail.ReadMessage(bytes.NewReader(got[0].Data))
-		if err != nil {
-			t.Fatal(err)
-		}
+		msg := onlyMail(t, sink, "inbox@shop.example")
 		subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 		if msg.Header.Get("Reply-To") != "<ada@example.com>" || subject != "[Vitrine] Sizes Bcc: victim@example.org" || msg.Header.Get("Bcc") != "" {
 			t.Fatalf("headers: %v", msg.Header)
@@ -534,7 +518,7 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 // A customer's message is stored with their account, so the shop's inbox
 // can tell it from a visitor's; a visitor's carries none.
 func TestContactFeedbackKeepsCustomer(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		u := s.register("grace@example.com")
 		b := s.browser()
 		if a := b.submitLogin("username", "grace@example.com", "password", loginPass, "wfls-captcha", b.solve("login")); !b.loggedIn() {

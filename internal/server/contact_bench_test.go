@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 
 	"vitrine/internal/botcheck"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -25,11 +25,7 @@ import (
 func BenchmarkContactFeedback(b *testing.B) {
 	srv := newServer(b, storetest.Open(b, sqlstore.SQLite), "", 1, server.Config{BaseURL: "http://localhost",
 		Secret: []byte("0123456789abcdef0123456789abcdef"), ContactRateLimit: 1 << 30})
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
+	servertest.Start(b, srv)
 	solve := func() string {
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, httptest.NewRequest("GET", "/wp-json/vitrine/v1/botcheck/contact", nil))

@@ -3,15 +3,15 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"net/http"
-	"net/http/httptest"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/contentpage"
 )
 
@@ -48,13 +48,6 @@ type footerData struct {
 	} `json:"terms"`
 }
 
-func footerOf(t *testing.T, html string) footerData {
-	t.Helper()
-	var d footerData
-	pageData(t, html, &d)
-	return d
-}
-
 // Content pages: served at /<slug>/ when published, cached, in every
 // footer and the sitemap, gone (404) as a draft or deleted; a page with a
 // video allows its player in frame-src, and no other page does.
@@ -82,7 +75,7 @@ func TestContentPages(t *testing.T) {
 		if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-src 'self' "+youTube) || !strings.Contains(csp, "script-src 'self'") {
 			t.Errorf("about CSP = %q", csp)
 		}
-		d := footerOf(t, html)
+		d := pageDataAs[footerData](t, html)
 		if d.Page != "content" || d.Content.Title != "About us" || !strings.Contains(d.Content.HTML, `class="lazy-video lazy-video--youtube"`) {
 			t.Fatalf("about data: %+v", d)
 		}
@@ -116,7 +109,7 @@ func TestContentPages(t *testing.T) {
 		}
 
 		// Every page's footer links the published pages, by title.
-		shop := footerOf(t, body(t, s.get("/shop/")))
+		shop := pageDataAs[footerData](t, body(t, s.get("/shop/")))
 		if len(shop.Pages) != 2 || shop.Pages[0].URL != "/about/" || shop.Pages[1].Title != "Shipping" {
 			t.Errorf("footer pages = %+v", shop.Pages)
 		}
@@ -132,26 +125,13 @@ func TestContentPages(t *testing.T) {
 		if r := s.get("/secret"); r.StatusCode != 404 {
 			t.Errorf("/secret: %d", r.StatusCode)
 		}
-		req := httptest.NewRequest(http.MethodPost, "/about/", strings.NewReader("x=1"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		rec := httptest.NewRecorder()
-		s.srv.ServeHTTP(rec, req)
-		if rec.Code != 404 {
-			t.Errorf("POST /about/ = %d, want 404", rec.Code)
+		if r := postForm(s, "/about/", url.Values{"x": {"1"}}); r.StatusCode != 404 {
+			t.Errorf("POST /about/ = %d, want 404", r.StatusCode)
 		}
 
 		// The sitemap lists the published pages with their date.
-		var set struct {
-			URLs []struct {
-				Loc     string `xml:"loc"`
-				LastMod string `xml:"lastmod"`
-			} `xml:"url"`
-		}
-		if err := xml.Unmarshal([]byte(body(t, s.get("/sitemap-pages.xml"))), &set); err != nil {
-			t.Fatal(err)
-		}
 		locs := map[string]string{}
-		for _, u := range set.URLs {
+		for _, u := range s.sitemapURLs("/sitemap-pages.xml") {
 			locs[u.Loc] = u.LastMod
 		}
 		if locs["https://shop.example/about/"] == "" || locs["https://shop.example/shipping/"] == "" {
@@ -166,7 +146,7 @@ func TestContentPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		eventually(t, "the renamed page in the footer", func() bool {
-			f := footerOf(t, body(t, s.get("/shop/")))
+			f := pageDataAs[footerData](t, body(t, s.get("/shop/")))
 			return len(f.Pages) == 2 && f.Pages[0].Title == "About the shop"
 		})
 		r = s.get("/about/")
@@ -177,7 +157,7 @@ func TestContentPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		eventually(t, "the deleted page gone", func() bool { return s.get("/about/").StatusCode == 404 })
-		if f := footerOf(t, body(t, s.get("/shop/"))); len(f.Pages) != 1 {
+		if f := pageDataAs[footerData](t, body(t, s.get("/shop/"))); len(f.Pages) != 1 {
 			t.Errorf("footer after delete: %+v", f.Pages)
 		}
 		eventually(t, "the deleted page out of the sitemap", func() bool {
@@ -191,15 +171,9 @@ func TestContentPages(t *testing.T) {
 // the Store API's description untouched.
 func TestProductVideoCSP(t *testing.T) {
 	eachShop(t, func(t *testing.T, s *shop) {
-		ctx := context.Background()
-		tote, err := s.db.ProductBySlug(ctx, "market-tote")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tote.Description = `<p>Strong canvas.</p><p>https://vimeo.com/76979871</p>`
-		if _, err := s.db.SaveProduct(ctx, tote, nil); err != nil {
-			t.Fatal(err)
-		}
+		tote := editProduct(t, s.db, "market-tote", func(tote *catalog.Product) {
+			tote.Description = `<p>Strong canvas.</p><p>https://vimeo.com/76979871</p>`
+		})
 		eventually(t, "the description's video", func() bool {
 			return strings.Contains(body(t, s.get("/product/market-tote/")), "lazy-video--vimeo")
 		})
@@ -209,7 +183,7 @@ func TestProductVideoCSP(t *testing.T) {
 			if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-src 'self' https://player.vimeo.com") || strings.Contains(csp, "youtube") {
 				t.Errorf("tote CSP (%s) = %q", r.Header.Get("X-Cache"), csp)
 			}
-			d := footerOf(t, html)
+			d := pageDataAs[footerData](t, html)
 			if !strings.Contains(d.Product.Description, `data-src="https://player.vimeo.com/video/76979871?dnt=1"`) ||
 				!strings.Contains(html, "Play video: Market Tote") {
 				t.Errorf("tote description: %q", d.Product.Description)
@@ -242,7 +216,7 @@ func TestCheckoutTermsFromPage(t *testing.T) {
 			if r.status != 200 {
 				t.Fatalf("checkout: %d", r.status)
 			}
-			d := footerOf(t, r.raw)
+			d := pageDataAs[footerData](t, r.raw)
 			if d.Terms == nil {
 				t.Fatal("no terms on the checkout")
 			}

@@ -34,10 +34,18 @@ func wmcBenchForm(b *testing.B, store catalog.Store) string {
 	return strings.Join(parts, "&")
 }
 
-func BenchmarkPriceCall24(b *testing.B) {
+// wmcBenchServer is a server with a page cache selling in EUR, JPY and a
+// disabled GBP (wmcConfigure), on SQLite.
+func wmcBenchServer(b *testing.B) (*sqlstore.DB, *server.Server) {
+	b.Helper()
 	db := storetest.Open(b, sqlstore.SQLite)
 	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
 	wmcConfigure(b, srv.Currencies())
+	return db, srv
+}
+
+func BenchmarkPriceCall24(b *testing.B) {
+	db, srv := wmcBenchServer(b)
 	form := wmcBenchForm(b, db)
 	call := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodPost, "/wp-admin/admin-ajax.php", strings.NewReader(form))
@@ -50,16 +58,7 @@ func BenchmarkPriceCall24(b *testing.B) {
 	if w := call(); w.Code != 200 || strings.Count(w.Body.String(), "woocommerce-Price-amount") < 24 || !strings.Contains(w.Body.String(), `"current_currency":"EUR"`) {
 		b.Fatalf("%d %s", w.Code, w.Body)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if w := call(); w.Code != 200 {
-				b.Errorf("%d", w.Code)
-				return
-			}
-		}
-	})
+	benchParallel(b, "price call", call)
 }
 
 // BenchmarkCartInCurrency: GET /cart of a three-line cart in the base
@@ -69,23 +68,10 @@ func BenchmarkPriceCall24(b *testing.B) {
 //
 //	go test -run '^$' -bench 'CartInCurrency' -benchmem ./internal/server/
 func BenchmarkCartInCurrency(b *testing.B) {
-	db := storetest.Open(b, sqlstore.SQLite)
-	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
-	wmcConfigure(b, srv.Currencies())
+	db, srv := wmcBenchServer(b)
 	tok := cartTokens(b, srv, 1)[0]
 	for _, slug := range []string{"striped-breton-tee", "cotton-tank-top", "linen-overshirt"} {
-		p, err := db.ProductBySlug(context.Background(), slug)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(`{"id":`+itoa(p.ID)+`,"quantity":2}`))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Cart-Token", tok)
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		if w.Code != http.StatusCreated {
-			b.Fatalf("add %s: %d %s", slug, w.Code, w.Body)
-		}
+		addCartItem(b, srv, tok, `{"id":`+productID(b, db, slug)+`,"quantity":2}`)
 	}
 	for _, code := range []string{"USD", "EUR"} {
 		b.Run(code, func(b *testing.B) {
@@ -111,9 +97,7 @@ func BenchmarkCartInCurrency(b *testing.B) {
 // variable products among them) for a base shopper (the cached answer as
 // it is) and a EUR shopper (its prices converted per request).
 func BenchmarkLiveSearchIn(b *testing.B) {
-	db := storetest.Open(b, sqlstore.SQLite)
-	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
-	wmcConfigure(b, srv.Currencies())
+	_, srv := wmcBenchServer(b)
 	for _, c := range []struct{ name, cookie, want string }{{"USD", "", "$"}, {"EUR", "wmc_current_currency=EUR", "€"}} {
 		b.Run(c.name, func(b *testing.B) {
 			call := func() *httptest.ResponseRecorder {
@@ -127,16 +111,7 @@ func BenchmarkLiveSearchIn(b *testing.B) {
 			if w := call(); w.Code != 200 || (c.name == "EUR" && !strings.Contains(w.Body.String(), c.want)) {
 				b.Fatalf("%d %s", w.Code, w.Body)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if w := call(); w.Code != 200 {
-						b.Errorf("%d", w.Code)
-						return
-					}
-				}
-			})
+			benchParallel(b, "live search", call)
 		})
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"vitrine/internal/server"
 )
 
 // TestSwitcherOnPagesWithoutPrices: the pages with no price on them
@@ -17,7 +15,7 @@ import (
 // same for every currency (one cache entry per URL), so a shopper in EUR
 // and one in the base share it.
 func TestSwitcherOnPagesWithoutPrices(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		for _, path := range []string{"/contact/", "/about/", "/my-account/", "/no-such-page/", "/?s=zzqqxxnothing&post_type=product"} {
 			read := func(headers ...string) (int, string) {
 				res := s.get(path, headers...)

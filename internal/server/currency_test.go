@@ -15,6 +15,7 @@ import (
 	ajaxapi "vitrine/internal/ajax" // the name ajax is the tests' admin-ajax path
 	"vitrine/internal/currency"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 )
 
@@ -62,19 +63,11 @@ func newWMCShop(t *testing.T, db *sqlstore.DB, cfg server.Config) *wmcShop {
 	t.Helper()
 	cfg.BaseURL, cfg.Tagline, cfg.CacheBytes, cfg.CacheMaxAge, cfg.ChangePoll = "https://shop.example", "Tagline", 16<<20, time.Hour, 10*time.Millisecond
 	srv := newServer(t, db, "", 2, cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	wmcConfigure(t, srv.Currencies())
 	s := &wmcShop{shop: &shop{t: t, db: db, srv: srv}, ids: map[string]int64{}}
 	for _, slug := range []string{"striped-breton-tee", "pocket-tee", "weekend-set", "classic-tee"} {
-		p, err := db.ProductBySlug(ctx, slug)
-		if err != nil {
-			t.Fatalf("%s: %v", slug, err)
-		}
-		s.ids[slug] = p.ID
+		s.ids[slug] = s.productID(slug)
 	}
 	return s
 }
@@ -117,7 +110,7 @@ const currencyCookieName = "wmc_current_currency"
 const euroSym = `<span class="woocommerce-Price-currencySymbol">€</span>`
 
 func TestWMCPriceCall(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		tee, pocket, set := s.ids["striped-breton-tee"], s.ids["pocket-tee"], s.ids["weekend-set"]
 		pocketVar := pocket + 1 // the demo's first variation follows its parent
@@ -231,7 +224,7 @@ func TestWMCPriceCall(t *testing.T) {
 }
 
 func TestWMCPriceCallBadInput(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		var many []string
 		for i := 1; i <= ajaxapi.PriceCallMaxIDs+1; i++ {
 			many = append(many, fmt.Sprintf("pids[]=%d", i))
@@ -268,7 +261,7 @@ func TestWMCPriceCallBadInput(t *testing.T) {
 }
 
 func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
-	eachWMCShop(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, func(t *testing.T, s *wmcShop) {
+	eachWMCShopWith(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, func(t *testing.T, s *wmcShop) {
 		for _, c := range []struct {
 			remote, country, cookie, currency, current string
 		}{
@@ -289,7 +282,7 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 		}
 	})
 	// Without trusted proxies the header is never read.
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		_, out := s.wmcCall(s.pids("classic-tee"), "remote", "10.0.0.1:4000", "CF-IPCountry", "DE")
 		if out.Data.CurrentCurrency != "USD" || out.Data.CurrentCountry != "us" {
 			t.Errorf("no trusted proxies: %+v", out.Data)
@@ -301,7 +294,7 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 // the currency it answers in (its script shows that country's flag), "eu"
 // for the euro, never "" for a currency the shop sells in.
 func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		gbp, _, err := s.srv.Currencies().Configured(context.Background(), "GBP")
 		if err != nil {
 			t.Fatal(err)
@@ -324,7 +317,7 @@ func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
 }
 
 func TestWMCCurrencyLinkAndSettings(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		for _, c := range []struct{ target, location, cookie string }{
 			{"/shop/?wmc-currency=EUR&orderby=price", "/shop/?orderby=price", "EUR"},
 			{"/product/pocket-tee/?wmc-currency=jpy", "/product/pocket-tee/", "JPY"},
@@ -378,7 +371,7 @@ func TestWMCCurrencyLinkAndSettings(t *testing.T) {
 }
 
 func TestWMCStoreAPIInCurrency(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		tee := itoa(s.ids["striped-breton-tee"])
 		type prices struct {
 			Price, RegularPrice, SalePrice, Code, Symbol, Prefix, Suffix, Dec, Thou string
@@ -495,7 +488,7 @@ func FuzzPriceCall(f *testing.F) {
 // fragments and its shipping in EUR, and the order is placed, stored,
 // shown and mailed in EUR at the quoted amounts, with the rate.
 func TestWMCCartAndOrderInCurrency(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		tee := s.ids["striped-breton-tee"] // on sale: 29.00 USD, 26,68 € at 0.92
 		c := s.client()
 		c.cookies[currencyCookieName] = &http.Cookie{Name: currencyCookieName, Value: "EUR"}
@@ -589,7 +582,7 @@ func TestWMCCartAndOrderInCurrency(t *testing.T) {
 // (base prices) is shared by every currency and each non-base shopper's
 // prices are converted per request, byte for byte the price call's.
 func TestWMCLiveSearchInCurrency(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		tee, set := s.ids["striped-breton-tee"], s.ids["weekend-set"]
 		search := func(query, cookie string) (*http.Response, suggestions) {

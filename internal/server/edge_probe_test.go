@@ -53,7 +53,7 @@ func restError(t *testing.T, name string, a frameAnswer, status int, code string
 func TestBadBytesRefusedAtTheEdge(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ada := f.cookie("Ada")
-		nonce := f.srv.RESTNonceForTest(f.users["Ada"])
+		nonce := f.nonce("Ada")
 		tank, err := f.db.ProductBySlug(context.Background(), "cotton-tank-top")
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +163,7 @@ func TestStoreOutageAnswers503(t *testing.T) {
 		faults := &sqlstore.Faults{}
 		db := storetest.OpenFaulty(t, dsn, faults)
 		f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example"}) // no page cache: pages read the store
-		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
+		ada, nonce := f.cookie("Ada"), f.nonce("Ada")
 		tank, err := db.ProductBySlug(context.Background(), "cotton-tank-top")
 		if err != nil {
 			t.Fatal(err)
@@ -291,7 +291,7 @@ func TestBrokenChunkedBody(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ts := httptest.NewServer(f.srv)
 		t.Cleanup(ts.Close)
-		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
+		ada, nonce := f.cookie("Ada"), f.nonce("Ada")
 		for _, c := range []struct{ method, path, ctype string }{
 			{"POST", "/wp-json/vitrine/v1/admin/currencies/rates", "text/csv"},
 			{"POST", "/wp-json/vitrine/v1/admin/currencies/rates", "application/xml"},
@@ -353,7 +353,7 @@ func label(m *dto.Metric, name string) string {
 func TestLoggedInRequestsCountedByRoute(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ada, carla := f.cookie("Ada"), f.cookie("Carla")
-		nonce := f.srv.RESTNonceForTest(f.users["Ada"])
+		nonce := f.nonce("Ada")
 		for _, c := range []struct {
 			target string
 			cookie *http.Cookie

@@ -16,9 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // metrics scrapes the server's metrics handler (served on its own address
@@ -52,7 +49,7 @@ func randomMethod(r *rand.Rand, n int) string {
 // metric labels (each distinct one used to be a series kept for ever), they
 // answer 501 in the surface's shape, and the scrape stays small.
 func TestUnknownMethodsDoNotGrowMetrics(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	before := len(s.metrics())
 	rnd := rand.New(rand.NewPCG(9, 1))
 	var methods []string
@@ -99,7 +96,7 @@ func TestUnknownMethodsDoNotGrowMetrics(t *testing.T) {
 // TestMetricsNotOnShopPort: the shop's handler answers /metrics with its
 // 404 page; the metrics live on MetricsHandler (the app's --metrics-addr).
 func TestMetricsNotOnShopPort(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	r := s.get("/metrics")
 	if b := body(t, r); r.StatusCode != http.StatusNotFound || !strings.Contains(b, "Page not found") {
 		t.Errorf("GET /metrics on the shop = %d, want the shop's 404 page", r.StatusCode)
@@ -124,7 +121,7 @@ func TestMetricsNotOnShopPort(t *testing.T) {
 // max connections open; the next is closed at once without an answer, and
 // a slot comes back when a connection closes.
 func TestConnsPerIPCap(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +231,7 @@ func TestNotFoundRenderedOnce(t *testing.T) {
 // TestFaviconICO: /favicon.ico (asked for by browsers and crawlers whatever
 // the page links) is a real 32×32 icon in the shop's colours, cached long.
 func TestFaviconICO(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	r := s.get("/favicon.ico")
 	b := []byte(body(t, r))
 	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "image/x-icon" {

@@ -10,18 +10,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"vitrine/internal/account"
-	"vitrine/internal/server"
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 func BenchmarkServeProductPersonal(b *testing.B) {
-	db := storetest.Open(b, sqlstore.SQLite)
-	srv := newServer(b, db, "", 0, server.Config{BaseURL: "http://localhost",
-		Tagline: "Everyday clothing, made to last", CacheBytes: 64 << 20, CacheMaxAge: 10 * time.Minute})
+	db, srv := newBenchStore(b, 64<<20)
 	ctx := context.Background()
 	for _, role := range []string{account.RoleCustomer, account.RoleShopManager} {
 		b.Run(role, func(b *testing.B) {

@@ -53,6 +53,9 @@ func newFrameShopWith(t *testing.T, db *sqlstore.DB, cfg server.Config) *frameSh
 	return f
 }
 
+// nonce is the named user's REST nonce (the X-WP-Nonce header).
+func (f *frameShop) nonce(name string) string { return f.srv.RESTNonceForTest(f.users[name]) }
+
 // cookie logs the named user in (a new session) and answers its cookie.
 func (f *frameShop) cookie(name string) *http.Cookie {
 	f.t.Helper()
@@ -71,9 +74,15 @@ type frameAnswer struct {
 
 func (a frameAnswer) json(t *testing.T) map[string]any {
 	t.Helper()
+	return jsonObject(t, a.status, a.body)
+}
+
+// jsonObject decodes body, answered with status, as a JSON object.
+func jsonObject(t *testing.T, status int, body string) map[string]any {
+	t.Helper()
 	var m map[string]any
-	if err := json.Unmarshal([]byte(a.body), &m); err != nil {
-		t.Fatalf("not JSON (%d): %.200s", a.status, a.body)
+	if err := json.Unmarshal([]byte(body), &m); err != nil {
+		t.Fatalf("not JSON (%d): %.200s", status, body)
 	}
 	return m
 }
@@ -247,14 +256,14 @@ func TestFrameRESTNonces(t *testing.T) {
 				a.header.Get("Cache-Control") != "no-store, private" {
 				t.Fatalf("customer: %d %q %v", a.status, a.body, a.header)
 			}
-			if a.body != f.srv.RESTNonceForTest(f.users["Carla"]) || a.body == f.srv.RESTNonceForTest(f.users["Dana"]) {
+			if a.body != f.nonce("Carla") || a.body == f.nonce("Dana") {
 				t.Error("rest-nonce is not the viewer's own")
 			}
 		})
 
 		cart := "/wp-json/wc/store/v1/cart"
 		t.Run("X-WP-Nonce on the Store API", func(t *testing.T) {
-			own := f.srv.RESTNonceForTest(f.users["Carla"])
+			own := f.nonce("Carla")
 			if a := f.do("GET", cart, carla, "", "X-WP-Nonce", own); a.status != 200 || a.header.Get("Nonce") == "" ||
 				a.header.Get("User-ID") != itoa(f.users["Carla"]) {
 				t.Fatalf("own nonce: %d User-ID=%q", a.status, a.header.Get("User-ID"))
@@ -262,7 +271,7 @@ func TestFrameRESTNonces(t *testing.T) {
 			if a := f.do("GET", cart, nil, ""); a.header.Get("User-ID") != "0" {
 				t.Fatalf("visitor User-ID=%q", a.header.Get("User-ID"))
 			}
-			for _, bad := range []string{f.srv.RESTNonceForTest(f.users["Dana"]), "0123456789", "junk"} {
+			for _, bad := range []string{f.nonce("Dana"), "0123456789", "junk"} {
 				a := f.do("GET", cart, carla, "", "X-WP-Nonce", bad)
 				if a.status != 403 || a.json(t)["code"] != "rest_cookie_invalid_nonce" {
 					t.Errorf("nonce %q: %d %s", bad, a.status, a.body)
@@ -309,7 +318,7 @@ func TestFrameComingSoonBanner(t *testing.T) {
 		mia := f.cookie("Mia")
 		id := itoa(f.users["Mia"])
 		url := "/wp-json/wp/v2/users/" + id
-		nonce := f.srv.RESTNonceForTest(f.users["Mia"])
+		nonce := f.nonce("Mia")
 		const body = "woocommerce_meta%5Bcoming_soon_banner_dismissed%5D=yes"
 		banner := `"coming_soon_banner":{"rest_url":"` + url + `","rest_nonce":"` + nonce + `"}`
 		shows := func(c *http.Cookie) bool {
@@ -338,7 +347,7 @@ func TestFrameComingSoonBanner(t *testing.T) {
 				{"visitor", url, nil, body, []string{"X-WP-Nonce", nonce}, 401, "rest_not_logged_in"},
 				{"no nonce", url, mia, body, nil, 401, "rest_not_logged_in"},
 				{"bad nonce", url, mia, body, []string{"X-WP-Nonce", "0123456789"}, 403, "rest_cookie_invalid_nonce"},
-				{"another's nonce", url, mia, body, []string{"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Ada"])}, 403, "rest_cookie_invalid_nonce"},
+				{"another's nonce", url, mia, body, []string{"X-WP-Nonce", f.nonce("Ada")}, 403, "rest_cookie_invalid_nonce"},
 				{"another user", "/wp-json/wp/v2/users/" + itoa(f.users["Ada"]), mia, body, []string{"X-WP-Nonce", nonce}, 403, "rest_cannot_edit"},
 				{"bad value", url, mia, "woocommerce_meta%5Bcoming_soon_banner_dismissed%5D=maybe", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},
 				{"unknown key", url, mia, "woocommerce_meta%5Brole%5D=administrator", []string{"X-WP-Nonce", nonce}, 400, "rest_invalid_param"},

@@ -5,16 +5,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // The listing sidebar's price filter narrows a listing to products whose
 // price is within the bounds (in major units of the base currency), keeps
 // the bounds in the paging and sort links, and renders the sidebar.
 func TestListingPriceFilter(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	type listing struct {
 		URL      string `json:"url"`
 		Total    int    `json:"total"`

@@ -4,8 +4,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"vitrine/internal/server"
 )
 
 // The login-security plugin's own script, run against our form, appends a
@@ -14,7 +12,7 @@ import (
 // first and the proof last. PHP keeps the last; so do we, skipping empty
 // ones, on the ajax check and on the real form.
 func TestLoginProofLastNonEmptyValue(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("pat@example.com")
 		b := s.browser()
 		creds := url.Values{"username": {"pat@example.com"}, "password": {loginPass}}
@@ -61,7 +59,7 @@ func TestLoginProofLastNonEmptyValue(t *testing.T) {
 // A wrong password answers reset false, as the plugin does: the prompt is
 // not torn down for a credential error.
 func TestLoginWrongPasswordResetFalse(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("quinn@example.com")
 		b := s.browser()
 		for _, login := range []string{"quinn@example.com", "nobody@example.com"} {

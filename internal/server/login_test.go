@@ -3,9 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -17,9 +15,10 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
 	"vitrine/internal/support"
 )
 
@@ -29,7 +28,7 @@ type loginShop struct {
 	t        *testing.T
 	db       *sqlstore.DB
 	srv      *server.Server
-	clock    *testClock
+	clock    *storetest.Clock
 	accounts *account.Service
 }
 
@@ -37,18 +36,14 @@ const loginPass = "correct horse battery staple"
 
 func newLoginShop(t *testing.T, db *sqlstore.DB, cfg server.Config) *loginShop {
 	t.Helper()
-	clock := &testClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+	clock := storetest.FrozenClock(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = "https://shop.example"
 	}
 	cfg.Now = clock.Now
 	cfg.Secret = []byte("0123456789abcdef0123456789abcdef")
 	srv := newServer(t, db, "", 1, cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	return &loginShop{t: t, db: db, srv: srv, clock: clock, accounts: &account.Service{Store: db, Now: clock.Now}}
 }
 
@@ -92,11 +87,11 @@ func (s *loginShop) code(secret string) string {
 type browser struct {
 	s       *loginShop
 	addr    string
-	cookies map[string]*http.Cookie
+	cookies servertest.Jar
 }
 
 func (s *loginShop) browser() *browser {
-	return &browser{s: s, addr: "192.0.2.10:4000", cookies: map[string]*http.Cookie{}}
+	return &browser{s: s, addr: "192.0.2.10:4000", cookies: servertest.Jar{}}
 }
 
 type answer struct {
@@ -108,42 +103,20 @@ type answer struct {
 
 func (a answer) json(t *testing.T) map[string]any {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(a.raw), &m); err != nil {
-		t.Fatalf("not JSON (%d): %s", a.status, a.raw)
-	}
-	return m
+	return jsonObject(t, a.status, a.raw)
 }
 
 func (b *browser) do(method, path string, form url.Values) answer {
 	b.s.t.Helper()
-	var req *http.Request
-	if form != nil {
-		req = httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	} else {
-		req = httptest.NewRequest(method, path, nil)
-	}
-	return b.send(req)
+	return b.send(servertest.FormRequest(method, path, form))
 }
 
 // send serves a request from the browser's address with its cookies, and
 // keeps the cookies the answer sets (deleted ones are dropped).
 func (b *browser) send(req *http.Request) answer {
 	req.RemoteAddr = b.addr
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.s.srv.ServeHTTP(rec, req)
+	rec := b.cookies.Serve(b.s.srv, req)
 	res := rec.Result()
-	for _, c := range res.Cookies() {
-		if c.MaxAge < 0 || c.Value == "" {
-			delete(b.cookies, c.Name)
-		} else {
-			b.cookies[c.Name] = c
-		}
-	}
 	return answer{status: res.StatusCode, header: res.Header, raw: rec.Body.String(), set: res.Cookies()}
 }
 
@@ -238,7 +211,7 @@ func (b *browser) loggedIn() bool {
 // --- the bot-check challenge ---
 
 func TestBotcheckChallengeEndpoint(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		for _, purpose := range []string{"login", "register"} {
 			a := b.do("GET", "/wp-json/vitrine/v1/botcheck/"+purpose, nil)
@@ -263,7 +236,7 @@ func TestBotcheckChallengeEndpoint(t *testing.T) {
 // --- wordfence_ls_authenticate ---
 
 func TestLoginAjaxAnswers(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("ann@example.com")
 		b := s.browser()
 
@@ -325,7 +298,7 @@ func TestLoginAjaxAnswers(t *testing.T) {
 }
 
 func TestLoginLockout(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("bob@example.com")
 		b := s.browser()
 		for i := range 5 {
@@ -359,7 +332,7 @@ func TestLoginLockout(t *testing.T) {
 }
 
 func TestLoginTwoFactorAjax(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		u := s.register("cat@example.com")
 		secret, recovery := s.enroll(u)
 		b := s.browser()
@@ -427,7 +400,7 @@ func TestLoginTwoFactorAjax(t *testing.T) {
 // --- the real form ---
 
 func TestLoginFormSetsCookieAndRenewsSession(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("dan@example.com")
 		b := s.browser()
 		creds := []string{"username", "dan@example.com", "password", loginPass}
@@ -493,7 +466,7 @@ func TestLoginFormSetsCookieAndRenewsSession(t *testing.T) {
 }
 
 func TestLoginCookieNotSecureOnHTTP(t *testing.T) {
-	eachLoginShop(t, server.Config{BaseURL: "http://shop.test"}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{BaseURL: "http://shop.test"}, func(t *testing.T, s *loginShop) {
 		s.register("eve@example.com")
 		b := s.browser()
 		a := b.submitLogin("username", "eve@example.com", "password", loginPass, "wfls-captcha", b.solve("login"))
@@ -505,7 +478,7 @@ func TestLoginCookieNotSecureOnHTTP(t *testing.T) {
 }
 
 func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		u := s.register("fay@example.com")
 		secret, _ := s.enroll(u)
 		creds := []string{"username", "fay@example.com", "password", loginPass}
@@ -569,7 +542,7 @@ func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
 
 		// With remembering off, the cookie is ignored and not offered.
 		s2 := newLoginShop(t, s.db, server.Config{RememberDeviceOff: true})
-		s2.clock.t = s.clock.Now().Add(time.Minute)
+		s2.clock.Set(s.clock.Now().Add(time.Minute))
 		off := s2.browser()
 		off.cookies[dev.Name] = dev
 		if page := off.loginPage(); page["remember_device"] != false {
@@ -585,7 +558,7 @@ func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
 // --- registration ---
 
 func TestRegisterForm(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		// Without the bot-check: 403, the support link and its token.
 		a := b.submitRegister("email", "gil@example.com", "password", loginPass)
@@ -647,7 +620,7 @@ func TestRegisterForm(t *testing.T) {
 // --- wordfence_ls_register_support ---
 
 func TestRegisterSupport(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a := b.submitRegister("email", "ivy@example.com", "password", loginPass)
 		var data map[string]any
@@ -704,15 +677,7 @@ func TestRegisterSupport(t *testing.T) {
 		}
 
 		// The outbox delivers it to the shop through a real SMTP server.
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sender, sink := servertest.SMTPSender(t)
 		kinds := vmail.Renderers{support.KindMessage: support.Renderer(s.db, []string{"support@shop.example"})}
 		ob := vmail.NewOutbox(s.db, sender, kinds.Render, nil, vmail.Options{})
 		res, err := ob.RunOnce(context.Background())
@@ -730,7 +695,7 @@ func TestRegisterSupport(t *testing.T) {
 // --- log out ---
 
 func TestLogout(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("jo@example.com")
 		b := s.browser()
 		if a := b.submitLogin("username", "jo@example.com", "password", loginPass, "wfls-captcha", b.solve("login")); a.status != 303 {
@@ -765,7 +730,7 @@ func TestLogout(t *testing.T) {
 // --- the store is down ---
 
 func TestLoginStoreDown(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		payload := b.solve("login")
 		if err := s.db.Close(); err != nil {
@@ -781,7 +746,7 @@ func TestLoginStoreDown(t *testing.T) {
 // The page is rendered on the server: both forms with WooCommerce's field
 // names, never cached, and the CSP lets the bot-check's worker start.
 func TestLoginPageRenders(t *testing.T) {
-	eachLoginShop(t, server.Config{}, func(t *testing.T, s *loginShop) {
+	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		a := s.browser().do("GET", "/my-account/?redirect=/checkout/", nil)
 		for _, want := range []string{`id="username"`, `name="password"`, `name="woocommerce-login-nonce"`, `id="reg_email"`,
 			`name="woocommerce-register-nonce"`, `href="/my-account/lost-password/"`, `id="wfls-captcha-jwt"`,

@@ -7,16 +7,13 @@ import (
 	"image/png"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 // /favicon.ico is a real ICO (one 32×32 PNG image), and the web app
 // manifest is linked from every page, served as application/manifest+json
 // and cacheable, with icons that are the PNGs it says.
 func TestFaviconAndManifest(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 
 	r := s.get("/favicon.ico")
 	ico := []byte(body(t, r))

@@ -37,7 +37,7 @@ func mediaForm(t *testing.T, name string, data []byte) (string, string) {
 func TestMediaLibraryThroughTheServer(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
-		miaNonce, carlaNonce := f.srv.RESTNonceForTest(f.users["Mia"]), f.srv.RESTNonceForTest(f.users["Carla"])
+		miaNonce, carlaNonce := f.nonce("Mia"), f.nonce("Carla")
 		img := image.NewRGBA(image.Rect(0, 0, 1300, 650))
 		for i := range img.Pix {
 			img.Pix[i] = uint8(i * 7)

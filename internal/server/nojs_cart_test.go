@@ -166,14 +166,6 @@ func TestNoScriptCartUpdate(t *testing.T) {
 		c := s.client()
 		c.do("GET", fmt.Sprintf("/?add-to-cart=%d&quantity=2", tank), "")
 		c.do("GET", fmt.Sprintf("/?add-to-cart=%d", print), "")
-		lines := func(cl *client) map[string]int {
-			t.Helper()
-			out := map[string]int{}
-			for _, it := range cl.do("GET", cartAPI, "").items() {
-				out[it["name"].(string)] = int(it["quantity"].(float64))
-			}
-			return out
-		}
 		keys := map[string]string{}
 		for _, it := range c.do("GET", cartAPI, "").items() {
 			keys[it["name"].(string)] = it["key"].(string)
@@ -206,7 +198,7 @@ func TestNoScriptCartUpdate(t *testing.T) {
 		// An update: the line changes, the hash cookie follows, the page says so once.
 		oldHash := c.cookies["woocommerce_cart_hash"].Value
 		post(c, field(tankKey, "5")+"&"+field(printKey, "1")+"&update_cart=Update+cart")
-		want("update", lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+		want("update", c.cartLines(), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
 		if h := c.cookies["woocommerce_cart_hash"]; h == nil || h.Value == oldHash || h.Value == "" {
 			t.Errorf("the cart hash cookie did not change: %v", h)
 		}
@@ -220,7 +212,7 @@ func TestNoScriptCartUpdate(t *testing.T) {
 
 		// Refusals by the cart rules: that line keeps its quantity, WooCommerce's message shows.
 		post(c, field(printKey, "2")+"&update_cart=1")
-		want("sold individually", lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+		want("sold individually", c.cartLines(), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
 		if page := c.do("GET", "/cart/", ""); !strings.Contains(page.raw, "The maximum quantity of") || strings.Contains(page.raw, "Cart updated.") {
 			t.Errorf("refused update: the page lacks the maximum message")
 		}
@@ -231,14 +223,14 @@ func TestNoScriptCartUpdate(t *testing.T) {
 			"-1": "Quantity must be between 1 and", "100000000000": "Quantity must be between 1 and",
 		} {
 			post(c, field(tankKey, "3")+"&"+field(printKey, qty)+"&update_cart=1")
-			want("bad quantity "+qty, lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+			want("bad quantity "+qty, c.cartLines(), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
 			if page := c.do("GET", "/cart/", ""); !strings.Contains(page.raw, msg) {
 				t.Errorf("bad quantity %q: the page lacks %q", qty, msg)
 			}
 		}
 		post(c, field("0123456789abcdef0123456789abcdef", "3")+"&update_cart=1")
 		post(c, field(tankKey, "4")) // no update_cart: not the update form
-		want("forged key, no update_cart", lines(c), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
+		want("forged key, no update_cart", c.cartLines(), map[string]int{"Cotton Tank Top": 5, "Limited Print: Coastline No. 3": 1})
 
 		// A notice cookie only shows for the session it was made for.
 		post(c, field(tankKey, "6")+"&update_cart=1")
@@ -259,9 +251,9 @@ func TestNoScriptCartUpdate(t *testing.T) {
 
 		// 0 removes the line; removing every line empties the cart and its cookie.
 		post(c, field(tankKey, "0")+"&update_cart=1")
-		want("zero", lines(c), map[string]int{"Limited Print: Coastline No. 3": 1})
+		want("zero", c.cartLines(), map[string]int{"Limited Print: Coastline No. 3": 1})
 		post(c, field(printKey, "0")+"&update_cart=1")
-		want("all removed", lines(c), map[string]int{})
+		want("all removed", c.cartLines(), map[string]int{})
 		if ck := c.cookies[itemsInCart]; ck != nil && ck.Value != "" {
 			t.Errorf("items-in-cart cookie kept after emptying: %v", ck)
 		}
@@ -286,14 +278,6 @@ func TestNoScriptGroupedAdd(t *testing.T) {
 		scarf := s.productID("striped-lightweight-scarf")
 		const page = "/product/weekend-set/"
 		qty := func(id int64, q string) string { return url.QueryEscape(fmt.Sprintf("quantity[%d]", id)) + "=" + q }
-		lines := func(cl *client) map[string]int {
-			t.Helper()
-			out := map[string]int{}
-			for _, it := range cl.do("GET", cartAPI, "").items() {
-				out[it["name"].(string)] = int(it["quantity"].(float64))
-			}
-			return out
-		}
 
 		// Nothing chosen, or a bad quantity: back to the page, nothing added, no session.
 		for _, form := range []string{
@@ -306,7 +290,7 @@ func TestNoScriptGroupedAdd(t *testing.T) {
 			if r.status != http.StatusSeeOther || r.header.Get("Location") != page {
 				t.Errorf("%s: %d to %q, want 303 to the page", form, r.status, r.header.Get("Location"))
 			}
-			if len(r.header.Values("Set-Cookie")) != 0 || len(lines(c)) != 0 {
+			if len(r.header.Values("Set-Cookie")) != 0 || len(c.cartLines()) != 0 {
 				t.Errorf("%s: something was added or a cookie set", form)
 			}
 		}
@@ -317,7 +301,7 @@ func TestNoScriptGroupedAdd(t *testing.T) {
 		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/cart/" {
 			t.Fatalf("grouped add: %d to %q", r.status, r.header.Get("Location"))
 		}
-		if got := lines(c); got["Drawstring Linen Trousers"] != 2 || got["Striped Lightweight Scarf"] != 1 || len(got) != 2 {
+		if got := c.cartLines(); got["Drawstring Linen Trousers"] != 2 || got["Striped Lightweight Scarf"] != 1 || len(got) != 2 {
 			t.Errorf("grouped add: cart %v", got)
 		}
 		if c.cookies[itemsInCart] == nil || c.cookies[itemsInCart].Value != "1" {
@@ -330,7 +314,7 @@ func TestNoScriptGroupedAdd(t *testing.T) {
 		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/cart/" {
 			t.Fatalf("partly refused grouped add: %d to %q", r.status, r.header.Get("Location"))
 		}
-		if got := lines(c); got["Drawstring Linen Trousers"] != 1 || len(got) != 1 {
+		if got := c.cartLines(); got["Drawstring Linen Trousers"] != 1 || len(got) != 1 {
 			t.Errorf("partly refused grouped add: cart %v", got)
 		}
 		if p := c.do("GET", "/cart/", ""); !strings.Contains(p.raw, "You cannot add that amount to the cart") {
@@ -339,8 +323,18 @@ func TestNoScriptGroupedAdd(t *testing.T) {
 		// Every child refused: back to the page.
 		c = s.client()
 		r = c.do("POST", page, "add-to-cart="+itoa(set)+"&"+qty(scarf, "500"))
-		if r.status != http.StatusSeeOther || r.header.Get("Location") != page || len(lines(c)) != 0 {
-			t.Errorf("refused grouped add: %d to %q, %d lines", r.status, r.header.Get("Location"), len(lines(c)))
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != page || len(c.cartLines()) != 0 {
+			t.Errorf("refused grouped add: %d to %q, %d lines", r.status, r.header.Get("Location"), len(c.cartLines()))
 		}
 	})
+}
+
+// cartLines is the quantity of each line of the client's cart by name.
+func (c *client) cartLines() map[string]int {
+	c.s.t.Helper()
+	out := map[string]int{}
+	for _, it := range c.do("GET", cartAPI, "").items() {
+		out[it["name"].(string)] = int(it["quantity"].(float64))
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -11,8 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
+	"vitrine/internal/server/servertest"
 )
 
 // textAndHTML reads a delivered message's two parts.
@@ -60,16 +58,8 @@ func TestOrderMailsDelivered(t *testing.T) {
 		id := num(r.body["order_id"])
 		o := s.order(id)
 
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ob := vmail.NewOutbox(s.db, sender, vmail.OrderRenderer(s.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
+		sender, sink := servertest.SMTPSender(t)
+		ob := orderOutbox(s.db, s.srv, sender)
 		res, err := ob.RunOnce(context.Background())
 		if err != nil || res.Sent != 2 {
 			t.Fatalf("run: %+v %v", res, err)

@@ -15,7 +15,7 @@ import (
 func TestPaymentTextsEscapedInPages(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/payments"
-		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
+		mia, nonce := f.cookie("Mia"), f.nonce("Mia")
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)
 		if get.status != 200 {
 			t.Fatalf("get: %d %s", get.status, get.body)

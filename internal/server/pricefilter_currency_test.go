@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"vitrine/internal/currency"
-	"vitrine/internal/server"
 )
 
 // TestPriceFilterInShopperCurrency: a price filter typed in yen
@@ -19,7 +18,7 @@ import (
 // nothing, though 20–40 dollars finds the product. Links keep the yen
 // bounds and their currency.
 func TestPriceFilterInShopperCurrency(t *testing.T) {
-	eachWMCShop(t, server.Config{}, func(t *testing.T, s *wmcShop) {
+	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		p, err := s.db.ProductBySlug(ctx, "striped-breton-tee")
 		if err != nil || p.RegularPrice == nil || p.SaleFrom != nil || p.SaleTo != nil {

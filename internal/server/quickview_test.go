@@ -2,11 +2,11 @@ package server_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -15,11 +15,7 @@ import (
 const echoBundle = `globalThis.render = function (u, j) { var d = JSON.parse(j); return '<div class="qv">' + d.page + ':' + d.product.name + '</div>'; }`
 
 func postForm(s *shop, path string, form url.Values) *http.Response {
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	rec := httptest.NewRecorder()
-	s.srv.ServeHTTP(rec, req)
-	return rec.Result()
+	return s.serve(servertest.FormRequest(http.MethodPost, path, form))
 }
 
 func TestQuickViewAjax(t *testing.T) {
@@ -65,7 +61,7 @@ func draftID(t *testing.T, db *sqlstore.DB) string {
 // With the real app bundle the popup is the quick-view content alone: the
 // product, its price and its form, without the page's header or menu.
 func TestQuickViewRealBundle(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	tee := decode[apiProduct](t, s.get(api+"/products/classic-tee"))
 	r := postForm(s, "/wp-admin/admin-ajax.php", url.Values{"action": {"flatsome_quickview"}, "product": {itoa(tee.ID)}})
 	b := body(t, r)

@@ -118,13 +118,6 @@ type revPage struct {
 	} `json:"review_form"`
 }
 
-func revPageOf(t *testing.T, html string) revPage {
-	t.Helper()
-	var p revPage
-	pageData(t, html, &p)
-	return p
-}
-
 // revProductLD is the page's schema.org Product.
 func revProductLD(t *testing.T, html string) map[string]any {
 	t.Helper()
@@ -278,12 +271,12 @@ func TestReviewPostVerifiedOnlyAndRateLimit(t *testing.T) {
 			t.Errorf("not a verified owner: %d %s", a.status, a.raw)
 		}
 		// The page shows the form's settings (guests get the notice in the app).
-		page := revPageOf(t, b.do("GET", "/product/classic-tee/", nil).raw)
+		page := pageDataAs[revPage](t, b.do("GET", "/product/classic-tee/", nil).raw)
 		if page.ReviewForm == nil || page.ReviewForm.Action != "/wp-comments-post.php" || page.ReviewForm.ProductID != s.tee.ID ||
 			page.ReviewForm.Botcheck != "/wp-json/vitrine/v1/botcheck/review" {
 			t.Errorf("review form: %+v", page.ReviewForm)
 		}
-		if p := revPageOf(t, b.do("GET", "/product/closed-mug/", nil).raw); p.ReviewForm != nil {
+		if p := pageDataAs[revPage](t, b.do("GET", "/product/closed-mug/", nil).raw); p.ReviewForm != nil {
 			t.Errorf("closed product has a form: %+v", p.ReviewForm)
 		}
 		// Three posts per address per window (refused ones count); the fourth is 429 with Retry-After.
@@ -312,7 +305,7 @@ func TestReviewFormEligibility(t *testing.T) {
 			t.Fatal(err)
 		}
 		eligible := func(b *browser) *bool {
-			p := revPageOf(t, b.do("GET", "/product/open-mug/", nil).raw)
+			p := pageDataAs[revPage](t, b.do("GET", "/product/open-mug/", nil).raw)
 			if p.ReviewForm == nil {
 				t.Fatal("no review form settings")
 			}
@@ -358,7 +351,7 @@ func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
 
 		// The moderation link: the page for this visitor alone, with the review and its note.
 		own := b.do("GET", u.RequestURI(), nil)
-		p := revPageOf(t, own.raw)
+		p := pageDataAs[revPage](t, own.raw)
 		if own.status != 200 || own.header.Get("Cache-Control") != "no-store, private" || len(p.PendingReviews) != 1 ||
 			p.PendingReviews[0].ID != id || !p.PendingReviews[0].Pending || !strings.Contains(own.raw, text) {
 			t.Errorf("moderation link: %d %q %+v", own.status, own.header.Get("Cache-Control"), p.PendingReviews)
@@ -370,7 +363,7 @@ func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
 		bad := b.do("GET", "/product/classic-tee/?unapproved="+itoa(id)+"&moderation-hash=0123456789abcdef0123456789abcdef", nil)
 		plain := b.do("GET", "/product/classic-tee/", nil)
 		for name, a := range map[string]answer{"bad hash": bad, "plain": plain} {
-			if a.status != 200 || strings.Contains(a.raw, text) || a.header.Get("X-Cache") != "hit" || len(revPageOf(t, a.raw).PendingReviews) != 0 {
+			if a.status != 200 || strings.Contains(a.raw, text) || a.header.Get("X-Cache") != "hit" || len(pageDataAs[revPage](t, a.raw).PendingReviews) != 0 {
 				t.Errorf("%s: %d cache %q, shows the held review: %v", name, a.status, a.header.Get("X-Cache"), strings.Contains(a.raw, text))
 			}
 		}
@@ -429,7 +422,7 @@ func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
 		for {
 			a := s.browser().do("GET", "/product/classic-tee/", nil)
 			if strings.Contains(a.raw, text) {
-				if p := revPageOf(t, a.raw); len(p.Reviews) == 0 || p.Reviews[0].ID != id || p.Reviews[0].Pending {
+				if p := pageDataAs[revPage](t, a.raw); len(p.Reviews) == 0 || p.Reviews[0].ID != id || p.Reviews[0].Pending {
 					t.Errorf("approved review first: %+v", p.Reviews)
 				}
 				break
@@ -494,7 +487,7 @@ func TestReviewPagination(t *testing.T) {
 			}
 			first := b.do("GET", path, nil)
 			again := b.do("GET", path, nil)
-			p := revPageOf(t, first.raw)
+			p := pageDataAs[revPage](t, first.raw)
 			if first.status != 200 || first.header.Get("X-Cache") != "miss" || again.header.Get("X-Cache") != "hit" {
 				t.Errorf("%s: %d cache %q then %q", path, first.status, first.header.Get("X-Cache"), again.header.Get("X-Cache"))
 			}
@@ -535,10 +528,10 @@ func TestReviewPagination(t *testing.T) {
 			t.Errorf("%d distinct reviews over the pages", len(seen))
 		}
 		// Newest first: page 1 starts with the last one written.
-		if p := revPageOf(t, b.do("GET", "/product/classic-tee/", nil).raw); p.Reviews[0].Reviewer != "Reviewer 19" {
+		if p := pageDataAs[revPage](t, b.do("GET", "/product/classic-tee/", nil).raw); p.Reviews[0].Reviewer != "Reviewer 19" {
 			t.Errorf("newest first: %+v", p.Reviews[0])
 		}
-		p := revPageOf(t, b.do("GET", "/product/classic-tee/", nil).raw)
+		p := pageDataAs[revPage](t, b.do("GET", "/product/classic-tee/", nil).raw)
 		sum := 0
 		for _, c := range p.RatingCounts {
 			sum += c

@@ -329,15 +329,10 @@ func TestSeveralInstancesOnePostgres(t *testing.T) {
 				t.Fatalf("page not cached: %q", r.Header.Get("X-Cache"))
 			}
 		}
-		tote, err := a.db.ProductBySlug(ctx, "big-weekender-tote")
-		if err != nil {
-			t.Fatal(err)
-		}
-		price := int64(98765)
-		tote.RegularPrice, tote.SalePrice, tote.SaleFrom, tote.SaleTo = &price, nil, nil, nil
-		if _, err := a.db.SaveProduct(ctx, tote, nil); err != nil {
-			t.Fatal(err)
-		}
+		editProduct(t, a.db, "big-weekender-tote", func(tote *catalog.Product) {
+			price := int64(98765)
+			tote.RegularPrice, tote.SalePrice, tote.SaleFrom, tote.SaleTo = &price, nil, nil, nil
+		})
 		saved := time.Now()
 		for i, s := range cl.shops {
 			if err := waitFor(saved.Add(2*time.Second), func() bool { return strings.Contains(body(t, s.get(page)), "987.65") }); err != nil {
@@ -366,14 +361,9 @@ func TestSeveralInstancesOnePostgres(t *testing.T) {
 		if _, err := tx.Exec(`INSERT INTO catalog_changes (product_id, kind, at) VALUES ($1, 'product', now())`, tee); err != nil {
 			t.Fatal(err)
 		}
-		tote, err := a.db.ProductBySlug(ctx, "market-tote")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tote.Name = "Market Tote Bag"
-		if _, err := a.db.SaveProduct(ctx, tote, nil); err != nil {
-			t.Fatal(err)
-		}
+		editProduct(t, a.db, "market-tote", func(tote *catalog.Product) {
+			tote.Name = "Market Tote Bag"
+		})
 		if err := waitFor(time.Now().Add(5*time.Second), func() bool { return b.srv.KnownGaps() > 0 }); err != nil {
 			t.Fatal("instance b read the later change without noting the skipped id")
 		}

@@ -16,6 +16,7 @@ import (
 	"vitrine/internal/render"
 	"vitrine/internal/seed"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 	"vitrine/web"
@@ -55,15 +56,9 @@ func newServerOn(tb testing.TB, db *sqlstore.DB, bundle string, engines int, cfg
 	if cfg.Now == nil {
 		cfg.Now = db.Now
 	}
-	client, err := web.Client()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	assets, err := render.LoadAssets(client, "src/entry-client.tsx")
-	if err != nil {
-		tb.Fatalf("assets (build the web app first): %v", err)
-	}
+	client, assets := servertest.WebApp(tb)
 	if bundle == "" {
+		var err error
 		if bundle, err = web.ServerBundle(); err != nil {
 			tb.Fatal(err)
 		}
@@ -88,11 +83,7 @@ func newShop(t *testing.T, db *sqlstore.DB, bundle string) *shop {
 	t.Helper()
 	srv := newServer(t, db, bundle, 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	return &shop{t: t, db: db, srv: srv}
 }
 
@@ -102,6 +93,11 @@ func (s *shop) get(path string, headers ...string) *http.Response {
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
+	return s.serve(req)
+}
+
+// serve answers req.
+func (s *shop) serve(req *http.Request) *http.Response {
 	rec := httptest.NewRecorder()
 	s.srv.ServeHTTP(rec, req)
 	return rec.Result()
@@ -230,8 +226,7 @@ func TestProductPageEmbedsFewVariations(t *testing.T) {
 }
 
 func TestPageCacheAndInvalidation(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
-	ctx := context.Background()
+	s := sqliteShop(t)
 	for _, p := range []string{"/product/classic-tee/", "/product/market-tote/"} {
 		if r := s.get(p); r.Header.Get("X-Cache") != "miss" {
 			t.Errorf("first GET %s: X-Cache %q", p, r.Header.Get("X-Cache"))
@@ -250,14 +245,9 @@ func TestPageCacheAndInvalidation(t *testing.T) {
 	}
 
 	// Rename the tote: its page is invalidated, the tee's stays cached.
-	tote, err := s.db.ProductBySlug(ctx, "market-tote")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tote.Name = "Market Tote Bag"
-	if _, err := s.db.SaveProduct(ctx, tote, nil); err != nil {
-		t.Fatal(err)
-	}
+	editProduct(t, s.db, "market-tote", func(tote *catalog.Product) {
+		tote.Name = "Market Tote Bag"
+	})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		r := s.get("/product/market-tote/")
@@ -289,7 +279,7 @@ func TestRenderFailureFallsBackToClientShell(t *testing.T) {
 }
 
 func TestOperationsAndHeaders(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/robots.txt": 200, "/favicon.svg": 200} {
 		if r := s.get(path); r.StatusCode != want {
 			t.Errorf("GET %s = %d", path, r.StatusCode)
@@ -334,17 +324,15 @@ func TestOperationsAndHeaders(t *testing.T) {
 	// A cross-site write is refused before any handler runs.
 	req := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/products", strings.NewReader("{}"))
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	rec := httptest.NewRecorder()
-	s.srv.ServeHTTP(rec, req)
-	if rec.Code != http.StatusForbidden {
-		t.Errorf("cross-site POST: %d, want 403", rec.Code)
+	if r := s.serve(req); r.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site POST: %d, want 403", r.StatusCode)
 	}
 }
 
 // The category list is kept in memory; a new category and a product moved
 // into it must show in the API and the pages once the change log is read.
 func TestCategoryCacheFollowsChanges(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	ctx := context.Background()
 	if b := body(t, s.get(api+"/products/categories")); strings.Contains(b, `"slug":"rain-gear"`) {
 		t.Fatal("category exists before it is created")
@@ -354,14 +342,9 @@ func TestCategoryCacheFollowsChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tote, err := s.db.ProductBySlug(ctx, "market-tote")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tote.Categories = append(tote.Categories, catalog.Term{ID: id})
-	if _, err := s.db.SaveProduct(ctx, tote, nil); err != nil {
-		t.Fatal(err)
-	}
+	editProduct(t, s.db, "market-tote", func(tote *catalog.Product) {
+		tote.Categories = append(tote.Categories, catalog.Term{ID: id})
+	})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		b := body(t, s.get(api+"/products/categories"))
@@ -384,7 +367,7 @@ func TestCategoryCacheFollowsChanges(t *testing.T) {
 // the cache never reach the paging links, the sort form, the canonical link
 // or the page data that later visitors get.
 func TestPageCacheNotPoisonedByJunkParams(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	const junk = "utm_source=evil&junkparam=zzjunk&fbclid=evilclick"
 	cases := []struct{ junky, clean string }{
 		{"/?" + junk, "/"},

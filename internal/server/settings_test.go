@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -30,7 +29,7 @@ func TestAdminSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		const path = "/wp-json/vitrine/v1/admin/settings"
-		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
+		mia, nonce := f.cookie("Mia"), f.nonce("Mia")
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)
 		var cur map[string]any
 		if err := json.Unmarshal([]byte(get.body), &cur); err != nil || get.status != 200 {
@@ -59,7 +58,7 @@ func TestAdminSettings(t *testing.T) {
 		}
 		// Refused: a customer, a missing nonce, bad fields; nothing changes.
 		carla := f.cookie("Carla")
-		if a := put(carla, f.srv.RESTNonceForTest(f.users["Carla"]), func(m map[string]any) { m["name"] = "Mine" }); a.status != 403 {
+		if a := put(carla, f.nonce("Carla"), func(m map[string]any) { m["name"] = "Mine" }); a.status != 403 {
 			t.Errorf("customer: %d %s", a.status, a.body)
 		}
 		if a := put(mia, "", func(m map[string]any) { m["name"] = "Mine" }); a.status != 401 {
@@ -118,7 +117,7 @@ func TestAdminSettings(t *testing.T) {
 
 		// Coming-soon mode from the admin: visitors get the 503 page, staff browse.
 		cur = saved.json(t)
-		if a := put(f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"]), func(m map[string]any) { m["coming_soon"] = true }); a.status != 200 {
+		if a := put(f.cookie("Ada"), f.nonce("Ada"), func(m map[string]any) { m["coming_soon"] = true }); a.status != 200 {
 			t.Fatalf("coming soon: %d %s", a.status, a.body)
 		}
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -154,22 +153,14 @@ func httptestGet(srv http.Handler, target string) string {
 func TestAdminTestMail(t *testing.T) {
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/settings/test-mail"
-		ada, nonce := f.cookie("Ada"), f.srv.RESTNonceForTest(f.users["Ada"])
+		ada, nonce := f.cookie("Ada"), f.nonce("Ada")
 		send := func(body string) frameAnswer {
 			return f.do("POST", path, ada, body, "Content-Type", "application/json", "X-WP-Nonce", nonce)
 		}
 		if a := send(`{"to":"owner@example.com"}`); a.status != 503 || a.json(t)["code"] != "vitrine_mail_not_configured" {
 			t.Errorf("without SMTP: %d %s", a.status, a.body)
 		}
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL("smtp://" + sink.Addr + "?tls=none&from=shop@shop.example")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sender, sink := servertest.SMTPSender(t)
 		f.srv.SetMailSender(sender)
 		for _, bad := range []string{`{"to":""}`, `{"to":"not an address"}`, `{"to":"A <a@example.com>"}`, `{"to":"a@example.com, b@example.com"}`} {
 			if a := send(bad); a.status != 400 || a.json(t)["code"] != "rest_invalid_param" {
@@ -177,7 +168,7 @@ func TestAdminTestMail(t *testing.T) {
 			}
 		}
 		if a := f.do("POST", path, f.cookie("Carla"), `{"to":"owner@example.com"}`, "Content-Type", "application/json",
-			"X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Carla"])); a.status != 403 {
+			"X-WP-Nonce", f.nonce("Carla")); a.status != 403 {
 			t.Errorf("customer: %d", a.status)
 		}
 		if len(sink.Messages()) != 0 {

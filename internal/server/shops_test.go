@@ -11,12 +11,19 @@ import (
 
 // The fixtures most tests start from, once per storage engine: each runs
 // fn as a subtest per engine (storetest.Each) on the fixture open builds
-// on that engine's fresh store; the named helpers below are each with the
-// usual fixtures.
+// on that engine's fresh store (each(t, newLinkShop, ...)); the named
+// helpers below are each with the usual fixtures and their settings.
 
 func each[F any](t *testing.T, open func(*testing.T, *sqlstore.DB) F, fn func(*testing.T, F)) {
 	t.Helper()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) { fn(t, open(t, db)) })
+}
+
+// sqliteShop is a started demo shop on SQLite alone, for what does not
+// depend on the storage engine.
+func sqliteShop(t *testing.T) *shop {
+	t.Helper()
+	return newShop(t, storetest.Open(t, sqlstore.SQLite), "")
 }
 
 // eachShop runs fn on a started demo shop (newShop with the built bundle).
@@ -33,36 +40,41 @@ func eachFrameShop(t *testing.T, fn func(*testing.T, *frameShop)) {
 }
 
 // eachLoginShop runs fn on a started shop with a test clock (newLoginShop).
-func eachLoginShop(t *testing.T, cfg server.Config, fn func(*testing.T, *loginShop)) {
+func eachLoginShop(t *testing.T, fn func(*testing.T, *loginShop)) {
+	t.Helper()
+	eachLoginShopWith(t, server.Config{}, fn)
+}
+
+// eachLoginShopWith is eachLoginShop on a configuration of the test's own.
+func eachLoginShopWith(t *testing.T, cfg server.Config, fn func(*testing.T, *loginShop)) {
 	t.Helper()
 	each(t, func(t *testing.T, db *sqlstore.DB) *loginShop { return newLoginShop(t, db, cfg) }, fn)
 }
 
 // eachWMCShop runs fn on a shop selling in more currencies (newWMCShop).
-func eachWMCShop(t *testing.T, cfg server.Config, fn func(*testing.T, *wmcShop)) {
+func eachWMCShop(t *testing.T, fn func(*testing.T, *wmcShop)) {
+	t.Helper()
+	eachWMCShopWith(t, server.Config{}, fn)
+}
+
+// eachWMCShopWith is eachWMCShop on a configuration of the test's own.
+func eachWMCShopWith(t *testing.T, cfg server.Config, fn func(*testing.T, *wmcShop)) {
 	t.Helper()
 	each(t, func(t *testing.T, db *sqlstore.DB) *wmcShop { return newWMCShop(t, db, cfg) }, fn)
 }
 
 // eachWalletShop runs fn on a shop whose wallet talks to the sandbox
 // (newWalletShop).
-func eachWalletShop(t *testing.T, wc server.WalletConfig, fn func(*testing.T, *walletShop)) {
+func eachWalletShop(t *testing.T, fn func(*testing.T, *walletShop)) {
+	t.Helper()
+	eachWalletShopWith(t, server.WalletConfig{}, fn)
+}
+
+// eachWalletShopWith is eachWalletShop on a wallet configuration of the
+// test's own.
+func eachWalletShopWith(t *testing.T, wc server.WalletConfig, fn func(*testing.T, *walletShop)) {
 	t.Helper()
 	each(t, func(t *testing.T, db *sqlstore.DB) *walletShop { return newWalletShop(t, db, wc) }, fn)
-}
-
-// eachLinkShop runs fn on a shop that mails through a real SMTP server
-// (newLinkShop).
-func eachLinkShop(t *testing.T, fn func(*testing.T, *linkShop)) {
-	t.Helper()
-	each(t, newLinkShop, fn)
-}
-
-// eachSecFixture runs fn with a logged-in customer on the security page's
-// fixture (newSecFixture).
-func eachSecFixture(t *testing.T, fn func(*testing.T, *secFixture)) {
-	t.Helper()
-	each(t, newSecFixture, fn)
 }
 
 // eachRevShop runs fn on a shop taking reviews under settings (newRevShop).

@@ -9,6 +9,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -41,24 +42,16 @@ func TestSitemapAndRobots(t *testing.T) {
 		if idx.Sitemaps[3].LastMod == "" {
 			t.Error("product sitemap has no lastmod")
 		}
-		var set struct {
-			URLs []struct {
-				Loc     string `xml:"loc"`
-				LastMod string `xml:"lastmod"`
-			} `xml:"url"`
-		}
-		if err := xml.Unmarshal([]byte(body(t, s.get("/sitemap-products-1.xml"))), &set); err != nil {
-			t.Fatal(err)
-		}
+		urls := s.sitemapURLs("/sitemap-products-1.xml")
 		locs := map[string]bool{}
-		for _, u := range set.URLs {
+		for _, u := range urls {
 			locs[u.Loc] = true
 			if u.LastMod == "" {
 				t.Errorf("%s has no lastmod", u.Loc)
 			}
 		}
-		if len(set.URLs) != 38 || !locs["https://shop.example/product/classic-tee/"] {
-			t.Errorf("product sitemap lists %d URLs", len(set.URLs))
+		if len(urls) != 38 || !locs["https://shop.example/product/classic-tee/"] {
+			t.Errorf("product sitemap lists %d URLs", len(urls))
 		}
 		if locs["https://shop.example/product/alpaca-cardigan/"] || locs["https://shop.example/product/studio-staff-cap/"] {
 			t.Error("a draft or hidden product is in the sitemap")
@@ -88,11 +81,8 @@ func TestSitemapAndRobots(t *testing.T) {
 func TestSitemapsCachedWithCacheOff(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", CacheBytes: 0, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		if err := srv.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, srv)
+		ctx := context.Background()
 		s := &shop{t: t, db: db, srv: srv}
 		locs := func() map[string]bool {
 			t.Helper()
@@ -146,4 +136,22 @@ func waitForSitemap(t *testing.T, what string, ok func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// sitemapURL is an entry of a sitemap's urlset.
+type sitemapURL struct {
+	Loc     string `xml:"loc"`
+	LastMod string `xml:"lastmod"`
+}
+
+// sitemapURLs reads the entries of the sitemap at path.
+func (s *shop) sitemapURLs(path string) []sitemapURL {
+	s.t.Helper()
+	var set struct {
+		URLs []sitemapURL `xml:"url"`
+	}
+	if err := xml.Unmarshal([]byte(body(s.t, s.get(path))), &set); err != nil {
+		s.t.Fatal(err)
+	}
+	return set.URLs
 }

@@ -10,6 +10,7 @@ import (
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -22,26 +23,14 @@ func newStaleShop(t *testing.T, db *sqlstore.DB) (*shop, *atomic.Int64) {
 	srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond, CacheStale: 10 * time.Second,
 		CacheClock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	return &shop{t: t, db: db, srv: srv}, &skew
 }
 
 // setTeePrice saves the Mountain Line Tee (a simple product) with a new regular price (minor units).
 func setTeePrice(t *testing.T, db *sqlstore.DB, cents int64) {
 	t.Helper()
-	ctx := context.Background()
-	tote, err := db.ProductBySlug(ctx, "mountain-line-tee")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tote.RegularPrice, tote.SalePrice = &cents, nil
-	if _, err := db.SaveProduct(ctx, tote, nil); err != nil {
-		t.Fatal(err)
-	}
+	editProduct(t, db, "mountain-line-tee", func(p *catalog.Product) { p.RegularPrice, p.SalePrice = &cents, nil })
 }
 
 // TestChangedPageServedStaleWhileRendered: a page asked for in the last
@@ -163,12 +152,6 @@ func changesApplied(t *testing.T, srv *server.Server, db *sqlstore.DB) {
 	s := &shop{t: t, db: db, srv: srv}
 	eventually(t, "the marker page cached", func() bool { return s.get(marker).Header.Get("X-Cache") == "hit" })
 	marked := metricValue(t, s, "vitrine_page_cache_staled")
-	socks, err := db.ProductBySlug(context.Background(), "everyday-crew-socks")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.SaveProduct(context.Background(), socks, nil); err != nil {
-		t.Fatal(err)
-	}
+	editProduct(t, db, "everyday-crew-socks", func(*catalog.Product) {}) // saved as it is: a change
 	eventually(t, "the changes applied", func() bool { return metricValue(t, s, "vitrine_page_cache_staled") > marked })
 }

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -17,23 +16,13 @@ import (
 func teeAvailability(t *testing.T, s *shop) (map[string]bool, string) {
 	t.Helper()
 	r := s.get("/product/classic-tee/")
-	b := body(t, r)
-	const open = `<script id="vitrine-data" type="application/json">`
-	i := strings.Index(b, open)
-	if i < 0 {
-		t.Fatal("no page data")
-	}
-	raw := b[i+len(open):]
-	raw = raw[:strings.Index(raw, "</script>")]
 	var data struct {
 		Availability []struct {
 			Attributes map[string]string `json:"attributes"`
 			InStock    bool              `json:"in_stock"`
 		} `json:"variation_availability"`
 	}
-	if err := json.Unmarshal([]byte(raw), &data); err != nil {
-		t.Fatal(err)
-	}
+	pageData(t, body(t, r), &data)
 	out := map[string]bool{}
 	for _, a := range data.Availability {
 		out[a.Attributes["pa_color"]+"/"+a.Attributes["pa_size"]] = a.InStock

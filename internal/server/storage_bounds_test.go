@@ -44,7 +44,7 @@ func contactRefused(t *testing.T, s *loginShop, status int, code string) answer 
 }
 
 func TestContactFilesQuotaThroughTheServer(t *testing.T) {
-	eachLoginShop(t, server.Config{ContactFilesQuota: int64(2*len(contactPNG) + 10)}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{ContactFilesQuota: int64(2*len(contactPNG) + 10)}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		for range 2 {
 			if _, m := contactSend(b, contactGood(), contactFile{"your-file", "photo.png", "image/png", contactPNG}); m["status"] != "mail_sent" {
@@ -60,7 +60,7 @@ func TestContactFilesQuotaThroughTheServer(t *testing.T) {
 }
 
 func TestContactFilesRefusedWhileDiskLow(t *testing.T) {
-	eachLoginShop(t, server.Config{DataDir: t.TempDir(), DiskFloor: 1 << 62}, func(t *testing.T, s *loginShop) {
+	eachLoginShopWith(t, server.Config{DataDir: t.TempDir(), DiskFloor: 1 << 62}, func(t *testing.T, s *loginShop) {
 		a := contactRefused(t, s, 503, "wpcf7_storage_unavailable")
 		if a.header.Get("Retry-After") != "600" {
 			t.Fatalf("Retry-After %q", a.header.Get("Retry-After"))
@@ -85,7 +85,7 @@ func TestMediaStorageBoundsThroughTheServer(t *testing.T) {
 		jpg := buf.Bytes()
 		f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", CacheMaxAge: time.Hour,
 			MediaQuota: 1, ContactFilesQuota: 200 << 20})
-		mia, nonce := f.cookie("Mia"), f.srv.RESTNonceForTest(f.users["Mia"])
+		mia, nonce := f.cookie("Mia"), f.nonce("Mia")
 		upload := func(name string, data []byte) frameAnswer {
 			body, ctype := mediaForm(t, name, data)
 			return f.do("POST", "/wp-json/wp/v2/media", mia, body, "X-WP-Nonce", nonce, "Content-Type", ctype)
@@ -113,7 +113,7 @@ func TestMediaStorageBoundsThroughTheServer(t *testing.T) {
 			st.ContactFiles.Quota != 200<<20 || st.ContactFiles.Used != 0 || st.Disk.Checked {
 			t.Fatalf("storage: %d %s", a.status, a.body)
 		}
-		if a := f.do("GET", "/wp-json/vitrine/v1/admin/storage", f.cookie("Carla"), "", "X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Carla"])); a.status != 403 {
+		if a := f.do("GET", "/wp-json/vitrine/v1/admin/storage", f.cookie("Carla"), "", "X-WP-Nonce", f.nonce("Carla")); a.status != 403 {
 			t.Fatalf("customer: %d", a.status)
 		}
 		if used, err := db.MediaBytes(context.Background()); err != nil || used != st.Media.Used {
@@ -126,7 +126,7 @@ func TestMediaUploadWhileDiskLow(t *testing.T) {
 	db := storetest.Open(t, sqlstore.SQLite)
 	f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", DataDir: t.TempDir(), DiskFloor: 1 << 62})
 	body, ctype := mediaForm(t, "a.png", mediatest.PNG16(20, 10))
-	a := f.do("POST", "/wp-json/wp/v2/media", f.cookie("Mia"), body, "X-WP-Nonce", f.srv.RESTNonceForTest(f.users["Mia"]), "Content-Type", ctype)
+	a := f.do("POST", "/wp-json/wp/v2/media", f.cookie("Mia"), body, "X-WP-Nonce", f.nonce("Mia"), "Content-Type", ctype)
 	if m := a.json(t); a.status != 503 || m["code"] != "rest_upload_storage_unavailable" || a.header.Get("Retry-After") != "600" {
 		t.Fatalf("%d %v %s", a.status, a.header, a.body)
 	}

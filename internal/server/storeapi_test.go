@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"vitrine/internal/storage/sqlstore"
-	"vitrine/internal/storage/storetest"
 )
 
 type apiErr struct {
@@ -296,7 +293,7 @@ func metricValue(t *testing.T, s *shop, name string) float64 {
 // cache busters and parameter order hit one entry and never change the
 // answer.
 func TestStoreAPICacheKeyIgnoresJunk(t *testing.T) {
-	s := newShop(t, storetest.Open(t, sqlstore.SQLite), "")
+	s := sqliteShop(t)
 	first := s.get(api + "/products?per_page=5&orderby=price&order=asc")
 	want := body(t, first)
 	if first.StatusCode != 200 {

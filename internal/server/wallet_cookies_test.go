@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"vitrine/internal/payment/paypalsandbox"
-	"vitrine/internal/server"
 )
 
 // TestWalletReturnClearsCartCookies: a paid wallet order empties the
@@ -16,7 +15,7 @@ import (
 // A buyer coming back in another browser, which has a cart of its own,
 // keeps that browser's cookies.
 func TestWalletReturnClearsCartCookies(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		cookieIn := func(res cartResp, name string) *http.Cookie {
 			for _, ck := range (&http.Response{Header: res.header}).Cookies() {
 				if ck.Name == name {

@@ -7,12 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	vmail "vitrine/internal/mail"
-	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/money"
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/paypalsandbox"
-	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 )
 
 // TestWalletButtonAddressTax: the cart's PayPal button places an order
@@ -23,7 +21,7 @@ import (
 // PayPal amount, totals and mails carry the CA tax, as the checkout
 // computes it.
 func TestWalletButtonAddressTax(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c := ws.client()
 		c.addItem(ws.productID("studio-staff-cap"), 2)
 		n := c.walletNonces()
@@ -81,16 +79,8 @@ func TestWalletButtonAddressTax(t *testing.T) {
 		}
 
 		// The order's mails, through a real SMTP server, carry the tax.
-		sink := mailtest.Start(t, mailtest.Options{})
-		cfg, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", sink.Addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sender, err := vmail.NewSMTPSender(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ob := vmail.NewOutbox(ws.db, sender, vmail.OrderRenderer(ws.srv.OrderMailView, []string{"orders@shop.example"}), nil, vmail.Options{})
+		sender, sink := servertest.SMTPSender(t)
+		ob := orderOutbox(ws.db, ws.srv, sender)
 		if res, err := ob.RunOnce(context.Background()); err != nil || res.Sent != 2 {
 			for _, k := range []string{"confirmation", "new_order"} {
 				q, ok, _ := ws.db.MailByDedupeKey(context.Background(), fmt.Sprintf("order:%d:%s", oid, k))

@@ -19,6 +19,7 @@ import (
 	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 )
 
@@ -55,11 +56,7 @@ func newWalletShop(t *testing.T, db *sqlstore.DB, wc server.WalletConfig) *walle
 	}
 	srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond, Wallet: &wc})
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := srv.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	servertest.Start(t, srv)
 	<-srv.WalletStarted() // the startup pass must not race the test's orders
 	ws.shop = &shop{t: t, db: db, srv: srv}
 	t.Cleanup(func() {
@@ -212,7 +209,7 @@ func mails(t *testing.T, db *sqlstore.DB, orderID int64) int {
 // own total (client-sent amounts are ignored), the return captures once and
 // pays the order once, and the cart empties.
 func TestWalletCheckout(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
 		before := stock(t, ws.db, capID)
 		tamper := map[string]any{"amount": "0.01", "total": 0, "currency": "EUR", "price": -5,
@@ -281,7 +278,7 @@ func orderURL(o *checkout.Order) string {
 // unknown orders and wrong states get the envelope's errors and change
 // nothing.
 func TestWalletBadInput(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
 		before := stock(t, ws.db, capID)
 		c := ws.client()
@@ -407,7 +404,7 @@ func TestWalletBadInput(t *testing.T) {
 // capture, the shop patches it to the order's own total; simulate-cart
 // prices from the catalogue and never writes the cart.
 func TestWalletAmounts(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 3, map[string]any{"purchase_units": []any{map[string]any{"amount": map[string]any{"value": "1.00"}}}})
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
 		// Someone changes the amount at PayPal after approval.
@@ -461,7 +458,7 @@ func TestWalletAmounts(t *testing.T) {
 // pay once; a capture whose answer was lost is finished by the next return
 // with the same key.
 func TestWalletConcurrentReturns(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 1, nil)
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
 		var wg sync.WaitGroup
@@ -513,7 +510,7 @@ func TestWalletConcurrentReturns(t *testing.T) {
 // the checkout with a notice; the order can be approved again with another
 // source and is captured once.
 func TestWalletDeclined(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 1, nil)
 		ret := ws.approve(id, paypalsandbox.FundingDeclined)
 		r := c.do("GET", ret, "")
@@ -564,7 +561,7 @@ func TestWalletDeclined(t *testing.T) {
 // gets a new order; the earlier one is cancelled and its stock restored.
 // The reconciler cancels orders abandoned for AbandonAfter.
 func TestWalletStartOver(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{AbandonAfter: time.Nanosecond}, func(t *testing.T, ws *walletShop) {
+	eachWalletShopWith(t, server.WalletConfig{AbandonAfter: time.Nanosecond}, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
 		before := stock(t, ws.db, capID)
 		c, _, first := ws.startWallet("studio-staff-cap", 5, nil) // every unit
@@ -597,7 +594,7 @@ func TestWalletStartOver(t *testing.T) {
 // with the product, the order takes the payer's name, email and address at
 // approval, and it is paid.
 func TestWalletProductButton(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c := ws.client()
 		c.addItem(ws.productID("cotton-tank-top"), 1) // something else in the cart
 		n := c.walletNonces()
@@ -724,7 +721,7 @@ func settled(o *checkout.Order) string {
 // the state one in-order delivery gives; a capture event before the
 // approval event works.
 func TestWalletWebhook(t *testing.T) {
-	eachWalletShop(t, server.WalletConfig{}, func(t *testing.T, ws *walletShop) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		// The buyer approves and PayPal captures, but the buyer never comes
 		// back: only webhooks tell the shop.
 		paidAtPayPal := func() (string, *checkout.Order) {

@@ -24,7 +24,7 @@ func (s *shop) wcAjax(endpoint string, form url.Values) *http.Response {
 	return rec.Result()
 }
 
-func productID(t *testing.T, db *sqlstore.DB, slug string) string {
+func productID(t testing.TB, db *sqlstore.DB, slug string) string {
 	t.Helper()
 	p, err := db.ProductBySlug(t.Context(), slug)
 	if err != nil {
@@ -162,14 +162,9 @@ func TestGetVariation(t *testing.T) {
 		}
 
 		// A draft variable product: empty.
-		p, err := s.db.ProductBySlug(t.Context(), "classic-tee")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Status = catalog.StatusDraft
-		if _, err := s.db.SaveProduct(t.Context(), p, nil); err != nil {
-			t.Fatal(err)
-		}
+		editProduct(t, s.db, "classic-tee", func(p *catalog.Product) {
+			p.Status = catalog.StatusDraft
+		})
 		if b := body(t, s.wcAjax("get_variation", form("product_id", tee, "attribute_pa_color", "navy", "attribute_pa_size", "m"))); b != "" {
 			t.Errorf("draft: %q", b)
 		}
@@ -182,12 +177,8 @@ func TestGetVariation(t *testing.T) {
 		if r := s.get("/?wc-ajax="); r.StatusCode != 400 {
 			t.Errorf("empty endpoint: %d", r.StatusCode)
 		}
-		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("a=b"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		rec := httptest.NewRecorder()
-		s.srv.ServeHTTP(rec, req)
-		if rec.Code != http.StatusMethodNotAllowed {
-			t.Errorf("POST / without wc-ajax: %d", rec.Code)
+		if r := postForm(s, "/", url.Values{"a": {"b"}}); r.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("POST / without wc-ajax: %d", r.StatusCode)
 		}
 		// The home page itself is unchanged.
 		if r := s.get("/"); r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
