@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"vitrine/internal/payment"
 )
@@ -162,40 +161,20 @@ func normalizePayments(p Payments) Payments {
 // ValidatePayments checks a payments document; field paths such as
 // "bacs.accounts[0].iban".
 func ValidatePayments(p Payments) error {
-	text := func(field, v string, max int, lines bool) error {
-		if utf8.RuneCountInString(v) > max {
-			return &InputError{field, fmt.Sprintf("At most %d characters.", max)}
-		}
-		if strings.ContainsRune(v, 0) || (!lines && strings.ContainsAny(v, "\r\n")) {
-			return &InputError{field, "One line of text, please."}
-		}
-		return nil
-	}
-	for _, c := range []struct {
-		field, v string
-		max      int
-		lines    bool
-	}{
-		{"bacs.title", p.BankTransfer.Title, 100, false}, {"bacs.description", p.BankTransfer.Description, 2000, true},
-		{"cod.title", p.CashOnDelivery.Title, 100, false}, {"cod.instructions", p.CashOnDelivery.Instructions, 2000, true},
-	} {
-		if err := text(c.field, c.v, c.max, c.lines); err != nil {
-			return err
-		}
+	if err := checkTexts(
+		text{field: "bacs.title", v: p.BankTransfer.Title, max: 100}, text{field: "bacs.description", v: p.BankTransfer.Description, max: 2000, lines: true},
+		text{field: "cod.title", v: p.CashOnDelivery.Title, max: 100}, text{field: "cod.instructions", v: p.CashOnDelivery.Instructions, max: 2000, lines: true},
+	); err != nil {
+		return err
 	}
 	if len(p.BankTransfer.Accounts) > 10 {
 		return &InputError{"bacs.accounts", "At most 10 accounts."}
 	}
 	for i, a := range p.BankTransfer.Accounts {
 		f := fmt.Sprintf("bacs.accounts[%d].", i)
-		for _, c := range []struct {
-			field, v string
-			max      int
-		}{{"account_name", a.AccountName, 100}, {"bank_name", a.BankName, 100},
-			{"account_number", a.AccountNumber, 40}, {"routing_number", a.RoutingNumber, 20}} {
-			if err := text(f+c.field, c.v, c.max, false); err != nil {
-				return err
-			}
+		if err := checkTexts(text{field: f + "account_name", v: a.AccountName, max: 100}, text{field: f + "bank_name", v: a.BankName, max: 100},
+			text{field: f + "account_number", v: a.AccountNumber, max: 40}, text{field: f + "routing_number", v: a.RoutingNumber, max: 20}); err != nil {
+			return err
 		}
 		if a.AccountNumber == "" && a.IBAN == "" {
 			return &InputError{f + "account_number", "An account number or an IBAN is required."}

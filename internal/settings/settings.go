@@ -192,33 +192,41 @@ func normalize(in Shop) Shop {
 	return in
 }
 
+// text is a text field of a document: its path, its value, at most max
+// characters, required or not, and whether it may hold line breaks (never
+// a NUL).
+type text struct {
+	field, v string
+	max      int
+	required bool
+	lines    bool
+}
+
+// checkTexts refuses the first of ts that breaks its rules.
+func checkTexts(ts ...text) error {
+	for _, t := range ts {
+		switch {
+		case t.required && t.v == "":
+			return &InputError{t.field, "This field is required."}
+		case utf8.RuneCountInString(t.v) > t.max:
+			return &InputError{t.field, fmt.Sprintf("At most %d characters.", t.max)}
+		case strings.ContainsRune(t.v, 0) || (!t.lines && strings.ContainsAny(t.v, "\r\n")):
+			return &InputError{t.field, "One line of text, please."}
+		}
+	}
+	return nil
+}
+
 // Validate checks a settings document.
 func Validate(in Shop) error {
-	text := func(field, v string, max int, required bool) error {
-		switch {
-		case required && v == "":
-			return &InputError{field, "This field is required."}
-		case utf8.RuneCountInString(v) > max:
-			return &InputError{field, fmt.Sprintf("At most %d characters.", max)}
-		case strings.ContainsAny(v, "\x00\r\n") && field != "store_notice":
-			return &InputError{field, "One line of text, please."}
-		}
-		return nil
-	}
-	for _, c := range []struct {
-		field, v string
-		max      int
-		required bool
-	}{
-		{"name", in.Name, 100, true}, {"tagline", in.Tagline, 200, false},
-		{"address.address_1", in.Address.Line1, 200, false}, {"address.address_2", in.Address.Line2, 200, false},
-		{"address.city", in.Address.City, 100, false}, {"address.postcode", in.Address.Postcode, 20, false},
-		{"address.state", in.Address.State, 100, false},
-		{"email", in.Email, 100, false}, {"phone", in.Phone, 40, false},
-	} {
-		if err := text(c.field, c.v, c.max, c.required); err != nil {
-			return err
-		}
+	if err := checkTexts(
+		text{field: "name", v: in.Name, max: 100, required: true}, text{field: "tagline", v: in.Tagline, max: 200},
+		text{field: "address.address_1", v: in.Address.Line1, max: 200}, text{field: "address.address_2", v: in.Address.Line2, max: 200},
+		text{field: "address.city", v: in.Address.City, max: 100}, text{field: "address.postcode", v: in.Address.Postcode, max: 20},
+		text{field: "address.state", v: in.Address.State, max: 100},
+		text{field: "email", v: in.Email, max: 100}, text{field: "phone", v: in.Phone, max: 40},
+	); err != nil {
+		return err
 	}
 	if err := validContact(in.Email, in.Phone); err != nil {
 		return err
