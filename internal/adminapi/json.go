@@ -61,6 +61,23 @@ func idAndBody(r *http.Request, v any) (int64, error) {
 	return id, Decode(r, v)
 }
 
+// idAndStatus reads a status change: the path's {id} and the body's
+// {"status"}, refused with why when it is absent or valid (if set) says
+// it is not a status.
+func idAndStatus(r *http.Request, valid func(string) bool, why string) (int64, string, error) {
+	var body struct {
+		Status *string `json:"status"`
+	}
+	id, err := idAndBody(r, &body)
+	if err != nil {
+		return 0, "", err
+	}
+	if body.Status == nil || (valid != nil && !valid(*body.Status)) {
+		return 0, "", InvalidParam("status", why)
+	}
+	return id, *body.Status, nil
+}
+
 // twoIDs reads a path's {id} and the id under name below it (an order's
 // refund, a message's file), each 404 when it is not one.
 func twoIDs(r *http.Request, name string) (int64, int64, error) {

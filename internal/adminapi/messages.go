@@ -113,21 +113,15 @@ func (a *API) messageGet(w http.ResponseWriter, r *http.Request, _ Staff) error 
 
 // PUT /wp-json/vitrine/v1/admin/messages/{id} {"status": "new"|"read"|"trash"}
 func (a *API) messageUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var body struct {
-		Status *string `json:"status"`
-	}
-	id, err := idAndBody(r, &body)
+	id, status, err := idAndStatus(r, nil, "status is not one of new, read, trash.")
 	if err != nil {
 		return err
 	}
-	if body.Status == nil {
-		return InvalidParam("status", "status is not one of new, read, trash.")
-	}
-	m, err := a.d.Contact.SetStatus(r.Context(), id, *body.Status)
+	m, err := a.d.Contact.SetStatus(r.Context(), id, status)
 	if err != nil {
 		return err
 	}
-	Note(r, "message."+*body.Status, "message", m.ID, "Marked the message from "+senderName(m)+" as "+m.Status)
+	Note(r, "message."+status, "message", m.ID, "Marked the message from "+senderName(m)+" as "+m.Status)
 	WriteJSON(w, http.StatusOK, messageOut(m))
 	return nil
 }

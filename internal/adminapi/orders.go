@@ -259,17 +259,11 @@ func (a *API) orderGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
 
 // PUT /wp-json/wc/v3/orders/{id} {"status"}: a status change.
 func (a *API) orderUpdate(w http.ResponseWriter, r *http.Request, st Staff) error {
-	var body struct {
-		Status *string `json:"status"`
-	}
-	id, err := idAndBody(r, &body)
+	id, status, err := idAndStatus(r, nil, "Give the order's new status.")
 	if err != nil {
 		return err
 	}
-	if body.Status == nil {
-		return InvalidParam("status", "Give the order's new status.")
-	}
-	to := strings.TrimPrefix(*body.Status, "wc-")
+	to := strings.TrimPrefix(status, "wc-")
 	d, err := a.d.Orders.SetStatus(r.Context(), id, to, orders.Staff{ID: st.ID, Name: st.Name})
 	if err != nil {
 		return err
@@ -281,20 +275,12 @@ func (a *API) orderUpdate(w http.ResponseWriter, r *http.Request, st Staff) erro
 
 // GET /wp-json/wc/v3/orders/{id}/notes
 func (a *API) orderNotes(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	d, err := a.d.Orders.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	notes := d.Notes
-	if notes == nil {
-		notes = []orders.Note{}
-	}
-	WriteJSON(w, http.StatusOK, notes)
-	return nil
+	return getByID(w, r, a.d.Orders.Get, func(d *orders.Detail) []orders.Note {
+		if d.Notes == nil {
+			return []orders.Note{}
+		}
+		return d.Notes
+	})
 }
 
 // POST /wp-json/wc/v3/orders/{id}/notes {"note", "customer_note"}
@@ -322,20 +308,13 @@ func (a *API) orderNoteAdd(w http.ResponseWriter, r *http.Request, st Staff) err
 
 // GET /wp-json/wc/v3/orders/{id}/refunds
 func (a *API) orderRefunds(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	d, err := a.d.Orders.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	out := []refundJSON{}
-	for _, rf := range d.Refunds {
-		out = append(out, refundOf(rf, d.Money))
-	}
-	WriteJSON(w, http.StatusOK, out)
-	return nil
+	return getByID(w, r, a.d.Orders.Get, func(d *orders.Detail) []refundJSON {
+		out := []refundJSON{}
+		for _, rf := range d.Refunds {
+			out = append(out, refundOf(rf, d.Money))
+		}
+		return out
+	})
 }
 
 // POST /wp-json/wc/v3/orders/{id}/refunds {"amount", "reason",

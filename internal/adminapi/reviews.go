@@ -89,17 +89,11 @@ var reviewStatusVerbs = map[string]string{review.StatusApproved: "Approved", rev
 // PUT /wp-json/wc/v3/products/reviews/{id} {"status": …}: the only field
 // the moderation queue changes (a review's text is its author's).
 func (a *API) reviewUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var body struct {
-		Status *string `json:"status"`
-	}
-	id, err := idAndBody(r, &body)
+	id, status, err := idAndStatus(r, review.ValidStatus, "status is not one of hold, approved, spam, trash.")
 	if err != nil {
 		return err
 	}
-	if body.Status == nil || !review.ValidStatus(*body.Status) {
-		return InvalidParam("status", "status is not one of hold, approved, spam, trash.")
-	}
-	rv, err := a.d.Reviews.SetStatus(r.Context(), id, *body.Status)
+	rv, err := a.d.Reviews.SetStatus(r.Context(), id, status)
 	if err != nil {
 		return err
 	}
