@@ -1,6 +1,7 @@
 import type { AccountPage, FormErrors } from '../types';
 import type { ReactNode } from 'react';
 import { Field, type ControlProps } from '../ui/Field';
+import { SaveButton } from './SaveButton';
 
 type Form = NonNullable<AccountPage['account_form']>;
 
@@ -84,13 +85,7 @@ export function EditAccountForm({ form, errors }: { form: Form; errors: FormErro
           <Row name="password_1" label="New password (leave blank to leave unchanged)" errors={errors} control={password('password_1', 'new-password')} />
           <Row name="password_2" label="Confirm new password" errors={errors} control={password('password_2', 'new-password')} />
         </fieldset>
-        <p>
-          <input type="hidden" name="save-account-details-nonce" value={form.nonce} />
-          <input type="hidden" name="action" value="save_account_details" />
-          <button type="submit" className="woocommerce-Button button" name="save_account_details" value="Save changes">
-            Save changes
-          </button>
-        </p>
+        <SaveButton nonceName="save-account-details-nonce" nonce={form.nonce} action="save_account_details" name="save_account_details" label="Save changes" className="woocommerce-Button button" />
       </form>
 
       <section className="account-delete" aria-labelledby="delete-account-heading">

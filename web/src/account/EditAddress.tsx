@@ -3,6 +3,7 @@ import type { AccountPage, Address, CheckoutCountry, FormErrors } from '../types
 import { AddressFields } from '../checkout/AddressFields';
 import { findCountry, validateField, type AddressKey, type FieldDef } from '../checkout/fields';
 import { AddressLines } from '../order/OrderReceivedPage';
+import { SaveButton } from './SaveButton';
 
 type Book = NonNullable<AccountPage['addresses']>;
 type Form = NonNullable<AccountPage['address_form']>;
@@ -86,13 +87,7 @@ export function EditAddressForm({
         onBlur={onBlur}
         phoneRequired={form.kind === 'billing' && phoneRequired !== false}
       />
-      <p>
-        <input type="hidden" name="woocommerce-edit-address-nonce" value={form.nonce} />
-        <input type="hidden" name="action" value="edit_address" />
-        <button type="submit" className="button" name="save_address" value="Save address">
-          Save address
-        </button>
-      </p>
+      <SaveButton nonceName="woocommerce-edit-address-nonce" nonce={form.nonce} action="edit_address" name="save_address" label="Save address" />
     </form>
   );
 }

@@ -88,6 +88,12 @@ export function decodeEntities(s: string): string {
   return t.value;
 }
 
+/** The message to show for a refusal: its first field's message, or the refusal's own. */
+export function firstMessage(e: AdminError): string {
+  const params = e.data?.params as Record<string, string> | undefined;
+  return params ? Object.values(params)[0] : e.message;
+}
+
 /** A field's message from a rest_invalid_param answer (data.params[field]). */
 export function paramError(e: AdminError | undefined, field: string): string | undefined {
   const params = e?.data?.params as Record<string, string> | undefined;

@@ -121,25 +121,25 @@ function totalSize(fs: FileInfo[]): number {
 
 const INT = /^\s*[-+]?[0-9]+\s*$/;
 
+/** The rules that every value must pass on its own, by the rule's name. */
+const FORMATS = new Map<string, (v: string) => boolean>([
+  ['email', isEmail],
+  ['url', isURL],
+  ['tel', isTel],
+  ['number', isNumber],
+  ['date', isDate],
+  ['time', isTime],
+]);
+
 function checkLeaf(r: SWVRule, vals: string[], fs: FileInfo[]): boolean {
   const every = (pred: (v: string) => boolean) => vals.every(pred);
+  const format = FORMATS.get(r.rule);
+  if (format) return every(format);
   switch (r.rule) {
     case 'required':
       return vals.length > 0;
     case 'requiredfile':
       return fs.length > 0;
-    case 'email':
-      return every(isEmail);
-    case 'url':
-      return every(isURL);
-    case 'tel':
-      return every(isTel);
-    case 'number':
-      return every(isNumber);
-    case 'date':
-      return every(isDate);
-    case 'time':
-      return every(isTime);
     case 'enum':
       return every((v) => (r.accept ?? []).includes(v));
     case 'dayofweek':

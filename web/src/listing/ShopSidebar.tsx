@@ -171,32 +171,8 @@ export function ShopSidebar({ data }: { data: ListingPage }) {
           </h2>
           <form method="get" action={action} className="price-filter">
             <div className="price-filter__fields">
-              <label htmlFor={`${id}-min`}>
-                Min price{code && <span className="screen-reader-text"> ({code})</span>}
-              </label>
-              <input
-                type="number"
-                id={`${id}-min`}
-                name="min_price"
-                min="0"
-                step="any"
-                inputMode="decimal"
-                defaultValue={min}
-                placeholder="Min"
-              />
-              <label htmlFor={`${id}-max`}>
-                Max price{code && <span className="screen-reader-text"> ({code})</span>}
-              </label>
-              <input
-                type="number"
-                id={`${id}-max`}
-                name="max_price"
-                min="0"
-                step="any"
-                inputMode="decimal"
-                defaultValue={max}
-                placeholder="Max"
-              />
+              <PriceBound id={id} bound="min" code={code} value={min} />
+              <PriceBound id={id} bound="max" code={code} value={max} />
             </div>
             {code && (
               <p className="price-filter__currency" id={`${id}-currency`}>
@@ -221,5 +197,19 @@ export function ShopSidebar({ data }: { data: ListingPage }) {
         </section>
       </div>
     </aside>
+  );
+}
+
+/** One bound of the price filter: its label (naming the currency to screen readers) and its number field. */
+function PriceBound({ id, bound, code, value }: { id: string; bound: 'min' | 'max'; code: string; value: string }) {
+  const word = bound === 'min' ? 'Min' : 'Max';
+  return (
+    <>
+      <label htmlFor={`${id}-${bound}`}>
+        {`${word} price`}
+        {code && <span className="screen-reader-text"> ({code})</span>}
+      </label>
+      <input type="number" id={`${id}-${bound}`} name={`${bound}_price`} min="0" step="any" inputMode="decimal" defaultValue={value} placeholder={word} />
+    </>
   );
 }

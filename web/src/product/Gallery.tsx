@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ComponentType, type PointerEvent as R
 import type { Settings, StoreImage } from '../types';
 import { decodeEntities } from '../lib/format';
 import { LazyImage } from '../ui/LazyImage';
-import { largestSource, loadLightbox, zoomOrigin } from './gallery-helpers';
+import { largestSource, loadLightbox, slideImage, zoomOrigin } from './gallery-helpers';
 import type { GalleryLightboxProps } from './GalleryLightbox';
 import { Tooltip } from '../ui/Tooltip';
 import './product.css';
@@ -107,12 +107,7 @@ export function Gallery({
       >
         <img
           key={img.id + ':' + current + (showOverride ? ':v' : '')}
-          src={img.src}
-          srcSet={img.srcset || undefined}
-          sizes={img.srcset ? MAIN_SIZES : undefined}
-          width={img.width || 800}
-          height={img.height || 800}
-          alt={decodeEntities(img.alt) || name}
+          {...slideImage(img, MAIN_SIZES, name)}
           loading="eager"
           fetchPriority={current === 0 && !showOverride ? 'high' : undefined}
           decoding={current === 0 ? undefined : 'async'}

@@ -49,6 +49,13 @@ export function QuantityField({ name, label, min, max, step = 1, defaultValue, p
     set(stepQuantity(direction, el.value, attrs()));
   };
 
+  // The − and + buttons beside the field.
+  const stepButton = (way: 'minus' | 'plus', buttonLabel: string, sign: string) => (
+    <button type="button" className={`quantity__button quantity__button--${way} ${way}`} aria-label={buttonLabel} aria-controls={inputId} onClick={() => press(way)}>
+      <span aria-hidden="true">{sign}</span>
+    </button>
+  );
+
   return (
     // quantity: WooCommerce's class, which other parts (the mini cart's
     // "1 × $28.00" line) carry too; quantity-field scopes this box's look.
@@ -56,17 +63,7 @@ export function QuantityField({ name, label, min, max, step = 1, defaultValue, p
       <label className="screen-reader-text" htmlFor={inputId}>
         {label}
       </label>
-      {enhanced && (
-        <button
-          type="button"
-          className="quantity__button quantity__button--minus minus"
-          aria-label={productName ? `Reduce quantity of ${productName}` : 'Decrease quantity'}
-          aria-controls={inputId}
-          onClick={() => press('minus')}
-        >
-          <span aria-hidden="true">−</span>
-        </button>
-      )}
+      {enhanced && stepButton('minus', productName ? `Reduce quantity of ${productName}` : 'Decrease quantity', '−')}
       <input
         ref={input}
         type="number"
@@ -86,17 +83,7 @@ export function QuantityField({ name, label, min, max, step = 1, defaultValue, p
           if (el.value === '' || Number(el.value) < Number(next)) set(next);
         }}
       />
-      {enhanced && (
-        <button
-          type="button"
-          className="quantity__button quantity__button--plus plus"
-          aria-label={productName ? `Increase quantity of ${productName}` : 'Increase quantity'}
-          aria-controls={inputId}
-          onClick={() => press('plus')}
-        >
-          <span aria-hidden="true">+</span>
-        </button>
-      )}
+      {enhanced && stepButton('plus', productName ? `Increase quantity of ${productName}` : 'Increase quantity', '+')}
     </div>
   );
 }

@@ -1,5 +1,8 @@
 // Small pure helpers of the gallery, its lightbox and hover zoom.
 
+import { decodeEntities } from '../lib/format';
+import type { StoreImage } from '../types';
+
 /** "a.jpg 300w, b.jpg 600w" -> [{src, width, height}] with heights from the image's ratio. */
 export function parseSrcset(srcset: string, width: number, height: number) {
   if (!srcset) return undefined;
@@ -59,4 +62,20 @@ export function loadLightbox() {
     });
   }
   return lightboxModule;
+}
+
+/**
+ * A product image's attributes as a slide shows it: its sources for sizes,
+ * its size (800 px square when unknown) and its alt text, else the product's
+ * name.
+ */
+export function slideImage(img: StoreImage, sizes: string, name: string) {
+  return {
+    src: img.src,
+    srcSet: img.srcset || undefined,
+    sizes: img.srcset ? sizes : undefined,
+    width: img.width || 800,
+    height: img.height || 800,
+    alt: decodeEntities(img.alt) || name,
+  };
 }

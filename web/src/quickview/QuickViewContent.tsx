@@ -4,6 +4,7 @@ import { decodeEntities } from '../lib/format';
 import { Html } from '../ui/Html';
 import { Price } from '../ui/Price';
 import { CartArea } from '../product/CartForms';
+import { slideImage } from '../product/gallery-helpers';
 import './quickview.css';
 
 const SLIDE_SIZES = '(min-width: 900px) 440px, 90vw';
@@ -27,12 +28,7 @@ export function QuickViewSlider({ images, productName }: { images: StoreImage[];
       <div className="quickview__slide">
         <img
           key={img.id + ':' + i}
-          src={img.src}
-          srcSet={img.srcset || undefined}
-          sizes={img.srcset ? SLIDE_SIZES : undefined}
-          width={img.width || 800}
-          height={img.height || 800}
-          alt={decodeEntities(img.alt) || name}
+          {...slideImage(img, SLIDE_SIZES, name)}
           decoding="async"
         />
       </div>

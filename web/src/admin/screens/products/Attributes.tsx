@@ -4,7 +4,7 @@
 // in the editor.
 
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { adminCall } from '../../api';
+import { adminCall, firstMessage } from '../../api';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
@@ -39,8 +39,7 @@ export default function Attributes(_: ScreenProps) {
     setNewError('');
     const r = await adminCall<GlobalAttribute>('POST', PRODUCTS + '/attributes', { name: newName, type: 'select' });
     if (!r.ok) {
-      const p = r.error.data?.params as Record<string, string> | undefined;
-      setNewError(p ? Object.values(p)[0] : r.error.message);
+      setNewError(firstMessage(r.error));
       return;
     }
     setNewName('');
@@ -78,8 +77,7 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
     setTermError('');
     const r = await adminCall<SwatchTerm>('POST', `${PRODUCTS}/attributes/${attr.id}/terms`, { name: term });
     if (!r.ok) {
-      const p = r.error.data?.params as Record<string, string> | undefined;
-      setTermError(p ? Object.values(p)[0] : r.error.message);
+      setTermError(firstMessage(r.error));
       return;
     }
     setTerm('');
@@ -128,8 +126,7 @@ function TermRow({ attr, term, push, reload }: { attr: GlobalAttribute; term: Sw
     setError('');
     const r = await adminCall('PUT', `${PRODUCTS}/attributes/${attr.id}/terms/${term.id}`, { color, image_url: image });
     if (!r.ok) {
-      const p = r.error.data?.params as Record<string, string> | undefined;
-      setError(p ? Object.values(p)[0] : r.error.message);
+      setError(firstMessage(r.error));
       return;
     }
     push('success', `${attr.name} “${term.name}” saved.`);

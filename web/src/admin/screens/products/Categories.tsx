@@ -4,7 +4,7 @@
 // confirmation. Tags are listed below, added and deleted the same way.
 
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { adminCall } from '../../api';
+import { adminCall, firstMessage } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
@@ -88,8 +88,7 @@ export default function Categories({ params }: ScreenProps) {
     setTagError('');
     const r = await adminCall<Tag>('POST', PRODUCTS + '/tags', { name: tagName });
     if (!r.ok) {
-      const p = r.error.data?.params as Record<string, string> | undefined;
-      setTagError(p ? Object.values(p)[0] : r.error.message);
+      setTagError(firstMessage(r.error));
       return;
     }
     setTagName('');
