@@ -66,20 +66,12 @@ type couponTotals struct {
 
 // POST /cart/apply-coupon {code}: the cart with the coupon.
 func (a *API) cartApplyCoupon(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	if err := a.d.Checkout.ApplyCoupon(ctx, sess.ID, in.get("code"), sess.Currency); err != nil {
-		return 0, nil, err
-	}
-	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
-	return http.StatusOK, c, err
+	return a.cartAfter(ctx, sess, a.d.Checkout.ApplyCoupon(ctx, sess.ID, in.get("code"), sess.Currency))
 }
 
 // POST /cart/remove-coupon {code}: the cart without it.
 func (a *API) cartRemoveCoupon(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	if err := a.d.Checkout.RemoveCoupon(ctx, sess.ID, in.get("code")); err != nil {
-		return 0, nil, err
-	}
-	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
-	return http.StatusOK, c, err
+	return a.cartAfter(ctx, sess, a.d.Checkout.RemoveCoupon(ctx, sess.ID, in.get("code")))
 }
 
 // GET /cart/coupons: the coupons applied.

@@ -306,6 +306,25 @@ func readCartInput(r *http.Request) (*cartInput, error) {
 
 // --- handlers ---
 
+// cartAfter answers the session's cart once change (its error) succeeded.
+func (a *API) cartAfter(ctx context.Context, sess httpx.Session, change error) (int, any, error) {
+	if change != nil {
+		return 0, nil, change
+	}
+	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
+	return http.StatusOK, c, err
+}
+
+// itemAfter answers the line under key of the cart c just changed, with
+// status.
+func (a *API) itemAfter(ctx context.Context, sess httpx.Session, c *cart.Cart, key string, status int) (int, any, error) {
+	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
+	if err != nil {
+		return 0, nil, err
+	}
+	return itemOf(out, key, status)
+}
+
 func (a *API) cartGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
 	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
 	return http.StatusOK, c, err
@@ -325,11 +344,7 @@ func (a *API) cartItemsPost(ctx context.Context, r *http.Request, sess httpx.Ses
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
-	if err != nil {
-		return 0, nil, err
-	}
-	return itemOf(out, key, http.StatusCreated)
+	return a.itemAfter(ctx, sess, c, key, http.StatusCreated)
 }
 
 func (a *API) cartItemsGet(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
@@ -350,11 +365,7 @@ func (a *API) cartItemPut(ctx context.Context, r *http.Request, sess httpx.Sessi
 	if err != nil {
 		return 0, nil, err
 	}
-	out, err := a.ShapeCart(ctx, c, false, sess.Currency)
-	if err != nil {
-		return 0, nil, err
-	}
-	return itemOf(out, key, http.StatusOK)
+	return a.itemAfter(ctx, sess, c, key, http.StatusOK)
 }
 
 func (a *API) cartItemDelete(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
@@ -365,11 +376,7 @@ func (a *API) cartItemDelete(ctx context.Context, r *http.Request, sess httpx.Se
 }
 
 func (a *API) cartRemoveItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
-	if err := a.d.Carts.Remove(ctx, sess.ID, in.get("key")); err != nil {
-		return 0, nil, err
-	}
-	c, err := a.CartResponse(ctx, sess.ID, sess.Currency)
-	return http.StatusOK, c, err
+	return a.cartAfter(ctx, sess, a.d.Carts.Remove(ctx, sess.ID, in.get("key")))
 }
 
 func (a *API) cartUpdateItem(ctx context.Context, r *http.Request, sess httpx.Session, in *cartInput) (int, any, error) {
