@@ -5,13 +5,17 @@ import { ProductCard } from './ProductCard';
 import { ProductGrid } from './ProductGrid';
 import { product, products } from '../test/fixtures';
 
+// A card alone in its list, the first.
+const renderCard = (p: StoreProduct) =>
+  render(
+    <ul>
+      <ProductCard product={p} index={0} />
+    </ul>,
+  );
+
 describe('ProductCard', () => {
   it('renders an ajax add-to-cart link for simple products', () => {
-    render(
-      <ul>
-        <ProductCard product={product(16)} index={0} />
-      </ul>,
-    );
+    renderCard(product(16));
     const link = screen.getByRole('link', { name: 'Add to cart: \u201cBeanie\u201d' });
     expect(link).toHaveAttribute('href', '?add-to-cart=16');
     expect(link).toHaveAttribute('data-quantity', '1');
@@ -26,11 +30,7 @@ describe('ProductCard', () => {
   it('shows Sale! and Out of stock badges', () => {
     const p = product(16);
     p.is_in_stock = false;
-    render(
-      <ul>
-        <ProductCard product={p} index={0} />
-      </ul>,
-    );
+    renderCard(p);
     expect(screen.getByText('Sale!')).toBeInTheDocument();
     expect(screen.getByText('Out of stock')).toBeInTheDocument();
     // not purchasable any more: no ajax button
@@ -38,21 +38,13 @@ describe('ProductCard', () => {
   });
 
   it('has no badges for a regular in-stock product', () => {
-    render(
-      <ul>
-        <ProductCard product={product(15)} index={0} />
-      </ul>,
-    );
+    renderCard(product(15));
     expect(screen.queryByText('Sale!')).toBeNull();
     expect(screen.queryByText('Out of stock')).toBeNull();
   });
 
   it('links variable products to their options', () => {
-    render(
-      <ul>
-        <ProductCard product={product(59)} index={0} />
-      </ul>,
-    );
+    renderCard(product(59));
     const link = screen.getByRole('link', { name: 'Select options for \u201cBench Tee\u201d' });
     expect(link).toHaveAttribute('href', 'https://shop.example/product/bench-tee/');
     expect(link).not.toHaveClass('ajax_add_to_cart');

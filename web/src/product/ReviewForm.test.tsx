@@ -39,6 +39,17 @@ describe('the star group', () => {
 });
 
 describe('the review form', () => {
+  // Renders the reviews, gives stars (none: no rating), fills in Ana's "Nice" and submits.
+  async function submitReview(stars?: number) {
+    const user = userEvent.setup();
+    render(<Reviews data={productPage()} />);
+    if (stars) await user.click(screen.getByRole('radio', { name: new RegExp(`${stars} of 5 stars`) }));
+    await user.type(screen.getByLabelText(/Your review/), 'Nice');
+    await user.type(screen.getByLabelText(/Name/), 'Ana');
+    await user.type(screen.getByLabelText(/^Email/), 'ana@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+  }
+
   it("server-renders WooCommerce's markup with the guest fields", () => {
     const html = renderToString(<Reviews data={productPage()} />);
     for (const s of ['id="review_form_wrapper"', 'id="respond"', 'class="comment-form"', 'class="comment-form-rating"', 'class="stars"',
@@ -49,12 +60,7 @@ describe('the review form', () => {
 
   it('without a rating shows the alert, focuses the stars and sends nothing', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
-    const user = userEvent.setup();
-    render(<Reviews data={productPage()} />);
-    await user.type(screen.getByLabelText(/Your review/), 'Nice');
-    await user.type(screen.getByLabelText(/Name/), 'Ana');
-    await user.type(screen.getByLabelText(/^Email/), 'ana@example.com');
-    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await submitReview();
     expect(screen.getByRole('alert')).toHaveTextContent('Please select a rating');
     expect(screen.getByRole('radio', { name: /1 of 5 stars/ })).toHaveFocus();
     expect(fetchSpy).not.toHaveBeenCalled();
@@ -71,13 +77,7 @@ describe('the review form', () => {
         { status: 201 },
       ),
     );
-    const user = userEvent.setup();
-    render(<Reviews data={productPage()} />);
-    await user.click(screen.getByRole('radio', { name: /5 of 5 stars/ }));
-    await user.type(screen.getByLabelText(/Your review/), 'Nice');
-    await user.type(screen.getByLabelText(/Name/), 'Ana');
-    await user.type(screen.getByLabelText(/^Email/), 'ana@example.com');
-    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await submitReview(5);
     await waitFor(() => expect(document.getElementById('comment-77')).toHaveFocus());
     expect(document.getElementById('li-comment-77')).toHaveTextContent('Your review is awaiting approval');
     expect(screen.getByRole('status')).toHaveTextContent('Your review is awaiting approval');
@@ -90,13 +90,7 @@ describe('the review form', () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(
       new Response(JSON.stringify({ code: 'vitrine_review_invalid_email', message: 'Please enter a valid email address.', data: { status: 400, field: 'email' } }), { status: 400 }),
     );
-    const user = userEvent.setup();
-    render(<Reviews data={productPage()} />);
-    await user.click(screen.getByRole('radio', { name: /4 of 5 stars/ }));
-    await user.type(screen.getByLabelText(/Your review/), 'Nice');
-    await user.type(screen.getByLabelText(/Name/), 'Ana');
-    await user.type(screen.getByLabelText(/^Email/), 'ana@example.com');
-    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await submitReview(4);
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email address.'));
     expect(screen.getByLabelText(/^Email/)).toHaveFocus();
     expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'true');

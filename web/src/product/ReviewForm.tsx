@@ -107,6 +107,11 @@ export function ReviewForm({
 
   const errorId = 'review-form-error';
   const invalid = (f: ReviewField) => error?.field === f;
+  // A field in error is marked so and points to the one alert (and to its own notes, if any).
+  const marks = (f: ReviewField, notes?: string) => ({
+    'aria-invalid': invalid(f) || undefined,
+    'aria-describedby': [invalid(f) ? errorId : '', notes].filter(Boolean).join(' ') || undefined,
+  });
   return (
     <div id="review_form_wrapper">
       <div id="review_form">
@@ -174,8 +179,7 @@ export function ReviewForm({
                 cols={45}
                 rows={8}
                 required
-                aria-invalid={invalid('comment') || undefined}
-                aria-describedby={invalid('comment') ? errorId : undefined}
+                {...marks('comment')}
               />
               {guest && (
                 <div className="comment-form__guest">
@@ -190,8 +194,7 @@ export function ReviewForm({
                     size={30}
                     maxLength={245}
                     required
-                    aria-invalid={invalid('author') || undefined}
-                    aria-describedby={invalid('author') ? errorId : undefined}
+                    {...marks('author')}
                   />
                   <InputField
                     wrapper="p"
@@ -204,8 +207,7 @@ export function ReviewForm({
                     size={30}
                     maxLength={100}
                     required
-                    aria-invalid={invalid('email') || undefined}
-                    aria-describedby={invalid('email') ? `${errorId} email-notes` : 'email-notes'}
+                    {...marks('email', 'email-notes')}
                   />
                 </div>
               )}

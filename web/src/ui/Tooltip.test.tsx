@@ -40,6 +40,15 @@ describe('Tooltip', () => {
 
   const tip = () => screen.getByRole('tooltip', { hidden: true });
   const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+  // A product swatch with the "Navy" tooltip; returns the element the pointer hovers.
+  const hoverSwatch = () => {
+    render(
+      <Tooltip content="Navy" kind="product">
+        <span>swatch</span>
+      </Tooltip>,
+    );
+    return tip().parentElement!;
+  };
 
   it('is in the server HTML, hidden, and describes its element', () => {
     const html = renderToString(
@@ -134,12 +143,7 @@ describe('Tooltip', () => {
   });
 
   it('leaving while it appears makes it disappear at once; coming back while it disappears brings it back', () => {
-    render(
-      <Tooltip content="Navy" kind="product">
-        <span>swatch</span>
-      </Tooltip>,
-    );
-    const anchor = tip().parentElement!;
+    const anchor = hoverSwatch();
     fireEvent.mouseEnter(anchor);
     advance(200 + 100);
     expect(tip()).toHaveAttribute('data-state', 'appearing');
@@ -152,12 +156,7 @@ describe('Tooltip', () => {
   });
 
   it('never shows when the pointer only passes by', () => {
-    render(
-      <Tooltip content="Navy" kind="product">
-        <span>swatch</span>
-      </Tooltip>,
-    );
-    const anchor = tip().parentElement!;
+    const anchor = hoverSwatch();
     fireEvent.mouseEnter(anchor);
     advance(150);
     fireEvent.mouseLeave(anchor);
