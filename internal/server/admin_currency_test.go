@@ -1,13 +1,13 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -20,11 +20,7 @@ func TestAdminCurrencies(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			ChangePoll: 20 * time.Millisecond})
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if err := f.srv.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, f.srv)
 		const base = "/wp-json/vitrine/v1/admin/currencies"
 		ada, nonce := f.cookie("Ada"), f.nonce("Ada")
 		call := func(method, path, body string, c *http.Cookie, n string) frameAnswer {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -60,11 +61,8 @@ func TestAdminProductSaleScheduleAPI(t *testing.T) {
 		// Another instance caches the page at the regular price.
 		other := newServerOn(t, db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			ChangePoll: 10 * time.Millisecond, Now: clock.Now})
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if err := other.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, other)
+		ctx := context.Background()
 		if page := visitorGet(other, "/product/copper-kettle/"); !strings.Contains(page.body, "20.00") || strings.Contains(page.body, "15.00") {
 			t.Fatalf("page before the sale: %.300s", page.body)
 		}

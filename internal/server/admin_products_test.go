@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 )
 
 // The admin's products API through the real server (internal/adminapi
@@ -97,11 +97,7 @@ func TestAdminProductsAPI(t *testing.T) {
 
 		// A second instance on the same database learns of edits from the change log.
 		other := newServerOn(t, f.db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if err := other.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, other)
 		if got := storePrice(t, other, p.ID); got != "1000" {
 			t.Fatalf("other instance: %s", got)
 		}

@@ -10,6 +10,7 @@ import (
 	"vitrine/internal/pages"
 	"vitrine/internal/seed"
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/settings"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
@@ -29,11 +30,7 @@ func TestPrivacyPageAndFooter(t *testing.T) {
 		if _, err := (&contentpage.Service{Store: db}).SeedDemo(ctx, seed.DemoPages()); err != nil {
 			t.Fatal(err)
 		}
-		runCtx, cancel := context.WithCancel(ctx)
-		t.Cleanup(cancel)
-		if err := srv.Start(runCtx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, srv)
 		s := &shop{t: t, db: db, srv: srv}
 
 		r := s.get("/privacy-policy/")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vitrine/internal/server"
+	"vitrine/internal/server/servertest"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -26,11 +27,8 @@ func TestShopClockMovedAhead(t *testing.T) {
 		cfg := server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			ChangePoll: 10 * time.Millisecond, Now: clock.Now}
 		running := newServer(t, db, "", 1, cfg)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if err := running.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, running)
+		ctx := context.Background()
 
 		// As seeded: its three scheduled sales on, the olive hoodie on
 		// pre-order.
@@ -83,9 +81,7 @@ func TestShopClockMovedAhead(t *testing.T) {
 		clock.Add(370 * 24 * time.Hour)
 		later := newServerOn(t, db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20,
 			CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
-		if err := later.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, later)
 		for _, srv := range []*server.Server{later, running} {
 			ended("400 days on", checkSchedules(t, srv, "400 days on"))
 		}

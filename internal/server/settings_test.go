@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -23,11 +22,7 @@ func TestAdminSettings(t *testing.T) {
 		cfg := server.Config{BaseURL: "https://shop.example", Tagline: "Tagline", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			ChangePoll: 20 * time.Millisecond}
 		f := newFrameShopWith(t, db, cfg)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if err := f.srv.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
+		servertest.Start(t, f.srv)
 		const path = "/wp-json/vitrine/v1/admin/settings"
 		mia, nonce := f.cookie("Mia"), f.nonce("Mia")
 		get := f.do("GET", path, mia, "", "X-WP-Nonce", nonce)

@@ -67,6 +67,15 @@ func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 			})
 		}
 
+		// reprice sets the tee's price and waits until the change marks
+		// its page stale.
+		reprice := func(cents int64, change string) {
+			t.Helper()
+			marked := staled()
+			setTeePrice(t, db, cents)
+			eventually(t, change+" marking the page stale", func() bool { return staled() > marked })
+		}
+
 		// The seeded price, cached (no change pending).
 		s.get(tee)
 		if r := s.get(tee); r.Header.Get("X-Cache") != "hit" || !strings.Contains(body(t, r), "$30.00") {
@@ -74,9 +83,8 @@ func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 		}
 
 		// Asked for just now: rendered ahead, once.
-		before, marked, aheadBefore := s.renders(), staled(), ahead()
-		setTeePrice(t, db, 5678)
-		eventually(t, "the change marking the page stale", func() bool { return staled() > marked })
+		before, aheadBefore := s.renders(), ahead()
+		reprice(5678, "the change")
 		untilNew("$30.00", "$56.78")
 		if n := s.renders() - before; n != 1 {
 			t.Errorf("a change to a page asked for lately rendered it %d times, want once", n)
@@ -88,9 +96,8 @@ func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 		// Not asked for in the last minute: the next request gets it
 		// stale and starts the one render.
 		skew.Add(int64(2 * time.Minute))
-		before, marked, aheadBefore = s.renders(), staled(), ahead()
-		setTeePrice(t, db, 6789)
-		eventually(t, "the second change marking the page stale", func() bool { return staled() > marked })
+		before, aheadBefore = s.renders(), ahead()
+		reprice(6789, "the second change")
 		r := s.get(tee)
 		b := body(t, r)
 		if r.StatusCode != http.StatusOK || r.Header.Get("X-Cache") != "stale" || !strings.Contains(b, "$56.78") || strings.Contains(b, "$67.89") {
@@ -108,9 +115,7 @@ func TestChangedPageServedStaleWhileRendered(t *testing.T) {
 		// The bound: a page stale for longer than 10 s is not answered;
 		// the request renders the new one.
 		skew.Add(int64(2 * time.Minute))
-		marked = staled()
-		setTeePrice(t, db, 7890)
-		eventually(t, "the third change marking the page stale", func() bool { return staled() > marked })
+		reprice(7890, "the third change")
 		skew.Add(int64(10*time.Second + time.Millisecond))
 		r = s.get(tee)
 		if b := body(t, r); r.Header.Get("X-Cache") != "miss" || !strings.Contains(b, "$78.90") {
