@@ -16,6 +16,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -256,7 +257,7 @@ var Queries = []string{
 // Measure reports p50 and p99 of live search (the store query alone, then
 // the whole HTTP handler with the response cache off and on) and of the
 // Store API listing sorted by price (first page and a deep page).
-func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) error {
+func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out io.Writer) error {
 	n, err := db.CountProducts(ctx)
 	if err != nil {
 		return err
@@ -318,7 +319,7 @@ func Measure(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) err
 // the shop's first page and one half-way, the largest top-level category
 // and a subcategory, product pages (simple and variable, spread over the
 // catalogue), the sitemaps (cached: the first request of each builds it).
-func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File) error {
+func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out io.Writer) error {
 	n, err := db.CountProducts(ctx)
 	if err != nil {
 		return err
@@ -393,7 +394,7 @@ func MeasurePages(ctx context.Context, db *sqlstore.DB, rounds int, out *os.File
 // actions do) and the first load of the tree after it, which the server
 // pays once per listing change per process (its category cache is dropped
 // by the change log). The product is published again at the end.
-func measureTree(ctx context.Context, db *sqlstore.DB, rounds int, top catalog.Category, out *os.File) error {
+func measureTree(ctx context.Context, db *sqlstore.DB, rounds int, top catalog.Category, out io.Writer) error {
 	if top.ID == 0 {
 		return nil
 	}
@@ -456,7 +457,7 @@ var PerQuery bool
 
 // report runs every fn once per round (after one warm-up round), prints
 // the p50, p99 and max of all calls, and returns each fn's times.
-func report(out *os.File, name string, rounds int, fns []func() error) [][]time.Duration {
+func report(out io.Writer, name string, rounds int, fns []func() error) [][]time.Duration {
 	for _, f := range fns {
 		if err := f(); err != nil {
 			fmt.Fprintf(out, "%-48s error: %v\n", name, err)

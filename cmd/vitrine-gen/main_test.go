@@ -1,11 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"os"
-	"testing"
-
 	"strings"
+	"testing"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore"
@@ -27,31 +26,21 @@ func TestGenerateAndMeasure(t *testing.T) {
 		if err != nil || total == 0 || len(ps) == 0 {
 			t.Fatalf("search cotton: %d %v", total, err)
 		}
-		f, err := os.CreateTemp(t.TempDir(), "measure")
-		if err != nil {
+		var m bytes.Buffer
+		if err := Measure(ctx, db, 1, &m); err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		if err := Measure(ctx, db, 1, f); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(f.Name())
-		if len(b) == 0 || containsError(string(b)) {
-			t.Errorf("measure output:\n%s", b)
+		if m.Len() == 0 || containsError(m.String()) {
+			t.Errorf("measure output:\n%s", m.String())
 		}
 		// The page loaders, and the category tree after a listing change
 		// (which checks the largest category's count after each change).
-		g, err := os.CreateTemp(t.TempDir(), "pages")
-		if err != nil {
+		var p bytes.Buffer
+		if err := MeasurePages(ctx, db, 1, &p); err != nil {
 			t.Fatal(err)
 		}
-		defer g.Close()
-		if err := MeasurePages(ctx, db, 1, g); err != nil {
-			t.Fatal(err)
-		}
-		b, _ = os.ReadFile(g.Name())
-		if containsError(string(b)) || !strings.Contains(string(b), "category tree after a listing change") {
-			t.Errorf("measure -pages output:\n%s", b)
+		if containsError(p.String()) || !strings.Contains(p.String(), "category tree after a listing change") {
+			t.Errorf("measure -pages output:\n%s", p.String())
 		}
 	})
 }
