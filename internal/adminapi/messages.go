@@ -129,11 +129,7 @@ func (a *API) messageUpdate(w http.ResponseWriter, r *http.Request, _ Staff) err
 // DELETE /wp-json/vitrine/v1/admin/messages/{id}[?force=true]: to the
 // trash, or, with force, for good (only from the trash).
 func (a *API) messageDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	force, err := forceParam(r)
+	id, force, err := idAndForce(r)
 	if err != nil {
 		return err
 	}

@@ -105,11 +105,7 @@ func (a *API) reviewUpdate(w http.ResponseWriter, r *http.Request, _ Staff) erro
 // DELETE /wp-json/wc/v3/products/reviews/{id}[?force=true]: to the trash,
 // or, with force, for good (only from the trash).
 func (a *API) reviewDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	force, err := forceParam(r)
+	id, force, err := idAndForce(r)
 	if err != nil {
 		return err
 	}
@@ -129,6 +125,17 @@ func (a *API) reviewDelete(w http.ResponseWriter, r *http.Request, _ Staff) erro
 	Note(r, "review.delete", "review", rv.ID, "Deleted the review by "+rv.Author+" of "+rv.ProductName+" permanently")
 	WriteJSON(w, http.StatusOK, map[string]any{"deleted": true, "previous": a.reviewOut(rv)})
 	return nil
+}
+
+// idAndForce reads a DELETE of an item: the path's {id} and WordPress's
+// force flag.
+func idAndForce(r *http.Request) (int64, bool, error) {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return 0, false, err
+	}
+	force, err := forceParam(r)
+	return id, force, err
 }
 
 // forceParam reads WordPress's force flag: true/1, false/0 or absent.
