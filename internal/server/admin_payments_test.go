@@ -3,7 +3,6 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -24,11 +23,8 @@ import (
 func TestAdminPayments(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		sb := paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
-		ts := httptest.NewServer(sb.Handler())
-		t.Cleanup(ts.Close)
-		t.Cleanup(sb.Close)
-		sb.SetBaseURL(ts.URL)
-		wc := server.WalletConfig{PayPal: &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret", WebhookID: sb.WebhookID()},
+		base := serveSandbox(t, sb)
+		wc := server.WalletConfig{PayPal: &paypal.Client{BaseURL: base, ClientID: "test-client", Secret: "test-secret", WebhookID: sb.WebhookID()},
 			CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour}
 		f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 			CacheBytes: 16 << 20, CacheMaxAge: time.Hour, Wallet: &wc})

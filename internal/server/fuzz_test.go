@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/storetest"
@@ -75,13 +74,8 @@ func fuzzServer(f *testing.F) []*server.Server {
 		for _, engine := range storetest.Engines(f) {
 			db := storetest.Open(tb, engine)
 			sb := paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
-			ts := httptest.NewServer(sb.Handler())
-			tb.Cleanup(sb.Close)
-			tb.Cleanup(ts.Close)
-			sb.SetBaseURL(ts.URL)
 			wc := server.WalletConfig{CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour,
-				PayPal: &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret", WebhookID: sb.WebhookID(),
-					CertURLPrefixes: []string{sb.CertURLPrefix()}, CertRoots: sb.CertPool()}}
+				PayPal: sandboxClient(sb, serveSandbox(tb, sb))}
 			srv := newServer(tb, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 				CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: time.Second, Wallet: &wc})
 			ctx, cancel := context.WithCancel(context.Background())

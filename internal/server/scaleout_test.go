@@ -17,7 +17,6 @@ import (
 	vmail "vitrine/internal/mail"
 	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/money"
-	"vitrine/internal/payment/paypal"
 	"vitrine/internal/payment/paypalsandbox"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -47,10 +46,7 @@ func newCluster(t *testing.T, n int) *cluster {
 	}
 	cl := &cluster{t: t, dsn: storetest.DSN(t, sqlstore.Postgres)}
 	cl.sb = paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
-	ts := httptest.NewServer(cl.sb.Handler())
-	t.Cleanup(ts.Close)
-	t.Cleanup(cl.sb.Close)
-	cl.sb.SetBaseURL(ts.URL)
+	base := serveSandbox(t, cl.sb)
 	cl.sink = mailtest.Start(t, mailtest.Options{})
 	smtp, err := vmail.ParseSMTPURL(fmt.Sprintf("smtp://%s?tls=none&from=shop@shop.example", cl.sink.Addr))
 	if err != nil {
@@ -65,9 +61,7 @@ func newCluster(t *testing.T, n int) *cluster {
 	for i := range n {
 		db := storetest.OpenDSN(t, cl.dsn) // a pool of its own, as another process has
 		db.SetClock(clock.Now)
-		wc := server.WalletConfig{PayPal: &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret",
-			WebhookID: cl.sb.WebhookID(), CertURLPrefixes: []string{cl.sb.CertURLPrefix()}, CertRoots: cl.sb.CertPool()},
-			CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour}
+		wc := server.WalletConfig{PayPal: sandboxClient(cl.sb, base), CallTimeout: 5 * time.Second, ReconcileEvery: time.Hour}
 		// The default change poll (1 s): the 2 s bound is checked as shipped.
 		cfg := server.Config{BaseURL: "https://shop.example", Tagline: "Tagline", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			Checkout: ck, Wallet: &wc, Secret: []byte("one shop, three instances"), Now: clock.Now}

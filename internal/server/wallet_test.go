@@ -38,16 +38,9 @@ func newWalletShop(t *testing.T, db *sqlstore.DB, wc server.WalletConfig) *walle
 	ws := &walletShop{}
 	ws.sb = paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret",
 		Now: func() time.Time { return time.Now().Add(time.Duration(ws.offset.Load())) }})
-	ts := httptest.NewServer(ws.sb.Handler())
-	t.Cleanup(ts.Close)
-	t.Cleanup(ws.sb.Close)
-	ws.sb.SetBaseURL(ts.URL)
-	mk := func() *paypal.Client {
-		return &paypal.Client{BaseURL: ts.URL, ClientID: "test-client", Secret: "test-secret", WebhookID: ws.sb.WebhookID(),
-			CertURLPrefixes: []string{ws.sb.CertURLPrefix()}, CertRoots: ws.sb.CertPool()}
-	}
-	ws.pp = mk()
-	wc.PayPal = mk()
+	base := serveSandbox(t, ws.sb)
+	ws.pp = sandboxClient(ws.sb, base)
+	wc.PayPal = sandboxClient(ws.sb, base)
 	if wc.CallTimeout == 0 {
 		wc.CallTimeout = 5 * time.Second
 	}
@@ -65,6 +58,24 @@ func newWalletShop(t *testing.T, db *sqlstore.DB, wc server.WalletConfig) *walle
 		}
 	})
 	return ws
+}
+
+// serveSandbox serves sb on a loopback HTTP server for the test's length
+// and answers its base URL.
+func serveSandbox(tb testing.TB, sb *paypalsandbox.Sandbox) string {
+	tb.Helper()
+	ts := httptest.NewServer(sb.Handler())
+	tb.Cleanup(ts.Close)
+	tb.Cleanup(sb.Close)
+	sb.SetBaseURL(ts.URL)
+	return ts.URL
+}
+
+// sandboxClient is a PayPal client with the test shop's credentials for sb
+// served at base, verifying its webhooks.
+func sandboxClient(sb *paypalsandbox.Sandbox, base string) *paypal.Client {
+	return &paypal.Client{BaseURL: base, ClientID: "test-client", Secret: "test-secret", WebhookID: sb.WebhookID(),
+		CertURLPrefixes: []string{sb.CertURLPrefix()}, CertRoots: sb.CertPool()}
 }
 
 // walletNonces fetches the session's wallet nonces (GET ppc-cart-script-params).
