@@ -1,6 +1,7 @@
 // Shared by the admin's Vitest files: page data, the hooks every screen's
 // tests register, and a fetch stub that answers the admin API's calls from a
 // table of handlers.
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setRestNonce } from '../lib/rest';
 import type { AdminData } from './data';
@@ -68,4 +69,10 @@ export function stubDocument<T extends { version: number }>(path: string, doc: T
     if (url !== path) return undefined;
     return method === 'GET' ? { body: doc } : { body: { ...(body as T), version: doc.version + 1 } };
   });
+}
+
+/** Replaces what a field holds by typing text into it, as a person would. */
+export async function retype(field: Element, text: string) {
+  await userEvent.clear(field);
+  await userEvent.type(field, text);
 }

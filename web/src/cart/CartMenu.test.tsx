@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CartMenu, OPEN_AFTER_ADD_MS } from './CartMenu';
 import { wrapTarget } from './CartDrawer';
+import { expectTabWraps } from '../test/focus';
 
 const MINI = '<div class="widget_shopping_cart_content"><ul><li><a href="/cart/?remove_item=k" class="remove remove_from_cart_button" data-cart_item_key="k">×</a><a href="/product/x/">X</a></li></ul><p class="buttons"><a href="/cart/" class="button wc-forward">View cart</a><a href="/checkout/" class="button checkout wc-forward">Checkout</a></p></div>';
 
@@ -76,11 +77,7 @@ describe('mini cart drawer (narrow screens)', () => {
     expect(d.textContent).not.toContain('No products in the cart.');
     const close = screen.getByRole('button', { name: 'Close cart' });
     const checkout = d.querySelector<HTMLAnchorElement>('a.checkout')!;
-    checkout.focus();
-    fireEvent.keyDown(d, { key: 'Tab' });
-    expect(document.activeElement).toBe(close);
-    fireEvent.keyDown(d, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(checkout);
+    expectTabWraps(d, close, checkout);
     // The dropdown's host got the same fragment.
     expect(document.querySelector('#mini-cart-panel .widget_shopping_cart_content')).not.toBeNull();
   });

@@ -6,6 +6,7 @@ import { NOTICE_FOCUS_DELAY, NOTICE_SCROLL_OFFSET } from './Notices';
 import { REVIEW_DEBOUNCE_MS, WALLET_GENERIC_ERROR, NETWORK_FAILED } from './CheckoutPage';
 import { TERMS_MESSAGE } from './fields';
 import { cart, checkoutPage, filledBilling } from './test-data';
+import { expectTabWraps } from '../test/focus';
 import { ALL_COOKIES, resetPageViewForTests } from '../attribution/attribution';
 import type { CheckoutPage, CurrencyBlock, StoreCart } from '../types';
 
@@ -261,11 +262,7 @@ describe('terms and conditions lightbox', () => {
     expect(document.activeElement).toBe(close);
     const body = dialog.querySelector<HTMLElement>('.terms-dialog__body')!;
     // Tab from the last stop wraps to the first; Shift+Tab from the first to the last.
-    body.focus();
-    fireEvent.keyDown(dialog, { key: 'Tab' });
-    expect(document.activeElement).toBe(close);
-    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(body);
+    expectTabWraps(dialog, close, body);
     // Escape (the dialog's cancel event).
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     expect(screen.queryByRole('dialog')).toBeNull();

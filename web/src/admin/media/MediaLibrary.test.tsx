@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { setRestNonce } from '../../lib/rest';
 import { AdminApp } from '../AdminApp';
-import { adminData, stubFetch, type Call } from '../test-utils';
+import { adminData, stubFetch, type Call, retype } from '../test-utils';
 import { UPLOAD_FAILED } from './api';
 import { attachment, FakeXHR, stubXHR } from './test-xhr';
 
@@ -169,8 +169,7 @@ describe('the media library', () => {
     expect(await screen.findByText('The alt text is at most 500 characters.')).toBeInTheDocument();
     expect(alt).toHaveAttribute('aria-invalid', 'true');
 
-    await userEvent.clear(alt);
-    await userEvent.type(alt, 'A lit brass lamp');
+    await retype(alt, 'A lit brass lamp');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved the details of “Lamp”.')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST' && (c.body as { alt_text: string }).alt_text === 'A lit brass lamp')).toBeTruthy();

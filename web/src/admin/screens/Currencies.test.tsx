@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubFetch, setupScreenTests } from '../test-utils';
+import { stubFetch, setupScreenTests, retype } from '../test-utils';
 import Currencies, { CURRENCIES_PATH, type CurrencyRow } from './Currencies';
 
 const usd: CurrencyRow = { code: 'USD', name: 'United States dollar', base: true, decimals: 2, symbol: '$', position: 'left', thousand_separator: ',', decimal_separator: '.', rate: '1', rate_date: '', rounding: 'none', step: 1, ending: 0, enabled: true, order: 0 };
@@ -23,8 +23,7 @@ describe('the currencies screen', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit EUR' }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Edit EUR' })).toHaveFocus());
     const rate = screen.getByRole('textbox', { name: 'Rate' });
-    await userEvent.clear(rate);
-    await userEvent.type(rate, '0.95');
+    await retype(rate, '0.95');
     await userEvent.click(screen.getByRole('button', { name: 'Save currency' }));
     expect(await screen.findByRole('status')).toHaveTextContent('EUR saved.');
     expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ code: 'EUR', rate: '0.95', symbol: '€' });

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { adminData, stubDocument, stubFetch, setupScreenTests } from '../test-utils';
+import { adminData, stubDocument, stubFetch, setupScreenTests, retype } from '../test-utils';
 import Settings, { SETTINGS_PATH, TEST_MAIL_PATH, type ShopSettings } from './Settings';
 
 const stored: ShopSettings = {
@@ -33,8 +33,7 @@ describe('the settings screen', () => {
     const calls = stubDocument(SETTINGS_PATH, stored);
     render(<Settings {...props} />);
     const name = await screen.findByLabelText(/Shop name/);
-    await userEvent.clear(name);
-    await userEvent.type(name, 'Maison Vitrine');
+    await retype(name, 'Maison Vitrine');
     await userEvent.click(screen.getByLabelText('Coming soon'));
     await userEvent.selectOptions(screen.getByLabelText('Infinite scroll'), 'button');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));

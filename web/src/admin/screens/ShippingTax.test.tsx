@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubFetch, setupScreenTests } from '../test-utils';
+import { stubFetch, setupScreenTests, retype } from '../test-utils';
 import ShippingTax, { SHIPPING_TAX_PATH, type ShippingTaxDoc } from './ShippingTax';
 
 const doc: ShippingTaxDoc = {
@@ -35,8 +35,7 @@ describe('the shipping and tax screen', () => {
     });
     render(<ShippingTax {...props} />);
     const rate = await screen.findByLabelText('Rate (%)');
-    await userEvent.clear(rate);
-    await userEvent.type(rate, '9');
+    await retype(rate, '9');
     await userEvent.click(screen.getByRole('button', { name: 'Save shipping and tax' }));
     // One notice at a time: the screen's, saying theirs are loaded.
     expect(await screen.findByText(/Someone else saved these settings meanwhile: theirs are loaded/)).toBeInTheDocument();
@@ -50,8 +49,7 @@ describe('the shipping and tax screen', () => {
     });
     render(<ShippingTax {...props} />);
     const cost = (await screen.findAllByLabelText('Cost'))[0];
-    await userEvent.clear(cost);
-    await userEvent.type(cost, '7.50');
+    await retype(cost, '7.50');
     await userEvent.click(screen.getByRole('button', { name: 'Add a zone' }));
     const names = screen.getAllByLabelText('Zone name');
     await userEvent.type(names[1], 'Canada');
@@ -73,8 +71,7 @@ describe('the shipping and tax screen', () => {
     );
     render(<ShippingTax {...props} />);
     const rate = await screen.findByLabelText('Rate (%)');
-    await userEvent.clear(rate);
-    await userEvent.type(rate, 'seven');
+    await retype(rate, 'seven');
     await userEvent.click(screen.getByRole('button', { name: 'Save shipping and tax' }));
     await waitFor(() => expect(rate).toHaveFocus());
     expect(rate).toHaveAttribute('aria-invalid', 'true');

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { setRestNonce } from '../../../lib/rest';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, retype } from '../../test-utils';
 import type { Coupon } from './Coupons';
 
 const summer: Coupon = {
@@ -145,8 +145,7 @@ describe('the coupon form', () => {
     expect(amount.getAttribute('aria-describedby')).toContain(screen.getByText('A percentage discount cannot be over 100.').id);
     expect(screen.getByRole('alert')).toHaveTextContent('The coupon was not saved');
 
-    await userEvent.clear(amount);
-    await userEvent.type(amount, '15');
+    await retype(amount, '15');
     await userEvent.click(screen.getByRole('button', { name: 'Create coupon' }));
     await waitFor(() => expect(window.location.pathname).toBe('/wp-admin/coupons/9/'));
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Coupon WELCOME created.'));
@@ -176,8 +175,7 @@ describe('the coupon form', () => {
     expect(screen.getByText('Used 3 times.')).toBeInTheDocument();
     expect(screen.getByLabelText('Expiry date')).toHaveValue('2030-06-30');
     await axeClean(container);
-    await userEvent.clear(amount);
-    await userEvent.type(amount, '12.5');
+    await retype(amount, '12.5');
     await userEvent.click(screen.getByRole('button', { name: 'Save coupon' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Coupon summer10 saved.');
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Edit coupon summer10' })).toHaveFocus());

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests, retype } from '../../test-utils';
 import { attributes } from './fixtures';
 
 setupAdminTests({ path: '/wp-admin/attributes/' });
@@ -28,13 +28,11 @@ describe('the attributes screen', () => {
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ type: 'label' });
 
     const colour = screen.getByLabelText('Colour of Red');
-    await userEvent.clear(colour);
-    await userEvent.type(colour, 'red');
+    await retype(colour, 'red');
     await userEvent.click(screen.getByRole('button', { name: 'Save Red' }));
     expect(await screen.findByText('The colour must be a hex colour such as #1f4e79.')).toBeInTheDocument();
     expect(colour).toHaveAttribute('aria-invalid', 'true');
-    await userEvent.clear(colour);
-    await userEvent.type(colour, '#aa0000');
+    await retype(colour, '#aa0000');
     await userEvent.click(screen.getByRole('button', { name: 'Save Red' }));
     await waitFor(() => expect(screen.getByText('Color “Red” saved.')).toBeInTheDocument());
 

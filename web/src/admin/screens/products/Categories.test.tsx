@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests, retype } from '../../test-utils';
 import { categories } from './fixtures';
 
 setupAdminTests({ scroll: true });
@@ -32,8 +32,7 @@ describe('the categories screen', () => {
     const slug = screen.getByLabelText('Slug');
     await waitFor(() => expect(slug).toHaveFocus());
     expect(slug).toHaveAttribute('aria-invalid', 'true');
-    await userEvent.clear(name);
-    await userEvent.type(name, 'Kitchen');
+    await retype(name, 'Kitchen');
     await userEvent.selectOptions(screen.getByLabelText('Parent category'), '4');
     await userEvent.click(screen.getByRole('button', { name: 'Add category' }));
     expect(await screen.findByText('Category “Kitchen” added.')).toBeInTheDocument();
@@ -50,8 +49,7 @@ describe('the categories screen', () => {
     const name = await screen.findByDisplayValue('Hoodies', {}, { timeout: 5000 });
     expect(screen.getByRole('heading', { name: 'Edit category “Hoodies”' })).toBeInTheDocument();
     expect(screen.getByLabelText('Parent category')).toHaveValue('4');
-    await userEvent.clear(name);
-    await userEvent.type(name, 'Hoodies & Sweats{Enter}');
+    await retype(name, 'Hoodies & Sweats{Enter}');
     expect(await screen.findByText('Category “Hoodies & Sweats” saved.')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete category' }));

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch, setupAdminTests } from '../../test-utils';
+import { adminData, stubFetch, setupAdminTests, retype } from '../../test-utils';
 import { attributes, categories, product, variation } from './fixtures';
 
 setupAdminTests({ scroll: true });
@@ -84,8 +84,7 @@ describe('the product editor', () => {
     });
     render(<AdminApp data={adminData} />);
     const name = await screen.findByLabelText(/Product name/, {}, { timeout: 5000 });
-    await userEvent.clear(name);
-    await userEvent.type(name, 'My name');
+    await retype(name, 'My name');
     await userEvent.click(screen.getByRole('button', { name: 'Save product' }));
     const alert = await screen.findByText(/someone else changed this product/);
     const box = alert.closest('[role="alert"]') as HTMLElement;

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, retype } from '../../test-utils';
 import { editorLists, noViolations, setupEditorTests } from './editor-test-setup';
 import { product, variation } from './fixtures';
 import { saleDateGMT } from './types';
@@ -43,8 +43,7 @@ describe('the product editor, sales and product types', () => {
     expect(first.date_on_sale_to_gmt).toBe(saleDateGMT('2026-12-01', true));
     await noViolations(container);
 
-    await userEvent.clear(to);
-    await userEvent.type(to, '2026-12-20');
+    await retype(to, '2026-12-20');
     await userEvent.click(screen.getByRole('button', { name: 'Save product' }));
     expect(await screen.findByText('Product saved and published.')).toBeInTheDocument();
     expect(screen.getByLabelText('Sale ends on')).toHaveValue('2026-12-20');
@@ -75,15 +74,13 @@ describe('the product editor, sales and product types', () => {
     const { container } = render(<AdminApp data={adminData} />);
     const url = await screen.findByLabelText('Product URL', {}, { timeout: 5000 });
     expect(url).toHaveValue('https://partner.example/a');
-    await userEvent.clear(url);
-    await userEvent.type(url, 'javascript:alert(1)');
+    await retype(url, 'javascript:alert(1)');
     await userEvent.type(screen.getByLabelText('Button text'), 'Buy at partner');
     await userEvent.click(screen.getByRole('button', { name: 'Save product' }));
     await waitFor(() => expect(url).toHaveAttribute('aria-invalid', 'true'));
     expect(url).toHaveFocus();
     await noViolations(container);
-    await userEvent.clear(url);
-    await userEvent.type(url, 'https://partner.example/b{Enter}');
+    await retype(url, 'https://partner.example/b{Enter}');
     expect(await screen.findByText('Product saved and published.')).toBeInTheDocument();
     const put = calls.filter((c) => c.method === 'PUT')[1].body as Record<string, string>;
     expect(put.external_url).toBe('https://partner.example/b');

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, retype } from '../../test-utils';
 import { editorLists, noViolations, setupEditorTests } from './editor-test-setup';
 import { product, variation } from './fixtures';
 
@@ -53,15 +53,13 @@ describe('the product editor, purchase rules and linked products', () => {
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
 
     // The server's refusal shows at its field, which takes the focus.
-    await userEvent.clear(max);
-    await userEvent.type(max, '1');
+    await retype(max, '1');
     await userEvent.click(screen.getByRole('button', { name: 'Save product' }));
     await waitFor(() => expect(max).toHaveAccessibleDescription(/The maximum cannot be below the minimum \(2\)\./));
     expect(max).toHaveFocus();
     expect((calls.find((c) => c.method === 'PUT')?.body as { quantity_rules: unknown }).quantity_rules).toEqual({ minimum: 2, maximum: 1, multiple_of: 0 });
 
-    await userEvent.clear(max);
-    await userEvent.type(max, '12');
+    await retype(max, '12');
     await userEvent.type(screen.getByLabelText('Sold in multiples of'), '2');
     await userEvent.clear(low);
     await userEvent.selectOptions(screen.getByLabelText('Tax status'), 'none');

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminApp } from '../../AdminApp';
-import { adminData, stubFetch } from '../../test-utils';
+import { adminData, stubFetch, retype } from '../../test-utils';
 import { editorLists, setupEditorTests } from './editor-test-setup';
 import { product, variation } from './fixtures';
 
@@ -28,8 +28,7 @@ describe('the product editor, stock', () => {
     render(<AdminApp data={adminData} />);
     const stock = await screen.findByLabelText('Stock quantity', {}, { timeout: 5000 });
     expect(stock).toHaveValue(5);
-    await userEvent.clear(stock);
-    await userEvent.type(stock, '8');
+    await retype(stock, '8');
     await userEvent.click(screen.getByRole('button', { name: 'Save product' }));
     expect(await screen.findByText(/Orders changed the stock while you edited: .* the stock is now 5\./)).toBeInTheDocument();
     const put = calls.find((c) => c.method === 'PUT')?.body as Record<string, unknown>;
@@ -61,8 +60,7 @@ describe('the product editor, stock', () => {
     });
     render(<AdminApp data={adminData} />);
     const stock = await screen.findByLabelText('Stock quantity', {}, { timeout: 5000 });
-    await userEvent.clear(stock);
-    await userEvent.type(stock, '9');
+    await retype(stock, '9');
     await userEvent.click(screen.getByRole('button', { name: 'Save product' }));
     const title = await screen.findByText('Not saved: orders changed the stock.');
     const box = title.closest('[role="alert"]') as HTMLElement;
@@ -89,8 +87,7 @@ describe('the product editor, stock', () => {
     });
     render(<AdminApp data={adminData} />);
     const qty = await screen.findByLabelText('Stock quantity of Red', {}, { timeout: 5000 });
-    await userEvent.clear(qty);
-    await userEvent.type(qty, '10');
+    await retype(qty, '10');
     await userEvent.click(screen.getByRole('button', { name: 'Save variations' }));
     expect(await screen.findByText('1 variation saved.')).toBeInTheDocument();
     const batch = calls.find((c) => c.url.endsWith('/batch'))?.body as { update: Record<string, unknown>[] };
