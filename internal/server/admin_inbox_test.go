@@ -37,14 +37,7 @@ func newInboxShop(t *testing.T, db *sqlstore.DB) *frameShop {
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
 	servertest.Start(t, srv)
 	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
-	for _, u := range []struct{ name, role string }{{"Carla Customer", account.RoleCustomer}, {"Mia Manager", account.RoleShopManager}} {
-		id, err := db.CreateUser(context.Background(), &account.User{Email: strings.ToLower(strings.Fields(u.name)[0]) + "@example.com", DisplayName: u.name,
-			Role: u.role, PasswordHash: "unused", CreatedAt: seedTime})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.users[strings.Fields(u.name)[0]] = id
-	}
+	f.addUsers(frameUser{"Carla Customer", account.RoleCustomer}, frameUser{"Mia Manager", account.RoleShopManager})
 	return f
 }
 

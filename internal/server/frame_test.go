@@ -38,19 +38,27 @@ func newFrameShopWith(t *testing.T, db *sqlstore.DB, cfg server.Config) *frameSh
 	t.Helper()
 	srv := newServer(t, db, "", 1, cfg)
 	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
-	for _, u := range []struct{ name, role string }{
-		{"Carla Customer", account.RoleCustomer}, {"Dana Customer", account.RoleCustomer},
-		{"Mia Manager", account.RoleShopManager}, {"Ada Admin", account.RoleAdministrator},
-	} {
-		email := strings.ToLower(strings.Fields(u.name)[0]) + "@example.com"
-		id, err := db.CreateUser(context.Background(), &account.User{Email: email, DisplayName: u.name, Role: u.role,
-			PasswordHash: "unused", CreatedAt: seedTime})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.users[strings.Fields(u.name)[0]] = id
-	}
+	f.addUsers(frameUser{"Carla Customer", account.RoleCustomer}, frameUser{"Dana Customer", account.RoleCustomer},
+		frameUser{"Mia Manager", account.RoleShopManager}, frameUser{"Ada Admin", account.RoleAdministrator})
 	return f
+}
+
+// frameUser is a user of a frameShop: "First Last" and a role.
+type frameUser struct{ name, role string }
+
+// addUsers creates the users, each as first@example.com, known to f by
+// first name.
+func (f *frameShop) addUsers(users ...frameUser) {
+	f.t.Helper()
+	for _, u := range users {
+		first := strings.Fields(u.name)[0]
+		id, err := f.db.CreateUser(context.Background(), &account.User{Email: strings.ToLower(first) + "@example.com", DisplayName: u.name,
+			Role: u.role, PasswordHash: "unused", CreatedAt: seedTime})
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		f.users[first] = id
+	}
 }
 
 // nonce is the named user's REST nonce (the X-WP-Nonce header).

@@ -9,11 +9,12 @@ import (
 	"vitrine/internal/storage/storetest"
 )
 
-// The fixtures most tests start from, once per storage engine: each runs
-// fn as a subtest per engine (storetest.Each) on the fixture open builds
-// on that engine's fresh store (each(t, newLinkShop, ...)); the named
-// helpers below are each with the usual fixtures and their settings.
+// The fixtures most tests start from, once per storage engine.
 
+// each runs fn as a subtest per storage engine (storetest.Each) on the
+// fixture open builds on that engine's fresh store, as in
+// each(t, newLinkShop, func(t *testing.T, s *linkShop) { ... }). The
+// eachShop, eachFrameShop, ... below are each with the usual fixtures.
 func each[F any](t *testing.T, open func(*testing.T, *sqlstore.DB) F, fn func(*testing.T, F)) {
 	t.Helper()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) { fn(t, open(t, db)) })
