@@ -7,7 +7,7 @@ import { PrivacyText } from '../ui/PrivacyText';
 import { AttributionInputs } from '../attribution/AttributionInputs';
 import { currentAttribution } from '../attribution/attribution';
 import { AddressFields } from './AddressFields';
-import { CreateAccount } from './CreateAccount';
+import { CreateAccount, ToggleCheckbox } from './CreateAccount';
 import { OrderReview } from './OrderReview';
 import { CouponForm } from '../cart/CouponForm';
 import { PaymentMethods } from './PaymentMethods';
@@ -272,6 +272,15 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     const value = String(v[def.key] ?? '');
     afterPress(() => validateOne(kind, def, value));
   };
+  // What the billing and the shipping address fields are given alike.
+  const addressProps = (kind: AddressKind) => ({
+    kind,
+    value: kind === 'billing' ? billing : shipping,
+    countries: data.countries,
+    errors: fieldErrors,
+    onChange: change(kind),
+    onBlur: blur(kind),
+  });
 
   const toggleShipTo = (on: boolean) => {
     setShipTo(on);
@@ -534,15 +543,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
           <div className="col2-set checkout-customer" id="customer_details">
             <section className="woocommerce-billing-fields" aria-labelledby="billing-heading">
               <h2 id="billing-heading">Billing details</h2>
-              <AddressFields
-                kind="billing"
-                value={billing}
-                countries={data.countries}
-                errors={fieldErrors}
-                onChange={change('billing')}
-                onBlur={blur('billing')}
-                phoneRequired={phoneRequired}
-              />
+              <AddressFields {...addressProps('billing')} phoneRequired={phoneRequired} />
               {data.can_create_account && (
                 <CreateAccount
                   checked={createAccount}
@@ -562,31 +563,13 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
             {needsShipping && (
               <section className="woocommerce-shipping-fields" aria-labelledby="ship-to-different-address">
                 <h2 id="ship-to-different-address" className="ship-to-different-address">
-                  <label className="woocommerce-form__label woocommerce-form__label-for-checkbox checkbox">
-                    <input
-                      id="ship-to-different-address-checkbox"
-                      className="woocommerce-form__input woocommerce-form__input-checkbox input-checkbox"
-                      type="checkbox"
-                      name="ship_to_different_address"
-                      value="1"
-                      checked={shipTo}
-                      aria-controls="shipping-address-fields"
-                      onChange={(e) => toggleShipTo(e.target.checked)}
-                    />{' '}
-                    <span>Ship to a different address?</span>
-                  </label>
+                  <ToggleCheckbox id="ship-to-different-address-checkbox" name="ship_to_different_address" checked={shipTo} controls="shipping-address-fields" onToggle={toggleShipTo}>
+                    Ship to a different address?
+                  </ToggleCheckbox>
                 </h2>
                 <div className="shipping_address" id="shipping-address-fields" hidden={!showShippingFields}>
                   {showShippingFields && (
-                    <AddressFields
-                      kind="shipping"
-                      value={shipping}
-                      countries={data.countries}
-                      errors={fieldErrors}
-                      onChange={change('shipping')}
-                      onBlur={blur('shipping')}
-                      nativeRequired={hydrated}
-                    />
+                    <AddressFields {...addressProps('shipping')} nativeRequired={hydrated} />
                   )}
                 </div>
               </section>

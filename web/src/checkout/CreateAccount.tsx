@@ -1,4 +1,26 @@
 /**
+ * A WooCommerce checkout checkbox that shows or hides a part of the form
+ * (controls names it), labelled by its question.
+ */
+export function ToggleCheckbox({ id, name, checked, controls, onToggle, children }: { id: string; name: string; checked: boolean; controls: string; onToggle: (on: boolean) => void; children: string }) {
+  return (
+    <label className="woocommerce-form__label woocommerce-form__label-for-checkbox checkbox">
+      <input
+        id={id}
+        className="woocommerce-form__input woocommerce-form__input-checkbox input-checkbox"
+        type="checkbox"
+        name={name}
+        value="1"
+        checked={checked}
+        aria-controls={controls}
+        onChange={(e) => onToggle(e.target.checked)}
+      />{' '}
+      <span>{children}</span>
+    </label>
+  );
+}
+
+/**
  * "Create an account?" on the checkout, for visitors (WooCommerce's
  * createaccount checkbox and account_password field). Before hydration the
  * password field is shown and not required, so the form works without
@@ -21,19 +43,9 @@ export function CreateAccount({
   return (
     <div className="woocommerce-account-fields">
       <p className="form-row form-row-wide create-account">
-        <label className="woocommerce-form__label woocommerce-form__label-for-checkbox checkbox">
-          <input
-            id="createaccount"
-            className="woocommerce-form__input woocommerce-form__input-checkbox input-checkbox"
-            type="checkbox"
-            name="createaccount"
-            value="1"
-            checked={checked}
-            aria-controls="create-account-fields"
-            onChange={(e) => onToggle(e.target.checked)}
-          />{' '}
-          <span>Create an account?</span>
-        </label>
+        <ToggleCheckbox id="createaccount" name="createaccount" checked={checked} controls="create-account-fields" onToggle={onToggle}>
+          Create an account?
+        </ToggleCheckbox>
       </p>
       <div className="create-account" id="create-account-fields" hidden={hydrated && !checked}>
         <p className={'form-row form-row-wide validate-required' + (error ? ' woocommerce-invalid' : '')} id="account_password_field">
