@@ -26,6 +26,28 @@ function Hidden({ action, nonce }: { action: string; nonce: string }) {
   );
 }
 
+/**
+ * One of the page's titled forms: its heading names it (and its submit
+ * button), an intro may follow, then the hidden action and nonce, the
+ * fields, and the button.
+ */
+function ActionForm({ action, nonce, title, intro, primary, children }: { action: string; nonce: string; title: string; intro?: string; primary?: boolean; children: ReactNode }) {
+  const heading = `wfls-${action}-heading`;
+  return (
+    <form method="post" action={ACTION} className="wfls-form" aria-labelledby={heading} noValidate>
+      <h3 id={heading}>{title}</h3>
+      {intro && <p>{intro}</p>}
+      <Hidden action={action} nonce={nonce} />
+      {children}
+      <p>
+        <button type="submit" className={primary ? 'button alt' : 'button'}>
+          {title}
+        </button>
+      </p>
+    </form>
+  );
+}
+
 /** A labelled input of this page: the shop's field (ui/Field.tsx), its hint and error tied to it with aria-describedby. */
 function Field({
   id,
@@ -190,9 +212,7 @@ function TwoFactorOff({ data }: { data: SecurityData }) {
         With it on, logging in also asks for a six-digit code from an app on your phone, so a stolen password alone does not open your
         account.
       </p>
-      <form method="post" action={ACTION} className="wfls-form" aria-labelledby="wfls-enroll-heading" noValidate>
-        <h3 id="wfls-enroll-heading">Set up two-factor authentication</h3>
-        <Hidden action="enroll" nonce={data.nonces.enroll} />
+      <ActionForm action="enroll" nonce={data.nonces.enroll} title="Set up two-factor authentication" primary>
         <Field
           id="wfls-enroll-password"
           name="password"
@@ -202,12 +222,7 @@ function TwoFactorOff({ data }: { data: SecurityData }) {
         >
           {(p) => <PasswordInput {...p} required />}
         </Field>
-        <p>
-          <button type="submit" className="button alt">
-            Set up two-factor authentication
-          </button>
-        </p>
-      </form>
+      </ActionForm>
     </>
   );
 }
@@ -223,26 +238,15 @@ function TwoFactorOn({ data }: { data: SecurityData }) {
         {left === 1 ? '1 recovery code left.' : `${left} recovery codes left.`}
         {left <= 3 && ' Make new ones before you run out.'}
       </p>
-      <form method="post" action={ACTION} className="wfls-form" aria-labelledby="wfls-new-codes-heading" noValidate>
-        <h3 id="wfls-new-codes-heading">Generate new recovery codes</h3>
-        <p>The codes you have now stop working. Confirm with a code from your app, or with your password.</p>
-        <Hidden action="new-codes" nonce={data.nonces['new-codes']} />
+      <ActionForm action="new-codes" nonce={data.nonces['new-codes']} title="Generate new recovery codes" intro="The codes you have now stop working. Confirm with a code from your app, or with your password.">
         <Field id="wfls-new-codes-code" name="code" label="Six-digit code" error={data.errors.new_codes_code}>
           {(p) => <CodeInput {...p} />}
         </Field>
         <Field id="wfls-new-codes-password" name="password" label="Or your password" error={data.errors.new_codes_password}>
           {(p) => <PasswordInput {...p} />}
         </Field>
-        <p>
-          <button type="submit" className="button">
-            Generate new recovery codes
-          </button>
-        </p>
-      </form>
-      <form method="post" action={ACTION} className="wfls-form" aria-labelledby="wfls-disable-heading" noValidate>
-        <h3 id="wfls-disable-heading">Turn off two-factor authentication</h3>
-        <p>Your recovery codes and remembered devices are removed too.</p>
-        <Hidden action="disable" nonce={data.nonces.disable} />
+      </ActionForm>
+      <ActionForm action="disable" nonce={data.nonces.disable} title="Turn off two-factor authentication" intro="Your recovery codes and remembered devices are removed too.">
         <Field id="wfls-disable-password" name="password" label="Password" error={data.errors.disable_password}>
           {(p) => <PasswordInput {...p} required />}
         </Field>
@@ -255,12 +259,7 @@ function TwoFactorOn({ data }: { data: SecurityData }) {
         >
           {(p) => <AnyCodeInput {...p} required />}
         </Field>
-        <p>
-          <button type="submit" className="button">
-            Turn off two-factor authentication
-          </button>
-        </p>
-      </form>
+      </ActionForm>
     </>
   );
 }
