@@ -24,23 +24,14 @@ import (
 
 func loginCookieName(base string) string { return "wordpress_logged_in_" + md5hex(base) }
 func md5hex(s string) string             { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
-func (b *linkBrowser) cookie(name string) string {
-	if c := b.jar[name]; c != nil {
-		return c.Value
-	}
-	return ""
-}
 
-// linkShop is a server with a real SMTP server behind its outbox, a clock
-// the test moves, and the account service on the same store and clock.
+// linkShop is a login shop (not started) with a real SMTP server behind
+// its outbox: a clock the test moves, and the account service on the same
+// store and clock.
 type linkShop struct {
-	t        *testing.T
-	db       *sqlstore.DB
-	srv      *server.Server
-	clock    *storetest.Clock
-	sink     *mailtest.Sink
-	outbox   *vmail.Outbox
-	accounts *account.Service
+	*loginShop
+	sink   *mailtest.Sink
+	outbox *vmail.Outbox
 }
 
 const linkBase = "https://shop.example"
@@ -51,7 +42,8 @@ func newLinkShop(t *testing.T, db *sqlstore.DB) *linkShop {
 	srv := newServer(t, db, "", 1, server.Config{BaseURL: linkBase, ChangePoll: time.Hour, Now: clk.Now,
 		Secret: []byte("the shop secret, shared by instances")})
 	ob, sink := accountOutbox(t, db, srv, clk.Now)
-	return &linkShop{t: t, db: db, srv: srv, clock: clk, sink: sink, outbox: ob, accounts: &account.Service{Store: db, Now: clk.Now}}
+	ls := &loginShop{t: t, db: db, srv: srv, clock: clk, accounts: &account.Service{Store: db, Now: clk.Now}}
+	return &linkShop{loginShop: ls, sink: sink, outbox: ob}
 }
 
 // send runs the outbox once and answers what it did.
@@ -86,30 +78,9 @@ func (s *linkShop) register(email, username string) *account.User {
 	return u
 }
 
-// linkBrowser keeps cookies and a client address.
-type linkBrowser struct {
-	s    *linkShop
-	addr string
-	jar  servertest.Jar
-}
-
-func (s *linkShop) browser(addr string) *linkBrowser {
-	return &linkBrowser{s: s, addr: addr, jar: servertest.Jar{}}
-}
-
-type page struct {
-	status int
-	header http.Header
-	body   string
-}
-
-func (b *linkBrowser) do(method, path string, form url.Values) page {
-	b.s.t.Helper()
-	req := servertest.FormRequest(method, path, form)
-	req.RemoteAddr = b.addr + ":4242"
-	rec := b.jar.Serve(b.s.srv, req)
-	res := rec.Result()
-	return page{status: res.StatusCode, header: res.Header, body: rec.Body.String()}
+// browser is a browser at the client address addr.
+func (s *linkShop) browser(addr string) *browser {
+	return &browser{s: s.loginShop, addr: addr + ":4242", cookies: servertest.Jar{}}
 }
 
 type lostData struct {
@@ -121,16 +92,16 @@ type lostData struct {
 	Field string `json:"field"`
 }
 
-func (b *linkBrowser) lostPage(path string) (page, lostData) {
+func (b *browser) lostPage(path string) (answer, lostData) {
 	b.s.t.Helper()
 	p := b.do("GET", path, nil)
 	var d lostData
-	pageData(b.s.t, p.body, &d)
+	pageData(b.s.t, p.raw, &d)
 	return p, d
 }
 
 // requestReset posts the lost-password form for login.
-func (b *linkBrowser) requestReset(login string) page {
+func (b *browser) requestReset(login string) answer {
 	b.s.t.Helper()
 	_, d := b.lostPage("/my-account/lost-password/")
 	return b.do("POST", "/my-account/lost-password/", url.Values{"user_login": {login}, "woocommerce-lost-password-nonce": {d.Nonce}})
@@ -154,7 +125,7 @@ func TestLostPasswordThroughMail(t *testing.T) {
 		if p.header.Get("Referrer-Policy") != "no-referrer" || !strings.Contains(p.header.Get("Cache-Control"), "no-store") {
 			t.Errorf("headers: %v", p.header)
 		}
-		if !strings.Contains(p.body, "Username or email") {
+		if !strings.Contains(p.raw, "Username or email") {
 			t.Error("the server-rendered form has no label")
 		}
 		p = b.requestReset("ada") // by username
@@ -199,10 +170,10 @@ func TestLostPasswordThroughMail(t *testing.T) {
 			t.Errorf("reset cookie: %v", p.header.Values("Set-Cookie"))
 		}
 		p, d = b.lostPage("/my-account/lost-password/?show-reset-form=true")
-		if p.status != 200 || d.Stage != "reset" || d.Login != "ada" || strings.Contains(p.body, key.Get("key")) {
+		if p.status != 200 || d.Stage != "reset" || d.Login != "ada" || strings.Contains(p.raw, key.Get("key")) {
 			t.Fatalf("reset form: %d %+v", p.status, d)
 		}
-		post := func(p1, p2, nonce string) page {
+		post := func(p1, p2, nonce string) answer {
 			return b.do("POST", "/my-account/lost-password/", url.Values{"password_1": {p1}, "password_2": {p2},
 				"woocommerce-reset-password-nonce": {nonce}, "wc_reset_password": {"true"}})
 		}
@@ -220,7 +191,7 @@ func TestLostPasswordThroughMail(t *testing.T) {
 		} {
 			r := post(c.p1, c.p2, c.nonce)
 			var e lostData
-			pageData(t, r.body, &e)
+			pageData(t, r.raw, &e)
 			if r.status != c.status || e.Stage != "reset" || e.Error == "" || e.Field != c.field {
 				t.Errorf("%q/%q: %d %+v", c.p1, c.p2, r.status, e)
 			}
@@ -230,9 +201,9 @@ func TestLostPasswordThroughMail(t *testing.T) {
 		}
 		p = post("a brand new password", "a brand new password", d.Nonce)
 		if p.status != 303 || p.header.Get("Location") != "/my-account/lost-password/?password-reset=true" {
-			t.Fatalf("reset: %d %s", p.status, p.body)
+			t.Fatalf("reset: %d %s", p.status, p.raw)
 		}
-		if b.cookie("wp-resetpass-"+md5hex(linkBase)) != "" {
+		if b.cookie("wp-resetpass-"+md5hex(linkBase)) != nil {
 			t.Error("the reset cookie outlived the reset")
 		}
 		if _, d := b.lostPage(p.header.Get("Location")); d.Stage != "done" {
@@ -253,7 +224,7 @@ func TestLostPasswordThroughMail(t *testing.T) {
 		if p.status != 400 || d.Stage != "invalid" {
 			t.Errorf("used link: %d %+v", p.status, d)
 		}
-		if !strings.Contains(p.body, "This key is invalid or has already been used.") {
+		if !strings.Contains(p.raw, "This key is invalid or has already been used.") {
 			t.Error("the invalid page has no message")
 		}
 		// A forged id or key is refused the same way.
@@ -295,7 +266,7 @@ func TestLostPasswordNoEnumeration(t *testing.T) {
 		// Bad input: an empty login is refused with a clear error and
 		// no mail; a missing nonce is 403.
 		b := s.browser("192.0.2.30")
-		if p := b.requestReset(" "); p.status != 400 || !strings.Contains(p.body, "Enter a username or email address.") {
+		if p := b.requestReset(" "); p.status != 400 || !strings.Contains(p.raw, "Enter a username or email address.") {
 			t.Errorf("empty: %d", p.status)
 		}
 		if p := b.do("POST", "/my-account/lost-password/", url.Values{"user_login": {"ada"}}); p.status != 403 {
@@ -351,7 +322,7 @@ func TestLostPasswordRateLimits(t *testing.T) {
 			}
 		}
 		p := b.requestReset("ada@example.com")
-		if p.status != 429 || p.header.Get("Retry-After") == "" || !strings.Contains(p.body, "Too many password reset requests") {
+		if p.status != 429 || p.header.Get("Retry-After") == "" || !strings.Contains(p.raw, "Too many password reset requests") {
 			t.Fatalf("over the address limit: %d %v", p.status, p.header)
 		}
 		if r := s.send(); r.Sent != 0 {
@@ -381,13 +352,13 @@ type verifyData struct {
 	Error    string `json:"error"`
 }
 
-func (s *linkShop) logIn(b *linkBrowser, u *account.User) {
+func (s *linkShop) logIn(b *browser, u *account.User) {
 	s.t.Helper()
 	tok, _, err := s.accounts.CreateSession(context.Background(), u.ID)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	b.jar[loginCookieName(linkBase)] = &http.Cookie{Name: loginCookieName(linkBase), Value: tok}
+	b.cookies[loginCookieName(linkBase)] = &http.Cookie{Name: loginCookieName(linkBase), Value: tok}
 }
 
 // A logged-in customer asks for a verification link; the mail's link
@@ -406,7 +377,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 		s.logIn(b, u)
 		p := b.do("GET", "/my-account/verify-email/", nil)
 		var d verifyData
-		pageData(t, p.body, &d)
+		pageData(t, p.raw, &d)
 		if p.status != 200 || d.Page != "account-verify-email" || d.Outcome != "pending" || d.Nonce == "" || !d.LoggedIn {
 			t.Fatalf("pending: %d %+v", p.status, d)
 		}
@@ -418,7 +389,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 		}
 		r := b.do("POST", "/my-account/verify-email/", url.Values{"_wpnonce": {d.Nonce}})
 		if r.status != 303 || r.header.Get("Location") != "/my-account/verify-email/?sent=1" {
-			t.Fatalf("resend: %d %s", r.status, r.body)
+			t.Fatalf("resend: %d %s", r.status, r.raw)
 		}
 		if r := s.send(); r.Sent != 1 {
 			t.Fatalf("outbox: %+v", r)
@@ -430,7 +401,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 		}
 		visitor := s.browser("192.0.2.61")
 		p = visitor.do("GET", pathOf(t, link), nil)
-		pageData(t, p.body, &d)
+		pageData(t, p.raw, &d)
 		if p.status != 200 || d.Outcome != "verified" || p.header.Get("Referrer-Policy") != "no-referrer" {
 			t.Fatalf("verify: %d %+v", p.status, d)
 		}
@@ -438,7 +409,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 			t.Error("not verified")
 		}
 		p = visitor.do("GET", pathOf(t, link), nil)
-		pageData(t, p.body, &d)
+		pageData(t, p.raw, &d)
 		if p.status != 400 || d.Outcome != "invalid" {
 			t.Errorf("second use: %d %+v", p.status, d)
 		}
@@ -455,7 +426,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 			t.Fatal(err)
 		}
 		p = visitor.do("GET", pathOf(t, old), nil)
-		pageData(t, p.body, &d)
+		pageData(t, p.raw, &d)
 		if p.status != 400 || d.Outcome != "invalid" {
 			t.Errorf("link for a changed email: %d %+v", p.status, d)
 		}
@@ -479,7 +450,7 @@ func TestVerifyEmailResendLimit(t *testing.T) {
 		b := s.browser("192.0.2.70")
 		s.logIn(b, u)
 		var d verifyData
-		pageData(t, b.do("GET", "/my-account/verify-email/", nil).body, &d)
+		pageData(t, b.do("GET", "/my-account/verify-email/", nil).raw, &d)
 		for i := range account.VerifyLimitPerUser {
 			if r := b.do("POST", "/my-account/verify-email/", url.Values{"_wpnonce": {d.Nonce}}); r.status != 303 {
 				t.Fatalf("resend %d: %d", i, r.status)
@@ -487,7 +458,7 @@ func TestVerifyEmailResendLimit(t *testing.T) {
 		}
 		r := b.do("POST", "/my-account/verify-email/", url.Values{"_wpnonce": {d.Nonce}})
 		var e verifyData
-		pageData(t, r.body, &e)
+		pageData(t, r.raw, &e)
 		if r.status != 429 || e.Outcome != "limited" || r.header.Get("Retry-After") == "" {
 			t.Errorf("over the limit: %d %+v", r.status, e)
 		}

@@ -383,7 +383,7 @@ func TestPasswordResetWithTwoFactor(t *testing.T) {
 		p := b.do("POST", "/my-account/lost-password/", url.Values{"password_1": {"a brand new password"}, "password_2": {"a brand new password"},
 			"woocommerce-reset-password-nonce": {d.Nonce}, "wc_reset_password": {"true"}})
 		if p.status != http.StatusSeeOther {
-			t.Fatalf("reset: %d %s", p.status, p.body)
+			t.Fatalf("reset: %d %s", p.status, p.raw)
 		}
 		if p := other.do("GET", "/my-account/security/", nil); p.status != http.StatusFound {
 			t.Errorf("the other session survived the reset: %d", p.status)
