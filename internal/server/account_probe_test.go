@@ -21,8 +21,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pquerna/otp/totp"
-
 	"vitrine/internal/account"
 	"vitrine/internal/botcheck"
 	vmail "vitrine/internal/mail"
@@ -347,11 +345,7 @@ func TestPasswordResetWithTwoFactor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		code, err := totp.GenerateCode(e.Secret, s.clock.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		codes, err := s.accounts.ConfirmTOTP(ctx, u.ID, code)
+		codes, err := s.accounts.ConfirmTOTP(ctx, u.ID, s.code(e.Secret))
 		if err != nil {
 			t.Fatal(err)
 		}
