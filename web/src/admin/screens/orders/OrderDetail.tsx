@@ -124,22 +124,19 @@ export function OrderDetail({ id }: { id: number }) {
               <dd>{money(s.total)}</dd>
             </div>
           ))}
-          <div>
-            <dt>Tax</dt>
-            <dd>{money(order.total_tax)}</dd>
-          </div>
-          <div>
-            <dt>Total</dt>
-            <dd>{money(order.total)}</dd>
-          </div>
-          <div>
-            <dt>Refunded</dt>
-            <dd>{money(order.total_refunded)}</dd>
-          </div>
-          <div>
-            <dt>Left to refund</dt>
-            <dd>{money(order.refund_left)}</dd>
-          </div>
+          {(
+            [
+              ['Tax', order.total_tax],
+              ['Total', order.total],
+              ['Refunded', order.total_refunded],
+              ['Left to refund', order.refund_left],
+            ] as const
+          ).map(([label, amount]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{money(amount)}</dd>
+            </div>
+          ))}
         </dl>
       </section>
 

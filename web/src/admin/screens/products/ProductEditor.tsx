@@ -11,6 +11,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEve
 import { adminCall, type AdminError } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import { Field } from '../../ui/Field';
+import { QuantityRuleFields } from './QuantityRuleFields';
 import { Notices, useNotices } from '../../ui/Notices';
 import { Confirm } from '../../ui/Confirm';
 import { CROSS_SELLS, GroupedPicker, ProductPicker, UPSELLS, type Child } from './GroupedPicker';
@@ -488,15 +489,7 @@ export function ProductEditor({ id, currency }: { id: number | null; currency: s
                 </div>
                 {draft.type === 'simple' && !draft.sold_individually ? (
                   <div className="pa-row">
-                    <Field label="Minimum quantity" hint="Empty: 1." error={err('quantity_rules.minimum')}>
-                      {(p) => <input {...p} inputMode="numeric" value={draft.min_qty} onChange={(e) => set({ min_qty: e.target.value })} />}
-                    </Field>
-                    <Field label="Maximum quantity" hint="Empty: no maximum." error={err('quantity_rules.maximum')}>
-                      {(p) => <input {...p} inputMode="numeric" value={draft.max_qty} onChange={(e) => set({ max_qty: e.target.value })} />}
-                    </Field>
-                    <Field label="Sold in multiples of" hint="Empty: any quantity." error={err('quantity_rules.multiple_of')}>
-                      {(p) => <input {...p} inputMode="numeric" value={draft.step} onChange={(e) => set({ step: e.target.value })} />}
-                    </Field>
+                    <QuantityRuleFields value={draft} onChange={set} error={err} />
                   </div>
                 ) : null}
                 {variable ? <p className="admin-field__hint">Quantity rules and pre-orders are set per variation, below.</p> : null}

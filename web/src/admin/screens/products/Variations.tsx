@@ -8,6 +8,7 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { adminCall, type AdminError } from '../../api';
 import { Field } from '../../ui/Field';
+import { QuantityRuleFields } from './QuantityRuleFields';
 import type { Notice } from '../../ui/Notices';
 import { PRODUCTS, dateInput, gmtOf, localDateTime, saleDateGMT, wholeNumber, type Variation } from './types';
 import { ColumnHeads } from '../../../ui/ColumnHeads';
@@ -331,15 +332,7 @@ export function Variations({
                           <Field label="Low stock threshold" hint="Empty: the shop's.">
                             {(p) => <input {...p} inputMode="numeric" value={r.low_stock} onChange={(e) => edit(r.id, { low_stock: e.target.value })} />}
                           </Field>
-                          <Field label="Minimum quantity" hint="Empty: 1.">
-                            {(p) => <input {...p} inputMode="numeric" value={r.min_qty} onChange={(e) => edit(r.id, { min_qty: e.target.value })} />}
-                          </Field>
-                          <Field label="Maximum quantity" hint="Empty: no maximum.">
-                            {(p) => <input {...p} inputMode="numeric" value={r.max_qty} onChange={(e) => edit(r.id, { max_qty: e.target.value })} />}
-                          </Field>
-                          <Field label="Sold in multiples of" hint="Empty: any quantity.">
-                            {(p) => <input {...p} inputMode="numeric" value={r.step} onChange={(e) => edit(r.id, { step: e.target.value })} />}
-                          </Field>
+                          <QuantityRuleFields value={r} onChange={(patch) => edit(r.id, patch)} />
                         </div>
                         <div className="pa-row">
                           <div className="admin-field">
