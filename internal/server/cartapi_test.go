@@ -329,9 +329,7 @@ func TestCartAPI(t *testing.T) {
 			var wg sync.WaitGroup
 			errs := make(chan string, 100)
 			for range 100 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
+				wg.Go(func() {
 					req := httptest.NewRequest("POST", cartAPI+"/add-item", strings.NewReader(fmt.Sprintf(`{"id":%d,"quantity":1}`, tank)))
 					req.Header.Set("Content-Type", "application/json")
 					req.Header.Set("Cart-Token", c.token)
@@ -340,7 +338,7 @@ func TestCartAPI(t *testing.T) {
 					if rec.Code != 201 {
 						errs <- fmt.Sprintf("%d %s", rec.Code, rec.Body.String())
 					}
-				}()
+				})
 			}
 			wg.Wait()
 			close(errs)
@@ -360,9 +358,7 @@ func TestCartAPI(t *testing.T) {
 			b.do("GET", cartAPI, "")
 			var wg sync.WaitGroup
 			for _, c := range []*client{a, b} {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
+				wg.Go(func() {
 					req := httptest.NewRequest("POST", cartAPI+"/add-item", strings.NewReader(rust))
 					req.Header.Set("Content-Type", "application/json")
 					req.Header.Set("Cart-Token", c.token)
@@ -371,7 +367,7 @@ func TestCartAPI(t *testing.T) {
 					if rec.Code != 201 {
 						t.Errorf("race add: %d %s", rec.Code, rec.Body.String())
 					}
-				}()
+				})
 			}
 			wg.Wait()
 			// Stock is not reserved by carts: both keep a valid cart (checkout checks again).

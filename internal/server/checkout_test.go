@@ -303,9 +303,7 @@ func TestCheckoutDoubleSubmit(t *testing.T) {
 			statuses := make([]int, 2)
 			start := make(chan struct{})
 			for i := 0; i < 2; i++ {
-				wg.Add(1)
-				go func(i int) {
-					defer wg.Done()
+				wg.Go(func() {
 					req := httptest.NewRequest("POST", checkoutAPI, strings.NewReader(body))
 					req.Header.Set("Content-Type", "application/json")
 					req.Header.Set("Nonce", c.nonce)
@@ -319,7 +317,7 @@ func TestCheckoutDoubleSubmit(t *testing.T) {
 					var out map[string]any
 					_ = json.Unmarshal(rec.Body.Bytes(), &out)
 					ids[i] = num(out["order_id"])
-				}(i)
+				})
 			}
 			close(start)
 			wg.Wait()
@@ -354,9 +352,7 @@ func TestCheckoutConcurrency(t *testing.T) {
 		start := make(chan struct{})
 		results := make([]cartResp, buyers)
 		for i, c := range clients {
-			wg.Add(1)
-			go func(i int, c *client) {
-				defer wg.Done()
+			wg.Go(func() {
 				req := httptest.NewRequest("POST", checkoutAPI, strings.NewReader(checkoutBody(goodBilling(), "")))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Cart-Token", c.token)
@@ -365,7 +361,7 @@ func TestCheckoutConcurrency(t *testing.T) {
 				s.srv.ServeHTTP(rec, req)
 				results[i] = cartResp{status: rec.Code, raw: rec.Body.String()}
 				_ = json.Unmarshal(rec.Body.Bytes(), &results[i].body)
-			}(i, c)
+			})
 		}
 		close(start)
 		wg.Wait()

@@ -269,12 +269,10 @@ func TestPostgresBackendsTerminated(t *testing.T) {
 			for round := 0; round < 5; round++ {
 				var wg sync.WaitGroup
 				for i := 0; i < 8; i++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
+					wg.Go(func() {
 						check(f.do("GET", "/shop/", nil, ""))
 						check(f.do("GET", "/wp-json/wc/store/v1/cart", nil, ""))
-					}()
+					})
 				}
 				terminate()
 				wg.Wait()

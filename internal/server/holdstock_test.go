@@ -140,15 +140,13 @@ func TestHoldStockRelease(t *testing.T) {
 		var wg sync.WaitGroup
 		counts := make([]int, 2)
 		for i, srv := range []*server.Server{x, y} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				n, err := srv.ReleaseHeldStock(context.Background())
 				if err != nil {
 					t.Error(err)
 				}
 				counts[i] = n
-			}()
+			})
 		}
 		wg.Wait()
 		if counts[0]+counts[1] != 1 {

@@ -126,13 +126,11 @@ func (cl *cluster) checkoutAll(clients []*client) (statuses []int, ids []int64) 
 	start := make(chan struct{})
 	for i, c := range clients {
 		cl.on(c, i)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			<-start
 			r := c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""))
 			statuses[i], ids[i] = r.status, num(r.body["order_id"])
-		}()
+		})
 	}
 	close(start)
 	wg.Wait()
@@ -236,13 +234,11 @@ func TestSeveralInstancesOnePostgres(t *testing.T) {
 		var wg sync.WaitGroup
 		codes := make([]int, 9)
 		for i := range codes {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				rec := httptest.NewRecorder()
 				cl.shops[i%3].srv.ServeHTTP(rec, httptest.NewRequest("GET", ret, nil))
 				codes[i] = rec.Code
-			}()
+			})
 		}
 		wg.Wait()
 		for i, code := range codes {

@@ -475,14 +475,12 @@ func TestWalletConcurrentReturns(t *testing.T) {
 		var wg sync.WaitGroup
 		locs := make([]string, 5)
 		for i := range locs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				req := httptest.NewRequest("GET", ret, nil)
 				rec := httptest.NewRecorder()
 				ws.srv.ServeHTTP(rec, req)
 				locs[i] = strconv.Itoa(rec.Code) + " " + rec.Header().Get("Location")
-			}()
+			})
 		}
 		wg.Wait()
 		for _, l := range locs {
@@ -799,14 +797,12 @@ func TestWalletWebhook(t *testing.T) {
 		rand.Shuffle(len(deliveries), func(i, j int) { deliveries[i], deliveries[j] = deliveries[j], deliveries[i] })
 		var wg sync.WaitGroup
 		for i, body := range deliveries {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				time.Sleep(time.Duration(i%5) * time.Millisecond)
 				if code := ws.deliver(body, ws.sb.SignHeaders(body)); code != 200 {
 					t.Errorf("shuffled delivery: %d", code)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		got := ws.order(b.ID)
