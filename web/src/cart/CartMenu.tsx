@@ -5,6 +5,7 @@ import { CartDrawer, DRAWER_QUERY, prefersDrawer } from './CartDrawer';
 import { cookie, lastFragments, refreshForCurrency, storeFragments, wcAjax, type CartAnswer } from './add-to-cart';
 import { onCurrencySwitch } from '../currency/store';
 import { installCartSync } from './cart-sync';
+import { useDismiss } from '../lib/dismiss';
 import './cart.css';
 
 export const OPEN_AFTER_ADD_MS = 5000;
@@ -126,22 +127,7 @@ export function CartMenu({ count }: { count: number }) {
 
   // Outside clicks close the dropdown; Escape closes it wherever focus is,
   // and focus goes back to the cart button when it was in the panel.
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: PointerEvent) => {
-      if (wrap.current && !wrap.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      closeDropdown();
-    };
-    document.addEventListener('pointerdown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open, closeDropdown]);
+  useDismiss(open, wrap, () => setOpen(false), closeDropdown);
 
   const closeDrawer = useCallback(() => setDrawer({ open: false, auto: false }), []);
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEv
 import type { NavCategory } from '../types';
 import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
+import { useDismiss } from '../lib/dismiss';
 
 /** Hover-intent (spec section 9: interval 100): a pointer resting this long on an item opens its menu. */
 export const HOVER_OPEN_MS = 100;
@@ -71,23 +72,7 @@ export function NavMenu({
 
   // Escape anywhere closes it (focus back on the button when focus was in
   // the menu); a press outside the menu closes it.
-  useEffect(() => {
-    if (openId === undefined) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      const inside = !!nav.current?.contains(document.activeElement);
-      close(inside);
-    };
-    const onDown = (e: globalThis.PointerEvent) => {
-      if (nav.current && !nav.current.contains(e.target as Node)) close(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onDown);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onDown);
-    };
-  }, [openId, close]);
+  useDismiss(openId !== undefined, nav, () => close(false), () => close(!!nav.current?.contains(document.activeElement)));
 
   // Keep an open sub-menu inside the viewport (only on a header at least POSITION_MIN_WIDTH wide).
   useLayoutEffect(() => {
