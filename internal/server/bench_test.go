@@ -93,12 +93,7 @@ func benchParallel(b *testing.B, what string, call func() *httptest.ResponseReco
 // addCartItem adds item (the add-item JSON) to the cart of token.
 func addCartItem(tb testing.TB, h http.Handler, token, item string) {
 	tb.Helper()
-	r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(item))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Cart-Token", token)
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	if w.Code != http.StatusCreated {
+	if w := serveByToken(h, http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", item, token); w.Code != http.StatusCreated {
 		tb.Fatalf("add %s: %d %s", item, w.Code, w.Body)
 	}
 }
@@ -165,12 +160,7 @@ func BenchmarkCartAddItem(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			r := httptest.NewRequest(http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", strings.NewReader(`{"id":65,"quantity":1}`))
-			r.Header.Set("Content-Type", "application/json")
-			r.Header.Set("Cart-Token", toks[next.Add(1)-1])
-			w := httptest.NewRecorder()
-			srv.ServeHTTP(w, r)
-			if w.Code != http.StatusCreated {
+			if w := serveByToken(srv, http.MethodPost, "/wp-json/wc/store/v1/cart/add-item", `{"id":65,"quantity":1}`, toks[next.Add(1)-1]); w.Code != http.StatusCreated {
 				b.Fatalf("add-item: %d %s", w.Code, w.Body)
 			}
 		}

@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -31,12 +30,7 @@ func BenchmarkCartWithCoupons(b *testing.B) {
 	}
 	toks := cartTokens(b, srv, 2)
 	call := func(tok, method, path, body string, want int) {
-		r := httptest.NewRequest(method, path, strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Cart-Token", tok)
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		if w.Code != want {
+		if w := serveByToken(srv, method, path, body, tok); w.Code != want {
 			b.Fatalf("%s %s: %d %s", method, path, w.Code, w.Body)
 		}
 	}
@@ -53,10 +47,7 @@ func BenchmarkCartWithCoupons(b *testing.B) {
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					r := httptest.NewRequest(http.MethodGet, "/wp-json/wc/store/v1/cart", nil)
-					r.Header.Set("Cart-Token", tok)
-					w := httptest.NewRecorder()
-					srv.ServeHTTP(w, r)
+					w := serveByToken(srv, http.MethodGet, "/wp-json/wc/store/v1/cart", "", tok)
 					if w.Code != http.StatusOK || (name == "two") != strings.Contains(w.Body.String(), `"code":"five"`) {
 						b.Errorf("%d %.200s", w.Code, w.Body)
 						return

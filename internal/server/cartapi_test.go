@@ -73,6 +73,19 @@ func (c *client) do(method, path, body string, headers ...string) cartResp {
 	return out
 }
 
+// serveByToken serves a Store API request of the cart of token on h (no
+// cookies, headless), its body JSON when not empty.
+func serveByToken(h http.Handler, method, target, body, token string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Cart-Token", token)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
 func (r cartResp) code() string { s, _ := r.body["code"].(string); return s }
 
 func (r cartResp) items() []map[string]any {
@@ -330,11 +343,7 @@ func TestCartAPI(t *testing.T) {
 			errs := make(chan string, 100)
 			for range 100 {
 				wg.Go(func() {
-					req := httptest.NewRequest("POST", cartAPI+"/add-item", strings.NewReader(fmt.Sprintf(`{"id":%d,"quantity":1}`, tank)))
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Cart-Token", c.token)
-					rec := httptest.NewRecorder()
-					s.srv.ServeHTTP(rec, req)
+					rec := serveByToken(s.srv, "POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, tank), c.token)
 					if rec.Code != 201 {
 						errs <- fmt.Sprintf("%d %s", rec.Code, rec.Body.String())
 					}
@@ -359,11 +368,7 @@ func TestCartAPI(t *testing.T) {
 			var wg sync.WaitGroup
 			for _, c := range []*client{a, b} {
 				wg.Go(func() {
-					req := httptest.NewRequest("POST", cartAPI+"/add-item", strings.NewReader(rust))
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Cart-Token", c.token)
-					rec := httptest.NewRecorder()
-					s.srv.ServeHTTP(rec, req)
+					rec := serveByToken(s.srv, "POST", cartAPI+"/add-item", rust, c.token)
 					if rec.Code != 201 {
 						t.Errorf("race add: %d %s", rec.Code, rec.Body.String())
 					}

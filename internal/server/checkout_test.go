@@ -353,12 +353,9 @@ func TestCheckoutConcurrency(t *testing.T) {
 		results := make([]cartResp, buyers)
 		for i, c := range clients {
 			wg.Go(func() {
-				req := httptest.NewRequest("POST", checkoutAPI, strings.NewReader(checkoutBody(goodBilling(), "")))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Cart-Token", c.token)
+				body := checkoutBody(goodBilling(), "")
 				<-start
-				rec := httptest.NewRecorder()
-				s.srv.ServeHTTP(rec, req)
+				rec := serveByToken(s.srv, "POST", checkoutAPI, body, c.token)
 				results[i] = cartResp{status: rec.Code, raw: rec.Body.String()}
 				_ = json.Unmarshal(rec.Body.Bytes(), &results[i].body)
 			})

@@ -20,7 +20,6 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,11 +49,7 @@ func BenchmarkPlaceOrder(b *testing.B) {
 					w := httptest.NewRecorder()
 					srv.ServeHTTP(w, httptest.NewRequest("GET", cartAPI, nil))
 					tokens[i] = w.Header().Get("Cart-Token")
-					req := httptest.NewRequest("POST", cartAPI+"/add-item", strings.NewReader(fmt.Sprintf(`{"id":%d,"quantity":1}`, p.ID)))
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Cart-Token", tokens[i])
-					w = httptest.NewRecorder()
-					srv.ServeHTTP(w, req)
+					w = serveByToken(srv, "POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, p.ID), tokens[i])
 					if tokens[i] == "" || w.Code != http.StatusCreated {
 						b.Fatalf("cart %d: %d %s", i, w.Code, w.Body)
 					}
