@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { keepTabInside, stopsIn } from '../../lib/focus-trap';
 import { useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
@@ -6,9 +6,10 @@ import { LoginNotices } from './LoginNotices';
 import { AUTH_FAILED, postAjax, statusFailedText, type LSAnswer } from './api';
 import { obtainProof } from './botcheck';
 import { FormRow } from './FormRow';
+import { useCheckedSubmit } from './checked-submit';
 
 /** Screen-reader status while the invisible bot-check works. */
-export const VERIFYING = 'Checking that you are not a robot, please wait…';
+export { VERIFYING } from './checked-submit';
 /** Status while the stronger bot-check works (an account under attack). */
 export const VERIFYING_LONGER = 'This account had many failed login attempts, so the check takes a few seconds longer. Please wait…';
 
@@ -32,11 +33,9 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
   const wrapperRef = useRef<HTMLDivElement>(null);
   useHeldSubmit(formRef, submitRef);
   const codeRef = useRef<HTMLInputElement>(null);
-  const release = useRef(false);
   const [notices, setNotices] = useState<LoginNotice[]>(data.form === 'login' ? data.notices : []);
   const [overlayNotices, setOverlayNotices] = useState<LoginNotice[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
+  const { busy, status, setStatus, onSubmit, release } = useCheckedSubmit(submitRef, (form) => check(form));
   const [payload, setPayload] = useState('');
   const [proof, setProof] = useState('');
   const [overlay, setOverlay] = useState(false);
@@ -80,86 +79,72 @@ export function LoginForm({ data, proofHost }: { data: AccountLoginPage; proofHo
     }
   };
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    if (release.current) return; // the real submit
-    e.preventDefault();
-    if (busy) return;
-    const form = e.currentTarget;
-    setBusy(true);
-    setStatus(VERIFYING);
+  const check = async (form: HTMLFormElement) => {
     const overlayOpen = overlay;
-    try {
-      let jwt = proof;
-      let challengeUrl = data.botcheck.login;
-      let res: Awaited<ReturnType<typeof postAjax<LSAnswer>>>;
-      for (let attempt = 0; ; attempt++) {
-        let captcha = '';
-        if (!jwt) {
-          try {
-            captcha = await obtainProof(challengeUrl, proofHost());
-          } catch {
-            show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
-            return;
-          }
+    let jwt = proof;
+    let challengeUrl = data.botcheck.login;
+    let res: Awaited<ReturnType<typeof postAjax<LSAnswer>>>;
+    for (let attempt = 0; ; attempt++) {
+      let captcha = '';
+      if (!jwt) {
+        try {
+          captcha = await obtainProof(challengeUrl, proofHost());
+        } catch {
+          show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
+          return;
         }
-        const body = new URLSearchParams();
-        new FormData(form).forEach((v, k) => body.append(k, typeof v === 'string' ? v : ''));
-        body.set('wfls-captcha', captcha);
-        body.set('wfls-captcha-jwt', jwt);
-        body.set('action', 'wordfence_ls_authenticate');
-        res = await postAjax<LSAnswer>(data.ajax_url, body);
-        // Whatever the answer, the proof sent is spent.
-        jwt = '';
-        // An account under attack: pass the stronger check and try again, once.
-        if (attempt === 0 && res.ok && res.data.error && res.data.botcheck) {
-          challengeUrl = res.data.botcheck;
-          setStatus(VERIFYING_LONGER);
-          continue;
-        }
-        break;
       }
-      if (!res.ok) {
-        setProof('');
-        setPayload('');
-        setOverlay(false);
-        show({ kind: 'error', html: res.status === 403 || res.status === 503 ? statusFailedText(res.status) : AUTH_FAILED }, false);
-        return;
+      const body = new URLSearchParams();
+      new FormData(form).forEach((v, k) => body.append(k, typeof v === 'string' ? v : ''));
+      body.set('wfls-captcha', captcha);
+      body.set('wfls-captcha-jwt', jwt);
+      body.set('action', 'wordfence_ls_authenticate');
+      res = await postAjax<LSAnswer>(data.ajax_url, body);
+      // Whatever the answer, the proof sent is spent.
+      jwt = '';
+      // An account under attack: pass the stronger check and try again, once.
+      if (attempt === 0 && res.ok && res.data.error && res.data.botcheck) {
+        challengeUrl = res.data.botcheck;
+        setStatus(VERIFYING_LONGER);
+        continue;
       }
-      const a = res.data;
-      setProof(a.captcha ?? '');
-      if (a.error || a.message) {
-        if (codeRef.current) codeRef.current.value = '';
-        setPayload('');
-        const n: LoginNotice = a.error ? { kind: 'error', html: a.error } : { kind: 'message', html: a.message! };
-        const stay = overlayOpen && a.reset === false;
-        if (!stay) setOverlay(false);
-        show(n, stay);
-        return;
-      }
-      if (a.login === 1 && a.two_factor_required) {
-        setOverlayNotices([]);
-        setOverlay(true);
-        codeRef.current?.focus();
-        return;
-      }
-      if (a.login === 1) {
-        // Release the form: the real POST carries the proof just received.
-        setStatus('Logging in…');
-        const jwtInput = form.elements.namedItem('wfls-captcha-jwt') as HTMLInputElement | null;
-        if (jwtInput) jwtInput.value = a.captcha ?? '';
-        const capInput = form.elements.namedItem('wfls-captcha') as HTMLInputElement | null;
-        if (capInput) capInput.value = '';
-        release.current = true;
-        if (typeof form.requestSubmit === 'function') form.requestSubmit(submitRef.current ?? undefined);
-        else form.submit();
-        release.current = false;
-        return;
-      }
-      show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
-    } finally {
-      setBusy(false);
-      setStatus('');
+      break;
     }
+    if (!res.ok) {
+      setProof('');
+      setPayload('');
+      setOverlay(false);
+      show({ kind: 'error', html: res.status === 403 || res.status === 503 ? statusFailedText(res.status) : AUTH_FAILED }, false);
+      return;
+    }
+    const a = res.data;
+    setProof(a.captcha ?? '');
+    if (a.error || a.message) {
+      if (codeRef.current) codeRef.current.value = '';
+      setPayload('');
+      const n: LoginNotice = a.error ? { kind: 'error', html: a.error } : { kind: 'message', html: a.message! };
+      const stay = overlayOpen && a.reset === false;
+      if (!stay) setOverlay(false);
+      show(n, stay);
+      return;
+    }
+    if (a.login === 1 && a.two_factor_required) {
+      setOverlayNotices([]);
+      setOverlay(true);
+      codeRef.current?.focus();
+      return;
+    }
+    if (a.login === 1) {
+      // Release the form: the real POST carries the proof just received.
+      setStatus('Logging in…');
+      const jwtInput = form.elements.namedItem('wfls-captcha-jwt') as HTMLInputElement | null;
+      if (jwtInput) jwtInput.value = a.captcha ?? '';
+      const capInput = form.elements.namedItem('wfls-captcha') as HTMLInputElement | null;
+      if (capInput) capInput.value = '';
+      release(form);
+      return;
+    }
+    show({ kind: 'error', html: AUTH_FAILED }, overlayOpen);
   };
 
   return (

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
 import { REGISTER_FAILED } from './api';
 import { obtainProof } from './botcheck';
-import { VERIFYING } from './LoginForm';
+import { useCheckedSubmit } from './checked-submit';
 import { SupportDialog } from './SupportDialog';
 import { FormRow } from './FormRow';
 import { PrivacyText } from '../../ui/PrivacyText';
@@ -21,43 +21,27 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
   const submitRef = useRef<HTMLButtonElement>(null);
   useHeldSubmit(formRef, submitRef);
   const noticesRef = useRef<HTMLDivElement>(null);
-  const release = useRef(false);
   const [notices, setNotices] = useState<LoginNotice[]>(data.form === 'register' ? data.notices : []);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
+  const { busy, status, setStatus, onSubmit, release } = useCheckedSubmit(submitRef, (form) => check(form));
   const [support, setSupport] = useState<HTMLElement | null>(null);
 
   useEffect(() => {
     if (data.form === 'register' && data.notices.length > 0) noticesRef.current?.focus();
   }, [data]);
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    if (release.current) return; // the real submit
-    e.preventDefault();
-    if (busy) return;
-    const form = e.currentTarget;
-    setBusy(true);
-    setStatus(VERIFYING);
+  const check = async (form: HTMLFormElement) => {
+    let payload: string;
     try {
-      let payload: string;
-      try {
-        payload = await obtainProof(data.botcheck.register, proofHost());
-      } catch {
-        setNotices([{ kind: 'error', html: REGISTER_FAILED }]);
-        noticesRef.current?.focus();
-        return;
-      }
-      const input = form.elements.namedItem('wfls-captcha') as HTMLInputElement | null;
-      if (input) input.value = payload;
-      setStatus('Creating your account…');
-      release.current = true;
-      if (typeof form.requestSubmit === 'function') form.requestSubmit(submitRef.current ?? undefined);
-      else form.submit();
-      release.current = false;
-    } finally {
-      setBusy(false);
-      setStatus('');
+      payload = await obtainProof(data.botcheck.register, proofHost());
+    } catch {
+      setNotices([{ kind: 'error', html: REGISTER_FAILED }]);
+      noticesRef.current?.focus();
+      return;
     }
+    const input = form.elements.namedItem('wfls-captcha') as HTMLInputElement | null;
+    if (input) input.value = payload;
+    setStatus('Creating your account…');
+    release(form);
   };
 
   // The refusal's "Message to Support" link opens the overlay.
