@@ -36,7 +36,7 @@ func newInboxShop(t *testing.T, db *sqlstore.DB) *frameShop {
 	srv := newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
 	servertest.Start(t, srv)
-	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
+	f := &frameShop{shop: &shop{t: t, db: db, srv: srv}, users: map[string]int64{}}
 	f.addUsers(frameUser{"Carla Customer", account.RoleCustomer}, frameUser{"Mia Manager", account.RoleShopManager})
 	return f
 }

@@ -38,7 +38,7 @@ func TestAdminPayments(t *testing.T) {
 		}
 
 		// A shopper's cart offers cash on delivery.
-		s := &shop{t: t, db: db, srv: f.srv}
+		s := f.shop
 		c := s.client()
 		c.do("GET", cartAPI, "")
 		if r := c.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, s.productID("cotton-tank-top"))); r.status != 201 {

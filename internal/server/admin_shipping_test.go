@@ -27,7 +27,7 @@ func TestAdminShippingTax(t *testing.T) {
 		}
 
 		// A shopper's cart in California: flat rate 5.00.
-		s := &shop{t: t, db: f.db, srv: f.srv}
+		s := f.shop
 		c := s.client()
 		c.do("GET", cartAPI, "")
 		if r := c.do("POST", cartAPI+"/add-item", fmt.Sprintf(`{"id":%d,"quantity":1}`, s.productID("cotton-tank-top"))); r.status != 201 {

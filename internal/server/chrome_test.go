@@ -30,8 +30,8 @@ func TestStoreNoticeInCachedPages(t *testing.T) {
 		}
 		settings := pages.DefaultSettings()
 		settings.StoreNotice, settings.HeaderHideOnScroll = notice, true
-		f := &frameShop{t: t, db: db, users: map[string]int64{}}
-		f.srv = newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, Settings: settings})
+		srv := newServer(t, db, "", 1, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, Settings: settings})
+		f := &frameShop{shop: &shop{t: t, db: db, srv: srv}, users: map[string]int64{}}
 		id, err := db.CreateUser(context.Background(), &account.User{Email: "carla@example.com", DisplayName: "Carla", Role: account.RoleCustomer,
 			PasswordHash: "unused", CreatedAt: seedTime})
 		if err != nil {

@@ -20,10 +20,9 @@ import (
 // The logged-in frame (frame.go): settings.user, the page cache bypass,
 // edit links, /wp-admin/, REST nonces and the coming-soon banner.
 
+// frameShop is a demo shop with named users (by first name) who log in.
 type frameShop struct {
-	t     *testing.T
-	db    *sqlstore.DB
-	srv   *server.Server
+	*shop
 	users map[string]int64
 }
 
@@ -37,7 +36,7 @@ func newFrameShop(t *testing.T, db *sqlstore.DB, comingSoon bool) *frameShop {
 func newFrameShopWith(t *testing.T, db *sqlstore.DB, cfg server.Config) *frameShop {
 	t.Helper()
 	srv := newServer(t, db, "", 1, cfg)
-	f := &frameShop{t: t, db: db, srv: srv, users: map[string]int64{}}
+	f := &frameShop{shop: &shop{t: t, db: db, srv: srv}, users: map[string]int64{}}
 	f.addUsers(frameUser{"Carla Customer", account.RoleCustomer}, frameUser{"Dana Customer", account.RoleCustomer},
 		frameUser{"Mia Manager", account.RoleShopManager}, frameUser{"Ada Admin", account.RoleAdministrator})
 	return f

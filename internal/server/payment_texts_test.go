@@ -50,7 +50,7 @@ func TestPaymentTextsEscapedInPages(t *testing.T) {
 				t.Errorf("%s: the typed text is not shown escaped", what)
 			}
 		}
-		s := &shop{t: t, db: f.db, srv: f.srv}
+		s := f.shop
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 1)
 		page := c.do("GET", "/checkout/", "")
