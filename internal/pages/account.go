@@ -126,9 +126,7 @@ func (l *Loader) Account(ctx context.Context, reqURL string, in AccountInput) (*
 	if title == "" {
 		title = "My account"
 	}
-	h := l.head(l.title(title), "", "")
-	h.Canonical = ""
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead(title, "")
 	status := in.Status
 	if status == 0 {
 		status = 200

@@ -64,8 +64,7 @@ func (l *Loader) LostPassword(ctx context.Context, reqURL string, p LostPassword
 	if p.Stage == LostStageReset || p.Stage == LostStageDone {
 		title = "Reset password"
 	}
-	h := l.head(l.title(title), "", "/my-account/lost-password/")
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead(title, "/my-account/lost-password/")
 	p.Base = e.base
 	return &Result{Status: or200(status), Head: h, Data: p}, nil
 }
@@ -76,8 +75,7 @@ func (l *Loader) VerifyEmail(ctx context.Context, reqURL string, p VerifyEmailPa
 	if err != nil {
 		return nil, err
 	}
-	h := l.head(l.title("Verify your email address"), "", "/my-account/verify-email/")
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead("Verify your email address", "/my-account/verify-email/")
 	p.Base = e.base
 	return &Result{Status: or200(status), Head: h, Data: p}, nil
 }

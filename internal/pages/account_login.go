@@ -55,8 +55,7 @@ func (l *Loader) AccountLogin(ctx context.Context, reqURL string, in AccountLogi
 	if err != nil {
 		return nil, err
 	}
-	h := l.head(l.title("My account"), "", "/my-account/")
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead("My account", "/my-account/")
 	p := in.Page
 	p.Base = e.base
 	if p.Notices == nil {
@@ -81,8 +80,7 @@ func (l *Loader) AccountLogout(ctx context.Context, reqURL, logoutURL string) (*
 	if err != nil {
 		return nil, err
 	}
-	h := l.head(l.title("Log out"), "", "/my-account/")
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead("Log out", "/my-account/")
 	return &Result{Status: 200, Head: h, Data: AccountLogoutPage{Base: e.base, LogoutURL: logoutURL}}, nil
 }
 

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -59,12 +60,10 @@ type CheckoutValues struct {
 	CreateAccount bool `json:"create_account"`
 }
 
-// CheckoutErrors are a refused no-script submit's messages: notices, and
-// per field by classic field name ("billing_email").
-type CheckoutErrors struct {
-	Notices []string          `json:"notices"`
-	Fields  map[string]string `json:"fields"`
-}
+// CheckoutErrors are a refused no-script submit's messages, as any
+// refused form's (FormErrors): fields by classic field name
+// ("billing_email").
+type CheckoutErrors = FormErrors
 
 // CheckoutPage is the checkout page's data (web/src/types.ts CheckoutPage).
 type CheckoutPage struct {
@@ -112,7 +111,7 @@ func CountryTable(cfg *checkout.Config) []CountryFields {
 	rules := cfg.AddressRules()
 	out := []CountryFields{}
 	for _, c := range checkout.Countries() {
-		if len(rules.Allowed) > 0 && !contains(rules.Allowed, c.Code) {
+		if len(rules.Allowed) > 0 && !slices.Contains(rules.Allowed, c.Code) {
 			continue
 		}
 		cf := CountryFields{Code: c.Code, Name: c.Name, States: append([]checkout.State{}, c.States...), Fields: map[string]checkout.Field{}}
@@ -124,23 +123,13 @@ func CountryTable(cfg *checkout.Config) []CountryFields {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Checkout loads the checkout page.
 func (l *Loader) Checkout(ctx context.Context, reqURL string, in CheckoutInput) (*Result, error) {
 	e, err := l.setup(ctx, "checkout", reqURL)
 	if err != nil {
 		return nil, err
 	}
-	h := l.head(l.title("Checkout"), "", "/checkout/")
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead("Checkout", "/checkout/")
 	status := in.Status
 	if status == 0 {
 		status = 200
@@ -302,8 +291,6 @@ func (l *Loader) OrderReceived(ctx context.Context, reqURL string, order *OrderV
 		title = "Order #" + strconv.FormatInt(order.ID, 10) + " received"
 		order.formatAddresses(l.BaseCountry)
 	}
-	h := l.head(l.title(title), "", "")
-	h.Canonical = ""
-	h.Robots = "noindex, nofollow"
+	h := l.privateHead(title, "")
 	return &Result{Status: status, Head: h, Data: OrderReceivedPage{Base: e.base, Order: order}}, nil
 }

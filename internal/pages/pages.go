@@ -355,6 +355,17 @@ func (l *Loader) head(title, description, path string) render.Head {
 	return render.Head{Title: title, Description: description, Canonical: l.BaseURL + path, SiteName: l.live().SiteName}
 }
 
+// privateHead is the head of a page kept out of search engines (noindex,
+// nofollow), titled title, with its canonical URL at path (none for "").
+func (l *Loader) privateHead(title, path string) render.Head {
+	h := l.head(l.title(title), "", path)
+	if path == "" {
+		h.Canonical = ""
+	}
+	h.Robots = "noindex, nofollow"
+	return h
+}
+
 func (l *Loader) title(s string) string {
 	if s == "" {
 		return l.live().SiteName
