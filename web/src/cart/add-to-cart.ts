@@ -124,6 +124,15 @@ export async function wcAjax(endpoint: string, body: URLSearchParams, fetcher: t
   }
 }
 
+/** wcAjax, with a network failure answered as null (no answer) too. */
+async function wcAjaxOrNull(endpoint: string, body: URLSearchParams, fetcher?: typeof fetch): Promise<CartAnswer | null> {
+  try {
+    return await wcAjax(endpoint, body, fetcher);
+  } catch {
+    return null;
+  }
+}
+
 /** A queue that runs tasks one at a time, in order. */
 export function createQueue() {
   let tail: Promise<unknown> = Promise.resolve();
@@ -171,12 +180,7 @@ interface AddContext {
  */
 function queueAdd(body: URLSearchParams, button: Element, msg: string | null, ctx: AddContext, onAdded?: () => void) {
   void addQueue(async () => {
-    let answer: CartAnswer | null = null;
-    try {
-      answer = await wcAjax('add_to_cart', body, ctx.fetcher);
-    } catch {
-      answer = null;
-    }
+    const answer = await wcAjaxOrNull('add_to_cart', body, ctx.fetcher);
     button.classList.remove('loading');
     if (!answer) return;
     if (answer.error && answer.product_url) {
@@ -344,12 +348,7 @@ export function installRemoveFromCart(opts: AddToCartOptions = {}): () => void {
     item.appendChild(overlay);
     const body = new URLSearchParams({ cart_item_key: link.getAttribute('data-cart_item_key') ?? '' });
     void enqueue(async () => {
-      let answer: CartAnswer | null = null;
-      try {
-        answer = await wcAjax('remove_from_cart', body, opts.fetcher);
-      } catch {
-        answer = null;
-      }
+      const answer = await wcAjaxOrNull('remove_from_cart', body, opts.fetcher);
       if (!answer?.fragments) {
         navigate(href);
         return;

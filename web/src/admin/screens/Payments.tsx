@@ -9,10 +9,9 @@ import { useRef, useState } from 'react';
 import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
-import { Notices } from '../ui/Notices';
 import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
-import { LastSaved, NewerOffer, section } from '../ui/SettingsParts';
+import { CheckResult, LastSaved, NewerOffer, section, SettingsForm } from '../ui/SettingsParts';
 import './payments.css';
 
 export const PAYMENTS_PATH = '/wp-json/vitrine/v1/admin/payments';
@@ -42,14 +41,14 @@ const emptyAccount: BankAccount = { account_name: '', bank_name: '', account_num
 const withoutSecret = (d: PaymentSettings): PaymentSettings => ({ ...d, paypal: { ...d.paypal, secret: '' } });
 
 export default function Payments(_: ScreenProps) {
-  const { doc: form, setDoc: setForm, loadError, error, saving, newer, takeNewer, save, notices, push, dismiss, focusAfterCommit, focusField, formRef } =
-    useSettingsForm<PaymentSettings>({
-      path: PAYMENTS_PATH,
-      fromServer: withoutSecret,
-      toServer: (d) => ({ ...d, paypal: { ...d.paypal, secret: d.paypal.secret || undefined } }),
-      saved: 'Payment methods saved. The checkout offers them at once; PayPal credentials take effect when the shop restarts.',
-      stale: { offer: true, taken: 'The payment methods saved by someone else are loaded. Make your changes again and save.' },
-    });
+  const settings = useSettingsForm<PaymentSettings>({
+    path: PAYMENTS_PATH,
+    fromServer: withoutSecret,
+    toServer: (d) => ({ ...d, paypal: { ...d.paypal, secret: d.paypal.secret || undefined } }),
+    saved: 'Payment methods saved. The checkout offers them at once; PayPal credentials take effect when the shop restarts.',
+    stale: { offer: true, taken: 'The payment methods saved by someone else are loaded. Make your changes again and save.' },
+  });
+  const { doc: form, setDoc: setForm, loadError, error, newer, takeNewer, push, focusAfterCommit, focusField } = settings;
   const [checking, setChecking] = useState(false);
   const [check, setCheck] = useState<{ ok: boolean; text: string } | null>(null);
   const addRef = useRef<HTMLButtonElement>(null);
@@ -102,8 +101,7 @@ export default function Payments(_: ScreenProps) {
   );
 
   return (
-    <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
-      <Notices notices={notices} dismiss={dismiss} />
+    <SettingsForm state={settings} saveLabel="Save payment methods">
       {newer ? (
         <NewerOffer load="Load their payment methods" onLoad={takeNewer}>
           <p>Saved by someone else on {newer.updated_at ? formatDate(newer.updated_at) : 'another screen'}.</p>
@@ -172,19 +170,9 @@ export default function Payments(_: ScreenProps) {
           <button type="button" onClick={() => void checkPayPal()} disabled={checking}>
             {checking ? 'Checking…' : 'Check the credentials'}
           </button>
-          <div role="status" className="admin-inline-status">
-            {check?.ok ? <p>{check.text}</p> : null}
-          </div>
-          <div role="alert" className="admin-inline-status">
-            {check && !check.ok ? <p className="admin-field__error">{check.text}</p> : null}
-          </div>
+          <CheckResult result={check} />
         </>,
       )}
-      <p>
-        <button type="submit" className="admin-primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save payment methods'}
-        </button>
-      </p>
-    </form>
+    </SettingsForm>
   );
 }

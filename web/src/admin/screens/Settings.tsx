@@ -7,10 +7,9 @@ import { Fragment, useState, type FormEvent } from 'react';
 import { adminCall, paramError } from '../api';
 import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
-import { Notices } from '../ui/Notices';
 import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
-import { LastSaved, NewerOffer, section } from '../ui/SettingsParts';
+import { CheckResult, LastSaved, NewerOffer, section, SettingsForm } from '../ui/SettingsParts';
 
 export const SETTINGS_PATH = '/wp-json/vitrine/v1/admin/settings';
 
@@ -77,22 +76,18 @@ function TestMail({ defaultTo }: { defaultTo: string }) {
       <button type="submit" disabled={sending}>
         {sending ? 'Sending…' : 'Send test message'}
       </button>
-      <div role="status" className="admin-inline-status">
-        {result?.ok ? <p>{result.text}</p> : null}
-      </div>
-      <div role="alert" className="admin-inline-status">
-        {result && !result.ok ? <p className="admin-field__error">{result.text}</p> : null}
-      </div>
+      <CheckResult result={result} />
     </form>
   );
 }
 
 export default function Settings(_: ScreenProps) {
-  const { doc: form, setDoc: setForm, loadError, error, saving, newer, takeNewer, save, notices, dismiss, formRef } = useSettingsForm<ShopSettings>({
+  const settings = useSettingsForm<ShopSettings>({
     path: SETTINGS_PATH,
     saved: 'Settings saved. The shop shows them within a few seconds.',
     stale: { offer: true, taken: 'The settings saved by someone else are loaded. Make your changes again and save.' },
   });
+  const { doc: form, setDoc: setForm, loadError, error, newer, takeNewer } = settings;
 
   if (loadError) return <p role="alert">{loadError}</p>;
   if (!form) return <p>Loading…</p>;
@@ -120,8 +115,7 @@ export default function Settings(_: ScreenProps) {
 
   return (
     <>
-    <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
-      <Notices notices={notices} dismiss={dismiss} />
+    <SettingsForm state={settings} saveLabel="Save settings">
       {newer ? (
         <NewerOffer load="Load their settings" onLoad={takeNewer}>
           <p>
@@ -201,12 +195,7 @@ export default function Settings(_: ScreenProps) {
           {check('Choosing an unavailable value clears the other choices', 'deselect_conflicting', 'Otherwise the choice is refused.')}
         </>,
       )}
-      <p>
-        <button type="submit" className="admin-primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save settings'}
-        </button>
-      </p>
-    </form>
+    </SettingsForm>
     <TestMail defaultTo="" />
     </>
   );

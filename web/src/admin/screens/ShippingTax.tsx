@@ -5,8 +5,8 @@
 
 import { paramError, type AdminError } from '../api';
 import type { ScreenProps } from '../screens';
-import { Notices } from '../ui/Notices';
 import { useSettingsForm } from '../ui/settings-form';
+import { SettingsForm } from '../ui/SettingsParts';
 import { Options } from '../../ui/Options';
 
 export const SHIPPING_TAX_PATH = '/wp-json/vitrine/v1/admin/shipping-tax';
@@ -111,11 +111,12 @@ function Methods({ prefix, methods, onChange, error, zoneName }: { prefix: strin
 }
 
 export default function ShippingTax(_: ScreenProps) {
-  const { doc, setDoc, loadError, error, saving, save, notices, dismiss, formRef } = useSettingsForm<ShippingTaxDoc>({
+  const settings = useSettingsForm<ShippingTaxDoc>({
     path: SHIPPING_TAX_PATH,
     saved: 'Shipping and tax saved. Carts are priced with them from now on.',
     stale: { load: true, message: 'Someone else saved these settings meanwhile: theirs are loaded. Make your changes again and save.' },
   });
+  const { doc, setDoc, loadError, error } = settings;
   if (loadError) return <p role="alert">{loadError}</p>;
   if (!doc) return <p>Loading…</p>;
 
@@ -123,8 +124,7 @@ export default function ShippingTax(_: ScreenProps) {
   const setRate = (i: number, patch: Partial<TaxRateRow>) => setDoc({ ...doc, tax_rates: doc.tax_rates.map((t, j) => (j === i ? { ...t, ...patch } : t)) });
 
   return (
-    <form ref={formRef} onSubmit={(e) => void save(e)} noValidate aria-busy={saving || undefined}>
-      <Notices notices={notices} dismiss={dismiss} />
+    <SettingsForm state={settings} saveLabel="Save shipping and tax">
       <p className="admin-field__hint">Amounts are in {doc.currency ?? 'the shop’s currency'}, excluding tax. A shopper’s address takes the first zone that lists its country or state; everywhere else takes the last section’s methods.</p>
       <h2>Shipping zones</h2>
       {doc.zones.map((z, i) => (
@@ -209,11 +209,6 @@ export default function ShippingTax(_: ScreenProps) {
           Add a tax rate
         </button>
       </p>
-      <p>
-        <button type="submit" className="admin-primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save shipping and tax'}
-        </button>
-      </p>
-    </form>
+    </SettingsForm>
   );
 }
