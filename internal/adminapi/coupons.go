@@ -210,11 +210,7 @@ func (a *API) couponGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
 		return err
 	}
 	c, err := a.d.Coupons.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	WriteJSON(w, http.StatusOK, a.couponOut(c))
-	return nil
+	return answer(w, http.StatusOK, c, err, a.couponOut)
 }
 
 // POST /wp-json/wc/v3/coupons
@@ -224,12 +220,9 @@ func (a *API) couponCreate(w http.ResponseWriter, r *http.Request, _ Staff) erro
 		return err
 	}
 	c, err := a.d.Coupons.Create(r.Context(), in)
-	if err != nil {
-		return err
-	}
-	Note(r, "coupon.create", "coupon", c.ID, "Created coupon "+c.Code+" ("+c.Type+" "+a.d.Coupons.FormatAmount(c)+")")
-	WriteJSON(w, http.StatusCreated, a.couponOut(c))
-	return nil
+	return a.couponWritten(w, r, http.StatusCreated, "coupon.create", c, err, func(c *coupon.Coupon) string {
+		return "Created coupon " + c.Code + " (" + c.Type + " " + a.d.Coupons.FormatAmount(c) + ")"
+	})
 }
 
 // PUT/PATCH/POST /wp-json/wc/v3/coupons/{id}
@@ -243,12 +236,7 @@ func (a *API) couponUpdate(w http.ResponseWriter, r *http.Request, _ Staff) erro
 		return err
 	}
 	c, err := a.d.Coupons.Update(r.Context(), id, in)
-	if err != nil {
-		return err
-	}
-	Note(r, "coupon.update", "coupon", c.ID, "Edited coupon "+c.Code)
-	WriteJSON(w, http.StatusOK, a.couponOut(c))
-	return nil
+	return a.couponWritten(w, r, http.StatusOK, "coupon.update", c, err, func(c *coupon.Coupon) string { return "Edited coupon " + c.Code })
 }
 
 // DELETE /wp-json/wc/v3/coupons/{id}: deleted for good (there is no trash;
@@ -259,11 +247,18 @@ func (a *API) couponDelete(w http.ResponseWriter, r *http.Request, _ Staff) erro
 		return err
 	}
 	c, err := a.d.Coupons.Delete(r.Context(), id)
+	return a.couponWritten(w, r, http.StatusOK, "coupon.delete", c, err, func(c *coupon.Coupon) string { return "Deleted coupon " + c.Code })
+}
+
+// couponWritten ends a coupon's write: the use case's error, or the audit
+// note (action, and what summary says of c) and c answered with status.
+func (a *API) couponWritten(w http.ResponseWriter, r *http.Request, status int, action string, c *coupon.Coupon, err error,
+	summary func(*coupon.Coupon) string) error {
 	if err != nil {
 		return err
 	}
-	Note(r, "coupon.delete", "coupon", c.ID, "Deleted coupon "+c.Code)
-	WriteJSON(w, http.StatusOK, a.couponOut(c))
+	Note(r, action, "coupon", c.ID, summary(c))
+	WriteJSON(w, status, a.couponOut(c))
 	return nil
 }
 

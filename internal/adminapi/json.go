@@ -78,6 +78,27 @@ func idAndStatus(r *http.Request, valid func(string) bool, why string) (int64, s
 	return id, *body.Status, nil
 }
 
+// savedIDAndBody reads a save that creates (a POST to the collection: id
+// 0) or edits (the path's id under name), and its JSON body into v.
+func savedIDAndBody(r *http.Request, name string, v any) (int64, error) {
+	var id int64
+	if r.PathValue(name) != "" {
+		var err error
+		if id, err = IDParam(r, name); err != nil {
+			return 0, err
+		}
+	}
+	return id, Decode(r, v)
+}
+
+// savedStatus answers a save: 201 for a create (id 0), else 200.
+func savedStatus(id int64) int {
+	if id == 0 {
+		return http.StatusCreated
+	}
+	return http.StatusOK
+}
+
 // twoIDs reads a path's {id} and the id under name below it (an order's
 // refund, a message's file), each 404 when it is not one.
 func twoIDs(r *http.Request, name string) (int64, int64, error) {

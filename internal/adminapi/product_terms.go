@@ -1,6 +1,7 @@
 package adminapi
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -63,15 +64,9 @@ type categoryBody struct {
 
 // POST /wp-json/wc/v3/products/categories and PUT …/categories/{id}
 func (a *API) categorySave(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var id int64
-	if r.PathValue("id") != "" {
-		var err error
-		if id, err = IDParam(r, "id"); err != nil {
-			return err
-		}
-	}
 	var b categoryBody
-	if err := Decode(r, &b); err != nil {
+	id, err := savedIDAndBody(r, "id", &b)
+	if err != nil {
 		return err
 	}
 	in := catalog.CategoryInput{Name: b.Name, Slug: b.Slug, ParentID: b.Parent, Description: b.Description, MenuOrder: b.MenuOrder}
@@ -83,12 +78,12 @@ func (a *API) categorySave(w http.ResponseWriter, r *http.Request, _ Staff) erro
 		return err
 	}
 	a.changed(r)
-	status, verb := http.StatusOK, "Edited"
+	verb := "Edited"
 	if id == 0 {
-		status, verb = http.StatusCreated, "Created"
+		verb = "Created"
 	}
 	Note(r, "category.save", "category", c.ID, fmt.Sprintf("%s category %q", verb, c.Name))
-	WriteJSON(w, status, categoryOut(*c))
+	WriteJSON(w, savedStatus(id), categoryOut(*c))
 	return nil
 }
 
@@ -114,18 +109,25 @@ func (a *API) categoryGet(w http.ResponseWriter, r *http.Request, _ Staff) error
 // DELETE /wp-json/wc/v3/products/categories/{id}?force=true (categories
 // have no trash: WooCommerce requires force, and so do we)
 func (a *API) categoryDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	return a.termDelete(w, r, "category", "Categories", a.d.Catalog.DeleteCategory)
+}
+
+// termDelete answers the DELETE of a category or a tag (what; plural
+// names them in the refusal): they have no trash, so only force=true
+// deletes, for good.
+func (a *API) termDelete(w http.ResponseWriter, r *http.Request, what, plural string, del func(context.Context, int64) error) error {
 	id, err := IDParam(r, "id")
 	if err != nil {
 		return err
 	}
 	if r.URL.Query().Get("force") != "true" {
-		return &Error{Status: http.StatusNotImplemented, Code: "woocommerce_rest_trash_not_supported", Message: "Categories do not support trashing; delete with force=true."}
+		return &Error{Status: http.StatusNotImplemented, Code: "woocommerce_rest_trash_not_supported", Message: plural + " do not support trashing; delete with force=true."}
 	}
-	if err := a.d.Catalog.DeleteCategory(r.Context(), id); err != nil {
+	if err := del(r.Context(), id); err != nil {
 		return err
 	}
 	a.changed(r)
-	Note(r, "category.delete", "category", id, fmt.Sprintf("Deleted category %d", id))
+	Note(r, what+".delete", what, id, fmt.Sprintf("Deleted %s %d", what, id))
 	WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
 	return nil
 }
@@ -153,18 +155,12 @@ func (a *API) tagsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
 
 // POST /wp-json/wc/v3/products/tags and PUT …/tags/{id}
 func (a *API) tagSave(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	var id int64
-	if r.PathValue("id") != "" {
-		var err error
-		if id, err = IDParam(r, "id"); err != nil {
-			return err
-		}
-	}
 	var b struct {
 		Name *string `json:"name"`
 		Slug *string `json:"slug"`
 	}
-	if err := Decode(r, &b); err != nil {
+	id, err := savedIDAndBody(r, "id", &b)
+	if err != nil {
 		return err
 	}
 	t, err := a.d.Catalog.SaveTag(r.Context(), id, b.Name, b.Slug)
@@ -172,31 +168,14 @@ func (a *API) tagSave(w http.ResponseWriter, r *http.Request, _ Staff) error {
 		return err
 	}
 	a.changed(r)
-	status := http.StatusOK
-	if id == 0 {
-		status = http.StatusCreated
-	}
 	Note(r, "tag.save", "tag", t.ID, fmt.Sprintf("Saved tag %q", t.Name))
-	WriteJSON(w, status, tagJSON(*t))
+	WriteJSON(w, savedStatus(id), tagJSON(*t))
 	return nil
 }
 
 // DELETE /wp-json/wc/v3/products/tags/{id}?force=true
 func (a *API) tagDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
-	id, err := IDParam(r, "id")
-	if err != nil {
-		return err
-	}
-	if r.URL.Query().Get("force") != "true" {
-		return &Error{Status: http.StatusNotImplemented, Code: "woocommerce_rest_trash_not_supported", Message: "Tags do not support trashing; delete with force=true."}
-	}
-	if err := a.d.Catalog.DeleteTag(r.Context(), id); err != nil {
-		return err
-	}
-	a.changed(r)
-	Note(r, "tag.delete", "tag", id, fmt.Sprintf("Deleted tag %d", id))
-	WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
-	return nil
+	return a.termDelete(w, r, "tag", "Tags", a.d.Catalog.DeleteTag)
 }
 
 type attributeDefJSON struct {
@@ -283,19 +262,14 @@ func (a *API) termSave(w http.ResponseWriter, r *http.Request, _ Staff) error {
 	if err != nil {
 		return err
 	}
-	var termID int64
-	if r.PathValue("term_id") != "" {
-		if termID, err = IDParam(r, "term_id"); err != nil {
-			return err
-		}
-	}
 	var b struct {
 		Name      *string `json:"name"`
 		Color     *string `json:"color"`
 		ImageURL  *string `json:"image_url"`
 		MenuOrder *int    `json:"menu_order"`
 	}
-	if err := Decode(r, &b); err != nil {
+	termID, err := savedIDAndBody(r, "term_id", &b)
+	if err != nil {
 		return err
 	}
 	t, err := a.d.Catalog.SaveTerm(r.Context(), attrID, termID, catalog.TermInput{Name: b.Name, Color: b.Color, ImageURL: b.ImageURL, MenuOrder: b.MenuOrder})
@@ -303,11 +277,7 @@ func (a *API) termSave(w http.ResponseWriter, r *http.Request, _ Staff) error {
 		return err
 	}
 	a.changed(r)
-	status := http.StatusOK
-	if termID == 0 {
-		status = http.StatusCreated
-	}
 	Note(r, "attribute.term_save", "attribute", attrID, fmt.Sprintf("Saved term %q", t.Name))
-	WriteJSON(w, status, termOut(t))
+	WriteJSON(w, savedStatus(termID), termOut(t))
 	return nil
 }
