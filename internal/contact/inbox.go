@@ -170,11 +170,7 @@ func (s *Service) Open(ctx context.Context, id int64) (*Message, error) {
 		}
 		st.Status = InboxRead
 	}
-	for i := range st.Files {
-		st.Files[i].Content = nil
-	}
-	m := s.message(st)
-	return &m, nil
+	return s.opened(st), nil
 }
 
 // SetStatus moves a message to new, read or the trash; "read" on a
@@ -197,11 +193,7 @@ func (s *Service) SetStatus(ctx context.Context, id int64, status string) (*Mess
 		return nil, err
 	}
 	st.Status = status
-	for i := range st.Files {
-		st.Files[i].Content = nil
-	}
-	m := s.message(st)
-	return &m, nil
+	return s.opened(st), nil
 }
 
 // ReplyInput is a staff member's reply as the admin sends it.
@@ -281,6 +273,15 @@ func (s *Service) File(ctx context.Context, id, fileID int64) (*StoredFile, erro
 }
 
 // message derives what the inbox shows of a stored submission.
+// opened is a message as staff open it: its files' content left out.
+func (s *Service) opened(st *Stored) *Message {
+	for i := range st.Files {
+		st.Files[i].Content = nil
+	}
+	m := s.message(st)
+	return &m
+}
+
 func (s *Service) message(st *Stored) Message {
 	form, ok := s.Form(st.FormID)
 	if !ok {
