@@ -154,11 +154,7 @@ func (s *Service) ApplyCoupon(ctx context.Context, session, code, cur string) er
 	if len(code) > coupon.MaxCodeLength {
 		return coupon.ErrNotExist(strings.ToValidUTF8(raw[:coupon.MaxCodeLength], ""))
 	}
-	stored, err := s.Carts.Get(ctx, session)
-	if err != nil {
-		return err
-	}
-	pc, err := s.Price(ctx, stored, false, cur)
+	stored, pc, err := s.priced(ctx, session, cur, false)
 	if err != nil {
 		return err
 	}

@@ -282,11 +282,19 @@ func (s *Service) Price(ctx context.Context, c *cart.Cart, extend bool, code str
 // Cart loads the session's cart and prices it in code's currency (a read:
 // it extends a cart near its expiry).
 func (s *Service) Cart(ctx context.Context, id, code string) (*PricedCart, error) {
+	_, p, err := s.priced(ctx, id, code, true)
+	return p, err
+}
+
+// priced loads the session's cart and prices it in code's currency
+// (extend: as a read, which extends a cart near its expiry).
+func (s *Service) priced(ctx context.Context, id, code string, extend bool) (*cart.Cart, *PricedCart, error) {
 	c, err := s.Carts.Get(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.Price(ctx, c, true, code)
+	p, err := s.Price(ctx, c, extend, code)
+	return c, p, err
 }
 
 // SaleCurrency is the currency an order paid with m is placed in: code
@@ -319,11 +327,7 @@ func (s *Service) SelectRate(ctx context.Context, id, pkg, rate, code string) er
 	if pkg != "" && pkg != "0" {
 		return ErrInvalidPackage
 	}
-	c, err := s.Carts.Get(ctx, id)
-	if err != nil {
-		return err
-	}
-	cur, err := s.Price(ctx, c, false, code)
+	c, cur, err := s.priced(ctx, id, code, false)
 	if err != nil {
 		return err
 	}
