@@ -396,13 +396,19 @@ func (c *Cache) PutRevalidated(key string, p *Page, seq uint64) {
 // RevalidateFailed gives back the refresh duty Lookup handed out for key,
 // so that a later request tries again.
 func (c *Cache) RevalidateFailed(key string) {
+	c.onEntry(key, func(el *list.Element) { el.Value.(*cacheEntry).refreshing = false })
+}
+
+// onEntry runs fn on the entry stored under key, if any, under the lock;
+// nothing when the cache is off.
+func (c *Cache) onEntry(key string, fn func(*list.Element)) {
 	if !c.Enabled() {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.entries[key]; ok {
-		el.Value.(*cacheEntry).refreshing = false
+		fn(el)
 	}
 }
 
@@ -513,15 +519,10 @@ func (c *Cache) Invalidate(tags ...string) int {
 
 // Drop removes the page stored under key, if any.
 func (c *Cache) Drop(key string) {
-	if !c.Enabled() {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
+	c.onEntry(key, func(el *list.Element) {
 		c.remove(el)
 		c.invalidations++
-	}
+	})
 }
 
 // Stale marks every page tagged with any of tags stale and returns how
