@@ -17,7 +17,7 @@ import { MEDIA_PATH, srcsetOf, thumbnailOf, type Attachment } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { UploadZone } from './UploadZone';
 import './media.css';
-import { ColumnHeads } from '../../ui/ColumnHeads';
+import { AdminTable } from '../ui/AdminTable';
 
 const PER_PAGE = 40;
 
@@ -159,33 +159,29 @@ export default function MediaLibrary({ params }: ScreenProps) {
             })}
           </ul>
         ) : (
-          <table className="admin-table media-table">
-            <caption className="screen-reader-text">Images, newest first</caption>
-            <ColumnHeads columns={['Image', 'Title', 'Alt text', 'Type', 'Dimensions', 'Uploaded']} />
-            <tbody aria-busy={loading || undefined}>
-              {items.map((a) => {
-                const t = thumbnailOf(a, 60);
-                return (
-                  <tr key={a.id}>
-                    <td>
-                      <img className="media-table__thumb" src={t.source_url} alt="" loading="lazy" />
-                    </td>
-                    <td>
-                      <button type="button" className="media-link" data-media-id={a.id} onClick={() => setOpenId(a.id)}>
-                        {a.title.raw || a.slug}
-                      </button>
-                    </td>
-                    <td>{a.alt_text || <span className="media-tile__flag">None</span>}</td>
-                    <td>{a.mime_type.replace('image/', '').toUpperCase()}</td>
-                    <td>
-                      {a.media_details.width}×{a.media_details.height}
-                    </td>
-                    <td>{a.date ? <time dateTime={a.date + 'Z'}>{formatDate(a.date + 'Z')}</time> : '—'}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <AdminTable className="media-table" caption="Images, newest first" columns={['Image', 'Title', 'Alt text', 'Type', 'Dimensions', 'Uploaded']} busy={loading}>
+            {items.map((a) => {
+              const t = thumbnailOf(a, 60);
+              return (
+                <tr key={a.id}>
+                  <td>
+                    <img className="media-table__thumb" src={t.source_url} alt="" loading="lazy" />
+                  </td>
+                  <td>
+                    <button type="button" className="media-link" data-media-id={a.id} onClick={() => setOpenId(a.id)}>
+                      {a.title.raw || a.slug}
+                    </button>
+                  </td>
+                  <td>{a.alt_text || <span className="media-tile__flag">None</span>}</td>
+                  <td>{a.mime_type.replace('image/', '').toUpperCase()}</td>
+                  <td>
+                    {a.media_details.width}×{a.media_details.height}
+                  </td>
+                  <td>{a.date ? <time dateTime={a.date + 'Z'}>{formatDate(a.date + 'Z')}</time> : '—'}</td>
+                </tr>
+              );
+            })}
+          </AdminTable>
         )}
         <p aria-live="polite" className="admin-list-status">
           {loading ? 'Loading…' : total === 0 ? (query ? `No images match “${query}”.` : 'No images yet: upload the first above.') : `${total} ${total === 1 ? 'image' : 'images'}.`}

@@ -9,8 +9,8 @@ import type { ScreenProps } from '../screens';
 import { Field } from '../ui/Field';
 import { Notices, useNotices } from '../ui/Notices';
 import { useFocusAfterCommit } from '../ui/focus';
-import { ColumnHeads } from '../../ui/ColumnHeads';
 import { Options } from '../../ui/Options';
+import { AdminTable } from '../ui/AdminTable';
 
 export const CURRENCIES_PATH = '/wp-json/vitrine/v1/admin/currencies';
 
@@ -131,29 +131,25 @@ export default function Currencies(_: ScreenProps) {
       <p>
         Prices are kept in the base currency, {base ? `${base.name} (${base.code})` : ''}. A rate is how many units of a currency one unit of the base buys.
       </p>
-      <table className="admin-table">
-        <caption className="screen-reader-text">Currencies</caption>
-        <ColumnHeads columns={['Currency', 'Rate', 'Rate date', 'Offered', { label: 'Actions', hidden: true }]} />
-        <tbody>
-          {rows.map((c) => (
-            <tr key={c.code}>
-              <th scope="row">
-                {c.name} ({c.code})
-              </th>
-              <td>{c.base ? '1 (base)' : c.rate}</td>
-              <td>{c.base ? '' : c.rate_date || 'set by hand'}</td>
-              <td>{c.base || c.enabled ? 'Yes' : 'No'}</td>
-              <td>
-                {c.base ? null : (
-                  <button type="button" id={`currency-${c.code}`} aria-label={`Edit ${c.code}`} onClick={() => open(c, false)}>
-                    Edit
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AdminTable caption="Currencies" columns={['Currency', 'Rate', 'Rate date', 'Offered', { label: 'Actions', hidden: true }]}>
+        {rows.map((c) => (
+          <tr key={c.code}>
+            <th scope="row">
+              {c.name} ({c.code})
+            </th>
+            <td>{c.base ? '1 (base)' : c.rate}</td>
+            <td>{c.base ? '' : c.rate_date || 'set by hand'}</td>
+            <td>{c.base || c.enabled ? 'Yes' : 'No'}</td>
+            <td>
+              {c.base ? null : (
+                <button type="button" id={`currency-${c.code}`} aria-label={`Edit ${c.code}`} onClick={() => open(c, false)}>
+                  Edit
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
       <p>
         <button
           type="button"

@@ -24,8 +24,8 @@ import {
   type OrderNote,
   type OrderRefund,
 } from './types';
-import { ColumnHeads } from '../../../ui/ColumnHeads';
 import { Options } from '../../../ui/Options';
+import { AdminTable } from '../../ui/AdminTable';
 
 function newKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -89,28 +89,24 @@ export function OrderDetail({ id }: { id: number }) {
 
       <section aria-labelledby="order-items" className="admin-card">
         <h3 id="order-items">Items</h3>
-        <table className="admin-table">
-          <caption className="screen-reader-text">Items of order #{order.number}</caption>
-          <ColumnHeads columns={['Product', 'Price', 'Quantity', 'Total', 'Refunded']} />
-          <tbody>
-            {order.line_items.map((l) => (
-              <tr key={l.id}>
-                <th scope="row">
-                  {l.name}
-                  {l.meta_data.length ? <span className="order-line__meta"> — {l.meta_data.map((m) => `${m.display_key}: ${m.display_value}`).join(', ')}</span> : null}
-                  {l.sku ? <span className="order-line__sku"> (SKU {l.sku})</span> : null}
-                </th>
-                <td>{money(l.price)}</td>
-                <td>{l.quantity}</td>
-                <td>{money(l.total)}</td>
-                <td>
-                  {l.refunded_quantity || Number(l.refunded_total) ? `${l.refunded_quantity} · ${money(l.refunded_total)}` : '—'}
-                  {l.restocked ? <span className="order-line__meta"> ({l.restocked} back in stock)</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AdminTable caption={<>Items of order #{order.number}</>} columns={['Product', 'Price', 'Quantity', 'Total', 'Refunded']}>
+          {order.line_items.map((l) => (
+            <tr key={l.id}>
+              <th scope="row">
+                {l.name}
+                {l.meta_data.length ? <span className="order-line__meta"> — {l.meta_data.map((m) => `${m.display_key}: ${m.display_value}`).join(', ')}</span> : null}
+                {l.sku ? <span className="order-line__sku"> (SKU {l.sku})</span> : null}
+              </th>
+              <td>{money(l.price)}</td>
+              <td>{l.quantity}</td>
+              <td>{money(l.total)}</td>
+              <td>
+                {l.refunded_quantity || Number(l.refunded_total) ? `${l.refunded_quantity} · ${money(l.refunded_total)}` : '—'}
+                {l.restocked ? <span className="order-line__meta"> ({l.restocked} back in stock)</span> : null}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
         <dl className="order-totals">
           {order.coupon_lines.map((cp) => (
             <div key={cp.code}>
@@ -379,41 +375,37 @@ function Refunds({ order, onRefunded, onError, reload }: { order: Order; onRefun
         Refunds
       </h3>
       {order.refunds.length ? (
-        <table className="admin-table">
-          <caption className="screen-reader-text">Refunds of order #{order.number}</caption>
-          <ColumnHeads columns={['Date', 'Amount', 'How', 'State', 'Reason']} />
-          <tbody>
-            {order.refunds.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <time dateTime={r.date_created_gmt + 'Z'}>{formatDate(r.date_created_gmt + 'Z')}</time> by {r.author || 'the shop'}
-                </td>
-                <td>{formatMoney(r.amount, order.currency)}</td>
-                <td>
-                  {r.refunded_payment ? `Through ${order.payment_method_title || r.method}` : 'Manual'}
-                  {r.provider_refund_id ? (
-                    <>
-                      {' '}
-                      (<code>{r.provider_refund_id}</code>)
-                    </>
-                  ) : null}
-                </td>
-                <td>
-                  {r.status === 'completed' ? 'Refunded' : r.status === 'pending' ? 'Pending: the provider has not answered' : `Refused: ${r.error ?? ''}`}
-                  {r.status === 'pending' ? (
-                    <>
-                      {' '}
-                      <button type="button" disabled={busy} onClick={() => void finish(r)}>
-                        Finish this refund<span className="screen-reader-text"> of {formatMoney(r.amount, order.currency)}</span>
-                      </button>
-                    </>
-                  ) : null}
-                </td>
-                <td>{r.reason || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AdminTable caption={<>Refunds of order #{order.number}</>} columns={['Date', 'Amount', 'How', 'State', 'Reason']}>
+          {order.refunds.map((r) => (
+            <tr key={r.id}>
+              <td>
+                <time dateTime={r.date_created_gmt + 'Z'}>{formatDate(r.date_created_gmt + 'Z')}</time> by {r.author || 'the shop'}
+              </td>
+              <td>{formatMoney(r.amount, order.currency)}</td>
+              <td>
+                {r.refunded_payment ? `Through ${order.payment_method_title || r.method}` : 'Manual'}
+                {r.provider_refund_id ? (
+                  <>
+                    {' '}
+                    (<code>{r.provider_refund_id}</code>)
+                  </>
+                ) : null}
+              </td>
+              <td>
+                {r.status === 'completed' ? 'Refunded' : r.status === 'pending' ? 'Pending: the provider has not answered' : `Refused: ${r.error ?? ''}`}
+                {r.status === 'pending' ? (
+                  <>
+                    {' '}
+                    <button type="button" disabled={busy} onClick={() => void finish(r)}>
+                      Finish this refund<span className="screen-reader-text"> of {formatMoney(r.amount, order.currency)}</span>
+                    </button>
+                  </>
+                ) : null}
+              </td>
+              <td>{r.reason || '—'}</td>
+            </tr>
+          ))}
+        </AdminTable>
       ) : (
         <p>No refunds.</p>
       )}
@@ -429,45 +421,41 @@ function Refunds({ order, onRefunded, onError, reload }: { order: Order; onRefun
             : `This records a manual refund: give the money back yourself (${order.payment_method_title || 'outside the shop'}).`}{' '}
           At most {formatMoney(order.refund_left, order.currency)} is left to refund.
         </p>
-        <table className="admin-table">
-          <caption className="screen-reader-text">What to refund of each item</caption>
-          <ColumnHeads columns={['Product', 'Quantity to refund', 'Amount to refund']} />
-          <tbody>
-            {order.line_items.map((l, i) => {
-              const max = l.quantity - l.refunded_quantity;
-              return (
-                <tr key={l.id}>
-                  <th scope="row" id={`${formId}-line-${l.id}`}>
-                    {l.name} <span className="order-line__meta">({max} of {l.quantity} left)</span>
-                  </th>
-                  <td>
-                    <input
-                      ref={i === 0 ? first : undefined}
-                      type="number"
-                      inputMode="numeric"
-                      min={0}
-                      max={max}
-                      step={1}
-                      aria-label={`Quantity of ${l.name} to refund`}
-                      value={lines[l.id]?.quantity ?? ''}
-                      onChange={(e) => setLine(l.id, { quantity: e.target.value })}
-                      disabled={max <= 0}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      type="text"
-                      inputMode="decimal"
-                      aria-label={`Amount to refund for ${l.name}`}
-                      value={lines[l.id]?.amount ?? ''}
-                      onChange={(e) => setLine(l.id, { amount: e.target.value })}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <AdminTable caption="What to refund of each item" columns={['Product', 'Quantity to refund', 'Amount to refund']}>
+          {order.line_items.map((l, i) => {
+            const max = l.quantity - l.refunded_quantity;
+            return (
+              <tr key={l.id}>
+                <th scope="row" id={`${formId}-line-${l.id}`}>
+                  {l.name} <span className="order-line__meta">({max} of {l.quantity} left)</span>
+                </th>
+                <td>
+                  <input
+                    ref={i === 0 ? first : undefined}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={max}
+                    step={1}
+                    aria-label={`Quantity of ${l.name} to refund`}
+                    value={lines[l.id]?.quantity ?? ''}
+                    onChange={(e) => setLine(l.id, { quantity: e.target.value })}
+                    disabled={max <= 0}
+                  />
+                </td>
+                <td>
+                  <input
+                    type="text"
+                    inputMode="decimal"
+                    aria-label={`Amount to refund for ${l.name}`}
+                    value={lines[l.id]?.amount ?? ''}
+                    onChange={(e) => setLine(l.id, { amount: e.target.value })}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+        </AdminTable>
         <div className="admin-field admin-field--check">
           <label>
             <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} /> Put the refunded items back in stock
@@ -574,29 +562,25 @@ function Mails({ order, onSent, onError }: { order: Order; onSent: (text: string
     <section aria-labelledby="order-mails" className="admin-card">
       <h3 id="order-mails">Mail log</h3>
       {order.mails.length ? (
-        <table className="admin-table">
-          <caption className="screen-reader-text">Mails of order #{order.number}, oldest first</caption>
-          <ColumnHeads columns={['Mail', 'Queued', 'State']} />
-          <tbody>
-            {order.mails.map((m) => (
-              <tr key={m.id}>
-                <td>{MAIL_LABELS[m.kind] ?? m.kind}</td>
-                <td>
-                  <time dateTime={m.date_created}>{formatDate(m.date_created)}</time>
-                </td>
-                <td>
-                  {m.date_sent
-                    ? `Sent ${formatDate(m.date_sent)}`
-                    : m.date_failed
-                      ? `Given up after ${m.attempts} attempts: ${m.last_error}`
-                      : m.attempts
-                        ? `Retrying (${m.attempts} attempts): ${m.last_error}`
-                        : 'Waiting to be sent'}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AdminTable caption={<>Mails of order #{order.number}, oldest first</>} columns={['Mail', 'Queued', 'State']}>
+          {order.mails.map((m) => (
+            <tr key={m.id}>
+              <td>{MAIL_LABELS[m.kind] ?? m.kind}</td>
+              <td>
+                <time dateTime={m.date_created}>{formatDate(m.date_created)}</time>
+              </td>
+              <td>
+                {m.date_sent
+                  ? `Sent ${formatDate(m.date_sent)}`
+                  : m.date_failed
+                    ? `Given up after ${m.attempts} attempts: ${m.last_error}`
+                    : m.attempts
+                      ? `Retrying (${m.attempts} attempts): ${m.last_error}`
+                      : 'Waiting to be sent'}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       ) : (
         <p>No mail about this order.</p>
       )}

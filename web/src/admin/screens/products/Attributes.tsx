@@ -10,8 +10,8 @@ import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { PRODUCTS, type GlobalAttribute, type SwatchTerm } from './types';
 import './products.css';
-import { ColumnHeads } from '../../../ui/ColumnHeads';
 import { Options } from '../../../ui/Options';
+import { AdminTable } from '../../ui/AdminTable';
 
 const TYPES: [GlobalAttribute['type'], string][] = [
   ['select', 'Drop-down'],
@@ -99,15 +99,11 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
           Save swatch type
         </button>
       </div>
-      <table className="admin-table">
-        <caption className="screen-reader-text">{attr.name} values</caption>
-        <ColumnHeads columns={['Value', 'Colour', 'Image address', { label: 'Actions', hidden: true }]} />
-        <tbody>
-          {attr.terms.map((t) => (
-            <TermRow key={t.id} attr={attr} term={t} push={push} reload={reload} />
-          ))}
-        </tbody>
-      </table>
+      <AdminTable caption={<>{attr.name} values</>} columns={['Value', 'Colour', 'Image address', { label: 'Actions', hidden: true }]}>
+        {attr.terms.map((t) => (
+          <TermRow key={t.id} attr={attr} term={t} push={push} reload={reload} />
+        ))}
+      </AdminTable>
       <form className="admin-toolbar" onSubmit={(e) => void addTerm(e)} noValidate>
         <Field label={`New ${attr.name} value`} error={termError}>
           {(p) => <input {...p} value={term} onChange={(e) => setTerm(e.target.value)} />}
