@@ -134,7 +134,6 @@ func (a *API) serveCart(w http.ResponseWriter, r *http.Request, write bool, h ca
 		}
 		a.cartHeaders(w, sess, now)
 		var ce *cart.Error
-		var pe httpx.ParamError
 		switch {
 		case errors.As(err, &ce):
 			var extra map[string]any
@@ -145,11 +144,8 @@ func (a *API) serveCart(w http.ResponseWriter, r *http.Request, write bool, h ca
 				}
 			}
 			httpx.WriteErrorRaw(w, ce.Status, ce.Code, ce.Message, extra)
-		case errors.As(err, &pe):
-			httpx.WriteParamError(w, pe)
 		default:
-			a.d.Log.Error("store api cart", "path", r.URL.Path, "err", err)
-			httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
+			a.writeOtherError(w, r, "store api cart", err)
 		}
 	}
 	return false

@@ -162,7 +162,6 @@ func (a *API) serveCheckout(w http.ResponseWriter, r *http.Request, h func(w htt
 func (a *API) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess httpx.Session, err error) {
 	var ve *checkout.ValidationError
 	var ce *cart.Error
-	var pe httpx.ParamError
 	switch {
 	case errors.As(err, &ve):
 		params := map[string]string{}
@@ -193,12 +192,22 @@ func (a *API) writeCheckoutError(w http.ResponseWriter, r *http.Request, sess ht
 			}
 		}
 		httpx.WriteErrorRaw(w, ce.Status, ce.Code, ce.Message, extra)
-	case errors.As(err, &pe):
-		httpx.WriteParamError(w, pe)
 	default:
-		a.d.Log.Error("checkout", "path", r.URL.Path, "err", err)
-		httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
+		a.writeOtherError(w, r, "checkout", err)
 	}
+}
+
+// writeOtherError answers an error the surface has no answer of its own
+// for: a bad parameter's 400, else a 500 whose detail is logged (what
+// names the surface), never sent.
+func (a *API) writeOtherError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	var pe httpx.ParamError
+	if errors.As(err, &pe) {
+		httpx.WriteParamError(w, pe)
+		return
+	}
+	a.d.Log.Error(what, "path", r.URL.Path, "err", err)
+	httpx.WriteError(w, http.StatusInternalServerError, "woocommerce_rest_unknown_server_error", "The request could not be completed.", nil)
 }
 
 // checkoutGet answers GET /checkout: the draft order for the session's cart.
