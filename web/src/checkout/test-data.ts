@@ -1,10 +1,13 @@
 // Checkout and order-received page data for the unit tests (the shapes the
 // server sends; see types.ts).
-import { cartLine, nav, settings, site, usd } from '../test/fixtures';
+import { cartLine, pageFrame, site, usd } from '../test/fixtures';
 import { EMPTY_ADDRESS } from './CheckoutPage';
 import type { Address, CheckoutCountry, CheckoutPage, OrderReceivedPage, StoreCart } from '../types';
 
 const f = (label: string, required: boolean, hidden = false) => ({ label, required, hidden });
+
+/** The shop in dollars, as the checkout tests price it. */
+const usdSite = { ...site, currency: usd };
 
 export const countries: CheckoutCountry[] = [
   {
@@ -96,11 +99,7 @@ export function cart(total = '2500', shipping = '500', selected = 'flat_rate:1')
 
 export function checkoutPage(over: Partial<CheckoutPage> = {}): CheckoutPage {
   return {
-    page: 'checkout',
-    site: { ...site, currency: usd },
-    url: '/checkout/',
-    nav,
-    settings,
+    ...pageFrame('checkout', '/checkout/', usdSite),
     cart: cart(),
     nonce: 'nonce-1',
     checkout: {
@@ -126,11 +125,7 @@ export function checkoutPage(over: Partial<CheckoutPage> = {}): CheckoutPage {
 
 export function orderReceivedPage(order: OrderReceivedPage['order'] | undefined = undefined): OrderReceivedPage {
   return {
-    page: 'order-received',
-    site: { ...site, currency: usd },
-    url: '/checkout/order-received/42/?key=wc_order_abc',
-    nav,
-    settings,
+    ...pageFrame('order-received', '/checkout/order-received/42/?key=wc_order_abc', usdSite),
     order:
       order === undefined
         ? {

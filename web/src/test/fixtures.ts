@@ -143,13 +143,14 @@ export const categories: StoreCategory[] = [
   },
 ];
 
+/** What every page's data has: its kind, the site, its address, the category menu and the settings. */
+export function pageFrame<P extends PageData['page']>(page: P, url: string, shop: Site = site) {
+  return { page, site: shop, url, nav, settings };
+}
+
 export function homePage(): HomePage {
   return {
-    page: 'home',
-    site,
-    url: '/',
-    nav,
-    settings,
+    ...pageFrame('home', '/'),
     slides: heroSlides,
     featured: products.slice(0, 6),
     latest: products.slice(6, 12),
@@ -165,11 +166,7 @@ export const heroSlides: HeroSlide[] = [
 
 export function listingPage(over: Partial<ListingPage> = {}): ListingPage {
   return {
-    page: 'listing',
-    site,
-    url: '/shop/page/2/?orderby=price',
-    nav,
-    settings,
+    ...pageFrame('listing', '/shop/page/2/?orderby=price'),
     title: 'Shop',
     description: '<p>All our <strong>things</strong>.</p>',
     breadcrumbs: [
@@ -225,11 +222,7 @@ export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPa
         }))
       : [];
   return {
-    page: 'product',
-    site,
-    url: new URL(p.permalink, 'https://x').pathname,
-    nav,
-    settings,
+    ...pageFrame('product', new URL(p.permalink, 'https://x').pathname),
     product: p,
     breadcrumbs: [
       { name: 'Home', url: '/' },
@@ -275,11 +268,7 @@ export function productPage(id = 16, over: Partial<ProductPage> = {}): ProductPa
 /** The two-factor security page of a customer without two-factor, with overrides. */
 export function securityPage(over: Partial<AccountSecurityPage> = {}): AccountSecurityPage {
   return {
-    page: 'account-security',
-    site,
-    url: '/my-account/security/',
-    nav,
-    settings,
+    ...pageFrame('account-security', '/my-account/security/'),
     logout_url: '/my-account/customer-logout/?_wpnonce=abc',
     email: 'ada@example.com',
     two_factor: false,
@@ -303,7 +292,7 @@ export const securityEnrollment = {
 };
 
 export function notFoundPage(): NotFoundPage {
-  return { page: 'notfound', site, url: '/nope/', nav, settings };
+  return pageFrame('notfound', '/nope/');
 }
 
 /** A content page with a lazy video, as internal/pages.Content shapes it, and footer page links. */
@@ -315,11 +304,7 @@ export function contentPage(over: Partial<ContentPageData> = {}): ContentPageDat
     '<a class="lazy-video__link" href="https://www.youtube.com/watch?v=dQw4w9WgXcQ" rel="nofollow">Watch “About us” on YouTube</a>' +
     '<template class="lazy-video__player"><iframe data-src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0" title="About us (YouTube video player)"></iframe></template></div>';
   return {
-    page: 'content',
-    site,
-    url: '/about/',
-    nav,
-    settings,
+    ...pageFrame('content', '/about/'),
     pages: [
       { title: 'About us', url: '/about/' },
       { title: 'Terms and conditions', url: '/terms/' },

@@ -3,12 +3,13 @@
 // colour or image. Values are added here too; products choose among them
 // in the editor.
 
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { adminCall, firstMessage } from '../../api';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { PRODUCTS, type GlobalAttribute, type SwatchTerm } from './types';
+import { AddByName } from './AddByName';
 import './products.css';
 import { Options } from '../../../ui/Options';
 import { AdminTable } from '../../ui/AdminTable';
@@ -32,56 +33,32 @@ export default function Attributes(_: ScreenProps) {
     void load();
   }, [load]);
 
-  const [newName, setNewName] = useState('');
-  const [newError, setNewError] = useState('');
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setNewError('');
-    const r = await adminCall<GlobalAttribute>('POST', PRODUCTS + '/attributes', { name: newName, type: 'select' });
-    if (!r.ok) {
-      setNewError(firstMessage(r.error));
-      return;
-    }
-    setNewName('');
-    push('success', `Attribute “${r.data.name}” added.`);
-    await load();
-  };
 
   return (
     <div>
       <Notices notices={notices} dismiss={dismiss} />
       {attrs?.map((a) => <AttributeCard key={a.id} attr={a} push={push} reload={load} />)}
       {attrs?.length === 0 ? <p>No attributes yet.</p> : null}
-      <form className="admin-toolbar" onSubmit={(e) => void create(e)} noValidate>
-        <Field label="New attribute" hint="For example Material." error={newError}>
-          {(p) => <input {...p} value={newName} onChange={(e) => setNewName(e.target.value)} />}
-        </Field>
-        <button type="submit">Add attribute</button>
-      </form>
+      <AddByName
+        label="New attribute"
+        hint="For example Material."
+        button="Add attribute"
+        post={(name) => adminCall<GlobalAttribute>('POST', PRODUCTS + '/attributes', { name, type: 'select' })}
+        added={async (name) => {
+          push('success', `Attribute “${name}” added.`);
+          await load();
+        }}
+      />
     </div>
   );
 }
 
 function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k: 'success' | 'error' | 'info', t: string) => void; reload: () => Promise<void> }) {
   const [type, setType] = useState(attr.type);
-  const [term, setTerm] = useState('');
-  const [termError, setTermError] = useState('');
   const saveType = async () => {
     const r = await adminCall('PUT', `${PRODUCTS}/attributes/${attr.id}`, { type });
     if (!r.ok) return push('error', r.error.message);
     push('success', `${attr.name} now shows as ${TYPES.find(([t]) => t === type)?.[1].toLowerCase()}.`);
-    await reload();
-  };
-  const addTerm = async (e: FormEvent) => {
-    e.preventDefault();
-    setTermError('');
-    const r = await adminCall<SwatchTerm>('POST', `${PRODUCTS}/attributes/${attr.id}/terms`, { name: term });
-    if (!r.ok) {
-      setTermError(firstMessage(r.error));
-      return;
-    }
-    setTerm('');
-    push('success', `${attr.name} “${r.data.name}” added.`);
     await reload();
   };
   return (
@@ -104,12 +81,15 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
           <TermRow key={t.id} attr={attr} term={t} push={push} reload={reload} />
         ))}
       </AdminTable>
-      <form className="admin-toolbar" onSubmit={(e) => void addTerm(e)} noValidate>
-        <Field label={`New ${attr.name} value`} error={termError}>
-          {(p) => <input {...p} value={term} onChange={(e) => setTerm(e.target.value)} />}
-        </Field>
-        <button type="submit">Add value</button>
-      </form>
+      <AddByName
+        label={`New ${attr.name} value`}
+        button="Add value"
+        post={(name) => adminCall<SwatchTerm>('POST', `${PRODUCTS}/attributes/${attr.id}/terms`, { name })}
+        added={async (name) => {
+          push('success', `${attr.name} “${name}” added.`);
+          await reload();
+        }}
+      />
     </section>
   );
 }

@@ -4,13 +4,14 @@
 // confirmation. Tags are listed below, added and deleted the same way.
 
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { adminCall, firstMessage } from '../../api';
+import { adminCall } from '../../api';
 import { BASE, Link, useRouter } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { Confirm } from '../../ui/Confirm';
 import { PRODUCTS, categoryTree, type Category, type Tag } from './types';
+import { AddByName } from './AddByName';
 import './products.css';
 import { ColumnHeads } from '../../../ui/ColumnHeads';
 
@@ -30,8 +31,6 @@ export default function Categories({ params }: ScreenProps) {
   const [tags, setTags] = useState<Tag[]>([]);
   const [form, setForm] = useState<Form>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [tagName, setTagName] = useState('');
-  const [tagError, setTagError] = useState('');
   const [confirm, setConfirm] = useState<{ kind: 'category' | 'tag'; id: number; name: string } | null>(null);
   const { notices, push, dismiss } = useNotices();
 
@@ -81,19 +80,6 @@ export default function Categories({ params }: ScreenProps) {
     push('success', `${kind === 'category' ? 'Category' : 'Tag'} “${name}” deleted.`);
     if (kind === 'category' && editing === id) navigate(BASE + 'categories/');
     else await load();
-  };
-
-  const addTag = async (e: FormEvent) => {
-    e.preventDefault();
-    setTagError('');
-    const r = await adminCall<Tag>('POST', PRODUCTS + '/tags', { name: tagName });
-    if (!r.ok) {
-      setTagError(firstMessage(r.error));
-      return;
-    }
-    setTagName('');
-    push('success', `Tag “${r.data.name}” added.`);
-    await load();
   };
 
   const tree = categoryTree(cats ?? []);
@@ -166,12 +152,15 @@ export default function Categories({ params }: ScreenProps) {
 
       <section aria-labelledby="pa-tags-heading">
         <h2 id="pa-tags-heading">Tags</h2>
-        <form className="admin-toolbar" onSubmit={(e) => void addTag(e)} noValidate>
-          <Field label="New tag" error={tagError}>
-            {(p) => <input {...p} value={tagName} onChange={(e) => setTagName(e.target.value)} />}
-          </Field>
-          <button type="submit">Add tag</button>
-        </form>
+        <AddByName
+          label="New tag"
+          button="Add tag"
+          post={(name) => adminCall<Tag>('POST', PRODUCTS + '/tags', { name })}
+          added={async (name) => {
+            push('success', `Tag “${name}” added.`);
+            await load();
+          }}
+        />
         <ul className="pa-checks" aria-label="Tags">
           {tags.map((t) => (
             <li key={t.id}>
