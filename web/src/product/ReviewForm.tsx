@@ -112,6 +112,10 @@ export function ReviewForm({
     'aria-invalid': invalid(f) || undefined,
     'aria-describedby': [invalid(f) ? errorId : '', notes].filter(Boolean).join(' ') || undefined,
   });
+  // A guest's name or email (WordPress's comment fields).
+  const guestField = (f: 'author' | 'email', label: string, type: string, autoComplete: string, maxLength: number, notes?: string) => (
+    <InputField wrapper="p" className={`comment-form-${f}`} label={label} id={f} name={f} type={type} autoComplete={autoComplete} size={30} maxLength={maxLength} required {...marks(f, notes)} />
+  );
   return (
     <div id="review_form_wrapper">
       <div id="review_form">
@@ -183,32 +187,8 @@ export function ReviewForm({
               />
               {guest && (
                 <div className="comment-form__guest">
-                  <InputField
-                    wrapper="p"
-                    className="comment-form-author"
-                    label="Name"
-                    id="author"
-                    name="author"
-                    type="text"
-                    autoComplete="name"
-                    size={30}
-                    maxLength={245}
-                    required
-                    {...marks('author')}
-                  />
-                  <InputField
-                    wrapper="p"
-                    className="comment-form-email"
-                    label="Email"
-                    id="email"
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    size={30}
-                    maxLength={100}
-                    required
-                    {...marks('email', 'email-notes')}
-                  />
+                  {guestField('author', 'Name', 'text', 'name', 245)}
+                  {guestField('email', 'Email', 'email', 'email', 100, 'email-notes')}
                 </div>
               )}
             </ServerFragment>
