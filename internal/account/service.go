@@ -1,6 +1,7 @@
 package account
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/clock"
 )
 
 // Defaults of the Service's limits and lifetimes (a zero field takes these).
@@ -57,19 +59,11 @@ type Service struct {
 	Log           *slog.Logger
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
-func (s *Service) log() *slog.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return slog.New(slog.DiscardHandler)
-}
+func (s *Service) log() *slog.Logger { return cmp.Or(s.Log, discard) }
+
+var discard = slog.New(slog.DiscardHandler)
 
 func or[T comparable](v, def T) T {
 	var zero T

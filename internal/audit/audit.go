@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"vitrine/internal/clock"
 )
 
 // Entry is one admin write.
@@ -102,12 +104,7 @@ func (s *Service) List(ctx context.Context, f Filter) ([]Entry, error) {
 	return s.Store.ListAudit(ctx, f)
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
 // clip cuts s to at most n bytes on a rune boundary, with an ellipsis.
 func clip(s string, n int) string {

@@ -26,6 +26,8 @@ import (
 	"time"
 
 	altcha "github.com/altcha-org/altcha-lib-go"
+
+	"vitrine/internal/clock"
 )
 
 // Defaults of the Service's settings.
@@ -141,12 +143,7 @@ func (s *Service) key() (string, error) {
 	return DeriveKey(s.Secret, s.Purpose), nil
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.Now(s.Now) }
 
 func (s *Service) maxNumber() int64 {
 	if s.MaxNumber > 0 {

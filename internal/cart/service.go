@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/clock"
 )
 
 // Catalog is what the cart reads products through: the catalogue's product
@@ -43,12 +44,7 @@ var (
 	ErrInvalidProduct = &Error{Status: 400, Code: "woocommerce_rest_cart_invalid_product", Message: "This product cannot be added to the cart."}
 )
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.Now(s.Now) }
 
 func (s *Service) expires(now time.Time) time.Time {
 	if s.Lifetime > 0 {

@@ -18,6 +18,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
+	"vitrine/internal/clock"
 	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
 	"vitrine/internal/payment"
@@ -133,12 +134,7 @@ type Service struct {
 	Log  *slog.Logger
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.Now(s.Now) }
 
 func (s *Service) expires(now time.Time) time.Time {
 	if s.Lifetime > 0 {

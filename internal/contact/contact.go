@@ -11,6 +11,7 @@
 package contact
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/clock"
 	"vitrine/internal/contactform"
 	"vitrine/internal/mail"
 	"vitrine/internal/storage/space"
@@ -237,19 +239,11 @@ type Service struct {
 	Log    *slog.Logger
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
-func (s *Service) log() *slog.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return slog.New(slog.DiscardHandler)
-}
+func (s *Service) log() *slog.Logger { return cmp.Or(s.Log, discard) }
+
+var discard = slog.New(slog.DiscardHandler)
 
 // forms returns the configured forms, or the default one.
 func (s *Service) forms() []contactform.Form {

@@ -22,6 +22,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"vitrine/internal/clock"
 )
 
 // Page statuses.
@@ -173,12 +175,7 @@ type Service struct {
 	loaded bool
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
 // check validates in and answers it normalized.
 func check(in Input) (Input, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/clock"
 	"vitrine/internal/money"
 )
 
@@ -56,12 +57,7 @@ type Service struct {
 	Now      func() time.Time
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.Now(s.Now) }
 
 // Input is a create or an edit as the admin sends it, in WooCommerce's
 // field names (amounts as decimal strings); nil fields are left as they

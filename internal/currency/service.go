@@ -1,6 +1,7 @@
 package currency
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/clock"
 	"vitrine/internal/money"
 )
 
@@ -90,19 +92,11 @@ type Service struct {
 	Log      *slog.Logger
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
-func (s *Service) log() *slog.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return slog.New(slog.DiscardHandler)
-}
+func (s *Service) log() *slog.Logger { return cmp.Or(s.Log, discard) }
+
+var discard = slog.New(slog.DiscardHandler)
 
 // all lists the stored currencies whose rates are against the current
 // base, skipping (with a warning) those configured against another base.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/clock"
 	"vitrine/internal/money"
 )
 
@@ -267,12 +268,7 @@ type Service struct {
 	Log      *slog.Logger
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
 func (s *Service) kick() {
 	if s.Kick != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/clock"
 	"vitrine/internal/currency"
 	"vitrine/internal/storeapi"
 )
@@ -35,12 +36,7 @@ type Service struct {
 	Now        func() time.Time // nil: time.Now
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
 // Table is the converter for a shopper's currency code: code's when the
 // shop sells in it, else the base currency's (a currency disabled since

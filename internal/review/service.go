@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/clock"
 )
 
 // Settings are the shop's review settings (WooCommerce → Settings →
@@ -56,19 +58,11 @@ type Service struct {
 	Log      *slog.Logger
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
-func (s *Service) log() *slog.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return slog.New(slog.DiscardHandler)
-}
+func (s *Service) log() *slog.Logger { return cmp.Or(s.Log, discard) }
+
+var discard = slog.New(slog.DiscardHandler)
 
 // Submission is a review as the form sends it. For a customer (UserID set)
 // the name and email are the account's, whatever the form says.

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/clock"
 	"vitrine/internal/mail"
 )
 
@@ -79,12 +80,7 @@ type Service struct {
 	Window time.Duration
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
 // Send validates and stores m (text trimmed, 1 to MaxMessageRunes
 // characters, email and username cut to sane lengths), counted against
