@@ -17,6 +17,7 @@ import (
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storeapi"
+	"vitrine/internal/storefront"
 )
 
 // Order emails. The order store records them in the outbox in the same
@@ -92,7 +93,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	if v.AwaitingPayment {
 		v.Instructions, v.BankAccounts = instructions, bank
 	}
-	if !sameAddress(o.Billing, o.Shipping) && !address.Blank(o.Shipping) {
+	if !storefront.SameAddress(o.Billing, o.Shipping) && !address.Blank(o.Shipping) {
 		v.Shipping = address.Format(o.Shipping, s.cfg.Checkout.BaseCountry)
 	}
 	for i, l := range o.Lines {

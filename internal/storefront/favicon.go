@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"bytes"
@@ -99,7 +99,7 @@ func makeFaviconICO(size int) []byte {
 	return b.Bytes()
 }
 
-func (s *Server) handleFaviconICO(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) FaviconICO(w http.ResponseWriter, r *http.Request) {
 	ico, etag := faviconICO()
 	h := w.Header()
 	h.Set("Content-Type", "image/x-icon")

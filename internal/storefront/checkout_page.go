@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"context"
@@ -29,22 +29,22 @@ import (
 // or a missing or wrong key answers 404 with no order data (never 200 with
 // a notice), so an order id alone reveals nothing about any order.
 
-func (s *Server) paymentViews() []pages.PaymentMethodView {
+func (f *Storefront) paymentViews() []pages.PaymentMethodView {
 	out := []pages.PaymentMethodView{}
-	for _, m := range s.payments.List() {
+	for _, m := range f.d.Payments.List() {
 		out = append(out, pages.PaymentMethodView{ID: m.ID(), Title: m.Title(), Description: m.Description(), Kind: payment.Kind(m)})
 	}
 	return out
 }
 
-// handleCheckout answers GET /checkout/.
-func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
+// Checkout answers GET /checkout/.
+func (f *Storefront) Checkout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
-	obj, c, _, err := s.storeAPI.CheckoutCart(r.Context(), sess.ID, sess.Currency)
+	now := f.d.Now()
+	sess := f.d.Sessions.CartSessionOf(r, now)
+	obj, c, _, err := f.d.Store.CheckoutCart(r.Context(), sess.ID, sess.Currency)
 	if err != nil {
-		s.PageError(w, "checkout page", err)
+		f.PageError(w, "checkout page", err)
 		return
 	}
 	if len(obj.Items) == 0 {
@@ -55,48 +55,44 @@ func (s *Server) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	values.ShippingAddress.Email = ""
 	// A new shopper starts in the shop's country, as WooCommerce does.
 	if values.BillingAddress.Country == "" {
-		values.BillingAddress.Country = s.cfg.Checkout.BaseCountry
+		values.BillingAddress.Country = f.d.CheckoutConfig.BaseCountry
 	}
 	if values.ShippingAddress.Country == "" {
-		values.ShippingAddress.Country = s.cfg.Checkout.BaseCountry
+		values.ShippingAddress.Country = f.d.CheckoutConfig.BaseCountry
 	}
-	if methods := s.payments.List(); len(methods) > 0 {
+	if methods := f.d.Payments.List(); len(methods) > 0 {
 		values.PaymentMethod = methods[0].ID()
 	}
-	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !sameAddress(c.Customer.Billing, c.Customer.Shipping)
-	s.fillFromAccount(r, &values, c)                                                         // a customer's saved addresses (checkout_account.go)
-	s.renderCheckout(w, r, sess, obj, values, s.walletAPI.CheckoutNotices(r), http.StatusOK) // ?wallet= notices (internal/walletapi)
+	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !SameAddress(c.Customer.Billing, c.Customer.Shipping)
+	f.fillFromAccount(r, &values, c)                                                        // a customer's saved addresses (checkout_account.go)
+	f.renderCheckout(w, r, sess, obj, values, f.d.Wallet.CheckoutNotices(r), http.StatusOK) // ?wallet= notices (internal/walletapi)
 }
 
-func sameAddress(b, s cart.Address) bool {
+// SameAddress reports whether two addresses are one (their email and
+// phone aside): the checkout's "ship to a different address", and the
+// order mails' shipping block.
+func SameAddress(b, s cart.Address) bool {
 	b.Email, b.Phone, s.Email, s.Phone = "", "", "", ""
 	return b == s
 }
 
-func (s *Server) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *storeapi.Cart, values pages.CheckoutValues,
+func (f *Storefront) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *storeapi.Cart, values pages.CheckoutValues,
 	errs *pages.CheckoutErrors, status int) {
-	now := s.now()
+	now := f.d.Now()
 	tick := httpx.NonceTickAt(now)
-	res, err := s.loader.Checkout(s.PageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: s.Nonce(sess.Scope(), tick),
-		ProcessNonce: s.ProcessNonce(sess.Scope(), tick), Values: values, Config: &s.cfg.Checkout, PaymentMethods: s.paymentViews(),
-		Errors: errs, Status: status, Wallet: s.walletAPI.CheckoutView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && s.accounts != nil,
-		Terms: s.terms(r.Context())})
-	s.SendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
+	res, err := f.d.Loader.Checkout(f.PageContext(r), r.URL.RequestURI(), pages.CheckoutInput{Cart: obj, Nonce: f.d.Sessions.Nonce(sess.Scope(), tick),
+		ProcessNonce: f.d.Sessions.ProcessNonce(sess.Scope(), tick), Values: values, Config: f.d.CheckoutConfig, PaymentMethods: f.paymentViews(),
+		Errors: errs, Status: status, Wallet: f.d.Wallet.CheckoutView(sess, now), CanCreateAccount: httpx.UserOf(r) == nil && f.d.Accounts != nil,
+		Terms: f.terms(r.Context())})
+	f.SendPersonal(w, r, "checkout page", r.URL.RequestURI(), res, err)
 }
 
-// PageError logs a page that could not be shown (what names it) and
-// answers a plain 500.
-func (s *Server) PageError(w http.ResponseWriter, what string, err error) {
-	s.log.Error(what, "err", err)
-	http.Error(w, "The shop could not show this page. Please try again.", http.StatusInternalServerError)
-}
-
-// handleCheckoutPost answers the classic form's POST /checkout/.
-func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
+// CheckoutPost answers the classic form's POST /checkout/.
+func (f *Storefront) CheckoutPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
+	now := f.d.Now()
+	sess := f.d.Sessions.CartSessionOf(r, now)
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, "The form could not be read.", http.StatusBadRequest)
 		return
@@ -109,23 +105,23 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
-		obj, _, _, err := s.storeAPI.CheckoutCart(ctx, sess.ID, sess.Currency)
+		obj, _, _, err := f.d.Store.CheckoutCart(ctx, sess.ID, sess.Currency)
 		if err != nil {
-			s.PageError(w, "checkout page", err)
+			f.PageError(w, "checkout page", err)
 			return
 		}
 		if len(obj.Items) == 0 {
 			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 			return
 		}
-		s.renderCheckout(w, r, sess, obj, values, errs, status)
+		f.renderCheckout(w, r, sess, obj, values, errs, status)
 	}
-	if !s.VerifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.Scope(), httpx.NonceTickAt(now)) {
+	if !f.d.Sessions.VerifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.Scope(), httpx.NonceTickAt(now)) {
 		refuse(http.StatusForbidden, &pages.CheckoutErrors{Notices: []string{"We were unable to process your order, please try again."},
 			Fields: map[string]string{}})
 		return
 	}
-	if wait, ok := s.checkout.Allow(ctx, sess.ID, s.clientIP(r)); !ok {
+	if wait, ok := f.d.Checkout.Allow(ctx, sess.ID, f.d.ClientIP(r)); !ok {
 		w.Header().Set("Retry-After", httpx.RetryAfter(wait))
 		refuse(http.StatusTooManyRequests, &pages.CheckoutErrors{Notices: []string{"Too many requests. Please wait and try again."},
 			Fields: map[string]string{}})
@@ -133,28 +129,28 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 	}
 	// A no-script shopper may pick a shipping rate in the review table.
 	if rate := strings.TrimSpace(r.PostFormValue("shipping_method[0]")); rate != "" {
-		if err := s.checkout.PickRate(ctx, sess.ID, rate); err != nil {
-			s.PageError(w, "checkout rate", err)
+		if err := f.d.Checkout.PickRate(ctx, sess.ID, rate); err != nil {
+			f.PageError(w, "checkout rate", err)
 			return
 		}
 	}
 	pr := checkout.PlaceRequest{Session: sess.ID, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
-		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: s.terms(ctx) != nil,
-		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: s.clientIP(r),
+		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: f.terms(ctx) != nil,
+		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: f.d.ClientIP(r),
 		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.Currency,
 		ShownCurrency: httpx.Clip(r.PostFormValue("wmc_currency"), 8)}
 	if toDifferent {
 		pr.Shipping = &shipping
 	}
-	o, r, err := s.placeForViewer(w, r, pr, values.CreateAccount, r.PostFormValue("account_password"))
+	o, r, err := f.PlaceForViewer(w, r, pr, values.CreateAccount, r.PostFormValue("account_password"))
 	var ve *checkout.ValidationError
 	var ce *cart.Error
 	switch {
 	case err == nil:
 		if !sess.ViaToken {
-			s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
+			f.d.Sessions.SetSessionCookie(w, sess.ID, now.Add(f.d.CartLifetime))
 		}
-		s.setCartCookies(w, r, false, "")
+		f.d.SetCartCookies(w, r, false, "")
 		http.Redirect(w, r, storeapi.OrderReceivedURL(o), http.StatusSeeOther)
 	case errors.As(err, &ve):
 		errs := &pages.CheckoutErrors{Notices: ve.Messages(), Fields: map[string]string{}}
@@ -176,39 +172,39 @@ func (s *Server) handleCheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 		refuse(ce.Status, errs)
 	default:
-		s.PageError(w, "checkout", err)
+		f.PageError(w, "checkout", err)
 	}
 }
 
-// handleOrderReceived answers GET /checkout/order-received/{id}/?key=….
-func (s *Server) handleOrderReceived(w http.ResponseWriter, r *http.Request) {
+// OrderReceived answers GET /checkout/order-received/{id}/?key=….
+func (f *Storefront) OrderReceived(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	w.Header().Set("Referrer-Policy", "no-referrer") // the key is in the URL
-	view, err := s.orderView(r.Context(), r.PathValue("id"), r.URL.Query().Get("key"))
+	view, err := f.orderView(r.Context(), r.PathValue("id"), r.URL.Query().Get("key"))
 	if err != nil {
-		s.PageError(w, "order received", err)
+		f.PageError(w, "order received", err)
 		return
 	}
-	res, err := s.loader.OrderReceived(s.PageContext(r), r.URL.RequestURI(), view)
-	s.SendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
+	res, err := f.d.Loader.OrderReceived(f.PageContext(r), r.URL.RequestURI(), view)
+	f.SendPersonal(w, r, "order received", r.URL.RequestURI(), res, err)
 }
 
 // orderView finds the order an id and key name together, or nil.
-func (s *Server) orderView(ctx context.Context, rawID, key string) (*pages.OrderView, error) {
+func (f *Storefront) orderView(ctx context.Context, rawID, key string) (*pages.OrderView, error) {
 	id, err := strconv.ParseInt(rawID, 10, 64)
 	if err != nil {
 		return nil, nil
 	}
-	o, err := s.checkout.OrderReceived(ctx, id, key)
+	o, err := f.d.Checkout.OrderReceived(ctx, id, key)
 	if errors.Is(err, checkout.ErrOrderNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	instructions, accounts := s.paymentTexts(o.Order)
-	v := pages.NewOrderView(o.Order, s.currencyOf(ctx, o.Currency), instructions)
+	instructions, accounts := f.d.PaymentTexts(o.Order)
+	v := pages.NewOrderView(o.Order, f.d.CurrencyOf(ctx, o.Currency), instructions)
 	v.BankAccounts = accounts
-	v.TestOrder, v.TestNotice = o.TestOrder(), testOrderNotice(o.Order)
+	v.TestOrder, v.TestNotice = o.TestOrder(), f.d.TestNotice(o.Order)
 	return v, nil
 }
