@@ -99,6 +99,7 @@ func makeFaviconICO(size int) []byte {
 	return b.Bytes()
 }
 
+// FaviconICO answers /favicon.ico (faviconICO), revalidated by its ETag.
 func (f *Storefront) FaviconICO(w http.ResponseWriter, r *http.Request) {
 	ico, etag := faviconICO()
 	h := w.Header()

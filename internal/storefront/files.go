@@ -49,6 +49,7 @@ func loadAssets(static fs.FS) (map[string]asset, error) {
 	return out, err
 }
 
+// Asset answers a built file under /assets/ from memory.
 func (f *Storefront) Asset(w http.ResponseWriter, r *http.Request) {
 	a, ok := f.files[r.URL.Path]
 	if !ok {
@@ -97,12 +98,15 @@ func (f *Storefront) Media(w http.ResponseWriter, r *http.Request) {
 
 const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#1f3a5f"/><path d="M18 20h8l6 20 6-20h8L36 46h-8z" fill="#fff"/></svg>`
 
+// Favicon answers /favicon.svg, the shop's mark.
 func (f *Storefront) Favicon(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "public, max-age=604800")
 	_, _ = w.Write([]byte(favicon))
 }
 
+// Robots answers /robots.txt: the per-visitor and search pages are not
+// crawled; the sitemap index is named.
 func (f *Storefront) Robots(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, _ = w.Write([]byte("User-agent: *\nDisallow: /wp-admin/\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /*?s=\nDisallow: /*add-to-cart=*\n\nSitemap: " + f.d.BaseURL + "/sitemap.xml\n"))

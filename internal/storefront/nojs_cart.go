@@ -65,8 +65,7 @@ func (f *Storefront) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, 
 	if errors.Is(err, cart.ErrTooManyLines) {
 		// A refusal about the cart, not the product: the cart page (per
 		// visitor) can say so; the cached product page could not.
-		f.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: cart.ErrTooManyLines.Message}})
-		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: cart.ErrTooManyLines.Message}})
 		return
 	}
 	var ce *cart.Error
@@ -156,8 +155,7 @@ func (f *Storefront) Cart(w http.ResponseWriter, r *http.Request) {
 		// request that is not cross-site: line keys are the same in every
 		// cart, so a link on another site must not empty this one.
 		if key != "" && (sess.ViaCookie || sess.ViaToken) && !f.removeAllowed(r, sess, now) {
-			f.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
-			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+			f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
 			return
 		}
 		if key != "" && (sess.ViaCookie || sess.ViaToken) {
@@ -270,8 +268,7 @@ func (f *Storefront) CartPost(w http.ResponseWriter, r *http.Request) {
 				if ce := (*cart.Error)(nil); errors.As(err, &ce) {
 					msg = ce.Message
 				}
-				f.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msg}})
-				http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+				f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: msg}})
 				return
 			}
 		}
@@ -299,8 +296,7 @@ func (f *Storefront) CartPost(w http.ResponseWriter, r *http.Request) {
 		notices = append(notices, pages.Notice{Kind: "message", Text: "Cart updated."})
 		f.noScriptWrote(w, r, sess, now)
 	}
-	f.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.toCart(w, r, sess, notices)
 }
 
 // noScriptApplyCoupon answers the coupon form without scripts (POST /cart/
@@ -309,17 +305,7 @@ func (f *Storefront) CartPost(w http.ResponseWriter, r *http.Request) {
 // refusal.
 func (f *Storefront) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
 	err := f.d.Checkout.ApplyCoupon(r.Context(), sess.ID, r.PostFormValue("coupon_code"), sess.Currency)
-	var notices []pages.Notice
-	done, failed := f.noScriptOutcome(w, "apply coupon", err, &notices)
-	if failed {
-		return
-	}
-	if done {
-		notices = append(notices, pages.Notice{Kind: "message", Text: msgCouponApplied})
-		f.noScriptWrote(w, r, sess, now)
-	}
-	f.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.couponChanged(w, r, sess, now, "apply coupon", err, msgCouponApplied)
 }
 
 // noScriptRemoveCoupon answers a coupon's remove link without scripts (GET
@@ -331,22 +317,26 @@ func (f *Storefront) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request
 		return
 	}
 	if !f.removeAllowed(r, sess, now) {
-		f.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
-		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
 		return
 	}
 	err := f.d.Checkout.RemoveCoupon(r.Context(), sess.ID, r.URL.Query().Get("remove_coupon"))
+	f.couponChanged(w, r, sess, now, "remove coupon", err, msgCouponRemoved)
+}
+
+// couponChanged ends a no-script coupon change: a refusal is shown on the
+// cart page, other errors answer 500 (noScriptOutcome); done says msg.
+func (f *Storefront) couponChanged(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time, op string, err error, msg string) {
 	var notices []pages.Notice
-	done, failed := f.noScriptOutcome(w, "remove coupon", err, &notices)
+	done, failed := f.noScriptOutcome(w, op, err, &notices)
 	if failed {
 		return
 	}
 	if done {
-		notices = append(notices, pages.Notice{Kind: "message", Text: msgCouponRemoved})
+		notices = append(notices, pages.Notice{Kind: "message", Text: msg})
 		f.noScriptWrote(w, r, sess, now)
 	}
-	f.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.toCart(w, r, sess, notices)
 }
 
 // WooCommerce's coupon notices.
@@ -426,8 +416,7 @@ func (f *Storefront) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	f.noScriptWrote(w, r, sess, now)
-	f.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.toCart(w, r, sess, notices)
 }
 
 // Notices for the cart page after a redirect (WooCommerce keeps them in
@@ -443,6 +432,13 @@ const (
 
 func (f *Storefront) noticeMAC(sessID, payload string) string {
 	return hex.EncodeToString(f.d.Sessions.MAC("cart-notices", sessID+"|"+payload))
+}
+
+// toCart ends a no-script cart form: the notices for the cart page (none:
+// no cookie) and 303 to /cart/.
+func (f *Storefront) toCart(w http.ResponseWriter, r *http.Request, sess httpx.Session, notices []pages.Notice) {
+	f.setCartNotices(w, sess, notices)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 }
 
 // setCartNotices sets the notice cookie (nothing when there are none).

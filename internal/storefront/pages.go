@@ -203,23 +203,43 @@ func (f *Storefront) HomePost(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 }
 
+// Shop serves /shop/ and /shop/page/N/ (page 1 moves to /shop/).
 func (f *Storefront) Shop(w http.ResponseWriter, r *http.Request) {
 	lq := f.listingQuery(r)
-	if n := r.PathValue("n"); n != "" {
-		p, err := strconv.Atoi(n)
-		if err != nil || p < 1 || p > 100000 {
-			f.NotFound(w, r)
-			return
-		}
-		if p == 1 {
-			http.Redirect(w, r, "/shop/"+queryString(r), http.StatusMovedPermanently)
-			return
-		}
-		lq.Page = p
+	if !f.pathPage(w, r, "/shop/", &lq) {
+		return
 	}
 	f.servePage(w, r, listingURL("/shop/", lq), func(ctx context.Context, u string) (*pages.Result, error) {
 		return f.d.Loader.Shop(ctx, u, lq)
 	})
+}
+
+// pathPage reads a listing's page from its path (/page/{n}/) into
+// lq.Page. A bad or absurd number answers the 404 page and page 1 moves
+// to first, the listing itself (the query kept); both answer, and report
+// false.
+func (f *Storefront) pathPage(w http.ResponseWriter, r *http.Request, first string, lq *pages.ListingQuery) bool {
+	n := r.PathValue("n")
+	if n == "" {
+		return true
+	}
+	p, ok := listingPage(n)
+	if !ok {
+		f.NotFound(w, r)
+		return false
+	}
+	if p == 1 {
+		http.Redirect(w, r, first+queryString(r), http.StatusMovedPermanently)
+		return false
+	}
+	lq.Page = p
+	return true
+}
+
+// listingPage reads a listing's page number in a path: 1 to 100,000.
+func listingPage(n string) (int, bool) {
+	p, err := strconv.Atoi(n)
+	return p, err == nil && p >= 1 && p <= 100000
 }
 
 func queryString(r *http.Request) string {
@@ -239,8 +259,8 @@ func (f *Storefront) Category(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	lq := f.listingQuery(r)
 	if n := len(parts); n >= 3 && parts[n-2] == "page" {
-		p, err := strconv.Atoi(parts[n-1])
-		if err != nil || p < 1 || p > 100000 {
+		p, ok := listingPage(parts[n-1])
+		if !ok {
 			f.NotFound(w, r)
 			return
 		}
@@ -271,17 +291,8 @@ func (f *Storefront) Category(w http.ResponseWriter, r *http.Request) {
 func (f *Storefront) Tag(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
 	lq := f.listingQuery(r)
-	if n := r.PathValue("n"); n != "" {
-		p, err := strconv.Atoi(n)
-		if err != nil || p < 1 || p > 100000 {
-			f.NotFound(w, r)
-			return
-		}
-		if p == 1 {
-			http.Redirect(w, r, pages.TagPath(slug)+queryString(r), http.StatusMovedPermanently)
-			return
-		}
-		lq.Page = p
+	if !f.pathPage(w, r, pages.TagPath(slug), &lq) {
+		return
 	}
 	if slug == "" || len(slug) > 200 {
 		f.NotFound(w, r)
@@ -292,6 +303,7 @@ func (f *Storefront) Tag(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// Product serves a product's page (its first page of reviews).
 func (f *Storefront) Product(w http.ResponseWriter, r *http.Request) {
 	f.serveProduct(w, r, r.PathValue("slug"), 1) // reviews_post.go
 }

@@ -121,6 +121,8 @@ func (f *Storefront) Sitemap(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// SitemapPages answers /sitemap-pages.xml: the home, shop and contact
+// pages and the published content pages.
 func (f *Storefront) SitemapPages(w http.ResponseWriter, r *http.Request) {
 	f.serveXML(w, r, "sitemap:pages", func(ctx context.Context) ([]byte, error) {
 		set := newSitemap("urlset", "url")
@@ -141,6 +143,8 @@ func (f *Storefront) SitemapPages(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// SitemapCategories answers /sitemap-categories.xml: the category pages
+// that list products.
 func (f *Storefront) SitemapCategories(w http.ResponseWriter, r *http.Request) {
 	f.serveXML(w, r, "sitemap:categories", func(ctx context.Context) ([]byte, error) {
 		cats, err := f.d.Catalog.Categories(ctx)
