@@ -65,7 +65,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	if err != nil {
 		return mail.OrderView{}, err
 	}
-	instructions, accounts := s.paymentTexts(o)
+	instructions, accounts := s.front.PaymentTexts(o) // as the order-received page shows them
 	var bank [][]mail.Row
 	for _, a := range accounts {
 		var rows []mail.Row
@@ -135,23 +135,4 @@ func (s *Server) CustomerNoteMailView(ctx context.Context, noteID int64) (mail.O
 	v, err := s.OrderMailView(ctx, n.OrderID)
 	v.Note = n.Note
 	return v, err
-}
-
-// paymentTexts are what the order-received page and the mails show of an
-// order's payment method: its instructions (an offline method's), and for
-// a bank transfer the shop's accounts, the sort code named as the shop's
-// country names it. Both read them here, so they never disagree.
-func (s *Server) paymentTexts(o *checkout.Order) (instructions string, accounts []pages.BankAccountView) {
-	accounts = []pages.BankAccountView{}
-	m, ok := s.payments.Get(o.PaymentMethod)
-	if !ok {
-		return "", accounts
-	}
-	if om, ok := m.(payment.OfflineMethod); ok {
-		instructions = om.Instructions()
-	}
-	if bt, ok := m.(payment.BankTransfer); ok {
-		accounts = pages.NewBankAccounts(bt.Accounts, s.cfg.Checkout.BaseCountry)
-	}
-	return instructions, accounts
 }

@@ -40,7 +40,7 @@ func (s *Server) initStorefront() error {
 		Reviews: s.reviews, ContentPages: s.pages, Currencies: s.currencies, ReviewBotcheck: s.botcheckFor("review"),
 		BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, CartLifetime: s.cfg.CartLifetime,
 		ClientIP: s.clientIP, SetCartCookies: s.setCartCookies, KickMail: s.kickMail, CurrencyOf: s.currencyOf,
-		PaymentTexts: s.paymentTexts, TestNotice: testOrderNotice, Log: s.log, Now: s.now})
+		TestNotice: testOrderNotice, Log: s.log, Now: s.now})
 	if err != nil {
 		return err
 	}

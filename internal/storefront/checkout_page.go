@@ -42,13 +42,8 @@ func (f *Storefront) Checkout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	now := f.d.Now()
 	sess := f.d.Sessions.CartSessionOf(r, now)
-	obj, c, _, err := f.d.Store.CheckoutCart(r.Context(), sess.ID, sess.Currency)
-	if err != nil {
-		f.PageError(w, "checkout page", err)
-		return
-	}
-	if len(obj.Items) == 0 {
-		http.Redirect(w, r, "/cart/", http.StatusFound)
+	obj, c, ok := f.checkoutCart(w, r, sess, http.StatusFound)
+	if !ok {
 		return
 	}
 	values := pages.CheckoutValues{BillingAddress: pages.NewBillingAddress(c.Customer.Billing), ShippingAddress: c.Customer.Shipping}
@@ -66,6 +61,22 @@ func (f *Storefront) Checkout(w http.ResponseWriter, r *http.Request) {
 	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !SameAddress(c.Customer.Billing, c.Customer.Shipping)
 	f.fillFromAccount(r, &values, c)                                                        // a customer's saved addresses (checkout_account.go)
 	f.renderCheckout(w, r, sess, obj, values, f.d.Wallet.CheckoutNotices(r), http.StatusOK) // ?wallet= notices (internal/walletapi)
+}
+
+// checkoutCart is the session's cart as the checkout page shows it. When
+// it cannot be read (500) or is empty (a redirect to the cart page with
+// the empty status) it answers, and ok is false.
+func (f *Storefront) checkoutCart(w http.ResponseWriter, r *http.Request, sess httpx.Session, empty int) (obj *storeapi.Cart, c *cart.Cart, ok bool) {
+	obj, c, _, err := f.d.Store.CheckoutCart(r.Context(), sess.ID, sess.Currency)
+	if err != nil {
+		f.PageError(w, "checkout page", err)
+		return nil, nil, false
+	}
+	if len(obj.Items) == 0 {
+		http.Redirect(w, r, "/cart/", empty)
+		return nil, nil, false
+	}
+	return obj, c, true
 }
 
 // SameAddress reports whether two addresses are one (their email and
@@ -105,16 +116,9 @@ func (f *Storefront) CheckoutPost(w http.ResponseWriter, r *http.Request) {
 		CreateAccount: r.PostFormValue("createaccount") != ""}
 	values.ShippingAddress.Email = ""
 	refuse := func(status int, errs *pages.CheckoutErrors) {
-		obj, _, _, err := f.d.Store.CheckoutCart(ctx, sess.ID, sess.Currency)
-		if err != nil {
-			f.PageError(w, "checkout page", err)
-			return
+		if obj, _, ok := f.checkoutCart(w, r, sess, http.StatusSeeOther); ok {
+			f.renderCheckout(w, r, sess, obj, values, errs, status)
 		}
-		if len(obj.Items) == 0 {
-			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
-			return
-		}
-		f.renderCheckout(w, r, sess, obj, values, errs, status)
 	}
 	if !f.d.Sessions.VerifyProcessNonce(r.PostFormValue("woocommerce-process-checkout-nonce"), sess.Scope(), httpx.NonceTickAt(now)) {
 		refuse(http.StatusForbidden, &pages.CheckoutErrors{Notices: []string{"We were unable to process your order, please try again."},
@@ -202,9 +206,28 @@ func (f *Storefront) orderView(ctx context.Context, rawID, key string) (*pages.O
 	if err != nil {
 		return nil, err
 	}
-	instructions, accounts := f.d.PaymentTexts(o.Order)
+	instructions, accounts := f.PaymentTexts(o.Order)
 	v := pages.NewOrderView(o.Order, f.d.CurrencyOf(ctx, o.Currency), instructions)
 	v.BankAccounts = accounts
 	v.TestOrder, v.TestNotice = o.TestOrder(), f.d.TestNotice(o.Order)
 	return v, nil
+}
+
+// PaymentTexts are what the order-received page and the mails show of an
+// order's payment method: its instructions (an offline method's), and for
+// a bank transfer the shop's accounts, the sort code named as the shop's
+// country names it. Both read them here, so they never disagree.
+func (f *Storefront) PaymentTexts(o *checkout.Order) (instructions string, accounts []pages.BankAccountView) {
+	accounts = []pages.BankAccountView{}
+	m, ok := f.d.Payments.Get(o.PaymentMethod)
+	if !ok {
+		return "", accounts
+	}
+	if om, ok := m.(payment.OfflineMethod); ok {
+		instructions = om.Instructions()
+	}
+	if bt, ok := m.(payment.BankTransfer); ok {
+		accounts = pages.NewBankAccounts(bt.Accounts, f.d.CheckoutConfig.BaseCountry)
+	}
+	return instructions, accounts
 }

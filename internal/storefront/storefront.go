@@ -94,9 +94,6 @@ type Deps struct {
 	KickMail func()
 	// CurrencyOf is how the shop writes a currency's amounts (an order's).
 	CurrencyOf func(ctx context.Context, code string) money.Currency
-	// PaymentTexts are an order's payment instructions and bank accounts,
-	// as the order mails show them too.
-	PaymentTexts func(*checkout.Order) (instructions string, accounts []pages.BankAccountView)
 	// TestNotice is what an order's page says of a test order ("" for a
 	// real one).
 	TestNotice func(*checkout.Order) string
