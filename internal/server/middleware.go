@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -183,5 +182,3 @@ const maxLogPath = httpx.MaxLogBytes
 
 // logPath is the request's path for a log line, cut to maxLogPath bytes.
 func logPath(r *http.Request) string { return httpx.ClipLog(r.URL.Path) }
-
-func itoa(n int) string { return strconv.Itoa(n) }

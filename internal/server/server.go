@@ -371,14 +371,19 @@ func (s *Server) Start(ctx context.Context) error {
 // process or another (an import, another instance), appends to the log in
 // the same transaction as its change.
 func (s *Server) followChanges(ctx context.Context) {
-	t := time.NewTicker(s.cfg.ChangePoll)
+	every(ctx, s.cfg.ChangePoll, func() { s.applyChanges(ctx) })
+}
+
+// every runs fn each d (the first time after d) until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.applyChanges(ctx)
+			fn()
 		}
 	}
 }
