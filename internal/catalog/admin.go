@@ -106,6 +106,25 @@ func invalid(field, format string, a ...any) *InputError {
 	return &InputError{Field: field, Message: fmt.Sprintf(format, a...)}
 }
 
+// pickTerms is the terms (categories or tags) ids name, in their order,
+// from all of them; an id naming none is an invalid field.
+func pickTerms[T any](all []T, ids []int64, field, noun string, term func(T) Term) ([]Term, error) {
+	known := make(map[int64]Term, len(all))
+	for _, x := range all {
+		t := term(x)
+		known[t.ID] = t
+	}
+	var out []Term
+	for _, id := range ids {
+		t, ok := known[id]
+		if !ok {
+			return nil, invalid(field, "There is no %s %d.", noun, id)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 // AdminQuery selects products for the admin's list. Zero values mean "no
 // filter"; Status "" is every status but trash.
 type AdminQuery struct {
@@ -498,17 +517,9 @@ func (a *Admin) apply(ctx context.Context, p *Product, in ProductInput) (err err
 		if err != nil {
 			return err
 		}
-		known := map[int64]Category{}
-		for _, c := range cats {
-			known[c.ID] = c
-		}
-		p.Categories = nil
-		for _, id := range *in.Categories {
-			c, ok := known[id]
-			if !ok {
-				return invalid("categories", "There is no category %d.", id)
-			}
-			p.Categories = append(p.Categories, Term{ID: c.ID, Name: c.Name, Slug: c.Slug})
+		if p.Categories, err = pickTerms(cats, *in.Categories, "categories", "category",
+			func(c Category) Term { return Term{ID: c.ID, Name: c.Name, Slug: c.Slug} }); err != nil {
+			return err
 		}
 	}
 	if in.Tags != nil {
@@ -516,17 +527,9 @@ func (a *Admin) apply(ctx context.Context, p *Product, in ProductInput) (err err
 		if err != nil {
 			return err
 		}
-		known := map[int64]Tag{}
-		for _, t := range tags {
-			known[t.ID] = t
-		}
-		p.Tags = nil
-		for _, id := range *in.Tags {
-			t, ok := known[id]
-			if !ok {
-				return invalid("tags", "There is no tag %d.", id)
-			}
-			p.Tags = append(p.Tags, Term{ID: t.ID, Name: t.Name, Slug: t.Slug})
+		if p.Tags, err = pickTerms(tags, *in.Tags, "tags", "tag",
+			func(t Tag) Term { return Term{ID: t.ID, Name: t.Name, Slug: t.Slug} }); err != nil {
+			return err
 		}
 	}
 	if in.Images != nil {

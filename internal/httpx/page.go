@@ -70,3 +70,38 @@ func AcceptsEncoding(header, enc string) bool {
 	}
 	return false
 }
+
+// ContentSecurityPolicy allows only the shop's own scripts, and the pages'
+// one inline script by its hash (render.HeadScript). Images may come from
+// other hosts because imported catalogues keep remote image URLs. The
+// middleware sets it on every answer.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self' " + render.HeadScriptCSP + "; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: https: http:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; " +
+	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// FramingCSP is the policy of a page that frames the given origins (its
+// video players, internal/richtext): the shop's policy with a frame-src
+// naming them. Every other page keeps default-src 'self' for frames.
+func FramingCSP(origins []string) string {
+	return ContentSecurityPolicy + "; frame-src 'self' " + strings.Join(origins, " ")
+}
+
+// MaxLogBytes bounds a client-chosen string (a path, a page URL) written
+// to a log line.
+const MaxLogBytes = 512
+
+// ClipLog cuts a client-chosen string to MaxLogBytes bytes for a log line.
+func ClipLog(s string) string {
+	if len(s) > MaxLogBytes {
+		s = strings.ToValidUTF8(s[:MaxLogBytes], "") + "…"
+	}
+	return s
+}
+
+// RedirectSlash answers 301 to the request's path with a trailing slash
+// (the query kept), as WordPress's canonical redirect does.
+func RedirectSlash(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	u.Path += "/"
+	http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+}

@@ -234,6 +234,22 @@ func (s *Sessions) VerifyProcessNonce(n, scope string, tick int64) bool {
 	return s.VerifyActionNonce(n, processAction, scope, tick)
 }
 
+// restAction is WordPress's nonce action of REST cookie auth.
+const restAction = "wp_rest"
+
+// RESTNonce is the user's wp_rest nonce at a tick (X-WP-Nonce). It is
+// bound to the user (the same scope as the customer's cart and log-out
+// nonces), so neither a visitor's nonce nor another user's passes.
+func (s *Sessions) RESTNonce(userID, tick int64) string {
+	return s.ActionNonce(restAction, cart.CustomerSession(userID), tick)
+}
+
+// VerifyRESTNonce accepts the user's wp_rest nonce of the tick or the one
+// before.
+func (s *Sessions) VerifyRESTNonce(n string, userID, tick int64) bool {
+	return n != "" && s.VerifyActionNonce(n, restAction, cart.CustomerSession(userID), tick)
+}
+
 // actionNonce is a WordPress-style nonce for an action, bound to the
 // session scope, at a 12-hour tick: 10 hex characters.
 func (s *Sessions) ActionNonce(action, scope string, tick int64) string {

@@ -584,3 +584,9 @@ func titleOf(name string) string {
 	}
 	return name
 }
+
+// File reads a stored file by its path under /media/ (generated,
+// imported or uploaded): catalog.ErrNotFound when there is none.
+func (l *Library) File(ctx context.Context, path string) (*catalog.MediaFile, error) {
+	return l.Store.Media(ctx, path)
+}

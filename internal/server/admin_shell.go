@@ -10,7 +10,6 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/coupon"
 	"vitrine/internal/httpx"
-	"vitrine/internal/media"
 	"vitrine/internal/orders"
 	"vitrine/internal/payment"
 	"vitrine/internal/render"
@@ -49,7 +48,7 @@ func (s *Server) initAdmin() {
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,
 		Currency:   s.currencyOf,
-		Media:      &media.Library{Store: s.db, Now: s.now, Quota: s.cfg.MediaQuota, Disk: s.contact.Disk},
+		Media:      s.media,
 		Log:        s.log,
 		Now:        s.now,
 		Reviews:    s.reviews,
@@ -127,7 +126,7 @@ func (s *Server) handleWPAdmin(w http.ResponseWriter, r *http.Request) {
 	if d.User.Name == "" {
 		d.User.Name = u.Email
 	}
-	d.Nonce = s.restNonce(u.ID, httpx.NonceTickAt(s.now()))
+	d.Nonce = s.RESTNonce(u.ID, httpx.NonceTickAt(s.now()))
 	d.LogoutURL = s.myAccount.LogoutURL(r)
 	d.Site.Name, d.Site.URL, d.Site.Currency = s.siteName(), s.cfg.BaseURL, s.cfg.Currency.Code
 	raw, err := json.Marshal(d)

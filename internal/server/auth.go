@@ -62,7 +62,7 @@ func (s *Server) initMyAccount() {
 		Checkout:          &s.cfg.Checkout,
 		BaseURL:           s.cfg.BaseURL,
 		RememberDeviceOff: s.cfg.RememberDeviceOff,
-		Pages:             s,
+		Pages:             s.renderer,
 		NoRoute:           s.apiNoRoute,
 		StoreDown:         storeDown,
 		ClientIP:          s.clientIP,
@@ -70,7 +70,7 @@ func (s *Server) initMyAccount() {
 		TestNotice:        testOrderNotice,
 		SiteName:          s.siteName,
 		KickMail:          s.kickMail,
-		AtLogin:           s.atLogin,
+		AtLogin:           s.renderer.AtLogin,
 		Log:               s.log,
 		Now:               s.now,
 	})

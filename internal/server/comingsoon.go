@@ -1,21 +1,18 @@
 package server
 
 import (
-	"context"
 	"net/http"
+	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"vitrine/internal/httpx"
-	"vitrine/internal/pages"
-	"vitrine/internal/render"
+	"vitrine/internal/storefront"
 )
 
 // Coming-soon mode (--coming-soon). Staff (users who can edit
 // pages: shop managers and administrators) browse and buy as usual and see
-// the footer banner (frame.go). Everyone else, visitors and customers
-// alike, gets:
+// the footer banner (internal/storefront's frame). Everyone else, visitors
+// and customers alike, gets:
 //
 //   - the coming-soon page on every storefront path, whatever the method:
 //     503 Service Unavailable with Retry-After, noindex, never stored
@@ -36,9 +33,9 @@ import (
 //
 // The page cache: a visitor's request is answered here, before any route,
 // so it never reaches the cached shop pages; staff are logged in, and
-// logged-in viewers always bypass the page cache (servePage). The
-// coming-soon page is kept apart (comingSoonCache), never under a page
-// URL, so neither can be served in place of the other.
+// logged-in viewers always bypass the page cache. The coming-soon page is
+// rendered and kept apart by internal/storefront, never under a page URL,
+// so neither can be served in place of the other.
 
 // comingSoonRetryAfter is the Retry-After of coming-soon answers, seconds.
 const comingSoonRetryAfter = "3600"
@@ -46,7 +43,7 @@ const comingSoonRetryAfter = "3600"
 // comingSoonCode and comingSoonMessage are the REST and ajax refusals'.
 const (
 	comingSoonCode    = "vitrine_coming_soon"
-	comingSoonMessage = "The shop is not open yet: it is in coming-soon mode. Please come back soon."
+	comingSoonMessage = storefront.ComingSoonMessage
 )
 
 // comingSoonActions are the admin-ajax actions visitors may call in
@@ -82,7 +79,7 @@ func (s *Server) withComingSoon(next http.Handler) http.Handler {
 			httpx.WCAjaxHeaders(w)
 			httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "code": comingSoonCode, "message": comingSoonMessage})
 		default:
-			s.serveComingSoon(w, r)
+			s.renderer.ComingSoon(w, r) // internal/storefront
 		}
 	})
 }
@@ -98,10 +95,8 @@ func comingSoonOpen(r *http.Request) bool {
 	case "/wp-admin/admin-ajax.php":
 		return comingSoonActions[r.FormValue("action")]
 	}
-	for _, ic := range appIcons { // the manifest's icons (manifest.go)
-		if p == ic.path {
-			return true
-		}
+	if slices.Contains(storefront.IconPaths(), p) { // the manifest's icons
+		return true
 	}
 	for _, prefix := range []string{"/my-account/", "/assets/", "/wp-json/vitrine/v1/botcheck/", "/wp-json/wp/v2/users/",
 		"/wp-admin/", SandboxPrefix + "/"} {
@@ -110,49 +105,4 @@ func comingSoonOpen(r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// serveComingSoon answers the coming-soon page: one rendering for every
-// path and every visitor, kept in memory, sent 503 and never stored.
-func (s *Server) serveComingSoon(w http.ResponseWriter, r *http.Request) {
-	p, err := s.comingSoonPage(r.Context())
-	if err != nil {
-		s.log.Warn("coming-soon page", "err", err)
-		http.Error(w, comingSoonMessage, http.StatusServiceUnavailable)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("X-Robots-Tag", "noindex, nofollow")
-	httpx.WriteBody(w, r, p)
-}
-
-// comingSoonCache holds the rendered coming-soon page. It depends on the
-// shop's settings only, which live as long as the process.
-type comingSoonCache struct {
-	mu   sync.Mutex
-	page *render.Page
-}
-
-func (s *Server) comingSoonPage(ctx context.Context) (*render.Page, error) {
-	c := &s.comingSoon
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.page != nil {
-		return c.page, nil
-	}
-	// Detached from the caller, as shared renders are.
-	ctx, cancel := context.WithTimeout(pages.WithoutUser(context.WithoutCancel(ctx)), 10*time.Second)
-	defer cancel()
-	res, err := s.loader.ComingSoon(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.RenderPage(ctx, pages.ComingSoonURL, res)
-	if err != nil {
-		return nil, err
-	}
-	p.Compress() // kept and sent many times
-	c.page = p
-	return p, nil
 }

@@ -41,5 +41,5 @@ func (s *Server) LogInForTest(ctx context.Context, userID int64) (*http.Cookie, 
 
 // RESTNonceForTest is userID's current wp_rest nonce.
 func (s *Server) RESTNonceForTest(userID int64) string {
-	return s.restNonce(userID, httpx.NonceTickAt(s.now()))
+	return s.RESTNonce(userID, httpx.NonceTickAt(s.now()))
 }

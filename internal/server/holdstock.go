@@ -19,14 +19,7 @@ const maintenanceEvery = time.Minute
 
 // maintain runs the periodic store upkeep until ctx ends.
 func (s *Server) maintain(ctx context.Context) {
-	t := time.NewTicker(maintenanceEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, maintenanceEvery, func() {
 		if n, err := s.ReleaseHeldStock(ctx); err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("release held stock", "err", err)
@@ -40,7 +33,7 @@ func (s *Server) maintain(ctx context.Context) {
 		s.AccountUpkeep(ctx)
 		s.ContactUpkeep(ctx)
 		s.ScheduleUpkeep(ctx)
-	}
+	})
 }
 
 // ScheduleUpkeep makes the catalogue's scheduled changes whose time has

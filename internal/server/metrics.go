@@ -18,7 +18,7 @@ type metrics struct {
 	renders     prometheus.Histogram
 	renderFails prometheus.Counter
 	// rendersAhead: changed pages re-rendered right after the change,
-	// before any request asked for them (pages.go).
+	// before any request asked for them (internal/storefront).
 	rendersAhead prometheus.Counter
 	fragRenders  prometheus.Counter
 	// connsRejected counts connections closed by LimitConnsPerIP.

@@ -8,29 +8,13 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
-	"vitrine/internal/render"
 )
-
-// contentSecurityPolicy allows only the shop's own scripts, and the pages'
-// one inline script by its hash (render.HeadScript). Images may come from
-// other hosts because imported catalogues keep remote image URLs.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self' " + render.HeadScriptCSP + "; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: https: http:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; " +
-	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-
-// framingCSP is the policy of a page that frames the given origins (its
-// video players, internal/richtext): the shop's policy with a frame-src
-// naming them. Every other page keeps default-src 'self' for frames.
-func framingCSP(origins []string) string {
-	return contentSecurityPolicy + "; frame-src 'self' " + strings.Join(origins, " ")
-}
 
 type statusWriter struct {
 	http.ResponseWriter
@@ -103,7 +87,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", httpx.ContentSecurityPolicy)
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
 		limit := s.cfg.MaxBodyBytes
 		if contactapi.IsFeedback(r) {
@@ -194,17 +178,7 @@ func notImplemented(w http.ResponseWriter, r *http.Request) {
 }
 
 // maxLogPath bounds the request path written to the log.
-const maxLogPath = 512
+const maxLogPath = httpx.MaxLogBytes
 
 // logPath is the request's path for a log line, cut to maxLogPath bytes.
-func logPath(r *http.Request) string { return clipLog(r.URL.Path) }
-
-// clipLog cuts a client-chosen string to maxLogPath bytes for a log line.
-func clipLog(s string) string {
-	if len(s) > maxLogPath {
-		s = strings.ToValidUTF8(s[:maxLogPath], "") + "…"
-	}
-	return s
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
+func logPath(r *http.Request) string { return httpx.ClipLog(r.URL.Path) }

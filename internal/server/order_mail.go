@@ -17,6 +17,7 @@ import (
 	"vitrine/internal/payment"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storeapi"
+	"vitrine/internal/storefront"
 )
 
 // Order emails. The order store records them in the outbox in the same
@@ -64,7 +65,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	if err != nil {
 		return mail.OrderView{}, err
 	}
-	instructions, accounts := s.paymentTexts(o)
+	instructions, accounts := s.front.PaymentTexts(o) // as the order-received page shows them
 	var bank [][]mail.Row
 	for _, a := range accounts {
 		var rows []mail.Row
@@ -92,7 +93,7 @@ func (s *Server) OrderMailView(ctx context.Context, id int64) (mail.OrderView, e
 	if v.AwaitingPayment {
 		v.Instructions, v.BankAccounts = instructions, bank
 	}
-	if !sameAddress(o.Billing, o.Shipping) && !address.Blank(o.Shipping) {
+	if !storefront.SameAddress(o.Billing, o.Shipping) && !address.Blank(o.Shipping) {
 		v.Shipping = address.Format(o.Shipping, s.cfg.Checkout.BaseCountry)
 	}
 	for i, l := range o.Lines {
@@ -134,23 +135,4 @@ func (s *Server) CustomerNoteMailView(ctx context.Context, noteID int64) (mail.O
 	v, err := s.OrderMailView(ctx, n.OrderID)
 	v.Note = n.Note
 	return v, err
-}
-
-// paymentTexts are what the order-received page and the mails show of an
-// order's payment method: its instructions (an offline method's), and for
-// a bank transfer the shop's accounts, the sort code named as the shop's
-// country names it. Both read them here, so they never disagree.
-func (s *Server) paymentTexts(o *checkout.Order) (instructions string, accounts []pages.BankAccountView) {
-	accounts = []pages.BankAccountView{}
-	m, ok := s.payments.Get(o.PaymentMethod)
-	if !ok {
-		return "", accounts
-	}
-	if om, ok := m.(payment.OfflineMethod); ok {
-		instructions = om.Instructions()
-	}
-	if bt, ok := m.(payment.BankTransfer); ok {
-		accounts = pages.NewBankAccounts(bt.Accounts, s.cfg.Checkout.BaseCountry)
-	}
-	return instructions, accounts
 }

@@ -7,31 +7,34 @@ import (
 	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
+	"vitrine/internal/storefront"
 )
 
 // routes is the whole HTTP surface on one screen.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 
-	// Pages, server-rendered and cached.
-	mux.HandleFunc("GET /{$}", s.handleHome)      // also ?s= search results, and ?wc-ajax= (internal/ajax)
-	mux.HandleFunc("POST /{$}", s.handleHomePost) // ?wc-ajax= only
-	mux.HandleFunc("GET /shop/{$}", s.handleShop)
-	mux.HandleFunc("GET /shop/page/{n}/{$}", s.handleShop)
-	mux.HandleFunc("GET /product-category/{path...}", s.handleCategory)
-	mux.HandleFunc("GET /product-tag/{slug}/{$}", s.handleTag) // a tag's archive, a listing like a category's
-	mux.HandleFunc("GET /product-tag/{slug}/page/{n}/{$}", s.handleTag)
-	mux.HandleFunc("GET /product-tag/{slug}", redirectSlash)
-	mux.HandleFunc("GET /product/{slug}/{$}", s.handleProduct)
-	mux.HandleFunc("POST /product/{slug}/{$}", s.handleProductPost)                // the product form without scripts (nojs_cart.go)
-	mux.HandleFunc("GET /product/{slug}/{sub}/{$}", s.handleProductSub)            // comment-page-N: older reviews (reviews_post.go)
-	mux.HandleFunc("POST /wp-comments-post.php", s.handleReviewPost)               // the review form (reviews_post.go)
-	mux.HandleFunc("GET /cart/{$}", s.handleCart)                                  // per visitor, never cached (nojs_cart.go)
-	mux.HandleFunc("POST /cart/{$}", s.handleCartPost)                             // the cart page's form without scripts (nojs_cart.go)
-	mux.HandleFunc("GET /checkout/{$}", s.handleCheckout)                          // per visitor (checkout_page.go)
-	mux.HandleFunc("POST /checkout/{$}", s.handleCheckoutPost)                     // the classic form without scripts
-	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", s.handleOrderReceived) // only with the order key
-	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.walletAPI.Return)          // the wallet buyer's return (internal/walletapi)
+	// Pages, server-rendered and cached: internal/storefront, whose files
+	// the comments of this block name.
+	f := s.front
+	mux.HandleFunc("GET /{$}", s.wcAjaxOr(f.Home))      // also ?s= search results; ?wc-ajax= is internal/ajax
+	mux.HandleFunc("POST /{$}", s.wcAjaxOr(f.HomePost)) // ?wc-ajax= only
+	mux.HandleFunc("GET /shop/{$}", f.Shop)
+	mux.HandleFunc("GET /shop/page/{n}/{$}", f.Shop)
+	mux.HandleFunc("GET /product-category/{path...}", f.Category)
+	mux.HandleFunc("GET /product-tag/{slug}/{$}", f.Tag) // a tag's archive, a listing like a category's
+	mux.HandleFunc("GET /product-tag/{slug}/page/{n}/{$}", f.Tag)
+	mux.HandleFunc("GET /product-tag/{slug}", httpx.RedirectSlash)
+	mux.HandleFunc("GET /product/{slug}/{$}", f.Product)
+	mux.HandleFunc("POST /product/{slug}/{$}", f.ProductPost)                // the product form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /product/{slug}/{sub}/{$}", f.ProductSub)            // comment-page-N: older reviews (reviews_post.go)
+	mux.HandleFunc("POST /wp-comments-post.php", f.ReviewPost)               // the review form (reviews_post.go)
+	mux.HandleFunc("GET /cart/{$}", f.Cart)                                  // per visitor, never cached (nojs_cart.go)
+	mux.HandleFunc("POST /cart/{$}", f.CartPost)                             // the cart page's form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /checkout/{$}", f.Checkout)                          // per visitor (checkout_page.go)
+	mux.HandleFunc("POST /checkout/{$}", f.CheckoutPost)                     // the classic form without scripts
+	mux.HandleFunc("GET /checkout/order-received/{id}/{$}", f.OrderReceived) // only with the order key
+	mux.HandleFunc("GET /checkout/paypal-return/{$}", s.walletAPI.Return)    // the wallet buyer's return (internal/walletapi)
 	// My account (internal/myaccount): the login and registration forms
 	// for visitors, the account's pages for customers. Per visitor, never cached.
 	acct := s.myAccount
@@ -39,7 +42,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /my-account/{$}", acct.MyAccountPost)
 	// Log out.
 	mux.HandleFunc("GET /my-account/customer-logout/{$}", acct.Logout)
-	mux.HandleFunc("GET /my-account/customer-logout", redirectSlash)
+	mux.HandleFunc("GET /my-account/customer-logout", httpx.RedirectSlash)
 	// account pages: customers only, visitors go to /my-account/
 	mux.HandleFunc("GET /my-account/orders/{$}", myaccount.CustomerPage(acct.Orders))
 	mux.HandleFunc("GET /my-account/orders/{n}/{$}", myaccount.CustomerPage(acct.Orders))
@@ -53,25 +56,25 @@ func (s *Server) routes() http.Handler {
 	// Security: two-factor, recovery codes, devices.
 	mux.HandleFunc("GET /my-account/security/{$}", acct.SecurityPage)
 	mux.HandleFunc("POST /my-account/security/{$}", acct.SecurityPost)
-	mux.HandleFunc("GET /my-account/security", redirectSlash)
+	mux.HandleFunc("GET /my-account/security", httpx.RedirectSlash)
 	// Lost password, email verification.
 	mux.HandleFunc("GET "+myaccount.LostPasswordPath+"{$}", acct.LostPassword)
 	mux.HandleFunc("POST "+myaccount.LostPasswordPath+"{$}", acct.LostPasswordPost)
 	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
 	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
-	// The logged-in frame (frame.go): the admin's placeholder for staff.
-	mux.HandleFunc("GET /contact/{$}", s.handleContact)    // cached for guests (contact_page.go)
+	// The contact page (internal/storefront).
+	mux.HandleFunc("GET /contact/{$}", f.Contact)          // cached for guests (contact_page.go)
 	mux.HandleFunc("POST /contact/{$}", s.contactAPI.Post) // the form without scripts (internal/contactapi)
-	mux.HandleFunc("GET /contact", redirectSlash)
+	mux.HandleFunc("GET /contact", httpx.RedirectSlash)
 	// The admin app (admin_shell.go): staff only; its screens route in the
 	// browser, including the edit links' post.php and term.php.
 	mux.HandleFunc("GET /wp-admin/{path...}", s.handleWPAdmin)
-	mux.HandleFunc("GET /wp-admin", redirectSlash)
-	mux.HandleFunc("GET /my-account", redirectSlash)
-	mux.HandleFunc("GET /checkout", redirectSlash)
-	mux.HandleFunc("GET /shop", redirectSlash)
-	mux.HandleFunc("GET /cart", redirectSlash)
-	mux.HandleFunc("GET /product/{slug}", redirectSlash)
+	mux.HandleFunc("GET /wp-admin", httpx.RedirectSlash)
+	mux.HandleFunc("GET /my-account", httpx.RedirectSlash)
+	mux.HandleFunc("GET /checkout", httpx.RedirectSlash)
+	mux.HandleFunc("GET /shop", httpx.RedirectSlash)
+	mux.HandleFunc("GET /cart", httpx.RedirectSlash)
+	mux.HandleFunc("GET /product/{slug}", httpx.RedirectSlash)
 
 	// The Store API (internal/storeapi). Reads are cached until the
 	// catalogue changes what they show.
@@ -114,10 +117,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+contactapi.Path+"{id}/feedback", s.contactAPI.Feedback)
 	mux.HandleFunc("GET "+contactapi.Path+"{id}/refill", s.contactAPI.Refill)
 	mux.HandleFunc("GET "+contactapi.Path+"{id}/feedback/schema", s.contactAPI.Schema)
-	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (frame.go).
-	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
-	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
-	mux.HandleFunc("PATCH /wp-json/wp/v2/users/{id}", s.handleUserUpdate)
+	// The coming-soon banner's dismissal: the viewer's own woocommerce_meta (internal/storefront, frame.go).
+	mux.HandleFunc("POST /wp-json/wp/v2/users/{id}", f.UserUpdate)
+	mux.HandleFunc("PUT /wp-json/wp/v2/users/{id}", f.UserUpdate)
+	mux.HandleFunc("PATCH /wp-json/wp/v2/users/{id}", f.UserUpdate)
 	// The admin API (internal/adminapi): staff only, with a REST nonce.
 	for _, p := range adminapi.Prefixes {
 		mux.Handle(p, s.admin)
@@ -131,21 +134,21 @@ func (s *Server) routes() http.Handler {
 		mux.HandleFunc(m+" /wp-admin/admin-ajax.php", s.ajax.AdminAjax)
 	}
 
-	// Files.
-	mux.HandleFunc("GET /assets/", s.handleAsset)
-	mux.HandleFunc("GET /media/{path...}", s.handleMedia)
-	mux.HandleFunc("GET /favicon.svg", s.handleFavicon)
-	mux.HandleFunc("GET /favicon.ico", s.handleFaviconICO)        // the same mark, drawn at start (favicon.go)
-	mux.HandleFunc("GET /manifest.webmanifest", s.handleManifest) // the web app manifest and its icons (manifest.go)
-	for _, ic := range appIcons {
-		mux.HandleFunc("GET "+ic.path, s.handleIcon)
+	// Files (internal/storefront).
+	mux.HandleFunc("GET /assets/", f.Asset)
+	mux.HandleFunc("GET /media/{path...}", f.Media)
+	mux.HandleFunc("GET /favicon.svg", f.Favicon)
+	mux.HandleFunc("GET /favicon.ico", f.FaviconICO)        // the same mark, drawn at start (favicon.go)
+	mux.HandleFunc("GET /manifest.webmanifest", f.Manifest) // the web app manifest and its icons (manifest.go)
+	for _, p := range storefront.IconPaths() {
+		mux.HandleFunc("GET "+p, f.Icon)
 	}
-	mux.HandleFunc("GET /robots.txt", s.handleRobots)
-	mux.HandleFunc("GET /sitemap.xml", s.handleSitemap)
-	mux.HandleFunc("GET /sitemap-pages.xml", s.handleSitemapPages)
-	mux.HandleFunc("GET /sitemap-categories.xml", s.handleSitemapCategories)
-	mux.HandleFunc("GET /sitemap-tags.xml", s.handleSitemapTags)
-	mux.HandleFunc("GET /{file}", s.handleRootFile) // sitemap-products-N.xml, else the 404 page
+	mux.HandleFunc("GET /robots.txt", f.Robots)
+	mux.HandleFunc("GET /sitemap.xml", f.Sitemap)
+	mux.HandleFunc("GET /sitemap-pages.xml", f.SitemapPages)
+	mux.HandleFunc("GET /sitemap-categories.xml", f.SitemapCategories)
+	mux.HandleFunc("GET /sitemap-tags.xml", f.SitemapTags)
+	mux.HandleFunc("GET /{file}", f.RootFile) // sitemap-products-N.xml, else the 404 page
 
 	// The built-in PayPal sandbox, in demo mode only (wallet.go).
 	if s.cfg.Sandbox != nil {
@@ -158,15 +161,21 @@ func (s *Server) routes() http.Handler {
 	// /metrics is not here: it is served on its own address (MetricsHandler).
 
 	// Everything else: a published content page at /<slug>/, else the
-	// shop's 404 page (content_page.go).
-	mux.HandleFunc("/", s.handleFallback)
-	return s.withRESTAuth(withRoute(mux)) // REST cookie auth for logged-in viewers (frame.go); the route label (edge.go)
+	// shop's 404 page (internal/storefront, content_page.go).
+	mux.HandleFunc("/", f.Fallback)
+	return s.withRESTAuth(withRoute(mux)) // REST cookie auth for logged-in viewers (restauth.go); the route label (edge.go)
 }
 
-func redirectSlash(w http.ResponseWriter, r *http.Request) {
-	u := *r.URL
-	u.Path += "/"
-	http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+// wcAjaxOr answers ?wc-ajax= calls to the home URL with the ajax surface
+// (internal/ajax), every other request with page.
+func (s *Server) wcAjaxOr(page http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("wc-ajax") {
+			s.ajax.WCAjax(w, r)
+			return
+		}
+		page(w, r)
+	}
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

@@ -1,7 +1,9 @@
-// Package server is the HTTP surface: pages, the Store API, static assets
-// and media, health and metrics. Handlers parse and validate, call the
-// catalogue or a page loader, and respond; errors become the surface's own
-// error shape in one place per surface.
+// Package server composes the shop's HTTP surface: New builds the
+// services and the surfaces (internal/storefront, storeapi, myaccount,
+// walletapi, contactapi, ajax, adminapi), routes.go is the one route
+// table, and around it are the middleware and edge checks, metrics, the
+// caches and the change follower that invalidates them, and the upkeep
+// loops. The handlers are the surfaces'.
 package server
 
 import (
@@ -18,7 +20,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/sync/singleflight"
 
 	"vitrine/internal/account"
 	"vitrine/internal/adminapi"
@@ -35,6 +36,7 @@ import (
 	"vitrine/internal/currency"
 	"vitrine/internal/httpx"
 	"vitrine/internal/mail"
+	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/myaccount"
 	"vitrine/internal/orders"
@@ -48,6 +50,7 @@ import (
 	"vitrine/internal/storage/space"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storeapi"
+	"vitrine/internal/storefront"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 	"vitrine/internal/walletapi"
@@ -108,7 +111,7 @@ type Config struct {
 	Reviews *review.Settings
 	// ComingSoon is the shop's "coming soon" mode: visitors and customers
 	// get the coming-soon page and refusals (comingsoon.go); staff browse
-	// as usual and see the coming-soon footer banner (frame.go).
+	// as usual and see the coming-soon footer banner (internal/storefront).
 	ComingSoon bool
 	// Accounts overrides the account service's limits and lifetimes (the
 	// zero value takes account's defaults); Store, Now and Log are set by New.
@@ -159,26 +162,21 @@ type Server struct {
 	cache  *render.Cache // rendered pages
 	api    *render.Cache // Store API responses
 	// sitemaps are the XML sitemaps, cached whatever --cache-mb says
-	// (sitemap.go, SitemapCacheBytes) and dropped with the listings.
+	// (storefront.SitemapCacheBytes) and dropped with the listings.
 	sitemaps *render.Cache
-	flight   singleflight.Group
 	assets   render.Assets
 	static   fs.FS
-	files    map[string]asset
 	log      *slog.Logger
 	metrics  *metrics
 	now      func() time.Time
 	handler  http.Handler
 
-	lastChange atomic.Int64               // the newest change-log id read (changelog.go)
-	changes    changeFollower             // the ids skipped, read again (changelog.go)
-	cats       *categoryCache             // s.store, with the category list in memory
-	mailKick   func()                     // the mail outbox's Kick (order_mail.go)
-	mailSender mail.Sender                // SMTP, for the admin\'s test message; nil when off (order_mail.go)
-	products   *catalog.Cache             // products for the cart and get_variation
-	notFound   notFoundCache              // the rendered 404 page (pages.go)
-	comingSoon comingSoonCache            // the rendered coming-soon page (comingsoon.go)
-	manifest   atomic.Pointer[staticFile] // /manifest.webmanifest (manifest.go)
+	lastChange atomic.Int64   // the newest change-log id read (changelog.go)
+	changes    changeFollower // the ids skipped, read again (changelog.go)
+	cats       *categoryCache // s.store, with the category list in memory
+	mailKick   func()         // the mail outbox's Kick (order_mail.go)
+	mailSender mail.Sender    // SMTP, for the admin\'s test message; nil when off (order_mail.go)
+	products   *catalog.Cache // products for the cart and get_variation
 
 	carts    *cart.Service     // the cart's use cases
 	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
@@ -193,11 +191,14 @@ type Server struct {
 	myAccount       *myaccount.Account           // login, the account's pages, log out (auth.go)
 	bots            map[string]*botcheck.Service // the bot-check by purpose: login, register
 	support         *support.Service             // messages to support from refused registrations (internal/myaccount)
-	meta            *usermeta.Service            // per-user settings: the coming-soon banner (frame.go)
+	meta            *usermeta.Service            // per-user settings: the coming-soon banner (internal/storefront)
 	reviews         *review.Service              // product reviews (internal/storeapi)
 	contact         *contact.Service             // contact-form submissions (internal/contactapi)
 	contactAPI      *contactapi.API              // Contact Form 7's routes and the contact form's no-script post
-	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (content_page.go)
+	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (internal/storefront)
+	media           *media.Library               // the media library: /media/ and the admin's uploads
+	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)
+	front           *storefront.Storefront       // the storefront's pages and files (storefront.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
@@ -205,16 +206,16 @@ type Server struct {
 	countryCurrency map[string]string     // country → preselected currency
 	countryHeader   string                // the trusted proxies' country header
 
-	settings     *settings.Service            // the settings staff change in the admin (settings.go)
-	liveSettings atomic.Pointer[live]         // the ones in force
-	rules        *settings.Rules              // shipping zones and tax rates saved in the admin (settings.go)
-	checkoutLive atomic.Pointer[liveCheckout] // s.cfg.Checkout with them: what the checkout prices with
-	audit        *audit.Service               // the admin's audit log (internal/audit)
-	orders       *orders.Service              // the admin's orders back office (internal/orders)
-	admin        *adminapi.API                // the admin API (internal/adminapi)
-	storeAPI     *storeapi.API                // the Store API (internal/storeapi)
-	ajax         *ajax.API                    // wc-ajax and admin-ajax (internal/ajax)
-	adminAsset   render.Assets                // the admin app's entry (admin_shell.go); Script "" when not built
+	settings     *settings.Service               // the settings staff change in the admin (settings.go)
+	liveSettings atomic.Pointer[storefront.Live] // the ones in force
+	rules        *settings.Rules                 // shipping zones and tax rates saved in the admin (settings.go)
+	checkoutLive atomic.Pointer[liveCheckout]    // s.cfg.Checkout with them: what the checkout prices with
+	audit        *audit.Service                  // the admin's audit log (internal/audit)
+	orders       *orders.Service                 // the admin's orders back office (internal/orders)
+	admin        *adminapi.API                   // the admin API (internal/adminapi)
+	storeAPI     *storeapi.API                   // the Store API (internal/storeapi)
+	ajax         *ajax.API                       // wc-ajax and admin-ajax (internal/ajax)
+	adminAsset   render.Assets                   // the admin app's entry (admin_shell.go); Script "" when not built
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
 	catalogAdmin *catalog.Admin
@@ -222,9 +223,11 @@ type Server struct {
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
 // render.Engine (VMs in this process) or render.Workers (worker processes).
-type Renderer interface {
-	Render(ctx context.Context, url string, data []byte) (string, error)
-}
+type Renderer = storefront.Engine
+
+// DefaultCacheStale is how long after a change has been read a changed
+// page may still be answered while it is rendered again (Config.CacheStale).
+const DefaultCacheStale = 10 * time.Second
 
 // New wires a server. engine may be nil (client-side rendering only).
 func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets render.Assets, log *slog.Logger) (*Server, error) {
@@ -251,7 +254,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		cfg: cfg, db: db, engine: engine, static: static, assets: assets, log: log,
 		cache:    render.NewCache(cfg.CacheBytes, cfg.CacheMaxAge),
 		api:      render.NewCache(cfg.CacheBytes/4, cfg.CacheMaxAge),
-		sitemaps: render.NewCache(SitemapCacheBytes, cfg.CacheMaxAge),
+		sitemaps: render.NewCache(storefront.SitemapCacheBytes, cfg.CacheMaxAge),
 		now:      func() time.Time { return time.Now().UTC() },
 	}
 	if cfg.Now != nil {
@@ -307,21 +310,16 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
+	s.metrics = newMetrics(s)
+	s.initPages()     // storefront.go
 	s.initMyAccount() // auth.go
 	s.walletAPI = walletapi.New(walletapi.Deps{Wallet: s.wallet, Carts: s.carts, Sessions: s.Sessions, CartLifetime: cfg.CartLifetime,
-		BaseCountry: s.cfg.Checkout.BaseCountry, Pages: s, NoRoute: s.apiNoRoute, SetCartCookies: s.setCartCookies, CartFailed: s.wcCartFailed,
+		BaseCountry: s.cfg.Checkout.BaseCountry, Pages: s.renderer, NoRoute: s.apiNoRoute, SetCartCookies: s.setCartCookies, CartFailed: s.wcCartFailed,
 		OrderReceivedURL: storeapi.OrderReceivedURL, Log: log, Now: s.now})
-	s.contactAPI = contactapi.New(contactapi.Deps{Contact: s.contact, Loader: s.loader, Pages: s, ClientIP: s.clientIP, KickMail: s.kickMail, Log: log})
-	files, err := loadAssets(static)
-	if err != nil {
-		return nil, fmt.Errorf("load built assets: %w", err)
+	s.contactAPI = contactapi.New(contactapi.Deps{Contact: s.contact, Loader: s.loader, Pages: s.renderer, ClientIP: s.clientIP, KickMail: s.kickMail, Log: log})
+	if err := s.initStorefront(); err != nil { // storefront.go
+		return nil, err
 	}
-	s.files = files
-	_, _ = faviconICO() // /favicon.ico is drawn once, at start (favicon.go)
-	_ = iconFiles()     // and the manifest's icons (manifest.go)
-	m := s.buildManifest()
-	s.manifest.Store(&m)
-	s.metrics = newMetrics(s)
 	s.initAjax()  // ajax.go
 	s.initAdmin() // admin_shell.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
@@ -330,6 +328,9 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Contact is the contact service (the app composes its mail renderer).
+func (s *Server) Contact() *contact.Service { return s.contact }
 
 // Registry is the Prometheus registry MetricsHandler serves.
 func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
@@ -370,14 +371,19 @@ func (s *Server) Start(ctx context.Context) error {
 // process or another (an import, another instance), appends to the log in
 // the same transaction as its change.
 func (s *Server) followChanges(ctx context.Context) {
-	t := time.NewTicker(s.cfg.ChangePoll)
+	every(ctx, s.cfg.ChangePoll, func() { s.applyChanges(ctx) })
+}
+
+// every runs fn each d (the first time after d) until ctx ends.
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.applyChanges(ctx)
+			fn()
 		}
 	}
 }
@@ -385,12 +391,12 @@ func (s *Server) followChanges(ctx context.Context) {
 // invalidateChanges drops what a batch of change-log entries touches
 // (changelog.go reads them): of the pages, those tagged with a removal
 // are dropped and those only changed are marked stale and rendered again
-// (pages.go); every other cache drops what the changes name.
+// (internal/storefront); every other cache drops what the changes name.
 func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Change) {
 	purge, listed, pagesChanged, settingsChanged := false, false, false, false
 	// tags: every tag the changes name (the Store API's cache drops
 	// them all); of the pages, those tagged with gone are dropped and
-	// those tagged only with changed are marked stale (pages.go).
+	// those tagged only with changed are marked stale (internal/storefront).
 	var tags, gone, changed []string
 	catalogChanges := changes[:0:0]
 	for _, c := range changes {
@@ -414,7 +420,7 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 			settingsChanged, purge = true, true
 		case sqlstore.ChangePages:
 			// A content page was set or deleted: every page's
-			// footer links the published ones (content_page.go).
+			// footer links the published ones (internal/storefront).
 			pagesChanged = true
 		case "taxonomy":
 			// Categories and attributes show in every page's menu.
@@ -449,14 +455,14 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 	}
 	if pagesChanged {
 		s.pages.Reset()
-		s.notFound.reset()
-		tags = append(tags, sitemapTag)
+		s.renderer.ResetNotFound()
+		tags = append(tags, storefront.SitemapTag)
 	}
 	if listed {
 		// Category product counts may have changed.
 		s.cats.Reset()
 		// The 404 page shows the category menu.
-		s.notFound.reset()
+		s.renderer.ResetNotFound()
 	}
 	switch {
 	case purge:
@@ -471,7 +477,7 @@ func (s *Server) invalidateChanges(ctx context.Context, changes []sqlstore.Chang
 		s.sitemaps.Invalidate(tags...)
 	default:
 		s.cache.Invalidate(gone...)
-		s.staleAndRenderAhead(changed)
+		s.renderer.StaleAndRenderAhead(changed)
 		s.api.Invalidate(tags...)
 		s.sitemaps.Invalidate(tags...)
 	}

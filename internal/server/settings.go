@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/pages"
 	"vitrine/internal/settings"
+	"vitrine/internal/storefront"
 )
 
 // The shop's settings in force (internal/settings): the flags until staff
@@ -14,12 +15,6 @@ import (
 // s.liveSettings, swapped whole when they change; a save (here or on
 // another instance) reaches every instance through the change log
 // (applyChanges), which reloads them and purges the rendered pages.
-
-// live is what requests read.
-type live struct {
-	pages.Live
-	ComingSoon bool
-}
 
 // initSettings loads the stored settings over the flags' defaults.
 func (s *Server) initSettings() error {
@@ -38,14 +33,14 @@ func (s *Server) useSettings(v settings.Versioned) {
 	ps := v.Apply(s.cfg.Settings)
 	ps.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	ps.Shop.Payments = s.footerPayments(ps.Wallet)
-	s.liveSettings.Store(&live{
+	s.liveSettings.Store(&storefront.Live{
 		Live:       pages.Live{SiteName: v.Name, Tagline: v.Tagline, Settings: ps},
 		ComingSoon: v.ComingSoon,
 	})
 }
 
 // live is the settings in force.
-func (s *Server) live() *live { return s.liveSettings.Load() }
+func (s *Server) live() *storefront.Live { return s.liveSettings.Load() }
 
 // siteName is the shop's name in force.
 func (s *Server) siteName() string { return s.live().SiteName }
@@ -67,12 +62,7 @@ func (s *Server) reloadSettings(ctx context.Context) {
 	if _, err := s.paymentSettings.Load(ctx); err != nil {
 		s.log.Warn("reload payment methods", "err", err)
 	}
-	s.notFound.reset()
-	s.comingSoon.mu.Lock()
-	s.comingSoon.page = nil
-	s.comingSoon.mu.Unlock()
-	m := s.buildManifest()
-	s.manifest.Store(&m)
+	s.front.SettingsChanged() // the 404 and coming-soon pages, the manifest
 }
 
 // initRules loads the shipping zones and tax rates staff saved in the

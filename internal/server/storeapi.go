@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"net/http"
 
-	"vitrine/internal/checkout"
 	"vitrine/internal/render"
 	"vitrine/internal/storeapi"
 )
@@ -19,11 +17,7 @@ func (s *Server) initStoreAPI() {
 		Carts: s.carts, Checkout: s.checkout, Payments: s.payments, Currencies: s.currencies, Cache: freshCache{s, s.api},
 		BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, CartLifetime: s.cfg.CartLifetime,
 		ShopperCurrency: s.shopperCurrency, CurrencyTable: s.currencyTable, SetCurrencyCookie: s.setCurrencyCookie,
-		ClientIP: s.clientIP, SetCartCookies: s.setCartCookies, Log: s.log, Now: s.now,
-		PlaceOrder: func(w http.ResponseWriter, r *http.Request, pr checkout.PlaceRequest, createAccount bool, password string) (*checkout.Order, error) {
-			o, _, err := s.placeForViewer(w, r, pr, createAccount, password)
-			return o, err
-		}})
+		ClientIP: s.clientIP, SetCartCookies: s.setCartCookies, PlaceOrder: s.placeForViewer, Log: s.log, Now: s.now})
 }
 
 // freshCache is one of the server's caches as a surface reads through it

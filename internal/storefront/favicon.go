@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"bytes"
@@ -99,7 +99,8 @@ func makeFaviconICO(size int) []byte {
 	return b.Bytes()
 }
 
-func (s *Server) handleFaviconICO(w http.ResponseWriter, r *http.Request) {
+// FaviconICO answers /favicon.ico (faviconICO), revalidated by its ETag.
+func (f *Storefront) FaviconICO(w http.ResponseWriter, r *http.Request) {
 	ico, etag := faviconICO()
 	h := w.Header()
 	h.Set("Content-Type", "image/x-icon")

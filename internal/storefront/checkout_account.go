@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"context"
@@ -30,63 +30,64 @@ var (
 		Message: "Please enter an account password."}
 )
 
-// placeForViewer places pr as the request's viewer. createAccount and
+// PlaceForViewer places pr as the request's viewer (the classic form's
+// checkout here, the Store API's through its PlaceOrder). createAccount and
 // password are the visitor's "create an account" choice (ignored for a
 // customer). The returned request is the logged-in one when an account
 // was created.
-func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr checkout.PlaceRequest, createAccount bool, password string) (*checkout.Order, *http.Request, error) {
+func (f *Storefront) PlaceForViewer(w http.ResponseWriter, r *http.Request, pr checkout.PlaceRequest, createAccount bool, password string) (*checkout.Order, *http.Request, error) {
 	ctx := r.Context()
 	if u := httpx.UserOf(r); u != nil {
 		pr.CustomerID = u.ID
-		o, err := s.checkout.PlaceOrder(ctx, pr)
+		o, err := f.d.Checkout.PlaceOrder(ctx, pr)
 		if err != nil {
 			return nil, r, err
 		}
-		if err := s.accounts.OrderPlaced(ctx, u.ID, o); err != nil {
-			s.log.Warn("save checkout addresses", "user", u.ID, "err", err)
+		if err := f.d.Accounts.OrderPlaced(ctx, u.ID, o); err != nil {
+			f.d.Log.Warn("save checkout addresses", "user", u.ID, "err", err)
 		}
 		return o, r, nil
 	}
 	email := account.NormalizeEmail(pr.Billing.Email)
-	if !createAccount || s.accounts == nil || !checkout.ValidEmail(email) {
+	if !createAccount || f.d.Accounts == nil || !checkout.ValidEmail(email) {
 		// Without a usable email the checkout's own validation refuses
 		// the form (billing email), with its message.
-		o, err := s.checkout.PlaceOrder(ctx, pr)
+		o, err := f.d.Checkout.PlaceOrder(ctx, pr)
 		return o, r, err
 	}
 	if password == "" {
 		return nil, r, errCheckoutMissingPassword
 	}
-	u, o, err := s.accounts.RegisterAndPlace(ctx, account.Registration{Email: email, Password: password},
+	u, o, err := f.d.Accounts.RegisterAndPlace(ctx, account.Registration{Email: email, Password: password},
 		func(ctx context.Context, u *account.User) (*checkout.Order, error) {
 			pr.CustomerID = u.ID
-			return s.checkout.PlaceOrder(ctx, pr)
+			return f.d.Checkout.PlaceOrder(ctx, pr)
 		})
 	var ie *account.InputError
 	switch {
 	case errors.Is(err, account.ErrEmailTaken):
 		check := pr
 		check.CheckOnly = true
-		if _, err := s.checkout.PlaceOrder(ctx, check); err != nil {
+		if _, err := f.d.Checkout.PlaceOrder(ctx, check); err != nil {
 			return nil, r, err
 		}
-		if err := s.accounts.NotifyRegisterAttempt(ctx, email); err != nil {
-			s.log.Warn("registration attempt notice at checkout", "err", err)
+		if err := f.d.Accounts.NotifyRegisterAttempt(ctx, email); err != nil {
+			f.d.Log.Warn("registration attempt notice at checkout", "err", err)
 		}
-		s.kickMail()
+		f.d.KickMail()
 		return nil, r, errCheckoutEmailExists
 	case errors.As(err, &ie):
 		return nil, r, &cart.Error{Status: http.StatusBadRequest, Code: "registration-error-invalid-password", Message: ie.Message}
 	case err != nil:
 		return nil, r, err
 	}
-	if err := s.myAccount.SendVerification(ctx, u.ID); err != nil {
-		s.log.Warn("verification mail after checkout registration", "user", u.ID, "err", err)
+	if err := f.d.Account.SendVerification(ctx, u.ID); err != nil {
+		f.d.Log.Warn("verification mail after checkout registration", "user", u.ID, "err", err)
 	}
-	r2, err := s.myAccount.LogIn(w, r, u)
+	r2, err := f.d.Account.LogIn(w, r, u)
 	if err != nil {
 		// The order and the account stand; the shopper logs in later.
-		s.log.Warn("log in after checkout registration", "user", u.ID, "err", err)
+		f.d.Log.Warn("log in after checkout registration", "user", u.ID, "err", err)
 		return o, r, nil
 	}
 	return o, r2, nil
@@ -95,14 +96,14 @@ func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr check
 // fillFromAccount fills an empty checkout with the customer's saved
 // addresses (and the account's email), as WooCommerce loads a customer's
 // data into the checkout. A cart that already has an address keeps it.
-func (s *Server) fillFromAccount(r *http.Request, values *pages.CheckoutValues, c *cart.Cart) {
+func (f *Storefront) fillFromAccount(r *http.Request, values *pages.CheckoutValues, c *cart.Cart) {
 	u := httpx.UserOf(r)
 	if u == nil || c.Customer.Billing != (cart.Address{}) {
 		return
 	}
-	a, err := s.accounts.Addresses(r.Context(), u.ID)
+	a, err := f.d.Accounts.Addresses(r.Context(), u.ID)
 	if err != nil {
-		s.log.Warn("load saved addresses", "user", u.ID, "err", err)
+		f.d.Log.Warn("load saved addresses", "user", u.ID, "err", err)
 		return
 	}
 	if a.Billing != nil {
@@ -115,6 +116,6 @@ func (s *Server) fillFromAccount(r *http.Request, values *pages.CheckoutValues, 
 		values.ShippingAddress = *a.Shipping
 		values.ShippingAddress.Email = ""
 		billing := values.BillingAddress.Address
-		values.ShipToDifferentAddress = !sameAddress(billing, *a.Shipping)
+		values.ShipToDifferentAddress = !SameAddress(billing, *a.Shipping)
 	}
 }

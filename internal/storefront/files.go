@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"errors"
@@ -49,8 +49,9 @@ func loadAssets(static fs.FS) (map[string]asset, error) {
 	return out, err
 }
 
-func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.files[r.URL.Path]
+// Asset answers a built file under /assets/ from memory.
+func (f *Storefront) Asset(w http.ResponseWriter, r *http.Request) {
+	a, ok := f.files[r.URL.Path]
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -60,21 +61,22 @@ func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteBody(w, r, a.page)
 }
 
-// handleMedia serves stored images (generated or imported) from the store.
+// Media serves stored images (generated or imported) through the media
+// library.
 // Their paths never change content, so they are cacheable for a day.
-func (s *Server) handleMedia(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) Media(w http.ResponseWriter, r *http.Request) {
 	p := r.PathValue("path")
 	if p == "" || strings.Contains(p, "..") {
 		http.NotFound(w, r)
 		return
 	}
-	m, err := s.db.Media(r.Context(), p)
+	m, err := f.d.Media.File(r.Context(), p)
 	if errors.Is(err, catalog.ErrNotFound) {
 		http.NotFound(w, r)
 		return
 	}
 	if err != nil {
-		s.log.Error("media", "path", p, "err", err)
+		f.d.Log.Error("media", "path", p, "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
@@ -96,13 +98,16 @@ func (s *Server) handleMedia(w http.ResponseWriter, r *http.Request) {
 
 const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#1f3a5f"/><path d="M18 20h8l6 20 6-20h8L36 46h-8z" fill="#fff"/></svg>`
 
-func (s *Server) handleFavicon(w http.ResponseWriter, r *http.Request) {
+// Favicon answers /favicon.svg, the shop's mark.
+func (f *Storefront) Favicon(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "public, max-age=604800")
 	_, _ = w.Write([]byte(favicon))
 }
 
-func (s *Server) handleRobots(w http.ResponseWriter, r *http.Request) {
+// Robots answers /robots.txt: the per-visitor and search pages are not
+// crawled; the sitemap index is named.
+func (f *Storefront) Robots(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = w.Write([]byte("User-agent: *\nDisallow: /wp-admin/\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /*?s=\nDisallow: /*add-to-cart=*\n\nSitemap: " + s.cfg.BaseURL + "/sitemap.xml\n"))
+	_, _ = w.Write([]byte("User-agent: *\nDisallow: /wp-admin/\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /*?s=\nDisallow: /*add-to-cart=*\n\nSitemap: " + f.d.BaseURL + "/sitemap.xml\n"))
 }

@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"net/http"
@@ -12,10 +12,10 @@ import (
 // (the cache key) in one spelling per amount; bad bounds are dropped.
 func TestPriceFilterURL(t *testing.T) {
 	usd, _ := money.Lookup("USD")
-	s := &Server{cfg: Config{Currency: usd}}
+	f := &Storefront{d: Deps{Currency: usd}}
 	norm := func(raw string) string {
 		r := httptest.NewRequest(http.MethodGet, raw, nil)
-		lq := s.listingQuery(r)
+		lq := f.listingQuery(r)
 		if r.URL.Query().Has("s") {
 			return searchURL(lq)
 		}

@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"context"
@@ -20,27 +20,27 @@ import (
 // still costs no store read and no render. Slugs the shop's own routes use
 // are refused when a page is set (contentpage.Reserved).
 
-// handleFallback answers every request no route names.
-func (s *Server) handleFallback(w http.ResponseWriter, r *http.Request) {
+// Fallback answers every request no route names.
+func (f *Storefront) Fallback(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if slug, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/"), "/"); ok && s.published(r.Context(), slug) {
-			s.servePage(w, r, contentpage.Path(slug), func(ctx context.Context, u string) (*pages.Result, error) {
-				return s.loader.Content(ctx, u, slug)
+		if slug, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/"), "/"); ok && f.published(r.Context(), slug) {
+			f.servePage(w, r, contentpage.Path(slug), func(ctx context.Context, u string) (*pages.Result, error) {
+				return f.d.Loader.Content(ctx, u, slug)
 			})
 			return
 		}
 	}
-	s.NotFound(w, r)
+	f.NotFound(w, r)
 }
 
 // published reports whether slug names a published content page.
-func (s *Server) published(ctx context.Context, slug string) bool {
+func (f *Storefront) published(ctx context.Context, slug string) bool {
 	if contentpage.CheckSlug(slug) != nil {
 		return false
 	}
-	links, err := s.pages.Links(ctx)
+	links, err := f.d.ContentPages.Links(ctx)
 	if err != nil {
-		s.log.Warn("content pages", "err", err)
+		f.d.Log.Warn("content pages", "err", err)
 		return false
 	}
 	for _, l := range links {
@@ -54,13 +54,13 @@ func (s *Server) published(ctx context.Context, slug string) bool {
 // terms is what the checkout's terms lightbox shows: the published terms
 // page when there is one (read on every checkout, so a change shows on
 // the next one), else the configured terms.
-func (s *Server) terms(ctx context.Context) *checkout.Terms {
-	p, err := s.pages.Terms(ctx)
+func (f *Storefront) terms(ctx context.Context) *checkout.Terms {
+	p, err := f.d.ContentPages.Terms(ctx)
 	if err != nil {
-		s.log.Warn("terms page", "err", err)
+		f.d.Log.Warn("terms page", "err", err)
 	}
 	if p == nil {
-		return s.cfg.Checkout.Terms
+		return f.d.CheckoutConfig.Terms
 	}
 	return &checkout.Terms{Title: p.Title, HTML: p.Body}
 }

@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"context"
@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"vitrine/internal/account"
-	"vitrine/internal/adminapi"
-	"vitrine/internal/cart"
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
@@ -29,40 +27,25 @@ import (
 //     answered with Cache-Control: no-store, private.
 //   - Staff (shop managers, administrators) see edit links on content
 //     blocks; they point at /wp-admin/, a placeholder until the admin.
-//   - REST cookie auth as WordPress does it: a logged-in viewer's REST
-//     calls carry X-WP-Nonce (a wp_rest nonce bound to the user); a bad one
-//     is 403 rest_cookie_invalid_nonce, and admin-ajax's rest-nonce action
-//     hands out a fresh one.
+//   - The REST nonce: pages carry the viewer's wp_rest nonce, and
+//     admin-ajax's rest-nonce action hands out a fresh one (RestNonce).
+//     The server's middleware checks it on /wp-json/ (REST cookie auth).
 //   - The coming-soon footer banner for staff and its dismissal
 //     (POST /wp-json/wp/v2/users/<id>, stored per user by usermeta).
 
-// restAction is WordPress's nonce action of REST cookie auth.
-const restAction = "wp_rest"
-
-// restNonce is the user's wp_rest nonce at a tick. It is bound to the user
-// (the same scope as the customer's cart and log-out nonces), so neither a
-// visitor's nonce nor another user's passes.
-func (s *Server) restNonce(userID int64, tick int64) string {
-	return s.ActionNonce(restAction, cart.CustomerSession(userID), tick)
-}
-
-func (s *Server) verifyRESTNonce(n string, userID int64) bool {
-	return n != "" && s.VerifyActionNonce(n, restAction, cart.CustomerSession(userID), httpx.NonceTickAt(s.now()))
-}
-
 // pageUser is settings.user for the request's viewer. The banner costs a
 // store read, and only for staff while the shop is in coming-soon mode.
-func (s *Server) pageUser(r *http.Request) pages.User {
+func (pg *Pages) pageUser(r *http.Request) pages.User {
 	u := httpx.UserOf(r)
 	if u == nil {
 		return pages.Visitor
 	}
 	pu := pages.User{LoggedIn: true, CanEditPages: u.CanEditPages(), ID: u.ID, DisplayName: u.DisplayName,
-		LogoutURL: s.myAccount.LogoutURL(r), RESTNonce: s.restNonce(u.ID, httpx.NonceTickAt(s.now()))}
-	if s.live().ComingSoon && u.CanEditPages() {
-		dismissed, err := s.meta.BannerDismissed(r.Context(), u.ID)
+		LogoutURL: pg.d.LogoutURL(r), RESTNonce: pg.d.Sessions.RESTNonce(u.ID, httpx.NonceTickAt(pg.d.Now()))}
+	if pg.live().ComingSoon && u.CanEditPages() {
+		dismissed, err := pg.d.Meta.BannerDismissed(r.Context(), u.ID)
 		if err != nil {
-			s.log.Warn("read coming-soon banner flag", "user", u.ID, "err", err)
+			pg.d.Log.Warn("read coming-soon banner flag", "user", u.ID, "err", err)
 		} else if !dismissed {
 			pu.ComingSoonBanner = &pages.ComingSoonBanner{RESTURL: userRESTURL(u.ID), RESTNonce: pu.RESTNonce}
 		}
@@ -75,42 +58,42 @@ func userRESTURL(id int64) string { return "/wp-json/wp/v2/users/" + strconv.For
 // PageContext is the context to load a per-request page with: the
 // viewer's settings.user when logged in. Every page rendered per request
 // (never cached) loads with it; cached pages never do.
-func (s *Server) PageContext(r *http.Request) context.Context {
+func (pg *Pages) PageContext(r *http.Request) context.Context {
 	if httpx.UserOf(r) == nil {
 		return r.Context()
 	}
-	return pages.WithUser(r.Context(), s.pageUser(r))
+	return pages.WithUser(r.Context(), pg.pageUser(r))
 }
 
 // servePersonal loads and renders a page for the viewer alone: no cache
 // read, no cache write, no shared flight.
-func (s *Server) servePersonal(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
-	ctx := s.PageContext(r)
+func (pg *Pages) servePersonal(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
+	ctx := pg.PageContext(r)
 	res, err := load(ctx, pageURL)
 	if err != nil {
-		s.pageLoadFailed(w, r, err)
+		pg.pageLoadFailed(w, r, err)
 		return
 	}
-	p, err := s.RenderPage(ctx, pageURL, res)
+	p, err := pg.RenderPage(ctx, pageURL, res)
 	if err != nil {
-		s.pageFailed(w, "personal page", err)
+		pg.pageFailed(w, "personal page", err)
 		return
 	}
 	writePersonal(w, r, p)
 }
 
 // personalNotFound is the 404 page for a logged-in viewer (their header).
-func (s *Server) personalNotFound(w http.ResponseWriter, r *http.Request) {
-	ctx := s.PageContext(r)
-	res, err := s.loader.NotFound(ctx, notFoundURL)
+func (pg *Pages) personalNotFound(w http.ResponseWriter, r *http.Request) {
+	ctx := pg.PageContext(r)
+	res, err := pg.d.Loader.NotFound(ctx, notFoundURL)
 	if err != nil {
-		s.log.Warn("404 page", "err", err)
+		pg.d.Log.Warn("404 page", "err", err)
 		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
-	p, err := s.RenderPage(ctx, notFoundURL, res)
+	p, err := pg.RenderPage(ctx, notFoundURL, res)
 	if err != nil {
-		s.log.Warn("404 page", "err", err)
+		pg.d.Log.Warn("404 page", "err", err)
 		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
@@ -127,62 +110,19 @@ func writePersonal(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	httpx.WriteBody(w, r, p)
 }
 
-// atLogin runs what a login resets: the coming-soon banner shows again
+// AtLogin runs what a login resets: the coming-soon banner shows again
 // (WooCommerce resets the dismissal at every login). The my-account
 // surface calls it at every login; a failure is logged, the login stands.
-func (s *Server) atLogin(ctx context.Context, u *account.User) {
-	if err := s.meta.ResetAtLogin(ctx, u.ID); err != nil {
-		s.log.Warn("reset coming-soon banner at login", "user", u.ID, "err", err)
+func (pg *Pages) AtLogin(ctx context.Context, u *account.User) {
+	if err := pg.d.Meta.ResetAtLogin(ctx, u.ID); err != nil {
+		pg.d.Log.Warn("reset coming-soon banner at login", "user", u.ID, "err", err)
 	}
 }
 
-// --- REST cookie auth -------------------------------------------------
-
-// withRESTAuth applies WordPress's REST cookie check to /wp-json/ for a
-// logged-in viewer. The nonce comes in X-WP-Nonce (or _wpnonce). A nonce
-// that does not verify for the viewer is 403 rest_cookie_invalid_nonce.
-// Without one, WordPress treats the call as a visitor's; so do the
-// WordPress routes here (wp/v2). The Store API keeps the viewer without
-// it: its writes are guarded by its own Nonce header, bound to the
-// customer's cart, and the customer's cart is what the storefront means.
-func (s *Server) withRESTAuth(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u := httpx.UserOf(r)
-		if u == nil || !strings.HasPrefix(r.URL.Path, "/wp-json/") {
-			next.ServeHTTP(w, r)
-			return
-		}
-		n := r.Header.Get("X-WP-Nonce")
-		if n == "" {
-			n = r.URL.Query().Get("_wpnonce")
-		}
-		switch {
-		case n != "" && !s.verifyRESTNonce(n, u.ID):
-			w.Header().Set("Cache-Control", "no-store, private")
-			httpx.WriteErrorRaw(w, http.StatusForbidden, "rest_cookie_invalid_nonce", "Cookie check failed", nil)
-			return
-		case n == "" && (strings.HasPrefix(r.URL.Path, "/wp-json/wp/") || adminPath(r.URL.Path)):
-			r = httpx.WithViewer(r, nil)
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// adminPath reports whether p is the admin API's (internal/adminapi), which
-// like WordPress's own routes takes the login cookie only with a nonce.
-func adminPath(p string) bool {
-	for _, pre := range adminapi.Prefixes {
-		if strings.HasPrefix(p, pre) {
-			return true
-		}
-	}
-	return false
-}
-
-// ajaxRestNonce answers admin-ajax's rest-nonce: a fresh wp_rest nonce as
+// RestNonce answers admin-ajax's rest-nonce: a fresh wp_rest nonce as
 // plain text for a logged-in viewer. WordPress registers the action for
 // logged-in users only, so a visitor gets its unknown-action answer, "0".
-func (s *Server) ajaxRestNonce(w http.ResponseWriter, r *http.Request) {
+func (pg *Pages) RestNonce(w http.ResponseWriter, r *http.Request) {
 	u := httpx.UserOf(r)
 	if u == nil {
 		httpx.AjaxZero(w, http.StatusBadRequest)
@@ -192,7 +132,7 @@ func (s *Server) ajaxRestNonce(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/plain; charset=UTF-8")
 	h.Set("X-Robots-Tag", "noindex")
 	h.Set("Cache-Control", "no-store, private")
-	_, _ = io.WriteString(w, s.restNonce(u.ID, httpx.NonceTickAt(s.now())))
+	_, _ = io.WriteString(w, pg.d.Sessions.RESTNonce(u.ID, httpx.NonceTickAt(pg.d.Now())))
 }
 
 // --- POST /wp-json/wp/v2/users/{id}: the banner's dismissal -------------
@@ -205,12 +145,12 @@ type restUser struct {
 	WooCommerceMeta usermeta.Meta `json:"woocommerce_meta"`
 }
 
-// handleUserUpdate changes the viewer's own storefront settings. It is not
+// UserUpdate changes the viewer's own storefront settings. It is not
 // WordPress's whole user update: only the woocommerce_meta flags (and the
 // older meta[woocommerce_...] spelling) are taken, and any other field is
 // refused, so this route can never change a name, an email, a password or
-// a role. The REST nonce was checked by withRESTAuth.
-func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
+// a role. The REST nonce was checked by the server's REST cookie auth.
+func (pg *Pages) UserUpdate(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
@@ -232,7 +172,7 @@ func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteErrorRaw(w, http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.", nil)
 		return
 	}
-	meta, err := s.meta.Update(r.Context(), u.ID, id, changes)
+	meta, err := pg.d.Meta.Update(r.Context(), u.ID, id, changes)
 	var ie *usermeta.InputError
 	switch {
 	case errors.Is(err, usermeta.ErrForbidden):
@@ -242,7 +182,7 @@ func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteParamError(w, httpx.ParamError{Param: "woocommerce_meta", Msg: ie.Key + " " + ie.Message})
 		return
 	case err != nil:
-		s.log.Error("update user meta", "user", u.ID, "err", err)
+		pg.d.Log.Error("update user meta", "user", u.ID, "err", err)
 		httpx.WriteErrorRaw(w, http.StatusInternalServerError, "rest_user_update_failed", "The change could not be saved.", nil)
 		return
 	}
@@ -314,5 +254,3 @@ func clipParam(k string) string {
 	}
 	return strings.ToValidUTF8(k, "")
 }
-
-// --- /wp-admin/: the admin's placeholder -------------------------------

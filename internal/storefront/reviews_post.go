@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"context"
@@ -34,21 +34,21 @@ const reviewPostLimit = 128 << 10
 
 const msgReviewBotcheck = "The bot check could not be verified. Please try again."
 
-// handleProductSub answers /product/<slug>/comment-page-N/ (N ≥ 2; the
+// ProductSub answers /product/<slug>/comment-page-N/ (N ≥ 2; the
 // first page is the product's URL, where comment-page-1 redirects).
-func (s *Server) handleProductSub(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) ProductSub(w http.ResponseWriter, r *http.Request) {
 	slug, sub := r.PathValue("slug"), r.PathValue("sub")
 	digits, ok := strings.CutPrefix(sub, "comment-page-")
 	n, err := strconv.Atoi(digits)
 	if !ok || err != nil || n < 1 || digits != strconv.Itoa(n) {
-		s.NotFound(w, r)
+		f.NotFound(w, r)
 		return
 	}
 	if n == 1 {
 		http.Redirect(w, r, pages.ReviewPagePath(url.PathEscape(slug), 1)+"#comments", http.StatusMovedPermanently)
 		return
 	}
-	s.serveProduct(w, r, slug, n)
+	f.serveProduct(w, r, slug, n)
 }
 
 // serveProduct answers a product page at reviews page n. ?cpage=N
@@ -57,7 +57,7 @@ func (s *Server) handleProductSub(w http.ResponseWriter, r *http.Request) {
 // review to its author: the moderation link (?unapproved=<id>&
 // moderation-hash=<hash>) or a logged-in author, both rendered for that
 // viewer alone.
-func (s *Server) serveProduct(w http.ResponseWriter, r *http.Request, slug string, n int) {
+func (f *Storefront) serveProduct(w http.ResponseWriter, r *http.Request, slug string, n int) {
 	q := r.URL.Query()
 	if cp := q.Get("cpage"); cp != "" && n == 1 {
 		if c, err := strconv.Atoi(cp); err == nil && c >= 1 && c <= 1_000_000 {
@@ -67,57 +67,57 @@ func (s *Server) serveProduct(w http.ResponseWriter, r *http.Request, slug strin
 	}
 	pageURL := pages.ReviewPagePath(url.PathEscape(slug), n)
 	opt := pages.ProductOptions{CommentPage: n}
-	if held := s.moderationLinkReview(r); held != nil {
+	if held := f.moderationLinkReview(r); held != nil {
 		opt.Held = func(_ context.Context, productID int64) ([]review.Review, error) {
 			if held.ProductID != productID {
 				return nil, nil
 			}
 			return []review.Review{*held}, nil
 		}
-		s.servePersonal(w, r, pageURL, func(ctx context.Context, u string) (*pages.Result, error) {
-			return s.loader.ProductWith(ctx, u, slug, opt)
+		f.servePersonal(w, r, pageURL, func(ctx context.Context, u string) (*pages.Result, error) {
+			return f.d.Loader.ProductWith(ctx, u, slug, opt)
 		})
 		return
 	}
 	if u := httpx.UserOf(r); u != nil {
 		// servePage renders a logged-in viewer's page for them alone.
 		opt.Held = func(ctx context.Context, productID int64) ([]review.Review, error) {
-			return s.reviews.ForAuthor(ctx, productID, u.ID, "")
+			return f.d.Reviews.ForAuthor(ctx, productID, u.ID, "")
 		}
 		opt.MayReview = func(ctx context.Context, productID int64) (bool, error) {
-			return s.reviews.MayReview(ctx, productID, u.ID)
+			return f.d.Reviews.MayReview(ctx, productID, u.ID)
 		}
 	}
-	s.servePage(w, r, pageURL, func(ctx context.Context, u string) (*pages.Result, error) {
-		return s.loader.ProductWith(ctx, u, slug, opt)
+	f.servePage(w, r, pageURL, func(ctx context.Context, u string) (*pages.Result, error) {
+		return f.d.Loader.ProductWith(ctx, u, slug, opt)
 	})
 }
 
 // moderationHash signs a held review for its author's link: WordPress's
 // moderation-hash, here an HMAC under the shop's secret of the review's
 // id, email and time, so it shows that review and nothing else.
-func (s *Server) moderationHash(r *review.Review) string {
+func (f *Storefront) moderationHash(r *review.Review) string {
 	msg := strconv.FormatInt(r.ID, 10) + "|" + r.Email + "|" + strconv.FormatInt(r.CreatedAt.UnixNano(), 10)
-	return hex.EncodeToString(s.MAC("review-moderation", msg))[:32]
+	return hex.EncodeToString(f.d.Sessions.MAC("review-moderation", msg))[:32]
 }
 
 // moderationLinkReview is the held review a moderation link names, or nil
 // (no link, a bad hash, or a review no longer held).
-func (s *Server) moderationLinkReview(r *http.Request) *review.Review {
+func (f *Storefront) moderationLinkReview(r *http.Request) *review.Review {
 	q := r.URL.Query()
 	hash := q.Get("moderation-hash")
 	id, err := strconv.ParseInt(q.Get("unapproved"), 10, 64)
 	if hash == "" || err != nil || id <= 0 || len(hash) > 64 {
 		return nil
 	}
-	rv, err := s.reviews.Held(r.Context(), id)
+	rv, err := f.d.Reviews.Held(r.Context(), id)
 	if err != nil {
 		if !errors.Is(err, review.ErrReviewNotFound) {
-			s.log.Warn("moderation link", "review", id, "err", err)
+			f.d.Log.Warn("moderation link", "review", id, "err", err)
 		}
 		return nil
 	}
-	if !hmac.Equal([]byte(hash), []byte(s.moderationHash(rv))) {
+	if !hmac.Equal([]byte(hash), []byte(f.moderationHash(rv))) {
 		return nil
 	}
 	return rv
@@ -133,13 +133,13 @@ type reviewPosted struct {
 	Review    pages.Review `json:"review"`
 }
 
-// handleReviewPost answers POST /wp-comments-post.php.
-func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
+// ReviewPost answers POST /wp-comments-post.php.
+func (f *Storefront) ReviewPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	wantJSON := strings.Contains(r.Header.Get("Accept"), "application/json")
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct != "application/x-www-form-urlencoded" && ct != "multipart/form-data" {
-		s.reviewRefused(w, r, wantJSON, http.StatusUnsupportedMediaType, "vitrine_review_content_type", "The review must be sent as a form.", "", "")
+		f.reviewRefused(w, r, wantJSON, http.StatusUnsupportedMediaType, "vitrine_review_content_type", "The review must be sent as a form.", "", "")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, reviewPostLimit)
@@ -150,38 +150,38 @@ func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
 		err = r.ParseForm()
 	}
 	if err != nil {
-		s.reviewRefused(w, r, wantJSON, http.StatusBadRequest, "vitrine_review_bad_form", "The review form could not be read.", "", "")
+		f.reviewRefused(w, r, wantJSON, http.StatusBadRequest, "vitrine_review_bad_form", "The review form could not be read.", "", "")
 		return
 	}
 	ctx := r.Context()
 	productID, err := strconv.ParseInt(strings.TrimSpace(r.PostFormValue("comment_post_ID")), 10, 64)
 	if err != nil || productID <= 0 {
-		s.reviewRefused(w, r, wantJSON, http.StatusNotFound, review.ErrNotFound.Code, review.ErrNotFound.Message, "", "")
+		f.reviewRefused(w, r, wantJSON, http.StatusNotFound, review.ErrNotFound.Code, review.ErrNotFound.Message, "", "")
 		return
 	}
 	back := ""
-	if p, err := s.store.Product(ctx, productID); err == nil && p.Published() && p.ParentID == 0 {
+	if p, err := f.d.Catalog.Product(ctx, productID); err == nil && p.Published() && p.ParentID == 0 {
 		back = storeapi.ProductPath(p.Slug)
 	}
-	if err := s.botcheckFor("review").Verify(ctx, r.PostFormValue(reviewBotcheckField)); err != nil {
+	if err := f.d.ReviewBotcheck.Verify(ctx, r.PostFormValue(reviewBotcheckField)); err != nil {
 		if botcheck.IsRefusal(err) {
-			s.reviewRefused(w, r, wantJSON, http.StatusForbidden, "vitrine_botcheck_failed", msgReviewBotcheck, "", back)
+			f.reviewRefused(w, r, wantJSON, http.StatusForbidden, "vitrine_botcheck_failed", msgReviewBotcheck, "", back)
 			return
 		}
-		s.log.Error("review bot-check", "err", err)
-		s.reviewRefused(w, r, wantJSON, http.StatusServiceUnavailable, "vitrine_botcheck_unavailable", "The bot check is unavailable right now. Please try again.", "", back)
+		f.d.Log.Error("review bot-check", "err", err)
+		f.reviewRefused(w, r, wantJSON, http.StatusServiceUnavailable, "vitrine_botcheck_unavailable", "The bot check is unavailable right now. Please try again.", "", back)
 		return
 	}
 	// A rating that is not a number is no rating.
 	rating, _ := strconv.Atoi(strings.TrimSpace(r.PostFormValue("rating")))
 	sub := review.Submission{ProductID: productID, Rating: rating, Text: r.PostFormValue("comment"),
-		Name: r.PostFormValue("author"), Email: r.PostFormValue("email"), ClientIP: s.clientIP(r)}
+		Name: r.PostFormValue("author"), Email: r.PostFormValue("email"), ClientIP: f.d.ClientIP(r)}
 	if u := httpx.UserOf(r); u != nil {
 		sub.UserID = u.ID
 	}
-	rv, err := s.reviews.Submit(ctx, sub)
+	rv, err := f.d.Reviews.Submit(ctx, sub)
 	if err != nil {
-		s.reviewFailed(w, r, wantJSON, err, back)
+		f.reviewFailed(w, r, wantJSON, err, back)
 		return
 	}
 	if back == "" {
@@ -190,7 +190,7 @@ func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
 	target := back + "#comment-" + strconv.FormatInt(rv.ID, 10)
 	msg := "Thank you for your review."
 	if rv.Status == review.StatusHold {
-		target = back + "?unapproved=" + strconv.FormatInt(rv.ID, 10) + "&moderation-hash=" + s.moderationHash(rv) + "#comment-" + strconv.FormatInt(rv.ID, 10)
+		target = back + "?unapproved=" + strconv.FormatInt(rv.ID, 10) + "&moderation-hash=" + f.moderationHash(rv) + "#comment-" + strconv.FormatInt(rv.ID, 10)
 		msg = "Your review is awaiting approval"
 	}
 	if wantJSON {
@@ -202,16 +202,16 @@ func (s *Server) handleReviewPost(w http.ResponseWriter, r *http.Request) {
 
 // reviewFailed maps Submit's refusals: 400 a field, 409 a duplicate, 403
 // closed or not a verified owner, 404 no such product, 429 too many posts.
-func (s *Server) reviewFailed(w http.ResponseWriter, r *http.Request, wantJSON bool, err error, back string) {
+func (f *Storefront) reviewFailed(w http.ResponseWriter, r *http.Request, wantJSON bool, err error, back string) {
 	var ie *review.InputError
 	var rl *review.RateLimited
 	var rf *review.Refusal
 	switch {
 	case errors.As(err, &ie):
-		s.reviewRefused(w, r, wantJSON, http.StatusBadRequest, "vitrine_review_invalid_"+ie.Field, ie.Message, ie.Field, back)
+		f.reviewRefused(w, r, wantJSON, http.StatusBadRequest, "vitrine_review_invalid_"+ie.Field, ie.Message, ie.Field, back)
 	case errors.As(err, &rl):
 		httpx.SetRetryAfter(w, rl.Wait)
-		s.reviewRefused(w, r, wantJSON, http.StatusTooManyRequests, review.ErrRateLimited.Code, review.ErrRateLimited.Message, "", back)
+		f.reviewRefused(w, r, wantJSON, http.StatusTooManyRequests, review.ErrRateLimited.Code, review.ErrRateLimited.Message, "", back)
 	case errors.As(err, &rf):
 		status := http.StatusForbidden
 		switch rf {
@@ -220,17 +220,17 @@ func (s *Server) reviewFailed(w http.ResponseWriter, r *http.Request, wantJSON b
 		case review.ErrNotFound:
 			status, back = http.StatusNotFound, ""
 		}
-		s.reviewRefused(w, r, wantJSON, status, rf.Code, rf.Message, "", back)
+		f.reviewRefused(w, r, wantJSON, status, rf.Code, rf.Message, "", back)
 	default:
-		s.log.Error("submit review", "err", err)
-		s.reviewRefused(w, r, wantJSON, http.StatusInternalServerError, "vitrine_review_failed", "Your review could not be saved. Please try again.", "", back)
+		f.d.Log.Error("submit review", "err", err)
+		f.reviewRefused(w, r, wantJSON, http.StatusInternalServerError, "vitrine_review_failed", "Your review could not be saved. Please try again.", "", back)
 	}
 }
 
 // reviewRefused answers a refused post: JSON for a script (WordPress's
 // REST error shape with data.status and data.field), else the error page
 // in the shop frame.
-func (s *Server) reviewRefused(w http.ResponseWriter, r *http.Request, wantJSON bool, status int, code, msg, field, back string) {
+func (f *Storefront) reviewRefused(w http.ResponseWriter, r *http.Request, wantJSON bool, status int, code, msg, field, back string) {
 	if wantJSON {
 		extra := map[string]any{}
 		if field != "" {
@@ -239,6 +239,6 @@ func (s *Server) reviewRefused(w http.ResponseWriter, r *http.Request, wantJSON 
 		httpx.WriteError(w, status, code, msg, extra)
 		return
 	}
-	res, err := s.loader.ReviewError(s.PageContext(r), r.URL.RequestURI(), status, msg, field, back)
-	s.SendPersonal(w, r, "review error page", r.URL.RequestURI(), res, err)
+	res, err := f.d.Loader.ReviewError(f.PageContext(r), r.URL.RequestURI(), status, msg, field, back)
+	f.SendPersonal(w, r, "review error page", r.URL.RequestURI(), res, err)
 }

@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"bytes"
@@ -9,25 +9,21 @@ import (
 	"strings"
 	"time"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/httpx"
 	"vitrine/internal/pages"
 	"vitrine/internal/render"
-	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storeapi"
 )
 
-// SitemapPageSize is how many product URLs one sitemap file lists (the
-// protocol allows 50,000; smaller files are cheaper to rebuild).
-const SitemapPageSize = 10000
-
 const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
-// sitemapTag tags every cached sitemap: dropped when a content page
+// SitemapTag tags every cached sitemap: dropped when a content page
 // changes (sitemap-pages.xml lists them) and with the listings.
-const sitemapTag = "sitemap"
+const SitemapTag = "sitemap"
 
-// SitemapCacheBytes bounds the sitemaps' own cache (s.sitemaps). Sitemaps
+// SitemapCacheBytes bounds the sitemaps' own cache (f.d.Sitemaps). Sitemaps
 // are kept apart from the Store API's answers so that they stay cached
 // with the page cache off (--cache-mb 0): a product sitemap is built from
 // 10,000 rows and compressed twice (tens of milliseconds), and crawlers ask
@@ -66,11 +62,11 @@ func (w *sitemapWriter) done(root string) []byte {
 }
 
 // serveXML answers a cached XML document built by build (nil: not found).
-func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, build func(ctx context.Context) ([]byte, error)) {
-	p, ok := s.sitemaps.Get(key)
+func (f *Storefront) serveXML(w http.ResponseWriter, r *http.Request, key string, build func(ctx context.Context) ([]byte, error)) {
+	p, ok := f.d.Sitemaps.Get(key)
 	if !ok {
-		v, err, _ := s.flight.Do(key, func() (any, error) {
-			mark := s.cacheMark(r.Context())
+		v, err, _ := f.flight.Do(key, func() (any, error) {
+			put := f.d.Sitemaps.Begin(r.Context())
 			doc, err := build(r.Context())
 			if err != nil {
 				return nil, err
@@ -78,12 +74,12 @@ func (s *Server) serveXML(w http.ResponseWriter, r *http.Request, key string, bu
 			if doc == nil {
 				return (*render.Page)(nil), nil
 			}
-			p := render.NewPage(http.StatusOK, doc, []string{"listing", sitemapTag})
-			s.putFresh(s.sitemaps, key, p, mark)
+			p := render.NewPage(http.StatusOK, doc, []string{"listing", SitemapTag})
+			put(key, p)
 			return p, nil
 		})
 		if err != nil {
-			s.log.Error("sitemap", "path", r.URL.Path, "err", err)
+			f.d.Log.Error("sitemap", "path", r.URL.Path, "err", err)
 			http.Error(w, "The sitemap could not be built.", http.StatusInternalServerError)
 			return
 		}
@@ -105,49 +101,53 @@ func day(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-// handleSitemap answers /sitemap.xml: an index of the pages, categories,
+// Sitemap answers /sitemap.xml: an index of the pages, categories,
 // tags and product sitemaps. Each product sitemap's lastmod is its newest product's
 // update, read from the sitemap index without loading products.
-func (s *Server) handleSitemap(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:index", func(ctx context.Context) ([]byte, error) {
-		pages, err := s.db.SitemapPages(ctx, SitemapPageSize)
+func (f *Storefront) Sitemap(w http.ResponseWriter, r *http.Request) {
+	f.serveXML(w, r, "sitemap:index", func(ctx context.Context) ([]byte, error) {
+		pages, err := f.d.Sitemap.Pages(ctx)
 		if err != nil {
 			return nil, err
 		}
 		idx := newSitemap("sitemapindex", "sitemap")
-		idx.add(s.cfg.BaseURL+"/sitemap-pages.xml", "")
-		idx.add(s.cfg.BaseURL+"/sitemap-categories.xml", "")
-		idx.add(s.cfg.BaseURL+"/sitemap-tags.xml", "")
+		idx.add(f.d.BaseURL+"/sitemap-pages.xml", "")
+		idx.add(f.d.BaseURL+"/sitemap-categories.xml", "")
+		idx.add(f.d.BaseURL+"/sitemap-tags.xml", "")
 		for i, last := range pages {
-			idx.add(s.cfg.BaseURL+"/sitemap-products-"+strconv.Itoa(i+1)+".xml", day(last))
+			idx.add(f.d.BaseURL+"/sitemap-products-"+strconv.Itoa(i+1)+".xml", day(last))
 		}
 		return idx.done("sitemapindex"), nil
 	})
 }
 
-func (s *Server) handleSitemapPages(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:pages", func(ctx context.Context) ([]byte, error) {
+// SitemapPages answers /sitemap-pages.xml: the home, shop and contact
+// pages and the published content pages.
+func (f *Storefront) SitemapPages(w http.ResponseWriter, r *http.Request) {
+	f.serveXML(w, r, "sitemap:pages", func(ctx context.Context) ([]byte, error) {
 		set := newSitemap("urlset", "url")
 		for _, p := range []string{"/", "/shop/", pages.ContactPath} {
-			set.add(s.cfg.BaseURL+p, "")
+			set.add(f.d.BaseURL+p, "")
 		}
 		// The published content pages (content_page.go), with their date.
-		all, err := s.pages.List(ctx)
+		all, err := f.d.ContentPages.List(ctx)
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range all {
 			if p.Status == contentpage.Published {
-				set.add(s.cfg.BaseURL+p.Path(), day(p.UpdatedAt))
+				set.add(f.d.BaseURL+p.Path(), day(p.UpdatedAt))
 			}
 		}
 		return set.done("urlset"), nil
 	})
 }
 
-func (s *Server) handleSitemapCategories(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:categories", func(ctx context.Context) ([]byte, error) {
-		cats, err := s.store.Categories(ctx)
+// SitemapCategories answers /sitemap-categories.xml: the category pages
+// that list products.
+func (f *Storefront) SitemapCategories(w http.ResponseWriter, r *http.Request) {
+	f.serveXML(w, r, "sitemap:categories", func(ctx context.Context) ([]byte, error) {
+		cats, err := f.d.Catalog.Categories(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -157,17 +157,17 @@ func (s *Server) handleSitemapCategories(w http.ResponseWriter, r *http.Request)
 			if c.Count == 0 {
 				continue // an empty category page has nothing to index
 			}
-			set.add(s.cfg.BaseURL+"/product-category/"+paths[c.ID]+"/", "")
+			set.add(f.d.BaseURL+"/product-category/"+paths[c.ID]+"/", "")
 		}
 		return set.done("urlset"), nil
 	})
 }
 
-// handleSitemapTags answers /sitemap-tags.xml: the archives of the
+// SitemapTags answers /sitemap-tags.xml: the archives of the
 // product tags that list products (WooCommerce's product_tag sitemap).
-func (s *Server) handleSitemapTags(w http.ResponseWriter, r *http.Request) {
-	s.serveXML(w, r, "sitemap:tags", func(ctx context.Context) ([]byte, error) {
-		tags, err := s.store.Tags(ctx)
+func (f *Storefront) SitemapTags(w http.ResponseWriter, r *http.Request) {
+	f.serveXML(w, r, "sitemap:tags", func(ctx context.Context) ([]byte, error) {
+		tags, err := f.d.Catalog.Tags(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -176,15 +176,15 @@ func (s *Server) handleSitemapTags(w http.ResponseWriter, r *http.Request) {
 			if t.Count == 0 {
 				continue // an empty archive has nothing to index
 			}
-			set.add(s.cfg.BaseURL+pages.TagPath(t.Slug), "")
+			set.add(f.d.BaseURL+pages.TagPath(t.Slug), "")
 		}
 		return set.done("urlset"), nil
 	})
 }
 
-// handleRootFile answers /sitemap-products-N.xml and sends every other
+// RootFile answers /sitemap-products-N.xml and sends every other
 // one-segment path to the 404 page.
-func (s *Server) handleRootFile(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) RootFile(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	num, ok := strings.CutPrefix(file, "sitemap-products-")
 	if ok {
@@ -192,24 +192,24 @@ func (s *Server) handleRootFile(w http.ResponseWriter, r *http.Request) {
 	}
 	n, err := strconv.Atoi(num)
 	if !ok || err != nil || n < 1 || n > 100000 {
-		if s.published(r.Context(), file) {
-			redirectSlash(w, r) // a content page: /about → /about/ (content_page.go)
+		if f.published(r.Context(), file) {
+			httpx.RedirectSlash(w, r) // a content page: /about → /about/ (content_page.go)
 			return
 		}
-		s.NotFound(w, r)
+		f.NotFound(w, r)
 		return
 	}
-	s.handleSitemapProducts(w, r, n)
+	f.sitemapProducts(w, r, n)
 }
 
-// handleSitemapProducts answers product sitemap n: SitemapPageSize
-// products from the (n-1)×SitemapPageSize-th, in id order, written as
+// sitemapProducts answers product sitemap n: catalog.SitemapPageSize
+// products from the (n-1)×catalog.SitemapPageSize-th, in id order, written as
 // the rows are read; past the last one, not found.
-func (s *Server) handleSitemapProducts(w http.ResponseWriter, r *http.Request, n int) {
-	s.serveXML(w, r, "sitemap:products:"+strconv.Itoa(n), func(ctx context.Context) ([]byte, error) {
+func (f *Storefront) sitemapProducts(w http.ResponseWriter, r *http.Request, n int) {
+	f.serveXML(w, r, "sitemap:products:"+strconv.Itoa(n), func(ctx context.Context) ([]byte, error) {
 		set, found := newSitemap("urlset", "url"), false
-		err := s.db.SitemapProducts(ctx, n, SitemapPageSize, func(e sqlstore.SitemapEntry) error {
-			set.add(s.cfg.BaseURL+storeapi.ProductPath(e.Slug), day(e.UpdatedAt))
+		err := f.d.Sitemap.Products(ctx, n, func(e catalog.SitemapEntry) error {
+			set.add(f.d.BaseURL+storeapi.ProductPath(e.Slug), day(e.UpdatedAt))
 			found = true
 			return nil
 		})

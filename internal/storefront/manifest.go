@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -45,6 +46,16 @@ type staticFile struct {
 func newStaticFile(b []byte) staticFile {
 	sum := sha256.Sum256(b)
 	return staticFile{body: b, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+}
+
+// IconPaths are the paths of the manifest's icons (the route table
+// registers them; coming-soon mode leaves them open).
+func IconPaths() []string {
+	out := make([]string, len(appIcons))
+	for i, ic := range appIcons {
+		out[i] = ic.path
+	}
+	return out
 }
 
 // iconFiles are the PNGs by path, drawn once per process.
@@ -96,9 +107,9 @@ func shortName(name string) string {
 	return string([]rune(name)[:maxShortName])
 }
 
-// buildManifest is the shop's manifest.
-func (s *Server) buildManifest() staticFile {
-	lv := s.live()
+// buildManifest makes the shop's manifest the one served.
+func (f *Storefront) buildManifest() {
+	lv := f.live()
 	m := webManifest{Name: lv.SiteName, ShortName: shortName(lv.SiteName), Description: lv.Tagline,
 		StartURL: "/", Scope: "/", Display: "standalone", ThemeColor: ThemeColor, BackgroundColor: "#ffffff", Lang: "en"}
 	if m.Name == "" {
@@ -108,7 +119,7 @@ func (s *Server) buildManifest() staticFile {
 		if ic.purpose == "" {
 			continue // Apple's touch icon: linked from the head, not listed
 		}
-		size := itoa(ic.size) + "x" + itoa(ic.size)
+		size := strconv.Itoa(ic.size) + "x" + strconv.Itoa(ic.size)
 		m.Icons = append(m.Icons, manifestIcon{Src: ic.path, Sizes: size, Type: "image/png", Purpose: ic.purpose})
 	}
 	m.Icons = append(m.Icons, manifestIcon{Src: "/favicon.svg", Sizes: "any", Type: "image/svg+xml", Purpose: "any"})
@@ -116,7 +127,8 @@ func (s *Server) buildManifest() staticFile {
 	if err != nil {
 		panic(err) // plain strings and ints always marshal
 	}
-	return newStaticFile(b)
+	file := newStaticFile(b)
+	f.manifest.Store(&file)
 }
 
 // serveStatic answers a generated file, cacheable for a day and
@@ -129,15 +141,17 @@ func serveStatic(w http.ResponseWriter, r *http.Request, f staticFile, contentTy
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
 }
 
-func (s *Server) handleManifest(w http.ResponseWriter, r *http.Request) {
-	serveStatic(w, r, *s.manifest.Load(), "application/manifest+json")
+// Manifest answers /manifest.webmanifest.
+func (f *Storefront) Manifest(w http.ResponseWriter, r *http.Request) {
+	serveStatic(w, r, *f.manifest.Load(), "application/manifest+json")
 }
 
-func (s *Server) handleIcon(w http.ResponseWriter, r *http.Request) {
-	f, ok := iconFiles()[r.URL.Path]
+// Icon answers one of the manifest's icons (IconPaths).
+func (f *Storefront) Icon(w http.ResponseWriter, r *http.Request) {
+	icon, ok := iconFiles()[r.URL.Path]
 	if !ok {
-		s.NotFound(w, r)
+		f.NotFound(w, r)
 		return
 	}
-	serveStatic(w, r, f, "image/png")
+	serveStatic(w, r, icon, "image/png")
 }

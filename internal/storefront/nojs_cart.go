@@ -1,4 +1,4 @@
-package server
+package storefront
 
 import (
 	"cmp"
@@ -30,17 +30,17 @@ import (
 // an unknown product on GET; the posted page on POST). Never cached.
 
 // noScriptAddGet answers GET /?add-to-cart=ID.
-func (s *Server) noScriptAddGet(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) noScriptAddGet(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	s.noScriptAdd(w, r, q.Get("add-to-cart"), q.Get("quantity"), nil, "/shop/")
+	f.noScriptAdd(w, r, q.Get("add-to-cart"), q.Get("quantity"), nil, "/shop/")
 }
 
-// handleProductPost answers the product form's POST to its permalink.
-func (s *Server) handleProductPost(w http.ResponseWriter, r *http.Request) {
+// ProductPost answers the product form's POST to its permalink.
+func (f *Storefront) ProductPost(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseMultipartForm(1 << 20)
 	page := "/product/" + r.PathValue("slug") + "/"
 	if grouped := groupedQuantities(r.PostForm); grouped != nil {
-		s.noScriptAddGrouped(w, r, grouped, page)
+		f.noScriptAddGrouped(w, r, grouped, page)
 		return
 	}
 	id := strings.TrimSpace(r.PostFormValue("add-to-cart"))
@@ -53,25 +53,24 @@ func (s *Server) handleProductPost(w http.ResponseWriter, r *http.Request) {
 			chosen = append(chosen, cart.Attr{Attribute: k, Value: vs[0]})
 		}
 	}
-	s.noScriptAdd(w, r, id, r.PostFormValue("quantity"), chosen, page)
+	f.noScriptAdd(w, r, id, r.PostFormValue("quantity"), chosen, page)
 }
 
-func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQty string, chosen []cart.Attr, fallback string) {
+func (f *Storefront) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQty string, chosen []cart.Attr, fallback string) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
-	id, _, err := ajax.AddToSession(ctx, s.carts, sess, rawID, rawQty, chosen)
+	now := f.d.Now()
+	sess := f.d.Sessions.CartSessionOf(r, now)
+	id, _, err := ajax.AddToSession(ctx, f.d.Carts, sess, rawID, rawQty, chosen)
 	if errors.Is(err, cart.ErrTooManyLines) {
 		// A refusal about the cart, not the product: the cart page (per
 		// visitor) can say so; the cached product page could not.
-		s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: cart.ErrTooManyLines.Message}})
-		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: cart.ErrTooManyLines.Message}})
 		return
 	}
 	var ce *cart.Error
 	if errors.As(err, &ce) {
-		to := ajax.RefusedPath(ctx, s.carts, id)
+		to := ajax.RefusedPath(ctx, f.d.Carts, id)
 		if to == "" {
 			to = fallback
 		}
@@ -79,42 +78,35 @@ func (s *Server) noScriptAdd(w http.ResponseWriter, r *http.Request, rawID, rawQ
 		return
 	}
 	if err != nil {
-		s.pageFailed(w, "add to cart", err)
+		f.pageFailed(w, "add to cart", err)
 		return
 	}
-	s.noScriptWrote(w, r, sess, now)
+	f.noScriptWrote(w, r, sess, now)
 	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
-}
-
-// pageFailed logs an error of a no-script cart page or form and answers
-// 500.
-func (s *Server) pageFailed(w http.ResponseWriter, op string, err error) {
-	s.log.Error(op, "err", err)
-	http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 }
 
 // noScriptWrote finishes a no-script cart write: the session cookie (a
 // first write creates the session) and the cart cookies of the new cart.
-func (s *Server) noScriptWrote(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
+func (f *Storefront) noScriptWrote(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
 	if !sess.ViaToken {
-		s.SetSessionCookie(w, sess.ID, now.Add(s.cfg.CartLifetime))
+		f.d.Sessions.SetSessionCookie(w, sess.ID, now.Add(f.d.CartLifetime))
 	}
-	if c, err := s.storeAPI.CartResponse(r.Context(), sess.ID, sess.Currency); err == nil {
-		s.setCartCookies(w, r, len(c.Items) > 0, c.Hash())
+	if c, err := f.d.Store.CartResponse(r.Context(), sess.ID, sess.Currency); err == nil {
+		f.d.SetCartCookies(w, r, len(c.Items) > 0, c.Hash())
 	}
 }
 
 // noScriptOutcome sorts the result of one cart write of a no-script form:
 // done on success; a cart refusal adds its message to notices; any other
 // error answers 500 and is failed (the handler stops).
-func (s *Server) noScriptOutcome(w http.ResponseWriter, op string, err error, notices *[]pages.Notice) (done, failed bool) {
+func (f *Storefront) noScriptOutcome(w http.ResponseWriter, op string, err error, notices *[]pages.Notice) (done, failed bool) {
 	var ce *cart.Error
 	switch {
 	case errors.As(err, &ce):
 		*notices = append(*notices, pages.Notice{Kind: "error", Text: ce.Message})
 		return false, false
 	case err != nil:
-		s.pageFailed(w, op, err)
+		f.pageFailed(w, op, err)
 		return false, true
 	}
 	return true, false
@@ -127,91 +119,91 @@ const cartAction = "woocommerce-cart"
 // msgLinkExpired is WordPress's answer to a link whose nonce does not check.
 const msgLinkExpired = "The link you followed has expired. Please try again."
 
-// cartNonce is the session's _wpnonce for the cart's remove links.
-func (s *Server) cartNonce(scope string, tick int64) string {
-	return s.ActionNonce(cartAction, scope, tick)
+// CartNonce is the session's _wpnonce for the cart's remove links (the
+// mini cart's too, internal/ajax).
+func (f *Storefront) CartNonce(scope string, tick int64) string {
+	return f.d.Sessions.ActionNonce(cartAction, scope, tick)
 }
 
 // removeAllowed reports whether a GET /cart/?remove_item= may change the
 // cart: the browser does not call it cross-site (Sec-Fetch-Site) and its
 // _wpnonce is the session's.
-func (s *Server) removeAllowed(r *http.Request, sess httpx.Session, now time.Time) bool {
+func (f *Storefront) removeAllowed(r *http.Request, sess httpx.Session, now time.Time) bool {
 	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return false
 	}
-	return s.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.Scope(), httpx.NonceTickAt(now))
+	return f.d.Sessions.VerifyActionNonce(r.URL.Query().Get("_wpnonce"), cartAction, sess.Scope(), httpx.NonceTickAt(now))
 }
 
-// handleCart answers the cart page, GET /cart/: rendered per request with
+// Cart answers the cart page, GET /cart/: rendered per request with
 // the visitor's cart (never through the page cache: it is per visitor), with
 // Cache-Control: no-store, private. GET /cart/?remove_item=KEY (the mini
 // cart's link without scripts, with the session's _wpnonce) removes that
 // line and redirects to /cart/; without a valid nonce, or cross-site, it
 // changes nothing and shows "The link you followed has expired.".
-func (s *Server) handleCart(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) Cart(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
+	now := f.d.Now()
+	sess := f.d.Sessions.CartSessionOf(r, now)
 	if r.URL.Query().Has("remove_coupon") {
-		s.noScriptRemoveCoupon(w, r, sess, now)
+		f.noScriptRemoveCoupon(w, r, sess, now)
 		return
 	}
 	if key := strings.TrimSpace(r.URL.Query().Get("remove_item")); r.URL.Query().Has("remove_item") {
 		// A removal needs the session's _wpnonce (the links carry it) and a
 		// request that is not cross-site: line keys are the same in every
 		// cart, so a link on another site must not empty this one.
-		if key != "" && (sess.ViaCookie || sess.ViaToken) && !s.removeAllowed(r, sess, now) {
-			s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
-			http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+		if key != "" && (sess.ViaCookie || sess.ViaToken) && !f.removeAllowed(r, sess, now) {
+			f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
 			return
 		}
 		if key != "" && (sess.ViaCookie || sess.ViaToken) {
 			name := ""
-			if c, err := s.storeAPI.CartResponse(ctx, sess.ID, sess.Currency); err == nil {
+			if c, err := f.d.Store.CartResponse(ctx, sess.ID, sess.Currency); err == nil {
 				for _, it := range c.Items {
 					if it.Key == key {
 						name = it.Name
 					}
 				}
 			}
-			err := s.carts.Remove(ctx, sess.ID, key)
+			err := f.d.Carts.Remove(ctx, sess.ID, key)
 			if err != nil && !errors.Is(err, cart.ErrInvalidKey) {
-				s.pageFailed(w, "remove_item", err)
+				f.pageFailed(w, "remove_item", err)
 				return
 			}
-			if c, err := s.storeAPI.CartResponse(ctx, sess.ID, sess.Currency); err == nil {
-				s.setCartCookies(w, r, len(c.Items) > 0, c.Hash())
+			if c, err := f.d.Store.CartResponse(ctx, sess.ID, sess.Currency); err == nil {
+				f.d.SetCartCookies(w, r, len(c.Items) > 0, c.Hash())
 			}
 			if err == nil && name != "" {
-				s.setCartNotices(w, sess, []pages.Notice{{Kind: "message", Text: "&ldquo;" + name + "&rdquo; removed."}})
+				f.setCartNotices(w, sess, []pages.Notice{{Kind: "message", Text: "&ldquo;" + name + "&rdquo; removed."}})
 			}
 		}
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	pc, err := s.checkout.Cart(ctx, sess.ID, sess.Currency)
+	pc, err := f.d.Checkout.Cart(ctx, sess.ID, sess.Currency)
 	if err != nil {
-		s.pageFailed(w, "cart page", err)
+		f.pageFailed(w, "cart page", err)
 		return
 	}
-	c := s.storeAPI.CartOf(pc)
+	c := f.d.Store.CartOf(pc)
 	// The cross-sells' cards are priced as the cart is: in its currency,
 	// through its table (fixed prices included).
 	cross := pages.CrossSells{IDs: pc.CrossSellIDs(), Currency: pc.Pricing.Config.Currency}
 	if pc.Pricing.Table != nil {
 		cross.Convert = pc.Pricing.Table
 	}
-	notices := s.takeCartNotices(w, r, sess)
-	res, err := s.loader.Cart(s.PageContext(r), r.URL.RequestURI(), c, s.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
-		s.cartNonce(sess.Scope(), httpx.NonceTickAt(now)), notices, cross)
+	notices := f.takeCartNotices(w, r, sess)
+	res, err := f.d.Loader.Cart(f.PageContext(r), r.URL.RequestURI(), c, f.d.Sessions.Nonce(sess.Scope(), httpx.NonceTickAt(now)),
+		f.CartNonce(sess.Scope(), httpx.NonceTickAt(now)), notices, cross)
 	if err != nil {
-		s.pageFailed(w, "cart page", err)
+		f.pageFailed(w, "cart page", err)
 		return
 	}
-	p, err := s.RenderPage(ctx, r.URL.RequestURI(), res)
+	p, err := f.RenderPage(ctx, r.URL.RequestURI(), res)
 	if err != nil {
-		s.pageFailed(w, "cart page", err)
+		f.pageFailed(w, "cart page", err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -225,7 +217,7 @@ var (
 	groupedQtyField = regexp.MustCompile(`^quantity\[(\d+)\]$`)
 )
 
-// handleCartPost answers the cart page's form without scripts (POST
+// CartPost answers the cart page's form without scripts (POST
 // /cart/ with update_cart and cart[<key>][qty]=N per line), as WooCommerce's
 // form handler does: each line of the visitor's cart whose field holds a
 // new quantity is set to it, 0 removes it; fields naming no line of this
@@ -234,23 +226,23 @@ var (
 // sold individually) keeps its quantity and its message is shown; the other
 // lines are updated. The answer is 303 to /cart/, which shows the notices
 // ("Cart updated." or the refusals). Never cached.
-func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
+func (f *Storefront) CartPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	_ = r.ParseMultipartForm(1 << 20)
 	ctx := r.Context()
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
+	now := f.d.Now()
+	sess := f.d.Sessions.CartSessionOf(r, now)
 	if r.PostForm.Has("apply_coupon") && (sess.ViaCookie || sess.ViaToken) {
-		s.noScriptApplyCoupon(w, r, sess, now)
+		f.noScriptApplyCoupon(w, r, sess, now)
 		return
 	}
 	if !r.PostForm.Has("update_cart") || !(sess.ViaCookie || sess.ViaToken) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	c, err := s.storeAPI.CartResponse(ctx, sess.ID, sess.Currency)
+	c, err := f.d.Store.CartResponse(ctx, sess.ID, sess.Currency)
 	if err != nil {
-		s.pageFailed(w, "update cart", err)
+		f.pageFailed(w, "update cart", err)
 		return
 	}
 	posted := map[string]string{}
@@ -276,8 +268,7 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 				if ce := (*cart.Error)(nil); errors.As(err, &ce) {
 					msg = ce.Message
 				}
-				s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msg}})
-				http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+				f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: msg}})
 				return
 			}
 		}
@@ -289,11 +280,11 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	updated := false
 	for _, ch := range changes {
 		if ch.qty == 0 {
-			err = s.carts.Remove(ctx, sess.ID, ch.key)
+			err = f.d.Carts.Remove(ctx, sess.ID, ch.key)
 		} else {
-			_, err = s.carts.SetQuantity(ctx, sess.ID, ch.key, ch.qty)
+			_, err = f.d.Carts.SetQuantity(ctx, sess.ID, ch.key, ch.qty)
 		}
-		done, failed := s.noScriptOutcome(w, "update cart", err, &notices)
+		done, failed := f.noScriptOutcome(w, "update cart", err, &notices)
 		if failed {
 			return
 		}
@@ -303,56 +294,49 @@ func (s *Server) handleCartPost(w http.ResponseWriter, r *http.Request) {
 	}
 	if updated {
 		notices = append(notices, pages.Notice{Kind: "message", Text: "Cart updated."})
-		s.noScriptWrote(w, r, sess, now)
+		f.noScriptWrote(w, r, sess, now)
 	}
-	s.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.toCart(w, r, sess, notices)
 }
 
 // noScriptApplyCoupon answers the coupon form without scripts (POST /cart/
 // with apply_coupon and coupon_code): the code is applied as the Store API
 // applies it, and /cart/ shows "Coupon code applied successfully." or the
 // refusal.
-func (s *Server) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
-	err := s.checkout.ApplyCoupon(r.Context(), sess.ID, r.PostFormValue("coupon_code"), sess.Currency)
-	var notices []pages.Notice
-	done, failed := s.noScriptOutcome(w, "apply coupon", err, &notices)
-	if failed {
-		return
-	}
-	if done {
-		notices = append(notices, pages.Notice{Kind: "message", Text: msgCouponApplied})
-		s.noScriptWrote(w, r, sess, now)
-	}
-	s.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+func (f *Storefront) noScriptApplyCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
+	err := f.d.Checkout.ApplyCoupon(r.Context(), sess.ID, r.PostFormValue("coupon_code"), sess.Currency)
+	f.couponChanged(w, r, sess, now, "apply coupon", err, msgCouponApplied)
 }
 
 // noScriptRemoveCoupon answers a coupon's remove link without scripts (GET
 // /cart/?remove_coupon=CODE&_wpnonce=…): like a line's, it needs the
 // session's nonce, so a link on another site cannot take a coupon off.
-func (s *Server) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
+func (f *Storefront) noScriptRemoveCoupon(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time) {
 	if !(sess.ViaCookie || sess.ViaToken) {
 		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 		return
 	}
-	if !s.removeAllowed(r, sess, now) {
-		s.setCartNotices(w, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
-		http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	if !f.removeAllowed(r, sess, now) {
+		f.toCart(w, r, sess, []pages.Notice{{Kind: "error", Text: msgLinkExpired}})
 		return
 	}
-	err := s.checkout.RemoveCoupon(r.Context(), sess.ID, r.URL.Query().Get("remove_coupon"))
+	err := f.d.Checkout.RemoveCoupon(r.Context(), sess.ID, r.URL.Query().Get("remove_coupon"))
+	f.couponChanged(w, r, sess, now, "remove coupon", err, msgCouponRemoved)
+}
+
+// couponChanged ends a no-script coupon change: a refusal is shown on the
+// cart page, other errors answer 500 (noScriptOutcome); done says msg.
+func (f *Storefront) couponChanged(w http.ResponseWriter, r *http.Request, sess httpx.Session, now time.Time, op string, err error, msg string) {
 	var notices []pages.Notice
-	done, failed := s.noScriptOutcome(w, "remove coupon", err, &notices)
+	done, failed := f.noScriptOutcome(w, op, err, &notices)
 	if failed {
 		return
 	}
 	if done {
-		notices = append(notices, pages.Notice{Kind: "message", Text: msgCouponRemoved})
-		s.noScriptWrote(w, r, sess, now)
+		notices = append(notices, pages.Notice{Kind: "message", Text: msg})
+		f.noScriptWrote(w, r, sess, now)
 	}
-	s.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.toCart(w, r, sess, notices)
 }
 
 // WooCommerce's coupon notices.
@@ -389,11 +373,11 @@ type groupedField struct {
 // above 0, adds nothing and goes back to the product page. Each child is
 // then added; one the cart refuses is skipped and its message is shown on
 // the cart page. At least one added: 303 to /cart/; none: back to the page.
-func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fields []groupedField, page string) {
+func (f *Storefront) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fields []groupedField, page string) {
 	w.Header().Set("Cache-Control", "no-store, private")
 	ctx := r.Context()
-	now := s.now()
-	sess := s.CartSessionOf(r, now)
+	now := f.d.Now()
+	sess := f.d.Sessions.CartSessionOf(r, now)
 	var adds []groupedField
 	for _, f := range fields {
 		if f.qty == "" {
@@ -418,8 +402,8 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 	var notices []pages.Notice
 	added := 0
 	for _, a := range adds {
-		_, _, err := ajax.AddToSession(ctx, s.carts, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
-		done, failed := s.noScriptOutcome(w, "add to cart", err, &notices)
+		_, _, err := ajax.AddToSession(ctx, f.d.Carts, sess, strconv.FormatInt(a.id, 10), a.qty, nil)
+		done, failed := f.noScriptOutcome(w, "add to cart", err, &notices)
 		if failed {
 			return
 		}
@@ -431,9 +415,8 @@ func (s *Server) noScriptAddGrouped(w http.ResponseWriter, r *http.Request, fiel
 		http.Redirect(w, r, page, http.StatusSeeOther)
 		return
 	}
-	s.noScriptWrote(w, r, sess, now)
-	s.setCartNotices(w, sess, notices)
-	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
+	f.noScriptWrote(w, r, sess, now)
+	f.toCart(w, r, sess, notices)
 }
 
 // Notices for the cart page after a redirect (WooCommerce keeps them in
@@ -447,12 +430,19 @@ const (
 	maxNotices      = 10
 )
 
-func (s *Server) noticeMAC(sessID, payload string) string {
-	return hex.EncodeToString(s.MAC("cart-notices", sessID+"|"+payload))
+func (f *Storefront) noticeMAC(sessID, payload string) string {
+	return hex.EncodeToString(f.d.Sessions.MAC("cart-notices", sessID+"|"+payload))
+}
+
+// toCart ends a no-script cart form: the notices for the cart page (none:
+// no cookie) and 303 to /cart/.
+func (f *Storefront) toCart(w http.ResponseWriter, r *http.Request, sess httpx.Session, notices []pages.Notice) {
+	f.setCartNotices(w, sess, notices)
+	http.Redirect(w, r, "/cart/", http.StatusSeeOther)
 }
 
 // setCartNotices sets the notice cookie (nothing when there are none).
-func (s *Server) setCartNotices(w http.ResponseWriter, sess httpx.Session, notices []pages.Notice) {
+func (f *Storefront) setCartNotices(w http.ResponseWriter, sess httpx.Session, notices []pages.Notice) {
 	if len(notices) == 0 {
 		return
 	}
@@ -462,23 +452,23 @@ func (s *Server) setCartNotices(w http.ResponseWriter, sess httpx.Session, notic
 	b, _ := json.Marshal(notices)
 	payload := base64.RawURLEncoding.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{
-		Name: noticeCookie, Value: payload + "." + s.noticeMAC(sess.ID, payload), Path: "/cart/",
+		Name: noticeCookie, Value: payload + "." + f.noticeMAC(sess.ID, payload), Path: "/cart/",
 		MaxAge: int(noticeCookieAge / time.Second), HttpOnly: true,
-		Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"), SameSite: http.SameSiteLaxMode,
+		Secure: strings.HasPrefix(f.d.BaseURL, "https://"), SameSite: http.SameSiteLaxMode,
 	})
 }
 
 // takeCartNotices reads and clears the notice cookie; a cookie that does
 // not verify for this session is cleared and shows nothing.
-func (s *Server) takeCartNotices(w http.ResponseWriter, r *http.Request, sess httpx.Session) []pages.Notice {
+func (f *Storefront) takeCartNotices(w http.ResponseWriter, r *http.Request, sess httpx.Session) []pages.Notice {
 	ck, err := r.Cookie(noticeCookie)
 	if err != nil || ck.Value == "" {
 		return nil
 	}
 	http.SetCookie(w, &http.Cookie{Name: noticeCookie, Value: "", Path: "/cart/", MaxAge: -1, HttpOnly: true,
-		Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"), SameSite: http.SameSiteLaxMode})
+		Secure: strings.HasPrefix(f.d.BaseURL, "https://"), SameSite: http.SameSiteLaxMode})
 	payload, mac, ok := strings.Cut(ck.Value, ".")
-	if !ok || !(sess.ViaCookie || sess.ViaToken) || !hmac.Equal([]byte(mac), []byte(s.noticeMAC(sess.ID, payload))) {
+	if !ok || !(sess.ViaCookie || sess.ViaToken) || !hmac.Equal([]byte(mac), []byte(f.noticeMAC(sess.ID, payload))) {
 		return nil
 	}
 	b, err := base64.RawURLEncoding.DecodeString(payload)
