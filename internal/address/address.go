@@ -135,6 +135,14 @@ func Blank(a cart.Address) bool {
 		clean(a.Address1) == "" && clean(a.City) == ""
 }
 
+// Same reports whether two addresses are one, their email and phone
+// aside: the checkout's "ship to a different address", and the order
+// mails' shipping block.
+func Same(a, b cart.Address) bool {
+	a.Email, a.Phone, b.Email, b.Phone = "", "", "", ""
+	return a == b
+}
+
 // clean makes a part one line: control characters (line breaks, tabs)
 // become spaces, runs of spaces one, and the ends are trimmed.
 func clean(s string) string {

@@ -185,6 +185,8 @@ type Store interface {
 	// Order is checkout.ErrOrderNotFound for an unknown id.
 	Order(ctx context.Context, id int64) (*checkout.Order, error)
 	OrderNotes(ctx context.Context, orderID int64) ([]Note, error)
+	// OrderNote is one note; checkout.ErrOrderNotFound for an unknown id.
+	OrderNote(ctx context.Context, id int64) (Note, error)
 	OrderRefunds(ctx context.Context, orderID int64) ([]Refund, error)
 	OrderMails(ctx context.Context, orderID int64) ([]MailEntry, error)
 	OrderRestocked(ctx context.Context, orderID int64) (map[int]int64, error)

@@ -87,6 +87,12 @@ func (s *Service) Get(ctx context.Context, id int64) (*Detail, error) {
 	return d, nil
 }
 
+// Note is one order note (a customer note's mail renders it);
+// checkout.ErrOrderNotFound for an unknown id.
+func (s *Service) Note(ctx context.Context, id int64) (Note, error) {
+	return s.Store.OrderNote(ctx, id)
+}
+
 // SetStatus moves an order to one of Targets. Cancelling puts back every
 // unit not put back yet (as WooCommerce restores stock on cancel);
 // refunded refunds everything left (through the provider for a wallet

@@ -34,6 +34,7 @@ func (s *Server) initAdmin() {
 		refunders[payment.WalletGatewayID] = s.wallet
 	}
 	s.orders = &orders.Service{Store: s.db, Refunders: refunders, Kick: s.kickMail, Currency: s.currencyOf, Now: s.now, Log: s.log}
+	s.initOrderMail()
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
 		Viewer:     httpx.UserOf,

@@ -39,6 +39,7 @@ import (
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/myaccount"
+	"vitrine/internal/ordermail"
 	"vitrine/internal/orders"
 	"vitrine/internal/pages"
 	"vitrine/internal/payment"
@@ -212,6 +213,7 @@ type Server struct {
 	checkoutLive atomic.Pointer[liveCheckout]    // s.cfg.Checkout with them: what the checkout prices with
 	audit        *audit.Service                  // the admin's audit log (internal/audit)
 	orders       *orders.Service                 // the admin's orders back office (internal/orders)
+	orderMail    *ordermail.Views                // the order emails' views (internal/ordermail)
 	admin        *adminapi.API                   // the admin API (internal/adminapi)
 	storeAPI     *storeapi.API                   // the Store API (internal/storeapi)
 	ajax         *ajax.API                       // wc-ajax and admin-ajax (internal/ajax)

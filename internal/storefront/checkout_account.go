@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"vitrine/internal/account"
+	"vitrine/internal/address"
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/httpx"
@@ -116,6 +117,6 @@ func (f *Storefront) fillFromAccount(r *http.Request, values *pages.CheckoutValu
 		values.ShippingAddress = *a.Shipping
 		values.ShippingAddress.Email = ""
 		billing := values.BillingAddress.Address
-		values.ShipToDifferentAddress = !SameAddress(billing, *a.Shipping)
+		values.ShipToDifferentAddress = !address.Same(billing, *a.Shipping)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vitrine/internal/address"
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
 	"vitrine/internal/httpx"
@@ -58,7 +59,7 @@ func (f *Storefront) Checkout(w http.ResponseWriter, r *http.Request) {
 	if methods := f.d.Payments.List(); len(methods) > 0 {
 		values.PaymentMethod = methods[0].ID()
 	}
-	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !SameAddress(c.Customer.Billing, c.Customer.Shipping)
+	values.ShipToDifferentAddress = c.Customer.Shipping != (cart.Address{}) && !address.Same(c.Customer.Billing, c.Customer.Shipping)
 	f.fillFromAccount(r, &values, c)                                                        // a customer's saved addresses (checkout_account.go)
 	f.renderCheckout(w, r, sess, obj, values, f.d.Wallet.CheckoutNotices(r), http.StatusOK) // ?wallet= notices (internal/walletapi)
 }
@@ -77,14 +78,6 @@ func (f *Storefront) checkoutCart(w http.ResponseWriter, r *http.Request, sess h
 		return nil, nil, false
 	}
 	return obj, c, true
-}
-
-// SameAddress reports whether two addresses are one (their email and
-// phone aside): the checkout's "ship to a different address", and the
-// order mails' shipping block.
-func SameAddress(b, s cart.Address) bool {
-	b.Email, b.Phone, s.Email, s.Phone = "", "", "", ""
-	return b == s
 }
 
 func (f *Storefront) renderCheckout(w http.ResponseWriter, r *http.Request, sess httpx.Session, obj *storeapi.Cart, values pages.CheckoutValues,
