@@ -66,9 +66,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /contact/{$}", f.Contact)          // cached for guests (contact_page.go)
 	mux.HandleFunc("POST /contact/{$}", s.contactAPI.Post) // the form without scripts (internal/contactapi)
 	mux.HandleFunc("GET /contact", httpx.RedirectSlash)
-	// The admin app (admin_shell.go): staff only; its screens route in the
-	// browser, including the edit links' post.php and term.php.
-	mux.HandleFunc("GET /wp-admin/{path...}", s.handleWPAdmin)
+	// The admin app's shell (internal/adminapi): staff only; its screens
+	// route in the browser, including the edit links' post.php and term.php.
+	mux.Handle("GET /wp-admin/{path...}", s.adminShell)
 	mux.HandleFunc("GET /wp-admin", httpx.RedirectSlash)
 	mux.HandleFunc("GET /my-account", httpx.RedirectSlash)
 	mux.HandleFunc("GET /checkout", httpx.RedirectSlash)

@@ -217,7 +217,7 @@ type Server struct {
 	admin        *adminapi.API                   // the admin API (internal/adminapi)
 	storeAPI     *storeapi.API                   // the Store API (internal/storeapi)
 	ajax         *ajax.API                       // wc-ajax and admin-ajax (internal/ajax)
-	adminAsset   render.Assets                   // the admin app's entry (admin_shell.go); Script "" when not built
+	adminShell   *adminapi.Shell                 // the admin app's shell at /wp-admin/
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
 	catalogAdmin *catalog.Admin
@@ -323,7 +323,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, err
 	}
 	s.initAjax()  // ajax.go
-	s.initAdmin() // admin_shell.go
+	s.initAdmin() // admin.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }
