@@ -62,13 +62,25 @@ export function stubFetch(route: (method: string, url: string, body: unknown) =>
 
 /**
  * Stubs fetch for a versioned settings document at path: a GET answers doc,
- * a save answers what was sent with the version after doc's.
+ * a save answers refusal if given, else what was sent with the version after
+ * doc's.
  */
-export function stubDocument<T extends { version: number }>(path: string, doc: T) {
+export function stubDocument<T extends { version: number }>(path: string, doc: T, refusal?: Answer) {
   return stubFetch((method, url, body) => {
     if (url !== path) return undefined;
-    return method === 'GET' ? { body: doc } : { body: { ...(body as T), version: doc.version + 1 } };
+    if (method === 'GET') return { body: doc };
+    return refusal ?? { body: { ...(body as T), version: doc.version + 1 } };
   });
+}
+
+/** A save refused because someone else saved current meanwhile. */
+export function staleRefusal(message: string, current: unknown): Answer {
+  return { status: 409, body: { code: 'vitrine_settings_stale', message, data: { status: 409, current } } };
+}
+
+/** A save refused for one field (its path in the document) with its message. */
+export function fieldRefusal(field: string, message: string): Answer {
+  return { status: 400, body: { code: 'rest_invalid_param', message: `Invalid parameter(s): ${field}`, data: { status: 400, params: { [field]: message } } } };
 }
 
 /** Replaces what a field holds by typing text into it, as a person would. */

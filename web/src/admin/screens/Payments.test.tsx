@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubDocument, stubFetch, setupScreenTests } from '../test-utils';
+import { staleRefusal, stubDocument, stubFetch, setupScreenTests } from '../test-utils';
 import Payments, { PAYMENTS_PATH, PAYPAL_TEST_PATH, type PaymentSettings } from './Payments';
 
 const stored: PaymentSettings = {
@@ -32,12 +32,7 @@ describe('the payments screen', () => {
 
   it('refuses to overwrite newer methods, offers them, and never loads a secret', async () => {
     const newer = { ...stored, paypal: { ...stored.paypal, client_id: 'their-client', secret: 'must-not-show' }, version: 3 };
-    stubFetch((method, url) => {
-      if (url !== PAYMENTS_PATH) return undefined;
-      return method === 'GET'
-        ? { body: stored }
-        : { status: 409, body: { code: 'vitrine_settings_stale', message: 'Someone else saved the payment methods after you opened them.', data: { status: 409, current: newer } } };
-    });
+    stubDocument(PAYMENTS_PATH, stored, staleRefusal('Someone else saved the payment methods after you opened them.', newer));
     render(<Payments {...props} />);
     await userEvent.type(await screen.findByLabelText(/^Secret/), 'mine');
     await userEvent.click(screen.getByRole('button', { name: 'Save payment methods' }));

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { adminData, stubDocument, stubFetch, setupScreenTests, retype } from '../test-utils';
+import { adminData, fieldRefusal, stubDocument, stubFetch, setupScreenTests, retype } from '../test-utils';
 import Settings, { SETTINGS_PATH, TEST_MAIL_PATH, type ShopSettings } from './Settings';
 
 const stored: ShopSettings = {
@@ -44,11 +44,7 @@ describe('the settings screen', () => {
   });
 
   it('ties a refused field to its message and takes the keyboard there', async () => {
-    stubFetch((method) =>
-      method === 'GET'
-        ? { body: stored }
-        : { status: 400, body: { code: 'rest_invalid_param', message: 'Invalid parameter(s): address.country', data: { status: 400, params: { 'address.country': 'A two-letter country code (ISO 3166-1), such as US or DE.' } } } },
-    );
+    stubDocument(SETTINGS_PATH, stored, fieldRefusal('address.country', 'A two-letter country code (ISO 3166-1), such as US or DE.'));
     render(<Settings {...props} />);
     await userEvent.type(await screen.findByLabelText('Country code'), 'Narnia');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));

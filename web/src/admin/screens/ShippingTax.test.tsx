@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { stubFetch, setupScreenTests, retype } from '../test-utils';
+import { fieldRefusal, staleRefusal, stubDocument, stubFetch, setupScreenTests, retype } from '../test-utils';
 import ShippingTax, { SHIPPING_TAX_PATH, type ShippingTaxDoc } from './ShippingTax';
 
 const doc: ShippingTaxDoc = {
@@ -27,12 +27,7 @@ const props = setupScreenTests('shipping-tax');
 describe('the shipping and tax screen', () => {
   it('loads the settings someone else saved meanwhile instead of overwriting them', async () => {
     const theirs = { ...doc, tax_rates: [{ ...doc.tax_rates[0], rate: '8.00' }], version: 1 };
-    stubFetch((method, url) => {
-      if (url !== SHIPPING_TAX_PATH) return undefined;
-      return method === 'GET'
-        ? { body: doc }
-        : { status: 409, body: { code: 'vitrine_settings_stale', message: 'Someone else saved shipping and tax after you opened them.', data: { status: 409, current: theirs } } };
-    });
+    stubDocument(SHIPPING_TAX_PATH, doc, staleRefusal('Someone else saved shipping and tax after you opened them.', theirs));
     render(<ShippingTax {...props} />);
     const rate = await screen.findByLabelText('Rate (%)');
     await retype(rate, '9');
@@ -64,11 +59,7 @@ describe('the shipping and tax screen', () => {
   });
 
   it('shows a refused field by its path and takes the keyboard there', async () => {
-    stubFetch((method) =>
-      method === 'GET'
-        ? { body: doc }
-        : { status: 400, body: { code: 'rest_invalid_param', message: 'Invalid parameter(s): tax_rates[0].rate', data: { status: 400, params: { 'tax_rates[0].rate': 'A percentage such as 20 or 7.25.' } } } },
-    );
+    stubDocument(SHIPPING_TAX_PATH, doc, fieldRefusal('tax_rates[0].rate', 'A percentage such as 20 or 7.25.'));
     render(<ShippingTax {...props} />);
     const rate = await screen.findByLabelText('Rate (%)');
     await retype(rate, 'seven');
