@@ -99,10 +99,14 @@ func LoadAssets(client fs.FS, entry string) (Assets, error) {
 }
 
 // docTemplate is the page. Its head links the web app manifest and icons
-// (server/manifest.go; the theme colour is the mark's blue) and, for
+// (storefront/manifest.go; the theme colour is the mark's blue) and, for
 // browsers without scripts, hides what only scripts work: a lazy image's
 // scripted copy (its <noscript> twin shows instead) and the lazy videos'
-// Play buttons (their link to the video stays).
+// Play buttons (their link to the video stays). Its rel=expect link holds
+// the first paint until main#content, which every page's layout puts right
+// after the header: a slow device that paints a half-parsed header saw
+// its right-aligned search, currency switcher and cart move as the rest of
+// the bar arrived (a layout shift); browsers without rel=expect ignore it.
 var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -133,6 +137,7 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <noscript><style>img.lazyload,.lazy-video__play{display:none!important}</style></noscript>
 {{- range .Assets.CSS}}
 <link rel="stylesheet" href="{{.}}">{{end}}
+<link rel="expect" href="#content" blocking="render">
 <script{{if .Head.StoreNoticeID}} data-store-notice="{{.Head.StoreNoticeID}}"{{end}}>{{.HeadScript}}</script>
 {{- if .Assets.Script}}
 <script type="module" src="{{.Assets.Script}}"></script>{{end}}

@@ -88,8 +88,9 @@ describe('nextSticky', () => {
     const m = { viewportHeight: 800, sidebarHeight: 500, topSpacing: 85, bottomSpacing: 15 };
     const box = { left: 980, width: 240 };
     expect(stickyStyle(STATIC, m, box)).toEqual({});
-    expect(stickyStyle({ position: 'viewport-top', offset: 9 }, m, box)).toEqual({ position: 'fixed', top: '85px', left: '980px', width: '240px' });
-    expect(stickyStyle({ position: 'viewport-bottom', offset: 9 }, m, box)).toMatchObject({ position: 'fixed', top: '285px' });
+    // Fixed at the viewport's top, moved into place by a transform (no layout shift when the header moves).
+    expect(stickyStyle({ position: 'viewport-top', offset: 9 }, m, box)).toEqual({ position: 'fixed', top: '0px', left: '980px', width: '240px', transform: 'translateY(85px)' });
+    expect(stickyStyle({ position: 'viewport-bottom', offset: 9 }, m, box)).toMatchObject({ position: 'fixed', top: '0px', transform: 'translateY(285px)' });
     expect(stickyStyle({ position: 'container-bottom', offset: 1500 }, m, box)).toEqual({ position: 'relative', transform: 'translateY(1500px)' });
     expect(stickyStyle({ position: 'viewport-unbottom', offset: 40 }, m, box)).toEqual({ position: 'relative', transform: 'translateY(40px)' });
   });

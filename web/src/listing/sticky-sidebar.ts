@@ -81,25 +81,24 @@ export function nextSticky(prev: Sticky, m: StickyMeasure, down: boolean): Stick
 /**
  * The inline style of the sidebar's inner box for a position: fixed under
  * the header or above the viewport's bottom; otherwise moved down its
- * column by the offset (the column keeps its place in the layout).
+ * column by the offset (the column keeps its place in the layout). A fixed
+ * box sits at the viewport's top and is moved into place by a transform, so
+ * following the header as it hides and shows moves it without a layout
+ * (a change of top would count as a layout shift at every scroll).
  */
 export function stickyStyle(
   s: Sticky,
   m: Pick<StickyMeasure, 'viewportHeight' | 'sidebarHeight' | 'topSpacing' | 'bottomSpacing'>,
   box: { left: number; width: number },
 ): Partial<Record<'position' | 'top' | 'left' | 'width' | 'transform', string>> {
+  const fixedAt = (y: number) => ({ position: 'fixed', top: '0px', left: `${box.left}px`, width: `${box.width}px`, transform: `translateY(${y}px)` });
   switch (s.position) {
     case 'static':
       return {};
     case 'viewport-top':
-      return { position: 'fixed', top: `${m.topSpacing}px`, left: `${box.left}px`, width: `${box.width}px` };
+      return fixedAt(m.topSpacing);
     case 'viewport-bottom':
-      return {
-        position: 'fixed',
-        top: `${m.viewportHeight - m.bottomSpacing - m.sidebarHeight}px`,
-        left: `${box.left}px`,
-        width: `${box.width}px`,
-      };
+      return fixedAt(m.viewportHeight - m.bottomSpacing - m.sidebarHeight);
     case 'container-bottom':
     case 'viewport-unbottom':
       return { position: 'relative', transform: `translateY(${s.offset}px)` };
