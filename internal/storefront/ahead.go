@@ -107,11 +107,8 @@ func (q *aheadQueue) push(jobs []*aheadJob) (start int) {
 		if old := q.queued[j.r.Key]; old != nil {
 			// The cache handed the page out again (it was replaced
 			// meanwhile): the newer entry is the one to render.
-			old.r, old.load = j.r, j.load
-			if j.rank < old.rank {
-				old.rank = j.rank
-				heap.Fix(&q.jobs, q.index(old))
-			}
+			old.r, old.load, old.rank = j.r, j.load, min(old.rank, j.rank)
+			heap.Fix(&q.jobs, q.index(old))
 			continue
 		}
 		q.n++
@@ -126,7 +123,8 @@ func (q *aheadQueue) push(jobs []*aheadJob) (start int) {
 	return start
 }
 
-// index is j's place in the heap (q.mu held; only on a rank upgrade).
+// index is j's place in the heap (q.mu held; only for a page handed out
+// again, which is rare).
 func (q *aheadQueue) index(j *aheadJob) int {
 	for i, x := range q.jobs {
 		if x == j {

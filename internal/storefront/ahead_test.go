@@ -333,3 +333,25 @@ func TestRenderAheadDedup(t *testing.T) {
 		t.Error("the tee is not the version loaded after the last change, fresh")
 	}
 }
+
+// TestAheadQueueReplaces: a page handed out again while queued (the cache
+// replaced it meanwhile) is queued once, as the newer entry, at the better
+// of the two ranks.
+func TestAheadQueueReplaces(t *testing.T) {
+	q := &aheadQueue{queued: map[string]*aheadJob{}} // no workers: the test takes the pages
+	at := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	q.push([]*aheadJob{
+		{r: render.Refresh{Key: "/a/", LastHit: at}, rank: aheadOther},
+		{r: render.Refresh{Key: "/b/", LastHit: at}, rank: aheadHome},
+	})
+	q.push([]*aheadJob{{r: render.Refresh{Key: "/a/", Src: "newer", LastHit: at}, rank: aheadListing}})
+	if len(q.jobs) != 2 {
+		t.Fatalf("%d pages queued, want 2", len(q.jobs))
+	}
+	if j := q.next(); j.r.Key != "/a/" || j.r.Src != "newer" || j.rank != aheadListing {
+		t.Errorf("first: %s (%v) at rank %d; want /a/, the newer entry, as a listing", j.r.Key, j.r.Src, j.rank)
+	}
+	if j := q.next(); j.r.Key != "/b/" {
+		t.Errorf("second: %s, want /b/", j.r.Key)
+	}
+}
