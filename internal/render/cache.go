@@ -377,20 +377,63 @@ func (c *Cache) PutRevalidated(key string, p *Page, seq uint64) {
 	p.Compress() // before the lock: compressing takes a millisecond or two
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.putRevalidated(key, p, seq)
+}
+
+// PutRenderedAhead is PutRevalidated for a page StaleHot handed out. If a
+// change marked the page stale again while it was rendered, the page is
+// stored stale and the caller keeps the duty to render it once more: again
+// is that page, ok true.
+func (c *Cache) PutRenderedAhead(key string, p *Page, seq uint64) (again Refresh, ok bool) {
+	if !c.Enabled() {
+		return Refresh{}, false
+	}
+	p.Compress()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.putRevalidated(key, p, seq)
+	if e == nil || e.staleSince.IsZero() {
+		return Refresh{}, false
+	}
+	e.refreshing = true
+	return e.refresh(), true
+}
+
+// putRevalidated stores the re-render of a stale page and returns its entry,
+// nil when it is not stored (c.mu held).
+func (c *Cache) putRevalidated(key string, p *Page, seq uint64) *cacheEntry {
 	el, ok := c.entries[key]
 	if !ok {
-		return
+		return nil
 	}
 	old := el.Value.(*cacheEntry)
 	if entrySize(key, p) > c.maxBytes/4 {
 		c.remove(el)
-		return
+		return nil
 	}
 	e := c.put(key, p, old.src)
 	e.lastHit = old.lastHit
 	if old.staleSeq > seq {
 		e.staleSince, e.staleSeq = old.staleSince, old.staleSeq
 	}
+	return e
+}
+
+// Pending reports whether the page r names is still the one StaleHot (or
+// PutRenderedAhead) handed out, still stale and still to be rendered by the
+// caller: false when it was dropped, evicted, expired or replaced
+// meanwhile, and then the caller has nothing to report back.
+func (c *Cache) Pending(r Refresh) bool {
+	if !c.Enabled() {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[r.Key]
+	if !ok || el.Value.(*cacheEntry) != r.entry || c.expired(el) {
+		return false
+	}
+	return r.entry.refreshing && !r.entry.staleSince.IsZero()
 }
 
 // RevalidateFailed gives back the refresh duty Lookup handed out for key,
@@ -533,18 +576,28 @@ func (c *Cache) Stale(tags ...string) int {
 	return n
 }
 
-// Refresh is a page to render again ahead of requests: its key and the src
-// it was stored with.
+// Refresh is a page to render again ahead of requests: its key, the src
+// and tags it was stored with, and when it was last asked for.
 type Refresh struct {
-	Key string
-	Src any
+	Key     string
+	Src     any
+	Tags    []string
+	LastHit time.Time
+	entry   *cacheEntry // the entry handed out (Pending)
+}
+
+// refresh is e as a page to render again (c.mu held).
+func (e *cacheEntry) refresh() Refresh {
+	return Refresh{Key: e.key, Src: e.src, Tags: e.page.Tags, LastHit: e.lastHit, entry: e}
 }
 
 // StaleHot is Stale, and also hands the caller the duty to re-render at
 // most max of the pages it marks that were asked for within the last
 // within and were stored with a src: the caller renders each and reports
 // back with PutRevalidated or RevalidateFailed, as a Lookup caller told to
-// refresh does.
+// refresh does (or PutRenderedAhead; a page no longer Pending needs no
+// report). A page handed out is not handed out again, to this caller or a
+// request, until the caller reports back.
 func (c *Cache) StaleHot(within time.Duration, max int, tags ...string) (n int, hot []Refresh) {
 	if !c.Enabled() {
 		return 0, nil
@@ -571,7 +624,7 @@ func (c *Cache) StaleHot(within time.Duration, max int, tags ...string) (n int, 
 			e.staleSeq = c.seq
 			if len(hot) < max && !e.refreshing && e.src != nil && now.Sub(e.lastHit) <= within {
 				e.refreshing = true
-				hot = append(hot, Refresh{Key: key, Src: e.src})
+				hot = append(hot, e.refresh())
 			}
 		}
 	}

@@ -429,3 +429,50 @@ func unbrotli(t *testing.T, b []byte) []byte {
 	}
 	return plain
 }
+
+// TestCacheRenderedAhead: a page StaleHot handed out stays Pending until it
+// is stored again, dropped or replaced; stored after a change that came
+// while it was rendered, it stays stale and its renderer keeps the duty to
+// render it once more (PutRenderedAhead hands it back).
+func TestCacheRenderedAhead(t *testing.T) {
+	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	c := NewCache(1<<20, time.Hour)
+	c.SetClock(func() time.Time { return now })
+	c.SetStaleFor(10 * time.Second)
+	page := func(s string) *Page { return NewPage(200, []byte(s), []string{"product:1"}) }
+	c.PutFrom("/a/", page("a0"), "a-src", c.Seq())
+	c.PutFrom("/b/", page("b0"), "b-src", c.Seq())
+
+	_, hot := c.StaleHot(time.Minute, 8, "product:1")
+	if len(hot) != 2 || !c.Pending(hot[0]) || !c.Pending(hot[1]) {
+		t.Fatalf("handed out %d pages, pending %v", len(hot), hot)
+	}
+	a, b := hot[0], hot[1]
+	if a.Key != "/a/" {
+		a, b = b, a
+	}
+	if len(a.Tags) != 1 || a.Tags[0] != "product:1" || !a.LastHit.Equal(now) {
+		t.Errorf("handed out without its tags and last request: %+v", a)
+	}
+	c.Drop("/b/")
+	if c.Pending(b) {
+		t.Error("a dropped page is still pending")
+	}
+
+	// A change while /a/ renders: stored stale, handed back.
+	seq := c.Seq()
+	c.Stale("product:1")
+	again, ok := c.PutRenderedAhead("/a/", page("a1"), seq)
+	if !ok || again.Key != "/a/" || again.Src != "a-src" || !c.Pending(again) || c.Pending(a) {
+		t.Fatalf("a change during the render: again %+v, %v; want /a/ handed back, pending in place of the first", again, ok)
+	}
+	if _, state, refresh := c.Lookup("/a/"); state != Stale || refresh {
+		t.Errorf("/a/ after the late change: %v, refresh %v; want stale, kept by its renderer", state, refresh)
+	}
+	if _, ok := c.PutRenderedAhead("/a/", page("a2"), c.Seq()); ok {
+		t.Error("no change meanwhile, yet handed back")
+	}
+	if p, state, _ := c.Lookup("/a/"); state != Fresh || string(p.HTML) != "a2" || c.Pending(again) {
+		t.Errorf("/a/ rendered again: %v; want a2, fresh, no longer pending", state)
+	}
+}

@@ -21,9 +21,15 @@ const youTube = "https://www.youtube-nocookie.com"
 // follower polls every 10 ms in tests).
 func eventually(t *testing.T, what string, check func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !check(); time.Sleep(20 * time.Millisecond) {
+	eventuallyWithin(t, 5*time.Second, what, check)
+}
+
+// eventuallyWithin is eventually with its own deadline.
+func eventuallyWithin(t *testing.T, d time.Duration, what string, check func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !check(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not seen within 5 s", what)
+			t.Fatalf("%s: not seen within %v", what, d)
 		}
 	}
 }

@@ -91,14 +91,19 @@ func newMetrics(s *Server) *metrics {
 		{"vitrine_page_cache_invalidations", func() float64 { return float64(s.cache.Stats().Invalidations) }},
 		{"vitrine_page_cache_staled", func() float64 { return float64(s.cache.Stats().Staled) }},
 		{"vitrine_page_cache_stale_hits", func() float64 { return float64(s.cache.Stats().StaleHits) }},
+		{"vitrine_page_renders_ahead_queued", func() float64 { q, _ := s.renderer.AheadStats(); return float64(q) }},
+		{"vitrine_page_renders_ahead_skipped", func() float64 { _, n := s.renderer.AheadStats(); return float64(n) }},
 		{"vitrine_api_cache_entries", func() float64 { return float64(s.api.Stats().Entries) }},
 		{"vitrine_api_cache_bytes", func() float64 { return float64(s.api.Stats().Bytes) }},
 		{"vitrine_api_cache_hits", func() float64 { return float64(s.api.Stats().Hits) }},
 		{"vitrine_api_cache_misses", func() float64 { return float64(s.api.Stats().Misses) }},
 	} {
 		help := "Page cache counter."
-		if strings.HasPrefix(c.name, "vitrine_api_") {
+		switch {
+		case strings.HasPrefix(c.name, "vitrine_api_"):
 			help = "Store API response cache counter."
+		case strings.HasPrefix(c.name, "vitrine_page_renders_ahead_"):
+			help = "Changed pages waiting to be rendered ahead (queued), or skipped because the cache dropped them first (skipped)."
 		}
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: c.name, Help: help}, c.f))
 	}

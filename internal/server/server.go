@@ -81,6 +81,11 @@ type Config struct {
 	CacheStale time.Duration
 	// CacheClock, when set, replaces the page cache's clock (tests).
 	CacheClock func() time.Time
+	// RenderAheadWithin, when set, limits the pages rendered ahead after a
+	// change to those asked for within it (the others wait, stale, for a
+	// request); 0: every page the change marks stale (internal/storefront,
+	// ahead.go).
+	RenderAheadWithin time.Duration
 	// MaxBodyBytes caps request bodies.
 	MaxBodyBytes int64
 	// Secret keys the HMACs of cart session cookies, Cart-Tokens and Store

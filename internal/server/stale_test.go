@@ -16,13 +16,17 @@ import (
 )
 
 // newStaleShop is a started shop whose page cache runs on a clock the test
-// moves (the stale bound is 10 s on it).
+// moves (the stale bound is 10 s on it). It renders ahead only the pages
+// asked for within the last minute, so that a page not asked for lately
+// shows the request-driven re-render (by default every changed page is
+// rendered ahead: TestChangedPagesRenderedAhead).
 func newStaleShop(t *testing.T, db *sqlstore.DB) (*shop, *atomic.Int64) {
 	t.Helper()
 	var skew atomic.Int64 // nanoseconds added to the real time
 	srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
 		CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond, CacheStale: 10 * time.Second,
-		CacheClock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+		CacheClock:        func() time.Time { return time.Now().Add(time.Duration(skew.Load())) },
+		RenderAheadWithin: time.Minute})
 	servertest.Start(t, srv)
 	return &shop{t: t, db: db, srv: srv}, &skew
 }
@@ -159,4 +163,57 @@ func changesApplied(t *testing.T, srv *server.Server, db *sqlstore.DB) {
 	marked := metricValue(t, s, "vitrine_page_cache_staled")
 	editProduct(t, db, "everyday-crew-socks", func(*catalog.Product) {}) // saved as it is: a change
 	eventually(t, "the changes applied", func() bool { return metricValue(t, s, "vitrine_page_cache_staled") > marked })
+}
+
+// TestChangedPagesRenderedAhead: after a product is saved, its page and
+// its category's listing are rendered again with no request asking, though
+// neither was asked for in the last two minutes (by default every page a
+// change marks stale is rendered ahead): the first request that is not
+// answered the old page stale is a hit showing the new price, never a
+// miss, and every render since the save was one ahead of requests.
+func TestChangedPagesRenderedAhead(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		var skew atomic.Int64 // nanoseconds added to the real time
+		srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",
+			CacheBytes: 16 << 20, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond, CacheStale: time.Minute,
+			CacheClock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+		servertest.Start(t, srv)
+		s := &shop{t: t, db: db, srv: srv}
+		const tee, shirts = "/product/mountain-line-tee/", "/product-category/clothing/t-shirts/"
+		for _, path := range []string{tee, shirts} {
+			s.get(path)
+			if r := s.get(path); r.Header.Get("X-Cache") != "hit" || !strings.Contains(body(t, r), "Mountain Line Tee") {
+				t.Fatalf("%s is not cached showing the tee: X-Cache %q", path, r.Header.Get("X-Cache"))
+			}
+		}
+		skew.Add(int64(2 * time.Minute))
+		ahead := func() float64 { return metricValue(t, s, "vitrine_page_renders_ahead_total") }
+		renders, aheadBefore := s.renders(), ahead()
+
+		setTeePrice(t, db, 5678)
+		eventuallyWithin(t, 10*time.Second, "both pages rendered ahead", func() bool { return ahead() >= aheadBefore+2 })
+		for _, path := range []string{tee, shirts} {
+			eventuallyWithin(t, 10*time.Second, path+" showing the new price", func() bool {
+				r := s.get(path)
+				b := body(t, r)
+				switch r.Header.Get("X-Cache") {
+				case "stale": // its render ahead not stored yet
+					if strings.Contains(b, "$56.78") {
+						t.Fatalf("%s: a stale answer with the new price", path)
+					}
+					return false
+				case "hit":
+					if !strings.Contains(b, "$56.78") {
+						t.Fatalf("%s: a hit without the new price", path)
+					}
+					return true
+				}
+				t.Fatalf("%s: X-Cache %q after the change (a request rendered it)", path, r.Header.Get("X-Cache"))
+				return false
+			})
+		}
+		if n, a := s.renders()-renders, ahead()-aheadBefore; float64(n) != a {
+			t.Errorf("%d renders since the save, %v of them ahead of requests; want all ahead", n, a)
+		}
+	})
 }

@@ -26,6 +26,7 @@ func (s *Server) initPages() {
 		Rendered:      s.metrics.renders.Observe,
 		RenderFailed:  s.metrics.renderFails.Inc,
 		RenderedAhead: s.metrics.rendersAhead.Inc,
+		AheadWithin:   s.cfg.RenderAheadWithin,
 		Log:           s.log, Now: s.now})
 }
 

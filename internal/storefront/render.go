@@ -60,8 +60,17 @@ type PagesDeps struct {
 	Rendered      func(seconds float64)
 	RenderFailed  func()
 	RenderedAhead func()
-	Log           *slog.Logger
-	Now           func() time.Time
+	// AheadWorkers is how many pages are rendered ahead at once (0:
+	// half the cores, at least one); AheadCPU the render time they may
+	// spend per second, in cores (0: half the cores, at least half of
+	// one; negative: no bound); AheadWithin, when set, renders ahead
+	// only the pages asked for within it, the rest waiting for a request
+	// (0: every page a change marks stale). See ahead.go.
+	AheadWorkers int
+	AheadCPU     float64
+	AheadWithin  time.Duration
+	Log          *slog.Logger
+	Now          func() time.Time
 }
 
 // Pages renders the shop's pages: the Pages every surface renders with.
@@ -70,6 +79,7 @@ type Pages struct {
 	flight     singleflight.Group
 	notFound   notFoundCache   // the rendered 404 page
 	comingSoon comingSoonCache // the rendered coming-soon page (comingsoon.go)
+	ahead      aheadQueue      // the pages to render ahead (ahead.go)
 }
 
 // live is the settings in force.
@@ -87,7 +97,12 @@ func NewPages(d PagesDeps) *Pages {
 	if d.RenderedAhead == nil {
 		d.RenderedAhead = nop
 	}
-	return &Pages{d: d}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	pg := &Pages{d: d}
+	pg.initAhead()
+	return pg
 }
 
 // loadFunc loads a cacheable page for its normalized URL.
@@ -146,38 +161,21 @@ func (pg *Pages) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 	httpx.WritePage(w, r, v.(*render.Page))
 }
 
-// Pages re-rendered ahead of requests after a change: those asked for
-// within renderAheadWithin, at most renderAheadMax per batch of changes
-// (an import touching thousands of products leaves the rest to requests,
-// which get them stale meanwhile).
-const (
-	renderAheadWithin = time.Minute
-	renderAheadMax    = 64
-)
-
-// StaleAndRenderAhead marks the pages tagged with tags stale and starts
-// re-rendering the recently asked-for ones at once, so that the next
-// shopper gets the new page rather than the stale one. The renders queue
-// for the engine's VMs like any other.
-func (pg *Pages) StaleAndRenderAhead(tags []string) {
-	_, hot := pg.d.Cache.StaleHot(renderAheadWithin, renderAheadMax, tags...)
-	for _, h := range hot {
-		load, ok := h.Src.(loadFunc)
-		if !ok {
-			pg.d.Cache.RevalidateFailed(h.Key)
-			continue
-		}
-		pg.d.RenderedAhead()
-		go pg.revalidatePage(h.Key, load)
+// revalidatePage renders a stale cached page again, off any request, and
+// replaces it (a request was told to: Lookup).
+func (pg *Pages) revalidatePage(key string, load loadFunc) {
+	if p, seq := pg.rerender(key, load); p != nil {
+		pg.d.Cache.PutRevalidated(key, p, seq)
 	}
 }
 
-// revalidatePage renders a stale cached page again, off any request, and
-// replaces it. A page that no longer loads (gone, moved, no longer a 200) is
-// dropped, so the next request answers what it is now; a failure that may
-// pass (the database, the render) keeps the stale page for the next
-// request to try again, within the cache's bound.
-func (pg *Pages) revalidatePage(key string, load loadFunc) {
+// rerender loads and renders a stale cached page again, off any request,
+// and returns it with the seq read before loading, for the caller to store.
+// A page that no longer loads (gone, moved, no longer a 200) is dropped, so
+// the next request answers what it is now; a failure that may pass (the
+// database, the render) keeps the stale page for the next request to try
+// again, within the cache's bound. Either way it returns nil.
+func (pg *Pages) rerender(key string, load loadFunc) (*render.Page, uint64) {
 	seq := pg.d.Cache.Seq()
 	ctx, cancel := context.WithTimeout(pages.WithoutUser(context.Background()), 10*time.Second)
 	defer cancel()
@@ -185,11 +183,11 @@ func (pg *Pages) revalidatePage(key string, load loadFunc) {
 	if err != nil {
 		if pages.IsNotFound(err) || errors.As(err, new(*pages.Moved)) {
 			pg.d.Cache.Drop(key)
-			return
+			return nil, 0
 		}
 		pg.d.Log.Warn("render a changed page again", "url", httpx.ClipLog(key), "err", err)
 		pg.d.Cache.RevalidateFailed(key)
-		return
+		return nil, 0
 	}
 	p, err := pg.RenderPage(ctx, key, res)
 	switch {
@@ -199,8 +197,9 @@ func (pg *Pages) revalidatePage(key string, load loadFunc) {
 	case res.Status != http.StatusOK:
 		pg.d.Cache.Drop(key)
 	default:
-		pg.d.Cache.PutRevalidated(key, p, seq)
+		return p, seq
 	}
+	return nil, 0
 }
 
 // pageLoadFailed answers a page load's error: the 404 page, a redirect
