@@ -238,10 +238,13 @@ export function VariationForm({ data, onShow }: { data: ProductPage; onShow?: (s
     setChosen({});
     setAnnounce(MSG_RESET);
   };
+  // A handler runs only in a hydrated page, so a press on the disabled
+  // button always says why, even in the moment between hydration and the
+  // enhanced render (a press then used to be refused without a word).
   const refuse = (e: { preventDefault: () => void }) => {
     if (reason === null) return false;
     e.preventDefault();
-    if (typeof window !== 'undefined' && enhanced) window.alert(disabledMessage(reason));
+    window.alert(disabledMessage(reason));
     return true;
   };
 
