@@ -1,14 +1,11 @@
 package server
 
 import (
-	"context"
 	"net/http"
-	"time"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/media"
-	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storefront"
 )
 
@@ -35,7 +32,7 @@ func (s *Server) initPages() {
 func (s *Server) initStorefront() error {
 	s.media = &media.Library{Store: s.db, Now: s.now, Quota: s.cfg.MediaQuota, Disk: s.contact.Disk}
 	front, err := storefront.New(storefront.Deps{Pages: s.renderer, Sessions: s.Sessions, Loader: s.loader,
-		Catalog: s.store, Sitemap: &catalog.Sitemap{Store: sitemapStore{s.db}}, Media: s.media, Static: s.static,
+		Catalog: s.store, Sitemap: &catalog.Sitemap{Store: s.db}, Media: s.media, Static: s.static,
 		Sitemaps: freshCache{s, s.sitemaps}, Carts: s.carts, Checkout: s.checkout, CheckoutConfig: &s.cfg.Checkout,
 		Payments: s.payments, Accounts: s.accounts, Account: s.myAccount, Store: s.storeAPI, Wallet: s.walletAPI,
 		Reviews: s.reviews, ContentPages: s.pages, Currencies: s.currencies, ReviewBotcheck: s.botcheckFor("review"),
@@ -54,15 +51,4 @@ func (s *Server) initStorefront() error {
 func (s *Server) placeForViewer(w http.ResponseWriter, r *http.Request, pr checkout.PlaceRequest, createAccount bool, password string) (*checkout.Order, error) {
 	o, _, err := s.front.PlaceForViewer(w, r, pr, createAccount, password)
 	return o, err
-}
-
-// sitemapStore is the SQL store as the catalogue's sitemap reads it.
-type sitemapStore struct{ db *sqlstore.DB }
-
-func (s sitemapStore) SitemapPages(ctx context.Context, size int) ([]time.Time, error) {
-	return s.db.SitemapPages(ctx, size)
-}
-
-func (s sitemapStore) SitemapProducts(ctx context.Context, n, size int, fn func(catalog.SitemapEntry) error) error {
-	return s.db.SitemapProducts(ctx, n, size, func(e sqlstore.SitemapEntry) error { return fn(catalog.SitemapEntry(e)) })
 }

@@ -971,11 +971,9 @@ func (db *Catalog) Media(ctx context.Context, path string) (*catalog.MediaFile, 
 	return &catalog.MediaFile{Path: m.Path, ContentType: m.ContentType, Data: m.Data}, nil
 }
 
-// SitemapEntry is a product page for the sitemap.
-type SitemapEntry struct {
-	Slug      string    `db:"slug"`
-	UpdatedAt time.Time `db:"updated_at"`
-}
+// SitemapEntry is a product page for the sitemap: the catalogue's own
+// type, so the store is the catalogue's SitemapStore as it is.
+type SitemapEntry = catalog.SitemapEntry
 
 // sitemapFrom reads the products the sitemaps list (published, not
 // hidden: reachable from the catalogue or search) through the covering
