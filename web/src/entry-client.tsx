@@ -1,9 +1,9 @@
 import { hydrateRoot } from 'react-dom/client';
-import { App } from './App';
 import type { PageData } from './types';
 import { installAddToCart, installFormAddToCart, installRemoveFromCart, refreshOnLoad } from './cart/add-to-cart';
 import { setRestNonce } from './lib/rest';
 import { expectPageHydration } from './lib/page-hydration';
+import { readViewer, ViewerRoot } from './lib/viewer';
 import './styles/main.css';
 import './split/styles';
 
@@ -11,9 +11,13 @@ const el = document.getElementById('vitrine-data');
 const root = document.getElementById('root');
 if (el && root) {
   const data = JSON.parse(el.textContent || '{}') as PageData;
-  if ('settings' in data) setRestNonce(data.settings?.user?.rest_nonce);
+  // A shared page's viewer comes in their own part (lib/viewer.tsx); a page
+  // rendered for its viewer alone carries them in its data.
+  const viewer = readViewer();
+  if (viewer) setRestNonce(viewer.user.rest_nonce);
+  else if ('settings' in data) setRestNonce(data.settings?.user?.rest_nonce);
   expectPageHydration();
-  hydrateRoot(root, <App data={data} />);
+  hydrateRoot(root, <ViewerRoot data={data} viewer={viewer} />);
   installAddToCart();
   installFormAddToCart();
   installRemoveFromCart();
