@@ -22,6 +22,17 @@ export default defineConfig(({ mode }) => ({
       // The storefront, and the admin (a separate entry: no storefront page
       // loads it; only what both import, such as React, is shared).
       input: ['src/entry-client.tsx', 'src/admin/main.tsx'],
+      output: {
+        // React (react, react-dom, the scheduler, the JSX runtime) is one
+        // chunk of its own, which both entries share and which changes only
+        // with React's version: no page's or the layout's code is in it, so
+        // a deploy that changes the app leaves it cached. The rest is split
+        // by route: the entry holds the frame every page has (layout,
+        // header, mini-cart), each page type is a chunk (split/pages.ts).
+        codeSplitting: {
+          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+        },
+      },
     },
   },
   test: {

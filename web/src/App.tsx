@@ -1,26 +1,29 @@
 import type { PageData } from './types';
 import { Layout } from './layout/Layout';
 import { Suspense } from 'react';
-import { ListingPage } from './listing/ListingPage';
-import { ProductPage } from './product/ProductPage';
+// The listing's and product page's stylesheets, where their pages were
+// imported before they became chunks: the first stylesheet keeps its order.
+import './split/page-styles';
 import { NotFoundPage } from './notfound/NotFoundPage';
-import { QuickViewContent } from './quickview/QuickViewContent';
 import { Fragment } from './cart/Fragments';
 import { AttributionTracker } from './attribution/AttributionInputs';
 import { PageLoader } from './ui/PageLoader';
 import { PageHydrated } from './lib/page-hydration';
-// Loaded on demand in the browser (split/pages.ts says how); the product and
-// listing pages above are in the first script.
+// Loaded on demand in the browser (split/pages.ts says how): each page type
+// its own chunk.
 import {
   AccountPage,
   CartPage,
   CheckoutPage,
   ContactPage,
   HomePage,
+  ListingPage,
   LoginPage,
   LogoutConfirmPage,
   LostPasswordPage,
   OrderReceivedPage,
+  ProductPage,
+  QuickViewContent,
   ReviewErrorPage,
   SecurityPage,
   VerifyEmailPage,

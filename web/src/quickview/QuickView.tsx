@@ -3,7 +3,13 @@ import type { ProductPage } from '../types';
 import { decodeEntities } from '../lib/format';
 import { fetchPageData, PageLoadError } from '../listing/page-data';
 import { onQuickView, type QuickViewRequest } from './quickview-store';
-import { QuickViewContent } from './QuickViewContent';
+import type { QuickViewContent as Content } from './QuickViewContent';
+// The popup's content is a chunk (loadContent below); its stylesheets, the
+// product forms' and gallery's, stay in the first stylesheet, in this order,
+// so the popup and the product page are styled at first paint.
+import '../product/product.css';
+import '../ui/tooltip.css';
+import '../product/variations.css';
 import './quickview.css';
 
 /** Spec section 9: quick-view removal delay (close animation), ms. */
@@ -11,6 +17,14 @@ export const QUICKVIEW_REMOVAL_DELAY = 300;
 
 // Product page data already fetched in this page view, by product id.
 const loaded = new Map<number, ProductPage>();
+
+// The popup's content (the product's forms and what they import) is a chunk
+// of its own, loaded with the first product's data: a page that never opens
+// a quick view never downloads it. Set before any data is in `loaded`.
+let QuickViewContent: typeof Content | null = null;
+async function loadContent(): Promise<void> {
+  QuickViewContent ??= (await import('./QuickViewContent')).QuickViewContent;
+}
 
 /** Loads a product's page and returns its page data (the quick view's content). */
 export async function loadQuickView(permalink: string, signal?: AbortSignal): Promise<ProductPage> {
@@ -46,8 +60,8 @@ function QuickViewDialog({ request, onClosed }: { request: QuickViewRequest; onC
   useEffect(() => {
     if (state.status !== 'loading') return;
     const ctrl = new AbortController();
-    loadQuickView(product.permalink, ctrl.signal).then(
-      (data) => {
+    Promise.all([loadQuickView(product.permalink, ctrl.signal), loadContent()]).then(
+      ([data]) => {
         loaded.set(product.id, data);
         setState({ status: 'ready', data });
       },
@@ -100,7 +114,7 @@ function QuickViewDialog({ request, onClosed }: { request: QuickViewRequest; onC
           <span aria-hidden="true">×</span>
           <span className="screen-reader-text">Close</span>
         </button>
-        {state.status === 'ready' ? (
+        {state.status === 'ready' && QuickViewContent ? (
           <QuickViewContent data={state.data} titleId={titleId} />
         ) : (
           <div className="quickview quickview--pending">

@@ -2,6 +2,11 @@
 import { lazy } from 'react';
 
 export const HomePage = lazy(() => import('../home/HomePage').then((m) => ({ default: m.HomePage })));
+export const ListingPage = lazy(() => import('../listing/ListingPage').then((m) => ({ default: m.ListingPage })));
+export const ProductPage = lazy(() => import('../product/ProductPage').then((m) => ({ default: m.ProductPage })));
+export const QuickViewContent = lazy(() =>
+  import('../quickview/QuickViewContent').then((m) => ({ default: m.QuickViewContent })),
+);
 export const CartPage = lazy(() => import('../cart/CartPage').then((m) => ({ default: m.CartPage })));
 export const CheckoutPage = lazy(() => import('../checkout/CheckoutPage').then((m) => ({ default: m.CheckoutPage })));
 export const OrderReceivedPage = lazy(() =>

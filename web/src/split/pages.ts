@@ -2,14 +2,20 @@
 // server bundle, the type checker and the unit tests import: every page
 // statically, so the server render is complete and synchronous. The browser
 // build swaps it for pages.client.ts (an alias in vite.config.ts), where each
-// is a React.lazy chunk: a product or listing page never downloads the code
-// of the checkout, the account pages or the home carousel. App renders them
+// is a React.lazy chunk: every page type downloads its own code and no
+// other's (a product page never downloads the checkout's, the account
+// pages' or the home carousel's; the cart never downloads the product
+// page's). What stays in the first script is the frame every page has: the
+// layout (header, menus, mini-cart, footer) and what it imports. App renders them
 // inside <Suspense>, so hydration keeps the server's HTML until the chunk is
 // there. Their CSS stays in the first stylesheet (styles.ts): the
 // server-rendered page is styled before its chunk arrives.
 //
 // Keep the two files' exports identical (pages.test.tsx checks).
 export { HomePage } from '../home/HomePage';
+export { ListingPage } from '../listing/ListingPage';
+export { ProductPage } from '../product/ProductPage';
+export { QuickViewContent } from '../quickview/QuickViewContent';
 export { CartPage } from '../cart/CartPage';
 export { CheckoutPage } from '../checkout/CheckoutPage';
 export { OrderReceivedPage } from '../order/OrderReceivedPage';

@@ -1,0 +1,71 @@
+// First-load JavaScript per storefront page: the bytes of script responses
+// as transferred (the body as sent, brotli when the browser accepts it) on a
+// cold load of each page, counted until the network is idle (so the page's
+// on-demand chunk counts too).
+//
+// Usage (from the repository root, after `make build`):
+//   node scripts/first-load-js.mjs            # a table (markdown)
+//   node scripts/first-load-js.mjs --json     # the figures, one object
+//   node scripts/first-load-js.mjs --files    # also each script's name and size
+//
+// It starts bin/vitrine in demo mode on a free port with a throw-away SQLite
+// store and Debian's Chromium through web/e2e/server.mjs (the browser tests'
+// helpers), so it needs web/node_modules (playwright-core).
+import { launchBrowser, startServer } from '../web/e2e/server.mjs';
+
+const args = new Set(process.argv.slice(2));
+
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  // A product that is in the demo catalogue: the first card of the shop.
+  const ctx0 = await browser.newContext();
+  const p0 = await ctx0.newPage();
+  await p0.goto(`${server.baseURL}/shop/`);
+  const productURL = await p0.$eval('ul.products li.product a[href*="/product/"]', (a) => a.getAttribute('href'));
+  await ctx0.close();
+
+  const pages = [
+    ['home', '/'],
+    ['shop', '/shop/'],
+    ['product', new URL(productURL, server.baseURL).pathname],
+    ['cart', '/cart/'],
+    ['my-account', '/my-account/'],
+    ['contact', '/contact/'],
+  ];
+  const out = [];
+  for (const [name, path] of pages) {
+    const ctx = await browser.newContext(); // a cold cache each time
+    const page = await ctx.newPage();
+    const scripts = [];
+    page.on('requestfinished', async (req) => {
+      if (req.resourceType() !== 'script') return;
+      scripts.push(
+        req.sizes().then((s) => ({ url: new URL(req.url()).pathname, body: s.responseBodySize, headers: s.responseHeadersSize })),
+      );
+    });
+    await page.goto(server.baseURL + path, { waitUntil: 'networkidle' });
+    const files = await Promise.all(scripts);
+    const total = files.reduce((n, f) => n + f.body, 0);
+    out.push({ page: name, path, scripts: files.length, bytes: total, files });
+    await ctx.close();
+  }
+  if (args.has('--json')) {
+    console.log(JSON.stringify(out, null, 2));
+  } else {
+    console.log('| page | path | scripts | JS transferred (bytes) | KiB |');
+    console.log('|---|---|---:|---:|---:|');
+    for (const r of out) {
+      console.log(`| ${r.page} | ${r.path} | ${r.scripts} | ${r.bytes} | ${(r.bytes / 1024).toFixed(1)} |`);
+    }
+    if (args.has('--files')) {
+      for (const r of out) {
+        console.log(`\n${r.page}:`);
+        for (const f of r.files) console.log(`  ${f.body}\t${f.url}`);
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
