@@ -52,6 +52,31 @@ func WriteBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	}
 }
 
+// WriteSpliced sends a shared page with one viewer's part in it
+// (render.Page.Spliced): gzip when the client takes it, else the HTML;
+// with the page's own headers, never stored by a browser or a proxy, and
+// without the shared page's ETag (the body is this viewer's).
+func WriteSpliced(w http.ResponseWriter, r *http.Request, p *render.Page, part []byte) {
+	h := w.Header()
+	for k, v := range p.Headers {
+		h.Set(k, v)
+	}
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store, private")
+	h.Add("Vary", "Accept-Encoding")
+	enc := ""
+	if AcceptsEncoding(r.Header.Get("Accept-Encoding"), "gzip") {
+		enc = "gzip"
+		h.Set("Content-Encoding", enc)
+	}
+	body := p.Spliced(part, enc)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(p.Status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
 // AcceptsEncoding reports whether an Accept-Encoding header accepts enc
 // with a non-zero quality.
 func AcceptsEncoding(header, enc string) bool {

@@ -126,7 +126,7 @@ func (l *Loader) Account(ctx context.Context, reqURL string, in AccountInput) (*
 	if title == "" {
 		title = "My account"
 	}
-	h := l.privateHead(title, "")
+	h := l.privateHead(title, "", l.accountDescription())
 	status := in.Status
 	if status == 0 {
 		status = 200

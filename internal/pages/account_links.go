@@ -64,7 +64,7 @@ func (l *Loader) LostPassword(ctx context.Context, reqURL string, p LostPassword
 	if p.Stage == LostStageReset || p.Stage == LostStageDone {
 		title = "Reset password"
 	}
-	h := l.privateHead(title, "/my-account/lost-password/")
+	h := l.privateHead(title, "/my-account/lost-password/", "Reset the password of your "+l.live().SiteName+" account.")
 	p.Base = e.base
 	return &Result{Status: or200(status), Head: h, Data: p}, nil
 }
@@ -75,7 +75,7 @@ func (l *Loader) VerifyEmail(ctx context.Context, reqURL string, p VerifyEmailPa
 	if err != nil {
 		return nil, err
 	}
-	h := l.privateHead("Verify your email address", "/my-account/verify-email/")
+	h := l.privateHead("Verify your email address", "/my-account/verify-email/", "Verify the email address of your "+l.live().SiteName+" account.")
 	p.Base = e.base
 	return &Result{Status: or200(status), Head: h, Data: p}, nil
 }

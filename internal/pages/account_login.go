@@ -55,7 +55,7 @@ func (l *Loader) AccountLogin(ctx context.Context, reqURL string, in AccountLogi
 	if err != nil {
 		return nil, err
 	}
-	h := l.privateHead("My account", "/my-account/")
+	h := l.privateHead("My account", "/my-account/", l.accountDescription())
 	p := in.Page
 	p.Base = e.base
 	if p.Notices == nil {
@@ -80,7 +80,7 @@ func (l *Loader) AccountLogout(ctx context.Context, reqURL, logoutURL string) (*
 	if err != nil {
 		return nil, err
 	}
-	h := l.privateHead("Log out", "/my-account/")
+	h := l.privateHead("Log out", "/my-account/", l.accountDescription())
 	return &Result{Status: 200, Head: h, Data: AccountLogoutPage{Base: e.base, LogoutURL: logoutURL}}, nil
 }
 

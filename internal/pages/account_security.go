@@ -74,7 +74,7 @@ func (l *Loader) AccountSecurity(ctx context.Context, reqURL string, in AccountS
 	if err != nil {
 		return nil, err
 	}
-	h := l.privateHead("Security", "")
+	h := l.privateHead("Security", "", l.accountDescription())
 	devices := []DeviceView{}
 	for _, d := range in.Devices {
 		devices = append(devices, DeviceView{ID: d.ID, Label: d.Label, Created: formatDate(d.CreatedAt), Expires: formatDate(d.ExpiresAt)})

@@ -129,7 +129,7 @@ func (l *Loader) Checkout(ctx context.Context, reqURL string, in CheckoutInput) 
 	if err != nil {
 		return nil, err
 	}
-	h := l.privateHead("Checkout", "/checkout/")
+	h := l.privateHead("Checkout", "/checkout/", "Check out of "+l.live().SiteName+": your address, delivery and payment.")
 	status := in.Status
 	if status == 0 {
 		status = 200
@@ -291,6 +291,6 @@ func (l *Loader) OrderReceived(ctx context.Context, reqURL string, order *OrderV
 		title = "Order #" + strconv.FormatInt(order.ID, 10) + " received"
 		order.formatAddresses(l.BaseCountry)
 	}
-	h := l.privateHead(title, "")
+	h := l.privateHead(title, "", "Your order at "+l.live().SiteName+".")
 	return &Result{Status: status, Head: h, Data: OrderReceivedPage{Base: e.base, Order: order}}, nil
 }

@@ -69,9 +69,10 @@ func (l *Loader) Content(ctx context.Context, reqURL, slug string) (*Result, err
 	body, frames := richtext.EmbedVideos(p.Body, p.Title)
 	page := ContentPage{Base: e.base, Breadcrumbs: []Crumb{{"Home", "/"}, {p.Title, p.Path()}},
 		Content: ContentView{Slug: p.Slug, Title: p.Title, HTML: body, Modified: formatDate(p.UpdatedAt)}}
+	base := "/wp-admin/post.php?post=" + strconv.FormatInt(p.ID, 10) + "&action=edit"
+	edit := []EditLink{{Block: "page", Label: "Edit " + html.UnescapeString(p.Title), BuilderURL: base + "&app=uxbuilder", EditorURL: base}}
 	if userFrom(ctx).CanEditPages {
-		base := "/wp-admin/post.php?post=" + strconv.FormatInt(p.ID, 10) + "&action=edit"
-		page.EditLinks = []EditLink{{Block: "page", Label: "Edit " + html.UnescapeString(p.Title), BuilderURL: base + "&app=uxbuilder", EditorURL: base}}
+		page.EditLinks = edit
 	}
 	h := l.head(l.title(p.Title), plainText(p.Body, 160), p.Path())
 	h.JSONLD = []any{
@@ -79,7 +80,7 @@ func (l *Loader) Content(ctx context.Context, reqURL, slug string) (*Result, err
 			"dateModified": p.UpdatedAt.Format("2006-01-02T15:04:05Z07:00")},
 		breadcrumbLD(l.BaseURL, page.Breadcrumbs),
 	}
-	return &Result{Status: 200, Data: page, Head: h, Tags: []string{ContentTag}, FrameSrc: frames}, nil
+	return &Result{Status: 200, Data: page, Head: h, Tags: []string{ContentTag}, FrameSrc: frames, Personal: Personal{EditLinks: edit}}, nil
 }
 
 // pageLinks is the footer's list of published pages.

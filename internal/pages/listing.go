@@ -173,8 +173,9 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 		return nil, err
 	}
 	res.Tags = append(res.Tags, "category:"+strconv.FormatInt(cat.ID, 10))
+	res.Personal.EditLinks = []EditLink{categoryEditLink(cat.ID, html.UnescapeString(cat.Name))}
 	if lp, ok := res.Data.(ListingPage); ok && userFrom(ctx).CanEditPages {
-		lp.EditLinks = []EditLink{categoryEditLink(cat.ID, html.UnescapeString(cat.Name))}
+		lp.EditLinks = res.Personal.EditLinks
 		res.Data = lp
 	}
 	return res, nil

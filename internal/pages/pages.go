@@ -95,6 +95,9 @@ type Result struct {
 	// FrameSrc are the origins the page frames (video players): the
 	// server allows them in this page's Content-Security-Policy only.
 	FrameSrc []string
+	// Personal is what the page shows a logged-in viewer of their own
+	// (user.go): kept with the shared page, never in its data.
+	Personal Personal
 }
 
 // Site is the shop's identity as pages show it.
@@ -121,7 +124,9 @@ type Base struct {
 	Nav      []NavCategory `json:"nav"`
 	Settings Settings      `json:"settings"`
 	// EditLinks are the content blocks' edit links, for staff only
-	// (settings.user.can_edit_pages); absent from visitors' pages.
+	// (settings.user.can_edit_pages): never in a shared page's data, they
+	// come in a staff viewer's part (Personal); a page rendered for one
+	// staff viewer carries them here.
 	EditLinks []EditLink `json:"edit_links,omitempty"`
 	// Pages are the shop's published content pages, linked from the
 	// footer (content.go).
@@ -356,14 +361,20 @@ func (l *Loader) head(title, description, path string) render.Head {
 }
 
 // privateHead is the head of a page kept out of search engines (noindex,
-// nofollow), titled title, with its canonical URL at path (none for "").
-func (l *Loader) privateHead(title, path string) render.Head {
-	h := l.head(l.title(title), "", path)
+// nofollow), titled title, with its canonical URL at path (none for "")
+// and a description: a link preview and an audit read it even here.
+func (l *Loader) privateHead(title, path, description string) render.Head {
+	h := l.head(l.title(title), description, path)
 	if path == "" {
 		h.Canonical = ""
 	}
 	h.Robots = "noindex, nofollow"
 	return h
+}
+
+// accountDescription is the description of the my-account pages.
+func (l *Loader) accountDescription() string {
+	return "Log in to your " + l.live().SiteName + " account to see your orders, addresses and account details, or register for one."
 }
 
 func (l *Loader) title(s string) string {

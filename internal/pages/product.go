@@ -102,13 +102,14 @@ type ProductOptions struct {
 	// CommentPage is the reviews page (comment-page-N); 0 or 1 is the first.
 	// Past the last page the product is not found.
 	CommentPage int
-	// Held returns the viewer's own held reviews of the product (an author
-	// through the moderation link or logged in); set only for pages
-	// rendered for one viewer, never for cached ones.
+	// Held returns the viewer's own held reviews of the product (a guest
+	// author through the moderation link); set only for pages rendered
+	// for one viewer, never for shared ones (a logged-in author's come in
+	// their part of the page: Personal).
 	Held func(ctx context.Context, productID int64) ([]review.Review, error)
 	// MayReview tells whether the page's logged-in viewer may review the
 	// product (review.Service.MayReview); set only for pages rendered for
-	// one viewer.
+	// one viewer (shared pages: Personal.AskEligible).
 	MayReview func(ctx context.Context, productID int64) (bool, error)
 }
 
@@ -145,7 +146,8 @@ type ProductPage struct {
 	// RatingCounts counts the approved reviews by stars: [0] is one star.
 	RatingCounts review.Histogram `json:"rating_counts"`
 	ReviewForm   *ReviewForm      `json:"review_form"`
-	// PendingReviews are the viewer's held reviews (personal pages only).
+	// PendingReviews are the viewer's held reviews: empty on a shared page
+	// (a logged-in author's come in their part: Personal).
 	PendingReviews []Review           `json:"pending_reviews"`
 	Related        []storeapi.Product `json:"related"`
 	Upsells        []storeapi.Product `json:"upsells"`
@@ -282,14 +284,16 @@ func (l *Loader) ProductWith(ctx context.Context, reqURL, slug string, opt Produ
 		ld["review"] = items
 	}
 	h.JSONLD = []any{ld, breadcrumbLD(l.BaseURL, page.Breadcrumbs)}
+	personal := Personal{EditLinks: []EditLink{productEditLink(p.ID, html.UnescapeString(p.Name))}, ReviewsOf: p.ID,
+		AskEligible: page.ReviewForm != nil && page.ReviewForm.VerifiedOnly}
 	if userFrom(ctx).CanEditPages {
-		page.EditLinks = []EditLink{productEditLink(p.ID, html.UnescapeString(p.Name))}
+		page.EditLinks = personal.EditLinks
 	}
 	// Videos in the description: the lazy video markup, and their
 	// players allowed in this page's frame-src (content.go).
 	var frames []string
 	page.Product.Description, frames = richtext.EmbedVideos(page.Product.Description, html.UnescapeString(p.Name))
-	return &Result{Status: 200, Data: page, Head: h, Tags: tags, FrameSrc: frames}, nil
+	return &Result{Status: 200, Data: page, Head: h, Tags: tags, FrameSrc: frames, Personal: personal}, nil
 }
 
 // productReviews fills the page's reviews: one page of approved ones
@@ -633,7 +637,7 @@ func (l *Loader) Cart(ctx context.Context, reqURL string, cart any, nonce, remov
 	if err != nil {
 		return nil, err
 	}
-	h := l.head(l.title("Cart"), "", "/cart/")
+	h := l.head(l.title("Cart"), "Your cart at "+l.live().SiteName+": change quantities, apply a coupon and check out.", "/cart/")
 	h.Robots = "noindex, follow"
 	if notices == nil {
 		notices = []Notice{}

@@ -3,13 +3,16 @@ package pages
 import (
 	"context"
 	"strconv"
+
+	"vitrine/internal/review"
 )
 
 // User is settings.user: who is looking at the page, as far as the page
-// shows it. Cached pages are shared by every visitor, so they carry only
-// the constant visitor value (Visitor); the server renders a logged-in
-// viewer's pages per request, with their own value in the context
-// (WithUser), and never caches them.
+// shows it. Cached pages are shared by every viewer, so they carry only
+// the constant visitor value (Visitor); a logged-in viewer's own value
+// comes in their part of the page (ViewerPart), added as the page is sent.
+// Pages rendered for one viewer alone (my account, checkout) load with it
+// in the context (WithUser).
 type User struct {
 	LoggedIn bool `json:"logged_in"`
 	// CanEditPages is the spec's user.can_edit_pages: shop managers and
@@ -80,4 +83,83 @@ func productEditLink(id int64, name string) EditLink {
 func categoryEditLink(id int64, name string) EditLink {
 	base := "/wp-admin/term.php?taxonomy=product_cat&tag_ID=" + strconv.FormatInt(id, 10) + "&post_type=product"
 	return EditLink{Block: "category", Label: "Edit " + name, BuilderURL: base + "&app=uxbuilder", EditorURL: base}
+}
+
+// Personal is what a shared page shows a logged-in viewer of their own,
+// as the loader found it: the server keeps it with the cached page and
+// builds each viewer's part from it when it sends the page (Part).
+type Personal struct {
+	// EditLinks are the page's content blocks' edit links, for staff.
+	EditLinks []EditLink
+	// ReviewsOf is the product page's product (0: not a product page):
+	// its viewer sees their own reviews held for moderation.
+	ReviewsOf int64
+	// AskEligible: the page's review form is for verified owners only,
+	// so the part says whether the viewer is one.
+	AskEligible bool
+}
+
+// ViewerPart is one viewer's part of a shared page, sent with it as JSON
+// (the app's lib/viewer.tsx): settings.user, and the page fields that are
+// theirs, which the app merges into the page data once it has hydrated.
+type ViewerPart struct {
+	User User      `json:"user"`
+	Page *PagePart `json:"page,omitempty"`
+}
+
+// PagePart is a viewer's page fields: objects are merged key by key into
+// the page data, the rest replaced.
+type PagePart struct {
+	EditLinks      []EditLink      `json:"edit_links,omitempty"`
+	PendingReviews []Review        `json:"pending_reviews,omitempty"`
+	ReviewForm     *ReviewFormPart `json:"review_form,omitempty"`
+}
+
+// ReviewFormPart is the review form's field that depends on its viewer.
+type ReviewFormPart struct {
+	Eligible *bool `json:"eligible"`
+}
+
+// ViewerReviews answers what of a product's reviews is one account's:
+// review.Service.
+type ViewerReviews interface {
+	ForAuthor(ctx context.Context, productID, userID int64, email string) ([]review.Review, error)
+	MayReview(ctx context.Context, productID, userID int64) (bool, error)
+}
+
+// Part is viewer u's part of a page with p: their settings.user, the
+// edit links for staff, and on a product page their held reviews and
+// whether they may review (reviews may be nil: neither). A visitor's part
+// is empty: their page is the shared one as it is.
+func (p Personal) Part(ctx context.Context, u User, reviews ViewerReviews) (ViewerPart, error) {
+	v := ViewerPart{User: u}
+	if !u.LoggedIn {
+		return v, nil
+	}
+	var pp PagePart
+	if u.CanEditPages {
+		pp.EditLinks = p.EditLinks
+	}
+	if p.ReviewsOf != 0 && reviews != nil {
+		held, err := reviews.ForAuthor(ctx, p.ReviewsOf, u.ID, "")
+		if err != nil {
+			return v, err
+		}
+		for _, r := range held {
+			pr := ReviewOf(r)
+			pr.Pending = true
+			pp.PendingReviews = append(pp.PendingReviews, pr)
+		}
+		if p.AskEligible {
+			ok, err := reviews.MayReview(ctx, p.ReviewsOf, u.ID)
+			if err != nil {
+				return v, err
+			}
+			pp.ReviewForm = &ReviewFormPart{Eligible: &ok}
+		}
+	}
+	if pp.EditLinks != nil || pp.PendingReviews != nil || pp.ReviewForm != nil {
+		v.Page = &pp
+	}
+	return v, nil
 }

@@ -2,10 +2,13 @@ package render
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"container/list"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"hash/crc32"
 	"io"
 	"sync"
 	"time"
@@ -23,7 +26,17 @@ type Page struct {
 	Tags   []string
 	// Headers are extra response headers (Store API totals).
 	Headers map[string]string
-	stored  time.Time
+	// Personal is what the server needs to build a viewer's part of this
+	// page (Spliced): kept with the page, never read by this package.
+	Personal any
+	stored   time.Time
+	// The splice point (Spliced): split is the offset in HTML of the
+	// closing </body> (0: the page takes no part); gzipSplit the offset
+	// in Gzip where the compressed HTML before it ends, on a byte
+	// boundary; crcPrefix the CRC-32 of HTML[:split].
+	split     int
+	gzipSplit int
+	crcPrefix uint32
 }
 
 // Compressors are reused: a fresh brotli writer allocates about 3 MB, and
@@ -56,8 +69,15 @@ func NewPageUncompressed(status int, html []byte, tags []string) *Page {
 	p := &Page{Status: status, HTML: trim(html), Tags: tags}
 	sum := sha256.Sum256(html)
 	p.ETag = `"` + hex.EncodeToString(sum[:12]) + `"`
+	if i := bytes.LastIndex(html, bodyEnd); i > 0 {
+		p.split = i
+	}
 	return p
 }
+
+// bodyEnd is where a viewer's part goes: last in the body, so the app's
+// module script (deferred) finds it, and the HTML after it is a few bytes.
+var bodyEnd = []byte("</body>")
 
 // Compress fills Gzip and Brotli once. It is not safe to call while the
 // page is being sent: its owner calls it before sharing the page.
@@ -65,8 +85,78 @@ func (p *Page) Compress() {
 	if p.Compressed() {
 		return
 	}
-	p.Gzip = trim(compress(&gzipPool, p.HTML, len(p.HTML)/4))
+	p.Gzip, p.gzipSplit = compressGzip(p.HTML, p.split)
+	p.Gzip = trim(p.Gzip)
+	if p.gzipSplit > 0 {
+		p.crcPrefix = crc32.ChecksumIEEE(p.HTML[:p.split])
+	}
 	p.Brotli = trim(compress(&brotliPool, p.HTML, len(p.HTML)/5))
+}
+
+// compressGzip is html gzipped. With a split point, the compressed stream
+// is flushed there (a sync flush: the deflate blocks so far end on a byte
+// boundary and are not final), and the offset of that boundary is returned:
+// Spliced reuses everything before it and compresses only what follows.
+func compressGzip(html []byte, split int) ([]byte, int) {
+	var out bytes.Buffer
+	out.Grow(len(html)/4 + 64)
+	w := gzipPool.Get().(*gzip.Writer)
+	w.Reset(&out)
+	at := 0
+	if split > 0 {
+		_, _ = w.Write(html[:split])
+		_ = w.Flush()
+		at = out.Len()
+		html = html[split:]
+	}
+	_, _ = w.Write(html)
+	_ = w.Close()
+	gzipPool.Put(w)
+	return out.Bytes(), at
+}
+
+// flatePool writes a viewer's part and the end of the page into a shared
+// page's gzip stream (Spliced) as stored blocks: the part is a few hundred
+// bytes, and building Huffman codes for it cost more CPU than the bytes
+// it would save.
+var flatePool = sync.Pool{New: func() any { w, _ := flate.NewWriter(nil, flate.NoCompression); return w }}
+
+// Spliced is the page with part (HTML: a viewer's own part) inserted
+// before </body>, in encoding "gzip" or, for anything else, as HTML. A
+// stored page answers gzip without compressing itself again: its gzip
+// stream up to the split point is reused as it is, and only the part and
+// the few bytes after it are compressed and the trailer written. Brotli
+// is not offered: its stream cannot be cut and continued so cheaply, and
+// gzip costs a logged-in viewer a few percent more bytes than brotli. A
+// page not stored (never compressed) is assembled and, for gzip,
+// compressed whole; one without </body> takes the part at its end.
+func (p *Page) Spliced(part []byte, encoding string) []byte {
+	split := p.split
+	if split == 0 {
+		split = len(p.HTML)
+	}
+	if encoding == "gzip" && p.gzipSplit > 0 {
+		var out bytes.Buffer
+		out.Grow(p.gzipSplit + len(part) + 64)
+		out.Write(p.Gzip[:p.gzipSplit])
+		fw := flatePool.Get().(*flate.Writer)
+		fw.Reset(&out)
+		_, _ = fw.Write(part)
+		_, _ = fw.Write(p.HTML[p.split:])
+		_ = fw.Close()
+		flatePool.Put(fw)
+		crc := crc32.Update(p.crcPrefix, crc32.IEEETable, part)
+		crc = crc32.Update(crc, crc32.IEEETable, p.HTML[p.split:])
+		out.Write(binary.LittleEndian.AppendUint32(nil, crc))
+		out.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(p.HTML)+len(part))))
+		return out.Bytes()
+	}
+	html := make([]byte, 0, len(p.HTML)+len(part))
+	html = append(append(append(html, p.HTML[:split]...), part...), p.HTML[split:]...)
+	if encoding == "gzip" {
+		return compress(&gzipPool, html, len(html)/4)
+	}
+	return html
 }
 
 // Compressed reports whether the page holds its compressed bodies.

@@ -85,6 +85,62 @@ func TestPageCompression(t *testing.T) {
 	}
 }
 
+// TestSplicedPage: a viewer's part goes in before </body>, in gzip reusing
+// the stored stream's head, and each viewer's copy holds their part only;
+// the shared bodies stay as they were.
+func TestSplicedPage(t *testing.T) {
+	html := []byte("<!doctype html><html><body><div id=root>" + strings.Repeat("<li>product</li>", 300) + "</div>\n</body>\n</html>\n")
+	gunzip := func(t *testing.T, b []byte) []byte {
+		t.Helper()
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr.Multistream(false) // one member: what every browser reads
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err) // a bad CRC or size fails here
+		}
+		return got
+	}
+	want := func(part string) []byte {
+		i := bytes.LastIndex(html, []byte("</body>"))
+		return []byte(string(html[:i]) + part + string(html[i:]))
+	}
+	stored := NewPage(200, html, nil)
+	if got := gunzip(t, stored.Gzip); !bytes.Equal(got, html) {
+		t.Fatal("the shared gzip body changed")
+	}
+	ann := `<script id="vitrine-viewer" type="application/json">{"user":{"display_name":"Ann"}}</script>`
+	bob := `<script id="vitrine-viewer" type="application/json">{"user":{"display_name":"Bob"}}</script>`
+	a, b := stored.Spliced([]byte(ann), "gzip"), stored.Spliced([]byte(bob), "gzip")
+	if !bytes.Equal(a[:stored.gzipSplit], stored.Gzip[:stored.gzipSplit]) || stored.gzipSplit < len(stored.Gzip)/2 {
+		t.Errorf("the stored stream's head was not reused (split at %d of %d)", stored.gzipSplit, len(stored.Gzip))
+	}
+	if got := gunzip(t, a); !bytes.Equal(got, want(ann)) {
+		t.Errorf("Ann's copy:\n%s", got[len(got)-200:])
+	}
+	if got := gunzip(t, b); !bytes.Equal(got, want(bob)) || bytes.Contains(got, []byte("Ann")) {
+		t.Errorf("Bob's copy:\n%s", got[len(got)-200:])
+	}
+	if got := stored.Spliced([]byte(ann), ""); !bytes.Equal(got, want(ann)) {
+		t.Error("the uncompressed copy is wrong")
+	}
+	if got := gunzip(t, stored.Gzip); !bytes.Equal(got, html) || bytes.Contains(stored.HTML, []byte("Ann")) {
+		t.Error("splicing changed the shared page")
+	}
+	// A page never stored is assembled and compressed for this answer.
+	once := NewPageUncompressed(200, html, nil)
+	if got := gunzip(t, once.Spliced([]byte(bob), "gzip")); !bytes.Equal(got, want(bob)) {
+		t.Error("the unstored page's copy is wrong")
+	}
+	// Without </body> the part goes last.
+	bare := NewPage(200, []byte("<p>hi</p>"), nil)
+	if got := gunzip(t, bare.Spliced([]byte(ann), "gzip")); string(got) != "<p>hi</p>"+ann {
+		t.Errorf("no </body>: %q", got)
+	}
+}
+
 // TestCacheAccountsKeysTagsAndCapacity: the accounted bytes cover what an
 // entry really holds: the bodies' capacity, the key, the tags and the
 // headers, not only the compressed bodies.

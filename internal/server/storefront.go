@@ -18,7 +18,7 @@ import (
 // built after (it renders through these pages), so it is read at call time.
 func (s *Server) initPages() {
 	s.renderer = storefront.NewPages(storefront.PagesDeps{Loader: s.loader, Engine: s.engine, Assets: s.assets,
-		Cache: s.cache, CacheMaxAge: s.cfg.CacheMaxAge, Sessions: s.Sessions, Meta: s.meta, Live: s.live,
+		Cache: s.cache, CacheMaxAge: s.cfg.CacheMaxAge, Sessions: s.Sessions, Meta: s.meta, Reviews: s.reviews, Live: s.live,
 		LogoutURL:     func(r *http.Request) string { return s.myAccount.LogoutURL(r) },
 		Rendered:      s.metrics.renders.Observe,
 		RenderFailed:  s.metrics.renderFails.Inc,

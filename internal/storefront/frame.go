@@ -20,18 +20,66 @@ import (
 // The logged-in frame: what every page and REST call looks like to a
 // logged-in viewer.
 //
-//   - Pages carry settings.user (pages.User). Cached pages are shared by
-//     every visitor and carry only the constant visitor value; a request
-//     with a viewer bypasses the page cache and the 404 cache (servePage,
-//     NotFound) and is loaded and rendered for that viewer alone,
-//     answered with Cache-Control: no-store, private.
+//   - Shared pages (the page cache's: listings, product pages, home,
+//     content, contact, the 404 page) are the same for every viewer and
+//     carry settings.user's visitor value. A logged-in viewer gets the
+//     shared page with their part spliced in before </body> as it is sent
+//     (sendPage): a JSON script #vitrine-viewer with their settings.user
+//     (pageUser) and their page fields (pages.Personal.Part: edit links for
+//     staff, their held reviews, whether they may review), answered with
+//     Cache-Control: no-store, private. The app hydrates the shared page,
+//     then shows the part (web/src/lib/viewer.tsx). The cache key is the
+//     page's URL, never its viewer.
+//   - Pages that are the viewer's alone (my account, cart, checkout,
+//     order received, a guest's held review through its moderation link)
+//     are loaded and rendered for them (servePersonal, SendPersonal).
 //   - Staff (shop managers, administrators) see edit links on content
-//     blocks; they point at /wp-admin/, a placeholder until the admin.
-//   - The REST nonce: pages carry the viewer's wp_rest nonce, and
+//     blocks; they point at the admin's WordPress-shaped addresses.
+//   - The REST nonce: the viewer's part carries their wp_rest nonce, and
 //     admin-ajax's rest-nonce action hands out a fresh one (RestNonce).
 //     The server's middleware checks it on /wp-json/ (REST cookie auth).
 //   - The coming-soon footer banner for staff and its dismissal
 //     (POST /wp-json/wp/v2/users/<id>, stored per user by usermeta).
+
+// viewerScript opens and closes a viewer's part in the page.
+const (
+	viewerScriptOpen  = `<script id="vitrine-viewer" type="application/json">`
+	viewerScriptClose = "</script>\n"
+)
+
+// sendPage answers a shared page: as it is for a visitor, with the
+// viewer's part for a logged-in viewer. A part that cannot be built (a
+// store read failed) fails the answer: a page without it would show a
+// logged-in viewer as logged out.
+func (pg *Pages) sendPage(w http.ResponseWriter, r *http.Request, p *render.Page) {
+	if httpx.UserOf(r) == nil {
+		httpx.WritePage(w, r, p)
+		return
+	}
+	part, err := pg.viewerPart(r, p)
+	if err != nil {
+		pg.PageError(w, "a viewer's part of a page", err)
+		return
+	}
+	httpx.WriteSpliced(w, r, p, part)
+}
+
+// viewerPart is the request's viewer's part of page p, as HTML: the JSON
+// is encoding/json's, whose escaping of <, > and & keeps it inside its
+// script element.
+func (pg *Pages) viewerPart(r *http.Request, p *render.Page) ([]byte, error) {
+	personal, _ := p.Personal.(pages.Personal)
+	v, err := personal.Part(r.Context(), pg.pageUser(r), pg.d.Reviews)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(viewerScriptOpen)+len(b)+len(viewerScriptClose))
+	return append(append(append(out, viewerScriptOpen...), b...), viewerScriptClose...), nil
+}
 
 // pageUser is settings.user for the request's viewer. The banner costs a
 // store read, and only for staff while the shop is in coming-soon mode.
@@ -56,8 +104,8 @@ func (pg *Pages) pageUser(r *http.Request) pages.User {
 func userRESTURL(id int64) string { return "/wp-json/wp/v2/users/" + strconv.FormatInt(id, 10) }
 
 // PageContext is the context to load a per-request page with: the
-// viewer's settings.user when logged in. Every page rendered per request
-// (never cached) loads with it; cached pages never do.
+// viewer's settings.user when logged in. Every page rendered for its
+// viewer alone loads with it; shared pages never do.
 func (pg *Pages) PageContext(r *http.Request) context.Context {
 	if httpx.UserOf(r) == nil {
 		return r.Context()
@@ -77,24 +125,6 @@ func (pg *Pages) servePersonal(w http.ResponseWriter, r *http.Request, pageURL s
 	p, err := pg.RenderPage(ctx, pageURL, res)
 	if err != nil {
 		pg.pageFailed(w, "personal page", err)
-		return
-	}
-	writePersonal(w, r, p)
-}
-
-// personalNotFound is the 404 page for a logged-in viewer (their header).
-func (pg *Pages) personalNotFound(w http.ResponseWriter, r *http.Request) {
-	ctx := pg.PageContext(r)
-	res, err := pg.d.Loader.NotFound(ctx, notFoundURL)
-	if err != nil {
-		pg.d.Log.Warn("404 page", "err", err)
-		http.Error(w, "Not Found", http.StatusNotFound)
-		return
-	}
-	p, err := pg.RenderPage(ctx, notFoundURL, res)
-	if err != nil {
-		pg.d.Log.Warn("404 page", "err", err)
-		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
 	writePersonal(w, r, p)

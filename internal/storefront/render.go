@@ -50,6 +50,10 @@ type PagesDeps struct {
 	Sessions *httpx.Sessions
 	// Meta keeps the per-user flags: the coming-soon banner's dismissal.
 	Meta *usermeta.Service
+	// Reviews answers a logged-in viewer's own held reviews of a product
+	// and whether they may review it, for their part of a product page
+	// (nil: neither).
+	Reviews pages.ViewerReviews
 	// Live is the settings in force.
 	Live func() *Live
 	// LogoutURL is the viewer's log-out link (the my-account surface's).
@@ -112,16 +116,16 @@ type loadFunc func(ctx context.Context, pageURL string) (*pages.Result, error)
 // answers it. pageURL is the page's normalized URL (listingURL, searchURL):
 // the cache key and the only URL the loader and the render see, never the
 // raw request. Concurrent misses for one key render once.
+//
+// The page is the same for every viewer: a logged-in viewer gets the
+// shared page with their own part spliced in as it is sent (frame.go,
+// sendPage); load must not depend on who asks.
 func (pg *Pages) servePage(w http.ResponseWriter, r *http.Request, pageURL string, load loadFunc) {
-	if httpx.UserOf(r) != nil {
-		pg.servePersonal(w, r, pageURL, load) // frame.go: never cached
-		return
-	}
 	key := pageURL
 	switch p, state, refresh := pg.d.Cache.Lookup(key); state {
 	case render.Fresh:
 		w.Header().Set("X-Cache", "hit")
-		httpx.WritePage(w, r, p)
+		pg.sendPage(w, r, p)
 		return
 	case render.Stale:
 		// A change since this page was rendered: answer it as it was,
@@ -131,7 +135,7 @@ func (pg *Pages) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 			go pg.revalidatePage(key, load)
 		}
 		w.Header().Set("X-Cache", "stale")
-		httpx.WritePage(w, r, p)
+		pg.sendPage(w, r, p)
 		return
 	}
 	v, err, _ := pg.flight.Do(key, func() (any, error) {
@@ -158,7 +162,7 @@ func (pg *Pages) servePage(w http.ResponseWriter, r *http.Request, pageURL strin
 		return
 	}
 	w.Header().Set("X-Cache", "miss")
-	httpx.WritePage(w, r, v.(*render.Page))
+	pg.sendPage(w, r, v.(*render.Page))
 }
 
 // revalidatePage renders a stale cached page again, off any request, and
@@ -276,6 +280,7 @@ func (pg *Pages) RenderPage(ctx context.Context, reqURI string, res *pages.Resul
 	}
 	// Compressed by the cache if it stores the page, else as it is sent.
 	p := render.NewPageUncompressed(res.Status, doc, res.Tags)
+	p.Personal = res.Personal // a viewer's part is built from it (frame.go)
 	if len(res.FrameSrc) > 0 {
 		// The page's own policy (a video player), kept with the page in
 		// the cache so every hit sends it.
@@ -289,17 +294,13 @@ func (pg *Pages) RenderPage(ctx context.Context, reqURI string, res *pages.Resul
 // URLs cost a lock and a write, never a render, and never add page cache
 // entries.
 func (pg *Pages) NotFound(w http.ResponseWriter, r *http.Request) {
-	if httpx.UserOf(r) != nil {
-		pg.personalNotFound(w, r) // frame.go
-		return
-	}
 	p, err := pg.notFoundPage(r.Context())
 	if err != nil {
 		pg.d.Log.Warn("404 page", "err", err)
 		http.Error(w, "Not Found", http.StatusNotFound)
 		return
 	}
-	httpx.WritePage(w, r, p)
+	pg.sendPage(w, r, p) // a logged-in viewer's header: frame.go
 }
 
 // notFoundURL is the URL the 404 page is rendered for: one neutral URL, so

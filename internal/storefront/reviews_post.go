@@ -79,15 +79,8 @@ func (f *Storefront) serveProduct(w http.ResponseWriter, r *http.Request, slug s
 		})
 		return
 	}
-	if u := httpx.UserOf(r); u != nil {
-		// servePage renders a logged-in viewer's page for them alone.
-		opt.Held = func(ctx context.Context, productID int64) ([]review.Review, error) {
-			return f.d.Reviews.ForAuthor(ctx, productID, u.ID, "")
-		}
-		opt.MayReview = func(ctx context.Context, productID int64) (bool, error) {
-			return f.d.Reviews.MayReview(ctx, productID, u.ID)
-		}
-	}
+	// The shared page: a logged-in viewer's held reviews and whether they
+	// may review come in their part of it (frame.go).
 	f.servePage(w, r, pageURL, func(ctx context.Context, u string) (*pages.Result, error) {
 		return f.d.Loader.ProductWith(ctx, u, slug, opt)
 	})

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useShop } from './server.mjs';
+import { loggedIn } from './accounts.mjs';
+import { assertUsable } from './visible.mjs';
 
 const shop = useShop();
 
@@ -142,3 +144,65 @@ test('clicking the second gallery thumbnail changes the main image', async () =>
     });
   });
 });
+
+// A logged-in viewer gets the cached page every visitor gets, with their own
+// part (#vitrine-viewer) added as it is sent: the app hydrates the shared
+// page without a mismatch, then shows their name, a manager's edit links, and
+// calls the REST API with the nonce from their part.
+for (const who of [
+  { role: 'customer', email: 'cached.customer@example.com', staff: false },
+  { role: 'shop_manager', email: 'cached.manager@example.com', staff: true },
+]) {
+  test(`a logged-in ${who.role} gets the cached product page with their own part, hydrated cleanly`, async () => {
+    const target = '/product/classic-tee/';
+    await shop.withPage(async (page) => {
+      await page.goto(target); // a visitor has the page cached
+    });
+    const { context, page } = await loggedIn(shop, { email: who.email, password: 'a long passphrase for the cached pages', role: who.role }, { viewport: { width: 1280, height: 900 } });
+    try {
+      const problems = watch(page);
+      const rest = [];
+      page.on('response', (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith('/wp-json/') || u.searchParams.get('action') === 'rest-nonce') rest.push(`${r.status()} ${u.pathname}${u.search}`);
+      });
+      const res = await page.goto(target, { waitUntil: 'load' });
+      assert.equal(res.headers()['x-cache'], 'hit', 'the cached page');
+      assert.equal(res.headers()['cache-control'], 'no-store, private');
+      const body = await res.text();
+      const part = JSON.parse(await page.locator('#vitrine-viewer').textContent());
+      const name = part.user.display_name;
+      assert.ok(part.user.logged_in && name && /^[0-9a-f]{10}$/.test(part.user.rest_nonce), JSON.stringify(part.user));
+      // The page around the part is the shared one: the viewer is only in the part.
+      const shared = body.replace(/<script id="vitrine-viewer"[^]*?<\/script>\n/, '');
+      assert.ok(!shared.includes(part.user.rest_nonce) && !shared.includes('/wp-admin/post.php'), 'viewer data outside their part');
+      await waitForHydration(page);
+
+      const account = page.getByRole('navigation', { name: 'Account' });
+      const me = account.getByRole('link', { name: `My account: ${name}` });
+      await assertUsable(me, 'the header link with their name');
+      await assertUsable(account.getByRole('link', { name: 'Log out' }), 'the Log out link');
+      const edit = page.getByRole('link', { name: 'Edit Classic Tee in the backend editor' });
+      if (who.staff) {
+        await assertUsable(edit, 'the edit link');
+        assert.match(await edit.getAttribute('href'), /^\/wp-admin\/post\.php\?post=\d+&action=edit$/);
+      } else {
+        assert.equal(await edit.count(), 0, 'a customer sees no edit link');
+      }
+      // Their nonce works: the REST API knows them by it, and refuses a wrong one.
+      const seen = await page.evaluate(async (nonce) => {
+        const ok = await fetch('/wp-json/wc/store/v1/cart', { headers: { 'X-WP-Nonce': nonce } });
+        const bad = await fetch('/wp-json/wc/store/v1/cart', { headers: { 'X-WP-Nonce': '0123456789' } });
+        return { ok: ok.status, user: ok.headers.get('User-ID'), bad: bad.status };
+      }, part.user.rest_nonce);
+      assert.equal(seen.ok, 200);
+      assert.ok(Number(seen.user) > 0, `User-ID ${seen.user}`);
+      assert.equal(seen.bad, 403);
+      await page.waitForLoadState('networkidle');
+      assert.ok(!rest.some((r) => r.startsWith('403 ') || r.includes('rest-nonce')), `the app's REST calls: ${rest.join(', ')}`);
+      assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -276,7 +276,7 @@ export interface Settings {
   currencies?: SwitcherCurrency[];
   /** The shop's base currency code (absent: site.currency.currency_code). */
   base_currency?: string;
-  /** The page's viewer (spec section 3: user.can_edit_pages is false for visitors). Cached pages carry the visitor value. */
+  /** The page's viewer (spec section 3: user.can_edit_pages is false for visitors). Shared pages carry the visitor value; a logged-in viewer's comes in their part (lib/viewer.tsx). */
   user?: ViewerSettings;
   /**
    * Lazy videos: the player loads on a press of Play (press), or
@@ -360,7 +360,7 @@ interface PageBase {
   url: string;
   nav: NavCategory[];
   settings: Settings;
-  /** Content blocks' edit links; only on pages rendered for staff. */
+  /** Content blocks' edit links: for staff, in their part of a shared page (lib/viewer.tsx) or on a page rendered for them. */
   edit_links?: EditLink[];
   /** The shop's published content pages, linked from the footer (absent: none). */
   pages?: PageLink[];
