@@ -16,6 +16,7 @@ import {
   CartPage,
   CheckoutPage,
   ContactPage,
+  ContentPage,
   HomePage,
   ListingPage,
   LoginPage,
@@ -28,7 +29,9 @@ import {
   SecurityPage,
   VerifyEmailPage,
 } from './split/pages';
-import { ContentPage } from './content/ContentPage';
+// Its stylesheet stays in the first one, where the page was imported
+// before it became a chunk (split/pages.ts).
+import './content/content.css';
 import { ComingSoonPage } from './frame/ComingSoonPage';
 
 function Page({ data }: { data: PageData }) {

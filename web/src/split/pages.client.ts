@@ -28,3 +28,4 @@ export const ReviewErrorPage = lazy(() =>
   import('../product/ReviewErrorPage').then((m) => ({ default: m.ReviewErrorPage })),
 );
 export const ContactPage = lazy(() => import('../contact/ContactPage').then((m) => ({ default: m.ContactPage })));
+export const ContentPage = lazy(() => import('../content/ContentPage').then((m) => ({ default: m.ContentPage })));

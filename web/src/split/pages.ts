@@ -27,3 +27,4 @@ export { LoginPage } from '../account/login/LoginPage';
 export { LogoutConfirmPage } from '../account/login/LogoutConfirmPage';
 export { ReviewErrorPage } from '../product/ReviewErrorPage';
 export { ContactPage } from '../contact/ContactPage';
+export { ContentPage } from '../content/ContentPage';
