@@ -307,6 +307,25 @@ func BenchmarkProductPageSteps(b *testing.B) {
 		b.ReportMetric(float64(len(p.Brotli)), "br-bytes")
 		b.ReportMetric(float64(len(p.Gzip)), "gzip-bytes")
 	})
+	// A logged-in viewer's copy of the stored page: their part spliced
+	// into the gzip stream (Spliced), against compressing the page whole.
+	part := []byte(`<script id="vitrine-viewer" type="application/json">{"user":{"logged_in":true,"can_edit_pages":false,"id":12,"display_name":"Carla Customer","logout_url":"/my-account/customer-logout/?_wpnonce=0123456789","rest_nonce":"0123456789"}}</script>` + "\n")
+	stored := render.NewPage(200, doc, nil)
+	b.Run("splice-gzip", func(b *testing.B) {
+		b.ReportAllocs()
+		var out []byte
+		for b.Loop() {
+			out = stored.Spliced(part, "gzip")
+		}
+		b.ReportMetric(float64(len(out)), "gzip-bytes")
+	})
+	b.Run("splice-whole-gzip", func(b *testing.B) {
+		b.ReportAllocs()
+		once := render.NewPageUncompressed(200, doc, nil)
+		for b.Loop() {
+			_ = once.Spliced(part, "gzip")
+		}
+	})
 	// The two halves of NewPage, and cheaper alternatives: lower levels,
 	// and writers reused with Reset instead of allocated per page.
 	for _, level := range []int{gzip.BestCompression, gzip.DefaultCompression} {
