@@ -6,6 +6,7 @@ import { ComingSoonBanner } from '../frame/ComingSoonBanner';
 import { StoreNotice } from '../frame/StoreNotice';
 import { SiteHeader, type FramePage } from './SiteHeader';
 import { FooterDetails } from './SiteFooter';
+import { ServerFragment } from '../lib/server-fragments';
 
 export function Layout({ data, children }: { data: FramePage; children: ReactNode }) {
   const { path, query } = parseUrl(data.url);
@@ -14,6 +15,8 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
   const footer = useRef<HTMLElement>(null);
   const title = useRef<HTMLAnchorElement>(null);
   const user = data.settings?.user;
+  // The path as the footer's links see it: a content page's own path, else ''.
+  const pagePath = data.pages?.some((p) => p.url === path) ? path : '';
   return (
     <div className="site">
       <a className="skip-link" href="#content">
@@ -25,7 +28,24 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
       <main id="content" className="site-main" tabIndex={-1}>
         {children}
       </main>
-      <footer className="site-footer" ref={footer} tabIndex={-1}>
+      {/* The same on every page but for a content page's own link: the
+          server renders it once per key (lib/server-fragments.tsx). */}
+      <ServerFragment
+        tag="footer"
+        props={{ className: 'site-footer', ref: footer, tabIndex: -1 }}
+        cacheKey={() =>
+          JSON.stringify([
+            'footer',
+            data.site.name,
+            data.site.tagline,
+            data.pages,
+            pagePath,
+            data.settings?.shop,
+            data.year,
+            user?.coming_soon_banner,
+          ])
+        }
+      >
         <div className="container footer-inner">
           <p className="footer-name">{decodeEntities(data.site.name)}</p>
           {data.site.tagline && <p className="footer-tagline">{decodeEntities(data.site.tagline)}</p>}
@@ -46,7 +66,7 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
               {/* The shop's content pages (about, shipping, returns, terms). */}
               {data.pages?.map((p) => (
                 <li key={p.url}>
-                  <a href={p.url} aria-current={path === p.url ? 'page' : undefined}>
+                  <a href={p.url} aria-current={pagePath === p.url ? 'page' : undefined}>
                     {p.title}
                   </a>
                 </li>
@@ -56,7 +76,7 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
           <FooterDetails name={data.site.name} shop={data.settings?.shop} pages={data.pages} year={data.year} />
           <ComingSoonBanner user={user} onGone={() => footer.current?.focus()} />
         </div>
-      </footer>
+      </ServerFragment>
       <QuickViewHost />
     </div>
   );

@@ -3,7 +3,7 @@ import '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { expectHydratesCleanly } from '../test/hydrate';
 import { App } from '../App';
-import { allPages, listingPage, productPage, nav } from '../test/fixtures';
+import { allPages, contentPage, listingPage, notFoundPage, productPage, nav } from '../test/fixtures';
 import type { PageData } from '../types';
 import { clearFragments, fragmentStats, renderWithFragments, ServerFragment } from './server-fragments';
 
@@ -43,6 +43,28 @@ describe('server fragments', () => {
     expect(html).toBe(plain(category));
     expect(html).toContain(`href="${cat.url}" aria-current="page"`);
     expect(withFragments(productPage(16))).toContain(`<a href="${cat.url}">`);
+  });
+
+  it('share the footer between pages, and mark a content page’s own footer link current', () => {
+    const about = contentPage();
+    const terms = contentPage({ url: '/terms/' });
+    const footer = (html: string) => html.slice(html.indexOf('<footer'));
+    // A page without cards, rendered again: the header and the footer come from the cache.
+    const missing = { ...notFoundPage(), pages: about.pages };
+    withFragments(missing);
+    const before = fragmentStats().hits;
+    const again = withFragments(missing);
+    expect(fragmentStats().hits - before).toBe(2);
+    expect(again).toBe(plain(missing));
+    expect(footer(again)).not.toContain('aria-current');
+    // Each content page gets its own footer, its link marked.
+    const a = withFragments(about);
+    const t = withFragments(terms);
+    expect(a).toBe(plain(about));
+    expect(t).toBe(plain(terms));
+    expect(footer(a)).toContain('<a href="/about/" aria-current="page">');
+    expect(footer(t)).toContain('<a href="/terms/" aria-current="page">');
+    expect(footer(t)).toContain('<a href="/about/">');
   });
 
   it('show a changed product at once: the key is the card’s data', () => {
