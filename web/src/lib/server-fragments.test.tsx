@@ -1,10 +1,12 @@
 // Testing Library marks the environment as one that supports act.
 import '@testing-library/react';
+import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { expectHydratesCleanly } from '../test/hydrate';
 import { App } from '../App';
 import { allPages, contentPage, listingPage, notFoundPage, productPage, nav } from '../test/fixtures';
 import type { PageData } from '../types';
+import { Tabs } from '../product/Tabs';
 import { clearFragments, fragmentStats, renderWithFragments, ServerFragment } from './server-fragments';
 
 const withFragments = (data: PageData) => renderWithFragments(renderToString, <App data={data} />);
@@ -65,6 +67,31 @@ describe('server fragments', () => {
     expect(footer(a)).toContain('<a href="/about/" aria-current="page">');
     expect(footer(t)).toContain('<a href="/terms/" aria-current="page">');
     expect(footer(t)).toContain('<a href="/about/">');
+  });
+
+  it('share the product tab bar and accordion headings, and never cache a heading whose label is not text', () => {
+    const tabs = (reviews: number, extra?: ReactElement) => [
+      { key: 'description', label: 'Description', content: <p>About it</p> },
+      { key: 'reviews', label: extra ?? `Reviews (${reviews})`, content: <p>None yet</p> },
+    ];
+    const node = (reviews: number, extra?: ReactElement) => <Tabs tabs={tabs(reviews, extra)} label="Product details" />;
+    const first = renderWithFragments(renderToString, node(2));
+    expect(first).toBe(renderToString(node(2)));
+    let before = fragmentStats().hits;
+    expect(renderWithFragments(renderToString, node(2))).toBe(first);
+    expect(fragmentStats().hits - before).toBe(3); // the tab bar and both headings
+    // Another count is another bar and heading; the description's heading is shared.
+    before = fragmentStats().hits;
+    const other = renderWithFragments(renderToString, node(3));
+    expect(other).toBe(renderToString(node(3)));
+    expect(other).toContain('Reviews (3)');
+    expect(fragmentStats().hits - before).toBe(1);
+    // A label that is an element: neither the bar nor its heading is kept.
+    const rich = <em>Reviews</em>;
+    renderWithFragments(renderToString, node(0, rich));
+    before = fragmentStats().hits;
+    expect(renderWithFragments(renderToString, node(0, rich))).toBe(renderToString(node(0, rich)));
+    expect(fragmentStats().hits - before).toBe(1); // the description's heading only
   });
 
   it('show a changed product at once: the key is the card’s data', () => {

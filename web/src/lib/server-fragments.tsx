@@ -32,7 +32,7 @@ let hits = 0;
 const HOISTED = /^<(link|meta|title|style|script)[\s>/]/;
 let misses = 0;
 
-type Tag = 'li' | 'header' | 'div' | 'footer' | 'nav' | 'section';
+type Tag = 'li' | 'header' | 'div' | 'footer' | 'nav' | 'section' | 'h2';
 
 export function ServerFragment({
   tag,

@@ -1,4 +1,5 @@
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { ServerFragment } from '../lib/server-fragments';
 import './accordion.css';
 
 export interface TabDef {
@@ -59,6 +60,8 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const root = useRef<HTMLDivElement>(null);
   const shown = accordion ? selected : (selected ?? tabs[0]?.key);
+  // The tab bar's inputs, for the server's fragment cache: null (not cached) unless every label is text.
+  const labels = tabs.every((t) => typeof t.label === 'string') ? tabs.map((t) => [t.key, t.label]) : null;
 
   useEffect(() => {
     const apply = (scroll: boolean) => {
@@ -105,7 +108,14 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
 
   return (
     <div className={'woocommerce-tabs wc-tabs-wrapper' + (accordion ? ' is-accordion' : '')} ref={root}>
-      <div className="tabs wc-tabs" role="tablist" aria-label={label}>
+      {/* The tab bar and the accordion headings are the same on every
+          product page with the same labels: the server renders them once
+          (lib/server-fragments.tsx). */}
+      <ServerFragment
+        tag="div"
+        props={{ className: 'tabs wc-tabs', role: 'tablist', 'aria-label': label }}
+        cacheKey={labels === null ? null : () => JSON.stringify(['tablist', labels, shown])}
+      >
         {tabs.map((t, i) => {
           const active = t.key === shown;
           return (
@@ -128,12 +138,16 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
             </button>
           );
         })}
-      </div>
+      </ServerFragment>
       {tabs.map((t) => {
         const open = t.key === shown;
         return (
           <Fragment key={t.key}>
-            <h2 className={`accordion-title accordion-title--${t.key}`}>
+            <ServerFragment
+              tag="h2"
+              props={{ className: `accordion-title accordion-title--${t.key}` }}
+              cacheKey={typeof t.label === 'string' ? () => JSON.stringify(['accordion-title', t.key, t.label, open]) : null}
+            >
               <button
                 type="button"
                 id={`accordion-title-${t.key}`}
@@ -145,7 +159,7 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
                 {t.label}
                 <span className="accordion-title__icon" aria-hidden="true" />
               </button>
-            </h2>
+            </ServerFragment>
             <div
               role={accordion ? 'region' : 'tabpanel'}
               id={`tab-${t.key}`}
