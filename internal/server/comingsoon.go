@@ -27,7 +27,9 @@ import (
 // behind the scenes: /my-account/ and everything under it (login,
 // registration, log out, lost password, email verification, two-factor),
 // the login's admin-ajax actions and its bot-check challenge, the banner's
-// dismissal, /wp-admin/ (which sends non-staff to the login), built assets,
+// dismissal, /wp-admin/ (which sends non-staff to the login), WooCommerce's
+// REST API /wp-json/wc/v3/ (staff only, by cookie or REST API key; a
+// key's user is known only past this check), built assets,
 // the favicon, the manifest, robots.txt, health checks, PayPal's webhooks
 // and the demo sandbox.
 //
@@ -98,7 +100,7 @@ func comingSoonOpen(r *http.Request) bool {
 	if slices.Contains(storefront.IconPaths(), p) { // the manifest's icons
 		return true
 	}
-	for _, prefix := range []string{"/my-account/", "/assets/", "/wp-json/vitrine/v1/botcheck/", "/wp-json/wp/v2/users/",
+	for _, prefix := range []string{"/my-account/", "/assets/", "/wp-json/vitrine/v1/botcheck/", "/wp-json/wp/v2/users/", "/wp-json/wc/v3/",
 		"/wp-admin/", SandboxPrefix + "/"} {
 		if strings.HasPrefix(p, prefix) {
 			return true

@@ -33,6 +33,7 @@ func (s *Server) maintain(ctx context.Context) {
 		s.AccountUpkeep(ctx)
 		s.ContactUpkeep(ctx)
 		s.ScheduleUpkeep(ctx)
+		s.KeyUpkeep(ctx) // apikeys.go
 	})
 }
 

@@ -21,11 +21,18 @@ import (
 // WordPress routes here (wp/v2). The Store API keeps the viewer without
 // it: its writes are guarded by its own Nonce header, bound to the
 // customer's cart, and the customer's cart is what the storefront means.
+//
+// WooCommerce's REST API (/wp-json/wc/v3/) also takes a REST API key when
+// the request has no logged-in viewer by then (apikeys.go): the request
+// acts as the key's user, without a nonce; bad credentials are refused
+// there with WooCommerce's errors.
 func (s *Server) withRESTAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u := httpx.UserOf(r)
 		if u == nil || !strings.HasPrefix(r.URL.Path, "/wp-json/") {
-			next.ServeHTTP(w, r)
+			if r, done := s.withKeyUser(w, r); !done {
+				next.ServeHTTP(w, r)
+			}
 			return
 		}
 		n := r.Header.Get("X-WP-Nonce")
@@ -38,10 +45,27 @@ func (s *Server) withRESTAuth(next http.Handler) http.Handler {
 			httpx.WriteErrorRaw(w, http.StatusForbidden, "rest_cookie_invalid_nonce", "Cookie check failed", nil)
 			return
 		case n == "" && (strings.HasPrefix(r.URL.Path, "/wp-json/wp/") || adminPath(r.URL.Path)):
-			r = httpx.WithViewer(r, nil)
+			var done bool
+			if r, done = s.withKeyUser(w, httpx.WithViewer(r, nil)); done {
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// withKeyUser is r acting as the user of its REST API key, on the paths
+// that take one (keyPath), when it carries one; done when the key was
+// refused (the refusal is answered).
+func (s *Server) withKeyUser(w http.ResponseWriter, r *http.Request) (_ *http.Request, done bool) {
+	if httpx.UserOf(r) != nil || !keyPath(r.URL.Path) {
+		return r, false
+	}
+	u, done := s.keyAuth.Authenticate(w, r)
+	if u != nil {
+		r = httpx.WithViewer(r, &httpx.Viewer{User: u})
+	}
+	return r, done
 }
 
 // adminPath reports whether p is the admin API's (internal/adminapi), which

@@ -35,6 +35,8 @@ import (
 	"vitrine/internal/contentpage"
 	"vitrine/internal/currency"
 	"vitrine/internal/httpx"
+	"vitrine/internal/integration"
+	"vitrine/internal/integrationapi"
 	"vitrine/internal/mail"
 	"vitrine/internal/media"
 	"vitrine/internal/money"
@@ -226,6 +228,8 @@ type Server struct {
 	// catalogAdmin is the admin's catalogue service; maintain publishes
 	// its scheduled products.
 	catalogAdmin *catalog.Admin
+	keys         *integration.Service // REST API keys (apikeys.go)
+	keyAuth      *integrationapi.Auth // their credentials on /wp-json/wc/v3/ (withRESTAuth)
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
@@ -327,8 +331,9 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	if err := s.initStorefront(); err != nil { // storefront.go
 		return nil, err
 	}
-	s.initAjax()  // ajax.go
-	s.initAdmin() // admin.go
+	s.initAjax()        // ajax.go
+	s.initAdmin()       // admin.go
+	s.initIntegration() // apikeys.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }
