@@ -154,6 +154,7 @@ Usage:
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
   vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
+  vitrine api-key create|list|revoke ...      REST API keys for integrations (vitrine api-key for details)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine render-worker                       render pages for a shop run with --render-procs (started by it, over stdin and stdout)
   vitrine version                             print the version
@@ -261,9 +262,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page") {
-			// The user, currency and page commands parse their own flags
-			// (user.go, currency.go, page.go). The shop's flags (--db) may
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key") {
+			// The user, currency, page and api-key commands parse their own
+			// flags (user.go, currency.go, page.go, apikey.go). The shop's flags (--db) may
 			// come before the command or anywhere after it: they are taken
 			// out here and the rest is the command's.
 			shop, rest := splitShopFlags(fs, args)
@@ -504,8 +505,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return currencyCommand(ctx, cfg, pos, Stdin, stdout, log) // currency.go
 	case "page":
 		return pageCommand(ctx, cfg, pos, Stdin, stdout, log) // page.go
+	case "api-key":
+		return apiKeyCommand(ctx, cfg, pos, stdout, log) // apikey.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, paypal-sandbox, render-worker, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, api-key, paypal-sandbox, render-worker, version)", cmd)
 }
 
 func version() string {
