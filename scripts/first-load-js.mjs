@@ -7,15 +7,20 @@
 //   node scripts/first-load-js.mjs            # a table (markdown)
 //   node scripts/first-load-js.mjs --json     # the figures, one object
 //   node scripts/first-load-js.mjs --files    # also each script's name and size
+//   node scripts/first-load-js.mjs --binary /path/to/vitrine   # another build
 //
-// It starts bin/vitrine in demo mode on a free port with a throw-away SQLite
-// store and Debian's Chromium through web/e2e/server.mjs (the browser tests'
-// helpers), so it needs web/node_modules (playwright-core).
-import { launchBrowser, startServer } from '../web/e2e/server.mjs';
+// It starts the binary (bin/vitrine unless --binary) in demo mode on a free
+// port with a throw-away SQLite store, and Debian's Chromium with the
+// browser tests' flags (web/e2e/server.mjs), so it needs web/node_modules
+// (playwright-core).
+import { launchBrowser } from '../web/e2e/server.mjs';
+import { startVitrine } from './lib/vitrine.mjs';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const bi = argv.indexOf('--binary');
 
-const server = await startServer();
+const server = await startVitrine(bi >= 0 ? argv[bi + 1] : undefined);
 const browser = await launchBrowser();
 try {
   // A product that is in the demo catalogue: the first card of the shop.
