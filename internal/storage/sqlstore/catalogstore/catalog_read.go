@@ -496,7 +496,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 		small := false
 		if strings.TrimSpace(q.Search) == "" {
 			var err error
-			if small, err = db.smallCategory(ctx, in, a); err != nil {
+			if small, err = db.smallCategory(ctx, in, a, q, listed); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -693,16 +693,43 @@ var listedIndex = map[string]string{
 // the ordered listing index is read.
 var smallCategoryRows = 2000
 
-// smallCategory tells whether the categories in (in, args) hold fewer than
-// smallCategoryRows product links, reading at most that many index entries.
-func (db *Catalog) smallCategory(ctx context.Context, in string, args []any) (bool, error) {
+// smallCategory tells whether the categories in (in, args) should drive
+// the query q: they hold fewer than smallCategoryRows product links
+// (reading at most that many index entries), and, on SQLite for a listing
+// read in the order of a listing index, the rows before q's last one are
+// not found sooner by reading that index in order. Reading it meets the
+// category's products about once every listed/links rows, so the first
+// page of a few rows (the related products' four) in a category that is
+// not tiny costs a few dozen index entries and probes, where joining
+// costs every product of the category and a sort.
+func (db *Catalog) smallCategory(ctx context.Context, in string, args []any, q catalog.ProductQuery, listed bool) (bool, error) {
 	var n int
 	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
 		append(append([]any{}, args...), smallCategoryRows)...)
 	if err != nil {
 		return false, fmt.Errorf("category size: %w", err)
 	}
-	return n < smallCategoryRows, nil
+	if n >= smallCategoryRows {
+		return false, nil
+	}
+	orderBy := q.OrderBy
+	if orderBy == "" || orderBy == "relevance" {
+		orderBy = "menu_order"
+	}
+	if _, ok := listedIndex[orderBy]; !ok || !listed || db.Engine != sqlcore.SQLite || n == 0 ||
+		len(q.Include) > 0 || len(q.SKUs) > 0 || q.Slug != "" || q.Featured != nil {
+		return true, nil
+	}
+	perPage := q.PerPage
+	if perPage <= 0 {
+		perPage = 10
+	}
+	var total int
+	if err := db.Read.GetContext(ctx, &total, `SELECT n FROM catalog_counts WHERE name = 'listed'`); err != nil {
+		return false, fmt.Errorf("count products: %w", err)
+	}
+	// Rows read in order to reach the page's last ≈ its position × total / n.
+	return perPage*max(q.Page, 1)*total >= n*n, nil
 }
 
 // descendants expands category ids with all their descendants.
