@@ -252,3 +252,19 @@ func basicOf(c *integration.Created) string {
 	r.SetBasicAuth(c.ConsumerKey, c.ConsumerSecret)
 	return strings.TrimPrefix(r.Header.Get("Authorization"), "Basic ")
 }
+
+// In coming-soon mode a key still reaches the admin API (the shop runs
+// behind the scenes); a visitor there gets the admin API's 401.
+func TestRESTAPIKeysInComingSoon(t *testing.T) {
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop { return newFrameShop(t, db, true) }, func(t *testing.T, f *frameShop) {
+		c, err := (&integration.Service{Store: f.db, Now: f.db.Now}).Create(context.Background(), f.users["Mia"], "n8n", integration.Read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := f.do("GET", oauthTarget(f.db, c, "GET", "/wp-json/wc/v3/products", nil, "soon"), nil, ""); a.status != 200 || !strings.HasPrefix(a.body, "[{") {
+			t.Errorf("key in coming-soon mode: %d %.200s", a.status, a.body)
+		}
+		wantWooError(t, "visitor", f.do("GET", "/wp-json/wc/v3/products", nil, ""), 401, "rest_not_logged_in", "")
+		wantWooError(t, "Store API visitor", f.do("GET", "/wp-json/wc/store/v1/products", nil, ""), 503, "vitrine_coming_soon", "")
+	})
+}
