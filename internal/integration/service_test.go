@@ -17,7 +17,7 @@ import (
 
 // keyShop is a store with a shop manager and a customer, and the key service on a test clock.
 type keyShop struct {
-	t        *testing.T
+	t        testing.TB
 	db       *sqlstore.DB
 	clock    *storetest.Clock
 	svc      *integration.Service
@@ -25,7 +25,7 @@ type keyShop struct {
 	customer int64
 }
 
-func newKeyShop(t *testing.T, db *sqlstore.DB) *keyShop {
+func newKeyShop(t testing.TB, db *sqlstore.DB) *keyShop {
 	t.Helper()
 	clock := storetest.FrozenClock(time.Unix(wooTime, 0))
 	db.SetClock(clock.Now)
