@@ -91,6 +91,19 @@ test('coming soon: a visitor gets the coming-soon page (503, noindex) and can re
     const banner = page.getByRole('region', { name: 'Coming soon mode' });
     await banner.waitFor();
     assert.match(await banner.textContent(), /visitors see a coming-soon page/);
+    // The banner came in the manager's part of the cached page; its dismissal
+    // is a REST call with the nonce from that part, and it holds on the next page.
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => /\/wp-json\/wp\/v2\/users\/\d+$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST'),
+      banner.getByRole('button', { name: 'Dismiss the coming-soon reminder' }).click(),
+    ]);
+    assert.equal(saved.status(), 200, 'the dismissal was accepted');
+    await banner.waitFor({ state: 'detached' });
+    await page.goto('/shop/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const part = JSON.parse(await page.locator('#vitrine-viewer').textContent());
+    assert.equal(part.user.coming_soon_banner, undefined, 'dismissed: no banner in the next part');
+    assert.equal(await page.getByRole('region', { name: 'Coming soon mode' }).count(), 0);
   });
 });
 

@@ -15,7 +15,7 @@ export function AccountLinks({ user }: { user?: ViewerSettings }) {
   const name = user.display_name?.trim();
   return (
     <nav className="header-account" aria-label="Account">
-      <a href="/my-account/">
+      <a href="/my-account/" className={name ? 'header-account__name' : undefined} title={name || undefined}>
         {name ? (
           <>
             <span className="screen-reader-text">My account:</span> {name}
