@@ -7,6 +7,9 @@ package render_test
 //
 //	go test -run '^$' -bench . -benchmem ./internal/render/
 //	go test -run '^$' -bench 'RenderProductPage$' -cpuprofile cpu.out ./internal/render/ && go tool pprof -top cpu.out
+//
+// VITRINE_BENCH_BUNDLE=path renders with that server bundle instead of the
+// embedded one (web/dist/server/server.js of another build), to compare two.
 
 import (
 	"bytes"
@@ -78,7 +81,14 @@ func newFixture(b testing.TB) *fixture {
 	if f.listRaw, err = json.Marshal(f.listing.Data); err != nil {
 		b.Fatal(err)
 	}
-	if f.bundle, err = web.ServerBundle(); err != nil {
+	if path := os.Getenv("VITRINE_BENCH_BUNDLE"); path != "" {
+		// Another build of the server bundle (before and after a change).
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.bundle = string(raw)
+	} else if f.bundle, err = web.ServerBundle(); err != nil {
 		b.Skipf("no server bundle (build the web app): %v", err)
 	}
 	return f
