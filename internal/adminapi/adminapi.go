@@ -42,6 +42,7 @@ import (
 	"vitrine/internal/orders"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
+	"vitrine/internal/webhook"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -91,8 +92,10 @@ type Deps struct {
 	// others within a poll).
 	Catalog        *catalog.Admin
 	CatalogChanged func(context.Context)
-	Log            *slog.Logger
-	Now            func() time.Time
+	// Webhooks are the webhooks (webhooks.go); nil: no webhook routes.
+	Webhooks *webhook.Service
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // API serves the admin routes.

@@ -108,4 +108,16 @@ func (a *API) routes() {
 	a.mux.HandleFunc("PUT "+products+"/attributes/{id}", a.staff(a.attributeUpdate))
 	a.mux.HandleFunc("POST "+products+"/attributes/{id}/terms", a.staff(a.termSave))
 	a.mux.HandleFunc("PUT "+products+"/attributes/{id}/terms/{term_id}", a.staff(a.termSave))
+
+	// Webhooks (webhooks.go), when the server has them.
+	if a.d.Webhooks != nil {
+		a.mux.HandleFunc("GET "+webhooksPath, a.staff(a.webhooksList))
+		a.mux.HandleFunc("POST "+webhooksPath, a.staff(a.webhookCreate))
+		a.mux.HandleFunc("GET "+webhooksPath+"/{id}", a.staff(a.webhookGet))
+		a.mux.HandleFunc("PUT "+webhooksPath+"/{id}", a.staff(a.webhookUpdate))
+		a.mux.HandleFunc("PATCH "+webhooksPath+"/{id}", a.staff(a.webhookUpdate))
+		a.mux.HandleFunc("POST "+webhooksPath+"/{id}", a.staff(a.webhookUpdate))
+		a.mux.HandleFunc("DELETE "+webhooksPath+"/{id}", a.staff(a.webhookDelete))
+		a.mux.HandleFunc("GET "+webhooksPath+"/{id}/deliveries", a.staff(a.webhookDeliveries))
+	}
 }

@@ -94,6 +94,9 @@ type Config struct {
 	// ComingSoon: visitors see the coming-soon page; staff browse as usual
 	// and see the footer banner.
 	ComingSoon bool
+	// WebhooksAllowPrivate: webhooks may deliver to loopback, private and
+	// link-local addresses (tests, a shop whose receivers are on its LAN).
+	WebhooksAllowPrivate bool
 	// StoreNotice is the store-notice banner's text (plain text or simple
 	// HTML, sanitized); empty: none. storeNotice is it parsed.
 	StoreNotice string
@@ -228,6 +231,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	dur(&c.CartLifetime, "cart-lifetime", 48*time.Hour, "how long a guest cart lives after its last change (e.g. 48h)")
 	boolean(&c.Attribution, "attribution", true, "order attribution: remember where shoppers came from in first-party cookies and store it with orders")
+	boolean(&c.WebhooksAllowPrivate, "webhooks-allow-private", false, "let webhooks deliver to loopback, private and link-local addresses (refused by default, when a webhook is saved and when it connects)")
 	boolean(&c.ComingSoon, "coming-soon", false, "coming-soon mode: visitors and customers get a coming-soon page (503) and can only log in; shop managers and administrators browse as usual and see a reminder banner")
 	str(&c.StoreNotice, "store-notice", "", "store notice shown above the header of every page until dismissed: plain text or simple HTML (sanitized; at most 2000 bytes); empty: none")
 	boolean(&c.HeaderHideOnScroll, "header-hide-on-scroll", false, "hide the sticky header while shoppers scroll down, show it again when they scroll up")
@@ -679,7 +683,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,
-		ComingSoon: cfg.ComingSoon, TrustedProxies: cfg.trusted,
+		ComingSoon: cfg.ComingSoon, TrustedProxies: cfg.trusted, WebhooksAllowPrivate: cfg.WebhooksAllowPrivate,
 		ContactFileRetention: time.Duration(cfg.ContactFileRetentionDays) * 24 * time.Hour,
 		ContactFilesQuota:    int64(cfg.ContactFilesQuotaMB) << 20, MediaQuota: int64(cfg.MediaQuotaMB) << 20,
 		DataDir: storeDir(cfg.DB), DiskFloor: int64(cfg.MinFreeDiskMB) << 20,

@@ -10,6 +10,7 @@ import (
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
+	"vitrine/internal/webhook"
 )
 
 // startMail starts the mail outbox worker when SMTP is configured. Without
@@ -41,7 +42,8 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 		mail.KindOrderCompleted: orders, mail.KindOrderRefunded: orders,
 		mail.KindCustomerNote: mail.CustomerNoteRenderer(srv.CustomerNoteMailView),
 		support.KindMessage:   support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView),
-		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName), contact.KindReply: srv.Contact().ReplyRenderer(to, cfg.SiteName)}
+		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName), contact.KindReply: srv.Contact().ReplyRenderer(to, cfg.SiteName),
+		webhook.KindDisabled: webhook.Renderer(srv.Webhooks().Get, to, cfg.SiteName)}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {
 		kinds[k] = accounts

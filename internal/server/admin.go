@@ -52,6 +52,7 @@ func (s *Server) initAdmin() {
 		Catalog:     s.catalogAdmin,
 		// The instance that took a catalogue write applies it at once.
 		CatalogChanged: s.applyChanges,
+		Webhooks:       s.webhooks,
 	})
 	s.adminShell = &adminapi.Shell{
 		Viewer:    httpx.UserOf,

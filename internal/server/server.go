@@ -57,6 +57,7 @@ import (
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
 	"vitrine/internal/walletapi"
+	"vitrine/internal/webhook"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -138,6 +139,11 @@ type Config struct {
 	// uploads over them are refused with 507.
 	ContactFilesQuota int64
 	MediaQuota        int64
+	// WebhooksAllowPrivate lets webhooks deliver to loopback, private and
+	// link-local addresses (--webhooks-allow-private); Webhooks tunes
+	// their worker (tests; zero values take internal/webhook's defaults).
+	WebhooksAllowPrivate bool
+	Webhooks             webhook.Options
 	// DataDir is the store's directory (SQLite's); while the free space
 	// of its file system is below DiskFloor bytes, uploads are refused
 	// with 503 and Retry-After ("" or 0: no check).
@@ -230,6 +236,8 @@ type Server struct {
 	catalogAdmin *catalog.Admin
 	keys         *integration.Service // REST API keys (apikeys.go)
 	keyAuth      *integrationapi.Auth // their credentials on /wp-json/wc/v3/ (withRESTAuth)
+	webhooks     *webhook.Service     // webhooks and their delivery worker (webhooks.go)
+	hookWorker   *webhook.Worker
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
@@ -332,6 +340,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, err
 	}
 	s.initAjax()        // ajax.go
+	s.initWebhooks()    // webhooks.go
 	s.initAdmin()       // admin.go
 	s.initIntegration() // apikeys.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
@@ -373,8 +382,9 @@ func (s *Server) Start(ctx context.Context) error {
 	// Sales, pre-orders and publications due while no instance ran take
 	// effect before the first page is served.
 	s.ScheduleUpkeep(ctx)
-	go s.maintain(ctx) // held stock, rate-limit counters, schedules (holdstock.go)
-	s.startWallet(ctx) // the wallet service's reconciler (wallet.go)
+	go s.maintain(ctx)       // held stock, rate-limit counters, schedules (holdstock.go)
+	s.startWallet(ctx)       // the wallet service's reconciler (wallet.go)
+	go s.hookWorker.Run(ctx) // webhook deliveries (webhooks.go)
 	return nil
 }
 

@@ -158,7 +158,16 @@ func (db *Catalog) DeleteProducts(ctx context.Context, ids []int64) (int, error)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
 			return nil, err
 		}
-		return tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			if err := sqlcore.EnqueueWebhooksTx(ctx, tx, "product.deleted", id, time.Now()); err != nil {
+				return nil, err
+			}
+		}
+		return res, nil
 	}, db.unindex)
 }
 

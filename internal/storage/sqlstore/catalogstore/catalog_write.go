@@ -208,6 +208,13 @@ func (db *Catalog) storeProduct(ctx context.Context, tx *sqlx.Tx, p *catalog.Pro
 	if changed {
 		kind = "product_listed"
 	}
+	topic := "product.updated"
+	if created {
+		topic = "product.created"
+	}
+	if err := sqlcore.EnqueueWebhooksTx(ctx, tx, topic, p.ID, now); err != nil {
+		return false, err
+	}
 	return created, db.RecordChange(ctx, tx, p.ID, kind)
 }
 

@@ -83,13 +83,18 @@ func expiresArg(t *time.Time) any {
 // CreateCoupon implements coupon.Store.
 func (db *Orders) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, error) {
 	var id int64
-	err := db.Write.GetContext(ctx, &id, db.Write.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO coupons (code, description, discount_type, amount, date_expires,
 			minimum_amount, usage_limit, usage_limit_per_user, individual_use, product_ids, excluded_product_ids, product_categories,
 			excluded_product_categories, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		c.Code, c.Description, c.Type, c.Amount, expiresArg(c.Expires), c.MinimumAmount, c.UsageLimit, c.UsageLimitPerUser,
-		c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
-		c.Created.Unix(), c.Updated.Unix())
+			c.Code, c.Description, c.Type, c.Amount, expiresArg(c.Expires), c.MinimumAmount, c.UsageLimit, c.UsageLimitPerUser,
+			c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
+			c.Created.Unix(), c.Updated.Unix()); err != nil {
+			return err
+		}
+		return sqlcore.EnqueueWebhooksTx(ctx, tx, "coupon.created", id, c.Created)
+	})
 	if err != nil && sqlcore.UniqueViolation(err) {
 		return 0, coupon.ErrCodeTaken
 	}
@@ -99,35 +104,40 @@ func (db *Orders) CreateCoupon(ctx context.Context, c *coupon.Coupon) (int64, er
 // UpdateCoupon implements coupon.Store: every field but the usage count,
 // which only orders change.
 func (db *Orders) UpdateCoupon(ctx context.Context, c *coupon.Coupon) error {
-	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE coupons SET code = ?, description = ?, discount_type = ?, amount = ?,
 			date_expires = ?, minimum_amount = ?, usage_limit = ?, usage_limit_per_user = ?, individual_use = ?, product_ids = ?,
 			excluded_product_ids = ?, product_categories = ?, excluded_product_categories = ?, updated_at = ?
 		WHERE id = ?`),
-		c.Code, c.Description, c.Type, c.Amount, expiresArg(c.Expires), c.MinimumAmount, c.UsageLimit, c.UsageLimitPerUser,
-		c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
-		c.Updated.Unix(), c.ID)
-	if err != nil {
-		if sqlcore.UniqueViolation(err) {
-			return coupon.ErrCodeTaken
+			c.Code, c.Description, c.Type, c.Amount, expiresArg(c.Expires), c.MinimumAmount, c.UsageLimit, c.UsageLimitPerUser,
+			c.IndividualUse, idList(c.ProductIDs), idList(c.ExcludedProductIDs), idList(c.CategoryIDs), idList(c.ExcludedCategoryIDs),
+			c.Updated.Unix(), c.ID)
+		if err != nil {
+			return err
 		}
-		return err
+		if n, _ := res.RowsAffected(); n == 0 {
+			return coupon.ErrNotFound
+		}
+		return sqlcore.EnqueueWebhooksTx(ctx, tx, "coupon.updated", c.ID, c.Updated)
+	})
+	if err != nil && sqlcore.UniqueViolation(err) {
+		return coupon.ErrCodeTaken
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return coupon.ErrNotFound
-	}
-	return nil
+	return err
 }
 
 // DeleteCoupon implements coupon.Store (orders keep their copy).
 func (db *Orders) DeleteCoupon(ctx context.Context, id int64) error {
-	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return coupon.ErrNotFound
-	}
-	return nil
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM coupons WHERE id = ?`), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return coupon.ErrNotFound
+		}
+		return sqlcore.EnqueueWebhooksTx(ctx, tx, "coupon.deleted", id, time.Now())
+	})
 }
 
 // Coupon implements coupon.Store.

@@ -355,6 +355,9 @@ func (db *Orders) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderIn
 		return nil, nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
+	if err := sqlcore.EnqueueWebhooksTx(ctx, tx, "order.created", o.ID, now); err != nil {
+		return nil, nil, err
+	}
 	for i, l := range o.Lines {
 		attrs, _ := json.Marshal(orEmptySlice(l.Variation))
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO order_lines (order_id, position, product_id, variation_id, name, sku,
@@ -709,7 +712,7 @@ func (db *Orders) SetOrderStatus(ctx context.Context, id int64, to string, now t
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("%w: the status changed meanwhile", checkout.ErrTransition)
 		}
-		return nil
+		return sqlcore.EnqueueWebhooksTx(ctx, tx, "order.updated", id, now)
 	})
 }
 

@@ -229,6 +229,9 @@ func lockOrderTx(ctx context.Context, tx *sqlx.Tx, id int64, now time.Time) (sta
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", 0, ErrOrderNotFound
 	}
+	if err == nil {
+		err = sqlcore.EnqueueWebhooksTx(ctx, tx, "order.updated", id, now)
+	}
 	return row.Status, row.Total, err
 }
 
