@@ -1,0 +1,173 @@
+package server_test
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"vitrine/internal/server"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// Webhooks through the server: WooCommerce's routes and shapes
+// (reference: woocommerce-11-responses/wc-v3-webhooks*.http), staff only,
+// and a real checkout's order.created delivered with the order's v3 JSON
+// and a signature that verifies.
+
+type hookListener struct {
+	mu  sync.Mutex
+	got []*http.Request
+	raw [][]byte
+}
+
+func (l *hookListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	l.mu.Lock()
+	l.got, l.raw = append(l.got, r), append(l.raw, b)
+	l.mu.Unlock()
+}
+
+func TestWebhooksRoutesAndOrderCreated(t *testing.T) {
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
+		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
+	}, func(t *testing.T, f *frameShop) {
+		const path = "/wp-json/wc/v3/webhooks"
+		l := &hookListener{}
+		hs := httptest.NewServer(l)
+		defer hs.Close()
+		mia := f.cookie("Mia")
+		staff := func(method, target, body string) frameAnswer {
+			t.Helper()
+			return f.do(method, target, mia, body, "X-WP-Nonce", f.nonce("Mia"))
+		}
+		deliver := func() {
+			t.Helper()
+			if _, err := f.srv.WebhookWorker().RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		// A customer is refused.
+		if a := f.do("GET", path, f.cookie("Carla"), "", "X-WP-Nonce", f.nonce("Carla")); a.status != 403 {
+			t.Errorf("customer: %d %s", a.status, a.body)
+		}
+		// WooCommerce's refusals.
+		if a := staff("POST", path, `{"topic":"order.exploded","delivery_url":"`+hs.URL+`"}`); a.status != 400 || a.json(t)["code"] != "woocommerce_rest_shop_webhook_invalid_topic" {
+			t.Errorf("bad topic: %d %s", a.status, a.body)
+		}
+		if a := staff("POST", path, `{"topic":"order.created","delivery_url":"ftp://x"}`); a.status != 400 || a.json(t)["code"] != "woocommerce_rest_shop_webhook_invalid_delivery_url" {
+			t.Errorf("bad url: %d %s", a.status, a.body)
+		}
+
+		a := staff("POST", path, `{"name":"Fixture order.created","topic":"order.created","delivery_url":"`+hs.URL+`/hook","status":"active","secret":"s3cret"}`)
+		if a.status != 201 {
+			t.Fatalf("create: %d %s", a.status, a.body)
+		}
+		h := a.json(t)
+		id := int64(h["id"].(float64))
+		self := "https://shop.example/wp-json/wc/v3/webhooks/" + strconv.FormatInt(id, 10)
+		keys := []string{"id", "name", "status", "topic", "resource", "event", "hooks", "delivery_url", "date_created", "date_created_gmt",
+			"date_modified", "date_modified_gmt", "_links"}
+		var got []string
+		for k := range h {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		slices.Sort(keys)
+		if !slices.Equal(got, keys) {
+			t.Errorf("fields %v, want %v", got, keys)
+		}
+		if h["resource"] != "order" || h["event"] != "created" || h["status"] != "active" || h["date_modified"] != nil ||
+			a.header.Get("Location") != self || !strings.Contains(a.body, `"hooks":["woocommerce_new_order"]`) ||
+			!strings.Contains(a.body, `"self":[{"href":"`+self+`","targetHints":{"allow":["GET","POST","PUT","PATCH","DELETE"]}}]`) ||
+			!strings.Contains(a.body, `"collection":[{"href":"https://shop.example/wp-json/wc/v3/webhooks"}]`) {
+			t.Errorf("created: %s (Location %q)", a.body, a.header.Get("Location"))
+		}
+		if strings.Contains(a.body, "s3cret") {
+			t.Errorf("the secret is shown: %s", a.body)
+		}
+
+		// The ping, then a real checkout's order.created.
+		deliver()
+		c := f.client()
+		c.do("GET", cartAPI, "")
+		c.addItem(f.productID("cotton-tank-top"), 2)
+		r := c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""), "Nonce", c.nonce)
+		if r.status != 200 {
+			t.Fatalf("checkout: %d %s", r.status, r.raw)
+		}
+		orderID := num(r.body["order_id"])
+		deliver()
+		l.mu.Lock()
+		reqs, raws := l.got, l.raw
+		l.mu.Unlock()
+		if len(reqs) != 2 || string(raws[0]) != "webhook_id="+strconv.FormatInt(id, 10) {
+			t.Fatalf("listener got %d requests (first %q)", len(reqs), raws[0])
+		}
+		d, body := reqs[1], raws[1]
+		m := hmac.New(sha256.New, []byte("s3cret"))
+		m.Write(body)
+		if d.Header.Get("X-WC-Webhook-Signature") != base64.StdEncoding.EncodeToString(m.Sum(nil)) || d.Header.Get("X-WC-Webhook-Topic") != "order.created" ||
+			d.Header.Get("X-WC-Webhook-Source") != "https://shop.example/" || d.Header.Get("X-WC-Webhook-ID") != strconv.FormatInt(id, 10) {
+			t.Errorf("headers: %v", d.Header)
+		}
+		var order map[string]any
+		if err := json.Unmarshal(body, &order); err != nil || num(order["id"]) != orderID || order["total"] == nil || order["line_items"] == nil || order["billing"] == nil {
+			t.Errorf("order body: %s %v", body, err)
+		}
+		for _, k := range []string{"notes", "mails", "next_statuses"} {
+			if _, ok := order[k]; ok {
+				t.Errorf("the body has the admin screen's %s", k)
+			}
+		}
+
+		// List, one, the delivery log.
+		a = staff("GET", path, "")
+		if a.status != 200 || a.header.Get("X-WP-Total") != "1" || a.header.Get("X-WP-TotalPages") != "1" || !strings.HasPrefix(a.body, `[{"id":`) {
+			t.Errorf("list: %d %s", a.status, a.body)
+		}
+		if a = staff("GET", path+"/"+strconv.FormatInt(id, 10), ""); a.status != 200 || a.json(t)["delivery_url"] != hs.URL+"/hook" {
+			t.Errorf("get: %d %s", a.status, a.body)
+		}
+		a = staff("GET", path+"/"+strconv.FormatInt(id, 10)+"/deliveries", "")
+		var log []map[string]any
+		if err := json.Unmarshal([]byte(a.body), &log); err != nil || len(log) != 2 || log[0]["response_code"] != "200" || log[0]["topic"] != "order.created" ||
+			num(log[0]["request_body_size"]) != int64(len(body)) {
+			t.Errorf("deliveries: %d %s", a.status, a.body)
+		}
+
+		// Pause, then delete (force only).
+		if a = staff("PUT", path+"/"+strconv.FormatInt(id, 10), `{"status":"paused"}`); a.status != 200 || a.json(t)["status"] != "paused" || a.json(t)["date_modified"] == nil {
+			t.Errorf("pause: %d %s", a.status, a.body)
+		}
+		if a = staff("DELETE", path+"/"+strconv.FormatInt(id, 10), ""); a.status != 501 || a.json(t)["code"] != "woocommerce_rest_trash_not_supported" {
+			t.Errorf("delete without force: %d %s", a.status, a.body)
+		}
+		if a = staff("DELETE", path+"/"+strconv.FormatInt(id, 10)+"?force=true", ""); a.status != 200 || num(a.json(t)["id"]) != id {
+			t.Errorf("delete: %d %s", a.status, a.body)
+		}
+		if a = staff("GET", path+"/"+strconv.FormatInt(id, 10), ""); a.status != 404 || a.json(t)["code"] != "woocommerce_rest_shop_webhook_invalid_id" {
+			t.Errorf("deleted: %d %s", a.status, a.body)
+		}
+	})
+}
+
+// Without --webhooks-allow-private a loopback delivery URL is refused.
+func TestWebhooksPrivateRefused(t *testing.T) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		a := f.do("POST", "/wp-json/wc/v3/webhooks", f.cookie("Mia"), `{"topic":"order.created","delivery_url":"http://127.0.0.1:8080/hook"}`, "X-WP-Nonce", f.nonce("Mia"))
+		if a.status != 400 || a.json(t)["code"] != "woocommerce_rest_shop_webhook_invalid_delivery_url" {
+			t.Errorf("loopback: %d %s", a.status, a.body)
+		}
+	})
+}
