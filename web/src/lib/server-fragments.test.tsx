@@ -94,6 +94,30 @@ describe('server fragments', () => {
     expect(fragmentStats().hits - before).toBe(1); // the description's heading only
   });
 
+  it('share the related products’ section between product pages with the same four', () => {
+    const related = productPage(16).related;
+    const a = productPage(59, { related });
+    const b = productPage(34, { related });
+    const section = (html: string) => html.slice(html.indexOf('<section class="related'), html.indexOf('</section>', html.indexOf('<section class="related')));
+    expect(withFragments(a)).toBe(plain(a));
+    const before = fragmentStats().hits;
+    const html = withFragments(b);
+    expect(html).toBe(plain(b));
+    expect(section(html)).toBe(section(plain(a)));
+    const same = fragmentStats().hits - before;
+    // The same four in another order: another section, whose four cards hit one by one.
+    clearFragments();
+    withFragments(a);
+    const reordered = productPage(34, { related: [...related].reverse() });
+    const before2 = fragmentStats().hits;
+    expect(withFragments(reordered)).toBe(plain(reordered));
+    expect(fragmentStats().hits - before2 - same).toBe(related.length - 1);
+    const renamed = productPage(34, { related: related.map((p, i) => (i === 0 ? { ...p, name: 'Renamed in the admin' } : p)) });
+    const changed = withFragments(renamed);
+    expect(changed).toBe(plain(renamed));
+    expect(section(changed)).toContain('Renamed in the admin');
+  });
+
   it('show a changed product at once: the key is the card’s data', () => {
     const before = listingPage();
     withFragments(before);

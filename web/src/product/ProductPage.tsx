@@ -17,6 +17,7 @@ import { ExpressWallet } from '../wallet/ExpressWallet';
 import { EditLinks } from '../frame/EditLinks';
 import { Tabs, type TabDef } from './Tabs';
 import { PageContainer } from '../ui/PageContainer';
+import { ServerFragment } from '../lib/server-fragments';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
   if (!terms || terms.length === 0) return null;
@@ -158,10 +159,16 @@ export function ProductPage({ data }: { data: ProductData }) {
           </section>
         )}
         {data.related.length > 0 && (
-          <section className="related products-section" aria-labelledby="related-title">
+          // The same four on most pages of a category: the server renders
+          // the section once per set of cards (lib/server-fragments.tsx).
+          <ServerFragment
+            tag="section"
+            props={{ className: 'related products-section', 'aria-labelledby': 'related-title' }}
+            cacheKey={() => JSON.stringify(['related', data.related])}
+          >
             <h2 id="related-title">Related products</h2>
             <ProductGrid products={data.related} headingLevel={3} eagerCount={0} />
-          </section>
+          </ServerFragment>
         )}
         <RecentlyViewed current={p.id} />
       </div>
