@@ -171,3 +171,64 @@ func TestWebhooksPrivateRefused(t *testing.T) {
 		}
 	})
 }
+
+// Each topic is raised where its change commits: a product edited and
+// trashed, a coupon made, an order's status changed by staff.
+func TestWebhooksTopics(t *testing.T) {
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
+		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
+	}, func(t *testing.T, f *frameShop) {
+		l := &hookListener{}
+		hs := httptest.NewServer(l)
+		defer hs.Close()
+		mia := f.cookie("Mia")
+		staff := func(method, target, body string, headers ...string) frameAnswer {
+			t.Helper()
+			a := f.do(method, target, mia, body, append([]string{"X-WP-Nonce", f.nonce("Mia")}, headers...)...)
+			if a.status >= 300 {
+				t.Fatalf("%s %s: %d %s", method, target, a.status, a.body)
+			}
+			return a
+		}
+		for _, topic := range []string{"product.updated", "product.deleted", "coupon.created", "order.updated"} {
+			staff("POST", "/wp-json/wc/v3/webhooks", `{"topic":"`+topic+`","delivery_url":"`+hs.URL+`/`+topic+`","status":"paused"}`)
+		}
+		hooks := staff("GET", "/wp-json/wc/v3/webhooks", "")
+		var list []map[string]any
+		_ = json.Unmarshal([]byte(hooks.body), &list)
+		for _, h := range list {
+			staff("PUT", "/wp-json/wc/v3/webhooks/"+strconv.FormatInt(num(h["id"]), 10), `{"status":"active"}`) // no ping when made paused
+		}
+		c := f.client()
+		c.do("GET", cartAPI, "")
+		c.addItem(f.productID("cotton-tank-top"), 1)
+		r := c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""), "Nonce", c.nonce)
+		if r.status != 200 {
+			t.Fatalf("checkout: %d %s", r.status, r.raw)
+		}
+		orderID := num(r.body["order_id"])
+		tank := f.productID("cotton-tank-top")
+		etag := staff("GET", "/wp-json/wc/v3/products/"+strconv.FormatInt(tank, 10), "").header.Get("ETag")
+		staff("PUT", "/wp-json/wc/v3/products/"+strconv.FormatInt(tank, 10), `{"name":"Cotton tank top, renamed"}`, "If-Match", etag)
+		staff("POST", "/wp-json/wc/v3/coupons", `{"code":"hooked","discount_type":"percent","amount":"5"}`)
+		staff("PUT", "/wp-json/wc/v3/orders/"+strconv.FormatInt(orderID, 10), `{"status":"cancelled"}`)
+		other := f.productID("zip-pouch")
+		staff("DELETE", "/wp-json/wc/v3/products/"+strconv.FormatInt(other, 10), "") // to the trash
+		if _, err := f.srv.WebhookWorker().RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		got := map[string]string{}
+		for i, r := range l.got {
+			got[r.Header.Get("X-WC-Webhook-Topic")] = string(l.raw[i])
+			if "/"+r.Header.Get("X-WC-Webhook-Topic") != r.URL.Path {
+				t.Errorf("%s delivered to %s", r.Header.Get("X-WC-Webhook-Topic"), r.URL.Path)
+			}
+		}
+		if !strings.Contains(got["product.updated"], `"name":"Cotton tank top, renamed"`) || !strings.Contains(got["coupon.created"], `"code":"hooked"`) ||
+			!strings.Contains(got["order.updated"], `"status":"cancelled"`) || got["product.deleted"] != `{"id":`+strconv.FormatInt(other, 10)+`}` {
+			t.Errorf("deliveries: %v", got)
+		}
+	})
+}

@@ -149,7 +149,18 @@ func (db *Catalog) SetProductStatus(ctx context.Context, ids []int64, status str
 	return db.changeProducts(ctx, ids, func(tx *sqlx.Tx, id int64) (sql.Result, error) {
 		return tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
 				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, sqlcore.NullTime(publishAt), db.Now(), id, status)
-	}, db.reindex)
+	}, func(ctx context.Context, tx *sqlx.Tx, id int64) error {
+		// Moving to the trash is WooCommerce's product.deleted (deleting
+		// from the trash later raises nothing more).
+		topic := "product.updated"
+		if status == "trash" {
+			topic = "product.deleted"
+		}
+		if err := sqlcore.EnqueueWebhooksTx(ctx, tx, topic, id, time.Now()); err != nil {
+			return err
+		}
+		return db.reindex(ctx, tx, id)
+	})
 }
 
 // DeleteProducts implements catalog.AdminStore.
@@ -158,16 +169,7 @@ func (db *Catalog) DeleteProducts(ctx context.Context, ids []int64) (int, error)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE parent_id = ?`), id); err != nil {
 			return nil, err
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
-		if err != nil {
-			return nil, err
-		}
-		if n, _ := res.RowsAffected(); n > 0 {
-			if err := sqlcore.EnqueueWebhooksTx(ctx, tx, "product.deleted", id, time.Now()); err != nil {
-				return nil, err
-			}
-		}
-		return res, nil
+		return tx.ExecContext(ctx, tx.Rebind(`DELETE FROM products WHERE id = ? AND parent_id IS NULL`), id)
 	}, db.unindex)
 }
 
@@ -184,7 +186,7 @@ func (db *Catalog) PublishDue(ctx context.Context, now time.Time) (int, error) {
 		// Only if still scheduled: an edit may have moved it since.
 		return tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = 'publish', publish_at = NULL, version = version + 1, updated_at = ?
 				WHERE id = ? AND status = 'future' AND publish_at <= ?`), db.Now(), id, now.UTC())
-	}, db.reindex)
+	}, db.reindexUpdated)
 }
 
 // changeProducts runs change on each of ids in one transaction; for each
@@ -213,6 +215,15 @@ func (db *Catalog) changeProducts(ctx context.Context, ids []int64, change func(
 		return nil
 	})
 	return n, err
+}
+
+// reindexUpdated is reindex for a product changed in place, whose
+// product.updated webhooks it queues (internal/webhook).
+func (db *Catalog) reindexUpdated(ctx context.Context, tx *sqlx.Tx, id int64) error {
+	if err := sqlcore.EnqueueWebhooksTx(ctx, tx, "product.updated", id, time.Now()); err != nil {
+		return err
+	}
+	return db.reindex(ctx, tx, id)
 }
 
 // reindex brings the search index in step with the product's row.

@@ -784,6 +784,9 @@ func (db *Orders) MarkOrderPaid(ctx context.Context, id int64, captureID string,
 			return err
 		}
 		changed = true
+		if err := sqlcore.EnqueueWebhooksTx(ctx, tx, "order.updated", id, now); err != nil {
+			return err
+		}
 		return enqueueOrderMails(ctx, tx, id, now)
 	})
 	return changed, err

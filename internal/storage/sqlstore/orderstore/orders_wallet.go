@@ -78,7 +78,7 @@ func (db *Orders) cancelOrderWhere(ctx context.Context, id int64, payState strin
 			return err
 		}
 		cancelled = true
-		return nil
+		return sqlcore.EnqueueWebhooksTx(ctx, tx, "order.updated", id, now)
 	})
 	return cancelled, err
 }
@@ -213,6 +213,9 @@ func (db *Orders) HoldOrderForCapture(ctx context.Context, id int64, captureID s
 			return nil
 		}
 		changed = true
+		if err := sqlcore.EnqueueWebhooksTx(ctx, tx, "order.updated", id, now); err != nil {
+			return err
+		}
 		return enqueueOrderMails(ctx, tx, id, now)
 	})
 	return changed, err
