@@ -14,9 +14,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+	"vitrine/internal/webhook"
 )
 
 // Webhooks through the server: WooCommerce's routes and shapes
@@ -232,3 +237,86 @@ func TestWebhooksTopics(t *testing.T) {
 		}
 	})
 }
+
+// Two instances on one store, each with its worker running: every
+// checkout's order.created reaches the listener once.
+func TestWebhooksTwoInstancesDeliverOnce(t *testing.T) {
+	storetest.EachDSN(t, func(t *testing.T, dsn string) {
+		l := &hookListener{}
+		hs := httptest.NewServer(l)
+		defer hs.Close()
+		usd, _ := money.Lookup("USD")
+		ck := checkout.DefaultConfig(usd)
+		ck.RateLimitPerAddress = 1000
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		clock := storetest.NewClock(seedTime)
+		var shops []*shop
+		for i := range 2 {
+			db := storetest.OpenDSN(t, dsn)
+			db.SetClock(clock.Now)
+			cfg := server.Config{BaseURL: "https://shop.example", Checkout: ck, Secret: []byte("one shop, two instances"), Now: clock.Now,
+				WebhooksAllowPrivate: true, Webhooks: webhook.Options{Interval: 20 * time.Millisecond}}
+			var srv *server.Server
+			if i == 0 {
+				srv = newServer(t, db, "", 1, cfg)
+			} else {
+				srv = newServerOn(t, db, "", 1, cfg)
+			}
+			if err := srv.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			shops = append(shops, &shop{t: t, db: db, srv: srv})
+		}
+		h, err := shops[0].srv.Webhooks().Create(ctx, 0, webhook.Input{Topic: ptr("order.created"), DeliveryURL: ptr(hs.URL), Secret: ptr("s")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 10
+		want := map[int64]bool{}
+		tank := shops[0].productID("cotton-tank-top")
+		for i := range n {
+			c := shops[i%2].client()
+			c.do("GET", cartAPI, "")
+			c.addItem(tank, 1)
+			r := c.do("POST", checkoutAPI, checkoutBody(goodBilling(), ""), "Nonce", c.nonce)
+			if r.status != 200 {
+				t.Fatalf("checkout %d: %d %s", i, r.status, r.raw)
+			}
+			want[num(r.body["order_id"])] = true
+		}
+		count := func() int { l.mu.Lock(); defer l.mu.Unlock(); return len(l.got) }
+		for deadline := time.Now().Add(30 * time.Second); count() < n+1 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		for _, s := range shops { // anything still queued goes now
+			if _, err := s.srv.WebhookWorker().RunOnce(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		seen := map[int64]int{}
+		for i, r := range l.got {
+			if r.Header.Get("X-WC-Webhook-Topic") != "order.created" {
+				if string(l.raw[i]) != "webhook_id="+strconv.FormatInt(h.ID, 10) {
+					t.Errorf("unexpected request %q", l.raw[i])
+				}
+				continue
+			}
+			var o map[string]any
+			_ = json.Unmarshal(l.raw[i], &o)
+			seen[num(o["id"])]++
+		}
+		if len(l.got) != n+1 || len(seen) != n {
+			t.Errorf("listener got %d requests for %d orders, want %d for %d", len(l.got), len(seen), n+1, n)
+		}
+		for id, c := range seen {
+			if !want[id] || c != 1 {
+				t.Errorf("order %d delivered %d times", id, c)
+			}
+		}
+	})
+}
+
+func ptr(s string) *string { return &s }
