@@ -113,6 +113,7 @@ func (a *API) routes() {
 	if a.d.Webhooks != nil {
 		a.mux.HandleFunc("GET "+webhooksPath, a.staff(a.webhooksList))
 		a.mux.HandleFunc("POST "+webhooksPath, a.staff(a.webhookCreate))
+		a.mux.HandleFunc("POST "+webhooksPath+"/batch", a.staff(a.webhooksBatch))
 		a.mux.HandleFunc("GET "+webhooksPath+"/{id}", a.staff(a.webhookGet))
 		a.mux.HandleFunc("PUT "+webhooksPath+"/{id}", a.staff(a.webhookUpdate))
 		a.mux.HandleFunc("PATCH "+webhooksPath+"/{id}", a.staff(a.webhookUpdate))

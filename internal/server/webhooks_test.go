@@ -320,3 +320,39 @@ func TestWebhooksTwoInstancesDeliverOnce(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// POST /webhooks/batch: WooCommerce's batch answer, a refused item as its
+// error next to its id, the others applied.
+func TestWebhooksBatch(t *testing.T) {
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
+		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
+	}, func(t *testing.T, f *frameShop) {
+		const path = "/wp-json/wc/v3/webhooks"
+		mia := f.cookie("Mia")
+		staff := func(method, target, body string) frameAnswer {
+			t.Helper()
+			return f.do(method, target, mia, body, "X-WP-Nonce", f.nonce("Mia"))
+		}
+		first := staff("POST", path, `{"topic":"coupon.created","delivery_url":"http://127.0.0.1:9/a","status":"paused"}`)
+		id := strconv.FormatInt(num(first.json(t)["id"]), 10)
+		a := staff("POST", path+"/batch", `{"create":[{"name":"B","topic":"product.updated","delivery_url":"http://127.0.0.1:9/b","status":"paused"},
+			{"topic":"nope","delivery_url":"http://127.0.0.1:9/c"}],
+			"update":[{"id":`+id+`,"name":"Renamed"},{"id":999999,"name":"x"}],"delete":[`+id+`]}`)
+		var out struct {
+			Create []map[string]any `json:"create"`
+			Update []map[string]any `json:"update"`
+			Delete []map[string]any `json:"delete"`
+		}
+		if err := json.Unmarshal([]byte(a.body), &out); err != nil || a.status != 200 || len(out.Create) != 2 || len(out.Update) != 2 || len(out.Delete) != 1 {
+			t.Fatalf("batch: %d %s", a.status, a.body)
+		}
+		if out.Create[0]["name"] != "B" || out.Create[1]["error"].(map[string]any)["code"] != "woocommerce_rest_shop_webhook_invalid_topic" ||
+			out.Update[0]["name"] != "Renamed" || out.Update[1]["error"].(map[string]any)["code"] != "woocommerce_rest_shop_webhook_invalid_id" ||
+			num(out.Delete[0]["id"]) != num(first.json(t)["id"]) {
+			t.Errorf("batch: %s", a.body)
+		}
+		if a := staff("GET", path, ""); a.header.Get("X-WP-Total") != "1" || !strings.Contains(a.body, `"name":"B"`) {
+			t.Errorf("after the batch: %s", a.body)
+		}
+	})
+}

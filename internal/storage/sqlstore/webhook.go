@@ -204,10 +204,12 @@ func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease t
 // insertLogTx records an attempt and keeps the webhook's last keep.
 func insertLogTx(ctx context.Context, tx *sqlx.Tx, e webhook.LogEntry, keep int) error {
 	headers, _ := json.Marshal(e.RequestHeaders)
+	// INSERT … SELECT from the webhook: nothing when it was deleted while
+	// the attempt ran.
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO webhook_log (webhook_id, queue_id, delivery_id, topic, at, request_url, request_headers,
-			request_body_size, response_code, response_error, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		e.WebhookID, e.QueueID, e.DeliveryID, e.Topic, e.At.Unix(), e.RequestURL, string(headers), e.RequestBodySize,
-		e.ResponseCode, truncateError(e.ResponseError), e.Duration.Milliseconds()); err != nil {
+			request_body_size, response_code, response_error, duration_ms) SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM webhooks WHERE id = ?`),
+		e.QueueID, e.DeliveryID, e.Topic, e.At.Unix(), e.RequestURL, string(headers), e.RequestBodySize,
+		e.ResponseCode, truncateError(e.ResponseError), e.Duration.Milliseconds(), e.WebhookID); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM webhook_log WHERE webhook_id = ? AND id <= (
