@@ -20,8 +20,11 @@ type asset struct {
 	page        *render.Page
 }
 
-// loadAssets reads the built app into memory, compressing what compresses.
-// Vite names files by content hash, so they are cached for a year and never
+// loadAssets reads the built app into memory. The build compresses its
+// text assets at the densest settings and writes them beside each file
+// (web/compress-assets.mjs: name.br, name.gz); those are sent as they are.
+// A file the build did not compress is compressed here, once. Vite names
+// files by content hash, so they are cached for a year and never
 // revalidated.
 func loadAssets(static fs.FS) (map[string]asset, error) {
 	out := map[string]asset{}
@@ -29,7 +32,7 @@ func loadAssets(static fs.FS) (map[string]asset, error) {
 		return out, nil
 	}
 	err := fs.WalkDir(static, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
 			return err
 		}
 		data, err := fs.ReadFile(static, p)
@@ -40,7 +43,14 @@ func loadAssets(static fs.FS) (map[string]asset, error) {
 		if ct == "" {
 			ct = http.DetectContentType(data)
 		}
-		out["/"+p] = asset{contentType: ct, page: render.NewPage(http.StatusOK, data, nil)}
+		page := render.NewPageUncompressed(http.StatusOK, data, nil)
+		page.Brotli, _ = fs.ReadFile(static, p+".br")
+		page.Gzip, _ = fs.ReadFile(static, p+".gz")
+		if page.Brotli == nil || page.Gzip == nil {
+			page.Brotli, page.Gzip = nil, nil
+			page.Compress()
+		}
+		out["/"+p] = asset{contentType: ct, page: page}
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
