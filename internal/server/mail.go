@@ -37,10 +37,14 @@ func (s *Server) sendTestMail(ctx context.Context, to string) error {
 		Text: "This is a test message from " + name + "'s admin (" + s.cfg.BaseURL + ").\n\nIf you can read it, the shop's mail works.\n"})
 }
 
+// kickMail wakes this instance's mail worker after a commit that queued
+// mail, and its webhook worker: the same commits (an order placed, paid,
+// changed) queue their webhook deliveries.
 func (s *Server) kickMail() {
 	if s.mailKick != nil {
 		s.mailKick()
 	}
+	s.hookWorker.Kick()
 }
 
 // OrderMailView and CustomerNoteMailView are the order emails' views
