@@ -93,7 +93,10 @@ type Deps struct {
 	Catalog        *catalog.Admin
 	CatalogChanged func(context.Context)
 	// Webhooks are the webhooks (webhooks.go); nil: no webhook routes.
+	// Written is called after each write that succeeded (the server
+	// wakes its webhook worker: the write may have queued deliveries).
 	Webhooks *webhook.Service
+	Written  func()
 	Log      *slog.Logger
 	Now      func() time.Time
 }

@@ -58,7 +58,13 @@ func (a *API) audited(w http.ResponseWriter, r *http.Request, st Staff, h Handle
 	if err := h(sw, r, st); err != nil {
 		a.fail(sw, r, err)
 	}
-	if sw.status < 200 || sw.status >= 300 || a.d.Audit == nil {
+	if sw.status < 200 || sw.status >= 300 {
+		return
+	}
+	if a.d.Written != nil {
+		a.d.Written()
+	}
+	if a.d.Audit == nil {
 		return
 	}
 	e := audit.Entry{ActorID: st.ID, ActorName: st.Name, ClientIP: a.d.ClientIP(r),

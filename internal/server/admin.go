@@ -53,6 +53,7 @@ func (s *Server) initAdmin() {
 		// The instance that took a catalogue write applies it at once.
 		CatalogChanged: s.applyChanges,
 		Webhooks:       s.webhooks,
+		Written:        s.hookWorker.Kick,
 	})
 	s.adminShell = &adminapi.Shell{
 		Viewer:    httpx.UserOf,
