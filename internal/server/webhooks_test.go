@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/integration"
 	"vitrine/internal/money"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
@@ -353,6 +354,29 @@ func TestWebhooksBatch(t *testing.T) {
 		}
 		if a := staff("GET", path, ""); a.header.Get("X-WP-Total") != "1" || !strings.Contains(a.body, `"name":"B"`) {
 			t.Errorf("after the batch: %s", a.body)
+		}
+	})
+}
+
+// A REST API key manages webhooks as WooCommerce's clients do (OAuth 1.0a
+// over plain HTTP, as the reference recordings): a read key lists them and
+// is refused a write; a read_write key creates one.
+func TestWebhooksWithAPIKey(t *testing.T) {
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
+		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
+	}, func(t *testing.T, f *frameShop) {
+		k := &apiKeyShop{frameShop: f, keys: &integration.Service{Store: f.db, Now: f.db.Now}}
+		rw, ro := k.key("Mia", integration.ReadWrite), k.key("Mia", integration.Read)
+		const path = "/wp-json/wc/v3/webhooks"
+		body := `{"name":"Fixture order.created","topic":"order.created","delivery_url":"http://127.0.0.1:8080/hook","status":"paused","secret":"x"}`
+		ct := []string{"Content-Type", "application/json;charset=utf-8"}
+		a := f.do("POST", oauthTarget(f.db, ro, "POST", path, nil, "n1"), nil, body, ct...)
+		wantWooError(t, "read key writing", a, 401, "woocommerce_rest_authentication_error", "The API key provided does not have write permissions.")
+		if a = f.do("POST", oauthTarget(f.db, rw, "POST", path, nil, "n2"), nil, body, ct...); a.status != 201 || a.json(t)["topic"] != "order.created" {
+			t.Fatalf("read_write key: %d %s", a.status, a.body)
+		}
+		if a = f.do("GET", oauthTarget(f.db, ro, "GET", path, nil, "n3"), nil, ""); a.status != 200 || a.header.Get("X-WP-Total") != "1" {
+			t.Errorf("read key listing: %d %s", a.status, a.body)
 		}
 	})
 }
