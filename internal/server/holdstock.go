@@ -34,6 +34,9 @@ func (s *Server) maintain(ctx context.Context) {
 		s.ContactUpkeep(ctx)
 		s.ScheduleUpkeep(ctx)
 		s.KeyUpkeep(ctx) // apikeys.go
+		if _, err := s.webhooks.Upkeep(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("delete done webhook deliveries", "err", err)
+		}
 	})
 }
 

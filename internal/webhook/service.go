@@ -216,6 +216,12 @@ func (s *Service) Deliveries(ctx context.Context, id int64, limit int) ([]LogEnt
 	return s.Store.WebhookLog(ctx, id, min(max(limit, 1), LogKeep))
 }
 
+// Upkeep deletes the queue's rows done for longer than QueueRetention
+// (the upkeep loop).
+func (s *Service) Upkeep(ctx context.Context) (int64, error) {
+	return s.Store.DeleteDoneWebhookDeliveries(ctx, s.now().Add(-QueueRetention))
+}
+
 // IsInput reports whether err is a refused field.
 func IsInput(err error) (*InputError, bool) {
 	var ie *InputError

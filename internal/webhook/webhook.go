@@ -137,7 +137,14 @@ type Store interface {
 	DropWebhookDelivery(ctx context.Context, d Delivery, reason string, now time.Time) error
 	// WebhookLog lists a webhook's attempts, newest first, at most limit.
 	WebhookLog(ctx context.Context, webhookID int64, limit int) ([]LogEntry, error)
+	// DeleteDoneWebhookDeliveries deletes the queue's delivered and
+	// given-up rows created before before (their attempts stay in the log).
+	DeleteDoneWebhookDeliveries(ctx context.Context, before time.Time) (int64, error)
 }
+
+// QueueRetention is how long delivered and given-up rows stay in the
+// queue (the delivery log keeps the attempts).
+const QueueRetention = 7 * 24 * time.Hour
 
 // Errors.
 var (

@@ -410,3 +410,30 @@ func TestDeliveredAfterRestart(t *testing.T) {
 		}
 	})
 }
+
+// The upkeep deletes delivered rows older than the retention and keeps
+// the queued ones and the log.
+func TestUpkeepDeletesDoneRows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		l := newListener(t, nil)
+		h := create(t, service(db, true), "order.created", l.URL, webhook.StatusActive)
+		event(t, db, "order.created", 1)
+		run(t, worker(db, nil, webhook.Options{}))
+		s := service(db, true)
+		if n, err := s.Upkeep(ctx); err != nil || n != 0 {
+			t.Fatalf("fresh rows deleted: %d %v", n, err)
+		}
+		event(t, db, "order.created", 2) // queued, not delivered
+		s.Now = func() time.Time { return time.Now().Add(webhook.QueueRetention + time.Hour) }
+		if n, err := s.Upkeep(ctx); err != nil || n != 2 {
+			t.Fatalf("upkeep: %d %v, want the ping and the delivery", n, err)
+		}
+		if r := run(t, worker(db, nil, webhook.Options{})); r.Delivered != 1 {
+			t.Errorf("the queued row was lost: %+v", r)
+		}
+		if log, _ := db.WebhookLog(ctx, h.ID, 10); len(log) != 3 {
+			t.Errorf("log: %d entries", len(log))
+		}
+	})
+}

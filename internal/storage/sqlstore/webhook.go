@@ -310,3 +310,18 @@ func (db *DB) WebhookLog(ctx context.Context, webhookID int64, limit int) ([]web
 	return sqlcore.SelectAs(ctx, db.Write, webhookLogRow.entry, `SELECT id, webhook_id, queue_id, delivery_id, topic, at, request_url, request_headers,
 		request_body_size, response_code, response_error, duration_ms FROM webhook_log WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`, webhookID, limit)
 }
+
+// DeleteDoneWebhookDeliveries deletes delivered and given-up queue rows
+// created before before.
+func (db *DB) DeleteDoneWebhookDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM webhook_queue WHERE created_at < ? AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)`), before.Unix())
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}
