@@ -45,9 +45,10 @@ func newListener(t *testing.T, answer func(w http.ResponseWriter, r *http.Reques
 		b, _ := io.ReadAll(r.Body)
 		l.mu.Lock()
 		l.got = append(l.got, received{r.Header.Clone(), b})
+		answer := l.answer
 		l.mu.Unlock()
-		if l.answer != nil {
-			l.answer(w, r)
+		if answer != nil {
+			answer(w, r)
 		}
 	}))
 	t.Cleanup(l.Close)
@@ -243,7 +244,9 @@ func TestRetriesThenDisabled(t *testing.T) {
 			t.Errorf("log: %+v", log)
 		}
 		// Set active again: it delivers anew, its failure count reset.
+		l.mu.Lock()
 		l.answer = nil
+		l.mu.Unlock()
 		if got, err := service(db, true).Update(ctx, h.ID, webhook.Input{Status: str(webhook.StatusActive)}); err != nil || got.FailureCount != 0 {
 			t.Fatalf("reactivate: %+v %v", got, err)
 		}
