@@ -50,7 +50,7 @@ const MaxFailures = 5
 // WooCommerce lists for each (the "hooks" field).
 var Topics = map[string][]string{
 	"order.created":   {"woocommerce_new_order"},
-	"order.updated":   {"woocommerce_update_order", "woocommerce_order_refunded"},
+	"order.updated":   {"woocommerce_process_shop_order_meta", "woocommerce_update_order", "woocommerce_order_refunded"},
 	"order.deleted":   {"wp_trash_post"},
 	"product.created": {"woocommerce_process_product_meta", "woocommerce_new_product", "woocommerce_new_product_variation"},
 	"product.updated": {"woocommerce_process_product_meta", "woocommerce_update_product", "woocommerce_update_product_variation"},
