@@ -2,8 +2,9 @@
 # Shoppers during a bulk price change, through the real binary on a large
 # catalogue (docs/benchmarks.md, "Bulk change at 100,000 products").
 #   bench-bulk-change.py BASE EMAIL PASSWORD LOAD_TOOL CHANGES PAGES SECONDS
-# Staff log in; PAGES product pages (the first CHANGES of them are the ones
-# changed) and the category listings are cached by visitor requests; then
+# Staff log in; PAGES product pages and the category listings are cached by
+# visitor requests (PAGES small enough for the page cache: the shoppers'
+# hot set); CHANGES products are changed, the PAGES first among them; then
 # vitrine-load asks for them round robin (c=32) for SECONDS twice: once
 # with no change (the baseline), once while staff save a new regular price
 # for CHANGES products through the admin API (4 at a time), which marks
@@ -36,15 +37,15 @@ rest = {"X-WP-Nonce": nonce, "Content-Type": "application/json"}
 # The products: simple ones, from the admin list (id, permalink, price).
 products = []
 pg = 1
-while len(products) < npages:
+while len(products) < max(npages, changes):
     got = json.loads(call(staff, "GET", "/wp-json/wc/v3/products?per_page=100&type=simple&page=%d" % pg, None, rest)[2])
     if not got:
         break
     products += [p for p in got if p.get("regular_price") and p.get("status") == "publish"]
     pg += 1
-products = products[:npages]
+products = products[:max(npages, changes)]
 cats = json.loads(call(guest, "GET", "/wp-json/wc/store/v1/products/categories?per_page=100")[2])
-urls = [base + urllib.parse.urlparse(p["permalink"]).path for p in products] + [base + urllib.parse.urlparse(c["permalink"]).path for c in cats]
+urls = [base + urllib.parse.urlparse(p["permalink"]).path for p in products[:npages]] + [base + urllib.parse.urlparse(c["permalink"]).path for c in cats]
 urls.append(base + "/")
 urls.append(base + "/shop/")
 def get(u):
