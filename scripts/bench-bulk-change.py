@@ -11,28 +11,19 @@
 # their pages and listings stale and queues them to be rendered ahead.
 # Prints one JSON line per run, and how long the saves and the renders
 # ahead took (the metrics' counter, read from /metrics if METRICS is set).
-import base64, hashlib, http.cookiejar, json, os, re, subprocess, sys, threading, time, urllib.error, urllib.parse, urllib.request
+import json, os, re, subprocess, sys, threading, time, urllib.error, urllib.parse, urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import shop_login
 from concurrent.futures import ThreadPoolExecutor
 base, email, password, load = sys.argv[1:5]
 changes, npages, secs = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
-jar = http.cookiejar.CookieJar()
-staff = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+staff, _ = shop_login.login(base, email, password)
 guest = urllib.request.build_opener()
 def call(opener, method, path, body=None, headers={}):
     req = urllib.request.Request(base + path, data=body, method=method, headers=headers)
     with opener.open(req, timeout=60) as r:
         return r.status, r.headers, r.read().decode()
-_, _, page = call(staff, "GET", "/my-account/")
-login_nonce = re.search(r'"login_nonce":"([0-9a-f]+)"', page).group(1)
-c = json.loads(call(staff, "GET", "/wp-json/vitrine/v1/botcheck/login")[2])
-num = next(i for i in range(c["maxnumber"] + 1) if hashlib.sha256((c["salt"] + str(i)).encode()).hexdigest() == c["challenge"])
-proof = base64.b64encode(json.dumps({"algorithm": c["algorithm"], "challenge": c["challenge"], "number": num,
-                                     "salt": c["salt"], "signature": c["signature"]}).encode()).decode()
-form = urllib.parse.urlencode({"username": email, "password": password, "login": "Log in",
-                               "woocommerce-login-nonce": login_nonce, "wfls-captcha": proof}).encode()
-call(staff, "POST", "/my-account/", form, {"Content-Type": "application/x-www-form-urlencoded"})
-shell = call(staff, "GET", "/wp-admin/")[2]
-nonce = json.loads(re.search(r'id="vitrine-admin-data">(.*?)</script>', shell, re.S).group(1))["nonce"]
+nonce = shop_login.admin_nonce(base, staff)
 rest = {"X-WP-Nonce": nonce, "Content-Type": "application/json"}
 # The products: simple ones, from the admin list (id, permalink, price).
 products = []

@@ -34,24 +34,12 @@ for _ in $(seq 100); do curl -fs "$base/readyz" >/dev/null && break; sleep 0.2; 
 
 # login EMAIL: the session cookie (name=value) of a login through the form.
 login() {
-  python3 - "$base" "$1" "$password" <<'PY'
-import base64, hashlib, http.cookiejar, json, re, sys, urllib.parse, urllib.request
-base, email, password = sys.argv[1:4]
-jar = http.cookiejar.CookieJar()
-op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-page = op.open(base + "/my-account/").read().decode()
-nonce = re.search(r'"login_nonce":"([0-9a-f]+)"', page).group(1)
-c = json.load(op.open(base + "/wp-json/vitrine/v1/botcheck/login"))
-num = next(i for i in range(c["maxnumber"] + 1) if hashlib.sha256((c["salt"] + str(i)).encode()).hexdigest() == c["challenge"])
-proof = base64.b64encode(json.dumps({"algorithm": c["algorithm"], "challenge": c["challenge"], "number": num,
-                                     "salt": c["salt"], "signature": c["signature"]}).encode()).decode()
-body = urllib.parse.urlencode({"username": email, "password": password, "login": "Log in",
-                               "woocommerce-login-nonce": nonce, "wfls-captcha": proof}).encode()
-op.open(urllib.request.Request(base + "/my-account/", data=body)).read()
-cookies = [f"{k.name}={k.value}" for k in jar if k.name.startswith("wordpress_logged_in")]
-if not cookies:
-    sys.exit("login refused for " + email)
-print("; ".join(cookies))
+  python3 - "$root/scripts/lib" "$base" "$1" "$password" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import shop_login
+_, jar = shop_login.login(*sys.argv[2:5])
+print("; ".join(f"{k.name}={k.value}" for k in jar if k.name.startswith("wordpress_logged_in")))
 PY
 }
 customer=$(login customer@example.com)

@@ -6,29 +6,19 @@
 # IDLE_SECONDS: wait that long after warming before each save (61: the pages
 # were not asked for in the last minute). FIRST_AFTER_SECONDS: no request
 # until then after the save; the first answer's X-Cache is counted.
-import base64, hashlib, http.cookiejar, json, re, statistics, sys, time, urllib.parse, urllib.request
+import json, os, statistics, sys, time, urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import shop_login
 base, email, password = sys.argv[1:4]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 idle = float(sys.argv[5]) if len(sys.argv) > 5 else 0
 first_after = float(sys.argv[6]) if len(sys.argv) > 6 else 0
-jar = http.cookiejar.CookieJar()
-staff = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+staff, _ = shop_login.login(base, email, password)
 def call(opener, method, path, body=None, headers={}):
     req = urllib.request.Request(base + path, data=body, method=method, headers=headers)
     with opener.open(req) as r:
         return r.status, r.headers, r.read().decode()
-# Log in as the shop's staff: the login form with a solved bot-check proof.
-_, _, page = call(staff, "GET", "/my-account/")
-login_nonce = re.search(r'"login_nonce":"([0-9a-f]+)"', page).group(1)
-c = json.loads(call(staff, "GET", "/wp-json/vitrine/v1/botcheck/login")[2])
-num = next(i for i in range(c["maxnumber"] + 1) if hashlib.sha256((c["salt"] + str(i)).encode()).hexdigest() == c["challenge"])
-proof = base64.b64encode(json.dumps({"algorithm": c["algorithm"], "challenge": c["challenge"], "number": num,
-                                     "salt": c["salt"], "signature": c["signature"]}).encode()).decode()
-form = urllib.parse.urlencode({"username": email, "password": password, "login": "Log in",
-                               "woocommerce-login-nonce": login_nonce, "wfls-captcha": proof}).encode()
-call(staff, "POST", "/my-account/", form, {"Content-Type": "application/x-www-form-urlencoded"})
-shell = call(staff, "GET", "/wp-admin/")[2]
-nonce = json.loads(re.search(r'id="vitrine-admin-data">(.*?)</script>', shell, re.S).group(1))["nonce"]
+nonce = shop_login.admin_nonce(base, staff)
 rest = {"X-WP-Nonce": nonce, "Content-Type": "application/json"}
 found = json.loads(call(staff, "GET", "/wp-json/wc/v3/products?search=Mountain+Line+Tee&per_page=100", None, rest)[2])
 pid = next(p["id"] for p in found if p["slug"] == "mountain-line-tee")
