@@ -193,7 +193,8 @@ type Store interface {
 	RefundRateLimits(ctx context.Context, keys []string) error
 	ClearRateLimits(ctx context.Context, keys []string) error
 
-	CustomerStore // names, saved addresses, orders (customer.go)
+	CustomerStore      // names, saved addresses, orders (customer.go)
+	CustomerAdminStore // the back office's list (customers_admin.go)
 }
 
 // Errors of the use cases and the store.

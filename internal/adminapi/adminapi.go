@@ -56,6 +56,8 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
+	// Accounts are the customers' back office (customers.go).
+	Accounts *account.Service
 	// Coupons is the coupons' admin (/wc/v3/coupons).
 	Coupons *coupon.Service
 	// Settings are the shop's settings (settings.go).
@@ -105,10 +107,12 @@ type Deps struct {
 type API struct {
 	d   Deps
 	mux *http.ServeMux
+	// patterns are the routes registered, in order (the index, index.go).
+	patterns []string
 }
 
 // Prefixes are the paths the API answers under; the server mounts it there.
-var Prefixes = []string{"/wp-json/wc/v3/", "/wp-json/wp/v2/media", "/wp-json/wp/v2/media/", "/wp-json/vitrine/v1/admin/"}
+var Prefixes = []string{"/wp-json/wc/v3", "/wp-json/wc/v3/", "/wp-json/wp/v2/media", "/wp-json/wp/v2/media/", "/wp-json/vitrine/v1/admin/"}
 
 // New builds the API.
 func New(d Deps) *API {

@@ -32,6 +32,7 @@ func (s *Server) initAdmin() {
 		Viewer:     httpx.UserOf,
 		ClientIP:   s.clientIP,
 		Audit:      s.audit,
+		Accounts:   s.accounts,
 		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Settings:   s.settings,
 		Rules:      s.rules,
