@@ -34,6 +34,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
 	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
 	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
@@ -56,6 +57,8 @@ type Deps struct {
 	ClientIP func(*http.Request) string
 	// Audit records every admin write.
 	Audit *audit.Service
+	// Checkout places the orders staff create (orders_create.go).
+	Checkout *checkout.Service
 	// Accounts are the customers' back office (customers.go).
 	Accounts *account.Service
 	// Coupons is the coupons' admin (/wc/v3/coupons).

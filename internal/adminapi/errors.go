@@ -128,6 +128,9 @@ func asError(err error) (*Error, bool) {
 	if e, ok := couponError(err); ok {
 		return e, true
 	}
+	if e, ok := staffOrderError(err); ok {
+		return e, true
+	}
 	if e, ok := customerError(err); ok {
 		return e, true
 	}

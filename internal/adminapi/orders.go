@@ -47,6 +47,65 @@ type orderJSON struct {
 	CouponLines        []couponLineJSON  `json:"coupon_lines"`
 	Attribution        map[string]string `json:"attribution"`
 	TestPayment        string            `json:"test_payment,omitempty"`
+	wcOrderFields
+}
+
+// wcOrderFields are the rest of WooCommerce's order fields (reference:
+// woocommerce-11-responses/wc-v3-orders-create.http), so integrations
+// read the keys they expect: the dates in site time (UTC here), the
+// order key, what the order's meta records, the flags WooCommerce derives
+// from the status, and the links.
+type wcOrderFields struct {
+	ParentID          int64            `json:"parent_id"`
+	Version           string           `json:"version"` // "": the shop is not WooCommerce
+	PricesIncludeTax  bool             `json:"prices_include_tax"`
+	DateCreatedSite   string           `json:"date_created"`
+	DateModified      string           `json:"date_modified"`
+	DateModifiedGMT   string           `json:"date_modified_gmt"`
+	DatePaidSite      *string          `json:"date_paid"`
+	DateCompleted     *string          `json:"date_completed"` // not recorded: null
+	DateCompletedGMT  *string          `json:"date_completed_gmt"`
+	DiscountTax       string           `json:"discount_tax"`
+	CartTax           string           `json:"cart_tax"`
+	OrderKey          string           `json:"order_key"`
+	CustomerIPAddress string           `json:"customer_ip_address"`
+	CustomerUserAgent string           `json:"customer_user_agent"`
+	CreatedVia        string           `json:"created_via"`
+	CartHash          string           `json:"cart_hash"`
+	MetaData          []any            `json:"meta_data"`
+	TaxLines          []taxLineJSON    `json:"tax_lines"`
+	FeeLines          []any            `json:"fee_lines"`
+	PaymentURL        string           `json:"payment_url"`
+	IsEditable        bool             `json:"is_editable"`
+	NeedsPayment      bool             `json:"needs_payment"`
+	NeedsProcessing   bool             `json:"needs_processing"`
+	CurrencySymbol    string           `json:"currency_symbol"`
+	Links             map[string][]any `json:"_links,omitempty"`
+}
+
+type taxLineJSON struct {
+	ID               int64  `json:"id"` // the line's position + 1
+	RateCode         string `json:"rate_code"`
+	RateID           int    `json:"rate_id"`
+	Label            string `json:"label"`
+	Compound         bool   `json:"compound"`
+	TaxTotal         string `json:"tax_total"`
+	ShippingTaxTotal string `json:"shipping_tax_total"`
+	RatePercent      string `json:"rate_percent"`
+	MetaData         []any  `json:"meta_data"`
+}
+
+// orderLinks are an order's _links (base: the shop's address).
+func orderLinks(base string, o *checkout.Order) map[string][]any {
+	self := base + wcPrefix + "/orders/" + strconv.FormatInt(o.ID, 10)
+	links := map[string][]any{
+		"self":       {map[string]any{"href": self, "targetHints": map[string]any{"allow": []string{"GET", "POST", "PUT", "PATCH", "DELETE"}}}},
+		"collection": {map[string]string{"href": base + wcPrefix + "/orders"}},
+	}
+	if o.CustomerID != 0 {
+		links["customer"] = []any{map[string]string{"href": base + customersPath + "/" + strconv.FormatInt(o.CustomerID, 10)}}
+	}
+	return links
 }
 
 type lineJSON struct {
@@ -151,6 +210,21 @@ func orderOf(o *checkout.Order, c money.Currency) orderJSON {
 		p := gmt(*o.PaidAt)
 		out.DatePaid = &p
 	}
+	createdVia := o.Meta["_created_via"]
+	if createdVia == "" {
+		createdVia = "checkout"
+	}
+	out.wcOrderFields = wcOrderFields{PricesIncludeTax: o.PricesIncludeTax, DateCreatedSite: out.DateCreated, DateModified: gmt(o.UpdatedAt),
+		DateModifiedGMT: gmt(o.UpdatedAt), DatePaidSite: out.DatePaid, DiscountTax: plain(c, o.DiscountTax), CartTax: plain(c, o.ItemsTax),
+		OrderKey: o.Key, CustomerIPAddress: o.Meta["_customer_ip_address"], CustomerUserAgent: o.Meta["_customer_user_agent"],
+		CreatedVia: createdVia, MetaData: []any{}, TaxLines: []taxLineJSON{}, FeeLines: []any{}, CurrencySymbol: c.Symbol,
+		IsEditable:      o.Status == checkout.StatusPending || o.Status == checkout.StatusOnHold || o.Status == checkout.StatusDraft,
+		NeedsPayment:    (o.Status == checkout.StatusPending || o.Status == checkout.StatusFailed) && o.Total > 0,
+		NeedsProcessing: true}
+	for i, tl := range o.TaxLines {
+		out.TaxLines = append(out.TaxLines, taxLineJSON{ID: int64(i + 1), RateCode: tl.Label, RateID: tl.RateID, Label: tl.Label,
+			TaxTotal: plain(c, tl.ItemsTax), ShippingTaxTotal: plain(c, tl.ShippingTax), RatePercent: strings.TrimSuffix(tl.Rate, "%"), MetaData: []any{}})
+	}
 	for i, l := range o.Lines {
 		lj := lineJSON{ID: int64(i + 1), Name: l.Name, SKU: l.SKU, ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity,
 			Price: plain(c, l.UnitPrice), Subtotal: plain(c, l.Subtotal), Total: plain(c, l.Total), TotalTax: plain(c, l.TotalTax),
@@ -186,7 +260,9 @@ func refundOf(r orders.Refund, c money.Currency) refundJSON {
 
 func (a *API) detailOf(d *orders.Detail) detailJSON {
 	c := d.Money
-	out := detailJSON{orderJSON: orderOf(d.Order, c), Refunds: []refundJSON{}, Notes: d.Notes, Mails: d.Mails,
+	oj := orderOf(d.Order, c)
+	oj.Links = orderLinks(a.d.BaseURL, d.Order)
+	out := detailJSON{orderJSON: oj, Refunds: []refundJSON{}, Notes: d.Notes, Mails: d.Mails,
 		TotalRefunded: plain(c, d.Refunded), RefundLeft: plain(c, d.Left()), RefundMethod: orders.MethodManual, MailKinds: orders.Resendable}
 	if out.Notes == nil {
 		out.Notes = []orders.Note{}
@@ -238,7 +314,11 @@ func (a *API) ordersList(w http.ResponseWriter, r *http.Request, _ Staff) error 
 			q.Offset, q.Limit = p.Offset(), p.PerPage
 			return a.d.Orders.List(ctx, q)
 		},
-		Row: func(o *checkout.Order) orderJSON { return orderOf(o, a.d.Currency(r.Context(), o.Currency)) },
+		Row: func(o *checkout.Order) orderJSON {
+			oj := orderOf(o, a.d.Currency(r.Context(), o.Currency))
+			oj.Links = orderLinks(a.d.BaseURL, o)
+			return oj
+		},
 	}.Serve(w, r)
 }
 

@@ -91,7 +91,10 @@ type PlaceOrderInput struct {
 	// order placed within the window by a request with the same hash is
 	// returned (a double-submitted form whose first submit emptied the cart).
 	ReplayWindow time.Duration
-	Now          time.Time
+	// Paid records the payment as made when the order is placed (staff
+	// creating an order they were paid for: PlaceStaffOrder's SetPaid).
+	Paid bool
+	Now  time.Time
 }
 
 // RateHit is one counter a request counts against: its key and the most

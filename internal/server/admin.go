@@ -33,6 +33,7 @@ func (s *Server) initAdmin() {
 		ClientIP:   s.clientIP,
 		Audit:      s.audit,
 		Accounts:   s.accounts,
+		Checkout:   s.checkout,
 		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Settings:   s.settings,
 		Rules:      s.rules,

@@ -343,15 +343,20 @@ func (db *Orders) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderIn
 	shipping, _ := json.Marshal(o.Shipping)
 	shipLines, _ := json.Marshal(orEmptySlice(o.ShippingLines))
 	taxLines, _ := json.Marshal(orEmptySlice(o.TaxLines))
+	var paidAt sql.NullInt64
+	if in.Paid { // staff record the payment as they create the order
+		o.PaymentState, o.PaidAt = checkout.PayPaid, &now
+		paidAt = sql.NullInt64{Int64: now.Unix(), Valid: true}
+	}
 	if err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO orders (order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping,
 			billing_email, customer_note, payment_method, payment_method_title, shipping_lines, tax_lines,
 			items_subtotal, items_tax, shipping_total, shipping_tax, discount_total, discount_tax, total_tax, total, cart_session, created_at, updated_at,
-			payment_state, customer_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			payment_state, customer_id, paid_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		o.Key, o.Status, o.Currency, o.CurrencyRate, o.BaseCurrency, o.PricesIncludeTax, string(billing), string(shipping), o.Billing.Email, o.CustomerNote,
 		o.PaymentMethod, o.PaymentMethodTitle, string(shipLines), string(taxLines), o.ItemsSubtotal, o.ItemsTax,
 		o.ShippingTotal, o.ShippingTax, o.DiscountTotal, o.DiscountTax, o.TotalTax, o.Total, o.CartSession, now.Unix(), now.Unix(), o.PaymentState,
-		sqlcore.NullID(in.CustomerID)); err != nil {
+		sqlcore.NullID(in.CustomerID), paidAt); err != nil {
 		return nil, nil, fmt.Errorf("insert order: %w", err)
 	}
 	o.Number = strconv.FormatInt(o.ID, 10)
