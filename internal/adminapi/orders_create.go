@@ -113,3 +113,94 @@ func staffOrderError(err error) (*Error, bool) {
 	}
 	return nil, false
 }
+
+var errOrderTrash = &Error{Status: http.StatusNotImplemented, Code: "woocommerce_rest_trash_not_supported",
+	Message: "Orders have no trash here: delete with force=true to delete the order for good."}
+
+// DELETE /wp-json/wc/v3/orders/{id}?force=true: deleted for good (the
+// shop has no order trash, so force is required).
+func (a *API) orderDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return err
+	}
+	if !forced(r) {
+		return errOrderTrash
+	}
+	d, err := a.d.Orders.Delete(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	Note(r, "order.delete", "order", id, "Deleted order #"+d.Number)
+	WriteJSON(w, http.StatusOK, a.detailOf(d).orderJSON)
+	return nil
+}
+
+// POST /wp-json/wc/v3/orders/batch {create: [...], update: [{id, status}],
+// delete: [id, ...]}: WooCommerce's batch, up to 100 items, each answered
+// or refused on its own; deletes are for good; an update changes the
+// status, as PUT /orders/{id} does.
+func (a *API) ordersBatch(w http.ResponseWriter, r *http.Request, st Staff) error {
+	var b struct {
+		Create []orderCreateBody `json:"create"`
+		Update []struct {
+			ID     int64  `json:"id"`
+			Status string `json:"status"`
+		} `json:"update"`
+		Delete []int64 `json:"delete"`
+	}
+	if err := Decode(r, &b); err != nil {
+		return err
+	}
+	if len(b.Create)+len(b.Update)+len(b.Delete) > MaxBulk {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "woocommerce_rest_request_entity_too_large",
+			Message: "Unable to accept more than 100 items for this request."}
+	}
+	ctx := r.Context()
+	out := map[string][]any{}
+	var done [3]int
+	item := func(list int, name string, id int64, d *orders.Detail, err error) error {
+		if err != nil {
+			e, ok := asError(err)
+			if !ok {
+				return err
+			}
+			out[name] = append(out[name], map[string]any{"id": id, "error": errorBody(e)})
+			return nil
+		}
+		done[list]++
+		out[name] = append(out[name], a.detailOf(d).orderJSON)
+		return nil
+	}
+	for _, c := range b.Create {
+		var d *orders.Detail
+		o, err := a.createOrder(r, c)
+		if err == nil {
+			d, err = a.d.Orders.Get(ctx, o.ID)
+		}
+		if err := item(0, "create", 0, d, err); err != nil {
+			return err
+		}
+	}
+	for _, u := range b.Update {
+		var d *orders.Detail
+		var err error
+		if u.Status == "" {
+			d, err = a.d.Orders.Get(ctx, u.ID)
+		} else {
+			d, err = a.d.Orders.SetStatus(ctx, u.ID, strings.TrimPrefix(u.Status, "wc-"), orders.Staff{ID: st.ID, Name: st.Name})
+		}
+		if err := item(1, "update", u.ID, d, err); err != nil {
+			return err
+		}
+	}
+	for _, id := range b.Delete {
+		d, err := a.d.Orders.Delete(ctx, id)
+		if err := item(2, "delete", id, d, err); err != nil {
+			return err
+		}
+	}
+	Note(r, "order.batch", "order", 0, "Orders: "+strconv.Itoa(done[0])+" created, "+strconv.Itoa(done[1])+" updated, "+strconv.Itoa(done[2])+" deleted")
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}

@@ -26,6 +26,8 @@ func (a *API) routes() {
 	a.handle("GET "+wc, a.staff(a.index)) // the namespace's index (index.go)
 	a.handle("GET "+wc+"/orders", a.staff(a.ordersList))
 	a.handle("POST "+wc+"/orders", a.staff(a.orderCreate)) // orders_create.go
+	a.handle("POST "+wc+"/orders/batch", a.staff(a.ordersBatch))
+	a.handle("DELETE "+wc+"/orders/{id}", a.staff(a.orderDelete))
 	a.handle("GET "+wc+"/reports/orders/totals", a.staff(a.orderTotals))
 	a.handle("GET "+wc+"/orders/{id}", a.staff(a.orderGet))
 	a.handle("PUT "+wc+"/orders/{id}", a.staff(a.orderUpdate))

@@ -197,6 +197,10 @@ type Store interface {
 	// ErrStale when its status is no longer From; a move to completed
 	// queues the completed-order mail in the same transaction.
 	ChangeOrderStatus(ctx context.Context, c StatusChange) error
+	// DeleteOrder deletes the order for good and queues order.deleted in
+	// the same transaction; a pending order gives back its stock and
+	// coupon uses first.
+	DeleteOrder(ctx context.Context, id int64, now time.Time) error
 	// BeginRefund records a refund under the order's lock: ErrRefundTooMuch
 	// when Amount is more than what is left, ErrKeyReused when the key was
 	// used for another request, the earlier refund (Replayed) when it was

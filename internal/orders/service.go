@@ -437,3 +437,18 @@ func randomKey() string {
 	_, _ = rand.Read(b)
 	return "auto-" + hex.EncodeToString(b)
 }
+
+// Delete deletes an order for good and answers it as it was (there is no
+// trash: the REST API's DELETE needs force=true). A pending order's held
+// stock and coupon uses are given back; a paid order's payment is not
+// refunded (refund it first).
+func (s *Service) Delete(ctx context.Context, id int64) (*Detail, error) {
+	d, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteOrder(ctx, id, s.now()); err != nil {
+		return nil, err
+	}
+	return d, nil
+}

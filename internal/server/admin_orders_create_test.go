@@ -157,5 +157,53 @@ func TestOrdersCreateAPI(t *testing.T) {
 		if got := stock(); got != 5 {
 			t.Errorf("stock after on-hold 3: %d", got)
 		}
+		onHold := int64(a.json(t)["id"].(float64))
+
+		// A pending order holds its stock, as at checkout; deleting it
+		// (force only: there is no trash) gives the stock back.
+		a = staff("POST", path, fmt.Sprintf(`{"line_items":[{"product_id":%d,"quantity":1}]}`, lamp))
+		if a.status != 201 || a.json(t)["status"] != "pending" || a.json(t)["needs_payment"] != true {
+			t.Fatalf("pending: %d %s", a.status, a.body)
+		}
+		pending := int64(a.json(t)["id"].(float64))
+		if got := stock(); got != 4 {
+			t.Errorf("stock after pending 1: %d", got)
+		}
+		one := fmt.Sprintf("%s/%d", path, pending)
+		if a := staff("DELETE", one, ""); a.status != 501 || a.json(t)["code"] != "woocommerce_rest_trash_not_supported" {
+			t.Errorf("delete without force: %d %s", a.status, a.body)
+		}
+		if a := staff("DELETE", one+"?force=true", ""); a.status != 200 || int64(a.json(t)["id"].(float64)) != pending {
+			t.Errorf("delete: %d %s", a.status, a.body)
+		}
+		if a := staff("GET", one, ""); a.status != 404 {
+			t.Errorf("deleted order: %d", a.status)
+		}
+		if got := stock(); got != 5 {
+			t.Errorf("stock after deleting the pending order: %d", got)
+		}
+
+		// Batch: each item answered or refused on its own.
+		a = staff("POST", path+"/batch", fmt.Sprintf(`{"create":[{"status":"processing","line_items":[{"product_id":%d,"quantity":1}]},{"line_items":[]}],
+			"update":[{"id":%d,"status":"completed"}],"delete":[99999]}`, lamp, onHold))
+		if a.status != 200 {
+			t.Fatalf("batch: %d %s", a.status, a.body)
+		}
+		var batch map[string][]map[string]any
+		if err := json.Unmarshal([]byte(a.body), &batch); err != nil {
+			t.Fatal(err)
+		}
+		errCode := func(m map[string]any) any {
+			e, _ := m["error"].(map[string]any)
+			return e["code"]
+		}
+		if len(batch["create"]) != 2 || batch["create"][0]["status"] != "processing" || errCode(batch["create"][1]) != "woocommerce_rest_cart_empty" ||
+			len(batch["update"]) != 1 || batch["update"][0]["status"] != "completed" ||
+			len(batch["delete"]) != 1 || errCode(batch["delete"][0]) != "woocommerce_rest_shop_order_invalid_id" {
+			t.Errorf("batch: %s", a.body)
+		}
+		if got := stock(); got != 4 {
+			t.Errorf("stock after the batch: %d", got)
+		}
 	})
 }
