@@ -102,8 +102,11 @@ type Deps struct {
 	// wakes its webhook worker: the write may have queued deliveries).
 	Webhooks *webhook.Service
 	Written  func()
-	Log      *slog.Logger
-	Now      func() time.Time
+	// System tells the system status what the server and its store are
+	// (system.go); nil answers empty values.
+	System func(context.Context) (SystemInfo, error)
+	Log    *slog.Logger
+	Now    func() time.Time
 }
 
 // API serves the admin routes.

@@ -13,6 +13,7 @@ import (
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
+	"vitrine/internal/webhook"
 )
 
 // Orders (WooCommerce REST v3's /orders, /orders/{id}/notes and
@@ -57,7 +58,7 @@ type orderJSON struct {
 // from the status, and the links.
 type wcOrderFields struct {
 	ParentID          int64            `json:"parent_id"`
-	Version           string           `json:"version"` // "": the shop is not WooCommerce
+	Version           string           `json:"version"` // the WooCommerce version the API answers as
 	PricesIncludeTax  bool             `json:"prices_include_tax"`
 	DateCreatedSite   string           `json:"date_created"`
 	DateModified      string           `json:"date_modified"`
@@ -217,7 +218,7 @@ func orderOf(o *checkout.Order, c money.Currency) orderJSON {
 	out.wcOrderFields = wcOrderFields{PricesIncludeTax: o.PricesIncludeTax, DateCreatedSite: out.DateCreated, DateModified: gmt(o.UpdatedAt),
 		DateModifiedGMT: gmt(o.UpdatedAt), DatePaidSite: out.DatePaid, DiscountTax: plain(c, o.DiscountTax), CartTax: plain(c, o.ItemsTax),
 		OrderKey: o.Key, CustomerIPAddress: o.Meta["_customer_ip_address"], CustomerUserAgent: o.Meta["_customer_user_agent"],
-		CreatedVia: createdVia, MetaData: []any{}, TaxLines: []taxLineJSON{}, FeeLines: []any{}, CurrencySymbol: c.Symbol,
+		CreatedVia: createdVia, Version: webhook.WooCommerceVersion, MetaData: []any{}, TaxLines: []taxLineJSON{}, FeeLines: []any{}, CurrencySymbol: c.Symbol,
 		IsEditable:      o.Status == checkout.StatusPending || o.Status == checkout.StatusOnHold || o.Status == checkout.StatusDraft,
 		NeedsPayment:    (o.Status == checkout.StatusPending || o.Status == checkout.StatusFailed) && o.Total > 0,
 		NeedsProcessing: true}

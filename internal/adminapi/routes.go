@@ -82,6 +82,16 @@ func (a *API) routes() {
 	a.handle("POST "+wc+"/coupons/{id}", a.staff(a.couponUpdate))
 	a.handle("DELETE "+wc+"/coupons/{id}", a.staff(a.couponDelete))
 
+	a.handle("GET "+wcPrefix+"/system_status", a.staff(a.systemStatus)) // system.go
+
+	// Reference data (data.go).
+	a.handle("GET "+dataPath+"/currencies", a.staff(a.dataCurrencies))
+	a.handle("GET "+dataPath+"/currencies/{code}", a.staff(a.dataCurrency))
+	a.handle("GET "+dataPath+"/countries", a.staff(a.dataCountries))
+	a.handle("GET "+dataPath+"/countries/{code}", a.staff(a.dataCountry))
+	a.handle("GET "+dataPath+"/continents", a.staff(a.dataContinents))
+	a.handle("GET "+dataPath+"/continents/{code}", a.staff(a.dataContinent))
+
 	// Customers (customers.go).
 	a.handle("GET "+customersPath, a.staff(a.customersList))
 	a.handle("POST "+customersPath, a.staff(a.customerCreate))

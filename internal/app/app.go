@@ -679,7 +679,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if cfg.RegisterRateLimit == 0 {
 		accounts.RegisterLimit = -1 // off
 	}
-	srv, err := server.New(server.Config{Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler, Reviews: &reviews, Accounts: accounts,
+	srv, err := server.New(server.Config{Version: version(), Settings: settings, Secret: secret, Wallet: walletCfg, Sandbox: sandboxHandler, Reviews: &reviews, Accounts: accounts,
 		Checkout: checkoutCfg, HoldStock: time.Duration(cfg.HoldStockMinutes) * time.Minute,
 		BaseURL: cfg.BaseURL, SiteName: cfg.SiteName, Tagline: cfg.Tagline, Currency: cur,
 		VariationThreshold: cfg.Variations, CartLifetime: cfg.CartLifetime, CacheBytes: int64(cfg.CacheMB) << 20, CacheMaxAge: 10 * time.Minute,

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 
 	"vitrine/internal/adminapi"
@@ -29,11 +30,15 @@ func (s *Server) initAdmin() {
 	s.initOrderMail()
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:     httpx.UserOf,
-		ClientIP:   s.clientIP,
-		Audit:      s.audit,
-		Accounts:   s.accounts,
-		Checkout:   s.checkout,
+		Viewer:   httpx.UserOf,
+		ClientIP: s.clientIP,
+		Audit:    s.audit,
+		Accounts: s.accounts,
+		Checkout: s.checkout,
+		System: func(ctx context.Context) (adminapi.SystemInfo, error) {
+			i, err := s.db.System(ctx)
+			return adminapi.SystemInfo{Version: s.cfg.Version, Engine: i.Engine, EngineVersion: i.EngineVersion, SchemaVersion: i.SchemaVersion}, err
+		},
 		Coupons:    &coupon.Service{Store: s.db, Currency: s.cfg.Checkout.Currency, Now: s.now},
 		Settings:   s.settings,
 		Rules:      s.rules,

@@ -62,6 +62,8 @@ import (
 
 // Config is the part of the shop's configuration the HTTP layer needs.
 type Config struct {
+	// Version is the binary's (the REST API's system status).
+	Version            string
 	BaseURL            string
 	SiteName           string
 	Tagline            string
