@@ -54,6 +54,11 @@ type Customer struct {
 // CustomerEdit is a create's or an edit's fields; nil leaves a field as
 // it is (on create: empty).
 type CustomerEdit struct {
+	// By is the acting staff member's role: only an administrator may
+	// create, edit or delete a staff account or give a staff role
+	// (ErrStaffOnly), as WooCommerce lets shop managers edit customers
+	// only.
+	By                        string
 	Email, Username, Password *string
 	FirstName, LastName       *string
 	Role                      *string
@@ -72,6 +77,15 @@ type CustomerAdminStore interface {
 
 // ErrNoEmail refuses a customer without an email.
 var ErrNoEmail = errors.New("account: an email is required")
+
+// ErrStaffOnly refuses a shop manager's write to a staff account or role.
+var ErrStaffOnly = errors.New("account: only an administrator may change staff accounts")
+
+// mayTouch reports whether a staff member of role by may write an account
+// of role target.
+func mayTouch(by, target string) bool {
+	return by == RoleAdministrator || target == RoleCustomer || target == ""
+}
 
 // Customers lists a page of customers.
 func (s *Service) Customers(ctx context.Context, q CustomerQuery) ([]*Customer, int, error) {
@@ -162,6 +176,9 @@ func (s *Service) CreateCustomer(ctx context.Context, e CustomerEdit) (*Customer
 	if e.Email == nil || strings.TrimSpace(*e.Email) == "" {
 		return nil, ErrNoEmail
 	}
+	if !mayTouch(e.By, deref(e.Role)) {
+		return nil, ErrStaffOnly
+	}
 	var billing, shipping cart.Address
 	var err error
 	if e.Billing != nil {
@@ -220,6 +237,9 @@ func (s *Service) UpdateCustomer(ctx context.Context, id int64, e CustomerEdit) 
 	c, err := s.Customer(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if !mayTouch(e.By, c.Role) || (e.Role != nil && !mayTouch(e.By, *e.Role)) {
+		return nil, ErrStaffOnly
 	}
 	if e.Username != nil && strings.ToLower(strings.TrimSpace(*e.Username)) != c.Username {
 		return nil, ErrUsernameFixed
@@ -309,10 +329,15 @@ var ErrUsernameFixed = errors.New("account: a username cannot be changed")
 
 // DeleteCustomer deletes an account from the back office and answers it
 // as it was; its orders stay, as guest orders (DeleteUser).
-func (s *Service) DeleteCustomer(ctx context.Context, id int64) (*Customer, error) {
+// A staff account may be deleted by an administrator only (by is the
+// acting staff member's role).
+func (s *Service) DeleteCustomer(ctx context.Context, id int64, by string) (*Customer, error) {
 	c, err := s.Customer(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if !mayTouch(by, c.Role) {
+		return nil, ErrStaffOnly
 	}
 	return c, s.Store.DeleteUser(ctx, id)
 }

@@ -96,8 +96,8 @@ type customerBody struct {
 	Shipping  *cart.Address `json:"shipping"`
 }
 
-func (b customerBody) edit() account.CustomerEdit {
-	return account.CustomerEdit{Email: b.Email, Username: b.Username, Password: b.Password, FirstName: b.FirstName,
+func (b customerBody) edit(st Staff) account.CustomerEdit {
+	return account.CustomerEdit{By: st.Role, Email: b.Email, Username: b.Username, Password: b.Password, FirstName: b.FirstName,
 		LastName: b.LastName, Role: b.Role, Billing: b.Billing, Shipping: b.Shipping}
 }
 
@@ -140,12 +140,12 @@ func (a *API) customerGet(w http.ResponseWriter, r *http.Request, _ Staff) error
 }
 
 // POST /wp-json/wc/v3/customers
-func (a *API) customerCreate(w http.ResponseWriter, r *http.Request, _ Staff) error {
+func (a *API) customerCreate(w http.ResponseWriter, r *http.Request, st Staff) error {
 	var b customerBody
 	if err := Decode(r, &b); err != nil {
 		return err
 	}
-	c, err := a.d.Accounts.CreateCustomer(r.Context(), b.edit())
+	c, err := a.d.Accounts.CreateCustomer(r.Context(), b.edit(st))
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (a *API) customerCreate(w http.ResponseWriter, r *http.Request, _ Staff) er
 }
 
 // PUT/PATCH/POST /wp-json/wc/v3/customers/{id}
-func (a *API) customerUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
+func (a *API) customerUpdate(w http.ResponseWriter, r *http.Request, st Staff) error {
 	id, err := customerID(r)
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func (a *API) customerUpdate(w http.ResponseWriter, r *http.Request, _ Staff) er
 	if err := Decode(r, &b); err != nil {
 		return err
 	}
-	c, err := a.d.Accounts.UpdateCustomer(r.Context(), id, b.edit())
+	c, err := a.d.Accounts.UpdateCustomer(r.Context(), id, b.edit(st))
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (a *API) customerUpdate(w http.ResponseWriter, r *http.Request, _ Staff) er
 // DELETE /wp-json/wc/v3/customers/{id}?force=true: customers have no
 // trash, so force is required (WooCommerce's 501 without it); reassign
 // is ignored: the customer's orders stay, as guest orders.
-func (a *API) customerDelete(w http.ResponseWriter, r *http.Request, _ Staff) error {
+func (a *API) customerDelete(w http.ResponseWriter, r *http.Request, st Staff) error {
 	id, err := customerID(r)
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func (a *API) customerDelete(w http.ResponseWriter, r *http.Request, _ Staff) er
 	if !forced(r) {
 		return errCustomerTrash
 	}
-	c, err := a.d.Accounts.DeleteCustomer(r.Context(), id)
+	c, err := a.d.Accounts.DeleteCustomer(r.Context(), id, st.Role)
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func (a *API) customerDownloads(w http.ResponseWriter, r *http.Request, _ Staff)
 // POST /wp-json/wc/v3/customers/batch {create: [...], update: [{id, ...}],
 // delete: [id, ...]}: WooCommerce's batch, up to 100 items, each item
 // answered or refused on its own; deletes are for good.
-func (a *API) customersBatch(w http.ResponseWriter, r *http.Request, _ Staff) error {
+func (a *API) customersBatch(w http.ResponseWriter, r *http.Request, st Staff) error {
 	var b struct {
 		Create []customerBody `json:"create"`
 		Update []struct {
@@ -250,19 +250,19 @@ func (a *API) customersBatch(w http.ResponseWriter, r *http.Request, _ Staff) er
 		return nil
 	}
 	for _, c := range b.Create {
-		cu, err := a.d.Accounts.CreateCustomer(ctx, c.edit())
+		cu, err := a.d.Accounts.CreateCustomer(ctx, c.edit(st))
 		if err := item(0, "create", 0, cu, err); err != nil {
 			return err
 		}
 	}
 	for _, u := range b.Update {
-		cu, err := a.d.Accounts.UpdateCustomer(ctx, u.ID, u.edit())
+		cu, err := a.d.Accounts.UpdateCustomer(ctx, u.ID, u.edit(st))
 		if err := item(1, "update", u.ID, cu, err); err != nil {
 			return err
 		}
 	}
 	for _, id := range b.Delete {
-		cu, err := a.d.Accounts.DeleteCustomer(ctx, id)
+		cu, err := a.d.Accounts.DeleteCustomer(ctx, id, st.Role)
 		if err := item(2, "delete", id, cu, err); err != nil {
 			return err
 		}
@@ -283,6 +283,9 @@ func customerError(err error) (*Error, bool) {
 	switch {
 	case errors.Is(err, account.ErrNoUser):
 		return errCustomerID, true
+	case errors.Is(err, account.ErrStaffOnly):
+		return &Error{Status: http.StatusForbidden, Code: "woocommerce_rest_cannot_edit",
+			Message: "Sorry, you are not allowed to edit this resource: only an administrator may change staff accounts."}, true
 	case errors.Is(err, account.ErrNoEmail):
 		return &Error{Status: http.StatusBadRequest, Code: "rest_missing_callback_param", Message: "Missing parameter(s): email",
 			Data: map[string]any{"params": []string{"email"}}}, true

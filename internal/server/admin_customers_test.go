@@ -198,6 +198,23 @@ func TestCustomersAPI(t *testing.T) {
 			t.Errorf("unknown id: %d %s", a.status, a.body)
 		}
 
+		// A shop manager may not touch staff accounts or give a staff
+		// role; an administrator may.
+		ada, manager := f.users["Ada"], f.users["Mia"]
+		for _, tc := range []struct{ method, target, body string }{
+			{"POST", path, `{"email":"boss@example.com","role":"administrator"}`},
+			{"PUT", fmt.Sprintf("%s/%d", path, id), `{"role":"shop_manager"}`},
+			{"PUT", fmt.Sprintf("%s/%d", path, ada), `{"password":"Another-long-pass-9"}`},
+			{"DELETE", fmt.Sprintf("%s/%d?force=true", path, ada), ""},
+		} {
+			if a := staff(tc.method, tc.target, tc.body); a.status != 403 || a.json(t)["code"] != "woocommerce_rest_cannot_edit" {
+				t.Errorf("manager %s %s %s: %d %s", tc.method, tc.target, tc.body, a.status, a.body)
+			}
+		}
+		if a := f.staffCall("Ada", "PUT", fmt.Sprintf("%s/%d", path, manager), `{"last_name":"Manager"}`); a.status != 200 || a.json(t)["last_name"] != "Manager" {
+			t.Errorf("administrator edits a manager: %d %s", a.status, a.body)
+		}
+
 		// Downloads: none.
 		if a := staff("GET", fmt.Sprintf("%s/%d/downloads", path, id), ""); a.status != 200 || strings.TrimSpace(a.body) != "[]" {
 			t.Errorf("downloads: %d %s", a.status, a.body)
