@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"vitrine/internal/storage/sqlstore"
 )
 
 // The REST API's customers (/wp-json/wc/v3/customers) and the namespace's
@@ -303,6 +305,13 @@ func TestRESTIndex(t *testing.T) {
 		// Staff only, as every route of the namespace.
 		if a := f.do("GET", "/wp-json/wc/v3", nil, ""); a.status != 401 {
 			t.Errorf("visitor: %d", a.status)
+		}
+	})
+	// In coming-soon mode the index answers as the namespace's routes do
+	// (a REST refusal, not the coming-soon page).
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop { return newFrameShop(t, db, true) }, func(t *testing.T, f *frameShop) {
+		if a := f.do("GET", "/wp-json/wc/v3", nil, ""); a.status != 401 || a.json(t)["code"] != "rest_not_logged_in" {
+			t.Errorf("coming soon, visitor: %d %.200s", a.status, a.body)
 		}
 	})
 }

@@ -92,7 +92,7 @@ func comingSoonOpen(r *http.Request) bool {
 	p := r.URL.Path
 	switch p {
 	case "/my-account", "/favicon.svg", "/favicon.ico", "/manifest.webmanifest", "/robots.txt", "/healthz", "/readyz",
-		"/wp-json/paypal/v1/incoming", "/wp-admin":
+		"/wp-json/paypal/v1/incoming", "/wp-admin", "/wp-json/wc/v3":
 		return true
 	case "/wp-admin/admin-ajax.php":
 		return comingSoonActions[r.FormValue("action")]
