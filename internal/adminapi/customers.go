@@ -229,46 +229,34 @@ func (a *API) customersBatch(w http.ResponseWriter, r *http.Request, st Staff) e
 	if err := Decode(r, &b); err != nil {
 		return err
 	}
-	if len(b.Create)+len(b.Update)+len(b.Delete) > MaxBulk {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "woocommerce_rest_request_entity_too_large",
-			Message: "Unable to accept more than 100 items for this request."}
+	ans, err := newBatch(len(b.Create)+len(b.Update)+len(b.Delete), asError)
+	if err != nil {
+		return err
 	}
 	ctx := r.Context()
-	out := map[string][]any{}
-	var done [3]int
-	item := func(list int, name string, id int64, c *account.Customer, err error) error {
-		if err != nil {
-			e, ok := asError(err)
-			if !ok {
-				return err
-			}
-			out[name] = append(out[name], map[string]any{"id": id, "error": errorBody(e)})
-			return nil
-		}
-		done[list]++
-		out[name] = append(out[name], a.customerOut(c))
-		return nil
+	item := func(list string, id int64, c *account.Customer, err error) error {
+		return ans.add(list, id, err, func() any { return a.customerOut(c) })
 	}
 	for _, c := range b.Create {
 		cu, err := a.d.Accounts.CreateCustomer(ctx, c.edit(st))
-		if err := item(0, "create", 0, cu, err); err != nil {
+		if err := item("create", 0, cu, err); err != nil {
 			return err
 		}
 	}
 	for _, u := range b.Update {
 		cu, err := a.d.Accounts.UpdateCustomer(ctx, u.ID, u.edit(st))
-		if err := item(1, "update", u.ID, cu, err); err != nil {
+		if err := item("update", u.ID, cu, err); err != nil {
 			return err
 		}
 	}
 	for _, id := range b.Delete {
 		cu, err := a.d.Accounts.DeleteCustomer(ctx, id, st.Role)
-		if err := item(2, "delete", id, cu, err); err != nil {
+		if err := item("delete", id, cu, err); err != nil {
 			return err
 		}
 	}
-	Note(r, "customer.batch", "customer", 0, "Customers: "+strconv.Itoa(done[0])+" created, "+strconv.Itoa(done[1])+" updated, "+strconv.Itoa(done[2])+" deleted")
-	WriteJSON(w, http.StatusOK, out)
+	Note(r, "customer.batch", "customer", 0, ans.summary("Customers"))
+	WriteJSON(w, http.StatusOK, ans.out)
 	return nil
 }
 

@@ -152,25 +152,13 @@ func (a *API) ordersBatch(w http.ResponseWriter, r *http.Request, st Staff) erro
 	if err := Decode(r, &b); err != nil {
 		return err
 	}
-	if len(b.Create)+len(b.Update)+len(b.Delete) > MaxBulk {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "woocommerce_rest_request_entity_too_large",
-			Message: "Unable to accept more than 100 items for this request."}
+	ans, err := newBatch(len(b.Create)+len(b.Update)+len(b.Delete), asError)
+	if err != nil {
+		return err
 	}
 	ctx := r.Context()
-	out := map[string][]any{}
-	var done [3]int
-	item := func(list int, name string, id int64, d *orders.Detail, err error) error {
-		if err != nil {
-			e, ok := asError(err)
-			if !ok {
-				return err
-			}
-			out[name] = append(out[name], map[string]any{"id": id, "error": errorBody(e)})
-			return nil
-		}
-		done[list]++
-		out[name] = append(out[name], a.detailOf(d).orderJSON)
-		return nil
+	item := func(list string, id int64, d *orders.Detail, err error) error {
+		return ans.add(list, id, err, func() any { return a.detailOf(d).orderJSON })
 	}
 	for _, c := range b.Create {
 		var d *orders.Detail
@@ -178,7 +166,7 @@ func (a *API) ordersBatch(w http.ResponseWriter, r *http.Request, st Staff) erro
 		if err == nil {
 			d, err = a.d.Orders.Get(ctx, o.ID)
 		}
-		if err := item(0, "create", 0, d, err); err != nil {
+		if err := item("create", 0, d, err); err != nil {
 			return err
 		}
 	}
@@ -190,17 +178,17 @@ func (a *API) ordersBatch(w http.ResponseWriter, r *http.Request, st Staff) erro
 		} else {
 			d, err = a.d.Orders.SetStatus(ctx, u.ID, strings.TrimPrefix(u.Status, "wc-"), orders.Staff{ID: st.ID, Name: st.Name})
 		}
-		if err := item(1, "update", u.ID, d, err); err != nil {
+		if err := item("update", u.ID, d, err); err != nil {
 			return err
 		}
 	}
 	for _, id := range b.Delete {
 		d, err := a.d.Orders.Delete(ctx, id)
-		if err := item(2, "delete", id, d, err); err != nil {
+		if err := item("delete", id, d, err); err != nil {
 			return err
 		}
 	}
-	Note(r, "order.batch", "order", 0, "Orders: "+strconv.Itoa(done[0])+" created, "+strconv.Itoa(done[1])+" updated, "+strconv.Itoa(done[2])+" deleted")
-	WriteJSON(w, http.StatusOK, out)
+	Note(r, "order.batch", "order", 0, ans.summary("Orders"))
+	WriteJSON(w, http.StatusOK, ans.out)
 	return nil
 }

@@ -314,53 +314,36 @@ func (a *API) webhooksBatch(w http.ResponseWriter, r *http.Request, st Staff) er
 	if err := Decode(r, &b); err != nil {
 		return err
 	}
-	if len(b.Create)+len(b.Update)+len(b.Delete) > 100 {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "woocommerce_rest_request_entity_too_large",
-			Message: "Unable to accept more than 100 items for this request."}
+	ans, err := newBatch(len(b.Create)+len(b.Update)+len(b.Delete), func(err error) (*Error, bool) {
+		var e *Error
+		return e, errors.As(webhookError(err), &e)
+	})
+	if err != nil {
+		return err
 	}
 	ctx := r.Context()
-	out := map[string][]any{}
 	item := func(list string, id int64, h *webhook.Hook, err error) error {
-		if err != nil {
-			var e *Error
-			if !errors.As(webhookError(err), &e) {
-				return err
-			}
-			out[list] = append(out[list], map[string]any{"id": id, "error": errorBody(e)})
-			return nil
-		}
-		out[list] = append(out[list], a.webhookOut(h))
-		return nil
+		return ans.add(list, id, err, func() any { return a.webhookOut(h) })
 	}
-	var created, updated, deleted int
 	for _, c := range b.Create {
 		h, err := a.d.Webhooks.Create(ctx, st.ID, c.input())
-		if err == nil {
-			created++
-		}
 		if err := item("create", 0, h, err); err != nil {
 			return err
 		}
 	}
 	for _, u := range b.Update {
 		h, err := a.d.Webhooks.Update(ctx, u.ID, u.input())
-		if err == nil {
-			updated++
-		}
 		if err := item("update", u.ID, h, err); err != nil {
 			return err
 		}
 	}
 	for _, id := range b.Delete {
 		h, err := a.d.Webhooks.Delete(ctx, id)
-		if err == nil {
-			deleted++
-		}
 		if err := item("delete", id, h, err); err != nil {
 			return err
 		}
 	}
-	Note(r, "webhook.batch", "webhook", 0, "Webhooks: "+strconv.Itoa(created)+" created, "+strconv.Itoa(updated)+" updated, "+strconv.Itoa(deleted)+" deleted")
-	WriteJSON(w, http.StatusOK, out)
+	Note(r, "webhook.batch", "webhook", 0, ans.summary("Webhooks"))
+	WriteJSON(w, http.StatusOK, ans.out)
 	return nil
 }
