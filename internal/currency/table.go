@@ -3,6 +3,8 @@ package currency
 import (
 	"context"
 	"fmt"
+
+	"vitrine/internal/money"
 )
 
 // Table converts a set of products' base prices into one currency: a
@@ -89,23 +91,16 @@ func (t *Table) Converted(productID, amount int64, sale bool) (int64, error) {
 // Err is the first conversion error Amount met (nil: none).
 func (t *Table) Err() error { return t.err }
 
-// names are the currencies' English names, for the switcher.
-var names = map[string]string{
-	"USD": "United States dollar", "EUR": "Euro", "GBP": "Pound sterling", "JPY": "Japanese yen",
-	"CHF": "Swiss franc", "CAD": "Canadian dollar", "AUD": "Australian dollar", "NZD": "New Zealand dollar",
-	"SEK": "Swedish krona", "NOK": "Norwegian krone", "DKK": "Danish krone", "ISK": "Icelandic króna",
-	"PLN": "Polish złoty", "CZK": "Czech koruna", "HUF": "Hungarian forint", "RON": "Romanian leu",
-	"BGN": "Bulgarian lev", "TRY": "Turkish lira", "CNY": "Chinese yuan", "HKD": "Hong Kong dollar",
-	"SGD": "Singapore dollar", "KRW": "South Korean won", "INR": "Indian rupee", "IDR": "Indonesian rupiah",
-	"MYR": "Malaysian ringgit", "PHP": "Philippine peso", "THB": "Thai baht", "ZAR": "South African rand",
-	"BRL": "Brazilian real", "MXN": "Mexican peso", "ILS": "Israeli new shekel", "AED": "United Arab Emirates dirham",
-	"SAR": "Saudi riyal", "KWD": "Kuwaiti dinar", "BHD": "Bahraini dinar", "OMR": "Omani rial",
-	"JOD": "Jordanian dinar", "TND": "Tunisian dinar", "VND": "Vietnamese đồng", "CLP": "Chilean peso",
-}
+// switcherNames are where the switcher's names differ from WooCommerce's
+// (money.Name): the plugin's switcher shows the dollar without "(US)".
+var switcherNames = map[string]string{"USD": "United States dollar"}
 
 // Name is the currency's English name (its code when unknown).
 func Name(code string) string {
-	if n, ok := names[code]; ok {
+	if n, ok := switcherNames[code]; ok {
+		return n
+	}
+	if n := money.Name(code); n != "" {
 		return n
 	}
 	return code
