@@ -79,49 +79,13 @@ func leaseEnd(now time.Time, lease time.Duration) int64 {
 
 // ClaimMail claims up to limit due rows (see mail.Store).
 func (db *DB) ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]mail.Queued, error) {
-	if limit <= 0 {
-		return nil, nil
-	}
-	// A cheap read first, so an idle poll never takes SQLite's write lock.
-	var due []struct {
-		ID       int64 `db:"id"`
-		Attempts int   `db:"attempts"`
-		Next     int64 `db:"next_attempt_at"`
-	}
-	if err := db.Read.SelectContext(ctx, &due, db.Read.Rebind(
-		`SELECT id, attempts, next_attempt_at FROM mail_outbox
-		 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-		 ORDER BY next_attempt_at, id LIMIT ?`), now.Unix(), limit); err != nil {
-		return nil, fmt.Errorf("due mail: %w", err)
-	}
-	if len(due) == 0 {
-		return nil, nil
-	}
-	until := leaseEnd(now, lease)
-	var claimed []mail.Queued
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		claimed = claimed[:0]
-		q := tx.Rebind(`UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?
-			WHERE id = ? AND attempts = ? AND next_attempt_at = ? AND sent_at IS NULL AND failed_at IS NULL
-			RETURNING ` + outboxColumns)
-		for _, d := range due {
-			var r outboxRow
-			err := tx.GetContext(ctx, &r, q, until, d.ID, d.Attempts, d.Next)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue // another worker took it, or it was sent meanwhile
-			}
-			if err != nil {
-				return err
-			}
-			claimed = append(claimed, r.queued())
-		}
-		return nil
+	return claimDue(ctx, db, outboxQueue, now, lease, limit, func(_ *sqlx.Tx, r outboxRow) (mail.Queued, error) {
+		return r.queued(), nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("claim mail: %w", err)
-	}
-	return claimed, nil
 }
+
+// outboxQueue is the mail outbox as a lease queue (claimDue).
+var outboxQueue = leaseQueue{name: "mail", table: "mail_outbox", done: "sent_at", returning: outboxColumns}
 
 // MarkMailSent records that row id was delivered. It holds even when the
 // row's lease ran out meanwhile or it was given up: the message did go.

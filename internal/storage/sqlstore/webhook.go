@@ -148,57 +148,27 @@ type queueRow struct {
 	CreatedAt  int64  `db:"q_created_at"`
 }
 
-// ClaimWebhookDeliveries claims up to limit due rows (see the top).
+// ClaimWebhookDeliveries claims up to limit due rows (see the top), each
+// with its webhook as it is now.
 func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]webhook.Delivery, error) {
-	if limit <= 0 {
-		return nil, nil
-	}
-	var due []struct {
-		ID       int64 `db:"id"`
-		Attempts int   `db:"attempts"`
-		Next     int64 `db:"next_attempt_at"`
-	}
-	if err := db.Read.SelectContext(ctx, &due, db.Read.Rebind(
-		`SELECT id, attempts, next_attempt_at FROM webhook_queue
-		 WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-		 ORDER BY next_attempt_at, id LIMIT ?`), now.Unix(), limit); err != nil {
-		return nil, fmt.Errorf("due webhooks: %w", err)
-	}
-	if len(due) == 0 {
-		return nil, nil
-	}
-	until := leaseEnd(now, lease)
-	var claimed []webhook.Delivery
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		claimed = claimed[:0]
-		q := tx.Rebind(`UPDATE webhook_queue SET attempts = attempts + 1, next_attempt_at = ?
-			WHERE id = ? AND attempts = ? AND next_attempt_at = ? AND delivered_at IS NULL AND failed_at IS NULL
-			RETURNING id AS q_id, topic AS q_topic, resource_id, attempts, created_at AS q_created_at, webhook_id`)
-		for _, d := range due {
-			var r struct {
-				queueRow
-				WebhookID int64 `db:"webhook_id"`
-			}
-			err := tx.GetContext(ctx, &r, q, until, d.ID, d.Attempts, d.Next)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue // another instance took it
-			}
-			if err != nil {
-				return err
-			}
-			var h webhookRow
-			if err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+webhookColumns+` FROM webhooks WHERE id = ?`), r.WebhookID); err != nil {
-				return err
-			}
-			claimed = append(claimed, webhook.Delivery{ID: r.ID, Topic: r.Topic, ResourceID: r.ResourceID, Attempts: r.Attempts,
-				CreatedAt: sqlcore.UnixUTC(r.CreatedAt), Hook: h.hook()})
+	return claimDue(ctx, db, webhookQueue, now, lease, limit, func(tx *sqlx.Tx, r claimedRow) (webhook.Delivery, error) {
+		var h webhookRow
+		if err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+webhookColumns+` FROM webhooks WHERE id = ?`), r.WebhookID); err != nil {
+			return webhook.Delivery{}, err
 		}
-		return nil
+		return webhook.Delivery{ID: r.ID, Topic: r.Topic, ResourceID: r.ResourceID, Attempts: r.Attempts,
+			CreatedAt: sqlcore.UnixUTC(r.CreatedAt), Hook: h.hook()}, nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("claim webhooks: %w", err)
-	}
-	return claimed, nil
+}
+
+// webhookQueue is the webhook queue as a lease queue (claimDue).
+var webhookQueue = leaseQueue{name: "webhooks", table: "webhook_queue", done: "delivered_at",
+	returning: "id AS q_id, topic AS q_topic, resource_id, attempts, created_at AS q_created_at, webhook_id"}
+
+// claimedRow is a claimed queue row with its webhook's id.
+type claimedRow struct {
+	queueRow
+	WebhookID int64 `db:"webhook_id"`
 }
 
 // insertLogTx records an attempt and keeps the webhook's last keep.
