@@ -123,7 +123,8 @@ describe('CartPage', () => {
     expect(screen.getByRole('progressbar', { name: 'You get free shipping' })).toBeInTheDocument();
     expect(document.querySelector('section.cross-sells a[data-product_id="33"]')).toBeNull();
     expect(document.querySelector('section.cross-sells a[data-product_id="16"]')).not.toBeNull();
-    expect(document.activeElement).toBe(document.getElementById('cross-sells-title'));
+    // The focus moves in the effect that follows the new cart's render.
+    await waitFor(() => expect(document.activeElement).toBe(document.getElementById('cross-sells-title')));
   });
 
   it("shows the server's notices with WooCommerce's entities decoded, errors as alerts", () => {
