@@ -3,12 +3,14 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/account"
+	"vitrine/internal/cart"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
@@ -75,24 +77,70 @@ func (db *DB) Customers(ctx context.Context, q account.CustomerQuery) ([]int64, 
 	return ids, total, nil
 }
 
-// CustomerExtra answers a user's names, its addresses' newest save and
-// whether it has a paid order (account.ErrNoUser).
-func (db *DB) CustomerExtra(ctx context.Context, userID int64) (first, last string, saved time.Time, paying bool, err error) {
-	var r struct {
+// CustomersByID loads the accounts of ids that exist (account.Customer:
+// the user row, its names, saved addresses, their newest save and whether
+// it has a paid order) in two statements whatever the number of ids: the
+// users with their aggregates, then every saved address of the page.
+func (db *DB) CustomersByID(ctx context.Context, ids []int64) (map[int64]*account.Customer, error) {
+	out := make(map[int64]*account.Customer, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		userRow
 		First  string        `db:"first_name"`
 		Last   string        `db:"last_name"`
 		Saved  sql.NullInt64 `db:"saved"`
 		Paying int           `db:"paying"`
 	}
-	err = db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT first_name, last_name,
-		(SELECT MAX(updated_at) FROM customer_addresses a WHERE a.user_id = u.id) AS saved,
-		(SELECT COUNT(*) FROM orders o WHERE o.customer_id = u.id AND o.status IN ('processing', 'completed')) AS paying
-		FROM users u WHERE u.id = ?`), userID)
+	q, args, err := sqlx.In(`SELECT `+userColumns+`, first_name, last_name,
+		(SELECT MAX(a.updated_at) FROM customer_addresses a WHERE a.user_id = users.id) AS saved,
+		CASE WHEN EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = users.id AND o.status IN ('processing', 'completed'))
+			THEN 1 ELSE 0 END AS paying
+		FROM users WHERE id IN (?)`, ids)
 	if err != nil {
-		return "", "", time.Time{}, false, sqlcore.NoRow(err, account.ErrNoUser)
+		return nil, err
 	}
-	if r.Saved.Valid {
-		saved = sqlcore.UnixUTC(r.Saved.Int64)
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), args...); err != nil {
+		return nil, err
 	}
-	return r.First, r.Last, saved, r.Paying > 0, nil
+	for _, r := range rows {
+		u := r.user()
+		c := &account.Customer{User: *u, FirstName: r.First, LastName: r.Last, Paying: r.Paying > 0, ModifiedAt: u.CreatedAt}
+		if r.Saved.Valid {
+			if saved := sqlcore.UnixUTC(r.Saved.Int64); saved.After(c.ModifiedAt) {
+				c.ModifiedAt = saved
+			}
+		}
+		out[r.ID] = c
+	}
+	var addrs []struct {
+		UserID  int64  `db:"user_id"`
+		Kind    string `db:"kind"`
+		Address string `db:"address"`
+	}
+	q, args, err = sqlx.In(`SELECT user_id, kind, address FROM customer_addresses WHERE user_id IN (?)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Read.SelectContext(ctx, &addrs, db.Read.Rebind(q), args...); err != nil {
+		return nil, err
+	}
+	for _, r := range addrs {
+		c, ok := out[r.UserID]
+		if !ok {
+			continue
+		}
+		var a cart.Address
+		if err := json.Unmarshal([]byte(r.Address), &a); err != nil {
+			return nil, fmt.Errorf("address of user %d: %w", r.UserID, err)
+		}
+		switch r.Kind {
+		case account.AddressBilling:
+			c.Billing = a
+		case account.AddressShipping:
+			c.Shipping = a
+		}
+	}
+	return out, nil
 }
