@@ -41,6 +41,7 @@ import (
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
+	"vitrine/internal/reports"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
 	"vitrine/internal/webhook"
@@ -102,6 +103,8 @@ type Deps struct {
 	// wakes its webhook worker: the write may have queued deliveries).
 	Webhooks *webhook.Service
 	Written  func()
+	// Reports computes the REST API's reports (reports.go).
+	Reports *reports.Service
 	// System tells the system status what the server and its store are
 	// (system.go); nil answers empty values.
 	System func(context.Context) (SystemInfo, error)

@@ -46,16 +46,21 @@ type href struct {
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)(\.\.\.)?\}`)
 
+// wordIDs are the collections whose ids are words ("general",
+// "woocommerce_store_city", "bacs"), not numbers.
+var wordIDs = []string{"/settings/", "/payment_gateways/"}
+
 // wpRoute writes a mux path as WordPress names a route: "{id}" is
-// "(?P<id>[\d]+)", another parameter "(?P<name>[\w-]+)", a rest of path
-// "(?P<name>.+)".
+// "(?P<id>[\d]+)" (but for wordIDs), another parameter "(?P<name>[\w-]+)",
+// a rest of path "(?P<name>.+)".
 func wpRoute(path string) string {
+	words := slices.ContainsFunc(wordIDs, func(c string) bool { return strings.Contains(path, c) })
 	return pathParam.ReplaceAllStringFunc(path, func(m string) string {
 		p := pathParam.FindStringSubmatch(m)
 		switch {
 		case p[2] != "":
 			return "(?P<" + p[1] + ">.+)"
-		case p[1] == "id" || strings.HasSuffix(p[1], "_id"):
+		case !words && (p[1] == "id" || strings.HasSuffix(p[1], "_id")):
 			return "(?P<" + p[1] + `>[\d]+)`
 		}
 		return "(?P<" + p[1] + `>[\w-]+)`

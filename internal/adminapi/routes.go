@@ -134,6 +134,67 @@ func (a *API) routes() {
 	a.handle("POST "+products+"/attributes/{id}/terms", a.staff(a.termSave))
 	a.handle("PUT "+products+"/attributes/{id}/terms/{term_id}", a.staff(a.termSave))
 
+	// Settings options (settings_options.go).
+	a.handle("GET "+settingsPath, a.staff(a.settingsGroupsList))
+	a.handle("GET "+settingsPath+"/{group_id}", a.staff(a.settingsGroupGet))
+	a.handle("POST "+settingsPath+"/{group_id}/batch", a.staff(a.settingsBatch))
+	a.handle("GET "+settingsPath+"/{group_id}/{id}", a.staff(a.settingGet))
+	a.handle("PUT "+settingsPath+"/{group_id}/{id}", a.staff(a.settingPut))
+	a.handle("PATCH "+settingsPath+"/{group_id}/{id}", a.staff(a.settingPut))
+	a.handle("POST "+settingsPath+"/{group_id}/{id}", a.staff(a.settingPut))
+
+	// Tax rates and classes (taxes.go).
+	a.handle("GET "+taxesPath, a.staff(a.taxesList))
+	a.handle("POST "+taxesPath, a.staff(a.taxPost))
+	a.handle("POST "+taxesPath+"/batch", a.staff(a.taxesBatch))
+	a.handle("GET "+taxesPath+"/classes", a.staff(a.taxClassesList))
+	a.handle("POST "+taxesPath+"/classes", a.staff(a.taxClassCreate))
+	a.handle("DELETE "+taxesPath+"/classes/{slug}", a.staff(a.taxClassDelete))
+	a.handle("GET "+taxesPath+"/{id}", a.staff(a.taxGet))
+	a.handle("PUT "+taxesPath+"/{id}", a.staff(a.taxPut))
+	a.handle("PATCH "+taxesPath+"/{id}", a.staff(a.taxPut))
+	a.handle("POST "+taxesPath+"/{id}", a.staff(a.taxPut))
+	a.handle("DELETE "+taxesPath+"/{id}", a.staff(a.taxDel))
+
+	// Shipping zones, their locations and methods (shipping_zones.go).
+	a.handle("GET "+zonesPath, a.staff(a.zonesList))
+	a.handle("POST "+zonesPath, a.staff(a.zoneCreate))
+	a.handle("GET "+zonesPath+"/{id}", a.staff(a.zoneGet))
+	a.handle("PUT "+zonesPath+"/{id}", a.staff(a.zoneUpdate))
+	a.handle("PATCH "+zonesPath+"/{id}", a.staff(a.zoneUpdate))
+	a.handle("POST "+zonesPath+"/{id}", a.staff(a.zoneUpdate))
+	a.handle("DELETE "+zonesPath+"/{id}", a.staff(a.zoneDelete))
+	a.handle("GET "+zonesPath+"/{id}/locations", a.staff(a.zoneLocations))
+	a.handle("PUT "+zonesPath+"/{id}/locations", a.staff(a.zoneLocationsPut))
+	a.handle("POST "+zonesPath+"/{id}/locations", a.staff(a.zoneLocationsPut))
+	a.handle("PATCH "+zonesPath+"/{id}/locations", a.staff(a.zoneLocationsPut))
+	a.handle("GET "+zonesPath+"/{id}/methods", a.staff(a.zoneMethods))
+	a.handle("POST "+zonesPath+"/{id}/methods", a.staff(a.zoneMethodCreate))
+	a.handle("GET "+zonesPath+"/{id}/methods/{instance_id}", a.staff(a.zoneMethodGet))
+	a.handle("PUT "+zonesPath+"/{id}/methods/{instance_id}", a.staff(a.zoneMethodUpdate))
+	a.handle("PATCH "+zonesPath+"/{id}/methods/{instance_id}", a.staff(a.zoneMethodUpdate))
+	a.handle("POST "+zonesPath+"/{id}/methods/{instance_id}", a.staff(a.zoneMethodUpdate))
+	a.handle("DELETE "+zonesPath+"/{id}/methods/{instance_id}", a.staff(a.zoneMethodDelete))
+
+	// Payment gateways (gateways.go).
+	a.handle("GET "+gatewaysPath, a.staff(a.gatewaysList))
+	a.handle("GET "+gatewaysPath+"/{id}", a.staff(a.gatewayGet))
+	a.handle("PUT "+gatewaysPath+"/{id}", a.staff(a.gatewayUpdate))
+	a.handle("PATCH "+gatewaysPath+"/{id}", a.staff(a.gatewayUpdate))
+	a.handle("POST "+gatewaysPath+"/{id}", a.staff(a.gatewayUpdate))
+
+	// Reports (reports.go; the orders' totals are orders.go's), when the
+	// server computes them.
+	if a.d.Reports != nil {
+		a.handle("GET "+reportsPath, a.staff(a.reportsList))
+		a.handle("GET "+reportsPath+"/sales", a.staff(a.reportSales))
+		a.handle("GET "+reportsPath+"/top_sellers", a.staff(a.reportTopSellers))
+		a.handle("GET "+reportsPath+"/products/totals", a.staff(reportTotals(a.d.Reports.ProductTotals)))
+		a.handle("GET "+reportsPath+"/customers/totals", a.staff(reportTotals(a.d.Reports.CustomerTotals)))
+		a.handle("GET "+reportsPath+"/coupons/totals", a.staff(reportTotals(a.d.Reports.CouponTotals)))
+		a.handle("GET "+reportsPath+"/reviews/totals", a.staff(reportTotals(a.d.Reports.ReviewTotals)))
+	}
+
 	// Webhooks (webhooks.go), when the server has them.
 	if a.d.Webhooks != nil {
 		a.handle("GET "+webhooksPath, a.staff(a.webhooksList))

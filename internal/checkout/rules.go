@@ -153,9 +153,8 @@ func (r *Rules) Validate() error {
 			if z.Name == "" || utf8.RuneCountInString(z.Name) > 100 {
 				return &RuleError{f + "name", "Name the zone in 1 to 100 characters."}
 			}
-			if len(z.Locations) == 0 {
-				return &RuleError{f + "locations", "A zone needs at least one country or state."}
-			}
+			// A zone without locations matches no destination (WooCommerce
+			// creates a zone first and gives it locations after).
 			for j, l := range z.Locations {
 				if err := checkPlace(fmt.Sprintf("%slocations[%d].", f, j), l.Country, l.State); err != nil {
 					return err

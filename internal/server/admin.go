@@ -12,6 +12,7 @@ import (
 	"vitrine/internal/orders"
 	"vitrine/internal/payment"
 	"vitrine/internal/render"
+	"vitrine/internal/reports"
 )
 
 // The admin as the server composes it: the audit log, the orders back
@@ -47,6 +48,7 @@ func (s *Server) initAdmin() {
 		Currencies: s.currencies,
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,
+		Reports:    &reports.Service{Store: s.db, Currency: s.cfg.Currency.Code, Now: s.now},
 		Currency:   s.currencyOf,
 		Media:      s.media,
 		Log:        s.log,

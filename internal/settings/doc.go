@@ -79,3 +79,35 @@ func (d *doc[T]) timeNow() time.Time {
 	}
 	return time.Now().UTC().Truncate(time.Second)
 }
+
+// Edit changes one part of a document without its client holding the
+// whole (the REST API's one-resource writes: a tax rate, a zone, one
+// option): change is applied to a copy of the document in force (cur),
+// which save (the document's Update, with its checks) stores at that
+// version. When another save lands in between, the change is applied
+// again to the newer document, a few times, rather than lost or refused;
+// change's own error ends the edit, nothing saved.
+func Edit[T any](ctx context.Context, cur func() Doc[T], save func(context.Context, T, int64) (Doc[T], error), change func(*T) error) (Doc[T], error) {
+	var err error
+	for range 3 {
+		d := cur()
+		var v T
+		// A deep copy: change must not reach the document in force.
+		raw, merr := json.Marshal(d.Value)
+		if merr != nil {
+			return Doc[T]{}, merr
+		}
+		if merr := json.Unmarshal(raw, &v); merr != nil {
+			return Doc[T]{}, merr
+		}
+		if err := change(&v); err != nil {
+			return Doc[T]{}, err
+		}
+		var out Doc[T]
+		out, err = save(ctx, v, d.Version)
+		if !errors.Is(err, ErrStale) {
+			return out, err
+		}
+	}
+	return Doc[T]{}, err
+}

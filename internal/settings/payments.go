@@ -259,3 +259,9 @@ func (p Payments) Methods() []payment.Method {
 	}
 	return out
 }
+
+// Edit applies change to the payment methods in force and saves them
+// (Edit, Update's checks).
+func (s *PaymentMethods) Edit(ctx context.Context, change func(*Payments) error) (Doc[Payments], error) {
+	return Edit(ctx, s.Current, s.Update, change)
+}

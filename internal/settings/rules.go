@@ -43,3 +43,9 @@ func (s *Rules) Update(ctx context.Context, r checkout.Rules, base int64) (Doc[c
 	}
 	return s.doc().put(ctx, r, base)
 }
+
+// Edit applies change to the rules in force and saves them (Edit, Update's
+// checks).
+func (s *Rules) Edit(ctx context.Context, change func(*checkout.Rules) error) (Doc[checkout.Rules], error) {
+	return Edit(ctx, s.Current, s.Update, change)
+}

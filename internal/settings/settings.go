@@ -336,3 +336,13 @@ func FromPages(name, tagline string, comingSoon bool, p pages.Settings) Shop {
 	}
 	return s
 }
+
+// Edit applies change to the settings in force and saves them (Edit,
+// Update's checks).
+func (s *Service) Edit(ctx context.Context, change func(*Shop) error) (Versioned, error) {
+	d, err := Edit(ctx, s.doc().current, func(ctx context.Context, v Shop, base int64) (Doc[Shop], error) {
+		out, err := s.Update(ctx, v, base)
+		return Doc[Shop]{Value: out.Shop, Version: out.Version, UpdatedAt: out.UpdatedAt}, err
+	}, change)
+	return versioned(d), err
+}
