@@ -51,7 +51,7 @@ type optionJSON struct {
 	Type        string            `json:"type"`
 	Default     any               `json:"default"`
 	Options     map[string]string `json:"options,omitempty"`
-	Tip         string            `json:"tip,omitempty"`
+	Tip         *string           `json:"tip,omitempty"` // WooCommerce's multiselect options have none
 	Value       any               `json:"value"`
 	Links       map[string][]any  `json:"_links"`
 }
@@ -103,6 +103,15 @@ func countryChoices() map[string]string {
 	return out
 }
 
+// countryOnlyChoices are the countries by code (the multiselects').
+func countryOnlyChoices() map[string]string {
+	out := map[string]string{}
+	for _, c := range checkout.Countries() {
+		out[c.Code] = c.Name
+	}
+	return out
+}
+
 func (a *API) settingsGroups() []settingsGroup {
 	addr1Get, addr1Set := shopText(func(s *settings.Shop) *string { return &s.Address.Line1 })
 	addr2Get, addr2Set := shopText(func(s *settings.Shop) *string { return &s.Address.Line2 })
@@ -131,16 +140,17 @@ func (a *API) settingsGroups() []settingsGroup {
 			{id: "woocommerce_allowed_countries", label: "Selling location(s)", typ: "select", def: "all",
 				description: "This option lets you limit which countries you are willing to sell to.",
 				choices:     fixedChoices("all", "Sell to all countries"), value: fixed("all")},
-			{id: "woocommerce_all_except_countries", label: "Sell to all countries, except for&hellip;", typ: "multiselect", def: "", value: fixed("")},
-			{id: "woocommerce_specific_allowed_countries", label: "Sell to specific countries", typ: "multiselect", def: "", value: fixed("")},
+			{id: "woocommerce_all_except_countries", label: "Sell to all countries, except for&hellip;", typ: "multiselect", def: "", choices: countryOnlyChoices, value: fixed("")},
+			{id: "woocommerce_specific_allowed_countries", label: "Sell to specific countries", typ: "multiselect", def: "", choices: countryOnlyChoices, value: fixed("")},
 			{id: "woocommerce_ship_to_countries", label: "Shipping location(s)", typ: "select", def: "",
 				description: "Choose which countries you want to ship to, or choose to ship to all locations you sell to.",
 				choices:     fixedChoices("", "Ship to all countries you sell to"), value: fixed("")},
-			{id: "woocommerce_specific_ship_to_countries", label: "Ship to specific countries", typ: "multiselect", def: "", value: fixed("")},
+			{id: "woocommerce_specific_ship_to_countries", label: "Ship to specific countries", typ: "multiselect", def: "", choices: countryOnlyChoices, value: fixed("")},
 			{id: "woocommerce_default_customer_address", label: "Default customer location", typ: "select", def: "base",
 				description: "This option determines a customers default location. The MaxMind GeoLite Database will be periodically downloaded to your wp-content directory if using geolocation.",
 				choices:     fixedChoices("base", "Shop country/region"), value: fixed("base")},
-			{id: "woocommerce_address_autocomplete_enabled", label: "Enable address autocomplete", typ: "checkbox", def: "no", value: fixed("no")},
+			{id: "woocommerce_address_autocomplete_enabled", label: "Enable address autocomplete", typ: "checkbox", def: "no",
+				description: "Suggest addresses as customers type them at checkout.", value: fixed("no")},
 			{id: "woocommerce_calc_taxes", label: "Enable tax rates and calculations", typ: "checkbox", def: "no",
 				description: "Rates will be configurable and taxes will be calculated during checkout.",
 				value:       func(a *API) any { return yesNo(len(a.d.Rules.Current().Value.TaxRates) > 0) }},
@@ -159,9 +169,12 @@ func (a *API) settingsGroups() []settingsGroup {
 				description: "This controls what unit you will define weights in.", choices: fixedChoices("kg", "kg"), value: fixed("kg")},
 			{id: "woocommerce_dimension_unit", label: "Dimensions unit", typ: "select", def: "cm",
 				description: "This controls what unit you will define lengths in.", choices: fixedChoices("cm", "cm"), value: fixed("cm")},
-			{id: "woocommerce_enable_reviews", label: "Enable product reviews", typ: "checkbox", def: "yes", value: fixed("yes")},
-			{id: "woocommerce_enable_ajax_add_to_cart", label: "Enable AJAX add to cart buttons on archives", typ: "checkbox", def: "yes", value: fixed("yes")},
-			{id: "woocommerce_manage_stock", label: "Enable stock management", typ: "checkbox", def: "yes", value: fixed("yes")},
+			{id: "woocommerce_enable_reviews", label: "Enable product reviews", typ: "checkbox", def: "yes",
+				description: "Customers can review the products.", value: fixed("yes")},
+			{id: "woocommerce_enable_ajax_add_to_cart", label: "Enable AJAX add to cart buttons on archives", typ: "checkbox", def: "yes",
+				description: "Add to cart buttons on archives add without leaving the page.", value: fixed("yes")},
+			{id: "woocommerce_manage_stock", label: "Enable stock management", typ: "checkbox", def: "yes",
+				description: "Products that track their stock count it down with each order.", value: fixed("yes")},
 		}},
 		{id: "tax", label: "Tax", options: []option{
 			{id: "woocommerce_prices_include_tax", label: "Prices entered with tax", typ: "radio", def: "no",
@@ -275,10 +288,14 @@ func (a *API) optionOut(group string, o option) optionJSON {
 	if o.set == nil {
 		methods = []string{"GET"}
 	}
-	out := optionJSON{ID: o.id, Label: o.label, Description: o.description, Type: o.typ, Default: o.def, Tip: o.description,
+	out := optionJSON{ID: o.id, Label: o.label, Description: o.description, Type: o.typ, Default: o.def,
 		Value: o.value(a), Links: map[string][]any{"self": {allow(self, methods...)}, "collection": {link(a.d.BaseURL + settingsPath + "/" + group)}}}
 	if o.choices != nil {
 		out.Options = o.choices()
+	}
+	if o.typ != "multiselect" {
+		tip := o.description
+		out.Tip = &tip
 	}
 	return out
 }
