@@ -69,8 +69,9 @@ func (k *keyCalls) readOnlyKey(t *testing.T, path, method, writePath, body strin
 
 // shapeOK compares got's shape with ref's (sameShape), the maps keyed by
 // data compared by their entries: an "options" map (a select's choices)
-// must be an object of strings, and each entry of a "settings" map (a
-// shipping method's or a gateway's) must have the shape of ref's first.
+// must be an object of strings, each entry of a "settings" map (a
+// shipping method's or a gateway's) must have the shape of ref's first,
+// each of a "totals" map (a sales report's days) ref's day's.
 func shapeOK(t *testing.T, what string, got any, ref string) {
 	t.Helper()
 	want := decodeAny(t, ref)
@@ -98,6 +99,18 @@ func byEntries(t *testing.T, what string, v, ref any) any {
 			}
 		}
 		out["options"] = map[string]any{}
+	}
+	if days, ok := m["totals"].(map[string]any); ok { // a sales report's days
+		var first any
+		for _, x := range ref.(map[string]any)["totals"].(map[string]any) {
+			first = x
+		}
+		for k, x := range days {
+			if d := sameShape(what+".totals."+k, x, first); len(d) > 0 {
+				t.Errorf("%s", strings.Join(d, "\n"))
+			}
+		}
+		out["totals"] = map[string]any{}
 	}
 	if s, ok := m["settings"].(map[string]any); ok {
 		var first any
