@@ -15,10 +15,27 @@ import (
 const wcPrefix = "/wp-json/wc/v3"
 
 // handle registers h for pattern ("METHOD /path") and records it for the
-// index.
+// index. Its answers carry WordPress's Allow header: the methods
+// registered for the path (a handler may set its own).
 func (a *API) handle(pattern string, h http.HandlerFunc) {
-	a.mux.HandleFunc(pattern, h)
+	_, path, _ := strings.Cut(pattern, " ")
+	a.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", a.allowed(path))
+		h(w, r)
+	})
 	a.patterns = append(a.patterns, pattern)
+}
+
+// allowed is the methods registered for path, as the Allow header
+// writes them.
+func (a *API) allowed(path string) string {
+	var methods []string
+	for _, p := range a.patterns {
+		if m, pp, _ := strings.Cut(p, " "); pp == path && !slices.Contains(methods, m) {
+			methods = append(methods, m)
+		}
+	}
+	return strings.Join(methods, ", ")
 }
 
 // indexRoute is one route in WordPress's index shape.

@@ -93,8 +93,14 @@ func (a *API) zoneByID(id int64) (zoneRESTJSON, error) {
 	return a.zoneOut(r.Zones[i].ID, r.Zones[i].Name, i), nil
 }
 
+// zoneIDParam is the path's zone id: {id}, or {zone_id} under methods
+// (WooCommerce's names).
 func zoneIDParam(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	v := r.PathValue("id")
+	if v == "" {
+		v = r.PathValue("zone_id")
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id < 0 {
 		return 0, errZoneID
 	}

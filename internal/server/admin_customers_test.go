@@ -281,6 +281,17 @@ func TestRESTIndex(t *testing.T) {
 			"/wc/v3/customers/batch":            "POST",
 			`/wc/v3/orders/(?P<id>[\d]+)/notes`: "GET,POST",
 			"/wc/v3/products":                   "GET,POST",
+			"/wc/v3/settings":                   "GET",
+			`/wc/v3/settings/(?P<group_id>[\w-]+)/(?P<id>[\w-]+)`: "GET,PUT,PATCH,POST",
+			`/wc/v3/settings/(?P<group_id>[\w-]+)/batch`:          "POST",
+			"/wc/v3/taxes":                                  "GET,POST",
+			`/wc/v3/taxes/(?P<id>[\d]+)`:                    "GET,PUT,PATCH,POST,DELETE",
+			`/wc/v3/taxes/classes/(?P<slug>[\w-]+)`:         "DELETE",
+			`/wc/v3/shipping/zones/(?P<id>[\d]+)/locations`: "GET,POST,PUT,PATCH",
+			`/wc/v3/shipping/zones/(?P<zone_id>[\d]+)/methods/(?P<instance_id>[\d]+)`: "GET,PUT,PATCH,POST,DELETE",
+			`/wc/v3/payment_gateways/(?P<id>[\w-]+)`:                                  "GET,PUT,PATCH,POST",
+			"/wc/v3/reports/top_sellers":                                              "GET",
+			"/wc/v3/reports/orders/totals":                                            "GET",
 		} {
 			r, ok := idx.Routes[route]
 			if !ok {

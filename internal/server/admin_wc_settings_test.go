@@ -153,7 +153,11 @@ func TestRESTSettingsOptions(t *testing.T) {
 			t.Helper()
 			return f.staffCall("Mia", method, target, body)
 		}
-		groups := list(t, staff("GET", path, ""))
+		a := staff("GET", path, "")
+		if a.header.Get("Allow") != "GET" {
+			t.Errorf("Allow: %q", a.header.Get("Allow"))
+		}
+		groups := list(t, a)
 		var ids []string
 		for _, g := range groups {
 			shapeOK(t, "group", g, refSettingsGroup)
@@ -219,7 +223,7 @@ func TestRESTSettingsOptions(t *testing.T) {
 		}
 
 		// Writes change the real settings.
-		a := staff("PUT", path+"/general/woocommerce_store_city", `{"value":"Oakland"}`)
+		a = staff("PUT", path+"/general/woocommerce_store_city", `{"value":"Oakland"}`)
 		if a.status != 200 || a.json(t)["value"] != "Oakland" {
 			t.Fatalf("city: %d %s", a.status, a.body)
 		}
@@ -288,6 +292,9 @@ func TestRESTTaxes(t *testing.T) {
 		a := staff("GET", path, "")
 		rows := list(t, a)
 		total := a.header.Get("X-WP-Total")
+		if a.header.Get("Allow") != "GET, POST" {
+			t.Errorf("Allow: %q", a.header.Get("Allow"))
+		}
 		if len(rows) == 0 || total != fmt.Sprint(len(rows)) || a.header.Get("X-WP-TotalPages") != "1" {
 			t.Fatalf("list: %s %d", total, len(rows))
 		}
@@ -418,7 +425,11 @@ func TestRESTShippingZones(t *testing.T) {
 			t.Fatalf("zones: %v", zones)
 		}
 		us := int64(zones[1].(map[string]any)["id"].(float64))
-		locs := list(t, staff("GET", fmt.Sprintf("%s/%d/locations", path, us), ""))
+		a := staff("GET", fmt.Sprintf("%s/%d/locations", path, us), "")
+		if a.header.Get("Allow") != "GET, POST, PUT, PATCH" || a.header.Get("X-WP-Total") != "1" {
+			t.Errorf("locations' headers: %v", a.header)
+		}
+		locs := list(t, a)
 		if len(locs) != 1 || locs[0].(map[string]any)["code"] != "US" {
 			t.Errorf("US locations: %v", locs)
 		}
@@ -457,7 +468,7 @@ func TestRESTShippingZones(t *testing.T) {
 		}
 
 		// A zone for Canada, its location and a flat rate: a Canadian cart gets it.
-		a := staff("POST", path, `{"name":"Canada"}`)
+		a = staff("POST", path, `{"name":"Canada"}`)
 		if a.status != 201 {
 			t.Fatalf("create zone: %d %s", a.status, a.body)
 		}
