@@ -55,8 +55,9 @@ export const PERMISSIONS: [Permission, string][] = [
 const ROLES: Record<string, string> = { administrator: 'Administrator', shop_manager: 'Shop manager', customer: 'Customer' };
 
 function userLabel(u: UserRow): string {
-  const name = `${u.first_name} ${u.last_name}`.trim() || u.username || u.email;
-  return `${name} (${u.email}) — ${ROLES[u.role] ?? u.role}`;
+  const name = `${u.first_name} ${u.last_name}`.trim() || u.username;
+  const who = name && name !== u.email ? `${name} (${u.email})` : u.email;
+  return `${who} — ${ROLES[u.role] ?? u.role}`;
 }
 
 /** Copies text to the clipboard; false when the browser refuses. */
@@ -187,24 +188,26 @@ function KeyManager({ me }: { me: { id: number; name: string } }) {
       ) : keys.length === 0 ? (
         <p>No API keys yet. Add one to connect other software to the shop.</p>
       ) : (
-        <AdminTable caption="REST API keys, oldest first" columns={['Description', 'User', 'Permissions', 'Consumer key ending in', 'Last access', { label: 'Actions', hidden: true }]}>
-          {keys.map((k) => (
-            <tr key={k.id}>
-              <td>{k.description}</td>
-              <td>{k.user ? `${k.user.name} (${k.user.email})` : `Deleted user #${k.user_id}`}</td>
-              <td>{PERMISSIONS.find(([p]) => p === k.permissions)?.[1] ?? k.permissions}</td>
-              <td>
-                <code>…{k.truncated_key}</code>
-              </td>
-              <td>{k.last_access ? <time dateTime={k.last_access}>{formatDate(k.last_access)}</time> : 'Never'}</td>
-              <td>
-                <button type="button" className="admin-danger" aria-label={`Revoke key ${k.description}`} onClick={() => setRevoking(k)}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+        <div className="adv-scroll" role="region" aria-label="REST API keys, oldest first" tabIndex={0}>
+          <AdminTable className="adv-table" caption="REST API keys, oldest first" columns={['Description', 'User', 'Permissions', 'Consumer key ending in', 'Last access', { label: 'Actions', hidden: true }]}>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.description}</td>
+                <td>{k.user ? `${k.user.name} (${k.user.email})` : `Deleted user #${k.user_id}`}</td>
+                <td>{PERMISSIONS.find(([p]) => p === k.permissions)?.[1] ?? k.permissions}</td>
+                <td>
+                  <code>…{k.truncated_key}</code>
+                </td>
+                <td>{k.last_access ? <time dateTime={k.last_access}>{formatDate(k.last_access)}</time> : 'Never'}</td>
+                <td>
+                  <button type="button" className="admin-danger" aria-label={`Revoke key ${k.description}`} onClick={() => setRevoking(k)}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        </div>
       )}
       {revoking ? (
         <Confirm title={`Revoke the key “${revoking.description}”?`} confirmLabel="Revoke key" danger onConfirm={() => void revoke(revoking)} onCancel={() => setRevoking(null)}>

@@ -200,27 +200,29 @@ function WebhookList() {
         <p>No webhooks yet.</p>
       ) : (
         <>
-          <AdminTable caption="Webhooks, oldest first" columns={['Name', 'Status', 'Topic', 'Delivery URL', { label: 'Actions', hidden: true }]}>
-            {hooks.map((h) => (
-              <tr key={h.id}>
-                <td>
-                  <Link to={`${WEBHOOKS_BASE}${h.id}/`}>{h.name}</Link>
-                </td>
-                <td>
-                  <StatusCell hook={h} />
-                </td>
-                <td>{topicLabel(h.topic)}</td>
-                <td>
-                  <code>{h.delivery_url}</code>
-                </td>
-                <td>
-                  <button type="button" className="admin-danger" aria-label={`Delete webhook ${h.name}`} onClick={() => setDeleting(h)}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+          <div className="adv-scroll" role="region" aria-label="Webhooks, oldest first" tabIndex={0}>
+            <AdminTable className="adv-table" caption="Webhooks, oldest first" columns={['Name', 'Status', 'Topic', 'Delivery URL', { label: 'Actions', hidden: true }]}>
+              {hooks.map((h) => (
+                <tr key={h.id}>
+                  <td>
+                    <Link to={`${WEBHOOKS_BASE}${h.id}/`}>{h.name}</Link>
+                  </td>
+                  <td>
+                    <StatusCell hook={h} />
+                  </td>
+                  <td>{topicLabel(h.topic)}</td>
+                  <td>
+                    <code>{h.delivery_url}</code>
+                  </td>
+                  <td>
+                    <button type="button" className="admin-danger" aria-label={`Delete webhook ${h.name}`} onClick={() => setDeleting(h)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </AdminTable>
+          </div>
           {total > hooks.length ? <p className="admin-list-status">The first {hooks.length} of {total} webhooks are shown.</p> : null}
         </>
       )}
@@ -485,51 +487,57 @@ function DeliveryLog({ id, version }: { id: number; version: number }) {
       ) : log.length === 0 ? (
         <p>No deliveries yet.</p>
       ) : (
-        <AdminTable caption="Delivery attempts, newest first" columns={['Time', 'Topic', 'Response', 'Duration', 'Details']} busy={loading}>
-          {log.map((d) => (
-            <tr key={d.id}>
-              <td>
-                <time dateTime={utc(d.date_created_gmt)}>{formatDate(utc(d.date_created_gmt))}</time>
-              </td>
-              <td>{d.topic === 'ping' ? 'Ping' : topicLabel(d.topic)}</td>
-              <td>
-                {delivered(d) ? '' : <span className="screen-reader-text">Failed: </span>}
-                {d.response_code === '0' ? 'No answer' : d.response_code} {d.response_code === '0' || d.response_message !== '' ? d.response_message : ''}
-              </td>
-              <td>{Number(d.duration).toFixed(2)} s</td>
-              <td>
-                <details>
-                  <summary>Request and response</summary>
-                  <dl>
-                    <dt>Request</dt>
-                    <dd>
-                      <code>
-                        {d.request_method} {d.request_url}
-                      </code>
-                    </dd>
-                    <dt>Request headers</dt>
-                    <dd>
-                      <pre>
-                        {Object.entries(d.request_headers)
-                          .sort(([a], [b]) => a.localeCompare(b))
-                          .map(([k, v]) => `${k}: ${v}`)
-                          .join('\n')}
-                      </pre>
-                    </dd>
-                    <dt>Request body</dt>
-                    <dd>{d.request_body_size} bytes (not kept)</dd>
-                    <dt>Response</dt>
-                    <dd>{d.summary}</dd>
-                    <dt>Delivery ID</dt>
-                    <dd>
-                      <code>{d.delivery_id}</code>
-                    </dd>
-                  </dl>
-                </details>
-              </td>
-            </tr>
-          ))}
-        </AdminTable>
+        <div className="adv-scroll" role="region" aria-label="Delivery attempts, newest first" tabIndex={0}>
+          <AdminTable caption="Delivery attempts, newest first" columns={['Time', 'Topic', 'Response', 'Duration', 'Details']} busy={loading}>
+            {log.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <time dateTime={utc(d.date_created_gmt)}>{formatDate(utc(d.date_created_gmt))}</time>
+                </td>
+                <td>{d.topic === 'ping' ? 'Ping' : topicLabel(d.topic)}</td>
+                <td>
+                  {delivered(d) ? '' : <span className="screen-reader-text">Failed: </span>}
+                  {d.response_code === '0' ? 'No answer' : d.response_code} {d.response_code === '0' || d.response_message !== '' ? d.response_message : ''}
+                </td>
+                <td>{Number(d.duration).toFixed(2)} s</td>
+                <td>
+                  <details>
+                    <summary>Request and response</summary>
+                    <dl>
+                      <dt>Request</dt>
+                      <dd>
+                        <code>
+                          {d.request_method} {d.request_url}
+                        </code>
+                      </dd>
+                      <dt>Request headers</dt>
+                      <dd>
+                        <pre>
+                          {Object.entries(d.request_headers)
+                            .sort(([a], [b]) => a.localeCompare(b))
+                            .map(([k, v]) => `${k}: ${v}`)
+                            .join('\n')}
+                        </pre>
+                      </dd>
+                      <dt>Request body</dt>
+                      <dd>{d.request_body_size} bytes (not kept)</dd>
+                      <dt>Response</dt>
+                      <dd>{d.summary}</dd>
+                      {d.delivery_id ? (
+                        <>
+                          <dt>Delivery ID</dt>
+                          <dd>
+                            <code>{d.delivery_id}</code>
+                          </dd>
+                        </>
+                      ) : null}
+                    </dl>
+                  </details>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        </div>
       )}
     </section>
   );
