@@ -405,7 +405,7 @@ function WebhookForm({ id }: { id?: number }) {
             </select>
           )}
         </Field>
-        <Field label="Topic" error={errors.topic} hint="The event that sends the webhook.">
+        <Field label="Topic" error={errors.topic} hint={draft.topic === 'order.deleted' ? 'The shop never deletes orders, so this topic is never sent.' : 'The event that sends the webhook.'}>
           {(p) => (
             <select {...p} name="topic" value={draft.topic} onChange={(e) => set('topic')(e.target.value)}>
               <Options items={TOPICS} />
