@@ -98,7 +98,8 @@ func apiKeyError(err error) error {
 	return err
 }
 
-// user loads a key's user; nil when the account is gone.
+// keyUser loads a key's user (cached by id in cache); nil when the
+// account is gone.
 func (a *API) keyUser(r *http.Request, id int64, cache map[int64]*account.User) (*account.User, error) {
 	if u, ok := cache[id]; ok {
 		return u, nil
