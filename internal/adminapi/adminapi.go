@@ -38,6 +38,7 @@ import (
 	"vitrine/internal/contact"
 	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
+	"vitrine/internal/integration"
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
@@ -105,6 +106,9 @@ type Deps struct {
 	Written  func()
 	// Reports computes the REST API's reports (reports.go).
 	Reports *reports.Service
+	// Keys are the REST API keys (apikeys.go, administrators only); nil:
+	// no key routes.
+	Keys *integration.Service
 	// System tells the system status what the server and its store are
 	// (system.go); nil answers empty values.
 	System func(context.Context) (SystemInfo, error)

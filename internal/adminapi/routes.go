@@ -207,4 +207,11 @@ func (a *API) routes() {
 		a.handle("DELETE "+webhooksPath+"/{id}", a.staff(a.webhookDelete))
 		a.handle("GET "+webhooksPath+"/{id}/deliveries", a.staff(a.webhookDeliveries))
 	}
+
+	// REST API keys (apikeys.go): administrators only.
+	if a.d.Keys != nil {
+		a.handle("GET "+apiKeysPath, a.staff(adminOnly(a.apiKeysList)))
+		a.handle("POST "+apiKeysPath, a.staff(adminOnly(a.apiKeyCreate)))
+		a.handle("DELETE "+apiKeysPath+"/{id}", a.staff(adminOnly(a.apiKeyRevoke)))
+	}
 }

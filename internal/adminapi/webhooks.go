@@ -238,8 +238,11 @@ func (a *API) webhookDeliveries(w http.ResponseWriter, r *http.Request, _ Staff)
 	}
 	out := make([]webhookDeliveryJSON, 0, len(log))
 	for _, e := range log {
+		// An answer's message is its status text (the worker notes a
+		// refusal as "HTTP 500", which the code already says); no
+		// answer's is the error.
 		msg := e.ResponseError
-		if msg == "" {
+		if msg == "" || e.ResponseCode != 0 {
 			msg = http.StatusText(e.ResponseCode)
 		}
 		summary := "HTTP " + strconv.Itoa(e.ResponseCode) + " " + msg

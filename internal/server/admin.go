@@ -63,6 +63,7 @@ func (s *Server) initAdmin() {
 		CatalogChanged: s.applyChanges,
 		Webhooks:       s.webhooks,
 		Written:        s.hookWorker.Kick,
+		Keys:           s.keys,
 	})
 	s.adminShell = &adminapi.Shell{
 		Viewer:    httpx.UserOf,

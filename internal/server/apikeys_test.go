@@ -268,3 +268,37 @@ func TestRESTAPIKeysInComingSoon(t *testing.T) {
 		wantWooError(t, "Store API visitor", f.do("GET", "/wp-json/wc/store/v1/products", nil, ""), 503, "vitrine_coming_soon", "")
 	})
 }
+
+// The admin's key screen through the real server: an administrator with
+// the cookie and nonce makes a key that then works on /wp-json/wc/v3/;
+// that key is refused on the key routes (keys authenticate under
+// /wp-json/wc/v3/ only, so no key makes another), as is a shop manager.
+func TestAPIKeyAdminRoutes(t *testing.T) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		const keys = "/wp-json/vitrine/v1/admin/api-keys"
+		a := f.as("Ada", "POST", keys, `{"description":"Stock sync","user_id":`+strconv.FormatInt(f.users["Mia"], 10)+`,"permissions":"read"}`)
+		var made integration.Created
+		var body struct {
+			ID             int64  `json:"id"`
+			ConsumerKey    string `json:"consumer_key"`
+			ConsumerSecret string `json:"consumer_secret"`
+		}
+		if a.status != 201 || json.Unmarshal([]byte(a.body), &body) != nil || body.ConsumerKey == "" {
+			t.Fatalf("create: %d %.300s", a.status, a.body)
+		}
+		made.ConsumerKey, made.ConsumerSecret = body.ConsumerKey, body.ConsumerSecret
+		if ok := f.do("GET", oauthTarget(f.db, &made, "GET", "/wp-json/wc/v3/products", nil, "screen-1"), nil, ""); ok.status != 200 {
+			t.Errorf("the made key on the REST API: %d %.200s", ok.status, ok.body)
+		}
+		wantError(t, "a key on the key routes", f.do("GET", oauthTarget(f.db, &made, "GET", keys, nil, "screen-2"), nil, ""), 401, "rest_not_logged_in")
+		wantError(t, "a shop manager", f.as("Mia", "GET", keys, ""), 403, "rest_forbidden")
+		if a := f.as("Ada", "GET", keys, ""); a.status != 200 || !strings.Contains(a.body, `"description":"Stock sync"`) || strings.Contains(a.body, body.ConsumerSecret) {
+			t.Errorf("list: %d %.300s", a.status, a.body)
+		}
+		if a := f.as("Ada", "DELETE", keys+"/"+strconv.FormatInt(body.ID, 10), ""); a.status != 200 {
+			t.Fatalf("revoke: %d %.300s", a.status, a.body)
+		}
+		wantWooError(t, "the revoked key", f.do("GET", oauthTarget(f.db, &made, "GET", "/wp-json/wc/v3/products", nil, "screen-3"), nil, ""), 401,
+			"woocommerce_rest_authentication_error", "Consumer key is invalid.")
+	})
+}

@@ -343,8 +343,8 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	}
 	s.initAjax()        // ajax.go
 	s.initWebhooks()    // webhooks.go
+	s.initIntegration() // apikeys.go (before the admin, which manages the keys)
 	s.initAdmin()       // admin.go
-	s.initIntegration() // apikeys.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
 	return s, nil
 }

@@ -380,3 +380,40 @@ func TestWebhooksWithAPIKey(t *testing.T) {
 		}
 	})
 }
+
+// A receiver that keeps failing: the webhook is disabled after
+// webhook.MaxFailures attempts, and its delivery log tells the admin
+// screen why (each attempt's code, status text and summary, newest first).
+func TestWebhookDisabledAfterFailuresLog(t *testing.T) {
+	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
+		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true,
+			Webhooks: webhook.Options{Backoff: time.Nanosecond, MaxBackoff: time.Nanosecond}})
+	}, func(t *testing.T, f *frameShop) {
+		const path = "/wp-json/wc/v3/webhooks"
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusInternalServerError) }))
+		defer hs.Close()
+		a := f.staffCall("Mia", "POST", path, `{"name":"Failing","topic":"order.created","delivery_url":"`+hs.URL+`/hook"}`)
+		if a.status != 201 {
+			t.Fatalf("create: %d %s", a.status, a.body)
+		}
+		id := strconv.FormatInt(num(a.json(t)["id"]), 10)
+		for range webhook.MaxFailures {
+			if _, err := f.srv.WebhookWorker().RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a := f.staffCall("Mia", "GET", path+"/"+id, ""); a.json(t)["status"] != "disabled" {
+			t.Fatalf("after %d failures: %s", webhook.MaxFailures, a.body)
+		}
+		var log []map[string]any
+		a = f.staffCall("Mia", "GET", path+"/"+id+"/deliveries", "")
+		if err := json.Unmarshal([]byte(a.body), &log); err != nil || len(log) != webhook.MaxFailures {
+			t.Fatalf("deliveries: %d %s", a.status, a.body)
+		}
+		for _, e := range log {
+			if e["response_code"] != "500" || e["response_message"] != "Internal Server Error" || e["summary"] != "HTTP 500 Internal Server Error" || e["topic"] != "ping" {
+				t.Errorf("attempt: %v", e)
+			}
+		}
+	})
+}

@@ -44,6 +44,9 @@ describe('the admin frame', () => {
     // The filter asks the server again.
     await userEvent.selectOptions(screen.getByLabelText('Show'), 'order');
     await waitFor(() => expect(calls.some((c) => c.url.includes('object=order'))).toBe(true));
+    // Keys and webhooks made in Settings > Advanced have their own filters.
+    await userEvent.selectOptions(screen.getByLabelText('Show'), 'REST API keys');
+    await waitFor(() => expect(calls.some((c) => c.url.includes('object=api_key'))).toBe(true));
 
     // Back goes back.
     act(() => {

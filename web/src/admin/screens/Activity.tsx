@@ -40,6 +40,8 @@ const OBJECTS: [string, string][] = [
   ['message', 'Messages'],
   ['settings', 'Settings'],
   ['currency', 'Currencies'],
+  ['webhook', 'Webhooks'],
+  ['api_key', 'REST API keys'],
 ];
 
 const PER_PAGE = 50;

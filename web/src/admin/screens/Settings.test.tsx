@@ -2,6 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { adminData, fieldRefusal, stubDocument, stubFetch, setupScreenTests, retype } from '../test-utils';
+import { Router } from '../router';
 import Settings, { SETTINGS_PATH, TEST_MAIL_PATH, type ShopSettings } from './Settings';
 
 const stored: ShopSettings = {
@@ -31,7 +32,7 @@ const props = setupScreenTests('settings');
 describe('the settings screen', () => {
   it('saves the changed settings with the version they were based on', async () => {
     const calls = stubDocument(SETTINGS_PATH, stored);
-    render(<Settings {...props} />);
+    render(<Router><Settings {...props} /></Router>);
     const name = await screen.findByLabelText(/Shop name/);
     await retype(name, 'Maison Vitrine');
     await userEvent.click(screen.getByLabelText('Coming soon'));
@@ -45,7 +46,7 @@ describe('the settings screen', () => {
 
   it('ties a refused field to its message and takes the keyboard there', async () => {
     stubDocument(SETTINGS_PATH, stored, fieldRefusal('address.country', 'A two-letter country code (ISO 3166-1), such as US or DE.'));
-    render(<Settings {...props} />);
+    render(<Router><Settings {...props} /></Router>);
     await userEvent.type(await screen.findByLabelText('Country code'), 'Narnia');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const field = screen.getByLabelText('Country code');
@@ -61,7 +62,7 @@ describe('the settings screen', () => {
         ? { body: stored }
         : { status: 409, body: { code: 'vitrine_settings_stale', message: 'Someone else saved the settings after you opened them.', data: { status: 409, current: newer } } },
     );
-    render(<Settings {...props} />);
+    render(<Router><Settings {...props} /></Router>);
     await userEvent.type(await screen.findByLabelText('Tagline'), '!');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('Someone else saved the settings after you opened them.')).toBeInTheDocument();
@@ -80,7 +81,7 @@ describe('the settings screen', () => {
       }
       return undefined;
     });
-    render(<Settings {...props} />);
+    render(<Router><Settings {...props} /></Router>);
     await userEvent.type(await screen.findByLabelText('Send a test message to'), 'owner@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send test message' }));
     expect(await screen.findByText(/A test message was sent to owner@example.com/)).toBeInTheDocument();
@@ -92,7 +93,7 @@ describe('the settings screen', () => {
 
   it('has no structural accessibility violations', async () => {
     stubFetch(() => ({ body: stored }));
-    const { container } = render(<Settings {...props} />);
+    const { container } = render(<Router><Settings {...props} /></Router>);
     await screen.findByLabelText(/Shop name/);
     const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
     expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
@@ -109,7 +110,7 @@ it('edits the footer\'s contact details and social profiles, and shows a refused
     }
     return { status: 200, body: stored };
   });
-  render(<Settings {...props} />);
+  render(<Router><Settings {...props} /></Router>);
   await user.type(await screen.findByLabelText('Public email address'), 'hello@shop.example');
   await user.type(screen.getByLabelText('Instagram profile'), 'http://insta');
   await user.click(screen.getByRole('button', { name: /Save/ }));

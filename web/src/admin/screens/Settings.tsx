@@ -2,6 +2,8 @@
 // mode and the storefront's switches. A save sends the version the form
 // was loaded with; when someone else saved in between, the server refuses
 // and the screen offers their settings instead of overwriting them.
+// Settings > Advanced (/wp-admin/settings/advanced/…) holds the REST API
+// keys and the webhooks (settings/Advanced.tsx).
 
 import { Fragment, useState, type FormEvent } from 'react';
 import { adminCall, paramError } from '../api';
@@ -10,6 +12,7 @@ import { Field } from '../ui/Field';
 import { useSettingsForm } from '../ui/settings-form';
 import { formatDate } from '../ui/format';
 import { CheckResult, LastSaved, NewerOffer, section, SettingsForm } from '../ui/SettingsParts';
+import Advanced, { SettingsTabs } from './settings/Advanced';
 
 export const SETTINGS_PATH = '/wp-json/vitrine/v1/admin/settings';
 
@@ -81,7 +84,17 @@ function TestMail({ defaultTo }: { defaultTo: string }) {
   );
 }
 
-export default function Settings(_: ScreenProps) {
+export default function Settings(props: ScreenProps) {
+  if (props.params[0] === 'advanced') return <Advanced {...props} params={props.params.slice(1)} />;
+  return (
+    <>
+      <SettingsTabs current="general" />
+      <GeneralSettings />
+    </>
+  );
+}
+
+function GeneralSettings() {
   const settings = useSettingsForm<ShopSettings>({
     path: SETTINGS_PATH,
     saved: 'Settings saved. The shop shows them within a few seconds.',
