@@ -596,6 +596,14 @@ func (a *API) productDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 	force := r.URL.Query().Get("force") == "true"
 	if force {
 		action, what, note = catalog.BulkDelete, "product.delete", fmt.Sprintf("Deleted %q permanently", p.Name)
+		// WooCommerce deletes for good whatever the status; the catalogue
+		// deletes from the trash only, so a product not in it goes there
+		// first (which raises product.deleted, as a trashing does).
+		if p.Status != catalog.StatusTrash {
+			if _, err := a.d.Catalog.Bulk(r.Context(), catalog.BulkTrash, []int64{id}); err != nil {
+				return err
+			}
+		}
 	}
 	if _, err := a.d.Catalog.Bulk(r.Context(), action, []int64{id}); err != nil {
 		return err
