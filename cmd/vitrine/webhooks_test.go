@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"vitrine/internal/integration"
+	"vitrine/internal/mail/mailtest"
 	"vitrine/internal/storage/storetest"
 )
 
@@ -257,6 +258,66 @@ func TestWebhookQueueSurvivesKill(t *testing.T) {
 		cut := l.held[0]
 		if idOf[cut.orderID] != cut.deliveryID {
 			t.Errorf("the cut delivery (order %d, %s) came again as %q", cut.orderID, cut.deliveryID, idOf[cut.orderID])
+		}
+	})
+}
+
+// TestWebhookDisabledMailsStaff runs the real binary with SMTP to a sink
+// here: a webhook whose receiver answers 500 fails five deliveries in a
+// row (five orders, each tried once), is disabled, and the shop's address
+// gets the "Webhook disabled" mail through the outbox.
+func TestWebhookDisabledMailsStaff(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bin, dsn string) {
+		var mu sync.Mutex
+		failed := 0
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("X-WC-Webhook-Topic") == "order.created" {
+				mu.Lock()
+				failed++
+				mu.Unlock()
+				w.WriteHeader(http.StatusInternalServerError)
+			}
+		}))
+		defer hs.Close()
+		sink := mailtest.Start(t, mailtest.Options{})
+		addr := freeAddr(t)
+		serve(t, bin, addr, dsn, nil, "--demo", "--webhooks-allow-private",
+			"--smtp-url", "smtp://"+sink.Addr+"?tls=none&from=shop@example.com", "--shop-email", "owner@example.com")
+		k := newRESTKey(t, bin, dsn, "http://"+addr)
+		var product, hook struct {
+			ID int64 `json:"id"`
+		}
+		k.call("POST", "/wp-json/wc/v3/products", `{"name":"Failing Mug","type":"simple","regular_price":"9.00","status":"publish"}`, &product)
+		k.call("POST", "/wp-json/wc/v3/webhooks", `{"name":"Broken CRM","topic":"order.created","delivery_url":"`+hs.URL+`/crm"}`, &hook)
+		for i := range 5 {
+			k.call("POST", "/wp-json/wc/v3/orders", fmt.Sprintf(`{"billing":{"first_name":"F","last_name":"Ail","email":"f%d@example.com",`+
+				`"address_1":"1 Main St","city":"Albany","state":"NY","postcode":"12207","country":"US"},"line_items":[{"product_id":%d,"quantity":1}]}`,
+				i, product.ID), nil)
+		}
+		var got struct {
+			Status string `json:"status"`
+		}
+		waitFor(t, 60*time.Second, "the webhook disabled", func() bool {
+			k.call("GET", "/wp-json/wc/v3/webhooks/"+strconv.FormatInt(hook.ID, 10), "", &got)
+			return got.Status == "disabled"
+		})
+		mu.Lock()
+		if failed != 5 {
+			t.Errorf("%d failed deliveries before the webhook was disabled, want 5", failed)
+		}
+		mu.Unlock()
+		var notice *mailtest.Delivered
+		waitFor(t, 60*time.Second, "the webhook-disabled mail", func() bool {
+			for _, m := range sink.Messages() {
+				if strings.Contains(string(m.Data), "Webhook disabled: Broken CRM") {
+					notice = &m
+					return true
+				}
+			}
+			return false
+		})
+		if len(notice.To) != 1 || notice.To[0] != "owner@example.com" || !strings.Contains(string(notice.Data), hs.URL+"/crm") {
+			t.Errorf("notice to %v:\n%s", notice.To, notice.Data)
 		}
 	})
 }
