@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh machine (see README.md):
 #   make run    build and run the demo shop on http://localhost:8080
 #   make test   build and run every test (Go on SQLite, and on PostgreSQL when
-#               VITRINE_TEST_POSTGRES is set; web unit tests; browser tests)
+#               VITRINE_TEST_POSTGRES is set; web unit tests; WooCommerce's
+#               REST client against the binary; browser tests)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -19,7 +20,7 @@ WEB_SRC  := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.co
 GO_SRC   := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null)
 MANIFEST := web/dist/client/.vite/manifest.json
 
-.PHONY: run build web test test-go test-web test-e2e screenshots lint bench load node chromium clean
+.PHONY: run build web test test-go test-web test-api test-e2e screenshots lint bench load node chromium clean
 
 run: build
 	./$(BIN) --demo
@@ -50,7 +51,7 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=900 chromium >/dev/null; }
 
-test: lint test-go test-web test-contract test-e2e
+test: lint test-go test-web test-contract test-api test-e2e
 
 lint: $(MANIFEST)
 	@unformatted=$$(gofmt -l cmd internal web/*.go); \
@@ -74,6 +75,18 @@ test-contract: $(MANIFEST) web/node_modules/.installed
 	  VITRINE_CONTRACT_DIR=$$dir $(GO) test -count=1 -run '^TestPageDataContract$$' ./internal/contract/; \
 	  node web/contract/check.mjs "$$dir"; \
 	  rm -rf "$$dir"
+
+# WooCommerce's own JavaScript REST client (@woocommerce/woocommerce-rest-api,
+# e2e-api/ with its own package.json and lockfile) against the real binary:
+# OAuth 1.0a over plain HTTP with a key from `vitrine api-key create`, and a
+# webhook delivered to a listener in the test. It starts the binary with the
+# browser tests' web/e2e/server.mjs, hence web's packages.
+test-api: $(BIN) web/node_modules/.installed e2e-api/node_modules/.installed
+	cd e2e-api && npm test --silent
+
+e2e-api/node_modules/.installed: e2e-api/package.json e2e-api/package-lock.json $(NODE_BIN)/node
+	cd e2e-api && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 test-e2e: $(BIN) chromium web/node_modules/.installed
 	cd web && npm run e2e --silent

@@ -54,6 +54,9 @@ type Deps struct {
 	// Viewer is the request's logged-in user, nil for a visitor (and for a
 	// call without a REST nonce).
 	Viewer func(*http.Request) *account.User
+	// ByAPIKey reports whether the request acts through a REST API key
+	// (WooCommerce's clients) rather than the admin's session; nil: never.
+	ByAPIKey func(*http.Request) bool
 	// ClientIP is the address the request came from (the server's trusted
 	// proxy rules).
 	ClientIP func(*http.Request) string

@@ -500,6 +500,22 @@ func baseVersion(r *http.Request, body *int64) (int64, error) {
 	return *body, nil
 }
 
+// editBase is the version an edit of product id is based on
+// (baseVersion). A REST API key's edit without one is based on the
+// current version, as WooCommerce's clients know no versions and
+// WooCommerce keeps the last write; an If-Match or "version" it sends is
+// checked as any other.
+func (a *API) editBase(r *http.Request, id int64, body *int64) (int64, error) {
+	if body == nil && r.Header.Get("If-Match") == "" && a.d.ByAPIKey != nil && a.d.ByAPIKey(r) {
+		p, _, err := a.d.Catalog.Get(r.Context(), id)
+		if err != nil {
+			return 0, err
+		}
+		return p.Version, nil
+	}
+	return baseVersion(r, body)
+}
+
 // stale is the 409 answer to an edit based on an old version: the
 // current version comes with it, so the client can offer to reload.
 func (a *API) stale(r *http.Request, id int64) error {
@@ -557,7 +573,7 @@ func (a *API) productUpdate(w http.ResponseWriter, r *http.Request, _ Staff) err
 	if err != nil {
 		return err
 	}
-	base, err := baseVersion(r, b.Version)
+	base, err := a.editBase(r, id, b.Version)
 	if err != nil {
 		return err
 	}
@@ -596,6 +612,14 @@ func (a *API) productDelete(w http.ResponseWriter, r *http.Request, _ Staff) err
 	force := r.URL.Query().Get("force") == "true"
 	if force {
 		action, what, note = catalog.BulkDelete, "product.delete", fmt.Sprintf("Deleted %q permanently", p.Name)
+		// WooCommerce deletes for good whatever the status; the catalogue
+		// deletes from the trash only, so a product not in it goes there
+		// first (which raises product.deleted, as a trashing does).
+		if p.Status != catalog.StatusTrash {
+			if _, err := a.d.Catalog.Bulk(r.Context(), catalog.BulkTrash, []int64{id}); err != nil {
+				return err
+			}
+		}
 	}
 	if _, err := a.d.Catalog.Bulk(r.Context(), action, []int64{id}); err != nil {
 		return err
@@ -719,7 +743,7 @@ func (a *API) variationsGenerate(w http.ResponseWriter, r *http.Request, _ Staff
 			return err
 		}
 	}
-	base, err := baseVersion(r, b.Version)
+	base, err := a.editBase(r, id, b.Version)
 	if err != nil {
 		return err
 	}
@@ -768,7 +792,7 @@ func (a *API) variationsBatch(w http.ResponseWriter, r *http.Request, _ Staff) e
 	if err != nil {
 		return err
 	}
-	base, err := baseVersion(r, b.Version)
+	base, err := a.editBase(r, id, b.Version)
 	if err != nil {
 		return err
 	}

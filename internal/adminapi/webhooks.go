@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"vitrine/internal/account"
 	"vitrine/internal/catalog"
 	"vitrine/internal/coupon"
 	"vitrine/internal/orders"
@@ -295,6 +296,15 @@ func (a *API) WebhookPayload(ctx context.Context, resource string, id int64) ([]
 			return nil, err
 		}
 		v = a.couponOut(c)
+	case "customer":
+		c, err := a.d.Accounts.Customer(ctx, id)
+		if errors.Is(err, account.ErrNoUser) {
+			return nil, webhook.ErrGone
+		}
+		if err != nil {
+			return nil, err
+		}
+		v = a.customerOut(c)
 	default:
 		return nil, webhook.ErrGone
 	}

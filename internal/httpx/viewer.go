@@ -11,6 +11,9 @@ import (
 type Viewer struct {
 	User  *account.User
 	Token string // the session token from the login cookie
+	// APIKey: the request acts as User through a REST API key (no
+	// session, no nonce), as WooCommerce's clients call the REST API.
+	APIKey bool
 }
 
 type viewerKey struct{}

@@ -107,7 +107,12 @@ func refuse(w http.ResponseWriter, err error, basic bool) {
 }
 
 // oauthParams are the query's parameters and the Authorization header's
-// oauth_* ones (which replace the query's of the same name), decoded.
+// oauth_* ones (which replace the query's of the same name), decoded. A
+// name repeated in the query counts once, with its last value, as PHP
+// reads a query for WooCommerce: WooCommerce's own JavaScript client
+// sends the request's parameters twice (in the URL it signs and again
+// with the oauth_* ones) and signs them once. Array names (include[])
+// keep every value.
 func oauthParams(r *http.Request) []integration.Param {
 	header := authorizationParams(r.Header.Get("Authorization"))
 	var params []integration.Param
@@ -115,6 +120,9 @@ func oauthParams(r *http.Request) []integration.Param {
 	for name, values := range q {
 		if _, ok := header[name]; ok {
 			continue
+		}
+		if !strings.Contains(name, "[") {
+			values = values[len(values)-1:]
 		}
 		for _, v := range values {
 			params = append(params, integration.Param{Name: name, Value: v})

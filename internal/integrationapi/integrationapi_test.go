@@ -28,9 +28,11 @@ func TestAuthorizationParams(t *testing.T) {
 }
 
 // The header's oauth_* parameters replace the query's of the same name;
-// the query's own parameters stay, repeated ones each once.
+// the query's own parameters stay, a repeated plain name once with its
+// last value (as PHP's $_GET, and as WooCommerce's JavaScript client,
+// which sends per_page twice, signs it), array names with every value.
 func TestOAuthParams(t *testing.T) {
-	r := httptest.NewRequest("GET", "/wp-json/wc/v3/products?per_page=2&oauth_nonce=query&include%5B%5D=1&include%5B%5D=2&search=a+b", nil)
+	r := httptest.NewRequest("GET", "/wp-json/wc/v3/products?per_page=1&per_page=2&oauth_nonce=query&include%5B%5D=1&include%5B%5D=2&search=a+b", nil)
 	r.Header.Set("Authorization", `OAuth oauth_nonce="header", oauth_consumer_key="ck_1"`)
 	var got []string
 	for _, p := range oauthParams(r) {

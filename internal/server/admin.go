@@ -32,6 +32,7 @@ func (s *Server) initAdmin() {
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
 		Viewer:   httpx.UserOf,
+		ByAPIKey: func(r *http.Request) bool { v := httpx.ViewerOf(r); return v != nil && v.APIKey },
 		ClientIP: s.clientIP,
 		Audit:    s.audit,
 		Accounts: s.accounts,

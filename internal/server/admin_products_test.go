@@ -341,3 +341,31 @@ func visitorGet(srv *server.Server, path string) frameAnswer {
 	srv.ServeHTTP(w, r)
 	return frameAnswer{status: w.Code, header: w.Header(), body: w.Body.String()}
 }
+
+// DELETE …/products/{id}?force=true deletes a published product for good,
+// as WooCommerce does (the integrations' clients send it so), and a plain
+// DELETE only trashes.
+func TestAdminProductForceDelete(t *testing.T) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		const products = "/wp-json/wc/v3/products"
+		tee, pouch := strconv.FormatInt(f.productID("cotton-tank-top"), 10), strconv.FormatInt(f.productID("zip-pouch"), 10)
+		if a := f.staffCall("Mia", "DELETE", products+"/"+tee+"?force=true", ""); a.status != 200 || !strings.Contains(a.body, `"status":"publish"`) {
+			t.Fatalf("force delete: %d %.300s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "GET", products+"/"+tee, ""); a.status != 404 {
+			t.Errorf("force-deleted product: %d %.200s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "DELETE", products+"/"+pouch, ""); a.status != 200 || !strings.Contains(a.body, `"status":"trash"`) {
+			t.Fatalf("trash: %d %.300s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "GET", products+"/"+pouch, ""); a.status != 200 || !strings.Contains(a.body, `"status":"trash"`) {
+			t.Errorf("trashed product: %d %.200s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "DELETE", products+"/"+pouch+"?force=true", ""); a.status != 200 {
+			t.Errorf("force delete from the trash: %d %.200s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "GET", products+"/"+pouch, ""); a.status != 404 {
+			t.Errorf("deleted from the trash: %d", a.status)
+		}
+	})
+}

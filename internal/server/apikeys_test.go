@@ -302,3 +302,32 @@ func TestAPIKeyAdminRoutes(t *testing.T) {
 			"woocommerce_rest_authentication_error", "Consumer key is invalid.")
 	})
 }
+
+// A REST API key's product edit without a version is based on the current
+// one (WooCommerce's clients send none; WooCommerce keeps the last write),
+// while a version it does send is checked; the admin's session still
+// must send one.
+func TestRESTAPIKeyProductEditWithoutVersion(t *testing.T) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		k := &apiKeyShop{frameShop: f, keys: &integration.Service{Store: f.db, Now: f.db.Now}}
+		rw := k.key("Mia", integration.ReadWrite)
+		path := "/wp-json/wc/v3/products/" + strconv.FormatInt(f.productID("cotton-tank-top"), 10)
+		before := savedProductOf(f.staffCall("Mia", "GET", path, ""))
+		a := f.do("PUT", oauthTarget(f.db, rw, "PUT", path, nil, "edit-1"), nil, `{"regular_price":"31.00"}`, "Content-Type", "application/json")
+		after := savedProductOf(a)
+		if a.status != 200 || !strings.Contains(a.body, `"regular_price":"31.00"`) || after.Version != before.Version+1 {
+			t.Fatalf("key edit without a version: %d %.300s", a.status, a.body)
+		}
+		a = f.do("PUT", oauthTarget(f.db, rw, "PUT", path, nil, "edit-2"), nil, `{"regular_price":"32.00","version":`+strconv.FormatInt(before.Version, 10)+`}`,
+			"Content-Type", "application/json")
+		if a.status != 409 || !strings.Contains(a.body, "vitrine_product_stale") {
+			t.Errorf("key edit naming an old version: %d %.300s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "PUT", path, `{"regular_price":"33.00"}`); a.status != 428 {
+			t.Errorf("session edit without a version: %d %.300s", a.status, a.body)
+		}
+		if got := f.staffCall("Mia", "GET", path, ""); !strings.Contains(got.body, `"regular_price":"31.00"`) {
+			t.Errorf("after the refusals: %.300s", got.body)
+		}
+	})
+}

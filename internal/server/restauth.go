@@ -63,7 +63,7 @@ func (s *Server) withKeyUser(w http.ResponseWriter, r *http.Request) (_ *http.Re
 	}
 	u, done := s.keyAuth.Authenticate(w, r)
 	if u != nil {
-		r = httpx.WithViewer(r, &httpx.Viewer{User: u})
+		r = httpx.WithViewer(r, &httpx.Viewer{User: u, APIKey: true})
 	}
 	return r, done
 }

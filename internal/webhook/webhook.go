@@ -1,6 +1,6 @@
 // Package webhook is the shop's webhooks, in WooCommerce's terms: a
 // webhook sends a topic's events (order.created, product.updated,
-// coupon.deleted …) to a delivery URL, each body signed with the
+// coupon.deleted, customer.created …) to a delivery URL, each body signed with the
 // webhook's secret (X-WC-Webhook-Signature: base64 HMAC-SHA256).
 //
 // Events are queued in the store in the transaction of the change they
@@ -58,6 +58,10 @@ var Topics = map[string][]string{
 	"coupon.created":  {"woocommerce_process_shop_coupon_meta", "woocommerce_new_coupon"},
 	"coupon.updated":  {"woocommerce_process_shop_coupon_meta", "woocommerce_update_coupon"},
 	"coupon.deleted":  {"wp_trash_post"},
+	// Customers: accounts whose role is customer (sqlcore.EnqueueCustomerWebhooksTx).
+	"customer.created": {"user_register", "woocommerce_created_customer", "woocommerce_new_customer"},
+	"customer.updated": {"profile_update", "woocommerce_update_customer"},
+	"customer.deleted": {"delete_user"},
 }
 
 // Split is a topic's resource and event: "order.created" → order, created.

@@ -30,7 +30,7 @@ const (
 )
 
 // Payload returns the REST v3 JSON of a resource ("order", "product",
-// "coupon") as the API answers it; ErrGone when it no longer exists.
+// "coupon", "customer") as the API answers it; ErrGone when it no longer exists.
 type Payload func(ctx context.Context, resource string, id int64) ([]byte, error)
 
 // Options tune the Worker. Zero values take the defaults.

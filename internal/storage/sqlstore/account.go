@@ -94,7 +94,8 @@ func takenBy(ctx context.Context, tx *sqlx.Tx, email, username string, self int6
 
 // CreateUser inserts an account: account.ErrEmailTaken or
 // account.ErrUsernameTaken when another holds either (also when a
-// concurrent insert won the race: the unique index decides).
+// concurrent insert won the race: the unique index decides). A customer's
+// queues customer.created.
 func (db *DB) CreateUser(ctx context.Context, u *account.User) (int64, error) {
 	var id int64
 	var verified sql.NullInt64
@@ -105,9 +106,12 @@ func (db *DB) CreateUser(ctx context.Context, u *account.User) (int64, error) {
 		if err := takenBy(ctx, tx, u.Email, u.Username, 0); err != nil {
 			return err
 		}
-		return tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO users (email, username, display_name, role, password_hash, email_verified_at, created_at)
+		if err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO users (email, username, display_name, role, password_hash, email_verified_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			u.Email, sqlcore.NullString(u.Username), u.DisplayName, u.Role, u.PasswordHash, verified, u.CreatedAt.Unix())
+			u.Email, sqlcore.NullString(u.Username), u.DisplayName, u.Role, u.PasswordHash, verified, u.CreatedAt.Unix()); err != nil {
+			return err
+		}
+		return sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.created", id, u.CreatedAt)
 	})
 	if err != nil && sqlcore.UniqueViolation(err) {
 		if u2, _ := db.UserByEmail(ctx, u.Email); u2 != nil {
@@ -195,7 +199,8 @@ func endAccess(ctx context.Context, tx *sqlx.Tx, userID int64) error {
 	return err
 }
 
-// SetEmail changes the email and clears its verification.
+// SetEmail changes the email and clears its verification (a customer's:
+// customer.updated).
 func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *account.Notice) error {
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := takenBy(ctx, tx, email, "", userID); err != nil {
@@ -224,7 +229,7 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *accou
 		if n, _ := res.RowsAffected(); n == 0 {
 			return account.ErrNoUser
 		}
-		return nil
+		return sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.updated", userID, db.Now())
 	})
 	if err != nil && sqlcore.UniqueViolation(err) {
 		return account.ErrEmailTaken
@@ -232,9 +237,13 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *accou
 	return err
 }
 
-// DeleteUser deletes an account and its sessions, links, codes, devices.
+// DeleteUser deletes an account and its sessions, links, codes, devices
+// (a customer's queues customer.deleted).
 func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.deleted", userID, db.Now()); err != nil {
+			return err
+		}
 		// Orders stay, as guest orders (the foreign key says so too).
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
 			return err
@@ -484,16 +493,18 @@ func (db *DB) ConsumeEmailVerification(ctx context.Context, hash string, now tim
 	return userID, err
 }
 
-// SetRole changes a user's role.
+// SetRole changes a user's role (to customer: customer.updated).
 func (db *DB) SetRole(ctx context.Context, userID int64, role string) error {
-	res, err := db.Write.ExecContext(ctx, db.Write.Rebind(`UPDATE users SET role = ? WHERE id = ?`), role, userID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return account.ErrNoUser
-	}
-	return nil
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET role = ? WHERE id = ?`), role, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return account.ErrNoUser
+		}
+		return sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.updated", userID, db.Now())
+	})
 }
 
 // SetPendingTOTP stores a secret awaiting confirmation.

@@ -30,17 +30,19 @@ func (db *DB) Profile(ctx context.Context, userID int64) (*account.Profile, erro
 	return &account.Profile{FirstName: r.First, LastName: r.Last, DisplayName: r.Display}, nil
 }
 
-// SetProfile stores a user's names.
+// SetProfile stores a user's names (a customer's: customer.updated).
 func (db *DB) SetProfile(ctx context.Context, userID int64, p account.Profile) error {
-	ok, err := db.ExecOne(ctx, `UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`,
-		p.FirstName, p.LastName, p.DisplayName, userID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return account.ErrNoUser
-	}
-	return nil
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?`),
+			p.FirstName, p.LastName, p.DisplayName, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return account.ErrNoUser
+		}
+		return sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.updated", userID, db.Now())
+	})
 }
 
 // CustomerAddresses loads the saved billing and shipping addresses.
@@ -68,18 +70,25 @@ func (db *DB) CustomerAddresses(ctx context.Context, userID int64) (*account.Add
 	return out, nil
 }
 
-// SaveAddress stores (replaces) one saved address.
+// SaveAddress stores (replaces) one saved address (a customer's:
+// customer.updated).
 func (db *DB) SaveAddress(ctx context.Context, userID int64, kind string, a cart.Address, now time.Time) error {
 	raw, _ := json.Marshal(a)
-	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (user_id, kind) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at`),
-		userID, kind, string(raw), now.Unix())
-	return err
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (user_id, kind) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at`),
+			userID, kind, string(raw), now.Unix()); err != nil {
+			return err
+		}
+		return sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.updated", userID, now)
+	})
 }
 
-// SaveAddressesIfNone stores each address whose kind has none saved yet.
+// SaveAddressesIfNone stores each address whose kind has none saved yet
+// (a customer's, when one was: customer.updated).
 func (db *DB) SaveAddressesIfNone(ctx context.Context, userID int64, billing, shipping cart.Address, now time.Time) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		saved := false
 		for _, a := range []struct {
 			kind string
 			addr cart.Address
@@ -88,11 +97,18 @@ func (db *DB) SaveAddressesIfNone(ctx context.Context, userID int64, billing, sh
 				continue
 			}
 			raw, _ := json.Marshal(a.addr)
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
-				ON CONFLICT (user_id, kind) DO NOTHING`), userID, a.kind, string(raw), now.Unix()); err != nil {
+			res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO customer_addresses (user_id, kind, address, updated_at) VALUES (?, ?, ?, ?)
+				ON CONFLICT (user_id, kind) DO NOTHING`), userID, a.kind, string(raw), now.Unix())
+			if err != nil {
 				return err
 			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				saved = true
+			}
 		}
-		return nil
+		if !saved {
+			return nil
+		}
+		return sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.updated", userID, now)
 	})
 }

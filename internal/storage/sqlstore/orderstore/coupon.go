@@ -136,7 +136,7 @@ func (db *Orders) DeleteCoupon(ctx context.Context, id int64) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return coupon.ErrNotFound
 		}
-		return sqlcore.EnqueueWebhooksTx(ctx, tx, "coupon.deleted", id, time.Now())
+		return sqlcore.EnqueueWebhooksTx(ctx, tx, "coupon.deleted", id, db.Now())
 	})
 }
 
