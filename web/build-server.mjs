@@ -1,5 +1,6 @@
 // Builds dist/server/server.js: one IIFE for QuickJS that sets globalThis.render(url, json).
 import { build } from 'esbuild';
+import { preactEsbuildAlias } from './preact-aliases.mjs';
 
 const started = Date.now();
 await build({
@@ -13,6 +14,7 @@ await build({
   target: 'es2022',
   minify: true,
   jsx: 'automatic',
+  alias: preactEsbuildAlias,
   define: { 'process.env.NODE_ENV': '"production"' },
   // CSS is served by the client build; the server only needs markup.
   loader: { '.css': 'empty' },

@@ -537,7 +537,7 @@ func TestSecurityDevices(t *testing.T) {
 		if len(p.Devices) != 2 {
 			t.Fatalf("devices %+v", p.Devices)
 		}
-		if strings.Contains(html, "<script>alert(1)") || !strings.Contains(html, "&lt;script&gt;alert(1)&lt;/script&gt; Firefox on Linux") {
+		if strings.Contains(html, "<script>alert(1)") || !strings.Contains(html, "&lt;script>alert(1)&lt;/script> Firefox on Linux") {
 			t.Error("the device label is not escaped in the HTML")
 		}
 		// Another user's device, a made-up id, no id: 404, nothing forgotten.

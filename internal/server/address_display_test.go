@@ -100,7 +100,7 @@ func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
 			t.Errorf("dates: %q %q, want %q", d.Date, d.DateCreated, wantDate)
 		}
 		// The server-rendered page says it, in a <time>.
-		if !strings.Contains(a.body, fmt.Sprintf(`<time dateTime="%s">%s</time>`, d.DateCreated, wantDate)) {
+		if !strings.Contains(a.body, fmt.Sprintf(`<time datetime="%s">%s</time>`, d.DateCreated, wantDate)) {
 			t.Errorf("the page shows no date %q", wantDate)
 		}
 		overview := a.body[strings.Index(a.body, "woocommerce-order-overview__date"):]
@@ -116,7 +116,7 @@ func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
 		if len(d.BankAccounts) != 1 {
 			t.Fatalf("bank accounts: %+v", d.BankAccounts)
 		}
-		sec := a.body[strings.Index(a.body, `<section class="order-instructions"`):]
+		sec := a.body[regexp.MustCompile(`<section[^>]* class="order-instructions`).FindStringIndex(a.body)[0]:]
 		sec = sec[:strings.Index(sec, "</section>")]
 		for _, det := range d.BankAccounts[0].Details {
 			want := fmt.Sprintf("<dt>%s</dt><dd><strong>%s</strong></dd>", html.EscapeString(det.Label), html.EscapeString(det.Value))

@@ -52,7 +52,7 @@ func TestStoreNoticeInCachedPages(t *testing.T) {
 		}
 		for _, want := range []string{
 			`data-notice-id="` + notice.ID + `"`, `role="region" aria-label="Store notice"`,
-			`Free shipping <strong>this week</strong>`, `aria-label="Dismiss the store notice">Dismiss</button>`,
+			`Free shipping <strong>this week</strong>`, `aria-label="Dismiss the store notice"`, `>Dismiss</button>`,
 			`"store_notice":{"id":"` + notice.ID + `"`, `"header_hide_on_scroll":true`, `"sticky_height":70`,
 		} {
 			if !strings.Contains(first.body, want) {

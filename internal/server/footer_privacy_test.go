@@ -61,7 +61,7 @@ func TestPrivacyPageAndFooter(t *testing.T) {
 		}
 		// The contact page's consent line, and the registration form,
 		// link the policy.
-		if c := body(t, s.get("/contact/")); !strings.Contains(c, `href="/privacy-policy/"`) || !strings.Contains(c, "I agree to the shop&#x27;s <a") {
+		if c := body(t, s.get("/contact/")); !strings.Contains(c, `href="/privacy-policy/"`) || !strings.Contains(c, "I agree to the shop's <a") {
 			t.Error("the contact form's consent line does not link the privacy policy")
 		}
 		if a := body(t, s.get("/my-account/")); !strings.Contains(a, `class="woocommerce-privacy-policy-link"`) {

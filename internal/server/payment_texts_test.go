@@ -46,7 +46,7 @@ func TestPaymentTextsEscapedInPages(t *testing.T) {
 					t.Errorf("%s: %q is markup in the page", what, bad)
 				}
 			}
-			if !strings.Contains(html, "&lt;h1&gt;Bank changed&lt;/h1&gt;") {
+			if !strings.Contains(html, "&lt;h1>Bank changed&lt;/h1>") {
 				t.Errorf("%s: the typed text is not shown escaped", what)
 			}
 		}

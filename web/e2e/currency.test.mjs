@@ -48,10 +48,8 @@ async function answered(calls) {
 }
 
 async function hydrated(page) {
-  await page.waitForFunction(() => {
-    const el = document.querySelector('header .site-title');
-    return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
-  });
+  // PageHydrated marks <html> once the page has hydrated (lib/page-hydration.ts).
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'));
 }
 
 /** Waits for the live region to announce the prices in the currency. */

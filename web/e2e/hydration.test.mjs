@@ -37,15 +37,9 @@ function watch(page, expectedDocument404 = null) {
   return problems;
 }
 
-/** True once React has hydrated the element (React sets __reactFiber$… keys on hydrated nodes). */
-async function waitForHydration(page, selector = 'main') {
-  await page.waitForFunction(
-    (sel) => {
-      const el = document.querySelector(sel);
-      return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$') || k.startsWith('__reactProps$'));
-    },
-    selector,
-  );
+/** Resolves once the page has hydrated (PageHydrated marks <html> data-hydrated, lib/page-hydration.ts). */
+async function waitForHydration(page) {
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'));
 }
 
 for (const path of PAGES) {
@@ -65,7 +59,7 @@ for (const path of PAGES) {
 test('the sort select navigates on change with JavaScript', async () => {
   await shop.withPage(async (page) => {
     await page.goto('/shop/');
-    await waitForHydration(page, 'select.orderby');
+    await waitForHydration(page);
     const form = page.locator('form.woocommerce-ordering');
     assert.equal(await form.getByRole('button', { name: 'Sort' }).count(), 0, 'no noscript button with JavaScript');
     await Promise.all([
@@ -80,7 +74,7 @@ test('the sort select navigates on change with JavaScript', async () => {
 test('product tabs work by keyboard (ArrowRight, End, Home)', async () => {
   await shop.withPage(async (page) => {
     await page.goto('/product/classic-tee/');
-    await waitForHydration(page, '[role="tablist"]');
+    await waitForHydration(page);
     const tablist = page.getByRole('tablist', { name: 'Product details' });
     const description = tablist.getByRole('tab', { name: 'Description' });
     const additional = tablist.getByRole('tab', { name: 'Additional information' });
@@ -126,7 +120,7 @@ test('deep link /product/classic-tee/#reviews opens the Reviews tab', async () =
 test('clicking the second gallery thumbnail changes the main image', async () => {
   await shop.withPage(async (page) => {
     await page.goto('/product/classic-tee/');
-    await waitForHydration(page, '.product-gallery__thumbs');
+    await waitForHydration(page);
     const main = page.locator('.product-gallery__main img');
     const before = await main.getAttribute('src');
     const thumbs = page.locator('.product-gallery__thumbs button');

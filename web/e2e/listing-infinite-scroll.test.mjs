@@ -36,10 +36,8 @@ function watchPageRequests(page) {
 }
 
 async function hydrated(page) {
-  await page.waitForFunction(() => {
-    const el = document.querySelector('ul.products');
-    return !!el && Object.keys(el).some((k) => k.startsWith('__reactFiber$'));
-  });
+  // PageHydrated marks <html> once the page has hydrated (lib/page-hydration.ts).
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'));
 }
 
 test('spinner: scrolling to the bottom of /shop/ appends page 2, the URL follows, and loading stops at the last page', async () => {

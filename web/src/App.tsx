@@ -82,8 +82,9 @@ export function App({ data }: { data: PageData }) {
   return (
     <>
     <Layout data={data}>
-      {/* A page from a chunk hydrates when the chunk is in; until then the server's HTML stays.
-          The boundary hydrates after the layout: PageHydrated tells when (lib/page-hydration.ts). */}
+      {/* The page's chunk is in before hydration (entry-client); a page rendered
+          later waits here for its chunk. PageHydrated tells when the page has
+          hydrated (lib/page-hydration.ts). */}
       <Suspense fallback={null}>
         <Page data={data} />
         <PageHydrated />

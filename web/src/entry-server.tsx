@@ -1,4 +1,5 @@
 import './ssr-polyfills';
+import './lib/preact-options';
 import { renderToString } from 'react-dom/server.browser';
 import { App } from './App';
 import { renderWithFragments } from './lib/server-fragments';

@@ -93,14 +93,14 @@ function CodeInput(props: Record<string, unknown>) {
       maxLength={6}
       inputMode="numeric"
       autoComplete="one-time-code"
-      spellCheck={false}
+      spellCheck="false"
     />
   );
 }
 
 /** A six-digit code or a recovery code (turning two-factor off takes either). */
 function AnyCodeInput(props: Record<string, unknown>) {
-  return <input {...props} type="text" className="input-text" maxLength={24} autoComplete="one-time-code" spellCheck={false} autoCapitalize="off" />;
+  return <input {...props} type="text" className="input-text" maxLength={24} autoComplete="one-time-code" spellCheck="false" autoCapitalize="off" />;
 }
 
 function PasswordInput(props: Record<string, unknown>) {

@@ -1,3 +1,4 @@
+import '../lib/preact-options';
 // The admin app's entry (a second entry of the web build: storefront pages
 // never load it). Client-rendered: the server sends a shell with the
 // viewer's data (internal/server/admin_shell.go).

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { keepTabInside, shownStopsIn, wrapAmong } from '../lib/focus-trap';
 
 /** The header opens the drawer instead of the dropdown under the large breakpoint (spec section 9: large >= 850 px). */
@@ -46,7 +46,8 @@ export function CartDrawer({ open, closeAfterMs, hostRef, filled, fallbackFocus,
   const heading = useRef<HTMLHeadingElement>(null);
   const returnTo = useRef<Element | null>(null);
   const used = useRef(false);
-  const titleId = useId();
+  // Fixed, not useId: the drawer is inside the header, a server fragment (lib/server-fragments.tsx).
+  const titleId = 'mini-cart-drawer-title';
 
   // Open and close the native dialog with the state.
   useEffect(() => {

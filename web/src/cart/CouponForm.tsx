@@ -57,7 +57,7 @@ export function CouponForm({
           type="text"
           className="input-text"
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           onInput={() => error && setError('')}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ContactField, ContactFormData } from '../types';
 import { obtainProof } from '../account/login/botcheck';
 import { postFeedback, refill } from './api';
@@ -138,8 +138,9 @@ export function ContactForm({ form, privacyUrl }: { form: ContactFormData; priva
     return () => el.removeEventListener('change', onChange);
   }, [validateField]);
 
-  // Focus the first invalid control after a refused submit.
-  useEffect(() => {
+  // Focus the first invalid control after a refused submit, in the commit
+  // that shows the tips (not a frame later).
+  useLayoutEffect(() => {
     if (state.focus === 0) return;
     const el = formRef.current;
     if (!el) return;
@@ -166,12 +167,15 @@ export function ContactForm({ form, privacyUrl }: { form: ContactFormData; priva
     dispatch({ type: 'reset' });
   };
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+  // Heard on the wrapper, as the submit bubbles up from the form: every
+  // listener on the form itself has run by then, whenever it was added.
+  const onSubmit = async (e: FormEvent<HTMLDivElement>) => {
+    const el = e.target as HTMLFormElement;
+    if (el !== formRef.current) return;
     // Another script took the submit first (Contact Form 7's own, whose
-    // listener on the form runs before React's): it sends the message.
-    if (e.isDefaultPrevented()) return;
+    // listener is on the form): it sends the message.
+    if (e.defaultPrevented) return;
     e.preventDefault();
-    const el = e.currentTarget;
     if (busy || missing.length > 0) return;
     const { values, files } = collect(el);
     const invalid = validate(form.schema, values, files);
@@ -345,7 +349,7 @@ export function ContactForm({ form, privacyUrl }: { form: ContactFormData; priva
   const disabled = busy || missing.length > 0;
   const hintId = `${unit}-submit-hint`;
   return (
-    <div className={`wpcf7 ${js ? 'js' : 'no-js'}`} id={unit} lang={form.locale.replace('_', '-')} dir="ltr" data-wpcf7-id={form.id}>
+    <div className={`wpcf7 ${js ? 'js' : 'no-js'}`} id={unit} lang={form.locale.replace('_', '-')} dir="ltr" data-wpcf7-id={form.id} onSubmit={onSubmit}>
       {/* CF7's screen-reader response, its wrapper's first child (CF7's
           script writes into it and throws without it). The one live
           region: the sending note, then the answer; the list names each
@@ -371,7 +375,6 @@ export function ContactForm({ form, privacyUrl }: { form: ContactFormData; priva
         noValidate
         data-status={state.status}
         aria-busy={busy || undefined}
-        onSubmit={onSubmit}
         onInput={onInput}
         onReset={() => void onReset()}
       >

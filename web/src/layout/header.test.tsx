@@ -199,7 +199,7 @@ describe('the site header', () => {
     const data = listingPage({ title: 'Clothing' });
     data.settings = { ...data.settings, sticky_height: 64 };
     const html = renderToString(<SiteHeader data={data} path="/shop/" search="" cartCount={0} />);
-    expect(html).toContain('<div class="header-wrapper" style="--sticky-height:64px">');
+    expect(html).toContain('<div style="--sticky-height:64px;" class="header-wrapper">');
     expect(html).toContain('<header class="site-header">');
     expect(html).toContain('class="menu-toggle"');
     expect(html).toContain('aria-label="Product categories"');

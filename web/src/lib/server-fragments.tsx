@@ -29,7 +29,6 @@ const cache = new Map<string, string>();
 let units = 0;
 let pending: { key: string; node: ReactNode }[] | null = null;
 let hits = 0;
-const HOISTED = /^<(link|meta|title|style|script)[\s>/]/;
 let misses = 0;
 
 type Tag = 'li' | 'header' | 'div' | 'footer' | 'nav' | 'section' | 'h2';
@@ -88,10 +87,6 @@ export function renderWithFragments(render: (node: ReactNode) => string, app: Re
     } catch {
       continue; // the page is rendered; a part that fails alone is just not kept
     }
-    // React writes resources it hoists (an eager image's preload, a
-    // stylesheet) ahead of the markup; such a part belongs to its page
-    // (the page's own render hoists them), so it is never cached.
-    if (HOISTED.test(html)) continue;
     cache.set(key, html);
     units += key.length + html.length;
   }

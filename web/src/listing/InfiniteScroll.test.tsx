@@ -178,6 +178,8 @@ describe('infinite scroll, spinner mode', () => {
       expect(held()?.querySelector('.infinite-scroll__spinner')).not.toBeNull();
       await waitFor(() => expect(cards()).toHaveLength(6));
       expect(held()?.style.minHeight).toBe('320px'); // the last page's row
+      // The held space is watched again once the page's effects have run.
+      await waitFor(() => expect(FakeIO.all.at(-1)!.targets[0]).toBe(held()));
       act(() => FakeIO.all.at(-1)!.fire(true));
       await waitFor(() => expect(cards()).toHaveLength(9));
       expect(held()).toBeNull(); // nothing more to hold

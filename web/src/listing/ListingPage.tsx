@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { ListingPage as ListingData, StoreProduct } from '../types';
 import { decodeEntities } from '../lib/format';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
@@ -48,8 +48,9 @@ export function ListingPage({ data }: { data: ListingData }) {
 
   // After the new cards are in the DOM: tell listeners (the currency issue
   // refreshes their prices on this event, detail.ids = the appended product
-  // ids), and after a "View more" click move focus to the first new card.
-  useEffect(() => {
+  // ids), and after a "View more" click move focus to the first new card;
+  // in the commit that brings them.
+  useLayoutEffect(() => {
     if (!appended || !list.current) return;
     const detail: ProductsAppendedDetail = { ids: appended.ids };
     list.current.dispatchEvent(new CustomEvent(PRODUCTS_APPENDED_EVENT, { bubbles: true, detail }));

@@ -80,14 +80,13 @@ export function ProductCard({
     .join(' ');
   const eager = index < EAGER_CARDS && !appended;
   // The card's content is the same on every page that lists the product:
-  // the server renders it once per engine (lib/server-fragments.tsx). Not
-  // an eager card's: React hoists its image's preload into the page's
-  // render, which a reused card would not give.
+  // the server renders it once per engine (lib/server-fragments.tsx); an
+  // eager card (its image loaded at once) is another fragment than a lazy one.
   return (
     <ServerFragment
       tag="li"
       props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
-      cacheKey={eager ? null : () => JSON.stringify(['card', headingLevel, product])}
+      cacheKey={() => JSON.stringify(['card', headingLevel, eager, product])}
     >
       <div className="product-card__media-wrap">
       <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">

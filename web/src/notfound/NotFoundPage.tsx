@@ -12,7 +12,7 @@ export function NotFoundPage() {
         </a>
       </p>
       <h2 className="notfound-search-title">Search the shop</h2>
-      <SearchForm className="notfound-search" label="Search the shop" />
+      <SearchForm className="notfound-search" idBase="notfound-search" label="Search the shop" />
     </PageContainer>
   );
 }

@@ -24,7 +24,7 @@ describe('live search form', () => {
   function setup(body: unknown = results) {
     const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
-    render(<SearchForm live categories={nav} minChars={3} />);
+    render(<SearchForm idBase="test-search" live categories={nav} minChars={3} />);
     const input = screen.getByRole('combobox', { name: 'Search for products' });
     return { input, fetchMock };
   }
@@ -112,7 +112,7 @@ describe('live search form', () => {
   });
 
   it('a plain form without live search', () => {
-    render(<SearchForm />);
+    render(<SearchForm idBase="test-search" />);
     const input = screen.getByRole('searchbox', { name: 'Search for products' });
     expect(input).not.toHaveAttribute('aria-expanded');
     expect(input.closest('form')).toHaveAttribute('action', '/');

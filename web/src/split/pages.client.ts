@@ -1,31 +1,63 @@
-// The browser build's pages.ts (see there): each page a lazy chunk.
-import { lazy } from 'react';
+// The browser build's pages.ts (see there): each page a chunk of its own.
+import { createElement, lazy, type ComponentType } from 'react';
 
-export const HomePage = lazy(() => import('../home/HomePage').then((m) => ({ default: m.HomePage })));
-export const ListingPage = lazy(() => import('../listing/ListingPage').then((m) => ({ default: m.ListingPage })));
-export const ProductPage = lazy(() => import('../product/ProductPage').then((m) => ({ default: m.ProductPage })));
-export const QuickViewContent = lazy(() =>
-  import('../quickview/QuickViewContent').then((m) => ({ default: m.QuickViewContent })),
-);
-export const CartPage = lazy(() => import('../cart/CartPage').then((m) => ({ default: m.CartPage })));
-export const CheckoutPage = lazy(() => import('../checkout/CheckoutPage').then((m) => ({ default: m.CheckoutPage })));
-export const OrderReceivedPage = lazy(() =>
-  import('../order/OrderReceivedPage').then((m) => ({ default: m.OrderReceivedPage })),
-);
-export const AccountPage = lazy(() => import('../account/AccountPage').then((m) => ({ default: m.AccountPage })));
-export const SecurityPage = lazy(() => import('../account/SecurityPage').then((m) => ({ default: m.SecurityPage })));
-export const LostPasswordPage = lazy(() =>
-  import('../account/LostPasswordPage').then((m) => ({ default: m.LostPasswordPage })),
-);
-export const VerifyEmailPage = lazy(() =>
-  import('../account/VerifyEmailPage').then((m) => ({ default: m.VerifyEmailPage })),
-);
-export const LoginPage = lazy(() => import('../account/login/LoginPage').then((m) => ({ default: m.LoginPage })));
-export const LogoutConfirmPage = lazy(() =>
-  import('../account/login/LogoutConfirmPage').then((m) => ({ default: m.LogoutConfirmPage })),
-);
-export const ReviewErrorPage = lazy(() =>
-  import('../product/ReviewErrorPage').then((m) => ({ default: m.ReviewErrorPage })),
-);
-export const ContactPage = lazy(() => import('../contact/ContactPage').then((m) => ({ default: m.ContactPage })));
-export const ContentPage = lazy(() => import('../content/ContentPage').then((m) => ({ default: m.ContentPage })));
+/**
+ * A page loaded on demand. entry-client loads the page being hydrated
+ * before it hydrates (preloadPage), so that page renders at once, in one
+ * pass with the layout; a page rendered later (the quick view's content)
+ * suspends until its chunk is in.
+ */
+type Chunk<P> = ComponentType<P> & { preload: () => Promise<void> };
+
+function chunk<P extends object>(load: () => Promise<ComponentType<P>>): Chunk<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<void> | null = null;
+  const preload = () =>
+    (pending ??= load().then((c) => {
+      loaded = c;
+    }));
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded as ComponentType<P> })));
+  const Page = (props: P) => (loaded ? createElement(loaded, props) : createElement(Lazy as ComponentType<P>, props));
+  return Object.assign(Page, { preload });
+}
+
+export const HomePage = chunk(() => import('../home/HomePage').then((m) => m.HomePage));
+export const ListingPage = chunk(() => import('../listing/ListingPage').then((m) => m.ListingPage));
+export const ProductPage = chunk(() => import('../product/ProductPage').then((m) => m.ProductPage));
+export const QuickViewContent = chunk(() => import('../quickview/QuickViewContent').then((m) => m.QuickViewContent));
+export const CartPage = chunk(() => import('../cart/CartPage').then((m) => m.CartPage));
+export const CheckoutPage = chunk(() => import('../checkout/CheckoutPage').then((m) => m.CheckoutPage));
+export const OrderReceivedPage = chunk(() => import('../order/OrderReceivedPage').then((m) => m.OrderReceivedPage));
+export const AccountPage = chunk(() => import('../account/AccountPage').then((m) => m.AccountPage));
+export const SecurityPage = chunk(() => import('../account/SecurityPage').then((m) => m.SecurityPage));
+export const LostPasswordPage = chunk(() => import('../account/LostPasswordPage').then((m) => m.LostPasswordPage));
+export const VerifyEmailPage = chunk(() => import('../account/VerifyEmailPage').then((m) => m.VerifyEmailPage));
+export const LoginPage = chunk(() => import('../account/login/LoginPage').then((m) => m.LoginPage));
+export const LogoutConfirmPage = chunk(() => import('../account/login/LogoutConfirmPage').then((m) => m.LogoutConfirmPage));
+export const ReviewErrorPage = chunk(() => import('../product/ReviewErrorPage').then((m) => m.ReviewErrorPage));
+export const ContactPage = chunk(() => import('../contact/ContactPage').then((m) => m.ContactPage));
+export const ContentPage = chunk(() => import('../content/ContentPage').then((m) => m.ContentPage));
+
+const byPage: Record<string, { preload: () => Promise<void> }> = {
+  home: HomePage,
+  listing: ListingPage,
+  product: ProductPage,
+  quickview: QuickViewContent,
+  cart: CartPage,
+  checkout: CheckoutPage,
+  'order-received': OrderReceivedPage,
+  account: AccountPage,
+  'account-security': SecurityPage,
+  'account-lost-password': LostPasswordPage,
+  'account-verify-email': VerifyEmailPage,
+  'account-login': LoginPage,
+  'account-logout': LogoutConfirmPage,
+  'review-error': ReviewErrorPage,
+  contact: ContactPage,
+  content: ContentPage,
+};
+
+/** Loads the chunk of a page kind (PageData.page); resolves at once for a kind without one. */
+export function preloadPage(page: string | undefined): Promise<void> {
+  return byPage[page ?? '']?.preload() ?? Promise.resolve();
+}

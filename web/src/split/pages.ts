@@ -6,10 +6,11 @@
 // other's (a product page never downloads the checkout's, the account
 // pages' or the home carousel's; the cart never downloads the product
 // page's). What stays in the first script is the frame every page has: the
-// layout (header, menus, mini-cart, footer) and what it imports. App renders them
-// inside <Suspense>, so hydration keeps the server's HTML until the chunk is
-// there. Their CSS stays in the first stylesheet (styles.ts): the
-// server-rendered page is styled before its chunk arrives.
+// layout (header, menus, mini-cart, footer) and what it imports. The entry
+// loads the page's chunk (preloadPage) before it hydrates, so the page
+// hydrates in the same pass as its layout. Their CSS stays in the first
+// stylesheet (styles.ts): the server-rendered page is styled before its
+// chunk arrives.
 //
 // Keep the two files' exports identical (pages.test.tsx checks).
 export { HomePage } from '../home/HomePage';
@@ -28,3 +29,8 @@ export { LogoutConfirmPage } from '../account/login/LogoutConfirmPage';
 export { ReviewErrorPage } from '../product/ReviewErrorPage';
 export { ContactPage } from '../contact/ContactPage';
 export { ContentPage } from '../content/ContentPage';
+
+/** Every page is here already: nothing to load. */
+export function preloadPage(_page: string | undefined): Promise<void> {
+  return Promise.resolve();
+}

@@ -11,21 +11,6 @@ const img = (c: HTMLElement) => c.querySelector('img')!;
 describe('LazyImage', () => {
   mockIntersectionObserver(resetLazyLoad);
 
-  it('server-renders without src, with its size, the lazyload class and a noscript copy', () => {
-    const html = renderToString(<LazyImage src="/m/a.jpg" srcSet="/m/a-300.jpg 300w" sizes="50vw" width={600} height={400} alt="A tee" />);
-    const first = html.slice(0, html.indexOf('<noscript>'));
-    expect(first).toContain('data-src="/m/a.jpg"');
-    expect(first).toContain('data-srcset="/m/a-300.jpg 300w"');
-    expect(first).not.toMatch(/\ssrc=/);
-    expect(first).not.toMatch(/\ssrcSet=|\ssrcset=/);
-    expect(first).toContain('class="lazyload"');
-    expect(first).toContain('width="600"');
-    expect(first).toContain('height="400"');
-    expect(first).toContain('aspect-ratio:600 / 400');
-    // Without scripts: the real image, natively lazy.
-    expect(html).toMatch(/<noscript><img src="\/m\/a.jpg" srcSet="\/m\/a-300.jpg 300w" sizes="50vw" width="600" height="400" alt="A tee" loading="lazy"/);
-  });
-
   it('goes lazyload → lazyloading when near the viewport → lazyloaded on load', () => {
     const { container } = render(<LazyImage src="/m/a.jpg" width={600} height={400} alt="A" className="thumb" />);
     const el = img(container);

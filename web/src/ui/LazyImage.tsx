@@ -36,15 +36,18 @@ function join(...names: (string | undefined | false)[]): string {
  */
 export function LazyImage({ src, srcSet, sizes, width, height, alt, className, eager = false, fetchPriority }: LazyImageProps) {
   const ref = useRef<HTMLImageElement>(null);
-  const [phase, setPhase] = useState<LazyPhase>('lazyload');
+  // The phase of one source: a new source starts again from lazyload, in
+  // the very render that brings it (an img that had a src keeps src="").
+  const [state, setState] = useState<{ src: string; phase: LazyPhase }>({ src, phase: 'lazyload' });
+  const phase = state.src === src ? state.phase : 'lazyload';
+  const setPhase = (p: LazyPhase) => setState({ src, phase: p });
   const small = width < LAZY.minSize && height < LAZY.minSize;
 
   useEffect(() => {
     if (eager || small) return;
-    setPhase('lazyload');
     const el = ref.current;
     if (!el) return;
-    return whenNear(el, () => setPhase('lazyloading'));
+    return whenNear(el, () => setState({ src, phase: 'lazyloading' }));
   }, [src, srcSet, eager, small]);
 
   const style: CSSProperties = { aspectRatio: `${width} / ${height}` };
@@ -65,6 +68,7 @@ export function LazyImage({ src, srcSet, sizes, width, height, alt, className, e
   return (
     <>
       <img
+        key={src} // a new source is a new element, which never had a src
         ref={ref}
         src={started ? src : undefined}
         srcSet={started && srcSet ? srcSet : undefined}

@@ -23,7 +23,7 @@ describe('PageLoader', () => {
     expect(renderToString(<App data={productPage(16)} />)).not.toContain('page-loader');
     const data = productPage(16);
     data.settings = { ...data.settings, page_loader: true };
-    expect(renderToString(<App data={data} />)).toContain('<div class="page-loader" aria-hidden="true">');
+    expect(renderToString(<App data={data} />)).toContain('<div aria-hidden="true" class="page-loader">');
   });
 
   it('fades out on load and is then removed', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { NavCategory } from '../types';
 import { decodeEntities } from '../lib/format';
 import { useHydrated } from '../listing/hydrated';
@@ -33,14 +33,13 @@ export function SearchForm({
   /** settings.search_min_chars. */
   minChars?: number;
   /**
-   * The ids' stem, fixed: the header's forms are rendered once and reused
-   * by the server (lib/server-fragments.tsx), where useId's tree-based ids
-   * would not match the page they land in. Unique per page.
+   * The ids' stem, fixed and unique per page, not useId: the header's forms
+   * are rendered once and reused by the server (lib/server-fragments.tsx),
+   * and a useId inside a reused part would shift every id after it.
    */
-  idBase?: string;
+  idBase: string;
 }) {
-  const generated = useId();
-  const id = idBase ?? generated;
+  const id = idBase;
   const hydrated = useHydrated();
   const enhanced = live && hydrated;
   const [state, dispatch] = useReducer(comboReducer, defaultValue, initialCombo);

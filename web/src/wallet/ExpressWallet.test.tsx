@@ -31,7 +31,7 @@ describe('ExpressWallet', () => {
   it('is in the server HTML with disabled buttons (no shift at hydration), nothing without the wallet, and asks nothing on mount', async () => {
     const html = renderToString(<ExpressWallet context="cart" enabled />);
     expect(html).toContain('class="express-wallet"');
-    expect(html.match(/<button[^>]* disabled=""/g)).toHaveLength(2);
+    expect(html.match(/<button[^>]* disabled[\s/>]/g)).toHaveLength(2);
     expect(renderToString(<ExpressWallet context="cart" enabled={false} />)).toBe('');
     const calls = stubFetch({});
     const off = render(<ExpressWallet context="cart" enabled={false} />);

@@ -376,7 +376,8 @@ function Checkbox({ label, checked, indeterminate = false, onChange }: { label: 
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = indeterminate;
   }, [indeterminate]);
-  return <input ref={ref} type="checkbox" aria-label={label} checked={checked} onChange={(e) => onChange((e.nativeEvent as MouseEvent).shiftKey === true)} />;
+  // The click, not the change: its event says whether Shift was held (a change event does not).
+  return <input ref={ref} type="checkbox" aria-label={label} checked={checked} onClick={(e) => onChange(e.shiftKey)} />;
 }
 
 function BulkBar<Row extends { id: number }>({ bulk, noun, rowLabel, selection, data, query }: { bulk: Bulk<Row>; noun: Noun; rowLabel: (r: Row) => string; selection: Selection; data: ListData<Row>; query: ListQuery }) {
