@@ -440,3 +440,54 @@ func TestUpkeepDeletesDoneRows(t *testing.T) {
 		}
 	})
 }
+
+// One worker sends to several webhooks at once: a receiver that takes its
+// time holds up only its own webhook's deliveries, which still arrive one
+// after the other in queue order.
+func TestSlowReceiverHoldsOnlyItsWebhook(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		release := make(chan struct{})
+		slow := newListener(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+		fast := newListener(t, nil)
+		// Made paused, then turned on: no pings.
+		hooks := []*webhook.Hook{create(t, service(db, true), "order.created", slow.URL, webhook.StatusPaused),
+			create(t, service(db, true), "order.updated", fast.URL, webhook.StatusPaused)}
+		for _, h := range hooks {
+			if _, err := service(db, true).Update(ctx, h.ID, webhook.Input{Status: str(webhook.StatusActive)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for id := int64(1); id <= 3; id++ {
+			event(t, db, "order.created", id) // queued first: the slow webhook's
+		}
+		event(t, db, "order.updated", 9)
+		done := make(chan webhook.Result, 1)
+		go func() { done <- run(t, worker(db, nil, webhook.Options{})) }()
+
+		// The fast webhook's delivery arrives while the slow one's first is held.
+		deadline := time.After(10 * time.Second)
+		for len(fast.requests()) == 0 {
+			select {
+			case <-deadline:
+				close(release)
+				t.Fatal("the fast webhook waited for the slow one")
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		if n := len(slow.requests()); n != 1 {
+			t.Errorf("the slow webhook got %d requests while its first was held, want 1", n)
+		}
+		close(release)
+		if r := <-done; r.Delivered != 4 {
+			t.Fatalf("delivered %+v, want 4", r)
+		}
+		var order []string
+		for _, got := range slow.requests() {
+			order = append(order, strings.TrimSuffix(strings.TrimPrefix(string(got.body), `{"id":`), `,"status":"processing","total":"39.00"}`))
+		}
+		if strings.Join(order, ",") != "1,2,3" {
+			t.Errorf("the slow webhook got the orders in the order %v, want 1,2,3", order)
+		}
+	})
+}

@@ -17,7 +17,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // LogKeep is how many attempts the delivery log keeps per webhook.
@@ -38,8 +41,12 @@ type Options struct {
 	// Interval between polls for due deliveries (default 1 s); Kick wakes
 	// the worker sooner.
 	Interval time.Duration
-	// Batch is how many rows one claim takes (default 10).
+	// Batch is how many rows one claim takes (default 25).
 	Batch int
+	// Concurrency is how many webhooks one worker sends to at once
+	// (default 8). A webhook's own deliveries go one after the other, in
+	// queue order, so a slow receiver holds up only its own.
+	Concurrency int
 	// Backoff is the delay before the first retry (default 30 s); it
 	// doubles with each failed attempt up to MaxBackoff (default 1 h),
 	// jittered by ±25 %.
@@ -65,7 +72,10 @@ func (o *Options) defaults() {
 		o.Interval = time.Second
 	}
 	if o.Batch <= 0 {
-		o.Batch = 10
+		o.Batch = 25
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 8
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = 30 * time.Second
@@ -176,16 +186,55 @@ func (w *Worker) RunOnce(ctx context.Context) (Result, error) {
 		if len(rows) == 0 {
 			return r, nil
 		}
-		for _, d := range rows {
-			if disabled[d.Hook.ID] {
-				d.Hook.Status = StatusDisabled
-			}
-			if err := w.deliver(ctx, d, &r, disabled); err != nil {
-				return r, err
-			}
+		if err := w.deliverClaimed(ctx, rows, &r, disabled); err != nil {
+			return r, err
 		}
 	}
 	return r, ctx.Err()
+}
+
+// deliverClaimed sends one claim's rows: each webhook's in queue order,
+// up to Concurrency webhooks at once. The next claim waits for this one,
+// so a webhook's rows of two claims never race each other.
+func (w *Worker) deliverClaimed(ctx context.Context, rows []Delivery, r *Result, disabled map[int64]bool) error {
+	byHook := map[int64][]Delivery{}
+	var hooks []int64
+	for _, d := range rows {
+		if _, ok := byHook[d.Hook.ID]; !ok {
+			hooks = append(hooks, d.Hook.ID)
+		}
+		byHook[d.Hook.ID] = append(byHook[d.Hook.ID], d)
+	}
+	var mu sync.Mutex // guards r and disabled
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(w.opts.Concurrency)
+	for _, id := range hooks {
+		g.Go(func() error {
+			for _, d := range byHook[id] {
+				mu.Lock()
+				if disabled[d.Hook.ID] {
+					d.Hook.Status = StatusDisabled
+				}
+				mu.Unlock()
+				var one Result
+				err := w.deliver(gctx, d, &one)
+				mu.Lock()
+				r.Delivered += one.Delivered
+				r.Failed += one.Failed
+				r.Dropped += one.Dropped
+				r.Disabled += one.Disabled
+				if one.Disabled > 0 {
+					disabled[d.Hook.ID] = true
+				}
+				mu.Unlock()
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // DeliveryID is X-WC-Webhook-Delivery-ID: the same for every attempt of
@@ -230,7 +279,9 @@ func (w *Worker) request(ctx context.Context, d Delivery) (body []byte, header h
 	return body, header, nil
 }
 
-func (w *Worker) deliver(ctx context.Context, d Delivery, r *Result, disabledNow map[int64]bool) error {
+// deliver makes one attempt of d and records its outcome in r (Disabled:
+// this failure disabled the webhook).
+func (w *Worker) deliver(ctx context.Context, d Delivery, r *Result) error {
 	now := w.opts.Now()
 	if d.Hook.Status != StatusActive {
 		r.Dropped++
@@ -271,7 +322,6 @@ func (w *Worker) deliver(ctx context.Context, d Delivery, r *Result, disabledNow
 	next := w.opts.Now().Add(w.backoff(d.Attempts))
 	disabled, err := w.store.WebhookFailed(ctx, d, e, next, d.Attempts >= w.opts.MaxAttempts, MaxFailures, LogKeep, w.opts.Now())
 	if disabled {
-		disabledNow[d.Hook.ID] = true
 		r.Disabled++
 		w.log.Warn("webhooks: disabled after failed deliveries", "webhook", d.Hook.ID, "url", d.Hook.DeliveryURL, "error", e.ResponseError)
 	}
