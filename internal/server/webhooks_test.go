@@ -196,7 +196,7 @@ func TestWebhooksTopics(t *testing.T) {
 			}
 			return a
 		}
-		for _, topic := range []string{"product.updated", "product.deleted", "coupon.created", "order.updated"} {
+		for _, topic := range []string{"product.updated", "product.deleted", "product.restored", "coupon.created", "order.updated"} {
 			staff("POST", "/wp-json/wc/v3/webhooks", `{"topic":"`+topic+`","delivery_url":"`+hs.URL+`/`+topic+`","status":"paused"}`)
 		}
 		hooks := staff("GET", "/wp-json/wc/v3/webhooks", "")
@@ -220,6 +220,9 @@ func TestWebhooksTopics(t *testing.T) {
 		staff("PUT", "/wp-json/wc/v3/orders/"+strconv.FormatInt(orderID, 10), `{"status":"cancelled"}`)
 		other := f.productID("zip-pouch")
 		staff("DELETE", "/wp-json/wc/v3/products/"+strconv.FormatInt(other, 10), "") // to the trash
+		if a := staff("POST", "/wp-json/vitrine/v1/admin/products/bulk", `{"action":"restore","ids":[`+strconv.FormatInt(other, 10)+`]}`); a.status != 200 {
+			t.Fatalf("restore: %d %s", a.status, a.body)
+		}
 		if _, err := f.srv.WebhookWorker().RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +236,8 @@ func TestWebhooksTopics(t *testing.T) {
 			}
 		}
 		if !strings.Contains(got["product.updated"], `"name":"Cotton tank top, renamed"`) || !strings.Contains(got["coupon.created"], `"code":"hooked"`) ||
-			!strings.Contains(got["order.updated"], `"status":"cancelled"`) || got["product.deleted"] != `{"id":`+strconv.FormatInt(other, 10)+`}` {
+			!strings.Contains(got["order.updated"], `"status":"cancelled"`) || got["product.deleted"] != `{"id":`+strconv.FormatInt(other, 10)+`}` ||
+			!strings.Contains(got["product.restored"], `"id":`+strconv.FormatInt(other, 10)+`,`) || !strings.Contains(got["product.restored"], `"status":"draft"`) {
 			t.Errorf("deliveries: %v", got)
 		}
 	})

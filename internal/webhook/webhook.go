@@ -49,15 +49,16 @@ const MaxFailures = 5
 // Topics are the topics the shop raises, with the WordPress hook names
 // WooCommerce lists for each (the "hooks" field).
 var Topics = map[string][]string{
-	"order.created":   {"woocommerce_new_order"},
-	"order.updated":   {"woocommerce_process_shop_order_meta", "woocommerce_update_order", "woocommerce_order_refunded"},
-	"order.deleted":   {"wp_trash_post"},
-	"product.created": {"woocommerce_process_product_meta", "woocommerce_new_product", "woocommerce_new_product_variation"},
-	"product.updated": {"woocommerce_process_product_meta", "woocommerce_update_product", "woocommerce_update_product_variation"},
-	"product.deleted": {"wp_trash_post"},
-	"coupon.created":  {"woocommerce_process_shop_coupon_meta", "woocommerce_new_coupon"},
-	"coupon.updated":  {"woocommerce_process_shop_coupon_meta", "woocommerce_update_coupon"},
-	"coupon.deleted":  {"wp_trash_post"},
+	"order.created":    {"woocommerce_new_order"},
+	"order.updated":    {"woocommerce_process_shop_order_meta", "woocommerce_update_order", "woocommerce_order_refunded"},
+	"order.deleted":    {"wp_trash_post"},
+	"product.created":  {"woocommerce_process_product_meta", "woocommerce_new_product", "woocommerce_new_product_variation"},
+	"product.updated":  {"woocommerce_process_product_meta", "woocommerce_update_product", "woocommerce_update_product_variation"},
+	"product.deleted":  {"wp_trash_post"},
+	"product.restored": {"untrashed_post"},
+	"coupon.created":   {"woocommerce_process_shop_coupon_meta", "woocommerce_new_coupon"},
+	"coupon.updated":   {"woocommerce_process_shop_coupon_meta", "woocommerce_update_coupon"},
+	"coupon.deleted":   {"wp_trash_post"},
 	// Customers: accounts whose role is customer (sqlcore.EnqueueCustomerWebhooksTx).
 	"customer.created": {"user_register", "woocommerce_created_customer", "woocommerce_new_customer"},
 	"customer.updated": {"profile_update", "woocommerce_update_customer"},

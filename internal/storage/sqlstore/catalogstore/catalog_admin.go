@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -146,15 +147,23 @@ func (db *Catalog) UpdateProduct(ctx context.Context, p *catalog.Product, variat
 
 // SetProductStatus implements catalog.AdminStore.
 func (db *Catalog) SetProductStatus(ctx context.Context, ids []int64, status string, publishAt *time.Time) (int, error) {
+	var was string // the status of the product being changed, before
 	return db.changeProducts(ctx, ids, func(tx *sqlx.Tx, id int64) (sql.Result, error) {
+		was = ""
+		if err := tx.GetContext(ctx, &was, tx.Rebind(`SELECT status FROM products WHERE id = ? AND parent_id IS NULL`), id); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
 		return tx.ExecContext(ctx, tx.Rebind(`UPDATE products SET status = ?, publish_at = ?, version = version + 1, updated_at = ?
 				WHERE id = ? AND parent_id IS NULL AND status <> ?`), status, sqlcore.NullTime(publishAt), db.Now(), id, status)
 	}, func(ctx context.Context, tx *sqlx.Tx, id int64) error {
 		// Moving to the trash is WooCommerce's product.deleted (deleting
-		// from the trash later raises nothing more).
+		// from the trash later raises nothing more); out of it, product.restored.
 		topic := "product.updated"
-		if status == "trash" {
+		switch {
+		case status == "trash":
 			topic = "product.deleted"
+		case was == "trash":
+			topic = "product.restored"
 		}
 		if err := sqlcore.EnqueueWebhooksTx(ctx, tx, topic, id, time.Now()); err != nil {
 			return err

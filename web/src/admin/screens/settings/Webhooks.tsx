@@ -62,6 +62,7 @@ export const TOPICS: [string, string][] = [
   ['product.created', 'Product created'],
   ['product.updated', 'Product updated'],
   ['product.deleted', 'Product deleted'],
+  ['product.restored', 'Product restored'],
   ['coupon.created', 'Coupon created'],
   ['coupon.updated', 'Coupon updated'],
   ['coupon.deleted', 'Coupon deleted'],
