@@ -76,8 +76,10 @@ func runServe(t *testing.T, args ...string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	done := make(chan error, 1)
+	// No metrics listener unless args ask for one: the default port may be
+	// another program's on this machine.
 	all := append([]string{"serve", "--addr", addr, "--db", "sqlite:" + filepath.Join(t.TempDir(), "v.db"),
-		"--render-workers", "1", "--log-level", "warn"}, args...)
+		"--render-workers", "1", "--log-level", "warn", "--metrics-addr", "off"}, args...)
 	go func() { done <- Run(ctx, all, env(nil), io.Discard, logs) }()
 	t.Cleanup(func() {
 		cancel()
