@@ -442,9 +442,10 @@ func TestUpkeepDeletesDoneRows(t *testing.T) {
 }
 
 // One worker sends to several webhooks at once: a receiver that takes its
-// time holds up only its own webhook's deliveries, which still arrive one
-// after the other in queue order.
-func TestSlowReceiverHoldsOnlyItsWebhook(t *testing.T) {
+// time holds up its own webhook's deliveries, which arrive one after the
+// other in queue order, and another webhook's about the same order (its
+// update waits for its creation's delivery), nothing else.
+func TestSlowReceiverHoldsOnlyWhatFollowsIt(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		release := make(chan struct{})
@@ -459,13 +460,16 @@ func TestSlowReceiverHoldsOnlyItsWebhook(t *testing.T) {
 			}
 		}
 		for id := int64(1); id <= 3; id++ {
-			event(t, db, "order.created", id) // queued first: the slow webhook's
+			event(t, db, "order.created", id) // to the slow receiver, one at a time
 		}
 		event(t, db, "order.updated", 9)
+		event(t, db, "order.updated", 1) // waits for order 1's creation
+		event(t, db, "order.updated", 8)
 		done := make(chan webhook.Result, 1)
 		go func() { done <- run(t, worker(db, nil, webhook.Options{})) }()
 
-		// The fast webhook's delivery arrives while the slow one's first is held.
+		// Order 9's update arrives while order 1's creation is held; order 1's
+		// update does not, and neither does order 8's, queued after it to the same webhook.
 		deadline := time.After(10 * time.Second)
 		for len(fast.requests()) == 0 {
 			select {
@@ -475,19 +479,30 @@ func TestSlowReceiverHoldsOnlyItsWebhook(t *testing.T) {
 			case <-time.After(10 * time.Millisecond):
 			}
 		}
+		time.Sleep(100 * time.Millisecond) // room for a wrong delivery to arrive
 		if n := len(slow.requests()); n != 1 {
 			t.Errorf("the slow webhook got %d requests while its first was held, want 1", n)
 		}
+		if n := len(fast.requests()); n != 1 {
+			t.Errorf("the fast webhook got %d requests while order 1's creation was held, want 1 (order 9's)", n)
+		}
 		close(release)
-		if r := <-done; r.Delivered != 4 {
-			t.Fatalf("delivered %+v, want 4", r)
+		if r := <-done; r.Delivered != 6 {
+			t.Fatalf("delivered %+v, want 6", r)
 		}
-		var order []string
-		for _, got := range slow.requests() {
-			order = append(order, strings.TrimSuffix(strings.TrimPrefix(string(got.body), `{"id":`), `,"status":"processing","total":"39.00"}`))
+		ids := func(l *listener) string {
+			var out []string
+			for _, got := range l.requests() {
+				id, _, _ := strings.Cut(strings.TrimPrefix(string(got.body), `{"id":`), ",")
+				out = append(out, id)
+			}
+			return strings.Join(out, ",")
 		}
-		if strings.Join(order, ",") != "1,2,3" {
-			t.Errorf("the slow webhook got the orders in the order %v, want 1,2,3", order)
+		if got := ids(slow); got != "1,2,3" {
+			t.Errorf("the slow webhook got the orders %s, want 1,2,3", got)
+		}
+		if got := ids(fast); got != "9,1,8" {
+			t.Errorf("the fast webhook got the orders %s, want 9,1,8", got)
 		}
 	})
 }

@@ -43,9 +43,11 @@ type Options struct {
 	Interval time.Duration
 	// Batch is how many rows one claim takes (default 25).
 	Batch int
-	// Concurrency is how many webhooks one worker sends to at once
-	// (default 8). A webhook's own deliveries go one after the other, in
-	// queue order, so a slow receiver holds up only its own.
+	// Concurrency is how many deliveries one worker sends at once
+	// (default 8). A webhook's deliveries go one after the other in queue
+	// order, and a delivery about a resource waits for the ones about it
+	// queued before, to any webhook: a slow receiver holds up its own
+	// queue and what follows it about the same resources, nothing else.
 	Concurrency int
 	// Backoff is the delay before the first retry (default 30 s); it
 	// doubles with each failed attempt up to MaxBackoff (default 1 h),
@@ -193,48 +195,87 @@ func (w *Worker) RunOnce(ctx context.Context) (Result, error) {
 	return r, ctx.Err()
 }
 
-// deliverClaimed sends one claim's rows: each webhook's in queue order,
-// up to Concurrency webhooks at once. The next claim waits for this one,
-// so a webhook's rows of two claims never race each other.
+// deliverClaimed sends one claim's rows, up to Concurrency at once. A
+// webhook's rows go one after the other in queue order (its ping first;
+// the fifth failure in a row stops it before the next), and a row about a
+// resource (an order's update) waits for the rows about that resource
+// queued before it, to any webhook (the order's creation), so no receiver
+// hears of a change before the change it follows. Every wait is on an
+// earlier row, and a slot is taken only to send, so nothing deadlocks.
+// The next claim waits for this one: related rows of two claims never
+// race each other.
 func (w *Worker) deliverClaimed(ctx context.Context, rows []Delivery, r *Result, disabled map[int64]bool) error {
-	byHook := map[int64][]Delivery{}
+	done := make([]chan struct{}, len(rows))
+	after := make([]int, len(rows)) // the row about the same resource queued before, or -1
+	last := map[string]int{}
+	byHook := map[int64][]int{}
 	var hooks []int64
-	for _, d := range rows {
+	for i, d := range rows {
+		done[i] = make(chan struct{})
+		after[i] = -1
+		if d.Topic != TopicPing {
+			resource, _ := Split(d.Topic)
+			key := resource + ":" + strconv.FormatInt(d.ResourceID, 10)
+			if j, ok := last[key]; ok {
+				after[i] = j
+			}
+			last[key] = i
+		}
 		if _, ok := byHook[d.Hook.ID]; !ok {
 			hooks = append(hooks, d.Hook.ID)
 		}
-		byHook[d.Hook.ID] = append(byHook[d.Hook.ID], d)
+		byHook[d.Hook.ID] = append(byHook[d.Hook.ID], i)
 	}
+	slots := make(chan struct{}, w.opts.Concurrency)
 	var mu sync.Mutex // guards r and disabled
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(w.opts.Concurrency)
 	for _, id := range hooks {
 		g.Go(func() error {
-			for _, d := range byHook[id] {
-				mu.Lock()
-				if disabled[d.Hook.ID] {
-					d.Hook.Status = StatusDisabled
-				}
-				mu.Unlock()
-				var one Result
-				err := w.deliver(gctx, d, &one)
-				mu.Lock()
-				r.Delivered += one.Delivered
-				r.Failed += one.Failed
-				r.Dropped += one.Dropped
-				r.Disabled += one.Disabled
-				if one.Disabled > 0 {
-					disabled[d.Hook.ID] = true
-				}
-				mu.Unlock()
-				if err != nil {
+			for _, i := range byHook[id] {
+				if err := w.deliverRow(gctx, rows[i], done, after[i], slots, &mu, r, disabled); err != nil {
+					close(done[i])
 					return err
 				}
+				close(done[i])
 			}
 			return nil
 		})
 	}
 	return g.Wait()
+}
+
+// deliverRow waits for the row it follows, takes a slot and makes d's attempt.
+func (w *Worker) deliverRow(ctx context.Context, d Delivery, done []chan struct{}, after int, slots chan struct{}, mu *sync.Mutex, r *Result, disabled map[int64]bool) error {
+	if after >= 0 {
+		select {
+		case <-done[after]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	select {
+	case slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-slots }()
+	mu.Lock()
+	if disabled[d.Hook.ID] {
+		d.Hook.Status = StatusDisabled
+	}
+	mu.Unlock()
+	var one Result
+	err := w.deliver(ctx, d, &one)
+	mu.Lock()
+	r.Delivered += one.Delivered
+	r.Failed += one.Failed
+	r.Dropped += one.Dropped
+	r.Disabled += one.Disabled
+	if one.Disabled > 0 {
+		disabled[d.Hook.ID] = true
+	}
+	mu.Unlock()
+	return err
 }
 
 // DeliveryID is X-WC-Webhook-Delivery-ID: the same for every attempt of

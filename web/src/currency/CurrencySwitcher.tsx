@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SwitcherCurrency } from '../types';
 import { decodeEntities } from '../lib/format';
 import { currencyCookieString, currencySwitched, readCurrencyCookie, useCurrencyState } from './store';
@@ -113,7 +113,8 @@ function SidebarSwitcher({ list, current, onChoose }: { list: SwitcherCurrency[]
     return () => document.removeEventListener('pointerdown', onDown);
   }, [open]);
 
-  useEffect(() => {
+  // In the commit that opens the panel: a key pressed right after finds the focus there.
+  useLayoutEffect(() => {
     if (!open) return;
     const cur = panel.current?.querySelector<HTMLButtonElement>('button[aria-current="true"]') ?? panel.current?.querySelector('button');
     cur?.focus();

@@ -8,12 +8,14 @@ import 'preact/hooks';
  * once, for the browser, the server render and the tests alike (every entry
  * imports this module first).
  *
- * - Effects run in a microtask after their commit, not after the next
- *   frame (Preact's default, a requestAnimationFrame and a 35 ms timer):
- *   as React runs them after a click or a key press, before the next event.
- *   A key pressed right after the one that opened a menu finds the focus
- *   where the menu's effect put it, and effects do not wait on a frame that
- *   a hidden tab, or a test's paused clock, never gives.
+ * - Effects run when React runs them, not after the next frame (Preact's
+ *   default, a requestAnimationFrame and a 35 ms timer): after a click or
+ *   a key press, in the same task (a key pressed right after the one that
+ *   opened a menu finds the focus where the menu's effect put it); after
+ *   anything else (the hydration, a timer, an answer), in a task of their
+ *   own posted at once (a MessageChannel message), so the hydration and
+ *   its effects are two tasks, not one long one. Neither waits on a frame
+ *   that a hidden tab, or a test's paused clock, never gives.
  * - In a commit, every layout effect's cleanup runs before any layout
  *   effect (React's order; Preact runs each component's cleanup and
  *   effect in turn). A lightbox's slide that stops being current clears
@@ -26,7 +28,34 @@ import 'preact/hooks';
  *   and then leaves the prop on the select, where Preact writes it as an
  *   attribute (`defaultvalue`) that HTML does not have.
  */
-(options as { requestAnimationFrame?: (cb: () => void) => void }).requestAnimationFrame = (cb) => queueMicrotask(cb);
+// Events a person makes, one at a time (React's "discrete" events).
+const DISCRETE = new Set(['click', 'keydown', 'keyup', 'input', 'change', 'submit', 'pointerdown', 'pointerup', 'mousedown', 'mouseup',
+  'touchstart', 'touchend', 'focusin', 'focusout', 'focus', 'blur', 'contextmenu', 'beforeinput', 'compositionend', 'dragstart', 'drop']);
+const effects: (() => void)[] = [];
+const channel = typeof MessageChannel === 'undefined' ? null : new MessageChannel();
+let discrete = false; // in the task of a discrete event (until the next task)
+if (channel) {
+  // Node (the unit tests): the port must not keep the process alive.
+  (channel.port1 as { unref?: () => void }).unref?.();
+  channel.port1.onmessage = (e: MessageEvent) => {
+    if (e.data === 'task') discrete = false;
+    else for (const cb of effects.splice(0)) cb();
+  };
+}
+const hooks2 = options as { requestAnimationFrame?: (cb: () => void) => void; event?: (e: Event) => Event };
+const event = hooks2.event;
+hooks2.event = (e: Event) => {
+  if (channel && !discrete && DISCRETE.has(e.type)) {
+    discrete = true;
+    channel.port2.postMessage('task');
+  }
+  return event ? event(e) : e;
+};
+hooks2.requestAnimationFrame = (cb) => {
+  if (!channel || discrete) return queueMicrotask(cb);
+  effects.push(cb);
+  if (effects.length === 1) channel.port2.postMessage('effects');
+};
 
 type HookState = { __c?: () => void };
 type Committed = { __h?: (HookState | (() => void))[] };
