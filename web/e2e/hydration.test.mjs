@@ -56,6 +56,44 @@ for (const path of PAGES) {
   });
 }
 
+/**
+ * Loads path with the entry script held until the server's HTML is parsed,
+ * marks every element of #root, lets the script run, and answers the
+ * marked elements hydration dropped (replaced instead of adopting them:
+ * what a markup mismatch does). Preact reports no mismatch itself.
+ */
+async function droppedByHydration(page, path) {
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await page.route('**/assets/entry-client-*.js', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto(path, { waitUntil: 'commit' });
+  await page.waitForSelector('#vitrine-data', { state: 'attached' });
+  const marked = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('#root *')];
+    window.__ssrNodes = all;
+    return all.length;
+  });
+  release();
+  await waitForHydration(page);
+  const dropped = await page.evaluate(() =>
+    window.__ssrNodes.filter((el) => !el.isConnected && !el.closest?.('noscript')).map((el) => el.outerHTML.slice(0, 160)),
+  );
+  return { marked, dropped };
+}
+
+for (const path of ['/', '/shop/', '/product/classic-tee/', '/product/everyday-hoodie/', '/cart/', '/my-account/', '/contact/']) {
+  test(`hydration adopts every server-rendered element of ${path}`, async () => {
+    await shop.withPage(async (page) => {
+      const { marked, dropped } = await droppedByHydration(page, path);
+      assert.ok(marked > 100, `${marked} elements in the server HTML`);
+      assert.deepEqual(dropped, [], `elements of the server HTML replaced at hydration on ${path}`);
+    });
+  });
+}
+
 test('the sort select navigates on change with JavaScript', async () => {
   await shop.withPage(async (page) => {
     await page.goto('/shop/');
