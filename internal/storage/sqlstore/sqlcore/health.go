@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -217,7 +218,7 @@ func (cn *healthConn) QueryContext(ctx context.Context, query string, args []dri
 		return nil, cn.h.note(err)
 	}
 	rows, err := cn.passConn.QueryContext(ctx, query, args)
-	return rows, cn.h.note(err)
+	return wrapRows(rows, cn.h), cn.h.note(err)
 }
 
 func (cn *healthConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
@@ -253,14 +254,14 @@ func (s *healthStmt) QueryContext(ctx context.Context, args []driver.NamedValue)
 	}
 	if q, ok := s.Stmt.(driver.StmtQueryContext); ok {
 		rows, err := q.QueryContext(ctx, args)
-		return rows, s.cn.h.note(err)
+		return wrapRows(rows, s.cn.h), s.cn.h.note(err)
 	}
 	vals, err := plainValues(args)
 	if err != nil {
 		return nil, err
 	}
 	rows, err := s.Stmt.Query(vals) //nolint:staticcheck // the only way for a driver without QueryContext
-	return rows, s.cn.h.note(err)
+	return wrapRows(rows, s.cn.h), s.cn.h.note(err)
 }
 
 func (s *healthStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
@@ -284,6 +285,67 @@ func (s *healthStmt) CheckNamedValue(nv *driver.NamedValue) error {
 		return ch.CheckNamedValue(nv)
 	}
 	return s.cn.CheckNamedValue(nv)
+}
+
+// healthRows classifies the errors of reading a result: PostgreSQL sends a
+// terminated connection's FATAL error while the rows are read, after the
+// query itself was answered. The column-type methods pass through, with
+// database/sql's defaults for a driver without them.
+type healthRows struct {
+	driver.Rows
+	h *health
+}
+
+func wrapRows(rows driver.Rows, h *health) driver.Rows {
+	if rows == nil {
+		return nil
+	}
+	return &healthRows{rows, h}
+}
+
+func (r *healthRows) Next(dest []driver.Value) error {
+	err := r.Rows.Next(dest)
+	if err == nil || err == io.EOF {
+		return err
+	}
+	return r.h.note(err)
+}
+
+func (r *healthRows) Close() error { return r.h.note(r.Rows.Close()) }
+
+func (r *healthRows) ColumnTypeScanType(i int) reflect.Type {
+	if t, ok := r.Rows.(driver.RowsColumnTypeScanType); ok {
+		return t.ColumnTypeScanType(i)
+	}
+	return reflect.TypeFor[any]()
+}
+
+func (r *healthRows) ColumnTypeDatabaseTypeName(i int) string {
+	if t, ok := r.Rows.(driver.RowsColumnTypeDatabaseTypeName); ok {
+		return t.ColumnTypeDatabaseTypeName(i)
+	}
+	return ""
+}
+
+func (r *healthRows) ColumnTypeNullable(i int) (nullable, ok bool) {
+	if t, is := r.Rows.(driver.RowsColumnTypeNullable); is {
+		return t.ColumnTypeNullable(i)
+	}
+	return false, false
+}
+
+func (r *healthRows) ColumnTypeLength(i int) (length int64, ok bool) {
+	if t, is := r.Rows.(driver.RowsColumnTypeLength); is {
+		return t.ColumnTypeLength(i)
+	}
+	return 0, false
+}
+
+func (r *healthRows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool) {
+	if t, is := r.Rows.(driver.RowsColumnTypePrecisionScale); is {
+		return t.ColumnTypePrecisionScale(i)
+	}
+	return 0, 0, false
 }
 
 // healthTx classifies a commit's error; a committed write clears a full
