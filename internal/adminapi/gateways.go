@@ -21,34 +21,23 @@ const gatewaysPath = wcPrefix + "/payment_gateways"
 
 var errGatewayID = &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_payment_gateway_invalid", Message: "Resource does not exist."}
 
-type gatewaySettingJSON struct {
-	ID          string `json:"id"`
-	Label       string `json:"label"`
-	Description string `json:"description"`
-	Type        string `json:"type"`
-	Value       string `json:"value"`
-	Default     string `json:"default"`
-	Tip         string `json:"tip"`
-	Placeholder string `json:"placeholder"`
-}
-
 type gatewayJSON struct {
-	ID                   string                        `json:"id"`
-	Title                string                        `json:"title"`
-	Description          string                        `json:"description"`
-	Order                int                           `json:"order"`
-	Enabled              bool                          `json:"enabled"`
-	MethodTitle          string                        `json:"method_title"`
-	MethodDescription    string                        `json:"method_description"`
-	MethodSupports       []string                      `json:"method_supports"`
-	Settings             map[string]gatewaySettingJSON `json:"settings"`
-	NeedsSetup           bool                          `json:"needs_setup"`
-	PostInstallScripts   []any                         `json:"post_install_scripts"`
-	SettingsURL          string                        `json:"settings_url"`
-	ConnectionURL        *string                       `json:"connection_url"`
-	SetupHelpText        *string                       `json:"setup_help_text"`
-	RequiredSettingsKeys []string                      `json:"required_settings_keys"`
-	Links                map[string][]any              `json:"_links"`
+	ID                   string                 `json:"id"`
+	Title                string                 `json:"title"`
+	Description          string                 `json:"description"`
+	Order                int                    `json:"order"`
+	Enabled              bool                   `json:"enabled"`
+	MethodTitle          string                 `json:"method_title"`
+	MethodDescription    string                 `json:"method_description"`
+	MethodSupports       []string               `json:"method_supports"`
+	Settings             map[string]settingJSON `json:"settings"`
+	NeedsSetup           bool                   `json:"needs_setup"`
+	PostInstallScripts   []any                  `json:"post_install_scripts"`
+	SettingsURL          string                 `json:"settings_url"`
+	ConnectionURL        *string                `json:"connection_url"`
+	SetupHelpText        *string                `json:"setup_help_text"`
+	RequiredSettingsKeys []string               `json:"required_settings_keys"`
+	Links                map[string][]any       `json:"_links"`
 }
 
 var gatewayIDs = []string{payment.BankTransferID, payment.CashOnDeliveryID, payment.WalletGatewayID}
@@ -62,13 +51,13 @@ func (a *API) gatewaysOut(p settings.Payments) []gatewayJSON {
 }
 
 func (a *API) gatewayOut(p settings.Payments, id string, order int) gatewayJSON {
-	titleSetting := func(value, def string) gatewaySettingJSON {
-		return gatewaySettingJSON{ID: "title", Label: "Title", Type: "safe_text", Value: value, Default: def,
+	titleSetting := func(value, def string) settingJSON {
+		return settingJSON{ID: "title", Label: "Title", Type: "safe_text", Value: value, Default: def,
 			Description: "This controls the title which the user sees during checkout.",
 			Tip:         "This controls the title which the user sees during checkout."}
 	}
-	instructions := func(value string) gatewaySettingJSON {
-		return gatewaySettingJSON{ID: "instructions", Label: "Instructions", Type: "textarea", Value: value,
+	instructions := func(value string) settingJSON {
+		return settingJSON{ID: "instructions", Label: "Instructions", Type: "textarea", Value: value,
 			Description: "Instructions that will be added to the thank you page and emails.",
 			Tip:         "Instructions that will be added to the thank you page and emails."}
 	}
@@ -83,18 +72,18 @@ func (a *API) gatewayOut(p settings.Payments, id string, order int) gatewayJSON 
 		m := payment.BankTransfer{Label: p.BankTransfer.Title, Text: p.BankTransfer.Description}
 		g.Title, g.Description, g.Enabled = m.Title(), m.Description(), p.BankTransfer.Enabled
 		g.MethodTitle, g.MethodDescription = "Direct bank transfer", "Take payments in person via BACS. More commonly known as direct bank/wire transfer."
-		g.Settings = map[string]gatewaySettingJSON{"title": titleSetting(m.Title(), "Direct bank transfer"), "instructions": instructions(m.Instructions())}
+		g.Settings = map[string]settingJSON{"title": titleSetting(m.Title(), "Direct bank transfer"), "instructions": instructions(m.Instructions())}
 	case payment.CashOnDeliveryID:
 		m := payment.CashOnDelivery{Label: p.CashOnDelivery.Title, Text: p.CashOnDelivery.Instructions}
 		g.Title, g.Description, g.Enabled = m.Title(), m.Description(), p.CashOnDelivery.Enabled
 		g.MethodTitle, g.MethodDescription = "Cash on delivery", "Let your shoppers pay upon delivery — by cash or other methods of payment."
-		g.Settings = map[string]gatewaySettingJSON{"title": titleSetting(m.Title(), "Cash on delivery"), "instructions": instructions(m.Instructions())}
+		g.Settings = map[string]settingJSON{"title": titleSetting(m.Title(), "Cash on delivery"), "instructions": instructions(m.Instructions())}
 	default:
 		m := payment.Wallet{}
 		g.Title, g.Description, g.Enabled = m.Title(), m.Description(), p.PayPal.Enabled
 		g.MethodTitle, g.MethodDescription = "PayPal", "PayPal's wallet: the buyer approves at PayPal, the order is paid when the capture completes."
 		g.NeedsSetup = p.PayPal.ClientID == "" || p.PayPal.Secret == ""
-		g.Settings = map[string]gatewaySettingJSON{"title": titleSetting(m.Title(), "PayPal")}
+		g.Settings = map[string]settingJSON{"title": titleSetting(m.Title(), "PayPal")}
 	}
 	return g
 }

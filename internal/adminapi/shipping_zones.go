@@ -326,7 +326,9 @@ func (a *API) zoneLocationsPut(w http.ResponseWriter, r *http.Request, _ Staff) 
 
 // Methods.
 
-type methodSettingJSON struct {
+// settingJSON is one setting of a shipping method or a payment gateway
+// (WooCommerce's WC_Settings_API field: a gateway's have no options).
+type settingJSON struct {
 	ID          string            `json:"id"`
 	Label       string            `json:"label"`
 	Description string            `json:"description"`
@@ -339,16 +341,16 @@ type methodSettingJSON struct {
 }
 
 type zoneMethodJSON struct {
-	ID                int                          `json:"id"`
-	InstanceID        int                          `json:"instance_id"`
-	Title             string                       `json:"title"`
-	Order             int                          `json:"order"`
-	Enabled           bool                         `json:"enabled"`
-	MethodID          string                       `json:"method_id"`
-	MethodTitle       string                       `json:"method_title"`
-	MethodDescription string                       `json:"method_description"`
-	Settings          map[string]methodSettingJSON `json:"settings"`
-	Links             map[string][]any             `json:"_links"`
+	ID                int                    `json:"id"`
+	InstanceID        int                    `json:"instance_id"`
+	Title             string                 `json:"title"`
+	Order             int                    `json:"order"`
+	Enabled           bool                   `json:"enabled"`
+	MethodID          string                 `json:"method_id"`
+	MethodTitle       string                 `json:"method_title"`
+	MethodDescription string                 `json:"method_description"`
+	Settings          map[string]settingJSON `json:"settings"`
+	Links             map[string][]any       `json:"_links"`
 }
 
 // methodKinds are WooCommerce's names and descriptions of the methods.
@@ -361,18 +363,18 @@ var methodKinds = map[string][2]string{
 func (a *API) methodOut(zoneID int64, m checkout.Method, order int) zoneMethodJSON {
 	c := a.d.Base
 	kind := methodKinds[m.Type]
-	title := methodSettingJSON{ID: "title", Label: "Name", Type: "text", Value: m.Title, Default: kind[0],
+	title := settingJSON{ID: "title", Label: "Name", Type: "text", Value: m.Title, Default: kind[0],
 		Description: "Your customers will see the name of this shipping method during checkout.",
 		Tip:         "Your customers will see the name of this shipping method during checkout."}
-	s := map[string]methodSettingJSON{"title": title}
+	s := map[string]settingJSON{"title": title}
 	if m.Type == checkout.FreeShipping {
 		requires := ""
 		if m.MinAmount > 0 {
 			requires = "min_amount"
 		}
-		s["requires"] = methodSettingJSON{ID: "requires", Label: "Free shipping requires", Type: "select", Value: requires,
+		s["requires"] = settingJSON{ID: "requires", Label: "Free shipping requires", Type: "select", Value: requires,
 			Options: map[string]string{"": "No requirement", "min_amount": "A minimum order amount"}}
-		s["min_amount"] = methodSettingJSON{ID: "min_amount", Label: "Minimum order amount", Type: "price", Value: plain(c, m.MinAmount), Default: "0",
+		s["min_amount"] = settingJSON{ID: "min_amount", Label: "Minimum order amount", Type: "price", Value: plain(c, m.MinAmount), Default: "0",
 			Description: "Users will need to spend this amount to get free shipping (if enabled above).",
 			Tip:         "Users will need to spend this amount to get free shipping (if enabled above)."}
 	} else {
@@ -380,9 +382,9 @@ func (a *API) methodOut(zoneID int64, m checkout.Method, order int) zoneMethodJS
 		if m.Taxable {
 			status = "taxable"
 		}
-		s["tax_status"] = methodSettingJSON{ID: "tax_status", Label: "Tax status", Type: "select", Value: status, Default: "taxable",
+		s["tax_status"] = settingJSON{ID: "tax_status", Label: "Tax status", Type: "select", Value: status, Default: "taxable",
 			Options: map[string]string{"taxable": "Taxable", "none": "None"}}
-		s["cost"] = methodSettingJSON{ID: "cost", Label: "Cost", Type: "text", Value: plain(c, m.Cost),
+		s["cost"] = settingJSON{ID: "cost", Label: "Cost", Type: "text", Value: plain(c, m.Cost),
 			Description: "Enter a cost (excl. tax), e.g. 10.00.", Tip: "Enter a cost (excl. tax), e.g. 10.00."}
 	}
 	base := a.d.BaseURL + zonesPath + "/" + strconv.FormatInt(zoneID, 10)
