@@ -28,6 +28,17 @@ import 'preact/hooks';
  *   and then leaves the prop on the select, where Preact writes it as an
  *   attribute (`defaultvalue`) that HTML does not have.
  */
+type HookState = { __c?: () => void };
+type Committed = { __h?: (HookState | (() => void))[] };
+type VNode = { type: unknown; props: Record<string, unknown> };
+// The option hooks used here, public and mangled (`__c`: options._commit).
+const hooks = options as unknown as {
+  requestAnimationFrame?: (cb: () => void) => void;
+  event?: (e: Event) => Event;
+  vnode?: (v: VNode) => void;
+  __c?: (vnode: unknown, queue: Committed[]) => void;
+};
+
 // Events a person makes, one at a time (React's "discrete" events).
 const DISCRETE = new Set(['click', 'keydown', 'keyup', 'input', 'change', 'submit', 'pointerdown', 'pointerup', 'mousedown', 'mouseup',
   'touchstart', 'touchend', 'focusin', 'focusout', 'focus', 'blur', 'contextmenu', 'beforeinput', 'compositionend', 'dragstart', 'drop']);
@@ -42,24 +53,20 @@ if (channel) {
     else for (const cb of effects.splice(0)) cb();
   };
 }
-const hooks2 = options as { requestAnimationFrame?: (cb: () => void) => void; event?: (e: Event) => Event };
-const event = hooks2.event;
-hooks2.event = (e: Event) => {
+const event = hooks.event;
+hooks.event = (e: Event) => {
   if (channel && !discrete && DISCRETE.has(e.type)) {
     discrete = true;
     channel.port2.postMessage('task');
   }
   return event ? event(e) : e;
 };
-hooks2.requestAnimationFrame = (cb) => {
+hooks.requestAnimationFrame = (cb) => {
   if (!channel || discrete) return queueMicrotask(cb);
   effects.push(cb);
   if (effects.length === 1) channel.port2.postMessage('effects');
 };
 
-type HookState = { __c?: () => void };
-type Committed = { __h?: (HookState | (() => void))[] };
-const hooks = options as unknown as { __c?: (vnode: unknown, queue: Committed[]) => void };
 const commit = hooks.__c;
 hooks.__c = (vnode, queue) => {
   for (const c of queue) {
@@ -74,9 +81,8 @@ hooks.__c = (vnode, queue) => {
   commit?.(vnode, queue);
 };
 
-type VNode = { type: unknown; props: Record<string, unknown> };
-const previous = (options as { vnode?: (v: VNode) => void }).vnode;
-(options as { vnode?: (v: VNode) => void }).vnode = (v: VNode) => {
+const previous = hooks.vnode;
+hooks.vnode = (v: VNode) => {
   previous?.(v);
   if (v.type === 'select' && v.props && 'defaultValue' in v.props) delete v.props.defaultValue;
 };
