@@ -1,0 +1,28 @@
+// Package standin is a stand-in for a running WooCommerce shop's REST API
+// v3, for the migration's tests and timing: it serves a Shop's records
+// with WooCommerce's paging headers and authentication rules, shaped like
+// the real answers in ../shared/reference/woocommerce-11-responses/.
+package standin
+
+// Object is one record as the REST API answers it (decoded JSON).
+type Object = map[string]any
+
+// Shop is the old shop's content. Sub-collections are keyed by their
+// parent's id.
+type Shop struct {
+	Attributes     []Object
+	AttributeTerms map[int64][]Object // by attribute id
+	Categories     []Object
+	Tags           []Object
+	Products       []Object
+	Variations     map[int64][]Object // by product id
+	Customers      []Object
+	Coupons        []Object
+	Orders         []Object
+	OrderNotes     map[int64][]Object // by order id
+	Refunds        map[int64][]Object // by order id
+	Reviews        []Object
+	Pages          []Object            // wp/v2/pages
+	Settings       map[string][]Object // by group: "general", "tax", …
+	Images         map[string][]byte   // image bodies by path under /wp-content/uploads/
+}
