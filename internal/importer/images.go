@@ -88,6 +88,15 @@ func (im *images) store(ctx context.Context, rawURL, alt string) (catalog.Image,
 	if err != nil {
 		return catalog.Image{}, err
 	}
+	return StoreImage(ctx, im.w, data, rawURL, alt)
+}
+
+// StoreImage saves an image downloaded from rawURL into the media
+// library, with its smaller renditions, and answers it with its id: a
+// JPEG, PNG, GIF or WebP of a usable size, else an error. The WooCommerce
+// migration (internal/wcimport) stores its images through it too.
+func StoreImage(ctx context.Context, w catalog.Writer, data []byte, rawURL, alt string) (catalog.Image, error) {
+	var err error
 	ctype := http.DetectContentType(data)
 	ext, ok := imageTypes[ctype]
 	if !ok {
@@ -129,7 +138,7 @@ func (im *images) store(ctx context.Context, rawURL, alt string) (catalog.Image,
 			img.Sizes = append(img.Sizes, catalog.ImageSize{Src: "/media/" + p, Width: r.Width, Height: r.Height})
 		}
 	}
-	if err := im.w.SaveImage(ctx, &img, files); err != nil {
+	if err := w.SaveImage(ctx, &img, files); err != nil {
 		return catalog.Image{}, err
 	}
 	return img, nil

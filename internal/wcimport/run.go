@@ -38,6 +38,10 @@ type resource struct {
 	path  string     // relative to /wp-json/: "wc/v3/products"
 	query url.Values // extra query ("status=any" and the like)
 	one   func(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error)
+	// finish, when set, runs once every page is read (a second pass:
+	// links between records that may point forward), before the
+	// resource's progress is cleared.
+	finish func(ctx context.Context, r *Run) error
 }
 
 // refusal is an error that refuses one record without stopping the run.
@@ -58,6 +62,11 @@ type Run struct {
 
 	mu     sync.Mutex
 	dryIDs map[string]map[int64]int64 // a dry run's would-be ids, by kind and old id
+
+	opts    Options
+	report  Report
+	resumed map[string]int // pages an earlier, unfinished run had finished, by resource
+	cat     catalogueState // the catalogue's run state (catalogue.go)
 }
 
 // resources are every resource a run moves, in the order they run.

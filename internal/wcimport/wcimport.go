@@ -67,4 +67,7 @@ type Report struct {
 	Resources []string         `json:"resources"`
 	Counts    map[string]Count `json:"counts"`
 	Refusals  []Refusal        `json:"refusals"`
+	// Warnings are records imported without something (a link to a
+	// product the old shop deleted).
+	Warnings []Warning `json:"warnings"`
 }

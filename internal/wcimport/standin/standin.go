@@ -10,6 +10,10 @@ type Object = map[string]any
 // Shop is the old shop's content. Sub-collections are keyed by their
 // parent's id.
 type Shop struct {
+	// Origin is the address the records' links were made with
+	// ("https://shop.example"): Server answers them with its own.
+	Origin string
+
 	Attributes     []Object
 	AttributeTerms map[int64][]Object // by attribute id
 	Categories     []Object
