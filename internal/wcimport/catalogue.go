@@ -57,7 +57,7 @@ type catalogueState struct {
 }
 
 type productLinks struct {
-	name                  string
+	name                 string
 	upsells, cross, kids []int64 // old ids
 }
 
@@ -618,12 +618,12 @@ type wcProduct struct {
 		Width  string `json:"width"`
 		Height string `json:"height"`
 	} `json:"dimensions"`
-	MenuOrder       int    `json:"menu_order"`
-	ExternalURL     string `json:"external_url"`
-	ButtonText      string `json:"button_text"`
-	TaxStatus       string `json:"tax_status"`
-	TaxClass        string `json:"tax_class"`
-	PurchaseNote    string `json:"purchase_note"`
+	MenuOrder       int     `json:"menu_order"`
+	ExternalURL     string  `json:"external_url"`
+	ButtonText      string  `json:"button_text"`
+	TaxStatus       string  `json:"tax_status"`
+	TaxClass        string  `json:"tax_class"`
+	PurchaseNote    string  `json:"purchase_note"`
 	UpsellIDs       []int64 `json:"upsell_ids"`
 	CrossSellIDs    []int64 `json:"cross_sell_ids"`
 	GroupedProducts []int64 `json:"grouped_products"`
