@@ -155,6 +155,8 @@ Usage:
   vitrine [serve] [flags]                     run the shop (--demo: seed a demo catalogue, pay in the built-in sandbox)
   vitrine migrate [flags]                     apply database migrations and exit
   vitrine import woocommerce-csv FILE [flags] import a WooCommerce product CSV export
+  vitrine import woocommerce-store --url URL --consumer-key ck_… --consumer-secret cs_… [--concurrency 4] [--dry-run] [--report FILE]
+                                              move a running WooCommerce shop in through its REST API (again to update or resume)
   vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine api-key create|list|revoke ...      REST API keys for integrations (vitrine api-key for details)
@@ -266,7 +268,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key") {
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key" || pos[0] == "import") {
 			// The user, currency, page and api-key commands parse their own
 			// flags (user.go, currency.go, page.go, apikey.go). The shop's flags (--db) may
 			// come before the command or anywhere after it: they are taken
@@ -375,7 +377,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 // commandBoolFlags are the flags of the user, currency and page commands
 // that take no value; their other flags take the next argument as value
 // unless written --flag=value.
-var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true}
+var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true, "dry-run": true}
 
 // splitShopFlags separates the shop's flags (those fs defines, with their
 // values) from a command's own arguments, keeping each side's order. No
@@ -499,10 +501,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "render-worker":
 		return renderWorker(Stdin, stdout)
 	case "import":
-		if len(pos) != 2 || pos[0] != "woocommerce-csv" {
-			return errors.New("usage: vitrine import woocommerce-csv FILE")
-		}
-		return importCSV(ctx, cfg, log, pos[1], stdout)
+		return importCommand(ctx, cfg, log, pos, getenv, stdout) // wcimport.go
 	case "user":
 		return userCommand(ctx, cfg, pos, Stdin, stdout, stderr, log) // user.go
 	case "currency":
