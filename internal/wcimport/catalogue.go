@@ -516,7 +516,7 @@ func importTag(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error
 		}
 		newID = saved.ID
 	}
-	return out, r.remember(ctx, "tag", t.ID, newID, "/product-tag/"+slug+"/", st)
+	return out, r.remember(ctx, "tag", t.ID, newID, "/product-tag/"+t.Slug+"/", st)
 }
 
 // --- images
@@ -1086,11 +1086,18 @@ func (r *Run) checkSKUs(ctx context.Context, p *catalog.Product, vars []*catalog
 	if err := check(p.SKU, p.ID, false); err != nil {
 		return err
 	}
+	// The product this one saves over: its own, or the one with its SKU.
+	owner := p.ID
+	if owner == 0 && p.SKU != "" {
+		if id, err := r.deps.Catalogue.Writer.ProductIDBySKU(ctx, p.SKU); err == nil {
+			owner = id
+		}
+	}
 	for _, v := range vars {
-		if v.ID == 0 && p.ID != 0 {
-			// A new variation of a known product may match one by SKU.
+		if v.ID == 0 && owner != 0 && v.SKU != "" {
+			// A new variation may match one of the product's by SKU.
 			if id, err := r.deps.Catalogue.Writer.ProductIDBySKU(ctx, v.SKU); err == nil {
-				if o, err := r.deps.Catalogue.Store.Product(ctx, id); err == nil && o.ParentID == p.ID {
+				if o, err := r.deps.Catalogue.Store.Product(ctx, id); err == nil && o.ParentID == owner {
 					continue
 				}
 			}
