@@ -2,6 +2,10 @@
 // v3, for the migration's tests and timing: it serves a Shop's records
 // with WooCommerce's paging headers and authentication rules, shaped like
 // the real answers in ../shared/reference/woocommerce-11-responses/.
+//
+// Server (server.go) serves a Shop with WooCommerce's paging and
+// authentication; Catalogue (catalogue.go, whose comment lists the shapes
+// it makes) generates a deterministic catalogue of any size.
 package standin
 
 // Object is one record as the REST API answers it (decoded JSON).
