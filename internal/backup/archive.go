@@ -237,7 +237,11 @@ func readArchive(path, dir string) (*Manifest, error) {
 			return nil, corrupt("%s: %d bytes with SHA-256 %s; the manifest says %d bytes with %s", h.Name, n, hex.EncodeToString(hash.Sum(nil)), want.Size, want.SHA256)
 		}
 	}
-	// Reading to the end checked the gzip stream's own CRC too.
+	// Reading the gzip stream to its end checks its CRC, which covers the
+	// manifest too.
+	if _, err := io.Copy(io.Discard, zr); err != nil {
+		return nil, corrupt("%v", err)
+	}
 	for _, file := range m.Files {
 		if !seen[file.Name] {
 			return nil, corrupt("%s is missing", file.Name)

@@ -116,7 +116,9 @@ func libpqConn(dsn string) (string, string) {
 	if len(opts) > 0 {
 		q.Set("options", strings.Join(opts, " "))
 	}
-	u.RawQuery = q.Encode()
+	// libpq decodes %20, not the "+" url.Values writes for a space (a
+	// literal "+" is written %2B).
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	return u.String(), schema
 }
 
