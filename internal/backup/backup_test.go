@@ -31,7 +31,9 @@ import (
 
 var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-func open(ctx context.Context, dsn string) (backup.Target, error) { return sqlstore.Open(ctx, dsn, nil) }
+func open(ctx context.Context, dsn string) (backup.Target, error) {
+	return sqlstore.Open(ctx, dsn, nil)
+}
 
 func service(db *sqlstore.DB, dsn string) *backup.Service {
 	return &backup.Service{Store: db, DSN: dsn, Version: "test", Now: func() time.Time { return testNow }, Open: open}
