@@ -201,7 +201,7 @@ func (s *Scheduler) refresh(ctx context.Context) {
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Enabled: s.Schedule.Enabled(), Every: s.Schedule.Every, EverySeconds: int64(s.Schedule.Every / time.Second), Keep: s.Schedule.Keep}
+	st := Status{Enabled: s.Schedule.Enabled()}
 	since := s.started
 	if ok {
 		st.Last = &LastRun{At: last.DoneAt, File: last.File, Size: last.Size}
@@ -218,7 +218,10 @@ func (s *Scheduler) Status() Status {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.status
+	st := s.status
+	// The schedule shows before the first tick has read the store.
+	st.Enabled, st.Every, st.EverySeconds, st.Keep = s.Schedule.Enabled(), s.Schedule.Every, int64(s.Schedule.Every/time.Second), s.Schedule.Keep
+	return st
 }
 
 // Rotate removes all but the newest keep archives in dir (the names the
