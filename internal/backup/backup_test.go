@@ -408,3 +408,30 @@ func TestRestoreMigratesOlderBackup(t *testing.T) {
 		}
 	})
 }
+
+// TestPostgresWithoutPGDump: where pg_dump is not installed, a PostgreSQL
+// backup is refused with the exact command to run by hand, and writes
+// nothing. (Where it is installed, every PostgreSQL subtest above backs
+// up through it.)
+func TestPostgresWithoutPGDump(t *testing.T) {
+	dsn := "postgres://shop@db.internal:5432/shop?sslmode=require&search_path=store"
+	if got, want := backup.PGDumpCommand(dsn),
+		"pg_dump --format=custom --no-owner --no-privileges --schema='store' --file=vitrine.pgdump --dbname='postgres://shop@db.internal:5432/shop?options=-c%20search_path%3Dstore&sslmode=require'"; got != want {
+		t.Errorf("command\n got %s\nwant %s", got, want)
+	}
+	if os.Getenv(storetest.EnvPostgres) == "" {
+		return
+	}
+	pg := storetest.DSN(t, "postgres")
+	db := storetest.OpenDSN(t, pg)
+	s := service(db, pg)
+	s.PGDump = filepath.Join(t.TempDir(), "pg_dump") // not there
+	dir := t.TempDir()
+	_, err := s.Backup(context.Background(), filepath.Join(dir, "shop.tar.gz"))
+	if !errors.Is(err, backup.ErrNoPGDump) || !strings.Contains(err.Error(), backup.PGDumpCommand(pg)) {
+		t.Fatalf("without pg_dump: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left %d files", len(entries))
+	}
+}

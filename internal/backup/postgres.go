@@ -37,8 +37,8 @@ func pgDump(ctx context.Context, bin, dsn, schema, out string) error {
 	}
 	path, err := exec.LookPath(bin)
 	if err != nil {
-		return fmt.Errorf("backup: %w (install the PostgreSQL client tools, version %s or later, or back up with your provider's backups or by hand: %s)",
-			ErrNoPGDump, "15", PGDumpCommand(dsn))
+		return fmt.Errorf("backup: %w: install the PostgreSQL client tools (of the server's major version or later) and run vitrine backup again, or rely on your provider's backups, or back up by hand with: %s",
+			ErrNoPGDump, PGDumpCommand(dsn))
 	}
 	conn, _ := libpqConn(dsn)
 	cmd := exec.CommandContext(ctx, path, "--format=plain", "--no-owner", "--no-privileges",

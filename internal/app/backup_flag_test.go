@@ -1,0 +1,45 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBackupFlags(t *testing.T) {
+	c, err := parseFlags(nil, nil)
+	if err != nil || c.Backup.Enabled() || c.Backup.Keep != 28 {
+		t.Fatalf("defaults: %+v %v", c.Backup, err)
+	}
+	c, err = parseFlags([]string{"--backup-dir", "/var/backups/shop"}, nil)
+	if err != nil || !c.Backup.Enabled() || c.Backup.Every != 24*time.Hour {
+		t.Fatalf("a folder alone: %+v %v", c.Backup, err)
+	}
+	c, err = parseFlags(nil, map[string]string{"VITRINE_BACKUP_DIR": "b", "VITRINE_BACKUP_EVERY": "6h", "VITRINE_BACKUP_KEEP": "4"})
+	if err != nil || c.Backup.Dir != "b" || c.Backup.Every != 6*time.Hour || c.Backup.Keep != 4 {
+		t.Fatalf("env: %+v %v", c.Backup, err)
+	}
+	for _, bad := range [][]string{{"--backup-every", "6h"}, {"--backup-dir", "b", "--backup-every", "10m"}, {"--backup-dir", "b", "--backup-keep", "0"}} {
+		if _, err := parseFlags(bad, nil); err == nil || !strings.Contains(err.Error(), "--backup-") {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}
+
+// TestBackupCommandUsage: the commands' bad input is a usage error that
+// writes nothing.
+func TestBackupCommandUsage(t *testing.T) {
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "v.db")
+	for _, args := range [][]string{{"backup"}, {"backup", "--to"}, {"backup", "--to", "x.tar.gz", "extra"}, {"restore"}, {"restore", "a", "b"}} {
+		var out bytes.Buffer
+		err := Run(context.Background(), append(args, "--db", dsn, "--log-level", "error"), func(string) string { return "" }, &out, &out)
+		var usage *UsageError
+		if !errors.As(err, &usage) {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
