@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"vitrine/internal/clock"
 )
 
 const (
@@ -77,12 +79,7 @@ type Service struct {
 	afterSnapshot func()
 }
 
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Service) now() time.Time { return clock.UTC(s.Now) }
 
 // Result is a backup written.
 type Result struct {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"vitrine/internal/clock"
 )
 
 // ErrNotEmpty refuses a restore over a store that holds the shop's data,
@@ -107,12 +109,7 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (Restored, erro
 	return out, nil
 }
 
-func (o RestoreOptions) now() time.Time {
-	if o.Now != nil {
-		return o.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (o RestoreOptions) now() time.Time { return clock.UTC(o.Now) }
 
 // heldBy counts what the store restored into holds (nothing when a SQLite
 // store's file does not exist yet), and on PostgreSQL checks that it

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"vitrine/internal/clock"
 )
 
 // Scheduled backups: every instance of the shop runs a Scheduler; each
@@ -114,12 +116,7 @@ type Scheduler struct {
 	started time.Time
 }
 
-func (s *Scheduler) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
+func (s *Scheduler) now() time.Time { return clock.UTC(s.Now) }
 
 // Run takes the scheduled backups until ctx ends: each minute it queues
 // the current slot and takes it if this instance claims it.
