@@ -614,6 +614,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		log.Debug("memory limit set from --cache-mb", "bytes", limit)
 	}
 
+	if err := checkBackupTools(cfg); err != nil { // backup.go
+		return err
+	}
 	db, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
 	"time"
 
 	"vitrine/internal/backup"
@@ -27,6 +30,19 @@ func backupFlags(c *Config, str func(p *string, name, def, help string), dur fun
 	str(&c.Backup.Dir, "backup-dir", "", "folder the scheduled backups are written to (empty: no scheduled backups); one instance of several takes each")
 	dur(&c.Backup.Every, "backup-every", 0, "interval of the scheduled backups, 1h to 744h (e.g. 6h; 0 with --backup-dir: 24h)")
 	num(&c.Backup.Keep, "backup-keep", 28, "scheduled backups kept in --backup-dir: the newest N")
+}
+
+// checkBackupTools refuses scheduled backups of a PostgreSQL store where
+// pg_dump is missing, at start rather than at the first slot.
+func checkBackupTools(cfg Config) error {
+	if !cfg.Backup.Enabled() || backup.EngineOf(cfg.DB) != sqlstore.Postgres {
+		return nil
+	}
+	if _, err := exec.LookPath("pg_dump"); err != nil {
+		return fmt.Errorf("--backup-dir: %w: install the PostgreSQL client tools, or drop --backup-dir and rely on your provider's backups or on: %s",
+			backup.ErrNoPGDump, backup.PGDumpCommand(cfg.DB))
+	}
+	return nil
 }
 
 // checkBackup completes and checks the schedule.
@@ -62,6 +78,12 @@ func backupCommand(ctx context.Context, cfg Config, args []string, stdout io.Wri
 	if *to == "" {
 		return &UsageError{"--to FILE is required\n" + backupUsage}
 	}
+	if backup.EngineOf(cfg.DB) == sqlstore.SQLite {
+		// Opening a missing SQLite file would create an empty store.
+		if _, err := os.Stat(strings.TrimPrefix(cfg.DB, "sqlite:")); err != nil {
+			return fmt.Errorf("no store to back up at --db %s: %w", cfg.DB, err)
+		}
+	}
 	// The store is opened as it is, not migrated: a newer binary backing
 	// up a running older shop must not change its schema under it.
 	db, err := sqlstore.Open(ctx, cfg.DB, log)
@@ -70,10 +92,7 @@ func backupCommand(ctx context.Context, cfg Config, args []string, stdout io.Wri
 	}
 	defer db.Close()
 	res, err := backupService(cfg, db, log).Backup(ctx, *to)
-	if errors.Is(err, backup.ErrNoPGDump) {
-		return err // it names the command to run
-	}
-	if err != nil {
+	if err != nil { // without pg_dump, it names the command to run
 		return err
 	}
 	m := res.Manifest

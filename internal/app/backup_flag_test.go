@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,5 +42,20 @@ func TestBackupCommandUsage(t *testing.T) {
 		if !errors.As(err, &usage) {
 			t.Errorf("%v: %v", args, err)
 		}
+	}
+}
+
+// TestBackupMissingStore: a backup of a SQLite store that does not exist
+// is refused and creates neither the store nor the archive.
+func TestBackupMissingStore(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	err := Run(context.Background(), []string{"backup", "--to", filepath.Join(dir, "b.tar.gz"), "--db", "sqlite:" + filepath.Join(dir, "v.db"), "--log-level", "error"},
+		func(string) string { return "" }, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "no store to back up") {
+		t.Fatalf("missing store: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left %d files", len(entries))
 	}
 }
