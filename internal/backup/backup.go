@@ -127,6 +127,8 @@ func (s *Service) Backup(ctx context.Context, path string) (Result, error) {
 		if m.Schema, err = s.Store.BackupSchema(ctx); err != nil {
 			return Result{}, fmt.Errorf("backup: %w", err)
 		}
+		// Counted just before the dump, outside its snapshot: the figures
+		// describe the store, the dump may hold a few more orders.
 		if m.Contents, err = s.Store.BackupContents(ctx); err != nil {
 			return Result{}, fmt.Errorf("backup: %w", err)
 		}
