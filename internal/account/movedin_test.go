@@ -398,5 +398,13 @@ func TestInviteRaced(t *testing.T) {
 		if !errors.Is(err, account.ErrInvitationRaced) {
 			t.Fatalf("invited twice: %v", err)
 		}
+		// A deleted account takes its invitation along.
+		if err := f.svc.Store.DeleteUser(f.ctx, us["ann"].ID); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := db.Read.GetContext(f.ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM account_invitations WHERE user_id = ?`), us["ann"].ID); err != nil || n != 0 {
+			t.Errorf("invitations left: %d %v", n, err)
+		}
 	})
 }
