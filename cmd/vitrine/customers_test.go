@@ -34,7 +34,9 @@ func TestCustomersCommand(t *testing.T) {
 			ids = append(ids, c.ID)
 		}
 		db := []string{"--db", dsn, "--log-level", "warn"}
-		customers := func(args ...string) (string, int) { return run(t, bin, "", append(append(db, "customers"), args...)...) }
+		customers := func(args ...string) (string, int) {
+			return run(t, bin, "", append(append(db, "customers"), args...)...)
+		}
 		dir := t.TempDir()
 		file := func(name, body string) string {
 			p := filepath.Join(dir, name)
