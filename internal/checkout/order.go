@@ -116,6 +116,14 @@ type ShippingLine struct {
 	TotalTax   int64  `json:"total_tax"`
 }
 
+// FeeLine is a fee charged with an order (WooCommerce's fee lines).
+type FeeLine struct {
+	Name      string `json:"name"`
+	TaxStatus string `json:"tax_status"` // "taxable" or "none"
+	Total     int64  `json:"total"`
+	TotalTax  int64  `json:"total_tax"`
+}
+
 // Order is a placed order.
 type Order struct {
 	ID       int64
@@ -136,13 +144,16 @@ type Order struct {
 	TransactionID      string
 	Lines              []Line
 	ShippingLines      []ShippingLine
-	TaxLines           []TaxLine
-	ItemsSubtotal      int64
-	ItemsTax           int64
-	ShippingTotal      int64
-	ShippingTax        int64
-	DiscountTotal      int64 // excluding tax
-	DiscountTax        int64
+	// FeeLines are fees charged with the order (none from this shop's
+	// checkout; an order moved in from WooCommerce keeps its own).
+	FeeLines      []FeeLine
+	TaxLines      []TaxLine
+	ItemsSubtotal int64
+	ItemsTax      int64
+	ShippingTotal int64
+	ShippingTax   int64
+	DiscountTotal int64 // excluding tax
+	DiscountTax   int64
 	// Coupons are the coupons used, with their discounts.
 	Coupons     []CouponAmount
 	TotalTax    int64
