@@ -355,8 +355,9 @@ func TestHistoryReference(t *testing.T) {
 		if bob.Email != "bob.fixture@example.com" || bob.Username != "bob.fixture" || bob.FirstName != "Bob" || bob.Role != account.RoleCustomer {
 			t.Errorf("bob: %+v", bob.User)
 		}
-		if bob.Billing.Address1 != "200 Broadway" && bob.Billing.Address1 == "" {
-			t.Errorf("bob's billing: %+v", bob.Billing)
+		if bob.Billing.Address1 != "200 Broadway" || bob.Billing.Postcode != "10007" || bob.Billing.Phone != "212-555-0199" ||
+			bob.Shipping.Address1 != "350 5th Ave" || bob.Shipping.Postcode != "10118" {
+			t.Errorf("bob's addresses: %+v / %+v", bob.Billing, bob.Shipping)
 		}
 
 		// Order 88, field for field with the source.
@@ -608,4 +609,184 @@ func placeOrder(t *testing.T, h *historyShop) int64 {
 		t.Fatal(err)
 	}
 	return o.ID
+}
+
+// A second run over the same records writes nothing; a run after the old
+// shop changed an order's status and took a new order updates that order,
+// adds the new one and leaves everything else as it was.
+func TestHistoryRerun(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		h := newHistoryShop(t, db)
+		seedReferenceProducts(t, h)
+		src := referenceSource(t)
+		runHistory(t, h, src, false)
+		rows := h.rowCounts(t)
+
+		again := runHistory(t, h, src, false)
+		for name, c := range again.counts {
+			if c.Created+c.Updated != 0 || (name != "pages" && name != "settings" && c.Refused != 0) {
+				t.Errorf("second run, %s: %+v", name, c)
+			}
+		}
+		if after := h.rowCounts(t); !mapsEqualS(after, rows) {
+			t.Errorf("second run changed rows: %v, was %v", after, rows)
+		}
+
+		// Order 89 is paid and processing now, with a note; order 95 is new.
+		var o89 map[string]any
+		if err := json.Unmarshal(readJSON(t, "wc-v3-orders-89-on-hold.json")[0], &o89); err != nil {
+			t.Fatal(err)
+		}
+		o89["status"], o89["date_paid_gmt"], o89["date_modified_gmt"] = "processing", "2026-11-30T10:00:00", "2026-11-30T10:00:00"
+		o95 := map[string]any{}
+		for k, v := range o89 {
+			o95[k] = v
+		}
+		o95["id"], o95["number"], o95["order_key"], o95["status"] = 95, "95", "wc_order_new95newnew9", "completed"
+		var ords []json.RawMessage
+		for _, raw := range src.lists["wc/v3/orders"] {
+			if !strings.Contains(string(raw), `"id": 89,`) {
+				ords = append(ords, raw)
+			}
+		}
+		b89, _ := json.Marshal(o89)
+		b95, _ := json.Marshal(o95)
+		src.set("wc/v3/orders", append(ords, b89, b95))
+		src.set("wc/v3/orders/89/notes", []standin.Object{{"id": 30, "author": "Shop Manager", "date_created": "2026-11-30T10:00:00",
+			"date_created_gmt": "2026-11-30T10:00:00", "note": "Paid by bank transfer.", "customer_note": false}})
+
+		third := runHistory(t, h, src, false)
+		if c := third.counts["orders"]; c != (Count{Read: 5, Created: 1, Updated: 1, Unchanged: 3}) {
+			t.Errorf("third run's orders: %+v (%v)", c, third.refusals)
+		}
+		for _, name := range []string{"customers", "coupons", "reviews", "review-replies"} {
+			if c := third.counts[name]; c.Created+c.Updated != 0 {
+				t.Errorf("third run, %s: %+v", name, c)
+			}
+		}
+		o, err := db.Order(ctx, 89)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Status != "processing" || o.PaidAt == nil || len(o.Lines) != 2 {
+			t.Errorf("order 89 after the change: %s, paid %v, %d lines", o.Status, o.PaidAt, len(o.Lines))
+		}
+		notes, err := db.OrderNotes(ctx, 89)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(notes) != 1 || notes[0].Note != "Paid by bank transfer." || notes[0].Author != "Shop Manager" {
+			t.Errorf("order 89's notes: %+v", notes)
+		}
+		if h.legacy(t, "order", 95) != 95 {
+			t.Errorf("order 95's number")
+		}
+		after := h.rowCounts(t)
+		for table, delta := range map[string]int64{"orders": 1, "order_lines": 2, "order_notes": 1, "order_meta": 1} {
+			if after[table]-rows[table] != delta {
+				t.Errorf("%s: %d rows, was %d (want %+d)", table, after[table], rows[table], delta)
+			}
+		}
+		for _, table := range []string{"users", "coupons", "order_refunds", "reviews", "mail_outbox", "webhook_queue"} {
+			if after[table] != rows[table] {
+				t.Errorf("%s: %d rows, was %d", table, after[table], rows[table])
+			}
+		}
+	})
+}
+
+func mapsEqualS(a, b map[string]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// A dry run counts what it would write and writes nothing, and an order
+// linking a customer of the same run counts as it would.
+func TestHistoryDryRun(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		h := newHistoryShop(t, db)
+		seedReferenceProducts(t, h)
+		rows := h.rowCounts(t)
+		res := runHistory(t, h, referenceSource(t), true)
+		for name, want := range map[string]Count{
+			"customers": {Read: 4, Created: 4}, "coupons": {Read: 2, Created: 2}, "orders": {Read: 4, Created: 4},
+			"reviews": {Read: 3, Created: 3}, "pages": {Read: 2, Created: 1, Refused: 1},
+		} {
+			if got := res.counts[name]; got != want {
+				t.Errorf("%s: %+v, want %+v", name, got, want)
+			}
+		}
+		if after := h.rowCounts(t); !mapsEqualS(after, rows) {
+			t.Errorf("a dry run wrote: %v, was %v", after, rows)
+		}
+		if a := h.settings.Current().Address; a.Line1 != "" {
+			t.Errorf("a dry run saved the address %q", a.Line1)
+		}
+	})
+}
+
+// Records this shop cannot take are refused by name and change nothing;
+// an account with the same email is linked, not duplicated.
+func TestHistoryRefusalsAndLinks(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		h := newHistoryShop(t, db)
+		seedReferenceProducts(t, h)
+		accounts := h.deps.History.Customers.(*account.Service)
+		email := "alice.fixture@example.com"
+		had, err := accounts.CreateCustomer(ctx, account.CustomerEdit{Email: &email})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := referenceSource(t)
+		var o88 map[string]any
+		if err := json.Unmarshal(readJSON(t, "wc-v3-orders-88-completed-coupon-fee.json")[0], &o88); err != nil {
+			t.Fatal(err)
+		}
+		trash := map[string]any{}
+		for k, v := range o88 {
+			trash[k] = v
+		}
+		trash["id"], trash["number"], trash["status"], trash["order_key"] = 96, "96", "trash", "wc_order_trash96trash"
+		shipped := map[string]any{}
+		for k, v := range o88 {
+			shipped[k] = v
+		}
+		shipped["id"], shipped["number"], shipped["status"], shipped["order_key"] = 97, "97", "shipped", "wc_order_ship97shipp"
+		src.set("wc/v3/orders", []any{trash, shipped})
+		src.set("wc/v3/coupons", []standin.Object{{"id": 99, "code": "freeship", "amount": "0.00", "status": "publish", "discount_type": "fixed_cart",
+			"free_shipping": true, "email_restrictions": []string{"vip@example.com"}, "product_ids": []int{}, "excluded_product_ids": []int{},
+			"product_categories": []int{}, "excluded_product_categories": []int{}, "minimum_amount": "0.00", "maximum_amount": "0.00"}})
+		res := runHistory(t, h, src, false)
+
+		if id := h.legacy(t, "customer", 4); id != had.ID {
+			t.Errorf("alice is account %d, the shop had %d", id, had.ID)
+		}
+		if n := h.count(t, `SELECT COUNT(*) FROM users WHERE email = ?`, email); n != 1 {
+			t.Errorf("%d accounts for %s", n, email)
+		}
+		if why := res.refused("orders", "#96"); !strings.Contains(why, "trash") {
+			t.Errorf("the trashed order: %q", why)
+		}
+		if why := res.refused("orders", "#97"); !strings.Contains(why, `"shipped"`) {
+			t.Errorf("the unknown status: %q", why)
+		}
+		if why := res.refused("coupons", "freeship"); !strings.Contains(why, "free shipping") || !strings.Contains(why, "vip@example.com") {
+			t.Errorf("the free-shipping coupon: %q", why)
+		}
+		if n := h.count(t, `SELECT COUNT(*) FROM orders`); n != 0 {
+			t.Errorf("%d orders written", n)
+		}
+		if n := h.count(t, `SELECT COUNT(*) FROM coupons`); n != 0 {
+			t.Errorf("%d coupons written", n)
+		}
+	})
 }
