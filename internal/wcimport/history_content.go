@@ -11,6 +11,7 @@ import (
 
 	"vitrine/internal/checkout"
 	"vitrine/internal/contentpage"
+	"vitrine/internal/money"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
 )
@@ -258,6 +259,7 @@ func importSetting(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, e
 		"woocommerce_price_thousand_sep":           cur.ThousandSeparator,
 		"woocommerce_price_decimal_sep":            cur.DecimalSeparator,
 		"woocommerce_price_num_decimals":           fmt.Sprint(cur.MinorUnit),
+		"woocommerce_currency_pos":                 currencyPos(cur),
 		"woocommerce_tax_based_on":                 "shipping",
 		"woocommerce_shipping_tax_class":           "inherit",
 		"woocommerce_tax_round_at_subtotal":        "no",
@@ -328,4 +330,18 @@ func importSetting(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, e
 		return Refused, refuse(s.ID, fmt.Sprintf("this shop has no setting for it: it works as %q, the old shop had %q", want, v))
 	}
 	return Refused, refuse(s.ID, fmt.Sprintf("this shop has no setting for it (the old shop had %q)", v))
+}
+
+// currencyPos is where the currency's symbol goes, in WooCommerce's terms.
+func currencyPos(c money.Currency) string {
+	switch {
+	case c.Prefix != "" && strings.HasSuffix(c.Prefix, " "):
+		return "left_space"
+	case c.Prefix != "":
+		return "left"
+	case strings.HasPrefix(c.Suffix, " "), strings.HasPrefix(c.Suffix, "\u00a0"):
+		return "right_space"
+	default:
+		return "right"
+	}
 }

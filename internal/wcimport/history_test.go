@@ -557,7 +557,7 @@ func TestHistoryReference(t *testing.T) {
 		}
 
 		// The next order placed here is numbered after the highest moved in.
-		if id := placeOrder(t, h); id <= 90 {
+		if id := placeOrder(t, h, h.products[16]); id <= 90 {
 			t.Errorf("a new order is number %d, after orders up to 90", id)
 		}
 	})
@@ -591,13 +591,13 @@ func linesEqual(got, want []checkout.Line) bool {
 
 // placeOrder places an order through the checkout's own transaction and
 // answers its number.
-func placeOrder(t *testing.T, h *historyShop) int64 {
+func placeOrder(t *testing.T, h *historyShop, product int64) int64 {
 	t.Helper()
 	ctx := context.Background()
 	usd, _ := money.Lookup("USD")
 	cfg := checkout.DefaultConfig(usd)
 	const sess = "t_000000000000000000000000000001"
-	l := cart.Line{ProductID: h.products[16], Quantity: 1, UnitPrice: 9900}
+	l := cart.Line{ProductID: product, Quantity: 1, UnitPrice: 9900}
 	l.Key = cart.LineKey(l.ProductID, 0, nil)
 	if _, err := h.db.AddLine(ctx, sess, l, historyNow, historyNow.Add(cart.Lifetime), nil); err != nil {
 		t.Fatal(err)
