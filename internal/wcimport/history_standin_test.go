@@ -15,7 +15,7 @@ import (
 
 // generatedShop seeds h with the stand-in's products and answers a
 // generated history over them.
-func generatedShop(t *testing.T, h *historyShop, customers, orders int) (*standin.Shop, *memSource) {
+func generatedShop(t testing.TB, h *historyShop, customers, orders int) (*standin.Shop, *memSource) {
 	t.Helper()
 	products := []standin.HistoryProduct{
 		{ID: 501, Name: "Beanie", SKU: "beanie", Price: 1800},

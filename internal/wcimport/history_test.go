@@ -171,7 +171,7 @@ type historyShop struct {
 	products map[int64]int64 // old product or variation id → new id
 }
 
-func newHistoryShop(t *testing.T, db *sqlstore.DB) *historyShop {
+func newHistoryShop(t testing.TB, db *sqlstore.DB) *historyShop {
 	t.Helper()
 	clock := storetest.FrozenClock(historyNow)
 	db.SetClock(clock.Now)
@@ -187,7 +187,7 @@ func newHistoryShop(t *testing.T, db *sqlstore.DB) *historyShop {
 
 // product creates a managed-stock product (and variations) as the old
 // shop's old id (and variation ids), remembered as the catalogue would.
-func (h *historyShop) product(t *testing.T, old int64, name string, stock int64, variations ...int64) {
+func (h *historyShop) product(t testing.TB, old int64, name string, stock int64, variations ...int64) {
 	t.Helper()
 	ctx := context.Background()
 	n := stock
