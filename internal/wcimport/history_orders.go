@@ -3,6 +3,7 @@ package wcimport
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -58,6 +59,10 @@ type wcOrder struct {
 	DateCreatedGMT     string    `json:"date_created_gmt"`
 	DateModifiedGMT    string    `json:"date_modified_gmt"`
 	DatePaidGMT        *string   `json:"date_paid_gmt"`
+	DateCompletedGMT   *string   `json:"date_completed_gmt"`
+	CreatedVia         string    `json:"created_via"`
+	CustomerIPAddress  string    `json:"customer_ip_address"`
+	CustomerUserAgent  string    `json:"customer_user_agent"`
 	DiscountTotal      string    `json:"discount_total"`
 	DiscountTax        string    `json:"discount_tax"`
 	ShippingTotal      string    `json:"shipping_total"`
@@ -118,6 +123,10 @@ type wcRefund struct {
 	RefundedPayment bool     `json:"refunded_payment"`
 	LineItems       []wcLine `json:"line_items"`
 }
+
+// MetaOldCustomer is the order meta naming the old shop's customer of an
+// order whose customer was not moved in (the order is a guest's here).
+const MetaOldCustomer = "_vitrine_old_customer_id"
 
 // orderStatuses are WooCommerce's order statuses this shop keeps.
 var orderStatuses = checkout.Statuses
@@ -190,6 +199,10 @@ func importOrder(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, err
 		return outcome(prev), r.remember(ctx, "order", w.ID, prev, "", whole)
 	}
 	id, refundIDs, err := r.deps.History.Orders.ImportOrder(ctx, h)
+	if errors.Is(err, checkout.ErrOrderNotFound) && prev != 0 { // deleted here since: moved in again
+		h.Order.ID, prev = 0, 0
+		id, refundIDs, err = r.deps.History.Orders.ImportOrder(ctx, h)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -246,9 +259,24 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 		if o.CustomerID, err = r.newID(ctx, "customer", w.CustomerID); err != nil {
 			return orders.History{}, nil, err
 		}
-		if o.CustomerID < 0 { // a dry run's stand-in
-			o.CustomerID = 0
+		if o.CustomerID == 0 { // not moved in: a guest's order here, saying whose it was
+			o.Meta[MetaOldCustomer] = strconv.FormatInt(w.CustomerID, 10)
 		}
+		o.CustomerID = max(o.CustomerID, 0) // a dry run's stand-in
+	}
+	// Fields the REST API answers from the order's meta (adminapi).
+	for k, v := range map[string]string{"_created_via": w.CreatedVia, "_customer_ip_address": w.CustomerIPAddress,
+		"_customer_user_agent": w.CustomerUserAgent} {
+		if v != "" {
+			o.Meta[k] = v
+		}
+	}
+	if w.DateCompletedGMT != nil && *w.DateCompletedGMT != "" {
+		done, err := wcTime(*w.DateCompletedGMT)
+		if err != nil {
+			return orders.History{}, nil, refuse(name, "date_completed_gmt: "+err.Error())
+		}
+		o.Meta["_date_completed"] = strconv.FormatInt(done.Unix(), 10) // WooCommerce's own meta, unix seconds
 	}
 	for _, m := range w.MetaData {
 		if m.Key != "" && m.Key != orders.MetaMovedFrom && m.Key != orders.MetaOldNumber {

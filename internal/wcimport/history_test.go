@@ -404,7 +404,7 @@ func TestHistoryReference(t *testing.T) {
 		if sum := o.ItemsSubtotal - o.DiscountTotal + o.ShippingTotal + o.FeeLines[0].Total + o.TotalTax; sum != o.Total {
 			t.Errorf("order 88's parts sum to %d, total %d", sum, o.Total)
 		}
-		if o.Meta[orders.MetaMovedFrom] != "woocommerce" {
+		if o.Meta[orders.MetaMovedFrom] != "woocommerce" || o.Meta["_created_via"] != "rest-api" || o.Meta["_date_completed"] != fmt.Sprint(created.Unix()) {
 			t.Errorf("order 88's meta: %v", o.Meta)
 		}
 		if n := h.count(t, `SELECT COUNT(*) FROM order_coupons WHERE order_id = 88 AND coupon_id = ?`, h.legacy(t, "coupon", 85)); n != 1 {
@@ -682,8 +682,34 @@ func TestHistoryRerun(t *testing.T) {
 		if h.legacy(t, "order", 95) != 95 {
 			t.Errorf("order 95's number")
 		}
+
+		// An order deleted here since it was moved in, changed there, is
+		// moved in again.
+		if err := db.DeleteOrder(ctx, 88, historyNow); err != nil {
+			t.Fatal(err)
+		}
+		var o88 map[string]any
+		if err := json.Unmarshal(readJSON(t, "wc-v3-orders-88-completed-coupon-fee.json")[0], &o88); err != nil {
+			t.Fatal(err)
+		}
+		o88["customer_note"] = "Wrap it nicely."
+		b88, _ := json.Marshal(o88)
+		var rest []json.RawMessage
+		for _, raw := range src.lists["wc/v3/orders"] {
+			if !strings.Contains(string(raw), `"id": 88,`) {
+				rest = append(rest, raw)
+			}
+		}
+		src.set("wc/v3/orders", append(rest, b88))
+		fourth := runHistory(t, h, src, false)
+		if c := fourth.counts["orders"]; c != (Count{Read: 5, Created: 1, Unchanged: 4}) {
+			t.Errorf("fourth run's orders: %+v", c)
+		}
+		if o, err := db.Order(ctx, 88); err != nil || o.CustomerNote != "Wrap it nicely." || len(o.Lines) != 2 {
+			t.Errorf("order 88 moved in again: %v %+v", err, o)
+		}
 		after := h.rowCounts(t)
-		for table, delta := range map[string]int64{"orders": 1, "order_lines": 2, "order_notes": 1, "order_meta": 1} {
+		for table, delta := range map[string]int64{"orders": 1, "order_lines": 2, "order_notes": 1, "order_meta": 2} { // order 95's meta: moved from, created via
 			if after[table]-rows[table] != delta {
 				t.Errorf("%s: %d rows, was %d (want %+d)", table, after[table], rows[table], delta)
 			}
@@ -761,7 +787,12 @@ func TestHistoryRefusalsAndLinks(t *testing.T) {
 			shipped[k] = v
 		}
 		shipped["id"], shipped["number"], shipped["status"], shipped["order_key"] = 97, "97", "shipped", "wc_order_ship97shipp"
-		src.set("wc/v3/orders", []any{trash, shipped})
+		stranger := map[string]any{}
+		for k, v := range o88 {
+			stranger[k] = v
+		}
+		stranger["id"], stranger["number"], stranger["customer_id"], stranger["order_key"] = 98, "98", 777, "wc_order_strange98str"
+		src.set("wc/v3/orders", []any{trash, shipped, stranger})
 		src.set("wc/v3/coupons", []standin.Object{{"id": 99, "code": "freeship", "amount": "0.00", "status": "publish", "discount_type": "fixed_cart",
 			"free_shipping": true, "email_restrictions": []string{"vip@example.com"}, "product_ids": []int{}, "excluded_product_ids": []int{},
 			"product_categories": []int{}, "excluded_product_categories": []int{}, "minimum_amount": "0.00", "maximum_amount": "0.00"}})
@@ -782,8 +813,17 @@ func TestHistoryRefusalsAndLinks(t *testing.T) {
 		if why := res.refused("coupons", "freeship"); !strings.Contains(why, "free shipping") || !strings.Contains(why, "vip@example.com") {
 			t.Errorf("the free-shipping coupon: %q", why)
 		}
-		if n := h.count(t, `SELECT COUNT(*) FROM orders`); n != 0 {
-			t.Errorf("%d orders written", n)
+		// An order whose customer was not moved in is a guest's, and says
+		// whose it was.
+		o98, err := db.Order(ctx, 98)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o98.CustomerID != 0 || o98.Meta[MetaOldCustomer] != "777" {
+			t.Errorf("order 98: customer %d, meta %v", o98.CustomerID, o98.Meta)
+		}
+		if n := h.count(t, `SELECT COUNT(*) FROM orders`); n != 1 {
+			t.Errorf("%d orders written, want only order 98", n)
 		}
 		if n := h.count(t, `SELECT COUNT(*) FROM coupons`); n != 0 {
 			t.Errorf("%d coupons written", n)
