@@ -207,6 +207,21 @@ func importPage(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, erro
 	if r.dry {
 		return outcome(prev), r.remember(ctx, "page", p.ID, prev, oldPath, raw)
 	}
+	// Pages here are flat (/slug/): two old pages with one slug under
+	// different parents would be one page. The first moved in keeps it.
+	if have, err := r.deps.History.Pages.Get(ctx, p.Slug); err == nil {
+		ids, err := r.deps.Legacy.LegacyIDs(ctx, "page")
+		if err != nil {
+			return 0, err
+		}
+		for old, id := range ids {
+			if id == have.ID && old != p.ID {
+				return Refused, refuse(name, fmt.Sprintf("page %d moved in as /%s/ already (pages here are not nested)", old, p.Slug))
+			}
+		}
+	} else if !errors.Is(err, contentpage.ErrNotFound) {
+		return 0, err
+	}
 	saved, err := r.deps.History.Pages.Set(ctx, in)
 	if err != nil {
 		return 0, refusalOf(name, err)

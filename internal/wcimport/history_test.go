@@ -796,8 +796,19 @@ func TestHistoryRefusalsAndLinks(t *testing.T) {
 		src.set("wc/v3/coupons", []standin.Object{{"id": 99, "code": "freeship", "amount": "0.00", "status": "publish", "discount_type": "fixed_cart",
 			"free_shipping": true, "email_restrictions": []string{"vip@example.com"}, "product_ids": []int{}, "excluded_product_ids": []int{},
 			"product_categories": []int{}, "excluded_product_categories": []int{}, "minimum_amount": "0.00", "maximum_amount": "0.00"}})
+		team := func(id, parent int64, path, body string) standin.Object {
+			return standin.Object{"id": id, "slug": "team", "status": "publish", "parent": parent, "link": "https://shop.example" + path,
+				"title": standin.Object{"rendered": "Team"}, "content": standin.Object{"rendered": body, "protected": false}}
+		}
+		src.set("wp/v2/pages", []standin.Object{team(11, 7, "/about/team/", "<p>Our knitters.</p>"), team(12, 9, "/careers/team/", "<p>Join us.</p>")})
 		res := runHistory(t, h, src, false)
 
+		if why := res.refused("pages", "team"); !strings.Contains(why, "page 11 moved in as /team/ already") {
+			t.Errorf("the second /team/: %q", why)
+		}
+		if p, err := db.ContentPage(ctx, "team"); err != nil || !strings.Contains(p.Body, "Our knitters.") {
+			t.Errorf("/team/ is the first page moved in: %v %+v", err, p)
+		}
 		if id := h.legacy(t, "customer", 4); id != had.ID {
 			t.Errorf("alice is account %d, the shop had %d", id, had.ID)
 		}
