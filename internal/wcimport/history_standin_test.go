@@ -3,6 +3,8 @@ package wcimport
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,4 +210,141 @@ func TestHistoryStandin(t *testing.T) {
 			t.Errorf("a new order is number %d, after orders up to %d", id, highest)
 		}
 	})
+}
+
+// The stand-in's records have exactly the keys of WooCommerce 11's
+// answers (testdata/wc11), nested objects' included, and the same sizes
+// generate the same records.
+func TestGeneratedHistoryShapes(t *testing.T) {
+	gen := func() (*standin.Shop, []standin.Object) {
+		sh := &standin.Shop{}
+		replies := standin.GenerateHistory(sh, standin.HistoryOptions{Customers: 30, Coupons: 4, Orders: 90, Reviews: 10,
+			Products: []standin.HistoryProduct{{ID: 1, Name: "A", SKU: "a", Price: 1000}, {ID: 2, Name: "B", SKU: "b", Price: 2500, Variations: []int64{3, 4}}},
+			Start:    time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
+		return sh, replies
+	}
+	sh, replies := gen()
+	again, replies2 := gen()
+	a, _ := json.Marshal([]any{sh, replies})
+	b, _ := json.Marshal([]any{again, replies2})
+	if string(a) != string(b) {
+		t.Error("two generations of the same sizes differ")
+	}
+	keys := func(v any) []string {
+		var out []string
+		var walk func(prefix string, v any)
+		walk = func(prefix string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					if k == "_links" || k == "options" {
+						continue
+					}
+					out = append(out, prefix+k)
+					walk(prefix+k+".", x)
+				}
+			case []any:
+				if len(v) > 0 {
+					walk(prefix+"[].", v[0])
+				}
+			}
+		}
+		walk("", v)
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	decode := func(v any) any {
+		b, _ := json.Marshal(v)
+		var out any
+		_ = json.Unmarshal(b, &out)
+		return out
+	}
+	// A generated record with the most parts of each kind.
+	pick := func(list []standin.Object, want func(standin.Object) bool) any {
+		for _, o := range list {
+			if want(o) {
+				return decode(o)
+			}
+		}
+		t.Fatal("no such generated record")
+		return nil
+	}
+	ref := func(name string, i int) any {
+		var v any
+		_ = json.Unmarshal(readJSON(t, name)[i], &v)
+		return v
+	}
+	var refunds []standin.Object
+	for _, rs := range sh.Refunds {
+		refunds = append(refunds, rs...)
+	}
+	var notes []standin.Object
+	for _, ns := range sh.OrderNotes {
+		notes = append(notes, ns...)
+	}
+	for _, c := range []struct {
+		name      string
+		generated any
+		reference any
+	}{
+		{"customer", decode(sh.Customers[0]), ref("wc-v3-customers.json", 0)},
+		{"coupon", decode(sh.Coupons[0]), ref("wc-v3-coupons.json", 0)},
+		{"order with coupon and fee", pick(sh.Orders, func(o standin.Object) bool {
+			return len(o["coupon_lines"].([]any)) > 0 && len(o["fee_lines"].([]any)) > 0
+		}), ref("wc-v3-orders-88-completed-coupon-fee.json", 0)},
+		{"partial refund", pick(refunds, func(o standin.Object) bool { return len(o["line_items"].([]any)) > 0 }), ref("wc-v3-orders-90-refunds.json", 1)},
+		{"note", decode(notes[0]), ref("wc-v3-orders-90-notes.json", 0)},
+		{"review", decode(sh.Reviews[0]), ref("wc-v3-products-reviews.json", 0)},
+		{"setting", decode(sh.Settings["general"][0]), ref("wc-v3-settings-general.json", 0)},
+	} {
+		g, r := keys(c.generated), keys(c.reference)
+		// Where the reference's array is empty (an order's meta_data),
+		// the generated entries' keys have nothing to match.
+		g = slices.DeleteFunc(g, func(k string) bool {
+			for i := strings.Index(k, ".[]."); i >= 0; {
+				if arr, _ := lookup(c.reference, k[:i]).([]any); arr != nil && len(arr) == 0 {
+					return true
+				}
+				next := strings.Index(k[i+4:], ".[].")
+				if next < 0 {
+					break
+				}
+				i += 4 + next
+			}
+			return false
+		})
+		// A coupon line's meta (coupon_info) and a refund line's image id
+		// type differ in value only; keys must match.
+		if !slices.Equal(g, r) {
+			t.Errorf("%s keys:\ngenerated %v\nreference %v", c.name, g, r)
+		}
+	}
+	statuses := map[string]bool{}
+	for _, o := range sh.Orders {
+		statuses[o["status"].(string)] = true
+	}
+	for _, s := range standin.OrderStatuses {
+		if !statuses[s] {
+			t.Errorf("no %s order generated", s)
+		}
+	}
+}
+
+// lookup follows a dotted key path ("line_items.[].meta_data") through
+// decoded JSON, taking an array's first element at "[]".
+func lookup(v any, path string) any {
+	for _, part := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[part]
+		case []any:
+			if part != "[]" || len(x) == 0 {
+				return nil
+			}
+			v = x[0]
+		default:
+			return nil
+		}
+	}
+	return v
 }

@@ -239,8 +239,10 @@ func GenerateHistory(s *Shop, o HistoryOptions) (replies []Object) {
 				lo["total"] = cents(parseCents(lo["subtotal"].(string)) - share)
 				lo["price"] = float64(parseCents(lo["total"].(string))) / 100 / float64(lo["quantity"].(int64))
 			}
+			info := fmt.Sprintf(`[%d,"%s","%s",%d]`, FirstCouponID+ci, c.code, c.typ, c.amount)
 			couponLines = append(couponLines, Object{"id": itemID, "code": c.code, "discount": trimCents(discount), "discount_tax": "0",
-				"meta_data": []any{}, "discount_type": c.typ, "nominal_amount": c.amount, "free_shipping": false})
+				"meta_data":     []any{Object{"id": itemID*10 + 4, "key": "coupon_info", "value": info, "display_key": "coupon_info", "display_value": info}},
+				"discount_type": c.typ, "nominal_amount": c.amount, "free_shipping": false})
 			itemID++
 			if status != "cancelled" && status != "trash" && status != "checkout-draft" {
 				uses[ci]++
