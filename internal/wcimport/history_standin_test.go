@@ -70,6 +70,7 @@ func TestHistoryStandin(t *testing.T) {
 		// Every status but trash, each order's figures as the source's.
 		seen := map[string]bool{}
 		var highest int64
+		taxed := 0
 		for _, raw := range src.lists["wc/v3/orders"] {
 			var w wcOrder
 			if err := json.Unmarshal(raw, &w); err != nil {
@@ -97,8 +98,21 @@ func TestHistoryStandin(t *testing.T) {
 			if sum := o.ItemsSubtotal - o.DiscountTotal + o.ShippingTotal + fees + o.TotalTax; sum != o.Total {
 				t.Errorf("order %d: parts sum to %d, total %d", w.ID, sum, o.Total)
 			}
+			if len(w.TaxLines) > 0 {
+				taxed++
+				tl := w.TaxLines[0]
+				if len(o.TaxLines) != 1 || o.TaxLines[0].RateID != tl.RateID || o.TaxLines[0].Label != "Tax" || o.TaxLines[0].Rate != "10%" ||
+					o.TaxLines[0].ItemsTax != a.read("", tl.TaxTotal) || o.TaxLines[0].ShippingTax != a.read("", tl.ShippingTaxTotal) ||
+					o.ItemsTax != a.read("", w.CartTax) || o.ShippingTax != a.read("", w.ShippingTax) || o.TotalTax != a.read("", w.TotalTax) ||
+					o.TotalTax == 0 || o.ShippingLines[0].TotalTax != o.ShippingTax {
+					t.Errorf("order %d's taxes: %+v, items %d shipping %d total %d", w.ID, o.TaxLines, o.ItemsTax, o.ShippingTax, o.TotalTax)
+				}
+			}
 			for i, l := range w.LineItems {
 				got := o.Lines[i]
+				if got.SubtotalTax != a.read("", l.SubtotalTax) || got.TotalTax != a.read("", l.TotalTax) {
+					t.Errorf("order %d line %d's taxes: %d/%d", w.ID, i, got.SubtotalTax, got.TotalTax)
+				}
 				if got.Name != l.Name || got.Quantity != int64(l.Quantity) || got.Total != a.read("", l.Total) || got.SKU != l.SKU {
 					t.Errorf("order %d line %d: %+v, source %+v", w.ID, i, got, l)
 				}
@@ -123,6 +137,9 @@ func TestHistoryStandin(t *testing.T) {
 			if len(notes) != len(sh.OrderNotes[w.ID]) {
 				t.Errorf("order %d: %d notes, source %d", w.ID, len(notes), len(sh.OrderNotes[w.ID]))
 			}
+		}
+		if taxed == 0 {
+			t.Error("no taxed order generated")
 		}
 		for _, s := range checkout.Statuses {
 			if !seen[s] {

@@ -16,9 +16,10 @@ package standin
 //     attributes with display_key and display_value, _reduced_stock for
 //     orders that took stock), tax_lines, shipping_lines (instance_id a
 //     string), fee_lines, coupon_lines (discount as "5.4", discount_type),
-//     refunds ({id, reason, total "-x"}). Statuses cycle through every one
-//     WooCommerce has, trash included; a line may name a product the old
-//     shop deleted (product_id 0).
+//     refunds ({id, reason, total "-x"}). Statuses cycle through every
+//     one WooCommerce has, trash included; a line may name a product the
+//     old shop deleted (product_id 0); every tenth order is taxed (10 %:
+//     tax_lines with rate_percent, each line's and shipping's taxes).
 //   - order notes (wc-v3-orders-90-notes.http) and refunds
 //     (wc-v3-orders-90-refunds.http), by order id; a refund's line_items
 //     carry negative quantities and totals and _refunded_item_id.
@@ -248,9 +249,27 @@ func GenerateHistory(s *Shop, o HistoryOptions) (replies []Object) {
 				uses[ci]++
 			}
 		}
-		shippingTotal := int64(500)
+		// Every tenth order is taxed at 10 % (rate 1), lines and shipping.
+		shippingTotal, shippingTax, cartTax := int64(500), int64(0), int64(0)
+		taxLines := []any{}
+		shipTaxes := []any{}
+		if i%10 == 7 {
+			for _, li := range lineItems {
+				lo := li.(Object)
+				sub, tot := parseCents(lo["subtotal"].(string)), parseCents(lo["total"].(string))
+				st, tt := (sub+5)/10, (tot+5)/10
+				cartTax += tt
+				lo["subtotal_tax"], lo["total_tax"] = cents(st), cents(tt)
+				lo["taxes"] = []any{Object{"id": 1, "total": cents(tt), "subtotal": cents(st)}}
+			}
+			shippingTax = shippingTotal / 10
+			shipTaxes = []any{Object{"id": 1, "total": cents(shippingTax), "subtotal": ""}}
+			taxLines = append(taxLines, Object{"id": itemID, "rate_code": "US-CA-TAX-1", "rate_id": 1, "label": "Tax", "compound": false,
+				"tax_total": cents(cartTax), "shipping_tax_total": cents(shippingTax), "rate_percent": 10, "meta_data": []any{}})
+			itemID++
+		}
 		shippingLines := []any{Object{"id": itemID, "method_title": "Flat rate", "method_id": "flat_rate", "instance_id": "1",
-			"total": cents(shippingTotal), "total_tax": "0.00", "taxes": []any{}, "tax_status": "taxable", "meta_data": []any{}}}
+			"total": cents(shippingTotal), "total_tax": cents(shippingTax), "taxes": shipTaxes, "tax_status": "taxable", "meta_data": []any{}}}
 		itemID++
 		var feeLines []any
 		var fees int64
@@ -260,7 +279,7 @@ func GenerateHistory(s *Shop, o HistoryOptions) (replies []Object) {
 				"total": cents(fees), "total_tax": "0.00", "taxes": []any{}, "meta_data": []any{}})
 			itemID++
 		}
-		total := subtotal - discount + shippingTotal + fees
+		total := subtotal - discount + shippingTotal + fees + cartTax + shippingTax
 		paid := status == "processing" || status == "completed" || status == "refunded"
 		var datePaid, dateCompleted any
 		if paid {
@@ -330,13 +349,13 @@ func GenerateHistory(s *Shop, o HistoryOptions) (replies []Object) {
 		key := fmt.Sprintf("wc_order_%013d", id)
 		s.Orders = append(s.Orders, Object{"id": id, "parent_id": 0, "status": status, "currency": "USD", "version": "11.0.1",
 			"prices_include_tax": false, "date_created": wcDate(created), "date_modified": wcDate(created.Add(3 * time.Hour)),
-			"discount_total": cents(discount), "discount_tax": "0.00", "shipping_total": cents(shippingTotal), "shipping_tax": "0.00",
-			"cart_tax": "0.00", "total": cents(total), "total_tax": "0.00", "customer_id": customerID, "order_key": key,
+			"discount_total": cents(discount), "discount_tax": "0.00", "shipping_total": cents(shippingTotal), "shipping_tax": cents(shippingTax),
+			"cart_tax": cents(cartTax), "total": cents(total), "total_tax": cents(cartTax + shippingTax), "customer_id": customerID, "order_key": key,
 			"billing": billing, "shipping": shipping, "payment_method": method, "payment_method_title": methodTitle, "transaction_id": "",
 			"customer_ip_address": "", "customer_user_agent": "", "created_via": "checkout", "customer_note": map[bool]string{true: "Leave at the door.", false: ""}[i%9 == 4],
 			"date_completed": dateCompleted, "date_paid": datePaid, "cart_hash": "", "number": fmt.Sprint(id),
 			"meta_data":  []any{Object{"id": id * 10, "key": "_wc_order_attribution_source_type", "value": "typein"}},
-			"line_items": lineItems, "tax_lines": []any{}, "shipping_lines": shippingLines, "fee_lines": feeLines, "coupon_lines": couponLines,
+			"line_items": lineItems, "tax_lines": taxLines, "shipping_lines": shippingLines, "fee_lines": feeLines, "coupon_lines": couponLines,
 			"refunds": refundSummary, "payment_url": fmt.Sprintf("%s/checkout/order-pay/%d/?pay_for_order=true&key=%s", origin, id, key),
 			"is_editable": status == "pending" || status == "on-hold", "needs_payment": !paid, "needs_processing": true,
 			"date_created_gmt": wcDate(created), "date_modified_gmt": wcDate(created.Add(3 * time.Hour)), "date_completed_gmt": dateCompleted,
