@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"vitrine/internal/account"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/money"
@@ -77,6 +78,15 @@ func importReview(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, er
 			return 0, err
 		default:
 			rv.UserID, rv.Reply = was.UserID, was.Reply
+		}
+	}
+	if rv.UserID == 0 && rv.Email != "" { // the reviewer's account, when one has the email
+		found, _, err := r.deps.History.Customers.Customers(ctx, account.CustomerQuery{Email: rv.Email, Role: account.RoleAll, Limit: 1})
+		if err != nil {
+			return 0, err
+		}
+		if len(found) > 0 {
+			rv.UserID = found[0].ID
 		}
 	}
 	if err := r.deps.History.Reviews.ImportReview(ctx, rv); err != nil {

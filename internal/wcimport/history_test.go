@@ -28,6 +28,7 @@ import (
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 	"vitrine/internal/wcimport/standin"
+	"vitrine/internal/webhook"
 )
 
 // The history's resources against records as WooCommerce 11 answers them
@@ -332,6 +333,12 @@ func TestHistoryReference(t *testing.T) {
 		h := newHistoryShop(t, db)
 		seedReferenceProducts(t, h)
 		stock := h.stocks(t)
+		for _, topic := range []string{"order.created", "order.updated"} {
+			if _, err := db.InsertWebhook(ctx, &webhook.Hook{Name: topic, Status: "active", Topic: topic, DeliveryURL: "https://hooks.example/in",
+				Secret: "s", APIVersion: "wp_api_v3", CreatedAt: historyNow}, false, historyNow); err != nil {
+				t.Fatal(err)
+			}
+		}
 		res := runHistory(t, h, referenceSource(t), false)
 
 		for name, want := range map[string]Count{
@@ -511,6 +518,9 @@ func TestHistoryReference(t *testing.T) {
 			r2.Reply.Author != "admin" || r2.ProductID != h.products[59] {
 			t.Errorf("review 2: %+v", r2)
 		}
+		if r3, err := db.ReviewByID(ctx, h.legacy(t, "review", 3)); err != nil || r3.UserID != bob.ID || r3.ProductID != h.products[16] {
+			t.Errorf("review 3 is not linked to bob's account: %v %+v", err, r3)
+		}
 		r4, err := db.ReviewByID(ctx, h.legacy(t, "review", 4))
 		if err != nil {
 			t.Fatal(err)
@@ -556,9 +566,13 @@ func TestHistoryReference(t *testing.T) {
 			t.Errorf("stock moved: %v, was %v", after, stock)
 		}
 
-		// The next order placed here is numbered after the highest moved in.
+		// The next order placed here is numbered after the highest moved
+		// in, and raises the order.created the moved-in ones did not.
 		if id := placeOrder(t, h, h.products[16]); id <= 90 {
 			t.Errorf("a new order is number %d, after orders up to 90", id)
+		}
+		if n := h.count(t, `SELECT COUNT(*) FROM webhook_queue WHERE topic = 'order.created'`); n != 1 {
+			t.Errorf("%d order.created deliveries after one order placed", n)
 		}
 	})
 }
