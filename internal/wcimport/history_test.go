@@ -855,3 +855,60 @@ func TestHistoryRefusalsAndLinks(t *testing.T) {
 		}
 	})
 }
+
+// Order numbers: an old number is kept when free, the next free one taken
+// (the old kept in meta) when this shop gave it already, and the next
+// order placed here is numbered after every one of them, from a fresh
+// sequence too.
+func TestHistoryOrderNumbers(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		order := func(id int64) json.RawMessage {
+			var o map[string]any
+			if err := json.Unmarshal(readJSON(t, "wc-v3-orders-88-completed-coupon-fee.json")[0], &o); err != nil {
+				t.Fatal(err)
+			}
+			o["id"], o["number"], o["order_key"], o["coupon_lines"] = id, fmt.Sprint(id), fmt.Sprintf("wc_order_number%05d", id), []any{}
+			b, _ := json.Marshal(o)
+			return b
+		}
+		t.Run("fresh", func(t *testing.T) {
+			fresh := storetest.Open(t, db.Engine)
+			h := newHistoryShop(t, fresh)
+			seedReferenceProducts(t, h)
+			src := &memSource{}
+			src.set("wc/v3/orders", []json.RawMessage{order(1)})
+			runHistory(t, h, src, false)
+			if id := h.legacy(t, "order", 1); id != 1 {
+				t.Errorf("order 1 is %d here", id)
+			}
+			if id := placeOrder(t, h, h.products[16]); id != 2 {
+				t.Errorf("the next order is %d, want 2", id)
+			}
+		})
+		t.Run("taken", func(t *testing.T) {
+			h := newHistoryShop(t, db)
+			seedReferenceProducts(t, h)
+			if id := placeOrder(t, h, h.products[16]); id != 1 {
+				t.Fatalf("the shop's first order is %d", id)
+			}
+			src := &memSource{}
+			src.set("wc/v3/orders", []json.RawMessage{order(1), order(3)})
+			runHistory(t, h, src, false)
+			one, three := h.legacy(t, "order", 1), h.legacy(t, "order", 3)
+			if one == 1 || three != 3 {
+				t.Errorf("old orders 1 and 3 are %d and %d here", one, three)
+			}
+			o, err := db.Order(ctx, one)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Meta[orders.MetaOldNumber] != "1" || o.Total != 5610 {
+				t.Errorf("old order 1, number %s here: meta %v", o.Number, o.Meta)
+			}
+			if id := placeOrder(t, h, h.products[16]); id <= max(one, three) {
+				t.Errorf("the next order is %d, after %d and %d", id, one, three)
+			}
+		})
+	})
+}

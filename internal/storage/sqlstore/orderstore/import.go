@@ -118,8 +118,11 @@ func (db *Orders) insertHistoryOrderTx(ctx context.Context, tx *sqlx.Tx, o *chec
 			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, orderSeqLock); err != nil {
 				return 0, err
 			}
+			// The highest id given so far: last_value, or one less while
+			// the sequence has never been called (its first nextval
+			// answers last_value itself).
 			if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('orders', 'id'), $1)
-				WHERE $1 > (SELECT last_value FROM orders_id_seq)`, id); err != nil {
+				WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM orders_id_seq)`, id); err != nil {
 				return 0, fmt.Errorf("continue order numbers: %w", err)
 			}
 		}
