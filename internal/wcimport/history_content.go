@@ -1,6 +1,7 @@
 package wcimport
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -190,7 +191,7 @@ func importPage(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, erro
 	if err := json.Unmarshal(raw, &p); err != nil || p.ID <= 0 {
 		return Refused, refuse("", "not a page record")
 	}
-	name := cmpOr(p.Slug, unescape(p.Title.Rendered))
+	name := cmp.Or(p.Slug, unescape(p.Title.Rendered))
 	prev, unchanged, err := r.seen(ctx, "page", p.ID, raw)
 	if err != nil {
 		return 0, err

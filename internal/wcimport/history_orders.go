@@ -1,6 +1,7 @@
 package wcimport
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,7 +161,7 @@ func importOrder(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, err
 	if err := json.Unmarshal(raw, &w); err != nil || w.ID <= 0 {
 		return Refused, refuse("", "not an order record")
 	}
-	name := "#" + strings.TrimPrefix(cmpOr(w.Number, strconv.FormatInt(w.ID, 10)), "#")
+	name := orderName(w)
 	if w.Status == "trash" {
 		return Refused, refuse(name, "the order is in the old shop's trash; orders here have no trash (restore it there to move it)")
 	}
@@ -191,8 +192,8 @@ func importOrder(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, err
 	}
 	h.Order.ID = prev
 	if r.dry {
-		for i, rf := range refunds {
-			if err := r.remember(ctx, "refund", rf.ID, 0, "", refundRaws[i]); err != nil {
+		for _, rf := range refunds {
+			if err := r.remember(ctx, "refund", rf.oldID, 0, "", rf.raw); err != nil {
 				return 0, err
 			}
 		}
@@ -207,23 +208,16 @@ func importOrder(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, err
 		return 0, err
 	}
 	for i, rf := range refunds {
-		if err := r.remember(ctx, "refund", rf.ID, refundIDs[i], "", refundRaws[i]); err != nil {
+		if err := r.remember(ctx, "refund", rf.oldID, refundIDs[i], "", rf.raw); err != nil {
 			return 0, err
 		}
 	}
 	return outcome(prev), r.remember(ctx, "order", w.ID, id, "", whole)
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // historyOrder maps an order, its notes and refunds.
-func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws []json.RawMessage) (orders.History, []wcRefund, error) {
-	name := "#" + cmpOr(w.Number, strconv.FormatInt(w.ID, 10))
+func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws []json.RawMessage) (orders.History, []movedRefund, error) {
+	name := orderName(w)
 	cur, ok := money.Lookup(w.Currency)
 	if !ok {
 		return orders.History{}, nil, refuse(name, fmt.Sprintf("currency %q is not one this shop knows", w.Currency))
@@ -237,7 +231,7 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 	if err != nil || modified.IsZero() {
 		modified = created
 	}
-	o := &checkout.Order{Number: cmpOr(w.Number, strconv.FormatInt(w.ID, 10)), Key: w.OrderKey, Status: w.Status,
+	o := &checkout.Order{Number: cmp.Or(w.Number, strconv.FormatInt(w.ID, 10)), Key: w.OrderKey, Status: w.Status,
 		Currency: strings.ToUpper(w.Currency), CurrencyRate: "1", BaseCurrency: strings.ToUpper(w.Currency), PricesIncludeTax: w.PricesIncludeTax,
 		Billing: w.Billing.address(), Shipping: w.Shipping.address(), CustomerNote: w.CustomerNote,
 		PaymentMethod: w.PaymentMethod, PaymentMethodTitle: w.PaymentMethodTitle, TransactionID: w.TransactionID,
@@ -321,7 +315,7 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 			if strings.HasPrefix(m.Key, "_") {
 				continue
 			}
-			line.Variation = append(line.Variation, cart.Attr{Attribute: cmpOr(m.DisplayKey, m.Key), Value: plainText(cmpOr(metaText(m.DisplayValue), metaText(m.Value)))})
+			line.Variation = append(line.Variation, cart.Attr{Attribute: cmp.Or(m.DisplayKey, m.Key), Value: plainText(cmp.Or(metaText(m.DisplayValue), metaText(m.Value)))})
 		}
 		if restocked < 0 {
 			restocked = 0
@@ -379,7 +373,7 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 		}
 		return int(x.ID - y.ID)
 	})
-	var refunds []wcRefund
+	var moved []movedRefund
 	for _, rr := range refundRaws {
 		var rf wcRefund
 		if err := json.Unmarshal(rr, &rf); err != nil || rf.ID <= 0 {
@@ -391,7 +385,7 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 		}
 		amount := a.read("refund amount", rf.Amount)
 		if amount <= 0 {
-			return orders.History{}, nil, refuse(name, fmt.Sprintf("refund %d is of %q: a refund here gives back more than nothing", rf.ID, rf.Amount))
+			return orders.History{}, nil, refuse(name, fmt.Sprintf("refund %d is of %q; a refund here gives back an amount", rf.ID, rf.Amount))
 		}
 		method := orders.MethodManual
 		if rf.RefundedPayment && w.PaymentMethod != "" {
@@ -412,28 +406,33 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 			}
 			ref.Lines = append(ref.Lines, orders.RefundLine{Line: pos, Quantity: -int64(l.Quantity), Total: -a.read("refund line total", l.Total)})
 		}
-		h.Refunds = append(h.Refunds, ref)
-		refunds = append(refunds, rf)
+		moved = append(moved, movedRefund{oldID: rf.ID, raw: rr, refund: ref})
 	}
 	// Oldest first, as they were made (the API lists newest first).
-	order := make([]int, len(refunds))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int {
-		if c := h.Refunds[x].Created.Compare(h.Refunds[y].Created); c != 0 {
+	slices.SortStableFunc(moved, func(x, y movedRefund) int {
+		if c := x.refund.Created.Compare(y.refund.Created); c != 0 {
 			return c
 		}
-		return int(refunds[x].ID - refunds[y].ID)
+		return int(x.oldID - y.oldID)
 	})
-	sortedH, sortedR, sortedRaw := make([]orders.Refund, len(order)), make([]wcRefund, len(order)), make([]json.RawMessage, len(order))
-	for i, j := range order {
-		sortedH[i], sortedR[i], sortedRaw[i] = h.Refunds[j], refunds[j], refundRaws[j]
+	for _, m := range moved {
+		h.Refunds = append(h.Refunds, m.refund)
 	}
-	h.Refunds, refunds = sortedH, sortedR
-	copy(refundRaws, sortedRaw)
 	if a.err != nil {
 		return orders.History{}, nil, refuse(name, a.err.Error())
 	}
-	return h, refunds, nil
+	return h, moved, nil
+}
+
+// movedRefund is a refund of an order moved in: its old id and record,
+// and the refund written.
+type movedRefund struct {
+	oldID  int64
+	raw    json.RawMessage
+	refund orders.Refund
+}
+
+// orderName is an order as its owner knows it: "#88".
+func orderName(w wcOrder) string {
+	return "#" + strings.TrimPrefix(cmp.Or(w.Number, strconv.FormatInt(w.ID, 10)), "#")
 }
