@@ -206,6 +206,16 @@ func refusalOf(name string, err error) error {
 		return refuse(name, pe.Field+" "+pe.Message)
 	case errors.As(err, &se):
 		return refuse(name, se.Field+": "+se.Message)
+	case errors.Is(err, account.ErrEmailTaken):
+		return refuse(name, "another account here has that email")
+	case errors.Is(err, account.ErrUsernameTaken):
+		return refuse(name, "another account here has that username")
+	case errors.Is(err, account.ErrNoEmail):
+		return refuse(name, "the customer has no email address")
+	case errors.Is(err, account.ErrInvalidRole):
+		return refuse(name, "not a role of this shop")
+	case errors.Is(err, coupon.ErrCodeTaken):
+		return refuse(name, "another coupon here has that code")
 	}
 	return err
 }

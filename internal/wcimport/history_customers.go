@@ -68,13 +68,21 @@ func importCustomer(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, 
 		return outcome(prev), r.remember(ctx, "customer", c.ID, prev, "", raw)
 	}
 	w := r.deps.History.Customers
-	if prev > 0 {
-		_, err := w.UpdateCustomer(ctx, prev, edit)
-		if err == nil {
-			return Updated, r.remember(ctx, "customer", c.ID, prev, "", raw)
+	// update writes the old shop's names and addresses onto account id;
+	// a staff account here is linked but keeps its own.
+	update := func(id int64) (bool, error) {
+		_, err := w.UpdateCustomer(ctx, id, edit)
+		switch {
+		case err == nil, errors.Is(err, account.ErrStaffOnly):
+			return true, r.remember(ctx, "customer", c.ID, id, "", raw)
+		case errors.Is(err, account.ErrNoUser):
+			return false, nil
 		}
-		if !errors.Is(err, account.ErrNoUser) {
-			return 0, refusalOf(name, err)
+		return false, refusalOf(name, err)
+	}
+	if prev > 0 {
+		if ok, err := update(prev); ok || err != nil {
+			return Updated, err
 		}
 		// Deleted here since: moved in again below.
 	}
@@ -82,8 +90,10 @@ func importCustomer(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, 
 	if err != nil {
 		return 0, err
 	}
-	if len(found) > 0 {
-		return Updated, r.remember(ctx, "customer", c.ID, found[0].ID, "", raw)
+	if len(found) > 0 { // an account here has the email: linked
+		if ok, err := update(found[0].ID); ok || err != nil {
+			return Updated, err
+		}
 	}
 	edit.Username = &c.Username
 	made, err := w.CreateCustomer(ctx, edit)

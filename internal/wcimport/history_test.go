@@ -786,6 +786,11 @@ func TestHistoryRefusalsAndLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		staffEmail, admin, staffName := "bob.fixture@example.com", account.RoleAdministrator, "Boss"
+		staff, err := accounts.CreateCustomer(ctx, account.CustomerEdit{By: account.RoleAdministrator, Email: &staffEmail, Role: &admin, FirstName: &staffName})
+		if err != nil {
+			t.Fatal(err)
+		}
 		src := referenceSource(t)
 		var o88 map[string]any
 		if err := json.Unmarshal(readJSON(t, "wc-v3-orders-88-completed-coupon-fee.json")[0], &o88); err != nil {
@@ -828,6 +833,23 @@ func TestHistoryRefusalsAndLinks(t *testing.T) {
 		}
 		if n := h.count(t, `SELECT COUNT(*) FROM users WHERE email = ?`, email); n != 1 {
 			t.Errorf("%d accounts for %s", n, email)
+		}
+		alice, err := accounts.Customer(ctx, had.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alice.FirstName != "Alice" || alice.Billing.Address1 != "100 Market St" {
+			t.Errorf("the linked account takes the old shop's details: %+v %+v", alice.FirstName, alice.Billing)
+		}
+		// A staff account with a customer's email is linked and keeps its own.
+		if id := h.legacy(t, "customer", 5); id != staff.ID {
+			t.Errorf("bob is account %d, the staff account is %d", id, staff.ID)
+		}
+		if boss, err := accounts.Customer(ctx, staff.ID); err != nil || boss.Role != account.RoleAdministrator || boss.FirstName != "Boss" {
+			t.Errorf("the staff account changed: %v %+v", err, boss)
+		}
+		if c := res.counts["customers"]; c != (Count{Read: 4, Created: 2, Updated: 2}) {
+			t.Errorf("customers: %+v (%v)", c, res.refusals)
 		}
 		if why := res.refused("orders", "#96"); !strings.Contains(why, "trash") {
 			t.Errorf("the trashed order: %q", why)
