@@ -21,6 +21,7 @@ import (
 	"vitrine/internal/orders"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
+	"vitrine/internal/storage/sqlstore"
 )
 
 // The shop's history: customers, coupons, orders (with their notes and
@@ -54,6 +55,19 @@ type HistoryDeps struct {
 	// Currency is the shop's base currency (how amounts are read, and
 	// what woocommerce_currency is compared with).
 	Currency money.Currency
+}
+
+// StoreHistoryDeps are the history's writers over the store db: the
+// account, coupon and content-page services on it, the shop's settings
+// and rules (built as the server builds them, with its defaults, and
+// loaded), and the shop's base currency.
+func StoreHistoryDeps(db *sqlstore.DB, shop ShopSettings, rules TaxRules, base money.Currency, now func() time.Time) HistoryDeps {
+	return HistoryDeps{
+		Customers: &account.Service{Store: db, Now: now},
+		Coupons:   &coupon.Service{Store: db, Currency: base, Now: now}, CouponStore: db,
+		Orders: db, Reviews: db, Pages: &contentpage.Service{Store: db, Now: now},
+		Settings: shop, Rules: rules, Currency: base,
+	}
 }
 
 // CustomerWriter is account.Service's back office.

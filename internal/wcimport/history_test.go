@@ -179,10 +179,7 @@ func newHistoryShop(t testing.TB, db *sqlstore.DB) *historyShop {
 	usd, _ := money.Lookup("USD")
 	h := &historyShop{db: db, products: map[int64]int64{},
 		settings: &settings.Service{Store: db, Defaults: settings.FromPages("Vitrine", "", false, pages.DefaultSettings()), Now: clock.Now}, rules: &settings.Rules{Store: db, Now: clock.Now}}
-	h.deps = Deps{Legacy: db, Now: clock.Now, History: HistoryDeps{
-		Customers: &account.Service{Store: db, Now: clock.Now}, Coupons: &coupon.Service{Store: db, Currency: usd, Now: clock.Now},
-		CouponStore: db, Orders: db, Reviews: db, Pages: &contentpage.Service{Store: db, Now: clock.Now},
-		Settings: h.settings, Rules: h.rules, Currency: usd}}
+	h.deps = Deps{Legacy: db, Now: clock.Now, History: StoreHistoryDeps(db, h.settings, h.rules, usd, clock.Now)}
 	return h
 }
 
