@@ -144,16 +144,14 @@ type Order struct {
 	TransactionID      string
 	Lines              []Line
 	ShippingLines      []ShippingLine
-	// FeeLines are fees charged with the order (none from this shop's
-	// checkout; an order moved in from WooCommerce keeps its own).
-	FeeLines      []FeeLine
-	TaxLines      []TaxLine
-	ItemsSubtotal int64
-	ItemsTax      int64
-	ShippingTotal int64
-	ShippingTax   int64
-	DiscountTotal int64 // excluding tax
-	DiscountTax   int64
+	FeeLines           []FeeLine // none from this shop's checkout; an order moved in keeps its own
+	TaxLines           []TaxLine
+	ItemsSubtotal      int64
+	ItemsTax           int64
+	ShippingTotal      int64
+	ShippingTax        int64
+	DiscountTotal      int64 // excluding tax
+	DiscountTax        int64
 	// Coupons are the coupons used, with their discounts.
 	Coupons     []CouponAmount
 	TotalTax    int64
