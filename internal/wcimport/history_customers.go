@@ -64,10 +64,19 @@ func importCustomer(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, 
 	}
 	billing, shipping := c.Billing.address(), c.Shipping.address()
 	edit := account.CustomerEdit{Email: &c.Email, FirstName: &c.FirstName, LastName: &c.LastName, Billing: &billing, Shipping: &shipping}
+	w := r.deps.History.Customers
 	if r.dry {
+		if prev == 0 { // an account here with the email would be linked
+			found, _, err := w.Customers(ctx, account.CustomerQuery{Email: c.Email, Role: account.RoleAll, Limit: 1})
+			if err != nil {
+				return 0, err
+			}
+			if len(found) > 0 {
+				prev = found[0].ID
+			}
+		}
 		return outcome(prev), r.remember(ctx, "customer", c.ID, prev, "", raw)
 	}
-	w := r.deps.History.Customers
 	// update writes the old shop's names and addresses onto account id;
 	// a staff account here is linked but keeps its own.
 	update := func(id int64) (bool, error) {
@@ -236,9 +245,6 @@ func importCoupon(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, er
 		}
 		*l.dst = &ids
 	}
-	if r.dry {
-		return outcome(prev), r.remember(ctx, "coupon", c.ID, prev, "", raw)
-	}
 	out := Updated
 	id := prev
 	if id == 0 {
@@ -247,6 +253,9 @@ func importCoupon(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, er
 		} else if !errors.Is(err, coupon.ErrNotFound) {
 			return 0, err
 		}
+	}
+	if r.dry {
+		return outcome(id), r.remember(ctx, "coupon", c.ID, id, "", raw)
 	}
 	var saved *coupon.Coupon
 	if id != 0 {

@@ -751,10 +751,14 @@ func TestHistoryDryRun(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		h := newHistoryShop(t, db)
 		seedReferenceProducts(t, h)
+		email := "alice.fixture@example.com" // would be linked
+		if _, err := h.deps.History.Customers.CreateCustomer(context.Background(), account.CustomerEdit{Email: &email}); err != nil {
+			t.Fatal(err)
+		}
 		rows := h.rowCounts(t)
 		res := runHistory(t, h, referenceSource(t), true)
 		for name, want := range map[string]Count{
-			"customers": {Read: 4, Created: 4}, "coupons": {Read: 2, Created: 2}, "orders": {Read: 4, Created: 4},
+			"customers": {Read: 4, Created: 3, Updated: 1}, "coupons": {Read: 2, Created: 2}, "orders": {Read: 4, Created: 4},
 			"reviews": {Read: 3, Created: 3}, "pages": {Read: 2, Created: 1, Refused: 1},
 		} {
 			if got := res.counts[name]; got != want {
