@@ -35,8 +35,13 @@ import (
 // HistoryDeps are what the import of customers, coupons, orders, reviews,
 // pages and settings writes with.
 type HistoryDeps struct {
-	// Customers creates and edits accounts (account.Service).
-	Customers CustomerWriter
+	// Customers creates and edits accounts (account.Service);
+	// CustomerDates dates an account from its registration in the old
+	// shop (sqlstore.DB).
+	Customers     CustomerWriter
+	CustomerDates interface {
+		SetUserCreated(ctx context.Context, id int64, at time.Time) error
+	}
 	// Coupons creates and edits coupons with their checks (coupon.Service);
 	// CouponStore finds them by code and sets their usage counts
 	// (sqlstore.DB).
@@ -63,8 +68,8 @@ type HistoryDeps struct {
 // loaded), and the shop's base currency.
 func StoreHistoryDeps(db *sqlstore.DB, shop ShopSettings, rules TaxRules, base money.Currency, now func() time.Time) HistoryDeps {
 	return HistoryDeps{
-		Customers: &account.Service{Store: db, Now: now},
-		Coupons:   &coupon.Service{Store: db, Currency: base, Now: now}, CouponStore: db,
+		Customers: &account.Service{Store: db, Now: now}, CustomerDates: db,
+		Coupons: &coupon.Service{Store: db, Currency: base, Now: now}, CouponStore: db,
 		Orders: db, Reviews: db, Pages: &contentpage.Service{Store: db, Now: now},
 		Settings: shop, Rules: rules, Currency: base,
 	}

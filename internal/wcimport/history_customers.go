@@ -33,13 +33,14 @@ func (a wcAddress) address() cart.Address {
 }
 
 type wcCustomer struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	FirstName string    `json:"first_name"`
-	LastName  string    `json:"last_name"`
-	Username  string    `json:"username"`
-	Billing   wcAddress `json:"billing"`
-	Shipping  wcAddress `json:"shipping"`
+	ID             int64     `json:"id"`
+	DateCreatedGMT string    `json:"date_created_gmt"`
+	Email          string    `json:"email"`
+	FirstName      string    `json:"first_name"`
+	LastName       string    `json:"last_name"`
+	Username       string    `json:"username"`
+	Billing        wcAddress `json:"billing"`
+	Shipping       wcAddress `json:"shipping"`
 }
 
 // importCustomer moves a customer in with both addresses. The REST API
@@ -114,6 +115,11 @@ func importCustomer(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, 
 	}
 	if err != nil {
 		return 0, refusalOf(name, err)
+	}
+	if since, err := wcTime(c.DateCreatedGMT); err == nil && !since.IsZero() {
+		if err := r.deps.History.CustomerDates.SetUserCreated(ctx, made.ID, since); err != nil {
+			return 0, err
+		}
 	}
 	return Created, r.remember(ctx, "customer", c.ID, made.ID, "", raw)
 }

@@ -356,8 +356,9 @@ func TestHistoryReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bob.Email != "bob.fixture@example.com" || bob.Username != "bob.fixture" || bob.FirstName != "Bob" || bob.Role != account.RoleCustomer {
-			t.Errorf("bob: %+v", bob.User)
+		if bob.Email != "bob.fixture@example.com" || bob.Username != "bob.fixture" || bob.FirstName != "Bob" || bob.Role != account.RoleCustomer ||
+			!bob.CreatedAt.Equal(time.Date(2026, 11, 29, 4, 7, 40, 0, time.UTC)) {
+			t.Errorf("bob: %+v (registered %v)", bob.User, bob.CreatedAt)
 		}
 		if bob.Billing.Address1 != "200 Broadway" || bob.Billing.Postcode != "10007" || bob.Billing.Phone != "212-555-0199" ||
 			bob.Shipping.Address1 != "350 5th Ave" || bob.Shipping.Postcode != "10118" {
