@@ -62,12 +62,27 @@ type Store interface {
 	TagSlugByID(ctx context.Context, id int64) (slug string, ok bool, err error)
 	// TagExists reports whether a product tag has slug.
 	TagExists(ctx context.Context, slug string) (bool, error)
+	// OldLinkProduct reads what a link needs of a product or variation
+	// (catalog.ErrNotFound): one row, and a variation's attributes,
+	// instead of the product with all its relations.
+	OldLinkProduct(ctx context.Context, id int64) (Product, error)
 }
+
+// Product is a product or variation as a link needs it.
+type Product struct {
+	ID, ParentID int64 // ParentID: variations only
+	Slug         string
+	Status       string
+	Active       bool                    // a variation's switch
+	Attributes   []catalog.VariationAttr // a variation's values ("" = any)
+}
+
+// Published reports whether the product shows (catalog.Product.Published).
+func (p Product) Published() bool { return p.Status == catalog.StatusPublish }
 
 // Catalog is the catalogue as resolving reads it (catalog.Store; the
 // server's keeps the categories in memory).
 type Catalog interface {
-	Product(ctx context.Context, id int64) (*catalog.Product, error)
 	ProductBySlug(ctx context.Context, slug string) (*catalog.Product, error)
 	Categories(ctx context.Context) ([]catalog.Category, error)
 }
@@ -348,7 +363,7 @@ func (s *Service) current(ctx context.Context, o Old) (Result, error) {
 // form reads attribute_* from the query), its product's page alone when
 // the variation itself was deleted or switched off.
 func (s *Service) product(ctx context.Context, id int64) (Result, error) {
-	p, err := s.Catalog.Product(ctx, id)
+	p, err := s.Store.OldLinkProduct(ctx, id)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return Result{Answer: Gone}, nil
 	}
@@ -361,7 +376,7 @@ func (s *Service) product(ctx context.Context, id int64) (Result, error) {
 		}
 		return moved(productPath(p.Slug)), nil
 	}
-	parent, err := s.Catalog.Product(ctx, p.ParentID)
+	parent, err := s.Store.OldLinkProduct(ctx, p.ParentID)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return Result{Answer: Gone}, nil
 	}
@@ -376,7 +391,7 @@ func (s *Service) product(ctx context.Context, id int64) (Result, error) {
 		return moved(target), nil
 	}
 	var q []string
-	for _, a := range p.Variation {
+	for _, a := range p.Attributes {
 		if a.Name != "" && a.Value != "" {
 			q = append(q, url.QueryEscape("attribute_"+a.Name)+"="+url.QueryEscape(a.Value))
 		}

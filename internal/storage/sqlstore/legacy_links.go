@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/oldlinks"
 	"vitrine/internal/storage/sqlstore/sqlcore"
@@ -92,4 +93,25 @@ func (db *DB) TagExists(ctx context.Context, slug string) (bool, error) {
 	var n int
 	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM tags WHERE slug = ?`), slug)
 	return n > 0, err
+}
+
+// OldLinkProduct implements oldlinks.Store.
+func (db *DB) OldLinkProduct(ctx context.Context, id int64) (oldlinks.Product, error) {
+	var r struct {
+		ID       int64         `db:"id"`
+		ParentID sql.NullInt64 `db:"parent_id"`
+		Slug     string        `db:"slug"`
+		Status   string        `db:"status"`
+		Active   bool          `db:"active"`
+	}
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT id, parent_id, slug, status, active FROM products WHERE id = ?`), id)
+	if err != nil {
+		return oldlinks.Product{}, sqlcore.NoRow(err, catalog.ErrNotFound)
+	}
+	p := oldlinks.Product{ID: r.ID, ParentID: r.ParentID.Int64, Slug: r.Slug, Status: r.Status, Active: r.Active}
+	if p.ParentID != 0 {
+		err = db.Read.SelectContext(ctx, &p.Attributes, db.Read.Rebind(`SELECT name AS "name", value AS "value"
+			FROM variation_attributes WHERE variation_id = ? ORDER BY name`), id)
+	}
+	return p, err
 }

@@ -2,10 +2,14 @@ package sqlstore_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
+	"time"
 
+	"vitrine/internal/catalog"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/oldlinks"
+	"vitrine/internal/seed"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
@@ -76,6 +80,32 @@ func TestOldLinkReads(t *testing.T) {
 		}
 		if ok, err := db.TagExists(ctx, "nope"); ok || err != nil {
 			t.Errorf("no tag by slug: %v %v", ok, err)
+		}
+
+		// A product and a variation as a link needs them.
+		if _, err := seed.Demo(ctx, db, time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		tee, err := db.ProductBySlug(ctx, "classic-tee")
+		if err != nil {
+			t.Fatal(err)
+		}
+		vars, err := db.Variations(ctx, tee.ID)
+		if err != nil || len(vars) == 0 {
+			t.Fatalf("variations: %d %v", len(vars), err)
+		}
+		if p, err := db.OldLinkProduct(ctx, tee.ID); err != nil || p.ID != tee.ID || p.ParentID != 0 || p.Slug != "classic-tee" ||
+			!p.Published() || len(p.Attributes) != 0 {
+			t.Errorf("the tee: %+v %v", p, err)
+		}
+		v := vars[0]
+		vp, err := db.OldLinkProduct(ctx, v.ID)
+		if err != nil || vp.ParentID != tee.ID || vp.Status != v.Status || vp.Active != v.Active || len(vp.Attributes) == 0 ||
+			!reflect.DeepEqual(vp.Attributes, v.Variation) {
+			t.Errorf("a variation: %+v %v, want the attributes %+v", vp, err, v.Variation)
+		}
+		if _, err := db.OldLinkProduct(ctx, 987654); err != catalog.ErrNotFound {
+			t.Errorf("no product: %v", err)
 		}
 	})
 }
