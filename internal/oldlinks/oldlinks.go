@@ -204,11 +204,9 @@ func (s *Service) resolve(ctx context.Context, path, rawQuery string) (Result, e
 // resolveQuery answers the home page's lookup query forms. A lookup that
 // names nothing is None: the 404 page, as WordPress answers it.
 func (s *Service) resolveQuery(ctx context.Context, rawQuery string) (Result, error) {
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil && len(q) == 0 {
-		return Result{}, nil
-	}
+	q, _ := url.ParseQuery(rawQuery) // the pairs that parse, as the home page reads them
 	var res Result
+	var err error
 	switch {
 	case q.Get("p") != "":
 		kinds := []string{KindProduct, KindVariation, KindPage}

@@ -58,6 +58,7 @@ func TestResolve(t *testing.T) {
 			{"/", "product_cat=hoodies", oldlinks.Result{Answer: oldlinks.Moved, Target: "/product-category/clothing/hoodies/"}},
 			{"/", "p=3", oldlinks.Result{}}, // a term's id is not a post's
 			{"/", "utm_source=a", oldlinks.Result{}},
+			{"/", "post_type=product&%zz&a=1", oldlinks.Result{Answer: oldlinks.Moved, Target: "/shop/?%zz&a=1"}}, // a pair that does not parse is carried as sent
 			{"/nothing/here/", "", oldlinks.Result{}},
 		} {
 			got, err := svc.Resolve(ctx, c.path, c.query)
