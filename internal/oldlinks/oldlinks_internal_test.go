@@ -2,6 +2,7 @@ package oldlinks
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"vitrine/internal/catalog"
@@ -100,4 +101,36 @@ func TestPermalinkLike(t *testing.T) {
 			t.Errorf("permalinkLike(%q) = %v", p, got)
 		}
 	}
+}
+
+// Whatever query a request carries, the target stays the path resolved,
+// on this shop, without the lookup's own keys.
+func FuzzWithQuery(f *testing.F) {
+	for _, s := range []string{"", "utm_source=a", "p=5&%70=6&x", "a=%zz&&b", "attribute_pa_color=x&%2F%2Fevil=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if _, err := url.ParseQuery(raw); err == nil {
+			for _, c := range raw {
+				if c < 0x20 || c == 0x7f {
+					return // a request's URL holds no control characters
+				}
+			}
+		} else if len(raw) > 0 {
+			return
+		}
+		got := withQuery("/product/tee/", "attribute_pa_color=red", raw, lookupKeys)
+		if !local(got) || !strings.HasPrefix(got, "/product/tee/?attribute_pa_color=red") {
+			t.Fatalf("withQuery(%q) = %q", raw, got)
+		}
+		q, _ := url.ParseQuery(strings.SplitN(got, "?", 2)[1])
+		for k := range lookupKeys {
+			if q.Has(k) {
+				t.Fatalf("withQuery(%q) = %q keeps %q", raw, got, k)
+			}
+		}
+		if q["attribute_pa_color"][0] != "red" {
+			t.Fatalf("withQuery(%q) = %q: the variation's choice lost", raw, got)
+		}
+	})
 }
