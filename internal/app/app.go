@@ -162,6 +162,7 @@ Usage:
   vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine api-key create|list|revoke ...      REST API keys for integrations (vitrine api-key for details)
+  vitrine customers import-passwords|invite   customers moved in from WooCommerce: their WordPress passwords, "set your password" mails (vitrine customers for details)
   vitrine backup --to FILE                    write a consistent backup archive of the running shop's store
   vitrine restore FILE [--force]              restore a backup into an empty store (--force replaces one that holds data)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
@@ -273,7 +274,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key" || pos[0] == "backup" || pos[0] == "restore") {
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key" || pos[0] == "customers" || pos[0] == "backup" || pos[0] == "restore") {
 			// The user, currency, page and api-key commands parse their own
 			// flags (user.go, currency.go, page.go, apikey.go). The shop's flags (--db) may
 			// come before the command or anywhere after it: they are taken
@@ -385,7 +386,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 // commandBoolFlags are the flags of the user, currency and page commands
 // that take no value; their other flags take the next argument as value
 // unless written --flag=value.
-var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true, "force": true}
+var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true,
+	"again": true, "dry-run": true, // customers invite
+	"force": true} // restore
 
 // splitShopFlags separates the shop's flags (those fs defines, with their
 // values) from a command's own arguments, keeping each side's order. No
@@ -521,12 +524,14 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return pageCommand(ctx, cfg, pos, Stdin, stdout, log) // page.go
 	case "api-key":
 		return apiKeyCommand(ctx, cfg, pos, stdout, log) // apikey.go
+	case "customers":
+		return customersCommand(ctx, cfg, pos, stdout, log) // customers.go
 	case "backup":
 		return backupCommand(ctx, cfg, pos, stdout, log) // backup.go
 	case "restore":
 		return restoreCommand(ctx, cfg, pos, stdout, log) // backup.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, api-key, backup, restore, paypal-sandbox, render-worker, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, api-key, customers, backup, restore, paypal-sandbox, render-worker, version)", cmd)
 }
 
 func version() string {

@@ -42,6 +42,7 @@ import (
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/myaccount"
+	"vitrine/internal/oldlinks"
 	"vitrine/internal/ordermail"
 	"vitrine/internal/orders"
 	"vitrine/internal/pages"
@@ -220,6 +221,7 @@ type Server struct {
 	media           *media.Library               // the media library: /media/ and the admin's uploads
 	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)
 	front           *storefront.Storefront       // the storefront's pages and files (storefront.go)
+	oldLinks        *oldlinks.Service            // the old shop's links (oldlinks.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
