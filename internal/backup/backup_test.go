@@ -364,7 +364,7 @@ func TestRestoreMigratesOlderBackup(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer old.Close()
-		const previous = 36 // the schema before the backup queue (00039)
+		const previous = 36 // an older release's schema: before 00037 and later
 		if err := old.MigrateTo(ctx, previous); err != nil {
 			t.Fatal(err)
 		}
