@@ -164,7 +164,7 @@ Usage:
   vitrine api-key create|list|revoke ...      REST API keys for integrations (vitrine api-key for details)
   vitrine customers import-passwords|invite   customers moved in from WooCommerce: their WordPress passwords, "set your password" mails (vitrine customers for details)
   vitrine backup --to FILE                    write a consistent backup archive of the running shop's store
-  vitrine restore FILE [--force]              restore a backup into an empty store (--force replaces one that holds data)
+  vitrine restore [--check] FILE [--force]    restore a backup into an empty store (--force replaces one that holds data; --check only verifies it)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine render-worker                       render pages for a shop run with --render-procs (started by it, over stdin and stdout)
   vitrine version                             print the version
@@ -388,7 +388,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 // unless written --flag=value.
 var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true,
 	"again": true, "dry-run": true, // customers invite
-	"force": true} // restore
+	"force": true, "check": true} // restore
 
 // splitShopFlags separates the shop's flags (those fs defines, with their
 // values) from a command's own arguments, keeping each side's order. No

@@ -21,9 +21,11 @@ import (
 //
 //	vitrine backup --to FILE
 //	vitrine restore FILE [--force]
+//	vitrine restore --check FILE
 
 const backupUsage = "usage: vitrine backup --to FILE   (a consistent archive of the running shop's store)\n" +
-	"       vitrine restore FILE [--force]   (into an empty store; --force replaces one that holds data)"
+	"       vitrine restore FILE [--force]   (into an empty store; --force replaces one that holds data)\n" +
+	"       vitrine restore --check FILE     (check the archive's checksums; write nothing)"
 
 // backupFlags are serve's scheduled-backup flags.
 func backupFlags(c *Config, str func(p *string, name, def, help string), dur func(p *time.Duration, name string, def time.Duration, help string), num func(p *int, name string, def int, help string)) {
@@ -105,11 +107,21 @@ func restoreCommand(ctx context.Context, cfg Config, args []string, stdout io.Wr
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	force := fs.Bool("force", false, "replace a store that holds data")
+	check := fs.Bool("check", false, "only check the archive: its manifest and checksums")
 	if err := fs.Parse(args); err != nil {
 		return &UsageError{err.Error() + "\n" + backupUsage}
 	}
 	if fs.NArg() != 1 {
 		return &UsageError{"name one archive\n" + backupUsage}
+	}
+	if *check {
+		m, err := backup.ReadManifest(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s is whole: a %s store at schema version %d, taken %s by vitrine %s, holding %s\n", fs.Arg(0), m.Engine,
+			m.SchemaVersion, m.CreatedAt.Format(time.RFC3339), m.ShopVersion, m.Contents)
+		return nil
 	}
 	res, err := backup.Restore(ctx, fs.Arg(0), backup.RestoreOptions{DSN: cfg.DB, Force: *force, Open: openBackupTarget(log)})
 	if errors.Is(err, backup.ErrNotEmpty) {

@@ -59,3 +59,30 @@ func TestBackupMissingStore(t *testing.T) {
 		t.Fatalf("left %d files", len(entries))
 	}
 }
+
+// TestRestoreCheck: restore --check reads and verifies an archive and
+// writes no store.
+func TestRestoreCheck(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := Run(context.Background(), append(args, "--log-level", "error"), func(string) string { return "" }, &out, &out)
+		return out.String(), err
+	}
+	src := "sqlite:" + filepath.Join(dir, "shop", "v.db")
+	if _, err := run("migrate", "--db", src); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "b.tar.gz")
+	if _, err := run("backup", "--to", file, "--db", src); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "target", "v.db")
+	out, err := run("restore", "--check", file, "--db", "sqlite:"+target)
+	if err != nil || !strings.Contains(out, "is whole: a sqlite store at schema version") {
+		t.Fatalf("check: %v %s", err, out)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("a check wrote the store: %v", err)
+	}
+}
