@@ -38,7 +38,7 @@ type User struct {
 	Username        string // "" when none
 	DisplayName     string
 	Role            string
-	PasswordHash    string    `json:"-"` // argon2id PHC string
+	PasswordHash    string    `json:"-"` // argon2id PHC string, a WordPress hash or "no password yet" (wppass.go)
 	EmailVerifiedAt time.Time // zero: not verified
 	CreatedAt       time.Time
 	TOTPSecret      string `json:"-"` // the active second factor; "" when off
@@ -195,6 +195,7 @@ type Store interface {
 
 	CustomerStore      // names, saved addresses, orders (customer.go)
 	CustomerAdminStore // the back office's list (customers_admin.go)
+	MovedInStore       // customers moved in from another shop (wpimport.go, invite.go)
 }
 
 // Errors of the use cases and the store.

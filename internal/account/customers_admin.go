@@ -2,8 +2,6 @@ package account
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"strings"
 	"time"
@@ -146,17 +144,10 @@ func cleanAddress(kind string, a cart.Address) (cart.Address, error) {
 	return a, nil
 }
 
-// randomPassword is the password of an account created without one (its
-// owner sets theirs with a lost-password link).
-func randomPassword() string {
-	b := make([]byte, 24)
-	_, _ = rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
 // CreateCustomer creates an account from the back office: the email is
-// required (ErrNoEmail), the username and password optional (a random
-// password when none); the role is customer unless given. The checks are
+// required (ErrNoEmail), the username and password optional (without
+// one the account has no password until its owner sets one through a
+// lost-password link or an invitation); the role is customer unless given. The checks are
 // registration's (Register); no mail is sent, as the shop sends no
 // welcome mail.
 func (s *Service) CreateCustomer(ctx context.Context, e CustomerEdit) (*Customer, error) {
@@ -179,9 +170,7 @@ func (s *Service) CreateCustomer(ctx context.Context, e CustomerEdit) (*Customer
 		}
 	}
 	r := Registration{Email: *e.Email, Password: deref(e.Password), Username: deref(e.Username), Role: deref(e.Role)}
-	if r.Password == "" {
-		r.Password = randomPassword()
-	}
+	r.NoPassword = r.Password == ""
 	first, last := checkout.Clean(deref(e.FirstName)), checkout.Clean(deref(e.LastName))
 	if first != "" || last != "" {
 		r.DisplayName = strings.TrimSpace(first + " " + last)

@@ -29,10 +29,13 @@ const (
 	// to register it again (registration answers the same for new and
 	// taken emails, so the owner learns it by mail); ref: the notice id.
 	MailRegisterAttempt = "account_register_attempt"
+	// MailInvitation invites a customer moved in from the old shop to set
+	// a password (invite.go); ref: its reset link's hash.
+	MailInvitation = "account_invitation"
 )
 
 // MailKinds lists the kinds above (the outbox routes them to one renderer).
-var MailKinds = []string{MailPasswordReset, MailVerifyEmail, MailPasswordChanged, MailEmailChanged, MailRegisterAttempt}
+var MailKinds = []string{MailPasswordReset, MailVerifyEmail, MailPasswordChanged, MailEmailChanged, MailRegisterAttempt, MailInvitation}
 
 // Request limits of the mailed links, per hour.
 const (
@@ -73,8 +76,10 @@ type Notice struct {
 type MailContent struct {
 	User *User
 	To   string
-	// Token is the link's token (MailPasswordReset, MailVerifyEmail).
-	Token string
+	// Token is the link's token (MailPasswordReset, MailVerifyEmail,
+	// MailInvitation), and ExpiresAt the link's end.
+	Token     string
+	ExpiresAt time.Time
 	// NewEmail is the account's new address (MailEmailChanged).
 	NewEmail string
 }
@@ -86,16 +91,17 @@ var ErrMailVoid = errors.New("account: this mail is void")
 
 // MailContent loads an outbox row's mail at send time. A link already
 // used, expired, sent to an address the account no longer has, or sealed
-// under another secret is ErrMailVoid: a dead link is never mailed.
+// under another secret is ErrMailVoid: a dead link is never mailed; so is
+// an invitation to an account that has a password by now.
 func (s *Service) MailContent(ctx context.Context, kind, ref string) (*MailContent, error) {
 	now := s.now()
 	var userID int64
 	c := &MailContent{}
 	switch kind {
-	case MailPasswordReset, MailVerifyEmail:
+	case MailPasswordReset, MailVerifyEmail, MailInvitation:
 		var sealed, to string
 		var expires, used time.Time
-		if kind == MailPasswordReset {
+		if kind != MailVerifyEmail {
 			r, err := s.Store.Reset(ctx, ref)
 			if err != nil {
 				return nil, voidIfGone(err)
@@ -115,7 +121,7 @@ func (s *Service) MailContent(ctx context.Context, kind, ref string) (*MailConte
 		if err != nil || HashToken(tok) != ref {
 			return nil, ErrMailVoid
 		}
-		c.Token, c.To = tok, to
+		c.Token, c.To, c.ExpiresAt = tok, to, expires
 	case MailPasswordChanged, MailEmailChanged, MailRegisterAttempt:
 		id, err := strconv.ParseInt(ref, 10, 64)
 		if err != nil {
@@ -142,6 +148,9 @@ func (s *Service) MailContent(ctx context.Context, kind, ref string) (*MailConte
 	}
 	if kind == MailVerifyEmail && c.To != u.Email {
 		return nil, ErrMailVoid // the email changed since: the link is void
+	}
+	if kind == MailInvitation && !HasNoPassword(u.PasswordHash) {
+		return nil, ErrMailVoid // a password arrived since (imported, or set)
 	}
 	return c, nil
 }

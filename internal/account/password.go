@@ -86,18 +86,26 @@ var dummyHash = sync.OnceValue(func() string {
 })
 
 // outdated reports whether hash was made with other parameters than
-// HashParams (it is then rehashed after a successful login).
+// HashParams, or is a WordPress hash (wppass.go): it is then rehashed
+// after a successful login.
 func outdated(hash string) bool {
+	if WordPressHashFormat(hash) != "" {
+		return true
+	}
 	p, _, _, err := argon2id.DecodeHash(hash)
 	return err == nil && *p != *HashParams
 }
 
 // checkPassword compares pw to hash in constant time; a malformed or empty
-// hash never matches (and still costs a hash).
+// hash, or an account's "no password yet", never matches (and still costs
+// a hash). A WordPress hash is checked as WordPress does (wppass.go).
 func checkPassword(pw, hash string) bool {
-	if hash == "" || len(pw) > MaxPasswordBytes {
+	if hash == "" || HasNoPassword(hash) || len(pw) > MaxPasswordBytes {
 		_, _ = argon2id.ComparePasswordAndHash(pw[:min(len(pw), MaxPasswordBytes)], dummyHash())
 		return false
+	}
+	if WordPressHashFormat(hash) != "" {
+		return checkWordPress(pw, hash)
 	}
 	ok, err := argon2id.ComparePasswordAndHash(pw, hash)
 	return err == nil && ok

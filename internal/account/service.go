@@ -87,6 +87,10 @@ type Registration struct {
 	// RegisterLimitPerAddress (the public registration form); the CLI
 	// and the tests leave it empty.
 	ClientIP string
+	// NoPassword makes the account without a password (Password is
+	// ignored): it cannot log in until its owner sets one through a
+	// lost-password link or an invitation (UnusablePasswordHash).
+	NoPassword bool
 }
 
 // ValidateUsername checks an optional username: 3 to 60 of a-z, 0-9, '.',
@@ -144,8 +148,10 @@ func (s *Service) Register(ctx context.Context, r Registration) (*User, error) {
 	if !ValidRole(role) {
 		return nil, ErrInvalidRole
 	}
-	if err := ValidatePassword(r.Password, email, username); err != nil {
-		return nil, err
+	if !r.NoPassword {
+		if err := ValidatePassword(r.Password, email, username); err != nil {
+			return nil, err
+		}
 	}
 	display := strings.TrimSpace(r.DisplayName)
 	if display == "" {
@@ -154,9 +160,12 @@ func (s *Service) Register(ctx context.Context, r Registration) (*User, error) {
 	if len(display) > 250 {
 		return nil, &InputError{Field: "display_name", Message: "Display name is too long."}
 	}
-	hash, err := HashPassword(r.Password)
-	if err != nil {
-		return nil, err
+	hash := UnusablePasswordHash()
+	if !r.NoPassword {
+		var err error
+		if hash, err = HashPassword(r.Password); err != nil {
+			return nil, err
+		}
 	}
 	u := &User{Email: email, Username: username, DisplayName: display, Role: role, PasswordHash: hash, CreatedAt: s.now().Truncate(time.Second)}
 	id, err := s.Store.CreateUser(ctx, u)

@@ -33,6 +33,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/audit"
+	"vitrine/internal/backup"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contact"
@@ -91,6 +92,8 @@ type Deps struct {
 	Reviews *review.Service
 	// Contact is the contact inbox (messages.go).
 	Contact *contact.Service
+	// Backups is the scheduled backups' status (storage.go); nil: none.
+	Backups func() backup.Status
 	// BaseURL makes absolute storefront links (product permalinks).
 	BaseURL string
 	// BaseCountry is the shop's country: the order screen's address lines

@@ -226,6 +226,11 @@ func orderOf(o *checkout.Order, c money.Currency) orderJSON {
 		out.TaxLines = append(out.TaxLines, taxLineJSON{ID: int64(i + 1), RateCode: tl.Label, RateID: tl.RateID, Label: tl.Label,
 			TaxTotal: plain(c, tl.ItemsTax), ShippingTaxTotal: plain(c, tl.ShippingTax), RatePercent: strings.TrimSuffix(tl.Rate, "%"), MetaData: []any{}})
 	}
+	for i, f := range o.FeeLines { // orders moved in from WooCommerce keep theirs
+		out.FeeLines = append(out.FeeLines, map[string]any{"id": int64(len(o.Lines) + len(o.ShippingLines) + i + 1), "name": f.Name,
+			"tax_class": "", "tax_status": f.TaxStatus, "amount": plain(c, f.Total), "total": plain(c, f.Total),
+			"total_tax": plain(c, f.TotalTax), "taxes": []any{}, "meta_data": []any{}})
+	}
 	for i, l := range o.Lines {
 		lj := lineJSON{ID: int64(i + 1), Name: l.Name, SKU: l.SKU, ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity,
 			Price: plain(c, l.UnitPrice), Subtotal: plain(c, l.Subtotal), Total: plain(c, l.Total), TotalTax: plain(c, l.TotalTax),

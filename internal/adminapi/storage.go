@@ -3,12 +3,14 @@ package adminapi
 import (
 	"net/http"
 
+	"vitrine/internal/backup"
 	"vitrine/internal/storage/space"
 )
 
 // What uploads hold of the shop's storage, for the inbox and media
 // screens: the contact files and the media library against their quotas
-// (0: none), and the store's disk against its floor.
+// (0: none), and the store's disk against its floor; and, for the
+// dashboard, the scheduled backups.
 
 const storagePath = "/wp-json/vitrine/v1/admin/storage"
 
@@ -16,6 +18,8 @@ type storageJSON struct {
 	ContactFiles space.Usage     `json:"contact_files"`
 	Media        space.Usage     `json:"media"`
 	Disk         space.DiskUsage `json:"disk"`
+	// Backups: the scheduled backups and the newest one written.
+	Backups backup.Status `json:"backups"`
 }
 
 // GET /wp-json/vitrine/v1/admin/storage
@@ -30,6 +34,9 @@ func (a *API) storageGet(w http.ResponseWriter, r *http.Request, _ Staff) error 
 	}
 	if out.Disk, err = a.d.Media.Disk.Usage(); err != nil {
 		return err
+	}
+	if a.d.Backups != nil {
+		out.Backups = a.d.Backups()
 	}
 	WriteJSON(w, http.StatusOK, out)
 	return nil

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/backup"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/importer"
@@ -147,6 +148,9 @@ type Config struct {
 	ContactFilesQuotaMB int
 	MediaQuotaMB        int
 	MinFreeDiskMB       int
+	// Backup schedules backups in the running shop (backup.go): the folder,
+	// the interval and how many are kept.
+	Backup backup.Schedule
 }
 
 const usage = `vitrine: an online shop in one binary.
@@ -160,6 +164,9 @@ Usage:
   vitrine currency list|set|rates|price ...   the currencies the shop sells in, their rates, fixed prices (vitrine currency for details)
   vitrine page set|list|delete [flags]        the shop's content pages (about, shipping, returns, terms; vitrine page for details)
   vitrine api-key create|list|revoke ...      REST API keys for integrations (vitrine api-key for details)
+  vitrine customers import-passwords|invite   customers moved in from WooCommerce: their WordPress passwords, "set your password" mails (vitrine customers for details)
+  vitrine backup --to FILE                    write a consistent backup archive of the running shop's store
+  vitrine restore [--check] FILE [--force]    restore a backup into an empty store (--force replaces one that holds data; --check only verifies it)
   vitrine paypal-sandbox [--addr :8081]       run the built-in PayPal sandbox alone (prints its credentials)
   vitrine render-worker                       render pages for a shop run with --render-procs (started by it, over stdin and stdout)
   vitrine version                             print the version
@@ -250,7 +257,8 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.VideoLoad, "video-load", "press", "videos in descriptions and pages load their player on a press of Play (press), or also near the viewport (viewport; phones and Safari after the first touch or --video-delay-ms)")
 	num(&c.VideoDelayMS, "video-delay-ms", 0, "with --video-load viewport: on phones and Safari, also start watching the viewport after this many ms without a touch (0: only after one)")
 	num(&c.ContactFileRetentionDays, "contact-file-retention", 30, "days files uploaded with the contact form are kept before they are deleted (the messages stay; 1 to 3650)")
-	storageFlags(&c, num) // storage.go
+	storageFlags(&c, num)          // storage.go
+	backupFlags(&c, str, dur, num) // backup.go
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -268,7 +276,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
-		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key" || pos[0] == "import") {
+		if len(pos) == 1 && (pos[0] == "user" || pos[0] == "currency" || pos[0] == "page" || pos[0] == "api-key" || pos[0] == "customers" || pos[0] == "backup" || pos[0] == "restore" || pos[0] == "import") {
 			// The user, currency, page and api-key commands parse their own
 			// flags (user.go, currency.go, page.go, apikey.go). The shop's flags (--db) may
 			// come before the command or anywhere after it: they are taken
@@ -360,6 +368,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	if err := c.checkStorage(); err != nil {
 		return c, nil, err
 	}
+	if err := c.checkBackup(); err != nil { // backup.go
+		return c, nil, err
+	}
 	if _, ok := money.Lookup(c.Currency); !ok {
 		return c, nil, fmt.Errorf("--currency %q is not a supported currency", c.Currency)
 	}
@@ -377,7 +388,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 // commandBoolFlags are the flags of the user, currency and page commands
 // that take no value; their other flags take the next argument as value
 // unless written --flag=value.
-var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true, "dry-run": true}
+var commandBoolFlags = map[string]bool{"password-stdin": true, "enable": true, "disable": true, "draft": true, "delete": true,
+	"again": true, "dry-run": true, // customers invite
+	"force": true, "check": true} // restore
 
 // splitShopFlags separates the shop's flags (those fs defines, with their
 // values) from a command's own arguments, keeping each side's order. No
@@ -510,8 +523,14 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return pageCommand(ctx, cfg, pos, Stdin, stdout, log) // page.go
 	case "api-key":
 		return apiKeyCommand(ctx, cfg, pos, stdout, log) // apikey.go
+	case "customers":
+		return customersCommand(ctx, cfg, pos, stdout, log) // customers.go
+	case "backup":
+		return backupCommand(ctx, cfg, pos, stdout, log) // backup.go
+	case "restore":
+		return restoreCommand(ctx, cfg, pos, stdout, log) // backup.go
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, api-key, paypal-sandbox, render-worker, version)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, import, user, currency, page, api-key, customers, backup, restore, paypal-sandbox, render-worker, version)", cmd)
 }
 
 func version() string {
@@ -599,6 +618,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		log.Debug("memory limit set from --cache-mb", "bytes", limit)
 	}
 
+	if err := checkBackupTools(cfg); err != nil { // backup.go
+		return err
+	}
 	db, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -686,6 +708,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		ContactFileRetention: time.Duration(cfg.ContactFileRetentionDays) * 24 * time.Hour,
 		ContactFilesQuota:    int64(cfg.ContactFilesQuotaMB) << 20, MediaQuota: int64(cfg.MediaQuotaMB) << 20,
 		DataDir: storeDir(cfg.DB), DiskFloor: int64(cfg.MinFreeDiskMB) << 20,
+		Backup: cfg.Backup, StoreDSN: cfg.DB,
 	}, db, engine, client, assets, log)
 	if err != nil {
 		return err

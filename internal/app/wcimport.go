@@ -14,7 +14,10 @@ import (
 	"time"
 
 	"vitrine/internal/catalog"
+	"vitrine/internal/checkout"
 	"vitrine/internal/money"
+	"vitrine/internal/pages"
+	"vitrine/internal/settings"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/wcimport"
 	"vitrine/internal/wcimport/wcrest"
@@ -92,12 +95,9 @@ func importStore(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 	base := strings.TrimRight(origin+u.EscapedPath(), "/")
 	client := &wcrest.Client{Base: base, ConsumerKey: *key, ConsumerSecret: *secret}
 	return withStore(ctx, cfg, log, func(db *sqlstore.DB) error {
-		cur, _ := money.Lookup(cfg.Currency)
-		deps := wcimport.Deps{
-			Legacy: db,
-			Catalogue: wcimport.CatalogueDeps{Store: db, Writer: db, MinorUnit: cur.MinorUnit,
-				Admin: &catalog.Admin{Store: db, MinorUnit: cur.MinorUnit}},
-			Now: time.Now,
+		deps, err := wcimportDeps(ctx, cfg, db)
+		if err != nil {
+			return err
 		}
 		show := newProgress(stdout)
 		run := wcimport.New(deps, client, wcimport.Options{Source: origin, DryRun: *dry, Concurrency: *conc, Progress: show.update})
@@ -117,6 +117,29 @@ func importStore(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 		}
 		return nil
 	})
+}
+
+// wcimportDeps are the migration's writers over db: the catalogue's, and
+// the history's on the shop's settings and rules loaded over the flags'
+// defaults, as the server loads them.
+func wcimportDeps(ctx context.Context, cfg Config, db *sqlstore.DB) (wcimport.Deps, error) {
+	cur, _ := money.Lookup(cfg.Currency)
+	shop := &settings.Service{Store: db, Now: time.Now, Defaults: settings.FromPages(cfg.SiteName, cfg.Tagline, cfg.ComingSoon, pages.DefaultSettings())}
+	if _, err := shop.Load(ctx); err != nil {
+		return wcimport.Deps{}, fmt.Errorf("load settings: %w", err)
+	}
+	def := checkout.DefaultConfig(cur)
+	rules := &settings.Rules{Store: db, Defaults: def.Rules(), Now: time.Now}
+	if _, err := rules.Load(ctx); err != nil {
+		return wcimport.Deps{}, fmt.Errorf("load shipping and tax rules: %w", err)
+	}
+	return wcimport.Deps{
+		Legacy: db,
+		Catalogue: wcimport.CatalogueDeps{Store: db, Writer: db, MinorUnit: cur.MinorUnit,
+			Admin: &catalog.Admin{Store: db, MinorUnit: cur.MinorUnit}},
+		History: wcimport.StoreHistoryDeps(db, shop, rules, cur, time.Now),
+		Now:     time.Now,
+	}, nil
 }
 
 // progress shows a run's progress: a bar per resource redrawn in place on

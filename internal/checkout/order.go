@@ -116,6 +116,14 @@ type ShippingLine struct {
 	TotalTax   int64  `json:"total_tax"`
 }
 
+// FeeLine is a fee charged with an order (WooCommerce's fee lines).
+type FeeLine struct {
+	Name      string `json:"name"`
+	TaxStatus string `json:"tax_status"` // "taxable" or "none"
+	Total     int64  `json:"total"`
+	TotalTax  int64  `json:"total_tax"`
+}
+
 // Order is a placed order.
 type Order struct {
 	ID       int64
@@ -136,6 +144,7 @@ type Order struct {
 	TransactionID      string
 	Lines              []Line
 	ShippingLines      []ShippingLine
+	FeeLines           []FeeLine // none from this shop's checkout; an order moved in keeps its own
 	TaxLines           []TaxLine
 	ItemsSubtotal      int64
 	ItemsTax           int64

@@ -18,9 +18,11 @@ type AccountView struct {
 	// Login names the account (its username, or its email).
 	Login string
 	// Link is the lost-password or verification link; Lifetime says how
-	// long it works ("1 hour").
+	// long it works ("1 hour"); Expires, when set, the date it ends
+	// ("December 13, 2026", the invitation).
 	Link     string
 	Lifetime string
+	Expires  string
 	// NewEmail is the address an account moved to (the email-change notice).
 	NewEmail string
 	// LostPasswordURL is where to start a reset (the change notices: "if
@@ -42,6 +44,9 @@ const (
 	KindAccountPasswordChanged = "account_password_changed"
 	KindAccountEmailChanged    = "account_email_changed"
 	KindAccountRegisterAttempt = "account_register_attempt"
+	// KindAccountInvitation invites a customer moved in from the shop's
+	// old site to set a password here.
+	KindAccountInvitation = "account_invitation"
 )
 
 // AccountLoader returns the view of an account mail; an error wrapping
@@ -72,6 +77,7 @@ var accountSubjects = map[string][2]string{ // subject format, heading
 	KindAccountPasswordChanged: {"[%s] Password Changed", "Your password was changed"},
 	KindAccountEmailChanged:    {"[%s] Email Changed", "Your email address was changed"},
 	KindAccountRegisterAttempt: {"[%s] Someone tried to register with your email address", "You already have an account"},
+	KindAccountInvitation:      {"%s has moved: set your password", "Our shop has moved"},
 }
 
 type accountPage struct {

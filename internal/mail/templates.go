@@ -110,6 +110,7 @@ var templates = map[string]kindTemplates{
 	KindAccountPasswordChanged: parseKind(KindAccountPasswordChanged),
 	KindAccountEmailChanged:    parseKind(KindAccountEmailChanged),
 	KindAccountRegisterAttempt: parseKind(KindAccountRegisterAttempt),
+	KindAccountInvitation:      parseKind(KindAccountInvitation),
 }
 
 func parseKind(kind string) kindTemplates {

@@ -372,17 +372,32 @@ func (h *Account) MailView(ctx context.Context, kind, ref string) (mail.AccountV
 	case account.MailVerifyEmail:
 		v.Link = base + VerifyEmailPath + "?key=" + url.QueryEscape(c.Token)
 		v.Lifetime = humanDuration(h.verifyLifetime())
+	case account.MailInvitation:
+		// An ordinary reset link, living as long as the invitation's row says.
+		v.Link = base + LostPasswordPath + "?key=" + url.QueryEscape(c.Token) + "&id=" + strconv.FormatInt(c.User.ID, 10)
+		left := c.ExpiresAt.Sub(h.d.Now())
+		if left >= 48*time.Hour {
+			left = left.Round(24 * time.Hour)
+		} else {
+			left = max(left.Round(time.Hour), time.Hour)
+		}
+		v.Lifetime = humanDuration(left)
+		v.Expires = c.ExpiresAt.UTC().Format("January 2, 2006")
 	}
 	return v, nil
 }
 
-// humanDuration says a link's lifetime: "1 hour", "24 hours", "30 minutes".
+// humanDuration says a link's lifetime: "1 hour", "24 hours", "30 minutes",
+// "14 days" (whole days from two on).
 func humanDuration(d time.Duration) string {
 	plural := func(n int, unit string) string {
 		if n == 1 {
 			return "1 " + unit
 		}
 		return strconv.Itoa(n) + " " + unit + "s"
+	}
+	if d >= 48*time.Hour && d%(24*time.Hour) == 0 {
+		return plural(int(d/(24*time.Hour)), "day")
 	}
 	if d >= time.Hour && d%time.Hour == 0 {
 		return plural(int(d/time.Hour), "hour")

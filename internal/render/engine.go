@@ -9,17 +9,26 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"time"
 
 	"modernc.org/quickjs"
 )
 
-// Engine runs the server bundle in a fixed pool of QuickJS VMs. A VM is not
-// safe for concurrent use, so each render borrows one.
+// Engine runs the server bundle in a pool of at most size QuickJS VMs. A VM
+// is not safe for concurrent use, so each render borrows one. The first VM
+// is made at once (a bad bundle fails NewEngine); the others when renders
+// first overlap, so an engine that renders little (a test's, a quiet
+// shop's) does not compile the bundle size times.
 type Engine struct {
 	pool    chan *quickjs.VM
 	size    int
+	bundle  string
 	timeout time.Duration
+
+	mu     sync.Mutex
+	made   int  // VMs made, in the pool or lent
+	closed bool // Close has begun: no VM is made any more
 }
 
 // prelude defines the few browser globals React's server renderer touches
@@ -38,17 +47,43 @@ func NewEngine(bundle string, size int) (*Engine, error) {
 	if size <= 0 {
 		size = runtime.GOMAXPROCS(0)
 	}
-	e := &Engine{pool: make(chan *quickjs.VM, size), timeout: 2 * time.Second}
-	for i := 0; i < size; i++ {
-		vm, err := newVM(bundle)
+	vm, err := newVM(bundle)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{pool: make(chan *quickjs.VM, size), size: size, bundle: bundle, timeout: 2 * time.Second, made: 1}
+	e.pool <- vm
+	return e, nil
+}
+
+// borrow takes an idle VM, makes one while fewer than size exist, or
+// waits for one to be given back.
+func (e *Engine) borrow(ctx context.Context) (*quickjs.VM, error) {
+	select {
+	case vm := <-e.pool:
+		return vm, nil
+	default:
+	}
+	e.mu.Lock()
+	if e.made < e.size && !e.closed {
+		e.made++
+		e.mu.Unlock()
+		vm, err := newVM(e.bundle)
 		if err != nil {
-			e.Close()
+			e.mu.Lock()
+			e.made--
+			e.mu.Unlock()
 			return nil, err
 		}
-		e.pool <- vm
-		e.size++
+		return vm, nil
 	}
-	return e, nil
+	e.mu.Unlock()
+	select {
+	case vm := <-e.pool:
+		return vm, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func newVM(bundle string) (*quickjs.VM, error) {
@@ -77,11 +112,9 @@ func newVM(bundle string) (*quickjs.VM, error) {
 // Render renders url with data (the page data as JSON) and returns the
 // app's HTML. A render that runs past the timeout is interrupted.
 func (e *Engine) Render(ctx context.Context, url string, data []byte) (string, error) {
-	var vm *quickjs.VM
-	select {
-	case vm = <-e.pool:
-	case <-ctx.Done():
-		return "", ctx.Err()
+	vm, err := e.borrow(ctx)
+	if err != nil {
+		return "", err
 	}
 	defer func() { e.pool <- vm }()
 	timer := time.AfterFunc(e.timeout, vm.Interrupt)
@@ -97,12 +130,17 @@ func (e *Engine) Render(ctx context.Context, url string, data []byte) (string, e
 	return s, nil
 }
 
-// Size is the number of VMs.
+// Size is the number of VMs the engine runs at most (renders at once).
 func (e *Engine) Size() int { return e.size }
 
 // Close releases every VM; it waits for renders in flight.
 func (e *Engine) Close() {
-	for ; e.size > 0; e.size-- {
+	e.mu.Lock()
+	e.closed = true
+	made := e.made
+	e.made = 0
+	e.mu.Unlock()
+	for range made {
 		vm := <-e.pool
 		vm.Close()
 	}

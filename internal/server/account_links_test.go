@@ -508,7 +508,11 @@ func TestAccountUpkeep(t *testing.T) {
 
 // The account kinds the store queues are the kinds the mail package renders.
 func TestAccountMailKinds(t *testing.T) {
-	want := []string{vmail.KindAccountPasswordReset, vmail.KindAccountVerifyEmail, vmail.KindAccountPasswordChanged, vmail.KindAccountEmailChanged, vmail.KindAccountRegisterAttempt}
+	want := []string{vmail.KindAccountPasswordReset, vmail.KindAccountVerifyEmail, vmail.KindAccountPasswordChanged, vmail.KindAccountEmailChanged, vmail.KindAccountRegisterAttempt,
+		vmail.KindAccountInvitation}
+	if len(account.MailKinds) != len(want) {
+		t.Fatalf("kinds %q, want %q", account.MailKinds, want)
+	}
 	for i, k := range account.MailKinds {
 		if k != want[i] {
 			t.Errorf("kind %d: %q vs %q", i, k, want[i])

@@ -56,6 +56,7 @@ func (s *Server) initAdmin() {
 		Now:        s.now,
 		Reviews:    s.reviews,
 		Contact:    s.contact,
+		Backups:    s.backups.Status,
 		BaseURL:    s.cfg.BaseURL,
 		// The order screen's address lines leave the shop's country out.
 		BaseCountry: s.cfg.Checkout.BaseCountry,

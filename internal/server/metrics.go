@@ -107,6 +107,7 @@ func newMetrics(s *Server) *metrics {
 		}
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: c.name, Help: help}, c.f))
 	}
+	backupMetrics(m.reg, s) // backups.go
 	return m
 }
 

@@ -17,7 +17,9 @@ func (s *Server) routes() http.Handler {
 	// Pages, server-rendered and cached: internal/storefront, whose files
 	// the comments of this block name.
 	f := s.front
-	mux.HandleFunc("GET /{$}", s.wcAjaxOr(f.Home))      // also ?s= search results; ?wc-ajax= is internal/ajax
+	// The home page: also ?s= search results; ?wc-ajax= is internal/ajax;
+	// ?p=, ?page_id=, ?product=, … are the old shop's links (oldlinks.go).
+	mux.HandleFunc("GET /{$}", s.wcAjaxOr(s.homeOldLinks(f.Home)))
 	mux.HandleFunc("POST /{$}", s.wcAjaxOr(f.HomePost)) // ?wc-ajax= only
 	mux.HandleFunc("GET /shop/{$}", f.Shop)
 	mux.HandleFunc("GET /shop/page/{n}/{$}", f.Shop)
@@ -161,7 +163,9 @@ func (s *Server) routes() http.Handler {
 	// /metrics is not here: it is served on its own address (MetricsHandler).
 
 	// Everything else: a published content page at /<slug>/, else the
-	// shop's 404 page (internal/storefront, content_page.go).
+	// shop's 404 page (internal/storefront, content_page.go). Every 404
+	// page of a GET first asks whether the path is the old shop's link
+	// (oldlinks.go).
 	mux.HandleFunc("/", f.Fallback)
 	return s.withRESTAuth(withRoute(mux)) // REST cookie auth for logged-in viewers (restauth.go); the route label (edge.go)
 }

@@ -25,6 +25,7 @@ import (
 	"vitrine/internal/adminapi"
 	"vitrine/internal/ajax"
 	"vitrine/internal/audit"
+	"vitrine/internal/backup"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
@@ -41,6 +42,7 @@ import (
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/myaccount"
+	"vitrine/internal/oldlinks"
 	"vitrine/internal/ordermail"
 	"vitrine/internal/orders"
 	"vitrine/internal/pages"
@@ -151,6 +153,10 @@ type Config struct {
 	// with 503 and Retry-After ("" or 0: no check).
 	DataDir   string
 	DiskFloor int64
+	// Backup schedules backups of the store (backups.go; zero: none);
+	// StoreDSN is the store's, which pg_dump connects to.
+	Backup   backup.Schedule
+	StoreDSN string
 	// CurrencyCacheTTL is how long the enabled currencies are kept in
 	// memory (0: currency.DefaultCacheTTL, 30 s); currency.go.
 	CurrencyCacheTTL time.Duration
@@ -215,6 +221,7 @@ type Server struct {
 	media           *media.Library               // the media library: /media/ and the admin's uploads
 	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)
 	front           *storefront.Storefront       // the storefront's pages and files (storefront.go)
+	oldLinks        *oldlinks.Service            // the old shop's links (oldlinks.go)
 
 	currencies      *currency.Service     // the currencies shoppers choose from (currency.go)
 	currencyStore   *currency.CachedStore // their in-memory list
@@ -238,6 +245,7 @@ type Server struct {
 	catalogAdmin *catalog.Admin
 	keys         *integration.Service // REST API keys (apikeys.go)
 	keyAuth      *integrationapi.Auth // their credentials on /wp-json/wc/v3/ (withRESTAuth)
+	backups      *backup.Scheduler    // the scheduled backups (backups.go)
 	webhooks     *webhook.Service     // webhooks and their delivery worker (webhooks.go)
 	hookWorker   *webhook.Worker
 }
@@ -320,6 +328,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
 	s.pages = &contentpage.Service{Store: db, Now: s.now}
+	s.initBackups()                          // backups.go
 	s.initCurrencies()                       // currency.go
 	if err := s.initPayments(); err != nil { // payments.go
 		return nil, err
@@ -387,6 +396,7 @@ func (s *Server) Start(ctx context.Context) error {
 	go s.maintain(ctx)       // held stock, rate-limit counters, schedules (holdstock.go)
 	s.startWallet(ctx)       // the wallet service's reconciler (wallet.go)
 	go s.hookWorker.Run(ctx) // webhook deliveries (webhooks.go)
+	s.startBackups(ctx)      // scheduled backups (backups.go)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/media"
+	"vitrine/internal/oldlinks"
 	"vitrine/internal/storefront"
 )
 
@@ -17,6 +18,7 @@ import (
 // the metrics are built. The log-out link is the my-account surface's,
 // built after (it renders through these pages), so it is read at call time.
 func (s *Server) initPages() {
+	s.oldLinks = &oldlinks.Service{Store: s.db, Catalog: s.store}
 	s.renderer = storefront.NewPages(storefront.PagesDeps{Loader: s.loader, Engine: s.engine, Assets: s.assets,
 		Cache: s.cache, CacheMaxAge: s.cfg.CacheMaxAge, Sessions: s.Sessions, Meta: s.meta, Reviews: s.reviews, Live: s.live,
 		LogoutURL:     func(r *http.Request) string { return s.myAccount.LogoutURL(r) },
@@ -24,6 +26,7 @@ func (s *Server) initPages() {
 		RenderFailed:  s.metrics.renderFails.Inc,
 		RenderedAhead: s.metrics.rendersAhead.Inc,
 		AheadWithin:   s.cfg.RenderAheadWithin,
+		OldLink:       s.oldLink, // oldlinks.go
 		Log:           s.log, Now: s.now})
 }
 

@@ -73,8 +73,12 @@ type PagesDeps struct {
 	AheadWorkers int
 	AheadCPU     float64
 	AheadWithin  time.Duration
-	Log          *slog.Logger
-	Now          func() time.Time
+	// OldLink, when set, answers a GET or HEAD that would get the 404
+	// page another way when it can (the old shop's links,
+	// internal/oldlinks) and reports whether it did.
+	OldLink func(http.ResponseWriter, *http.Request) bool
+	Log     *slog.Logger
+	Now     func() time.Time
 }
 
 // Pages renders the shop's pages: the Pages every surface renders with.
@@ -294,11 +298,30 @@ func (pg *Pages) RenderPage(ctx context.Context, reqURI string, res *pages.Resul
 // URLs cost a lock and a write, never a render, and never add page cache
 // entries.
 func (pg *Pages) NotFound(w http.ResponseWriter, r *http.Request) {
+	if pg.d.OldLink != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) && pg.d.OldLink(w, r) {
+		return
+	}
+	pg.missing(w, r, http.StatusNotFound)
+}
+
+// Gone answers the 404 page with status 410: what was here was deleted
+// for good (an old link to an object deleted since, internal/oldlinks).
+func (pg *Pages) Gone(w http.ResponseWriter, r *http.Request) {
+	pg.missing(w, r, http.StatusGone)
+}
+
+// missing sends the kept 404 page with status.
+func (pg *Pages) missing(w http.ResponseWriter, r *http.Request, status int) {
 	p, err := pg.notFoundPage(r.Context())
 	if err != nil {
 		pg.d.Log.Warn("404 page", "err", err)
-		http.Error(w, "Not Found", http.StatusNotFound)
+		http.Error(w, http.StatusText(status), status)
 		return
+	}
+	if p.Status != status {
+		c := *p // the kept page is shared: its bytes, another status
+		p = &c
+		p.Status = status
 	}
 	pg.sendPage(w, r, p) // a logged-in viewer's header: frame.go
 }

@@ -123,11 +123,6 @@ type wcAttribute struct {
 	HasArchives bool   `json:"has_archives"`
 }
 
-type wcMeta struct {
-	Key   string `json:"key"`
-	Value any    `json:"value"`
-}
-
 type wcTerm struct {
 	ID          int64    `json:"id"`
 	Name        string   `json:"name"`
@@ -205,7 +200,7 @@ func importAttribute(ctx context.Context, r *Run, raw json.RawMessage) (Outcome,
 	}
 	// The terms have digests of their own: an unchanged attribute may
 	// have new or changed terms.
-	terms, err := r.listAll(ctx, fmt.Sprintf("wc/v3/products/attributes/%d/terms", a.ID), nil)
+	terms, err := r.listAll(ctx, fmt.Sprintf("wc/v3/products/attributes/%d/terms", a.ID))
 	if err != nil {
 		return Refused, err
 	}
@@ -640,8 +635,8 @@ type wcProduct struct {
 	Meta              []wcMeta  `json:"meta_data"`
 }
 
-const wcTime = "2006-01-02T15:04:05"
-
+// wcDate reads a date of the old shop's, the _gmt field before the
+// local one (wcTime, history.go); nil when neither is set.
 func wcDate(gmt, local *string) (*time.Time, error) {
 	s := gmt
 	if s == nil || *s == "" {
@@ -650,7 +645,7 @@ func wcDate(gmt, local *string) (*time.Time, error) {
 	if s == nil || *s == "" {
 		return nil, nil
 	}
-	t, err := time.Parse(wcTime, strings.TrimSuffix(*s, "Z"))
+	t, err := wcTime(*s)
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a date such as 2026-12-01T09:00:00", *s)
 	}
@@ -819,7 +814,7 @@ func importProduct(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, e
 	var varRaws []json.RawMessage
 	if w.Type == catalog.TypeVariable {
 		var err error
-		if varRaws, err = r.listAll(ctx, fmt.Sprintf("wc/v3/products/%d/variations", w.ID), nil); err != nil {
+		if varRaws, err = r.listAll(ctx, fmt.Sprintf("wc/v3/products/%d/variations", w.ID)); err != nil {
 			return Refused, err
 		}
 		all := []json.RawMessage{st}

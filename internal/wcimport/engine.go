@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 )
 
@@ -246,22 +245,6 @@ func (r *Run) warn(name string, id int64, what, message string) {
 	r.mu.Lock()
 	r.report.Warnings = append(r.report.Warnings, Warning{Resource: name, OldID: id, Name: what, Message: message})
 	r.mu.Unlock()
-}
-
-// listAll reads every page of a sub-collection (a product's variations,
-// an attribute's terms).
-func (r *Run) listAll(ctx context.Context, path string, query url.Values) ([]json.RawMessage, error) {
-	var all []json.RawMessage
-	for p := 1; ; p++ {
-		items, pages, err := r.src.List(ctx, path, query, p)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, items...)
-		if p >= pages {
-			return all, nil
-		}
-	}
 }
 
 // oldID reads a record's "id".

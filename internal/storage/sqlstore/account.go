@@ -248,7 +248,8 @@ func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
 			return err
 		}
-		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses", "account_notices"} {
+		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses", "account_notices",
+			"account_invitations"} {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE user_id = ?`), userID); err != nil {
 				return err
 			}

@@ -72,6 +72,11 @@ func DSN(t testing.TB, engine string) string {
 		}
 		q := u.Query()
 		q.Set("search_path", schema)
+		// A commit need not wait for the server's WAL flush in a test: the
+		// data is as visible, and only a crash of the PostgreSQL server
+		// itself (never of the shop) would lose it. Each test's seeding
+		// commits hundreds of times.
+		q.Set("synchronous_commit", "off")
 		u.RawQuery = q.Encode()
 		return u.String()
 	}

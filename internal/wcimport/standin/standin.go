@@ -31,6 +31,7 @@ type Shop struct {
 	Refunds        map[int64][]Object // by order id
 	Reviews        []Object
 	Pages          []Object            // wp/v2/pages
+	Comments       []Object            // wp/v2/comments (replies to reviews)
 	Settings       map[string][]Object // by group: "general", "tax", …
 	Images         map[string][]byte   // image bodies by path under /wp-content/uploads/
 }

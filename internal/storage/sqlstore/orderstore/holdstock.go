@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"vitrine/internal/checkout"
+	"vitrine/internal/orders"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
@@ -13,7 +14,8 @@ import (
 // its units. When it is still unpaid and unchanged after the hold, the
 // server cancels it and the units go back on sale. Orders paid on delivery
 // (cash on delivery: processing) and wallet orders (the wallet reconciler's)
-// are never touched here.
+// are never touched here, nor orders moved in from another shop (history:
+// their payment was awaited there).
 
 // AwaitingPaymentOrders lists unpaid orders of the methods in status
 // on-hold with no payment under way (payment state none) whose last change
@@ -24,9 +26,10 @@ func (db *Orders) AwaitingPaymentOrders(ctx context.Context, methods []string, o
 	}
 	in, args := sqlcore.InClause(methods)
 	args = append([]any{checkout.PayNone, checkout.StatusOnHold}, args...)
-	args = append(args, olderThan.Unix())
+	args = append(args, olderThan.Unix(), orders.MetaMovedFrom)
 	return db.ordersWhere(ctx, `payment_state = ? AND status = ? AND paid_at IS NULL AND payment_method IN `+in+`
-		AND updated_at <= ? ORDER BY updated_at, id LIMIT 200`, args...)
+		AND updated_at <= ? AND NOT EXISTS (SELECT 1 FROM order_meta m WHERE m.order_id = orders.id AND m.meta_key = ?)
+		ORDER BY updated_at, id LIMIT 200`, args...)
 }
 
 // ReleaseHeldOrder cancels an order AwaitingPaymentOrders listed and puts

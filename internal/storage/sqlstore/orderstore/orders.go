@@ -547,6 +547,7 @@ type orderRow struct {
 	TransactionID      string        `db:"transaction_id"`
 	ShippingLines      string        `db:"shipping_lines"`
 	TaxLines           string        `db:"tax_lines"`
+	FeeLines           string        `db:"fee_lines"`
 	ItemsSubtotal      int64         `db:"items_subtotal"`
 	ItemsTax           int64         `db:"items_tax"`
 	ShippingTotal      int64         `db:"shipping_total"`
@@ -567,7 +568,7 @@ type orderRow struct {
 }
 
 const orderSelect = `SELECT id, order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping, customer_note,
-	payment_method, payment_method_title, transaction_id, shipping_lines, tax_lines, items_subtotal, items_tax,
+	payment_method, payment_method_title, transaction_id, shipping_lines, tax_lines, fee_lines, items_subtotal, items_tax,
 	shipping_total, shipping_tax, discount_total, discount_tax, total_tax, total, cart_session, created_at, updated_at, paid_at,
 	payment_state, provider_order_id, provider_request_id, capture_id, customer_id FROM orders`
 
@@ -630,6 +631,11 @@ func (db *Orders) ordersWhere(ctx context.Context, where string, args ...any) ([
 		}{{r.Billing, &o.Billing}, {r.Shipping, &o.Shipping}, {r.ShippingLines, &o.ShippingLines}, {r.TaxLines, &o.TaxLines}} {
 			if err := json.Unmarshal([]byte(j.raw), j.v); err != nil {
 				return nil, fmt.Errorf("order %d: %w", r.ID, err)
+			}
+		}
+		if r.FeeLines != "[]" { // none but on orders moved in (FeeLines stays nil)
+			if err := json.Unmarshal([]byte(r.FeeLines), &o.FeeLines); err != nil {
+				return nil, fmt.Errorf("order %d fees: %w", r.ID, err)
 			}
 		}
 		out = append(out, o)

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { adminCall, withQuery } from '../api';
 import { BASE, Link } from '../router';
 import { screens, type ScreenProps } from '../screens';
+import { BackupStatus } from '../ui/BackupStatus';
 import { formatDate } from '../ui/format';
 import { AUDIT_PATH, type AuditEntry } from './Activity';
 
@@ -53,6 +54,7 @@ export default function Dashboard({ data }: ScreenProps) {
         <h2 id="dash-todo">Waiting for you</h2>
         {todo === undefined ? <p>Loading…</p> : null}
         {todo === null ? <p>The counts could not be loaded. Reload the page to try again.</p> : null}
+        <BackupStatus />
         {todo ? (
           <ul className="admin-tiles admin-todo">
             <li>

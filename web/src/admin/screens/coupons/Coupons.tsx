@@ -10,7 +10,7 @@ import { BASE, Link, useRouter, type Location } from '../../router';
 import type { ScreenProps } from '../../screens';
 import { Field, type ControlProps } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
-import { useFocusAfterCommit } from '../../ui/focus';
+import { useFormDraft } from '../../ui/form-draft';
 import { DataTable, eachRow, type Bulk, type Column } from '../../ui/DataTable';
 import { useListData, useListQuery } from '../../ui/list';
 import { formatMoney } from '../../ui/format';
@@ -222,17 +222,14 @@ const FIELD_ORDER = [
 
 function CouponForm({ id, currency }: { id?: number; currency: string }) {
   const { navigate } = useRouter();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const { draft, setDraft, errors, setErrors, set, form, showErrors, focusAfterCommit } = useFormDraft<Draft>(EMPTY, FIELD_ORDER);
   const [usage, setUsage] = useState(0);
   const [loading, setLoading] = useState(id !== undefined);
   const [saving, setSaving] = useState(false);
   const [loadError, setLoadError] = useState<AdminError | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [categories, setCategories] = useState<{ id: number; name: string }[]>([]);
   const { notices, push, dismiss } = useNotices();
   const heading = useRef<HTMLHeadingElement>(null);
-  const form = useRef<HTMLFormElement>(null);
-  const focusAfterCommit = useFocusAfterCommit();
 
   useEffect(() => {
     if (flash) {
@@ -264,20 +261,6 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
     };
   }, [id]);
 
-  const set = <K extends keyof Draft>(k: K) => (v: Draft[K]) => {
-    setDraft((d) => ({ ...d, [k]: v }));
-    setErrors((e) => {
-      if (!e[k]) return e;
-      const { [k]: _, ...rest } = e;
-      return rest;
-    });
-  };
-
-  const focusFirstError = (errs: Record<string, string>) => {
-    const first = FIELD_ORDER.find((f) => errs[f]);
-    if (first) focusAfterCommit(() => form.current?.querySelector<HTMLElement>(`[name="${first}"]`));
-  };
-
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const errs: Record<string, string> = {};
@@ -287,9 +270,8 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
     if (!prod) errs.product_ids = 'Product ids are whole numbers separated by commas.';
     if (!exProd) errs.excluded_product_ids = 'Product ids are whole numbers separated by commas.';
     if (Object.keys(errs).length > 0) {
-      setErrors(errs);
       push('error', 'The coupon was not saved: correct the fields marked below.');
-      focusFirstError(errs);
+      showErrors(errs);
       return;
     }
     const body = {
@@ -318,9 +300,8 @@ function CouponForm({ id, currency }: { id?: number; currency: string }) {
         if (m) fieldErrs[f] = m;
       }
       if (r.error.code === 'woocommerce_rest_coupon_code_already_exists') fieldErrs.code = 'Another coupon has this code.';
-      setErrors(fieldErrs);
       push('error', field || fieldErrs.code ? 'The coupon was not saved: correct the fields marked below.' : r.error.message);
-      focusFirstError(fieldErrs);
+      showErrors(fieldErrs);
       return;
     }
     setErrors({});

@@ -13,6 +13,7 @@ import { Confirm } from '../../ui/Confirm';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { useFocusAfterCommit } from '../../ui/focus';
+import { useFormDraft } from '../../ui/form-draft';
 import { formatDate } from '../../ui/format';
 import { Options } from '../../../ui/Options';
 
@@ -252,18 +253,23 @@ function CreatedPanel({ created, heading, notify, onDone }: { created: CreatedKe
   );
 }
 
+interface KeyDraft {
+  description: string;
+  user_id: string;
+  permissions: Permission;
+}
+
+/** The form's fields in their order on screen. */
+const KEY_FIELDS = ['description', 'user_id', 'permissions'] as const;
+
 function KeyForm({ me, heading, onCreated, onCancel }: { me: { id: number; name: string }; heading: React.RefObject<HTMLHeadingElement | null>; onCreated: (k: CreatedKey) => void; onCancel: () => void }) {
-  const [description, setDescription] = useState('');
-  const [userId, setUserId] = useState(String(me.id));
-  const [permissions, setPermissions] = useState<Permission>('read');
+  const { draft, errors, set, form, showErrors, focusAfterCommit } = useFormDraft<KeyDraft>({ description: '', user_id: String(me.id), permissions: 'read' }, KEY_FIELDS);
+  const userId = draft.user_id;
   const [search, setSearch] = useState('');
   const [users, setUsers] = useState<UserRow[]>([]);
   const [searching, setSearching] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<AdminError | undefined>();
-  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const form = useRef<HTMLFormElement>(null);
-  const focusAfterCommit = useFocusAfterCommit();
 
   // The users to choose from: staff and customers, those matching the search.
   useEffect(() => {
@@ -294,39 +300,37 @@ function KeyForm({ me, heading, onCreated, onCancel }: { me: { id: number; name:
   }
   for (const u of users) options.push([String(u.id), userLabel(u)]);
   const choose = (id: string) => {
-    setUserId(id);
+    set('user_id')(id);
     setChosen(users.find((u) => String(u.id) === id) ?? null);
   };
 
-  const fieldError = (f: string) => localErrors[f] ?? paramError(error, f);
+  const fieldError = (f: string) => errors[f];
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
     const errs: Record<string, string> = {};
-    if (!description.trim()) errs.description = 'Describe what the key is for, such as “Accounting sync”.';
+    if (!draft.description.trim()) errs.description = 'Describe what the key is for, such as “Accounting sync”.';
     if (!userId) errs.user_id = 'Choose the user the key acts as.';
-    setLocalErrors(errs);
     setError(undefined);
-    const first = ['description', 'user_id'].find((f) => errs[f]);
-    if (first) {
-      focusAfterCommit(() => form.current?.querySelector<HTMLElement>(`[name="${first}"]`));
-      return;
-    }
+    if (showErrors(errs)) return;
     setSaving(true);
-    const r = await adminCall<CreatedKey>('POST', API_KEYS_PATH, { description: description.trim(), user_id: Number(userId), permissions });
+    const r = await adminCall<CreatedKey>('POST', API_KEYS_PATH, { description: draft.description.trim(), user_id: Number(userId), permissions: draft.permissions });
     setSaving(false);
     if (!r.ok) {
       setError(r.error);
-      const f = ['description', 'user_id', 'permissions'].find((x) => paramError(r.error, x));
-      if (f) focusAfterCommit(() => form.current?.querySelector<HTMLElement>(`[name="${f}"]`));
-      else focusAfterCommit(() => form.current?.querySelector<HTMLElement>('[role="alert"] p'));
+      const serverErrs: Record<string, string> = {};
+      for (const f of KEY_FIELDS) {
+        const m = paramError(r.error, f);
+        if (m) serverErrs[f] = m;
+      }
+      if (!showErrors(serverErrs)) focusAfterCommit(() => form.current?.querySelector<HTMLElement>('[role="alert"] p'));
       return;
     }
     onCreated(r.data);
   };
 
-  const general = error && !['description', 'user_id', 'permissions'].some((f) => paramError(error, f)) ? error.message : null;
+  const general = error && !KEY_FIELDS.some((f) => paramError(error, f)) ? error.message : null;
 
   return (
     <form ref={form} className="admin-card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="key-form-heading">
@@ -339,7 +343,7 @@ function KeyForm({ me, heading, onCreated, onCancel }: { me: { id: number; name:
         </div>
       ) : null}
       <Field label="Description" required error={fieldError('description')} hint="What the key is for, so it can be told apart and revoked later.">
-        {(p) => <input {...p} name="description" maxLength={200} autoComplete="off" value={description} onChange={(e) => setDescription(e.target.value)} />}
+        {(p) => <input {...p} name="description" maxLength={200} autoComplete="off" value={draft.description} onChange={(e) => set('description')(e.target.value)} />}
       </Field>
       <Field label="Find a user" hint="Search staff and customers by name or email; the list below shows the matches.">
         {(p) => <input {...p} type="search" autoComplete="off" value={search} onChange={(e) => setSearch(e.target.value)} />}
@@ -354,7 +358,7 @@ function KeyForm({ me, heading, onCreated, onCancel }: { me: { id: number; name:
       </Field>
       <Field label="Permissions" error={fieldError('permissions')} hint="Read: GET requests only. Write: create, change and delete only. Read/Write: both.">
         {(p) => (
-          <select {...p} name="permissions" value={permissions} onChange={(e) => setPermissions(e.target.value as Permission)}>
+          <select {...p} name="permissions" value={draft.permissions} onChange={(e) => set('permissions')(e.target.value as Permission)}>
             <Options items={PERMISSIONS} />
           </select>
         )}

@@ -13,6 +13,7 @@ import { Confirm } from '../../ui/Confirm';
 import { Field } from '../../ui/Field';
 import { Notices, useNotices } from '../../ui/Notices';
 import { useFocusAfterCommit } from '../../ui/focus';
+import { useFormDraft } from '../../ui/form-draft';
 import { formatDate } from '../../ui/format';
 import { Options } from '../../../ui/Options';
 
@@ -267,17 +268,17 @@ function fieldErrors(e: AdminError): Record<string, string> {
 
 function WebhookForm({ id }: { id?: number }) {
   const { navigate } = useRouter();
-  const [draft, setDraft] = useState<Draft>(() => ({ name: '', status: 'active', topic: 'order.created', delivery_url: '', secret: id === undefined ? randomSecret() : '' }));
+  const { draft, setDraft, errors, setErrors, set, form, showErrors, focusAfterCommit } = useFormDraft<Draft>(
+    () => ({ name: '', status: 'active', topic: 'order.created', delivery_url: '', secret: id === undefined ? randomSecret() : '' }),
+    FIELD_ORDER,
+  );
   const [hook, setHook] = useState<Webhook | null>(null);
   const [loading, setLoading] = useState(id !== undefined);
   const [saving, setSaving] = useState(false);
   const [loadError, setLoadError] = useState<AdminError | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [deleting, setDeleting] = useState(false);
   const { notices, push, dismiss } = useNotices();
   const heading = useRef<HTMLHeadingElement>(null);
-  const form = useRef<HTMLFormElement>(null);
-  const focusAfterCommit = useFocusAfterCommit();
   const reason = useDisabledReason(hook);
   const [logVersion, setLogVersion] = useState(0);
 
@@ -307,29 +308,14 @@ function WebhookForm({ id }: { id?: number }) {
     };
   }, [id]);
 
-  const set = <K extends keyof Draft>(k: K) => (v: Draft[K]) => {
-    setDraft((d) => ({ ...d, [k]: v }));
-    setErrors((e) => {
-      if (!e[k]) return e;
-      const { [k]: _, ...rest } = e;
-      return rest;
-    });
-  };
-
-  const focusFirst = (errs: Record<string, string>) => {
-    const first = FIELD_ORDER.find((f) => errs[f]);
-    if (first) focusAfterCommit(() => form.current?.querySelector<HTMLElement>(`[name="${first}"]`));
-  };
-
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
     const errs: Record<string, string> = {};
     if (!/^https?:\/\/\S+$/i.test(draft.delivery_url.trim())) errs.delivery_url = 'A delivery URL starting with http:// or https:// is required.';
     if (Object.keys(errs).length) {
-      setErrors(errs);
       push('error', 'The webhook was not saved: correct the fields marked below.');
-      focusFirst(errs);
+      showErrors(errs);
       return;
     }
     const body: Record<string, string> = { name: draft.name.trim(), status: draft.status, topic: draft.topic, delivery_url: draft.delivery_url.trim() };
@@ -340,9 +326,8 @@ function WebhookForm({ id }: { id?: number }) {
     setSaving(false);
     if (!r.ok) {
       const errs = fieldErrors(r.error);
-      setErrors(errs);
       push('error', Object.keys(errs).length ? 'The webhook was not saved: correct the fields marked below.' : r.error.message);
-      if (Object.keys(errs).length) focusFirst(errs);
+      showErrors(errs);
       return;
     }
     setErrors({});
