@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"vitrine/internal/catalog"
@@ -87,6 +89,10 @@ func importStore(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 	if *conc < 1 || *conc > 32 {
 		return &UsageError{fmt.Sprintf("--concurrency %d: use 1 to 32 (the old shop serves each page with a PHP worker)", *conc)}
 	}
+	// Ctrl-C stops the run between records: the report is still written,
+	// and the next run resumes after the last page finished.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	start := time.Now().UTC()
 	if *reportPath == "" {
 		*reportPath = "wcimport-report-" + start.Format("20060102-150405") + ".json"
