@@ -13,6 +13,8 @@ package wcrest
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -198,7 +200,16 @@ func (c *Client) get(ctx context.Context, base string, q url.Values, auth bool) 
 	}
 }
 
+// isNetwork reports whether err is a transport failure worth another
+// try; a certificate the client refuses is not (it will be refused again).
 func isNetwork(err error) bool {
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var host x509.HostnameError
+	var tlsErr *tls.CertificateVerificationError
+	if errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &host) || errors.As(err, &tlsErr) {
+		return false
+	}
 	var ue *url.Error
 	return errors.As(err, &ue) || errors.Is(err, io.ErrUnexpectedEOF)
 }

@@ -180,3 +180,20 @@ func TestRetries(t *testing.T) {
 		t.Errorf("past the retries: %v after %d waits", err, len(waits))
 	}
 }
+
+// A network failure is tried again; a certificate the client does not
+// trust is not (it would be refused again).
+func TestNetworkRetriesButNotCertificates(t *testing.T) {
+	srv := httptest.NewTLSServer(standin.Server(standin.Catalogue(1), ck, cs))
+	var waits int
+	c := &wcrest.Client{Base: srv.URL, ConsumerKey: ck, ConsumerSecret: cs,
+		Sleep: func(context.Context, time.Duration) error { waits++; return nil }}
+	if _, _, err := c.List(context.Background(), "wc/v3/products", nil, 1); err == nil || waits != 0 {
+		t.Errorf("untrusted certificate: %v after %d waits, want an error and no retry", err, waits)
+	}
+	srv.Close()
+	c.HTTP, c.Retries = srv.Client(), 3
+	if _, _, err := c.List(context.Background(), "wc/v3/products", nil, 1); err == nil || waits != 3 {
+		t.Errorf("closed server: %v after %d waits, want 3 retries", err, waits)
+	}
+}
