@@ -145,6 +145,7 @@ func wcimportDeps(ctx context.Context, cfg Config, db *sqlstore.DB) (wcimport.De
 			Admin: &catalog.Admin{Store: db, MinorUnit: cur.MinorUnit}},
 		History: wcimport.StoreHistoryDeps(db, shop, rules, cur, time.Now),
 		Now:     time.Now,
+		Analyze: db.Analyze,
 	}, nil
 }
 

@@ -34,7 +34,7 @@ func BenchmarkWooCommerceImport(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				db := storetest.Open(b, engine)
-				deps := wcimport.Deps{Legacy: db, Now: time.Now, Catalogue: wcimport.CatalogueDeps{Store: db, Writer: db, MinorUnit: 2,
+				deps := wcimport.Deps{Legacy: db, Now: time.Now, Analyze: db.Analyze, Catalogue: wcimport.CatalogueDeps{Store: db, Writer: db, MinorUnit: 2,
 					Admin: &catalog.Admin{Store: db, MinorUnit: 2}}}
 				src := &wcrest.Client{Base: srv.URL, ConsumerKey: ck, ConsumerSecret: cs}
 				b.StartTimer()

@@ -52,7 +52,8 @@ func (f *shopFixture) deps() wcimport.Deps {
 		Legacy: f.db,
 		Catalogue: wcimport.CatalogueDeps{Store: f.db, Writer: f.db, MinorUnit: 2,
 			Admin: &catalog.Admin{Store: f.db, MinorUnit: 2, Now: f.clock.Now}},
-		Now: f.clock.Now,
+		Now:     f.clock.Now,
+		Analyze: f.db.Analyze,
 	}
 }
 

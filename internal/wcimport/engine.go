@@ -176,7 +176,32 @@ func (r *Run) pageDone(ctx context.Context, res resource, page, pages int) error
 		}
 	}
 	r.progress(Progress{Resource: res.name, Page: page, Pages: pages})
-	return nil
+	return r.maybeAnalyze(ctx)
+}
+
+// maybeAnalyze refreshes the store's statistics each time the records
+// written double (from 200): the planner then knows the tables grew, and
+// a product's save keeps using its indexes (without it PostgreSQL scanned
+// whole tables, and a 10,000-product run slowed down as it went).
+func (r *Run) maybeAnalyze(ctx context.Context) error {
+	if r.dry || r.deps.Analyze == nil {
+		return nil
+	}
+	r.mu.Lock()
+	n := 0
+	for _, c := range r.report.Counts {
+		n += c.Created + c.Updated
+	}
+	due := r.analyze
+	if due == 0 {
+		due = 200
+	}
+	r.mu.Unlock()
+	if n < due {
+		return nil
+	}
+	r.analyze = 2 * n
+	return r.deps.Analyze(ctx)
 }
 
 func (r *Run) progress(p Progress) {

@@ -28,6 +28,10 @@ type Deps struct {
 	Catalogue CatalogueDeps
 	History   HistoryDeps
 	Now       func() time.Time
+	// Analyze, when set, refreshes the store's planner statistics
+	// (sqlstore.DB.Analyze: PostgreSQL's, which autovacuum updates too late
+	// during a bulk load); a run calls it as the store grows.
+	Analyze func(ctx context.Context) error
 }
 
 // A resource is one kind of record a run moves: where it is read, and how
@@ -66,6 +70,7 @@ type Run struct {
 	opts    Options
 	report  Report
 	resumed map[string]int // pages an earlier, unfinished run had finished, by resource
+	analyze int            // records written when the next Deps.Analyze is due
 	cat     catalogueState // the catalogue's run state (catalogue.go)
 }
 
