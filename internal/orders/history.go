@@ -2,9 +2,14 @@ package orders
 
 import (
 	"context"
+	"errors"
 
 	"vitrine/internal/checkout"
 )
+
+// ErrHistoryKeyTaken: an order moved in has the order key of another order
+// here (keys are unique; the old shop's should be too).
+var ErrHistoryKeyTaken = errors.New("orders: another order here has this order key")
 
 // History is an order placed in another shop and moved in as it was
 // (internal/wcimport): its number, dates, status, lines at the prices

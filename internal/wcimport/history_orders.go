@@ -204,6 +204,9 @@ func importOrder(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, err
 		h.Order.ID, prev = 0, 0
 		id, refundIDs, err = r.deps.History.Orders.ImportOrder(ctx, h)
 	}
+	if errors.Is(err, orders.ErrHistoryKeyTaken) {
+		return Refused, refuse(name, fmt.Sprintf("another order here has its order key %q", h.Order.Key))
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -71,6 +71,9 @@ const (
 	FirstCouponID   = 3001
 	FirstOrderID    = 10001
 	FirstReviewID   = 50001
+	// Pages share WordPress's post ids with products; the catalogue's
+	// products start at 100, so pages are numbered apart.
+	FirstPageID = 7001
 )
 
 func cents(v int64) string {
@@ -411,10 +414,10 @@ func GenerateHistory(s *Shop, o HistoryOptions) (replies []Object) {
 			"_links": links(origin, fmt.Sprintf("wp/v2/pages/%d", id))}
 	}
 	s.Pages = append(s.Pages,
-		page(101, "about-us", "About &#038; Us", "<p>We knit hats.</p>\n", "publish", 0, "/about-us/"),
-		page(102, "shipping-returns", "Shipping and returns", "<h2>Returns</h2>\n<p>30 days.</p>\n", "publish", 101, "/about-us/shipping-returns/"),
-		page(103, "winter-sale", "Winter sale", "<p>Soon.</p>\n", "draft", 0, "/?page_id=103"),
-		page(104, "cart", "Cart", "<!-- wp:woocommerce/cart /-->\n", "publish", 0, "/cart/"),
+		page(FirstPageID, "about-us", "About &#038; Us", "<p>We knit hats.</p>\n", "publish", 0, "/about-us/"),
+		page(FirstPageID+1, "shipping-returns", "Shipping and returns", "<h2>Returns</h2>\n<p>30 days.</p>\n", "publish", FirstPageID, "/about-us/shipping-returns/"),
+		page(FirstPageID+2, "winter-sale", "Winter sale", "<p>Soon.</p>\n", "draft", 0, fmt.Sprintf("/?page_id=%d", FirstPageID+2)),
+		page(FirstPageID+3, "cart", "Cart", "<!-- wp:woocommerce/cart /-->\n", "publish", 0, "/cart/"),
 	)
 
 	setting := func(group, id, label, typ string, def, value any) Object {

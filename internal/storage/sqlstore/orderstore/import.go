@@ -58,6 +58,9 @@ func (db *Orders) ImportOrder(ctx context.Context, h orders.History) (id int64, 
 		refundIDs, err = writeHistoryPartsTx(ctx, tx, id, h)
 		return err
 	})
+	if sqlcore.UniqueViolation(err) && strings.Contains(err.Error(), "order_key") {
+		return 0, nil, fmt.Errorf("%w: %v", orders.ErrHistoryKeyTaken, err)
+	}
 	if err != nil {
 		return 0, nil, err
 	}
