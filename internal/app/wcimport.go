@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"vitrine/internal/account"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/money"
@@ -31,15 +33,20 @@ import (
 //
 //	vitrine import woocommerce-store --url https://old-shop.example \
 //	    --consumer-key ck_… --consumer-secret cs_… [--concurrency 4] [--dry-run] [--report FILE]
+//	    [--wordpress-users users.csv]
 //
 // The key and secret may come from VITRINE_WC_CONSUMER_KEY and
 // VITRINE_WC_CONSUMER_SECRET instead (kept out of the shell's history
 // and the process list). Progress goes to stdout: a bar per resource on
 // a terminal, JSON lines otherwise; the report to stdout and, as JSON, to
 // --report (default wcimport-report-<time>.json in the working directory).
+// --wordpress-users names a CSV export of WordPress's wp_users (user_email,
+// user_pass): once the run is through, the moved-in customers' WordPress
+// password hashes are applied as `vitrine customers import-passwords`
+// does (internal/account).
 
 const importUsage = "usage: vitrine import woocommerce-csv FILE\n" +
-	"       vitrine import woocommerce-store --url URL --consumer-key ck_… --consumer-secret cs_… [--concurrency 4] [--dry-run] [--report FILE]"
+	"       vitrine import woocommerce-store --url URL --consumer-key ck_… --consumer-secret cs_… [--concurrency 4] [--dry-run] [--report FILE] [--wordpress-users users.csv]"
 
 func importCommand(ctx context.Context, cfg Config, log *slog.Logger, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -72,6 +79,7 @@ func importStore(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 	conc := fs.Int("concurrency", 4, "pages read at once")
 	dry := fs.Bool("dry-run", false, "read everything, write nothing, report what would be written")
 	reportPath := fs.String("report", "", "the report's file")
+	wpUsers := fs.String("wordpress-users", "", "a CSV export of WordPress's wp_users (user_email,user_pass): the customers' old passwords")
 	if err := fs.Parse(args); err != nil {
 		return &UsageError{err.Error() + "\n" + importUsage}
 	}
@@ -88,6 +96,13 @@ func importStore(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 	}
 	if *conc < 1 || *conc > 32 {
 		return &UsageError{fmt.Sprintf("--concurrency %d: use 1 to 32 (the old shop serves each page with a PHP worker)", *conc)}
+	}
+	var passwords []byte
+	if *wpUsers != "" {
+		// Read before the run: a missing file is known at once.
+		if passwords, err = os.ReadFile(*wpUsers); err != nil {
+			return &UsageError{"--wordpress-users: " + err.Error()}
+		}
 	}
 	// Ctrl-C stops the run between records: the report is still written,
 	// and the next run resumes after the last page finished.
@@ -121,6 +136,22 @@ func importStore(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 		if runErr != nil {
 			return fmt.Errorf("the import stopped (run it again to resume after the last page it finished): %w", runErr)
 		}
+		if passwords == nil {
+			return nil
+		}
+		if *dry {
+			fmt.Fprintf(stdout, "Passwords from %s: applied on a run without --dry-run\n", *wpUsers)
+			return nil
+		}
+		fmt.Fprintf(stdout, "Passwords from %s:\n", *wpUsers)
+		r, err := (&account.Service{Store: db, Log: log}).ImportWordPressPasswords(ctx, bytes.NewReader(passwords))
+		if errors.Is(err, account.ErrBadPasswordsCSV) {
+			return &UsageError{fmt.Sprintf("--wordpress-users %s: %v (no password was changed; the import itself is done)", *wpUsers, err)}
+		}
+		if err != nil {
+			return err
+		}
+		printPasswordImport(stdout, r)
 		return nil
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"vitrine/internal/account"
 	"vitrine/internal/oldlinks"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
@@ -51,9 +52,16 @@ func testImportWooCommerceStore(t *testing.T, dsn string) {
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.json")
 
+	// The old shop's wp_users export: the first customer's WordPress
+	// (phpass) hash of "test12345".
+	users := filepath.Join(dir, "users.csv")
+	first := shop.Customers[0]["email"].(string)
+	if err := os.WriteFile(users, []byte("user_email,user_pass\n"+first+",$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var out, errb bytes.Buffer
 	args := []string{"--db", dsn, "import", "--concurrency", "2", "woocommerce-store", "--url", srv.URL,
-		"--consumer-key", key, "--report", report, "--log-level", "warn"}
+		"--consumer-key", key, "--report", report, "--log-level", "warn", "--wordpress-users", users}
 	err := Run(context.Background(), args, env(map[string]string{"VITRINE_WC_CONSUMER_SECRET": secret}), &out, &errb)
 	if err != nil {
 		t.Fatalf("import: %v\n%s\n%s", err, out.String(), errb.String())
@@ -93,6 +101,14 @@ func testImportWooCommerceStore(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	if !strings.Contains(out.String(), "1 WordPress passwords stored") {
+		t.Errorf("the passwords' summary:\n%s", out.String())
+	}
+	// The customer logs in with their old password, rehashed here.
+	accounts := &account.Service{Store: db, Now: time.Now}
+	if _, err := accounts.Authenticate(context.Background(), first, "test12345", "192.0.2.1"); err != nil {
+		t.Errorf("the old password: %v", err)
+	}
 	n, err := db.CountProducts(context.Background())
 	if err != nil || n != 9+3+9+3 {
 		t.Errorf("%d products and variations in the store (%v), want 24", n, err)
