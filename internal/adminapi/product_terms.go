@@ -186,17 +186,22 @@ type attributeDefJSON struct {
 	Terms []termSwatchJS `json:"terms"`
 }
 
+// termSwatchJS is an attribute term as WooCommerce answers one (id, name,
+// slug, description, menu_order, count) with its swatch.
 type termSwatchJS struct {
-	ID        int64  `json:"id"`
-	Name      string `json:"name"`
-	Slug      string `json:"slug"`
-	Color     string `json:"color"`
-	ImageURL  string `json:"image_url"`
-	MenuOrder int    `json:"menu_order"`
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Slug        string `json:"slug"`
+	Description string `json:"description"`
+	MenuOrder   int    `json:"menu_order"`
+	Count       int    `json:"count"`
+	Color       string `json:"color"`
+	ImageURL    string `json:"image_url"`
 }
 
 func termOut(t catalog.AttrTerm) termSwatchJS {
-	return termSwatchJS{ID: t.ID, Name: t.Name, Slug: t.Slug, Color: t.Color, ImageURL: t.ImageURL, MenuOrder: t.MenuOrder}
+	return termSwatchJS{ID: t.ID, Name: t.Name, Slug: t.Slug, Description: t.Description, MenuOrder: t.MenuOrder, Count: t.Count,
+		Color: t.Color, ImageURL: t.ImageURL}
 }
 
 // GET /wp-json/wc/v3/products/attributes: the global attributes, each
@@ -215,6 +220,52 @@ func (a *API) attributesList(w http.ResponseWriter, r *http.Request, _ Staff) er
 		out = append(out, aj)
 	}
 	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+var errAttributeID = &Error{Status: http.StatusNotFound, Code: "woocommerce_rest_taxonomy_invalid", Message: "Resource does not exist."}
+
+// attribute is one global attribute with its terms, or errAttributeID.
+func (a *API) attribute(r *http.Request) (attributeDefJSON, error) {
+	id, err := IDParam(r, "id")
+	if err != nil {
+		return attributeDefJSON{}, err
+	}
+	attrs, terms, err := a.d.Catalog.Attributes(r.Context())
+	if err != nil {
+		return attributeDefJSON{}, err
+	}
+	for _, at := range attrs {
+		if at.ID == id {
+			aj := attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{}}
+			for _, t := range terms[at.ID] {
+				aj.Terms = append(aj.Terms, termOut(t))
+			}
+			return aj, nil
+		}
+	}
+	return attributeDefJSON{}, errAttributeID
+}
+
+// GET /wp-json/wc/v3/products/attributes/{id}
+func (a *API) attributeGet(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	aj, err := a.attribute(r)
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, aj)
+	return nil
+}
+
+// GET /wp-json/wc/v3/products/attributes/{id}/terms: the attribute's terms
+// in their order, as WooCommerce lists them (a migration and sync tools
+// read them so), each with its swatch.
+func (a *API) termsList(w http.ResponseWriter, r *http.Request, _ Staff) error {
+	aj, err := a.attribute(r)
+	if err != nil {
+		return err
+	}
+	WriteAll(w, aj.Terms)
 	return nil
 }
 

@@ -130,7 +130,9 @@ func (a *API) routes() {
 	a.handle("DELETE "+products+"/tags/{id}", a.staff(a.tagDelete))
 	a.handle("GET "+products+"/attributes", a.staff(a.attributesList))
 	a.handle("POST "+products+"/attributes", a.staff(a.attributeCreate))
+	a.handle("GET "+products+"/attributes/{id}", a.staff(a.attributeGet))
 	a.handle("PUT "+products+"/attributes/{id}", a.staff(a.attributeUpdate))
+	a.handle("GET "+products+"/attributes/{id}/terms", a.staff(a.termsList))
 	a.handle("POST "+products+"/attributes/{id}/terms", a.staff(a.termSave))
 	a.handle("PUT "+products+"/attributes/{id}/terms/{term_id}", a.staff(a.termSave))
 

@@ -369,3 +369,42 @@ func TestAdminProductForceDelete(t *testing.T) {
 		}
 	})
 }
+
+// GET …/products/attributes/{id} and …/{id}/terms answer one attribute and
+// its terms as WooCommerce does (id, name, slug, description, menu_order,
+// count), with their swatches and the paging headers; an unknown
+// attribute is WooCommerce's 404.
+func TestAdminAttributeTerms(t *testing.T) {
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		at := f.globalAttribute("pa_color")
+		base := "/wp-json/wc/v3/products/attributes/" + strconv.FormatInt(at.ID, 10)
+		one := f.staffCall("Mia", "GET", base, "")
+		if one.status != 200 || !strings.Contains(one.body, `"slug":"pa_color"`) {
+			t.Fatalf("the attribute: %d %.300s", one.status, one.body)
+		}
+		a := f.staffCall("Mia", "GET", base+"/terms", "")
+		var terms []map[string]any
+		if a.status != 200 || json.Unmarshal([]byte(a.body), &terms) != nil || len(terms) != len(at.Terms) {
+			t.Fatalf("terms: %d %.300s", a.status, a.body)
+		}
+		if a.header.Get("X-WP-Total") != strconv.Itoa(len(terms)) || a.header.Get("X-WP-TotalPages") != "1" {
+			t.Errorf("paging headers: %v", a.header)
+		}
+		for _, k := range []string{"id", "name", "slug", "description", "menu_order", "count", "color"} {
+			if _, ok := terms[0][k]; !ok {
+				t.Errorf("a term without %q: %v", k, terms[0])
+			}
+		}
+		if c, _ := terms[0]["color"].(string); !strings.HasPrefix(c, "#") {
+			t.Errorf("a colour term's swatch: %v", terms[0])
+		}
+		for _, p := range []string{"/wp-json/wc/v3/products/attributes/999999", "/wp-json/wc/v3/products/attributes/999999/terms"} {
+			if a := f.staffCall("Mia", "GET", p, ""); a.status != 404 || !strings.Contains(a.body, "woocommerce_rest_taxonomy_invalid") {
+				t.Errorf("%s: %d %.200s", p, a.status, a.body)
+			}
+		}
+		if a := visitorGet(f.srv, base+"/terms"); a.status != 401 {
+			t.Errorf("a visitor: %d", a.status)
+		}
+	})
+}

@@ -516,10 +516,26 @@ func importTag(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error
 
 // --- images
 
+// absolute is a link the old shop gave, resolved against its origin: a
+// shop behind some proxies or plugins answers image sources as paths
+// ("/wp-content/uploads/…") instead of whole URLs.
+func (r *Run) absolute(src string) string {
+	u, err := url.Parse(src)
+	if err != nil || u.IsAbs() || r.source == "" {
+		return src
+	}
+	base, err := url.Parse(r.source)
+	if err != nil {
+		return src
+	}
+	return base.ResolveReference(u).String()
+}
+
 // image is the media library's copy of an old image (kind media): made
 // from a download the first time, its alt text updated when only that
 // changed, reused when nothing did. A dry run downloads nothing.
 func (r *Run) image(ctx context.Context, resName string, owner int64, ownerName string, im wcImage) (catalog.Image, error) {
+	im.Src = r.absolute(im.Src)
 	key, _ := json.Marshal(struct{ Src, Alt string }{im.Src, im.Alt})
 	newID, unchanged, err := r.seen(ctx, "media", im.ID, key)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -552,4 +553,69 @@ func TestCatalogueRefusal(t *testing.T) {
 			t.Error("the refused product was recorded")
 		}
 	})
+}
+
+// lockedDown is a shop that refuses WordPress's own API (wp/v2) to keys,
+// as security plugins do, and answers its image sources as paths.
+type lockedDown struct {
+	wcimport.Source
+	status int
+}
+
+type statusError int
+
+func (e statusError) Error() string   { return fmt.Sprintf("the old shop answered %d", int(e)) }
+func (e statusError) HTTPStatus() int { return int(e) }
+
+func (l *lockedDown) List(ctx context.Context, path string, query url.Values, page int) ([]json.RawMessage, int, error) {
+	if strings.HasPrefix(path, "wp/v2/") {
+		return nil, 0, statusError(l.status)
+	}
+	items, pages, err := l.Source.List(ctx, path, query, page)
+	for i, raw := range items {
+		items[i] = json.RawMessage(strings.ReplaceAll(string(raw), `"src":"`+standin.Origin, `"src":"`))
+	}
+	return items, pages, err
+}
+
+// A shop that refuses wp/v2 to the key still moves in: its pages and
+// review replies are skipped with a warning each; an image source given
+// as a path is fetched from the old shop's origin. A refusal of the
+// WooCommerce API itself still stops the run.
+func TestLockedDownShop(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		f := newFixture(t, engine, 6)
+		for _, status := range []int{401, 404} {
+			rep := mustRun(t, f, &lockedDown{Source: f.client(100), status: status}, false)
+			var skipped []string
+			for _, w := range rep.Warnings {
+				if strings.Contains(w.Message, "does not serve wp/v2/") {
+					skipped = append(skipped, w.Resource)
+				}
+				if strings.Contains(w.Message, "image") {
+					t.Errorf("an image left out: %+v", w)
+				}
+			}
+			if len(skipped) != 2 || !slices.Contains(skipped, "pages") || !slices.Contains(skipped, "review-replies") {
+				t.Errorf("%d: skipped %v, want pages and review-replies; warnings %+v", status, skipped, rep.Warnings)
+			}
+			if c := rep.Counts["products"]; c.Read != 6 || c.Refused != 0 {
+				t.Errorf("%d: products %+v", status, c)
+			}
+		}
+		imgs, err := f.db.LegacyIDs(context.Background(), "media")
+		if err != nil || len(imgs) == 0 {
+			t.Errorf("no image moved in from paths: %v %v", imgs, err)
+		}
+		if _, err := f.run(t, &lockedDown{Source: &refusedAll{f.client(100)}, status: 404}, false); err == nil {
+			t.Error("a shop refusing the WooCommerce API did not stop the run")
+		}
+	})
+}
+
+// refusedAll refuses every WooCommerce listing (a key without rights).
+type refusedAll struct{ wcimport.Source }
+
+func (refusedAll) List(context.Context, string, url.Values, int) ([]json.RawMessage, int, error) {
+	return nil, 0, statusError(403)
 }

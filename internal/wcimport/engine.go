@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -64,6 +65,11 @@ func (r *Run) Execute(ctx context.Context) (Report, error) {
 		}
 		r.mu.Unlock()
 		if err := r.resource(ctx, res); err != nil {
+			var sc StatusCoder
+			if res.optional && errors.As(err, &sc) && slices.Contains([]int{401, 403, 404}, sc.HTTPStatus()) {
+				r.warn(res.name, 0, "", fmt.Sprintf("the old shop does not serve %s to the key (%d): nothing of it was moved", res.path, sc.HTTPStatus()))
+				continue
+			}
 			return r.report, fmt.Errorf("%s: %w", res.name, err)
 		}
 	}

@@ -129,10 +129,10 @@ func (r *Run) historyResources() []resource {
 		// A staff reply to a review is a plain comment whose parent is the
 		// review: the reviews endpoint does not list it, WordPress's
 		// comments endpoint does (decision 0096).
-		{name: "review-replies", path: "wp/v2/comments", query: url.Values{"parent_exclude": {"0"}}, one: importReviewReply},
+		{name: "review-replies", path: "wp/v2/comments", query: url.Values{"parent_exclude": {"0"}}, one: importReviewReply, optional: true},
 		// Published pages: other statuses need a WordPress login the
 		// shop's API keys are not (a source that sends them gets drafts).
-		{name: "pages", path: "wp/v2/pages", one: importPage},
+		{name: "pages", path: "wp/v2/pages", one: importPage, optional: true},
 		{name: "settings", path: "wc/v3/settings/general", one: importSetting},
 		{name: "tax-settings", path: "wc/v3/settings/tax", one: importSetting},
 	}

@@ -46,6 +46,10 @@ type resource struct {
 	// links between records that may point forward), before the
 	// resource's progress is cleared.
 	finish func(ctx context.Context, r *Run) error
+	// optional: WordPress's own API (wp/v2), which a shop may lock down or
+	// switch off for keys; a refusal of its listing (401, 403, 404) skips
+	// the resource with a warning instead of stopping the run.
+	optional bool
 }
 
 // refusal is an error that refuses one record without stopping the run.

@@ -32,6 +32,12 @@ type Source interface {
 	Download(ctx context.Context, rawURL string) (body []byte, contentType string, err error)
 }
 
+// A StatusCoder is an error a Source answers for an HTTP refusal, with
+// its status (wcrest's AuthError and StatusError are).
+type StatusCoder interface {
+	HTTPStatus() int
+}
+
 // Outcome is what importing one record did.
 type Outcome int
 

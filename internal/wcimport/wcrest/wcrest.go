@@ -57,6 +57,9 @@ type AuthError struct {
 	Message string // the shop's own words
 }
 
+// HTTPStatus is the answer's status (wcimport.StatusCoder).
+func (e *AuthError) HTTPStatus() int { return e.Status }
+
 func (e *AuthError) Error() string {
 	return fmt.Sprintf("the old shop refused the REST API key (%d %s: %s): check --consumer-key and --consumer-secret "+
 		"(WooCommerce → Settings → Advanced → REST API), that the key has Read permission and its user may manage the shop, "+
@@ -69,6 +72,9 @@ type StatusError struct {
 	URL    string
 	Body   string
 }
+
+// HTTPStatus is the answer's status (wcimport.StatusCoder).
+func (e *StatusError) HTTPStatus() int { return e.Status }
 
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("the old shop answered %d for %s: %s", e.Status, e.URL, e.Body)
