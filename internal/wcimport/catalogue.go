@@ -514,6 +514,28 @@ func importTag(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error
 	return out, r.remember(ctx, "tag", t.ID, newID, "/product-tag/"+t.Slug+"/", st)
 }
 
+// wcRef is a record's reference to another by id ({"id": …}).
+type wcRef struct {
+	ID int64 `json:"id"`
+}
+
+// terms are a product's categories or tags (kind) here; one that was not
+// imported refuses the product named name.
+func (r *Run) terms(ctx context.Context, name, kind string, refs []wcRef) ([]catalog.Term, error) {
+	var out []catalog.Term
+	for _, ref := range refs {
+		id, err := r.newID(ctx, kind, ref.ID)
+		if err != nil {
+			return nil, err
+		}
+		if id == 0 {
+			return nil, refuse(name, fmt.Sprintf("its %s %d was not imported", kind, ref.ID))
+		}
+		out = append(out, catalog.Term{ID: id})
+	}
+	return out, nil
+}
+
 // --- images
 
 // absolute is a link the old shop gave, resolved against its origin: a
@@ -629,21 +651,17 @@ type wcProduct struct {
 		Width  string `json:"width"`
 		Height string `json:"height"`
 	} `json:"dimensions"`
-	MenuOrder       int     `json:"menu_order"`
-	ExternalURL     string  `json:"external_url"`
-	ButtonText      string  `json:"button_text"`
-	TaxStatus       string  `json:"tax_status"`
-	TaxClass        string  `json:"tax_class"`
-	PurchaseNote    string  `json:"purchase_note"`
-	UpsellIDs       []int64 `json:"upsell_ids"`
-	CrossSellIDs    []int64 `json:"cross_sell_ids"`
-	GroupedProducts []int64 `json:"grouped_products"`
-	Categories      []struct {
-		ID int64 `json:"id"`
-	} `json:"categories"`
-	Tags []struct {
-		ID int64 `json:"id"`
-	} `json:"tags"`
+	MenuOrder         int       `json:"menu_order"`
+	ExternalURL       string    `json:"external_url"`
+	ButtonText        string    `json:"button_text"`
+	TaxStatus         string    `json:"tax_status"`
+	TaxClass          string    `json:"tax_class"`
+	PurchaseNote      string    `json:"purchase_note"`
+	UpsellIDs         []int64   `json:"upsell_ids"`
+	CrossSellIDs      []int64   `json:"cross_sell_ids"`
+	GroupedProducts   []int64   `json:"grouped_products"`
+	Categories        []wcRef   `json:"categories"`
+	Tags              []wcRef   `json:"tags"`
 	Images            []wcImage `json:"images"`
 	Image             *wcImage  `json:"image"` // a variation's
 	Attributes        []wcAttr  `json:"attributes"`
@@ -890,25 +908,11 @@ func importProduct(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, e
 	if w.PurchaseNote != "" {
 		p.Meta = map[string]string{"_purchase_note": w.PurchaseNote}
 	}
-	for _, c := range w.Categories {
-		id, err := r.newID(ctx, "category", c.ID)
-		if err != nil {
-			return Refused, err
-		}
-		if id == 0 {
-			return Refused, refuse(name, fmt.Sprintf("its category %d was not imported", c.ID))
-		}
-		p.Categories = append(p.Categories, catalog.Term{ID: id})
+	if p.Categories, err = r.terms(ctx, name, "category", w.Categories); err != nil {
+		return Refused, err
 	}
-	for _, t := range w.Tags {
-		id, err := r.newID(ctx, "tag", t.ID)
-		if err != nil {
-			return Refused, err
-		}
-		if id == 0 {
-			return Refused, refuse(name, fmt.Sprintf("its tag %d was not imported", t.ID))
-		}
-		p.Tags = append(p.Tags, catalog.Term{ID: id})
+	if p.Tags, err = r.terms(ctx, name, "tag", w.Tags); err != nil {
+		return Refused, err
 	}
 	if err := r.productAttributes(ctx, p, &w); err != nil {
 		return Refused, refuse(name, err.Error())
