@@ -12,35 +12,15 @@ import (
 	"vitrine/internal/coupon"
 )
 
-// wcAddress is a billing or shipping address as the REST API writes it.
-type wcAddress struct {
-	FirstName string `json:"first_name"`
-	LastName  string `json:"last_name"`
-	Company   string `json:"company"`
-	Address1  string `json:"address_1"`
-	Address2  string `json:"address_2"`
-	City      string `json:"city"`
-	State     string `json:"state"`
-	Postcode  string `json:"postcode"`
-	Country   string `json:"country"`
-	Email     string `json:"email"`
-	Phone     string `json:"phone"`
-}
-
-func (a wcAddress) address() cart.Address {
-	return cart.Address{FirstName: a.FirstName, LastName: a.LastName, Company: a.Company, Address1: a.Address1, Address2: a.Address2,
-		City: a.City, State: a.State, Postcode: a.Postcode, Country: a.Country, Email: a.Email, Phone: a.Phone}
-}
-
 type wcCustomer struct {
-	ID             int64     `json:"id"`
-	DateCreatedGMT string    `json:"date_created_gmt"`
-	Email          string    `json:"email"`
-	FirstName      string    `json:"first_name"`
-	LastName       string    `json:"last_name"`
-	Username       string    `json:"username"`
-	Billing        wcAddress `json:"billing"`
-	Shipping       wcAddress `json:"shipping"`
+	ID             int64        `json:"id"`
+	DateCreatedGMT string       `json:"date_created_gmt"`
+	Email          string       `json:"email"`
+	FirstName      string       `json:"first_name"`
+	LastName       string       `json:"last_name"`
+	Username       string       `json:"username"`
+	Billing        cart.Address `json:"billing"` // the REST API's address is the Store API's
+	Shipping       cart.Address `json:"shipping"`
 }
 
 // importCustomer moves a customer in with both addresses. The REST API
@@ -63,7 +43,7 @@ func importCustomer(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, 
 	if unchanged {
 		return Unchanged, nil
 	}
-	billing, shipping := c.Billing.address(), c.Shipping.address()
+	billing, shipping := c.Billing, c.Shipping
 	edit := account.CustomerEdit{Email: &c.Email, FirstName: &c.FirstName, LastName: &c.LastName, Billing: &billing, Shipping: &shipping}
 	w := r.deps.History.Customers
 	if r.dry {

@@ -51,35 +51,35 @@ type wcLine struct {
 }
 
 type wcOrder struct {
-	ID                 int64     `json:"id"`
-	Number             string    `json:"number"`
-	OrderKey           string    `json:"order_key"`
-	Status             string    `json:"status"`
-	Currency           string    `json:"currency"`
-	PricesIncludeTax   bool      `json:"prices_include_tax"`
-	DateCreatedGMT     string    `json:"date_created_gmt"`
-	DateModifiedGMT    string    `json:"date_modified_gmt"`
-	DatePaidGMT        *string   `json:"date_paid_gmt"`
-	DateCompletedGMT   *string   `json:"date_completed_gmt"`
-	CreatedVia         string    `json:"created_via"`
-	CustomerIPAddress  string    `json:"customer_ip_address"`
-	CustomerUserAgent  string    `json:"customer_user_agent"`
-	DiscountTotal      string    `json:"discount_total"`
-	DiscountTax        string    `json:"discount_tax"`
-	ShippingTotal      string    `json:"shipping_total"`
-	ShippingTax        string    `json:"shipping_tax"`
-	CartTax            string    `json:"cart_tax"`
-	Total              string    `json:"total"`
-	TotalTax           string    `json:"total_tax"`
-	CustomerID         int64     `json:"customer_id"`
-	Billing            wcAddress `json:"billing"`
-	Shipping           wcAddress `json:"shipping"`
-	PaymentMethod      string    `json:"payment_method"`
-	PaymentMethodTitle string    `json:"payment_method_title"`
-	TransactionID      string    `json:"transaction_id"`
-	CustomerNote       string    `json:"customer_note"`
-	MetaData           []wcMeta  `json:"meta_data"`
-	LineItems          []wcLine  `json:"line_items"`
+	ID                 int64        `json:"id"`
+	Number             string       `json:"number"`
+	OrderKey           string       `json:"order_key"`
+	Status             string       `json:"status"`
+	Currency           string       `json:"currency"`
+	PricesIncludeTax   bool         `json:"prices_include_tax"`
+	DateCreatedGMT     string       `json:"date_created_gmt"`
+	DateModifiedGMT    string       `json:"date_modified_gmt"`
+	DatePaidGMT        *string      `json:"date_paid_gmt"`
+	DateCompletedGMT   *string      `json:"date_completed_gmt"`
+	CreatedVia         string       `json:"created_via"`
+	CustomerIPAddress  string       `json:"customer_ip_address"`
+	CustomerUserAgent  string       `json:"customer_user_agent"`
+	DiscountTotal      string       `json:"discount_total"`
+	DiscountTax        string       `json:"discount_tax"`
+	ShippingTotal      string       `json:"shipping_total"`
+	ShippingTax        string       `json:"shipping_tax"`
+	CartTax            string       `json:"cart_tax"`
+	Total              string       `json:"total"`
+	TotalTax           string       `json:"total_tax"`
+	CustomerID         int64        `json:"customer_id"`
+	Billing            cart.Address `json:"billing"`
+	Shipping           cart.Address `json:"shipping"`
+	PaymentMethod      string       `json:"payment_method"`
+	PaymentMethodTitle string       `json:"payment_method_title"`
+	TransactionID      string       `json:"transaction_id"`
+	CustomerNote       string       `json:"customer_note"`
+	MetaData           []wcMeta     `json:"meta_data"`
+	LineItems          []wcLine     `json:"line_items"`
 	TaxLines           []struct {
 		RateID           int     `json:"rate_id"`
 		Label            string  `json:"label"`
@@ -236,7 +236,7 @@ func (r *Run) historyOrder(ctx context.Context, w wcOrder, noteRaws, refundRaws 
 	}
 	o := &checkout.Order{Number: cmp.Or(w.Number, strconv.FormatInt(w.ID, 10)), Key: w.OrderKey, Status: w.Status,
 		Currency: strings.ToUpper(w.Currency), CurrencyRate: "1", BaseCurrency: strings.ToUpper(w.Currency), PricesIncludeTax: w.PricesIncludeTax,
-		Billing: w.Billing.address(), Shipping: w.Shipping.address(), CustomerNote: w.CustomerNote,
+		Billing: w.Billing, Shipping: w.Shipping, CustomerNote: w.CustomerNote,
 		PaymentMethod: w.PaymentMethod, PaymentMethodTitle: w.PaymentMethodTitle, TransactionID: w.TransactionID,
 		ShippingTotal: a.read("shipping_total", w.ShippingTotal), ShippingTax: a.read("shipping_tax", w.ShippingTax),
 		DiscountTotal: a.read("discount_total", w.DiscountTotal), DiscountTax: a.read("discount_tax", w.DiscountTax),
