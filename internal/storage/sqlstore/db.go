@@ -15,12 +15,15 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"syscall"
+	"time"
 
 	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 
 	"vitrine/internal/storage/sqlstore/catalogstore"
 	"vitrine/internal/storage/sqlstore/orderstore"
@@ -88,23 +91,84 @@ func (db *DB) provider() (*goose.Provider, error) {
 		return nil, err
 	}
 	dialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
+	// A lock, so several instances starting at once apply each migration
+	// exactly once.
+	opts := []goose.ProviderOption{goose.WithSessionLocker(&fileLocker{path: db.Path + ".migrate-lock"})}
 	if db.Engine == Postgres {
 		dialect = goose.DialectPostgres
-		// An advisory lock, so several instances starting at once apply
-		// each migration exactly once.
-		locker, err := lock.NewPostgresSessionLocker()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, goose.WithSessionLocker(locker))
+		opts = []goose.ProviderOption{goose.WithSessionLocker(schemaLocker{})}
 	}
 	return goose.NewProvider(dialect, db.Write.DB, dir, opts...)
 }
 
-// Migrate applies pending migrations. On SQLite the single writer
-// connection and the database's own write lock serialize concurrent
-// migrators; on PostgreSQL an advisory lock does.
+// schemaLocker is the migrations' lock on PostgreSQL: a session advisory
+// lock keyed by the schema the store lives in, so instances sharing a
+// schema migrate one at a time while stores in other schemas of the same
+// database (other shops, parallel tests) never wait for each other. It
+// waits in the server (pg_advisory_lock, cancelled with ctx) rather than
+// polling: the next instance starts the moment the first is done, where
+// goose's own locker, one key for the whole database, retries every 5 s.
+type schemaLocker struct{}
+
+func (schemaLocker) SessionLock(ctx context.Context, conn *sql.Conn) error {
+	_, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtextextended('vitrine-migrate:' || current_schema(), 0))`)
+	return err
+}
+
+func (schemaLocker) SessionUnlock(ctx context.Context, conn *sql.Conn) error {
+	_, err := conn.ExecContext(ctx, `SELECT pg_advisory_unlock(hashtextextended('vitrine-migrate:' || current_schema(), 0))`)
+	return err
+}
+
+// fileLocker is the migrations' lock on SQLite: an exclusive flock on a
+// file beside the database, held while one process migrates. SQLite's own
+// write lock does not serialize migrators: goose reads the version, then
+// applies each migration in a transaction of its own, so a second process
+// would apply the first migration again. The lock is on a file of its own
+// because closing any descriptor of the database file would drop the
+// POSIX locks SQLite holds on it.
+type fileLocker struct {
+	path string
+	f    *os.File
+}
+
+func (l *fileLocker) SessionLock(ctx context.Context, _ *sql.Conn) error {
+	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			l.f = f
+			return nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return fmt.Errorf("migration lock: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (l *fileLocker) SessionUnlock(context.Context, *sql.Conn) error {
+	if l.f == nil {
+		return nil
+	}
+	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	l.f.Close()
+	l.f = nil
+	return err
+}
+
+// Migrate applies pending migrations. Concurrent migrators take turns: on
+// SQLite a lock file beside the database (fileLocker), on PostgreSQL an
+// advisory lock of the schema (schemaLocker).
 func (db *DB) Migrate(ctx context.Context) error {
 	p, err := db.provider()
 	if err != nil {

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
+
+	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/storetest"
 )
 
@@ -51,6 +54,58 @@ func TestMigrationsApplyRollBackAndReapply(t *testing.T) {
 		}
 		if again := schema(); !slices.Equal(again, migrated) {
 			t.Errorf("schema after rolling back and migrating again differs:\n%s\nwas\n%s", strings.Join(again, "\n"), strings.Join(migrated, "\n"))
+		}
+	})
+}
+
+// Instances starting at once on one empty database migrate it one at a
+// time: every one starts, and every migration is applied exactly once. On
+// PostgreSQL the lock is the schema's, so a store in another schema of the
+// same database migrates meanwhile.
+func TestMigrationsAtOnce(t *testing.T) {
+	storetest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		const instances = 4
+		dbs := make([]*sqlstore.DB, instances)
+		for i := range dbs {
+			db, err := sqlstore.Open(ctx, dsn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			dbs[i] = db
+		}
+		var other *sqlstore.DB
+		if !strings.HasPrefix(dsn, "sqlite:") {
+			var err error
+			if other, err = sqlstore.Open(ctx, storetest.DSN(t, sqlstore.Postgres), nil); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { other.Close() })
+		}
+		var g errgroup.Group
+		for _, db := range append(dbs, other) {
+			if db != nil {
+				g.Go(func() error { return db.Migrate(ctx) })
+			}
+		}
+		if err := g.Wait(); err != nil {
+			t.Fatalf("migrating at once: %v", err)
+		}
+		var applied []int64
+		raw := storetest.OpenRaw(t, dsn)
+		if err := raw.SelectContext(ctx, &applied, `SELECT version_id FROM goose_db_version WHERE version_id > 0 ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		if len(applied) == 0 || len(slices.Compact(slices.Clone(applied))) != len(applied) {
+			t.Errorf("migrations applied: %v", applied)
+		}
+		for _, db := range append(dbs, other) {
+			if db != nil {
+				if err := db.Ready(ctx); err != nil {
+					t.Errorf("an instance is not ready: %v", err)
+				}
+			}
 		}
 	})
 }

@@ -42,6 +42,7 @@ type DB struct {
 	Read   *sqlx.DB // the pool reads go to
 	Write  *sqlx.DB // the pool writes go to: the same as Read on PostgreSQL
 	Log    *slog.Logger
+	Path   string // the SQLite database file; "" on PostgreSQL
 	now    func() time.Time
 
 	stmts  stmtCache // prepared statements, by pool and SQL text (stmt.go)
@@ -75,6 +76,7 @@ func Open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 		if path == "" {
 			return nil, errors.New("sqlite dsn has no path")
 		}
+		db.Path = path
 		if dir := filepath.Dir(path); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return nil, fmt.Errorf("create database folder: %w", err)
