@@ -114,6 +114,7 @@ var verifyLink = regexp.MustCompile(`https://shop\.example/my-account/verify-ema
 // (moved into a cookie, off the address bar), the new password, the
 // "password changed" notice, and the link refused afterwards.
 func TestLostPasswordThroughMail(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "ada")
 		b := s.browser("192.0.2.10")
@@ -241,6 +242,7 @@ func TestLostPasswordThroughMail(t *testing.T) {
 // Known and unknown accounts get the same answer, and only a known one
 // gets a mail.
 func TestLostPasswordNoEnumeration(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "ada")
 		var answers []string
@@ -281,6 +283,7 @@ func TestLostPasswordNoEnumeration(t *testing.T) {
 // A link older than an hour is refused, and a mail whose link expired
 // before it could be sent is given up rather than sent dead.
 func TestLostPasswordExpiredLink(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "")
 		b := s.browser("192.0.2.40")
@@ -313,6 +316,7 @@ func TestLostPasswordExpiredLink(t *testing.T) {
 // Requests are limited per address (then 429 with Retry-After) and per
 // account (quietly: the answer stays the same, no more mails).
 func TestLostPasswordRateLimits(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("ada@example.com", "")
 		b := s.browser("192.0.2.50")
@@ -365,6 +369,7 @@ func (s *linkShop) logIn(b *browser, u *account.User) {
 // verifies the email once; a link sent before an email change is refused,
 // and the old address is told of the change.
 func TestVerifyEmailThroughMail(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		b := s.browser("192.0.2.60")
@@ -445,6 +450,7 @@ func TestVerifyEmailThroughMail(t *testing.T) {
 
 // The verification links asked for are limited per account.
 func TestVerifyEmailResendLimit(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		b := s.browser("192.0.2.70")
@@ -471,6 +477,7 @@ func TestVerifyEmailResendLimit(t *testing.T) {
 // The upkeep deletes ended sessions, links, devices and spent bot-check
 // records, and keeps live ones.
 func TestAccountUpkeep(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		ctx := context.Background()
 		u := s.register("ada@example.com", "")
@@ -508,6 +515,7 @@ func TestAccountUpkeep(t *testing.T) {
 
 // The account kinds the store queues are the kinds the mail package renders.
 func TestAccountMailKinds(t *testing.T) {
+	t.Parallel()
 	want := []string{vmail.KindAccountPasswordReset, vmail.KindAccountVerifyEmail, vmail.KindAccountPasswordChanged, vmail.KindAccountEmailChanged, vmail.KindAccountRegisterAttempt,
 		vmail.KindAccountInvitation}
 	if len(account.MailKinds) != len(want) {

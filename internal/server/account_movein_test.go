@@ -41,6 +41,7 @@ func formLogin(b *browser, login, password string) bool {
 }
 
 func TestInvitationThroughMail(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		ctx := context.Background()
 		ann := movedIn(t, s.loginShop, "ann@example.com", 1)
@@ -121,6 +122,7 @@ func TestInvitationThroughMail(t *testing.T) {
 // A WordPress password logs in through the login form and is rehashed to
 // argon2id; a wrong one is refused and leaves the hash.
 func TestWordPressPasswordLoginForm(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		ctx := context.Background()
 		u := movedIn(t, s, "wp@example.com", 9)

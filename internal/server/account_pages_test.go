@@ -157,6 +157,7 @@ func (c *client) postForm(path string, form url.Values) (cartResp, accountData) 
 }
 
 func TestAccountPagesVisitors(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		for _, p := range []string{"/my-account/orders/", "/my-account/orders/2/", "/my-account/view-order/1/", "/my-account/edit-address/",
@@ -183,6 +184,7 @@ func TestAccountPagesVisitors(t *testing.T) {
 }
 
 func TestAccountDashboardAndOrders(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c, u := s.customer("ada@example.com")
 		_, bob := s.customer("bob@example.com")
@@ -259,6 +261,7 @@ func TestAccountDashboardAndOrders(t *testing.T) {
 }
 
 func TestAccountGuestOrdersLinkedAfterVerification(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		// A guest buys through the Store API, then registers with that email.
@@ -287,6 +290,7 @@ func TestAccountGuestOrdersLinkedAfterVerification(t *testing.T) {
 }
 
 func TestAccountAddresses(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c, u := s.customer("ada@example.com")
 
@@ -381,6 +385,7 @@ func TestAccountAddresses(t *testing.T) {
 }
 
 func TestAccountDetails(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		c, u := s.customer("ada@example.com")
@@ -505,6 +510,7 @@ func TestAccountDetails(t *testing.T) {
 }
 
 func TestAccountDelete(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		c, u := s.customer("ada@example.com")
@@ -548,6 +554,7 @@ func TestAccountDelete(t *testing.T) {
 }
 
 func TestCheckoutForCustomers(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		tank := s.productID("cotton-tank-top")
@@ -713,6 +720,7 @@ func TestCheckoutForCustomers(t *testing.T) {
 // five wrong ones, then 429 with Retry-After, even for the right one, and
 // nothing changes.
 func TestAccountPasswordLimit(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c, u := s.customer("ada@example.com")
 		f := c.page("/my-account/edit-account/", 200).AccountForm

@@ -88,6 +88,7 @@ func (a attacker) guess(login string, n int) (string, error) {
 // a small attack (4 addresses, 3 owner logins); VITRINE_FULL_ATTACK=1 runs
 // the one the figures are measured with (10 addresses, 5 logins).
 func TestOwnerLogsInDuringAttack(t *testing.T) {
+	t.Parallel()
 	addresses, logins := 4, 3
 	if os.Getenv("VITRINE_FULL_ATTACK") == "1" {
 		addresses, logins = 10, 5
@@ -205,6 +206,7 @@ func TestOwnerLogsInDuringAttack(t *testing.T) {
 // notice (403, no Retry-After: not a lockout) and accepts the stronger
 // payload directly.
 func TestLoginFormUnderAttack(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("bob@example.com")
 		for i := range account.FailureLimit + 1 {
@@ -233,6 +235,7 @@ func TestLoginFormUnderAttack(t *testing.T) {
 // nothing of the taken account; the owner of the taken email gets a "log
 // in or reset your password" mail through SMTP instead.
 func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		owner := s.register("ada@example.com")
 		ob, sink := accountOutbox(t, s.db, s.srv, s.clock.Now)
@@ -304,6 +307,7 @@ func TestRegisterAnswersAlikeAndMailsOwner(t *testing.T) {
 // the form's shape, and creates nothing; another client of the same proxy
 // still registers.
 func TestRegisterRateLimitPerAddress(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}}, func(t *testing.T, s *loginShop) {
 		viaProxy := func(client, email string) answer {
 			b := s.browser()
@@ -343,6 +347,7 @@ func TestRegisterRateLimitPerAddress(t *testing.T) {
 // code; the reset ends every other session; the new password plus a
 // recovery code logs in.
 func TestPasswordResetWithTwoFactor(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		u := s.register("ada@example.com", "")
 		ctx := context.Background()
@@ -418,6 +423,7 @@ func TestPasswordResetWithTwoFactor(t *testing.T) {
 // empty cart or a bad address answers those first, so the email cannot be
 // probed for free; a taken email places nothing and mails the owner.
 func TestCheckoutAccountEmailTakenAfterChecks(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		_, owner := s.customer("ada@example.com")

@@ -188,6 +188,7 @@ func (f *secFixture) outbox(kind string) []vmail.Queued {
 }
 
 func TestSecurityPageNeedsLogin(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		delete(f.jar, f.srv.LoginCookieNameForTest())
 		for _, m := range []string{"GET", "POST"} {
@@ -213,6 +214,7 @@ func TestSecurityPageNeedsLogin(t *testing.T) {
 }
 
 func TestSecurityEnrollAndConfirm(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		p, html := f.get()
 		if p.TwoFactor || p.Enrollment != nil || p.RecoveryCodes != nil || len(p.Nonces) != 6 {
@@ -310,6 +312,7 @@ func TestSecurityEnrollAndConfirm(t *testing.T) {
 // A replayed code is refused and its owner is told by mail, once an hour,
 // delivered through a real SMTP server.
 func TestSecurityReusedCodeMailed(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		used := f.code(secret, f.clk.Now()) // the confirming code
@@ -356,6 +359,7 @@ func TestSecurityReusedCodeMailed(t *testing.T) {
 // owner out): the setup needs the current password; refused, nothing is
 // started and confirm has nothing to confirm.
 func TestSecurityEnrollNeedsPassword(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		_, html := f.get()
 		if !strings.Contains(html, `id="wfls-enroll-password"`) || !strings.Contains(html, "Current password") {
@@ -392,6 +396,7 @@ func TestSecurityEnrollNeedsPassword(t *testing.T) {
 }
 
 func TestSecurityCodeLockout(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		_, html := f.post("enroll", "password", secPassword)
 		secret := f.data(html).Enrollment.Secret
@@ -421,6 +426,7 @@ func TestSecurityCodeLockout(t *testing.T) {
 }
 
 func TestSecurityDisable(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		if _, _, err := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox"); err != nil {
@@ -474,6 +480,7 @@ func TestSecurityDisable(t *testing.T) {
 }
 
 func TestSecurityNewRecoveryCodes(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, old := f.enable()
 		// No proof, a wrong password: refused, old codes still good.
@@ -509,6 +516,7 @@ func TestSecurityNewRecoveryCodes(t *testing.T) {
 }
 
 func TestSecurityDevices(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		f.enable()
 		label := `<script>alert(1)</script> Firefox on Linux`
@@ -577,6 +585,7 @@ func TestSecurityDevices(t *testing.T) {
 // Every form refuses a missing, wrong or other form's nonce with 403 and
 // changes nothing; an unknown action is a 400.
 func TestSecurityBadNonce(t *testing.T) {
+	t.Parallel()
 	each(t, newSecFixture, func(t *testing.T, f *secFixture) {
 		secret, _ := f.enable()
 		_, d, _ := f.acc.RememberDevice(f.ctx, f.user.ID, "Firefox")

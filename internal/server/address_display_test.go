@@ -75,6 +75,7 @@ func markupText(s string) string {
 // read), the bank details as a definition list, once, and both addresses
 // in their countries' layouts.
 func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		o := placeAddressOrder(t, f.db)
 		a := f.do("GET", fmt.Sprintf("/checkout/order-received/%d/?key=%s", o.ID, o.Key), nil, "")
@@ -147,6 +148,7 @@ func TestOrderReceivedDateBankAndAddresses(t *testing.T) {
 // list), and the addresses in the page's lines in both parts (a French
 // address read "Paris  75002" in the mail and "75002 Paris" on the page).
 func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		o := placeAddressOrder(t, f.db)
 		sender, sink := servertest.SMTPSender(t)
@@ -198,6 +200,7 @@ func TestOrderMailsAddressesAndBankDetailsOnce(t *testing.T) {
 // together: "New Comer1 Main St73301 AustinTXUS5125550100…"), then the
 // phone and email on lines of their own.
 func TestAccountAddressBookLines(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c, _ := s.customer("newcomer1@example.com")
 		nonce := c.page("/my-account/edit-address/billing/", 200).AddressForm.Nonce
@@ -229,6 +232,7 @@ func TestAccountAddressBookLines(t *testing.T) {
 // The admin's order screen gets the same lines from the REST API, under
 // vitrine_address_lines (WooCommerce's orders have no such field).
 func TestAdminOrderAddressLines(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		o := placeAddressOrder(t, f.db)
 		staff := []string{"X-WP-Nonce", f.nonce("Mia")}
@@ -252,6 +256,7 @@ func TestAdminOrderAddressLines(t *testing.T) {
 // does not log in. It now says "Email address: …"; an account with a
 // username keeps "Username: …". Both named logins log in.
 func TestPasswordResetMailNamesTheLogin(t *testing.T) {
+	t.Parallel()
 	each(t, newLinkShop, func(t *testing.T, s *linkShop) {
 		s.register("newcomer1@example.com", "")
 		s.register("grace@example.com", "grace")

@@ -14,6 +14,7 @@ import (
 // audit log.
 
 func TestAdminCoupons(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/coupons"
 		mia := f.cookie("Mia")

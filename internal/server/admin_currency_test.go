@@ -17,6 +17,7 @@ import (
 // and the switcher in the storefront's pages following a change on every
 // instance (the change log).
 func TestAdminCurrencies(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			ChangePoll: 20 * time.Millisecond})

@@ -68,6 +68,7 @@ func decodeAny(t *testing.T, s string) any {
 }
 
 func TestCustomersAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/customers"
 		mia := f.cookie("Mia")
@@ -251,6 +252,7 @@ func TestCustomersAPI(t *testing.T) {
 }
 
 func TestRESTIndex(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/wp-json/wc/v3", f.cookie("Mia"), "", "X-WP-Nonce", f.nonce("Mia"))
 		if a.status != 200 {

@@ -11,6 +11,7 @@ import (
 // woocommerce-11-responses/wc-v3-data-*.http, wc-v3-system_status.http).
 
 func TestRESTDataAndSystemStatus(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		get := func(path string) frameAnswer {
 			t.Helper()

@@ -114,6 +114,7 @@ func (f *frameShop) audits(object string) []audit.Entry {
 }
 
 func TestAdminReviews(t *testing.T) {
+	t.Parallel()
 	each(t, newInboxShop, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
 		tee, err := f.db.ProductBySlug(ctx, "classic-tee")
@@ -213,6 +214,7 @@ func TestAdminReviews(t *testing.T) {
 var inboxPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 func TestAdminMessages(t *testing.T) {
+	t.Parallel()
 	each(t, newInboxShop, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
 		insert := func(email string, files ...contact.StoredFile) int64 {

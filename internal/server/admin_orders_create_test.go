@@ -28,6 +28,7 @@ var refOrderKeys = []string{"id", "parent_id", "status", "currency", "version", 
 	"date_created_gmt", "date_modified_gmt", "date_completed_gmt", "date_paid_gmt", "currency_symbol", "_links"}
 
 func TestOrdersCreateAPI(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
 	}, func(t *testing.T, f *frameShop) {

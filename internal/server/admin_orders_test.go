@@ -34,6 +34,7 @@ func placeAdminOrder(t *testing.T, db *sqlstore.DB) (*checkout.Order, *catalog.P
 }
 
 func TestAdminOrdersAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
 		o, lamp := placeAdminOrder(t, f.db)

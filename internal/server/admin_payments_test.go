@@ -21,6 +21,7 @@ import (
 // sandbox on loopback before they are saved; the secret is never
 // answered nor audited.
 func TestAdminPayments(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		sb := paypalsandbox.New(paypalsandbox.Config{ClientID: "test-client", Secret: "test-secret"})
 		base := serveSandbox(t, sb)

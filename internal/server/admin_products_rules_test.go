@@ -31,6 +31,7 @@ type rulesProduct struct {
 }
 
 func TestAdminProductPurchaseRulesAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		create := func(body string) rulesProduct {
@@ -142,6 +143,7 @@ func TestAdminProductPurchaseRulesAPI(t *testing.T) {
 }
 
 func TestAdminVariationPurchaseRulesAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		at := f.globalAttribute("pa_color")

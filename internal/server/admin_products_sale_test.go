@@ -19,6 +19,7 @@ import (
 // sale's start and end (Server.ScheduleUpkeep).
 
 func TestAdminProductSaleScheduleAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		clock := storetest.FrozenClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
 		cfg := server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour, Now: clock.Now}
@@ -89,6 +90,7 @@ func TestAdminProductSaleScheduleAPI(t *testing.T) {
 }
 
 func TestAdminExternalAndGroupedAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		a := f.staffCall("Mia", "POST", products, `{"name":"Partner Lamp","type":"external","status":"publish","regular_price":"80.00",

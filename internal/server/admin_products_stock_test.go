@@ -20,6 +20,7 @@ import (
 // count sent with the count the form read moves the stock by the
 // difference, so the units sold meanwhile stay sold.
 func TestAdminProductStockSaveAfterSales(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ctx := context.Background()
 		a := f.staffCall("Mia", "POST", "/wp-json/wc/v3/products", `{"name":"Stock Lamp","status":"publish","regular_price":"45.00",

@@ -54,6 +54,7 @@ func storePrice(t *testing.T, srv *server.Server, id int64) string {
 }
 
 func TestAdminProductsAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 
@@ -202,6 +203,7 @@ func TestAdminProductsAPI(t *testing.T) {
 }
 
 func TestAdminVariableProductAPI(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		color := f.globalAttribute("pa_color")
@@ -346,6 +348,7 @@ func visitorGet(srv *server.Server, path string) frameAnswer {
 // as WooCommerce does (the integrations' clients send it so), and a plain
 // DELETE only trashes.
 func TestAdminProductForceDelete(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const products = "/wp-json/wc/v3/products"
 		tee, pouch := strconv.FormatInt(f.productID("cotton-tank-top"), 10), strconv.FormatInt(f.productID("zip-pouch"), 10)
@@ -375,6 +378,7 @@ func TestAdminProductForceDelete(t *testing.T) {
 // count), with their swatches and the paging headers; an unknown
 // attribute is WooCommerce's 404.
 func TestAdminAttributeTerms(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		at := f.globalAttribute("pa_color")
 		base := "/wp-json/wc/v3/products/attributes/" + strconv.FormatInt(at.ID, 10)

@@ -16,6 +16,7 @@ import (
 // ever names the admin's files.
 
 func TestAdminShell(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/wp-admin/products/12/", f.cookie("Mia"), "")
 		if a.status != 200 {
@@ -54,6 +55,7 @@ func TestAdminShell(t *testing.T) {
 }
 
 func TestAdminAPIGuard(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const me = "/wp-json/vitrine/v1/admin/me"
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
@@ -108,6 +110,7 @@ func TestAdminAPIGuard(t *testing.T) {
 // The admin app is its own bundle: no storefront page names its entry,
 // its screens or its stylesheet.
 func TestStorefrontNeverLoadsTheAdmin(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		shell := f.do("GET", "/wp-admin/", f.cookie("Ada"), "")
 		src := adminScriptRE.FindString(shell.body)

@@ -13,6 +13,7 @@ import (
 // settings.Rules): the start-up rules until the first save; a save prices
 // the next cart read at once; refusals name the field and change nothing.
 func TestAdminShippingTax(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/shipping-tax"
 		mia, nonce := f.cookie("Mia"), f.nonce("Mia")

@@ -29,6 +29,7 @@ const refTopSeller = `{"name":"Beanie","product_id":16,"quantity":2,"_links":{"a
 const refTotal = `{"slug":"pending","name":"Pending payment","total":0}`
 
 func TestRESTReports(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/reports"
 		staff := func(method, target, body string) frameAnswer {

@@ -147,6 +147,7 @@ func list(t *testing.T, a frameAnswer) []any {
 }
 
 func TestRESTSettingsOptions(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/settings"
 		staff := func(method, target, body string) frameAnswer {
@@ -283,6 +284,7 @@ const refTax = `{"id":1,"country":"US","state":"CA","postcode":"","city":"","pos
 const refTaxClass = `{"slug":"standard","name":"Standard rate","_links":{"collection":[{"href":"x"}]}}`
 
 func TestRESTTaxes(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/taxes"
 		staff := func(method, target, body string) frameAnswer {
@@ -410,6 +412,7 @@ const refMethod = `{"id":1,"instance_id":1,"title":"Flat rate","order":1,"enable
  "_links":{"self":[{"href":"x","targetHints":{"allow":["GET"]}}],"collection":[{"href":"x"}],"describes":[{"href":"x"}]}}`
 
 func TestRESTShippingZones(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/shipping/zones"
 		staff := func(method, target, body string) frameAnswer {
@@ -530,6 +533,7 @@ const refGateway = `{"id":"bacs","title":"Direct bank transfer","description":"d
  "_links":{"self":[{"href":"x","targetHints":{"allow":["GET"]}}],"collection":[{"href":"x"}]}}`
 
 func TestRESTPaymentGateways(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/wc/v3/payment_gateways"
 		staff := func(method, target, body string) frameAnswer {

@@ -34,6 +34,7 @@ func liveSearch(query string, extra ...string) string {
 const noResultsJSON = `{"suggestions":[{"id":-1,"value":"No results","url":""}]}`
 
 func TestLiveSearch(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		r := s.get(liveSearch("hoodie"))
 		if r.StatusCode != 200 {
@@ -138,6 +139,7 @@ func TestLiveSearch(t *testing.T) {
 }
 
 func TestLiveSearchCacheFollowsRenames(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	if b := body(t, s.get(liveSearch("everyday"))); !strings.Contains(b, "Everyday Hoodie") {
 		t.Fatalf("before: %s", b)
@@ -159,6 +161,7 @@ func TestLiveSearchCacheFollowsRenames(t *testing.T) {
 }
 
 func TestSearchResultsAndStoreAPISearch(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		list := decode[[]apiProduct](t, s.get(api+"/products?search=hoodie&per_page=5"))
 		if len(list) < 2 || list[0].Name != "Everyday Hoodie" || list[1].Name != "Zip Hoodie" {

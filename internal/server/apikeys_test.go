@@ -84,6 +84,7 @@ func wantWooError(t *testing.T, what string, a frameAnswer, status int, code, me
 }
 
 func TestRESTAPIKeys(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		k := &apiKeyShop{frameShop: f, keys: &integration.Service{Store: f.db, Now: f.db.Now}}
 		const products = "/wp-json/wc/v3/products"
@@ -256,6 +257,7 @@ func basicOf(c *integration.Created) string {
 // In coming-soon mode a key still reaches the admin API (the shop runs
 // behind the scenes); a visitor there gets the admin API's 401.
 func TestRESTAPIKeysInComingSoon(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop { return newFrameShop(t, db, true) }, func(t *testing.T, f *frameShop) {
 		c, err := (&integration.Service{Store: f.db, Now: f.db.Now}).Create(context.Background(), f.users["Mia"], "n8n", integration.Read)
 		if err != nil {
@@ -274,6 +276,7 @@ func TestRESTAPIKeysInComingSoon(t *testing.T) {
 // that key is refused on the key routes (keys authenticate under
 // /wp-json/wc/v3/ only, so no key makes another), as is a shop manager.
 func TestAPIKeyAdminRoutes(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const keys = "/wp-json/vitrine/v1/admin/api-keys"
 		a := f.as("Ada", "POST", keys, `{"description":"Stock sync","user_id":`+strconv.FormatInt(f.users["Mia"], 10)+`,"permissions":"read"}`)
@@ -308,6 +311,7 @@ func TestAPIKeyAdminRoutes(t *testing.T) {
 // while a version it does send is checked; the admin's session still
 // must send one.
 func TestRESTAPIKeyProductEditWithoutVersion(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		k := &apiKeyShop{frameShop: f, keys: &integration.Service{Store: f.db, Now: f.db.Now}}
 		rw := k.key("Mia", integration.ReadWrite)

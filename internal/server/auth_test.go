@@ -31,6 +31,7 @@ func logInDirect(t *testing.T, s *shop, c *client, email string) *account.User {
 // browser logged in as the same customer sees, and no guest session cookie
 // is handed out for it.
 func TestCustomerCartFollowsTheAccount(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		phone := s.client()
 		logInDirect(t, s, phone, "ada@example.com")
@@ -67,6 +68,7 @@ func TestCustomerCartFollowsTheAccount(t *testing.T) {
 // A login cookie naming no live session is deleted and the request goes
 // on as a visitor's.
 func TestUnknownLoginCookieIsDropped(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		for _, value := range []string{"forged-token", strings.Repeat("x", 4000)} {
 			c := s.client()

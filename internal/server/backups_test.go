@@ -20,6 +20,7 @@ import (
 // figures the schedule, the newest backup and, twice the interval later,
 // that it is late.
 func TestScheduledBackupStatus(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, sqlstore.SQLite)
 	clock := storetest.NewClock(seedTime)
 	dir := t.TempDir()

@@ -31,6 +31,7 @@ func batchResponses(t *testing.T, r cartResp) []struct {
 }
 
 func TestCartHashHeader(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c := s.client()
@@ -71,6 +72,7 @@ func TestCartHashHeader(t *testing.T) {
 }
 
 func TestCartBatch(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		gift := s.productID("gift-card-50")

@@ -25,6 +25,7 @@ func (s *shop) coupon(c coupon.Coupon) {
 }
 
 func TestCartCoupons(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		past := s.db.Now().Add(-time.Hour) // an hour ago on the shop's clock
 		s.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
@@ -124,6 +125,7 @@ func (r cartResp) list() []any {
 
 // The cart page's coupon form and remove links without scripts.
 func TestCartCouponsNoScript(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		s.coupon(coupon.Coupon{Code: "save10", Type: coupon.Percent, Amount: 10_000})
 		c := s.client()

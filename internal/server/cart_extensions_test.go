@@ -71,6 +71,7 @@ func chooseMethod(c *client, id string) cartResp {
 // again changes nothing; choosing bank transfer restores the shopper's
 // currency. A currency PayPal takes is kept.
 func TestCartExtensionsCurrencySwitch(t *testing.T) {
+	t.Parallel()
 	each(t, currencyWalletShop, func(t *testing.T, ws *walletShop) {
 		tee := ws.productID("striped-breton-tee")
 
@@ -169,6 +170,7 @@ func dollars(v any) string {
 // WooCommerce's error, a bad body the Store API's rest_invalid_param, a
 // missing or wrong nonce the cart's nonce errors; none changes anything.
 func TestCartExtensionsRefusals(t *testing.T) {
+	t.Parallel()
 	each(t, currencyWalletShop, func(t *testing.T, ws *walletShop) {
 		c := ws.inCurrency("KWD")
 		c.addItem(ws.productID("striped-breton-tee"), 1)
@@ -228,6 +230,7 @@ func TestCartExtensionsRefusals(t *testing.T) {
 // all in EUR, and the capture pays it exactly. In KWD, which PayPal does
 // not take, the same flow quotes and places in USD.
 func TestWalletInShopperCurrency(t *testing.T) {
+	t.Parallel()
 	each(t, currencyWalletShop, func(t *testing.T, ws *walletShop) {
 		tee := ws.productID("striped-breton-tee")
 

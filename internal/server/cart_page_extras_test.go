@@ -59,6 +59,7 @@ func (d cartPageData) crossSellIDs() []int64 {
 // most four, as product cards with add-to-cart buttons; in the shopper's
 // currency.
 func TestCartPageCrossSells(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		save := func(slug string, edit func(p *catalog.Product)) int64 { return editProduct(t, s.db, slug, edit).ID }
@@ -191,6 +192,7 @@ func contains(ids []int64, id int64) bool {
 // shipping is reached (and the rate is offered); in the shopper's currency
 // with the minimum converted; nothing for a zone without a minimum.
 func TestCartPageFreeShippingProgress(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		usd, _ := money.Lookup("USD")
 		cfg := s.srv.CheckoutConfig()

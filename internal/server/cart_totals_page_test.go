@@ -14,6 +14,7 @@ import (
 // chosen shipping rate with its price, each tax line (CA Tax for a
 // Californian address), and the total, which is their sum.
 func TestCartPageTotalsLines(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 2)

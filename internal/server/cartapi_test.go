@@ -107,6 +107,7 @@ func (s *shop) productID(slug string) int64 {
 }
 
 func TestCartAPI(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		tee := s.productID("classic-tee")
@@ -391,6 +392,7 @@ func TestCartAPI(t *testing.T) {
 // parent's stock, shared between the cart's lines, and a stock change is
 // seen by the very next add (the product cache follows the change log).
 func TestCartParentStock(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		setStock := func(qty int64) []int64 {

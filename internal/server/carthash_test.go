@@ -15,6 +15,7 @@ import (
 // a double-submitted checkout is still recognised after the use case moved
 // out of the HTTP layer, and the header changes when the cart does.
 func TestCartHashMatchesService(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		tee := s.productID("classic-tee")

@@ -27,6 +27,7 @@ func (c *client) sessionID() string {
 // with a clear error, writes nothing, and still reads, shows and checks
 // out (it answered 500 everywhere, and the 501st add was saved).
 func TestCartLineLimitHTTP(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		tank, cap := s.productID("cotton-tank-top"), s.productID("studio-staff-cap")

@@ -25,6 +25,7 @@ func removeLink(t *testing.T, page string) string {
 // _wpnonce and not cross-site: line keys are the same md5 in every cart, so
 // a link on another site could otherwise empty anyone's cart.
 func TestCartRemoveNeedsNonce(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c, other := s.client(), s.client()
@@ -112,6 +113,7 @@ func TestCartRemoveNeedsNonce(t *testing.T) {
 // the same product share one render, and each answer carries its own
 // session's nonce (a per-session cache key made every first add render).
 func TestFragmentsSharedAcrossSessions(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	tank := s.productID("cotton-tank-top")
 	renders := func() int64 { return int64(metricValue(t, s, "vitrine_fragment_renders_total")) }

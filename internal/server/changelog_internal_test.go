@@ -12,6 +12,7 @@ import (
 // A shared load keeps its answer only when no change was applied while it
 // ran; the follower's skipped ids are the holes between the ids it read.
 func TestPutFreshAndSkippedIDs(t *testing.T) {
+	t.Parallel()
 	s := &Server{cache: render.NewCache(1<<20, time.Hour)}
 	page := func() *render.Page { return render.NewPage(http.StatusOK, []byte("<p>old</p>"), []string{"product:1"}) }
 	s.changes.seen.Store(7)

@@ -96,6 +96,7 @@ func num(v any) int64 {
 }
 
 func TestCheckoutStoreAPI(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c := s.client()
@@ -292,6 +293,7 @@ func TestCheckoutStoreAPI(t *testing.T) {
 // TestCheckoutDoubleSubmit: two identical Place order requests at once
 // make one order, and both answers name it.
 func TestCheckoutDoubleSubmit(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		for round := 0; round < 3; round++ {
@@ -334,6 +336,7 @@ func TestCheckoutDoubleSubmit(t *testing.T) {
 // TestCheckoutConcurrency: 24 shoppers each buying one of 5 units through
 // HTTP: exactly 5 orders, 19 out-of-stock errors, stock 0.
 func TestCheckoutConcurrency(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		capID := s.productID("studio-staff-cap")
 		p, _ := s.db.Product(context.Background(), capID)
@@ -385,6 +388,7 @@ func TestCheckoutConcurrency(t *testing.T) {
 }
 
 func TestCheckoutPage(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		c := s.client()
@@ -504,6 +508,7 @@ func TestCheckoutPage(t *testing.T) {
 }
 
 func TestCheckoutRateLimit(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, sqlstore.SQLite)
 	usd, _ := money.Lookup("USD")
 	cfg := checkout.DefaultConfig(usd)
@@ -532,6 +537,7 @@ func TestCheckoutRateLimit(t *testing.T) {
 
 // The cart's prices come from the same Quote as the order's.
 func TestCheckoutQuoteMatchesOrder(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 3)

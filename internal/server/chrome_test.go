@@ -23,6 +23,7 @@ import (
 var headScriptRE = regexp.MustCompile(`<script( data-store-notice="([^"]*)")?>([^<]*)</script>`)
 
 func TestStoreNoticeInCachedPages(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		notice, err := pages.NewStoreNotice(`Free shipping <strong>this week</strong><img src=x onerror="alert(1)">`)
 		if err != nil {
@@ -85,6 +86,7 @@ func TestStoreNoticeInCachedPages(t *testing.T) {
 }
 
 func TestNoStoreNotice(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/", nil, "")
 		m := headScriptRE.FindStringSubmatch(a.body)
@@ -111,6 +113,7 @@ func isComingSoonPage(a frameAnswer) bool {
 }
 
 func TestComingSoonMode(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		f := newFrameShop(t, db, true)
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
@@ -236,6 +239,7 @@ func TestComingSoonMode(t *testing.T) {
 // coming-soon mode, then sees the shop; a visitor in the same browser
 // before the login saw the coming-soon page.
 func TestComingSoonManagerLogsIn(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{ComingSoon: true}, func(t *testing.T, s *loginShop) {
 		u, err := s.accounts.Register(context.Background(), account.Registration{Email: "mia@example.com", Password: loginPass, Role: account.RoleShopManager})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestClientIP(t *testing.T) {
+	t.Parallel()
 	direct := &Server{}
 	proxied := &Server{cfg: Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128")}}}
 	for _, c := range []struct {

@@ -8,6 +8,7 @@ import (
 // TestConnKey: IPv4 clients are counted by address, IPv6 clients by /64,
 // and an IPv4-mapped IPv6 address counts as its IPv4 address.
 func TestConnKey(t *testing.T) {
+	t.Parallel()
 	key := func(ip string) string {
 		p, ok := connKey(&net.TCPAddr{IP: net.ParseIP(ip), Port: 1234})
 		if !ok {

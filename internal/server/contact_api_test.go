@@ -139,6 +139,7 @@ var contactPNG = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Rep
 // --- the endpoints ---
 
 func TestContactFeedbackSent(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a, m := contactSend(b, contactGood(), contactFile{"your-file", "photo.png", "image/png", contactPNG})
@@ -160,6 +161,7 @@ func TestContactFeedbackSent(t *testing.T) {
 }
 
 func TestContactSchemaAndRefill(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a := b.do("GET", "/wp-json/contact-form-7/v1/contact-forms/1/feedback/schema", nil)
@@ -182,6 +184,7 @@ func TestContactSchemaAndRefill(t *testing.T) {
 
 // The request's own errors, in CF7's REST shape; none stores anything.
 func TestContactFeedbackRequestErrors(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		check := func(name string, a answer, status int, code, msg string) {
@@ -232,6 +235,7 @@ func TestContactFeedbackRequestErrors(t *testing.T) {
 // The refusals of a well-formed request: each a 200 with CF7's status and
 // message, none storing anything.
 func TestContactFeedbackRefusals(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		texts := contactform.DefaultMessages()
@@ -343,6 +347,7 @@ func contactRulesForm() contactform.Form {
 // Every SWV rule kind fails through HTTP with its message, and the server
 // answers what the schema it serves gives in the browser's validator.
 func TestContactFeedbackEveryRule(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{ContactForms: []contactform.Form{contactform.DefaultForm(), contactRulesForm()}}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		path := "/wp-json/contact-form-7/v1/contact-forms/7/feedback"
@@ -452,6 +457,7 @@ func TestContactFeedbackEveryRule(t *testing.T) {
 // visitor as Reply-To and the file as a real attachment; the upkeep later
 // empties the file and keeps the message.
 func TestContactMailDeliveredAndRetention(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{ContactFileRetention: 48 * time.Hour}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		_, m := contactSend(b, contactGood("your-subject", "Sizes\r\nBcc: victim@example.org"),
@@ -518,6 +524,7 @@ func TestContactMailDeliveredAndRetention(t *testing.T) {
 // A customer's message is stored with their account, so the shop's inbox
 // can tell it from a visitor's; a visitor's carries none.
 func TestContactFeedbackKeepsCustomer(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		u := s.register("grace@example.com")
 		b := s.browser()

@@ -24,6 +24,7 @@ func contactPageData(t *testing.T, page string) map[string]any {
 }
 
 func TestContactPage(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("GET", "/contact/", nil, "")
 		if a.status != 200 || a.header.Get("Content-Type") != "text/html; charset=utf-8" {

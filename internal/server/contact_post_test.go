@@ -28,6 +28,7 @@ func contactPageAnswer(b *browser, ctype string, body []byte) (answer, map[strin
 // message, through the same contact service as the REST route: schema,
 // bot-check, rate limit, one stored submission and one mail.
 func TestContactNativePost(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{ContactRateLimit: 2}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		unit := []string{"_wpcf7_unit_tag", "wpcf7-f1-o1", "_wpcf7_container_post", "0"}

@@ -58,6 +58,7 @@ type footerData struct {
 // footer and the sitemap, gone (404) as a draft or deleted; a page with a
 // video allows its player in frame-src, and no other page does.
 func TestContentPages(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		svc := &contentpage.Service{Store: s.db, Now: s.db.Now}
@@ -176,6 +177,7 @@ func TestContentPages(t *testing.T) {
 // data, the player allowed in that page's CSP (also from the cache), and
 // the Store API's description untouched.
 func TestProductVideoCSP(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tote := editProduct(t, s.db, "market-tote", func(tote *catalog.Product) {
 			tote.Description = `<p>Strong canvas.</p><p>https://vimeo.com/76979871</p>`
@@ -213,6 +215,7 @@ func TestProductVideoCSP(t *testing.T) {
 // The checkout's terms lightbox shows the published terms page, and a
 // change of it on the next checkout; without one, the configured terms.
 func TestCheckoutTermsFromPage(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		c := s.client()
@@ -256,6 +259,7 @@ func TestCheckoutTermsFromPage(t *testing.T) {
 // Every route's first path segment is reserved, so no content page can
 // shadow a route added later without its slug being refused.
 func TestRoutesReserveTheirSlugs(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("routes.go")
 	if err != nil {
 		t.Fatal(err)

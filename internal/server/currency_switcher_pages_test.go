@@ -15,6 +15,7 @@ import (
 // same for every currency (one cache entry per URL), so a shopper in EUR
 // and one in the base share it.
 func TestSwitcherOnPagesWithoutPrices(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		for _, path := range []string{"/contact/", "/about/", "/my-account/", "/no-such-page/", "/?s=zzqqxxnothing&post_type=product"} {
 			read := func(headers ...string) (int, string) {

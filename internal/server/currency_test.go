@@ -110,6 +110,7 @@ const currencyCookieName = "wmc_current_currency"
 const euroSym = `<span class="woocommerce-Price-currencySymbol">€</span>`
 
 func TestWMCPriceCall(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		tee, pocket, set := s.ids["striped-breton-tee"], s.ids["pocket-tee"], s.ids["weekend-set"]
@@ -224,6 +225,7 @@ func TestWMCPriceCall(t *testing.T) {
 }
 
 func TestWMCPriceCallBadInput(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		var many []string
 		for i := 1; i <= ajaxapi.PriceCallMaxIDs+1; i++ {
@@ -261,6 +263,7 @@ func TestWMCPriceCallBadInput(t *testing.T) {
 }
 
 func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
+	t.Parallel()
 	eachWMCShopWith(t, server.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, func(t *testing.T, s *wmcShop) {
 		for _, c := range []struct {
 			remote, country, cookie, currency, current string
@@ -294,6 +297,7 @@ func TestWMCCountryFromTrustedProxyOnly(t *testing.T) {
 // the currency it answers in (its script shows that country's flag), "eu"
 // for the euro, never "" for a currency the shop sells in.
 func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		gbp, _, err := s.srv.Currencies().Configured(context.Background(), "GBP")
 		if err != nil {
@@ -317,6 +321,7 @@ func TestWMCCurrentCountryIsTheCurrencys(t *testing.T) {
 }
 
 func TestWMCCurrencyLinkAndSettings(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		for _, c := range []struct{ target, location, cookie string }{
 			{"/shop/?wmc-currency=EUR&orderby=price", "/shop/?orderby=price", "EUR"},
@@ -371,6 +376,7 @@ func TestWMCCurrencyLinkAndSettings(t *testing.T) {
 }
 
 func TestWMCStoreAPIInCurrency(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		tee := itoa(s.ids["striped-breton-tee"])
 		type prices struct {
@@ -488,6 +494,7 @@ func FuzzPriceCall(f *testing.F) {
 // fragments and its shipping in EUR, and the order is placed, stored,
 // shown and mailed in EUR at the quoted amounts, with the rate.
 func TestWMCCartAndOrderInCurrency(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		tee := s.ids["striped-breton-tee"] // on sale: 29.00 USD, 26,68 € at 0.92
 		c := s.client()
@@ -582,6 +589,7 @@ func TestWMCCartAndOrderInCurrency(t *testing.T) {
 // (base prices) is shared by every currency and each non-base shopper's
 // prices are converted per request, byte for byte the price call's.
 func TestWMCLiveSearchInCurrency(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		tee, set := s.ids["striped-breton-tee"], s.ids["weekend-set"]

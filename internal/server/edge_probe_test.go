@@ -51,6 +51,7 @@ func restError(t *testing.T, name string, a frameAnswer, status int, code string
 // 400 in its surface's shape on both engines, none answers 5xx, and what
 // is not text (a file's bytes, clean input) passes.
 func TestBadBytesRefusedAtTheEdge(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ada := f.cookie("Ada")
 		nonce := f.nonce("Ada")
@@ -158,6 +159,7 @@ func TestBadBytesRefusedAtTheEdge(t *testing.T) {
 // SQLITE_FULL), writes answer 503, pages still show, and /readyz is not
 // ready until the disk takes a write again.
 func TestStoreOutageAnswers503(t *testing.T) {
+	t.Parallel()
 	full := storetest.SQLiteFullError(t)
 	storetest.EachDSN(t, func(t *testing.T, dsn string) {
 		faults := &sqlstore.Faults{}
@@ -233,6 +235,7 @@ func TestStoreOutageAnswers503(t *testing.T) {
 // and during requests; every answer is 2xx or 503 with Retry-After, never
 // 500. PostgreSQL only: SQLite has no server to lose.
 func TestPostgresBackendsTerminated(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines(t) {
 		if engine != sqlstore.Postgres {
 			continue
@@ -286,6 +289,7 @@ func TestPostgresBackendsTerminated(t *testing.T) {
 // TestBrokenChunkedBody: a rates file sent with a broken chunked encoding
 // answers 400 rest_invalid_json like every other route, not 500.
 func TestBrokenChunkedBody(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ts := httptest.NewServer(f.srv)
 		t.Cleanup(ts.Close)
@@ -349,6 +353,7 @@ func label(m *dto.Metric, name string) string {
 // routes, not "unmatched"; cross-origin refusals under /wp-json/ answer
 // in the REST error shape and are counted as such.
 func TestLoggedInRequestsCountedByRoute(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		ada, carla := f.cookie("Ada"), f.cookie("Carla")
 		nonce := f.nonce("Ada")

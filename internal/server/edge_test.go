@@ -49,6 +49,7 @@ func randomMethod(r *rand.Rand, n int) string {
 // metric labels (each distinct one used to be a series kept for ever), they
 // answer 501 in the surface's shape, and the scrape stays small.
 func TestUnknownMethodsDoNotGrowMetrics(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	before := len(s.metrics())
 	rnd := rand.New(rand.NewPCG(9, 1))
@@ -96,6 +97,7 @@ func TestUnknownMethodsDoNotGrowMetrics(t *testing.T) {
 // TestMetricsNotOnShopPort: the shop's handler answers /metrics with its
 // 404 page; the metrics live on MetricsHandler (the app's --metrics-addr).
 func TestMetricsNotOnShopPort(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	r := s.get("/metrics")
 	if b := body(t, r); r.StatusCode != http.StatusNotFound || !strings.Contains(b, "Page not found") {
@@ -121,6 +123,7 @@ func TestMetricsNotOnShopPort(t *testing.T) {
 // max connections open; the next is closed at once without an answer, and
 // a slot comes back when a connection closes.
 func TestConnsPerIPCap(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -192,6 +195,7 @@ func (s *shop) renders() int64 {
 // once (random 404s used to render each time and saturate the CPUs), without
 // the requested URL in it; a change to the menu's categories renders it anew.
 func TestNotFoundRenderedOnce(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		before := s.renders()
 		var first string
@@ -231,6 +235,7 @@ func TestNotFoundRenderedOnce(t *testing.T) {
 // TestFaviconICO: /favicon.ico (asked for by browsers and crawlers whatever
 // the page links) is a real 32×32 icon in the shop's colours, cached long.
 func TestFaviconICO(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	r := s.get("/favicon.ico")
 	b := []byte(body(t, r))

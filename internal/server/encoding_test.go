@@ -20,6 +20,7 @@ import (
 // encoding the client takes; the bodies still decode to the same page, and
 // the ETag is the page's whatever the encoding.
 func TestUncachedPageEncodings(t *testing.T) {
+	t.Parallel()
 	srv := newServer(t, storetest.Open(t, sqlstore.SQLite), "", 0, server.Config{BaseURL: "http://localhost", CacheBytes: 0, CacheMaxAge: time.Minute})
 	get := func(accept string) *httptest.ResponseRecorder {
 		return serve(t, srv, "/product/classic-tee/", accept, "miss")

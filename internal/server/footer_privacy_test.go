@@ -22,6 +22,7 @@ import (
 // and profiles staff save, and "© year name" with the year of the
 // server's clock when the page is rendered.
 func TestPrivacyPageAndFooter(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		clock := storetest.NewClock(seedTime)
 		srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline", Now: clock.Now,

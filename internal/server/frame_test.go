@@ -164,6 +164,7 @@ func (f *frameShop) viewerPage(target string, c *http.Cookie, visitorBody string
 }
 
 func TestFramePages(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const product = "/product/classic-tee/"
 		carla := f.cookie("Carla")
@@ -321,6 +322,7 @@ func TestFramePages(t *testing.T) {
 }
 
 func TestFrameWPAdmin(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		for _, path := range []string{"/wp-admin/", "/wp-admin/post.php?post=1&action=edit", "/wp-admin/term.php?taxonomy=product_cat&tag_ID=2"} {
 			for _, who := range []string{"", "Carla"} {
@@ -354,6 +356,7 @@ var adminScriptRE = regexp.MustCompile(`<script type="module" src="/assets/main-
 var nonceRE = regexp.MustCompile(`^[0-9a-f]{10}$`)
 
 func TestFrameRESTNonces(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		carla, dana := f.cookie("Carla"), f.cookie("Dana")
 		const ajax = "/wp-admin/admin-ajax.php?action=rest-nonce"
@@ -423,6 +426,7 @@ func TestFrameRESTNonces(t *testing.T) {
 }
 
 func TestFrameComingSoonBanner(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		f := newFrameShop(t, db, true)
@@ -519,6 +523,7 @@ func TestFrameComingSoonBanner(t *testing.T) {
 }
 
 func TestFrameNoBannerOutsideComingSoon(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		if a := f.do("GET", "/", f.cookie("Ada"), ""); strings.Contains(a.body, "coming_soon_banner") || !strings.Contains(a.body, `"can_edit_pages":true`) {
 			t.Fatal("banner outside coming-soon mode, or the admin is not staff")

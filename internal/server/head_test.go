@@ -9,6 +9,7 @@ import (
 // Every page a shopper opens has a meta description, indexable or not: a
 // link preview and a search audit read it (cart and my account too).
 func TestPagesHaveMetaDescriptions(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		desc := regexp.MustCompile(`<meta name="description" content="([^"]+)">`)
 		for _, c := range []struct {

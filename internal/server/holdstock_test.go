@@ -19,6 +19,7 @@ import (
 // share it, per session and per client address, and answer 429 with
 // Retry-After in the Store API's shape.
 func TestCheckoutRateLimitShared(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		usd, _ := money.Lookup("USD")
 		ck := checkout.DefaultConfig(usd)
@@ -83,6 +84,7 @@ func TestCheckoutRateLimitShared(t *testing.T) {
 // a second before it the order is kept, at it (an order as old as the
 // hold) it is released.
 func TestHoldStockRelease(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		// On the seeded shop's calendar (whole seconds: the store keeps
 		// the order's time in seconds), so the test reads the same on any day.

@@ -11,6 +11,7 @@ import (
 // price is within the bounds (in major units of the base currency), keeps
 // the bounds in the paging and sort links, and renders the sidebar.
 func TestListingPriceFilter(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	type listing struct {
 		URL      string `json:"url"`

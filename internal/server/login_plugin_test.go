@@ -12,6 +12,7 @@ import (
 // first and the proof last. PHP keeps the last; so do we, skipping empty
 // ones, on the ajax check and on the real form.
 func TestLoginProofLastNonEmptyValue(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("pat@example.com")
 		b := s.browser()
@@ -59,6 +60,7 @@ func TestLoginProofLastNonEmptyValue(t *testing.T) {
 // A wrong password answers reset false, as the plugin does: the prompt is
 // not torn down for a credential error.
 func TestLoginWrongPasswordResetFalse(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("quinn@example.com")
 		b := s.browser()

@@ -211,6 +211,7 @@ func (b *browser) loggedIn() bool {
 // --- the bot-check challenge ---
 
 func TestBotcheckChallengeEndpoint(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		for _, purpose := range []string{"login", "register"} {
@@ -236,6 +237,7 @@ func TestBotcheckChallengeEndpoint(t *testing.T) {
 // --- wordfence_ls_authenticate ---
 
 func TestLoginAjaxAnswers(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("ann@example.com")
 		b := s.browser()
@@ -298,6 +300,7 @@ func TestLoginAjaxAnswers(t *testing.T) {
 }
 
 func TestLoginLockout(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("bob@example.com")
 		b := s.browser()
@@ -332,6 +335,7 @@ func TestLoginLockout(t *testing.T) {
 }
 
 func TestLoginTwoFactorAjax(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		u := s.register("cat@example.com")
 		secret, recovery := s.enroll(u)
@@ -400,6 +404,7 @@ func TestLoginTwoFactorAjax(t *testing.T) {
 // --- the real form ---
 
 func TestLoginFormSetsCookieAndRenewsSession(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("dan@example.com")
 		b := s.browser()
@@ -466,6 +471,7 @@ func TestLoginFormSetsCookieAndRenewsSession(t *testing.T) {
 }
 
 func TestLoginCookieNotSecureOnHTTP(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{BaseURL: "http://shop.test"}, func(t *testing.T, s *loginShop) {
 		s.register("eve@example.com")
 		b := s.browser()
@@ -478,6 +484,7 @@ func TestLoginCookieNotSecureOnHTTP(t *testing.T) {
 }
 
 func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		u := s.register("fay@example.com")
 		secret, _ := s.enroll(u)
@@ -558,6 +565,7 @@ func TestLoginFormTwoFactorAndRememberDevice(t *testing.T) {
 // --- registration ---
 
 func TestRegisterForm(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		// Without the bot-check: 403, the support link and its token.
@@ -620,6 +628,7 @@ func TestRegisterForm(t *testing.T) {
 // --- wordfence_ls_register_support ---
 
 func TestRegisterSupport(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		a := b.submitRegister("email", "ivy@example.com", "password", loginPass)
@@ -695,6 +704,7 @@ func TestRegisterSupport(t *testing.T) {
 // --- log out ---
 
 func TestLogout(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		s.register("jo@example.com")
 		b := s.browser()
@@ -730,6 +740,7 @@ func TestLogout(t *testing.T) {
 // --- the store is down ---
 
 func TestLoginStoreDown(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		payload := b.solve("login")
@@ -746,6 +757,7 @@ func TestLoginStoreDown(t *testing.T) {
 // The page is rendered on the server: both forms with WooCommerce's field
 // names, never cached, and the CSP lets the bot-check's worker start.
 func TestLoginPageRenders(t *testing.T) {
+	t.Parallel()
 	eachLoginShop(t, func(t *testing.T, s *loginShop) {
 		a := s.browser().do("GET", "/my-account/?redirect=/checkout/", nil)
 		for _, want := range []string{`id="username"`, `name="password"`, `name="woocommerce-login-nonce"`, `id="reg_email"`,

@@ -13,6 +13,7 @@ import (
 // manifest is linked from every page, served as application/manifest+json
 // and cacheable, with icons that are the PNGs it says.
 func TestFaviconAndManifest(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 
 	r := s.get("/favicon.ico")

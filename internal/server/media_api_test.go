@@ -35,6 +35,7 @@ func mediaForm(t *testing.T, name string, data []byte) (string, string) {
 }
 
 func TestMediaLibraryThroughTheServer(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		mia, carla := f.cookie("Mia"), f.cookie("Carla")
 		miaNonce, carlaNonce := f.nonce("Mia"), f.nonce("Carla")

@@ -10,6 +10,7 @@ import (
 // TestLogValuesBounded: what the request log line takes from the client is
 // bounded: the method comes from a closed set, the path is cut.
 func TestLogValuesBounded(t *testing.T) {
+	t.Parallel()
 	for m, want := range map[string]string{"GET": "GET", "PATCH": "PATCH", "get": methodOther, strings.Repeat("X", 60000): methodOther, "PROPFIND": methodOther} {
 		if got := methodLabel(m); got != want {
 			t.Errorf("methodLabel(%.10q) = %q, want %q", m, got, want)

@@ -11,6 +11,7 @@ import (
 
 // The no-script add to cart: GET /?add-to-cart=ID and the product form's POST.
 func TestNoScriptAddToCart(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		print := s.productID("limited-print-coastline-no-3")
@@ -104,6 +105,7 @@ const itemsInCart = "woocommerce_items_in_cart"
 
 // The cart page: per visitor, never cached; remove_item removes and redirects.
 func TestCartPage(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 
@@ -160,6 +162,7 @@ func TestCartPage(t *testing.T) {
 // The cart page's form without scripts: POST /cart/ with update_cart and
 // cart[<key>][qty]=N.
 func TestNoScriptCartUpdate(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := s.productID("cotton-tank-top")
 		print := s.productID("limited-print-coastline-no-3")
@@ -272,6 +275,7 @@ func TestNoScriptCartUpdate(t *testing.T) {
 // The grouped product form without scripts: quantity[<id>]=N for several
 // children at once.
 func TestNoScriptGroupedAdd(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		set := s.productID("weekend-set")
 		trousers := s.productID("drawstring-linen-trousers")

@@ -26,6 +26,7 @@ import (
 // miss before the import does not hide the link after it; the home
 // page's own queries are untouched.
 func TestOldLinks(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		put := func(kind string, oldID, newID int64, oldPath string) {
@@ -251,6 +252,7 @@ func TestOldLinks(t *testing.T) {
 // no route names sends one (the lookup), a scanner's file path none; an
 // old link's 301 two more. Counted, never timed, on both engines.
 func TestOldLinksReadOnlyWhereA404Would(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines(t) {
 		t.Run(strings.ToLower(engine), func(t *testing.T) {
 			ctx := context.Background()

@@ -32,7 +32,7 @@ func BenchmarkPlaceOrder(b *testing.B) {
 	for _, engine := range storetest.Engines(b) {
 		for _, conc := range []int{1, 16} {
 			b.Run(fmt.Sprintf("%s/c=%d", engine, conc), func(b *testing.B) {
-				db := storetest.Open(b, engine)
+				db := storetest.OpenDurable(b, engine)
 				srv := newServer(b, db, "", 2, server.Config{BaseURL: "http://localhost", CacheBytes: 16 << 20, CacheMaxAge: time.Hour})
 				p, err := db.ProductBySlug(context.Background(), "cotton-tank-top")
 				if err != nil {

@@ -48,6 +48,7 @@ func textAndHTML(t *testing.T, raw []byte) (*mail.Message, string, string) {
 // real SMTP server, to the shopper (with the bank details) and to the shop,
 // once each, with the order's own lines and totals.
 func TestOrderMailsDelivered(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		c := s.client()
 		c.addItem(s.productID("cotton-tank-top"), 2)

@@ -14,6 +14,7 @@ import (
 // no other page's chunk. The product page never loads the checkout's or the
 // account's code, and the other way round.
 func TestPageChunksSplitByRoute(t *testing.T) {
+	t.Parallel()
 	client, err := web.Client()
 	if err != nil {
 		t.Fatal(err)

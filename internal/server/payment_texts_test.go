@@ -13,6 +13,7 @@ import (
 // /checkout/ and order-received pages: no element they name is in the
 // HTML, only the escaped characters typed.
 func TestPaymentTextsEscapedInPages(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/payments"
 		mia, nonce := f.cookie("Mia"), f.nonce("Mia")

@@ -18,6 +18,7 @@ import (
 // nothing, though 20–40 dollars finds the product. Links keep the yen
 // bounds and their currency.
 func TestPriceFilterInShopperCurrency(t *testing.T) {
+	t.Parallel()
 	eachWMCShop(t, func(t *testing.T, s *wmcShop) {
 		ctx := context.Background()
 		p, err := s.db.ProductBySlug(ctx, "striped-breton-tee")

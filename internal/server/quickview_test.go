@@ -19,6 +19,7 @@ func postForm(s *shop, path string, form url.Values) *http.Response {
 }
 
 func TestQuickViewAjax(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newShop(t, db, echoBundle)
 		tee := decode[apiProduct](t, s.get(api+"/products/classic-tee"))
@@ -61,6 +62,7 @@ func draftID(t *testing.T, db *sqlstore.DB) string {
 // With the real app bundle the popup is the quick-view content alone: the
 // product, its price and its form, without the page's header or menu.
 func TestQuickViewRealBundle(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	tee := decode[apiProduct](t, s.get(api+"/products/classic-tee"))
 	r := postForm(s, "/wp-admin/admin-ajax.php", url.Values{"action": {"flatsome_quickview"}, "product": {itoa(tee.ID)}})

@@ -140,6 +140,7 @@ func revProductLD(t *testing.T, html string) map[string]any {
 }
 
 func TestReviewPostRefusals(t *testing.T) {
+	t.Parallel()
 	eachRevShop(t, review.Settings{RatingsRequired: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		b := s.browser()
 		tee := s.tee.ID
@@ -263,6 +264,7 @@ func TestReviewPostRefusals(t *testing.T) {
 }
 
 func TestReviewPostVerifiedOnlyAndRateLimit(t *testing.T) {
+	t.Parallel()
 	eachRevShop(t, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2, RateLimit: 3}, func(t *testing.T, s *revShop) {
 		b := s.browser()
 		msg := "Only logged in customers who have purchased this product may leave a review."
@@ -298,6 +300,7 @@ func TestReviewPostVerifiedOnlyAndRateLimit(t *testing.T) {
 // may review (the app shows the notice instead of a form they could only
 // be refused with); the shared page says nothing about any viewer.
 func TestReviewFormEligibility(t *testing.T) {
+	t.Parallel()
 	eachRevShop(t, review.Settings{RatingsRequired: true, VerifiedOnly: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		price := int64(900)
 		mug := &catalog.Product{Type: catalog.TypeSimple, Name: "Open Mug", Slug: "open-mug", Status: "publish", RegularPrice: &price, Purchasable: true}
@@ -339,6 +342,7 @@ func TestReviewFormEligibility(t *testing.T) {
 }
 
 func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s := newRevShop(t, db, review.Settings{RatingsRequired: true, MaxLinks: 2})
 		b := s.browser()
@@ -448,6 +452,7 @@ func TestReviewHeldShownToItsAuthorOnly(t *testing.T) {
 }
 
 func TestReviewPostApprovedRedirect(t *testing.T) {
+	t.Parallel()
 	eachRevShop(t, review.Settings{RatingsRequired: true, AutoApprove: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		b := s.browser()
 		a := b.revPost(b.revForm(s.tee.ID, "ok@example.com"), false)
@@ -474,6 +479,7 @@ func TestReviewPostApprovedRedirect(t *testing.T) {
 }
 
 func TestReviewPagination(t *testing.T) {
+	t.Parallel()
 	eachRevShop(t, review.DefaultSettings(), func(t *testing.T, s *revShop) {
 		ctx := context.Background()
 		svc := &review.Service{Store: s.db, Settings: review.Settings{AutoApprove: true, RatingsRequired: true, MaxLinks: 2}, Now: s.clock.Now}
@@ -603,6 +609,7 @@ func (s *revShop) revOrder(p *catalog.Product, email string) {
 }
 
 func TestReviewVerifiedOwnerEndToEnd(t *testing.T) {
+	t.Parallel()
 	eachRevShop(t, review.Settings{RatingsRequired: true, VerifiedOnly: true, AutoApprove: true, MaxLinks: 2}, func(t *testing.T, s *revShop) {
 		price := int64(900)
 		mug := &catalog.Product{Type: catalog.TypeSimple, Name: "Open Mug", Slug: "open-mug", Status: "publish", RegularPrice: &price, Purchasable: true}

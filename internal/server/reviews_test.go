@@ -47,6 +47,7 @@ func (s *shop) reviewsPage(query string) (*http.Response, []apiReview) {
 }
 
 func TestReviewsAPI(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		ctx := context.Background()
 		tee, err := s.db.ProductBySlug(ctx, "classic-tee")

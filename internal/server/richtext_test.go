@@ -13,6 +13,7 @@ import (
 // page nor in the Store API's product JSON, while the formatting
 // WooCommerce descriptions use survives.
 func TestImportedDescriptionsSanitized(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		desc := `<h2>Care</h2><p>Soft <strong>cotton</strong>, <em>cold</em> wash.</p><ul><li>One</li></ul>` +
 			`<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">bad link</a>` +

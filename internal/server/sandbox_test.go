@@ -23,6 +23,7 @@ const testNotice = "Test order: paid in the built-in sandbox, no money was taken
 // cross-origin check before the sandbox sees it. Without it, the prefix is
 // the shop's 404.
 func TestSandboxBehindShopMiddleware(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		sb := paypalsandbox.New(paypalsandbox.Config{ClientID: "id", Secret: "secret", BaseURL: "https://shop.example" + server.SandboxPrefix})
 		t.Cleanup(sb.Close)
@@ -83,6 +84,7 @@ func TestSandboxBehindShopMiddleware(t *testing.T) {
 // subject and the notice in both parts. A wallet on a real API makes real
 // orders with none of it.
 func TestWalletTestOrder(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		paid := func(ws *walletShop) *checkout.Order {
 			c, id, o := ws.startWallet("studio-staff-cap", 1, nil)

@@ -138,6 +138,7 @@ func (cl *cluster) checkoutAll(clients []*client) (statuses []int, ids []int64) 
 }
 
 func TestSeveralInstancesOnePostgres(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, 3)
 	ctx := context.Background()
 	a, b := cl.shops[0], cl.shops[1]

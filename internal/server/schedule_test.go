@@ -22,6 +22,7 @@ import (
 // prices shown, on a running instance (its minute pass) and on one started
 // then (its start-up pass).
 func TestShopClockMovedAhead(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		clock := storetest.NewClock(seedTime)
 		cfg := server.Config{BaseURL: "https://shop.example", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,

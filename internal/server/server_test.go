@@ -113,6 +113,7 @@ func body(t *testing.T, r *http.Response) string {
 }
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		cases := []struct {
 			path     string
@@ -179,6 +180,7 @@ func TestPages(t *testing.T) {
 }
 
 func TestProductPageEmbedsFewVariations(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		b := body(t, s.get("/product/everyday-hoodie/"))
 		i := strings.Index(b, `<script id="vitrine-data" type="application/json">`)
@@ -226,6 +228,7 @@ func TestProductPageEmbedsFewVariations(t *testing.T) {
 }
 
 func TestPageCacheAndInvalidation(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	for _, p := range []string{"/product/classic-tee/", "/product/market-tote/"} {
 		if r := s.get(p); r.Header.Get("X-Cache") != "miss" {
@@ -266,6 +269,7 @@ func TestPageCacheAndInvalidation(t *testing.T) {
 }
 
 func TestRenderFailureFallsBackToClientShell(t *testing.T) {
+	t.Parallel()
 	bundle := `globalThis.render = function () { throw new Error("boom") }`
 	s := newShop(t, storetest.Open(t, sqlstore.SQLite), bundle)
 	r := s.get("/product/classic-tee/")
@@ -279,6 +283,7 @@ func TestRenderFailureFallsBackToClientShell(t *testing.T) {
 }
 
 func TestOperationsAndHeaders(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/robots.txt": 200, "/favicon.svg": 200} {
 		if r := s.get(path); r.StatusCode != want {
@@ -332,6 +337,7 @@ func TestOperationsAndHeaders(t *testing.T) {
 // The category list is kept in memory; a new category and a product moved
 // into it must show in the API and the pages once the change log is read.
 func TestCategoryCacheFollowsChanges(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	ctx := context.Background()
 	if b := body(t, s.get(api+"/products/categories")); strings.Contains(b, `"slug":"rain-gear"`) {
@@ -367,6 +373,7 @@ func TestCategoryCacheFollowsChanges(t *testing.T) {
 // the cache never reach the paging links, the sort form, the canonical link
 // or the page data that later visitors get.
 func TestPageCacheNotPoisonedByJunkParams(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	const junk = "utm_source=evil&junkparam=zzjunk&fbclid=evilclick"
 	cases := []struct{ junky, clean string }{

@@ -18,6 +18,7 @@ import (
 // staff only, versioned, validated, audited, and in force on every page
 // (and on another instance on the same store) after the change poll.
 func TestAdminSettings(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		cfg := server.Config{BaseURL: "https://shop.example", Tagline: "Tagline", CacheBytes: 16 << 20, CacheMaxAge: time.Hour,
 			ChangePoll: 20 * time.Millisecond}
@@ -146,6 +147,7 @@ func httptestGet(srv http.Handler, target string) string {
 // The settings' test message goes through the shop's real SMTP sender at
 // once, and says what went wrong when it cannot.
 func TestAdminTestMail(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		const path = "/wp-json/vitrine/v1/admin/settings/test-mail"
 		ada, nonce := f.cookie("Ada"), f.nonce("Ada")

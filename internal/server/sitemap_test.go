@@ -15,6 +15,7 @@ import (
 )
 
 func TestSitemapAndRobots(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		var idx struct {
 			Sitemaps []struct {
@@ -79,6 +80,7 @@ func TestSitemapAndRobots(t *testing.T) {
 // then hidden, shows in and then leaves the product sitemap, and every
 // answer is a well-formed sitemap.
 func TestSitemapsCachedWithCacheOff(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", CacheBytes: 0, CacheMaxAge: time.Hour, ChangePoll: 10 * time.Millisecond})
 		servertest.Start(t, srv)

@@ -45,6 +45,7 @@ func setTeePrice(t *testing.T, db *sqlstore.DB, cents int64) {
 // price. A stale page is not served past the bound, and a change that
 // removes the page (a draft) drops it at once.
 func TestChangedPageServedStaleWhileRendered(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s, skew := newStaleShop(t, db)
 		const tee = "/product/mountain-line-tee/"
@@ -172,6 +173,7 @@ func changesApplied(t *testing.T, srv *server.Server, db *sqlstore.DB) {
 // answered the old page stale is a hit showing the new price, never a
 // miss, and every render since the save was one ahead of requests.
 func TestChangedPagesRenderedAhead(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		var skew atomic.Int64 // nanoseconds added to the real time
 		srv := newServer(t, db, "", 2, server.Config{BaseURL: "https://shop.example", Tagline: "Tagline",

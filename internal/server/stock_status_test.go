@@ -38,6 +38,7 @@ func teeAvailability(t *testing.T, s *shop) (map[string]bool, string) {
 // product:<variation id> tags, so the first drops it and the second keeps it
 // cached, and listings stay cached either way.
 func TestProductPageFollowsVariationStockStatus(t *testing.T) {
+	t.Parallel()
 	for _, engine := range storetest.Engines(t) {
 		t.Run(strings.ToLower(engine), func(t *testing.T) {
 			ctx := context.Background()

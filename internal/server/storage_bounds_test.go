@@ -44,6 +44,7 @@ func contactRefused(t *testing.T, s *loginShop, status int, code string) answer 
 }
 
 func TestContactFilesQuotaThroughTheServer(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{ContactFilesQuota: int64(2*len(contactPNG) + 10)}, func(t *testing.T, s *loginShop) {
 		b := s.browser()
 		for range 2 {
@@ -60,6 +61,7 @@ func TestContactFilesQuotaThroughTheServer(t *testing.T) {
 }
 
 func TestContactFilesRefusedWhileDiskLow(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{DataDir: t.TempDir(), DiskFloor: 1 << 62}, func(t *testing.T, s *loginShop) {
 		a := contactRefused(t, s, 503, "wpcf7_storage_unavailable")
 		if a.header.Get("Retry-After") != "600" {
@@ -72,6 +74,7 @@ func TestContactFilesRefusedWhileDiskLow(t *testing.T) {
 }
 
 func TestMediaStorageBoundsThroughTheServer(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		img := image.NewRGBA(image.Rect(0, 0, 200, 100))
 		for i := range img.Pix {
@@ -123,6 +126,7 @@ func TestMediaStorageBoundsThroughTheServer(t *testing.T) {
 }
 
 func TestMediaUploadWhileDiskLow(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, sqlstore.SQLite)
 	f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", DataDir: t.TempDir(), DiskFloor: 1 << 62})
 	body, ctype := mediaForm(t, "a.png", mediatest.PNG16(20, 10))

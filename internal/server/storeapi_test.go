@@ -67,6 +67,7 @@ func decode[T any](t *testing.T, r *http.Response) T {
 const api = "/wp-json/wc/store/v1"
 
 func TestStoreAPIProducts(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		r := s.get(api + "/products?per_page=20")
 		if r.StatusCode != 200 || r.Header.Get("X-WP-Total") != "38" || r.Header.Get("X-WP-TotalPages") != "2" {
@@ -163,6 +164,7 @@ func TestStoreAPIProducts(t *testing.T) {
 }
 
 func TestStoreAPIBadInput(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		cases := []struct {
 			path   string
@@ -215,6 +217,7 @@ func TestStoreAPIBadInput(t *testing.T) {
 }
 
 func TestStoreAPITaxonomies(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		var cats []struct {
 			ID        int64  `json:"id"`
@@ -293,6 +296,7 @@ func metricValue(t *testing.T, s *shop, name string) float64 {
 // cache busters and parameter order hit one entry and never change the
 // answer.
 func TestStoreAPICacheKeyIgnoresJunk(t *testing.T) {
+	t.Parallel()
 	s := sqliteShop(t)
 	first := s.get(api + "/products?per_page=5&orderby=price&order=asc")
 	want := body(t, first)

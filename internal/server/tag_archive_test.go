@@ -94,6 +94,7 @@ func (s *shop) tagPage(path string) (tagListing, string) {
 // canonical, title and breadcrumbs, sort and paging at /page/N/, only
 // listed products carrying the tag, cached, and 404 for an unknown tag.
 func TestTagArchive(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s, _, _ := tagShop(t, db)
 		ctx := context.Background()
@@ -204,6 +205,7 @@ func TestTagArchive(t *testing.T) {
 // The product tag sitemap lists the archives of tags with listed
 // products and is named in the sitemap index.
 func TestTagSitemap(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s, _, _ := tagShop(t, db)
 		if idx := body(t, s.get("/sitemap.xml")); !strings.Contains(idx, "<loc>https://shop.example/sitemap-tags.xml</loc>") {
@@ -237,6 +239,7 @@ func TestTagSitemap(t *testing.T) {
 // tag[]) with tag_operator in (the default), and, not_in; a bad operator
 // or id is a 400 in the REST error shape.
 func TestStoreAPITagFilter(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s, ids, _ := tagShop(t, db)
 		total := func(query string) int {
@@ -291,6 +294,7 @@ func TestStoreAPITagFilter(t *testing.T) {
 // A product that loses its tag leaves the tag's cached archive, the tag
 // sitemap follows, and the Store API's filter too.
 func TestTagArchiveFollowsChanges(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		s, _, kites := tagShop(t, db)
 		if l, _ := s.tagPage("/product-tag/kite/"); l.Total != 25 {

@@ -15,6 +15,7 @@ import (
 // A buyer coming back in another browser, which has a cart of its own,
 // keeps that browser's cookies.
 func TestWalletReturnClearsCartCookies(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		cookieIn := func(res cartResp, name string) *http.Cookie {
 			for _, ck := range (&http.Response{Header: res.header}).Cookies() {

@@ -21,6 +21,7 @@ import (
 // PayPal amount, totals and mails carry the CA tax, as the checkout
 // computes it.
 func TestWalletButtonAddressTax(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c := ws.client()
 		c.addItem(ws.productID("studio-staff-cap"), 2)

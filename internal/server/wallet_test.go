@@ -220,6 +220,7 @@ func mails(t *testing.T, db *sqlstore.DB, orderID int64) int {
 // own total (client-sent amounts are ignored), the return captures once and
 // pays the order once, and the cart empties.
 func TestWalletCheckout(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
 		before := stock(t, ws.db, capID)
@@ -289,6 +290,7 @@ func orderURL(o *checkout.Order) string {
 // unknown orders and wrong states get the envelope's errors and change
 // nothing.
 func TestWalletBadInput(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
 		before := stock(t, ws.db, capID)
@@ -415,6 +417,7 @@ func TestWalletBadInput(t *testing.T) {
 // capture, the shop patches it to the order's own total; simulate-cart
 // prices from the catalogue and never writes the cart.
 func TestWalletAmounts(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 3, map[string]any{"purchase_units": []any{map[string]any{"amount": map[string]any{"value": "1.00"}}}})
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
@@ -469,6 +472,7 @@ func TestWalletAmounts(t *testing.T) {
 // pay once; a capture whose answer was lost is finished by the next return
 // with the same key.
 func TestWalletConcurrentReturns(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 1, nil)
 		ret := ws.approve(id, paypalsandbox.FundingPayPal)
@@ -519,6 +523,7 @@ func TestWalletConcurrentReturns(t *testing.T) {
 // the checkout with a notice; the order can be approved again with another
 // source and is captured once.
 func TestWalletDeclined(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c, id, o := ws.startWallet("cotton-tank-top", 1, nil)
 		ret := ws.approve(id, paypalsandbox.FundingDeclined)
@@ -570,6 +575,7 @@ func TestWalletDeclined(t *testing.T) {
 // gets a new order; the earlier one is cancelled and its stock restored.
 // The reconciler cancels orders abandoned for AbandonAfter.
 func TestWalletStartOver(t *testing.T) {
+	t.Parallel()
 	eachWalletShopWith(t, server.WalletConfig{AbandonAfter: time.Nanosecond}, func(t *testing.T, ws *walletShop) {
 		capID := ws.productID("studio-staff-cap")
 		before := stock(t, ws.db, capID)
@@ -603,6 +609,7 @@ func TestWalletStartOver(t *testing.T) {
 // with the product, the order takes the payer's name, email and address at
 // approval, and it is paid.
 func TestWalletProductButton(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		c := ws.client()
 		c.addItem(ws.productID("cotton-tank-top"), 1) // something else in the cart
@@ -730,6 +737,7 @@ func settled(o *checkout.Order) string {
 // the state one in-order delivery gives; a capture event before the
 // approval event works.
 func TestWalletWebhook(t *testing.T) {
+	t.Parallel()
 	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
 		// The buyer approves and PayPal captures, but the buyer never comes
 		// back: only webhooks tell the shop.

@@ -55,6 +55,7 @@ func (r wcResp) cookie(name string) *http.Cookie {
 func (r wcResp) fragments() map[string]any { f, _ := r.body["fragments"].(map[string]any); return f }
 
 func TestWCAjaxCart(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tank := productID(t, s.db, "cotton-tank-top")
 		tee := productID(t, s.db, "classic-tee")

@@ -34,6 +34,7 @@ func productID(t testing.TB, db *sqlstore.DB, slug string) string {
 }
 
 func TestGetVariation(t *testing.T) {
+	t.Parallel()
 	eachShop(t, func(t *testing.T, s *shop) {
 		tee := productID(t, s.db, "classic-tee")
 		form := func(pairs ...string) url.Values {

@@ -38,6 +38,7 @@ func (l *hookListener) events() []hookEvent {
 // use case that writes several times (a customer made or edited with names
 // and addresses) sends each webhook one event, carrying all of it.
 func TestWebhooksCustomerAndCouponTopics(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
 	}, func(t *testing.T, f *frameShop) {
@@ -148,6 +149,7 @@ func TestWebhooksCustomerAndCouponTopics(t *testing.T) {
 // solved) raises customer.created, delivered by the started shop's own
 // worker.
 func TestWebhooksCustomerCreatedOnRegistration(t *testing.T) {
+	t.Parallel()
 	eachLoginShopWith(t, server.Config{WebhooksAllowPrivate: true, Webhooks: webhook.Options{Interval: 20 * time.Millisecond}}, func(t *testing.T, s *loginShop) {
 		l := &hookListener{}
 		hs := httptest.NewServer(l)

@@ -44,6 +44,7 @@ func (l *hookListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestWebhooksRoutesAndOrderCreated(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
 	}, func(t *testing.T, f *frameShop) {
@@ -170,6 +171,7 @@ func TestWebhooksRoutesAndOrderCreated(t *testing.T) {
 
 // Without --webhooks-allow-private a loopback delivery URL is refused.
 func TestWebhooksPrivateRefused(t *testing.T) {
+	t.Parallel()
 	eachFrameShop(t, func(t *testing.T, f *frameShop) {
 		a := f.do("POST", "/wp-json/wc/v3/webhooks", f.cookie("Mia"), `{"topic":"order.created","delivery_url":"http://127.0.0.1:8080/hook"}`, "X-WP-Nonce", f.nonce("Mia"))
 		if a.status != 400 || a.json(t)["code"] != "woocommerce_rest_shop_webhook_invalid_delivery_url" {
@@ -181,6 +183,7 @@ func TestWebhooksPrivateRefused(t *testing.T) {
 // Each topic is raised where its change commits: a product edited and
 // trashed, a coupon made, an order's status changed by staff.
 func TestWebhooksTopics(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
 	}, func(t *testing.T, f *frameShop) {
@@ -246,6 +249,7 @@ func TestWebhooksTopics(t *testing.T) {
 // Two instances on one store, each with its worker running: every
 // checkout's order.created reaches the listener once.
 func TestWebhooksTwoInstancesDeliverOnce(t *testing.T) {
+	t.Parallel()
 	storetest.EachDSN(t, func(t *testing.T, dsn string) {
 		l := &hookListener{}
 		hs := httptest.NewServer(l)
@@ -329,6 +333,7 @@ func ptr(s string) *string { return &s }
 // POST /webhooks/batch: WooCommerce's batch answer, a refused item as its
 // error next to its id, the others applied.
 func TestWebhooksBatch(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
 	}, func(t *testing.T, f *frameShop) {
@@ -366,6 +371,7 @@ func TestWebhooksBatch(t *testing.T) {
 // over plain HTTP, as the reference recordings): a read key lists them and
 // is refused a write; a read_write key creates one.
 func TestWebhooksWithAPIKey(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true})
 	}, func(t *testing.T, f *frameShop) {
@@ -389,6 +395,7 @@ func TestWebhooksWithAPIKey(t *testing.T) {
 // webhook.MaxFailures attempts, and its delivery log tells the admin
 // screen why (each attempt's code, status text and summary, newest first).
 func TestWebhookDisabledAfterFailuresLog(t *testing.T) {
+	t.Parallel()
 	each(t, func(t *testing.T, db *sqlstore.DB) *frameShop {
 		return newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", WebhooksAllowPrivate: true,
 			Webhooks: webhook.Options{Backoff: time.Nanosecond, MaxBackoff: time.Nanosecond}})

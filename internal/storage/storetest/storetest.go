@@ -36,8 +36,21 @@ func Engines(t testing.TB) []string {
 }
 
 // DSN returns a DSN for a fresh, empty database of the engine, removed when
-// the test ends.
+// the test ends. On PostgreSQL a commit does not wait for the WAL flush
+// (synchronous_commit=off); DurableDSN is one that does.
 func DSN(t testing.TB, engine string) string {
+	t.Helper()
+	return dsn(t, engine, false)
+}
+
+// DurableDSN is DSN with durable commits, as a server has them: for
+// benchmarks that measure a commit's cost.
+func DurableDSN(t testing.TB, engine string) string {
+	t.Helper()
+	return dsn(t, engine, true)
+}
+
+func dsn(t testing.TB, engine string, durable bool) string {
 	t.Helper()
 	switch engine {
 	case sqlstore.SQLite:
@@ -76,7 +89,9 @@ func DSN(t testing.TB, engine string) string {
 		// data is as visible, and only a crash of the PostgreSQL server
 		// itself (never of the shop) would lose it. Each test's seeding
 		// commits hundreds of times.
-		q.Set("synchronous_commit", "off")
+		if !durable {
+			q.Set("synchronous_commit", "off")
+		}
 		u.RawQuery = q.Encode()
 		return u.String()
 	}
@@ -84,18 +99,34 @@ func DSN(t testing.TB, engine string) string {
 	return ""
 }
 
-// Open returns a fresh, migrated store of the engine, closed when the test ends.
+// Open returns a fresh, migrated store of the engine, closed when the test
+// ends. Its commits do not wait for the disk (DSN, RelaxDurability).
 func Open(t testing.TB, engine string) *sqlstore.DB {
 	t.Helper()
 	return OpenDSN(t, DSN(t, engine))
 }
 
+// OpenDurable is Open with commits that wait for the disk, as a server's
+// do: for benchmarks that measure a commit's cost.
+func OpenDurable(t testing.TB, engine string) *sqlstore.DB {
+	t.Helper()
+	dsn := DurableDSN(t, engine)
+	db, err := sqlstore.Open(context.Background(), dsn, nil)
+	return migrated(t, dsn, db, err)
+}
+
 // OpenDSN opens a migrated store on the database behind dsn, closed when
 // the test ends. Opened twice on one DSN, it is two server instances
-// sharing a database.
+// sharing a database. On SQLite its commits do not wait for the disk
+// (sqlcore.DB.RelaxDurability).
 func OpenDSN(t testing.TB, dsn string) *sqlstore.DB {
 	t.Helper()
 	db, err := sqlstore.Open(context.Background(), dsn, nil)
+	if err == nil {
+		if err = db.RelaxDurability(context.Background()); err != nil {
+			db.Close()
+		}
+	}
 	return migrated(t, dsn, db, err)
 }
 
