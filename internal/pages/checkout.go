@@ -236,8 +236,8 @@ type OrderReceivedPage struct {
 }
 
 // NewOrderView shapes an order for the page: amounts formatted in the
-// order's currency, totals in WooCommerce's order (subtotal, shipping, tax
-// lines, payment method, total).
+// order's currency, totals in WooCommerce's order (subtotal, discount,
+// shipping, fees, tax lines, payment method, total).
 func NewOrderView(o *checkout.Order, cur money.Currency, instructions string) *OrderView {
 	v := &OrderView{ID: o.ID, Number: o.Number, Key: o.Key, Status: o.Status, DateCreated: o.CreatedAt.UTC().Format(time.RFC3339),
 		Date: formatDate(o.CreatedAt), Currency: cur, PaymentMethod: o.PaymentMethod, PaymentMethodTitle: o.PaymentMethodTitle, Instructions: instructions,
@@ -268,6 +268,13 @@ func NewOrderView(o *checkout.Order, cur money.Currency, instructions string) *O
 			value = s.Title
 		}
 		v.Totals = append(v.Totals, OrderTotal{"Shipping:", value})
+	}
+	for _, f := range o.FeeLines { // an order moved in from WooCommerce may carry fees
+		amount := f.Total
+		if o.PricesIncludeTax {
+			amount += f.TotalTax
+		}
+		v.Totals = append(v.Totals, OrderTotal{f.Name + ":", cur.Format(amount)})
 	}
 	for _, t := range o.TaxLines {
 		v.Totals = append(v.Totals, OrderTotal{t.Label + ":", cur.Format(t.Amount())})
