@@ -58,10 +58,10 @@ lint: $(MANIFEST)
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+# The HTTP server's tests, the longest package by far, are listed first so
+# they start at once instead of after the packages before them by name.
 test-go: $(MANIFEST)
 	@if [ -n "$${VITRINE_TEST_POSTGRES:-}" ]; then echo "Go tests on SQLite and PostgreSQL"; else echo "Go tests on SQLite (set VITRINE_TEST_POSTGRES to include PostgreSQL)"; fi
-	# The HTTP server's tests, the longest package by far, are listed first so
-	# they start at once instead of after the packages before them by name.
 	$(GO) test -count=1 -timeout 30m ./internal/server/ ./...
 
 test-web: web/node_modules/.installed

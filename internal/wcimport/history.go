@@ -118,8 +118,8 @@ type TaxRules interface {
 	Edit(ctx context.Context, change func(*checkout.Rules) error) (settings.Doc[checkout.Rules], error)
 }
 
-// historyResources are the customers', coupons', orders', reviews', pages'
-// and settings' resources, in order (after the catalogue's).
+// historyResources are the customers', coupons', orders', reviews', pages',
+// settings' and tax rates' resources, in order (after the catalogue's).
 func (r *Run) historyResources() []resource {
 	return []resource{
 		{name: "customers", path: "wc/v3/customers", query: url.Values{"role": {"all"}}, one: importCustomer},
@@ -134,6 +134,7 @@ func (r *Run) historyResources() []resource {
 		// shop's API keys are not (a source that sends them gets drafts).
 		{name: "pages", path: "wp/v2/pages", one: importPage, optional: true},
 		{name: "settings", path: "wc/v3/settings/general", one: importSetting},
+		{name: "taxes", path: "wc/v3/taxes", one: importTax},
 		{name: "tax-settings", path: "wc/v3/settings/tax", one: importSetting},
 	}
 }

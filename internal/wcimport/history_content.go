@@ -342,7 +342,7 @@ func importSetting(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, e
 			return Unchanged, nil
 		}
 		if v == "yes" {
-			return Refused, refuse(s.ID, "the old shop calculates taxes; this shop has no tax rates yet (this run does not move them: add them in Shipping and tax)")
+			return Refused, refuse(s.ID, "the old shop calculates taxes; none of its rates could move here (see the taxes refused): add them in Shipping and tax")
 		}
 		return Refused, refuse(s.ID, "the old shop calculates no taxes; this shop has tax rates (remove them in Shipping and tax to match)")
 	}

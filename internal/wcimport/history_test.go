@@ -116,6 +116,7 @@ func shopSource(sh *standin.Shop) *memSource {
 	s.set("wp/v2/pages", sh.Pages)
 	s.set("wc/v3/settings/general", sh.Settings["general"])
 	s.set("wc/v3/settings/tax", sh.Settings["tax"])
+	s.set("wc/v3/taxes", sh.Taxes)
 	return s
 }
 

@@ -105,6 +105,8 @@ func (s *server) api(w http.ResponseWriter, r *http.Request) {
 		list = sh.Orders
 	case route == "wp/v2/pages":
 		list = sh.Pages
+	case route == "wc/v3/taxes":
+		list = sh.Taxes
 	case route == "wp/v2/comments":
 		list = sh.Comments
 	case len(parts) == 5 && parts[2] == "products" && parts[4] == "variations":

@@ -33,5 +33,6 @@ type Shop struct {
 	Pages          []Object            // wp/v2/pages
 	Comments       []Object            // wp/v2/comments (replies to reviews)
 	Settings       map[string][]Object // by group: "general", "tax", …
+	Taxes          []Object            // wc/v3/taxes (tax rates)
 	Images         map[string][]byte   // image bodies by path under /wp-content/uploads/
 }

@@ -1,0 +1,111 @@
+package wcimport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"vitrine/internal/checkout"
+	"vitrine/internal/money"
+)
+
+// wcTax is a tax rate of the REST API v3 (/wc/v3/taxes).
+type wcTax struct {
+	ID        int64    `json:"id"`
+	Country   string   `json:"country"`
+	State     string   `json:"state"`
+	Postcode  string   `json:"postcode"`
+	City      string   `json:"city"`
+	Postcodes []string `json:"postcodes"`
+	Cities    []string `json:"cities"`
+	Rate      string   `json:"rate"`
+	Name      string   `json:"name"`
+	Priority  int      `json:"priority"`
+	Compound  bool     `json:"compound"`
+	Shipping  bool     `json:"shipping"`
+	Class     string   `json:"class"`
+}
+
+// importTax moves a tax rate into the shop's rules (Shipping and tax). A
+// rate the shop already has (same place, percentage and priority) is
+// linked, not doubled. What this shop's rates cannot hold is refused by
+// name, as the REST API's own taxes endpoint refuses it: a rate for
+// postcodes or cities (rates here are for a whole country or state), a
+// compound rate, a rate of another class than standard. Moved before the
+// tax settings, so "calculate taxes" finds the rates it needs.
+func importTax(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error) {
+	var w wcTax
+	if err := json.Unmarshal(raw, &w); err != nil || w.ID <= 0 {
+		return Refused, refuse("", "not a tax rate record")
+	}
+	place := strings.ToUpper(strings.TrimSpace(w.Country))
+	if s := strings.ToUpper(strings.TrimSpace(w.State)); s != "" {
+		place += "-" + s
+	}
+	if place == "" {
+		place = "everywhere"
+	}
+	name := fmt.Sprintf("%s %s%% (rate %d)", place, strings.TrimSpace(w.Rate), w.ID)
+	prev, unchanged, err := r.seen(ctx, "tax", w.ID, raw)
+	if err != nil {
+		return 0, err
+	}
+	if unchanged {
+		return Unchanged, nil
+	}
+	switch {
+	case strings.TrimSpace(w.Postcode) != "" || strings.TrimSpace(w.City) != "" || len(w.Postcodes) > 0 || len(w.Cities) > 0:
+		return Refused, refuse(name, "the rate is for postcodes or cities; this shop's rates are for a whole country or state")
+	case w.Compound:
+		return Refused, refuse(name, "a compound rate; this shop's rates of different priorities each apply to the net amount")
+	case w.Class != "" && w.Class != "standard":
+		return Refused, refuse(name, fmt.Sprintf("a rate of the %q class; this shop's rates apply to every taxable product", w.Class))
+	}
+	n, err := money.Parse(strings.TrimSpace(w.Rate), 4)
+	if err != nil || n%10 != 0 {
+		return Refused, refuse(name, fmt.Sprintf("%q is not a percentage with at most 3 decimals", w.Rate))
+	}
+	rate := checkout.TaxRate{ID: int(prev), Country: w.Country, State: w.State, Rate: n / 10, Label: strings.TrimSpace(w.Name),
+		Priority: w.Priority, Shipping: w.Shipping}
+	if rate.Label == "" {
+		rate.Label = "Tax" // WooCommerce's name for a rate left unnamed
+	}
+	same := func(t checkout.TaxRate) bool {
+		return strings.EqualFold(t.Country, strings.TrimSpace(rate.Country)) && strings.EqualFold(t.State, strings.TrimSpace(rate.State)) &&
+			t.Rate == rate.Rate && t.Priority == rate.Priority
+	}
+	out, id := Created, 0
+	rules := r.deps.History.Rules
+	if prev > 0 && slices.ContainsFunc(rules.Current().Value.TaxRates, func(t checkout.TaxRate) bool { return int64(t.ID) == prev }) {
+		out, id = Updated, int(prev)
+	} else if i := slices.IndexFunc(rules.Current().Value.TaxRates, same); i >= 0 {
+		out, id = Updated, rules.Current().Value.TaxRates[i].ID // the shop has it already: linked
+	}
+	if r.dry {
+		return out, r.remember(ctx, "tax", w.ID, int64(id), "", raw)
+	}
+	_, err = rules.Edit(ctx, func(ru *checkout.Rules) error {
+		if i := slices.IndexFunc(ru.TaxRates, func(t checkout.TaxRate) bool { return t.ID == id }); id > 0 && i >= 0 {
+			rate.ID = id
+			ru.TaxRates[i] = rate
+		} else {
+			rate.ID = 0 // Normalize gives it the next id
+			ru.TaxRates = append(ru.TaxRates, rate)
+		}
+		ru.Normalize()
+		if id == 0 {
+			id = ru.TaxRates[len(ru.TaxRates)-1].ID
+		}
+		return nil
+	})
+	var re *checkout.RuleError
+	if errors.As(err, &re) {
+		return Refused, refuse(name, re.Message)
+	} else if err != nil {
+		return 0, refusalOf(name, err)
+	}
+	return out, r.remember(ctx, "tax", w.ID, int64(id), "", raw)
+}
