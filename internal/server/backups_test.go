@@ -22,7 +22,9 @@ import (
 func TestScheduledBackupStatus(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t, sqlstore.SQLite)
-	clock := storetest.NewClock(seedTime)
+	// Frozen: the backup's time is the slot's, to the second, however
+	// long the machine takes to get there.
+	clock := storetest.FrozenClock(seedTime)
 	dir := t.TempDir()
 	f := newFrameShopWith(t, db, server.Config{BaseURL: "https://shop.example", Now: clock.Now,
 		Backup: backup.Schedule{Dir: dir, Every: 6 * time.Hour, Keep: 3}})
