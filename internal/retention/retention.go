@@ -191,18 +191,27 @@ func (r Result) Changed() bool {
 func (r Result) Summary() string {
 	var parts []string
 	if r.AccountsDeleted > 0 {
-		parts = append(parts, fmt.Sprintf("%d inactive accounts deleted (%d of their orders anonymised)", r.AccountsDeleted, r.AccountOrdersAnonymised))
+		parts = append(parts, fmt.Sprintf("%s deleted (%s of theirs anonymised)", count(r.AccountsDeleted, "inactive account"),
+			count(r.AccountOrdersAnonymised, "order")))
 	}
 	if r.GuestOrdersAnonymised > 0 {
-		parts = append(parts, fmt.Sprintf("%d guest orders anonymised", r.GuestOrdersAnonymised))
+		parts = append(parts, count(r.GuestOrdersAnonymised, "guest order")+" anonymised")
 	}
 	if r.OrdersDeleted > 0 {
-		parts = append(parts, fmt.Sprintf("%d cancelled or failed orders deleted", r.OrdersDeleted))
+		parts = append(parts, count(r.OrdersDeleted, "cancelled or failed order")+" deleted")
 	}
 	if len(parts) == 0 {
 		return "Nothing was due."
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// count is n and what, plural but for one.
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func (s *Service) now() time.Time { return clock.UTC(s.Now) }
