@@ -22,8 +22,10 @@ import (
 var _ retention.Store = (*DB)(nil)
 
 // InactiveCustomers are up to limit customer accounts with nothing after
-// before: not created, not logged in, no order placed, no session seen
-// (see retention.Store). Staff accounts are never taken.
+// before: not created, not logged in, no order placed, no session seen,
+// not moved in from WooCommerce (the old shop's log-ins are unknown, so the
+// move counts as activity) (see retention.Store). Staff accounts are never
+// taken.
 func (db *DB) InactiveCustomers(ctx context.Context, before time.Time, limit int) ([]int64, error) {
 	var ids []int64
 	b := before.Unix()
@@ -31,7 +33,8 @@ func (db *DB) InactiveCustomers(ctx context.Context, before time.Time, limit int
 		WHERE u.role = 'customer' AND u.created_at <= ? AND COALESCE(u.last_login_at, 0) <= ?
 		  AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = u.id AND o.created_at > ?)
 		  AND NOT EXISTS (SELECT 1 FROM account_sessions s WHERE s.user_id = u.id AND s.last_seen_at > ?)
-		ORDER BY u.id LIMIT ?`), b, b, b, b, limit)
+		  AND NOT EXISTS (SELECT 1 FROM legacy_ids l WHERE l.kind = 'customer' AND l.new_id = u.id AND l.imported_at > ?)
+		ORDER BY u.id LIMIT ?`), b, b, b, b, b, limit)
 	if err != nil {
 		return nil, fmt.Errorf("inactive customers: %w", err)
 	}

@@ -197,6 +197,13 @@ func TestRetentionInactiveAccounts(t *testing.T) {
 		if err := db.ExecForTest(ctx, `UPDATE users SET last_login_at = ? WHERE id = ?`, long.Unix(), seen); err != nil {
 			t.Fatal(err)
 		}
+		// Moved in from WooCommerce a day less than twelve months ago
+		// (created long before on the old shop): kept.
+		movedIn := f.user(t, "customer", long, time.Time{})
+		if err := db.ExecForTest(ctx, `INSERT INTO legacy_ids (kind, old_id, new_id, imported_at) VALUES ('customer', 77, ?, ?)`,
+			movedIn, year.AddDate(0, 0, 1).Unix()); err != nil {
+			t.Fatal(err)
+		}
 		// Staff are never taken.
 		staff := f.user(t, "shop_manager", long, long)
 
@@ -205,7 +212,7 @@ func TestRetentionInactiveAccounts(t *testing.T) {
 		if err != nil || res != (retention.Result{AccountsDeleted: 2, AccountOrdersAnonymised: 2}) {
 			t.Fatalf("apply: %+v, %v; want 2 accounts and 2 orders", res, err)
 		}
-		for id, want := range map[int64]bool{gone: false, never: false, loggedIn: true, ordered: true, fresh: true, seen: true, staff: true} {
+		for id, want := range map[int64]bool{gone: false, never: false, loggedIn: true, ordered: true, fresh: true, seen: true, movedIn: true, staff: true} {
 			if got := f.exists(t, "users", id); got != want {
 				t.Errorf("user %d exists %v, want %v", id, got, want)
 			}
