@@ -77,6 +77,11 @@ type Deps struct {
 	// Payments are the payment methods (payments.go).
 	Payments *settings.PaymentMethods
 	Base     money.Currency
+	// Retention is the data retention policy (retention.go);
+	// RetentionLastRun the newest run done and its JSON counts (false:
+	// none yet).
+	Retention        *settings.Retention
+	RetentionLastRun func(ctx context.Context) (at time.Time, summary string, ok bool, err error)
 	// Currencies are the currencies and rates (currencies.go).
 	Currencies *currency.Service
 	// TestMail sends the settings' test message at once (ErrMailOff when

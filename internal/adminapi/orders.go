@@ -48,6 +48,9 @@ type orderJSON struct {
 	CouponLines        []couponLineJSON  `json:"coupon_lines"`
 	Attribution        map[string]string `json:"attribution"`
 	TestPayment        string            `json:"test_payment,omitempty"`
+	// DateAnonymised is when the order's personal data was removed
+	// (sqlstore.AnonymiseOrders); absent while it holds it.
+	DateAnonymised *string `json:"date_anonymised_gmt,omitempty"`
 	wcOrderFields
 }
 
@@ -210,6 +213,10 @@ func orderOf(o *checkout.Order, c money.Currency) orderJSON {
 	if o.PaidAt != nil {
 		p := gmt(*o.PaidAt)
 		out.DatePaid = &p
+	}
+	if o.AnonymisedAt != nil {
+		a := gmt(*o.AnonymisedAt)
+		out.DateAnonymised = &a
 	}
 	createdVia := o.Meta["_created_via"]
 	if createdVia == "" {

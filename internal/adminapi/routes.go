@@ -14,6 +14,8 @@ func (a *API) routes() {
 	a.handle("GET "+admin+"/payments", a.staff(a.paymentsGet))
 	a.handle("PUT "+admin+"/payments", a.staff(a.paymentsPut))
 	a.handle("POST "+admin+"/payments/paypal/test", a.staff(a.paymentsPayPalTest))
+	a.handle("GET "+admin+"/retention", a.staff(a.retentionGet)) // retention.go
+	a.handle("PUT "+admin+"/retention", a.staff(a.retentionPut))
 	a.handle("GET "+admin+"/shipping-tax", a.staff(a.shippingGet))
 	a.handle("PUT "+admin+"/shipping-tax", a.staff(a.shippingPut))
 	a.handle("GET "+admin+"/currencies", a.staff(a.currenciesList))

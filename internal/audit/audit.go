@@ -29,6 +29,8 @@ type Entry struct {
 	At time.Time `json:"date"`
 	// ActorID and ActorName are the staff member who made it (the name as
 	// it was then: an account renamed or deleted later keeps its entries).
+	// The shop's own work (data retention's runs) has ActorID 0 and a
+	// name that says what did it.
 	ActorID   int64  `json:"actor_id"`
 	ActorName string `json:"actor_name"`
 	// Action is a dotted verb, e.g. "product.update", "order.refund".
@@ -59,7 +61,8 @@ type Store interface {
 	ListAudit(ctx context.Context, f Filter) ([]Entry, error)
 }
 
-// ErrInvalid is an entry without an actor or an action.
+// ErrInvalid is an entry without an actor (a staff id, or a name for the
+// shop's own work) or an action.
 var ErrInvalid = errors.New("audit: an entry needs an actor and an action")
 
 // Service appends and lists entries.
@@ -79,7 +82,7 @@ const (
 
 // Record appends e, stamping its time. Long text is cut, not refused.
 func (s *Service) Record(ctx context.Context, e Entry) (int64, error) {
-	if e.ActorID <= 0 || strings.TrimSpace(e.Action) == "" {
+	if e.ActorID < 0 || (e.ActorID == 0 && strings.TrimSpace(e.ActorName) == "") || strings.TrimSpace(e.Action) == "" {
 		return 0, ErrInvalid
 	}
 	if e.At.IsZero() {

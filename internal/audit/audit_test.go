@@ -19,7 +19,7 @@ func TestRecordAndList(t *testing.T) {
 		s := &audit.Service{Store: db, Now: func() time.Time { return now }}
 
 		// An entry without an actor or an action is refused and stores nothing.
-		for _, e := range []audit.Entry{{Action: "product.update"}, {ActorID: 1, Action: "  "}} {
+		for _, e := range []audit.Entry{{Action: "product.update"}, {ActorID: 1, Action: "  "}, {ActorID: -1, ActorName: "x", Action: "a"}} {
 			if _, err := s.Record(ctx, e); !errors.Is(err, audit.ErrInvalid) {
 				t.Fatalf("%+v: %v", e, err)
 			}

@@ -21,6 +21,7 @@ import (
 // initAdmin builds the audit log, the admin API and the shell.
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
+	s.initRetention() // retention.go
 	// Wallet orders are refunded through PayPal; the others are recorded
 	// as manual refunds.
 	refunders := map[string]orders.Refunder{}
@@ -66,6 +67,10 @@ func (s *Server) initAdmin() {
 		Webhooks:       s.webhooks,
 		Written:        s.hookWorker.Kick,
 		Keys:           s.keys,
+
+		// Data retention's policy and its newest run (retention.go).
+		Retention:        s.retentionSettings,
+		RetentionLastRun: s.db.LastRetentionRun,
 	})
 	s.adminShell = &adminapi.Shell{
 		Viewer:    httpx.UserOf,

@@ -11,7 +11,8 @@ import (
 // links, devices and spent bot-check records deleted (AccountUpkeep), and
 // the uploaded contact files past their retention emptied (ContactUpkeep),
 // and the catalogue's schedules applied: scheduled products published,
-// sales started and ended, pre-orders released (ScheduleUpkeep).
+// sales started and ended, pre-orders released (ScheduleUpkeep), and data
+// retention's due run taken (RetentionUpkeep).
 
 // maintenanceEvery is how often the held stock is released and the
 // expired rate-limit counters are deleted.
@@ -33,7 +34,8 @@ func (s *Server) maintain(ctx context.Context) {
 		s.AccountUpkeep(ctx)
 		s.ContactUpkeep(ctx)
 		s.ScheduleUpkeep(ctx)
-		s.KeyUpkeep(ctx) // apikeys.go
+		s.KeyUpkeep(ctx)       // apikeys.go
+		s.RetentionUpkeep(ctx) // retention.go
 		if _, err := s.webhooks.Upkeep(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("delete done webhook deliveries", "err", err)
 		}

@@ -50,6 +50,7 @@ import (
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/pricing"
 	"vitrine/internal/render"
+	"vitrine/internal/retention"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
 	"vitrine/internal/storage/space"
@@ -248,6 +249,11 @@ type Server struct {
 	backups      *backup.Scheduler    // the scheduled backups (backups.go)
 	webhooks     *webhook.Service     // webhooks and their delivery worker (webhooks.go)
 	hookWorker   *webhook.Worker
+
+	// retentionSettings is the data retention policy saved in the admin;
+	// retention applies it (retention.go).
+	retentionSettings *settings.Retention
+	retention         *retention.Service
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a

@@ -265,11 +265,18 @@ func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
 	})
 }
 
-// InsertSession stores a new session under its token's hash.
+// InsertSession stores a new session under its token's hash, and records
+// the log-in on the account (users.last_login_at, which data retention
+// reads to tell an inactive account).
 func (db *DB) InsertSession(ctx context.Context, hash string, s *account.Session) error {
-	_, err := db.Write.ExecContext(ctx, db.Write.Rebind(`INSERT INTO account_sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
-		VALUES (?, ?, ?, ?, ?)`), hash, s.UserID, s.CreatedAt.Unix(), s.LastSeenAt.Unix(), s.ExpiresAt.Unix())
-	return err
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO account_sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
+			VALUES (?, ?, ?, ?, ?)`), hash, s.UserID, s.CreatedAt.Unix(), s.LastSeenAt.Unix(), s.ExpiresAt.Unix()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET last_login_at = ? WHERE id = ?`), s.CreatedAt.Unix(), s.UserID)
+		return err
+	})
 }
 
 type sessionRow struct {

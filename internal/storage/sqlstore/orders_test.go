@@ -31,7 +31,7 @@ type orderFixture struct {
 	shirtRed, shirtBlue *catalog.Product
 }
 
-func newOrderFixture(t *testing.T, db *sqlstore.DB, lampStock int64) *orderFixture {
+func newOrderFixture(t testing.TB, db *sqlstore.DB, lampStock int64) *orderFixture {
 	t.Helper()
 	ctx := context.Background()
 	f := &orderFixture{db: db}
@@ -64,7 +64,7 @@ func newOrderFixture(t *testing.T, db *sqlstore.DB, lampStock int64) *orderFixtu
 
 func session(n int) string { return fmt.Sprintf("t_%030x", n) }
 
-func (f *orderFixture) add(t *testing.T, sess string, p *catalog.Product, parent *catalog.Product, qty, price int64) {
+func (f *orderFixture) add(t testing.TB, sess string, p *catalog.Product, parent *catalog.Product, qty, price int64) {
 	t.Helper()
 	l := cart.Line{ProductID: p.ID, Quantity: qty, UnitPrice: price}
 	if parent != nil {
@@ -113,7 +113,7 @@ func (f *orderFixture) stock(t *testing.T, id int64) int64 {
 	return n
 }
 
-func (f *orderFixture) count(t *testing.T, q string, args ...any) int64 {
+func (f *orderFixture) count(t testing.TB, q string, args ...any) int64 {
 	t.Helper()
 	n, err := f.db.QueryIntForTest(context.Background(), q, args...)
 	if err != nil {

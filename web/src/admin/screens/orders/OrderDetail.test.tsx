@@ -33,6 +33,23 @@ describe('the order screen', () => {
     expect(within(mails).getByText(/^Sent /)).toBeInTheDocument();
   });
 
+  it("says when an order's personal data was removed", async () => {
+    const d = detail();
+    d.date_anonymised_gmt = '2026-05-04T10:00:00';
+    stubFetch((m, u) => (m === 'GET' && u === ORDER ? { body: d } : undefined));
+    render(<AdminApp data={adminData} />);
+    await shown();
+    expect(screen.getByText(/Personal data removed on/)).toBeInTheDocument();
+    expect(screen.getByText(/Personal data removed on/).querySelector('time')).toHaveAttribute('dateTime', '2026-05-04T10:00:00Z');
+  });
+
+  it('says nothing of the kind for an order that holds its data', async () => {
+    stubFetch((m, u) => (m === 'GET' && u === ORDER ? { body: detail() } : undefined));
+    render(<AdminApp data={adminData} />);
+    await shown();
+    expect(screen.queryByText(/Personal data removed/)).toBeNull();
+  });
+
   it('shows "No address." for an order without a shipping address', async () => {
     const d = detail();
     d.vitrine_address_lines = { billing: d.vitrine_address_lines.billing, shipping: [] };

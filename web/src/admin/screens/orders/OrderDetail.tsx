@@ -83,6 +83,12 @@ export function OrderDetail({ id }: { id: number }) {
         )}
       </p>
       {order.test_payment ? <p className="admin-notice">Test order: {order.test_payment}, no money moves.</p> : null}
+      {order.date_anonymised_gmt ? (
+        <p className="admin-notice">
+          Personal data removed on <time dateTime={order.date_anonymised_gmt + 'Z'}>{formatDate(order.date_anonymised_gmt + 'Z')}</time>: names, addresses, email, phone
+          and IP address read “[deleted]”; amounts, items and taxes are kept.
+        </p>
+      ) : null}
       <Notices notices={notices} dismiss={dismiss} />
 
       <StatusForm order={order} onDone={(o, text) => (setOrder(o), push('success', text))} onError={(m) => push('error', m)} />

@@ -26,6 +26,7 @@ const COLUMNS: Column<OrderSummary>[] = [
       <>
         <Link to={`${BASE}orders/${o.id}/`}>{orderName(o)}</Link>
         {o.test_payment ? <span className="orders-test"> (test order)</span> : null}
+        {o.date_anonymised_gmt ? <span className="orders-test"> (personal data removed)</span> : null}
       </>
     ),
   },

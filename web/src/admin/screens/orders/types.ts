@@ -49,6 +49,8 @@ export interface OrderSummary {
   coupon_lines: { code: string; discount: string; discount_tax: string }[];
   attribution: Record<string, string>;
   test_payment?: string;
+  // When the order's personal data was removed (data retention, erasure).
+  date_anonymised_gmt?: string;
 }
 
 export interface OrderNote {
