@@ -161,6 +161,9 @@ type Order struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	PaidAt      *time.Time
+	// AnonymisedAt is when the order's personal data was removed
+	// (sqlstore.AnonymiseOrders); nil while it holds it.
+	AnonymisedAt *time.Time
 	// Wallet fields.
 	PaymentState      string
 	ProviderOrderID   string

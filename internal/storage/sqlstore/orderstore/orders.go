@@ -565,12 +565,13 @@ type orderRow struct {
 	ProviderRequestID  string        `db:"provider_request_id"`
 	CaptureID          string        `db:"capture_id"`
 	CustomerID         sql.NullInt64 `db:"customer_id"`
+	AnonymisedAt       sql.NullInt64 `db:"anonymised_at"`
 }
 
 const orderSelect = `SELECT id, order_key, status, currency, currency_rate, base_currency, prices_include_tax, billing, shipping, customer_note,
 	payment_method, payment_method_title, transaction_id, shipping_lines, tax_lines, fee_lines, items_subtotal, items_tax,
 	shipping_total, shipping_tax, discount_total, discount_tax, total_tax, total, cart_session, created_at, updated_at, paid_at,
-	payment_state, provider_order_id, provider_request_id, capture_id, customer_id FROM orders`
+	payment_state, provider_order_id, provider_request_id, capture_id, customer_id, anonymised_at FROM orders`
 
 // Order loads an order with its lines and meta.
 func (db *Orders) Order(ctx context.Context, id int64) (*checkout.Order, error) {
@@ -624,6 +625,10 @@ func (db *Orders) ordersWhere(ctx context.Context, where string, args ...any) ([
 		if r.PaidAt.Valid {
 			t := time.Unix(r.PaidAt.Int64, 0).UTC()
 			o.PaidAt = &t
+		}
+		if r.AnonymisedAt.Valid {
+			t := time.Unix(r.AnonymisedAt.Int64, 0).UTC()
+			o.AnonymisedAt = &t
 		}
 		for _, j := range []struct {
 			raw string
