@@ -34,7 +34,7 @@ const (
 // is opened from its seal at send time. A link used or expired, or a seal
 // that does not open, is void (a permanent error): a dead link is never
 // mailed.
-func (s *Service) Renderer(baseURL string, siteName func() string) mail.Renderer {
+func (s *Service) Renderer(baseURL string) mail.Renderer {
 	return func(ctx context.Context, kind, ref string) (mail.Message, error) {
 		id, err := strconv.ParseInt(ref, 10, 64)
 		if err != nil || id <= 0 || (kind != MailConfirm && kind != MailExportReady) {
@@ -55,8 +55,8 @@ func (s *Service) Renderer(baseURL string, siteName func() string) mail.Renderer
 			return mail.Message{}, mail.Permanent(fmt.Errorf("privacy: %s %d: the seal does not open", kind, id))
 		}
 		name := ""
-		if siteName != nil {
-			name = siteName()
+		if s.SiteName != nil {
+			name = s.SiteName()
 		}
 		return Compose(kind, l, strings.TrimRight(baseURL, "/"), tok, name), nil
 	}

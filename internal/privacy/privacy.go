@@ -172,6 +172,8 @@ type Store interface {
 	ConsumePrivacyDownload(ctx context.Context, hash string, now time.Time) (*Request, []byte, error)
 	// PrivacyExportFile is a request's kept export (ErrNotFound).
 	PrivacyExportFile(ctx context.Context, id int64) ([]byte, error)
+	// PurgePrivacyExports drops the exports whose link ended before now.
+	PurgePrivacyExports(ctx context.Context, now time.Time) (int64, error)
 	// PrivacyLink loads a request's link of kind MailConfirm or
 	// MailExportReady for its mail (ErrNotFound).
 	PrivacyLink(ctx context.Context, mailKind string, id int64) (*Link, error)

@@ -234,3 +234,9 @@ func (s *Service) erase(ctx context.Context, r *Request, staffID int64) (Erased,
 	return s.Store.ErasePrivacyData(ctx, EraseInput{RequestID: r.ID, Email: r.Email, UserID: r.UserID,
 		ReviewsMode: mode, Orders: n, ApprovedBy: staffID, Now: s.now()})
 }
+
+// PurgeExports drops the exports whose download link expired (the
+// requests stay, without the file).
+func (s *Service) PurgeExports(ctx context.Context) (int64, error) {
+	return s.Store.PurgePrivacyExports(ctx, s.now())
+}

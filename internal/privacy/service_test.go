@@ -403,7 +403,7 @@ func TestConfirmMailCarriesTheLinkUntilUsed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		render := f.svc.Renderer("https://shop.test/", func() string { return "Test Shop" })
+		render := f.svc.Renderer("https://shop.test/")
 		ref := fmt.Sprint(r.ID)
 		m, err := render(f.ctx, privacy.MailConfirm, ref)
 		if err != nil {

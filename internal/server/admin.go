@@ -66,6 +66,8 @@ func (s *Server) initAdmin() {
 		Webhooks:       s.webhooks,
 		Written:        s.hookWorker.Kick,
 		Keys:           s.keys,
+		Privacy:        s.privacy,
+		KickMail:       s.kickMail,
 	})
 	s.adminShell = &adminapi.Shell{
 		Viewer:    httpx.UserOf,
