@@ -47,7 +47,7 @@ func (p *person) personal() []string {
 }
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	db    *sqlstore.DB
 	clock *storetest.Clock
@@ -58,7 +58,7 @@ type fixture struct {
 	n     int
 }
 
-func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
+func newFixture(t testing.TB, db *sqlstore.DB) *fixture {
 	usd, _ := money.Lookup("USD")
 	price := int64(1200)
 	sealer, err := account.NewSealer([]byte("privacy test secret"))
@@ -611,4 +611,30 @@ func TestErasureAnonymisesOrDeletesReviews(t *testing.T) {
 			})
 		})
 	}
+}
+
+// BenchmarkExportFiftyOrders builds the export of a person with 50 orders,
+// a review, a message, a session and a device (the whole Export and Zip),
+// on SQLite, and reports the zip's size.
+func BenchmarkExportFiftyOrders(b *testing.B) {
+	db := storetest.Open(b, sqlstore.SQLite)
+	f := newFixture(b, db)
+	a := ada(f)
+	for range 48 {
+		f.order(a, a.user.ID, a.Email)
+	}
+	var size int
+	b.ResetTimer()
+	for b.Loop() {
+		e, err := f.svc.Export(f.ctx, a.Email, a.user.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		z, err := e.Zip()
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(z)
+	}
+	b.ReportMetric(float64(size), "zip-bytes")
 }
