@@ -285,9 +285,9 @@ func (e *Export) Zip() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Sections is the page's table of contents: each section's heading and
-// how many items it has.
-func (e *Export) Sections() [][2]string {
+// Sections is the page's table of contents: each section's heading, its
+// anchor and how many items it has.
+func (e *Export) Sections() [][3]string {
 	n := func(k int) string {
 		if k == 1 {
 			return "1 item"
@@ -298,9 +298,10 @@ func (e *Export) Sections() [][2]string {
 	if e.Account != nil {
 		acc = 1
 	}
-	return [][2]string{{"Account", n(acc)}, {"Addresses", n(len(e.Addresses))}, {"Orders", n(len(e.Orders))},
-		{"Order attribution", n(len(e.Attribution))}, {"Reviews", n(len(e.Reviews))},
-		{"Contact messages", n(len(e.ContactMessages))}, {"Sessions", n(len(e.Sessions))}, {"Remembered devices", n(len(e.Devices))}}
+	return [][3]string{{"Account", "account", n(acc)}, {"Addresses", "addresses", n(len(e.Addresses))}, {"Orders", "orders", n(len(e.Orders))},
+		{"Order attribution", "attribution", n(len(e.Attribution))}, {"Reviews", "reviews", n(len(e.Reviews))},
+		{"Contact messages", "contact", n(len(e.ContactMessages))}, {"Sessions", "sessions", n(len(e.Sessions))},
+		{"Remembered devices", "devices", n(len(e.Devices))}}
 }
 
 // AddressLines is an address as lines for the page.
@@ -348,7 +349,7 @@ h2{margin-top:2rem;border-bottom:2px solid #292524}
 <main>
 <h1>Personal data export</h1>
 <p>For <strong>{{.Email}}</strong>{{if .Shop}} from {{.Shop}}{{end}}, made {{date .Generated}} (request {{.RequestID}}). The same data is in <code>export.json</code> beside this page.</p>
-<nav aria-label="Sections"><ul>{{range .Sections}}<li>{{index . 0}}: {{index . 1}}</li>{{end}}</ul></nav>
+<nav aria-label="Sections"><ul>{{range .Sections}}<li><a href="#{{index . 1}}">{{index . 0}}</a>: {{index . 2}}</li>{{end}}</ul></nav>
 
 <h2 id="account">Account</h2>
 {{with .Account}}<table><tbody>

@@ -68,15 +68,15 @@ func Compose(kind string, l *Link, baseURL, token, shop string) mail.Message {
 	if shopName == "" {
 		shopName = "the shop"
 	}
-	what := "an export of your personal data"
+	what, action := "an export of the personal data", "export of personal data"
 	if l.Kind == KindErase {
-		what = "the erasure of your personal data"
+		what, action = "the erasure of the personal data", "erasure of personal data"
 	}
 	var subject, body string
 	switch kind {
 	case MailConfirm:
 		link := baseURL + ConfirmPath + "?token=" + url.QueryEscape(token)
-		subject = fmt.Sprintf("[%s] Confirm action: %s", shopName, strings.TrimPrefix(strings.TrimPrefix(what, "an "), "the "))
+		subject = fmt.Sprintf("[%s] Confirm action: %s", shopName, action)
 		body = fmt.Sprintf("Howdy,\n\nA request has been made on %s for %s of the account or orders of %s.\n\n"+
 			"To confirm this, please open the following link (it works until %s):\n\n%s\n\n"+
 			"You can safely ignore and delete this email if you do not want to take this action.\n",

@@ -158,6 +158,9 @@ type Store interface {
 	PrivacyRequest(ctx context.Context, id int64) (*Request, error)
 	// PrivacyRequests lists requests newest first (kind "" for both).
 	PrivacyRequests(ctx context.Context, kind string, limit int) ([]Request, error)
+	// PrivacyRequestByConfirm loads the request a confirmation link's hash
+	// names, whatever its state (ErrNotFound).
+	PrivacyRequestByConfirm(ctx context.Context, hash string) (*Request, error)
 	// ConfirmPrivacyRequest moves the pending request whose link hashes to
 	// hash, unexpired at now, to confirmed and blanks its seal;
 	// ErrLinkInvalid otherwise (nothing changed). Of concurrent calls one

@@ -106,6 +106,26 @@ func (s *Service) create(ctx context.Context, kind, email string, userID int64, 
 	return r, token, err
 }
 
+// PendingConfirm is the request a confirmation link would confirm, without
+// confirming it (the page the link opens says what it is for):
+// ErrLinkInvalid when the link is unknown, used or expired.
+func (s *Service) PendingConfirm(ctx context.Context, token string) (*Request, error) {
+	if token == "" || len(token) > 100 {
+		return nil, ErrLinkInvalid
+	}
+	r, err := s.Store.PrivacyRequestByConfirm(ctx, account.HashToken(token))
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrLinkInvalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != StatusPending || !s.now().Before(r.ConfirmExpires) {
+		return nil, ErrLinkInvalid
+	}
+	return r, nil
+}
+
 // Confirm consumes a confirmation link: an erasure then waits for staff,
 // an export is built at once and its download link mailed. A used,
 // expired or unknown link is ErrLinkInvalid and changes nothing.

@@ -240,7 +240,7 @@ func TestExportHoldsEverySectionOfThePersonAndNobodyElse(t *testing.T) {
 			}
 		}
 		page := files["index.html"]
-		for _, want := range []string{"<h2 id=\"account\">Account</h2>", "Orders", "Order attribution", "Reviews", "Contact messages",
+		for _, want := range []string{"<h2 id=\"account\">Account</h2>", `<a href="#orders">Orders</a>: 2 items`, "Orders", "Order attribution", "Reviews", "Contact messages",
 			"Sessions", "Remembered devices", a.Street, a.IP, "newsletter", "Holds tea well."} {
 			if !strings.Contains(page, want) {
 				t.Errorf("index.html lacks %q", want)
@@ -273,9 +273,15 @@ func TestLinksAreOneTimeAndExpire(t *testing.T) {
 				t.Errorf("Confirm(%.20q) = %v, want ErrLinkInvalid", bad, err)
 			}
 		}
+		if p, err := f.svc.PendingConfirm(f.ctx, token); err != nil || p.Kind != privacy.KindExport || p.Email != a.Email {
+			t.Fatalf("PendingConfirm = %+v, %v", p, err)
+		}
 		r, dl, err := f.svc.Confirm(f.ctx, token)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if _, err := f.svc.PendingConfirm(f.ctx, token); !errors.Is(err, privacy.ErrLinkInvalid) {
+			t.Errorf("PendingConfirm of a used link = %v", err)
 		}
 		if r.UserID != a.user.ID {
 			t.Errorf("a staff request for the address names its account: %d, want %d", r.UserID, a.user.ID)
@@ -313,6 +319,9 @@ func TestLinksAreOneTimeAndExpire(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.clock.Add(privacy.ConfirmLifetime)
+		if _, err := f.svc.PendingConfirm(f.ctx, late); !errors.Is(err, privacy.ErrLinkInvalid) {
+			t.Errorf("PendingConfirm of an expired link = %v", err)
+		}
 		if _, _, err := f.svc.Confirm(f.ctx, late); !errors.Is(err, privacy.ErrLinkInvalid) {
 			t.Errorf("expired confirm = %v", err)
 		}

@@ -83,8 +83,23 @@ func (a *API) Confirm(w http.ResponseWriter, r *http.Request) {
 			Lead: []string{"Open the link from the email again, whole: some mail programs cut long links."}})
 		return
 	}
+	req, err := a.d.Privacy.PendingConfirm(r.Context(), tok)
+	if errors.Is(err, privacy.ErrLinkInvalid) {
+		a.render(w, http.StatusGone, linkGone)
+		return
+	}
+	if err != nil {
+		a.d.Log.Error("privacy confirm page", "err", err)
+		a.render(w, http.StatusServiceUnavailable, page{Title: "This page could not be shown now", Problem: true,
+			Lead: []string{"Please try again in a few minutes."}})
+		return
+	}
+	lead := "A copy of the personal data this shop keeps about " + req.Email + " was requested. Confirm that you want it: we then email you a link to download it."
+	if req.Kind == privacy.KindErase {
+		lead = "The erasure of the personal data this shop keeps about " + req.Email + " was requested. Confirm that you want it: the shop's staff then erase it, and your account with it. This cannot be undone."
+	}
 	a.render(w, http.StatusOK, page{Title: "Confirm your privacy request", Action: privacy.ConfirmPath, Token: tok, Button: "Confirm request",
-		Lead: []string{"You asked us for a copy of your personal data, or to erase it. Confirm that it was you."}})
+		Lead: []string{lead}})
 }
 
 // ConfirmPost answers POST /privacy-request/confirm/.

@@ -105,8 +105,12 @@ func TestPrivacyCustomerExport(t *testing.T) {
 		if a := v.do("GET", privacy.ConfirmPath, ""); a.status != 400 || !strings.Contains(a.raw, "This link is not valid") {
 			t.Errorf("confirm page without a token: %d", a.status)
 		}
+		if a := v.do("GET", privacy.ConfirmPath+"?token=not-a-token", ""); a.status != 410 || strings.Contains(a.raw, "<button") {
+			t.Errorf("confirm page of an unknown token: %d", a.status)
+		}
 		a := v.do("GET", privacy.ConfirmPath+"?token="+token, "")
 		if a.status != 200 || !strings.Contains(a.raw, `<button type="submit">Confirm request</button>`) || !strings.Contains(a.raw, `value="`+token+`"`) ||
+			!strings.Contains(a.raw, "A copy of the personal data this shop keeps about ada@example.com") ||
 			a.header.Get("Cache-Control") != "no-store, private" {
 			t.Fatalf("confirm page: %d %s", a.status, a.raw)
 		}
@@ -119,6 +123,9 @@ func TestPrivacyCustomerExport(t *testing.T) {
 		}
 		if a := v.do("POST", privacy.ConfirmPath, url.Values{"token": {token}}.Encode()); a.status != 410 || !strings.Contains(a.raw, "already used or has expired") {
 			t.Errorf("second confirm: %d", a.status)
+		}
+		if a := v.do("GET", privacy.ConfirmPath+"?token="+token, ""); a.status != 410 || strings.Contains(a.raw, "<button") {
+			t.Errorf("confirm page of a used link: %d", a.status)
 		}
 
 		dl, _ := mailedToken(t, f, privacy.MailExportReady)

@@ -104,6 +104,17 @@ func (db *DB) PrivacyRequest(ctx context.Context, id int64) (*privacy.Request, e
 	return &out, nil
 }
 
+// PrivacyRequestByConfirm implements privacy.Store.
+func (db *DB) PrivacyRequestByConfirm(ctx context.Context, hash string) (*privacy.Request, error) {
+	var r privacyRow
+	err := db.Read.GetContext(ctx, &r, db.Read.Rebind(`SELECT `+privacyColumns+` FROM privacy_requests WHERE confirm_hash = ?`), hash)
+	if err != nil {
+		return nil, sqlcore.NoRow(err, privacy.ErrNotFound)
+	}
+	out := r.request()
+	return &out, nil
+}
+
 // PrivacyRequests implements privacy.Store.
 func (db *DB) PrivacyRequests(ctx context.Context, kind string, limit int) ([]privacy.Request, error) {
 	q, args := `SELECT `+privacyColumns+` FROM privacy_requests`, []any{}
