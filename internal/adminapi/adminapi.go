@@ -43,6 +43,7 @@ import (
 	"vitrine/internal/media"
 	"vitrine/internal/money"
 	"vitrine/internal/orders"
+	"vitrine/internal/privacy"
 	"vitrine/internal/reports"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
@@ -120,6 +121,10 @@ type Deps struct {
 	// Keys are the REST API keys (apikeys.go, administrators only); nil:
 	// no key routes.
 	Keys *integration.Service
+	// Privacy answers the privacy requests (privacy.go); KickMail wakes
+	// the mail worker after a write that queued mail.
+	Privacy  *privacy.Service
+	KickMail func()
 	// System tells the system status what the server and its store are
 	// (system.go); nil answers empty values.
 	System func(context.Context) (SystemInfo, error)

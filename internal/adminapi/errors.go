@@ -134,6 +134,9 @@ func asError(err error) (*Error, bool) {
 	if e, ok := customerError(err); ok {
 		return e, true
 	}
+	if e, ok := privacyError(err); ok {
+		return e, true
+	}
 	return nil, false
 }
 

@@ -72,6 +72,14 @@ func (a *API) routes() {
 	a.handle("POST "+messagesPath+"/{id}/replies", a.staff(a.messageReply))
 	a.handle("GET "+messagesPath+"/{id}/files/{file}", a.staff(a.messageFile))
 
+	// Privacy requests: export and erasure (privacy.go).
+	if a.d.Privacy != nil {
+		a.handle("GET "+privacyPath, a.staff(a.privacyList))
+		a.handle("POST "+privacyPath, a.staff(a.privacyCreate))
+		a.handle("POST "+privacyPath+"/{id}/approve", a.staff(a.privacyApprove))
+		a.handle("GET "+privacyPath+"/{id}/export", a.staff(a.privacyExportFile))
+	}
+
 	// Storage: what uploads hold against their quotas (storage.go).
 	a.handle("GET "+storagePath, a.staff(a.storageGet))
 

@@ -113,6 +113,7 @@ func settingsSummary(old, cur settings.Shop) string {
 	add("gallery", old.Zoom != cur.Zoom || old.Lightbox != cur.Lightbox)
 	add("page loader", old.PageLoader != cur.PageLoader)
 	add("header", old.HeaderHideOnScroll != cur.HeaderHideOnScroll)
+	add("privacy erasure of reviews", old.ErasureReviews != cur.ErasureReviews)
 	add("swatches", old.ClearOnReselect != cur.ClearOnReselect || old.ClickableOutOfStock != cur.ClickableOutOfStock ||
 		old.DeselectConflicting != cur.DeselectConflicting)
 	if len(changed) == 0 {

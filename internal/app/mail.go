@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/contact"
 	"vitrine/internal/mail"
+	"vitrine/internal/privacy"
 	"vitrine/internal/server"
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/support"
@@ -44,6 +45,10 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 		support.KindMessage:   support.Renderer(db, to), mail.KindAccountCodeReused: mail.CodeReusedRenderer(srv.AccountOwnerView),
 		contact.KindMessage: srv.Contact().Renderer(to, cfg.SiteName), contact.KindReply: srv.Contact().ReplyRenderer(to, cfg.SiteName),
 		webhook.KindDisabled: webhook.Renderer(srv.Webhooks().Get, to, cfg.SiteName)}
+	privacyMail := srv.Privacy().Renderer(cfg.BaseURL)
+	for _, k := range privacy.MailKinds {
+		kinds[k] = privacyMail
+	}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {
 		kinds[k] = accounts

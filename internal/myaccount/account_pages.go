@@ -40,6 +40,9 @@ var accountNotices = map[string]string{
 	"address-saved":   "Address changed successfully.",
 	"account-saved":   "Account details changed successfully.",
 	"account-deleted": "Your account has been deleted.",
+	// After a privacy request (privacy.go).
+	"privacy-export-requested": "Thank you. We have emailed you a link to confirm your request for a copy of your personal data. Once you confirm it, we email you a download link.",
+	"privacy-erase-requested":  "Thank you. We have emailed you a link to confirm your request to erase your personal data. Once you confirm it, the shop's staff will complete it.",
 	// After registering, new email or taken: one notice (no enumeration).
 	"registered": "Thank you. We have sent an email to the address you entered. If you are new here, your account is ready: log in below with that email address and your password, and confirm the address with the link in the email. If you already had an account, the email tells you how to log in or reset your password.",
 }
@@ -289,6 +292,7 @@ func (h *Account) EditAddressPost(w http.ResponseWriter, r *http.Request, u *acc
 func (h *Account) renderAccountForm(w http.ResponseWriter, r *http.Request, u *account.User, form pages.AccountForm, errs *pages.FormErrors, status int) {
 	form.Nonce = h.accountNonce(editAccountAction, u)
 	form.DeleteNonce = h.accountNonce(deleteAccountAction, u)
+	form.PrivacyNonce = h.accountNonce(privacyRequestAction, u)
 	h.renderAccount(w, r, u, "Account details", pages.AccountPage{Section: pages.SectionEditAccount, AccountForm: &form, Errors: errs}, status)
 }
 

@@ -26,6 +26,7 @@ import (
 	"vitrine/internal/httpx"
 	"vitrine/internal/money"
 	"vitrine/internal/pages"
+	"vitrine/internal/privacy"
 	"vitrine/internal/render"
 	"vitrine/internal/support"
 )
@@ -85,6 +86,8 @@ type Deps struct {
 	TestNotice func(*checkout.Order) string
 	// SiteName is the shop's name now (the mails').
 	SiteName func() string
+	// Privacy takes the customer's privacy requests; nil refuses them.
+	Privacy *privacy.Service
 	// KickMail tells the mail outbox a message is queued.
 	KickMail func()
 	// AtLogin runs what a login resets (a failure is logged by it).

@@ -85,6 +85,8 @@ type AccountForm struct {
 	Email       string `json:"email"`
 	Nonce       string `json:"nonce"`        // save-account-details-nonce
 	DeleteNonce string `json:"delete_nonce"` // delete-account-nonce
+	// PrivacyNonce is the privacy request form's (privacy-request-nonce).
+	PrivacyNonce string `json:"privacy_nonce"`
 }
 
 // AccountPage is an account page's data (web/src/types.ts AccountPage).

@@ -120,11 +120,12 @@ type accountData struct {
 	} `json:"address_form"`
 	Countries   []any `json:"countries"`
 	AccountForm *struct {
-		FirstName   string `json:"first_name"`
-		DisplayName string `json:"display_name"`
-		Email       string `json:"email"`
-		Nonce       string `json:"nonce"`
-		DeleteNonce string `json:"delete_nonce"`
+		FirstName    string `json:"first_name"`
+		DisplayName  string `json:"display_name"`
+		Email        string `json:"email"`
+		Nonce        string `json:"nonce"`
+		DeleteNonce  string `json:"delete_nonce"`
+		PrivacyNonce string `json:"privacy_nonce"`
 	} `json:"account_form"`
 }
 

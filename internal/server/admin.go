@@ -71,6 +71,8 @@ func (s *Server) initAdmin() {
 		// Data retention's policy and its newest run (retention.go).
 		Retention:        s.retentionSettings,
 		RetentionLastRun: s.db.LastRetentionRun,
+		Privacy:          s.privacy,
+		KickMail:         s.kickMail,
 	})
 	s.adminShell = &adminapi.Shell{
 		Viewer:    httpx.UserOf,

@@ -70,6 +70,7 @@ func (s *Server) initMyAccount() {
 		TestNotice:        testOrderNotice,
 		SiteName:          s.siteName,
 		KickMail:          s.kickMail,
+		Privacy:           s.privacy,
 		AtLogin:           s.renderer.AtLogin,
 		Log:               s.log,
 		Now:               s.now,

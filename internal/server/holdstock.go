@@ -32,6 +32,7 @@ func (s *Server) maintain(ctx context.Context) {
 			s.log.Warn("delete expired rate limits", "err", err)
 		}
 		s.AccountUpkeep(ctx)
+		s.PrivacyUpkeep(ctx)
 		s.ContactUpkeep(ctx)
 		s.ScheduleUpkeep(ctx)
 		s.KeyUpkeep(ctx)       // apikeys.go

@@ -7,6 +7,7 @@ import (
 	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
+	"vitrine/internal/privacy"
 	"vitrine/internal/storefront"
 )
 
@@ -55,6 +56,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /my-account/edit-account/{$}", myaccount.CustomerPage(acct.EditAccount))
 	mux.HandleFunc("POST /my-account/edit-account/{$}", myaccount.CustomerPage(acct.EditAccountPost))
 	mux.HandleFunc("POST /my-account/delete-account/{$}", myaccount.CustomerPage(acct.DeleteAccount))
+	mux.HandleFunc("POST /my-account/privacy-request/{$}", myaccount.CustomerPage(acct.PrivacyRequest))
 	// Security: two-factor, recovery codes, devices.
 	mux.HandleFunc("GET /my-account/security/{$}", acct.SecurityPage)
 	mux.HandleFunc("POST /my-account/security/{$}", acct.SecurityPost)
@@ -64,6 +66,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+myaccount.LostPasswordPath+"{$}", acct.LostPasswordPost)
 	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
 	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
+	// Privacy requests' mailed links (internal/privacyapi).
+	mux.HandleFunc("GET "+privacy.ConfirmPath+"{$}", s.privacyAPI.Confirm)
+	mux.HandleFunc("POST "+privacy.ConfirmPath+"{$}", s.privacyAPI.ConfirmPost)
+	mux.HandleFunc("GET "+privacy.DownloadPath+"{$}", s.privacyAPI.Download)
+	mux.HandleFunc("POST "+privacy.DownloadPath+"{$}", s.privacyAPI.DownloadPost)
 	// The contact page (internal/storefront).
 	mux.HandleFunc("GET /contact/{$}", f.Contact)          // cached for guests (contact_page.go)
 	mux.HandleFunc("POST /contact/{$}", s.contactAPI.Post) // the form without scripts (internal/contactapi)

@@ -49,6 +49,8 @@ import (
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/wallet"
 	"vitrine/internal/pricing"
+	"vitrine/internal/privacy"
+	"vitrine/internal/privacyapi"
 	"vitrine/internal/render"
 	"vitrine/internal/retention"
 	"vitrine/internal/review"
@@ -218,6 +220,8 @@ type Server struct {
 	reviews         *review.Service              // product reviews (internal/storeapi)
 	contact         *contact.Service             // contact-form submissions (internal/contactapi)
 	contactAPI      *contactapi.API              // Contact Form 7's routes and the contact form's no-script post
+	privacy         *privacy.Service             // privacy requests: export and erasure (privacy.go)
+	privacyAPI      *privacyapi.API              // their confirmation and download links
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (internal/storefront)
 	media           *media.Library               // the media library: /media/ and the admin's uploads
 	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)
@@ -334,6 +338,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, fmt.Errorf("contact forms: %w", err)
 	}
 	s.pages = &contentpage.Service{Store: db, Now: s.now}
+	s.initPrivacy()                          // privacy.go
 	s.initBackups()                          // backups.go
 	s.initCurrencies()                       // currency.go
 	if err := s.initPayments(); err != nil { // payments.go

@@ -55,6 +55,10 @@ type Shop struct {
 	ClearOnReselect     bool `json:"clear_on_reselect"`
 	ClickableOutOfStock bool `json:"clickable_out_of_stock"`
 	DeselectConflicting bool `json:"deselect_conflicting"`
+	// ErasureReviews is what a privacy erasure does to the person's
+	// reviews: "anonymise" (the text and rating stay, under
+	// "Anonymous"; "" means it too) or "delete" (internal/privacy).
+	ErasureReviews string `json:"erasure_reviews"`
 }
 
 // Address is the shop's postal address (mails, invoices, the contact page).
@@ -184,7 +188,7 @@ func (s *Service) Update(ctx context.Context, in Shop, base int64) (Versioned, e
 func normalize(in Shop) Shop {
 	trim := func(p *string) { *p = strings.TrimSpace(*p) }
 	for _, p := range []*string{&in.Name, &in.Tagline, &in.StoreNotice, &in.Address.Line1, &in.Address.Line2, &in.Address.City,
-		&in.Address.Postcode, &in.Address.State, &in.InfiniteScroll, &in.InfiniteScrollHistory, &in.Email, &in.Phone,
+		&in.Address.Postcode, &in.Address.State, &in.InfiniteScroll, &in.InfiniteScrollHistory, &in.Email, &in.Phone, &in.ErasureReviews,
 		&in.Social.Facebook, &in.Social.Instagram, &in.Social.X, &in.Social.Pinterest, &in.Social.YouTube, &in.Social.TikTok} {
 		trim(p)
 	}
@@ -254,6 +258,11 @@ func Validate(in Shop) error {
 	case "push", "replace":
 	default:
 		return &InputError{"infinite_scroll_history", `One of "push" or "replace".`}
+	}
+	switch in.ErasureReviews {
+	case "", "anonymise", "delete":
+	default:
+		return &InputError{"erasure_reviews", `One of "anonymise" or "delete".`}
 	}
 	return nil
 }

@@ -10,55 +10,11 @@
 // scans both screens.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import net from 'node:net';
 import { after, test } from 'node:test';
 import { loggedIn } from './accounts.mjs';
 import { assertAccessible } from './axe.mjs';
 import { useShop } from './server.mjs';
-
-/** An SMTP catcher: enough of RFC 5321 for a client without TLS or AUTH. */
-function smtpCatcher() {
-  const mails = [];
-  const server = net.createServer((sock) => {
-    sock.setEncoding('utf8');
-    let buf = '';
-    let data = null;
-    let envelope = { from: '', to: [] };
-    const say = (line) => sock.write(line + '\r\n');
-    say('220 catcher ESMTP');
-    sock.on('data', (chunk) => {
-      buf += chunk;
-      for (;;) {
-        if (data !== null) {
-          const end = buf.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          data += buf.slice(0, end);
-          buf = buf.slice(end + 5);
-          mails.push({ ...envelope, data: data.replace(/\r\n\.\./g, '\r\n.') });
-          data = null;
-          envelope = { from: '', to: [] };
-          say('250 OK: queued');
-          continue;
-        }
-        const nl = buf.indexOf('\r\n');
-        if (nl < 0) return;
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO') say('250-catcher\r\n250-8BITMIME\r\n250 SMTPUTF8');
-        else if (verb === 'HELO') say('250 catcher');
-        else if (verb === 'MAIL') (envelope.from = line), say('250 OK');
-        else if (verb === 'RCPT') envelope.to.push(/<([^>]*)>/.exec(line)?.[1] ?? ''), say('250 OK');
-        else if (verb === 'DATA') (data = ''), say('354 End data with <CR><LF>.<CR><LF>');
-        else if (verb === 'QUIT') say('221 Bye'), sock.end();
-        else if (verb === 'RSET') (envelope = { from: '', to: [] }), say('250 OK');
-        else say('250 OK');
-      }
-    });
-    sock.on('error', () => {});
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ port: server.address().port, mails, close: () => server.close() })));
-}
+import { smtpCatcher } from './smtp.mjs';
 
 const catcher = await smtpCatcher();
 after(() => catcher.close());

@@ -747,6 +747,8 @@ export interface AccountPage extends PageBase {
     email: string;
     nonce: string;
     delete_nonce: string;
+    /** The privacy request form's nonce (privacy-request-nonce). */
+    privacy_nonce: string;
   };
 }
 

@@ -240,29 +240,33 @@ func (db *DB) SetEmail(ctx context.Context, userID int64, email string, n *accou
 // DeleteUser deletes an account and its sessions, links, codes, devices
 // (a customer's queues customer.deleted).
 func (db *DB) DeleteUser(ctx context.Context, userID int64) error {
-	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		if err := sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.deleted", userID, db.Now()); err != nil {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error { return db.deleteUserTx(ctx, tx, userID) })
+}
+
+// deleteUserTx is DeleteUser inside tx (a privacy erasure deletes the
+// account in its own transaction): account.ErrNoUser when there is none.
+func (db *DB) deleteUserTx(ctx context.Context, tx *sqlx.Tx, userID int64) error {
+	if err := sqlcore.EnqueueCustomerWebhooksTx(ctx, tx, "customer.deleted", userID, db.Now()); err != nil {
+		return err
+	}
+	// Orders stay, as guest orders (the foreign key says so too).
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
+		return err
+	}
+	for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses", "account_notices",
+		"account_invitations"} {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE user_id = ?`), userID); err != nil {
 			return err
 		}
-		// Orders stay, as guest orders (the foreign key says so too).
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET customer_id = NULL WHERE customer_id = ?`), userID); err != nil {
-			return err
-		}
-		for _, t := range []string{"account_sessions", "password_resets", "email_verifications", "recovery_codes", "remembered_devices", "customer_addresses", "account_notices",
-			"account_invitations"} {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE user_id = ?`), userID); err != nil {
-				return err
-			}
-		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM users WHERE id = ?`), userID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return account.ErrNoUser
-		}
-		return nil
-	})
+	}
+	res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM users WHERE id = ?`), userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return account.ErrNoUser
+	}
+	return nil
 }
 
 // InsertSession stores a new session under its token's hash, and records

@@ -12,6 +12,7 @@ import (
 	"vitrine/internal/currency"
 	"vitrine/internal/media"
 	"vitrine/internal/payment/wallet"
+	"vitrine/internal/privacy"
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
 	"vitrine/internal/support"
@@ -37,3 +38,5 @@ var (
 	_ settings.Store     = (*DB)(nil)
 	_ media.LibraryStore = (*DB)(nil)
 )
+
+var _ privacy.Store = (*DB)(nil)

@@ -140,12 +140,13 @@ describe('account pages', () => {
   it('renders account details and delete forms with nonces; password fields are empty', async () => {
     const data = accountPage({
       section: 'edit-account',
-      account_form: { first_name: 'Ada', last_name: 'Lovelace', display_name: 'Ada L.', email: 'ada@example.com', nonce: 'aaaaaaaaaa', delete_nonce: 'bbbbbbbbbb' },
+      account_form: { first_name: 'Ada', last_name: 'Lovelace', display_name: 'Ada L.', email: 'ada@example.com', nonce: 'aaaaaaaaaa', delete_nonce: 'bbbbbbbbbb', privacy_nonce: 'cccccccccc' },
       errors: { notices: ['Your current password is incorrect.'], fields: { password_current: 'Your current password is incorrect.' } },
     });
     const html = renderToString(<App data={data} />);
     expect(html).toContain('name="save-account-details-nonce" value="aaaaaaaaaa"');
     expect(html).toContain('name="delete-account-nonce" value="bbbbbbbbbb"');
+    expect(html).toContain('name="privacy-request-nonce" value="cccccccccc"');
     render(<App data={data} />);
     expect(screen.getByLabelText(/^First name/)).toHaveValue('Ada');
     expect(screen.getByLabelText(/^Email address/)).toHaveValue('ada@example.com');
@@ -156,6 +157,9 @@ describe('account pages', () => {
     expect(screen.getByRole('group', { name: 'Password change' })).toBeInTheDocument();
     const del = screen.getByRole('region', { name: 'Delete account' });
     expect(within(del).getByLabelText(/^Password/)).toHaveAttribute('autocomplete', 'current-password');
+    const data2 = screen.getByRole('region', { name: 'Your personal data' });
+    expect(within(data2).getByRole('button', { name: 'Request a copy of my data' })).toHaveAttribute('value', 'export_personal_data');
+    expect(within(data2).getByRole('button', { name: 'Request erasure of my data' })).toHaveAttribute('value', 'remove_personal_data');
     // Keyboard: the details form's fields come in order.
     const user = userEvent.setup();
     (screen.getByLabelText(/^First name/) as HTMLInputElement).focus();

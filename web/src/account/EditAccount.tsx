@@ -88,6 +88,26 @@ export function EditAccountForm({ form, errors }: { form: Form; errors: FormErro
         <SaveButton nonceName="save-account-details-nonce" nonce={form.nonce} action="save_account_details" name="save_account_details" label="Save changes" className="woocommerce-Button button" />
       </form>
 
+      <section className="account-privacy" aria-labelledby="privacy-data-heading">
+        <h2 id="privacy-data-heading">Your personal data</h2>
+        <p id="privacy-data-explained">
+          You can ask for a copy of the personal data this shop keeps about you, or ask for it to be erased. We email you a link to confirm the request. A copy
+          comes as a download link by email; an erasure is completed by the shop's staff, and keeps your past orders' amounts without your name or contact
+          details.
+        </p>
+        <form action="/my-account/privacy-request/" method="post" className="account-privacy-form" aria-describedby="privacy-data-explained">
+          <input type="hidden" name="privacy-request-nonce" value={form.privacy_nonce} />
+          <p className="account-privacy-actions">
+            <button type="submit" className="button" name="request_type" value="export_personal_data">
+              Request a copy of my data
+            </button>
+            <button type="submit" className="button" name="request_type" value="remove_personal_data">
+              Request erasure of my data
+            </button>
+          </p>
+        </form>
+      </section>
+
       <section className="account-delete" aria-labelledby="delete-account-heading">
         <h2 id="delete-account-heading">Delete account</h2>
         <p id="delete-account-explained">

@@ -38,6 +38,7 @@ export const screens: Screen[] = [
   { base: 'payments', title: 'Payments', nav: true, load: () => import('./screens/Payments') },
   { base: 'shipping-tax', title: 'Shipping & tax', nav: true, load: () => import('./screens/ShippingTax') },
   { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
+  { base: 'privacy', title: 'Privacy', nav: true, load: () => import('./screens/Privacy') },
   { base: 'retention', title: 'Data retention', nav: true, load: () => import('./screens/Retention') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];

@@ -16,6 +16,7 @@ const stored: ShopSettings = {
   coming_soon: false,
   infinite_scroll: 'spinner',
   infinite_scroll_history: 'push',
+  erasure_reviews: 'anonymise',
   zoom: false,
   lightbox: true,
   page_loader: false,

@@ -35,6 +35,8 @@ export interface ShopSettings {
   clear_on_reselect: boolean;
   clickable_out_of_stock: boolean;
   deselect_conflicting: boolean;
+  /** What a privacy erasure does to the person's reviews ("" is anonymise). */
+  erasure_reviews: '' | 'anonymise' | 'delete';
   version: number;
   updated_at?: string;
 }
@@ -207,6 +209,17 @@ function GeneralSettings() {
           {check('Out-of-stock swatches can be chosen', 'clickable_out_of_stock')}
           {check('Choosing an unavailable value clears the other choices', 'deselect_conflicting', 'Otherwise the choice is refused.')}
         </>,
+      )}
+      {section(
+        'Privacy',
+        <Field label="Reviews when a person’s data is erased" error={err('erasure_reviews')} hint="Privacy requests: an approved erasure does this to the person’s reviews.">
+          {(p) => (
+            <select {...p} data-field="erasure_reviews" value={form.erasure_reviews || 'anonymise'} onChange={(e) => set('erasure_reviews', e.target.value as ShopSettings['erasure_reviews'])}>
+              <option value="anonymise">Anonymise them: keep the text and rating under “Anonymous”</option>
+              <option value="delete">Delete them</option>
+            </select>
+          )}
+        </Field>,
       )}
     </SettingsForm>
     <TestMail defaultTo="" />
