@@ -35,6 +35,7 @@ export interface ShopSettings {
   clear_on_reselect: boolean;
   clickable_out_of_stock: boolean;
   deselect_conflicting: boolean;
+  consent_banner: boolean;
   version: number;
   updated_at?: string;
 }
@@ -49,7 +50,7 @@ const NETWORKS: [SocialNetwork, string][] = [
   ['tiktok', 'TikTok'],
 ];
 
-type Flag = 'coming_soon' | 'zoom' | 'lightbox' | 'page_loader' | 'header_hide_on_scroll' | 'clear_on_reselect' | 'clickable_out_of_stock' | 'deselect_conflicting';
+type Flag = 'coming_soon' | 'zoom' | 'lightbox' | 'page_loader' | 'header_hide_on_scroll' | 'clear_on_reselect' | 'clickable_out_of_stock' | 'deselect_conflicting' | 'consent_banner';
 
 export const TEST_MAIL_PATH = '/wp-json/vitrine/v1/admin/settings/test-mail';
 
@@ -206,6 +207,16 @@ function GeneralSettings() {
           {check('Clicking the chosen swatch clears it', 'clear_on_reselect')}
           {check('Out-of-stock swatches can be chosen', 'clickable_out_of_stock')}
           {check('Choosing an unavailable value clears the other choices', 'deselect_conflicting', 'Otherwise the choice is refused.')}
+        </>,
+      )}
+      {section(
+        'Privacy',
+        <>
+          {check(
+            'Ask shoppers to accept or reject non-essential cookies',
+            'consent_banner',
+            'A banner asks before order attribution and recently viewed products are stored; a footer link reopens it. Shops selling in the EU need it. Browsers sending Global Privacy Control are refused either way.',
+          )}
         </>,
       )}
     </SettingsForm>
