@@ -100,7 +100,7 @@ export function ConsentBanner({ settings, pages }: { settings: ConsentSettings; 
           </div>
         </div>
       )}
-      <p className="screen-reader-text" role="status">
+      <p className="screen-reader-text consent-status" role="status">
         {said}
       </p>
     </>
