@@ -10,13 +10,11 @@
 // banner. Pages are the same for every viewer (the shared page cache): the
 // server never renders the choice, the browser reads it. The server reads
 // it only where it keeps what a page sent, as the checkout does with order
-// attribution. Decision record 0102 says what is essential and why.
+// attribution (httpx.Consent reads a request's cookie and header). Decision
+// record 0102 says what is essential and why.
 package consent
 
-import (
-	"net/http"
-	"strings"
-)
+import "strings"
 
 // CookieName is the first-party cookie that remembers the choice
 // (web/src/consent/consent.ts writes it).
@@ -57,14 +55,10 @@ func ParseChoice(v string) Choice {
 	return Unset
 }
 
-// FromRequest reads the consent cookie and the Sec-GPC header of r.
-func FromRequest(r *http.Request) Signal {
-	var s Signal
-	if c, err := r.Cookie(CookieName); err == nil {
-		s.Choice = ParseChoice(c.Value)
-	}
-	s.GPC = strings.TrimSpace(r.Header.Get("Sec-GPC")) == "1"
-	return s
+// Read is the signal of a request's consent cookie value (cookie: "" when
+// absent) and Sec-GPC header value (httpx.Consent reads them).
+func Read(cookie, secGPC string) Signal {
+	return Signal{Choice: ParseChoice(cookie), GPC: strings.TrimSpace(secGPC) == "1"}
 }
 
 // Allows says whether non-essential storage is allowed. asked is whether

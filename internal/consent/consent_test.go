@@ -1,13 +1,12 @@
 package consent_test
 
 import (
-	"net/http/httptest"
 	"testing"
 
 	"vitrine/internal/consent"
 )
 
-func TestFromRequestAndAllows(t *testing.T) {
+func TestReadAndAllows(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		cookie, gpc   string
@@ -23,14 +22,7 @@ func TestFromRequestAndAllows(t *testing.T) {
 		{"Sec-GPC other than 1 says nothing", "", "0", consent.Signal{}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := httptest.NewRequest("POST", "/checkout/", nil)
-			if tc.cookie != "" {
-				r.Header.Set("Cookie", consent.CookieName+"="+tc.cookie)
-			}
-			if tc.gpc != "" {
-				r.Header.Set("Sec-GPC", tc.gpc)
-			}
-			s := consent.FromRequest(r)
+			s := consent.Read(tc.cookie, tc.gpc)
 			if s != tc.want {
 				t.Fatalf("signal %+v, want %+v", s, tc.want)
 			}
