@@ -3,6 +3,7 @@ package server_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,37 @@ func TestConsentGPCWithoutBanner(t *testing.T) {
 				t.Fatalf("%s: checkout %d %s", tc.name, r.status, r.raw)
 			}
 			if n := attributionKept(s.order(num(r.body["order_id"])).Meta); (n > 0) != tc.kept {
+				t.Errorf("%s: %d attribution fields kept, want kept %v", tc.name, n, tc.kept)
+			}
+		}
+	})
+}
+
+// The wallet's checkout-form orders follow the same rule: a shopper who
+// rejected non-essential cookies gets no attribution kept, even in a shop
+// without the banner.
+func TestConsentWalletAttribution(t *testing.T) {
+	eachWalletShop(t, func(t *testing.T, ws *walletShop) {
+		for _, tc := range []struct {
+			name   string
+			cookie string
+			kept   bool
+		}{
+			{"nothing said", "", true},
+			{"rejected", consent.ValueDenied, false},
+		} {
+			c := ws.client()
+			if tc.cookie != "" {
+				c.cookies[consent.CookieName] = &http.Cookie{Name: consent.CookieName, Value: tc.cookie}
+			}
+			c.addItem(ws.productID("studio-staff-cap"), 1)
+			r := c.wallet("ppc-create-order", c.walletNonces(), map[string]any{"context": "checkout", "payment_method": "ppcp-gateway",
+				"funding_source": "paypal", "form_encoded": walletForm(nil)})
+			if !r.success() {
+				t.Fatalf("%s: create-order %s", tc.name, r.raw)
+			}
+			id, _ := strconv.ParseInt(r.dataString("custom_id"), 10, 64)
+			if n := attributionKept(ws.order(id).Meta); (n > 0) != tc.kept {
 				t.Errorf("%s: %d attribution fields kept, want kept %v", tc.name, n, tc.kept)
 			}
 		}
