@@ -163,6 +163,23 @@ describe('the consent banner', () => {
     expect(settings).toHaveFocus();
   });
 
+  it('reopened under Global Privacy Control, it says so and offers only Close', async () => {
+    vi.stubGlobal('navigator', { ...navigator, userAgent: navigator.userAgent, globalPrivacyControl: true });
+    const user = userEvent.setup();
+    render(<Layout data={withBanner()}>page</Layout>);
+    await act(async () => {});
+    expect(screen.queryByRole('region', { name: 'Cookie consent' })).toBeNull();
+    const settings = screen.getByRole('button', { name: 'Cookie settings' });
+    await user.click(settings);
+    const region = await screen.findByRole('region', { name: 'Cookie consent' });
+    expect(region).toHaveAccessibleDescription(/Global Privacy Control/);
+    expect(screen.queryByRole('button', { name: 'Accept' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('region', { name: 'Cookie consent' })).toBeNull();
+    expect(settings).toHaveFocus();
+    expect(document.cookie).not.toContain('vitrine_consent');
+  });
+
   it('has no structural accessibility violations', async () => {
     const { container } = render(<ConsentBanner settings={ON} pages={PAGES} />);
     await screen.findByRole('region', { name: 'Cookie consent' });
