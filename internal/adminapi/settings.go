@@ -116,6 +116,7 @@ func settingsSummary(old, cur settings.Shop) string {
 	add("privacy erasure of reviews", old.ErasureReviews != cur.ErasureReviews)
 	add("swatches", old.ClearOnReselect != cur.ClearOnReselect || old.ClickableOutOfStock != cur.ClickableOutOfStock ||
 		old.DeselectConflicting != cur.DeselectConflicting)
+	add("consent banner "+onOff(cur.ConsentBanner), old.ConsentBanner != cur.ConsentBanner)
 	if len(changed) == 0 {
 		return "Settings saved unchanged"
 	}

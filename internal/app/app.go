@@ -92,6 +92,10 @@ type Config struct {
 	// the first-visit cookies' lifetime.
 	Attribution       bool
 	AttributionMonths int
+	// ConsentBanner asks shoppers to accept or reject non-essential
+	// cookies and storage first (internal/consent); off by default
+	// (decision record 0102).
+	ConsentBanner bool
 	// ComingSoon: visitors see the coming-soon page; staff browse as usual
 	// and see the footer banner.
 	ComingSoon bool
@@ -244,6 +248,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	boolean(&c.ComingSoon, "coming-soon", false, "coming-soon mode: visitors and customers get a coming-soon page (503) and can only log in; shop managers and administrators browse as usual and see a reminder banner")
 	str(&c.StoreNotice, "store-notice", "", "store notice shown above the header of every page until dismissed: plain text or simple HTML (sanitized; at most 2000 bytes); empty: none")
 	boolean(&c.HeaderHideOnScroll, "header-hide-on-scroll", false, "hide the sticky header while shoppers scroll down, show it again when they scroll up")
+	boolean(&c.ConsentBanner, "consent-banner", false, "ask shoppers to accept or reject non-essential cookies and storage (order attribution, recently viewed products) before any is stored; Global Privacy Control refuses them either way")
 	num(&c.AttributionMonths, "attribution-lifetime-months", 6, "order attribution: lifetime of the first-visit cookies in months")
 	str(&c.ShopEmail, "shop-email", "", "address that receives new-order notices (default: the SMTP from address)")
 	num(&c.CheckoutRateLimit, "checkout-rate-limit", checkout.DefaultRateLimit, "checkout attempts allowed per minute per cart session, shared by all instances (0: no limit)")
@@ -676,6 +681,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	settings.StoreNotice, settings.HeaderHideOnScroll = cfg.storeNotice, cfg.HeaderHideOnScroll
 	settings.PageLoader = cfg.PageLoader
 	settings.Attribution = pages.Attribution{Enabled: cfg.Attribution, LifetimeMonths: cfg.AttributionMonths}
+	settings.Consent = pages.Consent{Banner: cfg.ConsentBanner}
 	secret := []byte(cfg.Secret)
 	if len(secret) == 0 {
 		if secret, err = db.Secret(ctx, "session_secret"); err != nil {

@@ -19,6 +19,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/clock"
+	"vitrine/internal/consent"
 	"vitrine/internal/coupon"
 	"vitrine/internal/currency"
 	"vitrine/internal/payment"
@@ -133,8 +134,13 @@ type Service struct {
 	// Meta, when set, adds meta for the method an order is placed with
 	// (the wallet marks sandbox payments).
 	Meta func(meta map[string]string, m payment.Method)
-	Now  func() time.Time
-	Log  *slog.Logger
+	// ConsentAsked, when set, says whether the shop asks shoppers for
+	// consent to non-essential storage (its consent banner is on): then an
+	// order keeps its attribution only with the shopper's Accept
+	// (PlaceRequest.Consent). Global Privacy Control always refuses.
+	ConsentAsked func() bool
+	Now          func() time.Time
+	Log          *slog.Logger
 }
 
 func (s *Service) now() time.Time { return clock.Now(s.Now) }
@@ -372,13 +378,17 @@ func CurrencyChanged(cur currency.Currency) *cart.Error {
 
 // PlaceRequest is a checkout as a surface received it.
 type PlaceRequest struct {
-	Session        string
-	CustomerID     int64 // the logged-in account placing it; 0 for a guest
-	Billing        cart.Address
-	Shipping       *cart.Address // nil: ship to the billing address
-	Note           string
-	Method         string
-	Attribution    map[string]string
+	Session     string
+	CustomerID  int64 // the logged-in account placing it; 0 for a guest
+	Billing     cart.Address
+	Shipping    *cart.Address // nil: ship to the billing address
+	Note        string
+	Method      string
+	Attribution map[string]string
+	// Consent is what the request said about non-essential storage (its
+	// consent cookie and Sec-GPC header): attribution it does not allow
+	// is not kept (Service.ConsentAsked).
+	Consent        consent.Signal
 	TermsRequired  bool
 	TermsAccepted  bool
 	IdempotencyKey string // the client's (Idempotency-Key), or "": one is derived
@@ -478,7 +488,11 @@ func (s *Service) PlaceOrder(ctx context.Context, pr PlaceRequest) (*Order, erro
 	if om, ok := m.(payment.OfflineMethod); ok {
 		status = om.PlacedStatus()
 	}
-	meta := AttributionMeta(pr.Attribution)
+	attribution := pr.Attribution
+	if !pr.Consent.Allows(s.ConsentAsked != nil && s.ConsentAsked()) {
+		attribution = nil // tracking the shopper refused, or never allowed
+	}
+	meta := AttributionMeta(attribution)
 	if s.Meta != nil {
 		s.Meta(meta, m)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"vitrine/internal/cart"
 	"vitrine/internal/checkout"
+	"vitrine/internal/consent"
 	"vitrine/internal/money"
 	"vitrine/internal/payment"
 	"vitrine/internal/seed"
@@ -287,6 +289,61 @@ func TestServiceRateLimit(t *testing.T) {
 		}
 		if k := checkout.AddressKey("2001:db8::1"); k != "2001:db8::/64" {
 			t.Errorf("AddressKey: %q", k)
+		}
+	})
+}
+
+// Order attribution is kept only where the shopper's consent allows it:
+// with the consent banner on, an Accept; never a Reject or Global Privacy
+// Control; a shop without the banner keeps it unless the shopper refused.
+func TestServiceAttributionFollowsConsent(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		banner := false
+		f.svc.ConsentAsked = func() bool { return banner }
+		tank := f.productID("cotton-tank-top")
+		for i, tc := range []struct {
+			name   string
+			banner bool
+			signal consent.Signal
+			kept   bool
+		}{
+			{"banner on, no choice yet", true, consent.Signal{}, false},
+			{"banner on, accepted", true, consent.Signal{Choice: consent.Granted}, true},
+			{"banner on, rejected", true, consent.Signal{Choice: consent.Denied}, false},
+			{"banner on, accepted but GPC", true, consent.Signal{Choice: consent.Granted, GPC: true}, false},
+			{"banner off, nothing said", false, consent.Signal{}, true},
+			{"banner off, GPC", false, consent.Signal{GPC: true}, false},
+			{"banner off, rejected earlier", false, consent.Signal{Choice: consent.Denied}, false},
+		} {
+			banner = tc.banner
+			sid := session(100 + i)
+			f.add(sid, tank, 1)
+			pr := request(sid)
+			pr.Attribution = map[string]string{"source_type": "utm", "utm_source": "newsletter"}
+			pr.Consent = tc.signal
+			o, err := f.svc.PlaceOrder(ctx, pr)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			stored, err := db.Order(ctx, o.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := 0
+			for k := range stored.Meta {
+				if strings.HasPrefix(k, checkout.AttributionMetaPrefix) {
+					kept++
+				}
+			}
+			if tc.kept != (kept > 0) || (tc.kept && stored.Meta["_wc_order_attribution_origin"] != "Source: Newsletter") {
+				t.Errorf("%s: %d attribution fields stored, want kept %v: %v", tc.name, kept, tc.kept, stored.Meta)
+			}
+			// What is not attribution stays: the address the order came from.
+			if stored.Meta["_customer_ip_address"] != "192.0.2.7" {
+				t.Errorf("%s: meta %v", tc.name, stored.Meta)
+			}
 		}
 	})
 }

@@ -159,6 +159,10 @@ type Settings struct {
 	// Attribution is order attribution tracking (spec section 9, "Order
 	// tracking"): first-party source cookies the checkout sends with the order.
 	Attribution Attribution `json:"attribution"`
+	// Consent is the consent banner (internal/consent): with it on, the
+	// storefront stores nothing non-essential before the shopper accepts.
+	// The page is the same for every viewer; the browser reads the choice.
+	Consent Consent `json:"consent"`
 	// Wallet shows the PayPal wallet buttons (product page, cart, checkout);
 	// the server sets it when the wallet is configured.
 	Wallet bool `json:"wallet"`
@@ -217,6 +221,12 @@ type Attribution struct {
 	Enabled bool `json:"enabled"`
 	// LifetimeMonths is how long the first-visit cookies live.
 	LifetimeMonths int `json:"lifetime_months"`
+}
+
+// Consent configures the consent banner.
+type Consent struct {
+	// Banner asks shoppers to accept or reject non-essential storage.
+	Banner bool `json:"banner"`
 }
 
 // InfiniteScroll configures listings' infinite scroll.

@@ -319,7 +319,8 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.store = s.cats
 	s.carts = &cart.Service{Store: db, Catalog: s.products, Lifetime: cfg.CartLifetime, Now: s.now, Log: log}
 	s.checkout = &checkout.Service{Store: db, Carts: s.carts, Config: &s.cfg.Checkout, Live: s.checkoutConfig, Payments: s.payments,
-		Coupons: db, Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log}
+		Coupons: db, Lifetime: cfg.CartLifetime, HoldStock: cfg.HoldStock, Placed: s.kickMail, Meta: s.markTestPayment, Now: s.now, Log: log,
+		ConsentAsked: func() bool { return s.live().Settings.Consent.Banner }}
 	s.initAccounts()
 	s.meta = &usermeta.Service{Store: db}
 	reviewSettings := review.DefaultSettings()

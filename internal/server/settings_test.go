@@ -31,7 +31,7 @@ func TestAdminSettings(t *testing.T) {
 		if err := json.Unmarshal([]byte(get.body), &cur); err != nil || get.status != 200 {
 			t.Fatalf("get: %d %s", get.status, get.body)
 		}
-		if cur["name"] != "Vitrine" || cur["version"] != float64(0) || cur["infinite_scroll"] != "spinner" || cur["coming_soon"] != false {
+		if cur["name"] != "Vitrine" || cur["version"] != float64(0) || cur["infinite_scroll"] != "spinner" || cur["coming_soon"] != false || cur["consent_banner"] != false {
 			t.Fatalf("the flags' defaults: %v", cur)
 		}
 		// Warm the home page's cache with the old name.
@@ -79,6 +79,7 @@ func TestAdminSettings(t *testing.T) {
 		// A save: the answer, the audit entry, and every page after the poll.
 		saved := put(mia, nonce, func(m map[string]any) {
 			m["name"], m["tagline"], m["store_notice"], m["infinite_scroll"] = "Maison Vitrine", "Since 2026", "Free returns in <em>30 days</em>", "button"
+			m["consent_banner"] = true
 		})
 		if saved.status != 200 || saved.json(t)["version"] != float64(1) || saved.json(t)["name"] != "Maison Vitrine" {
 			t.Fatalf("save: %d %s", saved.status, saved.body)
@@ -87,7 +88,8 @@ func TestAdminSettings(t *testing.T) {
 		for {
 			home := f.do("GET", "/", nil, "")
 			if strings.Contains(home.body, "<title>Maison Vitrine – Since 2026</title>") {
-				if !strings.Contains(home.body, "Free returns in <em>30 days</em>") || !strings.Contains(home.body, `"infinite_scroll":{"type":"button"`) {
+				if !strings.Contains(home.body, "Free returns in <em>30 days</em>") || !strings.Contains(home.body, `"infinite_scroll":{"type":"button"`) ||
+					!strings.Contains(home.body, `"consent":{"banner":true}`) || !strings.Contains(home.body, "Cookie settings") {
 					t.Errorf("home after: notice or settings missing")
 				}
 				break
@@ -101,7 +103,7 @@ func TestAdminSettings(t *testing.T) {
 			t.Errorf("manifest: %s", m.body)
 		}
 		audit := f.do("GET", "/wp-json/vitrine/v1/admin/audit?object=settings", mia, "", "X-WP-Nonce", nonce)
-		if !strings.Contains(audit.body, `"action":"settings.update"`) || !strings.Contains(audit.body, "Changed name, tagline, store notice, infinite scroll") {
+		if !strings.Contains(audit.body, `"action":"settings.update"`) || !strings.Contains(audit.body, "Changed name, tagline, store notice, infinite scroll, consent banner (on)") {
 			t.Errorf("audit: %s", audit.body)
 		}
 

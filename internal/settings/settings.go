@@ -2,7 +2,7 @@
 // admin while the shop runs: the shop's name, tagline and
 // address, the store notice, coming-soon mode, and the storefront's
 // switches (infinite scroll, gallery zoom and lightbox, the page loader,
-// swatch behaviour, the header on scroll).
+// swatch behaviour, the header on scroll, the consent banner).
 //
 // The command line's flags are the defaults: a shop that has never saved
 // its settings in the admin runs on them. The first save stores the whole
@@ -59,6 +59,10 @@ type Shop struct {
 	// reviews: "anonymise" (the text and rating stay, under
 	// "Anonymous"; "" means it too) or "delete" (internal/privacy).
 	ErasureReviews string `json:"erasure_reviews"`
+	// ConsentBanner asks shoppers to accept or reject non-essential
+	// cookies and storage (order attribution, recently viewed products)
+	// before any is stored (internal/consent).
+	ConsentBanner bool `json:"consent_banner"`
 }
 
 // Address is the shop's postal address (mails, invoices, the contact page).
@@ -322,6 +326,7 @@ func (s Shop) Apply(base pages.Settings) pages.Settings {
 	base.HeaderHideOnScroll = s.HeaderHideOnScroll
 	base.ClearOnReselect, base.ClickableOutOfStock, base.DeselectConflicting = s.ClearOnReselect, s.ClickableOutOfStock, s.DeselectConflicting
 	base.StoreNotice, _ = pages.NewStoreNotice(s.StoreNotice) // validated when saved
+	base.Consent.Banner = s.ConsentBanner
 	base.Shop = pages.ShopDetails{AddressLines: s.Address.Lines(), Email: s.Email, Phone: s.Phone,
 		Social: s.Social.SocialNetworks(), Payments: base.Shop.Payments}
 	if base.Shop.AddressLines == nil {
@@ -339,7 +344,8 @@ func FromPages(name, tagline string, comingSoon bool, p pages.Settings) Shop {
 	s := Shop{Name: name, Tagline: tagline, ComingSoon: comingSoon,
 		InfiniteScroll: p.InfiniteScroll.Type, InfiniteScrollHistory: p.InfiniteScroll.History,
 		Zoom: p.Zoom, Lightbox: p.Lightbox, PageLoader: p.PageLoader, HeaderHideOnScroll: p.HeaderHideOnScroll,
-		ClearOnReselect: p.ClearOnReselect, ClickableOutOfStock: p.ClickableOutOfStock, DeselectConflicting: p.DeselectConflicting}
+		ClearOnReselect: p.ClearOnReselect, ClickableOutOfStock: p.ClickableOutOfStock, DeselectConflicting: p.DeselectConflicting,
+		ConsentBanner: p.Consent.Banner}
 	if p.StoreNotice != nil {
 		s.StoreNotice = p.StoreNotice.HTML
 	}

@@ -260,7 +260,7 @@ func (a *API) checkoutPost(w http.ResponseWriter, r *http.Request, sess httpx.Se
 		return 0, nil, httpx.ParamError{Param: "Idempotency-Key", Msg: "The Idempotency-Key header must be 1 to 255 visible ASCII characters."}
 	}
 	pr := checkout.PlaceRequest{Session: sess.ID, Billing: *req.BillingAddress, Shipping: req.ShippingAddress, Note: req.CustomerNote,
-		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]),
+		Method: strings.TrimSpace(req.PaymentMethod), Attribution: checkout.AttributionFromExtension(req.Extensions[checkout.AttributionExtension]), Consent: httpx.Consent(r),
 		IdempotencyKey: key, Body: body, ClientIP: a.d.ClientIP(r), UserAgent: r.UserAgent(), Currency: sess.Currency,
 		MissingPayment: &cart.Error{Status: 400, Code: "woocommerce_rest_checkout_missing_payment_method", Message: "No payment method provided."}}
 	if pr.Shipping != nil && *pr.Shipping == (cart.Address{}) {

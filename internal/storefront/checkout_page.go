@@ -132,7 +132,7 @@ func (f *Storefront) CheckoutPost(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	pr := checkout.PlaceRequest{Session: sess.ID, Billing: billing, Note: values.CustomerNote, Method: strings.TrimSpace(values.PaymentMethod),
-		Attribution: checkout.AttributionFromForm(r.PostForm), TermsRequired: f.terms(ctx) != nil,
+		Attribution: checkout.AttributionFromForm(r.PostForm), Consent: httpx.Consent(r), TermsRequired: f.terms(ctx) != nil,
 		TermsAccepted: r.PostFormValue("terms") != "", Body: []byte(r.PostForm.Encode()), ClientIP: f.d.ClientIP(r),
 		UserAgent: r.UserAgent(), InvalidPayment: "Invalid payment method.", Currency: sess.Currency,
 		ShownCurrency: httpx.Clip(r.PostFormValue("wmc_currency"), 8)}

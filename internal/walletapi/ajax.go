@@ -111,7 +111,7 @@ func (a *API) saveCheckoutForm(w http.ResponseWriter, r *http.Request, sess http
 // approval URL.
 func (a *API) createOrder(w http.ResponseWriter, r *http.Request, sess httpx.Session, wr *request) error {
 	c, err := a.d.Wallet.CreateOrder(r.Context(), wallet.CreateRequest{Session: sess.ID, Context: wr.Context, PaymentMethod: wr.PaymentMethod,
-		FundingSource: wr.FundingSource, FormEncoded: wr.FormEncoded, Remote: r.RemoteAddr, UserAgent: r.UserAgent(), Currency: sess.Currency})
+		FundingSource: wr.FundingSource, FormEncoded: wr.FormEncoded, Remote: r.RemoteAddr, UserAgent: r.UserAgent(), Consent: httpx.Consent(r), Currency: sess.Currency})
 	if err != nil {
 		return err
 	}

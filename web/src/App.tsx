@@ -89,7 +89,7 @@ export function App({ data }: { data: PageData }) {
         <Page data={data} />
         <PageHydrated />
       </Suspense>
-      <AttributionTracker settings={data.settings?.attribution} />
+      <AttributionTracker settings={data.settings?.attribution} consent={data.settings?.consent} />
     </Layout>
     <PageLoader enabled={data.settings?.page_loader} />
     </>

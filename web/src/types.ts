@@ -266,6 +266,12 @@ export interface Settings {
    * Absent: enabled with 6 months. Disabled: the storefront deletes the cookies.
    */
   attribution?: { enabled: boolean; lifetime_months: number };
+  /**
+   * The consent banner (internal/consent, consent/consent.ts): with it on,
+   * nothing non-essential is stored before the shopper accepts. The same
+   * for every viewer: the browser reads the shopper's choice.
+   */
+  consent?: { banner: boolean };
   /** The PayPal wallet is on: its buttons show on the product page, the cart and the checkout. */
   wallet?: boolean;
   /**

@@ -14,6 +14,7 @@ import (
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
+	"vitrine/internal/consent"
 	"vitrine/internal/payment"
 	"vitrine/internal/payment/paypal"
 )
@@ -154,6 +155,9 @@ type CreateRequest struct {
 	FormEncoded   string // the checkout form (context checkout)
 	Remote        string // the client's address (host:port)
 	UserAgent     string
+	// Consent is the request's consent cookie and Sec-GPC header
+	// (checkout.PlaceRequest.Consent).
+	Consent consent.Signal
 	// Currency is the shopper's currency ("": the base): the order is
 	// placed in it when PayPal takes it, else in the base (SaleCurrency).
 	Currency string
@@ -244,7 +248,7 @@ func (s *Service) CreateOrder(ctx context.Context, in CreateRequest) (*Created, 
 			}
 		}
 		o, err = s.d.Checkout.PlaceFormOrder(ctx, checkout.PlaceRequest{Session: in.Session, Billing: form.billing, Shipping: form.shipping,
-			Note: form.note, Method: payment.WalletGatewayID, Attribution: form.attribution, TermsRequired: s.d.Config.Terms != nil,
+			Note: form.note, Method: payment.WalletGatewayID, Attribution: form.attribution, Consent: in.Consent, TermsRequired: s.d.Config.Terms != nil,
 			TermsAccepted: form.terms, IdempotencyKey: "wallet-" + randomKey(), Body: []byte(in.FormEncoded + "|" + in.FundingSource),
 			ClientIP: clientIP(in.Remote), UserAgent: in.UserAgent, InvalidPayment: "Invalid payment method.", Currency: code})
 	} else {

@@ -1,27 +1,32 @@
 import { useEffect, useState } from 'react';
+import { onConsentChange, type ConsentSettings } from '../consent/consent';
 import { FIELDS, trackPageView, type AttributionData, type AttributionSettings } from './attribution';
 
 /**
  * Mounted on every page (App): after hydration, records the page view in the
- * attribution cookies, or deletes them when tracking is off. Renders nothing.
+ * attribution cookies, or deletes them when tracking is off or consent does
+ * not allow it; again when the shopper makes a choice. Renders nothing.
  */
-export function AttributionTracker({ settings }: { settings: AttributionSettings }) {
+export function AttributionTracker({ settings, consent }: { settings: AttributionSettings; consent: ConsentSettings }) {
   useEffect(() => {
-    trackPageView(settings);
-  }, [settings]);
+    trackPageView(settings, consent);
+    // attribution.ts forgets the recorded page view first.
+    return onConsentChange(() => trackPageView(settings, consent));
+  }, [settings, consent]);
   return null;
 }
 
 /**
  * The hidden wc_order_attribution_* inputs of a classic form (checkout):
  * empty in the server HTML, filled from the cookies once the page runs.
- * With tracking off they stay empty.
+ * With tracking off, or without consent, they stay empty.
  */
-export function AttributionInputs({ settings }: { settings: AttributionSettings }) {
+export function AttributionInputs({ settings, consent }: { settings: AttributionSettings; consent: ConsentSettings }) {
   const [data, setData] = useState<AttributionData | null>(null);
   useEffect(() => {
-    setData(trackPageView(settings));
-  }, [settings]);
+    setData(trackPageView(settings, consent));
+    return onConsentChange(() => setData(trackPageView(settings, consent)));
+  }, [settings, consent]);
   return (
     <div className="wc-order-attribution-inputs" hidden>
       {FIELDS.map((f) => (

@@ -8,7 +8,11 @@
 // sessions and the user agent. Checkout sends them as wc_order_attribution_*
 // form fields and as Store API extension data "woocommerce/order-attribution".
 //
-// This file is client-only (it is never called while rendering).
+// This file is client-only (it is never called while rendering). Nothing is
+// stored without the shopper's consent where the shop asks for it, nor under
+// Global Privacy Control (consent/consent.ts).
+
+import { nonEssentialAllowed, onConsentChange, type ConsentSettings } from '../consent/consent';
 
 export type SourceType = 'utm' | 'organic' | 'referral' | 'typein' | 'admin' | 'mobile_app';
 
@@ -332,13 +336,15 @@ let recorded: { data: AttributionData | null } | null = null;
 /**
  * Runs once per page load in the browser (the layout and the checkout's
  * inputs both call it; the first call records the page view): records the
- * visit, or deletes the cookies when tracking is off. Answers the order fields
- * (null when tracking is off).
+ * visit, or deletes the cookies when tracking is off or the shopper's
+ * consent does not allow it (consent/consent.ts). Answers the order fields
+ * (null when nothing is tracked). A change of consent makes the next call
+ * decide again (forgetPageView).
  */
-export function trackPageView(settings: AttributionSettings): AttributionData | null {
+export function trackPageView(settings: AttributionSettings, consent?: ConsentSettings): AttributionData | null {
   if (recorded) return recorded.data;
   const jar = documentJar();
-  if (!trackingEnabled(settings)) {
+  if (!trackingEnabled(settings) || !nonEssentialAllowed(consent)) {
     clearAttribution(jar);
     recorded = { data: null };
     return null;
@@ -355,11 +361,19 @@ export function trackPageView(settings: AttributionSettings): AttributionData | 
 }
 
 /** The order fields for a checkout submit: the page view is recorded first if it was not yet. */
-export function currentAttribution(settings: AttributionSettings): AttributionData | null {
-  if (!trackingEnabled(settings)) return null;
-  trackPageView(settings);
+export function currentAttribution(settings: AttributionSettings, consent?: ConsentSettings): AttributionData | null {
+  if (!trackingEnabled(settings) || !nonEssentialAllowed(consent)) return null;
+  trackPageView(settings, consent);
   return readAttribution(documentJar());
 }
+
+/** The shopper's consent changed: the next trackPageView records the page (or deletes the cookies) again. */
+export function forgetPageView(): void {
+  recorded = null;
+}
+// Subscribed when the module loads, before any component's listener, so
+// the components' calls after a choice see it.
+onConsentChange(forgetPageView);
 
 /** Tests only: forget that this page view was recorded. */
 export function resetPageViewForTests(): void {

@@ -392,7 +392,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
     setNotices([]);
     const key = attempt.current();
     flushRefresh();
-    const attribution = currentAttribution(data.settings?.attribution);
+    const attribution = currentAttribution(data.settings?.attribution, data.settings?.consent);
     const ship = needsShipping && shipTo ? shipping : billing;
     const { email: _e, ...shipAddress } = ship;
     void _e;
@@ -661,7 +661,7 @@ export function CheckoutPage({ data }: { data: CheckoutPageData }) {
                       )}
                     </div>
                   )}
-                  <AttributionInputs settings={data.settings?.attribution} />
+                  <AttributionInputs settings={data.settings?.attribution} consent={data.settings?.consent} />
                   <input type="hidden" name="woocommerce-process-checkout-nonce" value={data.process_nonce} />
                   <input type="hidden" name="_wp_http_referer" value="/checkout/" />
                   <input type="hidden" name="wmc_currency" value={cart.totals.currency_code} />

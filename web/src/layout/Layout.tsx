@@ -7,6 +7,8 @@ import { StoreNotice } from '../frame/StoreNotice';
 import { SiteHeader, type FramePage } from './SiteHeader';
 import { FooterDetails } from './SiteFooter';
 import { ServerFragment } from '../lib/server-fragments';
+import { reopenBanner } from '../consent/consent';
+import { ConsentBanner } from '../consent/ConsentBanner';
 
 export function Layout({ data, children }: { data: FramePage; children: ReactNode }) {
   const { path, query } = parseUrl(data.url);
@@ -22,6 +24,8 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
       <a className="skip-link" href="#content">
         Skip to content
       </a>
+      {/* Next in the tab order while it shows; rendered after hydration only. */}
+      <ConsentBanner settings={data.settings?.consent} pages={data.pages} />
       {/* The store notice and the header: layout/SiteHeader.tsx, frame/StoreNotice.tsx. */}
       <StoreNotice notice={data.settings?.store_notice} onGone={() => title.current?.focus()} />
       <SiteHeader data={data} path={path} search={s ? s[1] : ''} cartCount={cartCount} titleRef={title} />
@@ -43,6 +47,7 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
             data.settings?.shop,
             data.year,
             user?.coming_soon_banner,
+            data.settings?.consent?.banner,
           ])
         }
       >
@@ -71,6 +76,18 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
                   </a>
                 </li>
               ))}
+              {/* Reopens the consent banner (consent/ConsentBanner.tsx). */}
+              {data.settings?.consent?.banner && (
+                <li>
+                  <button
+                    type="button"
+                    className="footer-link-button"
+                    onClick={(e) => reopenBanner(e.currentTarget)}
+                  >
+                    Cookie settings
+                  </button>
+                </li>
+              )}
             </ul>
           </nav>
           <FooterDetails name={data.site.name} shop={data.settings?.shop} pages={data.pages} year={data.year} />

@@ -170,7 +170,7 @@ export function ProductPage({ data }: { data: ProductData }) {
             <ProductGrid products={data.related} headingLevel={3} eagerCount={0} />
           </ServerFragment>
         )}
-        <RecentlyViewed current={p.id} />
+        <RecentlyViewed current={p.id} consent={data.settings?.consent} />
       </div>
       {hasCartForm(p, data.grouped) && <StickyAddToCart product={p} target={cartArea} variation={v} />}
     </PageContainer>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { StoreProduct } from '../types';
 import { ProductGrid } from '../listing/ProductGrid';
-import { readViewed, rememberViewed } from './recently-viewed';
+import { forgetViewed, readViewed, rememberViewed } from './recently-viewed';
+import { nonEssentialAllowed, type ConsentSettings } from '../consent/consent';
 
 const API = '/wp-json/wc/store/v1/products';
 
@@ -10,11 +11,17 @@ const API = '/wp-json/wc/store/v1/products';
  * viewed (recently-viewed.ts), newest first, as cards from the Store API
  * (include= their ids). Rendered in the browser only, after the page has
  * loaded, and nothing at all when there is none; the current product is
- * remembered for the next page.
+ * remembered for the next page. Without consent (where the shop asks for
+ * it, or under Global Privacy Control) nothing is kept or shown.
  */
-export function RecentlyViewed({ current }: { current: number }) {
+export function RecentlyViewed({ current, consent }: { current: number; consent?: ConsentSettings }) {
   const [products, setProducts] = useState<StoreProduct[]>([]);
   useEffect(() => {
+    if (!nonEssentialAllowed(consent)) {
+      forgetViewed();
+      setProducts([]);
+      return;
+    }
     const ids = readViewed().filter((id) => id !== current);
     rememberViewed(current);
     setProducts([]);
@@ -30,7 +37,7 @@ export function RecentlyViewed({ current }: { current: number }) {
         // offline or aborted: no row
       });
     return () => ctl.abort();
-  }, [current]);
+  }, [current, consent]);
   if (products.length === 0) return null;
   return (
     <section className="recently-viewed products-section" aria-labelledby="recently-viewed-title">

@@ -1,7 +1,11 @@
+import { currentChoice, onConsentChange } from '../consent/consent';
+
 /**
  * Recently viewed products: the ids of the product pages this browser
  * opened, newest first, kept in localStorage only (nothing personal goes to
  * the server: the row asks the Store API for the ids, as any visitor may).
+ * Not essential: kept only where consent allows (consent/consent.ts), and
+ * forgotten when the shopper rejects.
  */
 export const RECENTLY_VIEWED_KEY = 'vitrine_recently_viewed';
 /** How many ids are kept. */
@@ -38,3 +42,16 @@ export function rememberViewed(id: number): number[] {
   }
   return list;
 }
+
+/** Forgets the list (consent refused). */
+export function forgetViewed(): void {
+  try {
+    storage()?.removeItem(RECENTLY_VIEWED_KEY);
+  } catch {
+    // blocked: nothing was kept
+  }
+}
+
+onConsentChange(() => {
+  if (currentChoice() === 'denied') forgetViewed();
+});

@@ -24,6 +24,7 @@ const stored: ShopSettings = {
   clear_on_reselect: false,
   clickable_out_of_stock: false,
   deselect_conflicting: false,
+  consent_banner: false,
   version: 3,
   updated_at: '2026-11-24T10:00:00Z',
 };
@@ -38,10 +39,13 @@ describe('the settings screen', () => {
     await retype(name, 'Maison Vitrine');
     await userEvent.click(screen.getByLabelText('Coming soon'));
     await userEvent.selectOptions(screen.getByLabelText('Infinite scroll'), 'button');
+    const consent = screen.getByRole('checkbox', { name: 'Ask shoppers to accept or reject non-essential cookies' });
+    expect(consent).toHaveAccessibleDescription(/Global Privacy Control/);
+    await userEvent.click(consent);
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText(/^Settings saved\./)).toBeInTheDocument();
     const put = calls.find((c) => c.method === 'PUT');
-    expect(put?.body).toMatchObject({ name: 'Maison Vitrine', coming_soon: true, infinite_scroll: 'button', version: 3 });
+    expect(put?.body).toMatchObject({ name: 'Maison Vitrine', coming_soon: true, infinite_scroll: 'button', consent_banner: true, version: 3 });
     expect(put?.headers['X-WP-Nonce']).toBe(adminData.nonce);
   });
 

@@ -37,6 +37,7 @@ export interface ShopSettings {
   deselect_conflicting: boolean;
   /** What a privacy erasure does to the person's reviews ("" is anonymise). */
   erasure_reviews: '' | 'anonymise' | 'delete';
+  consent_banner: boolean;
   version: number;
   updated_at?: string;
 }
@@ -51,7 +52,7 @@ const NETWORKS: [SocialNetwork, string][] = [
   ['tiktok', 'TikTok'],
 ];
 
-type Flag = 'coming_soon' | 'zoom' | 'lightbox' | 'page_loader' | 'header_hide_on_scroll' | 'clear_on_reselect' | 'clickable_out_of_stock' | 'deselect_conflicting';
+type Flag = 'coming_soon' | 'zoom' | 'lightbox' | 'page_loader' | 'header_hide_on_scroll' | 'clear_on_reselect' | 'clickable_out_of_stock' | 'deselect_conflicting' | 'consent_banner';
 
 export const TEST_MAIL_PATH = '/wp-json/vitrine/v1/admin/settings/test-mail';
 
@@ -212,14 +213,21 @@ function GeneralSettings() {
       )}
       {section(
         'Privacy',
-        <Field label="Reviews when a person’s data is erased" error={err('erasure_reviews')} hint="Privacy requests: an approved erasure does this to the person’s reviews.">
-          {(p) => (
-            <select {...p} data-field="erasure_reviews" value={form.erasure_reviews || 'anonymise'} onChange={(e) => set('erasure_reviews', e.target.value as ShopSettings['erasure_reviews'])}>
-              <option value="anonymise">Anonymise them: keep the text and rating under “Anonymous”</option>
-              <option value="delete">Delete them</option>
-            </select>
+        <>
+          <Field label="Reviews when a person’s data is erased" error={err('erasure_reviews')} hint="Privacy requests: an approved erasure does this to the person’s reviews.">
+            {(p) => (
+              <select {...p} data-field="erasure_reviews" value={form.erasure_reviews || 'anonymise'} onChange={(e) => set('erasure_reviews', e.target.value as ShopSettings['erasure_reviews'])}>
+                <option value="anonymise">Anonymise them: keep the text and rating under “Anonymous”</option>
+                <option value="delete">Delete them</option>
+              </select>
+            )}
+          </Field>
+          {check(
+            'Ask shoppers to accept or reject non-essential cookies',
+            'consent_banner',
+            'A banner asks before order attribution and recently viewed products are stored; a footer link reopens it. Shops selling in the EU need it. Browsers sending Global Privacy Control are refused either way.',
           )}
-        </Field>,
+        </>,
       )}
     </SettingsForm>
     <TestMail defaultTo="" />
