@@ -62,7 +62,7 @@ lint: $(MANIFEST)
 # they start at once instead of after the packages before them by name.
 test-go: $(MANIFEST)
 	@if [ -n "$${VITRINE_TEST_POSTGRES:-}" ]; then echo "Go tests on SQLite and PostgreSQL"; else echo "Go tests on SQLite (set VITRINE_TEST_POSTGRES to include PostgreSQL)"; fi
-	$(GO) test -count=1 -timeout 30m ./internal/server/ ./...
+	$(GO) test -count=1 -timeout 45m ./internal/server/ ./...
 
 test-web: web/node_modules/.installed
 	cd web && npm run typecheck --silent && npm test --silent
