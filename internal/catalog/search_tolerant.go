@@ -31,11 +31,12 @@ func TypoDistance(word string) int {
 }
 
 // storedDeletes is how many deletions the vocabulary keeps for a word: as
-// many as a query word within TypoDistance of it can need (a word of 4
-// letters is one edit from a query of 5; one of 7, two from a query of 9).
+// many as a query word within the allowed edits of it can need (a word
+// of 4 letters is one edit from a query of 5; one of 7, two from a query
+// of 9; and "Did you mean" allows two edits from 5 letters).
 func storedDeletes(word string) int {
 	switch n := utf8.RuneCountInString(word); {
-	case n >= 7:
+	case n >= 5:
 		return 2
 	case n >= 4:
 		return 1
@@ -372,4 +373,34 @@ type SearchMiss struct {
 	Query    string    `json:"query"`
 	Count    int64     `json:"count"`
 	LastSeen time.Time `json:"last_seen"`
+}
+
+// SuggestQuery is "Did you mean" for a search that found nothing: the
+// query with each word the vocabulary does not know replaced by its
+// nearest vocabulary word, allowing one edit more than the search itself
+// does (one for words of 4 letters, two from 5), so that it offers what
+// the search would not find on its own. "" when no word changes.
+func SuggestQuery(ctx context.Context, v SearchVocabulary, q string) (string, error) {
+	words := SearchWords(q)
+	known, err := v.KnownWords(ctx, words)
+	if err != nil {
+		return "", err
+	}
+	changed := false
+	for i, w := range words {
+		if known[w] || hasDigit(w) || utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		near, err := corrections(ctx, v, w, min(TypoDistance(w)+1, 2))
+		if err != nil {
+			return "", err
+		}
+		if len(near) > 0 {
+			words[i], changed = near[0], true
+		}
+	}
+	if !changed {
+		return "", nil
+	}
+	return strings.Join(words, " "), nil
 }

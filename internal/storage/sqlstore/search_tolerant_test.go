@@ -138,11 +138,36 @@ func TestSearchSynonyms(t *testing.T) {
 	})
 }
 
-// A search's plan names the corrected query for "Did you mean".
+// "Did you mean" offers what one edit more than the search allows
+// finds, and only when the corrected query finds products.
 func TestSearchDidYouMean(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		tolerantFixture(t, db)
 		ctx := context.Background()
+		svc := &catalog.SearchService{Store: db}
+		for q, want := range map[string]string{
+			"porko":           "parka",           // two edits in 5 letters: not searched, suggested
+			"tite bag":        "tote bag",        // one in 4
+			"merino cordigon": "merino cardigan", // two in 8
+			"parka zzzzzzz":   "",                // nothing near the second word
+			"merino parka":    "",                // every word known: nothing to correct
+		} {
+			if got, _ := search(t, db, catalog.ProductQuery{Search: q}); len(got) != 0 {
+				t.Fatalf("%q finds %q", q, got)
+			}
+			got, err := svc.NoResults(ctx, q, "search")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("did you mean %q = %q, want %q", q, got, want)
+			}
+		}
+		misses, err := db.TopSearchMisses(ctx, 10)
+		if err != nil || len(misses) != 5 {
+			t.Errorf("misses counted: %+v, %v", misses, err)
+		}
+		// The plan's own corrections (within the search's limits).
 		for q, want := range map[string]string{
 			"merino cardigon": "merino cardigan",
 			"Parka Jakcet":    "parka jacket",

@@ -5,7 +5,7 @@
 -- (catalog.FoldSearch) of a product's name and body, without digits (SKUs
 -- are matched exactly, never corrected). search_word_deletes holds, for
 -- each vocabulary word, the strings made by deleting one character (words
--- of 4 letters or more) or two (7 or more): a query word's own deletions
+-- of 4 letters) or up to two (5 or more): a query word's own deletions
 -- looked up here give every vocabulary word within the allowed edit
 -- distance (catalog.TypoDistance), which Go then checks exactly. Both are
 -- filled as products are indexed, in the same transaction, and never
