@@ -38,6 +38,7 @@ export const screens: Screen[] = [
   { base: 'payments', title: 'Payments', nav: true, load: () => import('./screens/Payments') },
   { base: 'shipping-tax', title: 'Shipping & tax', nav: true, load: () => import('./screens/ShippingTax') },
   { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
+  { base: 'search', title: 'Search', nav: true, load: () => import('./screens/Search') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },
 ];
 
