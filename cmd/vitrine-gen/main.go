@@ -246,12 +246,13 @@ func sentence(rng *rand.Rand, subject string) string {
 
 // Queries are what the measurement searches for: three-letter prefixes (what
 // live search sends first), whole words common and rare, two-word queries
-// with a prefix, diacritics, a SKU, and a miss.
+// with a prefix, diacritics, a SKU, typos and plurals, and a miss.
 var Queries = []string{
 	"hoo", "tee", "lin", "wal", "sca", "cap", "soc", "mug",
 	"cotton", "soft", "wash", "creme", "crème brû", "fjall", "sondag",
 	"linen shirt", "merino sw", "classic cotton t", "everyday hoodie",
 	"TEE-000123", "hoo-0001", "zzzz", "organic",
+	"hoodei", "cardigon", "swaetshirt", "merno sweatr", "jakcet", "linen shirts", "cashmire beanies",
 }
 
 // Measure reports p50 and p99 of live search (the store query alone, then

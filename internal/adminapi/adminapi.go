@@ -111,6 +111,10 @@ type Deps struct {
 	// others within a poll).
 	Catalog        *catalog.Admin
 	CatalogChanged func(context.Context)
+	// SearchSettings are the shop search's synonyms; Search lists the
+	// searches that found nothing (search.go).
+	SearchSettings *settings.SearchSettings
+	Search         *catalog.SearchService
 	// Webhooks are the webhooks (webhooks.go); nil: no webhook routes.
 	// Written is called after each write that succeeded (the server
 	// wakes its webhook worker: the write may have queued deliveries).

@@ -11,6 +11,8 @@ func (a *API) routes() {
 	a.handle("GET "+admin+"/settings", a.staff(a.settingsGet))
 	a.handle("PUT "+admin+"/settings", a.staff(a.settingsPut))
 	a.handle("POST "+admin+"/settings/test-mail", a.staff(a.settingsTestMail))
+	a.handle("GET "+admin+"/search", a.staff(a.searchGet))
+	a.handle("PUT "+admin+"/search", a.staff(a.searchPut))
 	a.handle("GET "+admin+"/payments", a.staff(a.paymentsGet))
 	a.handle("PUT "+admin+"/payments", a.staff(a.paymentsPut))
 	a.handle("POST "+admin+"/payments/paypal/test", a.staff(a.paymentsPayPalTest))

@@ -41,6 +41,8 @@ type Deps struct {
 	// Products the products and variations kept in memory (get_variation).
 	Catalog  catalog.Store
 	Products *catalog.Cache
+	// Search is the shop's search beyond matching (the owner's synonyms).
+	Search *catalog.SearchService
 	// Store shapes the Store API's objects: carts, variations, category
 	// lookups.
 	Store *storeapi.API

@@ -210,7 +210,7 @@ func (a *API) writeSuggestionsIn(w http.ResponseWriter, r *http.Request, p *rend
 
 func (a *API) searchSuggestions(ctx context.Context, query, cat string) (*render.Page, error) {
 	q := catalog.ProductQuery{Search: query, Visibility: "search", OrderBy: "relevance", Page: 1, PerPage: catalog.SearchSuggestLimit,
-		Descendants: true, SearchCandidates: SearchSuggestCandidates, NoCount: true}
+		Descendants: true, SearchCandidates: SearchSuggestCandidates, NoCount: true, Synonyms: a.d.Search.SynonymsInForce()}
 	tags := []string{"listing"}
 	if cat != "" {
 		ids, err := a.d.Store.CategoryIDs(ctx, []string{cat})

@@ -15,10 +15,12 @@ type ProductQuery struct {
 	OrderBy       string // date, modified, id, include, title, slug, price, popularity, rating, menu_order, relevance
 	// Search finds products by name, SKU (theirs or a variation's),
 	// description words and tag names, diacritics and case folded, the last
-	// word as a prefix. Only published, not hidden products are found,
+	// word as a prefix, forgiving typos and plurals (PlanSearch); a query
+	// that is a SKU finds its product. Only published, not hidden products are found,
 	// narrowed further by Visibility ("search" for the shop's search). With Search,
-	// an empty OrderBy means relevance: name matches first, then menu order
-	// and name. A very common word considers only the first
+	// an empty OrderBy means relevance: the exact name (or SKU) first, then
+	// name matches, then matches anywhere; in stock before out of stock;
+	// best-sellers, then menu order and name. A very common word considers only the first
 	// sqlstore.SearchCandidates matches of each kind, or SearchCandidates
 	// when set (live search asks for fewer: it shows ten).
 	SearchCandidates int
@@ -34,6 +36,9 @@ type ProductQuery struct {
 	// "in" (or empty) any of them, "and" all of them, "not_in" none.
 	TagOperator string
 	Search      string
+	// Synonyms are the owner's synonym groups the search also matches
+	// (the search settings).
+	Synonyms    Synonyms
 	Include     []int64
 	Exclude     []int64
 	SKUs        []string

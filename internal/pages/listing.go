@@ -24,6 +24,9 @@ type ListingPage struct {
 	OrderBy       string              `json:"orderby"`
 	BasePath      string              `json:"base"`
 	Subcategories []storeapi.Category `json:"subcategories"`
+	// DidYouMean is, for a search that found nothing, the query with its
+	// typos corrected when that one finds products.
+	DidYouMean string `json:"did_you_mean,omitempty"`
 }
 
 // Sorts maps the listing's ?orderby= values to catalogue orderings.
@@ -85,7 +88,7 @@ func (l *Loader) Search(ctx context.Context, reqURL string, q ListingQuery) (*Re
 	}
 	title := "Search results: “" + q.Search + "”"
 	crumbs := []Crumb{{"Home", "/"}, {title, "/?s=" + url.QueryEscape(q.Search) + "&post_type=product"}}
-	pq := catalog.ProductQuery{Search: q.Search, Visibility: "search"}
+	pq := catalog.ProductQuery{Search: q.Search, Visibility: "search", Synonyms: l.Searches.SynonymsInForce()}
 	if q.Category != "" {
 		for _, c := range e.cats {
 			if strconv.FormatInt(c.ID, 10) == q.Category || c.Slug == q.Category {
@@ -102,6 +105,14 @@ func (l *Loader) Search(ctx context.Context, reqURL string, q ListingQuery) (*Re
 		return nil, err
 	}
 	res.Head.Robots = "noindex, follow"
+	if page := res.Data.(ListingPage); page.Total == 0 && l.Searches != nil {
+		// Counted once per render: a repeat of the same search is served
+		// from the page cache until the catalogue changes.
+		if page.DidYouMean, err = l.Searches.NoResults(ctx, q.Search, pq.Visibility); err != nil {
+			return nil, err
+		}
+		res.Data = page
+	}
 	return res, nil
 }
 

@@ -69,6 +69,9 @@ type Loader struct {
 	// force (staff change them in the admin while the shop runs;
 	// internal/settings); otherwise SiteName, Tagline and Settings are.
 	Live func() Live
+	// Search is the shop's search beyond matching: synonyms, "Did you
+	// mean" and the count of searches without results (nil: none).
+	Searches *catalog.SearchService
 }
 
 // Live is what the admin may change while the shop runs.

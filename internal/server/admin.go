@@ -64,6 +64,8 @@ func (s *Server) initAdmin() {
 		Catalog:     s.catalogAdmin,
 		// The instance that took a catalogue write applies it at once.
 		CatalogChanged: s.applyChanges,
+		SearchSettings: s.searchSettings,
+		Search:         s.search,
 		Webhooks:       s.webhooks,
 		Written:        s.hookWorker.Kick,
 		Keys:           s.keys,

@@ -12,7 +12,7 @@ import (
 // initAjax builds the ajax surface; the services, the Store API, the
 // login, the wallet's endpoints and the metrics it uses are built.
 func (s *Server) initAjax() {
-	s.ajax = ajax.New(ajax.Deps{Sessions: s.Sessions, Carts: s.carts, Catalog: s.store, Products: s.products, Store: s.storeAPI,
+	s.ajax = ajax.New(ajax.Deps{Sessions: s.Sessions, Carts: s.carts, Catalog: s.store, Products: s.products, Search: s.search, Store: s.storeAPI,
 		Loader: s.loader, Engine: s.engine, APICache: freshCache{s, s.api}, PageCache: freshCache{s, s.cache},
 		Currencies: s.currencies, Pricing: s.pricing, ShopperCurrency: s.shopperCurrency,
 		BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, CartLifetime: s.cfg.CartLifetime,

@@ -196,12 +196,15 @@ type Server struct {
 	now      func() time.Time
 	handler  http.Handler
 
-	lastChange atomic.Int64   // the newest change-log id read (changelog.go)
-	changes    changeFollower // the ids skipped, read again (changelog.go)
-	cats       *categoryCache // s.store, with the category list in memory
-	mailKick   func()         // the mail outbox's Kick (order_mail.go)
-	mailSender mail.Sender    // SMTP, for the admin\'s test message; nil when off (order_mail.go)
-	products   *catalog.Cache // products for the cart and get_variation
+	lastChange atomic.Int64           // the newest change-log id read (changelog.go)
+	changes    changeFollower         // the ids skipped, read again (changelog.go)
+	cats       *categoryCache         // s.store, with the category list in memory
+	search     *catalog.SearchService // synonyms, "Did you mean", searches without results
+	// searchSettings are the owner's synonyms (settings.SearchSettings).
+	searchSettings *settings.SearchSettings
+	mailKick       func()         // the mail outbox's Kick (order_mail.go)
+	mailSender     mail.Sender    // SMTP, for the admin\'s test message; nil when off (order_mail.go)
+	products       *catalog.Cache // products for the cart and get_variation
 
 	carts    *cart.Service     // the cart's use cases
 	checkout *checkout.Service // pricing, placing orders, rate limit, held stock
@@ -313,6 +316,11 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, err
 	}
 	s.cats = &categoryCache{Store: db}
+	s.searchSettings = &settings.SearchSettings{Store: db, Now: s.now}
+	if _, err := s.searchSettings.Load(context.Background()); err != nil {
+		return nil, fmt.Errorf("load search settings: %w", err)
+	}
+	s.search = &catalog.SearchService{Store: db, Now: s.now, Synonyms: s.searchSettings.Synonyms}
 	s.products = catalog.NewCache(db, 50000)
 	// Cart and get_variation requests catch up with the change log first.
 	s.products.Follow(s.lastChange.Load, s.applyChanges)
@@ -351,7 +359,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
-		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }}
+		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }, Searches: s.search}
 	s.metrics = newMetrics(s)
 	s.initPages()     // storefront.go
 	s.initMyAccount() // auth.go

@@ -62,6 +62,9 @@ func (s *Server) reloadSettings(ctx context.Context) {
 	if _, err := s.paymentSettings.Load(ctx); err != nil {
 		s.log.Warn("reload payment methods", "err", err)
 	}
+	if _, err := s.searchSettings.Load(ctx); err != nil {
+		s.log.Warn("reload search settings", "err", err)
+	}
 	s.front.SettingsChanged() // the 404 and coming-soon pages, the manifest
 }
 

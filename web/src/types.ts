@@ -417,6 +417,8 @@ export interface ListingPage extends PageBase {
   base: string;
   /** Subcategories to show above the products (category pages). */
   subcategories: StoreCategory[];
+  /** Search results without any: the query with its typos corrected, when a correction finds products. */
+  did_you_mean?: string;
 }
 
 export interface ProductPage extends PageBase {

@@ -250,7 +250,10 @@ func TestSearchPrefixLengths(t *testing.T) {
 			"sweatshi":          {"Sweatshirtdress 3000"}, // eight letters: the longest prefix lexeme
 			"sweatshir":         {"Sweatshirtdress 3000"}, // nine: :*
 			"sweatshirtdress":   {"Sweatshirtdress 3000"},
-			"sweatshirtdresses": nil,
+			"sweatshirtdresses": {"Sweatshirtdress 3000"}, // its plural
+			"sweatshirtdrass":   {"Sweatshirtdress 3000"}, // a typo
+			"swaetshirtdrass":   {"Sweatshirtdress 3000"}, // two: from 9 letters
+			"swaetshirtdrasz":   nil,                      // three
 			"ab":                {"Ab"},
 			"abc":               nil,
 			"300":               {"Sweatshirtdress 3000"},

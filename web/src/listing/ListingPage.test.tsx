@@ -101,5 +101,13 @@ describe('ListingPage', () => {
     render(<ListingPage data={listingPage({ products: [], total: 0, total_pages: 0, page_number: 1 })} />);
     expect(screen.getByText('No products were found matching your selection.')).toBeInTheDocument();
     expect(screen.queryByRole('combobox')).toBeNull();
+    expect(screen.queryByText(/Did you mean/)).toBeNull();
+  });
+
+  it('offers the corrected search when nothing was found', () => {
+    render(<ListingPage data={listingPage({ products: [], total: 0, total_pages: 0, page_number: 1, did_you_mean: 'linen cardigan' })} />);
+    const link = screen.getByRole('link', { name: 'linen cardigan' });
+    expect(link).toHaveAttribute('href', '/?s=linen%20cardigan&post_type=product');
+    expect(link.closest('p')).toHaveTextContent('Did you mean linen cardigan?');
   });
 });

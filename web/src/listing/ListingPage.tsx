@@ -124,9 +124,17 @@ export function ListingPage({ data }: { data: ListingData }) {
           />
         </>
       ) : (
-        <p className="woocommerce-info woocommerce-no-products-found" role="status">
-          No products were found matching your selection.
-        </p>
+        <>
+          <p className="woocommerce-info woocommerce-no-products-found" role="status">
+            No products were found matching your selection.
+          </p>
+          {data.did_you_mean ? (
+            <p className="search-did-you-mean">
+              Did you mean{' '}
+              <a href={'/?s=' + encodeURIComponent(data.did_you_mean) + '&post_type=product'}>{data.did_you_mean}</a>?
+            </p>
+          ) : null}
+        </>
       )}
       </div>
       <ShopSidebar data={data} />

@@ -534,11 +534,14 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	from, searching := " FROM products", strings.TrimSpace(q.Search) != ""
 	var joinArgs []any
 	if searching {
-		words := catalog.SearchWords(q.Search)
-		if len(words) == 0 {
+		plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(plan.Clauses) == 0 {
 			return nil, 0, nil // only punctuation: nothing to look for
 		}
-		cand, a := db.searchCandidates(words, cats, q.SearchCandidates)
+		cand, a := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
 		// The candidates drive the join: SQLite's planner would otherwise
 		// walk every published product and probe the candidates (CROSS
 		// JOIN fixes SQLite's join order; PostgreSQL does not need it).
@@ -615,8 +618,10 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	var order string
 	switch {
 	case orderBy == "relevance":
-		// Name matches first, then the shop's own order.
-		order = "srank, menu_order, name, id"
+		// The exact name or SKU, then name matches, then matches
+		// anywhere; in stock before out of stock; best-sellers first,
+		// then the shop's own order.
+		order = "srank, (stock_status = 'outofstock'), total_sales DESC, menu_order, name, id"
 	case orderBy == "include" && len(q.Include) > 0:
 		var b strings.Builder
 		b.WriteString("CASE id")

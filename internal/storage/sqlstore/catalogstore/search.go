@@ -71,6 +71,9 @@ func (db *Catalog) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (boo
 	if found && old == doc {
 		return false, nil
 	}
+	if err := db.addVocabulary(ctx, tx, doc, old); err != nil {
+		return false, err
+	}
 	if db.Engine == sqlcore.Postgres {
 		_, err = tx.ExecContext(ctx, `INSERT INTO product_search (product_id, name, sku, body) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (product_id) DO UPDATE SET name = excluded.name, sku = excluded.sku, body = excluded.body`, id, doc.Name, doc.SKU, doc.Body)
@@ -164,18 +167,26 @@ func (db *Catalog) searchIndexNeedsBuild(ctx context.Context) (bool, error) {
 	return len(ids) > 0, err
 }
 
-// searchMatch writes SQLite's FTS5 match expression for the words: all
-// words must match, the last one as a prefix. name restricts the match to
-// the product name.
-func searchMatch(words []string, name bool) string {
-	parts := make([]string, len(words))
-	for i, w := range words {
-		parts[i] = `"` + w + `"`
-		if i == len(words)-1 {
-			parts[i] += "*"
+// ftsMatch writes SQLite's FTS5 match expression for a plan: every
+// clause, each any of its alternatives, each all of its terms. name
+// restricts the match to the product name.
+func ftsMatch(plan catalog.SearchPlan, name bool) string {
+	clauses := make([]string, len(plan.Clauses))
+	for i, cl := range plan.Clauses {
+		alts := make([]string, len(cl))
+		for j, alt := range cl {
+			terms := make([]string, len(alt))
+			for k, t := range alt {
+				terms[k] = `"` + t.Word + `"`
+				if t.Prefix {
+					terms[k] += "*"
+				}
+			}
+			alts[j] = "(" + strings.Join(terms, " AND ") + ")"
 		}
+		clauses[i] = "(" + strings.Join(alts, " OR ") + ")"
 	}
-	expr := strings.Join(parts, " ")
+	expr := strings.Join(clauses, " AND ")
 	if name {
 		return "name : (" + expr + ")"
 	}
@@ -187,14 +198,15 @@ func searchMatch(words []string, name bool) string {
 // 00004): 'hoo*' for every word starting with "hoo".
 const pgPrefixMax = 8
 
-// pgMatch writes PostgreSQL's tsquery for the words as an SQL expression:
-// all words must match, the last one as a prefix. A last word of at most
-// pgPrefixMax ASCII letters and digits is looked up as its prefix lexeme
-// ('hoo*'), one exact GIN entry, instead of as 'hoo':*, which walks and
-// merges every lexeme starting with it (thousands: each SKU is a lexeme)
-// at about three times the cost per matching row. Longer or non-ASCII
-// last words keep :* (the parser turns an ASCII letter-and-digit word into
-// exactly that lexeme; other scripts go through to_tsquery as before).
+// pgMatch writes PostgreSQL's tsquery for a plan as an SQL expression:
+// the clauses joined by &&, each the || of its alternatives, each the &&
+// of its terms. A prefix term of at most pgPrefixMax ASCII letters and
+// digits is looked up as its prefix lexeme ('hoo*'), one exact GIN entry,
+// instead of as 'hoo':*, which walks and merges every lexeme starting
+// with it (thousands: each SKU is a lexeme) at about three times the cost
+// per matching row. An ASCII letter-and-digit word is a tsquery literal
+// (the parser turns it into exactly that lexeme); other scripts go
+// through to_tsquery.
 //
 // The query is written into the SQL, not bound: with a parameter,
 // PostgreSQL switches a prepared statement to a generic plan after five
@@ -203,17 +215,31 @@ const pgPrefixMax = 8
 // 22 ms at 100,000 products) where a plan for the actual query reads the
 // table until it has the few hundred candidates it needs. Folded words
 // hold only letters and digits, and quote doubles quotes all the same.
-func pgMatch(words []string) string {
-	last := words[len(words)-1]
-	if len(last) <= pgPrefixMax && asciiAlnum(last) {
-		lit := quote(pgQuote(last+"*")) + "::tsquery" // a lexeme the parser never produces: no clash with words
-		if len(words) == 1 {
-			return lit
+func pgMatch(plan catalog.SearchPlan) string {
+	term := func(t catalog.SearchTerm) string {
+		switch {
+		case t.Prefix && len(t.Word) <= pgPrefixMax && asciiAlnum(t.Word):
+			return quote(pgQuote(t.Word+"*")) + "::tsquery" // a lexeme the parser never produces: no clash with words
+		case t.Prefix:
+			return "to_tsquery('simple', " + quote(pgQuote(t.Word)+":*") + ")"
+		case asciiAlnum(t.Word):
+			return quote(pgQuote(t.Word)) + "::tsquery"
 		}
-		return "(to_tsquery('simple', " + quote(pgWords(words[:len(words)-1])) + ") && " + lit + ")"
+		return "to_tsquery('simple', " + quote(pgQuote(t.Word)) + ")"
 	}
-	q := pgWords(words[:len(words)-1]) + sep(len(words) > 1) + pgQuote(last) + ":*"
-	return "to_tsquery('simple', " + quote(q) + ")"
+	clauses := make([]string, len(plan.Clauses))
+	for i, cl := range plan.Clauses {
+		alts := make([]string, len(cl))
+		for j, alt := range cl {
+			terms := make([]string, len(alt))
+			for k, t := range alt {
+				terms[k] = term(t)
+			}
+			alts[j] = "(" + strings.Join(terms, " && ") + ")"
+		}
+		clauses[i] = "(" + strings.Join(alts, " || ") + ")"
+	}
+	return "(" + strings.Join(clauses, " && ") + ")"
 }
 
 // pgQuote quotes a word for a tsquery.
@@ -230,23 +256,6 @@ func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// pgWords is to_tsquery's text for whole words, all required. Folded words
-// hold only letters and digits: quoting is enough.
-func pgWords(words []string) string {
-	parts := make([]string, len(words))
-	for i, w := range words {
-		parts[i] = pgQuote(w)
-	}
-	return strings.Join(parts, " & ")
-}
-
-func sep(b bool) string {
-	if b {
-		return " & "
-	}
-	return ""
-}
-
 func asciiAlnum(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -257,12 +266,13 @@ func asciiAlnum(s string) bool {
 	return s != ""
 }
 
-// searchCandidates is a subquery of (sid, srank) rows: up to limit (at
-// most SearchCandidates) products whose name matches every word (srank 0) and up
-// to limit more that match anywhere (srank 1), optionally only
-// in the given categories. Its cost is bounded by the caps, not by how
-// many products match.
-func (db *Catalog) searchCandidates(words []string, cats []int64, limit int) (string, []any) {
+// searchCandidates is a subquery of (sid, srank) rows, optionally only in
+// the given categories: the products whose SKU (or a variation's) is the
+// query as typed, and those whose folded name is the query (srank 0); up
+// to limit (at most SearchCandidates) more whose name matches the plan
+// (srank 1), and up to limit more that match it anywhere (srank 2). Its
+// cost is bounded by the caps, not by how many products match.
+func (db *Catalog) searchCandidates(plan catalog.SearchPlan, query string, cats []int64, limit int) (string, []any) {
 	if limit <= 0 || limit > SearchCandidates {
 		limit = SearchCandidates
 	}
@@ -277,29 +287,43 @@ func (db *Catalog) searchCandidates(words []string, cats []int64, limit int) (st
 	}
 	var one func(name bool) (string, []any)
 	if db.Engine == sqlcore.Postgres {
-		match := pgMatch(words)
+		match := pgMatch(plan)
 		one = func(name bool) (string, []any) {
-			col := "doc_tsv"
+			col, rank := "doc_tsv", "2"
 			if name {
-				col = "name_tsv"
+				col, rank = "name_tsv", "CASE WHEN name = ? THEN 0 ELSE 1 END"
 			}
-			return `SELECT product_id AS id FROM product_search WHERE ` + col + ` @@ ` + match + catCond("product_id") + fmt.Sprintf(" LIMIT %d", limit),
-				slices.Clip(catArgs)
+			q := `SELECT product_id AS id, ` + rank + ` AS r FROM product_search WHERE ` + col + ` @@ ` + match + catCond("product_id") + fmt.Sprintf(" LIMIT %d", limit)
+			if name {
+				return q, append([]any{plan.Name}, catArgs...)
+			}
+			return q, slices.Clip(catArgs)
 		}
 	} else {
 		one = func(name bool) (string, []any) {
-			return `SELECT rowid AS id FROM products_fts WHERE products_fts MATCH ?` + catCond("rowid") + fmt.Sprintf(" LIMIT %d", limit),
-				append([]any{searchMatch(words, name)}, catArgs...)
+			rank, args := "2", []any{ftsMatch(plan, name)}
+			if name {
+				rank, args = "CASE WHEN name = ? THEN 0 ELSE 1 END", []any{plan.Name, ftsMatch(plan, name)}
+			}
+			return `SELECT rowid AS id, ` + rank + ` AS r FROM products_fts WHERE products_fts MATCH ?` + catCond("rowid") + fmt.Sprintf(" LIMIT %d", limit),
+				append(args, catArgs...)
 		}
 	}
 	nq, nargs := one(true)
 	dq, dargs := one(false)
+	skus := []any{query, strings.ToUpper(query)}
+	sq := `SELECT COALESCE(parent_id, id) AS id, 0 AS r FROM products
+		WHERE sku IN (?, ?) AND sku IS NOT NULL AND sku <> '' AND status = 'publish'` + catCond("COALESCE(parent_id, id)")
 	q := `SELECT id AS sid, MIN(r) AS srank FROM (
-		SELECT id, 0 AS r FROM (` + nq + `) n
+		SELECT id, r FROM (` + nq + `) n
 		UNION ALL
-		SELECT id, 1 AS r FROM (` + dq + `) d
+		SELECT id, r FROM (` + dq + `) d
+		UNION ALL
+		SELECT id, r FROM (` + sq + `) k
 	) c GROUP BY id`
-	return q, append(nargs, dargs...)
+	args := append(nargs, dargs...)
+	args = append(args, skus...)
+	return q, append(args, catArgs...)
 }
 
 // Analyze refreshes PostgreSQL's planner statistics (after a bulk load,
