@@ -43,6 +43,13 @@ type ProductQuery struct {
 	MinPrice    *int64
 	MaxPrice    *int64
 	StockStatus []string
+	// Attributes narrow by global attribute terms (filters.go), joined by
+	// AttributeRelation: "and" (or empty) every filter, "in" any of them.
+	Attributes        []AttributeFilter
+	AttributeRelation string
+	// Ratings keeps products whose rounded average rating (RoundedRating)
+	// is one of these (1..5).
+	Ratings []int
 	// Visibility: "catalog" lists what the shop shows (visible+catalog),
 	// "search" what search shows (visible+search), "listable" everything
 	// published but hidden, "any" everything published, "all" everything.
