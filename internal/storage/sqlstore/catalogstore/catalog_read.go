@@ -539,7 +539,6 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	return ps, total, nil
 }
 
-
 // selection is what a ProductQuery selects, as SQL: countCond is
 // " FROM … WHERE …" over products (joined to search candidates or a small
 // category's links when those drive the query), one row per product.
