@@ -134,3 +134,51 @@ func RoundedRating(avg float64) int {
 	r := int(avg + 0.5)
 	return min(max(r, 0), 5)
 }
+
+// FilterAttribute is a global attribute with its terms, as filters name
+// them (taxonomy "pa_color", term slugs).
+type FilterAttribute struct {
+	Attribute
+	Terms []AttrTerm
+}
+
+// FilterAttributes loads every global attribute with its terms.
+func FilterAttributes(ctx context.Context, s Store) ([]FilterAttribute, error) {
+	attrs, err := s.Attributes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FilterAttribute, len(attrs))
+	for i, a := range attrs {
+		terms, err := s.AttributeTerms(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = FilterAttribute{Attribute: a, Terms: terms}
+	}
+	return out, nil
+}
+
+// FilterAttributeByTaxonomy finds the attribute named by taxonomy
+// ("pa_color"; the bare slug "color" too).
+func FilterAttributeByTaxonomy(attrs []FilterAttribute, taxonomy string) (FilterAttribute, bool) {
+	for _, a := range attrs {
+		if a.Taxonomy() == taxonomy || a.Slug == taxonomy {
+			return a, true
+		}
+	}
+	return FilterAttribute{}, false
+}
+
+// TermIDs resolves term slugs of a to ids, in the order given; ok is false
+// when one is not a term of a.
+func (a FilterAttribute) TermIDs(slugs []string) (ids []int64, ok bool) {
+	for _, s := range slugs {
+		i := slices.IndexFunc(a.Terms, func(t AttrTerm) bool { return t.Slug == s })
+		if i < 0 {
+			return nil, false
+		}
+		ids = append(ids, a.Terms[i].ID)
+	}
+	return ids, true
+}

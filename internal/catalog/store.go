@@ -87,6 +87,9 @@ type Store interface {
 
 	// CountProducts counts all products and variations (for "is the store empty").
 	CountProducts(ctx context.Context) (int, error)
+
+	// FacetStore counts a listing's filter options (CountFacets).
+	FacetStore
 }
 
 // Writer is what import and seeding need: idempotent upserts by natural keys.
