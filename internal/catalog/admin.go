@@ -187,6 +187,9 @@ type AdminStore interface {
 
 	EnsureAttribute(ctx context.Context, a Attribute) (Attribute, error)
 	SetAttributeType(ctx context.Context, id int64, swatch string) error
+	// SetAttributeFilter sets whether listings filter by the attribute
+	// and its default query type ("or", "and").
+	SetAttributeFilter(ctx context.Context, id int64, filterable bool, queryType string) error
 	EnsureTerm(ctx context.Context, t AttrTerm) (AttrTerm, error)
 	// UpdateTerm sets a term's name, colour, image and order.
 	UpdateTerm(ctx context.Context, t AttrTerm) error
@@ -1395,6 +1398,15 @@ func (a *Admin) SetSwatchType(ctx context.Context, id int64, swatch string) erro
 		return invalid("type", "type must be select, color, image or label.")
 	}
 	return a.Store.SetAttributeType(ctx, id, swatch)
+}
+
+// SetAttributeFilter sets whether listings offer the attribute as a
+// filter and whether several chosen terms mean any ("or") or all ("and").
+func (a *Admin) SetAttributeFilter(ctx context.Context, id int64, filterable bool, queryType string) error {
+	if !oneOf(queryType, "or", "and") {
+		return invalid("filter_query_type", "filter_query_type must be or or and.")
+	}
+	return a.Store.SetAttributeFilter(ctx, id, filterable, queryType)
 }
 
 // TermInput creates or edits a term of a global attribute.

@@ -31,6 +31,7 @@ type FacetRequest struct {
 	Attributes  []AttributeCount
 	Ratings     bool
 	StockStatus bool
+	OnSale      bool
 }
 
 // AttributeCount asks for the term counts of one global attribute.
@@ -56,6 +57,8 @@ type Facets struct {
 	Ratings map[int]int
 	// StockStatus: status → products.
 	StockStatus map[string]int
+	// OnSale: the products on sale.
+	OnSale int
 }
 
 // PriceBounds is a range of listing prices in minor units.
@@ -70,6 +73,7 @@ type FacetStore interface {
 	TermCounts(ctx context.Context, q ProductQuery, attributeID int64) (map[int64]int, error)
 	RatingCounts(ctx context.Context, q ProductQuery) (map[int]int, error)
 	StockStatusCounts(ctx context.Context, q ProductQuery) (map[string]int, error)
+	CountMatching(ctx context.Context, q ProductQuery) (int, error)
 }
 
 // CountFacets answers want for the listing q: each facet is counted over
@@ -118,6 +122,16 @@ func CountFacets(ctx context.Context, s FacetStore, q ProductQuery, want FacetRe
 			return f, fmt.Errorf("stock status counts: %w", err)
 		}
 		f.StockStatus = c
+	}
+	if want.OnSale {
+		o := q
+		on := true
+		o.OnSale = &on
+		n, err := s.CountMatching(ctx, o)
+		if err != nil {
+			return f, fmt.Errorf("on sale count: %w", err)
+		}
+		f.OnSale = n
 	}
 	return f, nil
 }

@@ -878,18 +878,20 @@ func (db *Catalog) Tags(ctx context.Context) ([]catalog.Tag, error) {
 }
 
 type attributeRow struct {
-	ID          int64  `db:"id"`
-	Name        string `db:"name"`
-	Slug        string `db:"slug"`
-	Type        string `db:"type"`
-	OrderBy     string `db:"order_by"`
-	HasArchives bool   `db:"has_archives"`
-	Count       int    `db:"count"`
+	ID              int64  `db:"id"`
+	Name            string `db:"name"`
+	Slug            string `db:"slug"`
+	Type            string `db:"type"`
+	OrderBy         string `db:"order_by"`
+	HasArchives     bool   `db:"has_archives"`
+	Count           int    `db:"count"`
+	Filterable      bool   `db:"filterable"`
+	FilterQueryType string `db:"filter_query_type"`
 }
 
 func (r attributeRow) attribute() catalog.Attribute { return catalog.Attribute(r) }
 
-const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives,
+const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives, a.filterable, a.filter_query_type,
 	(SELECT COUNT(DISTINCT product_id) FROM product_attributes pa WHERE pa.attribute_id = a.id) AS count FROM attributes a`
 
 // Attributes implements catalog.Store.

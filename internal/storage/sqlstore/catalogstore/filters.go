@@ -167,3 +167,16 @@ func (db *Catalog) StockStatusCounts(ctx context.Context, q catalog.ProductQuery
 	}
 	return out, rows.Err()
 }
+
+// CountMatching implements catalog.FacetStore: the products q selects.
+func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (int, error) {
+	sel, err := db.selection(ctx, q)
+	if err != nil || sel.empty {
+		return 0, err
+	}
+	var n int
+	if err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*)`+sel.countCond), sel.args...); err != nil {
+		return 0, fmt.Errorf("count products: %w", err)
+	}
+	return n, nil
+}
