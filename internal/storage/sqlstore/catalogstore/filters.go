@@ -100,11 +100,18 @@ func (db *Catalog) TermCounts(ctx context.Context, q catalog.ProductQuery, attri
 	if err != nil || sel.empty {
 		return out, err
 	}
-	query := `SELECT v.term_id, COUNT(DISTINCT v.product_id) FROM product_attribute_values v
-		JOIN attribute_terms t ON t.id = v.term_id
-		WHERE t.attribute_id = ? AND v.product_id IN (SELECT products.id` + sel.countCond + `)
+	// The selected products drive the join (CROSS JOIN fixes SQLite's
+	// order), each read by (product_id, term_id) from the index of 00044;
+	// the attribute's terms are a short list.
+	join := " CROSS JOIN "
+	if db.Engine == sqlcore.Postgres {
+		join = " JOIN "
+	}
+	query := `SELECT v.term_id, COUNT(DISTINCT v.product_id) FROM (SELECT products.id AS pid` + sel.countCond + `) m` +
+		join + `product_attribute_values v ON v.product_id = m.pid
+		WHERE v.term_id IN (SELECT id FROM attribute_terms WHERE attribute_id = ?)
 		GROUP BY v.term_id`
-	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(query), append([]any{attributeID}, sel.args...)...)
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(query), append(slices.Clone(sel.args), attributeID)...)
 	if err != nil {
 		return nil, fmt.Errorf("term counts: %w", err)
 	}
