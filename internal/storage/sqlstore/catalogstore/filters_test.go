@@ -302,3 +302,42 @@ func deref(r *catalog.PriceBounds) [2]int64 {
 	}
 	return out
 }
+
+// TestAttributeFilterSetting: an attribute starts filterable with "any";
+// the admin's setting is kept, and a bad query type is refused unchanged.
+func TestAttributeFilterSetting(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		a, err := db.EnsureAttribute(ctx, catalog.Attribute{Name: "Size"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := func() catalog.Attribute {
+			t.Helper()
+			x, err := db.Attribute(ctx, a.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return *x
+		}
+		if x := got(); !x.Filterable || x.FilterQueryType != "or" {
+			t.Fatalf("new attribute: filterable %v, query type %q", x.Filterable, x.FilterQueryType)
+		}
+		admin := &catalog.Admin{Store: db}
+		if err := admin.SetAttributeFilter(ctx, a.ID, false, "and"); err != nil {
+			t.Fatal(err)
+		}
+		if x := got(); x.Filterable || x.FilterQueryType != "and" {
+			t.Fatalf("after the setting: filterable %v, query type %q", x.Filterable, x.FilterQueryType)
+		}
+		if err := admin.SetAttributeFilter(ctx, a.ID, true, "xor"); err == nil {
+			t.Fatal("query type xor accepted")
+		}
+		if x := got(); x.Filterable || x.FilterQueryType != "and" {
+			t.Fatalf("a refused setting changed it: %v %q", x.Filterable, x.FilterQueryType)
+		}
+		if err := admin.SetAttributeFilter(ctx, 99999, true, "or"); err == nil {
+			t.Fatal("unknown attribute accepted")
+		}
+	})
+}
