@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -1401,12 +1402,28 @@ func (a *Admin) SetSwatchType(ctx context.Context, id int64, swatch string) erro
 }
 
 // SetAttributeFilter sets whether listings offer the attribute as a
-// filter and whether several chosen terms mean any ("or") or all ("and").
-func (a *Admin) SetAttributeFilter(ctx context.Context, id int64, filterable bool, queryType string) error {
-	if !oneOf(queryType, "or", "and") {
+// filter and whether several chosen terms mean any ("or") or all ("and");
+// nil keeps what is set.
+func (a *Admin) SetAttributeFilter(ctx context.Context, id int64, filterable *bool, queryType *string) error {
+	if queryType != nil && !oneOf(*queryType, "or", "and") {
 		return invalid("filter_query_type", "filter_query_type must be or or and.")
 	}
-	return a.Store.SetAttributeFilter(ctx, id, filterable, queryType)
+	attrs, err := a.Store.Attributes(ctx)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(attrs, func(at Attribute) bool { return at.ID == id })
+	if i < 0 {
+		return ErrNotFound
+	}
+	f, qt := attrs[i].Filterable, attrs[i].FilterQueryType
+	if filterable != nil {
+		f = *filterable
+	}
+	if queryType != nil {
+		qt = *queryType
+	}
+	return a.Store.SetAttributeFilter(ctx, id, f, qt)
 }
 
 // TermInput creates or edits a term of a global attribute.

@@ -324,20 +324,22 @@ func TestAttributeFilterSetting(t *testing.T) {
 			t.Fatalf("new attribute: filterable %v, query type %q", x.Filterable, x.FilterQueryType)
 		}
 		admin := &catalog.Admin{Store: db}
-		if err := admin.SetAttributeFilter(ctx, a.ID, false, "and"); err != nil {
+		if err := admin.SetAttributeFilter(ctx, a.ID, ptrTo(false), ptrTo("and")); err != nil {
 			t.Fatal(err)
 		}
 		if x := got(); x.Filterable || x.FilterQueryType != "and" {
 			t.Fatalf("after the setting: filterable %v, query type %q", x.Filterable, x.FilterQueryType)
 		}
-		if err := admin.SetAttributeFilter(ctx, a.ID, true, "xor"); err == nil {
+		if err := admin.SetAttributeFilter(ctx, a.ID, ptrTo(true), ptrTo("xor")); err == nil {
 			t.Fatal("query type xor accepted")
 		}
 		if x := got(); x.Filterable || x.FilterQueryType != "and" {
 			t.Fatalf("a refused setting changed it: %v %q", x.Filterable, x.FilterQueryType)
 		}
-		if err := admin.SetAttributeFilter(ctx, 99999, true, "or"); err == nil {
+		if err := admin.SetAttributeFilter(ctx, 99999, nil, ptrTo("or")); err == nil {
 			t.Fatal("unknown attribute accepted")
 		}
 	})
 }
+
+func ptrTo[T any](v T) *T { return &v }
