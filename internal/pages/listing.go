@@ -260,7 +260,7 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	if page.Products, err = l.cards(ctx, e.b, ps); err != nil {
 		return nil, err
 	}
-	if page.Filters, err = l.filterData(ctx, q, pq, attrs); err != nil {
+	if page.Filters, err = l.filterData(ctx, q, pq, total, attrs); err != nil {
 		return nil, err
 	}
 	canonical := base

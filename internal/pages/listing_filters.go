@@ -53,7 +53,11 @@ func (q ListingQuery) FilterCount() int {
 // filters leave.
 type FilterData struct {
 	// Applied counts the filters chosen (FilterCount).
-	Applied    int               `json:"applied"`
+	Applied int `json:"applied"`
+	// Counted is false when the listing was too large to count at render
+	// time (FilterCountLimit): counts are 0, nothing is disabled and the
+	// price range is null.
+	Counted    bool              `json:"counted"`
 	PriceRange FilterPriceRange  `json:"price_range"`
 	Attributes []FilterAttribute `json:"attributes"`
 	Ratings    []FilterOption    `json:"ratings"`
@@ -132,11 +136,19 @@ func applyFilters(pq *catalog.ProductQuery, q ListingQuery, attrs []catalog.Filt
 	}
 }
 
-// filterData counts the options of the listing pq (its filters applied)
-// for the sidebar.
-func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.ProductQuery, attrs []catalog.FilterAttribute) (*FilterData, error) {
-	want := catalog.FacetRequest{PriceRange: true, Ratings: true, StockStatus: true, OnSale: true}
+// FilterCountLimit is the largest listing whose filter options are
+// counted when its page renders: counting reads every product of the
+// listing per facet (decision 0103, docs/benchmarks.md), so larger ones
+// show their options uncounted rather than make an uncached page slow.
+var FilterCountLimit = 5000
+
+// filterData counts the options of the listing pq (its filters applied,
+// total products) for the sidebar.
+func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.ProductQuery, total int, attrs []catalog.FilterAttribute) (*FilterData, error) {
+	counted := total <= FilterCountLimit
+	want := catalog.FacetRequest{PriceRange: counted, Ratings: counted, StockStatus: counted, OnSale: counted}
 	var shown []catalog.FilterAttribute
+	var queryTypes []string
 	chosen := map[string]AttributeChoice{}
 	for _, c := range q.Filters.Attributes {
 		chosen[c.Attribute] = c
@@ -153,22 +165,28 @@ func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.Prod
 			}
 		}
 		shown = append(shown, a)
-		want.Attributes = append(want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: qt})
+		queryTypes = append(queryTypes, qt)
+		if counted {
+			want.Attributes = append(want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: qt})
+		}
 	}
 	f, err := catalog.CountFacets(ctx, l.Store, pq, want)
 	if err != nil {
 		return nil, err
 	}
-	out := &FilterData{Applied: q.FilterCount(), Attributes: []FilterAttribute{}, Ratings: []FilterOption{}, Stock: []FilterOption{},
-		PriceRange: FilterPriceRange{Min: f.PriceRange.Min, Max: f.PriceRange.Max, ChosenMin: q.MinPrice, ChosenMax: q.MaxPrice}}
+	out := &FilterData{Applied: q.FilterCount(), Counted: counted, Attributes: []FilterAttribute{}, Ratings: []FilterOption{}, Stock: []FilterOption{},
+		PriceRange: FilterPriceRange{ChosenMin: q.MinPrice, ChosenMax: q.MaxPrice}}
+	if f.PriceRange != nil {
+		out.PriceRange.Min, out.PriceRange.Max = f.PriceRange.Min, f.PriceRange.Max
+	}
 	for i, a := range shown {
 		fa := FilterAttribute{ID: a.ID, Name: a.Name, Slug: a.Slug, Taxonomy: a.Taxonomy(), Display: a.Type,
-			QueryType: want.Attributes[i].QueryType, Options: []FilterOption{}}
+			QueryType: queryTypes[i], Options: []FilterOption{}}
 		c := chosen[a.Slug]
 		for _, t := range a.Terms {
 			sel := slices.Contains(c.Terms, t.Slug)
 			n := f.Terms[a.ID][t.ID]
-			fa.Options = append(fa.Options, FilterOption{Value: t.Slug, Label: t.Name, Count: n, Selected: sel, Disabled: n == 0 && !sel, Color: t.Color})
+			fa.Options = append(fa.Options, FilterOption{Value: t.Slug, Label: t.Name, Count: n, Selected: sel, Disabled: counted && n == 0 && !sel, Color: t.Color})
 		}
 		out.Attributes = append(out.Attributes, fa)
 	}
@@ -176,13 +194,13 @@ func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.Prod
 		sel := slices.Contains(q.Filters.Ratings, r)
 		n := f.Ratings[r]
 		out.Ratings = append(out.Ratings, FilterOption{Value: strconv.Itoa(r), Label: "Rated " + strconv.Itoa(r) + " out of 5",
-			Count: n, Selected: sel, Disabled: n == 0 && !sel})
+			Count: n, Selected: sel, Disabled: counted && n == 0 && !sel})
 	}
 	for _, s := range stockLabels {
 		sel := slices.Contains(q.Filters.StockStatus, s.status)
 		n := f.StockStatus[s.status]
-		out.Stock = append(out.Stock, FilterOption{Value: s.status, Label: s.label, Count: n, Selected: sel, Disabled: n == 0 && !sel})
+		out.Stock = append(out.Stock, FilterOption{Value: s.status, Label: s.label, Count: n, Selected: sel, Disabled: counted && n == 0 && !sel})
 	}
-	out.OnSale = FilterOption{Value: "1", Label: "On sale", Count: f.OnSale, Selected: q.Filters.OnSale, Disabled: f.OnSale == 0 && !q.Filters.OnSale}
+	out.OnSale = FilterOption{Value: "1", Label: "On sale", Count: f.OnSale, Selected: q.Filters.OnSale, Disabled: counted && f.OnSale == 0 && !q.Filters.OnSale}
 	return out, nil
 }

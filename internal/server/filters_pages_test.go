@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"vitrine/internal/pages"
 )
 
 type filterPage struct {
@@ -136,4 +138,40 @@ func TestListingFilterURLs(t *testing.T) {
 			t.Errorf("search url %q", srch.URL)
 		}
 	})
+}
+
+// TestListingFiltersUncountedWhenLarge: a listing larger than
+// pages.FilterCountLimit shows its options uncounted (counted false,
+// nothing disabled) instead of counting as it renders. Not parallel: it
+// sets the limit for the process.
+func TestListingFiltersUncountedWhenLarge(t *testing.T) {
+	old := pages.FilterCountLimit
+	pages.FilterCountLimit = 1
+	defer func() { pages.FilterCountLimit = old }()
+	s := sqliteShop(t)
+	b := body(t, s.get("/shop/"))
+	var p struct {
+		Filters struct {
+			Counted    bool `json:"counted"`
+			Attributes []struct {
+				Options []struct {
+					Disabled bool `json:"disabled"`
+				} `json:"options"`
+			} `json:"attributes"`
+			PriceRange struct {
+				Min *int64 `json:"min"`
+			} `json:"price_range"`
+		} `json:"filters"`
+	}
+	pageData(t, b, &p)
+	if p.Filters.Counted || len(p.Filters.Attributes) == 0 || p.Filters.PriceRange.Min != nil {
+		t.Fatalf("filters %+v", p.Filters)
+	}
+	for _, a := range p.Filters.Attributes {
+		for _, o := range a.Options {
+			if o.Disabled {
+				t.Error("an uncounted option is disabled")
+			}
+		}
+	}
 }

@@ -425,6 +425,8 @@ export interface ListingPage extends PageBase {
 export interface ListingFilters {
   /** Filters chosen: an attribute, the ratings, the stock statuses, on sale and the price each count once. */
   applied: number;
+  /** False when the listing was too large to count as it rendered: counts are 0, nothing disabled, the price range null. */
+  counted: boolean;
   price_range: ListingPriceRange;
   attributes: ListingFilterAttribute[];
   /** 5 down to 1 star. */
