@@ -288,21 +288,46 @@ func (a *API) attributeCreate(w http.ResponseWriter, r *http.Request, _ Staff) e
 	return nil
 }
 
-// PUT /wp-json/wc/v3/products/attributes/{id} {"type"}: the swatch type.
+// PUT /wp-json/wc/v3/products/attributes/{id} {"type", "filterable",
+// "filter_query_type"}: the swatch type, and whether listings filter by
+// the attribute with any ("or") or all ("and") of the chosen terms.
 func (a *API) attributeUpdate(w http.ResponseWriter, r *http.Request, _ Staff) error {
 	var b struct {
-		Type string `json:"type"`
+		Type            string  `json:"type"`
+		Filterable      *bool   `json:"filterable"`
+		FilterQueryType *string `json:"filter_query_type"`
 	}
 	id, err := idAndBody(r, &b)
 	if err != nil {
 		return err
 	}
-	if err := a.d.Catalog.SetSwatchType(r.Context(), id, b.Type); err != nil {
-		return err
+	if b.Type != "" || (b.Filterable == nil && b.FilterQueryType == nil) {
+		if err := a.d.Catalog.SetSwatchType(r.Context(), id, b.Type); err != nil {
+			return err
+		}
+	}
+	if b.Filterable != nil || b.FilterQueryType != nil {
+		if err := a.d.Catalog.SetAttributeFilter(r.Context(), id, b.Filterable, b.FilterQueryType); err != nil {
+			return err
+		}
 	}
 	a.changed(r)
-	Note(r, "attribute.update", "attribute", id, "Swatch type set to "+b.Type)
-	WriteJSON(w, http.StatusOK, map[string]any{"id": id, "type": b.Type})
+	note := "Filter settings changed"
+	if b.Type != "" {
+		note = "Swatch type set to " + b.Type
+	}
+	Note(r, "attribute.update", "attribute", id, note)
+	out := map[string]any{"id": id}
+	if b.Type != "" {
+		out["type"] = b.Type
+	}
+	if b.Filterable != nil {
+		out["filterable"] = *b.Filterable
+	}
+	if b.FilterQueryType != nil {
+		out["filter_query_type"] = *b.FilterQueryType
+	}
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -187,6 +188,9 @@ type AdminStore interface {
 
 	EnsureAttribute(ctx context.Context, a Attribute) (Attribute, error)
 	SetAttributeType(ctx context.Context, id int64, swatch string) error
+	// SetAttributeFilter sets whether listings filter by the attribute
+	// and its default query type ("or", "and").
+	SetAttributeFilter(ctx context.Context, id int64, filterable bool, queryType string) error
 	EnsureTerm(ctx context.Context, t AttrTerm) (AttrTerm, error)
 	// UpdateTerm sets a term's name, colour, image and order.
 	UpdateTerm(ctx context.Context, t AttrTerm) error
@@ -1395,6 +1399,31 @@ func (a *Admin) SetSwatchType(ctx context.Context, id int64, swatch string) erro
 		return invalid("type", "type must be select, color, image or label.")
 	}
 	return a.Store.SetAttributeType(ctx, id, swatch)
+}
+
+// SetAttributeFilter sets whether listings offer the attribute as a
+// filter and whether several chosen terms mean any ("or") or all ("and");
+// nil keeps what is set.
+func (a *Admin) SetAttributeFilter(ctx context.Context, id int64, filterable *bool, queryType *string) error {
+	if queryType != nil && !oneOf(*queryType, "or", "and") {
+		return invalid("filter_query_type", "filter_query_type must be or or and.")
+	}
+	attrs, err := a.Store.Attributes(ctx)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(attrs, func(at Attribute) bool { return at.ID == id })
+	if i < 0 {
+		return ErrNotFound
+	}
+	f, qt := attrs[i].Filterable, attrs[i].FilterQueryType
+	if filterable != nil {
+		f = *filterable
+	}
+	if queryType != nil {
+		qt = *queryType
+	}
+	return a.Store.SetAttributeFilter(ctx, id, f, qt)
 }
 
 // TermInput creates or edits a term of a global attribute.

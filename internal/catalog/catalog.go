@@ -177,6 +177,11 @@ type Attribute struct {
 	OrderBy     string // menu_order, name, name_num, id
 	HasArchives bool
 	Count       int // products using it
+	// Filterable: listings offer the attribute as a filter; choosing
+	// several terms shows products with any of them (FilterQueryType
+	// "or") or all of them ("and").
+	Filterable      bool
+	FilterQueryType string
 }
 
 // Taxonomy is the attribute's taxonomy name, "pa_<slug>".

@@ -48,6 +48,13 @@ type ProductQuery struct {
 	MinPrice    *int64
 	MaxPrice    *int64
 	StockStatus []string
+	// Attributes narrow by global attribute terms (filters.go), joined by
+	// AttributeRelation: "and" (or empty) every filter, "in" any of them.
+	Attributes        []AttributeFilter
+	AttributeRelation string
+	// Ratings keeps products whose rounded average rating (RoundedRating)
+	// is one of these (1..5).
+	Ratings []int
 	// Visibility: "catalog" lists what the shop shows (visible+catalog),
 	// "search" what search shows (visible+search), "listable" everything
 	// published but hidden, "any" everything published, "all" everything.
@@ -85,6 +92,9 @@ type Store interface {
 
 	// CountProducts counts all products and variations (for "is the store empty").
 	CountProducts(ctx context.Context) (int, error)
+
+	// FacetStore counts a listing's filter options (CountFacets).
+	FacetStore
 }
 
 // Writer is what import and seeding need: idempotent upserts by natural keys.

@@ -293,6 +293,7 @@ func TestPageDataContract(t *testing.T) {
 	v.page("category", "ListingPage", "listing", "GET", "/product-category/clothing/", "")
 	v.page("subcategory", "ListingPage", "listing", "GET", "/product-category/clothing/t-shirts/", "")
 	v.page("tag", "ListingPage", "listing", "GET", "/product-tag/bestseller/", "")
+	v.page("shop-filtered", "ListingPage", "listing", "GET", "/shop/?filter_color=navy,black&query_type_color=or&min_price=10&max_price=90&rating_filter=4,5&filter_stock_status=instock&on_sale=1", "")
 	v.page("search", "ListingPage", "listing", "GET", "/?s=tee&post_type=product", "")
 	v.page("search-empty", "ListingPage", "listing", "GET", "/?s=nothing-matches-this&post_type=product", "")
 	simple := v.page("product-simple", "ProductPage", "product", "GET", "/product/cotton-tank-top/", "")

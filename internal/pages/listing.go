@@ -27,6 +27,8 @@ type ListingPage struct {
 	// DidYouMean is, for a search that found nothing, the query with its
 	// typos corrected when that one finds products.
 	DidYouMean string `json:"did_you_mean,omitempty"`
+	// Filters are the sidebar's options with their counts.
+	Filters *FilterData `json:"filters"`
 }
 
 // Sorts maps the listing's ?orderby= values to catalogue orderings.
@@ -60,6 +62,9 @@ type ListingQuery struct {
 	FilterCurrency       string
 	FilterMin, FilterMax *int64
 	FilterMinorUnit      int
+	// Filters are the attribute, rating, stock and on-sale filters
+	// (listing_filters.go).
+	Filters ListingFilters
 }
 
 // NormalizeOrderBy maps unknown sort values to the default.
@@ -172,7 +177,7 @@ func (l *Loader) Category(ctx context.Context, reqURL string, slugs []string, q 
 		}
 	}
 	pq, count := catalog.ProductQuery{CategoryIDs: []int64{cat.ID}, Descendants: true}, -1
-	if q.MinPrice == nil && q.MaxPrice == nil {
+	if q.FilterCount() == 0 {
 		// The category's count is its listed products with its
 		// descendants', each once: exactly this query's total, already
 		// loaded with the category tree (kept in memory by the server
@@ -242,7 +247,11 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 		pq.OrderBy = "relevance"
 	}
 	pq.Page, pq.PerPage = max(q.Page, 1), PerPage
-	pq.MinPrice, pq.MaxPrice = q.MinPrice, q.MaxPrice
+	attrs, err := catalog.FilterAttributes(ctx, l.Store)
+	if err != nil {
+		return nil, err
+	}
+	applyFilters(&pq, q, attrs)
 	ps, total, err := l.Store.QueryProducts(ctx, pq)
 	if err != nil {
 		return nil, err
@@ -262,6 +271,9 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	if page.Products, err = l.cards(ctx, e.b, ps); err != nil {
 		return nil, err
 	}
+	if page.Filters, err = l.filterData(ctx, q, pq, total, attrs); err != nil {
+		return nil, err
+	}
 	canonical := base
 	if pq.Page > 1 {
 		canonical += "page/" + strconv.Itoa(pq.Page) + "/"
@@ -270,9 +282,14 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	if desc == "" {
 		desc = title + " at " + l.live().SiteName
 	}
+	// The canonical link drops the filters; more than one filter makes
+	// a page not worth indexing (every combination would be one).
 	h := l.head(l.title(title), desc, canonical)
 	if pq.Search != "" {
 		h.Canonical = ""
+	}
+	if q.FilterCount() > 1 {
+		h.Robots = "noindex, follow"
 	}
 	h.JSONLD = []any{breadcrumbLD(l.BaseURL, crumbs)}
 	if pq.Page > 1 {

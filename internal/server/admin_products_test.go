@@ -305,6 +305,18 @@ func TestAdminVariableProductAPI(t *testing.T) {
 		if a := f.staffCall("Mia", "PUT", products+"/attributes/"+strconv.FormatInt(color.ID, 10), `{"type":"plaid"}`); a.status != 400 {
 			t.Errorf("bad swatch type: %d", a.status)
 		}
+		// Listing filters: the attribute leaves the shop's filters.
+		if a := f.staffCall("Mia", "PUT", products+"/attributes/"+strconv.FormatInt(color.ID, 10), `{"filter_query_type":"both"}`); a.status != 400 {
+			t.Errorf("bad filter query type: %d %s", a.status, a.body)
+		}
+		if a := f.staffCall("Mia", "PUT", products+"/attributes/"+strconv.FormatInt(color.ID, 10), `{"filterable":false,"filter_query_type":"and"}`); a.status != 200 || !strings.Contains(a.body, `"filterable":false`) {
+			t.Errorf("filter setting: %d %s", a.status, a.body)
+		}
+		for deadline := time.Now().Add(10 * time.Second); strings.Contains(visitorGet(f.srv, "/shop/").body, `"taxonomy":"pa_color"`); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("an attribute set not to filter is still among the shop's filters")
+			}
+		}
 	})
 }
 

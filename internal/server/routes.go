@@ -92,6 +92,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+api+"/products/reviews", st.Reviews) // a literal: preferred to /products/{id}
 	mux.HandleFunc("GET "+api+"/products/categories", st.Categories)
 	mux.HandleFunc("GET "+api+"/products/categories/{id}", st.Category)
+	mux.HandleFunc("GET "+api+"/products/collection-data", st.CollectionData)
 	mux.HandleFunc("GET "+api+"/products/attributes", st.Attributes)
 	mux.HandleFunc("GET "+api+"/products/attributes/{id}", st.Attribute)
 	mux.HandleFunc("GET "+api+"/products/attributes/{id}/terms", st.AttributeTerms)

@@ -83,14 +83,17 @@ type apiResponse struct {
 // (every value of name and name[] counts, in order).
 type apiParams struct {
 	single, lists []string
+	// indexed are the name[i][field] families (attributes[0][slug]).
+	indexed []string
 }
 
 var (
 	noAPIParams       = apiParams{}
 	productsAPIParams = apiParams{
 		single: []string{"page", "per_page", "orderby", "order", "type", "slug", "featured", "on_sale",
-			"min_price", "max_price", "search", "catalog_visibility", "tag_operator"},
-		lists: []string{"include", "exclude", "tag", "sku", "stock_status", "category"},
+			"min_price", "max_price", "search", "catalog_visibility", "tag_operator", "attribute_relation"},
+		lists:   []string{"include", "exclude", "tag", "sku", "stock_status", "category", "rating"},
+		indexed: []string{"attributes"},
 	}
 	termsAPIParams = apiParams{single: []string{"orderby", "order", "hide_empty"}}
 )
@@ -114,6 +117,7 @@ func (ps apiParams) normalize(q url.Values) url.Values {
 			}
 		}
 	}
+	keepIndexed(q, out, ps.indexed)
 	return out
 }
 
@@ -197,53 +201,9 @@ func canonicalQuery(q url.Values) string {
 func (a *API) Products(w http.ResponseWriter, r *http.Request) {
 	cur := a.d.ShopperCurrency(r)
 	a.serveAPIKeyed(w, r, productsAPIParams, a.currencyKey(cur), func(ctx context.Context, query url.Values) (*apiResponse, error) {
-		p := &httpx.Query{Values: query}
-		q := catalog.ProductQuery{
-			Page:    p.Int("page", 1, 1, 100000),
-			PerPage: p.Int("per_page", 10, 1, 100),
-			OrderBy: p.Enum("orderby", "", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order", "relevance"),
-			Order:   p.Enum("order", "desc", "asc", "desc"),
-			Type:    p.Enum("type", "", "simple", "grouped", "external", "variable", "variation"),
-			Include: p.IDs("include"), Exclude: p.IDs("exclude"), TagIDs: p.IDs("tag"),
-			TagOperator: p.Enum("tag_operator", "in", "in", "not_in", "and"),
-			SKUs:        p.List("sku"), Slug: p.Values.Get("slug"),
-			Featured: p.Bool("featured"), OnSale: p.Bool("on_sale"),
-			MinPrice: p.Amount("min_price"), MaxPrice: p.Amount("max_price"),
-			Search:     p.Values.Get("search"),
-			Visibility: "listable", Descendants: true,
-		}
-		if len(q.Search) > 200 {
-			p.Fail("search", "search is longer than 200 characters.")
-		}
-		if q.OrderBy == "" && strings.TrimSpace(q.Search) == "" {
-			q.OrderBy = "date" // with a search, the default is relevance
-		}
-		for _, st := range p.List("stock_status") {
-			if !slices.Contains([]string{catalog.StockInStock, catalog.StockOutOfStock, catalog.StockOnBackorder}, st) {
-				p.Fail("stock_status", "stock_status is not one of instock, outofstock, onbackorder.")
-			}
-			q.StockStatus = append(q.StockStatus, st)
-		}
-		if vis := p.Enum("catalog_visibility", "", "any", "visible", "catalog", "search", "hidden"); vis != "" && vis != "any" {
-			switch vis {
-			case "catalog", "visible":
-				q.Visibility = "catalog"
-			case "search":
-				q.Visibility = "search"
-			}
-		}
-		if cats := p.List("category"); len(cats) > 0 {
-			ids, err := a.CategoryIDs(ctx, cats)
-			if err != nil {
-				return nil, err
-			}
-			if ids == nil {
-				p.Fail("category", "category names no known category.")
-			}
-			q.CategoryIDs = ids
-		}
-		if p.Err != nil {
-			return nil, p.Err
+		q, err := a.productQuery(ctx, query)
+		if err != nil {
+			return nil, err
 		}
 		if q.Type == catalog.TypeVariation {
 			// Variations are not listed as products here (as in WooCommerce's
@@ -273,6 +233,61 @@ func (a *API) Products(w http.ResponseWriter, r *http.Request) {
 		return &apiResponse{Status: http.StatusOK, Body: out, Tags: tags,
 			Headers: map[string]string{"X-WP-Total": strconv.Itoa(total), "X-WP-TotalPages": strconv.Itoa(pages)}}, nil
 	})
+}
+
+// productQuery reads the products route's parameters (the filters
+// collection-data applies too); a bad one is a httpx.ParamError.
+func (a *API) productQuery(ctx context.Context, query url.Values) (catalog.ProductQuery, error) {
+	p := &httpx.Query{Values: query}
+	q := catalog.ProductQuery{
+		Page:    p.Int("page", 1, 1, 100000),
+		PerPage: p.Int("per_page", 10, 1, 100),
+		OrderBy: p.Enum("orderby", "", "date", "modified", "id", "include", "title", "slug", "price", "popularity", "rating", "menu_order", "relevance"),
+		Order:   p.Enum("order", "desc", "asc", "desc"),
+		Type:    p.Enum("type", "", "simple", "grouped", "external", "variable", "variation"),
+		Include: p.IDs("include"), Exclude: p.IDs("exclude"), TagIDs: p.IDs("tag"),
+		TagOperator: p.Enum("tag_operator", "in", "in", "not_in", "and"),
+		SKUs:        p.List("sku"), Slug: p.Values.Get("slug"),
+		Featured: p.Bool("featured"), OnSale: p.Bool("on_sale"),
+		MinPrice: p.Amount("min_price"), MaxPrice: p.Amount("max_price"),
+		Search:     p.Values.Get("search"),
+		Visibility: "listable", Descendants: true,
+	}
+	if len(q.Search) > 200 {
+		p.Fail("search", "search is longer than 200 characters.")
+	}
+	if q.OrderBy == "" && strings.TrimSpace(q.Search) == "" {
+		q.OrderBy = "date" // with a search, the default is relevance
+	}
+	for _, st := range p.List("stock_status") {
+		if !slices.Contains([]string{catalog.StockInStock, catalog.StockOutOfStock, catalog.StockOnBackorder}, st) {
+			p.Fail("stock_status", "stock_status is not one of instock, outofstock, onbackorder.")
+		}
+		q.StockStatus = append(q.StockStatus, st)
+	}
+	if vis := p.Enum("catalog_visibility", "", "any", "visible", "catalog", "search", "hidden"); vis != "" && vis != "any" {
+		switch vis {
+		case "catalog", "visible":
+			q.Visibility = "catalog"
+		case "search":
+			q.Visibility = "search"
+		}
+	}
+	if cats := p.List("category"); len(cats) > 0 {
+		ids, err := a.CategoryIDs(ctx, cats)
+		if err != nil {
+			return q, err
+		}
+		if ids == nil {
+			p.Fail("category", "category names no known category.")
+		}
+		q.CategoryIDs = ids
+	}
+	a.filterParams(ctx, p, &q)
+	if p.Err != nil {
+		return q, p.Err
+	}
+	return q, nil
 }
 
 // ProductTag and StockTag tag the cached answers that show a product and

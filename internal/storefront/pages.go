@@ -34,7 +34,7 @@ func listingURL(base string, lq pages.ListingQuery) string {
 	if o := pages.NormalizeOrderBy(lq.OrderBy); o != "menu_order" {
 		q = append(q, "orderby="+o)
 	}
-	q = append(q, priceParams(lq)...)
+	q = append(q, filterParams(lq)...)
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
@@ -92,7 +92,7 @@ func searchURL(lq pages.ListingQuery) string {
 	if o := pages.NormalizeOrderBy(lq.OrderBy); o != "menu_order" {
 		b.WriteString("&orderby=" + o)
 	}
-	for _, p := range priceParams(lq) {
+	for _, p := range filterParams(lq) {
 		b.WriteString("&" + p)
 	}
 	if lq.Page > 1 {
@@ -132,6 +132,7 @@ func (f *Storefront) listingQuery(r *http.Request) pages.ListingQuery {
 		Search: strings.ToValidUTF8(search, ""), Category: strings.ToValidUTF8(cat, ""),
 		MinPrice: priceParam(q.Get("min_price"), unit), MaxPrice: priceParam(q.Get("max_price"), unit), MinorUnit: unit}
 	f.filterInCurrency(r, &lq)
+	lq.Filters = readFilters(q)
 	return lq
 }
 

@@ -419,6 +419,61 @@ export interface ListingPage extends PageBase {
   subcategories: StoreCategory[];
   /** Search results without any: the query with its typos corrected, when a correction finds products. */
   did_you_mean?: string;
+  /** The filter sidebar's options with their counts. */
+  filters: ListingFilters;
+}
+
+/**
+ * A listing's filters. The URL is the state (WooCommerce's names):
+ * filter_<slug>=a,b (+ query_type_<slug>=or for "any"), min_price and
+ * max_price (major units), rating_filter=4,5, filter_stock_status=instock,
+ * on_sale=1. Each option's count is what choosing it would leave given the
+ * other filters chosen; disabled options leave none (and are not chosen).
+ */
+export interface ListingFilters {
+  /** Filters chosen: an attribute, the ratings, the stock statuses, on sale and the price each count once. */
+  applied: number;
+  /** False when the listing was too large to count as it rendered: counts are 0, nothing disabled, the price range null. */
+  counted: boolean;
+  price_range: ListingPriceRange;
+  attributes: ListingFilterAttribute[];
+  /** 5 down to 1 star. */
+  ratings: ListingFilterOption[];
+  /** instock, outofstock, onbackorder. */
+  stock_status: ListingFilterOption[];
+  on_sale: ListingFilterOption;
+}
+
+/** Minor units of the base currency; min/max: the result's range without the price filter (null: nothing priced); chosen_*: the URL's bounds. */
+export interface ListingPriceRange {
+  min: number | null;
+  max: number | null;
+  chosen_min: number | null;
+  chosen_max: number | null;
+}
+
+export interface ListingFilterAttribute {
+  id: number;
+  name: string;
+  /** The URL's filter_<slug>. */
+  slug: string;
+  taxonomy: string;
+  /** Swatch type: 'color' swatches, 'label' chips, else checkboxes. */
+  display: 'select' | 'color' | 'image' | 'label';
+  /** What a chosen term's link writes: 'or' adds query_type_<slug>=or. */
+  query_type: 'or' | 'and';
+  options: ListingFilterOption[];
+}
+
+export interface ListingFilterOption {
+  /** What the URL carries: a term slug, a rating "4", a stock status, "1" for on sale. */
+  value: string;
+  label: string;
+  count: number;
+  selected: boolean;
+  disabled: boolean;
+  /** A colour swatch's colour. */
+  color?: string;
 }
 
 export interface ProductPage extends PageBase {

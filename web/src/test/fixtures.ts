@@ -180,6 +180,15 @@ export function listingPage(over: Partial<ListingPage> = {}): ListingPage {
     orderby: 'price',
     base: '/shop/',
     subcategories: [],
+    filters: {
+      applied: 0,
+      counted: true,
+      price_range: { min: 1000, max: 4500, chosen_min: null, chosen_max: null },
+      attributes: [],
+      ratings: [],
+      stock_status: [],
+      on_sale: { value: '1', label: 'On sale', count: 0, selected: false, disabled: true },
+    },
     ...over,
   };
 }

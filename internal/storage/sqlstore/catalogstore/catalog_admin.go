@@ -430,6 +430,20 @@ func (db *Catalog) SetAttributeType(ctx context.Context, id int64, swatch string
 	})
 }
 
+// SetAttributeFilter implements catalog.AdminStore.
+func (db *Catalog) SetAttributeFilter(ctx context.Context, id int64, filterable bool, queryType string) error {
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET filterable = ?, filter_query_type = ? WHERE id = ?`), filterable, queryType, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return catalog.ErrNotFound
+		}
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
+	})
+}
+
 // UpdateTerm implements catalog.AdminStore.
 func (db *Catalog) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {

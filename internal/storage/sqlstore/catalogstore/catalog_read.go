@@ -447,149 +447,11 @@ var orderColumns = map[string]string{
 
 // QueryProducts implements catalog.Store.
 func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
-	where := []string{"parent_id IS NULL"}
-	var args []any
-	// plain stays true while the query is the whole shop listing (the
-	// default visibility, no other condition): its total is the kept count.
-	plain := true
-	add := func(cond string, a ...any) {
-		where = append(where, cond)
-		args = append(args, a...)
-		plain = false
+	sel, err := db.selection(ctx, q)
+	if err != nil || sel.empty {
+		return nil, 0, err
 	}
-	listed := false
-	switch q.Visibility {
-	case "search":
-		add("status = 'publish' AND catalog_visibility IN ('visible', 'search')")
-	case "any":
-		add("status = 'publish'")
-	case "listable":
-		add("status = 'publish' AND catalog_visibility <> 'hidden'")
-	case "all":
-		plain = false
-	default:
-		where, listed = append(where, listedCond), true
-	}
-	if q.Type != "" {
-		add("type = ?", q.Type)
-	}
-	var cats []int64
-	if len(q.CategoryIDs) > 0 {
-		cats = q.CategoryIDs
-		if q.Descendants {
-			var err error
-			if cats, err = db.descendants(ctx, cats); err != nil {
-				return nil, 0, err
-			}
-		}
-	}
-	// A category's products, outside search: a small category drives the
-	// query (its products are joined and sorted, fewer than
-	// smallCategoryRows); a large one is a condition checked by primary
-	// key while the listing index is read in order (listedIndex below), so
-	// a page costs about its rows × catalogue / category, never a sort of
-	// the whole category.
-	var catFrom string
-	var catArgs []any
-	if len(cats) > 0 {
-		in, a := sqlcore.InClause(cats)
-		small := false
-		if strings.TrimSpace(q.Search) == "" {
-			var err error
-			if small, err = db.smallCategory(ctx, in, a, q, listed); err != nil {
-				return nil, 0, err
-			}
-		}
-		switch {
-		case strings.TrimSpace(q.Search) != "":
-			add("id IN (SELECT product_id FROM product_categories WHERE category_id IN "+in+")", a...)
-		case small && db.Engine == sqlcore.Postgres:
-			// The ids as an array: PostgreSQL looks them up by primary
-			// key (a join would hash every listed product).
-			add("id = ANY(ARRAY(SELECT product_id FROM product_categories WHERE category_id IN "+in+"))", a...)
-		case small:
-			catFrom, catArgs = " FROM (SELECT DISTINCT product_id AS cid FROM product_categories WHERE category_id IN "+in+") pcs CROSS JOIN products ON products.id = pcs.cid", a
-			plain = false
-		default:
-			add("EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = products.id AND pc.category_id IN "+in+")", a...)
-		}
-	}
-	if len(q.TagIDs) > 0 {
-		ids := slices.Compact(slices.Sorted(slices.Values(q.TagIDs)))
-		in, a := sqlcore.InClause(ids)
-		switch q.TagOperator {
-		case "not_in":
-			add("id NOT IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
-		case "and":
-			add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+
-				" GROUP BY product_id HAVING COUNT(DISTINCT tag_id) = "+strconv.Itoa(len(ids))+")", a...)
-		default:
-			add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
-		}
-	}
-	// Search goes through the engine's full-text index (see search.go): a
-	// bounded candidate set joined to products, ranked name matches first.
-	// Only published, not hidden products are indexed; the Visibility
-	// condition above narrows further ("search" for the shop's search).
-	from, searching := " FROM products", strings.TrimSpace(q.Search) != ""
-	var joinArgs []any
-	if searching {
-		plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
-		if err != nil {
-			return nil, 0, err
-		}
-		if len(plan.Clauses) == 0 {
-			return nil, 0, nil // only punctuation: nothing to look for
-		}
-		cand, a := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
-		// The candidates drive the join: SQLite's planner would otherwise
-		// walk every published product and probe the candidates (CROSS
-		// JOIN fixes SQLite's join order; PostgreSQL does not need it).
-		join := " CROSS JOIN "
-		if db.Engine == sqlcore.Postgres {
-			join = " JOIN "
-		}
-		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
-	}
-	if len(q.Include) > 0 {
-		in, a := sqlcore.InClause(q.Include)
-		add("id IN "+in, a...)
-	}
-	if len(q.Exclude) > 0 {
-		in, a := sqlcore.InClause(q.Exclude)
-		add("id NOT IN "+in, a...)
-	}
-	if len(q.SKUs) > 0 {
-		in, a := sqlcore.InClause(q.SKUs)
-		add("sku IN "+in+" AND sku IS NOT NULL AND sku <> ''", a...) // uses the partial SKU index
-	}
-	if q.Slug != "" {
-		add("slug = ?", q.Slug)
-	}
-	if q.Featured != nil {
-		add("featured = ?", *q.Featured)
-	}
-	if q.OnSale != nil {
-		// Kept by the writes and the schedule upkeep; a parent is on sale
-		// when one of its children is.
-		add("on_sale = ?", *q.OnSale)
-	}
-	if q.MinPrice != nil {
-		add("sort_price >= ?", *q.MinPrice)
-	}
-	if q.MaxPrice != nil {
-		add("sort_price <= ?", *q.MaxPrice)
-	}
-	if len(q.StockStatus) > 0 {
-		in, a := sqlcore.InClause(q.StockStatus)
-		add("stock_status IN "+in, a...)
-	}
-	if catFrom != "" {
-		from, joinArgs = catFrom, catArgs
-	}
-	countCond := from + " WHERE " + strings.Join(where, " AND ")
-	args = append(joinArgs, args...)
-
+	where, args, listed, plain, searching, catFrom, countCond := sel.where, sel.args, sel.listed, sel.plain, sel.searching, sel.catFrom, sel.countCond
 	total := -1
 	switch {
 	case q.NoCount:
@@ -677,6 +539,173 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 		return nil, 0, err
 	}
 	return ps, total, nil
+}
+
+// selection is what a ProductQuery selects, as SQL: countCond is
+// " FROM … WHERE …" over products (joined to search candidates or a small
+// category's links when those drive the query), one row per product.
+type selection struct {
+	countCond string
+	args      []any
+	where     []string
+	catFrom   string
+	// listed: the shop's listing condition; plain: nothing else (the
+	// total is the kept count); empty: the query can match nothing.
+	listed, plain, searching, empty bool
+}
+
+// selection builds q's conditions (without its order or page).
+func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery) (selection, error) {
+	where := []string{"parent_id IS NULL"}
+	var args []any
+	// plain stays true while the query is the whole shop listing (the
+	// default visibility, no other condition): its total is the kept count.
+	plain := true
+	add := func(cond string, a ...any) {
+		where = append(where, cond)
+		args = append(args, a...)
+		plain = false
+	}
+	listed := false
+	switch q.Visibility {
+	case "search":
+		add("status = 'publish' AND catalog_visibility IN ('visible', 'search')")
+	case "any":
+		add("status = 'publish'")
+	case "listable":
+		add("status = 'publish' AND catalog_visibility <> 'hidden'")
+	case "all":
+		plain = false
+	default:
+		where, listed = append(where, listedCond), true
+	}
+	if q.Type != "" {
+		add("type = ?", q.Type)
+	}
+	var cats []int64
+	if len(q.CategoryIDs) > 0 {
+		cats = q.CategoryIDs
+		if q.Descendants {
+			var err error
+			if cats, err = db.descendants(ctx, cats); err != nil {
+				return selection{}, err
+			}
+		}
+	}
+	// A category's products, outside search: a small category drives the
+	// query (its products are joined and sorted, fewer than
+	// smallCategoryRows); a large one is a condition checked by primary
+	// key while the listing index is read in order (listedIndex below), so
+	// a page costs about its rows × catalogue / category, never a sort of
+	// the whole category.
+	var catFrom string
+	var catArgs []any
+	if len(cats) > 0 {
+		in, a := sqlcore.InClause(cats)
+		small := false
+		if strings.TrimSpace(q.Search) == "" {
+			var err error
+			if small, err = db.smallCategory(ctx, in, a, q, listed); err != nil {
+				return selection{}, err
+			}
+		}
+		switch {
+		case strings.TrimSpace(q.Search) != "":
+			add("id IN (SELECT product_id FROM product_categories WHERE category_id IN "+in+")", a...)
+		case small && db.Engine == sqlcore.Postgres:
+			// The ids as an array: PostgreSQL looks them up by primary
+			// key (a join would hash every listed product).
+			add("id = ANY(ARRAY(SELECT product_id FROM product_categories WHERE category_id IN "+in+"))", a...)
+		case small:
+			catFrom, catArgs = " FROM (SELECT DISTINCT product_id AS cid FROM product_categories WHERE category_id IN "+in+") pcs CROSS JOIN products ON products.id = pcs.cid", a
+			plain = false
+		default:
+			add("EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = products.id AND pc.category_id IN "+in+")", a...)
+		}
+	}
+	if len(q.TagIDs) > 0 {
+		ids := slices.Compact(slices.Sorted(slices.Values(q.TagIDs)))
+		in, a := sqlcore.InClause(ids)
+		switch q.TagOperator {
+		case "not_in":
+			add("id NOT IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
+		case "and":
+			add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+
+				" GROUP BY product_id HAVING COUNT(DISTINCT tag_id) = "+strconv.Itoa(len(ids))+")", a...)
+		default:
+			add("id IN (SELECT product_id FROM product_tags WHERE tag_id IN "+in+")", a...)
+		}
+	}
+	// Search goes through the engine's full-text index (see search.go): a
+	// bounded candidate set joined to products, ranked name matches first.
+	// Only published, not hidden products are indexed; the Visibility
+	// condition above narrows further ("search" for the shop's search).
+	from, searching := " FROM products", strings.TrimSpace(q.Search) != ""
+	var joinArgs []any
+	if searching {
+		plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
+		if err != nil {
+			return selection{}, err
+		}
+		if len(plan.Clauses) == 0 {
+			return selection{empty: true}, nil // only punctuation: nothing to look for
+		}
+		cand, a := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
+		// The candidates drive the join: SQLite's planner would otherwise
+		// walk every published product and probe the candidates (CROSS
+		// JOIN fixes SQLite's join order; PostgreSQL does not need it).
+		join := " CROSS JOIN "
+		if db.Engine == sqlcore.Postgres {
+			join = " JOIN "
+		}
+		from, joinArgs = " FROM ("+cand+") s"+join+"products ON products.id = s.sid", a
+	}
+	if len(q.Include) > 0 {
+		in, a := sqlcore.InClause(q.Include)
+		add("id IN "+in, a...)
+	}
+	if len(q.Exclude) > 0 {
+		in, a := sqlcore.InClause(q.Exclude)
+		add("id NOT IN "+in, a...)
+	}
+	if len(q.SKUs) > 0 {
+		in, a := sqlcore.InClause(q.SKUs)
+		add("sku IN "+in+" AND sku IS NOT NULL AND sku <> ''", a...) // uses the partial SKU index
+	}
+	if q.Slug != "" {
+		add("slug = ?", q.Slug)
+	}
+	if q.Featured != nil {
+		add("featured = ?", *q.Featured)
+	}
+	if q.OnSale != nil {
+		// Kept by the writes and the schedule upkeep; a parent is on sale
+		// when one of its children is.
+		add("on_sale = ?", *q.OnSale)
+	}
+	if q.MinPrice != nil {
+		add("sort_price >= ?", *q.MinPrice)
+	}
+	if q.MaxPrice != nil {
+		add("sort_price <= ?", *q.MaxPrice)
+	}
+	if len(q.StockStatus) > 0 {
+		in, a := sqlcore.InClause(q.StockStatus)
+		add("stock_status IN "+in, a...)
+	}
+	if cond, a := attributesCond(q.Attributes, q.AttributeRelation); cond != "" {
+		add(cond, a...)
+	}
+	if cond := ratingsCond(q.Ratings); cond != "" {
+		add(cond)
+	}
+	if catFrom != "" {
+		from, joinArgs = catFrom, catArgs
+	}
+	countCond := from + " WHERE " + strings.Join(where, " AND ")
+	args = append(joinArgs, args...)
+	return selection{countCond: countCond, args: args, where: where, catFrom: catFrom,
+		listed: listed, plain: plain, searching: searching}, nil
 }
 
 // listedCond is the shop's listing condition. The partial indexes of
@@ -854,18 +883,20 @@ func (db *Catalog) Tags(ctx context.Context) ([]catalog.Tag, error) {
 }
 
 type attributeRow struct {
-	ID          int64  `db:"id"`
-	Name        string `db:"name"`
-	Slug        string `db:"slug"`
-	Type        string `db:"type"`
-	OrderBy     string `db:"order_by"`
-	HasArchives bool   `db:"has_archives"`
-	Count       int    `db:"count"`
+	ID              int64  `db:"id"`
+	Name            string `db:"name"`
+	Slug            string `db:"slug"`
+	Type            string `db:"type"`
+	OrderBy         string `db:"order_by"`
+	HasArchives     bool   `db:"has_archives"`
+	Count           int    `db:"count"`
+	Filterable      bool   `db:"filterable"`
+	FilterQueryType string `db:"filter_query_type"`
 }
 
 func (r attributeRow) attribute() catalog.Attribute { return catalog.Attribute(r) }
 
-const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives,
+const attributeSelect = `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives, a.filterable, a.filter_query_type,
 	(SELECT COUNT(DISTINCT product_id) FROM product_attributes pa WHERE pa.attribute_id = a.id) AS count FROM attributes a`
 
 // Attributes implements catalog.Store.

@@ -1,0 +1,189 @@
+package catalogstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"vitrine/internal/catalog"
+	"vitrine/internal/storage/sqlstore/sqlcore"
+)
+
+// The listing filters' conditions and the facet counts (catalog.FacetStore).
+// A product's global attribute terms are product_attribute_values rows
+// with a term (a variable product's terms are its parent's, as the
+// product page lists them); the index (term_id, product_id) of 00028 and
+// the one on (product_id, term_id) of 00044 serve both directions.
+
+// attributesCond is the condition of attribute filters fs joined by
+// relation ("in": any filter; else all of them); "" when fs is empty.
+func attributesCond(fs []catalog.AttributeFilter, relation string) (string, []any) {
+	var conds []string
+	var args []any
+	for _, f := range fs {
+		ids := slices.Compact(slices.Sorted(slices.Values(f.TermIDs)))
+		if len(ids) == 0 {
+			continue
+		}
+		in, a := sqlcore.InClause(ids)
+		var c string
+		switch f.Operator {
+		case catalog.AttrNotIn:
+			c = "id NOT IN (SELECT product_id FROM product_attribute_values WHERE term_id IN " + in + ")"
+		case catalog.AttrAnd:
+			c = "id IN (SELECT product_id FROM product_attribute_values WHERE term_id IN " + in +
+				" GROUP BY product_id HAVING COUNT(DISTINCT term_id) = " + strconv.Itoa(len(ids)) + ")"
+		default:
+			c = "id IN (SELECT product_id FROM product_attribute_values WHERE term_id IN " + in + ")"
+		}
+		conds, args = append(conds, c), append(args, a...)
+	}
+	switch {
+	case len(conds) == 0:
+		return "", nil
+	case relation == "in" && len(conds) > 1:
+		return "(" + strings.Join(conds, " OR ") + ")", args
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// roundedRating is catalog.RoundedRating in SQL (both engines: no ROUND,
+// whose halves differ between them for floating point).
+const roundedRating = `CASE WHEN average_rating >= 4.5 THEN 5 WHEN average_rating >= 3.5 THEN 4
+	WHEN average_rating >= 2.5 THEN 3 WHEN average_rating >= 1.5 THEN 2 WHEN average_rating >= 0.5 THEN 1 ELSE 0 END`
+
+// ratingsCond keeps the products rated (rounded) one of rs; "" for none.
+func ratingsCond(rs []int) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, r := range slices.Compact(slices.Sorted(slices.Values(rs))) {
+		if r < 1 || r > 5 {
+			continue
+		}
+		lo := strconv.FormatFloat(float64(r)-0.5, 'f', 1, 64)
+		if r == 5 {
+			parts = append(parts, "average_rating >= "+lo)
+		} else {
+			parts = append(parts, "(average_rating >= "+lo+" AND average_rating < "+strconv.FormatFloat(float64(r)+0.5, 'f', 1, 64)+")")
+		}
+	}
+	if len(parts) == 0 {
+		return "average_rating < 0" // only out-of-range ratings: nothing
+	}
+	return "(" + strings.Join(parts, " OR ") + ")"
+}
+
+// PriceRange implements catalog.FacetStore: the lowest and highest listing
+// price (sort_price) of what q selects.
+func (db *Catalog) PriceRange(ctx context.Context, q catalog.ProductQuery) (catalog.PriceBounds, error) {
+	sel, err := db.selection(ctx, q)
+	if err != nil || sel.empty {
+		return catalog.PriceBounds{}, err
+	}
+	var lo, hi sql.NullInt64
+	if err := db.Read.QueryRowxContext(ctx, db.Read.Rebind(`SELECT MIN(sort_price), MAX(sort_price)`+sel.countCond), sel.args...).Scan(&lo, &hi); err != nil {
+		return catalog.PriceBounds{}, fmt.Errorf("price range: %w", err)
+	}
+	return catalog.PriceBounds{Min: ptr(lo), Max: ptr(hi)}, nil
+}
+
+// TermCounts implements catalog.FacetStore: per term of the attribute,
+// the products q selects that carry it.
+func (db *Catalog) TermCounts(ctx context.Context, q catalog.ProductQuery, attributeID int64) (map[int64]int, error) {
+	sel, err := db.selection(ctx, q)
+	out := map[int64]int{}
+	if err != nil || sel.empty {
+		return out, err
+	}
+	// The selected products drive the join (CROSS JOIN fixes SQLite's
+	// order), each read by (product_id, term_id) from the index of 00044;
+	// the attribute's terms are a short list.
+	join := " CROSS JOIN "
+	if db.Engine == sqlcore.Postgres {
+		join = " JOIN "
+	}
+	query := `SELECT v.term_id, COUNT(DISTINCT v.product_id) FROM (SELECT products.id AS pid` + sel.countCond + `) m` +
+		join + `product_attribute_values v ON v.product_id = m.pid
+		WHERE v.term_id IN (SELECT id FROM attribute_terms WHERE attribute_id = ?)
+		GROUP BY v.term_id`
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(query), append(slices.Clone(sel.args), attributeID)...)
+	if err != nil {
+		return nil, fmt.Errorf("term counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}
+
+// RatingCounts implements catalog.FacetStore: rated products by rounded
+// average rating.
+func (db *Catalog) RatingCounts(ctx context.Context, q catalog.ProductQuery) (map[int]int, error) {
+	sel, err := db.selection(ctx, q)
+	out := map[int]int{}
+	if err != nil || sel.empty {
+		return out, err
+	}
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT `+roundedRating+`, COUNT(*)`+sel.countCond+
+		` AND average_rating >= 0.5 GROUP BY 1`), sel.args...)
+	if err != nil {
+		return nil, fmt.Errorf("rating counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r, n int
+		if err := rows.Scan(&r, &n); err != nil {
+			return nil, err
+		}
+		out[r] = n
+	}
+	return out, rows.Err()
+}
+
+// StockStatusCounts implements catalog.FacetStore: what q selects by
+// stock status.
+func (db *Catalog) StockStatusCounts(ctx context.Context, q catalog.ProductQuery) (map[string]int, error) {
+	sel, err := db.selection(ctx, q)
+	out := map[string]int{}
+	if err != nil || sel.empty {
+		return out, err
+	}
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT stock_status, COUNT(*)`+sel.countCond+` GROUP BY stock_status`), sel.args...)
+	if err != nil {
+		return nil, fmt.Errorf("stock status counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, err
+		}
+		out[s] = n
+	}
+	return out, rows.Err()
+}
+
+// CountMatching implements catalog.FacetStore: the products q selects.
+func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (int, error) {
+	sel, err := db.selection(ctx, q)
+	if err != nil || sel.empty {
+		return 0, err
+	}
+	var n int
+	if err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*)`+sel.countCond), sel.args...); err != nil {
+		return 0, fmt.Errorf("count products: %w", err)
+	}
+	return n, nil
+}
