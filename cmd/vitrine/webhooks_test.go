@@ -120,11 +120,15 @@ func (l *killListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.mu.Unlock()
 	defer l.nudge()
 	if hold {
+		// Held until the shop is killed: it is the delivery the kill
+		// cuts, never answered, whichever of the closed connection and
+		// the release this handler sees first.
 		select {
-		case <-r.Context().Done(): // the shop died
-			return
+		case <-r.Context().Done():
 		case <-release:
 		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return
 	}
 	l.mu.Lock()
 	l.answered = append(l.answered, d)
