@@ -217,7 +217,10 @@ func refusalOf(name string, err error) error {
 	var ce *coupon.InputError
 	var pe *contentpage.InputError
 	var se *settings.InputError
+	var re *checkout.RuleError
 	switch {
+	case errors.As(err, &re):
+		return refuse(name, re.Message)
 	case errors.As(err, &ae):
 		return refuse(name, ae.Field+": "+ae.Message)
 	case errors.As(err, &ce):

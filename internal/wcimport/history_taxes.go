@@ -3,7 +3,6 @@ package wcimport
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -68,7 +67,7 @@ func importTax(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error
 	if err != nil || n%10 != 0 {
 		return Refused, refuse(name, fmt.Sprintf("%q is not a percentage with at most 3 decimals", w.Rate))
 	}
-	rate := checkout.TaxRate{ID: int(prev), Country: w.Country, State: w.State, Rate: n / 10, Label: strings.TrimSpace(w.Name),
+	rate := checkout.TaxRate{Country: w.Country, State: w.State, Rate: n / 10, Label: strings.TrimSpace(w.Name),
 		Priority: w.Priority, Shipping: w.Shipping}
 	if rate.Label == "" {
 		rate.Label = "Tax" // WooCommerce's name for a rate left unnamed
@@ -101,10 +100,7 @@ func importTax(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error
 		}
 		return nil
 	})
-	var re *checkout.RuleError
-	if errors.As(err, &re) {
-		return Refused, refuse(name, re.Message)
-	} else if err != nil {
+	if err != nil {
 		return 0, refusalOf(name, err)
 	}
 	return out, r.remember(ctx, "tax", w.ID, int64(id), "", raw)
