@@ -215,5 +215,14 @@ test('without scripts: options are links to the normalized URL and the price is 
     await submit.click();
     await page.waitForURL((u) => u.searchParams.get('min_price') === '20' && u.searchParams.get('on_sale') === '1');
     assert.ok((await page.locator(`${SIDEBAR} a[data-filter="chip:price"]`).count()) === 1, 'the price shows as a chosen filter');
+
+    // Search results filter the same way, their own parameters first.
+    await page.goto('/?s=tee&post_type=product');
+    const option = page.locator(`${SIDEBAR} a[data-filter^="attribute:size:"][href]`).first();
+    const href = await option.getAttribute('href');
+    assert.match(href, /^\/\?s=tee&post_type=product&filter_size=[a-z0-9-]+&query_type_size=or$/);
+    await option.click();
+    await page.waitForURL((u) => u.search === href.slice(1));
+    assert.ok((await page.locator(`${SIDEBAR} a[data-filter^="chip:attribute:size:"]`).count()) === 1, 'the size shows as a chosen filter on search');
   });
 });
