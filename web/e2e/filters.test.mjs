@@ -150,6 +150,29 @@ test('desktop, keyboard only: an option by Tab and Enter, another by Space; the 
   );
 });
 
+test('the price slider by keyboard: arrows move the min field and, once they pause, the listing follows', async () => {
+  const first = await pageData('/shop/');
+  const lo = Math.floor(first.filters.price_range.min / 100);
+  await shop.withPage(
+    DESKTOP,
+    withoutErrors(async (page) => {
+      await page.goto('/shop/');
+      await hydrated(page);
+      const slider = page.locator(`${SIDEBAR} input[type="range"][data-filter="price-range-min"]`);
+      await assertUsable(slider, 'the minimum price slider');
+      await slider.focus();
+      for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
+      const want = String(lo + 20);
+      assert.equal(await page.locator(`${SIDEBAR} input[name="min_price"]`).inputValue(), want, 'the field follows the slider');
+      await page.waitForURL((u) => u.search === `?min_price=${want}`);
+      const data = await pageData(`/shop/?min_price=${want}`);
+      await page.locator(`${SIDEBAR} [role="status"]`).filter({ hasText: `${data.total} results` }).waitFor({ state: 'attached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-filter')), 'price-range-min', 'the focus stays on the slider');
+      await assertAccessible(page, 'the shop filtered by the slider');
+    }),
+  );
+});
+
 test('phone 390×844: the Filter button opens a modal drawer (focus inside, Escape, focus back), "Show N results" closes it on the listing', async () => {
   const sizeM = await pageData('/shop/?filter_size=m&query_type_size=or');
   await shop.withPage(

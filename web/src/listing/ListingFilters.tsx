@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { ListingFilterAttribute, ListingFilterOption, ListingPage } from '../types';
 import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
@@ -168,6 +168,14 @@ function PriceFilter({ data, idBase, state, onNavigate }: { data: ListingPage; i
   const without = toggleFilter(state, { kind: 'price' });
   const hrefWith = (a: string, b: string) => filterHref(action, { ...without, min: a, max: b, currency: code && code !== base ? code : '' });
   const go = (from: HTMLElement, key: string, a = min, b = max) => onNavigate?.(hrefWith(a.trim(), b.trim()), key, from);
+  // A slider moved by arrow keys changes at every press: the listing
+  // follows once the presses pause.
+  const settle = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(settle.current ?? undefined), []);
+  const goSoon = (from: HTMLElement, key: string, a: string, b: string) => {
+    clearTimeout(settle.current ?? undefined);
+    settle.current = setTimeout(() => go(from, key, a, b), 350);
+  };
   const clearHref = filterHref(action, without);
   const hidden = without.rest.map(([k, v]) => [k, v] as const);
 
@@ -205,7 +213,7 @@ function PriceFilter({ data, idBase, state, onNavigate }: { data: ListingPage; i
                 const v = Number(e.currentTarget.value);
                 setMin(String(Math.min(v, max === '' ? hi! : Number(max) || hi!)));
               }}
-              onChange={(e) => go(e.currentTarget, 'price-range-min', e.currentTarget.value, max)}
+              onChange={(e) => goSoon(e.currentTarget, 'price-range-min', String(Math.min(Number(e.currentTarget.value), max === '' ? hi! : Number(max) || hi!)), max)}
             />
             <label className="screen-reader-text" htmlFor={`${idBase}-range-max`}>{`Maximum price (${code})`}</label>
             <input
@@ -220,7 +228,7 @@ function PriceFilter({ data, idBase, state, onNavigate }: { data: ListingPage; i
                 const v = Number(e.currentTarget.value);
                 setMax(String(Math.max(v, min === '' ? lo! : Number(min) || lo!)));
               }}
-              onChange={(e) => go(e.currentTarget, 'price-range-max', min, e.currentTarget.value)}
+              onChange={(e) => goSoon(e.currentTarget, 'price-range-max', min, String(Math.max(Number(e.currentTarget.value), min === '' ? lo! : Number(min) || lo!)))}
             />
           </div>
         )}
