@@ -135,7 +135,8 @@ export function ListingPage({ data: first }: { data: ListingData }) {
       {grid ? (
         <>
           <div className="listing-toolbar">
-            <p className="woocommerce-result-count" role="status">
+            {/* Not a live region: an in-place filter update is announced once, by the filters' own status. */}
+            <p className="woocommerce-result-count">
               {hasProducts ? count : 'No results'}
             </p>
             <SortForm orderby={data.orderby} url={data.url} />
