@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"vitrine/internal/analytics"
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
@@ -52,7 +53,7 @@ func (s *Server) initAdmin() {
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,
 		Reports: &reports.Service{Store: s.db, Currency: s.cfg.Currency.Code, Now: s.now, CatchUp: func(ctx context.Context) error {
-			_, err := s.analytics.CatchUp(ctx, 0)
+			_, err := s.analytics.CatchUp(ctx, analytics.ReportCatchUp)
 			return err
 		}},
 		Currency: s.currencyOf,
