@@ -473,6 +473,19 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 // product, variation or category, with the product's name and SKU.
 func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by string) ([]analytics.ItemRow, error) {
 	cond, wargs := countedBy(f, "l")
+	// A report's own items filter its rows too (product_includes on the
+	// products report lists those products only).
+	own := map[string][]int64{"product": f.Products, "variation": f.Variations}[by]
+	if len(own) > 0 {
+		in, a := sqlcore.InClause(own)
+		cond += ` AND l.` + by + `_id IN ` + in
+		wargs = append(wargs, a...)
+	}
+	if by == "category" && len(f.Categories) > 0 {
+		in, a := sqlcore.InClause(f.Categories)
+		cond += ` AND pc.category_id IN ` + in
+		wargs = append(wargs, a...)
+	}
 	var q string
 	switch by {
 	case "variation":
