@@ -18,6 +18,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"time"
+	"vitrine/internal/analytics"
+	"vitrine/internal/analyticsapi"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -261,6 +263,12 @@ type Server struct {
 	// retention applies it (retention.go).
 	retentionSettings *settings.Retention
 	retention         *retention.Service
+
+	// analytics is the analytics reports (analytics.go); its settings
+	// document the shop's time zone and excluded statuses.
+	analytics         *analytics.Service
+	analyticsSettings *settings.Analytics
+	analyticsAPI      *analyticsapi.API
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
@@ -413,10 +421,11 @@ func (s *Server) Start(ctx context.Context) error {
 	// Sales, pre-orders and publications due while no instance ran take
 	// effect before the first page is served.
 	s.ScheduleUpkeep(ctx)
-	go s.maintain(ctx)       // held stock, rate-limit counters, schedules (holdstock.go)
-	s.startWallet(ctx)       // the wallet service's reconciler (wallet.go)
-	go s.hookWorker.Run(ctx) // webhook deliveries (webhooks.go)
-	s.startBackups(ctx)      // scheduled backups (backups.go)
+	go s.maintain(ctx)          // held stock, rate-limit counters, schedules (holdstock.go)
+	s.startWallet(ctx)          // the wallet service's reconciler (wallet.go)
+	go s.hookWorker.Run(ctx)    // webhook deliveries (webhooks.go)
+	s.startBackups(ctx)         // scheduled backups (backups.go)
+	go s.AnalyticsBackfill(ctx) // orders marked by the analytics migration (analytics.go)
 	return nil
 }
 
