@@ -53,7 +53,8 @@ export default function Overview({ location, currency }: { location: Location; c
       <RangePicker range={info.range} today={info.today} onChange={setRange} />
       <section aria-labelledby="an-perf">
         <h2 id="an-perf">Performance</h2>
-        {now.error ? <p role="alert">{now.error.message}</p> : null}
+        {/* Quiet on the dashboard: what waits for staff stays the page's news. */}
+        {now.error ? <p>The indicators could not be loaded: {now.error.message}</p> : null}
         {now.loading && !now.data ? <p>Loading…</p> : null}
         {now.data ? (
           <ul className="an-kpis">
@@ -87,7 +88,7 @@ export default function Overview({ location, currency }: { location: Location; c
       </section>
       <section aria-labelledby="an-rev">
         <h2 id="an-rev">Net sales</h2>
-        {rev.error ? <p role="alert">{rev.error.message}</p> : rev.loading && !rev.data ? <p>Loading the chart…</p> : <Chart title="Net sales" points={points} format={money} compareName={compareName} />}
+        {rev.error ? <p>The chart could not be loaded: {rev.error.message}</p> : rev.loading && !rev.data ? <p>Loading the chart…</p> : <Chart title="Net sales" points={points} format={money} compareName={compareName} />}
         <p>
           <Link to={reportLink('revenue')}>The revenue report</Link>
         </p>
@@ -111,7 +112,7 @@ export default function Overview({ location, currency }: { location: Location; c
       </section>
       <section aria-labelledby="an-boards">
         <h2 id="an-boards">Leaderboards</h2>
-        {boards.error ? <p role="alert">{boards.error.message}</p> : null}
+        {boards.error ? <p>The leaderboards could not be loaded: {boards.error.message}</p> : null}
         <div className="an-boards">
           {(boards.data ?? []).map((b) => (
             <table key={b.id} className="admin-table an-board">

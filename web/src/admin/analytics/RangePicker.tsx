@@ -37,7 +37,7 @@ export function RangePicker({ range, today, onChange }: { range: RangeState; tod
   const span = currentSpan(range, today);
   const compared = comparisonSpan(span, range.compare);
   return (
-    <form className="an-range" aria-label="Date range" onSubmit={submit} noValidate>
+    <form className="an-range" aria-label="Report dates" onSubmit={submit} noValidate>
       <div className="an-range__fields">
         <Field label="Date range">
           {(p) => (

@@ -1,0 +1,171 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { AdminApp } from '../AdminApp';
+import { adminData, setupAdminTests, stubFetch } from '../test-utils';
+import { PRODUCTS, stats } from './fixtures';
+import { RangePicker } from './RangePicker';
+import { readRange } from './range';
+
+const DAYS = ['2026-11-01', '2026-11-02', '2026-11-03'];
+
+/** Sorts and pages PRODUCTS as the API would, two rows a page for the CSV's paging. */
+function route(method: string, url: string) {
+  if (method !== 'GET') return undefined;
+  const [path, qs] = url.split('?');
+  const q = new URLSearchParams(qs);
+  if (path === '/wp-json/wc-analytics/reports/products/stats') return { body: stats(DAYS, [10, 0, 5]) };
+  if (path === '/wp-json/wc/v3/products/categories') return { body: [{ id: 17, name: 'Tshirts' }] };
+  if (path === '/wp-json/wc-analytics/reports/products') {
+    const key = q.get('orderby') === 'net_revenue' ? 'net_revenue' : q.get('orderby') === 'product_name' ? 'name' : 'items_sold';
+    const val = (r: (typeof PRODUCTS)[number]) => (key === 'name' ? r.extended_info.name : r[key]);
+    const rows = [...PRODUCTS].sort((a, b) => (val(a) < val(b) ? -1 : val(a) > val(b) ? 1 : a.product_id - b.product_id) * (q.get('order') === 'asc' ? 1 : -1));
+    const per = Number(q.get('per_page'));
+    const page = Number(q.get('page') ?? '1');
+    const size = per >= 100 ? 100 : 4;
+    return { body: rows.slice((page - 1) * size, page * size), headers: { 'X-WP-Total': String(rows.length), 'X-WP-TotalPages': String(Math.ceil(rows.length / size)) } };
+  }
+  return undefined;
+}
+
+setupAdminTests({ path: '/wp-admin/analytics/products/' });
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2026, 10, 3, 12, 0, 0)); // Tuesday 3 November 2026
+});
+afterEach(() => vi.useRealTimers());
+
+const names = () => screen.getAllByRole('rowheader').filter((c) => c.closest('table')?.querySelector('caption')?.textContent === 'Products report').map((c) => c.textContent);
+const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(`^${name}`) });
+
+describe('a report', () => {
+  it('sorts and pages its table through the address and the API', async () => {
+    const calls = stubFetch(route);
+    render(<AdminApp data={adminData} />);
+    // Items sold, most first (a tie: the API's order).
+    await waitFor(() => expect(names()).toEqual(['Bench Tee', 'Beanie', 'Long Sleeve Tee', 'T-Shirt']));
+    const first = calls.find((c) => c.url.startsWith('/wp-json/wc-analytics/reports/products?'))!;
+    expect(Object.fromEntries(new URL(first.url, 'http://x').searchParams)).toMatchObject({ after: '2026-11-01T00:00:00', before: '2026-11-03T23:59:59', orderby: 'items_sold', order: 'desc', page: '1', per_page: '25', extended_info: 'true' });
+    expect(first.headers['X-WP-Nonce']).toBe(adminData.nonce);
+    expect(header('Items sold')).toHaveAttribute('aria-sort', 'descending');
+
+    await userEvent.click(within(header('Net sales')).getByRole('button'));
+    expect(window.location.search).toBe('?orderby=net_revenue&order=desc');
+    await waitFor(() => expect(calls.at(-1)!.url).toContain('orderby=net_revenue&order=desc'));
+    await waitFor(() => expect(names()).toEqual(['Bench Tee', 'Beanie', 'Long Sleeve Tee', 'T-Shirt']));
+    expect(header('Net sales')).toHaveAttribute('aria-sort', 'descending');
+    await userEvent.click(within(header('Net sales')).getByRole('button'));
+    await waitFor(() => expect(header('Net sales')).toHaveAttribute('aria-sort', 'ascending'));
+    expect(window.location.search).toBe('?orderby=net_revenue&order=asc');
+    await waitFor(() => expect(names()).toEqual(['Belt, "leather"', 'Cap', 'T-Shirt', 'Long Sleeve Tee']));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(screen.getByText('Page 2 of 2')).toBeInTheDocument());
+    expect(window.location.search).toBe('?orderby=net_revenue&order=asc&paged=2');
+    await waitFor(() => expect(names()).toEqual(['Beanie', 'Bench Tee']));
+    expect(calls.at(-1)!.url).toContain('page=2');
+  });
+
+  it('keeps the range and the filters in the address, and a change goes back to page 1', async () => {
+    window.history.replaceState(null, '', '/wp-admin/analytics/products/?paged=2');
+    const calls = stubFetch(route);
+    render(<AdminApp data={adminData} />);
+    await screen.findByText('Page 2 of 2');
+    await userEvent.selectOptions(screen.getByLabelText('Date range'), 'last_week');
+    await userEvent.selectOptions(screen.getByLabelText('Compare with'), 'previous_period');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(window.location.search).toBe('?period=last_week&compare=previous_period'));
+    await waitFor(() => expect(calls.some((c) => c.url.includes('after=2026-10-26T00%3A00%3A00&before=2026-11-01T23%3A59%3A59'))).toBe(true));
+    // The comparison's chart data: the week before.
+    expect(calls.some((c) => c.url.startsWith('/wp-json/wc-analytics/reports/products/stats?after=2026-10-19T00%3A00%3A00&before=2026-10-25T23%3A59%3A59'))).toBe(true);
+    expect(screen.getByText(/compared with/).textContent).toMatch(/Oct 26, 2026 – Nov 1, 2026 compared with Oct 19, 2026 – Oct 25, 2026/);
+
+    await userEvent.selectOptions(await screen.findByLabelText('Category'), '17');
+    await waitFor(() => expect(window.location.search).toBe('?period=last_week&compare=previous_period&category_includes=17'));
+    await waitFor(() => expect(calls.at(-1)!.url).toContain('category_includes=17'));
+  });
+
+  it('downloads every page of the table, as the table says it, as CSV', async () => {
+    stubFetch(route);
+    let blob: Blob | null = null;
+    const create = vi.fn((b: Blob) => {
+      blob = b;
+      return 'blob:csv';
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    render(<AdminApp data={adminData} />);
+    await waitFor(() => expect(names()).toHaveLength(4));
+    await userEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await screen.findByText('Downloaded 6 products as CSV.');
+    expect(click).toHaveBeenCalledTimes(1);
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('products-2026-11-01-2026-11-03.csv');
+    const text = await blob!.text();
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('Product,SKU,Items sold,Net sales,Orders');
+    expect(lines).toHaveLength(8); // the header, 6 rows, the last line end
+    // The first rows are the table's, cell for cell.
+    const table = screen.getByRole('table', { name: 'Products report' });
+    const shown = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+    expect(shown[0]).toEqual(['Bench Tee', 'SKU-59', '3', '$56.00', '2']);
+    expect(lines[1]).toBe(shown[0].join(','));
+    expect(lines.slice(1, 5)).toEqual(shown.map((r) => r.join(',')));
+    expect(text).toContain('"Belt, ""leather""",SKU-17,0,$0.00,1');
+    click.mockRestore();
+  });
+
+  it('has no accessibility violation, chart and table shown', async () => {
+    stubFetch(route);
+    const { container } = render(<AdminApp data={adminData} />);
+    await waitFor(() => expect(names()).toHaveLength(4));
+    await screen.findByRole('group', { name: /^Items sold\. Use the arrow keys/ });
+    const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+});
+
+describe('the range picker', () => {
+  const today = '2026-11-30';
+  it('changes nothing until Update, then gives the chosen range', async () => {
+    const onChange = vi.fn();
+    render(<RangePicker range={readRange(new URLSearchParams(), today)} today={today} onChange={onChange} />);
+    expect(screen.getByText('Nov 1, 2026 – Nov 30, 2026 compared with Nov 1, 2025 – Nov 30, 2025')).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText('Date range'), 'quarter');
+    await userEvent.selectOptions(screen.getByLabelText('Show'), 'week');
+    expect(onChange).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(onChange).toHaveBeenCalledWith({ period: 'quarter', compare: 'previous_year', after: '2026-11-01', before: '2026-11-30', interval: 'week' });
+  });
+
+  it('refuses custom dates that are reversed, missing or in the future, next to the field, with focus there', async () => {
+    const onChange = vi.fn();
+    const { container } = render(<RangePicker range={readRange(new URLSearchParams(), today)} today={today} onChange={onChange} />);
+    await userEvent.selectOptions(screen.getByLabelText('Date range'), 'custom');
+    // Custom starts from the dates shown.
+    expect(screen.getByLabelText('From')).toHaveValue('2026-11-01');
+    expect(screen.getByLabelText('To')).toHaveValue('2026-11-30');
+    await userEvent.clear(screen.getByLabelText('To'));
+    await userEvent.type(screen.getByLabelText('To'), '2026-10-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(screen.getByLabelText('To')).toHaveFocus();
+    expect(screen.getByLabelText('To')).toHaveAccessibleDescription('The last day is before the first day.');
+    expect(screen.getByLabelText('To')).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.clear(screen.getByLabelText('From'));
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(screen.getByLabelText('From')).toHaveFocus();
+    expect(screen.getByLabelText('From')).toHaveAccessibleDescription('Enter the first day of the range.');
+    await userEvent.type(screen.getByLabelText('From'), '2026-11-02');
+    await userEvent.clear(screen.getByLabelText('To'));
+    await userEvent.type(screen.getByLabelText('To'), '2026-12-02');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(screen.getByLabelText('To')).toHaveAccessibleDescription('The last day is in the future.');
+    expect(onChange).not.toHaveBeenCalled();
+    const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(res.violations.map((v) => v.id)).toEqual([]);
+    await userEvent.clear(screen.getByLabelText('To'));
+    await userEvent.type(screen.getByLabelText('To'), '2026-11-20');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(onChange).toHaveBeenCalledWith({ period: 'custom', compare: 'previous_year', after: '2026-11-02', before: '2026-11-20', interval: '' });
+  });
+});
