@@ -45,7 +45,7 @@ describe('the overview on the dashboard', () => {
   it('shows the indicators against last year, the chart, the stock and the leaderboards', async () => {
     const calls = stubFetch(route);
     const { container } = render(<AdminApp data={adminData} />);
-    const net = await screen.findByRole('link', { name: /^Net sales/ });
+    const net = await screen.findByRole('link', { name: /^Net sales/ }, { timeout: 10_000 });
     await waitFor(() => expect(net.textContent).toBe('Net sales$150.00+50% (previous year: $100.00)'));
     expect(screen.getByRole('link', { name: /^Orders3/ }).textContent).toBe('Orders3new (previous year: 0)');
     expect(net).toHaveAttribute('href', '/wp-admin/analytics/revenue/');

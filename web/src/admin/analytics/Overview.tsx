@@ -98,10 +98,10 @@ export default function Overview({ location, currency }: { location: Location; c
         {stock.data ? (
           <ul className="admin-tiles">
             <li>
-              <Link to={`${BASE}analytics/stock/?orderby=stock_status&order=asc`}>{Number(stock.data.totals.lowstock ?? 0)} low in stock</Link>
+              <Link to={`${BASE}analytics/stock/?type=lowstock`}>{Number(stock.data.totals.lowstock ?? 0)} low in stock</Link>
             </li>
             <li>
-              <Link to={`${BASE}analytics/stock/?orderby=stock_status&order=asc`}>{Number(stock.data.totals.outofstock ?? 0)} out of stock</Link>
+              <Link to={`${BASE}analytics/stock/?type=outofstock`}>{Number(stock.data.totals.outofstock ?? 0)} out of stock</Link>
             </li>
           </ul>
         ) : stock.error ? (

@@ -6,7 +6,10 @@ import { adminData, setupAdminTests, stubFetch } from '../test-utils';
 import { PRODUCTS, stats } from './fixtures';
 import { RangePicker } from './RangePicker';
 import { readRange } from './range';
+import { parseCSV } from './reports';
 
+/** The first render loads the screen's chunk, which takes a while on a busy machine. */
+const FIRST = { timeout: 10_000 };
 const DAYS = ['2026-11-01', '2026-11-02', '2026-11-03'];
 
 /** Sorts and pages PRODUCTS as the API would, two rows a page for the CSV's paging. */
@@ -39,12 +42,35 @@ afterEach(() => vi.useRealTimers());
 const names = () => screen.getAllByRole('rowheader').filter((c) => c.closest('table')?.querySelector('caption')?.textContent === 'Products report').map((c) => c.textContent);
 const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(`^${name}`) });
 
+/** Catches what the page saves: the blob made into a URL and the download's name. */
+function catchDownloads() {
+  const blobs: Blob[] = [];
+  const names: string[] = [];
+  const create = vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+    blobs.push(b as Blob);
+    return 'blob:csv';
+  });
+  const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    names.push(this.download);
+  });
+  return {
+    blobs,
+    names,
+    restore: () => {
+      create.mockRestore();
+      revoke.mockRestore();
+      click.mockRestore();
+    },
+  };
+}
+
 describe('a report', () => {
   it('sorts and pages its table through the address and the API', async () => {
     const calls = stubFetch(route);
     render(<AdminApp data={adminData} />);
     // Items sold, most first (a tie: the API's order).
-    await waitFor(() => expect(names()).toEqual(['Bench Tee', 'Beanie', 'Long Sleeve Tee', 'T-Shirt']));
+    await waitFor(() => expect(names()).toEqual(['Bench Tee', 'Beanie', 'Long Sleeve Tee', 'T-Shirt']), FIRST);
     const first = calls.find((c) => c.url.startsWith('/wp-json/wc-analytics/reports/products?'))!;
     expect(Object.fromEntries(new URL(first.url, 'http://x').searchParams)).toMatchObject({ after: '2026-11-01T00:00:00', before: '2026-11-03T23:59:59', orderby: 'items_sold', order: 'desc', page: '1', per_page: '25', extended_info: 'true' });
     expect(first.headers['X-WP-Nonce']).toBe(adminData.nonce);
@@ -71,7 +97,7 @@ describe('a report', () => {
     window.history.replaceState(null, '', '/wp-admin/analytics/products/?paged=2');
     const calls = stubFetch(route);
     render(<AdminApp data={adminData} />);
-    await screen.findByText('Page 2 of 2');
+    await screen.findByText('Page 2 of 2', {}, FIRST);
     await userEvent.selectOptions(screen.getByLabelText('Date range'), 'last_week');
     await userEvent.selectOptions(screen.getByLabelText('Compare with'), 'previous_period');
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
@@ -86,39 +112,67 @@ describe('a report', () => {
     await waitFor(() => expect(calls.at(-1)!.url).toContain('category_includes=17'));
   });
 
-  it('downloads every page of the table, as the table says it, as CSV', async () => {
-    stubFetch(route);
-    let blob: Blob | null = null;
-    const create = vi.fn((b: Blob) => {
-      blob = b;
-      return 'blob:csv';
+  it("downloads a list report as the server writes it, asked for with the table's sort and the nonce", async () => {
+    window.history.replaceState(null, '', '/wp-admin/analytics/products/?orderby=net_revenue&order=desc');
+    const calls = stubFetch(route);
+    const inner = globalThis.fetch;
+    const csv = 'id,name,sku,items_sold,net_revenue,orders_count\r\n59,Bench Tee,SKU-59,3,56,2\r\n17,"Belt, ""leather""",SKU-17,0,0,1\r\n';
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).includes('_format=csv')) return inner(input, init);
+      calls.push({ method: 'GET', url: String(input), body: undefined, headers: (init?.headers ?? {}) as Record<string, string> });
+      return new Response(csv, { headers: { 'Content-Type': 'text/csv; charset=UTF-8', 'Content-Disposition': 'attachment; filename="products.csv"' } });
     });
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() }));
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const saved = catchDownloads();
     render(<AdminApp data={adminData} />);
-    await waitFor(() => expect(names()).toHaveLength(4));
+    await waitFor(() => expect(names()).toHaveLength(4), FIRST);
     await userEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
-    await screen.findByText('Downloaded 6 products as CSV.');
-    expect(click).toHaveBeenCalledTimes(1);
-    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('products-2026-11-01-2026-11-03.csv');
-    const text = await blob!.text();
-    const lines = text.split('\r\n');
-    expect(lines[0]).toBe('Product,SKU,Items sold,Net sales,Orders');
-    expect(lines).toHaveLength(8); // the header, 6 rows, the last line end
-    // The first rows are the table's, cell for cell.
-    const table = screen.getByRole('table', { name: 'Products report' });
+    await screen.findByText('Downloaded 2 products as CSV.');
+    const asked = calls.find((c) => c.url.includes('_format=csv'))!;
+    const q = new URL(asked.url, 'http://x').searchParams;
+    expect(Object.fromEntries(q)).toMatchObject({ after: '2026-11-01T00:00:00', before: '2026-11-03T23:59:59', orderby: 'net_revenue', order: 'desc', _format: 'csv' });
+    expect(q.has('page')).toBe(false);
+    expect(asked.headers['X-WP-Nonce']).toBe(adminData.nonce);
+    expect(saved.names).toEqual(['products.csv']);
+    expect(await saved.blobs[0].text()).toBe(csv);
+    saved.restore();
+  });
+
+  it('writes the revenue report\'s CSV from every page of its table, cell for cell', async () => {
+    window.history.replaceState(null, '', '/wp-admin/analytics/revenue/');
+    const days = Array.from({ length: 30 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
+    const calls = stubFetch((_method, url) => {
+      const q = new URLSearchParams(url.split('?')[1]);
+      if (!url.startsWith('/wp-json/wc-analytics/reports/revenue/stats?')) return undefined;
+      const all = stats(days, days.map((_, i) => i * 1.5));
+      const per = Number(q.get('per_page'));
+      const page = Number(q.get('page') ?? '1');
+      if (per === 100 && !q.has('page')) return { body: all }; // the chart
+      const size = per === 100 ? 20 : per; // the server pages the export's asks by 20
+      return { body: { ...all, intervals: all.intervals.slice((page - 1) * size, page * size) }, headers: { 'X-WP-Total': '30', 'X-WP-TotalPages': String(Math.ceil(30 / size)) } };
+    });
+    const saved = catchDownloads();
+    render(<AdminApp data={adminData} />);
+    const table = await screen.findByRole('table', { name: 'Revenue report' }, FIRST);
+    await waitFor(() => expect(table.querySelectorAll('tbody tr')).toHaveLength(25));
+    await userEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await screen.findByText('Downloaded 30 intervals as CSV.');
+    expect(calls.filter((c) => c.url.includes('per_page=100&page=') || /page=\d+&per_page=100/.test(c.url))).toHaveLength(2);
+    expect(saved.names).toEqual(['revenue-2026-11-01-2026-11-03.csv']);
+    const text = await saved.blobs[0].text();
+    expect(text.split('\r\n')[1]).toBe('"Oct 1, 2026",0,$0.00,$0.00,$0.00,$0.00,$0.00,$0.00,$0.00');
+    const lines = parseCSV(text);
+    expect(lines[0]).toEqual(['Date', 'Orders', 'Gross sales', 'Returns', 'Coupons', 'Net sales', 'Taxes', 'Shipping', 'Total sales']);
+    expect(lines).toHaveLength(31);
     const shown = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
-    expect(shown[0]).toEqual(['Bench Tee', 'SKU-59', '3', '$56.00', '2']);
-    expect(lines[1]).toBe(shown[0].join(','));
-    expect(lines.slice(1, 5)).toEqual(shown.map((r) => r.join(',')));
-    expect(text).toContain('"Belt, ""leather""",SKU-17,0,$0.00,1');
-    click.mockRestore();
+    expect(shown[1]).toEqual(['Oct 2, 2026', '1', '$1.50', '$0.00', '$0.00', '$1.50', '$0.00', '$0.00', '$1.50']);
+    expect(lines.slice(1, 26)).toEqual(shown);
+    saved.restore();
   });
 
   it('has no accessibility violation, chart and table shown', async () => {
     stubFetch(route);
     const { container } = render(<AdminApp data={adminData} />);
-    await waitFor(() => expect(names()).toHaveLength(4));
+    await waitFor(() => expect(names()).toHaveLength(4), FIRST);
     await screen.findByRole('group', { name: /^Items sold\. Use the arrow keys/ });
     const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
     expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

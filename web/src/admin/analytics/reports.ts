@@ -25,7 +25,7 @@ export interface ReportColumn {
   rowHeader?: boolean;
 }
 
-export type FilterName = 'status_is' | 'product_includes' | 'category_includes' | 'coupon_includes' | 'customer_type';
+export type FilterName = 'status_is' | 'product_includes' | 'category_includes' | 'coupon_includes' | 'customer_type' | 'type';
 
 export interface ReportConfig {
   slug: string;
@@ -36,7 +36,17 @@ export interface ReportConfig {
   /** A chart by kind (stock): the totals of this …/stats path, one bar each. */
   bars?: { path: string; items: { key: string; label: string }[]; title: string };
   /** The table: the report path under reports/, or "intervals" of the stats path. */
-  table: { path: string; intervals?: boolean; sorts: string[]; initial: { orderby: string; order: SortOrder }; noun: { one: string; many: string }; columns: ReportColumn[]; id: (r: ReportRow, i: number) => number };
+  table: {
+    path: string;
+    intervals?: boolean;
+    /** The server exports the list as CSV (?_format=csv), every row in the table's order; else the admin writes it from the rows. */
+    serverCSV?: boolean;
+    sorts: string[];
+    initial: { orderby: string; order: SortOrder };
+    noun: { one: string; many: string };
+    columns: ReportColumn[];
+    id: (r: ReportRow, i: number) => number;
+  };
   filters: FilterName[];
 }
 
@@ -101,6 +111,7 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'orders',
+      serverCSV: true,
       sorts: ['date', 'num_items_sold', 'net_total'],
       initial: { orderby: 'date', order: 'desc' },
       noun: { one: 'order', many: 'orders' },
@@ -126,6 +137,7 @@ export const REPORTS: ReportConfig[] = [
     metrics: ITEMS,
     table: {
       path: 'products',
+      serverCSV: true,
       sorts: ['items_sold', 'net_revenue', 'orders_count', 'product_name'],
       initial: { orderby: 'items_sold', order: 'desc' },
       noun: { one: 'product', many: 'products' },
@@ -147,6 +159,7 @@ export const REPORTS: ReportConfig[] = [
     metrics: ITEMS,
     table: {
       path: 'variations',
+      serverCSV: true,
       sorts: ['items_sold', 'net_revenue', 'orders_count', 'sku'],
       initial: { orderby: 'items_sold', order: 'desc' },
       noun: { one: 'variation', many: 'variations' },
@@ -168,6 +181,7 @@ export const REPORTS: ReportConfig[] = [
     metrics: ITEMS,
     table: {
       path: 'categories',
+      serverCSV: true,
       sorts: ['items_sold', 'net_revenue', 'orders_count', 'products_count', 'category'],
       initial: { orderby: 'items_sold', order: 'desc' },
       noun: { one: 'category', many: 'categories' },
@@ -192,6 +206,7 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'coupons',
+      serverCSV: true,
       sorts: ['orders_count', 'amount', 'code'],
       initial: { orderby: 'orders_count', order: 'desc' },
       noun: { one: 'coupon', many: 'coupons' },
@@ -216,6 +231,7 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'taxes',
+      serverCSV: true,
       sorts: ['rate', 'total_tax', 'order_tax', 'shipping_tax', 'orders_count', 'tax_code'],
       initial: { orderby: 'total_tax', order: 'desc' },
       noun: { one: 'tax rate', many: 'tax rates' },
@@ -247,6 +263,7 @@ export const REPORTS: ReportConfig[] = [
     },
     table: {
       path: 'stock',
+      serverCSV: true,
       sorts: ['stock_status', 'stock_quantity', 'title', 'sku'],
       initial: { orderby: 'stock_status', order: 'asc' },
       noun: { one: 'product', many: 'products' },
@@ -258,7 +275,7 @@ export const REPORTS: ReportConfig[] = [
         { key: 'stock_quantity', header: 'Stock', value: (r) => (r.stock_quantity === null || r.stock_quantity === undefined ? 'N/A' : (r.stock_quantity as number)), format: 'number', sort: 'stock_quantity' },
       ],
     },
-    filters: [],
+    filters: ['type'],
   },
   {
     slug: 'customers',
@@ -270,15 +287,16 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'customers',
-      sorts: ['name', 'date_last_active', 'orders_count', 'total_spend', 'avg_order_value', 'date_registered'],
-      initial: { orderby: 'date_last_active', order: 'desc' },
+      serverCSV: true,
+      sorts: ['date_last_order', 'name', 'orders_count', 'total_spend', 'avg_order_value', 'username', 'email'],
+      initial: { orderby: 'date_last_order', order: 'desc' },
       noun: { one: 'customer', many: 'customers' },
       id: idOf('id'),
       columns: [
         { key: 'name', header: 'Name', value: (r) => String(r.name ?? ''), format: 'text', sort: 'name', rowHeader: true },
-        { key: 'email', header: 'Email', value: (r) => String(r.email ?? ''), format: 'text' },
-        { key: 'date_last_active', header: 'Last active', value: (r) => (r.date_last_active as string | null) ?? '', format: 'date', sort: 'date_last_active' },
-        { key: 'date_registered', header: 'Sign up', value: (r) => (r.date_registered as string | null) ?? '', format: 'date', sort: 'date_registered' },
+        { key: 'email', header: 'Email', value: (r) => String(r.email ?? ''), format: 'text', sort: 'email' },
+        { key: 'date_last_active', header: 'Last active', value: (r) => (r.date_last_active as string | null) ?? '', format: 'date', sort: 'date_last_order' },
+        { key: 'date_registered', header: 'Sign up', value: (r) => (r.date_registered as string | null) ?? '', format: 'date' },
         { key: 'orders_count', header: 'Orders', value: num('orders_count'), format: 'number', sort: 'orders_count' },
         { key: 'total_spend', header: 'Total spend', value: num('total_spend'), format: 'currency', sort: 'total_spend' },
         { key: 'avg_order_value', header: 'AOV', value: num('avg_order_value'), format: 'currency', sort: 'avg_order_value' },
@@ -324,4 +342,37 @@ export function cellText(v: string | number | null | undefined, format: Format, 
 export function toCSV(headers: string[], rows: string[][]): string {
   const q = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   return [headers, ...rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
+}
+
+/** CSV text as rows of cells (quoted cells may hold commas, quotes and line ends). */
+export function parseCSV(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
 }
