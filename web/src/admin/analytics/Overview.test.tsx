@@ -41,7 +41,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('the overview on the dashboard', () => {
+// The whole admin renders here: on a busy machine that takes seconds.
+describe('the overview on the dashboard', { timeout: 30_000 }, () => {
   it('shows the indicators against last year, the chart, the stock and the leaderboards', async () => {
     const calls = stubFetch(route);
     const { container } = render(<AdminApp data={adminData} />);

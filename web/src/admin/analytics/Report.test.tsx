@@ -65,7 +65,8 @@ function catchDownloads() {
   };
 }
 
-describe('a report', () => {
+// The whole admin renders here: on a busy machine that takes seconds.
+describe('a report', { timeout: 30_000 }, () => {
   it('sorts and pages its table through the address and the API', async () => {
     const calls = stubFetch(route);
     render(<AdminApp data={adminData} />);
@@ -179,7 +180,7 @@ describe('a report', () => {
   });
 });
 
-describe('the range picker', () => {
+describe('the range picker', { timeout: 30_000 }, () => {
   const today = '2026-11-30';
   it('changes nothing until Update, then gives the chosen range', async () => {
     const onChange = vi.fn();
