@@ -22,6 +22,7 @@ import (
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.initRetention() // retention.go
+	s.initAnalytics() // analytics.go
 	// Wallet orders are refunded through PayPal; the others are recorded
 	// as manual refunds.
 	refunders := map[string]orders.Refunder{}

@@ -37,6 +37,7 @@ func (s *Server) maintain(ctx context.Context) {
 		s.ScheduleUpkeep(ctx)
 		s.KeyUpkeep(ctx)       // apikeys.go
 		s.RetentionUpkeep(ctx) // retention.go
+		s.AnalyticsUpkeep(ctx) // analytics.go
 		if _, err := s.webhooks.Upkeep(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("delete done webhook deliveries", "err", err)
 		}

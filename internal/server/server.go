@@ -18,6 +18,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"time"
+	"vitrine/internal/analytics"
+	"vitrine/internal/analyticsapi"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -261,6 +263,12 @@ type Server struct {
 	// retention applies it (retention.go).
 	retentionSettings *settings.Retention
 	retention         *retention.Service
+
+	// analytics is the analytics reports (analytics.go); its settings
+	// document the shop's time zone and excluded statuses.
+	analytics         *analytics.Service
+	analyticsSettings *settings.Analytics
+	analyticsAPI      *analyticsapi.API
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
