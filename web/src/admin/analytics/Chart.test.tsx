@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { Chart, chartSummary, niceMax, type Point } from './Chart';
+import { Chart, chartSummary, niceMax, polyline, type Point } from './Chart';
 
 const money = (n: number) => `$${n.toFixed(2)}`;
 const points: Point[] = [
@@ -65,6 +65,15 @@ describe('a chart', () => {
     const { container } = render(<Chart title="Stock" kind="bar" points={[{ label: 'In stock', value: 4 }, { label: 'Out of stock', value: 1 }]} format={String} />);
     expect(container.querySelectorAll('rect.an-chart__bar')).toHaveLength(2);
     expect(chartSummary('Net sales', [], money, 'line')).toBe('Net sales: nothing in this range.');
+  });
+
+  it('draws a line through the points, broken where one is missing', () => {
+    expect(polyline([[0, 10], [5.04, 20], null, [15, 0], [20, 1.25]])).toBe('M0,10L5,20M15,0L20,1.3');
+    expect(polyline([])).toBe('');
+    const { container } = render(<Chart title="Net sales" points={points} format={money} compareName="Previous year" />);
+    expect(container.querySelector('.an-chart__line')!.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L[\d.]+,[\d.]+L[\d.]+,[\d.]+$/);
+    expect(container.querySelector('.an-chart__area')!.getAttribute('d')).toMatch(/Z$/);
+    expect(container.querySelector('.an-chart__compare')).not.toBeNull();
   });
 
   it('rounds its axis up to a readable bound', () => {

@@ -1,13 +1,13 @@
 // A report's chart: one series as a line (over time) or bars (by kind),
-// and the series it is compared with as a dashed line. Drawn as SVG: the
-// paths come from d3-shape, the scales are a few lines here. Every chart
+// and the series it is compared with as a dashed line. Drawn as SVG with
+// no chart library: straight segments and linear scales are a few lines
+// (decision 0113). Every chart
 // has its text alternative (a one-sentence summary and a table of its
 // numbers) and keyboard-reachable points: the chart is one Tab stop, the
 // arrow keys (Home, End) move between points, and the point's label and
 // value are shown beside it and said in a polite live region.
 
-import { area, line } from 'd3-shape';
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useState, type CSSProperties, type KeyboardEvent } from 'react';
 
 export interface Point {
   /** What the point is: "Nov 22, 2026", "Out of stock". */
@@ -39,6 +39,31 @@ export function niceMax(max: number): number {
   return 10 * p;
 }
 
+const r = (n: number) => Math.round(n * 10) / 10;
+
+/** An SVG path through the points; a missing point (null) breaks the line. */
+export function polyline(pts: (readonly [number, number] | null)[]): string {
+  let d = '';
+  let pen = false;
+  for (const p of pts) {
+    if (!p) {
+      pen = false;
+      continue;
+    }
+    d += `${pen ? 'L' : 'M'}${r(p[0])},${r(p[1])}`;
+    pen = true;
+  }
+  return d;
+}
+
+/** Where a point's label sits: centred on it, or held inside the plot near its edges. */
+function tipPlace(at: number): CSSProperties {
+  const pct = `${(at * 100).toFixed(2)}%`;
+  if (at < 0.3) return { left: pct, transform: 'translateX(-12px)' };
+  if (at > 0.7) return { right: `${((1 - at) * 100).toFixed(2)}%`, transform: 'translateX(12px)' };
+  return { left: pct, transform: 'translateX(-50%)' };
+}
+
 /** What a point says: "Nov 22, 2026: $12.00; previous year Nov 22, 2025: $8.00". */
 export function pointText(p: Point, format: (n: number) => string, compareName?: string): string {
   const head = `${p.label}: ${format(p.value)}`;
@@ -67,18 +92,13 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
   const hasCompare = points.some((p) => p.compare);
 
   const paths = useMemo(() => {
-    const l = line<Point>()
-      .x((_, i) => x(i))
-      .y((p) => y(p.value));
-    const a = area<Point>()
-      .x((_, i) => x(i))
-      .y0(PAD.top + ih)
-      .y1((p) => y(p.value));
-    const c = line<Point>()
-      .defined((p) => p.compare !== undefined)
-      .x((_, i) => x(i))
-      .y((p) => y(p.compare?.value ?? 0));
-    return { line: l(points) ?? '', area: a(points) ?? '', compare: c(points) ?? '' };
+    const xy = points.map((p, i) => [x(i), y(p.value)] as const);
+    const base = PAD.top + ih;
+    return {
+      line: polyline(xy),
+      area: xy.length ? `${polyline(xy)}L${r(xy[xy.length - 1][0])},${r(base)}L${r(xy[0][0])},${r(base)}Z` : '',
+      compare: polyline(points.map((p, i) => (p.compare ? ([x(i), y(p.compare.value)] as const) : null))),
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [points, max]);
 
@@ -162,7 +182,7 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
           {active !== null ? <line x1={x(active)} x2={x(active)} y1={PAD.top} y2={PAD.top + ih} className="an-chart__cursor" /> : null}
         </svg>
         {current ? (
-          <div className="an-chart__tip" style={{ left: `${(x(active!) / W) * 100}%` }} aria-hidden="true">
+          <div className="an-chart__tip" style={tipPlace(x(active!) / W)} aria-hidden="true">
             {pointText(current, format, compareName)}
           </div>
         ) : null}
