@@ -234,6 +234,7 @@ test('every analytics screen passes axe', async () => {
 });
 
 test('the dashboard on a phone at 4x CPU throttle (measured, not asserted)', async (t) => {
+  staff ??= await session(shop, STAFF);
   await withPage(
     staff,
     async (page) => {
