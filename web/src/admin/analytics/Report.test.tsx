@@ -170,6 +170,33 @@ describe('a report', { timeout: 30_000 }, () => {
     saved.restore();
   });
 
+  it('filters orders by status and shows where they came from only when the API says', async () => {
+    window.history.replaceState(null, '', '/wp-admin/analytics/orders/');
+    const order = (id: number, attribution?: Record<string, string>) => ({
+      order_id: id, order_number: String(id), date_created: '2026-11-02T10:00:00', status: 'processing', customer_type: 'new', num_items_sold: 1, net_total: 10,
+      extended_info: attribution ? { attribution } : {},
+    });
+    let withSource = false;
+    const calls = stubFetch((_m, url) => {
+      if (url.startsWith('/wp-json/wc-analytics/reports/orders/stats')) return { body: stats(DAYS, [10, 0, 0]) };
+      if (url.startsWith('/wp-json/wc-analytics/reports/orders?')) return { body: [order(7, withSource ? { source: 'google', medium: 'organic' } : undefined)], headers: { 'X-WP-Total': '1', 'X-WP-TotalPages': '1' } };
+      if (url.startsWith('/wp-json/wc/v3/')) return { body: [] };
+      return undefined;
+    });
+    render(<AdminApp data={adminData} />);
+    const table = await screen.findByRole('table', { name: 'Orders report' }, FIRST);
+    await waitFor(() => expect(within(table).getByRole('rowheader').textContent).toBe('7'));
+    expect(within(table).queryByRole('columnheader', { name: 'Source' })).toBeNull();
+    withSource = true;
+    await userEvent.selectOptions(screen.getByLabelText('Order status'), 'processing');
+    await waitFor(() => expect(window.location.search).toBe('?status_is=processing'));
+    await waitFor(() => expect(within(table).getByRole('columnheader', { name: 'Source' })).toBeInTheDocument());
+    expect(within(table).getByRole('cell', { name: 'google' })).toBeInTheDocument();
+    expect(within(table).getByRole('cell', { name: 'organic' })).toBeInTheDocument();
+    expect(calls.some((c) => c.url.startsWith('/wp-json/wc-analytics/reports/orders?') && c.url.includes('status_is=processing'))).toBe(true);
+    expect(calls.some((c) => c.url.startsWith('/wp-json/wc-analytics/reports/orders/stats?') && c.url.includes('status_is=processing'))).toBe(true);
+  });
+
   it('has no accessibility violation, chart and table shown', async () => {
     stubFetch(route);
     const { container } = render(<AdminApp data={adminData} />);

@@ -60,7 +60,9 @@ export function Report({ config, location, currency }: { config: ReportConfig; l
   };
   const url = withQuery(`${ANALYTICS}reports/${t.path}`, { ...tableQuery, page: query.page, per_page: PER_PAGE });
   const data = useReportRows(url, !!t.intervals, t.id);
-  const columns: Column<ReportRow & { id: number }>[] = t.columns.map((c) => ({
+  const columns: Column<ReportRow & { id: number }>[] = t.columns
+    .filter((c) => !c.optional || data.rows.some((r) => c.value(r)))
+    .map((c) => ({
     key: c.key,
     header: c.header,
     rowHeader: c.rowHeader,

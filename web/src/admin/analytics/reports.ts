@@ -23,6 +23,8 @@ export interface ReportColumn {
   sort?: string;
   /** This column names the row. */
   rowHeader?: boolean;
+  /** Shown only when a row on the page has a value (order attribution: the API may not send it). */
+  optional?: boolean;
 }
 
 export type FilterName = 'status_is' | 'product_includes' | 'category_includes' | 'coupon_includes' | 'customer_type' | 'type';
@@ -122,8 +124,8 @@ export const REPORTS: ReportConfig[] = [
         { key: 'status', header: 'Status', value: (r) => r.status as string, format: 'text' },
         { key: 'customer', header: 'Customer', value: (r) => ((r.extended_info?.customer as { first_name?: string; last_name?: string } | undefined) ? `${(r.extended_info!.customer as { first_name?: string }).first_name ?? ''} ${(r.extended_info!.customer as { last_name?: string }).last_name ?? ''}`.trim() : ''), format: 'text' },
         { key: 'customer_type', header: 'Customer type', value: (r) => (r.customer_type === 'new' ? 'New' : r.customer_type === 'returning' ? 'Returning' : String(r.customer_type ?? '')), format: 'text' },
-        { key: 'source', header: 'Source', value: (r) => attribution(r, 'source'), format: 'text' },
-        { key: 'medium', header: 'Medium', value: (r) => attribution(r, 'medium'), format: 'text' },
+        { key: 'source', header: 'Source', value: (r) => attribution(r, 'source'), format: 'text', optional: true },
+        { key: 'medium', header: 'Medium', value: (r) => attribution(r, 'medium'), format: 'text', optional: true },
         { key: 'num_items_sold', header: 'Items sold', value: num('num_items_sold'), format: 'number', sort: 'num_items_sold' },
         { key: 'net_total', header: 'Net sales', value: num('net_total'), format: 'currency', sort: 'net_total' },
       ],
