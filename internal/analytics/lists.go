@@ -27,7 +27,7 @@ var StatsOrderBys = []string{"date", "orders_count", "num_items_sold", "gross_sa
 	"refunds", "taxes", "shipping", "net_revenue", "avg_items_per_order", "avg_order_value", "total_customers"}
 
 func (s *Service) prepare(ctx context.Context, q Query) (Filter, error) {
-	if _, err := s.CatchUp(ctx, 0); err != nil {
+	if _, err := s.CatchUp(ctx, ReportCatchUp); err != nil {
 		return Filter{}, err
 	}
 	return s.Filter(q, s.Period(q)), nil

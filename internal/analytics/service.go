@@ -149,6 +149,11 @@ func (s *Service) settings() Settings {
 // Location is the shop's time zone.
 func (s *Service) Location() *time.Location { return s.settings().Location() }
 
+// ReportCatchUp bounds the orders a report recomputes before it answers:
+// beyond it (a whole history marked by the migration) the server's
+// backfill does the rest.
+const ReportCatchUp = 20000
+
 // CatchUp brings every order's facts up to date (before a report, and in
 // the upkeep loop); it stops after max orders when max > 0.
 func (s *Service) CatchUp(ctx context.Context, max int) (int, error) {
@@ -257,7 +262,7 @@ type Stats struct {
 
 // Stats computes the revenue (or orders) stats of q.
 func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
-	if _, err := s.CatchUp(ctx, 0); err != nil {
+	if _, err := s.CatchUp(ctx, ReportCatchUp); err != nil {
 		return Stats{}, err
 	}
 	p := s.Period(q)

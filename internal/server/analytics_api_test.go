@@ -218,5 +218,28 @@ func TestAnalyticsAPI(t *testing.T) {
 		if m := a.json(t)["totals"].(map[string]any); m["orders_count"] != float64(1) {
 			t.Errorf("on hold excluded: %v", m)
 		}
+
+		// The order's own paths keep the reports in step: a status change
+		// and a deletion through the REST API.
+		month := url.Values{"after": {time.Now().AddDate(0, 0, -30).Format("2006-01-02")}}.Encode()
+		count := func() any {
+			t.Helper()
+			return staff(wc + "/reports/orders/stats?status_is=on-hold,processing,completed,refunded&" + month).json(t)["totals"].(map[string]any)["orders_count"]
+		}
+		if n := count(); n != float64(2) {
+			t.Errorf("before: %v orders", n)
+		}
+		if a := f.staffCall("Mia", "PUT", fmt.Sprintf("/wp-json/wc/v3/orders/%v", o2["id"]), `{"status":"cancelled"}`); a.status != 200 {
+			t.Fatalf("cancel: %d %.200s", a.status, a.body)
+		}
+		if n := count(); n != float64(1) {
+			t.Errorf("after cancelling one: %v orders", n)
+		}
+		if a := f.staffCall("Mia", "DELETE", fmt.Sprintf("/wp-json/wc/v3/orders/%v?force=true", o1["id"]), ""); a.status != 200 {
+			t.Fatalf("delete: %d %.200s", a.status, a.body)
+		}
+		if n := count(); n != float64(0) {
+			t.Errorf("after deleting the other: %v orders", n)
+		}
 	})
 }

@@ -421,10 +421,11 @@ func (s *Server) Start(ctx context.Context) error {
 	// Sales, pre-orders and publications due while no instance ran take
 	// effect before the first page is served.
 	s.ScheduleUpkeep(ctx)
-	go s.maintain(ctx)       // held stock, rate-limit counters, schedules (holdstock.go)
-	s.startWallet(ctx)       // the wallet service's reconciler (wallet.go)
-	go s.hookWorker.Run(ctx) // webhook deliveries (webhooks.go)
-	s.startBackups(ctx)      // scheduled backups (backups.go)
+	go s.maintain(ctx)          // held stock, rate-limit counters, schedules (holdstock.go)
+	s.startWallet(ctx)          // the wallet service's reconciler (wallet.go)
+	go s.hookWorker.Run(ctx)    // webhook deliveries (webhooks.go)
+	s.startBackups(ctx)         // scheduled backups (backups.go)
+	go s.AnalyticsBackfill(ctx) // orders marked by the analytics migration (analytics.go)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -23,12 +24,27 @@ import (
 // mark waits for this one to end; a mark is removed only at the version
 // read, so an order written meanwhile stays marked.
 func (db *DB) AnalyticsCatchUp(ctx context.Context, c analytics.Converter, max int) (int, error) {
+	// Nothing marked (a report's usual case): one read, no write
+	// transaction.
+	var marked int
+	if err := db.Read.GetContext(ctx, &marked, `SELECT COUNT(*) FROM (SELECT 1 FROM analytics_dirty LIMIT 1) d`); err != nil {
+		return 0, err
+	}
+	if marked == 0 {
+		return 0, nil
+	}
 	n := 0
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		n = 0
 		q := `SELECT order_id, version FROM analytics_dirty ORDER BY order_id LIMIT ?`
 		if db.Engine == sqlcore.Postgres {
 			q += ` FOR UPDATE SKIP LOCKED`
+			// The sources' correlated lookups are estimated dear enough
+			// for PostgreSQL to compile them (about 2 s a batch); they
+			// run in milliseconds.
+			if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
+				return err
+			}
 		}
 		var marks []struct {
 			OrderID int64 `db:"order_id"`
@@ -253,6 +269,28 @@ func insertRows(ctx context.Context, tx *sqlx.Tx, table string, rows [][]any) er
 	return nil
 }
 
+// countedBy is the condition selecting the line or coupon facts (alias)
+// of f's counted orders: their own status when f filters on nothing else
+// (they carry their order's), else through the counted orders (any
+// period: a refund's lines are dated by the refund).
+func countedBy(f analytics.Filter, alias string) (string, []any) {
+	if orderFiltered(f) {
+		where, wargs := factsWhere(f)
+		return ` AND ` + alias + `.order_id IN (SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0` + where + `)`, wargs
+	}
+	if len(f.Statuses) == 0 {
+		return ` AND 1 = 0`, nil
+	}
+	in, a := sqlcore.InClause(f.Statuses)
+	return ` AND ` + alias + `.status IN ` + in, a
+}
+
+// orderFiltered reports whether f filters on more than the status and
+// the period.
+func orderFiltered(f analytics.Filter) bool {
+	return len(f.Products) > 0 || len(f.Variations) > 0 || len(f.Categories) > 0 || len(f.Coupons) > 0 || f.CustomerType != ""
+}
+
 // factsWhere is the conditions of f on the order facts aliased o (the
 // period excepted), with their arguments.
 func factsWhere(f analytics.Filter) (string, []any) {
@@ -343,45 +381,90 @@ func spansCTE(spans [][2]int64) string {
 // counts.
 func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans [][2]int64) (analytics.Sums, []analytics.Sums, error) {
 	where, wargs := factsWhere(f)
-	var tot sumsRow
 	args := append([]any{f.From, f.To}, wargs...)
-	if err := db.Read.GetContext(ctx, &tot, db.Read.Rebind(`SELECT 0 AS i, `+sumsColumns+`
+	if len(spans) == 0 {
+		spans = [][2]int64{{f.From, f.To}}
+	}
+	// The spans cover the period: the totals are their sums, but for the
+	// distinct customers.
+	var total analytics.Sums
+	if err := db.Read.GetContext(ctx, &total.Customers, db.Read.Rebind(`SELECT COUNT(DISTINCT NULLIF(o.customer, ''))
 		FROM analytics_orders o WHERE o.created_at >= ? AND o.created_at < ?`+where), args...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
-	total := tot.sums()
-	counted := `SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0 AND o.created_at >= ? AND o.created_at < ?` + where
-	if err := db.Read.GetContext(ctx, &total.Coupons, db.Read.Rebind(`SELECT COUNT(DISTINCT c.coupon_id) FROM analytics_coupons c
-		WHERE c.created_at >= ? AND c.created_at < ? AND c.order_id IN (`+counted+`)`), append([]any{f.From, f.To}, args...)...); err != nil {
+	// The lines' and coupons' facts carry their order's status and date:
+	// without an order-level filter they are selected on their own index;
+	// with one, through the counted orders.
+	sel := func(alias string) (string, []any) { return countedBy(f, alias) }
+	lw, la := sel("l")
+	if err := db.Read.GetContext(ctx, &total.Products, db.Read.Rebind(`SELECT COUNT(DISTINCT l.product_id) FROM analytics_lines l
+		WHERE l.refund_id = 0 AND l.created_at >= ? AND l.created_at < ?`+lw), append([]any{f.From, f.To}, la...)...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
-	if err := db.Read.GetContext(ctx, &total.Products, db.Read.Rebind(`SELECT COUNT(DISTINCT l.product_id) FROM analytics_lines l
-		WHERE l.refund_id = 0 AND l.created_at >= ? AND l.created_at < ? AND l.order_id IN (`+counted+`)`), append([]any{f.From, f.To}, args...)...); err != nil {
+	// The coupons used (few rows): counted distinct per span here.
+	cw, ca := sel("c")
+	var uses []struct {
+		At       int64  `db:"created_at"`
+		CouponID int64  `db:"coupon_id"`
+		Code     string `db:"code"`
+	}
+	if err := db.Read.SelectContext(ctx, &uses, db.Read.Rebind(`SELECT c.created_at, c.coupon_id, c.code FROM analytics_coupons c
+		WHERE c.created_at >= ? AND c.created_at < ?`+cw), append([]any{f.From, f.To}, ca...)...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
 	each := make([]analytics.Sums, len(spans))
-	if len(spans) == 0 {
-		return total, each, nil
-	}
 	var rows []sumsRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(spansCTE(spans)+`SELECT iv.i AS i, `+sumsColumns+`
-		FROM iv JOIN analytics_orders o ON o.created_at >= iv.s AND o.created_at < iv.e WHERE 1 = 1`+where+` GROUP BY iv.i`), wargs...); err != nil {
+	// Each span a range of the date index: SQLite plans the join so;
+	// PostgreSQL would scan the table once per span unless asked by LATERAL.
+	q := spansCTE(spans) + `SELECT iv.i AS i, ` + sumsColumns + `
+		FROM iv JOIN analytics_orders o ON o.created_at >= iv.s AND o.created_at < iv.e WHERE 1 = 1` + where + ` GROUP BY iv.i`
+	if db.Engine == sqlcore.Postgres {
+		q = spansCTE(spans) + `SELECT iv.i AS i, ` + sumsColumns + `
+		FROM iv CROSS JOIN LATERAL (SELECT * FROM analytics_orders o WHERE o.created_at >= iv.s AND o.created_at < iv.e` + where + `) o
+		GROUP BY iv.i`
+	}
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), wargs...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
 	for _, r := range rows {
 		each[r.I] = r.sums()
+		m := r.sums()
+		total.Orders += m.Orders
+		total.Items += m.Items
+		total.OrderItems += m.OrderItems
+		total.Gross += m.Gross
+		total.Tax += m.Tax
+		total.Shipping += m.Shipping
+		total.Discount += m.Discount
+		total.Net += m.Net
+		total.OrderNet += m.OrderNet
+		total.RefundNet += m.RefundNet
 	}
-	var cc []struct {
-		I int64 `db:"i"`
-		N int64 `db:"n"`
+	key := func(u struct {
+		At       int64  `db:"created_at"`
+		CouponID int64  `db:"coupon_id"`
+		Code     string `db:"code"`
+	}) string {
+		return fmt.Sprintf("%d|%s", u.CouponID, u.Code)
 	}
-	if err := db.Read.SelectContext(ctx, &cc, db.Read.Rebind(spansCTE(spans)+`SELECT iv.i AS i, COUNT(DISTINCT c.coupon_id) AS n
-		FROM iv JOIN analytics_coupons c ON c.created_at >= iv.s AND c.created_at < iv.e
-		WHERE c.order_id IN (`+counted+`) GROUP BY iv.i`), args...); err != nil {
-		return analytics.Sums{}, nil, err
-	}
-	for _, r := range cc {
-		each[r.I].Coupons = r.N
+	seen := map[string]bool{}
+	perSpan := make([]map[string]bool, len(spans))
+	for _, u := range uses {
+		k := key(u)
+		if !seen[k] {
+			seen[k] = true
+			total.Coupons++
+		}
+		i := sort.Search(len(spans), func(i int) bool { return spans[i][1] > u.At })
+		if i < len(spans) && u.At >= spans[i][0] {
+			if perSpan[i] == nil {
+				perSpan[i] = map[string]bool{}
+			}
+			if !perSpan[i][k] {
+				perSpan[i][k] = true
+				each[i].Coupons++
+			}
+		}
 	}
 	return total, each, nil
 }
@@ -389,24 +472,23 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 // AnalyticsItemSums groups the line facts of f's counted orders by
 // product, variation or category, with the product's name and SKU.
 func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by string) ([]analytics.ItemRow, error) {
-	where, wargs := factsWhere(f)
-	counted := `SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0` + where
+	cond, wargs := countedBy(f, "l")
 	var q string
 	switch by {
 	case "variation":
 		q = `SELECT l.variation_id AS id, MAX(l.product_id) AS parent, SUM(l.quantity) AS items, SUM(l.net) AS net,
 			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last
-			FROM analytics_lines l WHERE l.variation_id <> 0 AND l.created_at >= ? AND l.created_at < ? AND l.order_id IN (` + counted + `)
+			FROM analytics_lines l WHERE l.variation_id <> 0 AND l.created_at >= ? AND l.created_at < ?` + cond + `
 			GROUP BY l.variation_id`
 	case "category":
 		q = `SELECT pc.category_id AS id, 0 AS parent, SUM(l.quantity) AS items, SUM(l.net) AS net,
 			COUNT(DISTINCT l.order_id) AS orders, COUNT(DISTINCT l.product_id) AS products, MAX(l.created_at) AS last
 			FROM analytics_lines l JOIN product_categories pc ON pc.product_id = l.product_id
-			WHERE l.created_at >= ? AND l.created_at < ? AND l.order_id IN (` + counted + `) GROUP BY pc.category_id`
+			WHERE l.created_at >= ? AND l.created_at < ?` + cond + ` GROUP BY pc.category_id`
 	default:
 		q = `SELECT l.product_id AS id, 0 AS parent, SUM(l.quantity) AS items, SUM(l.net) AS net,
 			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last
-			FROM analytics_lines l WHERE l.created_at >= ? AND l.created_at < ? AND l.order_id IN (` + counted + `) GROUP BY l.product_id`
+			FROM analytics_lines l WHERE l.created_at >= ? AND l.created_at < ?` + cond + ` GROUP BY l.product_id`
 	}
 	var rows []struct {
 		ID       int64 `db:"id"`
