@@ -6,7 +6,6 @@ import { adminData, setupAdminTests, stubFetch } from '../test-utils';
 import { PRODUCTS, stats } from './fixtures';
 import { RangePicker } from './RangePicker';
 import { readRange } from './range';
-import { parseCSV } from './reports';
 
 /** The first render loads the screen's chunk, which takes a while on a busy machine. */
 const FIRST = { timeout: 10_000 };
@@ -138,35 +137,24 @@ describe('a report', { timeout: 30_000 }, () => {
     saved.restore();
   });
 
-  it('writes the revenue report\'s CSV from every page of its table, cell for cell', async () => {
-    window.history.replaceState(null, '', '/wp-admin/analytics/revenue/');
-    const days = Array.from({ length: 30 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
-    const calls = stubFetch((_method, url) => {
-      const q = new URLSearchParams(url.split('?')[1]);
-      if (!url.startsWith('/wp-json/wc-analytics/reports/revenue/stats?')) return undefined;
-      const all = stats(days, days.map((_, i) => i * 1.5));
-      const per = Number(q.get('per_page'));
-      const page = Number(q.get('page') ?? '1');
-      if (per === 100 && !q.has('page')) return { body: all }; // the chart
-      const size = per === 100 ? 20 : per; // the server pages the export's asks by 20
-      return { body: { ...all, intervals: all.intervals.slice((page - 1) * size, page * size) }, headers: { 'X-WP-Total': '30', 'X-WP-TotalPages': String(Math.ceil(30 / size)) } };
+  it("exports the revenue report's intervals, and says so when the server refuses the export", async () => {
+    window.history.replaceState(null, '', '/wp-admin/analytics/revenue/?interval=day');
+    const calls = stubFetch((_m, url) => {
+      if (url.includes('_format=csv')) return { status: 400, body: { code: 'rest_invalid_param', message: 'Invalid parameter(s): interval &amp; more', data: { status: 400 } } };
+      if (url.startsWith('/wp-json/wc-analytics/reports/revenue/stats?')) return { body: stats(DAYS, [1, 2, 3]), headers: { 'X-WP-Total': '3', 'X-WP-TotalPages': '1' } };
+      return undefined;
     });
     const saved = catchDownloads();
     render(<AdminApp data={adminData} />);
     const table = await screen.findByRole('table', { name: 'Revenue report' }, FIRST);
-    await waitFor(() => expect(table.querySelectorAll('tbody tr')).toHaveLength(25));
+    await waitFor(() => expect(table.querySelectorAll('tbody tr')).toHaveLength(3));
     await userEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
-    await screen.findByText('Downloaded 30 intervals as CSV.');
-    expect(calls.filter((c) => c.url.includes('per_page=100&page=') || /page=\d+&per_page=100/.test(c.url))).toHaveLength(2);
-    expect(saved.names).toEqual(['revenue-2026-11-01-2026-11-03.csv']);
-    const text = await saved.blobs[0].text();
-    expect(text.split('\r\n')[1]).toBe('"Oct 1, 2026",0,$0.00,$0.00,$0.00,$0.00,$0.00,$0.00,$0.00');
-    const lines = parseCSV(text);
-    expect(lines[0]).toEqual(['Date', 'Orders', 'Gross sales', 'Returns', 'Coupons', 'Net sales', 'Taxes', 'Shipping', 'Total sales']);
-    expect(lines).toHaveLength(31);
-    const shown = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
-    expect(shown[1]).toEqual(['Oct 2, 2026', '1', '$1.50', '$0.00', '$0.00', '$1.50', '$0.00', '$0.00', '$1.50']);
-    expect(lines.slice(1, 26)).toEqual(shown);
+    await screen.findByText('Invalid parameter(s): interval & more');
+    const asked = new URL(calls.find((c) => c.url.includes('_format=csv'))!.url, 'http://x');
+    expect(asked.pathname).toBe('/wp-json/wc-analytics/reports/revenue/stats');
+    expect(Object.fromEntries(asked.searchParams)).toMatchObject({ interval: 'day', orderby: 'date', order: 'desc' });
+    expect(saved.names).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeEnabled();
     saved.restore();
   });
 

@@ -3,17 +3,17 @@
 // table and its CSV download. Everything it shows is in the address.
 
 import { useMemo, useRef, useState } from 'react';
-import { NETWORK_ERROR, withQuery } from '../api';
+import { decodeEntities, NETWORK_ERROR, withQuery } from '../api';
 import { restFetch } from '../../lib/rest';
 import { BASE, useRouter, type Location } from '../router';
 import { DataTable, type Column } from '../ui/DataTable';
 import { Field } from '../ui/Field';
 import { useListQuery } from '../ui/list';
 import { Chart, type Point } from './Chart';
-import { allRows, statsURL, toPoints, useGet, useRange, useReportRows } from './data';
+import { statsURL, toPoints, useGet, useRange, useReportRows } from './data';
 import { apiDates, COMPARES, rangeParams, type RangeState } from './range';
 import { RangePicker } from './RangePicker';
-import { cellText, parseCSV, toCSV, type FilterName, type ReportConfig } from './reports';
+import { cellText, parseCSV, type FilterName, type ReportConfig } from './reports';
 import { ANALYTICS, type ReportRow, type Stats, type StatsAnswer } from './types';
 
 const RANGE_KEYS = ['period', 'compare', 'after', 'before', 'interval'];
@@ -102,7 +102,7 @@ export function Report({ config, location, currency }: { config: ReportConfig; l
         <Chart title={config.bars ? config.bars.title : metric.label} points={points} format={format} kind={config.bars ? 'bar' : 'line'} compareName={config.bars ? undefined : compareName} />
       )}
       <h2>{config.title} in detail</h2>
-      <Export config={config} query={tableQuery} currency={currency} fileName={`${config.slug}-${span.from}-${span.to}.csv`} />
+      <Export config={config} query={tableQuery} fileName={`${config.slug}-${span.from}-${span.to}.csv`} />
       <DataTable
         noun={t.noun}
         label={`${config.title} report`}
@@ -118,47 +118,44 @@ export function Report({ config, location, currency }: { config: ReportConfig; l
 }
 
 /**
- * Downloads the report as CSV: every row, in the table's order. The server
- * writes a list report's file (?_format=csv, fetched with the nonce so it
- * never sits in an address); the revenue report's intervals are written
- * here from the table's own columns.
+ * Downloads the report as CSV: the server's export of the table's query
+ * (?_format=csv: every row, in the table's order), fetched with the nonce
+ * in its header so it never sits in an address, saved under the name the
+ * server gives.
  */
-function Export({ config, query, currency, fileName }: { config: ReportConfig; query: Record<string, string | number | undefined>; currency: string; fileName: string }) {
+function Export({ config, query, fileName }: { config: ReportConfig; query: Record<string, string | number | undefined>; fileName: string }) {
   const [state, setState] = useState<{ busy: boolean; text: string; error: boolean }>({ busy: false, text: '', error: false });
   const link = useRef<HTMLAnchorElement>(null);
   const noun = config.table.noun;
-  const save = (blob: Blob, name: string, n: number) => {
-    const href = URL.createObjectURL(blob);
-    const a = link.current!;
-    a.href = href;
-    a.download = name;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(href), 10_000);
-    setState({ busy: false, text: `Downloaded ${n} ${n === 1 ? noun.one : noun.many} as CSV.`, error: false });
-  };
   const fail = (text: string) => setState({ busy: false, text, error: true });
   const run = async () => {
     setState({ busy: true, text: 'Preparing the download…', error: false });
-    if (config.table.serverCSV) {
-      let res: Response;
-      try {
-        res = await restFetch(withQuery(`${ANALYTICS}reports/${config.table.path}`, { ...query, _format: 'csv' }), { headers: { Accept: 'text/csv' } });
-      } catch {
-        return fail(NETWORK_ERROR);
-      }
-      const text = await res.text().catch(() => '');
-      if (!res.ok || !/csv/.test(res.headers.get('Content-Type') ?? '')) return fail(`The download failed (${res.status}). Try again.`);
-      const named = /filename="?([^";]+)"?/.exec(res.headers.get('Content-Disposition') ?? '')?.[1];
-      return save(new Blob([text], { type: 'text/csv;charset=utf-8' }), named ?? fileName, Math.max(0, parseCSV(text).length - 1));
+    let res: Response;
+    try {
+      res = await restFetch(withQuery(`${ANALYTICS}reports/${config.table.path}`, { ...query, _format: 'csv' }), { headers: { Accept: 'text/csv' } });
+    } catch {
+      return fail(NETWORK_ERROR);
     }
-    const got = await allRows(config.table.path, query, !!config.table.intervals);
-    if ('error' in got) return fail(got.error.message);
-    const cols = config.table.columns;
-    const csv = toCSV(
-      cols.map((c) => c.header),
-      got.rows.map((r) => cols.map((c) => cellText(c.value(r), c.format, currency))),
-    );
-    save(new Blob([csv], { type: 'text/csv;charset=utf-8' }), fileName, got.rows.length);
+    const text = await res.text().catch(() => '');
+    if (!res.ok || !/csv/.test(res.headers.get('Content-Type') ?? '')) {
+      let message = `The download failed (${res.status}). Try again.`;
+      try {
+        const e = JSON.parse(text) as { message?: string };
+        if (e.message) message = decodeEntities(e.message);
+      } catch {
+        // not JSON: the generic message
+      }
+      return fail(message);
+    }
+    const named = /filename="?([^";]+)"?/.exec(res.headers.get('Content-Disposition') ?? '')?.[1];
+    const href = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+    const a = link.current!;
+    a.href = href;
+    a.download = named ?? fileName;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+    const n = Math.max(0, parseCSV(text).length - 1);
+    setState({ busy: false, text: `Downloaded ${n} ${n === 1 ? noun.one : noun.many} as CSV.`, error: false });
   };
   return (
     <div className="admin-toolbar an-export">

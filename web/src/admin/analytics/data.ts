@@ -92,15 +92,3 @@ export function useReportRows(url: string, intervals: boolean, id: (r: ReportRow
   return { rows, total: got.total ?? rows.length, totalPages: got.totalPages ?? 1, loading: got.loading, error: got.error, reload: got.reload };
 }
 
-/** Every page of a report (100 rows a page, at most 50 pages), for its CSV. */
-export async function allRows(path: string, query: Record<string, string | number | undefined>, intervals: boolean): Promise<{ rows: ReportRow[] } | { error: AdminError }> {
-  const rows: ReportRow[] = [];
-  for (let page = 1; page <= 50; page++) {
-    const r = await adminCall<ReportRow[] | StatsAnswer>('GET', withQuery(`${ANALYTICS}reports/${path}`, { ...query, page, per_page: 100 }));
-    if (!r.ok) return { error: r.error };
-    const got = intervals ? ((r.data as StatsAnswer).intervals as unknown as ReportRow[]) : (r.data as ReportRow[]);
-    rows.push(...got);
-    if (page >= (r.totalPages ?? 1)) break;
-  }
-  return { rows };
-}

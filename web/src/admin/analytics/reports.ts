@@ -1,7 +1,7 @@
 // The analytics reports: for each, what its chart can show (a …/stats
 // metric), its table (the report's rows, their columns and the columns
-// the API sorts by) and its filters. The table and its CSV export share
-// the columns, so a download says what the table says.
+// the API sorts by) and its filters. The CSV download is the server's
+// export of the same query.
 
 import type { SortOrder } from '../ui/list';
 import type { ReportRow, StatsInterval } from './types';
@@ -41,8 +41,6 @@ export interface ReportConfig {
   table: {
     path: string;
     intervals?: boolean;
-    /** The server exports the list as CSV (?_format=csv), every row in the table's order; else the admin writes it from the rows. */
-    serverCSV?: boolean;
     sorts: string[];
     initial: { orderby: string; order: SortOrder };
     noun: { one: string; many: string };
@@ -113,7 +111,6 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'orders',
-      serverCSV: true,
       sorts: ['date', 'num_items_sold', 'net_total'],
       initial: { orderby: 'date', order: 'desc' },
       noun: { one: 'order', many: 'orders' },
@@ -139,7 +136,6 @@ export const REPORTS: ReportConfig[] = [
     metrics: ITEMS,
     table: {
       path: 'products',
-      serverCSV: true,
       sorts: ['items_sold', 'net_revenue', 'orders_count', 'product_name'],
       initial: { orderby: 'items_sold', order: 'desc' },
       noun: { one: 'product', many: 'products' },
@@ -161,7 +157,6 @@ export const REPORTS: ReportConfig[] = [
     metrics: ITEMS,
     table: {
       path: 'variations',
-      serverCSV: true,
       sorts: ['items_sold', 'net_revenue', 'orders_count', 'sku'],
       initial: { orderby: 'items_sold', order: 'desc' },
       noun: { one: 'variation', many: 'variations' },
@@ -183,7 +178,6 @@ export const REPORTS: ReportConfig[] = [
     metrics: ITEMS,
     table: {
       path: 'categories',
-      serverCSV: true,
       sorts: ['items_sold', 'net_revenue', 'orders_count', 'products_count', 'category'],
       initial: { orderby: 'items_sold', order: 'desc' },
       noun: { one: 'category', many: 'categories' },
@@ -208,7 +202,6 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'coupons',
-      serverCSV: true,
       sorts: ['orders_count', 'amount', 'code'],
       initial: { orderby: 'orders_count', order: 'desc' },
       noun: { one: 'coupon', many: 'coupons' },
@@ -233,7 +226,6 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'taxes',
-      serverCSV: true,
       sorts: ['rate', 'total_tax', 'order_tax', 'shipping_tax', 'orders_count', 'tax_code'],
       initial: { orderby: 'total_tax', order: 'desc' },
       noun: { one: 'tax rate', many: 'tax rates' },
@@ -265,7 +257,6 @@ export const REPORTS: ReportConfig[] = [
     },
     table: {
       path: 'stock',
-      serverCSV: true,
       sorts: ['stock_status', 'stock_quantity', 'title', 'sku'],
       initial: { orderby: 'stock_status', order: 'asc' },
       noun: { one: 'product', many: 'products' },
@@ -289,7 +280,6 @@ export const REPORTS: ReportConfig[] = [
     ],
     table: {
       path: 'customers',
-      serverCSV: true,
       sorts: ['date_last_order', 'name', 'orders_count', 'total_spend', 'avg_order_value', 'username', 'email'],
       initial: { orderby: 'date_last_order', order: 'desc' },
       noun: { one: 'customer', many: 'customers' },
@@ -340,11 +330,6 @@ export function cellText(v: string | number | null | undefined, format: Format, 
   return String(v);
 }
 
-/** Rows as CSV (RFC 4180: quoted where needed, CRLF line ends). */
-export function toCSV(headers: string[], rows: string[][]): string {
-  const q = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  return [headers, ...rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
-}
 
 /** CSV text as rows of cells (quoted cells may hold commas, quotes and line ends). */
 export function parseCSV(text: string): string[][] {
