@@ -230,6 +230,9 @@ test('every analytics screen passes axe', async () => {
       await page.waitForFunction(() => !document.querySelector('tbody[aria-busy]') && !/Loading/.test(document.querySelector('.admin-list-status')?.textContent ?? ''));
       await assertAccessible(page, `the ${r} report`);
     }
+    await page.goto('/wp-admin/analytics/settings/');
+    await page.getByLabel('Time zone').waitFor();
+    await assertAccessible(page, 'the analytics settings');
   });
 });
 
