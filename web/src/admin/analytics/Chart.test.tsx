@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { Chart, chartSummary, niceMax, polyline, type Point } from './Chart';
+import { Chart, chartSummary, niceMax, polyline, tickText, type Point } from './Chart';
 
 const money = (n: number) => `$${n.toFixed(2)}`;
 const points: Point[] = [
@@ -74,6 +74,13 @@ describe('a chart', () => {
     expect(container.querySelector('.an-chart__line')!.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L[\d.]+,[\d.]+L[\d.]+,[\d.]+$/);
     expect(container.querySelector('.an-chart__area')!.getAttribute('d')).toMatch(/Z$/);
     expect(container.querySelector('.an-chart__compare')).not.toBeNull();
+  });
+
+  it('labels the axis briefly', () => {
+    expect(tickText('Nov 30, 2026 14:00')).toBe('14:00');
+    expect(tickText('Nov 30, 2026')).toBe('Nov 30');
+    expect(tickText('Week of Nov 16, 2026')).toBe('Nov 16');
+    expect(tickText('November 2026')).toBe('November');
   });
 
   it('rounds its axis up to a readable bound', () => {

@@ -7,7 +7,7 @@
 // arrow keys (Home, End) move between points, and the point's label and
 // value are shown beside it and said in a polite live region.
 
-import { useId, useMemo, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 
 export interface Point {
   /** What the point is: "Nov 22, 2026", "Out of stock". */
@@ -27,7 +27,7 @@ export interface ChartProps {
   compareName?: string;
 }
 
-const W = 640;
+/** The drawing's height; its width is the plot's own (640 until measured), so text is never stretched. */
 const H = 240;
 const PAD = { top: 12, right: 12, bottom: 28, left: 56 };
 
@@ -56,6 +56,11 @@ export function polyline(pts: (readonly [number, number] | null)[]): string {
   return d;
 }
 
+/** A point's label under the axis: the hour of an hour, the day without its year. */
+export function tickText(label: string): string {
+  return /\d{2}:\d{2}$/.exec(label)?.[0] ?? label.replace(/^Week of /, '').replace(/,? \d{4}$/, '');
+}
+
 /** Where a point's label sits: centred on it, or held inside the plot near its edges. */
 function tipPlace(at: number): CSSProperties {
   const pct = `${(at * 100).toFixed(2)}%`;
@@ -82,6 +87,18 @@ export function chartSummary(title: string, points: Point[], format: (n: number)
 export function Chart({ title, points, format, kind = 'line', compareName }: ChartProps) {
   const id = useId();
   const [active, setActive] = useState<number | null>(null);
+  const plot = useRef<HTMLDivElement>(null);
+  const [W, setW] = useState(640);
+  useEffect(() => {
+    const el = plot.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([e]) => {
+      const w = Math.round(e.contentRect.width);
+      if (w > 0) setW(Math.max(240, w));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
   const n = points.length;
   const max = niceMax(Math.max(0, ...points.map((p) => Math.max(p.value, p.compare?.value ?? 0))));
   const iw = W - PAD.left - PAD.right;
@@ -100,7 +117,7 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
       compare: polyline(points.map((p, i) => (p.compare ? ([x(i), y(p.compare.value)] as const) : null))),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [points, max]);
+  }, [points, max, W]);
 
   const move = (e: KeyboardEvent) => {
     if (n === 0) return;
@@ -120,8 +137,8 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
   };
 
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => t * max);
-  // A label under every k-th point, so they do not overlap.
-  const every = Math.max(1, Math.ceil(n / 8));
+  // A label under every k-th point, one per 90 pixels at most, so they do not overlap.
+  const every = Math.max(1, Math.ceil(n / Math.max(2, Math.floor((W - PAD.left) / 90))));
   const current = active !== null ? points[active] : null;
   const summary = chartSummary(title, points, format, kind);
 
@@ -141,6 +158,7 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
       </p>
       <div
         className="an-chart__plot"
+        ref={plot}
         tabIndex={0}
         role="group"
         aria-roledescription="chart"
@@ -149,7 +167,7 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
         onKeyDown={move}
         onBlur={() => setActive(null)}
       >
-        <svg viewBox={`0 0 ${W} ${H}`} aria-hidden="true" focusable="false" preserveAspectRatio="none">
+        <svg viewBox={`0 0 ${W} ${H}`} aria-hidden="true" focusable="false">
           {ticks.map((t) => (
             <g key={t}>
               <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="an-chart__grid" />
@@ -175,7 +193,7 @@ export function Chart({ title, points, format, kind = 'line', compareName }: Cha
           {points.map((p, i) =>
             i % every === 0 ? (
               <text key={i} x={x(i)} y={H - 8} textAnchor="middle" className="an-chart__tick">
-                {p.label.replace(/,? \d{4}$/, '')}
+                {tickText(p.label)}
               </text>
             ) : null,
           )}
