@@ -2,6 +2,7 @@ package analytics_test
 
 import (
 	"testing"
+	"time"
 
 	"vitrine/internal/analytics"
 )
@@ -41,5 +42,42 @@ func TestFactsConvertAndRefund(t *testing.T) {
 	}
 	if gross != -3333 || tax != -303 || ship != -500 || net != -(3333-303-500) {
 		t.Errorf("refunds add to %d %d %d %d, want the whole order", gross, tax, ship, net)
+	}
+}
+
+// Intervals by the calendar of the shop's zone: weeks from Monday with ISO
+// numbers, quarters, the spring-forward day of 23 hours and its hours,
+// the first and last intervals clamped to the period.
+func TestBuckets(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	p := analytics.Period{From: time.Date(2026, 3, 4, 12, 0, 0, 0, ny), To: time.Date(2026, 4, 2, 0, 0, 0, 0, ny)}
+	cases := []struct {
+		interval    string
+		n           int
+		first, last string
+	}{
+		{"week", 5, "2026-10", "2026-14"},
+		{"month", 2, "2026-03", "2026-04"},
+		{"quarter", 2, "2026-1", "2026-2"},
+		{"year", 1, "2026", "2026"},
+		{"day", 29, "2026-03-04", "2026-04-01"},
+	}
+	for _, c := range cases {
+		bs, err := analytics.Buckets(p, c.interval)
+		if err != nil || len(bs) != c.n || bs[0].ID != c.first || bs[len(bs)-1].ID != c.last {
+			t.Errorf("%s: %d buckets %v, want %d from %s to %s", c.interval, len(bs), err, c.n, c.first, c.last)
+			continue
+		}
+		if !bs[0].Start.Equal(p.From) || !bs[len(bs)-1].End.Equal(p.To) {
+			t.Errorf("%s: not clamped: %s .. %s", c.interval, bs[0].Start, bs[len(bs)-1].End)
+		}
+	}
+	day := analytics.Period{From: time.Date(2026, 3, 8, 0, 0, 0, 0, ny), To: time.Date(2026, 3, 9, 0, 0, 0, 0, ny)}
+	hours, _ := analytics.Buckets(day, "hour")
+	if len(hours) != 23 || hours[2].ID != "2026-03-08 03" {
+		t.Errorf("spring-forward day: %d hours, third %s", len(hours), hours[2].ID)
+	}
+	if _, err := analytics.Buckets(analytics.Period{From: p.From, To: p.From.AddDate(5, 0, 0)}, "hour"); err == nil {
+		t.Error("five years by hour: no refusal")
 	}
 }

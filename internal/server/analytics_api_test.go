@@ -131,6 +131,9 @@ func TestAnalyticsAPI(t *testing.T) {
 		if len(products) != 2 || products[0].(map[string]any)["product_id"] != float64(tank) || products[0].(map[string]any)["items_sold"] != float64(2) {
 			t.Errorf("products by items sold: %v", products)
 		}
+		if rows := list(t, staff(wc+fmt.Sprintf("/reports/products?product_includes=%d&", tee)+period.Encode())); len(rows) != 1 || rows[0].(map[string]any)["product_id"] != float64(tee) {
+			t.Errorf("products with product_includes: %v", rows)
+		}
 		if rows := list(t, staff(wc+"/reports/coupons?"+period.Encode())); len(rows) != 0 {
 			t.Errorf("coupons: %v", rows)
 		}

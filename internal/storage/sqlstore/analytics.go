@@ -375,11 +375,49 @@ func spansCTE(spans [][2]int64) string {
 	return b.String()
 }
 
+// analyticsReader is a pool or a transaction.
+type analyticsReader interface {
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	Rebind(query string) string
+}
+
+// analyticsRead runs a report's queries in one read-only snapshot. On
+// PostgreSQL without JIT (the planner's estimate of a period's scan makes
+// it compile for longer than the query runs) and with room to sort the
+// distinct counts in memory.
+func (db *DB) analyticsRead(ctx context.Context, fn func(analyticsReader) error) error {
+	if db.Engine != sqlcore.Postgres {
+		return fn(db.Read)
+	}
+	tx, err := db.Read.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off; SET LOCAL work_mem = '32MB'`); err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // AnalyticsOrderSums sums the order facts of f over its period and over
 // each span: one query for the totals, one grouped by span (each span a
 // range of the date index), and the coupons' and products' distinct
 // counts.
-func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans [][2]int64) (analytics.Sums, []analytics.Sums, error) {
+func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans [][2]int64) (total analytics.Sums, each []analytics.Sums, err error) {
+	err = db.analyticsRead(ctx, func(r analyticsReader) error {
+		var err error
+		total, each, err = db.orderSums(ctx, r, f, spans)
+		return err
+	})
+	return total, each, err
+}
+
+func (db *DB) orderSums(ctx context.Context, r analyticsReader, f analytics.Filter, spans [][2]int64) (analytics.Sums, []analytics.Sums, error) {
 	where, wargs := factsWhere(f)
 	args := append([]any{f.From, f.To}, wargs...)
 	if len(spans) == 0 {
@@ -388,7 +426,7 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 	// The spans cover the period: the totals are their sums, but for the
 	// distinct customers.
 	var total analytics.Sums
-	if err := db.Read.GetContext(ctx, &total.Customers, db.Read.Rebind(`SELECT COUNT(DISTINCT NULLIF(o.customer, ''))
+	if err := r.GetContext(ctx, &total.Customers, r.Rebind(`SELECT COUNT(DISTINCT NULLIF(o.customer, ''))
 		FROM analytics_orders o WHERE o.created_at >= ? AND o.created_at < ?`+where), args...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
@@ -397,7 +435,7 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 	// with one, through the counted orders.
 	sel := func(alias string) (string, []any) { return countedBy(f, alias) }
 	lw, la := sel("l")
-	if err := db.Read.GetContext(ctx, &total.Products, db.Read.Rebind(`SELECT COUNT(DISTINCT l.product_id) FROM analytics_lines l
+	if err := r.GetContext(ctx, &total.Products, r.Rebind(`SELECT COUNT(DISTINCT l.product_id) FROM analytics_lines l
 		WHERE l.refund_id = 0 AND l.created_at >= ? AND l.created_at < ?`+lw), append([]any{f.From, f.To}, la...)...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
@@ -408,7 +446,7 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 		CouponID int64  `db:"coupon_id"`
 		Code     string `db:"code"`
 	}
-	if err := db.Read.SelectContext(ctx, &uses, db.Read.Rebind(`SELECT c.created_at, c.coupon_id, c.code FROM analytics_coupons c
+	if err := r.SelectContext(ctx, &uses, r.Rebind(`SELECT c.created_at, c.coupon_id, c.code FROM analytics_coupons c
 		WHERE c.created_at >= ? AND c.created_at < ?`+cw), append([]any{f.From, f.To}, ca...)...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
@@ -423,7 +461,7 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 		FROM iv CROSS JOIN LATERAL (SELECT * FROM analytics_orders o WHERE o.created_at >= iv.s AND o.created_at < iv.e` + where + `) o
 		GROUP BY iv.i`
 	}
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), wargs...); err != nil {
+	if err := r.SelectContext(ctx, &rows, r.Rebind(q), wargs...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
 	for _, r := range rows {
@@ -473,6 +511,19 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 // product, variation or category, with the product's name and SKU.
 func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by string) ([]analytics.ItemRow, error) {
 	cond, wargs := countedBy(f, "l")
+	// A report's own items filter its rows too (product_includes on the
+	// products report lists those products only).
+	own := map[string][]int64{"product": f.Products, "variation": f.Variations}[by]
+	if len(own) > 0 {
+		in, a := sqlcore.InClause(own)
+		cond += ` AND l.` + by + `_id IN ` + in
+		wargs = append(wargs, a...)
+	}
+	if by == "category" && len(f.Categories) > 0 {
+		in, a := sqlcore.InClause(f.Categories)
+		cond += ` AND pc.category_id IN ` + in
+		wargs = append(wargs, a...)
+	}
 	var q string
 	switch by {
 	case "variation":
