@@ -66,6 +66,14 @@ type PriceBounds struct {
 	Min, Max *int64
 }
 
+// FacetCounter is a FacetStore that can count a whole request at once
+// (the SQL store's kept index), with the definitions CountFacets applies
+// facet by facet; ok is false for a query it does not answer, which
+// CountFacets then counts facet by facet.
+type FacetCounter interface {
+	CountAllFacets(ctx context.Context, q ProductQuery, want FacetRequest) (f Facets, ok bool, err error)
+}
+
 // FacetStore counts what a query selects, grouped by one facet. The SQL
 // store implements it; each method applies every filter of q.
 type FacetStore interface {
@@ -81,6 +89,12 @@ type FacetStore interface {
 // option's count is what choosing it would leave. Paging and order of q
 // are ignored.
 func CountFacets(ctx context.Context, s FacetStore, q ProductQuery, want FacetRequest) (Facets, error) {
+	if c, ok := s.(FacetCounter); ok {
+		f, ok, err := c.CountAllFacets(ctx, q, want)
+		if err != nil || ok {
+			return f, err
+		}
+	}
 	var f Facets
 	if want.PriceRange {
 		o := q

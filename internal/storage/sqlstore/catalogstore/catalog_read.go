@@ -461,6 +461,15 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	default:
+		// The kept facet index counts the listings it answers (the
+		// same selection, in memory); others count in SQL.
+		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) { _, total = ix.countAll(fq, catalog.FacetRequest{}) })
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			break
+		}
 		if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
@@ -552,6 +561,8 @@ type selection struct {
 	// listed: the shop's listing condition; plain: nothing else (the
 	// total is the kept count); empty: the query can match nothing.
 	listed, plain, searching, empty bool
+	// cats: the categories, with their descendants when asked.
+	cats []int64
 }
 
 // selection builds q's conditions (without its order or page).
@@ -704,7 +715,7 @@ func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery) (selec
 	}
 	countCond := from + " WHERE " + strings.Join(where, " AND ")
 	args = append(joinArgs, args...)
-	return selection{countCond: countCond, args: args, where: where, catFrom: catFrom,
+	return selection{countCond: countCond, args: args, where: where, catFrom: catFrom, cats: cats,
 		listed: listed, plain: plain, searching: searching}, nil
 }
 

@@ -187,3 +187,13 @@ func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (i
 	}
 	return n, nil
 }
+
+// CountAllFacets implements catalog.FacetCounter: want counted in one pass
+// over the kept index (facetindex.go); ok is false when the store keeps
+// none or q is not one it answers (search, SKUs, slugs, other
+// visibilities), and CountFacets counts facet by facet in SQL.
+func (db *Catalog) CountAllFacets(ctx context.Context, q catalog.ProductQuery, want catalog.FacetRequest) (catalog.Facets, bool, error) {
+	var f catalog.Facets
+	ok, err := db.facets(ctx, q, nil, func(ix *FacetIndex, fq *facetQuery) { f, _ = ix.countAll(fq, want) })
+	return f, ok, err
+}
