@@ -66,14 +66,6 @@ type PriceBounds struct {
 	Min, Max *int64
 }
 
-// FacetCounter is a FacetStore that can count a whole request at once
-// (the SQL store's kept index), with the definitions CountFacets applies
-// facet by facet; ok is false for a query it does not answer, which
-// CountFacets then counts facet by facet.
-type FacetCounter interface {
-	CountAllFacets(ctx context.Context, q ProductQuery, want FacetRequest) (f Facets, ok bool, err error)
-}
-
 // FacetStore counts what a query selects, grouped by one facet. The SQL
 // store implements it; each method applies every filter of q.
 type FacetStore interface {
@@ -82,6 +74,11 @@ type FacetStore interface {
 	RatingCounts(ctx context.Context, q ProductQuery) (map[int]int, error)
 	StockStatusCounts(ctx context.Context, q ProductQuery) (map[string]int, error)
 	CountMatching(ctx context.Context, q ProductQuery) (int, error)
+	// CountAllFacets counts a whole request at once (the SQL store's kept
+	// index), with the definitions CountFacets applies facet by facet; ok
+	// is false for a query it does not answer, which CountFacets then
+	// counts facet by facet.
+	CountAllFacets(ctx context.Context, q ProductQuery, want FacetRequest) (f Facets, ok bool, err error)
 }
 
 // CountFacets answers want for the listing q: each facet is counted over
@@ -89,11 +86,8 @@ type FacetStore interface {
 // option's count is what choosing it would leave. Paging and order of q
 // are ignored.
 func CountFacets(ctx context.Context, s FacetStore, q ProductQuery, want FacetRequest) (Facets, error) {
-	if c, ok := s.(FacetCounter); ok {
-		f, ok, err := c.CountAllFacets(ctx, q, want)
-		if err != nil || ok {
-			return f, err
-		}
+	if f, ok, err := s.CountAllFacets(ctx, q, want); err != nil || ok {
+		return f, err
 	}
 	var f Facets
 	if want.PriceRange {

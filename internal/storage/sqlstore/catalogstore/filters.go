@@ -201,7 +201,7 @@ func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (i
 	return n, nil
 }
 
-// CountAllFacets implements catalog.FacetCounter: want counted in one pass
+// CountAllFacets implements catalog.FacetStore: want counted in one pass
 // over the kept index (facetindex.go); ok is false when the store keeps
 // none or q is not one it answers (search, SKUs, slugs, other
 // visibilities), and CountFacets counts facet by facet in SQL.
