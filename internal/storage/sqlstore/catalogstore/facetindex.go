@@ -409,7 +409,9 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 	return true, nil
 }
 
-// syncFacets brings ix up to date with the change log.
+// syncFacets brings ix up to date with the change log. A refresh that
+// fails part way leaves the index to be built again on next use (its
+// version may have moved past entries it did not apply).
 func (db *Catalog) syncFacets(ctx context.Context, ix *FacetIndex) error {
 	last, err := db.LastChange(ctx)
 	if err != nil {
@@ -423,6 +425,15 @@ func (db *Catalog) syncFacets(ctx context.Context, ix *FacetIndex) error {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	err = db.refreshFacets(ctx, ix, last)
+	if err != nil {
+		ix.built = false
+	}
+	return err
+}
+
+// refreshFacets applies the change log up to last (under ix.mu).
+func (db *Catalog) refreshFacets(ctx context.Context, ix *FacetIndex, last int64) error {
 	if !ix.built {
 		return db.buildFacets(ctx, ix, last)
 	}
