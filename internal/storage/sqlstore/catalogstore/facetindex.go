@@ -61,6 +61,7 @@ type FacetIndex struct {
 	termDense map[int64]int32
 	termAttr  []int64 // by dense number: the term's attribute
 	termID    []int64 // by dense number: the term's id
+	strs      map[string]string
 }
 
 type facetRow struct {
@@ -74,6 +75,19 @@ type facetRow struct {
 	cats, tags       []int64 // sorted
 	terms            []int64 // global attribute terms, sorted
 	dense            []int32 // their dense numbers (FacetIndex.termDense)
+}
+
+// intern returns the index's copy of s (stock statuses and types repeat:
+// one copy each, and equal strings compare by pointer first).
+func (ix *FacetIndex) intern(s string) string {
+	if v, ok := ix.strs[s]; ok {
+		return v
+	}
+	if ix.strs == nil {
+		ix.strs = map[string]string{}
+	}
+	ix.strs[s] = s
+	return s
 }
 
 // bucketRating rounds an average as roundedRating does in SQL.
@@ -96,6 +110,7 @@ func bucketRating(avg float64) int8 {
 // facetQuery is a ProductQuery the index can answer, compiled.
 type facetQuery struct {
 	cats             map[int64]bool // nil: any
+	cat              int64          // the one category, when there is one (then cats is unused)
 	tags             []int64
 	tagOp            string
 	typ              string
@@ -138,8 +153,11 @@ func compileFacetQuery(q catalog.ProductQuery, cats []int64) facetQuery {
 		stock: q.StockStatus, include: set(q.Include), exclude: set(q.Exclude), attrAny: q.AttributeRelation == "in"}
 	if len(q.CategoryIDs) > 0 {
 		fq.cats = set(cats)
-		if fq.cats == nil {
+		switch {
+		case fq.cats == nil:
 			fq.cats = map[int64]bool{} // nothing
+		case len(fq.cats) == 1:
+			fq.cat = cats[0]
 		}
 	}
 	if len(q.TagIDs) > 0 {
@@ -180,8 +198,15 @@ func countIn(have, want []int64) int {
 
 // base: the conditions no facet sets aside.
 func (fq *facetQuery) base(r *facetRow) bool {
-	if fq.cats != nil && !slices.ContainsFunc(r.cats, func(c int64) bool { return fq.cats[c] }) {
-		return false
+	switch {
+	case fq.cat != 0:
+		if !slices.Contains(r.cats, fq.cat) {
+			return false
+		}
+	case fq.cats != nil:
+		if !slices.ContainsFunc(r.cats, func(c int64) bool { return fq.cats[c] }) {
+			return false
+		}
 	}
 	if fq.tags != nil {
 		n := countIn(r.tags, fq.tags)
@@ -305,7 +330,11 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 	var lo, hi int64
 	hasRange := false
 	var ratings [6]int
-	stock := map[string]int{}
+	type strCount struct {
+		s string
+		n int
+	}
+	var stock []strCount // a few statuses: a slice beats a map per row
 	total, onSale := 0, 0
 	for i := range ix.rows {
 		r := &ix.rows[i]
@@ -336,7 +365,14 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 			ratings[r.rating]++
 		}
 		if want.StockStatus && price && rating && sale && attrs {
-			stock[r.stock]++
+			k := 0
+			for k < len(stock) && stock[k].s != r.stock {
+				k++
+			}
+			if k == len(stock) {
+				stock = append(stock, strCount{s: r.stock})
+			}
+			stock[k].n++
 		}
 		if len(tcs) > 0 && price && rating && st && sale {
 			for _, tc := range tcs {
@@ -373,7 +409,10 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 		}
 	}
 	if want.StockStatus {
-		f.StockStatus = stock
+		f.StockStatus = map[string]int{}
+		for _, c := range stock {
+			f.StockStatus[c.s] = c.n
+		}
 	}
 	if want.OnSale {
 		f.OnSale = onSale
@@ -585,6 +624,7 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 			return fmt.Errorf("facet index: %w", err)
 		}
 		r.price, r.hasPrice, r.rating = price.Int64, price.Valid, bucketRating(avg)
+		r.stock, r.typ = ix.intern(r.stock), ix.intern(r.typ)
 		var s int32
 		if k := len(ix.free); k > 0 {
 			s, ix.free = ix.free[k-1], ix.free[:k-1]
