@@ -172,3 +172,54 @@ func TestFacetIndexFollowsWrites(t *testing.T) {
 		agree("category deleted")
 	})
 }
+
+// TestFacetIndexConcurrentUse: counts read while products are written
+// (the index refreshing under readers) end equal to SQL's.
+func TestFacetIndexConcurrentUse(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		rnd := rand.New(rand.NewPCG(9, 12))
+		fc := genFilterCatalog(t, db, rnd, 30)
+		want := catalog.FacetRequest{PriceRange: true, Ratings: true, StockStatus: true, OnSale: true}
+		for _, a := range fc.attrs {
+			want.Attributes = append(want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: "or"})
+		}
+		done := make(chan error, 3)
+		for range 3 {
+			go func() {
+				for range 20 {
+					if _, _, err := db.CountAllFacets(ctx, catalog.ProductQuery{}, want); err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+			}()
+		}
+		for i, p := range fc.products[:10] {
+			p.RegularPrice = i64(int64(100 + i))
+			if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 3 {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, ok, err := db.CountAllFacets(ctx, catalog.ProductQuery{}, want)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		index := db.Facets
+		db.Facets = nil
+		exp, err := catalog.CountFacets(ctx, db, catalog.ProductQuery{}, want)
+		db.Facets = index
+		if err != nil {
+			t.Fatal(err)
+		}
+		if facetsString(got) != facetsString(exp) {
+			t.Fatalf("index %s\nSQL   %s", facetsString(got), facetsString(exp))
+		}
+	})
+}
