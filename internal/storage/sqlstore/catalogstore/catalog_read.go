@@ -453,6 +453,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	}
 	where, args, listed, plain, searching, catFrom, countCond := sel.where, sel.args, sel.listed, sel.plain, sel.searching, sel.catFrom, sel.countCond
 	total := -1
+	var driving []int64 // the matches by the facet index, when few
 	switch {
 	case q.NoCount:
 	case plain && listed && !searching:
@@ -463,7 +464,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	default:
 		// The kept facet index counts the listings it answers (the
 		// same selection, in memory); others count in SQL.
-		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) { _, total = ix.countAll(fq, catalog.FacetRequest{}) })
+		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) { total, driving = ix.matching(fq, facetDriveRows) })
 		if err != nil {
 			return nil, 0, err
 		}
@@ -533,6 +534,18 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 			// weighs the LIMIT itself.
 			cond = " FROM products INDEXED BY " + idx + " WHERE " + strings.Join(where, " AND ")
 		}
+	}
+	if driving != nil && catFrom == "" && !searching {
+		// Few matches (the facet index's, which apply the same
+		// selection): they drive the page, joined and sorted, where
+		// reading the listing in order would skip most of it. The
+		// conditions stay, so the page is the selection's either way.
+		if len(driving) == 0 {
+			return nil, total, nil
+		}
+		in, a := sqlcore.InClause(driving)
+		cond = " FROM products WHERE id IN " + in + " AND " + strings.Join(where, " AND ")
+		args = append(a, args...)
 	}
 	query := productColumnsSelect + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?"
 	if db.Engine == sqlcore.Postgres && !searching {

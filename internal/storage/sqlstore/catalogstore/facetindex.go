@@ -420,6 +420,33 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 	return f, total
 }
 
+// facetDriveRows is the number of matches under which the facet index's
+// matches drive a listing's page (QueryProducts).
+var facetDriveRows = 2000
+
+// matching counts what fq selects, and returns the ids when there are at
+// most limit of them (nil otherwise).
+func (ix *FacetIndex) matching(fq *facetQuery, limit int) (int, []int64) {
+	all := fq.maskWithout(0)
+	n := 0
+	ids := []int64{}
+	for i := range ix.rows {
+		r := &ix.rows[i]
+		if r.id == 0 || !fq.base(r) || !fq.price(r) || !fq.rating(r) || !fq.stockOK(r) || !fq.sale(r) || !fq.attrsOK(fq.attrBits(r), all) {
+			continue
+		}
+		n++
+		if ids != nil {
+			if n > limit {
+				ids = nil
+			} else {
+				ids = append(ids, r.id)
+			}
+		}
+	}
+	return n, ids
+}
+
 // facets runs fn over the index brought up to date with the change log;
 // ok is false when the store keeps no index or q is not one it answers.
 // cats are q's categories with their descendants when the caller has them

@@ -12,6 +12,14 @@ import (
 	"vitrine/internal/storage/storetest"
 )
 
+func ids(ps []*catalog.Product) string {
+	var out []int64
+	for _, p := range ps {
+		out = append(out, p.ID)
+	}
+	return fmt.Sprint(out)
+}
+
 // facetsString prints facets for comparison (maps print sorted).
 func facetsString(f catalog.Facets) string {
 	return fmt.Sprint(deref(f.PriceRange), f.Terms, f.Ratings, f.StockStatus, f.OnSale)
@@ -47,8 +55,10 @@ func TestFacetIndexFollowsWrites(t *testing.T) {
 			if err != nil || !ok {
 				t.Fatalf("%s: the index did not count %+v: %v", step, q, err)
 			}
-			q.PerPage = 5
-			_, gotTotal, err := db.QueryProducts(ctx, q)
+			q.PerPage, q.Page = 5, 1+rnd.IntN(2)
+			q.OrderBy = []string{"menu_order", "price", "date", "popularity", "title", "rating"}[rnd.IntN(6)]
+			q.Order = []string{"asc", "desc"}[rnd.IntN(2)]
+			gotPage, gotTotal, err := db.QueryProducts(ctx, q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,10 +67,13 @@ func TestFacetIndexFollowsWrites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, expTotal, err := db.QueryProducts(ctx, q)
+			expPage, expTotal, err := db.QueryProducts(ctx, q)
 			db.Facets = index
 			if err != nil {
 				t.Fatal(err)
+			}
+			if ids(gotPage) != ids(expPage) {
+				t.Fatalf("%s: %+v: page %s by the index's matches, %s in SQL", step, q, ids(gotPage), ids(expPage))
 			}
 			if facetsString(got) != facetsString(exp) || gotTotal != expTotal {
 				t.Fatalf("%s: %+v\nindex %s total %d\nSQL   %s total %d", step, q, facetsString(got), gotTotal, facetsString(exp), expTotal)
