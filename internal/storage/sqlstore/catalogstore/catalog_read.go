@@ -464,7 +464,9 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	default:
 		// The kept facet index counts the listings it answers (the
 		// same selection, in memory); others count in SQL.
-		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) { total, driving = ix.matching(fq, facetDriveRows) })
+		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) {
+			total, driving = ix.matching(fq, facetDriveLimit(q, len(ix.slot)))
+		})
 		if err != nil {
 			return nil, 0, err
 		}
@@ -543,9 +545,20 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 		if len(driving) == 0 {
 			return nil, total, nil
 		}
-		in, a := sqlcore.InClause(driving)
-		cond = " FROM products WHERE id IN " + in + " AND " + strings.Join(where, " AND ")
-		args = append(a, args...)
+		if db.Engine == sqlcore.SQLite {
+			// The ids drive the join (CROSS JOIN fixes SQLite's order;
+			// with an IN list it still reads the listing index in order).
+			list := make([]string, len(driving))
+			for i, id := range driving {
+				list[i] = strconv.FormatInt(id, 10)
+			}
+			cond = " FROM (SELECT value AS did FROM json_each(?)) d CROSS JOIN products ON products.id = d.did WHERE " + strings.Join(where, " AND ")
+			args = append([]any{"[" + strings.Join(list, ",") + "]"}, args...)
+		} else {
+			in, a := sqlcore.InClause(driving)
+			cond = " FROM products WHERE id IN " + in + " AND " + strings.Join(where, " AND ")
+			args = append(a, args...)
+		}
 	}
 	query := productColumnsSelect + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?"
 	if db.Engine == sqlcore.Postgres && !searching {

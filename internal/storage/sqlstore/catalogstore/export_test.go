@@ -8,12 +8,3 @@ func SetSmallCategoryRowsForTest(n int) (restore func()) {
 	smallCategoryRows = n
 	return func() { smallCategoryRows = old }
 }
-
-// SetFacetDriveRowsForTest sets the number of matches under which the
-// facet index's matches drive a listing's page; the returned function
-// restores it.
-func SetFacetDriveRowsForTest(n int) (restore func()) {
-	old := facetDriveRows
-	facetDriveRows = n
-	return func() { facetDriveRows = old }
-}
