@@ -229,6 +229,7 @@ type Server struct {
 	privacyAPI      *privacyapi.API              // their confirmation and download links
 	wishlists       *wishlist.Service            // wishlists (wishlist.go)
 	wishlistAPI     *wishlistapi.API             // the hearts, the wishlist pages, YITH's wire
+	csp             atomic.Pointer[cspCache]     // the Content-Security-Policy of the nonce tick (wishlist.go)
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (internal/storefront)
 	media           *media.Library               // the media library: /media/ and the admin's uploads
 	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)

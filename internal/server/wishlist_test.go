@@ -5,6 +5,8 @@ package server_test
 // YITH's links and admin-ajax actions, the merge at login, sharing.
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -341,6 +343,14 @@ func TestWishlistCachedPagesStayShared(t *testing.T) {
 		}
 		if first.raw != second.raw {
 			t.Fatal("the wisher's page differs from a stranger's")
+		}
+		// YITH's localised script, allowed by the policy by its hash.
+		script := s.srv.WishlistL10nScript(httpx.NonceTickAt(s.clock.Now()))
+		sum := sha256.Sum256([]byte(script))
+		if !strings.Contains(first.raw, `<script id="jquery-yith-wcwl-js-extra">`+script+`</script>`) ||
+			!strings.Contains(second.header.Get("Content-Security-Policy"), "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") ||
+			!strings.Contains(script, `"add_to_wishlist_nonce":"`+s.srv.Sessions.ActionNonce("add_to_wishlist", "", httpx.NonceTickAt(s.clock.Now()))+`"`) {
+			t.Fatalf("yith_wcwl_l10n: script %q, policy %q", script, second.header.Get("Content-Security-Policy"))
 		}
 		if !strings.Contains(first.raw, `<form method="post" action="/wishlist/" class="wishlist-heart-form product-wishlist"><input type="hidden" name="wishlist_action" value="add"/>`+
 			`<input type="hidden" name="product_id" value="`+fmt.Sprint(tank)+`"/>`) || strings.Contains(first.raw, "wishlist-heart is-on") {

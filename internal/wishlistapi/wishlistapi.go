@@ -16,6 +16,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -521,6 +522,14 @@ func (a *API) nonceOK(r *http.Request, action, n string) bool {
 		return a.d.Sessions.VerifyActionNonce(n, action, cart.CustomerSession(u.ID), tick)
 	}
 	return false
+}
+
+// L10nScript is the text of YITH's localised script at a tick: "var
+// yith_wcwl_l10n = {…};" (keys sorted, so the same tick gives the same
+// bytes and the same CSP hash).
+func (a *API) L10nScript(tick int64) string {
+	b, _ := json.Marshal(a.L10n(tick))
+	return "var yith_wcwl_l10n = " + string(b) + ";"
 }
 
 // L10n is YITH's localised script object (yith_wcwl_l10n) for a tick:
