@@ -42,7 +42,7 @@ describe('the heart', () => {
 
   it('reads the state once when the cookie says the list holds something', async () => {
     setCount(1);
-    const fetcher = vi.fn(() => answer({ count: 1, items: [33] }));
+    const fetcher = vi.fn((_url: string, _init?: RequestInit) => answer({ count: 1, items: [33] }));
     vi.stubGlobal('fetch', fetcher);
     render(
       <>
@@ -60,7 +60,7 @@ describe('the heart', () => {
 
   it('toggles with the keyboard, is announced politely, and ignores a second press while busy', async () => {
     let resolve: (r: Response) => void = () => {};
-    const fetcher = vi.fn((url: string) =>
+    const fetcher = vi.fn((url: string, _init?: RequestInit) =>
       url === '/wishlist/' ? new Promise<Response>((r) => (resolve = r)) : answer({ count: 0, items: [] }),
     );
     vi.stubGlobal('fetch', fetcher);
