@@ -17,6 +17,7 @@ import (
 
 	"vitrine/internal/httpx"
 	"vitrine/internal/server"
+	"vitrine/internal/wishlist"
 )
 
 type wishState struct {
@@ -358,3 +359,55 @@ func TestWishlistCachedPagesStayShared(t *testing.T) {
 		}
 	})
 }
+
+// Staff see how many lists hold each product and the most wished; a
+// customer and a visitor see nothing; bad ids are refused.
+func TestWishlistAdminCounts(t *testing.T) {
+	t.Parallel()
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		tank, err := f.db.ProductBySlug(t.Context(), "cotton-tank-top")
+		if err != nil {
+			t.Fatal(err)
+		}
+		capP, _ := f.db.ProductBySlug(t.Context(), "studio-staff-cap")
+		for i, ps := range [][]int64{{tank.ID, capP.ID}, {tank.ID}} {
+			if _, _, _, err := f.srv.Wishlists().Set(t.Context(), wishlistGuest(i), ps[0], true); err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range ps[1:] {
+				if _, _, _, err := f.srv.Wishlists().Set(t.Context(), wishlistGuest(i), id, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		counts := "/wp-json/vitrine/v1/admin/wishlists/counts?include=" + fmt.Sprintf("%d,%d,%d", tank.ID, capP.ID, 987654)
+		a := f.staffCall("Mia", "GET", counts, "")
+		want := fmt.Sprintf(`{"%d":2,"%d":1,"987654":0}`, tank.ID, capP.ID)
+		var got, wantMap map[string]int
+		_ = json.Unmarshal([]byte(a.body), &got)
+		_ = json.Unmarshal([]byte(want), &wantMap)
+		if a.status != 200 || fmt.Sprint(got) != fmt.Sprint(wantMap) {
+			t.Fatalf("counts: %d %s", a.status, a.body)
+		}
+		a = f.staffCall("Mia", "GET", "/wp-json/vitrine/v1/admin/wishlists/top?per_page=1", "")
+		if a.status != 200 || a.body != fmt.Sprintf(`[{"id":%d,"name":"Cotton Tank Top","lists":2}]`, tank.ID) {
+			t.Fatalf("top: %d %s", a.status, a.body)
+		}
+		for _, bad := range []string{"?include=1,x", "?include=-1", "?include=" + strings.Repeat("1,", 100) + "1"} {
+			if a := f.staffCall("Mia", "GET", "/wp-json/vitrine/v1/admin/wishlists/counts"+bad, ""); a.status != 400 || !strings.Contains(a.body, "rest_invalid_param") {
+				t.Errorf("counts%s: %d %s", bad, a.status, a.body)
+			}
+		}
+		if a := f.staffCall("Mia", "GET", "/wp-json/vitrine/v1/admin/wishlists/top?per_page=0", ""); a.status != 400 {
+			t.Errorf("top per_page=0: %d", a.status)
+		}
+		if a := f.staffCall("Carla", "GET", counts, ""); a.status != 403 {
+			t.Errorf("customer: %d", a.status)
+		}
+		if a := f.do("GET", counts, nil, ""); a.status != 401 {
+			t.Errorf("visitor: %d", a.status)
+		}
+	})
+}
+
+func wishlistGuest(i int) wishlist.Owner { return wishlist.Guest(fmt.Sprintf("w_%030x", i+1)) }
