@@ -48,6 +48,7 @@ import (
 	"vitrine/internal/review"
 	"vitrine/internal/settings"
 	"vitrine/internal/webhook"
+	"vitrine/internal/wishlist"
 )
 
 // Deps are what the API uses. The server builds them; each capability adds
@@ -109,7 +110,10 @@ type Deps struct {
 	// CatalogChanged is called after each of its writes, so this
 	// instance drops the cached pages at once (the change log tells the
 	// others within a poll).
-	Catalog        *catalog.Admin
+	Catalog *catalog.Admin
+	// Wishlists are the shoppers' wishlists: the admin reads their
+	// counts only (wishlists.go); nil: no wishlist routes.
+	Wishlists      *wishlist.Service
 	CatalogChanged func(context.Context)
 	// SearchSettings are the shop search's synonyms; Search lists the
 	// searches that found nothing (search.go).

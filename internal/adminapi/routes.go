@@ -199,6 +199,10 @@ func (a *API) routes() {
 
 	// Reports (reports.go; the orders' totals are orders.go's), when the
 	// server computes them.
+	if a.d.Wishlists != nil {
+		a.handle("GET "+admin+"/wishlists/counts", a.staff(a.wishlistCounts))
+		a.handle("GET "+admin+"/wishlists/top", a.staff(a.wishlistTop))
+	}
 	if a.d.Reports != nil {
 		a.handle("GET "+reportsPath, a.staff(a.reportsList))
 		a.handle("GET "+reportsPath+"/sales", a.staff(a.reportSales))

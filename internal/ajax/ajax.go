@@ -70,6 +70,9 @@ type Deps struct {
 	Wallet Wallet
 	// Login answers the login's admin-ajax actions.
 	Login Login
+	// Wishlist answers YITH WooCommerce Wishlist's admin-ajax actions
+	// (nil: none).
+	Wishlist Wishlist
 	// RestNonce answers the rest-nonce action.
 	RestNonce http.HandlerFunc
 	// CartNonce is the session's _wpnonce for the mini cart's remove
@@ -100,6 +103,12 @@ type Cache interface {
 type Wallet interface {
 	// Ajax is the handler of one of the wallet's endpoints, or nil.
 	Ajax(endpoint string) http.HandlerFunc
+}
+
+// Wishlist is the wishlist's part of admin-ajax.
+type Wishlist interface {
+	// Ajax is the handler of one of its actions, or nil.
+	Ajax(action string) http.HandlerFunc
 }
 
 // Login is the login's part of admin-ajax (Wordfence's actions).
@@ -153,7 +162,12 @@ func (a *API) AdminAjax(w http.ResponseWriter, r *http.Request) {
 		httpx.AjaxZero(w, http.StatusMethodNotAllowed)
 		return
 	}
-	h, ok := a.actions()[r.FormValue("action")]
+	action := r.FormValue("action")
+	h, ok := a.actions()[action]
+	if !ok && a.d.Wishlist != nil {
+		h = a.d.Wishlist.Ajax(action)
+		ok = h != nil
+	}
 	if !ok {
 		httpx.AjaxZero(w, http.StatusBadRequest)
 		return

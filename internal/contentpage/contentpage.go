@@ -128,7 +128,7 @@ type Store interface {
 // WordPress's, which a page slug must never shadow. internal/server's
 // routes test checks that every route's first segment is here.
 var reserved = map[string]bool{
-	"shop": true, "product": true, "product-category": true, "product-tag": true, "cart": true,
+	"shop": true, "product": true, "product-category": true, "product-tag": true, "cart": true, "wishlist": true,
 	"checkout": true, "my-account": true, "contact": true, "wp-admin": true, "wp-json": true,
 	"wp-content": true, "wp-includes": true, "wp-login": true, "wp-comments-post": true,
 	"assets": true, "media": true, "page": true, "feed": true, "search": true, "comments": true,

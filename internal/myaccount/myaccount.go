@@ -32,6 +32,13 @@ import (
 )
 
 // Pages is the server's page rendering the surface uses.
+// Wishlist is the wishlist's part of logging in and out
+// (internal/wishlistapi).
+type Wishlist interface {
+	MergeAtLogin(w http.ResponseWriter, r *http.Request, userID int64)
+	AtLogout(w http.ResponseWriter)
+}
+
 type Pages interface {
 	// PageContext is the context to load a per-request page with (the
 	// viewer's settings).
@@ -88,6 +95,9 @@ type Deps struct {
 	SiteName func() string
 	// Privacy takes the customer's privacy requests; nil refuses them.
 	Privacy *privacy.Service
+	// Wishlist merges a guest's wishlist into the customer's at login
+	// and forgets the browser's count at log-out (nil: no wishlist).
+	Wishlist Wishlist
 	// KickMail tells the mail outbox a message is queued.
 	KickMail func()
 	// AtLogin runs what a login resets (a failure is logged by it).

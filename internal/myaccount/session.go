@@ -120,6 +120,9 @@ func (h *Account) LogIn(w http.ResponseWriter, r *http.Request, u *account.User)
 			h.d.Log.Warn("merge guest cart on login", "user", u.ID, "err", err)
 		}
 	}
+	if h.d.Wishlist != nil {
+		h.d.Wishlist.MergeAtLogin(w, r, u.ID)
+	}
 	return r, nil
 }
 
@@ -144,6 +147,9 @@ func (h *Account) renewLogin(w http.ResponseWriter, r *http.Request) error {
 // customer's cart stays with the account for the next login.
 func (h *Account) logOut(w http.ResponseWriter, r *http.Request) error {
 	h.clearLoginCookie(w)
+	if h.d.Wishlist != nil {
+		h.d.Wishlist.AtLogout(w)
+	}
 	if v := httpx.ViewerOf(r); v != nil {
 		return h.d.Accounts.DeleteSession(r.Context(), v.Token)
 	}

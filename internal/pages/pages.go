@@ -36,6 +36,9 @@ func (m *Moved) Error() string { return "page moved to " + m.Path }
 
 // Loader builds page data.
 type Loader struct {
+	// Localize is the localised plugin script every page carries
+	// (render.Head.Localize: the wishlist's yith_wcwl_l10n), nil for none.
+	Localize func() string
 	Store    catalog.Store
 	Currency money.Currency
 	SiteName string
@@ -370,7 +373,11 @@ func plainText(s string, n int) string {
 }
 
 func (l *Loader) head(title, description, path string) render.Head {
-	return render.Head{Title: title, Description: description, Canonical: l.BaseURL + path, SiteName: l.live().SiteName}
+	h := render.Head{Title: title, Description: description, Canonical: l.BaseURL + path, SiteName: l.live().SiteName}
+	if l.Localize != nil {
+		h.Localize = l.Localize()
+	}
+	return h
 }
 
 // privateHead is the head of a page kept out of search engines (noindex,

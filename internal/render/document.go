@@ -20,6 +20,13 @@ type Head struct {
 	SiteName    string
 	// JSONLD holds schema.org objects, each written as its own script.
 	JSONLD []any
+	// Localize is a plugin's localised script (YITH WooCommerce
+	// Wishlist's "var yith_wcwl_l10n = {…};"), written in its own script
+	// element as WordPress's wp_localize_script does; the CSP allows it
+	// by its hash (the server's policy names the current texts). Its
+	// nonces are the visitors' (anonymous) ones, so one cached page serves
+	// everyone.
+	Localize string
 	// StoreNoticeID is the store notice's id (pages.StoreNotice), read by
 	// HeadScript; empty when the shop shows no notice.
 	StoreNoticeID string
@@ -149,6 +156,8 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 <body>
 <div id="root">{{.App}}</div>
 <script id="vitrine-data" type="application/json">{{.Data}}</script>
+{{- if .Localize}}
+<script id="jquery-yith-wcwl-js-extra">{{.Localize}}</script>{{end}}
 </body>
 </html>
 `))
@@ -176,6 +185,7 @@ func Document(head Head, assets Assets, appHTML string, data []byte) ([]byte, er
 		JSONLD []template.JS
 		// HeadScript is a constant (the CSP allows its hash).
 		HeadScript template.JS
-	}{head, assets, template.HTML(appHTML), template.JS(data), ld, template.JS(HeadScript)})
+		Localize   template.JS
+	}{head, assets, template.HTML(appHTML), template.JS(data), ld, template.JS(HeadScript), template.JS(head.Localize)})
 	return buf.Bytes(), err
 }

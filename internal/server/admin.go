@@ -34,12 +34,13 @@ func (s *Server) initAdmin() {
 	s.initOrderMail()
 	s.catalogAdmin = &catalog.Admin{Store: s.db, MinorUnit: s.cfg.Currency.MinorUnit, Now: s.now}
 	s.admin = adminapi.New(adminapi.Deps{
-		Viewer:   httpx.UserOf,
-		ByAPIKey: func(r *http.Request) bool { v := httpx.ViewerOf(r); return v != nil && v.APIKey },
-		ClientIP: s.clientIP,
-		Audit:    s.audit,
-		Accounts: s.accounts,
-		Checkout: s.checkout,
+		Viewer:    httpx.UserOf,
+		ByAPIKey:  func(r *http.Request) bool { v := httpx.ViewerOf(r); return v != nil && v.APIKey },
+		ClientIP:  s.clientIP,
+		Audit:     s.audit,
+		Accounts:  s.accounts,
+		Checkout:  s.checkout,
+		Wishlists: s.wishlists,
 		System: func(ctx context.Context) (adminapi.SystemInfo, error) {
 			i, err := s.db.System(ctx)
 			return adminapi.SystemInfo{Version: s.cfg.Version, Engine: i.Engine, EngineVersion: i.EngineVersion, SchemaVersion: i.SchemaVersion}, err

@@ -16,7 +16,7 @@ func (s *Server) initAjax() {
 		Loader: s.loader, Engine: s.engine, APICache: freshCache{s, s.api}, PageCache: freshCache{s, s.cache},
 		Currencies: s.currencies, Pricing: s.pricing, ShopperCurrency: s.shopperCurrency,
 		BaseURL: s.cfg.BaseURL, Currency: s.cfg.Currency, CartLifetime: s.cfg.CartLifetime,
-		Wallet: s.walletAPI, Login: s.myAccount, RestNonce: s.renderer.RestNonce, CartNonce: s.front.CartNonce,
+		Wallet: s.walletAPI, Login: s.myAccount, Wishlist: s.wishlistAPI, RestNonce: s.renderer.RestNonce, CartNonce: s.front.CartNonce,
 		FragmentsRendered: s.metrics.fragRenders.Inc, Log: s.log, Now: s.now})
 }
 

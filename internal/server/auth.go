@@ -72,6 +72,7 @@ func (s *Server) initMyAccount() {
 		KickMail:          s.kickMail,
 		Privacy:           s.privacy,
 		AtLogin:           s.renderer.AtLogin,
+		Wishlist:          s.wishlistAPI,
 		Log:               s.log,
 		Now:               s.now,
 	})

@@ -48,7 +48,7 @@ func TestStoreNoticeInCachedPages(t *testing.T) {
 		if m == nil || m[2] != notice.ID || m[3] != render.HeadScript {
 			t.Fatalf("head script: %q", m)
 		}
-		if csp := first.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' "+render.HeadScriptCSP+";") {
+		if csp := first.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' "+render.HeadScriptCSP+" ") {
 			t.Fatalf("the CSP does not allow the head script: %s", csp)
 		}
 		for _, want := range []string{

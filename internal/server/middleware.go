@@ -87,7 +87,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", httpx.ContentSecurityPolicy)
+		h.Set("Content-Security-Policy", s.contentSecurityPolicy())
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()")
 		limit := s.cfg.MaxBodyBytes
 		if contactapi.IsFeedback(r) {

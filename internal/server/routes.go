@@ -29,9 +29,14 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /product-tag/{slug}/page/{n}/{$}", f.Tag)
 	mux.HandleFunc("GET /product-tag/{slug}", httpx.RedirectSlash)
 	mux.HandleFunc("GET /product/{slug}/{$}", f.Product)
-	mux.HandleFunc("POST /product/{slug}/{$}", f.ProductPost)                // the product form without scripts (nojs_cart.go)
-	mux.HandleFunc("GET /product/{slug}/{sub}/{$}", f.ProductSub)            // comment-page-N: older reviews (reviews_post.go)
-	mux.HandleFunc("POST /wp-comments-post.php", f.ReviewPost)               // the review form (reviews_post.go)
+	mux.HandleFunc("POST /product/{slug}/{$}", f.ProductPost)              // the product form without scripts (nojs_cart.go)
+	mux.HandleFunc("GET /product/{slug}/{sub}/{$}", f.ProductSub)          // comment-page-N: older reviews (reviews_post.go)
+	mux.HandleFunc("POST /wp-comments-post.php", f.ReviewPost)             // the review form (reviews_post.go)
+	mux.HandleFunc("GET /wishlist/{$}", s.wishlistAPI.Page)                // per visitor, never cached (internal/wishlistapi)
+	mux.HandleFunc("POST /wishlist/{$}", s.wishlistAPI.Post)               // the hearts' form, with or without scripts
+	mux.HandleFunc("GET /wishlist/state", s.wishlistAPI.State)             // the hearts' state after load (only when the count cookie says so)
+	mux.HandleFunc("GET /wishlist/view/{token}/{$}", s.wishlistAPI.Shared) // a shared list, read-only, noindex
+	mux.HandleFunc("GET /wishlist", httpx.RedirectSlash)
 	mux.HandleFunc("GET /cart/{$}", f.Cart)                                  // per visitor, never cached (nojs_cart.go)
 	mux.HandleFunc("POST /cart/{$}", f.CartPost)                             // the cart page's form without scripts (nojs_cart.go)
 	mux.HandleFunc("GET /checkout/{$}", f.Checkout)                          // per visitor (checkout_page.go)

@@ -65,6 +65,8 @@ import (
 	"vitrine/internal/usermeta"
 	"vitrine/internal/walletapi"
 	"vitrine/internal/webhook"
+	"vitrine/internal/wishlist"
+	"vitrine/internal/wishlistapi"
 )
 
 // Config is the part of the shop's configuration the HTTP layer needs.
@@ -227,6 +229,9 @@ type Server struct {
 	contactAPI      *contactapi.API              // Contact Form 7's routes and the contact form's no-script post
 	privacy         *privacy.Service             // privacy requests: export and erasure (privacy.go)
 	privacyAPI      *privacyapi.API              // their confirmation and download links
+	wishlists       *wishlist.Service            // wishlists (wishlist.go)
+	wishlistAPI     *wishlistapi.API             // the hearts, the wishlist pages, YITH's wire
+	csp             atomic.Pointer[cspCache]     // the Content-Security-Policy of the nonce tick (wishlist.go)
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (internal/storefront)
 	media           *media.Library               // the media library: /media/ and the admin's uploads
 	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)
@@ -370,6 +375,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }, Searches: s.search}
 	s.metrics = newMetrics(s)
 	s.initPages()     // storefront.go
+	s.initWishlist()  // wishlist.go (before the login, which merges lists)
 	s.initMyAccount() // auth.go
 	s.walletAPI = walletapi.New(walletapi.Deps{Wallet: s.wallet, Carts: s.carts, Sessions: s.Sessions, CartLifetime: cfg.CartLifetime,
 		BaseCountry: s.cfg.Checkout.BaseCountry, Pages: s.renderer, NoRoute: s.apiNoRoute, SetCartCookies: s.setCartCookies, CartFailed: s.wcCartFailed,
@@ -382,7 +388,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.initWebhooks()    // webhooks.go
 	s.initIntegration() // apikeys.go (before the admin, which manages the keys)
 	s.initAdmin()       // admin.go
-	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.routes()))))
+	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.wishlistAPI.WithAddLinks(s.routes())))))
 	return s, nil
 }
 
@@ -557,6 +563,13 @@ func (s *Server) cleanCarts(ctx context.Context) {
 			}
 		} else if n > 0 {
 			s.log.Info("expired carts deleted", "carts", n)
+		}
+		if n, err := s.wishlists.DeleteExpired(ctx); err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("delete expired wishlists", "err", err)
+			}
+		} else if n > 0 {
+			s.log.Info("expired guest wishlists deleted", "wishlists", n)
 		}
 		select {
 		case <-ctx.Done():

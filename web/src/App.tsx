@@ -28,6 +28,7 @@ import {
   ReviewErrorPage,
   SecurityPage,
   VerifyEmailPage,
+  WishlistPage,
 } from './split/pages';
 // Its stylesheet stays in the first one, where the page was imported
 // before it became a chunk (split/pages.ts).
@@ -66,6 +67,8 @@ function Page({ data }: { data: PageData }) {
       return <ContactPage data={data} />;
     case 'content':
       return <ContentPage data={data} />;
+    case 'wishlist':
+      return <WishlistPage data={data} />;
     default:
       return <NotFoundPage />;
   }

@@ -1012,7 +1012,31 @@ export type PageData =
   | AccountSecurityPage
   | ContactPage
   | ReviewErrorPage
-  | ComingSoonPage;
+  | ComingSoonPage
+  | WishlistPage;
+
+/** One item of a wishlist page: the product's card, the chosen variation, the price (minor units) when added. */
+export interface WishlistItem {
+  product: StoreProduct;
+  variation: StoreProduct | null;
+  price_added: number;
+  added_at: string;
+  /** The variation's chosen attributes as the product names them ("" value: any). */
+  attributes: { name: string; value: string }[];
+  /** What the item names: the variation's id, else the product's. */
+  id: number;
+}
+
+/** /wishlist/ (per visitor, never cached) and /wishlist/view/{token}/ (shared, read-only, noindex). */
+export interface WishlistPage extends PageBase {
+  page: 'wishlist';
+  items: WishlistItem[];
+  shared: boolean;
+  share_enabled: boolean;
+  /** The share link made by this request (only its hash is kept: shown once). */
+  share_url: string;
+  notices: { kind: string; text: string }[];
+}
 
 /** What visitors see while the shop is in coming-soon mode (answered 503; no menu, no products). */
 export interface ComingSoonPage extends PageBase {

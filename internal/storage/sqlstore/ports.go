@@ -17,6 +17,7 @@ import (
 	"vitrine/internal/settings"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
+	"vitrine/internal/wishlist"
 )
 
 // The store interfaces the capabilities define, which DB implements.
@@ -40,3 +41,5 @@ var (
 )
 
 var _ privacy.Store = (*DB)(nil)
+
+var _ wishlist.Store = (*DB)(nil)

@@ -20,6 +20,7 @@ describe('the admin frame', () => {
       if (url === '/wp-json/wc/v3/reports/orders/totals') return { body: [{ slug: 'processing', name: 'Processing', total: 3 }, { slug: 'on-hold', name: 'On hold', total: 1 }] };
       if (url === '/wp-json/vitrine/v1/admin/reviews/counts') return { body: { approved: 9, hold: 2, spam: 0, trash: 0 } };
       if (url === '/wp-json/vitrine/v1/admin/messages/counts') return { body: { new: 1, read: 4, replied: 0, trash: 0 } };
+      if (url === '/wp-json/vitrine/v1/admin/wishlists/top?per_page=5') return { body: [{ id: 7, name: 'Classic Tee', lists: 2 }] };
       return undefined;
     });
     render(<AdminApp data={adminData} />);
@@ -30,6 +31,9 @@ describe('the admin frame', () => {
     expect(screen.getByRole('link', { name: '1 order on hold' })).toHaveAttribute('href', '/wp-admin/orders/?status=on-hold');
     expect(screen.getByRole('link', { name: '2 reviews to moderate' })).toHaveAttribute('href', '/wp-admin/reviews/');
     expect(screen.getByRole('link', { name: '1 new message' })).toHaveAttribute('href', '/wp-admin/messages/');
+    // The most wished products, each linked to its editor.
+    expect(await screen.findByRole('link', { name: 'Classic Tee' })).toHaveAttribute('href', '/wp-admin/products/7/');
+    expect(screen.getByRole('heading', { level: 2, name: 'Most wished for' }).parentElement).toHaveTextContent('Classic Tee: 2 wishlists');
     expect(calls.every((c) => c.headers['X-WP-Nonce'] === 'abcdef0123')).toBe(true);
     expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Log out' })).toHaveAttribute('href', adminData.logout_url);

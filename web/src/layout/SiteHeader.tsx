@@ -3,6 +3,7 @@ import type { NavCategory, PageData } from '../types';
 import { decodeEntities } from '../lib/format';
 import { SearchForm } from '../ui/SearchForm';
 import { CartMenu } from '../cart/CartMenu';
+import { WishlistLink } from '../wishlist/WishlistLink';
 import { AccountLinks } from '../frame/AccountLinks';
 import { CurrencySwitchers } from '../currency/CurrencySwitcher';
 import { isCurrent, NavMenu } from './NavMenu';
@@ -133,6 +134,7 @@ export function SiteHeader({
           <MobileSearch search={search} minChars={settings?.search_min_chars} categories={nav} />
           <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
           <AccountLinks user={user} />
+          <WishlistLink />
           <CartMenu count={cartCount} />
         </div>
         {nav.length > 0 && <NavMenu items={nav} path={current} onOpenChange={onDropdown} />}

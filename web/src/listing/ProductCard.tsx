@@ -5,6 +5,7 @@ import { Stars } from '../ui/Stars';
 import { LazyImage } from '../ui/LazyImage';
 import { QuickViewButton } from '../quickview/QuickViewButton';
 import { ServerFragment } from '../lib/server-fragments';
+import { WishlistHeart } from '../wishlist/Heart';
 
 /**
  * Cards whose image loads with the page: the first row at 3 columns, the
@@ -112,6 +113,7 @@ export function ProductCard({
         </div>
       </a>
       <QuickViewButton product={product} />
+      <WishlistHeart id={product.id} name={name} />
       </div>
       <div className="product-card__body">
         <H className="woocommerce-loop-product__title">

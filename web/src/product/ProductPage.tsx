@@ -13,6 +13,7 @@ import type { ShownVariation } from './VariationForm';
 import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
 import { StickyAddToCart } from './StickyBar';
+import { WishlistHeart } from '../wishlist/Heart';
 import { ExpressWallet } from '../wallet/ExpressWallet';
 import { EditLinks } from '../frame/EditLinks';
 import { Tabs, type TabDef } from './Tabs';
@@ -136,6 +137,8 @@ export function ProductPage({ data }: { data: ProductData }) {
             <div className="product-cart-area" ref={cartArea}>
               <CartArea data={data} onShowVariation={setShown} />
             </div>
+            {/* The chosen variation's heart once one is matched, else the product's. */}
+            <WishlistHeart id={v ? v.variation_id : p.id} name={name} className="product-wishlist" />
             {/* After the cart area: the sticky bar follows the add-to-cart form alone. */}
             {(p.type === 'simple' || p.type === 'variable') && p.is_purchasable && (
               <ExpressWallet context="product" productId={p.id} enabled={!!data.settings.wallet} />

@@ -4,6 +4,7 @@ import { decodeEntities } from '../lib/format';
 import { Price, PriceWrap } from '../ui/Price';
 import { addButtonLabel, buttonReason } from './variations';
 import './product.css';
+import { WishlistHeart } from '../wishlist/Heart';
 
 /** The parts of an IntersectionObserverEntry the decision reads. */
 export interface StickyEntry {
@@ -129,6 +130,7 @@ export function StickyAddToCart({
             <Price prices={product.prices} id={product.id} />
           )}
         </div>
+        <WishlistHeart id={chosen ? chosen.variation_id : product.id} name={name} className="sticky-add-to-cart__wishlist" />
         <button type="button" className="button alt sticky-add-to-cart__button" onClick={onClick}>
           {label}
         </button>

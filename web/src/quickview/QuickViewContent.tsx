@@ -4,6 +4,7 @@ import { decodeEntities } from '../lib/format';
 import { Html } from '../ui/Html';
 import { Price } from '../ui/Price';
 import { CartArea } from '../product/CartForms';
+import { WishlistHeart } from '../wishlist/Heart';
 import { slideImage } from '../product/gallery-helpers';
 import './quickview.css';
 
@@ -85,6 +86,7 @@ export function QuickViewContent({ data, titleId }: { data: ProductPage | QuickV
         {stock && stock.text && <p className={`stock ${stock.class}`}>{decodeEntities(stock.text)}</p>}
         {!p.is_in_stock && !(stock && stock.text) && <p className="stock out-of-stock">Out of stock</p>}
         <CartArea data={productData} />
+        <WishlistHeart id={p.id} name={decodeEntities(p.name)} className="quickview__wishlist" />
         <p className="quickview__details">
           <a href={p.permalink}>View full details</a>
         </p>

@@ -37,6 +37,7 @@ export const LogoutConfirmPage = chunk(() => import('../account/login/LogoutConf
 export const ReviewErrorPage = chunk(() => import('../product/ReviewErrorPage').then((m) => m.ReviewErrorPage));
 export const ContactPage = chunk(() => import('../contact/ContactPage').then((m) => m.ContactPage));
 export const ContentPage = chunk(() => import('../content/ContentPage').then((m) => m.ContentPage));
+export const WishlistPage = chunk(() => import('../wishlist/WishlistPage').then((m) => m.WishlistPage));
 
 const byPage: Record<string, { preload: () => Promise<void> }> = {
   home: HomePage,
@@ -55,6 +56,7 @@ const byPage: Record<string, { preload: () => Promise<void> }> = {
   'review-error': ReviewErrorPage,
   contact: ContactPage,
   content: ContentPage,
+  wishlist: WishlistPage,
 };
 
 /** Loads the chunk of a page kind (PageData.page); resolves at once for a kind without one. */

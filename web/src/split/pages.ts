@@ -29,6 +29,7 @@ export { LogoutConfirmPage } from '../account/login/LogoutConfirmPage';
 export { ReviewErrorPage } from '../product/ReviewErrorPage';
 export { ContactPage } from '../contact/ContactPage';
 export { ContentPage } from '../content/ContentPage';
+export { WishlistPage } from '../wishlist/WishlistPage';
 
 /** Every page is here already: nothing to load. */
 export function preloadPage(_page: string | undefined): Promise<void> {

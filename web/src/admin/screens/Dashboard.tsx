@@ -35,13 +35,24 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** One of the products most shoppers' wishlists hold. */
+interface Wished {
+  id: number;
+  name: string;
+  lists: number;
+}
+
 export default function Dashboard({ data, location }: ScreenProps) {
+  const [wished, setWished] = useState<Wished[] | null | undefined>(undefined);
   const [recent, setRecent] = useState<AuditEntry[] | null>(null);
   const [failed, setFailed] = useState('');
   const [todo, setTodo] = useState<Todo | null | undefined>(undefined);
   useEffect(() => {
     let live = true;
     void loadTodo().then((t) => live && setTodo(t));
+    void adminCall<Wished[]>('GET', '/wp-json/vitrine/v1/admin/wishlists/top?per_page=5')
+      .then((r) => live && setWished(r.ok ? r.data : null))
+      .catch(() => live && setWished(null));
     void adminCall<AuditEntry[]>('GET', withQuery(AUDIT_PATH, { per_page: 5 })).then((r) => {
       if (!live) return;
       if (r.ok) setRecent(r.data);
@@ -79,6 +90,21 @@ export default function Dashboard({ data, location }: ScreenProps) {
       <Suspense fallback={<p className="admin-loading">Loading the shop's numbers…</p>}>
         <Overview location={location} currency={data.site.currency} />
       </Suspense>
+      <section aria-labelledby="dash-wished">
+        <h2 id="dash-wished">Most wished for</h2>
+        {wished === undefined ? <p>Loading…</p> : null}
+        {wished === null ? <p>The wishlists could not be read. Reload the page to try again.</p> : null}
+        {wished && wished.length === 0 ? <p>No shopper has a product in their wishlist yet.</p> : null}
+        {wished && wished.length > 0 ? (
+          <ol className="admin-wished">
+            {wished.map((w) => (
+              <li key={w.id}>
+                <Link to={`${BASE}products/${w.id}/`}>{w.name}</Link>: {plural(w.lists, 'wishlist', 'wishlists')}
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </section>
       <section aria-labelledby="dash-sections">
         <h2 id="dash-sections">Sections</h2>
         <ul className="admin-tiles">

@@ -43,7 +43,7 @@ const BULK: Record<string, BulkAction> = {
   delete: { value: 'delete', label: 'Delete permanently', done: 'deleted permanently', confirm: { danger: true, warning: 'This cannot be undone.' } },
 };
 
-function columns(currency: string): Column<Product>[] {
+function columns(currency: string, wished: Record<string, number> | null): Column<Product>[] {
   return [
     {
       key: 'image',
@@ -74,6 +74,11 @@ function columns(currency: string): Column<Product>[] {
       ),
     },
     { key: 'price', header: 'Price', sort: 'price', firstOrder: 'desc', cell: (p) => (p.price ? formatMoney(p.price, currency) : '–') },
+    {
+      key: 'wishlists',
+      header: 'In wishlists',
+      cell: (p) => (wished && p.id in wished ? String(wished[p.id]) : '–'),
+    },
     { key: 'categories', header: 'Categories', cell: (p) => p.categories.map((c) => c.name).join(', ') || '–' },
     {
       key: 'status',
@@ -114,6 +119,20 @@ export function ProductList({ currency, location }: { currency: string; location
   });
   const data = useListData<Product>(url);
   const { counts } = useCounts(ADMIN + '/products/counts', viewCounts, data);
+  // How many shoppers' wishlists hold each product of the page: one call per page shown.
+  const [wished, setWished] = useState<Record<string, number> | null>(null);
+  const ids = data.rows.map((p) => p.id).join(',');
+  useEffect(() => {
+    setWished(null);
+    if (!ids) return;
+    let live = true;
+    void adminCall<Record<string, number>>('GET', withQuery(ADMIN + '/wishlists/counts', { include: ids })).then((r) => {
+      if (live && r.ok) setWished(r.data);
+    });
+    return () => {
+      live = false;
+    };
+  }, [ids]);
   const [cats, setCats] = useState<Category[]>([]);
 
   useEffect(() => {
@@ -147,7 +166,7 @@ export function ProductList({ currency, location }: { currency: string; location
         noun={{ one: 'product', many: 'products' }}
         query={query}
         data={data}
-        columns={columns(currency)}
+        columns={columns(currency, wished)}
         rowLabel={(p) => p.name}
         tabs={{ label: 'Show products by status', items: VIEWS.map(([s, l]) => ({ status: s, label: l })), counts }}
         search={{ label: 'Search products' }}
