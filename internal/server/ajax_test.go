@@ -94,7 +94,11 @@ func TestLiveSearch(t *testing.T) {
 		if res := decode[suggestions](t, s.get(liveSearch("hoodie", "product_cat", ids["clothing"]))); len(res.Suggestions) == 0 || res.Suggestions[0].Value != "Everyday Hoodie" {
 			t.Errorf("hoodie in clothing: %+v", res.Suggestions)
 		}
-		if res := decode[suggestions](t, s.get(liveSearch("hoodie", "product_cat", "hoodies"))); len(res.Suggestions) != 2 {
+		// In Hoodies the two named hoodies come first, then
+		// the category's other products, found by the category's name.
+		if res := decode[suggestions](t, s.get(liveSearch("hoodie", "product_cat", "hoodies"))); len(res.Suggestions) != 4 ||
+			!strings.Contains(res.Suggestions[0].Value+res.Suggestions[1].Value, "Everyday Hoodie") ||
+			!strings.Contains(res.Suggestions[0].Value+res.Suggestions[1].Value, "Zip Hoodie") {
 			t.Errorf("hoodie in hoodies (slug): %+v", res.Suggestions)
 		}
 		if b := body(t, s.get(liveSearch("hoodie", "product_cat", ids["accessories"]))); b != noResultsJSON {
