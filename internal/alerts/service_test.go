@@ -71,9 +71,9 @@ func (f *fixture) solved() string {
 	return p
 }
 
-func i64(v int64) *int64 { return &v }
+func i64(v int64) *int64   { return &v }
 func str(v string) *string { return &v }
-func yes() *bool          { b := true; return &b }
+func yes() *bool           { b := true; return &b }
 
 // soldOut makes a published simple product with managed stock at 0.
 func (f *fixture) soldOut(name string) *catalog.Product {
@@ -410,7 +410,7 @@ func TestRestockMailsOnceWhateverThePath(t *testing.T) {
 		if _, err := o.RunOnce(f.ctx); err != nil {
 			t.Fatal(err)
 		}
-		got := sink.Messages()
+		got := backInStock(sink.Messages())
 		to := map[string]int{}
 		for _, m := range got {
 			to[m.To[0]]++
@@ -441,6 +441,18 @@ func TestRestockMailsOnceWhateverThePath(t *testing.T) {
 		}
 		_ = a1
 	})
+}
+
+// backInStock keeps the back-in-stock mails (the outbox also sends the
+// confirmation mails of alerts still pending).
+func backInStock(ms []mailtest.Delivered) []mailtest.Delivered {
+	var out []mailtest.Delivered
+	for _, m := range ms {
+		if bytes.Contains(m.Data, []byte("\nList-Unsubscribe:")) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func TestVariationOnlyMailsItsSubscribers(t *testing.T) {
@@ -549,11 +561,8 @@ func TestUnsubscribe(t *testing.T) {
 			t.Fatal(err)
 		}
 		sink := mailtest.Start(t, mailtest.Options{})
-		res, err := f.outboxWorker(sink).RunOnce(f.ctx)
-		if err != nil || res.Sent != 0 || res.GivenUp != 3 {
-			// ann's confirmation mails went void when confirmed (2) and
-			// bo's alert was turned off; ann's own alert was unsubscribed too.
-			t.Logf("outbox: %+v %v", res, err)
+		if _, err := f.outboxWorker(sink).RunOnce(f.ctx); err != nil {
+			t.Fatal(err)
 		}
 		for _, m := range sink.Messages() {
 			if strings.Contains(string(m.Data), "back in stock") {
@@ -619,7 +628,7 @@ func TestExactlyOnceAcrossInstances(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got := sink.Messages()
+		got := backInStock(sink.Messages())
 		seen := map[string]int{}
 		for _, m := range got {
 			seen[m.To[0]]++

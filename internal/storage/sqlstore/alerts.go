@@ -263,14 +263,16 @@ func (db *DB) QueueWishlistRestockMails(ctx context.Context, restockID, item int
 	var n int64
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO mail_outbox (dedupe_key, kind, ref, created_at, next_attempt_at)
-			SELECT DISTINCT ? || CAST(w.customer_id AS TEXT), ?, CAST(w.customer_id AS TEXT) || ?, ?, ?
-			FROM wishlist_items i
+			SELECT DISTINCT CAST(? AS TEXT) || CAST(w.customer_id AS TEXT), CAST(? AS TEXT), CAST(w.customer_id AS TEXT) || CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+			FROM products pr
+			JOIN wishlist_items i ON i.product_id = COALESCE(pr.parent_id, pr.id)
+			    AND i.variation_id = CASE WHEN pr.parent_id IS NULL THEN 0 ELSE pr.id END
 			JOIN wishlists w ON w.id = i.wishlist_id
 			JOIN alert_prefs p ON p.user_id = w.customer_id AND p.back_in_stock = ?
-			WHERE (i.variation_id = ? OR (i.variation_id = 0 AND i.product_id = ?)) AND w.customer_id > 0
+			WHERE pr.id = ? AND w.customer_id > 0
 			ON CONFLICT (dedupe_key) DO NOTHING`),
 			alerts.MailWishlistBack+":"+strconv.FormatInt(restockID, 10)+":", alerts.MailWishlistBack,
-			"."+strconv.FormatInt(item, 10), now.Unix(), now.Unix(), true, item, item)
+			"."+strconv.FormatInt(item, 10), now.Unix(), now.Unix(), true, item)
 		if err != nil {
 			return err
 		}
@@ -360,8 +362,10 @@ func (db *DB) DrainPriceChecks(ctx context.Context, now time.Time) (int, error) 
 			return err
 		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO price_drop_due (user_id, since)
-			SELECT DISTINCT w.customer_id, ? FROM price_checks c
-			JOIN wishlist_items i ON i.variation_id = c.product_id OR (i.variation_id = 0 AND i.product_id = c.product_id)
+			SELECT DISTINCT w.customer_id, CAST(? AS BIGINT) FROM price_checks c
+			JOIN products pr ON pr.id = c.product_id
+			JOIN wishlist_items i ON i.product_id = COALESCE(pr.parent_id, pr.id)
+			    AND i.variation_id = CASE WHEN pr.parent_id IS NULL THEN 0 ELSE pr.id END
 			JOIN wishlists w ON w.id = i.wishlist_id
 			JOIN alert_prefs p ON p.user_id = w.customer_id AND p.price_drop = ?
 			WHERE c.id <= ? AND w.customer_id > 0
