@@ -52,6 +52,10 @@ const (
 // MailKinds lists the kinds above.
 var MailKinds = []string{MailConfirm, MailBackInStock, MailWishlistBack, MailPriceDrop}
 
+// BotcheckPurpose is the bot-check's purpose for the notify form (its
+// challenge is at /wp-json/vitrine/v1/botcheck/stock-alert).
+const BotcheckPurpose = "stock-alert"
+
 // Paths of the public links (internal/alertsapi answers them).
 const (
 	SubscribePath   = "/stock-alerts/subscribe/"

@@ -16,9 +16,10 @@ import (
 type MailLinks struct {
 	// BaseURL is the shop's address ("https://shop.example").
 	BaseURL string
-	// Mailto, when set, is an address that unsubscribes by mail (the
-	// List-Unsubscribe header's mailto: link).
-	Mailto string
+	// Mailto, when set, reads the shop's address that takes unsubscribe
+	// requests by mail (the List-Unsubscribe header's mailto: link); ""
+	// sends the https link alone.
+	Mailto func() string
 	// Format writes a price in the price-drop digest (the shop's currency);
 	// nil writes minor units with two decimals.
 	Format func(minor int64) string
@@ -32,8 +33,11 @@ func (l MailLinks) productURL(slug string) string {
 
 func (l MailLinks) unsubscribe(token string) []string {
 	out := []string{l.base() + UnsubscribePath + "?token=" + url.QueryEscape(token)}
-	if l.Mailto != "" && !strings.ContainsAny(l.Mailto, "<>,\r\n ?") {
-		out = append(out, "mailto:"+l.Mailto+"?subject=unsubscribe%20"+url.QueryEscape(token))
+	if l.Mailto == nil {
+		return out
+	}
+	if m := l.Mailto(); m != "" && strings.Count(m, "@") == 1 && !strings.ContainsAny(m, "<>,\r\n ?&%") {
+		out = append(out, "mailto:"+m+"?subject=unsubscribe%20"+url.QueryEscape(token))
 	}
 	return out
 }

@@ -172,7 +172,7 @@ func (f *fixture) outbox(kind string) []mail.Queued {
 }
 
 func (f *fixture) render(kind, ref string) (mail.Message, error) {
-	return f.svc.Renderer(alerts.MailLinks{BaseURL: "https://shop.example", Mailto: "unsubscribe@shop.example"})(f.ctx, kind, ref)
+	return f.svc.Renderer(alerts.MailLinks{BaseURL: "https://shop.example", Mailto: func() string { return "unsubscribe@shop.example" }})(f.ctx, kind, ref)
 }
 
 var tokenRE = regexp.MustCompile(`token=([A-Za-z0-9_%.-]+)`)
@@ -363,7 +363,7 @@ func sinkSender(t *testing.T, sink *mailtest.Sink) *mail.SMTPSender {
 }
 
 func (f *fixture) outboxWorker(sink *mailtest.Sink) *mail.Outbox {
-	return mail.NewOutbox(f.db, sinkSender(f.t, sink), f.svc.Renderer(alerts.MailLinks{BaseURL: "https://shop.example", Mailto: "unsubscribe@shop.example"}),
+	return mail.NewOutbox(f.db, sinkSender(f.t, sink), f.svc.Renderer(alerts.MailLinks{BaseURL: "https://shop.example", Mailto: func() string { return "unsubscribe@shop.example" }}),
 		nil, mail.Options{Now: f.clock.Now, Interval: time.Hour, Batch: 50})
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/alerts"
 	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
@@ -66,6 +67,12 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+myaccount.LostPasswordPath+"{$}", acct.LostPasswordPost)
 	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
 	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
+	// Back-in-stock alerts: the notify form, its mailed links (internal/alertsapi).
+	mux.HandleFunc("POST "+alerts.SubscribePath+"{$}", s.alertsAPI.Subscribe)
+	mux.HandleFunc("GET "+alerts.ConfirmPath+"{$}", s.alertsAPI.Confirm)
+	mux.HandleFunc("POST "+alerts.ConfirmPath+"{$}", s.alertsAPI.ConfirmPost)
+	mux.HandleFunc("GET "+alerts.UnsubscribePath+"{$}", s.alertsAPI.Unsubscribe)
+	mux.HandleFunc("POST "+alerts.UnsubscribePath+"{$}", s.alertsAPI.UnsubscribePost)
 	// Privacy requests' mailed links (internal/privacyapi).
 	mux.HandleFunc("GET "+privacy.ConfirmPath+"{$}", s.privacyAPI.Confirm)
 	mux.HandleFunc("POST "+privacy.ConfirmPath+"{$}", s.privacyAPI.ConfirmPost)
