@@ -7,6 +7,7 @@
 package alertsapi
 
 import (
+	"encoding/json"
 	"errors"
 	"html/template"
 	"log/slog"
@@ -293,3 +294,51 @@ button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 </body>
 </html>
 `))
+
+// PrefsPath is the logged-in customer's wishlist mail choices (My account).
+const PrefsPath = "/wp-json/vitrine/v1/alerts/prefs"
+
+// Prefs answers GET /wp-json/vitrine/v1/alerts/prefs: the customer's choices.
+func (a *API) Prefs(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	u := httpx.UserOf(r)
+	if u == nil {
+		httpx.WriteError(w, http.StatusUnauthorized, "rest_not_logged_in", "You are not currently logged in.", nil)
+		return
+	}
+	p, err := a.d.Alerts.Prefs(r.Context(), u.ID)
+	if err != nil {
+		a.d.Log.Error("alert prefs", "err", err)
+		httpx.WriteError(w, http.StatusServiceUnavailable, "vitrine_alert_unavailable", "Your choices could not be read now.", nil)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, p)
+}
+
+// SetPrefs answers POST /wp-json/vitrine/v1/alerts/prefs with a JSON body
+// {"back_in_stock": bool, "price_drop": bool}; both fields are required.
+func (a *API) SetPrefs(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, private")
+	u := httpx.UserOf(r)
+	if u == nil {
+		httpx.WriteError(w, http.StatusUnauthorized, "rest_not_logged_in", "You are not currently logged in.", nil)
+		return
+	}
+	var body struct {
+		BackInStock *bool `json:"back_in_stock"`
+		PriceDrop   *bool `json:"price_drop"`
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, postLimit))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil || body.BackInStock == nil || body.PriceDrop == nil {
+		httpx.WriteError(w, http.StatusBadRequest, "rest_invalid_param", "Send back_in_stock and price_drop, each true or false.", nil)
+		return
+	}
+	p := alerts.Prefs{BackInStock: *body.BackInStock, PriceDrop: *body.PriceDrop}
+	if err := a.d.Alerts.SetPrefs(r.Context(), u.ID, p); err != nil {
+		a.d.Log.Error("alert prefs", "err", err)
+		httpx.WriteError(w, http.StatusServiceUnavailable, "vitrine_alert_unavailable", "Your choices could not be saved now.", nil)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, p)
+}

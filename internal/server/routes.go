@@ -5,6 +5,7 @@ import (
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/alerts"
+	"vitrine/internal/alertsapi"
 	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
@@ -73,6 +74,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+alerts.ConfirmPath+"{$}", s.alertsAPI.ConfirmPost)
 	mux.HandleFunc("GET "+alerts.UnsubscribePath+"{$}", s.alertsAPI.Unsubscribe)
 	mux.HandleFunc("POST "+alerts.UnsubscribePath+"{$}", s.alertsAPI.UnsubscribePost)
+	mux.HandleFunc("GET "+alertsapi.PrefsPath, s.alertsAPI.Prefs)
+	mux.HandleFunc("POST "+alertsapi.PrefsPath, s.alertsAPI.SetPrefs)
 	// Privacy requests' mailed links (internal/privacyapi).
 	mux.HandleFunc("GET "+privacy.ConfirmPath+"{$}", s.privacyAPI.Confirm)
 	mux.HandleFunc("POST "+privacy.ConfirmPath+"{$}", s.privacyAPI.ConfirmPost)
