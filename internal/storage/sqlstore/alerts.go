@@ -197,6 +197,12 @@ func (db *DB) UnsubscribeStockAlert(ctx context.Context, id int64, now time.Time
 
 // ClaimRestocks implements alerts.Store.
 func (db *DB) ClaimRestocks(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]alerts.Restock, error) {
+	// The worker asks every few seconds on every instance: an empty queue
+	// costs one read, no write transaction.
+	var any []int64
+	if err := db.Read.SelectContext(ctx, &any, db.Read.Rebind(`SELECT id FROM stock_restocks WHERE claimed_until <= ? LIMIT 1`), now.Unix()); err != nil || len(any) == 0 {
+		return nil, err
+	}
 	var out []alerts.Restock
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		out = out[:0]
@@ -361,6 +367,7 @@ func (db *DB) DrainPriceChecks(ctx context.Context, now time.Time) (int, error) 
 		if err := tx.GetContext(ctx, &last, `SELECT MAX(id) FROM price_checks`); err != nil || !last.Valid {
 			return err
 		}
+		// (An idle pass, once a minute, is this one read in its transaction.)
 		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO price_drop_due (user_id, since)
 			SELECT DISTINCT w.customer_id, CAST(? AS BIGINT) FROM price_checks c
 			JOIN products pr ON pr.id = c.product_id
