@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"vitrine/internal/account"
 	"vitrine/internal/alerts"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/catalog"
@@ -186,6 +187,50 @@ func TestStockAlertsHTTP(t *testing.T) {
 		}
 		if _, err := s.srv.Alerts().Renderer(links)(ctx, alerts.MailBackInStock, refs[0]); err == nil {
 			t.Error("an unsubscribed alert still renders")
+		}
+	})
+}
+
+// The admin's figures and a customer's choices: staff only, and the
+// customer's own, with their REST nonce.
+func TestStockAlertsAdminAndPrefs(t *testing.T) {
+	each(t, newInboxShop, func(t *testing.T, f *frameShop) {
+		p := soldOutSimple(t, f.shop, "sold-out-vase")
+		id := strconv.FormatInt(p.ID, 10)
+		u := &account.User{ID: f.users["Carla"], Email: "carla@example.com"}
+		if _, err := f.srv.Alerts().Subscribe(context.Background(), alerts.SubscribeInput{ItemID: p.ID, User: u}); err != nil {
+			t.Fatal(err)
+		}
+		const list = "/wp-json/vitrine/v1/admin/stock-alerts"
+		f.wantStaffOnly([]adminCall{{"GET", list, ""}, {"GET", list + "/" + id, ""}})
+		a := f.as("Mia", "GET", list+"/"+id, "")
+		var counts []alerts.Counts
+		if a.status != 200 || json.Unmarshal([]byte(a.body), &counts) != nil || len(counts) != 1 || counts[0].Waiting != 1 {
+			t.Fatalf("product counts: %d %s", a.status, a.body)
+		}
+		a = f.as("Mia", "GET", list, "")
+		if a.status != 200 || !strings.Contains(a.body, `"product_id":`+id) {
+			t.Fatalf("totals: %d %s", a.status, a.body)
+		}
+		f.wantRefusals("Mia", []refusal{
+			{"GET", list + "?limit=0", "", 400, "rest_invalid_param"},
+			{"GET", list + "/999999", "", 404, "woocommerce_rest_product_invalid_id"},
+			{"GET", list + "/abc", "", 404, "woocommerce_rest_product_invalid_id"},
+		})
+
+		const prefs = "/wp-json/vitrine/v1/alerts/prefs"
+		wantError(t, "visitor prefs", f.as("", "GET", prefs, ""), 401, "rest_not_logged_in")
+		if a := f.as("Carla", "GET", prefs, ""); a.status != 200 || a.body != `{"back_in_stock":false,"price_drop":false}` {
+			t.Fatalf("prefs: %d %s", a.status, a.body)
+		}
+		for _, bad := range []string{`{}`, `{"back_in_stock":true}`, `{"back_in_stock":"yes","price_drop":true}`, `{"back_in_stock":true,"price_drop":true,"x":1}`, `nope`} {
+			wantError(t, "prefs "+bad, f.as("Carla", "POST", prefs, bad), 400, "rest_invalid_param")
+		}
+		if a := f.as("Carla", "POST", prefs, `{"back_in_stock":true,"price_drop":false}`); a.status != 200 {
+			t.Fatalf("save prefs: %d %s", a.status, a.body)
+		}
+		if got, _ := f.srv.Alerts().Prefs(context.Background(), f.users["Carla"]); !got.BackInStock || got.PriceDrop {
+			t.Fatalf("saved: %+v", got)
 		}
 	})
 }
