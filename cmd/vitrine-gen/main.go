@@ -49,6 +49,10 @@ func main() {
 	perQuery := flag.Bool("per-query", false, "with -measure: also print each live-search query's store p50/p99")
 	pagesOnly := flag.Bool("pages", false, "with -measure: measure the page loaders (home, shop, categories, products) instead")
 	cpuProfile := flag.String("cpuprofile", "", "with -measure: write a CPU profile of the measurement to this file")
+	ordersN := flag.Int("orders", 0, "orders to generate for the analytics benchmark (instead of products)")
+	days := flag.Int("days", 730, "with -orders: the days the orders spread over, ending now")
+	measureAnalytics := flag.Bool("measure-analytics", false, "time the 90-day revenue stats report with its comparison period")
+	tz := flag.String("tz", "America/New_York", "with -measure-analytics: the shop's time zone")
 	flag.Parse()
 	if *dsn == "" {
 		fmt.Fprintln(os.Stderr, "vitrine-gen: -db is required")
@@ -62,6 +66,32 @@ func main() {
 	defer db.Close()
 	if err := db.Migrate(ctx); err != nil {
 		fail(err)
+	}
+	if *ordersN > 0 {
+		start := time.Now()
+		if err := GenerateOrders(ctx, db, *ordersN, *days, *seed, time.Now(), func(done int) {
+			fmt.Fprintf(os.Stderr, "\r%d/%d orders, %s", done, *ordersN, time.Since(start).Round(time.Second))
+		}); err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "\n%d orders generated in %s\n", *ordersN, time.Since(start).Round(100*time.Millisecond))
+		return
+	}
+	if *measureAnalytics {
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				fail(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fail(err)
+			}
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+		if err := MeasureAnalytics(ctx, db, time.Now(), *tz, *rounds, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "vitrine-gen:", err)
+		}
+		return
 	}
 	if *measure {
 		PerQuery = *perQuery

@@ -46,3 +46,23 @@ func TestGenerateAndMeasure(t *testing.T) {
 }
 
 func containsError(s string) bool { return strings.Contains(s, "error:") }
+
+// A few orders: generated through the analytics triggers, caught up, and
+// the revenue report timed with figures that count them.
+func TestGenerateOrdersAndMeasure(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		end := db.Now()
+		if err := GenerateOrders(ctx, db, 300, 60, 3, end, nil); err != nil {
+			t.Fatal(err)
+		}
+		var m bytes.Buffer
+		if err := MeasureAnalytics(ctx, db, end, "America/New_York", 2, &m); err != nil {
+			t.Fatal(err)
+		}
+		out := m.String()
+		if !strings.Contains(out, "catch-up (facts of 300 orders)") || !strings.Contains(out, "revenue stats") || strings.Contains(out, "(0 orders counted") {
+			t.Errorf("measure -analytics output:\n%s", out)
+		}
+	})
+}

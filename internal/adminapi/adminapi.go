@@ -230,3 +230,13 @@ func staffRole(role string) bool {
 func isWrite(method string) bool {
 	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
 }
+
+// Guard is h behind the admin API's guard (staff only; writes audited),
+// for the routes of other surfaces the server mounts beside it
+// (internal/analyticsapi).
+func (a *API) Guard(h Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store, private")
+		a.staff(h)(w, r)
+	}
+}

@@ -184,6 +184,17 @@ type attributeDefJSON struct {
 	Slug  string         `json:"slug"`
 	Type  string         `json:"type"`
 	Terms []termSwatchJS `json:"terms"`
+	// Filterable and FilterQueryType: whether listings offer the attribute
+	// as a filter, and whether several chosen terms mean any ("or") or all
+	// ("and"); the admin's attributes screen edits them.
+	Filterable      bool   `json:"filterable"`
+	FilterQueryType string `json:"filter_query_type"`
+}
+
+// attributeDef is an attribute's answer without its terms.
+func attributeDef(at catalog.Attribute) attributeDefJSON {
+	return attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{},
+		Filterable: at.Filterable, FilterQueryType: at.FilterQueryType}
 }
 
 // termSwatchJS is an attribute term as WooCommerce answers one (id, name,
@@ -213,7 +224,7 @@ func (a *API) attributesList(w http.ResponseWriter, r *http.Request, _ Staff) er
 	}
 	out := make([]attributeDefJSON, 0, len(attrs))
 	for _, at := range attrs {
-		aj := attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{}}
+		aj := attributeDef(at)
 		for _, t := range terms[at.ID] {
 			aj.Terms = append(aj.Terms, termOut(t))
 		}
@@ -237,7 +248,7 @@ func (a *API) attribute(r *http.Request) (attributeDefJSON, error) {
 	}
 	for _, at := range attrs {
 		if at.ID == id {
-			aj := attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{}}
+			aj := attributeDef(at)
 			for _, t := range terms[at.ID] {
 				aj.Terms = append(aj.Terms, termOut(t))
 			}
@@ -284,7 +295,16 @@ func (a *API) attributeCreate(w http.ResponseWriter, r *http.Request, _ Staff) e
 	}
 	a.changed(r)
 	Note(r, "attribute.create", "attribute", at.ID, fmt.Sprintf("Created attribute %q", at.Name))
-	WriteJSON(w, http.StatusCreated, attributeDefJSON{ID: at.ID, Name: at.Name, Slug: at.Taxonomy(), Type: at.Type, Terms: []termSwatchJS{}})
+	out := attributeDef(at)
+	// The store's defaults for a new attribute's filter settings.
+	if attrs, _, err := a.d.Catalog.Attributes(r.Context()); err == nil {
+		for _, x := range attrs {
+			if x.ID == at.ID {
+				out = attributeDef(x)
+			}
+		}
+	}
+	WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 

@@ -85,33 +85,32 @@ func (a *API) taxOut(t checkout.TaxRate, order int) taxJSON {
 
 // apply sets b's fields on t, refusing what Vitrine's rates cannot hold.
 func (b taxBody) apply(t *checkout.TaxRate) error {
-	notHeld := func(field string, set bool, why string) error {
-		if set {
-			return InvalidParam(field, why)
-		}
-		return nil
+	w := checkout.WooRate{Compound: b.Compound != nil && *b.Compound}
+	if b.Class != nil {
+		w.Class = *b.Class
 	}
-	wholePlace := "Vitrine's tax rates apply to a whole country or state: leave postcodes and cities empty."
-	for _, err := range []error{
-		notHeld("postcode", b.Postcode != nil && strings.TrimSpace(*b.Postcode) != "", wholePlace),
-		notHeld("city", b.City != nil && strings.TrimSpace(*b.City) != "", wholePlace),
-		notHeld("postcodes", b.Postcodes != nil && len(*b.Postcodes) > 0, wholePlace),
-		notHeld("cities", b.Cities != nil && len(*b.Cities) > 0, wholePlace),
-		notHeld("compound", b.Compound != nil && *b.Compound,
-			"Vitrine has no compound rates: rates of different priorities each apply to the net amount."),
-		notHeld("class", b.Class != nil && *b.Class != "" && *b.Class != "standard",
-			"Vitrine's tax rates apply to every taxable product: class must be standard."),
+	for _, p := range []struct {
+		field string
+		set   bool
+	}{
+		{"postcode", b.Postcode != nil && strings.TrimSpace(*b.Postcode) != ""},
+		{"city", b.City != nil && strings.TrimSpace(*b.City) != ""},
+		{"postcodes", b.Postcodes != nil && len(*b.Postcodes) > 0},
+		{"cities", b.Cities != nil && len(*b.Cities) > 0},
 	} {
-		if err != nil {
-			return err
+		if p.set && w.Places == "" {
+			w.Places = p.field
 		}
+	}
+	if re := w.HeldBy(); re != nil {
+		return InvalidParam(re.Field, re.Message)
 	}
 	if b.Rate != nil {
-		n, err := money.Parse(strings.TrimSpace(*b.Rate), 4)
-		if err != nil || n%10 != 0 {
-			return InvalidParam("rate", "A percentage such as 20 or 7.25 (at most 3 decimals).")
+		n, re := checkout.ParseWooRate(*b.Rate)
+		if re != nil {
+			return InvalidParam(re.Field, re.Message)
 		}
-		t.Rate = n / 10
+		t.Rate = n
 	}
 	set := func(dst *string, v *string) {
 		if v != nil {

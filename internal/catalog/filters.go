@@ -74,6 +74,11 @@ type FacetStore interface {
 	RatingCounts(ctx context.Context, q ProductQuery) (map[int]int, error)
 	StockStatusCounts(ctx context.Context, q ProductQuery) (map[string]int, error)
 	CountMatching(ctx context.Context, q ProductQuery) (int, error)
+	// CountAllFacets counts a whole request at once (the SQL store's kept
+	// index), with the definitions CountFacets applies facet by facet; ok
+	// is false for a query it does not answer, which CountFacets then
+	// counts facet by facet.
+	CountAllFacets(ctx context.Context, q ProductQuery, want FacetRequest) (f Facets, ok bool, err error)
 }
 
 // CountFacets answers want for the listing q: each facet is counted over
@@ -81,6 +86,9 @@ type FacetStore interface {
 // option's count is what choosing it would leave. Paging and order of q
 // are ignored.
 func CountFacets(ctx context.Context, s FacetStore, q ProductQuery, want FacetRequest) (Facets, error) {
+	if f, ok, err := s.CountAllFacets(ctx, q, want); err != nil || ok {
+		return f, err
+	}
 	var f Facets
 	if want.PriceRange {
 		o := q

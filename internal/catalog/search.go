@@ -94,21 +94,38 @@ func StripTags(s string) string {
 	return html.UnescapeString(b.String())
 }
 
-// SearchDoc is what the search index holds for one product, folded.
+// SearchDoc is what the search index holds for one product, folded, one
+// field per ranking tier: a match in the name ranks first, then the SKU,
+// the categories, the attribute values, the short description, and last
+// the description (with the tag names).
 type SearchDoc struct {
-	Name string // the product name
-	SKU  string // the product's and its variations' SKUs, also with separators removed
-	Body string // short description, description and tag names
+	Name  string // the product name
+	SKU   string // the product's and its variations' SKUs, also with separators removed
+	Cats  string // the names of the product's categories
+	Attrs string // the product's attribute values (its terms' names)
+	Short string // the short description
+	Body  string // the description and the tag names
 }
 
-// MaxSearchBody bounds the indexed body text in bytes.
+// SearchSource is a product's text as the catalogue holds it, before
+// folding: what NewSearchDoc indexes.
+type SearchSource struct {
+	Name        string
+	SKUs        []string // its own and its variations'
+	Categories  []string
+	Attributes  []string
+	Short       string // HTML
+	Description string // HTML
+	Tags        []string
+}
+
+// MaxSearchBody bounds the indexed description text in bytes.
 const MaxSearchBody = 16 << 10
 
-// NewSearchDoc builds a product's search document from its name, SKUs
-// (its own and its variations'), descriptions (HTML) and tag names.
-func NewSearchDoc(name string, skus []string, short, description string, tags []string) SearchDoc {
+// NewSearchDoc folds a product's text into its search document.
+func NewSearchDoc(src SearchSource) SearchDoc {
 	var sku []string
-	for _, s := range skus {
+	for _, s := range src.SKUs {
 		f := FoldSearch(s)
 		if f == "" {
 			continue
@@ -118,12 +135,21 @@ func NewSearchDoc(name string, skus []string, short, description string, tags []
 			sku = append(sku, c) // "TEE-RED-S" is found as "tee red s" and as "teereds"
 		}
 	}
-	body := FoldSearch(StripTags(short) + " " + StripTags(description) + " " + strings.Join(tags, " "))
-	if len(body) > MaxSearchBody {
-		body = body[:MaxSearchBody]
-		if i := strings.LastIndexByte(body, ' '); i > 0 {
-			body = body[:i]
+	cut := func(s string) string {
+		if len(s) > MaxSearchBody {
+			s = s[:MaxSearchBody]
+			if i := strings.LastIndexByte(s, ' '); i > 0 {
+				s = s[:i]
+			}
 		}
+		return s
 	}
-	return SearchDoc{Name: FoldSearch(name), SKU: strings.Join(sku, " "), Body: body}
+	return SearchDoc{
+		Name:  FoldSearch(src.Name),
+		SKU:   strings.Join(sku, " "),
+		Cats:  cut(FoldSearch(strings.Join(src.Categories, " "))),
+		Attrs: cut(FoldSearch(strings.Join(src.Attributes, " "))),
+		Short: cut(FoldSearch(StripTags(src.Short))),
+		Body:  cut(FoldSearch(StripTags(src.Description) + " " + strings.Join(src.Tags, " "))),
+	}
 }

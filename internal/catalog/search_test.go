@@ -47,8 +47,10 @@ func TestSearchWords(t *testing.T) {
 }
 
 func TestNewSearchDoc(t *testing.T) {
-	d := NewSearchDoc("Crème Hoodie", []string{"HD-01", "", "hd-01-red"}, "<p>Soft &amp; warm</p>", "<ul><li>Brushed<br>fleece</li></ul>", []string{"Winter Sale"})
-	if d.Name != "creme hoodie" || d.SKU != "hd 01 hd01 hd 01 red hd01red" || d.Body != "soft warm brushed fleece winter sale" {
+	d := NewSearchDoc(SearchSource{Name: "Crème Hoodie", SKUs: []string{"HD-01", "", "hd-01-red"}, Categories: []string{"Hoodies & Sweats"},
+		Attributes: []string{"Bleu Marine", "XL"}, Short: "<p>Soft &amp; warm</p>", Description: "<ul><li>Brushed<br>fleece</li></ul>", Tags: []string{"Winter Sale"}})
+	if d.Name != "creme hoodie" || d.SKU != "hd 01 hd01 hd 01 red hd01red" || d.Cats != "hoodies sweats" || d.Attrs != "bleu marine xl" ||
+		d.Short != "soft warm" || d.Body != "brushed fleece winter sale" {
 		t.Errorf("doc = %+v", d)
 	}
 }

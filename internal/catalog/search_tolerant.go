@@ -52,7 +52,7 @@ const maxVocabWord = 32
 func VocabularyWords(d SearchDoc) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range strings.Fields(d.Name + " " + d.Body) {
+	for _, w := range strings.Fields(strings.Join([]string{d.Name, d.Cats, d.Attrs, d.Short, d.Body}, " ")) {
 		n := utf8.RuneCountInString(w)
 		if seen[w] || n < 2 || n > maxVocabWord || hasDigit(w) {
 			continue

@@ -137,10 +137,12 @@ func applyFilters(pq *catalog.ProductQuery, q ListingQuery, attrs []catalog.Filt
 }
 
 // FilterCountLimit is the largest listing whose filter options are
-// counted when its page renders: counting reads every product of the
-// listing per facet (decision 0103, docs/benchmarks.md), so larger ones
-// show their options uncounted rather than make an uncached page slow.
-var FilterCountLimit = 5000
+// counted when its page renders. The store counts from its kept facet
+// index in one pass over the listing's products in memory (decision 0106;
+// 100,000 products cost a few milliseconds, docs/benchmarks.md); a larger
+// listing shows its options uncounted rather than make an uncached page
+// slow (a search listing, which SQL counts, is bounded by its candidates).
+var FilterCountLimit = 250000
 
 // filterData counts the options of the listing pq (its filters applied,
 // total products) for the sidebar.

@@ -2,7 +2,9 @@
 // legacy /wc/v3/reports): sales over a period by day or month, the top
 // sellers, and totals of orders, products, customers, coupons and reviews.
 // Every figure is an aggregate the store computes (SQL GROUP BY on either
-// engine); no report loads the orders themselves.
+// engine); the sales and top sellers read analytics' order facts
+// (internal/analytics, decision 0111), caught up first, so the shop has
+// one aggregation of its orders; no report loads the orders themselves.
 //
 // The shop's day is UTC (as its order dates). Sales count the orders that
 // were paid or are being paid (completed, processing, on hold) and the
@@ -70,6 +72,16 @@ type Service struct {
 	// Currency is the shop's base currency: the sales report's amounts.
 	Currency string
 	Now      func() time.Time
+	// CatchUp brings the order facts the sales and top sellers read up to
+	// date (analytics.Service.CatchUp); nil: they are read as they are.
+	CatchUp func(context.Context) error
+}
+
+func (s *Service) catchUp(ctx context.Context) error {
+	if s.CatchUp == nil {
+		return nil
+	}
+	return s.CatchUp(ctx)
 }
 
 // InputError is a query parameter the reports cannot take.
@@ -170,6 +182,9 @@ func (s *Service) Sales(ctx context.Context, q Query) (Sales, error) {
 	if err != nil {
 		return Sales{}, err
 	}
+	if err := s.catchUp(ctx); err != nil {
+		return Sales{}, err
+	}
 	days, err := s.Store.SalesByDay(ctx, s.Currency, SalesStatuses, rg.From, rg.To)
 	if err != nil {
 		return Sales{}, err
@@ -218,6 +233,9 @@ func (r Range) Days() int { return int(r.To.Sub(r.From) / (24 * time.Hour)) }
 func (s *Service) TopSellers(ctx context.Context, q Query, limit int) ([]Seller, error) {
 	rg, err := s.RangeOf(q)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.catchUp(ctx); err != nil {
 		return nil, err
 	}
 	return s.Store.TopSellers(ctx, SalesStatuses, rg.From, rg.To, limit)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"vitrine/internal/analytics"
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/audit"
@@ -22,6 +23,7 @@ import (
 func (s *Server) initAdmin() {
 	s.audit = &audit.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.initRetention() // retention.go
+	s.initAnalytics() // analytics.go
 	// Wallet orders are refunded through PayPal; the others are recorded
 	// as manual refunds.
 	refunders := map[string]orders.Refunder{}
@@ -50,15 +52,18 @@ func (s *Server) initAdmin() {
 		Currencies: s.currencies,
 		TestMail:   s.sendTestMail,
 		Orders:     s.orders,
-		Reports:    &reports.Service{Store: s.db, Currency: s.cfg.Currency.Code, Now: s.now},
-		Currency:   s.currencyOf,
-		Media:      s.media,
-		Log:        s.log,
-		Now:        s.now,
-		Reviews:    s.reviews,
-		Contact:    s.contact,
-		Backups:    s.backups.Status,
-		BaseURL:    s.cfg.BaseURL,
+		Reports: &reports.Service{Store: s.db, Currency: s.cfg.Currency.Code, Now: s.now, CatchUp: func(ctx context.Context) error {
+			_, err := s.analytics.CatchUp(ctx, analytics.ReportCatchUp)
+			return err
+		}},
+		Currency: s.currencyOf,
+		Media:    s.media,
+		Log:      s.log,
+		Now:      s.now,
+		Reviews:  s.reviews,
+		Contact:  s.contact,
+		Backups:  s.backups.Status,
+		BaseURL:  s.cfg.BaseURL,
 		// The order screen's address lines leave the shop's country out.
 		BaseCountry: s.cfg.Checkout.BaseCountry,
 		Catalog:     s.catalogAdmin,

@@ -424,3 +424,55 @@ func TestAdminAttributeTerms(t *testing.T) {
 		}
 	})
 }
+
+// The attributes list carries each attribute's filter settings (the admin's
+// attributes screen shows and edits them): a PUT of filterable and
+// filter_query_type is what the next GET answers; a bad query type is
+// refused and changes nothing.
+func TestAdminAttributeFilterSettings(t *testing.T) {
+	t.Parallel()
+	eachFrameShop(t, func(t *testing.T, f *frameShop) {
+		type filterJSON struct {
+			ID              int64  `json:"id"`
+			Slug            string `json:"slug"`
+			Filterable      *bool  `json:"filterable"`
+			FilterQueryType string `json:"filter_query_type"`
+		}
+		read := func() filterJSON {
+			t.Helper()
+			a := f.staffCall("Mia", "GET", "/wp-json/wc/v3/products/attributes", "")
+			var attrs []filterJSON
+			if err := json.Unmarshal([]byte(a.body), &attrs); err != nil {
+				t.Fatalf("attributes: %v %.300s", err, a.body)
+			}
+			for _, at := range attrs {
+				if at.Slug == "pa_size" {
+					return at
+				}
+			}
+			t.Fatalf("no pa_size among %.300s", a.body)
+			return filterJSON{}
+		}
+		at := read()
+		if at.Filterable == nil || !*at.Filterable || at.FilterQueryType != "or" {
+			t.Fatalf("the defaults: filterable %v, query type %q", at.Filterable, at.FilterQueryType)
+		}
+		path := "/wp-json/wc/v3/products/attributes/" + strconv.FormatInt(at.ID, 10)
+		if a := f.staffCall("Mia", "PUT", path, `{"filterable":false,"filter_query_type":"and"}`); a.status != 200 {
+			t.Fatalf("PUT: %d %s", a.status, a.body)
+		}
+		if got := read(); *got.Filterable || got.FilterQueryType != "and" {
+			t.Errorf("after the PUT: filterable %v, query type %q", *got.Filterable, got.FilterQueryType)
+		}
+		if a := f.staffCall("Mia", "PUT", path, `{"filterable":true,"filter_query_type":"some"}`); a.status != 400 || !strings.Contains(a.body, "filter_query_type") {
+			t.Errorf("a bad query type: %d %s", a.status, a.body)
+		}
+		if got := read(); *got.Filterable || got.FilterQueryType != "and" {
+			t.Errorf("a refused PUT changed the settings: filterable %v, query type %q", *got.Filterable, got.FilterQueryType)
+		}
+		one := f.staffCall("Mia", "GET", path, "")
+		if !strings.Contains(one.body, `"filterable":false`) || !strings.Contains(one.body, `"filter_query_type":"and"`) {
+			t.Errorf("GET one: %.300s", one.body)
+		}
+	})
+}

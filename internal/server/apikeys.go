@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"vitrine/internal/analyticsapi"
 	"vitrine/internal/integration"
 	"vitrine/internal/integrationapi"
 )
@@ -36,7 +37,7 @@ func (s *Server) requestHTTPS(r *http.Request) bool {
 // keyPath reports whether p is one a key may be used on: WooCommerce's
 // REST API, /wp-json/wc/v3/.
 func keyPath(p string) bool {
-	return strings.HasPrefix(p, "/wp-json/wc/v3/") || p == "/wp-json/wc/v3"
+	return strings.HasPrefix(p, "/wp-json/wc/v3/") || p == "/wp-json/wc/v3" || strings.HasPrefix(p, analyticsapi.Prefix+"/")
 }
 
 // KeyUpkeep deletes the spent OAuth nonces past their window (the upkeep

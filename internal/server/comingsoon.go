@@ -100,7 +100,7 @@ func comingSoonOpen(r *http.Request) bool {
 	if slices.Contains(storefront.IconPaths(), p) { // the manifest's icons
 		return true
 	}
-	for _, prefix := range []string{"/my-account/", "/assets/", "/wp-json/vitrine/v1/botcheck/", "/wp-json/wp/v2/users/", "/wp-json/wc/v3/",
+	for _, prefix := range []string{"/my-account/", "/assets/", "/wp-json/vitrine/v1/botcheck/", "/wp-json/wp/v2/users/", "/wp-json/wc/v3/", "/wp-json/wc-analytics/",
 		"/wp-admin/", SandboxPrefix + "/"} {
 		if strings.HasPrefix(p, prefix) {
 			return true

@@ -38,6 +38,7 @@ func (s *Server) maintain(ctx context.Context) {
 		s.PriceDropUpkeep(ctx) // after the schedule pass: a sale that starts now is a drop (alerts.go)
 		s.KeyUpkeep(ctx)       // apikeys.go
 		s.RetentionUpkeep(ctx) // retention.go
+		s.AnalyticsUpkeep(ctx) // analytics.go
 		if _, err := s.webhooks.Upkeep(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("delete done webhook deliveries", "err", err)
 		}

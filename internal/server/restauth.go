@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strings"
+	"vitrine/internal/analyticsapi"
 
 	"vitrine/internal/adminapi"
 	"vitrine/internal/httpx"
@@ -71,6 +72,9 @@ func (s *Server) withKeyUser(w http.ResponseWriter, r *http.Request) (_ *http.Re
 // adminPath reports whether p is the admin API's (internal/adminapi), which
 // like WordPress's own routes takes the login cookie only with a nonce.
 func adminPath(p string) bool {
+	if strings.HasPrefix(p, analyticsapi.Prefix+"/") {
+		return true
+	}
 	for _, pre := range adminapi.Prefixes {
 		if strings.HasPrefix(p, pre) {
 			return true

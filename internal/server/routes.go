@@ -145,6 +145,10 @@ func (s *Server) routes() http.Handler {
 	for _, p := range adminapi.Prefixes {
 		mux.Handle(p, s.admin)
 	}
+	// WooCommerce Admin's analytics (internal/analyticsapi), guarded as the admin API.
+	for _, rt := range append(s.analyticsAPI.Routes(), s.analyticsAPI.SettingsRoutes(s.analyticsSettings)...) {
+		mux.HandleFunc(rt.Pattern, s.admin.Guard(rt.Handler))
+	}
 	mux.HandleFunc("/wp-json/", s.apiNoRoute)
 
 	// WordPress admin-ajax actions (internal/ajax).

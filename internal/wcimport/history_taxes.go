@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"vitrine/internal/checkout"
-	"vitrine/internal/money"
 )
 
 // wcTax is a tax rate of the REST API v3 (/wc/v3/taxes).
@@ -30,10 +29,8 @@ type wcTax struct {
 
 // importTax moves a tax rate into the shop's rules (Shipping and tax). A
 // rate the shop already has (same place, percentage and priority) is
-// linked, not doubled. What this shop's rates cannot hold is refused by
-// name, as the REST API's own taxes endpoint refuses it: a rate for
-// postcodes or cities (rates here are for a whole country or state), a
-// compound rate, a rate of another class than standard. Moved before the
+// linked, not doubled. What this shop's rates cannot hold is refused with
+// the REST API's own taxes endpoint's words (checkout.WooRate). Moved before the
 // tax settings, so "calculate taxes" finds the rates it needs.
 func importTax(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error) {
 	var w wcTax
@@ -55,19 +52,18 @@ func importTax(ctx context.Context, r *Run, raw json.RawMessage) (Outcome, error
 	if unchanged {
 		return Unchanged, nil
 	}
-	switch {
-	case strings.TrimSpace(w.Postcode) != "" || strings.TrimSpace(w.City) != "" || len(w.Postcodes) > 0 || len(w.Cities) > 0:
-		return Refused, refuse(name, "the rate is for postcodes or cities; this shop's rates are for a whole country or state")
-	case w.Compound:
-		return Refused, refuse(name, "a compound rate; this shop's rates of different priorities each apply to the net amount")
-	case w.Class != "" && w.Class != "standard":
-		return Refused, refuse(name, fmt.Sprintf("a rate of the %q class; this shop's rates apply to every taxable product", w.Class))
+	held := checkout.WooRate{Compound: w.Compound, Class: w.Class}
+	if strings.TrimSpace(w.Postcode) != "" || strings.TrimSpace(w.City) != "" || len(w.Postcodes) > 0 || len(w.Cities) > 0 {
+		held.Places = "postcodes"
 	}
-	n, err := money.Parse(strings.TrimSpace(w.Rate), 4)
-	if err != nil || n%10 != 0 {
-		return Refused, refuse(name, fmt.Sprintf("%q is not a percentage with at most 3 decimals", w.Rate))
+	if re := held.HeldBy(); re != nil {
+		return Refused, refusalOf(name, re)
 	}
-	rate := checkout.TaxRate{Country: w.Country, State: w.State, Rate: n / 10, Label: strings.TrimSpace(w.Name),
+	n, re := checkout.ParseWooRate(w.Rate)
+	if re != nil {
+		return Refused, refusalOf(name, re)
+	}
+	rate := checkout.TaxRate{Country: w.Country, State: w.State, Rate: n, Label: strings.TrimSpace(w.Name),
 		Priority: w.Priority, Shipping: w.Shipping}
 	if rate.Label == "" {
 		rate.Label = "Tax" // WooCommerce's name for a rate left unnamed

@@ -53,8 +53,8 @@ func TestHistoryTaxRates(t *testing.T) {
 			t.Errorf("taxes: %+v %v", c, res.refusals)
 		}
 		for name, want := range map[string]string{
-			"US-NY 8.8750% (rate 4)": "postcodes or cities", "CA-QC 9.9750% (rate 5)": "compound",
-			"GB 5.0000% (rate 6)": `"reduced-rate" class`, "FR 20.12345% (rate 7)": "at most 3 decimals"} {
+			"US-NY 8.8750% (rate 4)": "postcodes and cities", "CA-QC 9.9750% (rate 5)": "compound",
+			"GB 5.0000% (rate 6)": `class must be standard, not "reduced-rate"`, "FR 20.12345% (rate 7)": "at most 3 decimals"} {
 			if why := res.refused("taxes", name); !strings.Contains(why, want) {
 				t.Errorf("%s refused for %q, want %q", name, why, want)
 			}

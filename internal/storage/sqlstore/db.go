@@ -74,7 +74,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, c *Counter, f *Faul
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{DB: core, Catalog: catalogstore.Catalog{DB: core}}
+	db := &DB{DB: core, Catalog: catalogstore.Catalog{DB: core, Facets: new(catalogstore.FacetIndex)}}
 	db.Orders = orderstore.New(core, &db.Catalog, db)
 	return db, nil
 }

@@ -33,41 +33,36 @@ func (db *DB) SalesByDay(ctx context.Context, currency string, statuses []string
 		}
 		return db.Read.SelectContext(ctx, dest, db.Read.Rebind(q), args...)
 	}
+	// The orders and refunds are analytics' facts (analytics.go; the
+	// service catches them up first): the orders of the base currency by
+	// the day placed, the completed refunds of any of its orders by the day
+	// they completed.
 	var orders []struct {
 		Day      int64 `db:"day"`
 		Orders   int   `db:"orders"`
+		Items    int   `db:"items"`
 		Sales    int64 `db:"sales"`
 		Tax      int64 `db:"tax"`
 		Shipping int64 `db:"shipping"`
 		Discount int64 `db:"discount"`
 	}
-	if err := run(`SELECT created_at - created_at % 86400 AS day, COUNT(*) AS orders, COALESCE(SUM(total), 0) AS sales,
-		COALESCE(SUM(total_tax), 0) AS tax, COALESCE(SUM(shipping_total), 0) AS shipping, COALESCE(SUM(discount_total), 0) AS discount
-		FROM orders WHERE currency = ? AND status IN (?) AND created_at >= ? AND created_at < ? GROUP BY 1`,
+	if err := run(`SELECT created_at - created_at % 86400 AS day, COUNT(*) AS orders, COALESCE(SUM(items), 0) AS items,
+		COALESCE(SUM(gross), 0) AS sales, COALESCE(SUM(tax), 0) AS tax, COALESCE(SUM(shipping), 0) AS shipping,
+		COALESCE(SUM(discount), 0) AS discount
+		FROM analytics_orders WHERE refund_id = 0 AND currency = ? AND status IN (?) AND created_at >= ? AND created_at < ? GROUP BY 1`,
 		[]any{currency, statuses, lo, hi}, &orders); err != nil {
 		return nil, err
 	}
 	for _, r := range orders {
 		d := at(r.Day)
-		d.Orders, d.Sales, d.Tax, d.Shipping, d.Discount = r.Orders, r.Sales, r.Tax, r.Shipping, r.Discount
+		d.Orders, d.Items, d.Sales, d.Tax, d.Shipping, d.Discount = r.Orders, r.Items, r.Sales, r.Tax, r.Shipping, r.Discount
 	}
 	var sums []struct {
 		Day int64 `db:"day"`
 		N   int64 `db:"n"`
 	}
-	if err := run(`SELECT o.created_at - o.created_at % 86400 AS day, COALESCE(SUM(l.quantity), 0) AS n
-		FROM order_lines l JOIN orders o ON o.id = l.order_id
-		WHERE o.currency = ? AND o.status IN (?) AND o.created_at >= ? AND o.created_at < ? GROUP BY 1`,
-		[]any{currency, statuses, lo, hi}, &sums); err != nil {
-		return nil, err
-	}
-	for _, r := range sums {
-		at(r.Day).Items = int(r.N)
-	}
-	sums = nil
-	if err := run(`SELECT r.created_at - r.created_at % 86400 AS day, COALESCE(SUM(r.amount), 0) AS n
-		FROM order_refunds r JOIN orders o ON o.id = r.order_id
-		WHERE r.status = 'completed' AND o.currency = ? AND r.created_at >= ? AND r.created_at < ? GROUP BY 1`,
+	if err := run(`SELECT created_at - created_at % 86400 AS day, COALESCE(-SUM(gross), 0) AS n
+		FROM analytics_orders WHERE refund_id <> 0 AND currency = ? AND created_at >= ? AND created_at < ? GROUP BY 1`,
 		[]any{currency, lo, hi}, &sums); err != nil {
 		return nil, err
 	}
@@ -89,11 +84,12 @@ func (db *DB) SalesByDay(ctx context.Context, currency string, statuses []string
 	return out, nil
 }
 
-// TopSellers sums the lines' quantities per product.
+// TopSellers sums the line facts' quantities per product (refunded
+// units are not taken back, as before), with the product's name.
 func (db *DB) TopSellers(ctx context.Context, statuses []string, from, to time.Time, limit int) ([]reports.Seller, error) {
-	q, args, err := sqlx.In(`SELECT l.product_id, MIN(l.name) AS name, SUM(l.quantity) AS quantity
-		FROM order_lines l JOIN orders o ON o.id = l.order_id
-		WHERE o.status IN (?) AND o.created_at >= ? AND o.created_at < ?
+	q, args, err := sqlx.In(`SELECT l.product_id, COALESCE(MIN(p.name), '') AS name, SUM(l.quantity) AS quantity
+		FROM analytics_lines l LEFT JOIN products p ON p.id = l.product_id
+		WHERE l.refund_id = 0 AND l.status IN (?) AND l.created_at >= ? AND l.created_at < ?
 		GROUP BY l.product_id ORDER BY quantity DESC, l.product_id LIMIT ?`, statuses, from.Unix(), to.Unix(), limit)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package sqlstore_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,7 +72,9 @@ func TestSearch(t *testing.T) {
 			{"variation sku without separators", "teereds", []string{"Classic Tee"}},
 			{"sku prefix", "hd-0", []string{"Everyday Hoodie"}},
 			{"description word", "fleece", []string{"Everyday Hoodie"}},
-			{"description word in html", "cotton", []string{"Everyday Hoodie"}},
+			{"description word in html", "100", []string{"Everyday Hoodie"}},
+			{"attribute values ranked before descriptions", "cotton", []string{"Classic Tee", "Everyday Hoodie"}},
+			{"category name", "tees", []string{"Classic Tee"}},
 			{"tag name", "organic", []string{"Classic Tee"}},
 			{"prefix of the last word", "hoo", []string{"Everyday Hoodie", "Search-only Hoodie", "Market Tote"}},
 			{"prefix after a full word", "classic te", []string{"Classic Tee"}},
@@ -107,6 +110,72 @@ func TestSearch(t *testing.T) {
 			t.Errorf("listable search: %q", got)
 		}
 	})
+}
+
+// A match ranks by the field it is in: the name, the SKU, a category, an
+// attribute value, the short description, the description. Renaming a
+// category, a tag or an attribute term moves its products in search.
+func TestSearchRanksByField(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		cat, _, _ := db.EnsureCategoryPath(ctx, []string{"Zephyr Line"})
+		plain, _, _ := db.EnsureCategoryPath(ctx, []string{"Basics"})
+		fabric, err := db.EnsureAttribute(ctx, catalog.Attribute{Name: "Fabric", Slug: "fabric"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		term, _ := db.EnsureTerm(ctx, catalog.AttrTerm{AttributeID: fabric.ID, Name: "Zephyr Knit"})
+		tag, _ := db.EnsureTag(ctx, "Zephyr Pick")
+		// Saved in the reverse of the expected order, so the index's own
+		// order (oldest first) cannot pass for the ranking.
+		for _, p := range []*catalog.Product{
+			{Name: "Plain Belt", Description: "<p>From the zephyr range.</p>", Categories: []catalog.Term{{ID: plain}}},
+			{Name: "Plain Socks", ShortDescription: "Zephyr soft.", Categories: []catalog.Term{{ID: plain}}},
+			{Name: "Plain Scarf", Categories: []catalog.Term{{ID: plain}}, Attributes: []catalog.ProductAttribute{
+				{AttributeID: fabric.ID, Name: "Fabric", Visible: true, Values: []catalog.AttributeValue{{TermID: term.ID}}}}},
+			{Name: "Plain Cap", Categories: []catalog.Term{{ID: cat}}},
+			{Name: "Plain Hat", SKU: "ZEPHYR-9", Categories: []catalog.Term{{ID: plain}}},
+			{Name: "Plain Glove", Tags: []catalog.Term{{ID: tag}}, Categories: []catalog.Term{{ID: plain}}},
+			{Name: "Zephyr Jacket", Categories: []catalog.Term{{ID: plain}}},
+		} {
+			p.Type, p.RegularPrice, p.Purchasable = catalog.TypeSimple, i64(1000), true
+			if _, err := db.SaveProduct(ctx, p, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := []string{"Zephyr Jacket", "Plain Hat", "Plain Cap", "Plain Scarf", "Plain Socks", "Plain Glove", "Plain Belt"}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "zephyr"}); !cmp.Equal(got[:2], want[:2]) || !cmp.Equal(got[2:5], want[2:5]) ||
+			!cmp.Equal(cmpSorted(got[5:]), cmpSorted(want[5:])) {
+			t.Errorf("ranked %q, want %q (the last two, both elsewhere, in either order)", got, want)
+		}
+		if err := db.SaveCategory(ctx, &catalog.Category{ID: cat, Name: "Breeze Line", Slug: "zephyr-line"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.UpdateTerm(ctx, catalog.AttrTerm{ID: term.ID, AttributeID: fabric.ID, Name: "Breeze Knit"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SaveTag(ctx, &catalog.Tag{ID: tag, Name: "Breeze Pick", Slug: "zephyr-pick"}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "zephyr"}); !cmp.Equal(got, []string{"Zephyr Jacket", "Plain Hat", "Plain Socks", "Plain Belt"}) {
+			t.Errorf("after the renames, zephyr finds %q", got)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "breeze"}); !cmp.Equal(got, []string{"Plain Cap", "Plain Scarf", "Plain Glove"}) {
+			t.Errorf("after the renames, breeze finds %q", got)
+		}
+		if err := db.DeleteCategory(ctx, cat); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := search(t, db, catalog.ProductQuery{Search: "breeze"}); !cmp.Equal(got, []string{"Plain Scarf", "Plain Glove"}) {
+			t.Errorf("after the category's deletion, breeze finds %q", got)
+		}
+	})
+}
+
+func cmpSorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
 }
 
 func TestSearchIndexFollowsWrites(t *testing.T) {

@@ -29,6 +29,7 @@ export const screens: Screen[] = [
   { base: 'products', title: 'Products', nav: true, load: () => import('./screens/products/Products') },
   { base: 'categories', title: 'Categories', nav: true, load: () => import('./screens/products/Categories') },
   { base: 'attributes', title: 'Attributes', nav: true, load: () => import('./screens/products/Attributes') },
+  { base: 'analytics', title: 'Analytics', nav: true, load: () => import('./analytics/Analytics') },
   { base: 'orders', title: 'Orders', nav: true, load: () => import('./screens/orders/Orders') },
   { base: 'coupons', title: 'Coupons', nav: true, load: () => import('./screens/coupons/Coupons') },
   { base: 'media', title: 'Media', nav: true, load: () => import('./media/MediaLibrary') },

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { NavCategory, ViewerSettings } from '../types';
 import { SearchForm } from '../ui/SearchForm';
 import { AccountLinks } from '../frame/AccountLinks';
-import { keepTabInside, shownStopsIn } from '../lib/focus-trap';
+import { Drawer } from '../ui/Drawer';
 import { CategoryLink } from './NavMenu';
 
 /** The Menu button and the off-canvas menu replace the header's menu under the large breakpoint (spec: large >= 850 px). */
@@ -11,10 +11,8 @@ export const MOBILE_MENU_ID = 'mobile-menu';
 
 /**
  * The header's "Menu" button and the off-canvas menu it opens on small
- * and medium screens: a native <dialog> opened with showModal(), so the
- * page behind is inert and Escape closes it; labelled by its heading;
- * focus goes to its close button, Tab and Shift+Tab wrap inside it, and
- * when it closes focus goes back to the Menu button. It holds the search
+ * and medium screens (a Drawer: a modal <dialog>, Escape closes it, focus
+ * wraps inside it and goes back to the Menu button). It holds the search
  * form, the categories and the account links, mounted only while it is
  * open (one search form and one category menu in the page otherwise).
  * The button shows only when scripts run (the head script's "js" class);
@@ -36,66 +34,12 @@ export function MobileMenu({
   onOpenChange?: (open: boolean) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const closeButton = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
   useEffect(() => {
     onOpenChange?.(open);
   }, [open, onOpenChange]);
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (open && !d.open) {
-      document.documentElement.classList.add('has-mobile-menu');
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-      closeButton.current?.focus();
-    } else if (!open && d.open) {
-      if (typeof d.close === 'function') d.close();
-      else d.removeAttribute('open');
-      onClosed();
-    }
-  }, [open]);
-
-  // Grown past the breakpoint: the header's own menu is back.
-  useEffect(() => {
-    if (!open || typeof window.matchMedia !== 'function') return;
-    const mq = window.matchMedia(MOBILE_MENU_QUERY);
-    const onChange = () => {
-      if (!mq.matches) setOpen(false);
-    };
-    mq.addEventListener?.('change', onChange);
-    return () => mq.removeEventListener?.('change', onChange);
-  }, [open]);
-
-  function onClosed() {
-    document.documentElement.classList.remove('has-mobile-menu');
-    button.current?.focus();
-  }
-
-  // Escape (the dialog's cancel) and any other native close.
-  const onNativeClose = () => {
-    if (open) {
-      setOpen(false);
-      onClosed();
-    }
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key === 'Escape') {
-      // A popup inside (the search suggestions) closes first; otherwise
-      // Escape closes the menu, also from fields that keep Escape for
-      // themselves (the search field stops the browser clearing it).
-      if ((e.target as HTMLElement).getAttribute?.('aria-expanded') === 'true') return;
-      e.preventDefault();
-      setOpen(false);
-      return;
-    }
-    const root = e.currentTarget;
-    keepTabInside(e, () => shownStopsIn(root), root);
-  };
 
   return (
     <>
@@ -113,27 +57,17 @@ export function MobileMenu({
         </svg>
         <span className="menu-toggle__label">Menu</span>
       </button>
-      <dialog
-        ref={dialog}
+      <Drawer
         id={MOBILE_MENU_ID}
         className="mobile-menu"
-        aria-labelledby="mobile-menu-title"
-        onClose={onNativeClose}
-        onKeyDown={onKeyDown}
-        onClick={(e) => {
-          if (e.target === e.currentTarget) setOpen(false); // a click on the backdrop
-        }}
+        title="Menu"
+        closeLabel="Close menu"
+        open={open}
+        onClose={close}
+        returnFocus={button}
+        htmlClass="has-mobile-menu"
+        closeAt={MOBILE_MENU_QUERY}
       >
-        <div className="mobile-menu__inner">
-          <div className="mobile-menu__head">
-            <h2 className="mobile-menu__title" id="mobile-menu-title">
-              Menu
-            </h2>
-            <button type="button" className="mobile-menu__close" ref={closeButton} onClick={() => setOpen(false)}>
-              <span aria-hidden="true">×</span>
-              <span className="screen-reader-text">Close menu</span>
-            </button>
-          </div>
           {open && (
             <>
             <SearchForm className="mobile-menu__search" idBase="mobile-search" label="Search products" defaultValue={search} live categories={nav} minChars={minChars} />
@@ -163,8 +97,7 @@ export function MobileMenu({
             <AccountLinks user={user} />
             </>
           )}
-        </div>
-      </dialog>
+      </Drawer>
     </>
   );
 }

@@ -3,7 +3,14 @@ import type { ListingPage, Settings } from '../types';
 import { useHydrated } from './hydrated';
 import { fetchPageData, PageLoadError } from './page-data';
 import { canLoad, initialScrollState, loadedText, nextPageUrl, scrollReducer, type ScrollState } from './infinite-scroll';
+import { FILTER_HISTORY_FLAG, isFilterEntry } from './filter-navigation';
 import './infinite-scroll.css';
+
+function withoutFilterFlag(state: unknown): unknown {
+  if (!isFilterEntry(state)) return state;
+  const { [FILTER_HISTORY_FLAG]: _, ...rest } = state as Record<string, unknown>;
+  return rest;
+}
 
 export type ScrollSettings = Settings['infinite_scroll'];
 
@@ -29,7 +36,9 @@ let followingHistory = false;
 function followHistory() {
   if (followingHistory) return;
   followingHistory = true;
-  window.addEventListener('popstate', () => {
+  window.addEventListener('popstate', (e) => {
+    // The filters' entries are shown in place (filter-navigation.ts).
+    if (isFilterEntry(e.state)) return;
     // Reload at the top: the browser would restore the old position, the
     // bottom of a now shorter page, and the next page would load at once.
     window.scrollTo(0, 0);
@@ -116,7 +125,8 @@ export function InfiniteScroll({
             try {
               if (history === 'replace') window.history.replaceState(window.history.state, '', target);
               else {
-                window.history.pushState(window.history.state, '', target);
+                // Not a filters' entry: Back and Forward to it reload.
+                window.history.pushState(withoutFilterFlag(window.history.state), '', target);
                 followHistory();
               }
             } catch {

@@ -14,15 +14,20 @@ import { EditLinks } from '../frame/EditLinks';
 import { ShopSidebar } from './ShopSidebar';
 import { newProducts, nextPageUrl, PRODUCTS_APPENDED_EVENT, type ProductsAppendedDetail } from './infinite-scroll';
 import { PageContainer } from '../ui/PageContainer';
+import { Drawer } from '../ui/Drawer';
+import { ListingFilters, resultsText } from './ListingFilters';
+import { FILTER_DRAWER_QUERY, useFilterNavigation } from './filter-navigation';
 
 interface Appended {
   ids: number[];
   focus: boolean;
 }
 
-export function ListingPage({ data }: { data: ListingData }) {
+export function ListingPage({ data: first }: { data: ListingData }) {
   const hydrated = useHydrated();
-  const [items, setItems] = useState<StoreProduct[]>(data.products);
+  // The listing shown: the page's own, then one a filter brought in place.
+  const [data, setData] = useState(first);
+  const [items, setItems] = useState<StoreProduct[]>(first.products);
   // The last page appended: the pagination follows it.
   const [last, setLast] = useState({ page: data.page_number, url: data.url });
   const [appended, setAppended] = useState<Appended | null>(null);
@@ -76,6 +81,23 @@ export function ListingPage({ data }: { data: ListingData }) {
     return Math.ceil(next / cols) * rowHeight;
   }, [data.products.length, data.total]);
 
+  const filters = useFilterNavigation(
+    useCallback((page: ListingData) => {
+      shown.current = page.products;
+      setItems(page.products);
+      setLast({ page: page.page_number, url: page.url });
+      setData(page);
+      // The cards are new: listeners refresh them (the currency's prices).
+      setAppended({ ids: page.products.map((p) => p.id), focus: false });
+    }, []),
+  );
+  const [drawer, setDrawer] = useState(false);
+  const filterButton = useRef<HTMLButtonElement>(null);
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+  const onNavigate = hydrated ? filters.navigate : undefined;
+  // The grid stays in the page once a filter has been used, even empty.
+  const grid = hasProducts || filters.navigated;
+
   const count =
     items.length === data.products.length
       ? resultCountText(data.total, data.page_number, data.total_pages, data.products.length)
@@ -85,7 +107,7 @@ export function ListingPage({ data }: { data: ListingData }) {
     <PageContainer className="listing">
       <Breadcrumbs items={data.breadcrumbs} />
       <div className="listing-layout">
-      <div className="listing-main">
+      <div className="listing-main" ref={filters.main}>
       <header className="woocommerce-products-header">
         <h1 className="woocommerce-products-header__title page-title">{decodeEntities(data.title)}</h1>
         <Html html={data.description} className="term-description" />
@@ -96,22 +118,43 @@ export function ListingPage({ data }: { data: ListingData }) {
           <CategoryTiles categories={data.subcategories} />
         </section>
       )}
-      {hasProducts ? (
+      <div className="listing-filter-toggle">
+        <button
+          type="button"
+          className="button listing-filter-toggle__button"
+          ref={filterButton}
+          aria-haspopup="dialog"
+          aria-expanded={drawer}
+          aria-controls="listing-filter-drawer"
+          onClick={() => setDrawer(true)}
+        >
+          Filter
+          {data.filters?.applied ? <span className="listing-filter-toggle__count"> ({data.filters.applied}<span className="screen-reader-text"> chosen</span>)</span> : null}
+        </button>
+      </div>
+      {grid ? (
         <>
           <div className="listing-toolbar">
-            <p className="woocommerce-result-count" role="status">
-              {count}
+            {/* Not a live region: an in-place filter update is announced once, by the filters' own status. */}
+            <p className="woocommerce-result-count">
+              {hasProducts ? count : 'No results'}
             </p>
             <SortForm orderby={data.orderby} url={data.url} />
           </div>
           <ProductGrid
             products={items}
+            busy={filters.busy}
             listRef={list}
             appendedFrom={data.products.length}
             fadeMs={settings?.fade_in_duration}
           />
+          {!hasProducts && (
+            <p className="woocommerce-info woocommerce-no-products-found">No products were found matching your selection.</p>
+          )}
           {scrolling && (
-            <InfiniteScroll settings={settings} initialNext={initialNext} onPage={onPage} reserve={reserve} />
+            <InfiniteScroll
+              key={data.url}
+              settings={settings} initialNext={initialNext} onPage={onPage} reserve={reserve} />
           )}
           {/* The links stay in the DOM and work without scripts; with infinite
               scroll from the first page they are hidden (everything loads here). */}
@@ -137,8 +180,32 @@ export function ListingPage({ data }: { data: ListingData }) {
         </>
       )}
       </div>
-      <ShopSidebar data={data} />
+      <ShopSidebar data={data} onNavigate={onNavigate} announce={drawer ? '' : filters.announce} />
       </div>
+      {hydrated && (
+        <Drawer
+          id="listing-filter-drawer"
+          className="filter-drawer"
+          title="Filter"
+          closeLabel="Close filters"
+          open={drawer}
+          onClose={closeDrawer}
+          returnFocus={filterButton}
+          htmlClass="has-filter-drawer"
+          closeAt={FILTER_DRAWER_QUERY}
+        >
+          {drawer && (
+            <>
+              <ListingFilters data={data} idBase="filter-drawer" onNavigate={onNavigate} announce={filters.announce} />
+              <div className="filter-drawer__foot">
+                <button type="button" className="button alt filter-drawer__show" onClick={closeDrawer} aria-busy={filters.busy || undefined}>
+                  {`Show ${resultsText(data.total)}`}
+                </button>
+              </div>
+            </>
+          )}
+        </Drawer>
+      )}
     </PageContainer>
   );
 }

@@ -9,6 +9,7 @@ export function ProductGrid({
   listRef,
   appendedFrom,
   fadeMs,
+  busy,
 }: {
   products: StoreProduct[];
   headingLevel?: HeadingLevel;
@@ -17,9 +18,11 @@ export function ProductGrid({
   /** Index of the first product appended by infinite scroll (those fade in). */
   appendedFrom?: number;
   fadeMs?: number;
+  /** A filtered listing is on its way (the cards shown are the last one's). */
+  busy?: boolean;
 }) {
   return (
-    <ul className="products columns-3" ref={listRef}>
+    <ul className="products columns-3" ref={listRef} aria-busy={busy || undefined}>
       {products.map((p, i) => (
         <ProductCard
           key={p.id}

@@ -1,13 +1,10 @@
 import { useEffect, useId, useRef, type RefObject } from 'react';
 import type { ListingPage, NavCategory } from '../types';
 import { decodeEntities } from '../lib/format';
-import { buildQuery, parseUrl } from '../lib/url';
-import { keptQuery } from './listing-helpers';
+import { parseUrl } from '../lib/url';
+import { ListingFilters, type FilterNavigate } from './ListingFilters';
 import { nextSticky, STATIC, STICKY_GAP, STICKY_MIN_WIDTH, stickyStyle, type Sticky } from './sticky-sidebar';
-import { useCurrencyState } from '../currency/store';
 import './sidebar.css';
-
-const PRICE_PARAMS = ['min_price', 'max_price', 'price_currency'];
 
 /**
  * The bottom edge of the header when it stays in view (fixed or sticky, the
@@ -130,28 +127,19 @@ function CategoryList({ items, path }: { items: NavCategory[]; path: string }) {
 
 /**
  * The listing's sidebar, as WooCommerce shop pages have it: the product
- * categories with their counts, and a price filter (a plain GET form:
- * ?min_price= and ?max_price= in the currency the prices are shown in, named
- * by ?price_currency= when it is not the base; the server converts them to
- * the base with the shop's rates and rounding). The filter says which
- * currency it reads. Sticky from 850 px (useStickySidebar).
+ * categories with their counts, then the filters (ListingFilters: the
+ * price as a plain GET form, the attributes, ratings, stock and sale as
+ * plain links). With scripts, onNavigate shows a filter's listing in place.
+ * On phones with scripts the filters open in a drawer instead (the
+ * listing's Filter button) and are hidden here. Sticky from 850 px
+ * (useStickySidebar).
  */
-export function ShopSidebar({ data }: { data: ListingPage }) {
+export function ShopSidebar({ data, onNavigate, announce }: { data: ListingPage; onNavigate?: FilterNavigate; announce?: string }) {
   const column = useRef<HTMLElement>(null);
   const box = useRef<HTMLDivElement>(null);
   useStickySidebar(column, box);
   const id = useId();
-  const { path, query } = parseUrl(data.url);
-  const value = (k: string) => query.find(([q]) => q === k)?.[1] || '';
-  const min = value('min_price');
-  const max = value('max_price');
-  const kept = keptQuery(data.url).filter(([k]) => PRICE_PARAMS.indexOf(k) < 0);
-  const action = data.base === '/' ? '/' : data.base;
-  const base = data.settings?.base_currency || data.site.currency?.currency_code || '';
-  // The currency the page's prices are shown in: the price call's answer
-  // after hydration; before it, the one the URL's filter was typed in.
-  const shown = useCurrencyState().current;
-  const code = shown || value('price_currency') || base;
+  const { path } = parseUrl(data.url);
   return (
     <aside className="shop-sidebar" ref={column} aria-label="Shop filters">
       <div className="shop-sidebar__inner" ref={box}>
@@ -165,51 +153,8 @@ export function ShopSidebar({ data }: { data: ListingPage }) {
             </ul>
           </section>
         )}
-        <section className="widget widget_price_filter" aria-labelledby={`${id}-price`}>
-          <h2 className="widget-title" id={`${id}-price`}>
-            Filter by price
-          </h2>
-          <form method="get" action={action} className="price-filter">
-            <div className="price-filter__fields">
-              <PriceBound id={id} bound="min" code={code} value={min} />
-              <PriceBound id={id} bound="max" code={code} value={max} />
-            </div>
-            {code && (
-              <p className="price-filter__currency" id={`${id}-currency`}>
-                {`Prices in ${code}`}
-              </p>
-            )}
-            {code && code !== base && <input type="hidden" name="price_currency" value={code} />}
-            {kept.map(([k, v], i) => (
-              <input key={k + i} type="hidden" name={k} value={v} />
-            ))}
-            <div className="price-filter__actions">
-              <button type="submit" className="button">
-                Filter
-              </button>
-              {(min || max) && (
-                <a className="price-filter__clear" href={action + buildQuery(kept)}>
-                  Clear<span className="screen-reader-text"> the price filter</span>
-                </a>
-              )}
-            </div>
-          </form>
-        </section>
+        <ListingFilters data={data} idBase={id} onNavigate={onNavigate} announce={announce} />
       </div>
     </aside>
-  );
-}
-
-/** One bound of the price filter: its label (naming the currency to screen readers) and its number field. */
-function PriceBound({ id, bound, code, value }: { id: string; bound: 'min' | 'max'; code: string; value: string }) {
-  const word = bound === 'min' ? 'Min' : 'Max';
-  return (
-    <>
-      <label htmlFor={`${id}-${bound}`}>
-        {`${word} price`}
-        {code && <span className="screen-reader-text"> ({code})</span>}
-      </label>
-      <input type="number" id={`${id}-${bound}`} name={`${bound}_price`} min="0" step="any" inputMode="decimal" defaultValue={value} placeholder={word} />
-    </>
   );
 }

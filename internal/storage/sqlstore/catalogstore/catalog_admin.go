@@ -347,6 +347,9 @@ func (db *Catalog) SaveCategory(ctx context.Context, c *catalog.Category) error 
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
 				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder)
 		} else {
+			if err := db.reindexRenamed(ctx, tx, "categories", c.ID, c.Name); err != nil {
+				return err
+			}
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ?, name = ?, slug = ?, description = ?, image_id = ?, menu_order = ? WHERE id = ?`),
 				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder, c.ID)
 		}
@@ -369,8 +372,17 @@ func (db *Catalog) DeleteCategory(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), sqlcore.NullID(parent.Int64), id); err != nil {
 			return err
 		}
+		products, err := db.linkedProducts(ctx, tx, "categories", id)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM categories WHERE id = ?`), id); err != nil {
 			return err
+		}
+		for _, p := range products {
+			if err := db.reindex(ctx, tx, p); err != nil {
+				return err
+			}
 		}
 		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
@@ -383,6 +395,9 @@ func (db *Catalog) SaveTag(ctx context.Context, t *catalog.Tag) error {
 		if t.ID == 0 {
 			err = tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO tags (name, slug) VALUES (?, ?) RETURNING id`), t.Name, t.Slug)
 		} else {
+			if err := db.reindexRenamed(ctx, tx, "tags", t.ID, t.Name); err != nil {
+				return err
+			}
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE tags SET name = ?, slug = ? WHERE id = ?`), t.Name, t.Slug, t.ID)
 		}
 		if err != nil {
@@ -447,6 +462,9 @@ func (db *Catalog) SetAttributeFilter(ctx context.Context, id int64, filterable 
 // UpdateTerm implements catalog.AdminStore.
 func (db *Catalog) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := db.reindexRenamed(ctx, tx, "attribute_terms", t.ID, t.Name); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET name = ?, color = ?, image_url = ?, menu_order = ? WHERE id = ? AND attribute_id = ?`),
 			t.Name, t.Color, t.ImageURL, t.MenuOrder, t.ID, t.AttributeID)
 		if err != nil {

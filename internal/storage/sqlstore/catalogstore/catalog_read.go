@@ -453,6 +453,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	}
 	where, args, listed, plain, searching, catFrom, countCond := sel.where, sel.args, sel.listed, sel.plain, sel.searching, sel.catFrom, sel.countCond
 	total := -1
+	var driving []int64 // the matches by the facet index, when few
 	switch {
 	case q.NoCount:
 	case plain && listed && !searching:
@@ -461,6 +462,17 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	default:
+		// The kept facet index counts the listings it answers (the
+		// same selection, in memory); others count in SQL.
+		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) {
+			total, driving = ix.matching(fq, facetDriveLimit(q, len(ix.slot)))
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			break
+		}
 		if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
@@ -525,6 +537,29 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 			cond = " FROM products INDEXED BY " + idx + " WHERE " + strings.Join(where, " AND ")
 		}
 	}
+	if driving != nil && catFrom == "" && !searching {
+		// Few matches (the facet index's, which apply the same
+		// selection): they drive the page, joined and sorted, where
+		// reading the listing in order would skip most of it. The
+		// conditions stay, so the page is the selection's either way.
+		if len(driving) == 0 {
+			return nil, total, nil
+		}
+		if db.Engine == sqlcore.SQLite {
+			// The ids drive the join (CROSS JOIN fixes SQLite's order;
+			// with an IN list it still reads the listing index in order).
+			list := make([]string, len(driving))
+			for i, id := range driving {
+				list[i] = strconv.FormatInt(id, 10)
+			}
+			cond = " FROM (SELECT value AS did FROM json_each(?)) d CROSS JOIN products ON products.id = d.did WHERE " + strings.Join(where, " AND ")
+			args = append([]any{"[" + strings.Join(list, ",") + "]"}, args...)
+		} else {
+			in, a := sqlcore.InClause(driving)
+			cond = " FROM products WHERE id IN " + in + " AND " + strings.Join(where, " AND ")
+			args = append(a, args...)
+		}
+	}
 	query := productColumnsSelect + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?"
 	if db.Engine == sqlcore.Postgres && !searching {
 		// The page's ids first, from the index alone, then their rows:
@@ -552,6 +587,8 @@ type selection struct {
 	// listed: the shop's listing condition; plain: nothing else (the
 	// total is the kept count); empty: the query can match nothing.
 	listed, plain, searching, empty bool
+	// cats: the categories, with their descendants when asked.
+	cats []int64
 }
 
 // selection builds q's conditions (without its order or page).
@@ -704,7 +741,7 @@ func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery) (selec
 	}
 	countCond := from + " WHERE " + strings.Join(where, " AND ")
 	args = append(joinArgs, args...)
-	return selection{countCond: countCond, args: args, where: where, catFrom: catFrom,
+	return selection{countCond: countCond, args: args, where: where, catFrom: catFrom, cats: cats,
 		listed: listed, plain: plain, searching: searching}, nil
 }
 

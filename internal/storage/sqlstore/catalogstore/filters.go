@@ -28,16 +28,29 @@ func attributesCond(fs []catalog.AttributeFilter, relation string) (string, []an
 		if len(ids) == 0 {
 			continue
 		}
-		in, a := sqlcore.InClause(ids)
+		// Each a probe of the product's terms by (product_id, term_id)
+		// (00044's index): a listing read in order stops after its page,
+		// where a set of every product with the terms would be built first.
+		has := func(in string) string {
+			return "EXISTS (SELECT 1 FROM product_attribute_values av WHERE av.product_id = products.id AND av.term_id IN " + in + ")"
+		}
 		var c string
+		var a []any
 		switch f.Operator {
 		case catalog.AttrNotIn:
-			c = "id NOT IN (SELECT product_id FROM product_attribute_values WHERE term_id IN " + in + ")"
+			var in string
+			in, a = sqlcore.InClause(ids)
+			c = "NOT " + has(in)
 		case catalog.AttrAnd:
-			c = "id IN (SELECT product_id FROM product_attribute_values WHERE term_id IN " + in +
-				" GROUP BY product_id HAVING COUNT(DISTINCT term_id) = " + strconv.Itoa(len(ids)) + ")"
+			var each []string
+			for _, id := range ids {
+				each, a = append(each, has("(?)")), append(a, id)
+			}
+			c = "(" + strings.Join(each, " AND ") + ")"
 		default:
-			c = "id IN (SELECT product_id FROM product_attribute_values WHERE term_id IN " + in + ")"
+			var in string
+			in, a = sqlcore.InClause(ids)
+			c = has(in)
 		}
 		conds, args = append(conds, c), append(args, a...)
 	}
@@ -186,4 +199,14 @@ func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (i
 		return 0, fmt.Errorf("count products: %w", err)
 	}
 	return n, nil
+}
+
+// CountAllFacets implements catalog.FacetStore: want counted in one pass
+// over the kept index (facetindex.go); ok is false when the store keeps
+// none or q is not one it answers (search, SKUs, slugs, other
+// visibilities), and CountFacets counts facet by facet in SQL.
+func (db *Catalog) CountAllFacets(ctx context.Context, q catalog.ProductQuery, want catalog.FacetRequest) (catalog.Facets, bool, error) {
+	var f catalog.Facets
+	ok, err := db.facets(ctx, q, nil, func(ix *FacetIndex, fq *facetQuery) { f, _ = ix.countAll(fq, want) })
+	return f, ok, err
 }

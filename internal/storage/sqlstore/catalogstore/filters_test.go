@@ -245,21 +245,28 @@ func (fc *filterCatalog) bruteFacets(q catalog.ProductQuery, want catalog.FacetR
 
 // TestFacetCountsMatchBruteForce: on generated catalogues, the listing's
 // total and every facet count equal a count by definition in Go, for
-// random filter combinations, in both category plans.
+// random filter combinations, in both category plans, counted by the kept
+// facet index and by SQL facet by facet.
 func TestFacetCountsMatchBruteForce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
 		ctx := context.Background()
 		rnd := rand.New(rand.NewPCG(30, 44))
 		fc := genFilterCatalog(t, db, rnd, 120)
+		index := db.Facets
+		defer func() { db.Facets = index }()
 		for _, small := range []int{1, 1 << 30} {
 			restore := catalogstore.SetSmallCategoryRowsForTest(small)
-			for i := range 60 {
+			for i := range 80 {
+				db.Facets = nil
+				if i%2 == 0 {
+					db.Facets = index
+				}
 				q := fc.randomQuery(rnd)
 				want := catalog.FacetRequest{PriceRange: true, Ratings: true, StockStatus: true}
 				for _, a := range fc.attrs {
 					want.Attributes = append(want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: []string{"or", "and"}[rnd.IntN(2)]})
 				}
-				label := fmt.Sprintf("small=%d query %d %+v", small, i, q)
+				label := fmt.Sprintf("small=%d indexed=%v query %d %+v", small, db.Facets != nil, i, q)
 				n := 0
 				for _, p := range fc.products {
 					if matches(p, q) {

@@ -33,7 +33,8 @@ func searchable(status, visibility string) bool {
 }
 
 // indexProduct brings a parent product's search row in step with the
-// product (its name, SKUs and its variations', descriptions and tag names),
+// product (its name, SKUs and its variations', category names, attribute
+// values, descriptions and tag names),
 // inside the caller's transaction. It reports whether the indexed text or
 // the product's presence in the index changed.
 func (db *Catalog) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (bool, error) {
@@ -58,16 +59,27 @@ func (db *Catalog) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (boo
 		}
 		return true, db.unindex(ctx, tx, id)
 	}
-	skus := []string{p.SKU.String}
 	var vskus []string
 	if err := tx.SelectContext(ctx, &vskus, tx.Rebind(`SELECT sku FROM products WHERE parent_id = ? AND sku IS NOT NULL ORDER BY menu_order, id`), id); err != nil {
 		return false, err
 	}
-	var tags []string
-	if err := tx.SelectContext(ctx, &tags, tx.Rebind(`SELECT t.name FROM product_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.product_id = ? ORDER BY t.name`), id); err != nil {
-		return false, err
+	src := catalog.SearchSource{Name: p.Name, SKUs: append([]string{p.SKU.String}, vskus...), Short: p.Short, Description: p.Description}
+	for _, q := range []struct {
+		dst *[]string
+		sql string
+	}{
+		{&src.Tags, `SELECT t.name FROM product_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.product_id = ? ORDER BY t.name`},
+		{&src.Categories, `SELECT c.name FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = ? ORDER BY c.name`},
+		// A term's value is its current name (a renamed term reindexes
+		// its products); a custom attribute's is the text it was given.
+		{&src.Attributes, `SELECT COALESCE(t.name, v.value) FROM product_attribute_values v LEFT JOIN attribute_terms t ON t.id = v.term_id
+			WHERE v.product_id = ? ORDER BY v.position, v.value_pos`},
+	} {
+		if err := tx.SelectContext(ctx, q.dst, tx.Rebind(q.sql), id); err != nil {
+			return false, err
+		}
 	}
-	doc := catalog.NewSearchDoc(p.Name, append(skus, vskus...), p.Short, p.Description, tags)
+	doc := catalog.NewSearchDoc(src)
 	if found && old == doc {
 		return false, nil
 	}
@@ -75,8 +87,9 @@ func (db *Catalog) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (boo
 		return false, err
 	}
 	if db.Engine == sqlcore.Postgres {
-		_, err = tx.ExecContext(ctx, `INSERT INTO product_search (product_id, name, sku, body) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (product_id) DO UPDATE SET name = excluded.name, sku = excluded.sku, body = excluded.body`, id, doc.Name, doc.SKU, doc.Body)
+		_, err = tx.ExecContext(ctx, `INSERT INTO product_search (product_id, name, sku, cats, attrs, short, body) VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (product_id) DO UPDATE SET name = excluded.name, sku = excluded.sku, cats = excluded.cats, attrs = excluded.attrs,
+			short = excluded.short, body = excluded.body`, id, doc.Name, doc.SKU, doc.Cats, doc.Attrs, doc.Short, doc.Body)
 		return true, err
 	}
 	if found {
@@ -84,28 +97,72 @@ func (db *Catalog) indexProduct(ctx context.Context, tx *sqlx.Tx, id int64) (boo
 			return false, err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO products_fts (rowid, name, sku, body) VALUES (?, ?, ?, ?)`, id, doc.Name, doc.SKU, doc.Body)
+	_, err = tx.ExecContext(ctx, `INSERT INTO products_fts (rowid, name, sku, cats, attrs, short, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		id, doc.Name, doc.SKU, doc.Cats, doc.Attrs, doc.Short, doc.Body)
 	return true, err
 }
 
+// linkedSQL selects the parent products a category, tag or attribute term
+// (by table) is on.
+var linkedSQL = map[string]string{
+	"categories":      `SELECT product_id FROM product_categories WHERE category_id = ?`,
+	"tags":            `SELECT product_id FROM product_tags WHERE tag_id = ?`,
+	"attribute_terms": `SELECT DISTINCT product_id FROM product_attribute_values WHERE term_id = ?`,
+}
+
+// linkedProducts lists the products a category, tag or attribute term is
+// on: their search rows hold its name.
+func (db *Catalog) linkedProducts(ctx context.Context, tx *sqlx.Tx, table string, id int64) ([]int64, error) {
+	var ids []int64
+	q := `SELECT DISTINCT COALESCE(p.parent_id, p.id) FROM products p WHERE p.id IN (` + linkedSQL[table] + `) ORDER BY 1`
+	if err := tx.SelectContext(ctx, &ids, tx.Rebind(q), id); err != nil {
+		return nil, fmt.Errorf("products of %s %d: %w", table, id, err)
+	}
+	return ids, nil
+}
+
+// reindexRenamed gives a category, tag or attribute term (by table) its
+// new name and, when that changes it, indexes again the products it is on,
+// whose search rows hold the name. Callers call it before their own
+// update, which writes the same name again.
+func (db *Catalog) reindexRenamed(ctx context.Context, tx *sqlx.Tx, table string, id int64, name string) error {
+	var old string
+	err := tx.GetContext(ctx, &old, tx.Rebind(`SELECT name FROM `+table+` WHERE id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && old == name) {
+		return nil // not there (the caller says so) or not renamed
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE `+table+` SET name = ? WHERE id = ?`), name, id); err != nil {
+		return err
+	}
+	products, err := db.linkedProducts(ctx, tx, table, id)
+	if err != nil {
+		return err
+	}
+	for _, p := range products {
+		if err := db.reindex(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (db *Catalog) indexedDoc(ctx context.Context, tx *sqlx.Tx, id int64) (catalog.SearchDoc, bool, error) {
-	var d struct {
-		Name string `db:"name"`
-		SKU  string `db:"sku"`
-		Body string `db:"body"`
-	}
-	q := `SELECT name, sku, body FROM products_fts WHERE rowid = ?`
+	var d catalog.SearchDoc
+	q := `SELECT name, sku, cats, attrs, short, body FROM products_fts WHERE rowid = ?`
 	if db.Engine == sqlcore.Postgres {
-		q = `SELECT name, sku, body FROM product_search WHERE product_id = $1`
+		q = `SELECT name, sku, cats, attrs, short, body FROM product_search WHERE product_id = $1`
 	}
-	err := tx.GetContext(ctx, &d, q, id)
+	err := tx.QueryRowContext(ctx, q, id).Scan(&d.Name, &d.SKU, &d.Cats, &d.Attrs, &d.Short, &d.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return catalog.SearchDoc{}, false, nil
 	}
 	if err != nil {
 		return catalog.SearchDoc{}, false, fmt.Errorf("read search index: %w", err)
 	}
-	return catalog.SearchDoc{Name: d.Name, SKU: d.SKU, Body: d.Body}, true, nil
+	return d, true, nil
 }
 
 func (db *Catalog) unindex(ctx context.Context, tx *sqlx.Tx, id int64) error {
@@ -266,11 +323,45 @@ func asciiAlnum(s string) bool {
 	return s != ""
 }
 
+// SearchRankElsewhere is the rank of a product that matches a search only
+// in its description or tags, or across fields. Ranks, best first: 0 the
+// name or SKU is the query, 1 the name holds it, 2 the SKU, 3 a category's
+// name, 4 the attribute values, 5 the short description.
+const SearchRankElsewhere = 6
+
+// planHolds writes an SQL condition true when the index column col (folded
+// words, space-separated) holds the whole plan: every clause, one of its
+// alternatives, all of its terms, a prefix term as the start of a word.
+func planHolds(plan catalog.SearchPlan, col, engine string) string {
+	find := "instr(' ' || " + col + " || ' ', %s) > 0"
+	if engine == sqlcore.Postgres {
+		find = "strpos(' ' || " + col + " || ' ', %s) > 0"
+	}
+	clauses := make([]string, len(plan.Clauses))
+	for i, cl := range plan.Clauses {
+		alts := make([]string, len(cl))
+		for j, alt := range cl {
+			terms := make([]string, len(alt))
+			for k, t := range alt {
+				w := " " + t.Word
+				if !t.Prefix {
+					w += " "
+				}
+				terms[k] = fmt.Sprintf(find, quote(w))
+			}
+			alts[j] = "(" + strings.Join(terms, " AND ") + ")"
+		}
+		clauses[i] = "(" + strings.Join(alts, " OR ") + ")"
+	}
+	return "(" + strings.Join(clauses, " AND ") + ")"
+}
+
 // searchCandidates is a subquery of (sid, srank) rows, optionally only in
 // the given categories: the products whose SKU (or a variation's) is the
 // query as typed, and those whose folded name is the query (srank 0); up
 // to limit (at most SearchCandidates) more whose name matches the plan
-// (srank 1), and up to limit more that match it anywhere (srank 2). Its
+// (srank 1), and up to limit more that match it anywhere, ranked by the
+// first field that holds the query (srank 2 to SearchRankElsewhere). Its
 // cost is bounded by the caps, not by how many products match.
 func (db *Catalog) searchCandidates(plan catalog.SearchPlan, query string, cats []int64, limit int) (string, []any) {
 	if limit <= 0 || limit > SearchCandidates {
@@ -286,10 +377,17 @@ func (db *Catalog) searchCandidates(plan catalog.SearchPlan, query string, cats 
 		catArgs = a
 	}
 	var one func(name bool) (string, []any)
+	// A match anywhere ranks by the first field that holds the whole
+	// query: checked in SQL on the (at most limit) rows the index found.
+	anywhere := "CASE"
+	for i, col := range []string{"sku", "cats", "attrs", "short"} {
+		anywhere += fmt.Sprintf(" WHEN %s THEN %d", planHolds(plan, col, db.Engine), i+2)
+	}
+	anywhere += fmt.Sprintf(" ELSE %d END", SearchRankElsewhere)
 	if db.Engine == sqlcore.Postgres {
 		match := pgMatch(plan)
 		one = func(name bool) (string, []any) {
-			col, rank := "doc_tsv", "2"
+			col, rank := "doc_tsv", anywhere
 			if name {
 				col, rank = "name_tsv", "CASE WHEN name = ? THEN 0 ELSE 1 END"
 			}
@@ -301,7 +399,7 @@ func (db *Catalog) searchCandidates(plan catalog.SearchPlan, query string, cats 
 		}
 	} else {
 		one = func(name bool) (string, []any) {
-			rank, args := "2", []any{ftsMatch(plan, name)}
+			rank, args := anywhere, []any{ftsMatch(plan, name)}
 			if name {
 				rank, args = "CASE WHEN name = ? THEN 0 ELSE 1 END", []any{plan.Name, ftsMatch(plan, name)}
 			}

@@ -1,12 +1,16 @@
-// The dashboard: where to go, and the latest changes made in the admin.
+// The dashboard: what waits for staff, the shop's numbers (a chunk of its own),
+// where to go, and the latest changes made in the admin.
 
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { adminCall, withQuery } from '../api';
 import { BASE, Link } from '../router';
 import { screens, type ScreenProps } from '../screens';
 import { BackupStatus } from '../ui/BackupStatus';
 import { formatDate } from '../ui/format';
 import { AUDIT_PATH, type AuditEntry } from './Activity';
+
+// The shop's numbers and their chart come in a chunk of their own, after the dashboard shows.
+const Overview = lazy(() => import('../analytics/Overview'));
 
 /** What waits for staff: orders to ship, reviews to moderate, messages to read. */
 interface Todo {
@@ -31,7 +35,7 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-export default function Dashboard({ data }: ScreenProps) {
+export default function Dashboard({ data, location }: ScreenProps) {
   const [recent, setRecent] = useState<AuditEntry[] | null>(null);
   const [failed, setFailed] = useState('');
   const [todo, setTodo] = useState<Todo | null | undefined>(undefined);
@@ -72,6 +76,9 @@ export default function Dashboard({ data }: ScreenProps) {
           </ul>
         ) : null}
       </section>
+      <Suspense fallback={<p className="admin-loading">Loading the shop's numbers…</p>}>
+        <Overview location={location} currency={data.site.currency} />
+      </Suspense>
       <section aria-labelledby="dash-sections">
         <h2 id="dash-sections">Sections</h2>
         <ul className="admin-tiles">

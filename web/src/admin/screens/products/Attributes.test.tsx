@@ -38,5 +38,49 @@ describe('the attributes screen', () => {
 
     const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
     expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  });
+  }, 30_000); // a whole admin screen and axe: slow on a loaded machine
+});
+
+describe('the attributes screen: listing filters', () => {
+  it('sets whether an attribute filters listings and any/all, sends both fields once, and shows a refusal', async () => {
+    let saved = { filterable: true, filter_query_type: 'or' };
+    let refuse = false;
+    const calls = stubFetch((method, url, body) => {
+      if (method === 'GET' && url === '/wp-json/wc/v3/products/attributes') return { body: [{ ...attributes[0], ...saved }] };
+      if (method === 'PUT' && url === '/wp-json/wc/v3/products/attributes/1') {
+        if (refuse) return { status: 400, body: { code: 'rest_invalid_param', message: 'x', data: { status: 400, params: { filter_query_type: 'filter_query_type must be or or and.' } } } };
+        saved = body as typeof saved;
+        return { body: { id: 1, ...saved } };
+      }
+      return undefined;
+    });
+    const { container } = render(<AdminApp data={adminData} />);
+    const box = await screen.findByRole('checkbox', { name: /Offer Color as a filter/ }, { timeout: 5000 });
+    expect(box).toBeChecked();
+    const mode = screen.getByLabelText('When several Color values are chosen, show products with');
+    expect(mode).toHaveValue('or');
+    const save = screen.getByRole('button', { name: 'Save filter settings of Color' });
+    expect(save).toBeDisabled(); // nothing changed yet
+    await userEvent.selectOptions(mode, 'and');
+    await userEvent.dblClick(save);
+    expect(await screen.findByText('Listings filter by Color (all of the chosen values).')).toBeInTheDocument();
+    const puts = calls.filter((c) => c.method === 'PUT');
+    expect(puts).toHaveLength(1); // a double click saves once
+    expect(puts[0].body).toEqual({ filterable: true, filter_query_type: 'and' });
+    await waitFor(() => expect(screen.getByLabelText('When several Color values are chosen, show products with')).toHaveValue('and'));
+
+    // Off: the query type cannot be chosen while the attribute does not filter.
+    await userEvent.click(screen.getByRole('checkbox', { name: /Offer Color as a filter/ }));
+    expect(screen.getByLabelText('When several Color values are chosen, show products with')).toBeDisabled();
+    refuse = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Save filter settings of Color' }));
+    expect(await screen.findByText('filter_query_type must be or or and.')).toBeInTheDocument();
+    refuse = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Save filter settings of Color' }));
+    expect(await screen.findByText('Listings no longer filter by Color.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ filterable: false, filter_query_type: 'and' });
+
+    const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }, 30_000);
 });

@@ -76,6 +76,7 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
           Save swatch type
         </button>
       </div>
+      <FilterSettings attr={attr} push={push} reload={reload} />
       <AdminTable caption={<>{attr.name} values</>} columns={['Value', 'Colour', 'Image address', { label: 'Actions', hidden: true }]}>
         {attr.terms.map((t) => (
           <TermRow key={t.id} attr={attr} term={t} push={push} reload={reload} />
@@ -91,6 +92,51 @@ function AttributeCard({ attr, push, reload }: { attr: GlobalAttribute; push: (k
         }}
       />
     </section>
+  );
+}
+
+const QUERY_TYPES: [GlobalAttribute['filter_query_type'], string][] = [
+  ['or', 'Any of them (more products)'],
+  ['and', 'All of them (fewer products)'],
+];
+
+/**
+ * Whether the shop's listings offer the attribute as a filter, and what
+ * several chosen values mean (PUT …/attributes/{id} with filterable and
+ * filter_query_type; the filters' links write the query type).
+ */
+function FilterSettings({ attr, push, reload }: { attr: GlobalAttribute; push: (k: 'success' | 'error' | 'info', t: string) => void; reload: () => Promise<void> }) {
+  const [filterable, setFilterable] = useState(attr.filterable);
+  const [queryType, setQueryType] = useState(attr.filter_query_type);
+  const [saving, setSaving] = useState(false);
+  const changed = filterable !== attr.filterable || queryType !== attr.filter_query_type;
+  const save = async () => {
+    if (saving) return;
+    setSaving(true);
+    const r = await adminCall('PUT', `${PRODUCTS}/attributes/${attr.id}`, { filterable, filter_query_type: queryType });
+    setSaving(false);
+    if (!r.ok) return push('error', firstMessage(r.error));
+    push('success', filterable ? `Listings filter by ${attr.name} (${queryType === 'or' ? 'any' : 'all'} of the chosen values).` : `Listings no longer filter by ${attr.name}.`);
+    await reload();
+  };
+  return (
+    <fieldset className="pa-filter-settings">
+      <legend>Listing filters</legend>
+      <label className="admin-check">
+        <input type="checkbox" checked={filterable} onChange={(e) => setFilterable(e.currentTarget.checked)} />
+        {` Offer ${attr.name} as a filter on shop, category, tag and search pages`}
+      </label>
+      <Field label={`When several ${attr.name} values are chosen, show products with`}>
+        {(p) => (
+          <select {...p} value={queryType} disabled={!filterable} onChange={(e) => setQueryType(e.target.value as GlobalAttribute['filter_query_type'])}>
+            <Options items={QUERY_TYPES} />
+          </select>
+        )}
+      </Field>
+      <button type="button" disabled={!changed || saving} onClick={() => void save()} aria-label={`Save filter settings of ${attr.name}`}>
+        Save filter settings
+      </button>
+    </fieldset>
   );
 }
 

@@ -12,6 +12,8 @@ export const attributes: GlobalAttribute[] = [
     name: 'Color',
     slug: 'pa_color',
     type: 'color',
+    filterable: true,
+    filter_query_type: 'or',
     terms: [
       { id: 11, name: 'Red', slug: 'red', color: '#b91c1c', image_url: '', menu_order: 1 },
       { id: 12, name: 'Blue', slug: 'blue', color: '#1d4ed8', image_url: '', menu_order: 2 },

@@ -135,6 +135,10 @@ export interface GlobalAttribute {
   slug: string;
   type: 'select' | 'color' | 'image' | 'label';
   terms: SwatchTerm[];
+  /** Whether listings offer the attribute as a filter. */
+  filterable: boolean;
+  /** Several chosen values mean any ('or') or all ('and'). */
+  filter_query_type: 'or' | 'and';
 }
 
 export const STATUS_LABELS: Record<string, string> = {

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/analytics"
+	"vitrine/internal/money"
+	"vitrine/internal/storage/sqlstore"
+)
+
+// Orders for the analytics benchmark: -orders N writes N orders spread
+// over -days days ending now (statuses, currencies, lines, coupons and
+// refunds in realistic shares) with multi-row inserts; the analytics
+// triggers mark each, and the facts are built by the follower's own
+// catch-up (timed: it is the backfill a shop runs once). -measure-analytics
+// times a 90-day revenue stats report by day with its comparison period.
+
+// GenerateOrders writes n orders over days days ending at end.
+func GenerateOrders(ctx context.Context, db *sqlstore.DB, n, days int, seed uint64, end time.Time, progress func(int)) error {
+	rng := rand.New(rand.NewPCG(seed, seed^0x51ed27))
+	var first int64
+	if err := db.Read.GetContext(ctx, &first, `SELECT COALESCE(MAX(id), 0) FROM orders`); err != nil {
+		return err
+	}
+	var rid int64
+	if err := db.Read.GetContext(ctx, &rid, `SELECT COALESCE(MAX(id), 0) FROM order_refunds`); err != nil {
+		return err
+	}
+	span := int64(days) * 86400
+	statuses := []string{"completed", "completed", "completed", "processing", "processing", "on-hold", "pending", "cancelled", "failed", "refunded"}
+	const batch = 500
+	for done := 0; done < n; done += batch {
+		k := min(batch, n-done)
+		var orders, lines, refunds, coupons [][]any
+		for i := 0; i < k; i++ {
+			id := first + int64(done+i) + 1
+			at := end.Unix() - rng.Int64N(span)
+			st := statuses[rng.IntN(len(statuses))]
+			cur, rate := "USD", "1"
+			if rng.IntN(5) == 0 {
+				cur, rate = "EUR", "0.92"
+			}
+			var items, tax int64
+			nl := 1 + rng.IntN(3)
+			for p := 0; p < nl; p++ {
+				q := int64(1 + rng.IntN(3))
+				total := q * int64(800+rng.IntN(6000))
+				t := total / 10
+				items += total
+				tax += t
+				lines = append(lines, []any{id, p, 1 + rng.Int64N(2000), 0, "Product", q, total / q, total, t, total, t})
+			}
+			ship := int64(rng.IntN(3)) * 495
+			disc := int64(0)
+			if rng.IntN(8) == 0 {
+				disc = 500
+				coupons = append(coupons, []any{id, 0, fmt.Sprintf("save%d", rng.IntN(20)), "fixed_cart", disc, 0})
+			}
+			total := items + tax + ship
+			cust := fmt.Sprintf("c%d@example.com", rng.IntN(n/3+1))
+			orders = append(orders, []any{id, fmt.Sprintf("wc_order_gen_%d", id), st, cur, rate, "USD", cust, items, tax, ship, 0, disc, tax, total, at, at})
+			if st == "refunded" || rng.IntN(25) == 0 {
+				rid++
+				amt := total / 2
+				if st == "refunded" {
+					amt = total
+				}
+				refunds = append(refunds, []any{rid, id, fmt.Sprint(rid), "h", amt, "manual", "completed", "[]", at + 3600, at + 3600})
+			}
+		}
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			for _, part := range []struct {
+				table string
+				rows  [][]any
+			}{
+				{`orders (id, order_key, status, currency, currency_rate, base_currency, billing_email, items_subtotal, items_tax, shipping_total,
+					shipping_tax, discount_total, total_tax, total, created_at, updated_at)`, orders},
+				{`order_lines (order_id, position, product_id, variation_id, name, quantity, unit_price, subtotal, subtotal_tax, total, total_tax)`, lines},
+				{`order_coupons (order_id, position, code, discount_type, discount, discount_tax)`, coupons},
+				{`order_refunds (id, order_id, idem_key, request_hash, amount, method, status, lines, created_at, completed_at)`, refunds},
+			} {
+				for s := 0; s < len(part.rows); s += 200 {
+					rows := part.rows[s:min(len(part.rows), s+200)]
+					var q strings.Builder
+					var args []any
+					q.WriteString("INSERT INTO " + part.table + " VALUES ")
+					for j, r := range rows {
+						if j > 0 {
+							q.WriteString(", ")
+						}
+						q.WriteString("(" + strings.TrimSuffix(strings.Repeat("?, ", len(r)), ", ") + ")")
+						args = append(args, r...)
+					}
+					if _, err := tx.ExecContext(ctx, tx.Rebind(q.String()), args...); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(done + k)
+		}
+	}
+	if db.Engine == "postgres" {
+		// Statistics and the visibility map, as autovacuum would leave
+		// them after a bulk load (index-only scans need the latter).
+		defer db.Write.ExecContext(ctx, `VACUUM ANALYZE`)
+		for _, t := range []string{"orders", "order_refunds"} {
+			if _, err := db.Write.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+t+`', 'id'), (SELECT MAX(id) FROM `+t+`))`); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func analyticsService(db *sqlstore.DB, now time.Time, tz string) *analytics.Service {
+	return &analytics.Service{Store: db, Base: money.Currency{Code: "USD", MinorUnit: 2},
+		Settings: func() analytics.Settings { return analytics.Settings{TimeZone: tz} }, Now: func() time.Time { return now }}
+}
+
+// cpuTime is this process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+type values map[string]string
+
+func (v values) Get(k string) string { return v[k] }
+func (v values) Has(k string) bool   { _, ok := v[k]; return ok }
+
+// MeasureAnalytics times rounds of the dashboard's revenue report: 90
+// days by day ending at end, and the 90 days before (the comparison), as
+// two Stats calls; it prints p50 and p99 of the pair.
+func MeasureAnalytics(ctx context.Context, db *sqlstore.DB, end time.Time, tz string, rounds int, w io.Writer) error {
+	svc := analyticsService(db, end, tz)
+	loc := svc.Location()
+	start := time.Now()
+	n, err := svc.CatchUp(ctx, 0)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "catch-up (facts of %d orders) %s\n", n, time.Since(start).Round(time.Millisecond))
+	}
+	endDay := end.In(loc)
+	from := time.Date(endDay.Year(), endDay.Month(), endDay.Day()-89, 0, 0, 0, 0, loc)
+	cmpFrom := from.AddDate(0, 0, -90)
+	f := "2006-01-02T15:04:05"
+	q1, err := analytics.ParseQuery(values{"interval": "day", "after": from.Format(f), "before": endDay.Format(f), "per_page": "100"}, loc, analytics.StatsOrderBys, "date")
+	if err != nil {
+		return err
+	}
+	q2, err := analytics.ParseQuery(values{"interval": "day", "after": cmpFrom.Format(f), "before": from.Add(-time.Second).Format(f), "per_page": "100"}, loc, analytics.StatsOrderBys, "date")
+	if err != nil {
+		return err
+	}
+	var took, cpu []time.Duration
+	var orders int64
+	for i := 0; i < rounds; i++ {
+		t0, c0 := time.Now(), cpuTime()
+		a, err := svc.Stats(ctx, q1)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.Stats(ctx, q2); err != nil {
+			return err
+		}
+		took = append(took, time.Since(t0))
+		cpu = append(cpu, cpuTime()-c0)
+		orders = a.Totals.OrdersCount
+	}
+	slices.Sort(took)
+	slices.Sort(cpu)
+	p := func(d []time.Duration, q float64) time.Duration {
+		return d[min(len(d)-1, int(q*float64(len(d))))].Round(100 * time.Microsecond)
+	}
+	fmt.Fprintf(w, "revenue stats, 90 days by day + comparison (%d orders counted in the period), %d rounds: wall p50 %s, p99 %s; "+
+		"this process's CPU (user+sys) p50 %s, p99 %s\n", orders, rounds, p(took, 0.5), p(took, 0.99), p(cpu, 0.5), p(cpu, 0.99))
+	return nil
+}

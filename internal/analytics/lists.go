@@ -1,0 +1,224 @@
+package analytics
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+)
+
+// ListOrderBys are the orderby values each list report takes (the first
+// is its default).
+var ListOrderBys = map[string][]string{
+	"products":     {"date", "items_sold", "net_revenue", "orders_count", "product_name", "sku"},
+	"variations":   {"date", "items_sold", "net_revenue", "orders_count", "sku"},
+	"categories":   {"category_id", "items_sold", "net_revenue", "orders_count", "products_count", "category"},
+	"coupons":      {"coupon_id", "code", "amount", "orders_count"},
+	"customers":    {"date_last_order", "name", "orders_count", "total_spend", "avg_order_value", "username", "email"},
+	"orders":       {"date", "num_items_sold", "net_total"},
+	"taxes":        {"tax_rate_id", "tax_code", "rate", "order_tax", "total_tax", "shipping_tax", "orders_count"},
+	"stock":        {"stock_status", "title", "sku", "stock_quantity"},
+	"revenue":      {"date", "orders_count", "num_items_sold", "gross_sales", "total_sales", "coupons", "refunds", "taxes", "shipping", "net_revenue"},
+	"leaderboards": {"date"},
+}
+
+// StatsOrderBys are the orderby values of a stats report.
+var StatsOrderBys = []string{"date", "orders_count", "num_items_sold", "gross_sales", "total_sales", "coupons", "coupons_count",
+	"refunds", "taxes", "shipping", "net_revenue", "avg_items_per_order", "avg_order_value", "total_customers"}
+
+func (s *Service) prepare(ctx context.Context, q Query) (Filter, error) {
+	if _, err := s.CatchUp(ctx, ReportCatchUp); err != nil {
+		return Filter{}, err
+	}
+	return s.Filter(q, s.Period(q)), nil
+}
+
+func sortBy[T any](rows []T, desc bool, key func(a, b T) int) {
+	slices.SortStableFunc(rows, func(a, b T) int {
+		if desc {
+			return key(b, a)
+		}
+		return key(a, b)
+	})
+}
+
+// Items is the products (by "product"), variations or categories report.
+func (s *Service) Items(ctx context.Context, q Query, by string) ([]ItemRow, error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Store.AnalyticsItemSums(ctx, f, by)
+	if err != nil {
+		return nil, err
+	}
+	sortBy(rows, q.Order != "asc", func(a, b ItemRow) int {
+		switch q.OrderBy {
+		case "items_sold":
+			return cmp.Or(cmp.Compare(a.Items, b.Items), cmp.Compare(b.ID, a.ID))
+		case "net_revenue":
+			return cmp.Or(cmp.Compare(a.Net, b.Net), cmp.Compare(b.ID, a.ID))
+		case "orders_count":
+			return cmp.Or(cmp.Compare(a.Orders, b.Orders), cmp.Compare(b.ID, a.ID))
+		case "products_count":
+			return cmp.Or(cmp.Compare(a.Products, b.Products), cmp.Compare(b.ID, a.ID))
+		case "product_name", "category":
+			return cmp.Or(strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.ID, b.ID))
+		case "sku":
+			return cmp.Or(strings.Compare(a.SKU, b.SKU), cmp.Compare(a.ID, b.ID))
+		case "category_id":
+			return cmp.Compare(a.ID, b.ID)
+		}
+		return cmp.Or(cmp.Compare(a.LastDate, b.LastDate), cmp.Compare(a.ID, b.ID))
+	})
+	return rows, nil
+}
+
+// Coupons is the coupons report.
+func (s *Service) Coupons(ctx context.Context, q Query) ([]CouponRow, error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Store.AnalyticsCouponSums(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	sortBy(rows, q.Order != "asc", func(a, b CouponRow) int {
+		switch q.OrderBy {
+		case "code":
+			return strings.Compare(a.Code, b.Code)
+		case "amount":
+			return cmp.Or(cmp.Compare(a.Amount, b.Amount), cmp.Compare(a.CouponID, b.CouponID))
+		case "orders_count":
+			return cmp.Or(cmp.Compare(a.Orders, b.Orders), cmp.Compare(a.CouponID, b.CouponID))
+		}
+		return cmp.Compare(a.CouponID, b.CouponID)
+	})
+	return rows, nil
+}
+
+// Customers is the customers report: those with orders in the period.
+func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Store.AnalyticsCustomerSums(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	avg := func(c CustomerRow) float64 {
+		if c.Orders == 0 {
+			return 0
+		}
+		return float64(c.Spend) / float64(c.Orders)
+	}
+	sortBy(rows, q.Order != "asc", func(a, b CustomerRow) int {
+		switch q.OrderBy {
+		case "name":
+			return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+		case "username":
+			return strings.Compare(a.Username, b.Username)
+		case "email":
+			return strings.Compare(a.Email, b.Email)
+		case "orders_count":
+			return cmp.Or(cmp.Compare(a.Orders, b.Orders), strings.Compare(a.Customer, b.Customer))
+		case "total_spend":
+			return cmp.Or(cmp.Compare(a.Spend, b.Spend), strings.Compare(a.Customer, b.Customer))
+		case "avg_order_value":
+			return cmp.Or(cmp.Compare(avg(a), avg(b)), strings.Compare(a.Customer, b.Customer))
+		}
+		return cmp.Or(cmp.Compare(a.LastOrder, b.LastOrder), strings.Compare(a.Customer, b.Customer))
+	})
+	return rows, nil
+}
+
+// Orders is the orders report.
+func (s *Service) Orders(ctx context.Context, q Query) ([]OrderRow, error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Store.AnalyticsOrders(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	sortBy(rows, q.Order != "asc", func(a, b OrderRow) int {
+		switch q.OrderBy {
+		case "num_items_sold":
+			return cmp.Or(cmp.Compare(a.Items, b.Items), cmp.Compare(a.OrderID, b.OrderID))
+		case "net_total":
+			return cmp.Or(cmp.Compare(a.Net, b.Net), cmp.Compare(a.OrderID, b.OrderID))
+		}
+		return cmp.Or(cmp.Compare(a.CreatedAt, b.CreatedAt), cmp.Compare(a.OrderID, b.OrderID))
+	})
+	return rows, nil
+}
+
+// Taxes is the taxes report.
+func (s *Service) Taxes(ctx context.Context, q Query) ([]TaxRow, error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Store.AnalyticsTaxSums(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	sortBy(rows, q.Order != "asc", func(a, b TaxRow) int {
+		switch q.OrderBy {
+		case "tax_code":
+			return strings.Compare(a.Code, b.Code)
+		case "rate":
+			return strings.Compare(a.Rate, b.Rate)
+		case "order_tax":
+			return cmp.Compare(a.Order, b.Order)
+		case "total_tax":
+			return cmp.Compare(a.Total, b.Total)
+		case "shipping_tax":
+			return cmp.Compare(a.Shipping, b.Shipping)
+		case "orders_count":
+			return cmp.Compare(a.Orders, b.Orders)
+		}
+		return cmp.Compare(a.RateID, b.RateID)
+	})
+	return rows, nil
+}
+
+// StockStatuses are the stock report's type filter values.
+var StockStatuses = []string{"", "instock", "outofstock", "onbackorder", "lowstock"}
+
+// Stock is the stock report (the catalogue's current stock; not dated).
+func (s *Service) Stock(ctx context.Context, q Query, status string) ([]StockRow, error) {
+	st := status
+	if st == "lowstock" {
+		st = "instock"
+	}
+	rows, err := s.Store.AnalyticsStock(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	if status == "lowstock" {
+		rows = slices.DeleteFunc(rows, func(r StockRow) bool { return !r.Manage || r.Quantity == nil || *r.Quantity > 2 })
+	}
+	sortBy(rows, q.Order != "asc", func(a, b StockRow) int {
+		switch q.OrderBy {
+		case "title":
+			return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+		case "sku":
+			return strings.Compare(a.SKU, b.SKU)
+		case "stock_quantity":
+			qa, qb := int64(-1), int64(-1)
+			if a.Quantity != nil {
+				qa = *a.Quantity
+			}
+			if b.Quantity != nil {
+				qb = *b.Quantity
+			}
+			return cmp.Or(cmp.Compare(qa, qb), cmp.Compare(a.ID, b.ID))
+		}
+		return cmp.Or(strings.Compare(a.Status, b.Status), cmp.Compare(a.ID, b.ID))
+	})
+	return rows, nil
+}
