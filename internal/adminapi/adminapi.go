@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/alerts"
 	"vitrine/internal/audit"
 	"vitrine/internal/backup"
 	"vitrine/internal/catalog"
@@ -133,6 +134,9 @@ type Deps struct {
 	// the mail worker after a write that queued mail.
 	Privacy  *privacy.Service
 	KickMail func()
+	// Alerts are the back-in-stock alerts' figures (alerts.go); nil: no
+	// alert routes.
+	Alerts *alerts.Service
 	// System tells the system status what the server and its store are
 	// (system.go); nil answers empty values.
 	System func(context.Context) (SystemInfo, error)

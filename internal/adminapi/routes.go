@@ -74,6 +74,12 @@ func (a *API) routes() {
 	a.handle("POST "+messagesPath+"/{id}/replies", a.staff(a.messageReply))
 	a.handle("GET "+messagesPath+"/{id}/files/{file}", a.staff(a.messageFile))
 
+	// Back-in-stock alerts' figures (alerts.go).
+	if a.d.Alerts != nil {
+		a.handle("GET "+alertsPath, a.staff(a.alertsTotals))
+		a.handle("GET "+alertsPath+"/{id}", a.staff(a.alertsProduct))
+	}
+
 	// Privacy requests: export and erasure (privacy.go).
 	if a.d.Privacy != nil {
 		a.handle("GET "+privacyPath, a.staff(a.privacyList))

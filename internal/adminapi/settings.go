@@ -117,6 +117,7 @@ func settingsSummary(old, cur settings.Shop) string {
 	add("swatches", old.ClearOnReselect != cur.ClearOnReselect || old.ClickableOutOfStock != cur.ClickableOutOfStock ||
 		old.DeselectConflicting != cur.DeselectConflicting)
 	add("consent banner "+onOff(cur.ConsentBanner), old.ConsentBanner != cur.ConsentBanner)
+	add("price-drop threshold", old.PriceDropPercent != cur.PriceDropPercent)
 	if len(changed) == 0 {
 		return "Settings saved unchanged"
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"vitrine/internal/account"
+	"vitrine/internal/alerts"
 	"vitrine/internal/contact"
 	"vitrine/internal/mail"
 	"vitrine/internal/privacy"
@@ -48,6 +49,10 @@ func startMail(ctx context.Context, cfg Config, db *sqlstore.DB, srv *server.Ser
 	privacyMail := srv.Privacy().Renderer(cfg.BaseURL)
 	for _, k := range privacy.MailKinds {
 		kinds[k] = privacyMail
+	}
+	alertsMail := srv.Alerts().Renderer(alerts.MailLinks{BaseURL: cfg.BaseURL, Mailto: srv.ShopEmail})
+	for _, k := range alerts.MailKinds {
+		kinds[k] = alertsMail
 	}
 	accounts := mail.AccountRenderer(srv.AccountMailView)
 	for _, k := range account.MailKinds {

@@ -49,6 +49,11 @@ type Message struct {
 	// brackets). The outbox sets a stable one per row, so a retry after an
 	// ambiguous failure carries the same id and receivers can drop the copy.
 	MessageID string
+	// ListUnsubscribe, when set, are the message's unsubscribe links (an
+	// https URL taking a one-click POST, and optionally a mailto: URL),
+	// sent as the List-Unsubscribe header; an https link adds
+	// List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058).
+	ListUnsubscribe []string
 	// Attachments are sent as MIME attachments (base64, Content-Disposition
 	// attachment) after the text and HTML parts.
 	Attachments []Attachment

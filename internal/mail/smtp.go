@@ -293,6 +293,21 @@ func (s *SMTPSender) build(m Message) (*gomail.Msg, error) {
 	} else {
 		msg.SetMessageID()
 	}
+	if len(m.ListUnsubscribe) > 0 {
+		links := make([]string, 0, len(m.ListUnsubscribe))
+		oneClick := false
+		for _, u := range m.ListUnsubscribe {
+			if strings.ContainsAny(u, "\r\n<>, ") || !(strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "mailto:")) {
+				return nil, fmt.Errorf("mail: bad unsubscribe link %q", u)
+			}
+			oneClick = oneClick || strings.HasPrefix(u, "https://")
+			links = append(links, "<"+u+">")
+		}
+		msg.SetGenHeader(gomail.Header("List-Unsubscribe"), strings.Join(links, ", "))
+		if oneClick {
+			msg.SetGenHeader(gomail.Header("List-Unsubscribe-Post"), "List-Unsubscribe=One-Click")
+		}
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)

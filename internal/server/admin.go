@@ -80,6 +80,7 @@ func (s *Server) initAdmin() {
 		Retention:        s.retentionSettings,
 		RetentionLastRun: s.db.LastRetentionRun,
 		Privacy:          s.privacy,
+		Alerts:           s.alerts,
 		KickMail:         s.kickMail,
 	})
 	s.adminShell = &adminapi.Shell{

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"vitrine/internal/account"
+	"vitrine/internal/alerts"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/mail"
 	"vitrine/internal/myaccount"
@@ -33,7 +34,7 @@ func (s *Server) initAccounts() {
 	s.accounts = &a
 	s.support = &support.Service{Store: s.db, Now: s.now, Log: s.log}
 	s.bots = map[string]*botcheck.Service{}
-	for _, purpose := range []string{"login", "register", "contact", "review"} {
+	for _, purpose := range []string{"login", "register", "contact", "review", alerts.BotcheckPurpose} {
 		s.bots[purpose] = &botcheck.Service{Store: s.db, Secret: s.cfg.Secret, Purpose: purpose, Now: s.now, Log: s.log}
 	}
 	// The stronger login check asked of an account under attack

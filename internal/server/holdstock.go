@@ -35,6 +35,7 @@ func (s *Server) maintain(ctx context.Context) {
 		s.PrivacyUpkeep(ctx)
 		s.ContactUpkeep(ctx)
 		s.ScheduleUpkeep(ctx)
+		s.PriceDropUpkeep(ctx) // after the schedule pass: a sale that starts now is a drop (alerts.go)
 		s.KeyUpkeep(ctx)       // apikeys.go
 		s.RetentionUpkeep(ctx) // retention.go
 		s.AnalyticsUpkeep(ctx) // analytics.go

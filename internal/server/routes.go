@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"vitrine/internal/adminapi"
+	"vitrine/internal/alerts"
+	"vitrine/internal/alertsapi"
 	"vitrine/internal/contactapi"
 	"vitrine/internal/httpx"
 	"vitrine/internal/myaccount"
@@ -71,6 +73,14 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+myaccount.LostPasswordPath+"{$}", acct.LostPasswordPost)
 	mux.HandleFunc("GET "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmail)
 	mux.HandleFunc("POST "+myaccount.VerifyEmailPath+"{$}", acct.VerifyEmailPost)
+	// Back-in-stock alerts: the notify form, its mailed links (internal/alertsapi).
+	mux.HandleFunc("POST "+alerts.SubscribePath+"{$}", s.alertsAPI.Subscribe)
+	mux.HandleFunc("GET "+alerts.ConfirmPath+"{$}", s.alertsAPI.Confirm)
+	mux.HandleFunc("POST "+alerts.ConfirmPath+"{$}", s.alertsAPI.ConfirmPost)
+	mux.HandleFunc("GET "+alerts.UnsubscribePath+"{$}", s.alertsAPI.Unsubscribe)
+	mux.HandleFunc("POST "+alerts.UnsubscribePath+"{$}", s.alertsAPI.UnsubscribePost)
+	mux.HandleFunc("GET "+alertsapi.PrefsPath, s.alertsAPI.Prefs)
+	mux.HandleFunc("POST "+alertsapi.PrefsPath, s.alertsAPI.SetPrefs)
 	// Privacy requests' mailed links (internal/privacyapi).
 	mux.HandleFunc("GET "+privacy.ConfirmPath+"{$}", s.privacyAPI.Confirm)
 	mux.HandleFunc("POST "+privacy.ConfirmPath+"{$}", s.privacyAPI.ConfirmPost)

@@ -26,6 +26,8 @@ import (
 	"vitrine/internal/account"
 	"vitrine/internal/adminapi"
 	"vitrine/internal/ajax"
+	"vitrine/internal/alerts"
+	"vitrine/internal/alertsapi"
 	"vitrine/internal/audit"
 	"vitrine/internal/backup"
 	"vitrine/internal/botcheck"
@@ -232,6 +234,8 @@ type Server struct {
 	wishlists       *wishlist.Service            // wishlists (wishlist.go)
 	wishlistAPI     *wishlistapi.API             // the hearts, the wishlist pages, YITH's wire
 	csp             atomic.Pointer[cspCache]     // the Content-Security-Policy of the nonce tick (wishlist.go)
+	alerts          *alerts.Service              // back-in-stock and price-drop alerts (alerts.go)
+	alertsAPI       *alertsapi.API               // the notify form's post, its confirmation and unsubscribe links
 	pages           *contentpage.Service         // content pages: /<slug>/, footers, checkout terms (internal/storefront)
 	media           *media.Library               // the media library: /media/ and the admin's uploads
 	renderer        *storefront.Pages            // page rendering, the surfaces' Pages (storefront.go)
@@ -361,6 +365,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	}
 	s.pages = &contentpage.Service{Store: db, Now: s.now}
 	s.initPrivacy()                          // privacy.go
+	s.initAlerts()                           // alerts.go
 	s.initBackups()                          // backups.go
 	s.initCurrencies()                       // currency.go
 	if err := s.initPayments(); err != nil { // payments.go
@@ -430,6 +435,7 @@ func (s *Server) Start(ctx context.Context) error {
 	go s.maintain(ctx)          // held stock, rate-limit counters, schedules (holdstock.go)
 	s.startWallet(ctx)          // the wallet service's reconciler (wallet.go)
 	go s.hookWorker.Run(ctx)    // webhook deliveries (webhooks.go)
+	go s.runAlerts(ctx)         // back-in-stock mails (alerts.go)
 	s.startBackups(ctx)         // scheduled backups (backups.go)
 	go s.AnalyticsBackfill(ctx) // orders marked by the analytics migration (analytics.go)
 	return nil

@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"vitrine/internal/alerts"
 	"vitrine/internal/pages"
 )
 
@@ -63,6 +64,18 @@ type Shop struct {
 	// cookies and storage (order attribution, recently viewed products)
 	// before any is stored (internal/consent).
 	ConsentBanner bool `json:"consent_banner"`
+	// PriceDropPercent is the fall, in percent of the price a customer
+	// wished for (two decimals at most), that mails them a price-drop
+	// alert; "" means 10 (internal/alerts).
+	PriceDropPercent string `json:"price_drop_percent"`
+}
+
+// PriceDropBP is the price-drop threshold in basis points.
+func (s Shop) PriceDropBP() int {
+	if bp, err := alerts.ParsePercent(s.PriceDropPercent); err == nil {
+		return bp
+	}
+	return alerts.DefaultThresholdBP
 }
 
 // Address is the shop's postal address (mails, invoices, the contact page).
@@ -192,7 +205,7 @@ func (s *Service) Update(ctx context.Context, in Shop, base int64) (Versioned, e
 func normalize(in Shop) Shop {
 	trim := func(p *string) { *p = strings.TrimSpace(*p) }
 	for _, p := range []*string{&in.Name, &in.Tagline, &in.StoreNotice, &in.Address.Line1, &in.Address.Line2, &in.Address.City,
-		&in.Address.Postcode, &in.Address.State, &in.InfiniteScroll, &in.InfiniteScrollHistory, &in.Email, &in.Phone, &in.ErasureReviews,
+		&in.Address.Postcode, &in.Address.State, &in.InfiniteScroll, &in.InfiniteScrollHistory, &in.Email, &in.Phone, &in.ErasureReviews, &in.PriceDropPercent,
 		&in.Social.Facebook, &in.Social.Instagram, &in.Social.X, &in.Social.Pinterest, &in.Social.YouTube, &in.Social.TikTok} {
 		trim(p)
 	}
@@ -267,6 +280,11 @@ func Validate(in Shop) error {
 	case "", "anonymise", "delete":
 	default:
 		return &InputError{"erasure_reviews", `One of "anonymise" or "delete".`}
+	}
+	if in.PriceDropPercent != "" {
+		if _, err := alerts.ParsePercent(in.PriceDropPercent); err != nil {
+			return &InputError{"price_drop_percent", "A percentage above 0 and below 100, such as 10 or 12.5."}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"vitrine/internal/account"
+	"vitrine/internal/alerts"
 	"vitrine/internal/audit"
 	"vitrine/internal/botcheck"
 	"vitrine/internal/cart"
@@ -23,6 +24,7 @@ import (
 // The store interfaces the capabilities define, which DB implements.
 var (
 	_ account.Store      = (*DB)(nil)
+	_ alerts.Store       = (*DB)(nil)
 	_ catalog.Loader     = (*DB)(nil)
 	_ catalog.Writer     = (*DB)(nil)
 	_ cart.Store         = (*DB)(nil)

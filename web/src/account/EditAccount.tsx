@@ -1,4 +1,5 @@
 import type { AccountPage, FormErrors } from '../types';
+import { AlertPrefs } from './AlertPrefs';
 import type { ReactNode } from 'react';
 import { Field, type ControlProps } from '../ui/Field';
 import { SaveButton } from './SaveButton';
@@ -87,6 +88,8 @@ export function EditAccountForm({ form, errors }: { form: Form; errors: FormErro
         </fieldset>
         <SaveButton nonceName="save-account-details-nonce" nonce={form.nonce} action="save_account_details" name="save_account_details" label="Save changes" className="woocommerce-Button button" />
       </form>
+
+      <AlertPrefs />
 
       <section className="account-privacy" aria-labelledby="privacy-data-heading">
         <h2 id="privacy-data-heading">Your personal data</h2>

@@ -40,6 +40,7 @@ export const screens: Screen[] = [
   { base: 'shipping-tax', title: 'Shipping & tax', nav: true, load: () => import('./screens/ShippingTax') },
   { base: 'currencies', title: 'Currencies', nav: true, load: () => import('./screens/Currencies') },
   { base: 'privacy', title: 'Privacy', nav: true, load: () => import('./screens/Privacy') },
+  { base: 'stock-alerts', title: 'Stock alerts', nav: true, load: () => import('./screens/Alerts') },
   { base: 'retention', title: 'Data retention', nav: true, load: () => import('./screens/Retention') },
   { base: 'search', title: 'Search', nav: true, load: () => import('./screens/Search') },
   { base: 'activity', title: 'Activity', nav: true, load: () => import('./screens/Activity') },

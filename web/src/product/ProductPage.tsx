@@ -9,6 +9,7 @@ import { Stars } from '../ui/Stars';
 import { ProductGrid } from '../listing/ProductGrid';
 import { RecentlyViewed } from './RecentlyViewed';
 import { CartArea } from './CartForms';
+import { NotifyForm } from './NotifyForm';
 import type { ShownVariation } from './VariationForm';
 import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
@@ -59,6 +60,8 @@ export function ProductPage({ data }: { data: ProductData }) {
   // The chosen variation (after hydration): its image, SKU, weight and dimensions replace the product's.
   const [shown, setShown] = useState<ShownVariation>({ variation: null, image: null });
   const v = shown.variation;
+  // "Notify me when available": a simple product out of stock, or the chosen variation when it is.
+  const notifyItem = p.type === 'simple' && !p.is_in_stock ? p.id : p.type === 'variable' && v && !v.is_in_stock ? v.variation_id : 0;
   const sku = (v && v.sku) || p.sku;
   const additional = (data.additional || []).map((a) => {
     if (v && a.label === 'Weight' && v.weight_html && v.weight_html !== 'N/A') return { ...a, value: v.weight_html };
@@ -139,6 +142,7 @@ export function ProductPage({ data }: { data: ProductData }) {
             </div>
             {/* The chosen variation's heart once one is matched, else the product's. */}
             <WishlistHeart id={v ? v.variation_id : p.id} name={name} className="product-wishlist" />
+            {notifyItem !== 0 && <NotifyForm key={notifyItem} itemId={notifyItem} productName={name} user={data.settings?.user} />}
             {/* After the cart area: the sticky bar follows the add-to-cart form alone. */}
             {(p.type === 'simple' || p.type === 'variable') && p.is_purchasable && (
               <ExpressWallet context="product" productId={p.id} enabled={!!data.settings.wallet} />

@@ -38,6 +38,8 @@ export interface ShopSettings {
   /** What a privacy erasure does to the person's reviews ("" is anonymise). */
   erasure_reviews: '' | 'anonymise' | 'delete';
   consent_banner: boolean;
+  /** The fall, in percent, that mails a price-drop alert ("" is 10). */
+  price_drop_percent?: string;
   version: number;
   updated_at?: string;
 }
@@ -209,6 +211,14 @@ function GeneralSettings() {
           {check('Clicking the chosen swatch clears it', 'clear_on_reselect')}
           {check('Out-of-stock swatches can be chosen', 'clickable_out_of_stock')}
           {check('Choosing an unavailable value clears the other choices', 'deselect_conflicting', 'Otherwise the choice is refused.')}
+        </>,
+      )}
+      {section(
+        'Alerts',
+        <>
+          {text('Price-drop threshold (%)', 'price_drop_percent', form.price_drop_percent ?? '', (v) => set('price_drop_percent', v), {
+            hint: 'Customers who opted in are emailed when a wishlisted item’s price falls by at least this much (10 when blank), at most once a day.',
+          })}
         </>,
       )}
       {section(
