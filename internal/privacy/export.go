@@ -18,8 +18,7 @@ import (
 	"vitrine/internal/money"
 )
 
-// Export is everything the shop keeps about one person, by section. The
-// shop has no wishlist yet, so there is no wishlist section.
+// Export is everything the shop keeps about one person, by section.
 type Export struct {
 	Shop      string    `json:"shop"`
 	Email     string    `json:"email"`
@@ -32,8 +31,25 @@ type Export struct {
 	Attribution     []AttributionData `json:"order_attribution"`
 	Reviews         []ReviewData      `json:"reviews"`
 	ContactMessages []ContactData     `json:"contact_messages"`
+	Wishlist        []WishlistData    `json:"wishlist"`
+	StockAlerts     []StockAlertData  `json:"stock_alerts"`
 	Sessions        []Session         `json:"sessions"`
 	Devices         []DeviceData      `json:"remembered_devices"`
+}
+
+// WishlistData is an item of the account's wishlist.
+type WishlistData struct {
+	Product    string    `json:"product"`
+	PriceAdded string    `json:"price_when_added"`
+	Added      time.Time `json:"added"`
+}
+
+// StockAlertData is a "notify me when available" request.
+type StockAlertData struct {
+	Product string    `json:"product"`
+	Email   string    `json:"email"`
+	Status  string    `json:"status"`
+	Created time.Time `json:"created"`
 }
 
 // AccountData is the account's own fields (never its password or secrets).
@@ -124,7 +140,7 @@ func (s *Service) Export(ctx context.Context, email string, userID int64) (*Expo
 	email = account.NormalizeEmail(email)
 	e := &Export{Email: email, Generated: s.now(), Addresses: []AddressData{}, Orders: []OrderData{},
 		Attribution: []AttributionData{}, Reviews: []ReviewData{}, ContactMessages: []ContactData{},
-		Sessions: []Session{}, Devices: []DeviceData{}}
+		Wishlist: []WishlistData{}, StockAlerts: []StockAlertData{}, Sessions: []Session{}, Devices: []DeviceData{}}
 	if s.SiteName != nil {
 		e.Shop = s.SiteName()
 	}
@@ -168,6 +184,20 @@ func (s *Service) Export(ctx context.Context, email string, userID int64) (*Expo
 		e.Reviews = append(e.Reviews, ReviewData{ID: r.ID, Product: r.ProductName, Author: r.Author, Email: r.Email,
 			Rating: r.Rating, Content: r.Content, Status: r.Status, IPAddress: r.ClientIP, Date: r.CreatedAt})
 	}
+	if userID != 0 {
+		ws, err := s.Store.PrivacyWishlist(ctx, userID)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ws {
+			e.Wishlist = append(e.Wishlist, WishlistData{Product: w.Product, PriceAdded: formatMoney(w.PriceAdded, s.Currency), Added: w.Added})
+		}
+	}
+	as, err := s.Store.PrivacyStockAlerts(ctx, email, userID)
+	if err != nil {
+		return nil, err
+	}
+	e.StockAlerts = append(e.StockAlerts, as...)
 	cids, err := s.Store.PrivacyContactIDs(ctx, email, userID)
 	if err != nil {
 		return nil, err
@@ -300,7 +330,8 @@ func (e *Export) Sections() [][3]string {
 	}
 	return [][3]string{{"Account", "account", n(acc)}, {"Addresses", "addresses", n(len(e.Addresses))}, {"Orders", "orders", n(len(e.Orders))},
 		{"Order attribution", "attribution", n(len(e.Attribution))}, {"Reviews", "reviews", n(len(e.Reviews))},
-		{"Contact messages", "contact", n(len(e.ContactMessages))}, {"Sessions", "sessions", n(len(e.Sessions))},
+		{"Contact messages", "contact", n(len(e.ContactMessages))}, {"Wishlist", "wishlist", n(len(e.Wishlist))},
+		{"Stock alerts", "stock-alerts", n(len(e.StockAlerts))}, {"Sessions", "sessions", n(len(e.Sessions))},
 		{"Remembered devices", "devices", n(len(e.Devices))}}
 }
 
@@ -399,6 +430,12 @@ h2{margin-top:2rem;border-bottom:2px solid #292524}
 <tr><th scope="row">IP address</th><td>{{.IPAddress}}</td></tr>
 <tr><th scope="row">Browser</th><td>{{.UserAgent}}</td></tr>
 </tbody></table>{{else}}<p>None.</p>{{end}}
+
+<h2 id="wishlist">Wishlist</h2>
+{{range .Wishlist}}<table><tbody><tr><th scope="row">Product</th><td>{{.Product}}</td></tr><tr><th scope="row">Price when added</th><td>{{.PriceAdded}}</td></tr><tr><th scope="row">Added</th><td>{{date .Added}}</td></tr></tbody></table>{{else}}<p>None.</p>{{end}}
+
+<h2 id="stock-alerts">Stock alerts</h2>
+{{range .StockAlerts}}<table><tbody><tr><th scope="row">Product</th><td>{{.Product}}</td></tr><tr><th scope="row">Email</th><td>{{.Email}}</td></tr><tr><th scope="row">Status</th><td>{{.Status}}</td></tr><tr><th scope="row">Asked</th><td>{{date .Created}}</td></tr></tbody></table>{{else}}<p>None.</p>{{end}}
 
 <h2 id="sessions">Sessions</h2>
 {{range .Sessions}}<table><tbody><tr><th scope="row">Started</th><td>{{date .CreatedAt}}</td></tr><tr><th scope="row">Last seen</th><td>{{date .LastSeenAt}}</td></tr><tr><th scope="row">Ends</th><td>{{date .ExpiresAt}}</td></tr></tbody></table>{{else}}<p>None.</p>{{end}}

@@ -47,6 +47,13 @@ const (
 	SourceStaff    = "staff"
 )
 
+// WishlistRow is a wishlist item as the store reads it for an export.
+type WishlistRow struct {
+	Product    string
+	PriceAdded int64 // minor units of the shop's currency
+	Added      time.Time
+}
+
 // Review modes of an erasure (settings.Shop.ErasureReviews).
 const (
 	ReviewsAnonymise = "anonymise"
@@ -186,6 +193,10 @@ type Store interface {
 	PrivacyOrderIDs(ctx context.Context, email string, userID int64) ([]int64, error)
 	PrivacyReviews(ctx context.Context, email string, userID int64) ([]review.Review, error)
 	PrivacyContactIDs(ctx context.Context, email string, userID int64) ([]int64, error)
+	// PrivacyWishlist is the account's wishlist items (price in minor
+	// units); PrivacyStockAlerts the person's stock alerts.
+	PrivacyWishlist(ctx context.Context, userID int64) ([]WishlistRow, error)
+	PrivacyStockAlerts(ctx context.Context, email string, userID int64) ([]StockAlertData, error)
 	// ErasePrivacyData erases what in.Email and in.UserID name (reviews,
 	// contact messages, support messages, carts, rate-limit buckets,
 	// other requests' exports, the account as DeleteUser does) and marks

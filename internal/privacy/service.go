@@ -26,6 +26,9 @@ type Service struct {
 	ReviewsMode func(ctx context.Context) string
 	// SiteName names the shop in the export.
 	SiteName func() string
+	// Currency is the shop's currency code, in which wishlist prices were
+	// kept ("" shows them in minor units).
+	Currency string
 	Now      func() time.Time
 	Log      *slog.Logger
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"vitrine/internal/account"
+	"vitrine/internal/alerts"
 	"vitrine/internal/cart"
 	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
@@ -28,6 +29,7 @@ import (
 	"vitrine/internal/storage/sqlstore"
 	"vitrine/internal/storage/sqlstore/sqlcore"
 	"vitrine/internal/storage/storetest"
+	"vitrine/internal/wishlist"
 )
 
 var start = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
@@ -67,7 +69,7 @@ func newFixture(t testing.TB, db *sqlstore.DB) *fixture {
 	}
 	f := &fixture{t: t, ctx: context.Background(), db: db, clock: storetest.NewClock(start), cfg: checkout.DefaultConfig(usd),
 		mug: &catalog.Product{Type: catalog.TypeSimple, Name: "Mug", Slug: "mug", Status: "publish", RegularPrice: &price, Purchasable: true}}
-	f.svc = &privacy.Service{Store: db, Sealer: sealer, Now: f.clock.Now, SiteName: func() string { return "Test Shop" },
+	f.svc = &privacy.Service{Store: db, Sealer: sealer, Now: f.clock.Now, Currency: "USD", SiteName: func() string { return "Test Shop" },
 		ReviewsMode: func(context.Context) string { return f.mode }}
 	if _, err := db.SaveProduct(f.ctx, f.mug, nil); err != nil {
 		t.Fatal(err)
@@ -102,6 +104,13 @@ func (f *fixture) shopper(first, last, email, phone, street, city, ip string, wi
 		if _, err := f.db.InsertDevice(f.ctx, id, account.HashToken("d-"+email), "Firefox on Linux", start, start.Add(30*24*time.Hour)); err != nil {
 			f.t.Fatal(err)
 		}
+		if _, _, err := f.db.SetWishlistItem(f.ctx, wishlist.Customer(id), wishlist.Item{ProductID: f.mug.ID, PriceAdded: 1200, AddedAt: start},
+			true, 100, start, nil); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	if _, _, err := f.db.InsertStockAlert(f.ctx, &alerts.NewAlert{ProductID: f.mug.ID, Email: email, UserID: uid, Status: alerts.StatusWaiting, CreatedAt: start}); err != nil {
+		f.t.Fatal(err)
 	}
 	p.orders = append(p.orders, f.order(p, uid, email), f.order(p, 0, strings.ToUpper(email[:1])+email[1:]))
 	r := &review.Review{ProductID: f.mug.ID, Author: first + " " + last, Email: email, UserID: uid, Rating: 4,
@@ -229,6 +238,12 @@ func TestExportHoldsEverySectionOfThePersonAndNobodyElse(t *testing.T) {
 			len(e.ContactMessages[0].Files) != 1 {
 			t.Errorf("contact messages = %+v", e.ContactMessages)
 		}
+		if len(e.Wishlist) != 1 || e.Wishlist[0].Product != "Mug" || e.Wishlist[0].PriceAdded != "$12.00" {
+			t.Errorf("wishlist = %+v", e.Wishlist)
+		}
+		if len(e.StockAlerts) != 1 || e.StockAlerts[0].Product != "Mug" || e.StockAlerts[0].Email != a.Email {
+			t.Errorf("stock alerts = %+v", e.StockAlerts)
+		}
 		if len(e.Sessions) != 1 || len(e.Devices) != 1 || e.Devices[0].Label != "Firefox on Linux" {
 			t.Errorf("sessions = %+v, devices = %+v", e.Sessions, e.Devices)
 		}
@@ -241,7 +256,7 @@ func TestExportHoldsEverySectionOfThePersonAndNobodyElse(t *testing.T) {
 		}
 		page := files["index.html"]
 		for _, want := range []string{"<h2 id=\"account\">Account</h2>", `<a href="#orders">Orders</a>: 2 items`, "Orders", "Order attribution", "Reviews", "Contact messages",
-			"Sessions", "Remembered devices", a.Street, a.IP, "newsletter", "Holds tea well."} {
+			"Wishlist", "Stock alerts", "Sessions", "Remembered devices", a.Street, a.IP, "newsletter", "Holds tea well."} {
 			if !strings.Contains(page, want) {
 				t.Errorf("index.html lacks %q", want)
 			}

@@ -13,7 +13,7 @@ import (
 
 func (s *Server) initPrivacy() {
 	s.privacy = &privacy.Service{Store: s.db, Sealer: s.accounts.Sealer, SiteName: s.siteName, Now: s.now, Log: s.log,
-		ReviewsMode: func(context.Context) string { return s.settings.Current().ErasureReviews }}
+		Currency: s.cfg.Currency.Code, ReviewsMode: func(context.Context) string { return s.settings.Current().ErasureReviews }}
 	s.privacyAPI = privacyapi.New(privacyapi.Deps{Privacy: s.privacy, SiteName: s.siteName, KickMail: s.kickMail, Log: s.log})
 }
 

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -246,6 +247,47 @@ func (db *DB) PrivacySessions(ctx context.Context, userID int64) ([]privacy.Sess
 	return out, nil
 }
 
+// PrivacyWishlist implements privacy.Store: the account's wishlist items,
+// named by their product (a variation by its parent's name), oldest first.
+func (db *DB) PrivacyWishlist(ctx context.Context, userID int64) ([]privacy.WishlistRow, error) {
+	var rows []struct {
+		Name  sql.NullString `db:"name"`
+		Price int64          `db:"price_added"`
+		Added int64          `db:"added_at"`
+	}
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT p.name, i.price_added, i.added_at
+		FROM wishlist_items i JOIN wishlists w ON w.id = i.wishlist_id LEFT JOIN products p ON p.id = i.product_id
+		WHERE w.customer_id = ? ORDER BY i.added_at, i.product_id, i.variation_id`), userID); err != nil {
+		return nil, err
+	}
+	out := make([]privacy.WishlistRow, len(rows))
+	for i, r := range rows {
+		out[i] = privacy.WishlistRow{Product: cmp.Or(r.Name.String, "(a product no longer sold)"), PriceAdded: r.Price, Added: sqlcore.UnixUTC(r.Added)}
+	}
+	return out, nil
+}
+
+// PrivacyStockAlerts implements privacy.Store: the stock alerts asked by
+// the account or for the address, oldest first.
+func (db *DB) PrivacyStockAlerts(ctx context.Context, email string, userID int64) ([]privacy.StockAlertData, error) {
+	var rows []struct {
+		Name    string `db:"name"`
+		Email   string `db:"email"`
+		Status  string `db:"status"`
+		Created int64  `db:"created_at"`
+	}
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT p.name, a.email, a.status, a.created_at
+		FROM stock_alerts a JOIN products p ON p.id = a.product_id
+		WHERE (a.user_id <> 0 AND a.user_id = ?) OR a.email = ? ORDER BY a.created_at, a.id`), userID, strings.ToLower(email)); err != nil {
+		return nil, err
+	}
+	out := make([]privacy.StockAlertData, len(rows))
+	for i, r := range rows {
+		out[i] = privacy.StockAlertData{Product: r.Name, Email: r.Email, Status: r.Status, Created: sqlcore.UnixUTC(r.Created)}
+	}
+	return out, nil
+}
+
 // personMatch is the WHERE of rows that are the person's: their account's,
 // or written with their email (compared case-folded).
 func personMatch(userCol, emailExpr string) string {
@@ -339,6 +381,11 @@ func (db *DB) ErasePrivacyData(ctx context.Context, in privacy.EraseInput) (priv
 		// the address, rate-limit buckets named by it, other requests'
 		// exports of it.
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM support_messages WHERE lower(email) = ?`), email); err != nil {
+			return err
+		}
+		// Stock alerts asked by the account or for the address (the
+		// account's wishlist goes with the account, by cascade).
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM stock_alerts WHERE (user_id <> 0 AND user_id = ?) OR email = ?`), in.UserID, email); err != nil {
 			return err
 		}
 		cartLike := "%" + sqlcore.LikeEscape(`"`+email+`"`) + "%"
