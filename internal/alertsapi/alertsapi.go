@@ -9,7 +9,6 @@ package alertsapi
 import (
 	"encoding/json"
 	"errors"
-	"html/template"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -83,7 +82,7 @@ func (a *API) Subscribe(w http.ResponseWriter, r *http.Request) {
 			httpx.WriteError(w, status, code, msg, nil)
 			return
 		}
-		a.render(w, status, page{Title: "We could not set up your alert", Problem: true, Lead: []string{msg}, Back: r.Referer()})
+		a.render(w, status, page{Title: "We could not set up your alert", Problem: true, Lead: []string{msg}, Links: backLinks(r.Referer())})
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct != "application/x-www-form-urlencoded" && ct != "multipart/form-data" {
@@ -128,7 +127,7 @@ func (a *API) Subscribe(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, Subscribed{Status: s.Status, Message: msg})
 		return
 	}
-	a.render(w, http.StatusOK, page{Title: "Back-in-stock alert", Lead: []string{msg}, Back: r.Referer()})
+	a.render(w, http.StatusOK, page{Title: "Back-in-stock alert", Lead: []string{msg}, Links: backLinks(r.Referer())})
 }
 
 // token is the link's token, or false when it is missing or too long.
@@ -222,78 +221,38 @@ func (a *API) unavailable(w http.ResponseWriter, what string, err error) {
 		Lead: []string{"Please try again in a few minutes."}})
 }
 
-type page struct {
-	Shop    string
-	Title   string
-	Lead    []string
-	Action  string
-	Token   string
-	Button  string
-	Problem bool
-	Back    string // the product page to go back to (same site only)
-}
+type page = httpx.LinkPage
 
 func (a *API) render(w http.ResponseWriter, status int, p page) {
 	if a.d.SiteName != nil {
 		p.Shop = a.d.SiteName()
 	}
-	if p.Back != "" && !strings.HasPrefix(p.Back, "/") {
-		// Only a same-site path is linked: the Referer's path.
-		if i := strings.Index(p.Back, "://"); i >= 0 {
-			rest := p.Back[i+3:]
-			if j := strings.IndexByte(rest, '/'); j >= 0 {
-				p.Back = rest[j:]
-			} else {
-				p.Back = ""
-			}
-		} else {
-			p.Back = ""
-		}
+	if p.Action == "" && len(p.Links) == 0 {
+		p.Links = backLinks("")
 	}
-	if strings.HasPrefix(p.Back, "//") {
-		p.Back = ""
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store, private")
-	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Referrer-Policy", "no-referrer") // the token is in the URL
-	w.WriteHeader(status)
-	if err := pageTmpl.Execute(w, p); err != nil {
+	if err := p.Write(w, status); err != nil {
 		a.d.Log.Error("alerts page", "err", err)
 	}
 }
 
-var pageTmpl = template.Must(template.New("alerts").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{{.Title}}{{if .Shop}} – {{.Shop}}{{end}}</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;color:#1c1917;background:#fafaf9;margin:0}
-header,main{max-width:36rem;margin:0 auto;padding:1rem 1.25rem}
-header a{color:#1c1917;font-weight:600;text-decoration:none}
-h1{font-size:1.5rem;line-height:1.25}
-.problem h1{color:#991b1b}
-button{font:inherit;padding:.75rem 1.25rem;background:#292524;color:#fff;border:0;border-radius:4px;cursor:pointer}
-button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
-</style>
-</head>
-<body>
-<header>{{if .Shop}}<a href="/">{{.Shop}}</a>{{end}}</header>
-<main{{if .Problem}} class="problem"{{end}}>
-<h1>{{.Title}}</h1>
-{{range .Lead}}<p>{{.}}</p>{{end}}
-{{if .Action}}<form method="post" action="{{.Action}}">
-<input type="hidden" name="token" value="{{.Token}}">
-<button type="submit">{{.Button}}</button>
-</form>{{else}}<p>{{if .Back}}<a href="{{.Back}}">Back to the product</a> or {{end}}<a href="/">back to the shop</a>.</p>{{end}}
-</main>
-</body>
-</html>
-`))
+// backLinks ends a page without a form: back to the product page the
+// shopper came from (the Referer's path, same site only), and to the shop.
+func backLinks(referer string) []httpx.PageLink {
+	back := referer
+	if back != "" && !strings.HasPrefix(back, "/") {
+		back = ""
+		if i := strings.Index(referer, "://"); i >= 0 {
+			rest := referer[i+3:]
+			if j := strings.IndexByte(rest, '/'); j >= 0 {
+				back = rest[j:]
+			}
+		}
+	}
+	if back == "" || strings.HasPrefix(back, "//") {
+		return []httpx.PageLink{{Href: "/", Text: "Back to the shop"}}
+	}
+	return []httpx.PageLink{{Href: back, Text: "Back to the product"}, {Href: "/", Text: "back to the shop"}}
+}
 
 // PrefsPath is the logged-in customer's wishlist mail choices (My account).
 const PrefsPath = "/wp-json/vitrine/v1/alerts/prefs"

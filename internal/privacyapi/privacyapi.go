@@ -8,12 +8,12 @@ package privacyapi
 
 import (
 	"errors"
-	"html/template"
 	"log/slog"
 	"mime"
 	"net/http"
 	"strconv"
 
+	"vitrine/internal/httpx"
 	"vitrine/internal/privacy"
 )
 
@@ -37,15 +37,7 @@ func New(d Deps) *API {
 	return &API{d: d}
 }
 
-type page struct {
-	Shop    string
-	Title   string
-	Lead    []string
-	Action  string // the form's action; "" for no form
-	Token   string
-	Button  string
-	Problem bool
-}
+type page = httpx.LinkPage
 
 // A token is 43 URL-safe base64 characters; anything much longer is not
 // one and is refused before it is hashed.
@@ -60,13 +52,10 @@ func (a *API) render(w http.ResponseWriter, status int, p page) {
 	if a.d.SiteName != nil {
 		p.Shop = a.d.SiteName()
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store, private")
-	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Referrer-Policy", "no-referrer") // the token is in the URL
-	w.WriteHeader(status)
-	if err := pageTmpl.Execute(w, p); err != nil {
+	if p.Action == "" {
+		p.Links = []httpx.PageLink{{Href: "/my-account/", Text: "Go to your account"}, {Href: "/", Text: "back to the shop"}}
+	}
+	if err := p.Write(w, status); err != nil {
 		a.d.Log.Error("privacy page", "err", err)
 	}
 }
@@ -175,34 +164,3 @@ func (a *API) DownloadPost(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
 }
-
-var pageTmpl = template.Must(template.New("privacy").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{{.Title}}{{if .Shop}} – {{.Shop}}{{end}}</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;color:#1c1917;background:#fafaf9;margin:0}
-header,main{max-width:36rem;margin:0 auto;padding:1rem 1.25rem}
-header a{color:#1c1917;font-weight:600;text-decoration:none}
-h1{font-size:1.5rem;line-height:1.25}
-.problem h1{color:#991b1b}
-button{font:inherit;padding:.75rem 1.25rem;background:#292524;color:#fff;border:0;border-radius:4px;cursor:pointer}
-button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
-</style>
-</head>
-<body>
-<header>{{if .Shop}}<a href="/">{{.Shop}}</a>{{end}}</header>
-<main{{if .Problem}} class="problem"{{end}}>
-<h1>{{.Title}}</h1>
-{{range .Lead}}<p>{{.}}</p>{{end}}
-{{if .Action}}<form method="post" action="{{.Action}}">
-<input type="hidden" name="token" value="{{.Token}}">
-<button type="submit">{{.Button}}</button>
-</form>{{else}}<p><a href="/my-account/">Go to your account</a> or <a href="/">back to the shop</a>.</p>{{end}}
-</main>
-</body>
-</html>
-`))
