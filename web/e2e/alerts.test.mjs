@@ -109,3 +109,36 @@ test('a guest asks to be told when a product is back, confirms by mail, and is m
     await staff.close();
   }
 });
+
+test('a variable product offers its sold-out options behind a disclosure; a customer picks one by keyboard and is answered', async () => {
+  const CUSTOMER = { email: 'cleo.alerts@example.com', password: 'a long passphrase for the alerts customer', role: 'customer' };
+  const customer = await shop.context({ viewport: { width: 1280, height: 900 }, storageState: await session(shop, CUSTOMER) });
+  try {
+    const page = await customer.newPage();
+    await page.goto('/product/classic-tee/');
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    const summary = page.locator('details.stock-notify-options > summary');
+    await assertUsable(summary, 'the sold-out options disclosure');
+    const region = page.getByRole('region', { name: 'Notify me when available' });
+    assert.equal(await region.isVisible(), false, 'closed until asked for');
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    await region.waitFor();
+    await assertAccessible(page, 'the sold-out options form');
+    const select = region.getByRole('combobox', { name: 'Sold-out option' });
+    const options = await select.locator('option').allTextContents();
+    assert.ok(options.length > 0 && options.every((o) => /\S+ \/ \S+/.test(o)), `options named by their values: ${options}`);
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    const chosen = await select.inputValue();
+    await page.keyboard.press('Tab');
+    const button = region.getByRole('button', { name: 'Notify me' });
+    assert.equal(await button.evaluate((el) => el === document.activeElement), true, 'Tab reaches the button');
+    const posted = page.waitForRequest((r) => r.url().endsWith('/stock-alerts/subscribe/') && r.method() === 'POST');
+    await page.keyboard.press('Enter');
+    assert.equal(new URLSearchParams((await posted).postData()).get('product_id'), chosen, 'the option chosen is the one asked about');
+    await region.getByRole('status').getByText('We will email you once when this item is back in stock.').waitFor();
+  } finally {
+    await customer.close();
+  }
+});

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { ViewerSettings } from '../types';
 import { obtainProof } from '../account/login/botcheck';
-import { InputField } from '../ui/Field';
+import { InputField, SelectField } from '../ui/Field';
 
 /** Where the form posts, and the bot-check's challenge (internal/alerts). */
 export const NOTIFY_ACTION = '/stock-alerts/subscribe/';
@@ -37,15 +37,33 @@ export async function postNotify(body: URLSearchParams, fetcher: typeof fetch = 
   return { ok: false, message, field: data.code === 'vitrine_alert_invalid_email' ? 'email' : '' };
 }
 
+/** A sold-out variation the shopper may ask about: its id and its values ("Red / L"). */
+export interface NotifyOption {
+  id: number;
+  label: string;
+}
+
 /**
  * "Notify me when available" on an out-of-stock product or chosen
- * variation: a guest gives an email (confirmed by a mailed link), a
+ * variation, or, with options, any of a variable product's sold-out
+ * variations (chosen in the form: a sold-out swatch may not be choosable
+ * above it): a guest gives an email (confirmed by a mailed link), a
  * logged-in customer presses one button. The same markup is in every
  * cached page (no personal data: the viewer is known only in the browser);
  * the post is a fetch with the invisible bot-check's proof, its answer
  * read out by a live region. Without scripts the browser posts the form.
  */
-export function NotifyForm({ itemId, productName, user }: { itemId: number; productName: string; user?: ViewerSettings }) {
+export function NotifyForm({
+  itemId,
+  productName,
+  user,
+  options,
+}: {
+  itemId: number;
+  productName: string;
+  user?: ViewerSettings;
+  options?: NotifyOption[];
+}) {
   const guest = !user?.logged_in;
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState('');
@@ -75,7 +93,7 @@ export function NotifyForm({ itemId, productName, user }: { itemId: number; prod
     setBusy(true);
     try {
       const body = new URLSearchParams();
-      body.set('product_id', String(itemId));
+      body.set('product_id', String(fd.get('product_id') ?? itemId));
       if (guest) {
         body.set('email', email);
         try {
@@ -99,12 +117,22 @@ export function NotifyForm({ itemId, productName, user }: { itemId: number; prod
         Notify me when available
       </h2>
       <p className="stock-notify__lead">
-        {guest
-          ? `We will email you once when \u201c${productName}\u201d is back in stock. You will first confirm your address from a link we send.`
-          : `We will email you once, at your account\u2019s address, when \u201c${productName}\u201d is back in stock.`}
+        {`We will email you once${guest ? '' : ', at your account\u2019s address,'} when ${
+          options ? `the option you choose of \u201c${productName}\u201d is` : `\u201c${productName}\u201d is`
+        } back in stock.${guest ? ' You will first confirm your address from a link we send.' : ''}`}
       </p>
       <form action={NOTIFY_ACTION} method="post" className="stock-notify__form" noValidate onSubmit={onSubmit}>
-        <input type="hidden" name="product_id" value={String(itemId)} />
+        {options ? (
+          <SelectField label="Sold-out option" id={`notify-option-${itemId}`} name="product_id" defaultValue={String(options[0]?.id ?? itemId)}>
+            {options.map((o) => (
+              <option key={o.id} value={String(o.id)}>
+                {o.label}
+              </option>
+            ))}
+          </SelectField>
+        ) : (
+          <input type="hidden" name="product_id" value={String(itemId)} />
+        )}
         {guest && (
           <InputField
             ref={emailRef}

@@ -9,7 +9,7 @@ import { Stars } from '../ui/Stars';
 import { ProductGrid } from '../listing/ProductGrid';
 import { RecentlyViewed } from './RecentlyViewed';
 import { CartArea } from './CartForms';
-import { NotifyForm } from './NotifyForm';
+import { NotifyForm, type NotifyOption } from './NotifyForm';
 import type { ShownVariation } from './VariationForm';
 import { Gallery } from './Gallery';
 import { Reviews } from './Reviews';
@@ -52,6 +52,31 @@ function hasCartForm(p: StoreProduct, grouped: StoreProduct[]): boolean {
   }
 }
 
+/**
+ * A variable product's visible sold-out variations, named by their values
+ * ("Red / L", "Red / any Size"), from the embedded variations or, above
+ * the threshold, the page's stock statuses.
+ */
+export function soldOutOptions(data: ProductData): NotifyOption[] {
+  const rows =
+    data.variations.length > 0
+      ? data.variations.filter((x) => x.variation_is_visible && !x.is_in_stock).map((x) => ({ id: x.variation_id, attributes: x.attributes }))
+      : (data.variation_availability ?? []).filter((x) => !x.in_stock).map((x) => ({ id: x.id, attributes: x.attributes }));
+  return rows.map(({ id, attributes }) => ({
+    id,
+    label: data.swatches
+      .map((sw) => {
+        // Embedded variations name values as WooCommerce does (attribute_pa_color), the statuses by key.
+        const slug = attributes[`attribute_${sw.key}`] ?? attributes[sw.key];
+        if (slug === undefined) return '';
+        if (slug === '') return `any ${sw.name}`;
+        return sw.options.find((o) => o.slug === slug)?.name ?? slug;
+      })
+      .filter(Boolean)
+      .join(' / '),
+  }));
+}
+
 export function ProductPage({ data }: { data: ProductData }) {
   const p = data.product;
   const cartArea = useRef<HTMLDivElement>(null);
@@ -60,8 +85,10 @@ export function ProductPage({ data }: { data: ProductData }) {
   // The chosen variation (after hydration): its image, SKU, weight and dimensions replace the product's.
   const [shown, setShown] = useState<ShownVariation>({ variation: null, image: null });
   const v = shown.variation;
-  // "Notify me when available": a simple product out of stock, or the chosen variation when it is.
+  // "Notify me when available": a simple product out of stock, or the chosen variation when it is;
+  // else a variable product's sold-out variations, chosen in the form itself.
   const notifyItem = p.type === 'simple' && !p.is_in_stock ? p.id : p.type === 'variable' && v && !v.is_in_stock ? v.variation_id : 0;
+  const soldOut = p.type === 'variable' && notifyItem === 0 ? soldOutOptions(data) : [];
   const sku = (v && v.sku) || p.sku;
   const additional = (data.additional || []).map((a) => {
     if (v && a.label === 'Weight' && v.weight_html && v.weight_html !== 'N/A') return { ...a, value: v.weight_html };
@@ -143,6 +170,13 @@ export function ProductPage({ data }: { data: ProductData }) {
             {/* The chosen variation's heart once one is matched, else the product's. */}
             <WishlistHeart id={v ? v.variation_id : p.id} name={name} className="product-wishlist" />
             {notifyItem !== 0 && <NotifyForm key={notifyItem} itemId={notifyItem} productName={name} user={data.settings?.user} />}
+            {soldOut.length > 0 && (
+              // Closed until asked for (without scripts too): most shoppers buy what is in stock.
+              <details className="stock-notify-options">
+                <summary>An option sold out? Get an email when it is back</summary>
+                <NotifyForm key="options" itemId={p.id} productName={name} user={data.settings?.user} options={soldOut} />
+              </details>
+            )}
             {/* After the cart area: the sticky bar follows the add-to-cart form alone. */}
             {(p.type === 'simple' || p.type === 'variable') && p.is_purchasable && (
               <ExpressWallet context="product" productId={p.id} enabled={!!data.settings.wallet} />
