@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -314,6 +315,20 @@ func TestPageDataContract(t *testing.T) {
 	v.addToCart(int64(variation), 2, values)
 	v.addToCart(productID(t, simple), 1, nil)
 	v.page("cart", "CartPage", "cart", "GET", "/cart/", "")
+	v.page("wishlist-empty", "WishlistPage", "wishlist", "GET", "/wishlist/", "")
+	for _, id := range []int64{productID(t, simple), int64(variation)} {
+		if a := v.do("POST", "/wishlist/", url.Values{"wishlist_action": {"add"}, "product_id": {strconv.FormatInt(id, 10)}}.Encode()); a.status != http.StatusSeeOther {
+			t.Fatalf("wish %d: %d %.300s", id, a.status, a.body)
+		}
+	}
+	shared := v.page("wishlist-shared-now", "WishlistPage", "wishlist", "POST", "/wishlist/", url.Values{"wishlist_action": {"share"}}.Encode())
+	v.page("wishlist", "WishlistPage", "wishlist", "GET", "/wishlist/?wishlist_notice=added", "")
+	link, _ := shared["share_url"].(string)
+	if i := strings.Index(link, "/wishlist/view/"); i < 0 {
+		t.Fatalf("no share link: %q", link)
+	} else {
+		s.browser().page("wishlist-view", "WishlistPage", "wishlist", "GET", link[i:], "")
+	}
 	v.page("fragments", "FragmentsPage", "fragments", "POST", "/?wc-ajax=get_refreshed_fragments", "time=1")
 	checkout := v.page("checkout", "CheckoutPage", "checkout", "GET", "/checkout/", "")
 	processNonce, _ := checkout["process_nonce"].(string)
