@@ -464,7 +464,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	default:
 		// The kept facet index counts the listings it answers (the
 		// same selection, in memory); others count in SQL.
-		ok, err := db.facets(ctx, q, sel.cats, func(ix *FacetIndex, fq *facetQuery) {
+		ok, err := db.facets(ctx, q, sel.cats, false, func(ix *FacetIndex, fq *facetQuery) {
 			total, driving = ix.matching(fq, facetDriveLimit(q, len(ix.slot)))
 		})
 		if err != nil {

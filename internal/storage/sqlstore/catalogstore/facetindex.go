@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,13 +18,14 @@ import (
 // that a listing's counts (catalog.CountFacets) and its total are one pass
 // over compact rows instead of a scan of the category per facet in SQL.
 //
-// It holds one row per listed product (a parent that the shop lists:
-// published, visible in the catalogue): its listing price (sort_price),
-// average rating, stock status, sale, type, featured flag, category and tag
-// links and global attribute terms. It answers a query whose conditions
-// are all of those (the shop, category, tag and attribute listings, the
-// Store API's products and collection-data without search); search, SKU,
-// slug and other visibilities go to SQL as before.
+// It holds one row per published parent product that is not hidden: its
+// catalogue visibility, listing price (sort_price), average rating, stock
+// status, sale, type, featured flag, category and tag links and global
+// attribute terms. It answers a query whose conditions are all of those
+// (the shop, category, tag and attribute listings, the Store API's
+// products and collection-data); a search's counts too, over the search's
+// candidates read in SQL (their ids, bounded by SearchCandidates); SKU and
+// slug queries go to SQL as before.
 //
 // It is kept from the catalogue change log, which every catalogue write
 // appends to in its own transaction: before each use it reads the newest
@@ -67,6 +69,7 @@ type FacetIndex struct {
 
 type facetRow struct {
 	id               int64
+	vis              string // catalog_visibility: visible, catalog or search
 	price            int64
 	hasPrice         bool
 	rating           int8 // rounded as roundedRating: 0 unrated, 1..5
@@ -110,6 +113,7 @@ func bucketRating(avg float64) int8 {
 
 // facetQuery is a ProductQuery the index can answer, compiled.
 type facetQuery struct {
+	vis              [3]string      // the visibilities listed ("" unused)
 	cats             map[int64]bool // nil: any
 	cat              int64          // the one category, when there is one (then cats is unused)
 	tags             []int64
@@ -130,10 +134,25 @@ type facetAttrFilter struct {
 	op    string
 }
 
-// facetable tells whether the index can answer q (the categories aside).
-func facetable(q catalog.ProductQuery) bool {
-	return q.Search == "" && len(q.SKUs) == 0 && q.Slug == "" &&
-		(q.Visibility == "" || q.Visibility == "catalog") && len(q.Attributes) <= facetMaxAttrFilter
+// facetable tells whether the index can answer q (the categories aside);
+// a search only when search is true (the caller reads its candidates).
+func facetable(q catalog.ProductQuery, search bool) bool {
+	return (q.Search == "" || search) && len(q.SKUs) == 0 && q.Slug == "" &&
+		facetVisibility(q.Visibility) != [3]string{} && len(q.Attributes) <= facetMaxAttrFilter
+}
+
+// facetVisibility is which catalogue visibilities a query's Visibility
+// lists, as selection reads it; none for one the index does not hold.
+func facetVisibility(v string) [3]string {
+	switch v {
+	case "", "catalog":
+		return [3]string{catalog.VisibilityVisible, catalog.VisibilityCatalog}
+	case "search":
+		return [3]string{catalog.VisibilityVisible, catalog.VisibilitySearch}
+	case "listable":
+		return [3]string{catalog.VisibilityVisible, catalog.VisibilityCatalog, catalog.VisibilitySearch}
+	}
+	return [3]string{}
 }
 
 func set(ids []int64) map[int64]bool {
@@ -150,7 +169,7 @@ func set(ids []int64) map[int64]bool {
 // compileFacetQuery compiles q as selection reads it; cats are its
 // categories with their descendants when asked.
 func compileFacetQuery(q catalog.ProductQuery, cats []int64) facetQuery {
-	fq := facetQuery{typ: q.Type, featured: q.Featured, onSale: q.OnSale, minP: q.MinPrice, maxP: q.MaxPrice,
+	fq := facetQuery{vis: facetVisibility(q.Visibility), typ: q.Type, featured: q.Featured, onSale: q.OnSale, minP: q.MinPrice, maxP: q.MaxPrice,
 		stock: q.StockStatus, include: set(q.Include), exclude: set(q.Exclude), attrAny: q.AttributeRelation == "in"}
 	if len(q.CategoryIDs) > 0 {
 		fq.cats = set(cats)
@@ -199,6 +218,9 @@ func countIn(have, want []int64) int {
 
 // base: the conditions no facet sets aside.
 func (fq *facetQuery) base(r *facetRow) bool {
+	if r.vis != fq.vis[0] && r.vis != fq.vis[1] && (fq.vis[2] == "" || r.vis != fq.vis[2]) {
+		return false
+	}
 	switch {
 	case fq.cat != 0:
 		if !slices.Contains(r.cats, fq.cat) {
@@ -468,9 +490,9 @@ func (ix *FacetIndex) matching(fq *facetQuery, limit int) (int, []int64) {
 // ok is false when the store keeps no index or q is not one it answers.
 // cats are q's categories with their descendants when the caller has them
 // (nil: read here).
-func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []int64, fn func(ix *FacetIndex, fq *facetQuery)) (bool, error) {
+func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []int64, search bool, fn func(ix *FacetIndex, fq *facetQuery)) (bool, error) {
 	ix := db.Facets
-	if ix == nil || !facetable(q) {
+	if ix == nil || !facetable(q, search) {
 		return false, nil
 	}
 	if cats == nil && len(q.CategoryIDs) > 0 {
@@ -482,14 +504,60 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 			}
 		}
 	}
+	var found map[int64]bool
+	if strings.TrimSpace(q.Search) != "" {
+		var err error
+		if found, err = db.searchFound(ctx, q, cats); err != nil {
+			return false, err
+		}
+	}
 	if err := db.syncFacets(ctx, ix); err != nil {
 		return false, err
 	}
 	fq := compileFacetQuery(q, cats)
+	if found != nil {
+		fq.include = intersect(fq.include, found)
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	fn(ix, &fq)
 	return true, nil
+}
+
+// searchFound is the ids of q's search candidates, the rows selection
+// joins the listing to (search.go): the index then counts over them.
+func (db *Catalog) searchFound(ctx context.Context, q catalog.ProductQuery, cats []int64) (map[int64]bool, error) {
+	plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
+	if err != nil {
+		return nil, err
+	}
+	found := map[int64]bool{}
+	if len(plan.Clauses) == 0 {
+		return found, nil // only punctuation: nothing found
+	}
+	cand, args := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
+	var ids []int64
+	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT sid FROM (`+cand+`) c`), args...); err != nil {
+		return nil, fmt.Errorf("search candidates: %w", err)
+	}
+	for _, id := range ids {
+		found[id] = true
+	}
+	return found, nil
+}
+
+// intersect is a ∩ b, where a nil a is every id.
+func intersect(a, b map[int64]bool) map[int64]bool {
+	if a == nil {
+		return b
+	}
+	out := map[int64]bool{}
+	for id := range b {
+		if a[id] {
+			out[id] = true
+		}
+	}
+	return out
 }
 
 // syncFacets brings ix up to date with the change log. A refresh that
@@ -653,8 +721,8 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 		}
 		return " AND " + col + " IN " + in
 	}
-	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT id, sort_price, average_rating, on_sale, featured, stock_status, type
-		FROM products WHERE parent_id IS NULL AND `+listedCond+only("id")), args...)
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT id, catalog_visibility, sort_price, average_rating, on_sale, featured, stock_status, type
+		FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden'`+only("id")), args...)
 	if err != nil {
 		return fmt.Errorf("facet index: %w", err)
 	}
@@ -663,12 +731,12 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 		var r facetRow
 		var price sql.NullInt64
 		var avg float64
-		if err := rows.Scan(&r.id, &price, &avg, &r.onSale, &r.featured, &r.stock, &r.typ); err != nil {
+		if err := rows.Scan(&r.id, &r.vis, &price, &avg, &r.onSale, &r.featured, &r.stock, &r.typ); err != nil {
 			rows.Close()
 			return fmt.Errorf("facet index: %w", err)
 		}
 		r.price, r.hasPrice, r.rating = price.Int64, price.Valid, bucketRating(avg)
-		r.stock, r.typ = ix.intern(r.stock), ix.intern(r.typ)
+		r.vis, r.stock, r.typ = ix.intern(r.vis), ix.intern(r.stock), ix.intern(r.typ)
 		var s int32
 		if k := len(ix.free); k > 0 {
 			s, ix.free = ix.free[k-1], ix.free[:k-1]

@@ -202,11 +202,11 @@ func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (i
 }
 
 // CountAllFacets implements catalog.FacetStore: want counted in one pass
-// over the kept index (facetindex.go); ok is false when the store keeps
-// none or q is not one it answers (search, SKUs, slugs, other
-// visibilities), and CountFacets counts facet by facet in SQL.
+// over the kept index (facetindex.go), a search's over its candidates; ok
+// is false when the store keeps none or q is not one it answers (SKUs,
+// slugs, other visibilities), and CountFacets counts facet by facet in SQL.
 func (db *Catalog) CountAllFacets(ctx context.Context, q catalog.ProductQuery, want catalog.FacetRequest) (catalog.Facets, bool, error) {
 	var f catalog.Facets
-	ok, err := db.facets(ctx, q, nil, func(ix *FacetIndex, fq *facetQuery) { f, _ = ix.countAll(fq, want) })
+	ok, err := db.facets(ctx, q, nil, true, func(ix *FacetIndex, fq *facetQuery) { f, _ = ix.countAll(fq, want) })
 	return f, ok, err
 }

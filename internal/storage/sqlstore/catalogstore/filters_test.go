@@ -60,6 +60,10 @@ func genFilterCatalog(t *testing.T, db *sqlstore.DB, rnd *rand.Rand, n int) *fil
 			p.CatalogVisibility = catalog.VisibilityHidden
 		case 1:
 			p.Status = catalog.StatusDraft
+		case 2:
+			p.CatalogVisibility = catalog.VisibilitySearch
+		case 3:
+			p.CatalogVisibility = catalog.VisibilityCatalog
 		}
 		for _, c := range fc.cats {
 			if rnd.IntN(2) == 0 {
@@ -350,3 +354,48 @@ func TestAttributeFilterSetting(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// A search's counts from the kept index (over the search's candidates)
+// equal SQL's facet-by-facet counts, for random searches and filters in
+// the shop's search visibility and the Store API's: search-only products
+// counted, shop-only ones only where listable.
+func TestFacetIndexCountsSearches(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		rnd := rand.New(rand.NewPCG(31, 45))
+		fc := genFilterCatalog(t, db, rnd, 120)
+		index := db.Facets
+		defer func() { db.Facets = index }()
+		searches := []string{"product", "product 1", "produkt", "prod", "7", "nothing here", "!!"}
+		for i := range 60 {
+			q := fc.randomQuery(rnd)
+			q.Search, q.Visibility = searches[rnd.IntN(len(searches))], []string{"search", "listable"}[rnd.IntN(2)]
+			want := catalog.FacetRequest{PriceRange: true, Ratings: true, StockStatus: true}
+			for _, a := range fc.attrs {
+				want.Attributes = append(want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: []string{"or", "and"}[rnd.IntN(2)]})
+			}
+			db.Facets = nil
+			exp, err := catalog.CountFacets(ctx, db, q, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Facets = index
+			got, ok, err := db.CountAllFacets(ctx, q, want)
+			if err != nil || !ok {
+				t.Fatalf("query %d: the index did not answer (%v)", i, err)
+			}
+			label := fmt.Sprintf("query %d %+v", i, q)
+			if fmt.Sprint(deref(got.PriceRange)) != fmt.Sprint(deref(exp.PriceRange)) {
+				t.Fatalf("%s: price range %v, want %v", label, deref(got.PriceRange), deref(exp.PriceRange))
+			}
+			for id, c := range exp.Terms {
+				if !maps.Equal(got.Terms[id], c) {
+					t.Fatalf("%s: attribute %d counts %v, want %v", label, id, got.Terms[id], c)
+				}
+			}
+			if !maps.Equal(got.Ratings, exp.Ratings) || !maps.Equal(got.StockStatus, exp.StockStatus) {
+				t.Fatalf("%s: ratings %v stock %v, want %v %v", label, got.Ratings, got.StockStatus, exp.Ratings, exp.StockStatus)
+			}
+		}
+	})
+}
