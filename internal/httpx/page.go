@@ -21,9 +21,7 @@ func WritePage(w http.ResponseWriter, r *http.Request, p *render.Page) {
 // the page's own headers (a page's CSP, Store API totals).
 func WriteBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 	h := w.Header()
-	for k, v := range p.Headers {
-		h.Set(k, v)
-	}
+	pageHeaders(h, p)
 	h.Set("ETag", p.ETag)
 	h.Add("Vary", "Accept-Encoding")
 	if p.Status == http.StatusOK && r.Header.Get("If-None-Match") == p.ETag {
@@ -58,9 +56,7 @@ func WriteBody(w http.ResponseWriter, r *http.Request, p *render.Page) {
 // without the shared page's ETag (the body is this viewer's).
 func WriteSpliced(w http.ResponseWriter, r *http.Request, p *render.Page, part []byte) {
 	h := w.Header()
-	for k, v := range p.Headers {
-		h.Set(k, v)
-	}
+	pageHeaders(h, p)
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store, private")
 	h.Add("Vary", "Accept-Encoding")
@@ -107,8 +103,23 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' " + render.
 // FramingCSP is the policy of a page that frames the given origins (its
 // video players, internal/richtext): the shop's policy with a frame-src
 // naming them. Every other page keeps default-src 'self' for frames.
-func FramingCSP(origins []string) string {
-	return ContentSecurityPolicy + "; frame-src 'self' " + strings.Join(origins, " ")
+func FramingCSP(policy string, origins []string) string {
+	if policy == "" {
+		policy = ContentSecurityPolicy
+	}
+	return policy + "; frame-src 'self' " + strings.Join(origins, " ")
+}
+
+// pageHeaders sets a page's own headers, and lets the policy the request
+// carries (the server's, set before the handler) frame what the page
+// frames.
+func pageHeaders(h http.Header, p *render.Page) {
+	for k, v := range p.Headers {
+		h.Set(k, v)
+	}
+	if len(p.FrameSrc) > 0 {
+		h.Set("Content-Security-Policy", FramingCSP(h.Get("Content-Security-Policy"), p.FrameSrc))
+	}
 }
 
 // MaxLogBytes bounds a client-chosen string (a path, a page URL) written

@@ -26,6 +26,9 @@ type Page struct {
 	Tags   []string
 	// Headers are extra response headers (Store API totals).
 	Headers map[string]string
+	// FrameSrc are the origins the page frames (a video player): the
+	// policy the page is sent with allows them (httpx.WriteBody).
+	FrameSrc []string
 	// Personal is what the server needs to build a viewer's part of this
 	// page (Spliced): kept with the page, never read by this package.
 	Personal any
@@ -234,6 +237,9 @@ func (p *Page) size() int64 {
 	}
 	for k, v := range p.Headers {
 		n += len(k) + len(v) + headerOverhead
+	}
+	for _, o := range p.FrameSrc {
+		n += len(o) + tagOverhead
 	}
 	return int64(n)
 }

@@ -82,6 +82,16 @@ func TestContentPages(t *testing.T) {
 		if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-src 'self' "+youTube) || !strings.Contains(csp, "script-src 'self'") {
 			t.Errorf("about CSP = %q", csp)
 		}
+		// The video page's scripts are every page's (the wishlist's
+		// localised script included): only frame-src is its own.
+		scriptSrc := func(csp string) string {
+			_, after, _ := strings.Cut(csp, "script-src ")
+			before, _, _ := strings.Cut(after, ";")
+			return before
+		}
+		if got, want := scriptSrc(r.Header.Get("Content-Security-Policy")), scriptSrc(s.get("/shop/").Header.Get("Content-Security-Policy")); got != want || want == "" {
+			t.Errorf("about's script-src %q, the shop's %q", got, want)
+		}
 		d := pageDataAs[footerData](t, html)
 		if d.Page != "content" || d.Content.Title != "About us" || !strings.Contains(d.Content.HTML, `class="lazy-video lazy-video--youtube"`) {
 			t.Fatalf("about data: %+v", d)

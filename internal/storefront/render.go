@@ -285,11 +285,9 @@ func (pg *Pages) RenderPage(ctx context.Context, reqURI string, res *pages.Resul
 	// Compressed by the cache if it stores the page, else as it is sent.
 	p := render.NewPageUncompressed(res.Status, doc, res.Tags)
 	p.Personal = res.Personal // a viewer's part is built from it (frame.go)
-	if len(res.FrameSrc) > 0 {
-		// The page's own policy (a video player), kept with the page in
-		// the cache so every hit sends it.
-		p.Headers = map[string]string{"Content-Security-Policy": httpx.FramingCSP(res.FrameSrc)}
-	}
+	// What the page frames (a video player), kept with the page in the
+	// cache so every hit's policy allows it.
+	p.FrameSrc = res.FrameSrc
 	return p, nil
 }
 
