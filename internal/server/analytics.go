@@ -14,15 +14,15 @@ import (
 // the upkeep loop keeps the facts caught up between reports.
 
 func (s *Server) initAnalytics() {
+	// Loaded at start and again on the change log's settings entry
+	// (reloadSettings), as the other settings documents are: a report
+	// reads the copy in memory.
 	s.analyticsSettings = &settings.Analytics{Store: s.db, Now: s.now}
+	if _, err := s.analyticsSettings.Load(context.Background()); err != nil {
+		s.log.Warn("load analytics settings", "err", err)
+	}
 	s.analytics = &analytics.Service{Store: s.db, Base: s.cfg.Currency, Now: s.now,
-		Settings: func() analytics.Settings {
-			d, err := s.analyticsSettings.Load(context.Background())
-			if err != nil {
-				return s.analyticsSettings.Current().Value
-			}
-			return d.Value
-		}}
+		Settings: func() analytics.Settings { return s.analyticsSettings.Current().Value }}
 	s.analyticsAPI = analyticsapi.New(analyticsapi.Deps{Analytics: s.analytics, BaseURL: s.cfg.BaseURL})
 }
 

@@ -65,6 +65,9 @@ func (s *Server) reloadSettings(ctx context.Context) {
 	if _, err := s.searchSettings.Load(ctx); err != nil {
 		s.log.Warn("reload search settings", "err", err)
 	}
+	if _, err := s.analyticsSettings.Load(ctx); err != nil {
+		s.log.Warn("reload analytics settings", "err", err)
+	}
 	s.front.SettingsChanged() // the 404 and coming-soon pages, the manifest
 }
 
