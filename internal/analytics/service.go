@@ -288,7 +288,7 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 		slices.Reverse(all)
 	}
 	if q.OrderBy != "" && q.OrderBy != "date" {
-		key := func(f Figures) float64 { return figure(f, q.OrderBy) }
+		key := func(f Figures) float64 { return f.Figure(q.OrderBy) }
 		sort.SliceStable(all, func(i, j int) bool {
 			if q.Order == "asc" {
 				return key(all[i].Figures) < key(all[j].Figures)
@@ -300,8 +300,9 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	return out, nil
 }
 
-// figure is f's figure named name (0 for an unknown name).
-func figure(f Figures, name string) float64 {
+// Figure is f's figure named by its WooCommerce Admin field name
+// ("net_revenue", "orders_count"…; 0 for an unknown name).
+func (f Figures) Figure(name string) float64 {
 	switch name {
 	case "orders_count":
 		return float64(f.OrdersCount)

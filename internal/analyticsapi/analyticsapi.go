@@ -506,9 +506,9 @@ func (a *API) indicators(w http.ResponseWriter, r *http.Request, _ adminapi.Staf
 		default:
 			switch in.format {
 			case "number":
-				v = int64(figureOf(f, field))
+				v = int64(f.Figure(field))
 			default:
-				v = money(figureOf(f, field))
+				v = money(f.Figure(field))
 			}
 		}
 		out = append(out, map[string]any{"stat": s, "chart": field, "label": in.label, "format": in.format, "value": v,
@@ -518,34 +518,6 @@ func (a *API) indicators(w http.ResponseWriter, r *http.Request, _ adminapi.Staf
 	headers(w, len(out), len(out))
 	adminapi.WriteJSON(w, http.StatusOK, out)
 	return nil
-}
-
-func figureOf(f analytics.Figures, name string) float64 {
-	switch name {
-	case "total_sales":
-		return f.TotalSales
-	case "net_revenue":
-		return f.NetRevenue
-	case "gross_sales":
-		return f.GrossSales
-	case "refunds":
-		return f.Refunds
-	case "coupons":
-		return f.Coupons
-	case "taxes":
-		return f.Taxes
-	case "shipping":
-		return f.Shipping
-	case "orders_count":
-		return float64(f.OrdersCount)
-	case "avg_order_value":
-		return f.AvgOrderValue
-	case "avg_items_per_order":
-		return f.AvgItemsPerOrder
-	case "total_customers":
-		return float64(f.TotalCustomers)
-	}
-	return 0
 }
 
 type cell map[string]any
