@@ -347,11 +347,15 @@ func (db *Catalog) SaveCategory(ctx context.Context, c *catalog.Category) error 
 			err = tx.GetContext(ctx, &c.ID, tx.Rebind(`INSERT INTO categories (parent_id, name, slug, description, image_id, menu_order) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
 				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder)
 		} else {
-			if err := db.reindexRenamed(ctx, tx, "categories", c.ID, c.Name); err != nil {
+			var old string
+			if old, err = db.storedName(ctx, tx, "categories", c.ID); err != nil {
 				return err
 			}
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ?, name = ?, slug = ?, description = ?, image_id = ?, menu_order = ? WHERE id = ?`),
 				sqlcore.NullID(c.ParentID), c.Name, c.Slug, desc, sqlcore.NullID(c.ImageID), c.MenuOrder, c.ID)
+			if err == nil && old != "" && old != c.Name {
+				err = db.reindexLinked(ctx, tx, "categories", c.ID)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("save category: %w", err)
@@ -372,6 +376,8 @@ func (db *Catalog) DeleteCategory(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE categories SET parent_id = ? WHERE parent_id = ?`), sqlcore.NullID(parent.Int64), id); err != nil {
 			return err
 		}
+		// Its products' search rows hold its name: read them before the
+		// links go, index them again after.
 		products, err := db.linkedProducts(ctx, tx, "categories", id)
 		if err != nil {
 			return err
@@ -395,10 +401,14 @@ func (db *Catalog) SaveTag(ctx context.Context, t *catalog.Tag) error {
 		if t.ID == 0 {
 			err = tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO tags (name, slug) VALUES (?, ?) RETURNING id`), t.Name, t.Slug)
 		} else {
-			if err := db.reindexRenamed(ctx, tx, "tags", t.ID, t.Name); err != nil {
+			var old string
+			if old, err = db.storedName(ctx, tx, "tags", t.ID); err != nil {
 				return err
 			}
 			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE tags SET name = ?, slug = ? WHERE id = ?`), t.Name, t.Slug, t.ID)
+			if err == nil && old != "" && old != t.Name {
+				err = db.reindexLinked(ctx, tx, "tags", t.ID)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("save tag: %w", err)
@@ -462,7 +472,8 @@ func (db *Catalog) SetAttributeFilter(ctx context.Context, id int64, filterable 
 // UpdateTerm implements catalog.AdminStore.
 func (db *Catalog) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
-		if err := db.reindexRenamed(ctx, tx, "attribute_terms", t.ID, t.Name); err != nil {
+		old, err := db.storedName(ctx, tx, "attribute_terms", t.ID)
+		if err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET name = ?, color = ?, image_url = ?, menu_order = ? WHERE id = ? AND attribute_id = ?`),
@@ -472,6 +483,11 @@ func (db *Catalog) UpdateTerm(ctx context.Context, t catalog.AttrTerm) error {
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return catalog.ErrNotFound
+		}
+		if old != t.Name {
+			if err := db.reindexLinked(ctx, tx, "attribute_terms", t.ID); err != nil {
+				return err
+			}
 		}
 		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})

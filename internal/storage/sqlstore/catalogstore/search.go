@@ -121,22 +121,21 @@ func (db *Catalog) linkedProducts(ctx context.Context, tx *sqlx.Tx, table string
 	return ids, nil
 }
 
-// reindexRenamed gives a category, tag or attribute term (by table) its
-// new name and, when that changes it, indexes again the products it is on,
-// whose search rows hold the name. Callers call it before their own
-// update, which writes the same name again.
-func (db *Catalog) reindexRenamed(ctx context.Context, tx *sqlx.Tx, table string, id int64, name string) error {
-	var old string
-	err := tx.GetContext(ctx, &old, tx.Rebind(`SELECT name FROM `+table+` WHERE id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && old == name) {
-		return nil // not there (the caller says so) or not renamed
+// storedName is the name a category, tag or attribute term (by table)
+// has before its update ("" when there is none): its products' search
+// rows hold it, so a rename indexes them again (reindexLinked).
+func (db *Catalog) storedName(ctx context.Context, tx *sqlx.Tx, table string, id int64) (string, error) {
+	var name string
+	err := tx.GetContext(ctx, &name, tx.Rebind(`SELECT name FROM `+table+` WHERE id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
 	}
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE `+table+` SET name = ? WHERE id = ?`), name, id); err != nil {
-		return err
-	}
+	return name, err
+}
+
+// reindexLinked indexes again the products a category, tag or attribute
+// term (by table) is on, after its rename.
+func (db *Catalog) reindexLinked(ctx context.Context, tx *sqlx.Tx, table string, id int64) error {
 	products, err := db.linkedProducts(ctx, tx, table, id)
 	if err != nil {
 		return err
