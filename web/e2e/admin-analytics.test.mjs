@@ -4,8 +4,9 @@
 // sorts and pages a report's table, downloads its CSV and finds the table's
 // rows in it, walks a chart's points with the arrow keys (each said in the
 // live region), and every report screen passes axe. What is clicked is
-// hit-tested first. A last test measures the dashboard on a throttled phone
-// and reports the figure (no timing is asserted).
+// hit-tested first. A last test loads the dashboard on a phone at 4× CPU:
+// its first links and its chart must come and be usable there; the time
+// they took is reported, never asserted.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
@@ -236,7 +237,7 @@ test('every analytics screen passes axe', async () => {
   });
 });
 
-test('the dashboard on a phone at 4x CPU throttle (measured, not asserted)', async (t) => {
+test('the dashboard on a phone at 4x CPU: its links and chart come and are usable (time reported, not asserted)', async (t) => {
   staff ??= await session(shop, STAFF);
   await withPage(
     staff,
@@ -261,7 +262,10 @@ test('the dashboard on a phone at 4x CPU throttle (measured, not asserted)', asy
       });
       t.diagnostic(`dashboard at 4x CPU, 375×812: ${JSON.stringify(times)} ${JSON.stringify(nav)}`);
       console.log(`# dashboard at 4x CPU, 375×812: ${JSON.stringify(times)} navigation ${JSON.stringify(nav)}`);
-      assert.equal(times.length, 3);
+      await assertUsable(page.getByRole('link', { name: /orders? to process$/ }), 'the first dashboard link on a phone');
+      const chart = page.getByRole('group', { name: /^Net sales/ });
+      const box = await chart.boundingBox();
+      assert.ok(box && box.width > 0 && box.width <= 375, `the chart fits the phone: ${JSON.stringify(box)}`);
     },
     PHONE,
   );
