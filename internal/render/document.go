@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"strings"
 )
 
 // Head is what the server writes into a page's <head>: crawlers and link
@@ -43,13 +44,25 @@ type Head struct {
 // refused as a bot; the form is marked data-held and the app submits it
 // once it can (web/src/lib/page-hydration.ts). Cached pages are shared, so what
 // depends on the visitor's cookie is applied here, never baked into the
-// HTML. Its text never changes: the Content-Security-Policy allows it by
+// HTML.
+//
+// It loads the app (data-entry, with the chunks the entry imports in
+// data-preload) once the first paint is on screen (the Paint Timing
+// entry; two frames where the browser has none), or at once in a hidden
+// tab: no
+// element of the page names a script, so the browser's preload scanner
+// fetches only the stylesheet and the pictures before the page is painted,
+// and on a slow link the scripts never share it with them. The page works
+// before the app arrives (links and forms; held forms as above), so
+// hydrating a frame later costs a shopper nothing ([0120]).
+//
+// Its text never changes: the Content-Security-Policy allows it by
 // hash (HeadScriptCSP), not with 'unsafe-inline'.
-const HeadScript = `(function(d){var e=d.documentElement,s=d.currentScript,i=s&&s.getAttribute('data-store-notice');e.classList.add('js');d.addEventListener('submit',function(v){var f=v.target;if(f.hasAttribute('data-hold-until-hydrated')&&!e.hasAttribute('data-hydrated')){v.preventDefault();f.setAttribute('data-held','')}},!0);if(i&&(';'+d.cookie.replace(/\s+/g,'')+';').indexOf(';store_notice'+i+'=hidden;')>-1)e.classList.add('store-notice-hidden')})(document)`
+const HeadScript = `(function(d){var e=d.documentElement,s=d.currentScript,i=s&&s.getAttribute('data-store-notice'),m=s&&s.getAttribute('data-entry');e.classList.add('js');d.addEventListener('submit',function(v){var f=v.target;if(f.hasAttribute('data-hold-until-hydrated')&&!e.hasAttribute('data-hydrated')){v.preventDefault();f.setAttribute('data-held','')}},!0);if(i&&(';'+d.cookie.replace(/\s+/g,'')+';').indexOf(';store_notice'+i+'=hidden;')>-1)e.classList.add('store-notice-hidden');if(m){var o,P=window.PerformanceObserver,l=function(){if(o)return;o=1;(s.getAttribute('data-preload')||'').split(' ').forEach(function(h){if(h){var k=d.createElement('link');k.rel='modulepreload';k.href=h;d.head.appendChild(k)}});var t=d.createElement('script');t.type='module';t.src=m;d.head.appendChild(t)};if(d.hidden)l();else if(P&&(P.supportedEntryTypes||[]).indexOf('paint')>-1)new P(function(x,b){b.disconnect();setTimeout(l,0)}).observe({type:'paint',buffered:!0});else requestAnimationFrame(function(){requestAnimationFrame(l)})}})(document)`
 
 // HeadScriptCSP is HeadScript's CSP source: its SHA-256, base64 (a test
 // checks the two agree).
-const HeadScriptCSP = "'sha256-OjrJ0jyyoFBFqSV+qbL34p3Ddk46vBcWcOeBNwN5NCA='"
+const HeadScriptCSP = "'sha256-lKn3iYbrPiOa+edb9Bnfg9TZgdR896mFudtYZ8coZmk='"
 
 // Assets are the built app's entry script and stylesheets.
 type Assets struct {
@@ -145,11 +158,7 @@ var docTemplate = template.Must(template.New("doc").Parse(`<!doctype html>
 {{- range .Assets.CSS}}
 <link rel="stylesheet" href="{{.}}">{{end}}
 <link rel="expect" href="#content" blocking="render">
-<script{{if .Head.StoreNoticeID}} data-store-notice="{{.Head.StoreNoticeID}}"{{end}}>{{.HeadScript}}</script>
-{{- if .Assets.Script}}
-<script type="module" src="{{.Assets.Script}}"></script>{{end}}
-{{- range .Assets.Preload}}
-<link rel="modulepreload" href="{{.}}">{{end}}
+<script{{if .Head.StoreNoticeID}} data-store-notice="{{.Head.StoreNoticeID}}"{{end}}{{if .Assets.Script}} data-entry="{{.Assets.Script}}"{{if .Assets.Preload}} data-preload="{{.PreloadList}}"{{end}}{{end}}>{{.HeadScript}}</script>
 {{- range .JSONLD}}
 <script type="application/ld+json">{{.}}</script>{{end}}
 </head>
@@ -184,8 +193,9 @@ func Document(head Head, assets Assets, appHTML string, data []byte) ([]byte, er
 		Data   template.JS
 		JSONLD []template.JS
 		// HeadScript is a constant (the CSP allows its hash).
-		HeadScript template.JS
-		Localize   template.JS
-	}{head, assets, template.HTML(appHTML), template.JS(data), ld, template.JS(HeadScript), template.JS(head.Localize)})
+		HeadScript  template.JS
+		Localize    template.JS
+		PreloadList string
+	}{head, assets, template.HTML(appHTML), template.JS(data), ld, template.JS(HeadScript), template.JS(head.Localize), strings.Join(assets.Preload, " ")})
 	return buf.Bytes(), err
 }

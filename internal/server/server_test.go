@@ -277,7 +277,7 @@ func TestRenderFailureFallsBackToClientShell(t *testing.T) {
 	if r.StatusCode != 200 {
 		t.Fatalf("status %d", r.StatusCode)
 	}
-	if !strings.Contains(b, `<div id="root"></div>`) || !strings.Contains(b, `"name":"Classic Tee"`) || !strings.Contains(b, `<script type="module"`) {
+	if !strings.Contains(b, `<div id="root"></div>`) || !strings.Contains(b, `"name":"Classic Tee"`) || !strings.Contains(b, ` data-entry="/assets/entry-client-`) {
 		t.Error("fallback page lacks the empty root, the data or the app script")
 	}
 }

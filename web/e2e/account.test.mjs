@@ -284,6 +284,8 @@ test('a registration the bot-check refuses offers the "Message to Support" overl
       await route.continue();
     });
     await page.goto('/my-account/');
+    // The submit held before hydration has its own test above.
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'));
     await page.locator('#reg_email').fill(email());
     await page.locator('#reg_password').fill(PASSWORD);
     await page.locator('button[name=register]').click();

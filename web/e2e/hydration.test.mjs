@@ -84,6 +84,28 @@ async function droppedByHydration(page, path) {
   return { marked, dropped };
 }
 
+test('the app is fetched after the first paint (the stylesheet and pictures come first), then hydrates', async () => {
+  await shop.withPage(async (page) => {
+    for (const path of ['/product/classic-tee/', '/shop/', '/contact/']) {
+      await page.goto(path);
+      await waitForHydration(page);
+      const t = await page.evaluate(() => {
+        const res = performance.getEntriesByType('resource');
+        const start = (re) => res.find((r) => re.test(new URL(r.name).pathname))?.startTime;
+        return {
+          paint: performance.getEntriesByName('first-paint')[0]?.startTime,
+          css: start(/\/assets\/entry-client-[^/]+\.css$/),
+          entry: start(/\/assets\/entry-client-[^/]+\.js$/),
+          preact: start(/\/assets\/preact-[^/]+\.js$/),
+        };
+      });
+      assert.ok(t.paint > 0 && t.css >= 0, `${path}: ${JSON.stringify(t)}`);
+      assert.ok(t.entry >= t.paint, `${path}: the entry script was asked for before the first paint: ${JSON.stringify(t)}`);
+      assert.ok(t.preact >= t.paint, `${path}: a preloaded chunk was asked for before the first paint: ${JSON.stringify(t)}`);
+    }
+  });
+});
+
 for (const path of ['/', '/shop/', '/product/classic-tee/', '/product/everyday-hoodie/', '/cart/', '/my-account/', '/contact/']) {
   test(`hydration adopts every server-rendered element of ${path}`, async () => {
     await shop.withPage(async (page) => {
