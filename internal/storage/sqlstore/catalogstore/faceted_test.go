@@ -30,6 +30,10 @@ func TestQueryProductsFacetedMatchesSQL(t *testing.T) {
 		searched := 0
 		for i := range 120 {
 			q := fc.randomQuery(rnd)
+			if rnd.IntN(4) == 0 {
+				// Several categories: the index tests them as a bitmap.
+				q.CategoryIDs, q.Descendants = fc.cats, rnd.IntN(2) == 0
+			}
 			q.Search = searches[rnd.IntN(len(searches))]
 			if q.Search != "" {
 				q.Visibility = "search"

@@ -122,6 +122,7 @@ type facetQuery struct {
 	vis              [3]string      // the visibilities listed ("" unused)
 	cats             map[int64]bool // nil: any
 	cat              int64          // the one category, when there is one (then cats is unused)
+	catBits          []uint64       // cats as a bitmap by id, when their ids are small (then cats is unused)
 	tags             []int64
 	tagOp            string
 	typ              string
@@ -184,6 +185,8 @@ func compileFacetQuery(q catalog.ProductQuery, cats []int64) facetQuery {
 			fq.cats = map[int64]bool{} // nothing
 		case len(fq.cats) == 1:
 			fq.cat = cats[0]
+		default:
+			fq.catBits = idBitmap(cats)
 		}
 	}
 	if len(q.TagIDs) > 0 {
@@ -208,6 +211,23 @@ func compileFacetQuery(q catalog.ProductQuery, cats []int64) facetQuery {
 	return fq
 }
 
+// idBitmap is ids as a bitmap indexed by id, or nil when one is negative
+// or too large for a small one (1<<20: 128 KiB).
+func idBitmap(ids []int64) []uint64 {
+	top := int64(0)
+	for _, id := range ids {
+		if id < 0 || id >= 1<<20 {
+			return nil
+		}
+		top = max(top, id)
+	}
+	bits := make([]uint64, top/64+1)
+	for _, id := range ids {
+		bits[id>>6] |= 1 << (uint64(id) & 63)
+	}
+	return bits
+}
+
 // countIn counts how many of want (sorted, distinct) are in have (sorted).
 func countIn(have, want []int64) int {
 	n, i := 0, 0
@@ -230,6 +250,19 @@ func (fq *facetQuery) base(r *facetRow) bool {
 	switch {
 	case fq.cat != 0:
 		if !slices.Contains(r.cats, fq.cat) {
+			return false
+		}
+	case fq.catBits != nil:
+		// A category with its descendants: a bit test per link, where a
+		// map lookup per link was most of a large category's pass.
+		in := false
+		for _, c := range r.cats {
+			if w := uint64(c) >> 6; w < uint64(len(fq.catBits)) && fq.catBits[w]&(1<<(uint64(c)&63)) != 0 {
+				in = true
+				break
+			}
+		}
+		if !in {
 			return false
 		}
 	case fq.cats != nil:
