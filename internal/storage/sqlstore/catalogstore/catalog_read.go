@@ -697,11 +697,13 @@ func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery, drive 
 	switch {
 	case searching && drive != nil:
 		// The candidates read already (QueryProductsFaceted), as a
-		// JSON object of id → rank driving the join.
-		from, joinArgs = " FROM ("+rankedIDs(db.Engine)+") s"+" CROSS JOIN products ON products.id = s.sid", []any{ranksJSON(drive.ranks)}
+		// JSON object of id → rank driving the join (CROSS JOIN fixes
+		// SQLite's order, as below).
+		join := " CROSS JOIN "
 		if db.Engine == sqlcore.Postgres {
-			from = " FROM (" + rankedIDs(db.Engine) + ") s JOIN products ON products.id = s.sid"
+			join = " JOIN "
 		}
+		from, joinArgs = " FROM ("+rankedIDs(db.Engine)+") s"+join+"products ON products.id = s.sid", []any{ranksJSON(drive.ranks)}
 	case searching:
 		plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
 		if err != nil {
