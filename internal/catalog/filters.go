@@ -79,6 +79,36 @@ type FacetStore interface {
 	// is false for a query it does not answer, which CountFacets then
 	// counts facet by facet.
 	CountAllFacets(ctx context.Context, q ProductQuery, want FacetRequest) (f Facets, ok bool, err error)
+	// QueryProductsFaceted is QueryProducts and CountAllFacets in one
+	// (a listing page with its sidebar): the page and total of q and want
+	// counted, from one pass of the SQL store's kept index, a search's
+	// candidates read once for both; ok is false where CountAllFacets
+	// does not answer (QueryFaceted then asks for each).
+	QueryProductsFaceted(ctx context.Context, q ProductQuery, want FacetRequest) (ps []*Product, total int, f Facets, ok bool, err error)
+}
+
+// QueryFaceted is q's page and total with want counted over q (as
+// CountFacets counts it), at once where the store answers both together.
+// A total over countLimit is not counted: f is empty and counted false.
+func QueryFaceted(ctx context.Context, s Store, q ProductQuery, want FacetRequest, countLimit int) (ps []*Product, total int, f Facets, counted bool, err error) {
+	ps, total, f, ok, err := s.QueryProductsFaceted(ctx, q, want)
+	if err != nil {
+		return nil, 0, Facets{}, false, err
+	}
+	if !ok {
+		if ps, total, err = s.QueryProducts(ctx, q); err != nil {
+			return nil, 0, Facets{}, false, err
+		}
+		if total > countLimit {
+			return ps, total, Facets{}, false, nil
+		}
+		f, err = CountFacets(ctx, s, q, want)
+		return ps, total, f, err == nil, err
+	}
+	if total > countLimit {
+		return ps, total, Facets{}, false, nil
+	}
+	return ps, total, f, true, nil
 }
 
 // CountFacets answers want for the listing q: each facet is counted over
@@ -164,8 +194,16 @@ type FilterAttribute struct {
 	Terms []AttrTerm
 }
 
-// FilterAttributes loads every global attribute with its terms.
+// FilterAttributes is every global attribute with its terms, as the
+// store keeps them (Store.FilterAttributes: the SQL store keeps them in
+// memory until a taxonomy change). Callers must not modify them.
 func FilterAttributes(ctx context.Context, s Store) ([]FilterAttribute, error) {
+	return s.FilterAttributes(ctx)
+}
+
+// LoadFilterAttributes loads every global attribute with its terms and
+// their product counts, reading s each time.
+func LoadFilterAttributes(ctx context.Context, s Store) ([]FilterAttribute, error) {
 	attrs, err := s.Attributes(ctx)
 	if err != nil {
 		return nil, err

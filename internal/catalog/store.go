@@ -86,6 +86,12 @@ type Store interface {
 	Attributes(ctx context.Context) ([]Attribute, error)
 	Attribute(ctx context.Context, id int64) (*Attribute, error)
 	AttributeTerms(ctx context.Context, attributeID int64) ([]AttrTerm, error)
+	// FilterAttributes is every global attribute with its terms, in the
+	// orders Attributes and AttributeTerms give, for the listing filters;
+	// their Count fields may be 0 (the filters count products themselves).
+	// The SQL store keeps them in memory until the change log announces a
+	// taxonomy change; callers must not modify them.
+	FilterAttributes(ctx context.Context) ([]FilterAttribute, error)
 	// TermsByID loads attribute terms by id (for swatch data on product pages).
 	TermsByID(ctx context.Context, ids []int64) (map[int64]AttrTerm, error)
 	Reviews(ctx context.Context, productID int64, limit int) ([]Review, error)

@@ -252,7 +252,10 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 		return nil, err
 	}
 	applyFilters(&pq, q, attrs)
-	ps, total, err := l.Store.QueryProducts(ctx, pq)
+	// The page and the sidebar's counts in one call: one pass of the
+	// store's facet index, a search's candidates read once for both.
+	side := sidebarFor(q, attrs)
+	ps, total, facets, counted, err := catalog.QueryFaceted(ctx, l.Store, pq, side.want, FilterCountLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -271,9 +274,7 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 	if page.Products, err = l.cards(ctx, e.b, ps); err != nil {
 		return nil, err
 	}
-	if page.Filters, err = l.filterData(ctx, q, pq, total, attrs); err != nil {
-		return nil, err
-	}
+	page.Filters = side.data(q, facets, counted)
 	canonical := base
 	if pq.Page > 1 {
 		canonical += "page/" + strconv.Itoa(pq.Page) + "/"

@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"context"
 	"slices"
 	"strconv"
 
@@ -144,13 +143,18 @@ func applyFilters(pq *catalog.ProductQuery, q ListingQuery, attrs []catalog.Filt
 // slow (a search listing, which SQL counts, is bounded by its candidates).
 var FilterCountLimit = 250000
 
-// filterData counts the options of the listing pq (its filters applied,
-// total products) for the sidebar.
-func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.ProductQuery, total int, attrs []catalog.FilterAttribute) (*FilterData, error) {
-	counted := total <= FilterCountLimit
-	want := catalog.FacetRequest{PriceRange: counted, Ratings: counted, StockStatus: counted, OnSale: counted}
-	var shown []catalog.FilterAttribute
-	var queryTypes []string
+// sidebar is what a listing's filter sidebar counts (want) and shows:
+// the filterable attributes with terms and the query type each one's
+// links write.
+type sidebar struct {
+	want       catalog.FacetRequest
+	shown      []catalog.FilterAttribute
+	queryTypes []string
+}
+
+// sidebarFor is the sidebar of a listing URL q over the shop's attributes.
+func sidebarFor(q ListingQuery, attrs []catalog.FilterAttribute) sidebar {
+	sb := sidebar{want: catalog.FacetRequest{PriceRange: true, Ratings: true, StockStatus: true, OnSale: true}}
 	chosen := map[string]AttributeChoice{}
 	for _, c := range q.Filters.Attributes {
 		chosen[c.Attribute] = c
@@ -166,24 +170,28 @@ func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.Prod
 				qt = "or"
 			}
 		}
-		shown = append(shown, a)
-		queryTypes = append(queryTypes, qt)
-		if counted {
-			want.Attributes = append(want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: qt})
-		}
+		sb.shown = append(sb.shown, a)
+		sb.queryTypes = append(sb.queryTypes, qt)
+		sb.want.Attributes = append(sb.want.Attributes, catalog.AttributeCount{AttributeID: a.ID, QueryType: qt})
 	}
-	f, err := catalog.CountFacets(ctx, l.Store, pq, want)
-	if err != nil {
-		return nil, err
+	return sb
+}
+
+// data is the sidebar's options with the counts f (counted false: the
+// listing was over FilterCountLimit and f is empty).
+func (sb sidebar) data(q ListingQuery, f catalog.Facets, counted bool) *FilterData {
+	chosen := map[string]AttributeChoice{}
+	for _, c := range q.Filters.Attributes {
+		chosen[c.Attribute] = c
 	}
 	out := &FilterData{Applied: q.FilterCount(), Counted: counted, Attributes: []FilterAttribute{}, Ratings: []FilterOption{}, Stock: []FilterOption{},
 		PriceRange: FilterPriceRange{ChosenMin: q.MinPrice, ChosenMax: q.MaxPrice}}
 	if f.PriceRange != nil {
 		out.PriceRange.Min, out.PriceRange.Max = f.PriceRange.Min, f.PriceRange.Max
 	}
-	for i, a := range shown {
+	for i, a := range sb.shown {
 		fa := FilterAttribute{ID: a.ID, Name: a.Name, Slug: a.Slug, Taxonomy: a.Taxonomy(), Display: a.Type,
-			QueryType: queryTypes[i], Options: []FilterOption{}}
+			QueryType: sb.queryTypes[i], Options: []FilterOption{}}
 		c := chosen[a.Slug]
 		for _, t := range a.Terms {
 			sel := slices.Contains(c.Terms, t.Slug)
@@ -204,5 +212,5 @@ func (l *Loader) filterData(ctx context.Context, q ListingQuery, pq catalog.Prod
 		out.Stock = append(out.Stock, FilterOption{Value: s.status, Label: s.label, Count: n, Selected: sel, Disabled: counted && n == 0 && !sel})
 	}
 	out.OnSale = FilterOption{Value: "1", Label: "On sale", Count: f.OnSale, Selected: q.Filters.OnSale, Disabled: counted && f.OnSale == 0 && !q.Filters.OnSale}
-	return out, nil
+	return out
 }

@@ -229,6 +229,10 @@ func measureBudgets(t *testing.T, engine string, b *budgets, update bool) {
 		{name: "product page, cache off", req: budgetGet(productPage), ok: okWith(200, "X-Cache", "miss", "Classic Tee")},
 		{name: "product page, cache hit", cached: true, req: budgetGet(productPage), ok: okWith(200, "X-Cache", "hit", "Classic Tee")},
 		{name: "listing page (/shop/), cache off", req: budgetGet("/shop/"), ok: okWith(200, "X-Cache", "miss", "Classic Tee")},
+		// A search's candidates are read once for its page, total and
+		// filter counts; the filter attributes are kept in memory.
+		{name: "search page with a filter, cache off", req: budgetGet("/?s=hoodie&post_type=product&filter_stock_status=instock"),
+			ok: okWith(200, "X-Cache", "miss", "Everyday Hoodie")},
 		{name: "Store API products list", req: budgetGet(apiProducts), ok: okWith(200, "", "", `"permalink":"https://shop.example/product/`)},
 		{name: "Store API single product", req: budgetGet("/wp-json/wc/store/v1/products/" + tee), ok: okWith(200, "", "", `"name":"Classic Tee"`)},
 		{name: "wc-ajax add_to_cart (new cart)", req: budgetPost("/?wc-ajax=add_to_cart", "product_id="+tank+"&quantity=1"), ok: okWith(200, "", "", `"fragments"`)},

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -447,16 +448,15 @@ var orderColumns = map[string]string{
 
 // QueryProducts implements catalog.Store.
 func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([]*catalog.Product, int, error) {
-	sel, err := db.selection(ctx, q)
+	sel, err := db.selection(ctx, q, nil)
 	if err != nil || sel.empty {
 		return nil, 0, err
 	}
-	where, args, listed, plain, searching, catFrom, countCond := sel.where, sel.args, sel.listed, sel.plain, sel.searching, sel.catFrom, sel.countCond
 	total := -1
 	var driving []int64 // the matches by the facet index, when few
 	switch {
 	case q.NoCount:
-	case plain && listed && !searching:
+	case sel.plain && sel.listed && !sel.searching:
 		// The whole listing: the kept count (migration 00028's triggers).
 		if err := db.Read.GetContext(ctx, &total, `SELECT n FROM catalog_counts WHERE name = 'listed'`); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
@@ -464,7 +464,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	default:
 		// The kept facet index counts the listings it answers (the
 		// same selection, in memory); others count in SQL.
-		ok, err := db.facets(ctx, q, sel.cats, false, func(ix *FacetIndex, fq *facetQuery) {
+		ok, err := db.facets(ctx, q, sel.cats, nil, false, func(ix *FacetIndex, fq *facetQuery) {
 			total, driving = ix.matching(fq, facetDriveLimit(q, len(ix.slot)))
 		})
 		if err != nil {
@@ -473,11 +473,22 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 		if ok {
 			break
 		}
-		if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+countCond), args...); err != nil {
+		if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(`SELECT COUNT(*)`+sel.countCond), sel.args...); err != nil {
 			return nil, 0, fmt.Errorf("count products: %w", err)
 		}
 	}
+	ps, err := db.queryPage(ctx, q, sel, driving)
+	if err != nil {
+		return nil, 0, err
+	}
+	return ps, total, nil
+}
 
+// queryPage reads q's page of the selection sel (q's, from selection):
+// driven by the ids in driving when not nil (the facet index's matches,
+// few; none: an empty page), else read in the listing's order.
+func (db *Catalog) queryPage(ctx context.Context, q catalog.ProductQuery, sel selection, driving []int64) ([]*catalog.Product, error) {
+	where, args, listed, searching, catFrom, countCond := sel.where, sel.args, sel.listed, sel.searching, sel.catFrom, sel.countCond
 	dir := "ASC"
 	if strings.EqualFold(q.Order, "desc") {
 		dir = "DESC"
@@ -507,7 +518,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 	default:
 		pattern, ok := orderColumns[orderBy]
 		if !ok {
-			return nil, 0, fmt.Errorf("unknown orderby %q", orderBy)
+			return nil, fmt.Errorf("unknown orderby %q", orderBy)
 		}
 		n := strings.Count(pattern, "%s")
 		dirs := make([]any, n)
@@ -543,7 +554,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 		// reading the listing in order would skip most of it. The
 		// conditions stay, so the page is the selection's either way.
 		if len(driving) == 0 {
-			return nil, total, nil
+			return nil, nil
 		}
 		if db.Engine == sqlcore.SQLite {
 			// The ids drive the join (CROSS JOIN fixes SQLite's order;
@@ -569,11 +580,7 @@ func (db *Catalog) QueryProducts(ctx context.Context, q catalog.ProductQuery) ([
 		// order ends with the id, so the page is the same.
 		query = productColumnsSelect + " FROM products WHERE id IN (SELECT products.id" + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
 	}
-	ps, err := db.loadProducts(ctx, query, append(args, perPage, (page-1)*perPage)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	return ps, total, nil
+	return db.loadProducts(ctx, query, append(args, perPage, (page-1)*perPage)...)
 }
 
 // selection is what a ProductQuery selects, as SQL: countCond is
@@ -591,8 +598,17 @@ type selection struct {
 	cats []int64
 }
 
-// selection builds q's conditions (without its order or page).
-func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery) (selection, error) {
+// searchDrive is a search whose candidates were read already
+// (searchHits): the ids to join, with their ranks, and q's categories
+// with their descendants.
+type searchDrive struct {
+	cats  []int64
+	ranks map[int64]int
+}
+
+// selection builds q's conditions (without its order or page). A search
+// with drive joins drive's ids and ranks instead of its candidate query.
+func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery, drive *searchDrive) (selection, error) {
 	where := []string{"parent_id IS NULL"}
 	var args []any
 	// plain stays true while the query is the whole shop listing (the
@@ -620,13 +636,12 @@ func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery) (selec
 		add("type = ?", q.Type)
 	}
 	var cats []int64
-	if len(q.CategoryIDs) > 0 {
-		cats = q.CategoryIDs
-		if q.Descendants {
-			var err error
-			if cats, err = db.descendants(ctx, cats); err != nil {
-				return selection{}, err
-			}
+	if drive != nil {
+		cats = drive.cats
+	} else {
+		var err error
+		if cats, err = db.queryCategories(ctx, q); err != nil {
+			return selection{}, err
 		}
 	}
 	// A category's products, outside search: a small category drives the
@@ -679,7 +694,17 @@ func (db *Catalog) selection(ctx context.Context, q catalog.ProductQuery) (selec
 	// condition above narrows further ("search" for the shop's search).
 	from, searching := " FROM products", strings.TrimSpace(q.Search) != ""
 	var joinArgs []any
-	if searching {
+	switch {
+	case searching && drive != nil:
+		// The candidates read already (QueryProductsFaceted), as a
+		// JSON object of id → rank driving the join (CROSS JOIN fixes
+		// SQLite's order, as below).
+		join := " CROSS JOIN "
+		if db.Engine == sqlcore.Postgres {
+			join = " JOIN "
+		}
+		from, joinArgs = " FROM ("+rankedIDs(db.Engine)+") s"+join+"products ON products.id = s.sid", []any{ranksJSON(drive.ranks)}
+	case searching:
 		plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
 		if err != nil {
 			return selection{}, err
@@ -801,6 +826,44 @@ func (db *Catalog) smallCategory(ctx context.Context, in string, args []any, q c
 	}
 	// Rows read in order to reach the page's last ≈ its position × total / n.
 	return perPage*max(q.Page, 1)*total >= n*n, nil
+}
+
+// queryCategories is q's categories, with their descendants when asked
+// (nil: no category condition).
+func (db *Catalog) queryCategories(ctx context.Context, q catalog.ProductQuery) ([]int64, error) {
+	if len(q.CategoryIDs) == 0 {
+		return nil, nil
+	}
+	if !q.Descendants {
+		return q.CategoryIDs, nil
+	}
+	return db.descendants(ctx, q.CategoryIDs)
+}
+
+// rankedIDs selects (sid, srank) rows from one parameter, a JSON object
+// of product id → rank (ranksJSON).
+func rankedIDs(engine string) string {
+	if engine == sqlcore.Postgres {
+		return `SELECT key::bigint AS sid, value::int AS srank FROM jsonb_each_text(?::jsonb)`
+	}
+	return `SELECT CAST(key AS INTEGER) AS sid, value AS srank FROM json_each(?)`
+}
+
+// ranksJSON writes ranks as a JSON object, ids in order.
+func ranksJSON(ranks map[int64]int) string {
+	ids := slices.Sorted(maps.Keys(ranks))
+	b := make([]byte, 0, 16*len(ids)+2)
+	b = append(b, '{')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, id, 10)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, int64(ranks[id]), 10)
+	}
+	return string(append(b, '}'))
 }
 
 // descendants expands category ids with all their descendants.

@@ -778,8 +778,15 @@ func (db *Catalog) EnsureAttribute(ctx context.Context, a catalog.Attribute) (ca
 			if a.Type == catalog.SwatchSelect && existing.Type != catalog.SwatchSelect {
 				a.Type = existing.Type // an import must not undo the shop's swatch choice
 			}
-			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET type = ? WHERE id = ?`), a.Type, a.ID)
-			return err
+			if a.Type == existing.Type {
+				return nil
+			}
+			if _, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE attributes SET type = ? WHERE id = ?`), a.Type, a.ID); err != nil {
+				return err
+			}
+			// The swatch type shows in the listing filters (kept with
+			// the facet index until a taxonomy change).
+			return db.RecordChange(ctx, tx, 0, "taxonomy")
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -804,24 +811,37 @@ func (db *Catalog) EnsureTerm(ctx context.Context, t catalog.AttrTerm) (catalog.
 	if t.Name == "" {
 		t.Name = t.Slug
 	}
+	// A term created or changed records a taxonomy change: the listing
+	// filters show every term (kept with the facet index until one).
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var id int64
 		err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM attribute_terms WHERE attribute_id = ? AND slug = ?`), t.AttributeID, t.Slug)
 		if err == nil {
 			t.ID = id
-			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET
+			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE attribute_terms SET
 				color = CASE WHEN ? <> '' THEN ? ELSE color END,
 				image_url = CASE WHEN ? <> '' THEN ? ELSE image_url END,
 				description = CASE WHEN ? <> '' THEN ? ELSE description END,
 				menu_order = CASE WHEN ? <> 0 THEN ? ELSE menu_order END
-				WHERE id = ?`), t.Color, t.Color, t.ImageURL, t.ImageURL, t.Description, t.Description, t.MenuOrder, t.MenuOrder, id)
-			return err
+				WHERE id = ? AND ((? <> '' AND color <> ?) OR (? <> '' AND image_url <> ?) OR (? <> '' AND description <> ?) OR (? <> 0 AND menu_order <> ?))`),
+				t.Color, t.Color, t.ImageURL, t.ImageURL, t.Description, t.Description, t.MenuOrder, t.MenuOrder, id,
+				t.Color, t.Color, t.ImageURL, t.ImageURL, t.Description, t.Description, t.MenuOrder, t.MenuOrder)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return err // unchanged
+			}
+			return db.RecordChange(ctx, tx, 0, "taxonomy")
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		return tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO attribute_terms (attribute_id, name, slug, description, color, image_url, menu_order) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			t.AttributeID, t.Name, t.Slug, t.Description, t.Color, t.ImageURL, t.MenuOrder)
+		if err := tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO attribute_terms (attribute_id, name, slug, description, color, image_url, menu_order) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			t.AttributeID, t.Name, t.Slug, t.Description, t.Color, t.ImageURL, t.MenuOrder); err != nil {
+			return err
+		}
+		return db.RecordChange(ctx, tx, 0, "taxonomy")
 	})
 	return t, err
 }

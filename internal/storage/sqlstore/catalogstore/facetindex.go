@@ -65,6 +65,12 @@ type FacetIndex struct {
 	termAttr  []int64 // by dense number: the term's attribute
 	termID    []int64 // by dense number: the term's id
 	strs      map[string]string
+	// builds counts full builds (the first, and one per taxonomy
+	// change); attrs are the filter attributes read at build attrsAt
+	// (FilterAttributes), current while attrsAt == builds.
+	builds  int64
+	attrs   []catalog.FilterAttribute
+	attrsAt int64
 }
 
 type facetRow struct {
@@ -116,6 +122,7 @@ type facetQuery struct {
 	vis              [3]string      // the visibilities listed ("" unused)
 	cats             map[int64]bool // nil: any
 	cat              int64          // the one category, when there is one (then cats is unused)
+	catBits          []uint64       // cats as a bitmap by id, when their ids are small (then cats is unused)
 	tags             []int64
 	tagOp            string
 	typ              string
@@ -178,6 +185,8 @@ func compileFacetQuery(q catalog.ProductQuery, cats []int64) facetQuery {
 			fq.cats = map[int64]bool{} // nothing
 		case len(fq.cats) == 1:
 			fq.cat = cats[0]
+		default:
+			fq.catBits = idBitmap(cats)
 		}
 	}
 	if len(q.TagIDs) > 0 {
@@ -202,6 +211,23 @@ func compileFacetQuery(q catalog.ProductQuery, cats []int64) facetQuery {
 	return fq
 }
 
+// idBitmap is ids as a bitmap indexed by id, or nil when one is negative
+// or too large for a small one (1<<20: 128 KiB).
+func idBitmap(ids []int64) []uint64 {
+	top := int64(0)
+	for _, id := range ids {
+		if id < 0 || id >= 1<<20 {
+			return nil
+		}
+		top = max(top, id)
+	}
+	bits := make([]uint64, top/64+1)
+	for _, id := range ids {
+		bits[id>>6] |= 1 << (uint64(id) & 63)
+	}
+	return bits
+}
+
 // countIn counts how many of want (sorted, distinct) are in have (sorted).
 func countIn(have, want []int64) int {
 	n, i := 0, 0
@@ -224,6 +250,19 @@ func (fq *facetQuery) base(r *facetRow) bool {
 	switch {
 	case fq.cat != 0:
 		if !slices.Contains(r.cats, fq.cat) {
+			return false
+		}
+	case fq.catBits != nil:
+		// A category with its descendants: a bit test per link, where a
+		// map lookup per link was most of a large category's pass.
+		in := false
+		for _, c := range r.cats {
+			if w := uint64(c) >> 6; w < uint64(len(fq.catBits)) && fq.catBits[w]&(1<<(uint64(c)&63)) != 0 {
+				in = true
+				break
+			}
+		}
+		if !in {
 			return false
 		}
 	case fq.cats != nil:
@@ -325,10 +364,48 @@ func (fq *facetQuery) maskWithout(a int64) uint64 {
 	return m
 }
 
+// scan is the rows a pass over fq visits, by slot: those of its include
+// set when that is small against the index (a search's candidates), in
+// slot order; nil for every row.
+func (ix *FacetIndex) scan(fq *facetQuery) []int32 {
+	if fq.include == nil || len(fq.include) > len(ix.rows)/8 {
+		return nil
+	}
+	slots := make([]int32, 0, len(fq.include))
+	for id := range fq.include {
+		if s, ok := ix.slot[id]; ok {
+			slots = append(slots, s)
+		}
+	}
+	slices.Sort(slots)
+	return slots
+}
+
+func (ix *FacetIndex) scanLen(slots []int32) int {
+	if slots == nil {
+		return len(ix.rows)
+	}
+	return len(slots)
+}
+
+func (ix *FacetIndex) scanRow(slots []int32, k int) *facetRow {
+	if slots == nil {
+		return &ix.rows[k]
+	}
+	return &ix.rows[slots[k]]
+}
+
 // countAll counts want and the total over the index, with the same
 // definitions as catalog.CountFacets over the SQL methods: each facet
 // without its own filter.
-func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catalog.Facets, int) {
+//
+// It also returns the ids of the products q selects (in the index's
+// order) while they are at most limit (nil beyond; limit < 0: none kept).
+func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest, limit int) (catalog.Facets, int, []int64) {
+	var matched []int64
+	if limit >= 0 {
+		matched = []int64{}
+	}
 	var f catalog.Facets
 	all := fq.maskWithout(0)
 	type termCount struct {
@@ -359,8 +436,9 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 	}
 	var stock []strCount // a few statuses: a slice beats a map per row
 	total, onSale := 0, 0
-	for i := range ix.rows {
-		r := &ix.rows[i]
+	slots := ix.scan(fq)
+	for k := range ix.scanLen(slots) {
+		r := ix.scanRow(slots, k)
 		if r.id == 0 || !fq.base(r) {
 			continue
 		}
@@ -370,6 +448,13 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 		if price && rating && st && attrs {
 			if sale {
 				total++
+				if matched != nil {
+					if total > limit {
+						matched = nil
+					} else {
+						matched = append(matched, r.id)
+					}
+				}
 			}
 			if r.onSale {
 				onSale++ // q with its sale filter set to on sale
@@ -440,7 +525,7 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest) (catal
 	if want.OnSale {
 		f.OnSale = onSale
 	}
-	return f, total
+	return f, total, matched
 }
 
 // facetDriveRows caps the matches that drive a listing's page
@@ -469,8 +554,9 @@ func (ix *FacetIndex) matching(fq *facetQuery, limit int) (int, []int64) {
 	all := fq.maskWithout(0)
 	n := 0
 	ids := []int64{}
-	for i := range ix.rows {
-		r := &ix.rows[i]
+	slots := ix.scan(fq)
+	for k := range ix.scanLen(slots) {
+		r := ix.scanRow(slots, k)
 		if r.id == 0 || !fq.base(r) || !fq.price(r) || !fq.rating(r) || !fq.stockOK(r) || !fq.sale(r) || !fq.attrsOK(fq.attrBits(r), all) {
 			continue
 		}
@@ -489,25 +575,22 @@ func (ix *FacetIndex) matching(fq *facetQuery, limit int) (int, []int64) {
 // facets runs fn over the index brought up to date with the change log;
 // ok is false when the store keeps no index or q is not one it answers.
 // cats are q's categories with their descendants when the caller has them
-// (nil: read here).
-func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []int64, search bool, fn func(ix *FacetIndex, fq *facetQuery)) (bool, error) {
+// (nil: read here); hits a search's candidates when the caller read them
+// (searchHits; nil: read here).
+func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []int64, hits map[int64]int, search bool, fn func(ix *FacetIndex, fq *facetQuery)) (bool, error) {
 	ix := db.Facets
 	if ix == nil || !facetable(q, search) {
 		return false, nil
 	}
-	if cats == nil && len(q.CategoryIDs) > 0 {
-		cats = q.CategoryIDs
-		if q.Descendants {
-			var err error
-			if cats, err = db.descendants(ctx, cats); err != nil {
-				return false, err
-			}
+	if cats == nil {
+		var err error
+		if cats, err = db.queryCategories(ctx, q); err != nil {
+			return false, err
 		}
 	}
-	var found map[int64]bool
-	if strings.TrimSpace(q.Search) != "" {
+	if hits == nil && strings.TrimSpace(q.Search) != "" {
 		var err error
-		if found, err = db.searchFound(ctx, q, cats); err != nil {
+		if hits, err = db.searchHits(ctx, q, cats); err != nil {
 			return false, err
 		}
 	}
@@ -515,7 +598,11 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 		return false, err
 	}
 	fq := compileFacetQuery(q, cats)
-	if found != nil {
+	if hits != nil {
+		found := make(map[int64]bool, len(hits))
+		for id := range hits {
+			found[id] = true
+		}
 		fq.include = intersect(fq.include, found)
 	}
 	ix.mu.RLock()
@@ -524,26 +611,94 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 	return true, nil
 }
 
-// searchFound is the ids of q's search candidates, the rows selection
-// joins the listing to (search.go): the index then counts over them.
-func (db *Catalog) searchFound(ctx context.Context, q catalog.ProductQuery, cats []int64) (map[int64]bool, error) {
+// searchHits is q's search candidates, the rows selection joins the
+// listing to (search.go), by id with their rank: the index counts over
+// them, and QueryProductsFaceted's page joins them. Empty (not nil) when
+// the query has nothing to look for.
+func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats []int64) (map[int64]int, error) {
 	plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
 	if err != nil {
 		return nil, err
 	}
-	found := map[int64]bool{}
+	hits := map[int64]int{}
 	if len(plan.Clauses) == 0 {
-		return found, nil // only punctuation: nothing found
+		return hits, nil // only punctuation: nothing found
 	}
 	cand, args := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
-	var ids []int64
-	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT sid FROM (`+cand+`) c`), args...); err != nil {
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT sid, srank FROM (`+cand+`) c`), args...)
+	if err != nil {
 		return nil, fmt.Errorf("search candidates: %w", err)
 	}
-	for _, id := range ids {
-		found[id] = true
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var rank int
+		if err := rows.Scan(&id, &rank); err != nil {
+			return nil, fmt.Errorf("search candidates: %w", err)
+		}
+		hits[id] = rank
 	}
-	return found, nil
+	return hits, rows.Err()
+}
+
+// FilterAttributes implements catalog.Store: the global attributes and
+// their terms, kept with the facet index from its build (a taxonomy
+// change, which every attribute and term write records, rebuilds it), so
+// a listing reads them once per taxonomy change instead of once per
+// page. Their Count fields are 0. Without an index they are read each
+// time.
+func (db *Catalog) FilterAttributes(ctx context.Context) ([]catalog.FilterAttribute, error) {
+	ix := db.Facets
+	if ix == nil {
+		return db.loadFilterAttributes(ctx)
+	}
+	if err := db.syncFacets(ctx, ix); err != nil {
+		return nil, err
+	}
+	ix.mu.RLock()
+	attrs, builds := ix.attrs, ix.builds
+	current := attrs != nil && ix.attrsAt == builds
+	ix.mu.RUnlock()
+	if current {
+		return attrs, nil
+	}
+	// Read after the sync: at least as new as build builds (a taxonomy
+	// change committed since is applied by the next sync, which builds
+	// again and drops these).
+	attrs, err := db.loadFilterAttributes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	if ix.built && ix.builds == builds {
+		ix.attrs, ix.attrsAt = attrs, builds
+	}
+	ix.mu.Unlock()
+	return attrs, nil
+}
+
+// loadFilterAttributes reads the global attributes and their terms in two
+// statements, without their product counts.
+func (db *Catalog) loadFilterAttributes(ctx context.Context) ([]catalog.FilterAttribute, error) {
+	attrs, err := sqlcore.SelectAs(ctx, db.Read, attributeRow.attribute, `SELECT a.id, a.name, a.slug, a.type, a.order_by, a.has_archives,
+		a.filterable, a.filter_query_type, 0 AS count FROM attributes a ORDER BY a.name, a.id`)
+	if err != nil {
+		return nil, fmt.Errorf("filter attributes: %w", err)
+	}
+	terms, err := sqlcore.SelectAs(ctx, db.Read, termRow.term, `SELECT t.id, t.attribute_id, t.name, t.slug, t.description, t.color, t.image_url,
+		t.menu_order, 0 AS count FROM attribute_terms t ORDER BY t.menu_order, t.name, t.id`)
+	if err != nil {
+		return nil, fmt.Errorf("filter attributes: %w", err)
+	}
+	byAttr := map[int64][]catalog.AttrTerm{}
+	for _, t := range terms {
+		byAttr[t.AttributeID] = append(byAttr[t.AttributeID], t)
+	}
+	out := make([]catalog.FilterAttribute, len(attrs))
+	for i, a := range attrs {
+		out[i] = catalog.FilterAttribute{Attribute: a, Terms: byAttr[a.ID]}
+	}
+	return out, nil
 }
 
 // intersect is a ∩ b, where a nil a is every id.
@@ -666,6 +821,8 @@ func (ix *FacetIndex) skipped(engine string, from int64, cs []Change, now time.T
 // read before.
 func (db *Catalog) buildFacets(ctx context.Context, ix *FacetIndex, version int64) error {
 	ix.built, ix.slot, ix.rows, ix.free, ix.version = false, map[int64]int32{}, nil, nil, version
+	ix.builds++
+	ix.attrs = nil
 	ix.termDense, ix.termAttr, ix.termID = map[int64]int32{}, nil, nil
 	if db.Engine == sqlcore.Postgres && version > 1 {
 		// Transactions still open: ids below the newest not yet visible.

@@ -94,7 +94,7 @@ func ratingsCond(rs []int) string {
 // PriceRange implements catalog.FacetStore: the lowest and highest listing
 // price (sort_price) of what q selects.
 func (db *Catalog) PriceRange(ctx context.Context, q catalog.ProductQuery) (catalog.PriceBounds, error) {
-	sel, err := db.selection(ctx, q)
+	sel, err := db.selection(ctx, q, nil)
 	if err != nil || sel.empty {
 		return catalog.PriceBounds{}, err
 	}
@@ -108,7 +108,7 @@ func (db *Catalog) PriceRange(ctx context.Context, q catalog.ProductQuery) (cata
 // TermCounts implements catalog.FacetStore: per term of the attribute,
 // the products q selects that carry it.
 func (db *Catalog) TermCounts(ctx context.Context, q catalog.ProductQuery, attributeID int64) (map[int64]int, error) {
-	sel, err := db.selection(ctx, q)
+	sel, err := db.selection(ctx, q, nil)
 	out := map[int64]int{}
 	if err != nil || sel.empty {
 		return out, err
@@ -143,7 +143,7 @@ func (db *Catalog) TermCounts(ctx context.Context, q catalog.ProductQuery, attri
 // RatingCounts implements catalog.FacetStore: rated products by rounded
 // average rating.
 func (db *Catalog) RatingCounts(ctx context.Context, q catalog.ProductQuery) (map[int]int, error) {
-	sel, err := db.selection(ctx, q)
+	sel, err := db.selection(ctx, q, nil)
 	out := map[int]int{}
 	if err != nil || sel.empty {
 		return out, err
@@ -167,7 +167,7 @@ func (db *Catalog) RatingCounts(ctx context.Context, q catalog.ProductQuery) (ma
 // StockStatusCounts implements catalog.FacetStore: what q selects by
 // stock status.
 func (db *Catalog) StockStatusCounts(ctx context.Context, q catalog.ProductQuery) (map[string]int, error) {
-	sel, err := db.selection(ctx, q)
+	sel, err := db.selection(ctx, q, nil)
 	out := map[string]int{}
 	if err != nil || sel.empty {
 		return out, err
@@ -190,7 +190,7 @@ func (db *Catalog) StockStatusCounts(ctx context.Context, q catalog.ProductQuery
 
 // CountMatching implements catalog.FacetStore: the products q selects.
 func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (int, error) {
-	sel, err := db.selection(ctx, q)
+	sel, err := db.selection(ctx, q, nil)
 	if err != nil || sel.empty {
 		return 0, err
 	}
@@ -207,6 +207,68 @@ func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (i
 // slugs, other visibilities), and CountFacets counts facet by facet in SQL.
 func (db *Catalog) CountAllFacets(ctx context.Context, q catalog.ProductQuery, want catalog.FacetRequest) (catalog.Facets, bool, error) {
 	var f catalog.Facets
-	ok, err := db.facets(ctx, q, nil, true, func(ix *FacetIndex, fq *facetQuery) { f, _ = ix.countAll(fq, want) })
+	ok, err := db.facets(ctx, q, nil, nil, true, func(ix *FacetIndex, fq *facetQuery) { f, _, _ = ix.countAll(fq, want, -1) })
 	return f, ok, err
+}
+
+// QueryProductsFaceted implements catalog.FacetStore: q's page, its total
+// and want, from one pass of the kept index. A search's candidates are
+// read once, for the counts and the page: the page joins the candidates
+// the index matched (with their ranks) instead of running the search
+// again. Other listings take their page as QueryProducts does, driven by
+// the index's matches when they are few. ok is false where CountAllFacets
+// does not answer.
+func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQuery, want catalog.FacetRequest) ([]*catalog.Product, int, catalog.Facets, bool, error) {
+	var f catalog.Facets
+	if db.Facets == nil || !facetable(q, true) {
+		return nil, 0, f, false, nil
+	}
+	var sel selection
+	var cats []int64
+	var hits map[int64]int
+	var err error
+	searching := strings.TrimSpace(q.Search) != ""
+	if searching {
+		if cats, err = db.queryCategories(ctx, q); err != nil {
+			return nil, 0, f, false, err
+		}
+		if hits, err = db.searchHits(ctx, q, cats); err != nil {
+			return nil, 0, f, false, err
+		}
+	} else {
+		if sel, err = db.selection(ctx, q, nil); err != nil {
+			return nil, 0, f, false, err
+		}
+		cats = sel.cats
+	}
+	total := 0
+	var matched []int64
+	ok, err := db.facets(ctx, q, cats, hits, true, func(ix *FacetIndex, fq *facetQuery) {
+		limit := len(ix.slot) // a search's candidates are bounded: all of them
+		if !searching {
+			limit = facetDriveLimit(q, len(ix.slot))
+		}
+		f, total, matched = ix.countAll(fq, want, limit)
+	})
+	if err != nil || !ok {
+		return nil, 0, f, ok, err
+	}
+	if searching {
+		if len(matched) == 0 {
+			return nil, total, f, true, nil
+		}
+		ranks := make(map[int64]int, len(matched))
+		for _, id := range matched {
+			ranks[id] = hits[id]
+		}
+		if sel, err = db.selection(ctx, q, &searchDrive{cats: cats, ranks: ranks}); err != nil {
+			return nil, 0, f, false, err
+		}
+		matched = nil // the join is already driven by them
+	}
+	ps, err := db.queryPage(ctx, q, sel, matched)
+	if err != nil {
+		return nil, 0, f, false, err
+	}
+	return ps, total, f, true, nil
 }

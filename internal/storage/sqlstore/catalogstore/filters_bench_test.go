@@ -69,7 +69,8 @@ func benchFilterCatalog(b *testing.B, db *sqlstore.DB, n int) (int64, []catalog.
 // BenchmarkFacets100k times what a category of half the catalogue costs
 // uncached: collection-data with three attribute counts, the price range
 // and the rating counts, without and with filters chosen, and the
-// filtered listing's page (its products and total) beside its counts.
+// filtered listing's page (its products and total) beside its counts,
+// asked apart and in one call (QueryFaceted, as the listing pages ask).
 // VITRINE_BENCH_PRODUCTS sets the catalogue's size (100,000).
 func BenchmarkFacets100k(b *testing.B) {
 	n := 100000
@@ -114,6 +115,15 @@ func BenchmarkFacets100k(b *testing.B) {
 				w := want
 				w.StockStatus, w.OnSale = true, true
 				_, err := catalog.CountFacets(ctx, db, filtered, w)
+				return err
+			}},
+			{"listing page filtered, one call", func() error {
+				// As the listing pages ask: QueryProductsFaceted.
+				q := filtered
+				q.Page, q.PerPage, q.OrderBy, q.Order = 1, 24, "menu_order", "asc"
+				w := want
+				w.StockStatus, w.OnSale = true, true
+				_, _, _, _, err := catalog.QueryFaceted(ctx, db, q, w, 250000)
 				return err
 			}},
 		} {
