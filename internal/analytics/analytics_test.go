@@ -109,10 +109,16 @@ func (s *shop) status(o *order, st string) {
 // expected recomputes the stats from the test's own orders: the facts of
 // each, kept when counted and dated in [from, to), by local day.
 func (s *shop) expected(conv analytics.Converter, counted map[string]bool, from, to time.Time, loc *time.Location) (analytics.Sums, map[string]analytics.Sums) {
+	return s.expectedBy(conv, counted, from, to, func(at int64) string { return time.Unix(at, 0).In(loc).Format("2006-01-02") })
+}
+
+// expectedBy is expected with the intervals named by interval.
+func (s *shop) expectedBy(conv analytics.Converter, counted map[string]bool, from, to time.Time, interval func(int64) string) (analytics.Sums, map[string]analytics.Sums) {
 	var tot analytics.Sums
 	days := map[string]analytics.Sums{}
 	cust := map[string]bool{}
 	dayCust := map[string]map[string]bool{}
+	products := map[int64]bool{}
 	for _, o := range s.orders {
 		if o.deleted || !counted[o.src.Status] {
 			continue
@@ -124,11 +130,18 @@ func (s *shop) expected(conv analytics.Converter, counted map[string]bool, from,
 				src.Returning = true
 			}
 		}
-		for _, f := range conv.Facts(src).Orders {
+		facts := conv.Facts(src)
+		for _, l := range facts.Lines {
+			if l.RefundID == 0 && l.CreatedAt >= from.Unix() && l.CreatedAt < to.Unix() && !products[l.ProductID] {
+				products[l.ProductID] = true
+				tot.Products++
+			}
+		}
+		for _, f := range facts.Orders {
 			if f.CreatedAt < from.Unix() || f.CreatedAt >= to.Unix() {
 				continue
 			}
-			day := time.Unix(f.CreatedAt, 0).In(loc).Format("2006-01-02")
+			day := interval(f.CreatedAt)
 			d := days[day]
 			for _, m := range []*analytics.Sums{&tot, &d} {
 				if f.RefundID == 0 {
@@ -209,37 +222,88 @@ func TestStatsEqualOrders(t *testing.T) {
 				}
 			}
 			counted := map[string]bool{"processing": true, "completed": true, "on-hold": true, "refunded": true}
+			conv := analytics.Converter{Base: usd}
 			from := season.AddDate(0, 0, 1)
-			q, err := analytics.ParseQuery(params{"interval": "day", "after": from.Format("2006-01-02T15:04:05"),
-				"before": from.AddDate(0, 0, 7).Add(-time.Second).Format("2006-01-02T15:04:05"), "per_page": "100"}, ny, analytics.StatsOrderBys, "date")
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := svc.Stats(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tot, days := s.expected(analytics.Converter{Base: usd}, counted, from, from.AddDate(0, 0, 7), ny)
-			want := svc.FiguresOf(tot)
-			got := st.Totals
-			got.Products, got.CouponsCount = 0, 0
-			if got != want {
-				t.Errorf("%s totals\n got %+v\nwant %+v", season.Month(), got, want)
-			}
-			if len(st.Intervals) != 7 {
-				t.Fatalf("%d intervals, want 7 days", len(st.Intervals))
-			}
-			for _, iv := range st.Intervals {
-				w := svc.FiguresOf(days[iv.ID])
-				g := iv.Figures
-				g.CouponsCount = 0
-				if g != w {
-					t.Errorf("%s day %s\n got %+v\nwant %+v", season.Month(), iv.ID, g, w)
+			byDay := func(at int64) string { return time.Unix(at, 0).In(ny).Format("2006-01-02") }
+			check := func(label string, after, before time.Time, interval string, name func(*analytics.Interval) string, intervals int) {
+				t.Helper()
+				q, err := analytics.ParseQuery(params{"interval": interval, "after": after.Format("2006-01-02T15:04:05"),
+					"before": before.Format("2006-01-02T15:04:05")}, ny, analytics.StatsOrderBys, "date")
+				if err != nil {
+					t.Fatal(err)
 				}
-				if h := iv.End.Sub(iv.Start); h != 24*time.Hour && !(h == 23*time.Hour && iv.ID == "2026-03-08") && !(h == 25*time.Hour && iv.ID == "2026-11-01") {
-					t.Errorf("day %s lasts %s", iv.ID, h)
+				q.PerPage = 0
+				st, err := svc.Stats(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				key := byDay
+				if interval == "hour" {
+					key = func(at int64) string { return fmt.Sprint(at - at%3600) } // New York's offsets are whole hours
+				}
+				tot, each := s.expectedBy(conv, counted, after, before.Add(time.Second), key)
+				want := svc.FiguresOf(tot)
+				got := st.Totals
+				got.CouponsCount = 0
+				if got != want {
+					t.Errorf("%s %s totals\n got %+v\nwant %+v", season.Month(), label, got, want)
+				}
+				if len(st.Intervals) != intervals {
+					t.Fatalf("%s: %d intervals, want %d", label, len(st.Intervals), intervals)
+				}
+				for i := range st.Intervals {
+					iv := &st.Intervals[i]
+					w := svc.FiguresOf(each[name(iv)])
+					w.Products = 0
+					g := iv.Figures
+					g.CouponsCount = 0
+					if g != w {
+						t.Errorf("%s %s interval %s\n got %+v\nwant %+v", season.Month(), label, iv.ID, g, w)
+					}
+					if interval == "day" && i > 0 && i < len(st.Intervals)-1 {
+						if h := iv.End.Sub(iv.Start); h != 24*time.Hour && !(h == 23*time.Hour && iv.ID == "2026-03-08") && !(h == 25*time.Hour && iv.ID == "2026-11-01") {
+							t.Errorf("day %s lasts %s", iv.ID, h)
+						}
+					}
 				}
 			}
+			dayName := func(iv *analytics.Interval) string { return iv.ID }
+			checkAll := func(phase string) {
+				t.Helper()
+				last := from.AddDate(0, 0, 7).Add(-time.Second)
+				check(phase+" by day", from, last, "day", dayName, 7)
+				check(phase+" by hour", from, last, "hour", func(iv *analytics.Interval) string { return fmt.Sprint(iv.Start.Unix()) },
+					int(last.Add(time.Second).Sub(from)/time.Hour))
+				// Ends inside an hour: the partial hours come from the facts.
+				check(phase+" partial hours", from.Add(17*time.Minute+23*time.Second), last.Add(-41*time.Minute), "day", dayName, 7)
+				checkRollups(t, db)
+			}
+			checkAll("placed")
+			// Orders already counted change: refunds, status changes,
+			// deletions, another customer, another date. The rollups follow.
+			for _, o := range s.orders {
+				if o.deleted {
+					continue
+				}
+				switch r.IntN(7) {
+				case 0:
+					s.refund(o, o.src.Total/5, time.Unix(o.src.CreatedAt, 0).Add(time.Duration(r.IntN(30))*time.Hour), true)
+				case 1:
+					s.status(o, []string{"completed", "cancelled", "processing", "refunded"}[r.IntN(4)])
+				case 2:
+					s.exec(`DELETE FROM orders WHERE id = ?`, o.src.OrderID)
+					o.deleted = true
+				case 3:
+					email := fmt.Sprintf("%c@example.com", 'a'+r.IntN(7))
+					s.exec(`UPDATE orders SET billing_email = ? WHERE id = ?`, email, o.src.OrderID)
+					o.src.Customer = "g" + email
+				case 4:
+					at := o.src.CreatedAt + int64(r.IntN(20*3600)) - 10*3600
+					s.exec(`UPDATE orders SET created_at = ? WHERE id = ?`, at, o.src.OrderID)
+					o.src.CreatedAt = at
+				}
+			}
+			checkAll("changed")
 			// Nothing left marked: the report caught up every order.
 			var left int
 			db.Read.Get(&left, `SELECT COUNT(*) FROM analytics_dirty`)
@@ -259,5 +323,44 @@ func TestParseQueryRefusals(t *testing.T) {
 		if _, ok := err.(*analytics.InputError); !ok {
 			t.Errorf("%v: %v, want an InputError", p, err)
 		}
+	}
+}
+
+// checkRollups compares the hourly sums with the facts they sum (an hour
+// whose figures all went back to zero may stay as a row of zeros).
+func checkRollups(t *testing.T, db *sqlstore.DB) {
+	t.Helper()
+	type row struct {
+		Hour      int64  `db:"hour"`
+		Status    string `db:"status"`
+		Returning int64  `db:"returning_customer"`
+		Orders    int64  `db:"orders"`
+		Items     int64  `db:"items"`
+		Gross     int64  `db:"gross"`
+		Tax       int64  `db:"tax"`
+		Shipping  int64  `db:"shipping"`
+		Discount  int64  `db:"discount"`
+		Net       int64  `db:"net"`
+		OrderNet  int64  `db:"order_net"`
+		RefundNet int64  `db:"refund_net"`
+	}
+	var kept, want []row
+	if err := db.Read.Select(&kept, `SELECT hour, status, returning_customer, orders, items, gross, tax, shipping, discount, net, order_net, refund_net
+		FROM analytics_hours WHERE orders <> 0 OR items <> 0 OR gross <> 0 OR tax <> 0 OR shipping <> 0 OR discount <> 0 OR net <> 0
+		OR order_net <> 0 OR refund_net <> 0 ORDER BY hour, status, returning_customer`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Read.Select(&want, `SELECT created_at - created_at % 3600 AS hour, status, returning_customer,
+		COUNT(CASE WHEN refund_id = 0 THEN 1 END) AS orders, SUM(items) AS items, SUM(gross) AS gross, SUM(tax) AS tax,
+		SUM(shipping) AS shipping, SUM(discount) AS discount, SUM(net) AS net, SUM(CASE WHEN refund_id = 0 THEN net ELSE 0 END) AS order_net,
+		SUM(CASE WHEN refund_id <> 0 THEN net ELSE 0 END) AS refund_net
+		FROM analytics_orders GROUP BY created_at - created_at % 3600, status, returning_customer ORDER BY 1, 2, 3`); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatal("no facts")
+	}
+	if fmt.Sprint(kept) != fmt.Sprint(want) {
+		t.Errorf("hourly rollups drifted from the facts:\n kept %v\n want %v", kept, want)
 	}
 }
