@@ -61,7 +61,7 @@ func TestGenerateOrdersAndMeasure(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := m.String()
-		if !strings.Contains(out, "catch-up (facts of 300 orders)") || !strings.Contains(out, "revenue stats") || strings.Contains(out, "(0 orders counted") {
+		if !strings.Contains(out, "revenue stats by day, pair (") || strings.Contains(out, "(0 orders counted") || !strings.Contains(out, "leaderboards, 2 rounds") {
 			t.Errorf("measure -analytics output:\n%s", out)
 		}
 	})
