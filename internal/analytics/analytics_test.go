@@ -77,8 +77,9 @@ func (s *shop) place(r *rand.Rand, at time.Time) *order {
 			VALUES (?, ?, ?, 0, 'Thing', ?, 1, ?, ?, ?, ?)`, id, l.Position, l.ProductID, l.Quantity, l.Total, l.Tax, l.Total, l.Tax)
 	}
 	if disc > 0 {
-		s.exec(`INSERT INTO order_coupons (order_id, position, code, discount_type, discount, discount_tax) VALUES (?, 0, 'save', 'fixed_cart', ?, 0)`, id, disc)
-		o.src.Coupons = []analytics.SourceCoupon{{Position: 0, Code: "save", Discount: disc}}
+		code := []string{"save", "spring", "vip"}[r.IntN(3)]
+		s.exec(`INSERT INTO order_coupons (order_id, position, code, discount_type, discount, discount_tax) VALUES (?, 0, ?, 'fixed_cart', ?, 0)`, id, code, disc)
+		o.src.Coupons = []analytics.SourceCoupon{{Position: 0, Code: code, Discount: disc}}
 	}
 	s.orders = append(s.orders, o)
 	return o
@@ -119,6 +120,8 @@ func (s *shop) expectedBy(conv analytics.Converter, counted map[string]bool, fro
 	cust := map[string]bool{}
 	dayCust := map[string]map[string]bool{}
 	products := map[int64]bool{}
+	coupons := map[string]bool{}
+	dayCoupons := map[string]map[string]bool{}
 	for _, o := range s.orders {
 		if o.deleted || !counted[o.src.Status] {
 			continue
@@ -135,6 +138,25 @@ func (s *shop) expectedBy(conv analytics.Converter, counted map[string]bool, fro
 			if l.RefundID == 0 && l.CreatedAt >= from.Unix() && l.CreatedAt < to.Unix() && !products[l.ProductID] {
 				products[l.ProductID] = true
 				tot.Products++
+			}
+		}
+		for _, c := range facts.Coupons {
+			if c.CreatedAt < from.Unix() || c.CreatedAt >= to.Unix() {
+				continue
+			}
+			key, day := fmt.Sprintf("%d|%s", c.CouponID, c.Code), interval(c.CreatedAt)
+			if !coupons[key] {
+				coupons[key] = true
+				tot.Coupons++
+			}
+			if dayCoupons[day] == nil {
+				dayCoupons[day] = map[string]bool{}
+			}
+			if !dayCoupons[day][key] {
+				dayCoupons[day][key] = true
+				d := days[day]
+				d.Coupons++
+				days[day] = d
 			}
 		}
 		for _, f := range facts.Orders {
@@ -244,7 +266,6 @@ func TestStatsEqualOrders(t *testing.T) {
 				tot, each := s.expectedBy(conv, counted, after, before.Add(time.Second), key)
 				want := svc.FiguresOf(tot)
 				got := st.Totals
-				got.CouponsCount = 0
 				if got != want {
 					t.Errorf("%s %s totals\n got %+v\nwant %+v", season.Month(), label, got, want)
 				}
@@ -256,7 +277,6 @@ func TestStatsEqualOrders(t *testing.T) {
 					w := svc.FiguresOf(each[name(iv)])
 					w.Products = 0
 					g := iv.Figures
-					g.CouponsCount = 0
 					if g != w {
 						t.Errorf("%s %s interval %s\n got %+v\nwant %+v", season.Month(), label, iv.ID, g, w)
 					}
@@ -326,41 +346,14 @@ func TestParseQueryRefusals(t *testing.T) {
 	}
 }
 
-// checkRollups compares the hourly sums with the facts they sum (an hour
-// whose figures all went back to zero may stay as a row of zeros).
+// checkRollups compares every hour's rollup with the facts it sums.
 func checkRollups(t *testing.T, db *sqlstore.DB) {
 	t.Helper()
-	type row struct {
-		Hour      int64  `db:"hour"`
-		Status    string `db:"status"`
-		Returning int64  `db:"returning_customer"`
-		Orders    int64  `db:"orders"`
-		Items     int64  `db:"items"`
-		Gross     int64  `db:"gross"`
-		Tax       int64  `db:"tax"`
-		Shipping  int64  `db:"shipping"`
-		Discount  int64  `db:"discount"`
-		Net       int64  `db:"net"`
-		OrderNet  int64  `db:"order_net"`
-		RefundNet int64  `db:"refund_net"`
+	if err := db.AnalyticsCheckRollups(context.Background()); err != nil {
+		t.Error(err)
 	}
-	var kept, want []row
-	if err := db.Read.Select(&kept, `SELECT hour, status, returning_customer, orders, items, gross, tax, shipping, discount, net, order_net, refund_net
-		FROM analytics_hours WHERE orders <> 0 OR items <> 0 OR gross <> 0 OR tax <> 0 OR shipping <> 0 OR discount <> 0 OR net <> 0
-		OR order_net <> 0 OR refund_net <> 0 ORDER BY hour, status, returning_customer`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Read.Select(&want, `SELECT created_at - created_at % 3600 AS hour, status, returning_customer,
-		COUNT(CASE WHEN refund_id = 0 THEN 1 END) AS orders, SUM(items) AS items, SUM(gross) AS gross, SUM(tax) AS tax,
-		SUM(shipping) AS shipping, SUM(discount) AS discount, SUM(net) AS net, SUM(CASE WHEN refund_id = 0 THEN net ELSE 0 END) AS order_net,
-		SUM(CASE WHEN refund_id <> 0 THEN net ELSE 0 END) AS refund_net
-		FROM analytics_orders GROUP BY created_at - created_at % 3600, status, returning_customer ORDER BY 1, 2, 3`); err != nil {
-		t.Fatal(err)
-	}
-	if len(want) == 0 {
-		t.Fatal("no facts")
-	}
-	if fmt.Sprint(kept) != fmt.Sprint(want) {
-		t.Errorf("hourly rollups drifted from the facts:\n kept %v\n want %v", kept, want)
+	var hours int
+	if err := db.Read.Get(&hours, `SELECT COUNT(*) FROM analytics_hours`); err != nil || hours == 0 {
+		t.Errorf("%d hours rolled up: %v", hours, err)
 	}
 }

@@ -294,8 +294,10 @@ func insertRows(ctx context.Context, tx *sqlx.Tx, table string, rows [][]any) er
 // period: a refund's lines are dated by the refund).
 func countedBy(f analytics.Filter, alias string) (string, []any) {
 	if orderFiltered(f) {
+		// Each fact's order looked up by its key (an IN list of every
+		// counted order ever placed would be built first).
 		where, wargs := factsWhere(f)
-		return ` AND ` + alias + `.order_id IN (SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0` + where + `)`, wargs
+		return ` AND EXISTS (SELECT 1 FROM analytics_orders o WHERE o.order_id = ` + alias + `.order_id AND o.refund_id = 0` + where + `)`, wargs
 	}
 	if len(f.Statuses) == 0 {
 		return ` AND 1 = 0`, nil
@@ -398,6 +400,7 @@ func spansCTE(spans [][2]int64) string {
 type analyticsReader interface {
 	GetContext(ctx context.Context, dest any, query string, args ...any) error
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error)
 	Rebind(query string) string
 }
 
@@ -444,10 +447,11 @@ func (db *DB) orderSums(ctx context.Context, r analyticsReader, f analytics.Filt
 	if err != nil {
 		return analytics.Sums{}, nil, err
 	}
-	if !ok {
-		if total, each, err = db.factSums(ctx, r, f, spans); err != nil {
-			return analytics.Sums{}, nil, err
-		}
+	if ok {
+		return total, each, nil
+	}
+	if total, each, err = db.factSums(ctx, r, f, spans); err != nil {
+		return analytics.Sums{}, nil, err
 	}
 	if err := couponCounts(ctx, r, f, spans, &total, each); err != nil {
 		return analytics.Sums{}, nil, err
@@ -633,7 +637,7 @@ func (db *DB) AnalyticsCouponSums(ctx context.Context, f analytics.Filter) ([]an
 	var rows []analytics.CouponRow
 	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT c.coupon_id AS couponid, MAX(c.code) AS code, SUM(c.discount) AS amount,
 		COUNT(DISTINCT c.order_id) AS orders FROM analytics_coupons c
-		WHERE c.created_at >= ? AND c.created_at < ? AND c.order_id IN (SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0`+where+`)
+		WHERE c.created_at >= ? AND c.created_at < ? AND EXISTS (SELECT 1 FROM analytics_orders o WHERE o.order_id = c.order_id AND o.refund_id = 0`+where+`)
 		GROUP BY c.coupon_id`), append([]any{f.From, f.To}, wargs...)...)
 	return rows, err
 }

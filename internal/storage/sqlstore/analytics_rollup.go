@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,15 +16,17 @@ import (
 	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
-// Analytics' rollups (migration 00052, decision 0115): the order facts'
-// sums by UTC hour, status and returning flag (analytics_hours), and who
-// bought in each hour (analytics_hour_sets: customer numbers and product
-// ids, each with its order's status and returning flag and a count). The
-// follower applies the difference between an order's old facts and its
-// new ones in the transaction that rewrites them, so the rollups are the
-// facts summed, whatever path wrote the order. A stats report over whole
-// hours sums the rollups and counts distinct customers and products from
-// the sets; its partial hours at the ends come from the facts.
+// Analytics' rollups (migration 00052, decision 0115): one row per UTC
+// hour (analytics_hours) holding, packed, the order facts' sums by status
+// and returning flag, and who bought in the hour (customer numbers and
+// product ids, each with its order's status and returning flag and how
+// many facts carry it). The follower applies the difference between an
+// order's old facts and its new ones in the transaction that rewrites
+// them, so the rollups are the facts summed, whatever path wrote the
+// order. A stats report over whole hours reads a row per hour (2,160 for
+// 90 days) instead of the period's facts, and counts distinct customers
+// and products from them exactly; its partial hours at the ends come from
+// the facts.
 
 const hourSecs = 3600
 
@@ -31,7 +34,12 @@ const hourSecs = 3600
 const (
 	setCustomers = 1
 	setProducts  = 2
+	setCoupons   = 3
 )
+
+// couponName is a coupon use's name in analytics_names (coupons are
+// counted distinct by id and code, as the facts keep them).
+func couponName(id int64, code string) string { return fmt.Sprintf("c%d|%s", id, code) }
 
 func hourOf(t int64) int64 { return t - ((t%hourSecs)+hourSecs)%hourSecs }
 
@@ -54,9 +62,8 @@ func memberFlags(status string, returning bool) uint8 {
 }
 
 type hourKey struct {
-	Hour      int64
-	Status    string
-	Returning int
+	Hour  int64
+	Flags uint8
 }
 
 type hourSums struct {
@@ -138,13 +145,15 @@ func eachMember(b []byte, fn func(id int64, flags uint8, n int64)) error {
 type rollupChange struct {
 	hours map[hourKey]*hourSums
 	sets  map[setKey]map[member]int64
-	// customers: a fact's customer, numbered before the sets are written.
+	// named: a fact's customer or coupon, numbered before the sets are
+	// written.
 	custFacts []custFact
 }
 
 type custFact struct {
 	hour     int64
-	customer string
+	kind     int
+	customer string // the name numbered
 	flags    uint8
 	sign     int64
 }
@@ -166,14 +175,10 @@ func (c *rollupChange) member(k setKey, m member, d int64) {
 func (c *rollupChange) add(f analytics.Facts, sign int64) {
 	returning := map[int64]bool{}
 	for _, o := range f.Orders {
-		ret := 0
-		if o.Returning {
-			ret = 1
-		}
 		if o.RefundID == 0 {
 			returning[o.OrderID] = o.Returning
 		}
-		k := hourKey{hourOf(o.CreatedAt), o.Status, ret}
+		k := hourKey{hourOf(o.CreatedAt), memberFlags(o.Status, o.Returning)}
 		h := c.hours[k]
 		if h == nil {
 			h = &hourSums{}
@@ -181,7 +186,7 @@ func (c *rollupChange) add(f analytics.Facts, sign int64) {
 		}
 		h.add(o, sign)
 		if o.Customer != "" {
-			c.custFacts = append(c.custFacts, custFact{hourOf(o.CreatedAt), o.Customer, memberFlags(o.Status, o.Returning), sign})
+			c.custFacts = append(c.custFacts, custFact{hourOf(o.CreatedAt), setCustomers, o.Customer, memberFlags(o.Status, o.Returning), sign})
 		}
 	}
 	for _, l := range f.Lines {
@@ -189,6 +194,10 @@ func (c *rollupChange) add(f analytics.Facts, sign int64) {
 			continue
 		}
 		c.member(setKey{hourOf(l.CreatedAt), setProducts}, member{l.ProductID, memberFlags(l.Status, returning[l.OrderID])}, sign)
+	}
+	for _, cp := range f.Coupons {
+		c.custFacts = append(c.custFacts, custFact{hourOf(cp.CreatedAt), setCoupons, couponName(cp.CouponID, cp.Code),
+			memberFlags(cp.Status, returning[cp.OrderID]), sign})
 	}
 }
 
@@ -233,16 +242,21 @@ func oldFacts(ctx context.Context, tx *sqlx.Tx, ids []int64) (analytics.Facts, e
 	for _, l := range ls {
 		f.Lines = append(f.Lines, analytics.LineFact{OrderID: l.OrderID, CreatedAt: l.CreatedAt, Status: l.Status, ProductID: l.ProductID})
 	}
+	if err := tx.SelectContext(ctx, &f.Coupons, tx.Rebind(`SELECT order_id AS orderid, created_at AS createdat, status, coupon_id AS couponid, code
+		FROM analytics_coupons WHERE order_id IN `+in), args...); err != nil {
+		return f, err
+	}
 	return f, nil
 }
 
-// customerNumbers numbers customers (new ones get the next numbers).
+// customerNumbers numbers names of customers and coupons (new ones get
+// the next numbers).
 func (db *DB) customerNumbers(ctx context.Context, tx *sqlx.Tx, customers []string) (map[string]int64, error) {
 	out := map[string]int64{}
 	for start := 0; start < len(customers); start += 500 {
 		part := customers[start:min(len(customers), start+500)]
 		var q strings.Builder
-		q.WriteString(`INSERT INTO analytics_customers (customer) VALUES `)
+		q.WriteString(`INSERT INTO analytics_names (name) VALUES `)
 		args := make([]any, len(part))
 		for i, c := range part {
 			if i > 0 {
@@ -251,7 +265,7 @@ func (db *DB) customerNumbers(ctx context.Context, tx *sqlx.Tx, customers []stri
 			q.WriteString("(?)")
 			args[i] = c
 		}
-		q.WriteString(` ON CONFLICT (customer) DO NOTHING`)
+		q.WriteString(` ON CONFLICT (name) DO NOTHING`)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(q.String()), args...); err != nil {
 			return nil, err
 		}
@@ -260,7 +274,7 @@ func (db *DB) customerNumbers(ctx context.Context, tx *sqlx.Tx, customers []stri
 			No       int64  `db:"no"`
 			Customer string `db:"customer"`
 		}
-		if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT no, customer FROM analytics_customers WHERE customer IN `+in), args...); err != nil {
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT no, name AS customer FROM analytics_names WHERE name IN `+in), args...); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
@@ -270,162 +284,250 @@ func (db *DB) customerNumbers(ctx context.Context, tx *sqlx.Tx, customers []stri
 	return out, nil
 }
 
-// applyRollups writes c: the hours' sums added to, and each touched
-// hour set read (locked on PostgreSQL, in key order so two followers
-// never wait on each other in a circle), changed and written back.
-func (db *DB) applyRollups(ctx context.Context, tx *sqlx.Tx, c *rollupChange) error {
-	if len(c.custFacts) > 0 {
-		var names []string
-		seen := map[string]bool{}
-		for _, f := range c.custFacts {
-			if !seen[f.customer] {
-				seen[f.customer] = true
-				names = append(names, f.customer)
-			}
-		}
-		sort.Strings(names)
-		nos, err := db.customerNumbers(ctx, tx, names)
-		if err != nil {
-			return err
-		}
-		for _, f := range c.custFacts {
-			c.member(setKey{f.hour, setCustomers}, member{nos[f.customer], f.flags}, f.sign)
+// sumsEntry is an hour's sums for one status and returning flag.
+type sumsEntry struct {
+	Flags uint8
+	hourSums
+}
+
+func (h hourSums) fields() [10]int64 {
+	return [10]int64{h.Orders, h.Items, h.OrderItems, h.Gross, h.Tax, h.Shipping, h.Discount, h.Net, h.OrderNet, h.RefundNet}
+}
+
+func sumsOf(v [10]int64) hourSums {
+	return hourSums{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]}
+}
+
+func (h *hourSums) plus(o hourSums) {
+	a, b := h.fields(), o.fields()
+	for i := range a {
+		a[i] += b[i]
+	}
+	*h = sumsOf(a)
+}
+
+// encodeSums packs es (by flags; none all zero): the flags, then the ten
+// sums as signed varints.
+func encodeSums(es []sumsEntry) []byte {
+	out := make([]byte, 0, len(es)*16)
+	for _, e := range es {
+		out = append(out, e.Flags)
+		for _, v := range e.fields() {
+			out = binary.AppendVarint(out, v)
 		}
 	}
-	hks := make([]hourKey, 0, len(c.hours))
+	return out
+}
+
+// eachSums calls fn for every entry packed in b.
+func eachSums(b []byte, fn func(flags uint8, h hourSums)) error {
+	for len(b) > 0 {
+		flags := b[0]
+		b = b[1:]
+		var v [10]int64
+		for i := range v {
+			x, k := binary.Varint(b)
+			if k <= 0 {
+				return errBadMembers
+			}
+			v[i] = x
+			b = b[k:]
+		}
+		fn(flags, sumsOf(v))
+	}
+	return nil
+}
+
+// hourRow is an hour's rollup, unpacked.
+type hourRow struct {
+	sums    map[uint8]hourSums
+	members [4]map[member]int64 // by kind
+}
+
+func unpackHour(hour int64, sums, customers, products, coupons []byte) (*hourRow, error) {
+	h := &hourRow{sums: map[uint8]hourSums{}}
+	if err := eachSums(sums, func(flags uint8, s hourSums) { h.sums[flags] = s }); err != nil {
+		return nil, fmt.Errorf("hour %d: %w", hour, err)
+	}
+	for kind, b := range map[int][]byte{setCustomers: customers, setProducts: products, setCoupons: coupons} {
+		m := map[member]int64{}
+		if err := eachMember(b, func(id int64, flags uint8, n int64) { m[member{id, flags}] = n }); err != nil {
+			return nil, fmt.Errorf("hour %d: %w", hour, err)
+		}
+		h.members[kind] = m
+	}
+	return h, nil
+}
+
+// pack is h as the row's three columns; an error when a count went below
+// zero (the rollups and the facts disagree: never clamped).
+func (h *hourRow) pack(hour int64) (sums, customers, products, coupons []byte, err error) {
+	es := make([]sumsEntry, 0, len(h.sums))
+	for f, s := range h.sums {
+		if s != (hourSums{}) {
+			es = append(es, sumsEntry{f, s})
+		}
+	}
+	slices.SortFunc(es, func(a, b sumsEntry) int { return int(a.Flags) - int(b.Flags) })
+	var packed [4][]byte
+	for _, kind := range []int{setCustomers, setProducts, setCoupons} {
+		ms := make([]memberCount, 0, len(h.members[kind]))
+		for m, n := range h.members[kind] {
+			if n < 0 {
+				return nil, nil, nil, nil, fmt.Errorf("analytics: hour %d kind %d: member %d counted %d times", hour, kind, m.ID, n)
+			}
+			if n > 0 {
+				ms = append(ms, memberCount{m, n})
+			}
+		}
+		slices.SortFunc(ms, func(a, b memberCount) int {
+			if a.ID != b.ID {
+				if a.ID < b.ID {
+					return -1
+				}
+				return 1
+			}
+			return int(a.Flags) - int(b.Flags)
+		})
+		packed[kind] = encodeMembers(ms)
+	}
+	return encodeSums(es), packed[setCustomers], packed[setProducts], packed[setCoupons], nil
+}
+
+// numberCustomers turns c's customers into set members.
+func (db *DB) numberCustomers(ctx context.Context, tx *sqlx.Tx, c *rollupChange) error {
+	if len(c.custFacts) == 0 {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, f := range c.custFacts {
+		if !seen[f.customer] {
+			seen[f.customer] = true
+			names = append(names, f.customer)
+		}
+	}
+	sort.Strings(names)
+	nos, err := db.customerNumbers(ctx, tx, names)
+	if err != nil {
+		return err
+	}
+	for _, f := range c.custFacts {
+		c.member(setKey{f.hour, f.kind}, member{nos[f.customer], f.flags}, f.sign)
+	}
+	c.custFacts = nil
+	return nil
+}
+
+// touched is the hours c changes, in order.
+func (c *rollupChange) touched() []int64 {
+	set := map[int64]bool{}
 	for k, h := range c.hours {
 		if *h != (hourSums{}) {
-			hks = append(hks, k)
+			set[k.Hour] = true
 		}
 	}
-	slices.SortFunc(hks, func(a, b hourKey) int {
-		if a.Hour != b.Hour {
-			return int(a.Hour - b.Hour)
-		}
-		if a.Status != b.Status {
-			return strings.Compare(a.Status, b.Status)
-		}
-		return a.Returning - b.Returning
-	})
-	for start := 0; start < len(hks); start += 100 {
-		part := hks[start:min(len(hks), start+100)]
-		var q strings.Builder
-		q.WriteString(`INSERT INTO analytics_hours (hour, status, returning_customer, orders, items, order_items, gross, tax, shipping,
-			discount, net, order_net, refund_net) VALUES `)
-		var args []any
-		for i, k := range part {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("(" + sqlcore.Placeholders(13) + ")")
-			h := c.hours[k]
-			args = append(args, k.Hour, k.Status, k.Returning, h.Orders, h.Items, h.OrderItems, h.Gross, h.Tax, h.Shipping, h.Discount,
-				h.Net, h.OrderNet, h.RefundNet)
-		}
-		q.WriteString(` ON CONFLICT (hour, status, returning_customer) DO UPDATE SET`)
-		for i, col := range []string{"orders", "items", "order_items", "gross", "tax", "shipping", "discount", "net", "order_net", "refund_net"} {
-			if i > 0 {
-				q.WriteString(",")
-			}
-			fmt.Fprintf(&q, " %s = analytics_hours.%s + excluded.%s", col, col, col)
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(q.String()), args...); err != nil {
-			return err
-		}
-	}
-	// The sets: only the keys whose members change.
-	var sks []setKey
 	for k, ms := range c.sets {
-		for m, d := range ms {
-			if d == 0 {
-				delete(ms, m)
+		for _, d := range ms {
+			if d != 0 {
+				set[k.Hour] = true
+				break
 			}
 		}
-		if len(ms) > 0 {
-			sks = append(sks, k)
-		}
 	}
-	slices.SortFunc(sks, func(a, b setKey) int {
-		if a.Hour != b.Hour {
-			return int(a.Hour - b.Hour)
-		}
-		return a.Kind - b.Kind
-	})
-	for start := 0; start < len(sks); start += 100 {
-		part := sks[start:min(len(sks), start+100)]
+	hours := make([]int64, 0, len(set))
+	for h := range set {
+		hours = append(hours, h)
+	}
+	slices.Sort(hours)
+	return hours
+}
+
+// applyRollups writes c: each touched hour's row read (locked on
+// PostgreSQL, hours in order, so two followers never wait on each other
+// in a circle), changed and written back.
+func (db *DB) applyRollups(ctx context.Context, tx *sqlx.Tx, c *rollupChange) error {
+	if err := db.numberCustomers(ctx, tx, c); err != nil {
+		return err
+	}
+	hours := c.touched()
+	byFlags := map[int64][]hourKey{}
+	for k := range c.hours {
+		byFlags[k.Hour] = append(byFlags[k.Hour], k)
+	}
+	for start := 0; start < len(hours); start += 100 {
+		part := hours[start:min(len(hours), start+100)]
 		var ins strings.Builder
-		ins.WriteString(`INSERT INTO analytics_hour_sets (hour, kind, members) VALUES `)
+		ins.WriteString(`INSERT INTO analytics_hours (hour, sums, customers, products, coupons) VALUES `)
 		var args []any
-		for i, k := range part {
+		for i, h := range part {
 			if i > 0 {
 				ins.WriteString(", ")
 			}
-			ins.WriteString("(?, ?, ?)")
-			args = append(args, k.Hour, k.Kind, []byte{})
+			ins.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, h, []byte{}, []byte{}, []byte{}, []byte{})
 		}
-		ins.WriteString(` ON CONFLICT (hour, kind) DO NOTHING`)
+		ins.WriteString(` ON CONFLICT (hour) DO NOTHING`)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(ins.String()), args...); err != nil {
 			return err
 		}
-		var where strings.Builder
-		args = args[:0]
-		for i, k := range part {
-			if i > 0 {
-				where.WriteString(" OR ")
-			}
-			where.WriteString("(hour = ? AND kind = ?)")
-			args = append(args, k.Hour, k.Kind)
-		}
-		q := `SELECT hour, kind, members FROM analytics_hour_sets WHERE ` + where.String() + ` ORDER BY hour, kind`
+		in, hargs := sqlcore.InClause(part)
+		q := `SELECT hour, sums, customers, products, coupons FROM analytics_hours WHERE hour IN ` + in + ` ORDER BY hour`
 		if db.Engine == sqlcore.Postgres {
 			q += ` FOR UPDATE`
 		}
 		var rows []struct {
-			Hour    int64  `db:"hour"`
-			Kind    int    `db:"kind"`
-			Members []byte `db:"members"`
+			Hour      int64  `db:"hour"`
+			Sums      []byte `db:"sums"`
+			Customers []byte `db:"customers"`
+			Products  []byte `db:"products"`
+			Coupons   []byte `db:"coupons"`
 		}
-		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), args...); err != nil {
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), hargs...); err != nil {
 			return err
 		}
 		var up strings.Builder
-		up.WriteString(`INSERT INTO analytics_hour_sets (hour, kind, members) VALUES `)
+		up.WriteString(`INSERT INTO analytics_hours (hour, sums, customers, products, coupons) VALUES `)
 		args = args[:0]
-		for i, r := range rows {
-			k := setKey{r.Hour, r.Kind}
-			counts := map[member]int64{}
-			if err := eachMember(r.Members, func(id int64, flags uint8, n int64) { counts[member{id, flags}] = n }); err != nil {
-				return fmt.Errorf("hour %d kind %d: %w", r.Hour, r.Kind, err)
+		var empty []int64
+		for _, r := range rows {
+			h, err := unpackHour(r.Hour, r.Sums, r.Customers, r.Products, r.Coupons)
+			if err != nil {
+				return err
 			}
-			for m, d := range c.sets[k] {
-				counts[m] += d
+			for _, k := range byFlags[r.Hour] {
+				s := h.sums[k.Flags]
+				s.plus(*c.hours[k])
+				h.sums[k.Flags] = s
 			}
-			ms := make([]memberCount, 0, len(counts))
-			for m, n := range counts {
-				if n < 0 {
-					return fmt.Errorf("analytics: hour %d kind %d: member %d counted %d times", r.Hour, r.Kind, m.ID, n)
-				}
-				if n > 0 {
-					ms = append(ms, memberCount{m, n})
+			for _, kind := range []int{setCustomers, setProducts, setCoupons} {
+				for m, d := range c.sets[setKey{r.Hour, kind}] {
+					h.members[kind][m] += d
 				}
 			}
-			slices.SortFunc(ms, func(a, b memberCount) int {
-				if a.ID != b.ID {
-					if a.ID < b.ID {
-						return -1
-					}
-					return 1
-				}
-				return int(a.Flags) - int(b.Flags)
-			})
-			if i > 0 {
+			sums, cs, ps, cps, err := h.pack(r.Hour)
+			if err != nil {
+				return err
+			}
+			if len(sums) == 0 && len(cs) == 0 && len(ps) == 0 && len(cps) == 0 {
+				empty = append(empty, r.Hour) // no facts left in the hour
+				continue
+			}
+			if len(args) > 0 {
 				up.WriteString(", ")
 			}
-			up.WriteString("(?, ?, ?)")
-			args = append(args, r.Hour, r.Kind, encodeMembers(ms))
+			up.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, r.Hour, sums, cs, ps, cps)
 		}
-		up.WriteString(` ON CONFLICT (hour, kind) DO UPDATE SET members = excluded.members`)
-		if len(rows) > 0 {
+		up.WriteString(` ON CONFLICT (hour) DO UPDATE SET sums = excluded.sums, customers = excluded.customers, products = excluded.products,
+			coupons = excluded.coupons`)
+		if len(empty) > 0 {
+			in, eargs := sqlcore.InClause(empty)
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM analytics_hours WHERE hour IN `+in), eargs...); err != nil {
+				return err
+			}
+		}
+		if len(args) > 0 {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(up.String()), args...); err != nil {
 				return err
 			}
@@ -506,7 +608,7 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 	if !ok {
 		return analytics.Sums{}, nil, false, nil
 	}
-	counted := [16]bool{}
+	counted := [256]bool{}
 	for _, st := range f.Statuses {
 		for ret := 0; ret < 2; ret++ {
 			if (f.CustomerType == "new" && ret == 1) || (f.CustomerType == "returning" && ret == 0) {
@@ -515,42 +617,8 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 			counted[memberFlags(st, ret == 1)] = true
 		}
 	}
-	var cond string
-	var cargs []any
-	if len(f.Statuses) == 0 {
-		cond = ` AND 1 = 0`
-	} else {
-		in, a := sqlcore.InClause(f.Statuses)
-		cond, cargs = ` AND h.status IN `+in, a
-	}
-	switch f.CustomerType {
-	case "new":
-		cond += ` AND h.returning_customer = 0`
-	case "returning":
-		cond += ` AND h.returning_customer = 1`
-	}
-	// The spans' whole hours, summed per span by the store.
-	core := make([][2]int64, len(spans))
-	for i, s := range spans {
-		core[i] = [2]int64{max(s[0], p.core0), min(s[1], p.core1)}
-	}
-	cols := `COALESCE(SUM(h.orders), 0) AS orders, COALESCE(SUM(h.items), 0) AS items, COALESCE(SUM(h.order_items), 0) AS order_items,
-		COALESCE(SUM(h.gross), 0) AS gross, COALESCE(SUM(h.tax), 0) AS tax, COALESCE(SUM(h.shipping), 0) AS shipping,
-		COALESCE(SUM(h.discount), 0) AS discount, COALESCE(SUM(h.net), 0) AS net, COALESCE(SUM(h.order_net), 0) AS order_net,
-		COALESCE(SUM(h.refund_net), 0) AS refund_net, 0 AS customers`
-	q := spansCTE(core) + `SELECT iv.i AS i, ` + cols + ` FROM iv JOIN analytics_hours h ON h.hour >= iv.s AND h.hour < iv.e WHERE 1 = 1` + cond + ` GROUP BY iv.i`
-	if db.Engine == sqlcore.Postgres {
-		q = spansCTE(core) + `SELECT iv.i AS i, ` + cols + ` FROM iv CROSS JOIN LATERAL (SELECT * FROM analytics_hours h
-			WHERE h.hour >= iv.s AND h.hour < iv.e` + cond + `) h GROUP BY iv.i`
-	}
-	var rows []sumsRow
-	if err := r.SelectContext(ctx, &rows, r.Rebind(q), cargs...); err != nil {
-		return analytics.Sums{}, nil, false, err
-	}
+	counted[0], counted[1] = false, false // statuses a report never counts
 	each := make([]analytics.Sums, len(spans))
-	for _, row := range rows {
-		each[row.I] = row.sums()
-	}
 	spanOf := func(at int64) int {
 		i := sort.Search(len(spans), func(i int) bool { return spans[i][1] > at })
 		if i < len(spans) && at >= spans[i][0] {
@@ -558,13 +626,24 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		}
 		return -1
 	}
-	// Members per span: the hour sets of the whole hours, and the edges'
-	// facts.
+	add := func(m *analytics.Sums, h hourSums) {
+		m.Orders += h.Orders
+		m.Items += h.Items
+		m.OrderItems += h.OrderItems
+		m.Gross += h.Gross
+		m.Tax += h.Tax
+		m.Shipping += h.Shipping
+		m.Discount += h.Discount
+		m.Net += h.Net
+		m.OrderNet += h.OrderNet
+		m.RefundNet += h.RefundNet
+	}
+	// The edges' facts: their sums, and their customers and products as
+	// hits met in time order with the hours'.
 	type hit struct {
-		at    int64
-		kind  int
-		id    int64
-		flags uint8
+		at   int64
+		kind int
+		id   int64
 	}
 	var edgeHits []hit
 	if len(p.edges) > 0 {
@@ -572,12 +651,11 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		for _, e := range p.edges {
 			var os []struct {
 				analytics.OrderFact
-				No        *int64 `db:"no"`
-				Returning int64  `db:"returning_customer"`
+				No *int64 `db:"no"`
 			}
 			if err := r.SelectContext(ctx, &os, r.Rebind(`SELECT o.order_id AS orderid, o.refund_id AS refundid, o.created_at AS createdat,
-				o.status, o.returning_customer, o.items, o.gross, o.tax, o.shipping, o.discount, o.net, c.no
-				FROM analytics_orders o LEFT JOIN analytics_customers c ON c.customer = o.customer
+				o.status, o.items, o.gross, o.tax, o.shipping, o.discount, o.net, c.no
+				FROM analytics_orders o LEFT JOIN analytics_names c ON c.name = o.customer
 				WHERE o.created_at >= ? AND o.created_at < ?`+where), append([]any{e[0], e[1]}, wargs...)...); err != nil {
 				return analytics.Sums{}, nil, false, err
 			}
@@ -588,19 +666,9 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 				}
 				var h hourSums
 				h.add(o.OrderFact, 1)
-				m := &each[i]
-				m.Orders += h.Orders
-				m.Items += h.Items
-				m.OrderItems += h.OrderItems
-				m.Gross += h.Gross
-				m.Tax += h.Tax
-				m.Shipping += h.Shipping
-				m.Discount += h.Discount
-				m.Net += h.Net
-				m.OrderNet += h.OrderNet
-				m.RefundNet += h.RefundNet
+				add(&each[i], h)
 				if o.No != nil {
-					edgeHits = append(edgeHits, hit{o.CreatedAt, setCustomers, *o.No, 0})
+					edgeHits = append(edgeHits, hit{o.CreatedAt, setCustomers, *o.No})
 				}
 			}
 			var ls []struct {
@@ -613,39 +681,24 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 				return analytics.Sums{}, nil, false, err
 			}
 			for _, l := range ls {
-				edgeHits = append(edgeHits, hit{l.At, setProducts, l.Product, 0})
+				edgeHits = append(edgeHits, hit{l.At, setProducts, l.Product})
+			}
+			var cs []struct {
+				At int64 `db:"created_at"`
+				No int64 `db:"no"`
+			}
+			if err := r.SelectContext(ctx, &cs, r.Rebind(`SELECT c.created_at, n.no FROM analytics_coupons c
+				JOIN analytics_orders o ON o.order_id = c.order_id AND o.refund_id = 0
+				JOIN analytics_names n ON n.name = 'c' || CAST(c.coupon_id AS TEXT) || '|' || c.code
+				WHERE c.created_at >= ? AND c.created_at < ?`+where), append([]any{e[0], e[1]}, wargs...)...); err != nil {
+				return analytics.Sums{}, nil, false, err
+			}
+			for _, c := range cs {
+				edgeHits = append(edgeHits, hit{c.At, setCoupons, c.No})
 			}
 		}
 	}
-	var sets []struct {
-		Hour    int64  `db:"hour"`
-		Kind    int    `db:"kind"`
-		Members []byte `db:"members"`
-	}
-	if err := r.SelectContext(ctx, &sets, r.Rebind(`SELECT hour, kind, members FROM analytics_hour_sets WHERE hour >= ? AND hour < ? ORDER BY hour, kind`),
-		p.core0, p.core1); err != nil {
-		return analytics.Sums{}, nil, false, err
-	}
-	var total analytics.Sums
-	var allCust, allProd, spanCust idSet
-	allCust.next()
-	allProd.next()
-	cur := -1
-	addCust := func(i int, id int64) {
-		if i != cur {
-			cur = i
-			spanCust.next()
-		}
-		if spanCust.add(id) {
-			each[i].Customers++
-		}
-		if allCust.add(id) {
-			total.Customers++
-		}
-	}
-	// Edge hits before the core, the core's hours in order, edge hits
-	// after: each span's customers are met together.
-	slices.SortFunc(edgeHits, func(a, b hit) int {
+	slices.SortStableFunc(edgeHits, func(a, b hit) int {
 		if a.at < b.at {
 			return -1
 		}
@@ -654,39 +707,85 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		}
 		return 0
 	})
-	emit := func(h hit) {
-		i := spanOf(h.at)
-		if i < 0 {
+	var total analytics.Sums
+	// Distinct members over the period and per span (the hours are met
+	// in order, so a span's are met together).
+	var all, inSpan [4]idSet
+	var cur [4]int
+	for k := range all {
+		all[k].next()
+		cur[k] = -1
+	}
+	meet := func(i, kind int, id int64) {
+		if kind == setProducts {
+			if all[kind].add(id) {
+				total.Products++
+			}
 			return
 		}
-		if h.kind == setCustomers {
-			addCust(i, h.id)
-		} else if allProd.add(h.id) {
-			total.Products++
+		if i != cur[kind] {
+			cur[kind] = i
+			inSpan[kind].next()
+		}
+		n, tn := &each[i].Customers, &total.Customers
+		if kind == setCoupons {
+			n, tn = &each[i].Coupons, &total.Coupons
+		}
+		if inSpan[kind].add(id) {
+			*n++
+		}
+		if all[kind].add(id) {
+			*tn++
+		}
+	}
+	emit := func(h hit) {
+		if i := spanOf(h.at); i >= 0 {
+			meet(i, h.kind, h.id)
 		}
 	}
 	k := 0
 	for ; k < len(edgeHits) && edgeHits[k].at < p.core0; k++ {
 		emit(edgeHits[k])
 	}
-	for _, s := range sets {
-		i := spanOf(s.Hour)
+	// The whole hours, in order: each span's customers are met together.
+	rows, err := r.QueryxContext(ctx, r.Rebind(`SELECT hour, sums, customers, products, coupons FROM analytics_hours WHERE hour >= ? AND hour < ? ORDER BY hour`),
+		p.core0, p.core1)
+	if err != nil {
+		return analytics.Sums{}, nil, false, err
+	}
+	defer rows.Close()
+	var hour int64
+	var sums, customers, products, coupons []byte
+	for rows.Next() {
+		if err := rows.Scan(&hour, &sums, &customers, &products, &coupons); err != nil {
+			return analytics.Sums{}, nil, false, err
+		}
+		i := spanOf(hour)
 		if i < 0 {
 			continue
 		}
-		err := eachMember(s.Members, func(id int64, flags uint8, n int64) {
-			if !counted[flags&15] {
-				return
+		if err := eachSums(sums, func(flags uint8, h hourSums) {
+			if counted[flags] {
+				add(&each[i], h)
 			}
-			if s.Kind == setCustomers {
-				addCust(i, id)
-			} else if allProd.add(id) {
-				total.Products++
-			}
-		})
-		if err != nil {
+		}); err != nil {
 			return analytics.Sums{}, nil, false, err
 		}
+		for kind, b := range [4][]byte{setCustomers: customers, setProducts: products, setCoupons: coupons} {
+			if kind == 0 {
+				continue
+			}
+			if err := eachMember(b, func(id int64, flags uint8, n int64) {
+				if counted[flags] {
+					meet(i, kind, id)
+				}
+			}); err != nil {
+				return analytics.Sums{}, nil, false, err
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return analytics.Sums{}, nil, false, err
 	}
 	for ; k < len(edgeHits); k++ {
 		emit(edgeHits[k])
@@ -704,4 +803,158 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		total.RefundNet += m.RefundNet
 	}
 	return total, each, true, nil
+}
+
+// factsBetween reads the order facts dated in [from, to) and the order
+// lines (refunds' lines left out) of those orders, as the rollups count
+// them.
+func factsBetween(ctx context.Context, r analyticsReader, from, to int64) (analytics.Facts, error) {
+	var f analytics.Facts
+	var os []struct {
+		analytics.OrderFact
+		Ret int64 `db:"returning_customer"`
+	}
+	if err := r.SelectContext(ctx, &os, r.Rebind(`SELECT order_id AS orderid, refund_id AS refundid, created_at AS createdat, status, customer,
+		returning_customer, items, gross, tax, shipping, discount, net FROM analytics_orders WHERE created_at >= ? AND created_at < ?`), from, to); err != nil {
+		return f, err
+	}
+	for _, o := range os {
+		o.OrderFact.Returning = o.Ret == 1
+		f.Orders = append(f.Orders, o.OrderFact)
+	}
+	if err := r.SelectContext(ctx, &f.Lines, r.Rebind(`SELECT order_id AS orderid, created_at AS createdat, status, product_id AS productid
+		FROM analytics_lines WHERE refund_id = 0 AND created_at >= ? AND created_at < ?`), from, to); err != nil {
+		return f, err
+	}
+	if err := r.SelectContext(ctx, &f.Coupons, r.Rebind(`SELECT order_id AS orderid, created_at AS createdat, status, coupon_id AS couponid, code
+		FROM analytics_coupons WHERE created_at >= ? AND created_at < ?`), from, to); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// rollupWeeks calls fn with [from, to) a week of hours at a time over
+// the facts' dates.
+func (db *DB) rollupWeeks(ctx context.Context, fn func(from, to int64) error) error {
+	var lo, hi sql.NullInt64
+	if err := db.Read.QueryRowxContext(ctx, `SELECT MIN(created_at), MAX(created_at) FROM analytics_orders`).Scan(&lo, &hi); err != nil {
+		return err
+	}
+	if !lo.Valid {
+		return nil
+	}
+	for from := hourOf(lo.Int64); from <= hi.Int64; from += 7 * 24 * hourSecs {
+		if err := fn(from, from+7*24*hourSecs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AnalyticsRebuildRollups recomputes every hour's rollup from the facts
+// (after rows changed by hand, or to check a follower's work); the
+// follower must not run meanwhile.
+func (db *DB) AnalyticsRebuildRollups(ctx context.Context) error {
+	if _, err := db.Write.ExecContext(ctx, `DELETE FROM analytics_hours`); err != nil {
+		return err
+	}
+	return db.rollupWeeks(ctx, func(from, to int64) error {
+		return db.Tx(ctx, func(tx *sqlx.Tx) error {
+			f, err := factsBetween(ctx, tx, from, to)
+			if err != nil {
+				return err
+			}
+			c := newRollupChange()
+			c.add(f, 1)
+			return db.applyRollups(ctx, tx, c)
+		})
+	})
+}
+
+// AnalyticsCheckRollups compares every hour's rollup with the facts it
+// sums: nil when they agree, else the first hour that differs.
+func (db *DB) AnalyticsCheckRollups(ctx context.Context) error {
+	var stored int
+	if err := db.Read.GetContext(ctx, &stored, `SELECT COUNT(*) FROM analytics_hours`); err != nil {
+		return err
+	}
+	nos := map[string]int64{}
+	var numbered []struct {
+		No       int64  `db:"no"`
+		Customer string `db:"customer"`
+	}
+	if err := db.Read.SelectContext(ctx, &numbered, `SELECT no, name AS customer FROM analytics_names`); err != nil {
+		return err
+	}
+	for _, r := range numbered {
+		nos[r.Customer] = r.No
+	}
+	seen := 0
+	err := db.rollupWeeks(ctx, func(from, to int64) error {
+		f, err := factsBetween(ctx, db.Read, from, to)
+		if err != nil {
+			return err
+		}
+		c := newRollupChange()
+		c.add(f, 1)
+		for _, cf := range c.custFacts {
+			no, ok := nos[cf.customer]
+			if !ok {
+				return fmt.Errorf("analytics rollups: %q has no number", cf.customer)
+			}
+			c.member(setKey{cf.hour, cf.kind}, member{no, cf.flags}, cf.sign)
+		}
+		want := map[int64]*hourRow{}
+		for _, h := range c.touched() {
+			w := &hourRow{sums: map[uint8]hourSums{}}
+			for k, s := range c.hours {
+				if k.Hour == h && *s != (hourSums{}) {
+					w.sums[k.Flags] = *s
+				}
+			}
+			for _, kind := range []int{setCustomers, setProducts, setCoupons} {
+				w.members[kind] = map[member]int64{}
+				for m, n := range c.sets[setKey{h, kind}] {
+					if n != 0 {
+						w.members[kind][m] = n
+					}
+				}
+			}
+			want[h] = w
+		}
+		var got []struct {
+			Hour      int64  `db:"hour"`
+			Sums      []byte `db:"sums"`
+			Customers []byte `db:"customers"`
+			Products  []byte `db:"products"`
+			Coupons   []byte `db:"coupons"`
+		}
+		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT hour, sums, customers, products, coupons FROM analytics_hours
+			WHERE hour >= ? AND hour < ?`), from, to); err != nil {
+			return err
+		}
+		seen += len(got)
+		for _, g := range got {
+			h, err := unpackHour(g.Hour, g.Sums, g.Customers, g.Products, g.Coupons)
+			if err != nil {
+				return err
+			}
+			w := want[g.Hour]
+			if w == nil {
+				w = &hourRow{sums: map[uint8]hourSums{}, members: [4]map[member]int64{nil, {}, {}, {}}}
+			}
+			if fmt.Sprint(h.sums) != fmt.Sprint(w.sums) || fmt.Sprint(h.members) != fmt.Sprint(w.members) {
+				return fmt.Errorf("analytics rollups: hour %d differs from its facts:\n kept %v %v\n want %v %v", g.Hour, h.sums, h.members, w.sums, w.members)
+			}
+			delete(want, g.Hour)
+		}
+		for h := range want {
+			return fmt.Errorf("analytics rollups: hour %d has facts and no rollup", h)
+		}
+		return nil
+	})
+	if err == nil && seen != stored {
+		err = fmt.Errorf("analytics rollups: %d hours kept, %d within the facts' dates", stored, seen)
+	}
+	return err
 }
