@@ -678,8 +678,10 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		Created int64  `db:"created_at"`
 	}
 	who := map[int64]person{}
-	if len(users) > 0 {
-		in, args := sqlcore.InClause(users)
+	// A thousand ids a query: a period's customers run past the engines'
+	// bound on a statement's parameters.
+	for start := 0; start < len(users); start += 1000 {
+		in, args := sqlcore.InClause(users[start:min(len(users), start+1000)])
 		var ps []person
 		if err := db.Read.SelectContext(ctx, &ps, db.Read.Rebind(`SELECT id, email, COALESCE(username, '') AS login, first_name, last_name, created_at FROM users WHERE id IN `+in), args...); err != nil {
 			return nil, err
@@ -689,8 +691,8 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		}
 	}
 	bill := map[string]map[string]string{}
-	if len(orders) > 0 {
-		in, args := sqlcore.InClause(orders)
+	for start := 0; start < len(orders); start += 1000 {
+		in, args := sqlcore.InClause(orders[start:min(len(orders), start+1000)])
 		var bs []struct {
 			CustomerID sql.NullInt64 `db:"customer_id"`
 			Email      string        `db:"billing_email"`

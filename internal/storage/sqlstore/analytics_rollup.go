@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jmoiron/sqlx"
 
@@ -576,7 +577,21 @@ type idSet struct {
 	big   map[int64]uint32
 }
 
-func (s *idSet) next() { s.gen++ }
+func (s *idSet) next() {
+	s.gen++
+	if s.gen == 0 { // wrapped: forget every mark
+		clear(s.marks)
+		clear(s.big)
+		s.gen = 1
+	}
+}
+
+// idSets are a report's sets, kept between reports (a shop's customer
+// numbers run to hundreds of thousands: the marks are not cleared per
+// report, a new generation forgets them).
+type idSets struct{ all, inSpan [4]idSet }
+
+var idSetPool = sync.Pool{New: func() any { return new(idSets) }}
 
 // add reports whether id is new in this generation.
 func (s *idSet) add(id int64) bool {
@@ -710,7 +725,9 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 	var total analytics.Sums
 	// Distinct members over the period and per span (the hours are met
 	// in order, so a span's are met together).
-	var all, inSpan [4]idSet
+	sets := idSetPool.Get().(*idSets)
+	defer idSetPool.Put(sets)
+	all, inSpan := &sets.all, &sets.inSpan
 	var cur [4]int
 	for k := range all {
 		all[k].next()
