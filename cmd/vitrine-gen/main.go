@@ -53,6 +53,7 @@ func main() {
 	days := flag.Int("days", 730, "with -orders: the days the orders spread over, ending now")
 	measureAnalytics := flag.Bool("measure-analytics", false, "time the 90-day revenue stats report with its comparison period")
 	tz := flag.String("tz", "America/New_York", "with -measure-analytics: the shop's time zone")
+	rebuildRollups := flag.Bool("rebuild-rollups", false, "recompute the analytics rollups from the facts, then check them")
 	flag.Parse()
 	if *dsn == "" {
 		fmt.Fprintln(os.Stderr, "vitrine-gen: -db is required")
@@ -75,6 +76,19 @@ func main() {
 			fail(err)
 		}
 		fmt.Fprintf(os.Stderr, "\n%d orders generated in %s\n", *ordersN, time.Since(start).Round(100*time.Millisecond))
+		return
+	}
+	if *rebuildRollups {
+		start := time.Now()
+		if err := db.AnalyticsRebuildRollups(ctx); err != nil {
+			fail(err)
+		}
+		fmt.Printf("rollups rebuilt from the facts in %s\n", time.Since(start).Round(100*time.Millisecond))
+		start = time.Now()
+		if err := db.AnalyticsCheckRollups(ctx); err != nil {
+			fail(err)
+		}
+		fmt.Printf("rollups checked against the facts in %s\n", time.Since(start).Round(100*time.Millisecond))
 		return
 	}
 	if *measureAnalytics {

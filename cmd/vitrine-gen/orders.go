@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"syscall"
@@ -12,19 +14,22 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"vitrine/internal/adminapi"
 	"vitrine/internal/analytics"
+	"vitrine/internal/analyticsapi"
 	"vitrine/internal/money"
 	"vitrine/internal/storage/sqlstore"
 )
 
 // Orders for the analytics benchmark: -orders N writes N orders spread
 // over -days days ending now (statuses, currencies, lines, coupons and
-// refunds in realistic shares) with multi-row inserts; the analytics
-// triggers mark each, and the facts are built by the follower's own
-// catch-up (timed: it is the backfill a shop runs once). -measure-analytics
-// times a 90-day revenue stats report by day with its comparison period.
+// refunds in realistic shares) with multi-row inserts, 500 orders a
+// transaction; the analytics triggers mark each, and the follower's own
+// batch (sqlstore.AnalyticsCatchUpTx) builds their facts and rollups in
+// that transaction. -measure-analytics times the dashboard's calls.
 
-// GenerateOrders writes n orders over days days ending at end.
+// GenerateOrders writes n orders over days days ending at end, with their
+// analytics facts.
 func GenerateOrders(ctx context.Context, db *sqlstore.DB, n, days int, seed uint64, end time.Time, progress func(int)) error {
 	rng := rand.New(rand.NewPCG(seed, seed^0x51ed27))
 	var first int64
@@ -38,6 +43,7 @@ func GenerateOrders(ctx context.Context, db *sqlstore.DB, n, days int, seed uint
 	span := int64(days) * 86400
 	statuses := []string{"completed", "completed", "completed", "processing", "processing", "on-hold", "pending", "cancelled", "failed", "refunded"}
 	const batch = 500
+	conv := analytics.Converter{Base: money.Currency{Code: "USD", MinorUnit: 2}}
 	for done := 0; done < n; done += batch {
 		k := min(batch, n-done)
 		var orders, lines, refunds, coupons [][]any
@@ -105,7 +111,14 @@ func GenerateOrders(ctx context.Context, db *sqlstore.DB, n, days int, seed uint
 					}
 				}
 			}
-			return nil
+			// The facts and rollups of the orders written, by the
+			// follower's own batch, before the orders commit.
+			for {
+				n, err := db.AnalyticsCatchUpTx(ctx, tx, conv, batch)
+				if err != nil || n == 0 {
+					return err
+				}
+			}
 		})
 		if err != nil {
 			return err
@@ -144,9 +157,13 @@ type values map[string]string
 func (v values) Get(k string) string { return v[k] }
 func (v values) Has(k string) bool   { _, ok := v[k]; return ok }
 
-// MeasureAnalytics times rounds of the dashboard's revenue report: 90
-// days by day ending at end, and the 90 days before (the comparison), as
-// two Stats calls; it prints p50 and p99 of the pair.
+// MeasureAnalytics catches up the facts, then times rounds of the admin
+// dashboard's analytics calls through the API's handlers, as the
+// dashboard asks for a 90-day range (custom dates ending at end's day)
+// against the 90 days before: the revenue stats by day, the performance
+// indicators, the new and returning customers (orders stats), the
+// leaderboards; a pair is the range and its comparison. It prints p50
+// and p99 of each, wall time and this process's CPU.
 func MeasureAnalytics(ctx context.Context, db *sqlstore.DB, end time.Time, tz string, rounds int, w io.Writer) error {
 	svc := analyticsService(db, end, tz)
 	loc := svc.Location()
@@ -158,39 +175,75 @@ func MeasureAnalytics(ctx context.Context, db *sqlstore.DB, end time.Time, tz st
 	if n > 0 {
 		fmt.Fprintf(w, "catch-up (facts of %d orders) %s\n", n, time.Since(start).Round(time.Millisecond))
 	}
+	handlers := map[string]adminapi.Handler{}
+	for _, r := range analyticsapi.New(analyticsapi.Deps{Analytics: svc}).Routes() {
+		handlers[strings.TrimPrefix(r.Pattern, "GET "+analyticsapi.Prefix)] = r.Handler
+	}
 	endDay := end.In(loc)
 	from := time.Date(endDay.Year(), endDay.Month(), endDay.Day()-89, 0, 0, 0, 0, loc)
 	cmpFrom := from.AddDate(0, 0, -90)
-	f := "2006-01-02T15:04:05"
-	q1, err := analytics.ParseQuery(values{"interval": "day", "after": from.Format(f), "before": endDay.Format(f), "per_page": "100"}, loc, analytics.StatsOrderBys, "date")
-	if err != nil {
-		return err
+	dates := func(a, b time.Time) string {
+		return "after=" + a.Format("2006-01-02") + "T00:00:00&before=" + b.Format("2006-01-02") + "T23:59:59"
 	}
-	q2, err := analytics.ParseQuery(values{"interval": "day", "after": cmpFrom.Format(f), "before": from.Add(-time.Second).Format(f), "per_page": "100"}, loc, analytics.StatsOrderBys, "date")
-	if err != nil {
-		return err
+	span, cmpSpan := dates(from, endDay), dates(cmpFrom, from.AddDate(0, 0, -1))
+	calls := []struct {
+		name  string
+		path  string
+		query []string // one request each, timed together
+	}{
+		{"revenue stats by day, pair", "/reports/revenue/stats", []string{span, cmpSpan}},
+		{"performance indicators, pair", "/reports/performance-indicators", []string{span, cmpSpan}},
+		{"new and returning customers", "/reports/orders/stats", []string{span + "&customer_type=new", span + "&customer_type=returning"}},
+		{"leaderboards", "/leaderboards", []string{span}},
 	}
-	var took, cpu []time.Duration
-	var orders int64
-	for i := 0; i < rounds; i++ {
-		t0, c0 := time.Now(), cpuTime()
-		a, err := svc.Stats(ctx, q1)
-		if err != nil {
-			return err
-		}
-		if _, err := svc.Stats(ctx, q2); err != nil {
-			return err
-		}
-		took = append(took, time.Since(t0))
-		cpu = append(cpu, cpuTime()-c0)
-		orders = a.Totals.OrdersCount
-	}
-	slices.Sort(took)
-	slices.Sort(cpu)
+	calls[0].query = []string{span + "&interval=day&orderby=date&order=asc&per_page=100", cmpSpan + "&interval=day&orderby=date&order=asc&per_page=100"}
+	calls[1].query = []string{span + "&stats=revenue/net_revenue,orders/orders_count,orders/avg_order_value,products/items_sold,revenue/refunds",
+		cmpSpan + "&stats=revenue/net_revenue,orders/orders_count,orders/avg_order_value,products/items_sold,revenue/refunds"}
+	calls[2].query[0] += "&per_page=1"
+	calls[2].query[1] += "&per_page=1"
+	calls[3].query[0] += "&per_page=5"
 	p := func(d []time.Duration, q float64) time.Duration {
 		return d[min(len(d)-1, int(q*float64(len(d))))].Round(100 * time.Microsecond)
 	}
-	fmt.Fprintf(w, "revenue stats, 90 days by day + comparison (%d orders counted in the period), %d rounds: wall p50 %s, p99 %s; "+
-		"this process's CPU (user+sys) p50 %s, p99 %s\n", orders, rounds, p(took, 0.5), p(took, 0.99), p(cpu, 0.5), p(cpu, 0.99))
+	for _, c := range calls {
+		h := handlers[c.path]
+		if h == nil {
+			return fmt.Errorf("no handler for %s", c.path)
+		}
+		var took, cpu []time.Duration
+		var orders int64
+		for i := 0; i < rounds; i++ {
+			t0, c0 := time.Now(), cpuTime()
+			for j, q := range c.query {
+				rec := httptest.NewRecorder()
+				req := httptest.NewRequest("GET", analyticsapi.Prefix+c.path+"?"+q, nil).WithContext(ctx)
+				if err := h(rec, req, adminapi.Staff{ID: 1, Role: "administrator"}); err != nil {
+					return fmt.Errorf("%s: %w", c.path, err)
+				}
+				if rec.Code != 200 {
+					return fmt.Errorf("%s: %d %s", c.path, rec.Code, rec.Body.String())
+				}
+				if j == 0 && c.path == "/reports/revenue/stats" {
+					var a struct {
+						Totals struct {
+							Orders int64 `json:"orders_count"`
+						} `json:"totals"`
+					}
+					_ = json.Unmarshal(rec.Body.Bytes(), &a)
+					orders = a.Totals.Orders
+				}
+			}
+			took = append(took, time.Since(t0))
+			cpu = append(cpu, cpuTime()-c0)
+		}
+		slices.Sort(took)
+		slices.Sort(cpu)
+		counted := ""
+		if c.path == "/reports/revenue/stats" {
+			counted = fmt.Sprintf(" (%d orders counted in the period)", orders)
+		}
+		fmt.Fprintf(w, "%s%s, %d rounds: wall p50 %s, p99 %s; this process's CPU (user+sys) p50 %s, p99 %s\n",
+			c.name, counted, rounds, p(took, 0.5), p(took, 0.99), p(cpu, 0.5), p(cpu, 0.99))
+	}
 	return nil
 }

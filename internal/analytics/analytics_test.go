@@ -77,8 +77,9 @@ func (s *shop) place(r *rand.Rand, at time.Time) *order {
 			VALUES (?, ?, ?, 0, 'Thing', ?, 1, ?, ?, ?, ?)`, id, l.Position, l.ProductID, l.Quantity, l.Total, l.Tax, l.Total, l.Tax)
 	}
 	if disc > 0 {
-		s.exec(`INSERT INTO order_coupons (order_id, position, code, discount_type, discount, discount_tax) VALUES (?, 0, 'save', 'fixed_cart', ?, 0)`, id, disc)
-		o.src.Coupons = []analytics.SourceCoupon{{Position: 0, Code: "save", Discount: disc}}
+		code := []string{"save", "spring", "vip"}[r.IntN(3)]
+		s.exec(`INSERT INTO order_coupons (order_id, position, code, discount_type, discount, discount_tax) VALUES (?, 0, ?, 'fixed_cart', ?, 0)`, id, code, disc)
+		o.src.Coupons = []analytics.SourceCoupon{{Position: 0, Code: code, Discount: disc}}
 	}
 	s.orders = append(s.orders, o)
 	return o
@@ -109,10 +110,18 @@ func (s *shop) status(o *order, st string) {
 // expected recomputes the stats from the test's own orders: the facts of
 // each, kept when counted and dated in [from, to), by local day.
 func (s *shop) expected(conv analytics.Converter, counted map[string]bool, from, to time.Time, loc *time.Location) (analytics.Sums, map[string]analytics.Sums) {
+	return s.expectedBy(conv, counted, from, to, func(at int64) string { return time.Unix(at, 0).In(loc).Format("2006-01-02") })
+}
+
+// expectedBy is expected with the intervals named by interval.
+func (s *shop) expectedBy(conv analytics.Converter, counted map[string]bool, from, to time.Time, interval func(int64) string) (analytics.Sums, map[string]analytics.Sums) {
 	var tot analytics.Sums
 	days := map[string]analytics.Sums{}
 	cust := map[string]bool{}
 	dayCust := map[string]map[string]bool{}
+	products := map[int64]bool{}
+	coupons := map[string]bool{}
+	dayCoupons := map[string]map[string]bool{}
 	for _, o := range s.orders {
 		if o.deleted || !counted[o.src.Status] {
 			continue
@@ -124,11 +133,37 @@ func (s *shop) expected(conv analytics.Converter, counted map[string]bool, from,
 				src.Returning = true
 			}
 		}
-		for _, f := range conv.Facts(src).Orders {
+		facts := conv.Facts(src)
+		for _, l := range facts.Lines {
+			if l.RefundID == 0 && l.CreatedAt >= from.Unix() && l.CreatedAt < to.Unix() && !products[l.ProductID] {
+				products[l.ProductID] = true
+				tot.Products++
+			}
+		}
+		for _, c := range facts.Coupons {
+			if c.CreatedAt < from.Unix() || c.CreatedAt >= to.Unix() {
+				continue
+			}
+			key, day := fmt.Sprintf("%d|%s", c.CouponID, c.Code), interval(c.CreatedAt)
+			if !coupons[key] {
+				coupons[key] = true
+				tot.Coupons++
+			}
+			if dayCoupons[day] == nil {
+				dayCoupons[day] = map[string]bool{}
+			}
+			if !dayCoupons[day][key] {
+				dayCoupons[day][key] = true
+				d := days[day]
+				d.Coupons++
+				days[day] = d
+			}
+		}
+		for _, f := range facts.Orders {
 			if f.CreatedAt < from.Unix() || f.CreatedAt >= to.Unix() {
 				continue
 			}
-			day := time.Unix(f.CreatedAt, 0).In(loc).Format("2006-01-02")
+			day := interval(f.CreatedAt)
 			d := days[day]
 			for _, m := range []*analytics.Sums{&tot, &d} {
 				if f.RefundID == 0 {
@@ -209,37 +244,86 @@ func TestStatsEqualOrders(t *testing.T) {
 				}
 			}
 			counted := map[string]bool{"processing": true, "completed": true, "on-hold": true, "refunded": true}
+			conv := analytics.Converter{Base: usd}
 			from := season.AddDate(0, 0, 1)
-			q, err := analytics.ParseQuery(params{"interval": "day", "after": from.Format("2006-01-02T15:04:05"),
-				"before": from.AddDate(0, 0, 7).Add(-time.Second).Format("2006-01-02T15:04:05"), "per_page": "100"}, ny, analytics.StatsOrderBys, "date")
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := svc.Stats(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tot, days := s.expected(analytics.Converter{Base: usd}, counted, from, from.AddDate(0, 0, 7), ny)
-			want := svc.FiguresOf(tot)
-			got := st.Totals
-			got.Products, got.CouponsCount = 0, 0
-			if got != want {
-				t.Errorf("%s totals\n got %+v\nwant %+v", season.Month(), got, want)
-			}
-			if len(st.Intervals) != 7 {
-				t.Fatalf("%d intervals, want 7 days", len(st.Intervals))
-			}
-			for _, iv := range st.Intervals {
-				w := svc.FiguresOf(days[iv.ID])
-				g := iv.Figures
-				g.CouponsCount = 0
-				if g != w {
-					t.Errorf("%s day %s\n got %+v\nwant %+v", season.Month(), iv.ID, g, w)
+			byDay := func(at int64) string { return time.Unix(at, 0).In(ny).Format("2006-01-02") }
+			check := func(label string, after, before time.Time, interval string, name func(*analytics.Interval) string, intervals int) {
+				t.Helper()
+				q, err := analytics.ParseQuery(params{"interval": interval, "after": after.Format("2006-01-02T15:04:05"),
+					"before": before.Format("2006-01-02T15:04:05")}, ny, analytics.StatsOrderBys, "date")
+				if err != nil {
+					t.Fatal(err)
 				}
-				if h := iv.End.Sub(iv.Start); h != 24*time.Hour && !(h == 23*time.Hour && iv.ID == "2026-03-08") && !(h == 25*time.Hour && iv.ID == "2026-11-01") {
-					t.Errorf("day %s lasts %s", iv.ID, h)
+				q.PerPage = 0
+				st, err := svc.Stats(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				key := byDay
+				if interval == "hour" {
+					key = func(at int64) string { return fmt.Sprint(at - at%3600) } // New York's offsets are whole hours
+				}
+				tot, each := s.expectedBy(conv, counted, after, before.Add(time.Second), key)
+				want := svc.FiguresOf(tot)
+				got := st.Totals
+				if got != want {
+					t.Errorf("%s %s totals\n got %+v\nwant %+v", season.Month(), label, got, want)
+				}
+				if len(st.Intervals) != intervals {
+					t.Fatalf("%s: %d intervals, want %d", label, len(st.Intervals), intervals)
+				}
+				for i := range st.Intervals {
+					iv := &st.Intervals[i]
+					w := svc.FiguresOf(each[name(iv)])
+					w.Products = 0
+					g := iv.Figures
+					if g != w {
+						t.Errorf("%s %s interval %s\n got %+v\nwant %+v", season.Month(), label, iv.ID, g, w)
+					}
+					if interval == "day" && i > 0 && i < len(st.Intervals)-1 {
+						if h := iv.End.Sub(iv.Start); h != 24*time.Hour && !(h == 23*time.Hour && iv.ID == "2026-03-08") && !(h == 25*time.Hour && iv.ID == "2026-11-01") {
+							t.Errorf("day %s lasts %s", iv.ID, h)
+						}
+					}
 				}
 			}
+			dayName := func(iv *analytics.Interval) string { return iv.ID }
+			checkAll := func(phase string) {
+				t.Helper()
+				last := from.AddDate(0, 0, 7).Add(-time.Second)
+				check(phase+" by day", from, last, "day", dayName, 7)
+				check(phase+" by hour", from, last, "hour", func(iv *analytics.Interval) string { return fmt.Sprint(iv.Start.Unix()) },
+					int(last.Add(time.Second).Sub(from)/time.Hour))
+				// Ends inside an hour: the partial hours come from the facts.
+				check(phase+" partial hours", from.Add(17*time.Minute+23*time.Second), last.Add(-41*time.Minute), "day", dayName, 7)
+				checkRollups(t, db)
+			}
+			checkAll("placed")
+			// Orders already counted change: refunds, status changes,
+			// deletions, another customer, another date. The rollups follow.
+			for _, o := range s.orders {
+				if o.deleted {
+					continue
+				}
+				switch r.IntN(7) {
+				case 0:
+					s.refund(o, o.src.Total/5, time.Unix(o.src.CreatedAt, 0).Add(time.Duration(r.IntN(30))*time.Hour), true)
+				case 1:
+					s.status(o, []string{"completed", "cancelled", "processing", "refunded"}[r.IntN(4)])
+				case 2:
+					s.exec(`DELETE FROM orders WHERE id = ?`, o.src.OrderID)
+					o.deleted = true
+				case 3:
+					email := fmt.Sprintf("%c@example.com", 'a'+r.IntN(7))
+					s.exec(`UPDATE orders SET billing_email = ? WHERE id = ?`, email, o.src.OrderID)
+					o.src.Customer = "g" + email
+				case 4:
+					at := o.src.CreatedAt + int64(r.IntN(20*3600)) - 10*3600
+					s.exec(`UPDATE orders SET created_at = ? WHERE id = ?`, at, o.src.OrderID)
+					o.src.CreatedAt = at
+				}
+			}
+			checkAll("changed")
 			// Nothing left marked: the report caught up every order.
 			var left int
 			db.Read.Get(&left, `SELECT COUNT(*) FROM analytics_dirty`)
@@ -259,5 +343,17 @@ func TestParseQueryRefusals(t *testing.T) {
 		if _, ok := err.(*analytics.InputError); !ok {
 			t.Errorf("%v: %v, want an InputError", p, err)
 		}
+	}
+}
+
+// checkRollups compares every hour's rollup with the facts it sums.
+func checkRollups(t *testing.T, db *sqlstore.DB) {
+	t.Helper()
+	if err := db.AnalyticsCheckRollups(context.Background()); err != nil {
+		t.Error(err)
+	}
+	var hours int
+	if err := db.Read.Get(&hours, `SELECT COUNT(*) FROM analytics_hours`); err != nil || hours == 0 {
+		t.Errorf("%d hours rolled up: %v", hours, err)
 	}
 }

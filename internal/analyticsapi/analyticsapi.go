@@ -16,6 +16,7 @@ import (
 	"html"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,8 +92,11 @@ func csvWanted(r *http.Request) bool { return r.URL.Query().Get("_format") == "c
 
 func money(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
-// headers writes the list headers of n rows at per a page.
-func headers(w http.ResponseWriter, n, per int) {
+// headers writes the list headers of n rows at per a page, page asked:
+// X-WP-Total, X-WP-TotalPages, and a Link to the previous and next pages
+// as the WordPress REST API sends them (the request's own query with its
+// page set, in order; the previous page no further than the last).
+func (a *API) headers(w http.ResponseWriter, r *http.Request, n, per, page int) {
 	pages := 1
 	if per > 0 {
 		pages = (n + per - 1) / per
@@ -102,6 +106,42 @@ func headers(w http.ResponseWriter, n, per int) {
 	}
 	w.Header().Set("X-WP-Total", strconv.Itoa(n))
 	w.Header().Set("X-WP-TotalPages", strconv.Itoa(pages))
+	if page > 1 {
+		w.Header().Add("Link", "<"+a.pageURL(r, min(page-1, pages))+`>; rel="prev"`)
+	}
+	if pages > page {
+		w.Header().Add("Link", "<"+a.pageURL(r, page+1)+`>; rel="next"`)
+	}
+}
+
+// pageURL is r's address on the site with page set to page: the query's
+// parameters in their order, each encoded as WordPress encodes them, page
+// replaced where it is or added last.
+func (a *API) pageURL(r *http.Request, page int) string {
+	var parts []string
+	set := false
+	for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+		if kv == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		k, err1 := url.QueryUnescape(k)
+		v, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if k == "page" {
+			if set {
+				continue
+			}
+			v, set = strconv.Itoa(page), true
+		}
+		parts = append(parts, url.QueryEscape(k)+"="+url.QueryEscape(v))
+	}
+	if !set {
+		parts = append(parts, "page="+strconv.Itoa(page))
+	}
+	return a.d.BaseURL + r.URL.Path + "?" + strings.Join(parts, "&")
 }
 
 func writeCSV(w http.ResponseWriter, name string, head []string, rows [][]string) {
@@ -189,7 +229,7 @@ func (a *API) stats(report string) adminapi.Handler {
 				"subtotals": figures(iv.Figures, q.Fields, false),
 			})
 		}
-		headers(w, st.Total, q.PerPage)
+		a.headers(w, r, st.Total, q.PerPage, q.Page)
 		adminapi.WriteJSON(w, http.StatusOK, map[string]any{"totals": figures(st.Totals, q.Fields, true), "intervals": intervals})
 		return nil
 	}
@@ -217,7 +257,7 @@ func list[T any](a *API, w http.ResponseWriter, r *http.Request, q analytics.Que
 		return nil
 	}
 	pageRows, n := analytics.Page(rows, q)
-	headers(w, n, q.PerPage)
+	a.headers(w, r, n, q.PerPage, q.Page)
 	out := make([]map[string]any, 0, len(pageRows))
 	for _, row := range pageRows {
 		out = append(out, toJSON(row))
@@ -515,7 +555,7 @@ func (a *API) indicators(w http.ResponseWriter, r *http.Request, _ adminapi.Staf
 			"_links": map[string]any{"api": []map[string]string{{"href": a.d.BaseURL + Prefix + "/reports/" + in.report + "/stats"}},
 				"report": []map[string]string{{"href": "/analytics/" + in.report}}}})
 	}
-	headers(w, len(out), len(out))
+	a.headers(w, r, len(out), len(out), 1)
 	adminapi.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -86,6 +86,22 @@ func TestAnalyticsAPI(t *testing.T) {
 		if a.status != 200 || a.header.Get("X-WP-Total") != "3" || a.header.Get("X-WP-TotalPages") != "2" {
 			t.Fatalf("revenue stats: %d total %q pages %q %.300s", a.status, a.header.Get("X-WP-Total"), a.header.Get("X-WP-TotalPages"), a.body)
 		}
+		// A Link to the next page as WordPress sends it: the query in its
+		// order, page added; the last page links back, and not further.
+		if links := a.header.Values("Link"); len(links) != 1 || !strings.HasSuffix(links[0], `&page=2>; rel="next"`) ||
+			!strings.Contains(links[0], wc+"/reports/revenue/stats?") || !strings.Contains(links[0], "after="+url.QueryEscape(period.Get("after"))) {
+			t.Errorf("revenue stats page 1 Link: %q", links)
+		}
+		q.Set("page", "2")
+		if links := staff(wc + "/reports/revenue/stats?" + q.Encode()).header.Values("Link"); len(links) != 1 || !strings.Contains(links[0], "page=1") ||
+			!strings.HasSuffix(links[0], `>; rel="prev"`) {
+			t.Errorf("revenue stats page 2 Link: %q", links)
+		}
+		q.Set("page", "7")
+		if links := staff(wc + "/reports/revenue/stats?" + q.Encode()).header.Values("Link"); len(links) != 1 || !strings.Contains(links[0], "page=2>") {
+			t.Errorf("revenue stats page 7 of 2 Link: %q", links)
+		}
+		q.Del("page")
 		stats := a.json(t)
 		if d := sameShape("revenue stats", any(stats), decodeAny(t, refAnalyticsStats)); len(d) > 0 {
 			t.Errorf("revenue stats' shape differs from WooCommerce's:\n%s", strings.Join(d, "\n"))

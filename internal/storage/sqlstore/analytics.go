@@ -35,70 +35,89 @@ func (db *DB) AnalyticsCatchUp(ctx context.Context, c analytics.Converter, max i
 	}
 	n := 0
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		n = 0
-		q := `SELECT order_id, version FROM analytics_dirty ORDER BY order_id LIMIT ?`
-		if db.Engine == sqlcore.Postgres {
-			q += ` FOR UPDATE SKIP LOCKED`
-			// The sources' correlated lookups are estimated dear enough
-			// for PostgreSQL to compile them (about 2 s a batch); they
-			// run in milliseconds.
-			if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
-				return err
-			}
-		}
-		var marks []struct {
-			OrderID int64 `db:"order_id"`
-			Version int64 `db:"version"`
-		}
-		if err := tx.SelectContext(ctx, &marks, tx.Rebind(q), max); err != nil {
-			return err
-		}
-		if len(marks) == 0 {
-			return nil
-		}
-		ids := make([]int64, len(marks))
-		for i, m := range marks {
-			ids[i] = m.OrderID
-		}
-		srcs, err := analyticsSources(ctx, tx, ids)
-		if err != nil {
-			return err
-		}
-		in, args := sqlcore.InClause(ids)
-		for _, t := range []string{"analytics_orders", "analytics_lines", "analytics_coupons"} {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE order_id IN `+in), args...); err != nil {
-				return err
-			}
-		}
-		var facts analytics.Facts
-		for _, s := range srcs {
-			f := c.Facts(s)
-			facts.Orders = append(facts.Orders, f.Orders...)
-			facts.Lines = append(facts.Lines, f.Lines...)
-			facts.Coupons = append(facts.Coupons, f.Coupons...)
-		}
-		if err := insertFacts(ctx, tx, facts); err != nil {
-			return err
-		}
-		for start := 0; start < len(marks); start += 200 {
-			part := marks[start:min(len(marks), start+200)]
-			var b strings.Builder
-			var vals []any
-			for i, m := range part {
-				if i > 0 {
-					b.WriteString(" OR ")
-				}
-				b.WriteString("(order_id = ? AND version = ?)")
-				vals = append(vals, m.OrderID, m.Version)
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM analytics_dirty WHERE `+b.String()), vals...); err != nil {
-				return err
-			}
-		}
-		n = len(marks)
-		return nil
+		var err error
+		n, err = db.AnalyticsCatchUpTx(ctx, tx, c, max)
+		return err
 	})
 	return n, err
+}
+
+// AnalyticsCatchUpTx is one batch of the follower in the caller's
+// transaction (a bulk load builds the facts of the orders it wrote as
+// the follower does, before it commits): the marked orders' facts are
+// recomputed, the rollups changed by the difference, the marks removed.
+func (db *DB) AnalyticsCatchUpTx(ctx context.Context, tx *sqlx.Tx, c analytics.Converter, max int) (int, error) {
+	q := `SELECT order_id, version FROM analytics_dirty ORDER BY order_id LIMIT ?`
+	if db.Engine == sqlcore.Postgres {
+		q += ` FOR UPDATE SKIP LOCKED`
+		// The sources' correlated lookups are estimated dear enough
+		// for PostgreSQL to compile them (about 2 s a batch); they
+		// run in milliseconds.
+		if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
+			return 0, err
+		}
+	}
+	var marks []struct {
+		OrderID int64 `db:"order_id"`
+		Version int64 `db:"version"`
+	}
+	if err := tx.SelectContext(ctx, &marks, tx.Rebind(q), max); err != nil {
+		return 0, err
+	}
+	if len(marks) == 0 {
+		return 0, nil
+	}
+	ids := make([]int64, len(marks))
+	for i, m := range marks {
+		ids[i] = m.OrderID
+	}
+	srcs, err := analyticsSources(ctx, tx, ids)
+	if err != nil {
+		return 0, err
+	}
+	// The rollups change by the new facts less the old ones.
+	old, err := oldFacts(ctx, tx, ids)
+	if err != nil {
+		return 0, err
+	}
+	change := newRollupChange()
+	change.add(old, -1)
+	in, args := sqlcore.InClause(ids)
+	for _, t := range []string{"analytics_orders", "analytics_lines", "analytics_coupons"} {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+t+` WHERE order_id IN `+in), args...); err != nil {
+			return 0, err
+		}
+	}
+	var facts analytics.Facts
+	for _, s := range srcs {
+		f := c.Facts(s)
+		facts.Orders = append(facts.Orders, f.Orders...)
+		facts.Lines = append(facts.Lines, f.Lines...)
+		facts.Coupons = append(facts.Coupons, f.Coupons...)
+	}
+	change.add(facts, 1)
+	if err := insertFacts(ctx, tx, facts); err != nil {
+		return 0, err
+	}
+	if err := db.applyRollups(ctx, tx, change); err != nil {
+		return 0, err
+	}
+	for start := 0; start < len(marks); start += 200 {
+		part := marks[start:min(len(marks), start+200)]
+		var b strings.Builder
+		var vals []any
+		for i, m := range part {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
+			b.WriteString("(order_id = ? AND version = ?)")
+			vals = append(vals, m.OrderID, m.Version)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM analytics_dirty WHERE `+b.String()), vals...); err != nil {
+			return 0, err
+		}
+	}
+	return len(marks), nil
 }
 
 // analyticsSources reads the orders ids (those that still exist) as the
@@ -275,8 +294,10 @@ func insertRows(ctx context.Context, tx *sqlx.Tx, table string, rows [][]any) er
 // period: a refund's lines are dated by the refund).
 func countedBy(f analytics.Filter, alias string) (string, []any) {
 	if orderFiltered(f) {
+		// Each fact's order looked up by its key (an IN list of every
+		// counted order ever placed would be built first).
 		where, wargs := factsWhere(f)
-		return ` AND ` + alias + `.order_id IN (SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0` + where + `)`, wargs
+		return ` AND EXISTS (SELECT 1 FROM analytics_orders o WHERE o.order_id = ` + alias + `.order_id AND o.refund_id = 0` + where + `)`, wargs
 	}
 	if len(f.Statuses) == 0 {
 		return ` AND 1 = 0`, nil
@@ -379,6 +400,7 @@ func spansCTE(spans [][2]int64) string {
 type analyticsReader interface {
 	GetContext(ctx context.Context, dest any, query string, args ...any) error
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error)
 	Rebind(query string) string
 }
 
@@ -418,11 +440,30 @@ func (db *DB) AnalyticsOrderSums(ctx context.Context, f analytics.Filter, spans 
 }
 
 func (db *DB) orderSums(ctx context.Context, r analyticsReader, f analytics.Filter, spans [][2]int64) (analytics.Sums, []analytics.Sums, error) {
-	where, wargs := factsWhere(f)
-	args := append([]any{f.From, f.To}, wargs...)
 	if len(spans) == 0 {
 		spans = [][2]int64{{f.From, f.To}}
 	}
+	total, each, ok, err := db.rollupSums(ctx, r, f, spans)
+	if err != nil {
+		return analytics.Sums{}, nil, err
+	}
+	if ok {
+		return total, each, nil
+	}
+	if total, each, err = db.factSums(ctx, r, f, spans); err != nil {
+		return analytics.Sums{}, nil, err
+	}
+	if err := couponCounts(ctx, r, f, spans, &total, each); err != nil {
+		return analytics.Sums{}, nil, err
+	}
+	return total, each, nil
+}
+
+// factSums is orderSums from the facts (a filter or span edges the
+// rollups cannot answer).
+func (db *DB) factSums(ctx context.Context, r analyticsReader, f analytics.Filter, spans [][2]int64) (analytics.Sums, []analytics.Sums, error) {
+	where, wargs := factsWhere(f)
+	args := append([]any{f.From, f.To}, wargs...)
 	// The spans cover the period: the totals are their sums, but for the
 	// distinct customers.
 	var total analytics.Sums
@@ -437,17 +478,6 @@ func (db *DB) orderSums(ctx context.Context, r analyticsReader, f analytics.Filt
 	lw, la := sel("l")
 	if err := r.GetContext(ctx, &total.Products, r.Rebind(`SELECT COUNT(DISTINCT l.product_id) FROM analytics_lines l
 		WHERE l.refund_id = 0 AND l.created_at >= ? AND l.created_at < ?`+lw), append([]any{f.From, f.To}, la...)...); err != nil {
-		return analytics.Sums{}, nil, err
-	}
-	// The coupons used (few rows): counted distinct per span here.
-	cw, ca := sel("c")
-	var uses []struct {
-		At       int64  `db:"created_at"`
-		CouponID int64  `db:"coupon_id"`
-		Code     string `db:"code"`
-	}
-	if err := r.SelectContext(ctx, &uses, r.Rebind(`SELECT c.created_at, c.coupon_id, c.code FROM analytics_coupons c
-		WHERE c.created_at >= ? AND c.created_at < ?`+cw), append([]any{f.From, f.To}, ca...)...); err != nil {
 		return analytics.Sums{}, nil, err
 	}
 	each := make([]analytics.Sums, len(spans))
@@ -478,6 +508,22 @@ func (db *DB) orderSums(ctx context.Context, r analyticsReader, f analytics.Filt
 		total.OrderNet += m.OrderNet
 		total.RefundNet += m.RefundNet
 	}
+	return total, each, nil
+}
+
+// couponCounts counts the distinct coupons used (id and code) in the
+// period and in each span: few rows, read from the coupon facts.
+func couponCounts(ctx context.Context, r analyticsReader, f analytics.Filter, spans [][2]int64, total *analytics.Sums, each []analytics.Sums) error {
+	cw, ca := countedBy(f, "c")
+	var uses []struct {
+		At       int64  `db:"created_at"`
+		CouponID int64  `db:"coupon_id"`
+		Code     string `db:"code"`
+	}
+	if err := r.SelectContext(ctx, &uses, r.Rebind(`SELECT c.created_at, c.coupon_id, c.code FROM analytics_coupons c
+		WHERE c.created_at >= ? AND c.created_at < ?`+cw), append([]any{f.From, f.To}, ca...)...); err != nil {
+		return err
+	}
 	key := func(u struct {
 		At       int64  `db:"created_at"`
 		CouponID int64  `db:"coupon_id"`
@@ -504,7 +550,7 @@ func (db *DB) orderSums(ctx context.Context, r analyticsReader, f analytics.Filt
 			}
 		}
 	}
-	return total, each, nil
+	return nil
 }
 
 // AnalyticsItemSums groups the line facts of f's counted orders by
@@ -591,7 +637,7 @@ func (db *DB) AnalyticsCouponSums(ctx context.Context, f analytics.Filter) ([]an
 	var rows []analytics.CouponRow
 	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT c.coupon_id AS couponid, MAX(c.code) AS code, SUM(c.discount) AS amount,
 		COUNT(DISTINCT c.order_id) AS orders FROM analytics_coupons c
-		WHERE c.created_at >= ? AND c.created_at < ? AND c.order_id IN (SELECT o.order_id FROM analytics_orders o WHERE o.refund_id = 0`+where+`)
+		WHERE c.created_at >= ? AND c.created_at < ? AND EXISTS (SELECT 1 FROM analytics_orders o WHERE o.order_id = c.order_id AND o.refund_id = 0`+where+`)
 		GROUP BY c.coupon_id`), append([]any{f.From, f.To}, wargs...)...)
 	return rows, err
 }
@@ -632,8 +678,10 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		Created int64  `db:"created_at"`
 	}
 	who := map[int64]person{}
-	if len(users) > 0 {
-		in, args := sqlcore.InClause(users)
+	// A thousand ids a query: a period's customers run past the engines'
+	// bound on a statement's parameters.
+	for start := 0; start < len(users); start += 1000 {
+		in, args := sqlcore.InClause(users[start:min(len(users), start+1000)])
 		var ps []person
 		if err := db.Read.SelectContext(ctx, &ps, db.Read.Rebind(`SELECT id, email, COALESCE(username, '') AS login, first_name, last_name, created_at FROM users WHERE id IN `+in), args...); err != nil {
 			return nil, err
@@ -643,8 +691,8 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		}
 	}
 	bill := map[string]map[string]string{}
-	if len(orders) > 0 {
-		in, args := sqlcore.InClause(orders)
+	for start := 0; start < len(orders); start += 1000 {
+		in, args := sqlcore.InClause(orders[start:min(len(orders), start+1000)])
 		var bs []struct {
 			CustomerID sql.NullInt64 `db:"customer_id"`
 			Email      string        `db:"billing_email"`

@@ -3,6 +3,7 @@ import axe from 'axe-core';
 import { AdminApp } from '../AdminApp';
 import { adminData, setupAdminTests, stubFetch } from '../test-utils';
 import { change } from './Overview';
+import { resetShopZone } from './data';
 import { stats } from './fixtures';
 
 const indicator = (stat: string, label: string, format: string, value: number) => ({ stat, chart: stat.split('/')[1], label, format, value });
@@ -36,6 +37,7 @@ function route(method: string, url: string) {
 
 setupAdminTests({ path: '/wp-admin/' });
 beforeEach(() => {
+  resetShopZone();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date(2026, 10, 2, 9, 0, 0));
 });
@@ -63,6 +65,24 @@ describe('the overview on the dashboard', { timeout: 30_000 }, () => {
     expect(board.querySelector('a')).toBeNull();
     const res = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
     expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+
+  it("counts the range from the shop's day (its analytics time zone), not the browser's", async () => {
+    // 23:30 UTC on 30 November is already 1 December in Tokyo, the shop's zone.
+    vi.setSystemTime(new Date(Date.UTC(2026, 10, 30, 23, 30, 0)));
+    const calls = stubFetch((method, url) =>
+      url === '/wp-json/wc-analytics/vitrine/settings' ? { body: { time_zone: 'Asia/Tokyo', excluded_statuses: [], version: 1 } } : route(method, url),
+    );
+    render(<AdminApp data={adminData} />);
+    await screen.findByRole('link', { name: /^Net sales/ }, { timeout: 10_000 });
+    const dated = calls.filter((c) => c.url.includes('after='));
+    expect(dated.length).toBeGreaterThan(0);
+    // Month to date in Tokyo is 1 December alone, against 1 December a year before; nothing asked for 30 November.
+    expect(calls.some((c) => c.url.includes('performance-indicators?after=2026-12-01T00%3A00%3A00&before=2026-12-01T23%3A59%3A59'))).toBe(true);
+    expect(calls.some((c) => c.url.includes('performance-indicators?after=2025-12-01T00%3A00%3A00&before=2025-12-01T23%3A59%3A59'))).toBe(true);
+    expect(dated.filter((c) => c.url.includes('2026-11-'))).toEqual([]);
+    // The settings were asked for before anything dated.
+    expect(calls.findIndex((c) => c.url === '/wp-json/wc-analytics/vitrine/settings')).toBeLessThan(calls.indexOf(dated[0]));
   });
 
   it('says a change in percent, and "new" when there was nothing', () => {

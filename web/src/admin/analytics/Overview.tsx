@@ -32,13 +32,15 @@ export default function Overview({ location, currency }: { location: Location; c
   const info = useRange(location);
   const { span, compared, interval } = info;
   const compareName = COMPARES.find((c) => c.value === info.range.compare)!.label;
-  const now = useGet<Indicator[]>(indicatorsURL(span));
-  const before = useGet<Indicator[]>(indicatorsURL(compared));
-  const rev = useGet<StatsAnswer>(statsURL('revenue/stats', span, interval));
-  const revBefore = useGet<StatsAnswer>(statsURL('revenue/stats', compared, interval));
-  const fresh = useGet<StatsAnswer>(withQuery(`${ANALYTICS}reports/orders/stats`, { ...apiDates(span), customer_type: 'new', per_page: 1 }));
-  const back = useGet<StatsAnswer>(withQuery(`${ANALYTICS}reports/orders/stats`, { ...apiDates(span), customer_type: 'returning', per_page: 1 }));
-  const boards = useGet<Leaderboard[]>(withQuery(`${ANALYTICS}leaderboards`, { ...apiDates(span), per_page: 5 }));
+  // Nothing dated is asked for before the shop's day is known.
+  const when = (url: string) => (info.ready ? url : null);
+  const now = useGet<Indicator[]>(when(indicatorsURL(span)));
+  const before = useGet<Indicator[]>(when(indicatorsURL(compared)));
+  const rev = useGet<StatsAnswer>(when(statsURL('revenue/stats', span, interval)));
+  const revBefore = useGet<StatsAnswer>(when(statsURL('revenue/stats', compared, interval)));
+  const fresh = useGet<StatsAnswer>(when(withQuery(`${ANALYTICS}reports/orders/stats`, { ...apiDates(span), customer_type: 'new', per_page: 1 })));
+  const back = useGet<StatsAnswer>(when(withQuery(`${ANALYTICS}reports/orders/stats`, { ...apiDates(span), customer_type: 'returning', per_page: 1 })));
+  const boards = useGet<Leaderboard[]>(when(withQuery(`${ANALYTICS}leaderboards`, { ...apiDates(span), per_page: 5 })));
   const stock = useGet<{ totals: Stats }>(`${ANALYTICS}reports/stock/stats`);
   const money = (n: number) => cellText(n, 'currency', currency);
   const points = useMemo(() => toPoints(rev.data, revBefore.data, 'net_revenue', interval), [rev.data, revBefore.data, interval]);

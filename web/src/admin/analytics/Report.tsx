@@ -39,8 +39,9 @@ export function Report({ config, location, currency }: { config: ReportConfig; l
 
   // The chart: the chosen metric, this range and the compared one.
   const metric = config.metrics.find((m) => m.key === query.filter('chart')) ?? config.metrics[0];
-  const cur = useGet<StatsAnswer>(config.stats ? statsURL(config.stats, span, interval, filterValues) : null);
-  const cmp = useGet<StatsAnswer>(config.stats ? statsURL(config.stats, compared, interval, filterValues) : null);
+  // Nothing dated is asked for before the shop's day is known.
+  const cur = useGet<StatsAnswer>(config.stats && info.ready ? statsURL(config.stats, span, interval, filterValues) : null);
+  const cmp = useGet<StatsAnswer>(config.stats && info.ready ? statsURL(config.stats, compared, interval, filterValues) : null);
   const bars = useGet<{ totals: Stats }>(config.bars ? `${ANALYTICS}reports/${config.bars.path}` : null);
   const compareName = COMPARES.find((c) => c.value === info.range.compare)!.label;
   const points: Point[] = useMemo(() => {
@@ -59,7 +60,7 @@ export function Report({ config, location, currency }: { config: ReportConfig; l
     ...filterValues,
   };
   const url = withQuery(`${ANALYTICS}reports/${t.path}`, { ...tableQuery, page: query.page, per_page: PER_PAGE });
-  const data = useReportRows(url, !!t.intervals, t.id);
+  const data = useReportRows(info.ready ? url : null, !!t.intervals, t.id);
   const columns: Column<ReportRow & { id: number }>[] = t.columns
     .filter((c) => !c.optional || data.rows.some((r) => c.value(r)))
     .map((c) => ({

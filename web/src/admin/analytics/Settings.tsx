@@ -7,9 +7,10 @@ import { paramError } from '../api';
 import { Field } from '../ui/Field';
 import { useSettingsForm } from '../ui/settings-form';
 import { section, SettingsForm } from '../ui/SettingsParts';
-import { ANALYTICS } from './types';
+import { SETTINGS_PATH } from './types';
+import { setShopZone } from './data';
 
-export const SETTINGS_PATH = `${ANALYTICS}vitrine/settings`;
+export { SETTINGS_PATH };
 
 export interface AnalyticsSettingsDoc {
   time_zone: string;
@@ -41,6 +42,11 @@ function zones(): string[] {
 export default function AnalyticsSettings() {
   const settings = useSettingsForm<AnalyticsSettingsDoc>({
     path: SETTINGS_PATH,
+    // The reports' "today" follows the zone loaded and saved here.
+    fromServer: (d) => {
+      setShopZone(d.time_zone);
+      return d;
+    },
     toServer: (d) => ({ time_zone: d.time_zone.trim(), excluded_statuses: d.excluded_statuses, version: d.version }),
     saved: 'Analytics settings saved. The reports follow them now.',
     stale: { load: true, message: 'Someone else saved the analytics settings meanwhile. Reload the page to see theirs.' },

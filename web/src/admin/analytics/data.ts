@@ -6,8 +6,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { adminCall, withQuery, type AdminError } from '../api';
 import type { Location } from '../router';
 import type { ListData } from '../ui/list';
-import { apiDates, comparisonSpan, currentSpan, dayOf, defaultInterval, formatDay, readRange, type Interval, type RangeState, type Span } from './range';
-import { ANALYTICS, type ReportRow, type StatsAnswer, type StatsInterval } from './types';
+import { apiDates, comparisonSpan, currentSpan, dayIn, defaultInterval, formatDay, readRange, type Interval, type RangeState, type Span } from './range';
+import { ANALYTICS, SETTINGS_PATH, type ReportRow, type StatsAnswer, type StatsInterval } from './types';
 import type { Point } from './Chart';
 
 export interface RangeInfo {
@@ -18,15 +18,58 @@ export interface RangeInfo {
   interval: Interval;
 }
 
-export function useRange(location: Location): RangeInfo {
-  const today = dayOf(new Date());
+// The shop's time zone (the analytics settings'), read once a session and
+// followed when the settings screen loads or saves it; '' when it could not
+// be read (the browser's day is used then).
+let shopZone: string | null = null;
+let zoneAsked = false;
+const zoneListeners = new Set<(zone: string) => void>();
+
+/** Records the shop's time zone (the settings screen calls it with what it loads and saves). */
+export function setShopZone(zone: string) {
+  shopZone = zone;
+  for (const f of zoneListeners) f(zone);
+}
+
+/** Forgets the time zone read (for tests). */
+export function resetShopZone() {
+  shopZone = null;
+  zoneAsked = false;
+}
+
+/** The shop's time zone, null until it is known. */
+export function useShopZone(): string | null {
+  const [zone, setZone] = useState(shopZone);
+  useEffect(() => {
+    const f = (z: string) => setZone(z);
+    zoneListeners.add(f);
+    if (shopZone !== null) setZone(shopZone);
+    else if (!zoneAsked) {
+      zoneAsked = true;
+      adminCall<{ time_zone?: string }>('GET', SETTINGS_PATH)
+        .then((r) => setShopZone(r.ok ? (r.data.time_zone ?? '') : ''))
+        .catch(() => setShopZone(''));
+    }
+    return () => void zoneListeners.delete(f);
+  }, []);
+  return zone;
+}
+
+/**
+ * The range from the address, its dates counted from today in the shop's
+ * time zone; ready is false until the zone is known (nothing should be
+ * fetched for a day that may not be the shop's).
+ */
+export function useRange(location: Location): RangeInfo & { ready: boolean } {
+  const zone = useShopZone();
+  const today = dayIn(new Date(), zone ?? '');
   const key = location.search.toString();
   return useMemo(() => {
     const range = readRange(location.search, today);
     const span = currentSpan(range, today);
-    return { range, today, span, compared: comparisonSpan(span, range.compare), interval: range.interval || defaultInterval(span) };
+    return { range, today, span, compared: comparisonSpan(span, range.compare), interval: range.interval || defaultInterval(span), ready: zone !== null };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, today]);
+  }, [key, today, zone]);
 }
 
 /** GETs url (null: nothing to get) and follows it; an older answer arriving late is dropped. */
@@ -82,13 +125,13 @@ export function toPoints(current: StatsAnswer | null, compared: StatsAnswer | nu
 }
 
 /** A report's rows for its table, each with the id DataTable keys it by. */
-export function useReportRows(url: string, intervals: boolean, id: (r: ReportRow, i: number) => number): ListData<ReportRow & { id: number }> {
+export function useReportRows(url: string | null, intervals: boolean, id: (r: ReportRow, i: number) => number): ListData<ReportRow & { id: number }> {
   const got = useGet<ReportRow[] | StatsAnswer>(url);
   const rows = useMemo(() => {
     const raw = got.data ? (intervals ? ((got.data as StatsAnswer).intervals ?? []) : (got.data as ReportRow[])) : [];
     return (raw as ReportRow[]).filter((r) => typeof r === 'object' && r !== null).map((r, i) => ({ ...r, id: id(r, i) }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [got.data, intervals]);
-  return { rows, total: got.total ?? rows.length, totalPages: got.totalPages ?? 1, loading: got.loading, error: got.error, reload: got.reload };
+  return { rows, total: got.total ?? rows.length, totalPages: got.totalPages ?? 1, loading: got.loading || url === null, error: got.error, reload: got.reload };
 }
 

@@ -1,4 +1,4 @@
-import { apiDates, comparisonSpan, currentSpan, defaultInterval, isDay, periodSpan, rangeParams, readRange } from './range';
+import { apiDates, comparisonSpan, currentSpan, dayIn, dayOf, defaultInterval, isDay, periodSpan, rangeParams, readRange } from './range';
 
 const q = (s: string) => new URLSearchParams(s);
 
@@ -63,5 +63,22 @@ describe('the range in the address', () => {
     expect(defaultInterval({ from: '2026-01-01', to: '2026-11-30' })).toBe('month');
     expect(isDay('2026-02-29')).toBe(false);
     expect(isDay('2024-02-29')).toBe(true);
+  });
+});
+
+describe("the shop's day", () => {
+  // 03:00 UTC on 30 November: still the 29th in New York, the 30th in Tokyo.
+  const at = new Date(Date.UTC(2026, 10, 30, 3, 0, 0));
+  it('is the calendar day in the shop\'s time zone', () => {
+    expect(dayIn(at, 'America/New_York')).toBe('2026-11-29');
+    expect(dayIn(at, 'Asia/Tokyo')).toBe('2026-11-30');
+    expect(dayIn(at, 'UTC')).toBe('2026-11-30');
+    // Kiritimati (UTC+14) is a day ahead of Honolulu at the same instant.
+    expect(dayIn(new Date(Date.UTC(2026, 11, 31, 12, 0, 0)), 'Pacific/Kiritimati')).toBe('2027-01-01');
+    expect(dayIn(new Date(Date.UTC(2026, 11, 31, 12, 0, 0)), 'Pacific/Honolulu')).toBe('2026-12-31');
+  });
+  it("falls back to the browser's day when the zone is unknown or not given", () => {
+    expect(dayIn(at, '')).toBe(dayOf(at));
+    expect(dayIn(at, 'Mars/Olympus')).toBe(dayOf(at));
   });
 });

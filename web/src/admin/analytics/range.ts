@@ -4,7 +4,8 @@
 // and reloaded; the dates are computed from "today", which is passed in, so
 // the rules can be tested on any day. Dates are calendar days (YYYY-MM-DD)
 // in the shop's time, computed in UTC arithmetic so a clock change never
-// shifts a day.
+// shifts a day; "today" is the shop's day (dayIn its time zone), not the
+// browser's.
 
 export type Period = 'today' | 'yesterday' | 'week' | 'last_week' | 'month' | 'last_month' | 'quarter' | 'year' | 'custom';
 export type Compare = 'previous_period' | 'previous_year';
@@ -71,10 +72,27 @@ export function isDay(s: string): boolean {
   return ISO_DAY.test(s) && fromMs(toMs(s)) === s;
 }
 
-/** The calendar day of a Date in the browser's (the shop's) time. */
+/** The calendar day of a Date in the browser's time. */
 export function dayOf(now: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}
+
+/**
+ * The calendar day of a Date in the time zone zone (the shop's: the
+ * analytics settings' time_zone, where the reports' days begin); the
+ * browser's day when zone is empty or unknown.
+ */
+export function dayIn(now: Date, zone: string): string {
+  if (!zone) return dayOf(now);
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+    const part = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
+    const d = `${part('year')}-${part('month')}-${part('day')}`;
+    return isDay(d) ? d : dayOf(now);
+  } catch {
+    return dayOf(now);
+  }
 }
 
 /** The number of days in a span, both ends counted. */

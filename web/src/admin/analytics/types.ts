@@ -44,3 +44,6 @@ export interface Leaderboard {
 export type ReportRow = Record<string, unknown> & { extended_info?: Record<string, unknown> };
 
 export const ANALYTICS = '/wp-json/wc-analytics/';
+
+/** The analytics settings (the shop's time zone, the statuses left out). */
+export const SETTINGS_PATH = `${ANALYTICS}vitrine/settings`;
