@@ -137,6 +137,9 @@ type Service struct {
 	Base     money.Currency
 	Settings func() Settings
 	Now      func() time.Time
+	// Sessions counts the storefront's sessions, for the conversion rate
+	// (conversion.go); nil: no rate.
+	Sessions Sessions
 }
 
 func (s *Service) settings() Settings {

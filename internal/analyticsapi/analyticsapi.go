@@ -495,6 +495,7 @@ var indicators = map[string]indicator{
 	"coupons/amount":             {"Discounted amount", "currency", "coupons"},
 	"coupons/orders_count":       {"Discounted orders", "number", "coupons"},
 	"customers/total_customers":  {"Customers", "number", "customers"},
+	ConversionStat:               conversionIndicator, // conversion.go
 }
 
 // DefaultIndicators are the dashboard's default indicators.
@@ -543,6 +544,10 @@ func (a *API) indicators(w http.ResponseWriter, r *http.Request, _ adminapi.Staf
 			v = a.major(discounted.amount)
 		case "coupons/orders_count":
 			v = discounted.orders
+		case ConversionStat:
+			if v, err = a.conversion(r.Context(), st); err != nil {
+				return err
+			}
 		default:
 			switch in.format {
 			case "number":

@@ -22,7 +22,7 @@ func (s *Server) initAnalytics() {
 		s.log.Warn("load analytics settings", "err", err)
 	}
 	s.analytics = &analytics.Service{Store: s.db, Base: s.cfg.Currency, Now: s.now,
-		Settings: func() analytics.Settings { return s.analyticsSettings.Current().Value }}
+		Settings: func() analytics.Settings { return s.analyticsSettings.Current().Value }, Sessions: s.visits}
 	s.analyticsAPI = analyticsapi.New(analyticsapi.Deps{Analytics: s.analytics, BaseURL: s.cfg.BaseURL})
 }
 

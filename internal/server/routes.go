@@ -11,6 +11,7 @@ import (
 	"vitrine/internal/myaccount"
 	"vitrine/internal/privacy"
 	"vitrine/internal/storefront"
+	"vitrine/internal/visitsapi"
 )
 
 // routes is the whole HTTP surface on one screen.
@@ -138,6 +139,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+api+"/checkout", st.PlaceOrder)
 	mux.HandleFunc("POST /wp-json/paypal/v1/incoming", s.walletAPI.Webhook)              // PayPal webhooks (internal/walletapi)
 	mux.HandleFunc("GET /wp-json/vitrine/v1/botcheck/{purpose}", acct.BotcheckChallenge) // ALTCHA challenges (internal/myaccount)
+	mux.HandleFunc("POST "+visitsapi.Path, s.visitsAPI.Start)                            // a new storefront session, counted (internal/visitsapi)
 	// Contact Form 7 REST (internal/contactapi): the feedback POST is never cached.
 	mux.HandleFunc("POST "+contactapi.Path+"{id}/feedback", s.contactAPI.Feedback)
 	mux.HandleFunc("GET "+contactapi.Path+"{id}/refill", s.contactAPI.Refill)

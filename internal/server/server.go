@@ -65,6 +65,8 @@ import (
 	"vitrine/internal/storefront"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
+	"vitrine/internal/visits"
+	"vitrine/internal/visitsapi"
 	"vitrine/internal/walletapi"
 	"vitrine/internal/webhook"
 	"vitrine/internal/wishlist"
@@ -278,6 +280,11 @@ type Server struct {
 	analytics         *analytics.Service
 	analyticsSettings *settings.Analytics
 	analyticsAPI      *analyticsapi.API
+
+	// visits counts the storefront's sessions for the conversion rate;
+	// visitsAPI is its beacon (visits.go).
+	visits    *visits.Service
+	visitsAPI *visitsapi.API
 }
 
 // Renderer renders a page's data (JSON) into the app's HTML: a
@@ -366,6 +373,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.pages = &contentpage.Service{Store: db, Now: s.now}
 	s.initPrivacy()                          // privacy.go
 	s.initAlerts()                           // alerts.go
+	s.initVisits()                           // visits.go (before the analytics, which read the sessions)
 	s.initBackups()                          // backups.go
 	s.initCurrencies()                       // currency.go
 	if err := s.initPayments(); err != nil { // payments.go

@@ -18,6 +18,7 @@ import (
 	"vitrine/internal/settings"
 	"vitrine/internal/support"
 	"vitrine/internal/usermeta"
+	"vitrine/internal/visits"
 	"vitrine/internal/wishlist"
 )
 
@@ -45,3 +46,5 @@ var (
 var _ privacy.Store = (*DB)(nil)
 
 var _ wishlist.Store = (*DB)(nil)
+
+var _ visits.Store = (*DB)(nil)

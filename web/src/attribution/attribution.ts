@@ -10,7 +10,9 @@
 //
 // This file is client-only (it is never called while rendering). Nothing is
 // stored without the shopper's consent where the shop asks for it, nor under
-// Global Privacy Control (consent/consent.ts).
+// Global Privacy Control (consent/consent.ts). A new session is also
+// counted by the shop (one empty beacon, sendSessionStart), under the same
+// rules, for the analytics' conversion rate.
 
 import { nonEssentialAllowed, onConsentChange, type ConsentSettings } from '../consent/consent';
 
@@ -349,6 +351,7 @@ export function trackPageView(settings: AttributionSettings, consent?: ConsentSe
     recorded = { data: null };
     return null;
   }
+  const fresh = !decodeRecord(jar.get(COOKIES.session));
   const data = recordVisit(jar, {
     now: new Date(),
     url: window.location.href,
@@ -357,7 +360,26 @@ export function trackPageView(settings: AttributionSettings, consent?: ConsentSe
     lifetimeMonths: settings?.lifetime_months ?? DEFAULT_LIFETIME_MONTHS,
   });
   recorded = { data };
+  // A new session is counted once, for the conversion rate. Where the
+  // browser keeps no cookies every page would look new: nothing is sent.
+  if (fresh && decodeRecord(jar.get(COOKIES.session))) sendSessionStart();
   return data;
+}
+
+/** The route that counts a session start (internal/visitsapi): an empty POST from a page of the shop. */
+export const VISITS_PATH = '/wp-json/vitrine/v1/visits';
+
+/**
+ * Tells the shop a session started: one beacon, no body, nothing about the
+ * visitor (the server keeps a count per hour, decision 0121). Browsers
+ * without sendBeacon (none of those the shop supports) send nothing.
+ */
+export function sendSessionStart(): void {
+  try {
+    if (typeof navigator.sendBeacon === 'function') navigator.sendBeacon(VISITS_PATH);
+  } catch {
+    // a count lost is no error for the shopper
+  }
 }
 
 /** The order fields for a checkout submit: the page view is recorded first if it was not yet. */

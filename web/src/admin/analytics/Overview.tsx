@@ -10,11 +10,12 @@ import { Chart } from './Chart';
 import { statsURL, toPoints, useGet, useRange } from './data';
 import { apiDates, COMPARES, rangeParams, type RangeState, type Span } from './range';
 import { RangePicker } from './RangePicker';
+import { kpiText, pointsChange } from './kpi';
 import { cellText } from './reports';
 import { ANALYTICS, type Indicator, type Leaderboard, type Stats, type StatsAnswer } from './types';
 import './analytics.css';
 
-const INDICATORS = ['revenue/net_revenue', 'orders/orders_count', 'orders/avg_order_value', 'products/items_sold', 'revenue/refunds'];
+const INDICATORS = ['revenue/net_revenue', 'orders/orders_count', 'orders/avg_order_value', 'products/items_sold', 'revenue/refunds', 'orders/conversion'];
 
 function indicatorsURL(span: Span): string {
   return withQuery(`${ANALYTICS}reports/performance-indicators`, { ...apiDates(span), stats: INDICATORS.join(',') });
@@ -62,7 +63,7 @@ export default function Overview({ location, currency }: { location: Location; c
           <ul className="an-kpis">
             {now.data.map((k) => {
               const prev = before.data?.find((b) => b.stat === k.stat);
-              const fmt = (v: number | null) => cellText(v ?? 0, k.format === 'currency' ? 'currency' : 'number', currency);
+              const fmt = (v: number | null) => kpiText(v, k.format, currency);
               return (
                 <li key={k.stat}>
                   <Link to={reportLink(k.stat.split('/')[0])} className="an-kpi">
@@ -70,7 +71,7 @@ export default function Overview({ location, currency }: { location: Location; c
                     <span className="an-kpi__value">{fmt(k.value)}</span>
                     {prev ? (
                       <span className="an-kpi__change">
-                        {change(k.value ?? 0, prev.value ?? 0)} <span className="an-kpi__was">({compareName.toLowerCase()}: {fmt(prev.value)})</span>
+                        {k.format === 'percent' ? pointsChange(k.value, prev.value) : change(k.value ?? 0, prev.value ?? 0)} <span className="an-kpi__was">({compareName.toLowerCase()}: {fmt(prev.value)})</span>
                       </span>
                     ) : null}
                   </Link>
