@@ -9,7 +9,8 @@ import (
 
 // FuzzVisitsBeacon: POST /wp-json/vitrine/v1/visits with any query, body
 // and the headers the route reads. Answers are below 500: 204 with no body
-// (counted), or a refusal in the REST error shape with its status.
+// (counted, or a quiet refusal naming its reason), or a refusal in the
+// REST error shape with its status.
 func FuzzVisitsBeacon(f *testing.F) {
 	shops := fuzzServer(f)
 	for _, s := range []struct{ query, body, site, origin, ua, gpc, cookie string }{

@@ -41,15 +41,21 @@ type Error struct {
 	// RetryAfter is how long to wait before another start is taken from
 	// this client (rate limited only).
 	RetryAfter time.Duration
+	// Quiet is a refusal a page of the shop meets in an ordinary browser
+	// (attribution off, consent withdrawn, an audit tool's user agent, many
+	// shoppers behind one address): the adapter answers it as it answers a
+	// count, so no shopper's console shows a failed request, and names
+	// the reason in a header.
+	Quiet bool
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // The refusals.
 var (
-	ErrOff       = &Error{Status: 403, Code: "vitrine_visits_off", Message: "The shop does not count sessions: order attribution is turned off."}
-	ErrNoConsent = &Error{Status: 403, Code: "vitrine_visits_no_consent", Message: "Sessions are counted only where the shopper allows attribution (consent, Global Privacy Control)."}
-	ErrRobot     = &Error{Status: 403, Code: "vitrine_visits_robot", Message: "Crawlers' sessions are not counted."}
+	ErrOff       = &Error{Status: 403, Code: "vitrine_visits_off", Message: "The shop does not count sessions: order attribution is turned off.", Quiet: true}
+	ErrNoConsent = &Error{Status: 403, Code: "vitrine_visits_no_consent", Message: "Sessions are counted only where the shopper allows attribution (consent, Global Privacy Control).", Quiet: true}
+	ErrRobot     = &Error{Status: 403, Code: "vitrine_visits_robot", Message: "Crawlers' sessions are not counted.", Quiet: true}
 )
 
 // Start is what a session start's request says, as the adapter read it.
@@ -96,7 +102,7 @@ func (s *Service) Record(ctx context.Context, in Start) error {
 	if s.Limiter != nil {
 		if wait, ok := s.Limiter.Allow(in.Client, now); !ok {
 			return &Error{Status: 429, Code: "vitrine_visits_rate_limited",
-				Message: "Too many sessions were started from this address; try again later.", RetryAfter: wait}
+				Message: "Too many sessions were started from this address; try again later.", RetryAfter: wait, Quiet: true}
 		}
 	}
 	return s.Store.VisitsAdd(ctx, HourOf(now), 1)

@@ -7,7 +7,10 @@
 // not send it, an Origin equal to the shop's). Anything else is refused in
 // the REST error shape and counts nothing; the service then applies the
 // shop's rules (attribution on, consent, crawlers, the limits). Success is
-// 204 with no body and no cookie.
+// 204 with no body and no cookie; so is a refusal by those rules, counted
+// as nothing and named in X-Vitrine-Not-Counted (with Retry-After when
+// limited): a shop's own page meets them in ordinary browsers, and every
+// failed beacon is an error in the shopper's console and in an audit.
 package visitsapi
 
 import (
@@ -23,6 +26,11 @@ import (
 
 // Path is the route.
 const Path = "/wp-json/vitrine/v1/visits"
+
+// NotCountedHeader names why a start that a page of the shop may send was
+// not counted (a quiet refusal, visits.Error.Quiet): it is answered 204
+// like a count, since a browser logs every failed beacon in its console.
+const NotCountedHeader = "X-Vitrine-Not-Counted"
 
 // Deps is what the route uses.
 type Deps struct {
@@ -81,6 +89,11 @@ func (a *API) Start(w http.ResponseWriter, r *http.Request) {
 		}
 		if e.RetryAfter > 0 {
 			httpx.SetRetryAfter(w, e.RetryAfter)
+		}
+		if e.Quiet {
+			w.Header().Set(NotCountedHeader, e.Code)
+			w.WriteHeader(http.StatusNoContent)
+			return
 		}
 		httpx.WriteError(w, e.Status, e.Code, e.Message, nil)
 		return
