@@ -40,6 +40,21 @@ type Sums struct {
 	Products   int64 // distinct products sold (totals only)
 }
 
+// AddAdditive adds o's additive figures (the money and counts, not the
+// distinct counts, which do not add up) to s.
+func (s *Sums) AddAdditive(o Sums) {
+	s.Orders += o.Orders
+	s.Items += o.Items
+	s.OrderItems += o.OrderItems
+	s.Gross += o.Gross
+	s.Tax += o.Tax
+	s.Shipping += o.Shipping
+	s.Discount += o.Discount
+	s.Net += o.Net
+	s.OrderNet += o.OrderNet
+	s.RefundNet += o.RefundNet
+}
+
 // ItemRow is a product's (variation's, category's) figures.
 type ItemRow struct {
 	ID       int64 // product, variation or category id

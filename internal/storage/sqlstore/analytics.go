@@ -497,16 +497,7 @@ func (db *DB) factSums(ctx context.Context, r analyticsReader, f analytics.Filte
 	for _, r := range rows {
 		each[r.I] = r.sums()
 		m := r.sums()
-		total.Orders += m.Orders
-		total.Items += m.Items
-		total.OrderItems += m.OrderItems
-		total.Gross += m.Gross
-		total.Tax += m.Tax
-		total.Shipping += m.Shipping
-		total.Discount += m.Discount
-		total.Net += m.Net
-		total.OrderNet += m.OrderNet
-		total.RefundNet += m.RefundNet
+		total.AddAdditive(m)
 	}
 	return total, each, nil
 }

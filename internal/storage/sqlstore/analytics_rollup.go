@@ -808,16 +808,7 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		emit(edgeHits[k])
 	}
 	for _, m := range each {
-		total.Orders += m.Orders
-		total.Items += m.Items
-		total.OrderItems += m.OrderItems
-		total.Gross += m.Gross
-		total.Tax += m.Tax
-		total.Shipping += m.Shipping
-		total.Discount += m.Discount
-		total.Net += m.Net
-		total.OrderNet += m.OrderNet
-		total.RefundNet += m.RefundNet
+		total.AddAdditive(m)
 	}
 	return total, each, true, nil
 }
