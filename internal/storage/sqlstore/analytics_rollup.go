@@ -339,6 +339,16 @@ func eachSums(b []byte, fn func(flags uint8, h hourSums)) error {
 	return nil
 }
 
+// storedHour is an analytics_hours row as stored: the hour and its packed
+// sums and member sets.
+type storedHour struct {
+	Hour      int64  `db:"hour"`
+	Sums      []byte `db:"sums"`
+	Customers []byte `db:"customers"`
+	Products  []byte `db:"products"`
+	Coupons   []byte `db:"coupons"`
+}
+
 // hourRow is an hour's rollup, unpacked.
 type hourRow struct {
 	sums    map[uint8]hourSums
@@ -477,13 +487,7 @@ func (db *DB) applyRollups(ctx context.Context, tx *sqlx.Tx, c *rollupChange) er
 		if db.Engine == sqlcore.Postgres {
 			q += ` FOR UPDATE`
 		}
-		var rows []struct {
-			Hour      int64  `db:"hour"`
-			Sums      []byte `db:"sums"`
-			Customers []byte `db:"customers"`
-			Products  []byte `db:"products"`
-			Coupons   []byte `db:"coupons"`
-		}
+		var rows []storedHour
 		if err := tx.SelectContext(ctx, &rows, tx.Rebind(q), hargs...); err != nil {
 			return err
 		}
@@ -930,13 +934,7 @@ func (db *DB) AnalyticsCheckRollups(ctx context.Context) error {
 			}
 			want[h] = w
 		}
-		var got []struct {
-			Hour      int64  `db:"hour"`
-			Sums      []byte `db:"sums"`
-			Customers []byte `db:"customers"`
-			Products  []byte `db:"products"`
-			Coupons   []byte `db:"coupons"`
-		}
+		var got []storedHour
 		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT hour, sums, customers, products, coupons FROM analytics_hours
 			WHERE hour >= ? AND hour < ?`), from, to); err != nil {
 			return err
