@@ -310,8 +310,12 @@ func TestOperationsAndHeaders(t *testing.T) {
 	}
 	// Hashed assets: immutable for a year, compressed.
 	b := body(t, r)
-	i := strings.Index(b, `src="/assets/`)
-	src := b[i+5 : i+5+strings.Index(b[i+5:], `"`)]
+	i := strings.Index(b, ` data-entry="/assets/`)
+	if i < 0 {
+		t.Fatalf("the page names no entry script:\n%s", b)
+	}
+	i += len(` data-entry="`)
+	src := b[i : i+strings.Index(b[i:], `"`)]
 	ar := s.get(src, "Accept-Encoding", "gzip")
 	if ar.StatusCode != 200 || ar.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || ar.Header.Get("Content-Encoding") != "gzip" {
 		t.Errorf("asset %s: %d %q %q", src, ar.StatusCode, ar.Header.Get("Cache-Control"), ar.Header.Get("Content-Encoding"))
