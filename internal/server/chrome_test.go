@@ -20,7 +20,7 @@ import (
 // The site chrome: the store notice in cached pages, hidden
 // before paint by the head script the CSP allows; coming-soon mode.
 
-var headScriptRE = regexp.MustCompile(`<script( data-store-notice="([^"]*)")?>([^<]*)</script>`)
+var headScriptRE = regexp.MustCompile(`<script( data-store-notice="([^"]*)")?(?: data-entry="/assets/[^"]+"(?: data-preload="[^"]*")?)>([^<]*)</script>`)
 
 func TestStoreNoticeInCachedPages(t *testing.T) {
 	t.Parallel()
