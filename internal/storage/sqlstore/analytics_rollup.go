@@ -71,6 +71,12 @@ type hourSums struct {
 	Orders, Items, OrderItems, Gross, Tax, Shipping, Discount, Net, OrderNet, RefundNet int64
 }
 
+// sums is h as the report's additive figures.
+func (h hourSums) sums() analytics.Sums {
+	return analytics.Sums{Orders: h.Orders, Items: h.Items, OrderItems: h.OrderItems, Gross: h.Gross, Tax: h.Tax,
+		Shipping: h.Shipping, Discount: h.Discount, Net: h.Net, OrderNet: h.OrderNet, RefundNet: h.RefundNet}
+}
+
 func (h *hourSums) add(o analytics.OrderFact, sign int64) {
 	if o.RefundID == 0 {
 		h.Orders += sign
@@ -645,18 +651,6 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		}
 		return -1
 	}
-	add := func(m *analytics.Sums, h hourSums) {
-		m.Orders += h.Orders
-		m.Items += h.Items
-		m.OrderItems += h.OrderItems
-		m.Gross += h.Gross
-		m.Tax += h.Tax
-		m.Shipping += h.Shipping
-		m.Discount += h.Discount
-		m.Net += h.Net
-		m.OrderNet += h.OrderNet
-		m.RefundNet += h.RefundNet
-	}
 	// The edges' facts: their sums, and their customers and products as
 	// hits met in time order with the hours'.
 	type hit struct {
@@ -685,7 +679,7 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 				}
 				var h hourSums
 				h.add(o.OrderFact, 1)
-				add(&each[i], h)
+				each[i].AddAdditive(h.sums())
 				if o.No != nil {
 					edgeHits = append(edgeHits, hit{o.CreatedAt, setCustomers, *o.No})
 				}
@@ -787,7 +781,7 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 		}
 		if err := eachSums(sums, func(flags uint8, h hourSums) {
 			if counted[flags] {
-				add(&each[i], h)
+				each[i].AddAdditive(h.sums())
 			}
 		}); err != nil {
 			return analytics.Sums{}, nil, false, err
