@@ -31,6 +31,20 @@ async function pauseClock(page) {
   }
 }
 
+/**
+ * With the page's clock paused, lets the app in: the head script adds it on a
+ * timer after the first paint, and a paused clock fires no timer by itself.
+ * Moves the clock a millisecond at a time until the app's script is in.
+ */
+async function letTheAppIn(page) {
+  for (let tries = 0; tries < 200; tries++) {
+    if ((await page.locator('head script[type="module"][src]').count()) > 0) return;
+    await page.clock.runFor(1);
+    await page.waitForTimeout(20);
+  }
+  throw new Error('the head script never added the app');
+}
+
 const carouselOf = (page) => page.getByRole('region', { name: 'Featured collections' });
 const autoplay = (page) => carouselOf(page).getAttribute('data-autoplay');
 const currentDot = (page) =>
@@ -373,6 +387,7 @@ test('page loader: in the way of nothing, gone after load, and after 1000 ms eve
     // Hold the pictures so the load event waits.
     const release = await holdRequests(page, '**/media/**');
     await page.goto('/shop/', { waitUntil: 'domcontentloaded' });
+    await letTheAppIn(page);
     await page.locator('.shop-sidebar[data-sticky]').waitFor({ state: 'attached' }); // hydrated
     const loader = page.locator('.page-loader');
     assert.equal(await loader.count(), 1, 'shown while the page loads');
@@ -397,6 +412,7 @@ test('page loader: in the way of nothing, gone after load, and after 1000 ms eve
     await page.clock.pauseAt(T0 + 5000); // ahead of any slowness: no page is loaded yet, so nothing fires
     await page.route('**/media/**', () => {}); // never answered: no load event
     await page.goto('/shop/', { waitUntil: 'domcontentloaded' });
+    await letTheAppIn(page);
     await page.locator('.shop-sidebar[data-sticky]').waitFor({ state: 'attached' }); // hydrated
     assert.equal(await page.locator('.page-loader').count(), 1);
     await page.clock.runFor(1000);

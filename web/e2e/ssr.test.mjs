@@ -42,8 +42,10 @@ test('raw HTML of /shop/ has product cards', async () => {
 test('product page without JavaScript shows the h1 and $28.00', async () => {
   await shop.withPage(NO_SCRIPT, async (page) => {
     await page.goto('/product/classic-tee/');
-    // The page would normally load the client bundle; here it never runs.
-    assert.ok((await page.locator('script[src]').count()) > 0, 'the page ships a client script');
+    // The page names its client bundle (the head script would load it after
+    // the first paint); here no script runs, so it is never fetched.
+    assert.match((await page.locator('script[data-entry]').getAttribute('data-entry')) || '', /\.js$/, 'the page names a client script');
+    assert.equal(await page.locator('script[src]').count(), 0, 'and nothing loaded it');
     const h1 = page.locator('main h1');
     assert.equal((await h1.textContent()).trim(), 'Classic Tee');
     assert.equal(await h1.isVisible(), true);
