@@ -10,6 +10,13 @@ package render_test
 //
 // VITRINE_BENCH_BUNDLE=path renders with that server bundle instead of the
 // embedded one (web/dist/server/server.js of another build), to compare two.
+//
+// BenchmarkRenderPageData renders any page the shop served: its data (the
+// JSON of the page's <script id="vitrine-data">, saved to a file) and its
+// URL, e.g. a filtered listing of a generated 100,000-product catalogue:
+//
+//	VITRINE_BENCH_PAGE_DATA=/tmp/list.json VITRINE_BENCH_PAGE_URL='/product-category/clothing/?filter_color=navy' \
+//	  go test -run '^$' -bench 'RenderPageData$' -cpuprofile cpu.out ./internal/render/
 
 import (
 	"bytes"
@@ -253,6 +260,20 @@ func BenchmarkRenderProductPageParallel(b *testing.B) {
 }
 
 func BenchmarkRenderListingParallel(b *testing.B) { benchRenderParallel(b, "/shop/", listing) }
+
+// BenchmarkRenderPageData is one engine rendering the page whose data is in
+// the file VITRINE_BENCH_PAGE_DATA at the URL VITRINE_BENCH_PAGE_URL.
+func BenchmarkRenderPageData(b *testing.B) {
+	path, url := os.Getenv("VITRINE_BENCH_PAGE_DATA"), os.Getenv("VITRINE_BENCH_PAGE_URL")
+	if path == "" || url == "" {
+		b.Skip("set VITRINE_BENCH_PAGE_DATA (a page's data as JSON) and VITRINE_BENCH_PAGE_URL")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRender(b, url, func(*fixture) []byte { return raw })
+}
 
 // BenchmarkRenderProductPageWorkers is BenchmarkRenderProductPageParallel
 // rendered by worker processes instead of VMs in this process.

@@ -68,6 +68,8 @@ describe('ProductCard', () => {
     const { container } = render(<ProductGrid products={products.slice(0, 6)} />);
     const imgs = [...container.querySelectorAll('li.product img')];
     expect(imgs.map((i) => i.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', null, null]);
+    // The first is the listing's largest paint on a phone: fetched ahead of the others.
+    expect(imgs.map((i) => i.getAttribute('fetchpriority'))).toEqual(['high', null, null, null, null, null]);
     // The rest are lazy images (ui/LazyImage): the spec's classes, the source in data-src.
     expect(imgs.slice(4).every((i) => /\blazyload/.test(i.className) && i.getAttribute('data-src'))).toBe(true);
     expect(imgs.slice(0, 4).some((i) => /\blazy/.test(i.className))).toBe(false);
