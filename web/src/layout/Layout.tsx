@@ -51,48 +51,52 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
           ])
         }
       >
-        <div className="container footer-inner">
-          <p className="footer-name">{decodeEntities(data.site.name)}</p>
-          {data.site.tagline && <p className="footer-tagline">{decodeEntities(data.site.tagline)}</p>}
-          <nav aria-label="Footer">
-            <ul className="footer-links">
-              <li>
-                <a href="/shop/">Shop</a>
-              </li>
-              <li>
-                <a href="/cart/">Cart</a>
-              </li>
-              <li>
-                <a href="/my-account/">My account</a>
-              </li>
-              <li>
-                <a href="/contact/">Contact</a>
-              </li>
-              {/* The shop's content pages (about, shipping, returns, terms). */}
-              {data.pages?.map((p) => (
-                <li key={p.url}>
-                  <a href={p.url} aria-current={pagePath === p.url ? 'page' : undefined}>
-                    {p.title}
-                  </a>
-                </li>
-              ))}
-              {/* Reopens the consent banner (consent/ConsentBanner.tsx). */}
-              {data.settings?.consent?.banner && (
-                <li>
-                  <button
-                    type="button"
-                    className="footer-link-button"
-                    onClick={(e) => reopenBanner(e.currentTarget)}
-                  >
-                    Cookie settings
-                  </button>
-                </li>
-              )}
-            </ul>
-          </nav>
-          <FooterDetails name={data.site.name} shop={data.settings?.shop} pages={data.pages} year={data.year} />
-          <ComingSoonBanner user={user} onGone={() => footer.current?.focus()} />
-        </div>
+        {() => (
+          <>
+            <div className="container footer-inner">
+              <p className="footer-name">{decodeEntities(data.site.name)}</p>
+              {data.site.tagline && <p className="footer-tagline">{decodeEntities(data.site.tagline)}</p>}
+              <nav aria-label="Footer">
+                <ul className="footer-links">
+                  <li>
+                    <a href="/shop/">Shop</a>
+                  </li>
+                  <li>
+                    <a href="/cart/">Cart</a>
+                  </li>
+                  <li>
+                    <a href="/my-account/">My account</a>
+                  </li>
+                  <li>
+                    <a href="/contact/">Contact</a>
+                  </li>
+                  {/* The shop's content pages (about, shipping, returns, terms). */}
+                  {data.pages?.map((p) => (
+                    <li key={p.url}>
+                      <a href={p.url} aria-current={pagePath === p.url ? 'page' : undefined}>
+                        {p.title}
+                      </a>
+                    </li>
+                  ))}
+                  {/* Reopens the consent banner (consent/ConsentBanner.tsx). */}
+                  {data.settings?.consent?.banner && (
+                    <li>
+                      <button
+                        type="button"
+                        className="footer-link-button"
+                        onClick={(e) => reopenBanner(e.currentTarget)}
+                      >
+                        Cookie settings
+                      </button>
+                    </li>
+                  )}
+                </ul>
+              </nav>
+              <FooterDetails name={data.site.name} shop={data.settings?.shop} pages={data.pages} year={data.year} />
+              <ComingSoonBanner user={user} onGone={() => footer.current?.focus()} />
+            </div>
+          </>
+        )}
       </ServerFragment>
       <QuickViewHost />
     </div>

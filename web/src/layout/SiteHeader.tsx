@@ -111,33 +111,37 @@ export function SiteHeader({
         }}
         cacheKey={key}
       >
-        <div className="container header-inner">
-          <MobileMenu
-            nav={nav}
-            path={current}
-            user={user}
-            search={search}
-            minChars={settings?.search_min_chars}
-            onOpenChange={onDrawer}
-          />
-          <a className="site-title" href="/" rel="home" ref={titleRef}>
-            {decodeEntities(data.site.name)}
-          </a>
-          <SearchForm
-            className="header-search"
-            idBase="header-search"
-            defaultValue={search}
-            live
-            categories={nav}
-            minChars={settings?.search_min_chars}
-          />
-          <MobileSearch search={search} minChars={settings?.search_min_chars} categories={nav} />
-          <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
-          <AccountLinks user={user} />
-          <WishlistLink />
-          <CartMenu count={cartCount} />
-        </div>
-        {nav.length > 0 && <NavMenu items={nav} path={current} onOpenChange={onDropdown} />}
+        {() => (
+          <>
+            <div className="container header-inner">
+              <MobileMenu
+                nav={nav}
+                path={current}
+                user={user}
+                search={search}
+                minChars={settings?.search_min_chars}
+                onOpenChange={onDrawer}
+              />
+              <a className="site-title" href="/" rel="home" ref={titleRef}>
+                {decodeEntities(data.site.name)}
+              </a>
+              <SearchForm
+                className="header-search"
+                idBase="header-search"
+                defaultValue={search}
+                live
+                categories={nav}
+                minChars={settings?.search_min_chars}
+              />
+              <MobileSearch search={search} minChars={settings?.search_min_chars} categories={nav} />
+              <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
+              <AccountLinks user={user} />
+              <WishlistLink />
+              <CartMenu count={cartCount} />
+            </div>
+            {nav.length > 0 && <NavMenu items={nav} path={current} onOpenChange={onDropdown} />}
+          </>
+        )}
       </ServerFragment>
     </div>
   );

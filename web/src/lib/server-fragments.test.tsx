@@ -26,6 +26,25 @@ describe('server fragments', () => {
     }
   });
 
+  it('make a cached fragment’s content only when it is rendered', () => {
+    let made = 0;
+    const page = (text: string) => (
+      <ServerFragment tag="div" props={{ className: 'f' }} cacheKey={() => 'made-' + text}>
+        {() => {
+          made++;
+          return <p>{text}</p>;
+        }}
+      </ServerFragment>
+    );
+    const html = renderWithFragments(renderToString, page('one'));
+    expect(html).toBe('<div class="f"><p>one</p></div>');
+    expect(made).toBe(1); // the page's render; the cache is filled from the same elements
+    expect(renderWithFragments(renderToString, page('one'))).toBe(html);
+    expect(made).toBe(1); // cached: the content was not made again
+    expect(renderToString(page('two'))).toBe('<div class="f"><p>two</p></div>'); // a plain render makes it
+    expect(made).toBe(2);
+  });
+
   it('share the header and the cards between pages, and still write each page exactly', () => {
     const pages = allPages();
     for (const [, data] of pages) withFragments(data);
@@ -184,5 +203,5 @@ describe('server fragments', () => {
       withFragments(data);
       await expectHydratesCleanly(withFragments(data), data, { name, warnings: true });
     }
-  });
+  }, 30_000); // every page hydrated in turn: seconds on a loaded machine
 });

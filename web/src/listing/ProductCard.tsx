@@ -92,41 +92,45 @@ export function ProductCard({
       props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
       cacheKey={() => JSON.stringify(['card', headingLevel, eager, first, product])}
     >
-      <div className="product-card__media-wrap">
-      <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
-        <div className="product-card__media">
-          {img ? (
-            <LazyImage
-              src={img.src}
-              srcSet={img.srcset || undefined}
-              sizes={CARD_SIZES}
-              width={img.width || 600}
-              height={img.height || 600}
-              alt={decodeEntities(img.alt) || name}
-              eager={eager}
-              fetchPriority={first ? 'high' : undefined}
-              className="attachment-woocommerce_thumbnail"
-            />
-          ) : (
-            <span className="woocommerce-placeholder" />
-          )}
-          <span className="product-card__badges">
-            {product.on_sale && <span className="onsale">Sale!</span>}
-            {!product.is_in_stock && <span className="badge-outofstock">Out of stock</span>}
-          </span>
-        </div>
-      </a>
-      <QuickViewButton product={product} />
-      <WishlistHeart id={product.id} name={name} />
-      </div>
-      <div className="product-card__body">
-        <H className="woocommerce-loop-product__title">
-          <a href={product.permalink}>{name}</a>
-        </H>
-        {product.review_count > 0 && <Stars rating={product.average_rating} className="product-card__rating" />}
-        <Price prices={product.prices} id={product.id} />
-        <AddToCartLink product={product} />
-      </div>
+      {() => (
+        <>
+          <div className="product-card__media-wrap">
+          <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
+            <div className="product-card__media">
+              {img ? (
+                <LazyImage
+                  src={img.src}
+                  srcSet={img.srcset || undefined}
+                  sizes={CARD_SIZES}
+                  width={img.width || 600}
+                  height={img.height || 600}
+                  alt={decodeEntities(img.alt) || name}
+                  eager={eager}
+                  fetchPriority={first ? 'high' : undefined}
+                  className="attachment-woocommerce_thumbnail"
+                />
+              ) : (
+                <span className="woocommerce-placeholder" />
+              )}
+              <span className="product-card__badges">
+                {product.on_sale && <span className="onsale">Sale!</span>}
+                {!product.is_in_stock && <span className="badge-outofstock">Out of stock</span>}
+              </span>
+            </div>
+          </a>
+          <QuickViewButton product={product} />
+          <WishlistHeart id={product.id} name={name} />
+          </div>
+          <div className="product-card__body">
+            <H className="woocommerce-loop-product__title">
+              <a href={product.permalink}>{name}</a>
+            </H>
+            {product.review_count > 0 && <Stars rating={product.average_rating} className="product-card__rating" />}
+            <Price prices={product.prices} id={product.id} />
+            <AddToCartLink product={product} />
+          </div>
+        </>
+      )}
     </ServerFragment>
   );
 }
