@@ -249,20 +249,9 @@ func ftsMatch(plan catalog.SearchPlan, name bool) string {
 	return expr
 }
 
-// pgNameVector and pgDocVector are the expressions PostgreSQL's search
-// indexes hold (migration 00057): the name's vector and the whole
-// document's, each with its lexemes' prefixes. A match must write them
-// exactly so, for the planner to answer it from the index. The table
-// keeps no vector: a candidate's row is its folded text, read for its id
-// and field ranks (decision 0123).
-var (
-	pgNameVector = "search_vector(name)"
-	pgDocVector  = "search_vector(name || ' ' || sku || ' ' || cats || ' ' || attrs || ' ' || short || ' ' || body)"
-)
-
 // pgPrefixMax is the longest prefix, in characters, that PostgreSQL's
-// search vectors hold as a lexeme of its own (search_vector, migrations
-// 00004 and 00057): 'hoo*' for every word starting with "hoo".
+// search columns hold as a lexeme of its own (search_prefixes in migration
+// 00004): 'hoo*' for every word starting with "hoo".
 const pgPrefixMax = 8
 
 // pgMatch writes PostgreSQL's tsquery for a plan as an SQL expression:
@@ -397,9 +386,9 @@ func (db *Catalog) searchCandidates(plan catalog.SearchPlan, query string, cats 
 	if db.Engine == sqlcore.Postgres {
 		match := pgMatch(plan)
 		one = func(name bool) (string, []any) {
-			col, rank := pgDocVector, anywhere
+			col, rank := "doc_tsv", anywhere
 			if name {
-				col, rank = pgNameVector, "CASE WHEN name = ? THEN 0 ELSE 1 END"
+				col, rank = "name_tsv", "CASE WHEN name = ? THEN 0 ELSE 1 END"
 			}
 			q := `SELECT product_id AS id, ` + rank + ` AS r FROM product_search WHERE ` + col + ` @@ ` + match + catCond("product_id") + fmt.Sprintf(" LIMIT %d", limit)
 			if name {
