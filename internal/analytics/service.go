@@ -21,6 +21,13 @@ type Filter struct {
 	Categories   []int64
 	Coupons      []int64
 	CustomerType string
+	// NoCategoryOrders: the categories' orders are not wanted (the
+	// leaderboards): they are counted distinct over a category's
+	// products, which only the facts answer.
+	NoCategoryOrders bool
+	// NoCustomerDetails: the customers' sums without their names and
+	// addresses (AnalyticsCustomerDetails adds them to the rows shown).
+	NoCustomerDetails bool
 }
 
 // Sums are the order facts' aggregates over a span (base minor units).
@@ -95,6 +102,9 @@ type CustomerRow struct {
 	State     string
 	Postcode  string
 	Created   int64
+	// LastOrderID is the customer's latest order in the period (its
+	// billing details name a guest).
+	LastOrderID int64
 }
 
 // OrderRow is one order of the orders report.
@@ -141,6 +151,12 @@ type Store interface {
 	AnalyticsItemSums(ctx context.Context, f Filter, by string) ([]ItemRow, error)
 	AnalyticsCouponSums(ctx context.Context, f Filter) ([]CouponRow, error)
 	AnalyticsCustomerSums(ctx context.Context, f Filter) ([]CustomerRow, error)
+	// CustomerDetails adds the names and addresses to rows summed with
+	// NoCustomerDetails.
+	AnalyticsCustomerDetails(ctx context.Context, rows []CustomerRow) error
+	// TopCustomers are the first n customers by total spend (descending;
+	// ties by customer descending), with their details.
+	AnalyticsTopCustomers(ctx context.Context, f Filter, n int) ([]CustomerRow, error)
 	AnalyticsOrders(ctx context.Context, f Filter) ([]OrderRow, error)
 	AnalyticsTaxSums(ctx context.Context, f Filter) ([]TaxRow, error)
 	AnalyticsStock(ctx context.Context, status string) ([]StockRow, error)
