@@ -544,6 +544,15 @@ type periodItems struct {
 	items   map[[2]int64]*itemAcc // by product and variation
 	coupons map[couponKey]couponSums
 	custs   map[int64]custSums // by customer number
+	// blobs: the customers' packed hours read (customer_sums), and
+	// ranges, the spans read from the facts.
+	blobs  []hourBlob
+	ranges [][2]int64
+}
+
+type hourBlob struct {
+	hour int64
+	b    []byte
 }
 
 // itemAcc is a product's and variation's sums over a period, with the
@@ -597,6 +606,7 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 		}
 		switch col {
 		case "customer_sums":
+			out.blobs = append(out.blobs, hourBlob{hour, b})
 			err = eachCustomer(b, func(k custKey, s custSums) {
 				if counted[k.Status] {
 					v := out.custs[k.No]
@@ -629,6 +639,7 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 		return nil, err
 	}
 	rows.Close()
+	out.ranges = ranges
 	for _, e := range ranges {
 		if col == "customer_sums" {
 			hours, err := itemHoursBetween(ctx, r, e[0], e[1])
@@ -918,20 +929,26 @@ func (db *DB) AnalyticsTopCustomers(ctx context.Context, f analytics.Filter, n i
 			no int64
 			custSums
 		}
-		cs := make([]cand, 0, len(pi.custs))
+		// The n greatest spends (kept sorted, descending), then every
+		// customer spending at least the n-th: ties are ordered by
+		// their names.
+		var best []int64
+		for _, s := range pi.custs {
+			if s.Facts == 0 || (len(best) == n && s.Spend <= best[n-1]) {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(best, s.Spend, func(a, b int64) int { return cmp.Compare(b, a) })
+			best = slices.Insert(best, i, s.Spend)
+			if len(best) > n {
+				best = best[:n]
+			}
+		}
+		var cs []cand
 		for no, s := range pi.custs {
-			if s.Facts > 0 {
+			if s.Facts > 0 && len(best) > 0 && s.Spend >= best[len(best)-1] {
 				cs = append(cs, cand{no, s})
 			}
 		}
-		slices.SortFunc(cs, func(a, b cand) int { return cmp.Compare(b.Spend, a.Spend) })
-		// The first n and every customer tied with the n-th: their
-		// names decide the order among them.
-		k := min(n, len(cs))
-		for k < len(cs) && k > 0 && cs[k].Spend == cs[k-1].Spend {
-			k++
-		}
-		cs = cs[:k]
 		nos := make([]int64, len(cs))
 		for i, c := range cs {
 			nos[i] = c.no
@@ -972,21 +989,57 @@ func (db *DB) AnalyticsTopCustomers(ctx context.Context, f analytics.Filter, n i
 		if len(custNames) == 0 {
 			return nil
 		}
-		cin, cargs := sqlcore.InClause(custNames)
-		sin, sargs := sqlcore.InClause(f.Statuses)
+		// Their facts are in the hours whose rollups list them, and in
+		// the spans read from the facts: those ranges only are read.
+		top := map[int64]bool{}
+		for _, c := range cs {
+			if _, ok := byName[names[c.no]]; ok {
+				top[c.no] = true
+			}
+		}
+		spans := slices.Clone(pi.ranges)
+		for _, hb := range pi.blobs {
+			hit := false
+			if err := eachCustomer(hb.b, func(k custKey, s custSums) { hit = hit || top[k.No] }); err != nil {
+				return err
+			}
+			if hit {
+				spans = append(spans, [2]int64{hb.hour, hb.hour + hourSecs})
+			}
+		}
 		var lasts []struct {
 			Customer string `db:"customer"`
 			Last     int64  `db:"last"`
 			OrderID  int64  `db:"order_id"`
 		}
-		if err := r.SelectContext(ctx, &lasts, r.Rebind(`SELECT o.customer, MAX(o.created_at) AS last, MAX(o.order_id) AS order_id
-			FROM analytics_orders o WHERE o.created_at >= ? AND o.created_at < ? AND o.status IN `+sin+` AND o.customer IN `+cin+`
-			GROUP BY o.customer`), append(append([]any{f.From, f.To}, sargs...), cargs...)...); err != nil {
-			return err
+		cin, cargs := sqlcore.InClause(custNames)
+		sin, sargs := sqlcore.InClause(f.Statuses)
+		for start := 0; start < len(spans); start += 200 {
+			part := spans[start:min(len(spans), start+200)]
+			var q strings.Builder
+			var args []any
+			for i, sp := range part {
+				if i > 0 {
+					q.WriteString(" OR ")
+				}
+				q.WriteString("(o.created_at >= ? AND o.created_at < ?)")
+				args = append(args, sp[0], sp[1])
+			}
+			var got []struct {
+				Customer string `db:"customer"`
+				Last     int64  `db:"last"`
+				OrderID  int64  `db:"order_id"`
+			}
+			if err := r.SelectContext(ctx, &got, r.Rebind(`SELECT o.customer, MAX(o.created_at) AS last, MAX(o.order_id) AS order_id
+				FROM analytics_orders o WHERE (`+q.String()+`) AND o.status IN `+sin+` AND o.customer IN `+cin+`
+				GROUP BY o.customer`), append(append(args, sargs...), cargs...)...); err != nil {
+				return err
+			}
+			lasts = append(lasts, got...)
 		}
 		for _, l := range lasts {
 			if c := byName[l.Customer]; c != nil {
-				c.LastOrder, c.LastOrderID = l.Last, l.OrderID
+				c.LastOrder, c.LastOrderID = max(c.LastOrder, l.Last), max(c.LastOrderID, l.OrderID)
 			}
 		}
 		return nil
