@@ -48,7 +48,7 @@ func (s *Service) Items(ctx context.Context, q Query, by string) ([]ItemRow, err
 }
 
 // TopItems is Items for a leaderboard: the items sold and net sales
-// only (a category's orders are not counted).
+// only (orders and latest dates may be left zero).
 func (s *Service) TopItems(ctx context.Context, q Query, by string) ([]ItemRow, error) {
 	return s.items(ctx, q, by, true)
 }
@@ -58,7 +58,7 @@ func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]It
 	if err != nil {
 		return nil, err
 	}
-	f.NoCategoryOrders = top
+	f.ItemSumsOnly = top
 	rows, err := s.Store.AnalyticsItemSums(ctx, f, by)
 	if err != nil {
 		return nil, err

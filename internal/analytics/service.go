@@ -21,10 +21,11 @@ type Filter struct {
 	Categories   []int64
 	Coupons      []int64
 	CustomerType string
-	// NoCategoryOrders: the categories' orders are not wanted (the
-	// leaderboards): they are counted distinct over a category's
-	// products, which only the facts answer.
-	NoCategoryOrders bool
+	// ItemSumsOnly: an item report's items sold and net sales only (the
+	// leaderboards): its orders and latest date may be left zero (a
+	// category's orders are counted distinct over its products, which
+	// only the facts answer).
+	ItemSumsOnly bool
 	// NoCustomerDetails: the customers' sums without their names and
 	// addresses (AnalyticsCustomerDetails adds them to the rows shown).
 	NoCustomerDetails bool

@@ -690,11 +690,11 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 
 // rollupItemSums is AnalyticsItemSums from the rollups (ok false: use the
 // facts). A category's orders are distinct over its products, which only
-// the facts know: categories are read here only with f.NoCategoryOrders
-// (the leaderboards, which show none).
+// the facts know: categories are read here only with f.ItemSumsOnly (the
+// leaderboards, which show none), which leaves the orders and dates out.
 func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics.Filter, by string) ([]itemRowSums, bool, error) {
 	p, ok := itemPlan(f)
-	if !ok || (by == "category" && !f.NoCategoryOrders) {
+	if !ok || (by == "category" && !f.ItemSumsOnly) {
 		return nil, false, nil
 	}
 	if len(f.Statuses) == 0 {
@@ -738,9 +738,14 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 		a.lastHour = max(a.lastHour, s.lastHour)
 		a.row.Last = max(a.row.Last, s.lastAt)
 	}
+	if f.ItemSumsOnly {
+		for _, a := range group {
+			a.row.Orders, a.row.Last, a.lastHour = 0, 0, 0
+		}
+	}
 	// The orders refunded in the period but placed outside it: counted
 	// by their refunds' lines.
-	if by != "category" {
+	if by != "category" && !f.ItemSumsOnly {
 		col := by + "_id"
 		in, sargs := sqlcore.InClause(f.Statuses)
 		var extra []struct {
