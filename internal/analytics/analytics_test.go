@@ -331,6 +331,22 @@ func (s *shop) checkItems(ctx context.Context, svc *analytics.Service, conv anal
 			}
 		}
 	}
+	// The leaderboards' one read of both.
+	tq := q
+	tq.OrderBy = "items_sold"
+	prods, cats, err := svc.TopProductsAndCategories(ctx, tq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for by, got := range map[string][]analytics.ItemRow{"product": prods, "category": cats} {
+		want, err := svc.TopItems(ctx, tq, by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(got) == 0 {
+			t.Errorf("%s top %ss in one read\n got %+v\nwant %+v", label, by, got, want)
+		}
+	}
 	cq := q
 	cq.OrderBy = "coupon_id"
 	cps, err := svc.Coupons(ctx, cq)

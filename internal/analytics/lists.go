@@ -53,6 +53,22 @@ func (s *Service) TopItems(ctx context.Context, q Query, by string) ([]ItemRow, 
 	return s.items(ctx, q, by, true)
 }
 
+// TopProductsAndCategories are TopItems by "product" and by "category"
+// (the leaderboards), from one read of the store.
+func (s *Service) TopProductsAndCategories(ctx context.Context, q Query) (products, categories []ItemRow, err error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.ItemSumsOnly = true
+	if products, categories, err = s.Store.AnalyticsTopItems(ctx, f); err != nil {
+		return nil, nil, err
+	}
+	sortItems(products, q)
+	sortItems(categories, q)
+	return products, categories, nil
+}
+
 func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]ItemRow, error) {
 	f, err := s.prepare(ctx, q)
 	if err != nil {
@@ -63,6 +79,11 @@ func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]It
 	if err != nil {
 		return nil, err
 	}
+	sortItems(rows, q)
+	return rows, nil
+}
+
+func sortItems(rows []ItemRow, q Query) {
 	sortBy(rows, q.Order != "asc", func(a, b ItemRow) int {
 		switch q.OrderBy {
 		case "items_sold":
@@ -82,7 +103,6 @@ func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]It
 		}
 		return cmp.Or(cmp.Compare(a.LastDate, b.LastDate), cmp.Compare(a.ID, b.ID))
 	})
-	return rows, nil
 }
 
 // Coupons is the coupons report.

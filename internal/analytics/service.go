@@ -150,6 +150,10 @@ type Store interface {
 	// ItemSums are the lines' figures grouped by "product", "variation"
 	// or "category".
 	AnalyticsItemSums(ctx context.Context, f Filter, by string) ([]ItemRow, error)
+	// TopItems are the products' and the categories' item sums for the
+	// leaderboards (items sold and net sales; orders and dates may be
+	// left zero).
+	AnalyticsTopItems(ctx context.Context, f Filter) (products, categories []ItemRow, err error)
 	AnalyticsCouponSums(ctx context.Context, f Filter) ([]CouponRow, error)
 	AnalyticsCustomerSums(ctx context.Context, f Filter) ([]CustomerRow, error)
 	// CustomerDetails adds the names and addresses to rows summed with

@@ -628,17 +628,13 @@ func (a *API) leaderboards(w http.ResponseWriter, r *http.Request, _ adminapi.St
 	for _, c := range first(cps, q.PerPage) {
 		cprow = append(cprow, []cell{a.named("coupons", "single_coupon", "coupons", c.CouponID, c.Code), count(c.Orders), a.price(c.Amount)})
 	}
-	cats, err := a.d.Analytics.TopItems(ctx, top(ctx, "items_sold"), "category")
+	prods, cats, err := a.d.Analytics.TopProductsAndCategories(ctx, top(ctx, "items_sold"))
 	if err != nil {
 		return err
 	}
 	var catrow [][]cell
 	for _, c := range first(cats, q.PerPage) {
 		catrow = append(catrow, []cell{a.named("categories", "single_category", "categories", c.ID, c.Name), count(c.Items), a.price(c.Net)})
-	}
-	prods, err := a.d.Analytics.TopItems(ctx, top(ctx, "items_sold"), "product")
-	if err != nil {
-		return err
 	}
 	var prow [][]cell
 	for _, p := range first(prods, q.PerPage) {

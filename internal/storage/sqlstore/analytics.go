@@ -595,6 +595,12 @@ func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by stri
 	if err != nil {
 		return nil, err
 	}
+	return db.itemNames(ctx, rows, by)
+}
+
+// itemNames is rows as the report's rows, with the products' (or the
+// categories') names and SKUs.
+func (db *DB) itemNames(ctx context.Context, rows []itemRowSums, by string) ([]analytics.ItemRow, error) {
 	out := make([]analytics.ItemRow, len(rows))
 	ids := make([]int64, 0, len(rows))
 	for i, r := range rows {

@@ -817,10 +817,16 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 	if by != "category" {
 		return out, true, nil
 	}
-	// Categories: their products' sums (a product in several categories
-	// counts in each), distinct products, the latest date.
+	out, err = categoriesOf(ctx, r, f, out)
+	return out, err == nil, err
+}
+
+// categoriesOf is the categories' rows of the products' rows: their
+// products' sums (a product in several categories counts in each),
+// distinct products, the latest date.
+func categoriesOf(ctx context.Context, r analyticsReader, f analytics.Filter, out []itemRowSums) ([]itemRowSums, error) {
 	if len(out) == 0 {
-		return nil, true, nil
+		return []itemRowSums{}, nil
 	}
 	cats := map[int64]*itemRowSums{}
 	byProduct := map[int64]itemRowSums{}
@@ -842,7 +848,7 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 			Category int64 `db:"category_id"`
 		}
 		if err := r.SelectContext(ctx, &pcs, r.Rebind(q), args...); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		for _, pc := range pcs {
 			c := cats[pc.Category]
@@ -857,12 +863,44 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 			c.Last = max(c.Last, s.Last)
 		}
 	}
-	out = out[:0]
+	rows := make([]itemRowSums, 0, len(cats))
 	for _, c := range cats {
-		out = append(out, *c)
+		rows = append(rows, *c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, true, nil
+	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
+	return rows, nil
+}
+
+// AnalyticsTopItems are the products' and the categories' items sold and
+// net sales (orders and dates left zero), for the leaderboards: one read
+// of the item rollups serves both when f filters on the statuses only.
+func (db *DB) AnalyticsTopItems(ctx context.Context, f analytics.Filter) (products, categories []analytics.ItemRow, err error) {
+	f.ItemSumsOnly = true
+	var prods, cats []itemRowSums
+	ok := false
+	err = db.analyticsRead(ctx, func(r analyticsReader) error {
+		var err error
+		if prods, ok, err = db.rollupItemSums(ctx, r, f, "product"); !ok || err != nil {
+			return err
+		}
+		cats, err = categoriesOf(ctx, r, f, prods)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		if products, err = db.AnalyticsItemSums(ctx, f, "product"); err != nil {
+			return nil, nil, err
+		}
+		categories, err = db.AnalyticsItemSums(ctx, f, "category")
+		return products, categories, err
+	}
+	if products, err = db.itemNames(ctx, prods, "product"); err != nil {
+		return nil, nil, err
+	}
+	categories, err = db.itemNames(ctx, cats, "category")
+	return products, categories, err
 }
 
 // itemRowSums is a row of an item report before its names.
