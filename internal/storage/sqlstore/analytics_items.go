@@ -744,7 +744,9 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 		}
 	}
 	// The orders refunded in the period but placed outside it: counted
-	// by their refunds' lines.
+	// by their refunds' lines (through their partial index), each
+	// order's own lines looked up by its key (the unary pluses keep
+	// SQLite from scanning the product's lines of the period instead).
 	if by != "category" && !f.ItemSumsOnly {
 		col := by + "_id"
 		in, sargs := sqlcore.InClause(f.Statuses)
@@ -754,8 +756,8 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 		}
 		if err := r.SelectContext(ctx, &extra, r.Rebind(`SELECT l.`+col+` AS id, COUNT(DISTINCT l.order_id) AS orders FROM analytics_lines l
 			WHERE l.refund_id <> 0 AND l.created_at >= ? AND l.created_at < ? AND l.status IN `+in+`
-			AND NOT EXISTS (SELECT 1 FROM analytics_lines o WHERE o.order_id = l.order_id AND o.refund_id = 0 AND o.`+col+` = l.`+col+`
-				AND o.created_at >= ? AND o.created_at < ?)
+			AND NOT EXISTS (SELECT 1 FROM analytics_lines o WHERE o.order_id = l.order_id AND o.refund_id = 0 AND +o.`+col+` = l.`+col+`
+				AND +o.created_at >= ? AND +o.created_at < ?)
 			GROUP BY l.`+col), append(append([]any{f.From, f.To}, sargs...), f.From, f.To)...); err != nil {
 			return nil, false, err
 		}
