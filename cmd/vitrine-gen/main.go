@@ -54,6 +54,7 @@ func main() {
 	measureAnalytics := flag.Bool("measure-analytics", false, "time the 90-day revenue stats report with its comparison period")
 	tz := flag.String("tz", "America/New_York", "with -measure-analytics: the shop's time zone")
 	rebuildRollups := flag.Bool("rebuild-rollups", false, "recompute the analytics rollups from the facts, then check them")
+	checkRollups := flag.Bool("check-rollups", false, "compare the analytics rollups with the facts (without rebuilding them)")
 	flag.Parse()
 	if *dsn == "" {
 		fmt.Fprintln(os.Stderr, "vitrine-gen: -db is required")
@@ -78,12 +79,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "\n%d orders generated in %s\n", *ordersN, time.Since(start).Round(100*time.Millisecond))
 		return
 	}
-	if *rebuildRollups {
+	if *rebuildRollups || *checkRollups {
 		start := time.Now()
-		if err := db.AnalyticsRebuildRollups(ctx); err != nil {
-			fail(err)
+		if *rebuildRollups {
+			if err := db.AnalyticsRebuildRollups(ctx); err != nil {
+				fail(err)
+			}
+			fmt.Printf("rollups rebuilt from the facts in %s\n", time.Since(start).Round(100*time.Millisecond))
 		}
-		fmt.Printf("rollups rebuilt from the facts in %s\n", time.Since(start).Round(100*time.Millisecond))
 		start = time.Now()
 		if err := db.AnalyticsCheckRollups(ctx); err != nil {
 			fail(err)

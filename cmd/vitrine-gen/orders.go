@@ -162,7 +162,8 @@ func (v values) Has(k string) bool   { _, ok := v[k]; return ok }
 // dashboard asks for a 90-day range (custom dates ending at end's day)
 // against the 90 days before: the revenue stats by day, the performance
 // indicators, the new and returning customers (orders stats), the
-// leaderboards; a pair is the range and its comparison. It prints p50
+// leaderboards, the products, variations, categories, coupons and
+// customers lists; a pair is the range and its comparison. It prints p50
 // and p99 of each, wall time and this process's CPU.
 func MeasureAnalytics(ctx context.Context, db *sqlstore.DB, end time.Time, tz string, rounds int, w io.Writer) error {
 	svc := analyticsService(db, end, tz)
@@ -195,6 +196,12 @@ func MeasureAnalytics(ctx context.Context, db *sqlstore.DB, end time.Time, tz st
 		{"performance indicators, pair", "/reports/performance-indicators", []string{span, cmpSpan}},
 		{"new and returning customers", "/reports/orders/stats", []string{span + "&customer_type=new", span + "&customer_type=returning"}},
 		{"leaderboards", "/leaderboards", []string{span}},
+		// The lists' first pages (their default order, date).
+		{"products report", "/reports/products", []string{span + "&per_page=25"}},
+		{"variations report", "/reports/variations", []string{span + "&per_page=25"}},
+		{"categories report", "/reports/categories", []string{span + "&per_page=25"}},
+		{"coupons report", "/reports/coupons", []string{span + "&per_page=25"}},
+		{"customers report", "/reports/customers", []string{span + "&per_page=25"}},
 	}
 	calls[0].query = []string{span + "&interval=day&orderby=date&order=asc&per_page=100", cmpSpan + "&interval=day&orderby=date&order=asc&per_page=100"}
 	calls[1].query = []string{span + "&stats=revenue/net_revenue,orders/orders_count,orders/avg_order_value,products/items_sold,revenue/refunds",

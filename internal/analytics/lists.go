@@ -44,14 +44,46 @@ func sortBy[T any](rows []T, desc bool, key func(a, b T) int) {
 
 // Items is the products (by "product"), variations or categories report.
 func (s *Service) Items(ctx context.Context, q Query, by string) ([]ItemRow, error) {
+	return s.items(ctx, q, by, false)
+}
+
+// TopItems is Items for a leaderboard: the items sold and net sales
+// only (orders and latest dates may be left zero).
+func (s *Service) TopItems(ctx context.Context, q Query, by string) ([]ItemRow, error) {
+	return s.items(ctx, q, by, true)
+}
+
+// TopProductsAndCategories are TopItems by "product" and by "category"
+// (the leaderboards), from one read of the store.
+func (s *Service) TopProductsAndCategories(ctx context.Context, q Query) (products, categories []ItemRow, err error) {
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.ItemSumsOnly = true
+	if products, categories, err = s.Store.AnalyticsTopItems(ctx, f); err != nil {
+		return nil, nil, err
+	}
+	sortItems(products, q)
+	sortItems(categories, q)
+	return products, categories, nil
+}
+
+func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]ItemRow, error) {
 	f, err := s.prepare(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	f.ItemSumsOnly = top
 	rows, err := s.Store.AnalyticsItemSums(ctx, f, by)
 	if err != nil {
 		return nil, err
 	}
+	sortItems(rows, q)
+	return rows, nil
+}
+
+func sortItems(rows []ItemRow, q Query) {
 	sortBy(rows, q.Order != "asc", func(a, b ItemRow) int {
 		switch q.OrderBy {
 		case "items_sold":
@@ -71,7 +103,6 @@ func (s *Service) Items(ctx context.Context, q Query, by string) ([]ItemRow, err
 		}
 		return cmp.Or(cmp.Compare(a.LastDate, b.LastDate), cmp.Compare(a.ID, b.ID))
 	})
-	return rows, nil
 }
 
 // Coupons is the coupons report.
@@ -108,6 +139,43 @@ func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error)
 	if err != nil {
 		return nil, err
 	}
+	s.sortCustomers(rows, q)
+	return rows, nil
+}
+
+// TopCustomers is the first n rows of Customers (all when n is 0). By
+// total spend, descending (the leaderboard), the store ranks them from
+// the customer rollups; by another order that needs no names, the sums
+// are ranked and the names and addresses read for those n only.
+func (s *Service) TopCustomers(ctx context.Context, q Query, n int) ([]CustomerRow, error) {
+	switch {
+	case q.OrderBy == "name" || q.OrderBy == "username" || q.OrderBy == "email" || n <= 0:
+		rows, err := s.Customers(ctx, q)
+		if n > 0 && len(rows) > n {
+			rows = rows[:n]
+		}
+		return rows, err
+	}
+	f, err := s.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if q.OrderBy == "total_spend" && q.Order != "asc" {
+		return s.Store.AnalyticsTopCustomers(ctx, f, n)
+	}
+	f.NoCustomerDetails = true
+	rows, err := s.Store.AnalyticsCustomerSums(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	s.sortCustomers(rows, q)
+	if len(rows) > n {
+		rows = rows[:n]
+	}
+	return rows, s.Store.AnalyticsCustomerDetails(ctx, rows)
+}
+
+func (s *Service) sortCustomers(rows []CustomerRow, q Query) {
 	avg := func(c CustomerRow) float64 {
 		if c.Orders == 0 {
 			return 0
@@ -131,7 +199,6 @@ func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error)
 		}
 		return cmp.Or(cmp.Compare(a.LastOrder, b.LastOrder), strings.Compare(a.Customer, b.Customer))
 	})
-	return rows, nil
 }
 
 // Orders is the orders report.

@@ -21,6 +21,14 @@ type Filter struct {
 	Categories   []int64
 	Coupons      []int64
 	CustomerType string
+	// ItemSumsOnly: an item report's items sold and net sales only (the
+	// leaderboards): its orders and latest date may be left zero (a
+	// category's orders are counted distinct over its products, which
+	// only the facts answer).
+	ItemSumsOnly bool
+	// NoCustomerDetails: the customers' sums without their names and
+	// addresses (AnalyticsCustomerDetails adds them to the rows shown).
+	NoCustomerDetails bool
 }
 
 // Sums are the order facts' aggregates over a span (base minor units).
@@ -95,6 +103,9 @@ type CustomerRow struct {
 	State     string
 	Postcode  string
 	Created   int64
+	// LastOrderID is the customer's latest order in the period (its
+	// billing details name a guest).
+	LastOrderID int64
 }
 
 // OrderRow is one order of the orders report.
@@ -139,8 +150,18 @@ type Store interface {
 	// ItemSums are the lines' figures grouped by "product", "variation"
 	// or "category".
 	AnalyticsItemSums(ctx context.Context, f Filter, by string) ([]ItemRow, error)
+	// TopItems are the products' and the categories' item sums for the
+	// leaderboards (items sold and net sales; orders and dates may be
+	// left zero).
+	AnalyticsTopItems(ctx context.Context, f Filter) (products, categories []ItemRow, err error)
 	AnalyticsCouponSums(ctx context.Context, f Filter) ([]CouponRow, error)
 	AnalyticsCustomerSums(ctx context.Context, f Filter) ([]CustomerRow, error)
+	// CustomerDetails adds the names and addresses to rows summed with
+	// NoCustomerDetails.
+	AnalyticsCustomerDetails(ctx context.Context, rows []CustomerRow) error
+	// TopCustomers are the first n customers by total spend (descending;
+	// ties by customer descending), with their details.
+	AnalyticsTopCustomers(ctx context.Context, f Filter, n int) ([]CustomerRow, error)
 	AnalyticsOrders(ctx context.Context, f Filter) ([]OrderRow, error)
 	AnalyticsTaxSums(ctx context.Context, f Filter) ([]TaxRow, error)
 	AnalyticsStock(ctx context.Context, status string) ([]StockRow, error)

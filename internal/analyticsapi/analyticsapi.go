@@ -608,12 +608,12 @@ func (a *API) leaderboards(w http.ResponseWriter, r *http.Request, _ adminapi.St
 		c.OrderBy, c.Order, c.Page = orderBy, "desc", 1
 		return c
 	}
-	cus, err := a.d.Analytics.Customers(ctx, top(ctx, "total_spend"))
+	cus, err := a.d.Analytics.TopCustomers(ctx, top(ctx, "total_spend"), q.PerPage)
 	if err != nil {
 		return err
 	}
 	var crow [][]cell
-	for _, c := range first(cus, q.PerPage) {
+	for _, c := range cus {
 		name := c.Name
 		if name == "" {
 			name = c.Email
@@ -628,17 +628,13 @@ func (a *API) leaderboards(w http.ResponseWriter, r *http.Request, _ adminapi.St
 	for _, c := range first(cps, q.PerPage) {
 		cprow = append(cprow, []cell{a.named("coupons", "single_coupon", "coupons", c.CouponID, c.Code), count(c.Orders), a.price(c.Amount)})
 	}
-	cats, err := a.d.Analytics.Items(ctx, top(ctx, "items_sold"), "category")
+	prods, cats, err := a.d.Analytics.TopProductsAndCategories(ctx, top(ctx, "items_sold"))
 	if err != nil {
 		return err
 	}
 	var catrow [][]cell
 	for _, c := range first(cats, q.PerPage) {
 		catrow = append(catrow, []cell{a.named("categories", "single_category", "categories", c.ID, c.Name), count(c.Items), a.price(c.Net)})
-	}
-	prods, err := a.d.Analytics.Items(ctx, top(ctx, "items_sold"), "product")
-	if err != nil {
-		return err
 	}
 	var prow [][]cell
 	for _, p := range first(prods, q.PerPage) {

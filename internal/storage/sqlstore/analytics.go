@@ -24,10 +24,11 @@ import (
 // mark waits for this one to end; a mark is removed only at the version
 // read, so an order written meanwhile stays marked.
 func (db *DB) AnalyticsCatchUp(ctx context.Context, c analytics.Converter, max int) (int, error) {
-	// Nothing marked (a report's usual case): one read, no write
-	// transaction.
+	// Nothing marked and every hour's item sums built (a report's usual
+	// case): one read, no write transaction.
 	var marked int
-	if err := db.Read.GetContext(ctx, &marked, `SELECT COUNT(*) FROM (SELECT 1 FROM analytics_dirty LIMIT 1) d`); err != nil {
+	if err := db.Read.GetContext(ctx, &marked, `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM analytics_dirty LIMIT 1) d)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM analytics_hours WHERE items IS NULL LIMIT 1) h)`); err != nil {
 		return 0, err
 	}
 	if marked == 0 {
@@ -46,6 +47,8 @@ func (db *DB) AnalyticsCatchUp(ctx context.Context, c analytics.Converter, max i
 // transaction (a bulk load builds the facts of the orders it wrote as
 // the follower does, before it commits): the marked orders' facts are
 // recomputed, the rollups changed by the difference, the marks removed.
+// With no order marked, it builds hours whose item sums are not built
+// yet (migration 00056) instead; n counts those hours.
 func (db *DB) AnalyticsCatchUpTx(ctx context.Context, tx *sqlx.Tx, c analytics.Converter, max int) (int, error) {
 	q := `SELECT order_id, version FROM analytics_dirty ORDER BY order_id LIMIT ?`
 	if db.Engine == sqlcore.Postgres {
@@ -65,7 +68,7 @@ func (db *DB) AnalyticsCatchUpTx(ctx context.Context, tx *sqlx.Tx, c analytics.C
 		return 0, err
 	}
 	if len(marks) == 0 {
-		return 0, nil
+		return db.buildItemHours(ctx, tx)
 	}
 	ids := make([]int64, len(marks))
 	for i, m := range marks {
@@ -545,7 +548,9 @@ func couponCounts(ctx context.Context, r analyticsReader, f analytics.Filter, sp
 }
 
 // AnalyticsItemSums groups the line facts of f's counted orders by
-// product, variation or category, with the product's name and SKU.
+// product, variation or category, with the product's name and SKU: from
+// the item rollups when f filters on the statuses only (decision 0122),
+// else from the facts.
 func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by string) ([]analytics.ItemRow, error) {
 	cond, wargs := countedBy(f, "l")
 	// A report's own items filter its rows too (product_includes on the
@@ -578,18 +583,24 @@ func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by stri
 			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last
 			FROM analytics_lines l WHERE l.created_at >= ? AND l.created_at < ?` + cond + ` GROUP BY l.product_id`
 	}
-	var rows []struct {
-		ID       int64 `db:"id"`
-		Parent   int64 `db:"parent"`
-		Items    int64 `db:"items"`
-		Net      int64 `db:"net"`
-		Orders   int64 `db:"orders"`
-		Products int64 `db:"products"`
-		Last     int64 `db:"last"`
-	}
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q), append([]any{f.From, f.To}, wargs...)...); err != nil {
+	var rows []itemRowSums
+	err := db.analyticsRead(ctx, func(r analyticsReader) error {
+		var ok bool
+		var err error
+		if rows, ok, err = db.rollupItemSums(ctx, r, f, by); ok || err != nil {
+			return err
+		}
+		return r.SelectContext(ctx, &rows, r.Rebind(q), append([]any{f.From, f.To}, wargs...)...)
+	})
+	if err != nil {
 		return nil, err
 	}
+	return db.itemNames(ctx, rows, by)
+}
+
+// itemNames is rows as the report's rows, with the products' (or the
+// categories') names and SKUs.
+func (db *DB) itemNames(ctx context.Context, rows []itemRowSums, by string) ([]analytics.ItemRow, error) {
 	out := make([]analytics.ItemRow, len(rows))
 	ids := make([]int64, 0, len(rows))
 	for i, r := range rows {
@@ -622,14 +633,22 @@ func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by stri
 	return out, nil
 }
 
-// AnalyticsCouponSums sums the coupons used by f's counted orders.
+// AnalyticsCouponSums sums the coupons used by f's counted orders (from
+// the item rollups when f filters on the statuses only).
 func (db *DB) AnalyticsCouponSums(ctx context.Context, f analytics.Filter) ([]analytics.CouponRow, error) {
 	where, wargs := factsWhere(f)
 	var rows []analytics.CouponRow
-	err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT c.coupon_id AS couponid, MAX(c.code) AS code, SUM(c.discount) AS amount,
+	err := db.analyticsRead(ctx, func(r analyticsReader) error {
+		var ok bool
+		var err error
+		if rows, ok, err = db.rollupCouponSums(ctx, r, f); ok || err != nil {
+			return err
+		}
+		return r.SelectContext(ctx, &rows, r.Rebind(`SELECT c.coupon_id AS couponid, MAX(c.code) AS code, SUM(c.discount) AS amount,
 		COUNT(DISTINCT c.order_id) AS orders FROM analytics_coupons c
 		WHERE c.created_at >= ? AND c.created_at < ? AND EXISTS (SELECT 1 FROM analytics_orders o WHERE o.order_id = c.order_id AND o.refund_id = 0`+where+`)
 		GROUP BY c.coupon_id`), append([]any{f.From, f.To}, wargs...)...)
+	})
 	return rows, err
 }
 
@@ -651,14 +670,27 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		return nil, err
 	}
 	out := make([]analytics.CustomerRow, len(rows))
-	var users, orders []int64
 	for i, r := range rows {
-		out[i] = analytics.CustomerRow{Customer: r.Customer, Orders: r.Orders, Spend: r.Spend, LastOrder: r.Last}
+		out[i] = analytics.CustomerRow{Customer: r.Customer, Orders: r.Orders, Spend: r.Spend, LastOrder: r.Last, LastOrderID: r.OrderID}
 		if strings.HasPrefix(r.Customer, "u") {
 			fmt.Sscan(r.Customer[1:], &out[i].UserID)
-			users = append(users, out[i].UserID)
 		}
-		orders = append(orders, r.OrderID)
+	}
+	if f.NoCustomerDetails {
+		return out, nil
+	}
+	return out, db.AnalyticsCustomerDetails(ctx, out)
+}
+
+// AnalyticsCustomerDetails adds to rows their account's (or their latest
+// order's billing) name, email and address.
+func (db *DB) AnalyticsCustomerDetails(ctx context.Context, out []analytics.CustomerRow) error {
+	var users, orders []int64
+	for _, c := range out {
+		if c.UserID != 0 {
+			users = append(users, c.UserID)
+		}
+		orders = append(orders, c.LastOrderID)
 	}
 	type person struct {
 		ID      int64  `db:"id"`
@@ -675,7 +707,7 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		in, args := sqlcore.InClause(users[start:min(len(users), start+1000)])
 		var ps []person
 		if err := db.Read.SelectContext(ctx, &ps, db.Read.Rebind(`SELECT id, email, COALESCE(username, '') AS login, first_name, last_name, created_at FROM users WHERE id IN `+in), args...); err != nil {
-			return nil, err
+			return err
 		}
 		for _, p := range ps {
 			who[p.ID] = p
@@ -690,7 +722,7 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 			Billing    string        `db:"billing"`
 		}
 		if err := db.Read.SelectContext(ctx, &bs, db.Read.Rebind(`SELECT customer_id, billing_email, billing FROM orders WHERE id IN `+in), args...); err != nil {
-			return nil, err
+			return err
 		}
 		for _, b := range bs {
 			key := "g" + strings.ToLower(b.Email)
@@ -716,7 +748,7 @@ func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]
 		}
 		c.Name = strings.TrimSpace(c.First + " " + c.Last)
 	}
-	return out, nil
+	return nil
 }
 
 // AnalyticsOrders lists f's counted orders (order facts, refunds

@@ -155,6 +155,8 @@ type rollupChange struct {
 	// named: a fact's customer or coupon, numbered before the sets are
 	// written.
 	custFacts []custFact
+	// items: the hours' item and coupon sums (analytics_items.go).
+	items map[int64]*itemHour
 }
 
 type custFact struct {
@@ -166,7 +168,7 @@ type custFact struct {
 }
 
 func newRollupChange() *rollupChange {
-	return &rollupChange{hours: map[hourKey]*hourSums{}, sets: map[setKey]map[member]int64{}}
+	return &rollupChange{hours: map[hourKey]*hourSums{}, sets: map[setKey]map[member]int64{}, items: map[int64]*itemHour{}}
 }
 
 func (c *rollupChange) member(k setKey, m member, d int64) {
@@ -180,6 +182,8 @@ func (c *rollupChange) member(k setKey, m member, d int64) {
 
 // add counts f's rows with sign (+1 new, −1 old).
 func (c *rollupChange) add(f analytics.Facts, sign int64) {
+	addItemFacts(c.items, f.Lines, f.Coupons, sign)
+	addCustomerFacts(c.items, f.Orders, sign)
 	returning := map[int64]bool{}
 	for _, o := range f.Orders {
 		if o.RefundID == 0 {
@@ -208,8 +212,8 @@ func (c *rollupChange) add(f analytics.Facts, sign int64) {
 	}
 }
 
-// oldFacts reads the facts now stored for ids (the order rows and the
-// order lines the rollups count).
+// oldFacts reads the facts now stored for ids (the order rows, the lines
+// and the coupons the rollups count).
 func oldFacts(ctx context.Context, tx *sqlx.Tx, ids []int64) (analytics.Facts, error) {
 	in, args := sqlcore.InClause(ids)
 	var f analytics.Facts
@@ -236,21 +240,13 @@ func oldFacts(ctx context.Context, tx *sqlx.Tx, ids []int64) (analytics.Facts, e
 			Customer: o.Customer, Returning: o.Returning == 1, Items: o.Items, Gross: o.Gross, Tax: o.Tax, Shipping: o.Shipping,
 			Discount: o.Discount, Net: o.Net})
 	}
-	var ls []struct {
-		OrderID   int64  `db:"order_id"`
-		CreatedAt int64  `db:"created_at"`
-		Status    string `db:"status"`
-		ProductID int64  `db:"product_id"`
-	}
-	if err := tx.SelectContext(ctx, &ls, tx.Rebind(`SELECT order_id, created_at, status, product_id FROM analytics_lines
-		WHERE refund_id = 0 AND order_id IN `+in), args...); err != nil {
+	// Every line, refunded ones too: the item rollups count them.
+	if err := tx.SelectContext(ctx, &f.Lines, tx.Rebind(`SELECT order_id AS orderid, refund_id AS refundid, position, created_at AS createdat,
+		status, product_id AS productid, variation_id AS variationid, quantity, net FROM analytics_lines WHERE order_id IN `+in), args...); err != nil {
 		return f, err
 	}
-	for _, l := range ls {
-		f.Lines = append(f.Lines, analytics.LineFact{OrderID: l.OrderID, CreatedAt: l.CreatedAt, Status: l.Status, ProductID: l.ProductID})
-	}
-	if err := tx.SelectContext(ctx, &f.Coupons, tx.Rebind(`SELECT order_id AS orderid, created_at AS createdat, status, coupon_id AS couponid, code
-		FROM analytics_coupons WHERE order_id IN `+in), args...); err != nil {
+	if err := tx.SelectContext(ctx, &f.Coupons, tx.Rebind(`SELECT order_id AS orderid, position, created_at AS createdat, status, coupon_id AS couponid, code,
+		discount FROM analytics_coupons WHERE order_id IN `+in), args...); err != nil {
 		return f, err
 	}
 	return f, nil
@@ -353,7 +349,15 @@ type storedHour struct {
 	Customers []byte `db:"customers"`
 	Products  []byte `db:"products"`
 	Coupons   []byte `db:"coupons"`
+	// The item rollups (00056); Unbuilt 1 when not built yet (NULL).
+	Items        []byte `db:"items"`
+	CouponSums   []byte `db:"coupon_sums"`
+	CustomerSums []byte `db:"customer_sums"`
+	Unbuilt      int    `db:"unbuilt"`
 }
+
+// storedHourColumns are storedHour's columns.
+const storedHourColumns = `hour, sums, customers, products, coupons, items, coupon_sums, customer_sums, CASE WHEN items IS NULL THEN 1 ELSE 0 END AS unbuilt`
 
 // hourRow is an hour's rollup, unpacked.
 type hourRow struct {
@@ -433,6 +437,11 @@ func (db *DB) numberCustomers(ctx context.Context, tx *sqlx.Tx, c *rollupChange)
 		c.member(setKey{f.hour, f.kind}, member{nos[f.customer], f.flags}, f.sign)
 	}
 	c.custFacts = nil
+	for _, h := range c.items {
+		if err := h.number(nos); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -450,6 +459,11 @@ func (c *rollupChange) touched() []int64 {
 				set[k.Hour] = true
 				break
 			}
+		}
+	}
+	for h, ih := range c.items {
+		if ih.changed() {
+			set[h] = true
 		}
 	}
 	hours := make([]int64, 0, len(set))
@@ -475,21 +489,21 @@ func (db *DB) applyRollups(ctx context.Context, tx *sqlx.Tx, c *rollupChange) er
 	for start := 0; start < len(hours); start += 100 {
 		part := hours[start:min(len(hours), start+100)]
 		var ins strings.Builder
-		ins.WriteString(`INSERT INTO analytics_hours (hour, sums, customers, products, coupons) VALUES `)
+		ins.WriteString(`INSERT INTO analytics_hours (hour, sums, customers, products, coupons, items, coupon_sums, customer_sums) VALUES `)
 		var args []any
 		for i, h := range part {
 			if i > 0 {
 				ins.WriteString(", ")
 			}
-			ins.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, h, []byte{}, []byte{}, []byte{}, []byte{})
+			ins.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, h, []byte{}, []byte{}, []byte{}, []byte{}, []byte{}, []byte{}, []byte{})
 		}
 		ins.WriteString(` ON CONFLICT (hour) DO NOTHING`)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(ins.String()), args...); err != nil {
 			return err
 		}
 		in, hargs := sqlcore.InClause(part)
-		q := `SELECT hour, sums, customers, products, coupons FROM analytics_hours WHERE hour IN ` + in + ` ORDER BY hour`
+		q := `SELECT ` + storedHourColumns + ` FROM analytics_hours WHERE hour IN ` + in + ` ORDER BY hour`
 		if db.Engine == sqlcore.Postgres {
 			q += ` FOR UPDATE`
 		}
@@ -498,7 +512,7 @@ func (db *DB) applyRollups(ctx context.Context, tx *sqlx.Tx, c *rollupChange) er
 			return err
 		}
 		var up strings.Builder
-		up.WriteString(`INSERT INTO analytics_hours (hour, sums, customers, products, coupons) VALUES `)
+		up.WriteString(`INSERT INTO analytics_hours (hour, sums, customers, products, coupons, items, coupon_sums, customer_sums) VALUES `)
 		args = args[:0]
 		var empty []int64
 		for _, r := range rows {
@@ -520,18 +534,41 @@ func (db *DB) applyRollups(ctx context.Context, tx *sqlx.Tx, c *rollupChange) er
 			if err != nil {
 				return err
 			}
-			if len(sums) == 0 && len(cs) == 0 && len(ps) == 0 && len(cps) == 0 {
+			// The item sums: an hour not built yet is built from its
+			// facts (already the new ones), else changed by c.
+			var ih *itemHour
+			if r.Unbuilt == 1 {
+				built, err := itemHoursBetween(ctx, tx, r.Hour, r.Hour+hourSecs)
+				if err != nil {
+					return err
+				}
+				if ih = built[r.Hour]; ih == nil {
+					ih = newItemHour()
+				}
+			} else {
+				if ih, err = unpackItemHour(r.Hour, r.Items, r.CouponSums, r.CustomerSums); err != nil {
+					return err
+				}
+				if d := c.items[r.Hour]; d != nil {
+					ih.apply(d)
+				}
+			}
+			items, isums, csums, err := ih.pack(r.Hour)
+			if err != nil {
+				return err
+			}
+			if len(sums) == 0 && len(cs) == 0 && len(ps) == 0 && len(cps) == 0 && len(items) == 0 && len(isums) == 0 && len(csums) == 0 {
 				empty = append(empty, r.Hour) // no facts left in the hour
 				continue
 			}
 			if len(args) > 0 {
 				up.WriteString(", ")
 			}
-			up.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, r.Hour, sums, cs, ps, cps)
+			up.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, r.Hour, sums, cs, ps, cps, items, isums, csums)
 		}
 		up.WriteString(` ON CONFLICT (hour) DO UPDATE SET sums = excluded.sums, customers = excluded.customers, products = excluded.products,
-			coupons = excluded.coupons`)
+			coupons = excluded.coupons, items = excluded.items, coupon_sums = excluded.coupon_sums, customer_sums = excluded.customer_sums`)
 		if len(empty) > 0 {
 			in, eargs := sqlcore.InClause(empty)
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM analytics_hours WHERE hour IN `+in), eargs...); err != nil {
@@ -811,9 +848,8 @@ func (db *DB) rollupSums(ctx context.Context, r analyticsReader, f analytics.Fil
 	return total, each, true, nil
 }
 
-// factsBetween reads the order facts dated in [from, to) and the order
-// lines (refunds' lines left out) of those orders, as the rollups count
-// them.
+// factsBetween reads the facts dated in [from, to): the order facts, the
+// lines (refunds' too) and the coupons, as the rollups count them.
 func factsBetween(ctx context.Context, r analyticsReader, from, to int64) (analytics.Facts, error) {
 	var f analytics.Facts
 	var os []struct {
@@ -828,15 +864,9 @@ func factsBetween(ctx context.Context, r analyticsReader, from, to int64) (analy
 		o.OrderFact.Returning = o.Ret == 1
 		f.Orders = append(f.Orders, o.OrderFact)
 	}
-	if err := r.SelectContext(ctx, &f.Lines, r.Rebind(`SELECT order_id AS orderid, created_at AS createdat, status, product_id AS productid
-		FROM analytics_lines WHERE refund_id = 0 AND created_at >= ? AND created_at < ?`), from, to); err != nil {
-		return f, err
-	}
-	if err := r.SelectContext(ctx, &f.Coupons, r.Rebind(`SELECT order_id AS orderid, created_at AS createdat, status, coupon_id AS couponid, code
-		FROM analytics_coupons WHERE created_at >= ? AND created_at < ?`), from, to); err != nil {
-		return f, err
-	}
-	return f, nil
+	ls, cs, err := itemFactsBetween(ctx, r, from, to)
+	f.Lines, f.Coupons = ls, cs
+	return f, err
 }
 
 // rollupWeeks calls fn with [from, to) a week of hours at a time over
@@ -929,7 +959,7 @@ func (db *DB) AnalyticsCheckRollups(ctx context.Context) error {
 			want[h] = w
 		}
 		var got []storedHour
-		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT hour, sums, customers, products, coupons FROM analytics_hours
+		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT `+storedHourColumns+` FROM analytics_hours
 			WHERE hour >= ? AND hour < ?`), from, to); err != nil {
 			return err
 		}
@@ -945,6 +975,28 @@ func (db *DB) AnalyticsCheckRollups(ctx context.Context) error {
 			}
 			if fmt.Sprint(h.sums) != fmt.Sprint(w.sums) || fmt.Sprint(h.members) != fmt.Sprint(w.members) {
 				return fmt.Errorf("analytics rollups: hour %d differs from its facts:\n kept %v %v\n want %v %v", g.Hour, h.sums, h.members, w.sums, w.members)
+			}
+			if g.Unbuilt == 1 {
+				return fmt.Errorf("analytics rollups: hour %d's item sums are not built", g.Hour)
+			}
+			wi := c.items[g.Hour]
+			if wi == nil {
+				wi = newItemHour()
+			}
+			if err := wi.number(nos); err != nil {
+				return err
+			}
+			items, isums, csums, err := wi.pack(g.Hour)
+			if err != nil {
+				return err
+			}
+			if string(items) != string(g.Items) || string(isums) != string(g.CouponSums) || string(csums) != string(g.CustomerSums) {
+				kept, err := unpackItemHour(g.Hour, g.Items, g.CouponSums, g.CustomerSums)
+				if err != nil {
+					return err
+				}
+				return fmt.Errorf("analytics rollups: hour %d's item sums differ from its facts:\n kept %v %v %v\n want %v %v %v", g.Hour,
+					kept.items, kept.coupons, kept.custs, wi.items, wi.coupons, wi.custs)
 			}
 			delete(want, g.Hour)
 		}
