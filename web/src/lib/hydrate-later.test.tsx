@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { renderToString } from 'react-dom/server';
+import { hydrateRoot } from 'react-dom/client';
+import { Later, hydrateInParts, partsHydrated } from './hydrate-later';
+
+// A new task: after the tasks already posted (the parts' turns).
+const task = () => new Promise<void>((r) => setTimeout(r, 0));
+
+const log: string[] = [];
+
+function Counter({ name }: { name: string }) {
+  const [n, setN] = useState(0);
+  log.push(name);
+  return (
+    <div className={`part-${name}`}>
+      <button type="button" onClick={() => setN(n + 1)}>
+        {name} {n}
+      </button>
+    </div>
+  );
+}
+
+function Page() {
+  log.push('page');
+  return (
+    <main>
+      <Counter name="top" />
+      <Later>
+        <Counter name="a" />
+      </Later>
+      <p className="between">text</p>
+      <Later>
+        <Counter name="b" />
+      </Later>
+    </main>
+  );
+}
+
+function mount() {
+  const html = renderToString(<Page />);
+  const root = document.createElement('div');
+  root.innerHTML = html;
+  document.body.appendChild(root);
+  return { root, html };
+}
+
+describe('hydration in parts', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+    log.length = 0;
+  });
+
+  it('renders a Later part at once outside hydration, with no markup of its own', () => {
+    const html = renderToString(<Later><p>hi</p></Later>);
+    expect(html).toBe('<p>hi</p>');
+  });
+
+  it('hydrates the parts after the first pass, in document order, on the server’s nodes', async () => {
+    const { root, html } = mount();
+    const a = root.querySelector('.part-a button');
+    const b = root.querySelector('.part-b button');
+    const err = vi.spyOn(console, 'error');
+    log.length = 0;
+    hydrateInParts(() => hydrateRoot(root, <Page />), root);
+    await Promise.resolve();
+    // The first pass: the page and its part not wrapped in Later.
+    expect(log).toEqual(['page', 'top']);
+    // The parts' server HTML is there, untouched.
+    expect(root.innerHTML).toBe(html);
+    const done = partsHydrated();
+    await done;
+    expect(log).toEqual(['page', 'top', 'a', 'b']);
+    expect(root.innerHTML).toBe(html);
+    // The same nodes, now live.
+    expect(root.querySelector('.part-a button')).toBe(a);
+    expect(root.querySelector('.part-b button')).toBe(b);
+    (b as HTMLButtonElement).click();
+    await task();
+    expect(b?.textContent).toBe('b 1');
+    expect(err).not.toHaveBeenCalled();
+    err.mockRestore();
+  });
+
+  it('a click before its part is live is held, every part hydrated, and the click made again', async () => {
+    const { root } = mount();
+    hydrateInParts(() => hydrateRoot(root, <Page />), root);
+    const b = root.querySelector<HTMLButtonElement>('.part-b button')!;
+    const clicked = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    b.dispatchEvent(clicked);
+    expect(clicked.defaultPrevented).toBe(true);
+    await partsHydrated();
+    await task();
+    expect(b.textContent).toBe('b 1');
+    expect(root.querySelector('.part-a button')?.textContent).toBe('a 0');
+    // Once all is live, clicks are not held.
+    const later = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    b.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    await task();
+    expect(b.textContent).toBe('b 2');
+  });
+
+  it('a click with a modifier key (a new tab) is left alone', async () => {
+    const { root } = mount();
+    hydrateInParts(() => hydrateRoot(root, <Page />), root);
+    const a = root.querySelector<HTMLButtonElement>('.part-a button')!;
+    const ev = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
+    a.dispatchEvent(ev);
+    expect(ev.defaultPrevented).toBe(false);
+    await partsHydrated();
+    await task();
+    expect(a.textContent).toBe('a 0');
+  });
+});
