@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { renderToString } from 'react-dom/server';
-import { hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Later, hydrateInParts, partsHydrated } from './hydrate-later';
 
 // A new task: after the tasks already posted (the parts' turns).
@@ -98,6 +98,55 @@ describe('hydration in parts', () => {
     expect(later.defaultPrevented).toBe(false);
     await task();
     expect(b.textContent).toBe('b 2');
+  });
+
+  it('a part inside a part hydrates right after it, before the parts that follow', async () => {
+    function Nested() {
+      log.push('page');
+      return (
+        <main>
+          <Later>
+            <section className="outer">
+              <Counter name="outer" />
+              <Later>
+                <Counter name="inner" />
+              </Later>
+            </section>
+          </Later>
+          <Later>
+            <Counter name="after" />
+          </Later>
+        </main>
+      );
+    }
+    const html = renderToString(<Nested />);
+    const root = document.createElement('div');
+    root.innerHTML = html;
+    document.body.appendChild(root);
+    const inner = root.querySelector('.part-inner button');
+    log.length = 0;
+    hydrateInParts(() => hydrateRoot(root, <Nested />), root);
+    await partsHydrated();
+    expect(log).toEqual(['page', 'outer', 'inner', 'after']);
+    expect(root.innerHTML).toBe(html);
+    expect(root.querySelector('.part-inner button')).toBe(inner);
+    (inner as HTMLButtonElement).click();
+    await task();
+    expect(inner?.textContent).toBe('inner 1');
+  });
+
+  it('a Later rendered in the browser, not hydrated, renders at once, even while parts wait', async () => {
+    const { root } = mount();
+    hydrateInParts(() => hydrateRoot(root, <Page />), root);
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    log.length = 0;
+    const fresh = createRoot(host);
+    fresh.render(<Later><Counter name="fresh" /></Later>);
+    expect(log).toEqual(['fresh']);
+    expect(host.querySelector('.part-fresh button')?.textContent).toBe('fresh 0');
+    fresh.unmount();
+    await partsHydrated();
   });
 
   it('a click with a modifier key (a new tab) is left alone', async () => {
