@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Later, hydrateInParts, partsHydrated } from './hydrate-later';
+import { useHydrated } from '../listing/hydrated';
 
 // A new task: after the tasks already posted (the parts' turns).
 const task = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -147,6 +148,65 @@ describe('hydration in parts', () => {
     expect(host.querySelector('.part-fresh button')?.textContent).toBe('fresh 0');
     fresh.unmount();
     await partsHydrated();
+  });
+
+  it('ids from useId in a part are the server’s, whatever the order parts hydrate in', async () => {
+    function Qty({ name }: { name: string }) {
+      const id = useId();
+      const [n, setN] = useState(0);
+      // Script-only, as the quantity buttons: rendered by the browser after hydration.
+      const hydrated = useHydrated();
+      return (
+        <p className={`qty-${name}`}>
+          <input id={id} value={n} readOnly />
+          {hydrated && (
+            <button type="button" aria-controls={id} data-n={n} onClick={() => setN(n + 1)}>
+              +
+            </button>
+          )}
+        </p>
+      );
+    }
+    function Ids() {
+      return (
+        <main>
+          <Qty name="top" />
+          <Later>
+            <section>
+              <Qty name="a" />
+              <Later>
+                <Qty name="inner" />
+              </Later>
+            </section>
+          </Later>
+          <Qty name="middle" />
+          <Later>
+            <Qty name="b" />
+          </Later>
+          <Qty name="bottom" />
+        </main>
+      );
+    }
+    const html = renderToString(<Ids />);
+    const root = document.createElement('div');
+    root.innerHTML = html;
+    document.body.appendChild(root);
+    const serverIds = [...root.querySelectorAll('input')].map((i) => i.id);
+    expect(new Set(serverIds).size).toBe(6);
+    hydrateInParts(() => hydrateRoot(root, <Ids />), root);
+    await partsHydrated();
+    // Every button, rendered by the browser, names its field's (server) id.
+    await task();
+    expect(root.querySelectorAll('button').length).toBe(6);
+    for (const b of root.querySelectorAll('button')) b.click();
+    await task();
+    for (const p of root.querySelectorAll('p')) {
+      const input = p.querySelector('input')!;
+      const button = p.querySelector('button')!;
+      expect(button.dataset.n).toBe('1');
+      expect(button.getAttribute('aria-controls')).toBe(input.id);
+    }
+    expect([...root.querySelectorAll('input')].map((i) => i.id)).toEqual(serverIds);
   });
 
   it('a click with a modifier key (a new tab) is left alone', async () => {

@@ -1,3 +1,4 @@
+import { options } from 'preact';
 import { Suspense, type ReactElement } from 'react';
 import { useHydrated } from '../listing/hydrated';
 
@@ -116,6 +117,41 @@ function Gate({ children }: { children: ReactElement }): ReactElement {
   }
   return children;
 }
+
+/*
+ * useId inside a part. Preact's ids count up in render order from the
+ * nearest vnode with a mask (`__m`, [prefix, next]), the root's by default;
+ * the server renders in document order, but a part is hydrated after the
+ * rest of the page, so a counter shared with it would give other ids in the
+ * browser (a quantity button's aria-controls naming no field). Each Later
+ * part has a mask of its own, named from the enclosing mask and its place
+ * among the parts under it ("0_2", "0_2_1"): the same on the server and in
+ * the browser, whatever the order the parts hydrate in. Preact's internal
+ * names are mangled (`__r`: options._render, `__`: a vnode's parent);
+ * hydrate-later.test.tsx fails if an upgrade renames them.
+ */
+type Mask = [string | number, number, number?];
+type Masked = { type: unknown; __?: Masked | null; __m?: Mask; __c?: { partMask?: Mask } | null };
+const hooks = options as unknown as { __r?: (v: Masked) => void };
+const render = hooks.__r;
+hooks.__r = (v: Masked) => {
+  // Kept on the part's component (`__c`): a re-render of its boundary
+  // renders a copy of its vnode.
+  const c = v.__c;
+  if (v.type === Gate && c) {
+    if (!c.partMask) {
+      let p = v.__;
+      while (p && !p.__m && p.__) p = p.__;
+      if (p) {
+        const mask = (p.__m ??= [0, 0]);
+        mask[2] = (mask[2] ?? 0) + 1;
+        c.partMask = [`${mask[0]}_${mask[2]}`, 0];
+      }
+    }
+    if (c.partMask) v.__m = c.partMask;
+  }
+  render?.(v);
+};
 
 /** Hydrates child in a task of its own after the page's first pass (see above). */
 export function Later({ children }: { children: ReactElement }) {
