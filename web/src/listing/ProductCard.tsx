@@ -81,6 +81,9 @@ export function ProductCard({
     .filter(Boolean)
     .join(' ');
   const eager = index < EAGER_CARDS && !appended;
+  // A listing's first picture is its largest paint on a phone: asked for
+  // before the other eager ones (they share a slow link with it).
+  const first = index === 0 && eager;
   // The card's content is the same on every page that lists the product:
   // the server renders it once per engine (lib/server-fragments.tsx); an
   // eager card (its image loaded at once) is another fragment than a lazy one.
@@ -91,7 +94,7 @@ export function ProductCard({
     <ServerFragment
       tag="li"
       props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
-      cacheKey={() => JSON.stringify(['card', headingLevel, eager, product])}
+      cacheKey={() => JSON.stringify(['card', headingLevel, eager, first, product])}
     >
       <div className="product-card__media-wrap">
       <a href={product.permalink} className="woocommerce-LoopProduct-link woocommerce-loop-product__link" tabIndex={-1} aria-hidden="true">
@@ -105,6 +108,7 @@ export function ProductCard({
               height={img.height || 600}
               alt={decodeEntities(img.alt) || name}
               eager={eager}
+              fetchPriority={first ? 'high' : undefined}
               className="attachment-woocommerce_thumbnail"
             />
           ) : (
