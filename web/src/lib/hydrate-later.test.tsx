@@ -209,6 +209,36 @@ describe('hydration in parts', () => {
     expect([...root.querySelectorAll('input')].map((i) => i.id)).toEqual(serverIds);
   });
 
+  it('a click held on an icon inside a button is made again on the button', async () => {
+    function Icon() {
+      const [n, setN] = useState(0);
+      return (
+        <button type="button" className="icon" data-n={n} onClick={() => setN(n + 1)}>
+          <svg viewBox="0 0 1 1">
+            <path d="M0 0h1" />
+          </svg>
+        </button>
+      );
+    }
+    const App = () => (
+      <main>
+        <Later>
+          <Icon />
+        </Later>
+      </main>
+    );
+    const html = renderToString(<App />);
+    const root = document.createElement('div');
+    root.innerHTML = html;
+    document.body.appendChild(root);
+    hydrateInParts(() => hydrateRoot(root, <App />), root);
+    const path = root.querySelector('path')!;
+    path.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+    await partsHydrated();
+    await task();
+    expect(root.querySelector('button')?.dataset.n).toBe('1');
+  });
+
   it('a click with a modifier key (a new tab) is left alone', async () => {
     const { root } = mount();
     hydrateInParts(() => hydrateRoot(root, <Page />), root);

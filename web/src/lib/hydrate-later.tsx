@@ -164,7 +164,10 @@ export function Later({ children }: { children: ReactElement }) {
 
 function holdClick(e: MouseEvent): void {
   if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
-  const target = e.target instanceof Element ? e.target : e.target instanceof Node ? e.target.parentElement : null;
+  // The element to click again: the nearest HTML element (an icon's SVG
+  // has no click()), whose click bubbles through the same ancestors.
+  let target: Element | null = e.target instanceof Element ? e.target : e.target instanceof Node ? e.target.parentElement : null;
+  while (target && !(target instanceof HTMLElement)) target = target.parentElement;
   if (!target || !root?.contains(target) || held) return;
   e.preventDefault();
   e.stopImmediatePropagation();
