@@ -344,6 +344,9 @@ test('done when: a new visitor switches a cached listing to EUR with the keyboar
     assert.match(plain(overview), /Total: \d{1,3}(\.\d{3})*,\d{2} €/, `the total in euros: ${overview}`);
     assert.doesNotMatch(overview + details, /\$/);
     assert.ok(plain(details).includes(tankEUR), `the line in euros: ${details}`);
+    // The header's switcher shows the cookie's currency once it is live (it
+    // hydrates in a part of its own after the page's first pass).
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'));
     assert.equal(await page.getByRole('combobox', { name: 'Currency' }).inputValue(), 'EUR', 'the switcher marks the chosen currency');
 
     // The stored order: in EUR, with the rate and the base it was converted from.

@@ -199,6 +199,52 @@ test('clicking the second gallery thumbnail changes the main image', async () =>
   });
 });
 
+// The page hydrates in parts (lib/hydrate-later.tsx): the gallery is one,
+// hydrated in a task of its own after the page's first pass. A shopper's
+// click on it in between (here: in the very task of the first pass, the
+// moment the app starts holding clicks) is held and made again once every
+// part is live, so it still changes the picture; the page's elements are
+// the server's (nothing re-rendered) and nothing is reported.
+test('a click on a part of the page before it has hydrated still takes effect', async () => {
+  await shop.withPage(async (page) => {
+    const problems = watch(page);
+    await page.addInitScript(() => {
+      const add = Document.prototype.addEventListener;
+      Document.prototype.addEventListener = function (type, fn, opts) {
+        add.call(this, type, fn, opts);
+        // The app's click holder is added right before the first pass.
+        if (type !== 'click' || opts !== true || window.__early) return;
+        window.__early = { state: 'armed' };
+        queueMicrotask(() => {
+          const thumb = document.querySelectorAll('.product-gallery__thumbs button')[1];
+          const main = document.querySelector('.product-gallery__main img');
+          const ev = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+          window.__early = {
+            state: 'clicked',
+            src: main?.getAttribute('src'),
+            hydrated: document.documentElement.hasAttribute('data-hydrated'),
+            thumb,
+          };
+          thumb.dispatchEvent(ev);
+          window.__early.held = ev.defaultPrevented;
+        });
+      };
+    });
+    await page.goto('/product/classic-tee/');
+    await waitForHydration(page);
+    const early = await page.evaluate(() => ({ ...window.__early, thumb: undefined, same: window.__early.thumb === document.querySelectorAll('.product-gallery__thumbs button')[1] }));
+    assert.equal(early.state, 'clicked', 'the click was made during hydration');
+    assert.equal(early.hydrated, false, 'before the page was live');
+    assert.equal(early.held, true, 'the click was held');
+    assert.equal(early.same, true, 'the thumbnail is the server-rendered one');
+    await page.waitForFunction((src) => document.querySelector('.product-gallery__main img')?.getAttribute('src') !== src, early.src);
+    const thumbs = page.locator('.product-gallery__thumbs button');
+    assert.equal(await thumbs.nth(1).getAttribute('aria-pressed'), 'true');
+    assert.equal(await thumbs.nth(0).getAttribute('aria-pressed'), 'false');
+    assert.deepEqual(problems, [], `problems:\n${problems.join('\n')}`);
+  });
+});
+
 // A logged-in viewer gets the cached page every visitor gets, with their own
 // part (#vitrine-viewer) added as it is sent: the app hydrates the shared
 // page without a mismatch, then shows their name, a manager's edit links, and

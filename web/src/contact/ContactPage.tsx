@@ -4,6 +4,7 @@ import { ContactForm } from './ContactForm';
 import { pageAt, PRIVACY_PATH } from '../lib/legal';
 import './contact.css';
 import { PageContainer } from '../ui/PageContainer';
+import { Later } from '../lib/hydrate-later';
 
 /**
  * The contact page (/contact/): the shop's Contact Form 7 form. The same page
@@ -25,7 +26,10 @@ export function ContactPage({ data }: { data: ContactPageData }) {
           reload the page.
         </p>
       </noscript>
-      <ContactForm form={data.form} privacyUrl={pageAt(data.pages, PRIVACY_PATH)?.url} />
+      {/* Hydrated after the page's first pass (lib/hydrate-later.tsx). */}
+      <Later>
+        <ContactForm form={data.form} privacyUrl={pageAt(data.pages, PRIVACY_PATH)?.url} />
+      </Later>
     </PageContainer>
   );
 }

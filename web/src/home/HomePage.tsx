@@ -4,6 +4,7 @@ import { CategoryTiles } from '../ui/CategoryTiles';
 import { ProductGrid } from '../listing/ProductGrid';
 import { HeroCarousel } from './HeroCarousel';
 import { PageContainer } from '../ui/PageContainer';
+import { Later } from '../lib/hydrate-later';
 
 /**
  * The home page. In the browser it is a chunk of its own (split/pages.ts),
@@ -26,7 +27,9 @@ export function HomePage({ data }: { data: HomeData }) {
                 Shop now
               </a>
             </div>
-            <HeroCarousel slides={slides} />
+            <Later>
+              <HeroCarousel slides={slides} />
+            </Later>
           </PageContainer>
         </div>
       ) : (
@@ -44,7 +47,10 @@ export function HomePage({ data }: { data: HomeData }) {
         </section>
       )}
       <PageContainer className="home">
+        {/* Each section, and each card in it, hydrates in a task of its own
+            after the page's first pass (lib/hydrate-later.tsx). */}
         {data.featured.length > 0 && (
+          <Later>
           <section className="home-section" aria-labelledby="home-featured">
             <div className="section-head">
               <h2 id="home-featured">Featured</h2>
@@ -55,16 +61,20 @@ export function HomePage({ data }: { data: HomeData }) {
             {/* Below the hero: its images wait (the hero's first image is the page's largest paint). */}
             <ProductGrid products={data.featured} headingLevel={3} eagerCount={slides.length > 0 ? 0 : 4} />
           </section>
+          </Later>
         )}
         {data.categories.length > 0 && (
+          <Later>
           <section className="home-section" aria-labelledby="home-categories">
             <div className="section-head">
               <h2 id="home-categories">Shop by category</h2>
             </div>
             <CategoryTiles categories={data.categories} headingLevel={3} />
           </section>
+          </Later>
         )}
         {data.latest.length > 0 && (
+          <Later>
           <section className="home-section" aria-labelledby="home-latest">
             <div className="section-head">
               <h2 id="home-latest">New arrivals</h2>
@@ -74,6 +84,7 @@ export function HomePage({ data }: { data: HomeData }) {
             </div>
             <ProductGrid products={data.latest} headingLevel={3} eagerCount={slides.length === 0 && data.featured.length === 0 ? 4 : 0} />
           </section>
+          </Later>
         )}
       </PageContainer>
     </>

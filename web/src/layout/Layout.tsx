@@ -7,6 +7,7 @@ import { StoreNotice } from '../frame/StoreNotice';
 import { SiteHeader, type FramePage } from './SiteHeader';
 import { FooterDetails } from './SiteFooter';
 import { ServerFragment } from '../lib/server-fragments';
+import { Later } from '../lib/hydrate-later';
 import { reopenBanner } from '../consent/consent';
 import { ConsentBanner } from '../consent/ConsentBanner';
 
@@ -33,7 +34,9 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
         {children}
       </main>
       {/* The same on every page but for a content page's own link: the
-          server renders it once per key (lib/server-fragments.tsx). */}
+          server renders it once per key (lib/server-fragments.tsx). Hydrated
+          after the page, in a task of its own (lib/hydrate-later.tsx). */}
+      <Later>
       <ServerFragment
         tag="footer"
         props={{ className: 'site-footer', ref: footer, tabIndex: -1 }}
@@ -98,6 +101,7 @@ export function Layout({ data, children }: { data: FramePage; children: ReactNod
           </>
         )}
       </ServerFragment>
+      </Later>
       <QuickViewHost />
     </div>
   );

@@ -8,6 +8,7 @@ import { AccountLinks } from '../frame/AccountLinks';
 import { CurrencySwitchers } from '../currency/CurrencySwitcher';
 import { isCurrent, NavMenu } from './NavMenu';
 import { ServerFragment } from '../lib/server-fragments';
+import { Later } from '../lib/hydrate-later';
 import { MobileMenu } from './MobileMenu';
 import { MobileSearch } from './MobileSearch';
 import { useStickyHeader } from './sticky';
@@ -78,7 +79,12 @@ export function SiteHeader({
     const apply = () => {
       const nav = header.current?.querySelector<HTMLElement>('.primary-nav');
       const row = nav && getComputedStyle(nav).display !== 'none' ? nav.offsetHeight : 0;
-      document.documentElement.style.setProperty('--header-offset', `${headerOffset(stickyHeight, row)}px`);
+      const offset = `${headerOffset(stickyHeight, row)}px`;
+      // Set only when the stylesheet's value (header.css) is not already it:
+      // a property set on <html> restyles the whole page, a long task on a
+      // phone right after hydration.
+      const root = document.documentElement;
+      if (getComputedStyle(root).getPropertyValue('--header-offset').trim() !== offset) root.style.setProperty('--header-offset', offset);
     };
     apply();
     window.addEventListener('resize', apply);
@@ -113,6 +119,9 @@ export function SiteHeader({
       >
         {() => (
           <>
+            {/* Its controls and the category row hydrate after the page's first
+                pass, each in a task of its own (lib/hydrate-later.tsx). */}
+            <Later>
             <div className="container header-inner">
               <MobileMenu
                 nav={nav}
@@ -125,21 +134,32 @@ export function SiteHeader({
               <a className="site-title" href="/" rel="home" ref={titleRef}>
                 {decodeEntities(data.site.name)}
               </a>
-              <SearchForm
-                className="header-search"
-                idBase="header-search"
-                defaultValue={search}
-                live
-                categories={nav}
-                minChars={settings?.search_min_chars}
-              />
+              <Later>
+                <SearchForm
+                  className="header-search"
+                  idBase="header-search"
+                  defaultValue={search}
+                  live
+                  categories={nav}
+                  minChars={settings?.search_min_chars}
+                />
+              </Later>
               <MobileSearch search={search} minChars={settings?.search_min_chars} categories={nav} />
               <CurrencySwitchers currencies={settings?.currencies} base={base} page={data.page} shown={shown} />
-              <AccountLinks user={user} />
+              <Later>
+                <AccountLinks user={user} />
+              </Later>
               <WishlistLink />
-              <CartMenu count={cartCount} />
+              <Later>
+                <CartMenu count={cartCount} />
+              </Later>
             </div>
-            {nav.length > 0 && <NavMenu items={nav} path={current} onOpenChange={onDropdown} />}
+            </Later>
+            {nav.length > 0 && (
+              <Later>
+                <NavMenu items={nav} path={current} onOpenChange={onDropdown} />
+              </Later>
+            )}
           </>
         )}
       </ServerFragment>

@@ -4,6 +4,7 @@ import { App } from '../App';
 import { listingPage, settings } from '../test/fixtures';
 import { FINISH_EVENT, resetCurrencyState } from '../currency/store';
 import { expectPageHydration, pageHydrated } from './page-hydration';
+import { hydrateInParts } from './hydrate-later';
 
 // A shopper whose cookie names GBP (the fixtures' base is EUR) opens a cached listing (base prices) and
 // the price call answers before React has hydrated the page's Suspense
@@ -17,7 +18,8 @@ describe('the price refresh and hydration', () => {
     resetCurrencyState();
   });
 
-  it('an early price answer is applied after the page has hydrated, without a mismatch', async () => {
+  for (const inParts of [false, true]) {
+  it(`an early price answer is applied after the page has hydrated, without a mismatch${inParts ? ' (hydrated in parts)' : ''}`, async () => {
     const data = listingPage({
       settings: {
         ...settings,
@@ -52,7 +54,14 @@ describe('the price refresh and hydration', () => {
     const recoverable: unknown[] = [];
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
     expectPageHydration();
-    const r = hydrateRoot(root, <App data={data} />, { onRecoverableError: (e) => recoverable.push(e) });
+    let r!: ReturnType<typeof hydrateRoot>;
+    const hydrate = () => {
+      r = hydrateRoot(root, <App data={data} />, { onRecoverableError: (e) => recoverable.push(e) });
+    };
+    // In parts (entry-client): the cards wait for their turn after the
+    // first pass, and the gate waits for them.
+    if (inParts) hydrateInParts(hydrate, root);
+    else hydrate();
     try {
       await pageHydrated();
       await finished;
@@ -67,4 +76,5 @@ describe('the price refresh and hydration', () => {
       env.IS_REACT_ACT_ENVIRONMENT = wasAct;
     }
   });
+  }
 });

@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from 'react';
+import { partsHydrated } from './hydrate-later';
 
 /**
  * When the page inside App's Suspense boundary has hydrated. React hydrates
@@ -24,12 +25,18 @@ export function pageHydrated(): Promise<void> {
   return gate ?? Promise.resolve();
 }
 
-/** Rendered last inside App's Suspense boundary: its effect runs when the page's hydration commits. */
+/**
+ * Rendered last inside App's Suspense boundary: its effect runs when the
+ * page's first hydration pass commits, and the gate opens once the parts
+ * left out of that pass (lib/hydrate-later.tsx) have hydrated too.
+ */
 export function PageHydrated(): null {
   useEffect(() => {
-    // From now on the head script lets held forms submit (render.HeadScript).
-    document.documentElement.setAttribute('data-hydrated', '');
-    open?.();
+    void partsHydrated().then(() => {
+      // From now on the head script lets held forms submit (render.HeadScript).
+      document.documentElement.setAttribute('data-hydrated', '');
+      open?.();
+    });
   }, []);
   return null;
 }

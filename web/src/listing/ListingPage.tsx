@@ -17,6 +17,7 @@ import { PageContainer } from '../ui/PageContainer';
 import { Drawer } from '../ui/Drawer';
 import { ListingFilters, resultsText } from './ListingFilters';
 import { FILTER_DRAWER_QUERY, useFilterNavigation } from './filter-navigation';
+import { Later } from '../lib/hydrate-later';
 
 interface Appended {
   ids: number[];
@@ -180,7 +181,10 @@ export function ListingPage({ data: first }: { data: ListingData }) {
         </>
       )}
       </div>
-      <ShopSidebar data={data} onNavigate={onNavigate} announce={drawer ? '' : filters.announce} />
+      {/* The filters hydrate after the page's first pass (lib/hydrate-later.tsx). */}
+      <Later>
+        <ShopSidebar data={data} onNavigate={onNavigate} announce={drawer ? '' : filters.announce} />
+      </Later>
       </div>
       {hydrated && (
         <Drawer

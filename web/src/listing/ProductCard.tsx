@@ -5,6 +5,7 @@ import { Stars } from '../ui/Stars';
 import { LazyImage } from '../ui/LazyImage';
 import { QuickViewButton } from '../quickview/QuickViewButton';
 import { ServerFragment } from '../lib/server-fragments';
+import { Later } from '../lib/hydrate-later';
 import { WishlistHeart } from '../wishlist/Heart';
 
 /**
@@ -86,7 +87,10 @@ export function ProductCard({
   // The card's content is the same on every page that lists the product:
   // the server renders it once per engine (lib/server-fragments.tsx); an
   // eager card (its image loaded at once) is another fragment than a lazy one.
+  // In the browser each card hydrates in a task of its own after the page's
+  // first pass (lib/hydrate-later.tsx).
   return (
+    <Later>
     <ServerFragment
       tag="li"
       props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
@@ -132,5 +136,6 @@ export function ProductCard({
         </>
       )}
     </ServerFragment>
+    </Later>
   );
 }

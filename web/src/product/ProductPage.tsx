@@ -20,6 +20,7 @@ import { EditLinks } from '../frame/EditLinks';
 import { Tabs, type TabDef } from './Tabs';
 import { PageContainer } from '../ui/PageContainer';
 import { ServerFragment } from '../lib/server-fragments';
+import { Later } from '../lib/hydrate-later';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
   if (!terms || terms.length === 0) return null;
@@ -145,7 +146,11 @@ export function ProductPage({ data }: { data: ProductData }) {
         <div className="product-main">
           <div className="product-main__gallery">
             {p.on_sale && <span className="onsale">Sale!</span>}
-            <Gallery images={p.images} productName={p.name} settings={data.settings} override={shown.image} />
+            {/* The gallery, the tabs and the product lists hydrate after the
+                page's first pass, each in a task of its own (lib/hydrate-later.tsx). */}
+            <Later>
+              <Gallery images={p.images} productName={p.name} settings={data.settings} override={shown.image} />
+            </Later>
           </div>
           <div className="summary entry-summary">
             <h1 className="product_title entry-title">{name}</h1>
@@ -165,17 +170,21 @@ export function ProductPage({ data }: { data: ProductData }) {
             {stock && stock.text && <p className={`stock ${stock.class}`}>{decodeEntities(stock.text)}</p>}
             {!p.is_in_stock && !(stock && stock.text) && <p className="stock out-of-stock">Out of stock</p>}
             <div className="product-cart-area" ref={cartArea}>
-              <CartArea data={data} onShowVariation={setShown} />
+              <Later>
+                <CartArea data={data} onShowVariation={setShown} />
+              </Later>
             </div>
             {/* The chosen variation's heart once one is matched, else the product's. */}
             <WishlistHeart id={v ? v.variation_id : p.id} name={name} className="product-wishlist" />
             {notifyItem !== 0 && <NotifyForm key={notifyItem} itemId={notifyItem} productName={name} user={data.settings?.user} />}
             {soldOut.length > 0 && (
               // Closed until asked for (without scripts too): most shoppers buy what is in stock.
+              <Later>
               <details className="stock-notify-options">
                 <summary>An option sold out? Get an email when it is back</summary>
                 <NotifyForm key="options" itemId={p.id} productName={name} user={data.settings?.user} options={soldOut} />
               </details>
+              </Later>
             )}
             {/* After the cart area: the sticky bar follows the add-to-cart form alone. */}
             {(p.type === 'simple' || p.type === 'variable') && p.is_purchasable && (
@@ -192,16 +201,21 @@ export function ProductPage({ data }: { data: ProductData }) {
             </div>
           </div>
         </div>
-        <Tabs tabs={tabs} label="Product details" />
+        <Later>
+          <Tabs tabs={tabs} label="Product details" />
+        </Later>
         {data.upsells.length > 0 && (
+          <Later>
           <section className="up-sells upsells products-section" aria-labelledby="upsells-title">
             <h2 id="upsells-title">You may also like…</h2>
             <ProductGrid products={data.upsells} headingLevel={3} eagerCount={0} />
           </section>
+          </Later>
         )}
         {data.related.length > 0 && (
           // The same four on most pages of a category: the server renders
           // the section once per set of cards (lib/server-fragments.tsx).
+          <Later>
           <ServerFragment
             tag="section"
             props={{ className: 'related products-section', 'aria-labelledby': 'related-title' }}
@@ -210,6 +224,7 @@ export function ProductPage({ data }: { data: ProductData }) {
             <h2 id="related-title">Related products</h2>
             <ProductGrid products={data.related} headingLevel={3} eagerCount={0} />
           </ServerFragment>
+          </Later>
         )}
         <RecentlyViewed current={p.id} consent={data.settings?.consent} />
       </div>

@@ -4,6 +4,7 @@ import { LoginForm } from './LoginForm';
 import { RegisterForm } from './RegisterForm';
 import './login.css';
 import { PageContainer } from '../../ui/PageContainer';
+import { Later } from '../../lib/hydrate-later';
 
 /**
  * My account for a visitor: the login and registration forms side by side
@@ -23,14 +24,20 @@ export function LoginPage({ data }: { data: AccountLoginPage }) {
         </p>
       </noscript>
       <div className="u-columns col2-set" id="customer_login">
+        {/* Each form hydrates after the page's first pass, in a task of its
+            own (lib/hydrate-later.tsx); a submit before that is held. */}
+        <Later>
         <div className="u-column1 col-1">
           <h2 id="login-heading">Login</h2>
           <LoginForm data={data} proofHost={proofHost} />
         </div>
+        </Later>
+        <Later>
         <div className="u-column2 col-2">
           <h2 id="register-heading">Register</h2>
           <RegisterForm data={data} proofHost={proofHost} />
         </div>
+        </Later>
       </div>
       {/* The bot-check widget works here, never shown. */}
       <div ref={hostRef} className="account-login__botcheck" hidden />
