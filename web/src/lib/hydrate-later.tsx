@@ -1,6 +1,7 @@
 import { options } from 'preact';
 import { Suspense, type ReactElement } from 'react';
 import { useHydrated } from '../listing/hydrated';
+import { ServerFragment } from './server-fragments';
 
 /**
  * Hydration in parts (docs/decisions/0124-hydration-in-parts.md).
@@ -138,6 +139,10 @@ hooks.__r = (v: Masked) => {
   // Kept on the part's component (`__c`): a re-render of its boundary
   // renders a copy of its vnode.
   const c = v.__c;
+  // A server fragment (lib/server-fragments.tsx) numbers the parts inside it
+  // on its own: from the cache its content is not rendered at all, and the
+  // parts after it must be named as in a render that made it.
+  if (v.type === ServerFragment) v.__m = ['f', 0];
   if (v.type === Gate && c) {
     if (!c.partMask) {
       let p = v.__;
