@@ -132,6 +132,7 @@ function Gate({ children }: { children: ReactElement }): ReactElement {
  * hydrate-later.test.tsx fails if an upgrade renames them.
  */
 type Mask = [string | number, number, number?];
+const onServer = typeof document === 'undefined';
 type Masked = { type: unknown; __?: Masked | null; __m?: Mask; __c?: { partMask?: Mask } | null };
 const hooks = options as unknown as { __r?: (v: Masked) => void };
 const render = hooks.__r;
@@ -143,7 +144,8 @@ hooks.__r = (v: Masked) => {
   // on its own: from the cache its content is not rendered at all, and the
   // parts after it must be named as in a render that made it.
   if (v.type === ServerFragment) v.__m = ['f', 0];
-  if (v.type === Gate && c) {
+  // On the server a part is its Later alone (no gate, below): the mask goes there.
+  if ((v.type === Gate || (v.type === Later && onServer)) && c) {
     if (!c.partMask) {
       let p = v.__;
       while (p && !p.__m && p.__) p = p.__;
@@ -160,6 +162,10 @@ hooks.__r = (v: Masked) => {
 
 /** Hydrates child in a task of its own after the page's first pass (see above). */
 export function Later({ children }: { children: ReactElement }) {
+  // On the server a part is only its children: the boundary and the gate
+  // matter while hydrating, and cost two components per part (per card) in
+  // every render. The part's mask is on this component's vnode either way.
+  if (onServer) return children;
   return (
     <Suspense fallback={null}>
       <Gate>{children}</Gate>
