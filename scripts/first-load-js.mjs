@@ -14,7 +14,7 @@
 // browser tests' flags (web/e2e/server.mjs), so it needs web/node_modules
 // (playwright-core).
 import { launchBrowser } from '../web/e2e/server.mjs';
-import { startVitrine } from './lib/vitrine.mjs';
+import { startVitrine, storefrontPages } from './lib/vitrine.mjs';
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -23,21 +23,7 @@ const bi = argv.indexOf('--binary');
 const server = await startVitrine(bi >= 0 ? argv[bi + 1] : undefined);
 const browser = await launchBrowser();
 try {
-  // A product that is in the demo catalogue: the first card of the shop.
-  const ctx0 = await browser.newContext();
-  const p0 = await ctx0.newPage();
-  await p0.goto(`${server.baseURL}/shop/`);
-  const productURL = await p0.$eval('ul.products li.product a[href*="/product/"]', (a) => a.getAttribute('href'));
-  await ctx0.close();
-
-  const pages = [
-    ['home', '/'],
-    ['shop', '/shop/'],
-    ['product', new URL(productURL, server.baseURL).pathname],
-    ['cart', '/cart/'],
-    ['my-account', '/my-account/'],
-    ['contact', '/contact/'],
-  ];
+  const pages = await storefrontPages(server.baseURL);
   const out = [];
   for (const [name, path] of pages) {
     const ctx = await browser.newContext(); // a cold cache each time

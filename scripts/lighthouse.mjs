@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitrine } from './lib/vitrine.mjs';
+import { startVitrine, storefrontPages } from './lib/vitrine.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -33,20 +33,8 @@ const flags = '--headless --no-sandbox --disable-gpu --disable-quic --no-first-r
 const out = mkdtempSync(path.join(os.tmpdir(), 'vitrine-lighthouse-'));
 const server = await startVitrine(opt('--binary'));
 try {
-  const shop = await (await fetch(`${server.baseURL}/shop/`)).text();
-  const product = shop.match(/href="(?:https?:\/\/[^"/]+)?(\/product\/[^"/]+\/)"/)?.[1];
-  if (!product) throw new Error('no product link on /shop/');
-  const pages = [
-    ['home', '/'],
-    ['shop', '/shop/'],
-    ['product', product],
-    ['cart', '/cart/'],
-    ['my-account', '/my-account/'],
-    ['contact', '/contact/'],
-  ];
-  const only = opt('--pages', '').split(',').filter(Boolean);
   const rows = [];
-  for (const [name, p] of pages.filter(([n]) => only.length === 0 || only.includes(n))) {
+  for (const [name, p] of await storefrontPages(server.baseURL, opt('--pages', '').split(',').filter(Boolean))) {
     const results = [];
     for (let i = 0; i < runs; i++) {
       const file = path.join(out, `${name}-${i}.json`);

@@ -24,7 +24,7 @@
 // the load average with its figures), but the list of tasks and their
 // parts changes far less than wall-clock latencies do.
 import { launchBrowser } from '../web/e2e/server.mjs';
-import { startVitrine } from './lib/vitrine.mjs';
+import { startVitrine, storefrontPages } from './lib/vitrine.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -198,18 +198,7 @@ async function measure(browser, url) {
 const server = await startVitrine(opt('--binary'));
 const browser = await launchBrowser();
 try {
-  const p0 = await (await browser.newContext()).newPage();
-  await p0.goto(`${server.baseURL}/shop/`);
-  const product = await p0.$eval('ul.products li.product a[href*="/product/"]', (a) => new URL(a.href).pathname);
-  await p0.context().close();
-  const pages = [
-    ['home', '/'],
-    ['shop', '/shop/'],
-    ['product', product],
-    ['cart', '/cart/'],
-    ['my-account', '/my-account/'],
-    ['contact', '/contact/'],
-  ].filter(([n]) => only.length === 0 || only.includes(n));
+  const pages = await storefrontPages(server.baseURL, only);
   const all = {};
   for (const [name, path] of pages) {
     all[name] = [];

@@ -57,3 +57,23 @@ export async function startVitrine(binary = path.join(root, 'bin', 'vitrine')) {
   }
   return { baseURL, stop };
 }
+
+/**
+ * The six storefront pages the measuring scripts visit, as [name, path]:
+ * the product is the shop's first card (one in the demo catalogue). only,
+ * if not empty, keeps the pages it names.
+ */
+export async function storefrontPages(baseURL, only = []) {
+  const shop = await (await fetch(`${baseURL}/shop/`)).text();
+  const product = shop.match(/href="(?:https?:\/\/[^"/]+)?(\/product\/[^"/]+\/)"/)?.[1];
+  if (!product) throw new Error('no product link on /shop/');
+  const pages = [
+    ['home', '/'],
+    ['shop', '/shop/'],
+    ['product', product],
+    ['cart', '/cart/'],
+    ['my-account', '/my-account/'],
+    ['contact', '/contact/'],
+  ];
+  return pages.filter(([name]) => only.length === 0 || only.includes(name));
+}
