@@ -38,8 +38,9 @@ func TestContactPage(t *testing.T) {
 			"<title>Contact – Vitrine</title>",
 			`<link rel="canonical" href="https://shop.example/contact/">`,
 			`"@type":"BreadcrumbList"`, `"@type":"ContactPage"`,
-			// Server-rendered CF7 markup (attributes as the server render writes them).
-			`<div id="wpcf7-f1-o1" lang="en-US" dir="ltr" data-wpcf7-id="1" class="wpcf7 no-js">`,
+			// Server-rendered CF7 markup (attributes as the server render writes them:
+			// in source order, class first as in CF7's own markup).
+			`<div class="wpcf7 no-js" id="wpcf7-f1-o1" lang="en-US" dir="ltr" data-wpcf7-id="1">`,
 			`action="/contact/#wpcf7-f1-o1"`, `method="post"`, `enctype="multipart/form-data"`, `novalidate`, `data-status="init"`,
 			`<input type="hidden" name="_wpcf7" value="1"`,
 			`<input type="hidden" name="_wpcf7_version" value="6.2"`,
@@ -51,13 +52,13 @@ func TestContactPage(t *testing.T) {
 			`<label for="wpcf7-f1-o1-your-name" class="wpcf7-field-label">Your name`,
 			`<label for="wpcf7-f1-o1-your-email" class="wpcf7-field-label">Your email`,
 			`<label for="wpcf7-f1-o1-your-message" class="wpcf7-field-label">Your message`,
-			`<span data-name="your-email" class="wpcf7-form-control-wrap"><input type="email" id="wpcf7-f1-o1-your-email"`,
+			`<span class="wpcf7-form-control-wrap" data-name="your-email"><input type="email" id="wpcf7-f1-o1-your-email"`,
 			`data-target-name="your-message"`,
 			// CF7's screen-reader response first in the wrapper (its script
 			// writes there), the one live region; the visible output is
 			// hidden from screen readers, as CF7's.
-			`data-wpcf7-id="1" class="wpcf7 no-js"><div class="screen-reader-response"><p role="status" aria-live="polite" aria-atomic="true"></p><ul></ul></div><form`,
-			`<div aria-hidden="true" class="wpcf7-response-output">`,
+			`data-wpcf7-id="1"><div class="screen-reader-response"><p role="status" aria-live="polite" aria-atomic="true"></p><ul></ul></div><form`,
+			`<div class="wpcf7-response-output" aria-hidden="true">`,
 			// No spinner in the markup: CF7's script inserts its own.
 			`class="wpcf7-form-control wpcf7-submit has-spinner button"`,
 			`<noscript>`,

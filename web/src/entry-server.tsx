@@ -3,7 +3,11 @@ import './lib/preact-options';
 import { renderToString } from 'react-dom/server.browser';
 import { App } from './App';
 import { renderWithFragments } from './lib/server-fragments';
+import { installServerVnodeHook } from './lib/server-vnode';
 import type { PageData } from './types';
+
+// Host elements' props go to the renderer as written (lib/server-vnode.ts).
+installServerVnodeHook();
 
 export function render(url: string, json: string): string {
   const data = JSON.parse(json) as PageData;

@@ -87,4 +87,10 @@ hooks.vnode = (v: VNode) => {
   if (v.type === 'select' && v.props && 'defaultValue' in v.props) delete v.props.defaultValue;
 };
 
-export {};
+/**
+ * The vnode hooks installed before preact/compat's (this module's and any
+ * before it): the server's host-element hook (lib/server-vnode.ts) calls
+ * them where it skips compat's own.
+ */
+export const vnodeBeforeCompat = hooks.vnode as (v: VNode) => void;
+
