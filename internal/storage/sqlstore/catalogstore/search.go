@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -433,4 +434,145 @@ func (db *Catalog) Analyze(ctx context.Context) error {
 	}
 	_, err := db.Write.ExecContext(ctx, `ANALYZE`)
 	return err
+}
+
+// sqliteSearchHits reads on SQLite the candidates searchCandidates
+// selects, with the same ranks, in steps that read the index's stored
+// columns only where a rank needs them: the name matches' ids and the
+// matches anywhere's (each as its half of searchCandidates, without
+// columns: the same rows); the names of the name matches that start with
+// the whole query (the exact-name rank, 0); and the ranking columns of
+// the matches anywhere that are not name matches (a name match ranks 0
+// or 1, under any rank of the other half, so its other columns change
+// nothing). Reading a stored column costs a lookup in the content table
+// per row, most of searchCandidates' time at 100,000 products.
+func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan, query string, cats []int64, limit int) (map[int64]int, error) {
+	if limit <= 0 || limit > SearchCandidates {
+		limit = SearchCandidates
+	}
+	catCond := ""
+	var catArgs []any
+	if len(cats) > 0 {
+		in, a := sqlcore.InClause(cats)
+		catCond, catArgs = " AND %s IN (SELECT product_id FROM product_categories WHERE category_id IN "+in+")", a
+	}
+	cond := func(col string) string {
+		if catCond == "" {
+			return ""
+		}
+		return fmt.Sprintf(catCond, col)
+	}
+	ids := func(match string) ([]int64, error) {
+		var out []int64
+		q := `SELECT rowid FROM products_fts WHERE products_fts MATCH ?` + cond("rowid") + fmt.Sprintf(" LIMIT %d", limit)
+		if err := db.Read.SelectContext(ctx, &out, q, append([]any{match}, catArgs...)...); err != nil {
+			return nil, fmt.Errorf("search candidates: %w", err)
+		}
+		return out, nil
+	}
+	named, err := ids(ftsMatch(plan, true))
+	if err != nil {
+		return nil, err
+	}
+	anywhere, err := ids(ftsMatch(plan, false))
+	if err != nil {
+		return nil, err
+	}
+	hits := make(map[int64]int, len(named)+len(anywhere))
+	for _, id := range named {
+		hits[id] = 1
+	}
+	if len(named) > 0 {
+		// The exact name: a name equal to the query starts with it as a
+		// phrase, so only those rows' names are read (every name match's
+		// when the query is not plain words the phrase could hold).
+		q := `SELECT f.rowid, f.name FROM json_each(?) j CROSS JOIN products_fts f ON f.rowid = j.value`
+		args := []any{idsJSON(named)}
+		if plainWords(plan.Name) {
+			q = `SELECT rowid, name FROM products_fts WHERE products_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`
+			args = []any{`name : ^"` + plan.Name + `"`, idsJSON(named)}
+		}
+		if err := db.eachRank(ctx, q, args, func(id int64, name string) {
+			if name == plan.Name {
+				hits[id] = 0
+			}
+		}); err != nil {
+			return nil, err
+		}
+	}
+	var others []int64
+	for _, id := range anywhere {
+		if _, ok := hits[id]; !ok {
+			others = append(others, id)
+		}
+	}
+	if len(others) > 0 {
+		rank := "CASE"
+		for i, col := range []string{"sku", "cats", "attrs", "short"} {
+			rank += fmt.Sprintf(" WHEN %s THEN %d", planHolds(plan, "f."+col, sqlcore.SQLite), i+2)
+		}
+		rank += fmt.Sprintf(" ELSE %d END", SearchRankElsewhere)
+		q := `SELECT f.rowid, CAST(` + rank + ` AS TEXT) FROM json_each(?) j CROSS JOIN products_fts f ON f.rowid = j.value`
+		if err := db.eachRank(ctx, q, []any{idsJSON(others)}, func(id int64, r string) {
+			hits[id], _ = strconv.Atoi(r)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	var skus []int64
+	if err := db.Read.SelectContext(ctx, &skus, `SELECT COALESCE(parent_id, id) FROM products
+		WHERE sku IN (?, ?) AND sku IS NOT NULL AND sku <> '' AND status = 'publish'`+cond("COALESCE(parent_id, id)"),
+		append([]any{query, strings.ToUpper(query)}, catArgs...)...); err != nil {
+		return nil, fmt.Errorf("search candidates: %w", err)
+	}
+	for _, id := range skus {
+		hits[id] = 0
+	}
+	return hits, nil
+}
+
+// eachRank runs q and calls fn with each row's id and text.
+func (db *Catalog) eachRank(ctx context.Context, q string, args []any, fn func(int64, string)) error {
+	rows, err := db.Read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("search candidates: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s string
+		if err := rows.Scan(&id, &s); err != nil {
+			return fmt.Errorf("search candidates: %w", err)
+		}
+		fn(id, s)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search candidates: %w", err)
+	}
+	return nil
+}
+
+// idsJSON writes ids as a JSON array.
+func idsJSON(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// plainWords reports whether s is ASCII lowercase words of letters and
+// digits, one space apart: text FTS5's tokenizer splits exactly at the
+// spaces, so as a quoted phrase it is those words.
+func plainWords(s string) bool {
+	for _, w := range strings.Split(s, " ") {
+		if !asciiAlnum(w) {
+			return false
+		}
+	}
+	return s != ""
 }
