@@ -18,14 +18,21 @@ func SetSmallCategoryRowsForTest(n int) (restore func()) {
 
 // SearchHitsBothWaysForTest is q's search candidates with their ranks as
 // a search page reads them (searchHits) and as the listing's one
-// candidate query selects them (searchCandidates).
-func (db *Catalog) SearchHitsBothWaysForTest(ctx context.Context, q catalog.ProductQuery) (got, want map[int64]int, err error) {
+// candidate query selects them (searchCandidates); ways, when given,
+// choose which of the two to read (benchmarks).
+func (db *Catalog) SearchHitsBothWaysForTest(ctx context.Context, q catalog.ProductQuery, ways ...bool) (got, want map[int64]int, err error) {
+	hits, query := len(ways) < 2 || ways[0], len(ways) < 2 || ways[1]
 	cats, err := db.queryCategories(ctx, q)
 	if err != nil {
 		return nil, nil, err
 	}
-	if got, err = db.searchHits(ctx, q, cats); err != nil {
-		return nil, nil, err
+	if hits {
+		if got, err = db.searchHits(ctx, q, cats); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !query {
+		return got, nil, nil
 	}
 	plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
 	if err != nil {

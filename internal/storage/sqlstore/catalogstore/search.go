@@ -440,12 +440,13 @@ func (db *Catalog) Analyze(ctx context.Context) error {
 // selects, with the same ranks, in steps that read the index's stored
 // columns only where a rank needs them: the name matches' ids and the
 // matches anywhere's (each as its half of searchCandidates, without
-// columns: the same rows); the names of the name matches that start with
-// the whole query (the exact-name rank, 0); and the ranking columns of
-// the matches anywhere that are not name matches (a name match ranks 0
-// or 1, under any rank of the other half, so its other columns change
-// nothing). Reading a stored column costs a lookup in the content table
-// per row, most of searchCandidates' time at 100,000 products.
+// columns: the same rows); the name matches' names (the exact-name rank,
+// 0); and the ranking columns of the matches anywhere that are not name
+// matches (a name match ranks 0 or 1, under any rank of the other half,
+// so its other columns change nothing). Both read the index's content
+// table by rowid: a stored column read through the FTS5 table costs a
+// lookup per row about three times as dear, which was most of
+// searchCandidates' time at 100,000 products.
 func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan, query string, cats []int64, limit int) (map[int64]int, error) {
 	if limit <= 0 || limit > SearchCandidates {
 		limit = SearchCandidates
@@ -483,21 +484,16 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 		hits[id] = 1
 	}
 	if len(named) > 0 {
-		// The exact name: a name equal to the query starts with it as a
-		// phrase, so only those rows' names are read (every name match's
-		// when the query is not plain words the phrase could hold).
-		q := `SELECT f.rowid, f.name FROM json_each(?) j CROSS JOIN products_fts f ON f.rowid = j.value`
-		args := []any{idsJSON(named)}
-		if plainWords(plan.Name) {
-			q = `SELECT rowid, name FROM products_fts WHERE products_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`
-			args = []any{`name : ^"` + plan.Name + `"`, idsJSON(named)}
+		// The exact name: the names read from the index's content table
+		// by rowid (through the FTS5 table each lookup costs about three
+		// times as much).
+		var exact []int64
+		if err := db.Read.SelectContext(ctx, &exact, `SELECT c.id FROM json_each(?) j CROSS JOIN products_fts_content c ON c.id = j.value
+			WHERE c.`+ftsContentColumn["name"]+` = ?`, idsJSON(named), plan.Name); err != nil {
+			return nil, fmt.Errorf("search candidates: %w", err)
 		}
-		if err := db.eachRank(ctx, q, args, func(id int64, name string) {
-			if name == plan.Name {
-				hits[id] = 0
-			}
-		}); err != nil {
-			return nil, err
+		for _, id := range exact {
+			hits[id] = 0
 		}
 	}
 	var others []int64
@@ -509,14 +505,24 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 	if len(others) > 0 {
 		rank := "CASE"
 		for i, col := range []string{"sku", "cats", "attrs", "short"} {
-			rank += fmt.Sprintf(" WHEN %s THEN %d", planHolds(plan, "f."+col, sqlcore.SQLite), i+2)
+			rank += fmt.Sprintf(" WHEN %s THEN %d", planHolds(plan, "c."+ftsContentColumn[col], sqlcore.SQLite), i+2)
 		}
 		rank += fmt.Sprintf(" ELSE %d END", SearchRankElsewhere)
-		q := `SELECT f.rowid, CAST(` + rank + ` AS TEXT) FROM json_each(?) j CROSS JOIN products_fts f ON f.rowid = j.value`
-		if err := db.eachRank(ctx, q, []any{idsJSON(others)}, func(id int64, r string) {
-			hits[id], _ = strconv.Atoi(r)
-		}); err != nil {
-			return nil, err
+		rows, err := db.Read.QueryContext(ctx, `SELECT c.id, `+rank+` FROM json_each(?) j CROSS JOIN products_fts_content c ON c.id = j.value`, idsJSON(others))
+		if err != nil {
+			return nil, fmt.Errorf("search candidates: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var r int
+			if err := rows.Scan(&id, &r); err != nil {
+				return nil, fmt.Errorf("search candidates: %w", err)
+			}
+			hits[id] = r
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("search candidates: %w", err)
 		}
 	}
 	var skus []int64
@@ -531,26 +537,11 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 	return hits, nil
 }
 
-// eachRank runs q and calls fn with each row's id and text.
-func (db *Catalog) eachRank(ctx context.Context, q string, args []any, fn func(int64, string)) error {
-	rows, err := db.Read.QueryContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("search candidates: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var s string
-		if err := rows.Scan(&id, &s); err != nil {
-			return fmt.Errorf("search candidates: %w", err)
-		}
-		fn(id, s)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("search candidates: %w", err)
-	}
-	return nil
-}
+// ftsContentColumn names, by the FTS5 table's column, the column of its
+// content table (products_fts_content, which FTS5 keeps for a table with
+// its own content: id, then c0, c1, … in the order the table declares its
+// columns, migration 00051).
+var ftsContentColumn = map[string]string{"name": "c0", "sku": "c1", "cats": "c2", "attrs": "c3", "short": "c4", "body": "c5"}
 
 // idsJSON writes ids as a JSON array.
 func idsJSON(ids []int64) string {
@@ -563,16 +554,4 @@ func idsJSON(ids []int64) string {
 		b = strconv.AppendInt(b, id, 10)
 	}
 	return string(append(b, ']'))
-}
-
-// plainWords reports whether s is ASCII lowercase words of letters and
-// digits, one space apart: text FTS5's tokenizer splits exactly at the
-// spaces, so as a quoted phrase it is those words.
-func plainWords(s string) bool {
-	for _, w := range strings.Split(s, " ") {
-		if !asciiAlnum(w) {
-			return false
-		}
-	}
-	return s != ""
 }
