@@ -624,6 +624,9 @@ func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats 
 	if len(plan.Clauses) == 0 {
 		return hits, nil // only punctuation: nothing found
 	}
+	if db.Engine == sqlcore.SQLite {
+		return db.sqliteSearchHits(ctx, plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
+	}
 	cand, args := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
 	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT sid, srank FROM (`+cand+`) c`), args...)
 	if err != nil {

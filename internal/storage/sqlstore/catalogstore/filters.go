@@ -261,6 +261,22 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 		for _, id := range matched {
 			ranks[id] = hits[id]
 		}
+		if best := bestRanks(q, ranks); best != nil {
+			// Ordered by relevance, the page is among the best ranked
+			// candidates when they fill it: a full page from them is the
+			// page (every other candidate sorts after them), read without
+			// the others' rows; a short one means they did not fill it.
+			if sel, err = db.selection(ctx, q, &searchDrive{cats: cats, ranks: best}); err != nil {
+				return nil, 0, f, false, err
+			}
+			ps, err := db.queryPage(ctx, q, sel, nil)
+			if err != nil {
+				return nil, 0, f, false, err
+			}
+			if len(ps) == perPageOf(q) {
+				return ps, total, f, true, nil
+			}
+		}
 		if sel, err = db.selection(ctx, q, &searchDrive{cats: cats, ranks: ranks}); err != nil {
 			return nil, 0, f, false, err
 		}
@@ -271,4 +287,52 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 		return nil, 0, f, false, err
 	}
 	return ps, total, f, true, nil
+}
+
+// perPageOf is q's page size as queryPage reads it.
+func perPageOf(q catalog.ProductQuery) int {
+	if q.PerPage <= 0 {
+		return 10
+	}
+	return q.PerPage
+}
+
+// bestRanks is, for a search ordered by relevance, the candidates of the
+// best ranks that are enough to fill q's pages up to its own (the fewest
+// ranks whose candidates number at least page × page size); nil when that
+// takes every rank (or q is ordered otherwise).
+func bestRanks(q catalog.ProductQuery, ranks map[int64]int) map[int64]int {
+	if (q.OrderBy != "" && q.OrderBy != "relevance") || len(ranks) == 0 {
+		return nil
+	}
+	need := max(q.Page, 1) * perPageOf(q)
+	if need >= len(ranks) {
+		return nil
+	}
+	var count [SearchRankElsewhere + 1]int
+	worst := 0
+	for _, r := range ranks {
+		if r < 0 || r > SearchRankElsewhere {
+			return nil
+		}
+		count[r]++
+		worst = max(worst, r)
+	}
+	cut, n := -1, 0
+	for r := range count {
+		if n += count[r]; n >= need {
+			cut = r
+			break
+		}
+	}
+	if cut < 0 || cut >= worst {
+		return nil
+	}
+	best := make(map[int64]int, n)
+	for id, r := range ranks {
+		if r <= cut {
+			best[id] = r
+		}
+	}
+	return best
 }
