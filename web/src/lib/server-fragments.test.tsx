@@ -167,10 +167,11 @@ describe('server fragments', () => {
   });
 
   it('keep the page when a part fails to render alone', () => {
-    // Renders in the page's own render but throws when rendered alone.
-    let inPage = true;
+    // Renders in the page's own render but throws when rendered alone
+    // (a render nested in the page's: the fragment's miss).
+    let depth = 0;
     const Needs = () => {
-      if (!inPage) throw new Error('rendered outside its page');
+      if (depth > 1) throw new Error('rendered outside its page');
       return <span>ok</span>;
     };
     const Part = () => (
@@ -179,12 +180,35 @@ describe('server fragments', () => {
       </ServerFragment>
     );
     const render = (n: Parameters<typeof renderToString>[0]) => {
-      const html = renderToString(n);
-      inPage = false; // every render after the page's own is a part alone
-      return html;
+      depth++;
+      try {
+        return renderToString(n);
+      } finally {
+        depth--;
+      }
     };
     expect(renderWithFragments(render, <Part />)).toBe('<div><span>ok</span></div>');
     expect(fragmentStats().entries).toBe(0);
+    expect(renderWithFragments(render, <Part />)).toBe('<div><span>ok</span></div>');
+  });
+
+  it('render a missed part once, alone, and write the page from that HTML', () => {
+    let renders = 0;
+    const Counted = ({ text }: { text: string }) => {
+      renders++;
+      return <p>{text}</p>;
+    };
+    const page = (text: string) => (
+      <main>
+        <ServerFragment tag="div" props={{ className: 'f' }} cacheKey={() => 'once-' + text}>
+          {() => <Counted text={text} />}
+        </ServerFragment>
+      </main>
+    );
+    expect(renderWithFragments(renderToString, page('a'))).toBe('<main><div class="f"><p>a</p></div></main>');
+    expect(renders).toBe(1); // a miss: one render of the part, not one in the page and one to fill the cache
+    expect(renderWithFragments(renderToString, page('a'))).toBe('<main><div class="f"><p>a</p></div></main>');
+    expect(renders).toBe(1); // a hit: none
   });
 
   it('stay within their bound, dropping the least recently used first', () => {

@@ -7,10 +7,11 @@ import { createElement, type ReactNode } from 'react';
  *
  * A fragment is one element whose children are a pure function of a key
  * (the element's inputs, serialized). While entry-server renders a page
- * (renderWithFragments), a fragment whose key is cached is written as the
- * element with the cached HTML inside (dangerouslySetInnerHTML); a fragment
- * not cached yet is rendered as usual and, after the page, rendered alone
- * to fill the cache for the next page. In the browser, and in any render
+ * (renderWithFragments), a fragment is written as the element with its
+ * HTML inside (dangerouslySetInnerHTML): the cached HTML, or, for a key not
+ * cached yet, its children rendered alone there and then, once, and kept
+ * for the next page (a miss costs one render of the part, not two). In the
+ * browser, and in any render
  * not made through renderWithFragments (tests, the client), the element is
  * rendered as usual, so hydration compares the browser's render with HTML
  * that is byte for byte what React would have written (a test checks it).
@@ -27,7 +28,8 @@ let bound = FRAGMENT_CACHE_UNITS;
 
 const cache = new Map<string, string>();
 let units = 0;
-let pending: { key: string; node: ReactNode }[] | null = null;
+/** The page's renderer while renderWithFragments runs, else null. */
+let active: ((node: ReactNode) => string) | null = null;
 let hits = 0;
 let misses = 0;
 
@@ -55,20 +57,26 @@ export function ServerFragment({
   children: ReactNode | (() => ReactNode);
 }) {
   const content = () => (typeof children === 'function' ? children() : children);
-  if (pending === null || cacheKey === null) return createElement(tag, props, content());
+  if (active === null || cacheKey === null) return createElement(tag, props, content());
   const key = cacheKey();
-  const html = cache.get(key);
+  let html = cache.get(key);
   if (html !== undefined) {
     hits++;
     // Most recently used last: eviction takes the oldest first.
     cache.delete(key);
     cache.set(key, html);
-    return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: html } });
+  } else {
+    misses++;
+    try {
+      html = active(content());
+    } catch {
+      // A part that fails alone is rendered in place and not kept.
+      return createElement(tag, props, content());
+    }
+    cache.set(key, html);
+    units += key.length + html.length;
   }
-  misses++;
-  const node = content();
-  pending.push({ key, node });
-  return createElement(tag, props, node);
+  return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: html } });
 }
 
 /**
@@ -76,33 +84,18 @@ export function ServerFragment({
  * fragment cache: the page's output is the same as render(app) alone.
  */
 export function renderWithFragments(render: (node: ReactNode) => string, app: ReactNode): string {
-  if (pending !== null) return render(app); // not re-entrant: a nested call renders plainly
-  pending = [];
-  let out: string;
-  let missed: { key: string; node: ReactNode }[];
+  if (active !== null) return render(app); // not re-entrant: a nested call renders plainly
+  active = render;
   try {
-    out = render(app);
+    return render(app);
   } finally {
-    missed = pending;
-    pending = null;
-  }
-  for (const { key, node } of missed) {
-    if (cache.has(key)) continue;
-    let html: string;
-    try {
-      html = render(node);
-    } catch {
-      continue; // the page is rendered; a part that fails alone is just not kept
+    active = null;
+    for (const [k, v] of cache) {
+      if (units <= bound) break;
+      cache.delete(k);
+      units -= k.length + v.length;
     }
-    cache.set(key, html);
-    units += key.length + html.length;
   }
-  for (const [k, v] of cache) {
-    if (units <= bound) break;
-    cache.delete(k);
-    units -= k.length + v.length;
-  }
-  return out;
 }
 
 /** The cache's state, for tests and the render benchmarks. */
