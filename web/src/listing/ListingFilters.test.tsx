@@ -6,7 +6,6 @@ import { App } from '../App';
 import { ListingFilters } from './ListingFilters';
 import { clearFilters, filterHref, readFilterState, toggleFilter } from './filter-url';
 import { expectHydratesCleanly } from '../test/hydrate';
-import { clearFragments, fragmentStats, renderWithFragments } from '../lib/server-fragments';
 import { listingPage, products } from '../test/fixtures';
 import type { ListingFilters as Filters, ListingPage } from '../types';
 
@@ -173,53 +172,6 @@ describe('ListingFilters', () => {
 function pageHTML(data: ListingPage): string {
   return `<!doctype html><html><body><script id="vitrine-data" type="application/json">${JSON.stringify(data)}</script></body></html>`;
 }
-
-describe('filter sections as server fragments', () => {
-  const page = (data: ListingPage) => <App data={data} />;
-  const plain = (data: ListingPage) => renderToString(page(data));
-  const cached = (data: ListingPage) => renderWithFragments(renderToString, page(data));
-
-  it('write the sidebar byte for byte as a plain render, cold and warm, and reuse it on the same listing’s other pages', () => {
-    clearFragments();
-    const first = filtered('/product-category/clothing/?orderby=price&filter_color=navy&query_type_color=or&rating_filter=4');
-    expect(cached(first)).toBe(plain(first));
-    const before = fragmentStats().hits;
-    expect(cached(first)).toBe(plain(first));
-    // The colour, size and material sections, the ratings and the availability.
-    expect(fragmentStats().hits - before).toBeGreaterThanOrEqual(5);
-    const second = filtered('/product-category/clothing/page/2/?orderby=price&filter_color=navy&query_type_color=or&rating_filter=4', {}, { page_number: 2, total_pages: 2 });
-    const hits = fragmentStats().hits;
-    expect(cached(second)).toBe(plain(second));
-    expect(fragmentStats().hits - hits).toBeGreaterThanOrEqual(5);
-  });
-
-  it('render a section again when its links, counts or ids differ', () => {
-    clearFragments();
-    const a = filtered('/product-category/clothing/?orderby=price');
-    cached(a);
-    // Another chosen filter changes every link; another count one option.
-    const b = filtered('/product-category/clothing/?orderby=price&on_sale=1');
-    expect(cached(b)).toBe(plain(b));
-    expect(cached(b)).toContain('href="/product-category/clothing/?orderby=price&amp;filter_color=navy&amp;query_type_color=or&amp;on_sale=1"');
-    const c = filtered('/product-category/clothing/?orderby=price', { counted: false });
-    expect(cached(c)).toBe(plain(c));
-    expect(cached(c)).not.toContain('3 products');
-    const d = filtered('/product-category/clothing/?orderby=price', {
-      stock_status: [opt('instock', 'In stock', 8), opt('outofstock', 'Out of stock', 0)],
-    });
-    expect(cached(d)).toBe(plain(d));
-    expect(cached(d)).toContain('<span class="filter-option__label">In stock</span> <span class="count"><span aria-hidden="true">(8)</span>');
-  });
-
-  it('hydrate cleanly from a page whose sections came from the cache', async () => {
-    clearFragments();
-    const data = filtered('/product-category/clothing/?orderby=price&filter_size=m');
-    cached(data);
-    const html = cached(data);
-    expect(html).toBe(plain(data));
-    await expectHydratesCleanly(html, data);
-  });
-});
 
 describe('filters with scripts', () => {
   it('shows the chosen listing in place: fetched page data, pushed URL, focus kept, "N results" announced, Back restores', async () => {

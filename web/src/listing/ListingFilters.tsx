@@ -3,7 +3,6 @@ import type { ListingFilterAttribute, ListingFilterOption, ListingPage } from '.
 import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
 import { useCurrencyState } from '../currency/store';
-import { ServerFragment } from '../lib/server-fragments';
 import { clearFilters, filterHref, readFilterState, targetKey, toggleFilter, type FilterState, type FilterTarget } from './filter-url';
 
 /**
@@ -364,14 +363,6 @@ export function ListingFilters({
   const chosen = f ? chosenFilters(data, state) : [];
   const counted = f?.counted ?? false;
   const clearHref = filterHref(base, clearFilters(state));
-  // A section of options is the same on every page of one listing with
-  // the same filters and counts (the pages of a search, a listing
-  // rendered again after its cache entry went): the server renders it
-  // once per engine (lib/server-fragments.tsx). Its links follow from the
-  // listing's first page with its filters (here) and each option; the
-  // handlers are not in the HTML.
-  const here = filterHref(base, state);
-  const sectionKey = (kind: string, id: string, options: unknown) => () => JSON.stringify(['filters', kind, id, here, counted, options]);
   const opt = (option: ListingFilterOption, target: FilterTarget, look: Look) => (
     <Item key={option.value} option={option}>
       <FilterOptionLink option={option} target={target} look={look} state={state} base={base} counted={counted} onNavigate={onNavigate} />
@@ -414,58 +405,33 @@ export function ListingFilters({
         const look = lookOf(a);
         const id = `${idBase}-attr-${a.slug}`;
         return (
-          <ServerFragment
-            key={a.slug}
-            tag="section"
-            props={{ className: 'widget woocommerce widget_layered_nav woocommerce-widget-layered-nav', 'aria-labelledby': id }}
-            cacheKey={sectionKey('attribute', id, a)}
-          >
-            {() => (
-              <>
-                <h2 className="widget-title" id={id}>
-                  {decodeEntities(a.name)}
-                </h2>
-                <p className="filter-query-type">{a.query_type === 'or' ? 'Matches any chosen' : 'Matches all chosen'}</p>
-                <OptionList look={look}>{a.options.map((o) => opt(o, { kind: 'attribute', slug: a.slug, value: o.value, queryType: a.query_type }, look))}</OptionList>
-              </>
-            )}
-          </ServerFragment>
+          <section key={a.slug} className="widget woocommerce widget_layered_nav woocommerce-widget-layered-nav" aria-labelledby={id}>
+            <h2 className="widget-title" id={id}>
+              {decodeEntities(a.name)}
+            </h2>
+            <p className="filter-query-type">{a.query_type === 'or' ? 'Matches any chosen' : 'Matches all chosen'}</p>
+            <OptionList look={look}>{a.options.map((o) => opt(o, { kind: 'attribute', slug: a.slug, value: o.value, queryType: a.query_type }, look))}</OptionList>
+          </section>
         );
       })}
       {f && f.ratings.length > 0 && (
-        <ServerFragment
-          tag="section"
-          props={{ className: 'widget widget_rating_filter', 'aria-labelledby': `${idBase}-rating` }}
-          cacheKey={sectionKey('rating', `${idBase}-rating`, f.ratings)}
-        >
-          {() => (
-            <>
-              <h2 className="widget-title" id={`${idBase}-rating`}>
-                Rating
-              </h2>
-              <OptionList look="check">{f.ratings.map((o) => opt(o, { kind: 'rating', value: o.value }, 'check'))}</OptionList>
-            </>
-          )}
-        </ServerFragment>
+        <section className="widget widget_rating_filter" aria-labelledby={`${idBase}-rating`}>
+          <h2 className="widget-title" id={`${idBase}-rating`}>
+            Rating
+          </h2>
+          <OptionList look="check">{f.ratings.map((o) => opt(o, { kind: 'rating', value: o.value }, 'check'))}</OptionList>
+        </section>
       )}
       {f && (f.stock_status.length > 0 || f.on_sale) && (
-        <ServerFragment
-          tag="section"
-          props={{ className: 'widget widget_stock_filter', 'aria-labelledby': `${idBase}-stock` }}
-          cacheKey={sectionKey('stock', `${idBase}-stock`, [f.stock_status, f.on_sale])}
-        >
-          {() => (
-            <>
-              <h2 className="widget-title" id={`${idBase}-stock`}>
-                Availability
-              </h2>
-              <OptionList look="check">
-                {f.stock_status.map((o) => opt(o, { kind: 'stock', value: o.value }, 'check'))}
-                {f.on_sale && opt(f.on_sale, { kind: 'sale', value: '1' }, 'check')}
-              </OptionList>
-            </>
-          )}
-        </ServerFragment>
+        <section className="widget widget_stock_filter" aria-labelledby={`${idBase}-stock`}>
+          <h2 className="widget-title" id={`${idBase}-stock`}>
+            Availability
+          </h2>
+          <OptionList look="check">
+            {f.stock_status.map((o) => opt(o, { kind: 'stock', value: o.value }, 'check'))}
+            {f.on_sale && opt(f.on_sale, { kind: 'sale', value: '1' }, 'check')}
+          </OptionList>
+        </section>
       )}
     </div>
   );
