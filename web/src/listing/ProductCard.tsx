@@ -9,10 +9,20 @@ import { Later } from '../lib/hydrate-later';
 import { WishlistHeart } from '../wishlist/Heart';
 
 /**
- * Cards whose image loads with the page: the first row at 3 columns, the
- * first two rows at 2 (both on a phone's first screen). The rest are lazy.
+ * Cards whose image is a plain image with src: the first row at 3 columns,
+ * the first two rows at 2 (both on a phone's first screen). The rest load by
+ * script as they come near (lazyload).
  */
 export const EAGER_CARDS = 4;
+
+/**
+ * Of those, the cards whose image is fetched with the document: a phone's
+ * first row. The others are native lazy (fetched after the first layout, when
+ * it shows them near the viewport), so on a phone's slow link the first
+ * card's picture, the listing's largest paint, shares it with the stylesheet
+ * alone (shop page LCP 1,206 → 1,058 ms in Lighthouse, docs/benchmarks.md).
+ */
+export const FIRST_ROW_CARDS = 2;
 
 /** Grid image sizes: 3 columns >= 550px (container max 1200px), 2 below (spec section 9). */
 export const CARD_SIZES = '(min-width: 1240px) 380px, (min-width: 550px) 31vw, 48vw';
@@ -84,6 +94,7 @@ export function ProductCard({
   // The first card's picture is the listing's largest paint on a phone
   // (Lighthouse's LCP element): it is fetched ahead of the other eager ones.
   const first = index === 0 && !appended;
+  const nativeLazy = eager && index >= FIRST_ROW_CARDS;
   // The card's content is the same on every page that lists the product:
   // the server renders it once per engine (lib/server-fragments.tsx); an
   // eager card (its image loaded at once) is another fragment than a lazy one.
@@ -94,7 +105,7 @@ export function ProductCard({
     <ServerFragment
       tag="li"
       props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
-      cacheKey={() => JSON.stringify(['card', headingLevel, eager, first, product])}
+      cacheKey={() => JSON.stringify(['card', headingLevel, eager, nativeLazy, first, product])}
     >
       {() => (
         <>
@@ -110,6 +121,7 @@ export function ProductCard({
                   height={img.height || 600}
                   alt={decodeEntities(img.alt) || name}
                   eager={eager}
+                  nativeLazy={nativeLazy}
                   fetchPriority={first ? 'high' : undefined}
                   className="attachment-woocommerce_thumbnail"
                 />

@@ -15,6 +15,13 @@ export interface LazyImageProps {
   className?: string;
   /** Above the fold (the first row of a listing, the product's main image): load with the page. */
   eager?: boolean;
+  /**
+   * With eager: a plain image with src the browser fetches once its layout
+   * shows it near the viewport (loading="lazy"), not with the document:
+   * no script needed, and the page's first requests are the stylesheet and
+   * the eager pictures alone.
+   */
+  nativeLazy?: boolean;
   fetchPriority?: 'high' | 'low' | 'auto';
 }
 
@@ -34,7 +41,7 @@ function join(...names: (string | undefined | false)[]): string {
  * scripts (the document's head hides the scripted copy then). Eager images,
  * and images under the minimum size, are plain images with src.
  */
-export function LazyImage({ src, srcSet, sizes, width, height, alt, className, eager = false, fetchPriority }: LazyImageProps) {
+export function LazyImage({ src, srcSet, sizes, width, height, alt, className, eager = false, nativeLazy = false, fetchPriority }: LazyImageProps) {
   const ref = useRef<HTMLImageElement>(null);
   // The phase of one source: a new source starts again from lazyload, in
   // the very render that brings it (an img that had a src keeps src="").
@@ -58,7 +65,7 @@ export function LazyImage({ src, srcSet, sizes, width, height, alt, className, e
       <img
         {...plain}
         style={style}
-        loading="eager"
+        loading={nativeLazy && eager ? 'lazy' : 'eager'}
         fetchPriority={fetchPriority}
         decoding={fetchPriority === 'high' ? undefined : 'async'}
       />
