@@ -129,19 +129,74 @@ func (s *Service) Coupons(ctx context.Context, q Query) ([]CouponRow, error) {
 	return rows, nil
 }
 
-// Customers is the customers report: those with orders in the period.
+// Customers is the customers report: those with orders in the period,
+// sorted. With a page asked (q.PerPage > 0) and an order other than by
+// name, username or email, the sums come from the customer rollups
+// (decision 0125) and only the rows of q's page carry their details and
+// their exact latest order (the others' LastOrder may be the start of
+// its hour: LastInHour); the order of all rows is exact either way.
 func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error) {
 	f, err := s.prepare(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	if q.PerPage <= 0 || q.OrderBy == "name" || q.OrderBy == "username" || q.OrderBy == "email" {
+		rows, err := s.Store.AnalyticsCustomerSums(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		s.sortCustomers(rows, q)
+		return rows, nil
+	}
+	f.HourlyLastOrder, f.NoCustomerDetails = true, true
 	rows, err := s.Store.AnalyticsCustomerSums(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	s.sortCustomers(rows, q)
-	return rows, nil
+	from := (q.Page - 1) * q.PerPage
+	if from >= len(rows) {
+		return rows, nil
+	}
+	to := min(len(rows), from+q.PerPage)
+	if q.OrderBy == "date_last_order" || q.OrderBy == "" {
+		// By the latest order: the rows sort by its hour; the rows of
+		// the page's hours are made exact, then sorted again (an exact
+		// date stays within its hour, so the other rows keep their
+		// places).
+		hours := map[int64]bool{}
+		for _, c := range rows[from:to] {
+			if c.LastInHour {
+				hours[hourStart(c.LastOrder)] = true
+			}
+		}
+		var idx []int
+		for i, c := range rows {
+			if c.LastInHour && hours[hourStart(c.LastOrder)] {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) > 0 {
+			sub := make([]CustomerRow, len(idx))
+			for j, i := range idx {
+				sub[j] = rows[i]
+			}
+			if err := s.Store.AnalyticsCustomerLast(ctx, f, sub); err != nil {
+				return nil, err
+			}
+			for j, i := range idx {
+				rows[i] = sub[j]
+			}
+			s.sortCustomers(rows, q)
+		}
+	} else if err := s.Store.AnalyticsCustomerLast(ctx, f, rows[from:to]); err != nil {
+		return nil, err
+	}
+	return rows, s.Store.AnalyticsCustomerDetails(ctx, rows[from:to])
 }
+
+// hourStart is the start of the UTC hour of t (unix seconds).
+func hourStart(t int64) int64 { return t - ((t%3600)+3600)%3600 }
 
 // TopCustomers is the first n rows of Customers (all when n is 0). By
 // total spend, descending (the leaderboard), the store ranks them from
@@ -150,7 +205,9 @@ func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error)
 func (s *Service) TopCustomers(ctx context.Context, q Query, n int) ([]CustomerRow, error) {
 	switch {
 	case q.OrderBy == "name" || q.OrderBy == "username" || q.OrderBy == "email" || n <= 0:
-		rows, err := s.Customers(ctx, q)
+		all := q
+		all.PerPage = 0 // every row with its details
+		rows, err := s.Customers(ctx, all)
 		if n > 0 && len(rows) > n {
 			rows = rows[:n]
 		}

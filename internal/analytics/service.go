@@ -29,6 +29,13 @@ type Filter struct {
 	// NoCustomerDetails: the customers' sums without their names and
 	// addresses (AnalyticsCustomerDetails adds them to the rows shown).
 	NoCustomerDetails bool
+	// NoLastDates: an item report's rows without their latest date (the
+	// segments).
+	NoLastDates bool
+	// HourlyLastOrder: the customers' latest order may be left at the
+	// start of its hour (LastInHour; AnalyticsCustomerLast makes it
+	// exact for the rows that need it).
+	HourlyLastOrder bool
 }
 
 // Sums are the order facts' aggregates over a span (base minor units).
@@ -106,6 +113,9 @@ type CustomerRow struct {
 	// LastOrderID is the customer's latest order in the period (its
 	// billing details name a guest).
 	LastOrderID int64
+	// LastInHour: LastOrder is the start of the hour of the latest
+	// order, LastOrderID unknown (summed with HourlyLastOrder).
+	LastInHour bool
 }
 
 // OrderRow is one order of the orders report.
@@ -165,6 +175,18 @@ type Store interface {
 	AnalyticsOrders(ctx context.Context, f Filter) ([]OrderRow, error)
 	AnalyticsTaxSums(ctx context.Context, f Filter) ([]TaxRow, error)
 	AnalyticsStock(ctx context.Context, status string) ([]StockRow, error)
+	// ItemSegments are the item sums by "product", "variation" or
+	// "category" over f's period and over each span (items, net and
+	// distinct orders; names; no latest dates).
+	AnalyticsItemSegments(ctx context.Context, f Filter, by string, spans [][2]int64) ([]ItemRow, [][]ItemRow, error)
+	// SegmentIDs are the segments WooCommerce lists for by whether or
+	// not they sold: the filter's products (variations, categories,
+	// coupons) when q has one, else the catalogue's (the variations of
+	// q's one product only).
+	AnalyticsSegmentIDs(ctx context.Context, by string, q Query) ([]SegmentName, error)
+	// CustomerLast sets the exact latest order of rows summed with
+	// LastInHour set (from the facts of their latest hour).
+	AnalyticsCustomerLast(ctx context.Context, f Filter, rows []CustomerRow) error
 }
 
 // Service answers the reports.
@@ -288,13 +310,15 @@ func (s *Service) FiguresOf(m Sums) Figures {
 // Interval is one interval of a stats report.
 type Interval struct {
 	Bucket
-	Figures Figures
+	Figures  Figures
+	Segments []Segment // with segmentby
 }
 
 // Stats is a stats report.
 type Stats struct {
 	Period    Period
 	Totals    Figures
+	Segments  []Segment  // the totals' segments, with segmentby
 	Intervals []Interval // the page asked for, in the order asked
 	Total     int        // all intervals
 }
@@ -313,15 +337,23 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	for i, b := range buckets {
 		spans[i] = [2]int64{b.Start.Unix(), b.End.Unix()}
 	}
-	tot, each, err := s.Store.AnalyticsOrderSums(ctx, s.Filter(q, p), spans)
+	f := s.Filter(q, p)
+	tot, each, err := s.Store.AnalyticsOrderSums(ctx, f, spans)
 	if err != nil {
 		return Stats{}, err
 	}
-	out := Stats{Period: p, Totals: s.FiguresOf(tot), Total: len(buckets)}
+	segTot, segEach, err := s.segments(ctx, q, f, spans)
+	if err != nil {
+		return Stats{}, err
+	}
+	out := Stats{Period: p, Totals: s.FiguresOf(tot), Segments: segTot, Total: len(buckets)}
 	all := make([]Interval, len(buckets))
 	for i, b := range buckets {
 		all[i] = Interval{Bucket: b, Figures: s.FiguresOf(each[i])}
 		all[i].Figures.Products = 0
+		if segEach != nil {
+			all[i].Segments = segEach[i]
+		}
 	}
 	if q.Order != "asc" {
 		slices.Reverse(all)

@@ -184,7 +184,18 @@ func figures(f analytics.Figures, fields []string, withProducts bool) map[string
 			}
 		}
 	}
-	m["segments"] = []any{}
+	return m
+}
+
+// segmented is figures with its segments (empty without segmentby):
+// each {segment_id, segment_label, subtotals} with the same fields.
+func segmented(f analytics.Figures, segs []analytics.Segment, fields []string, withProducts bool) map[string]any {
+	m := figures(f, fields, withProducts)
+	out := make([]map[string]any, len(segs))
+	for i, s := range segs {
+		out[i] = map[string]any{"segment_id": s.ID, "segment_label": s.Label, "subtotals": figures(s.Figures, fields, false)}
+	}
+	m["segments"] = out
 	return m
 }
 
@@ -199,8 +210,12 @@ func (a *API) stats(report string) adminapi.Handler {
 		if err != nil {
 			return err
 		}
+		if err := analytics.CheckSegmentBy(report, q); err != nil {
+			return a.fail(err)
+		}
 		if csvWanted(r) {
 			q.PerPage = 0
+			q.SegmentBy = "" // the CSV has no segments' columns
 		}
 		st, err := a.d.Analytics.Stats(r.Context(), q)
 		if err != nil {
@@ -226,11 +241,11 @@ func (a *API) stats(report string) adminapi.Handler {
 			intervals = append(intervals, map[string]any{
 				"interval": iv.ID, "date_start": iv.Start.Format(wpDate), "date_start_gmt": iv.Start.UTC().Format(wpDate),
 				"date_end": end.Format(wpDate), "date_end_gmt": end.UTC().Format(wpDate),
-				"subtotals": figures(iv.Figures, q.Fields, false),
+				"subtotals": segmented(iv.Figures, iv.Segments, q.Fields, false),
 			})
 		}
 		a.headers(w, r, st.Total, q.PerPage, q.Page)
-		adminapi.WriteJSON(w, http.StatusOK, map[string]any{"totals": figures(st.Totals, q.Fields, true), "intervals": intervals})
+		adminapi.WriteJSON(w, http.StatusOK, map[string]any{"totals": segmented(st.Totals, st.Segments, q.Fields, true), "intervals": intervals})
 		return nil
 	}
 }
@@ -337,6 +352,9 @@ func (a *API) customersList(w http.ResponseWriter, r *http.Request, _ adminapi.S
 	q, err := a.query(r, analytics.ListOrderBys["customers"])
 	if err != nil {
 		return err
+	}
+	if csvWanted(r) {
+		q.PerPage = 0 // every row, each with its details
 	}
 	rows, err := a.d.Analytics.Customers(r.Context(), q)
 	if err != nil {
@@ -515,7 +533,7 @@ func (a *API) indicators(w http.ResponseWriter, r *http.Request, _ adminapi.Staf
 			return adminapi.InvalidParam("stats", "stats is a list of indicators such as revenue/total_sales, orders/orders_count.")
 		}
 	}
-	q.PerPage, q.Interval = 1, "year"
+	q.PerPage, q.Interval, q.SegmentBy = 1, "year", ""
 	st, err := a.d.Analytics.Stats(r.Context(), q)
 	if err != nil {
 		return a.fail(err)
