@@ -82,6 +82,9 @@ func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]in
 				if len(own) > 0 && !slices.Contains(own, r.ID) {
 					continue
 				}
+				if by == "variation" && len(q.Products) > 0 && !slices.Contains(q.Products, r.Parent) {
+					continue // the filtered products' variations only
+				}
 				m[r.ID] = s.itemFigures(r)
 				if r.Name != "" {
 					names[r.ID] = r.Name

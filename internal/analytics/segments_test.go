@@ -360,6 +360,20 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 			segs[1].(map[string]any)["subtotals"].(map[string]any)["num_items_sold"] != float64(0) {
 			t.Errorf("product_includes=2,7: segments %v", segs)
 		}
+		// Variations of the one product filtered (product 1's are 10 and 11).
+		m, err = call("/reports/revenue/stats?segmentby=variation&product_includes=1" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if segs := m["totals"].(map[string]any)["segments"].([]any); len(segs) == 0 || len(segs) > 2 {
+			t.Errorf("variations of product 1: %v", segs)
+		} else {
+			for _, sg := range segs {
+				if id := sg.(map[string]any)["segment_id"]; id != float64(10) && id != float64(11) {
+					t.Errorf("variations of product 1: segment %v", id)
+				}
+			}
+		}
 		// Without segmentby, empty segments (the reference's).
 		m, err = call("/reports/revenue/stats?" + period[1:])
 		if err != nil {
