@@ -153,45 +153,56 @@ func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error)
 	if err != nil {
 		return nil, err
 	}
-	s.sortCustomers(rows, q)
+	// The rows sort by the order's own key alone (the latest order by
+	// its hour), unnamed; the rows sharing a key with the page's first
+	// or last row (a block around the page) are named, made exact and
+	// sorted in full: the others keep their places, a key apart.
+	key := func(c *CustomerRow) float64 {
+		switch q.OrderBy {
+		case "orders_count":
+			return float64(c.Orders)
+		case "total_spend":
+			return float64(c.Spend)
+		case "avg_order_value":
+			if c.Orders == 0 {
+				return 0
+			}
+			return float64(c.Spend) / float64(c.Orders)
+		}
+		return float64(hourStart(c.LastOrder))
+	}
+	desc := q.Order != "asc"
+	perm := make([]int32, len(rows))
+	keys := make([]float64, len(rows))
+	for i := range rows {
+		perm[i], keys[i] = int32(i), key(&rows[i])
+	}
+	slices.SortFunc(perm, func(a, b int32) int {
+		c := cmp.Or(cmp.Compare(keys[a], keys[b]), cmp.Compare(rows[a].No, rows[b].No))
+		if desc {
+			return -c
+		}
+		return c
+	})
+	sorted := make([]CustomerRow, len(rows))
+	for i, p := range perm {
+		sorted[i] = rows[p]
+	}
+	rows = sorted
 	from := (q.Page - 1) * q.PerPage
 	if from >= len(rows) {
 		return rows, nil
 	}
 	to := min(len(rows), from+q.PerPage)
-	if q.OrderBy == "date_last_order" || q.OrderBy == "" {
-		// By the latest order: the rows sort by its hour; the rows of
-		// the page's hours are made exact, then sorted again (an exact
-		// date stays within its hour, so the other rows keep their
-		// places).
-		hours := map[int64]bool{}
-		for _, c := range rows[from:to] {
-			if c.LastInHour {
-				hours[hourStart(c.LastOrder)] = true
-			}
-		}
-		var idx []int
-		for i, c := range rows {
-			if c.LastInHour && hours[hourStart(c.LastOrder)] {
-				idx = append(idx, i)
-			}
-		}
-		if len(idx) > 0 {
-			sub := make([]CustomerRow, len(idx))
-			for j, i := range idx {
-				sub[j] = rows[i]
-			}
-			if err := s.Store.AnalyticsCustomerLast(ctx, f, sub); err != nil {
-				return nil, err
-			}
-			for j, i := range idx {
-				rows[i] = sub[j]
-			}
-			s.sortCustomers(rows, q)
-		}
-	} else if err := s.Store.AnalyticsCustomerLast(ctx, f, rows[from:to]); err != nil {
+	g0, g1 := from, to
+	for k := key(&rows[from]); g0 > 0 && key(&rows[g0-1]) == k; g0-- {
+	}
+	for k := key(&rows[to-1]); g1 < len(rows) && key(&rows[g1]) == k; g1++ {
+	}
+	if err := s.Store.AnalyticsCustomerLast(ctx, f, rows[g0:g1]); err != nil {
 		return nil, err
 	}
+	s.sortCustomers(rows[g0:g1], q)
 	return rows, s.Store.AnalyticsCustomerDetails(ctx, rows[from:to])
 }
 

@@ -116,6 +116,10 @@ type CustomerRow struct {
 	// LastInHour: LastOrder is the start of the hour of the latest
 	// order, LastOrderID unknown (summed with HourlyLastOrder).
 	LastInHour bool
+	// No is the customer's number (analytics_names) when Customer is
+	// not read yet (summed with HourlyLastOrder; AnalyticsCustomerLast
+	// names the row).
+	No int64
 }
 
 // OrderRow is one order of the orders report.
@@ -184,8 +188,9 @@ type Store interface {
 	// coupons) when q has one, else the catalogue's (the variations of
 	// q's one product only).
 	AnalyticsSegmentIDs(ctx context.Context, by string, q Query) ([]SegmentName, error)
-	// CustomerLast sets the exact latest order of rows summed with
-	// LastInHour set (from the facts of their latest hour).
+	// CustomerLast names the rows summed without their name (No) and
+	// sets the exact latest order of those with LastInHour (from the
+	// facts of their latest hour).
 	AnalyticsCustomerLast(ctx context.Context, f Filter, rows []CustomerRow) error
 }
 

@@ -1135,40 +1135,48 @@ func (db *DB) rollupCustomerSums(ctx context.Context, r analyticsReader, f analy
 	if err != nil {
 		return nil, false, err
 	}
-	nos := make([]int64, 0, len(pi.custs))
+	out := make([]analytics.CustomerRow, 0, len(pi.custs))
 	for no, s := range pi.custs {
 		if s.Facts > 0 {
-			nos = append(nos, no)
+			out = append(out, analytics.CustomerRow{No: no, Orders: s.Orders, Spend: s.Spend, LastOrder: max(pi.custLast[no], f.From), LastInHour: true})
 		}
 	}
-	slices.Sort(nos)
-	names := make(map[int64]string, len(nos))
-	for start := 0; start < len(nos); start += 2000 {
-		in, args := sqlcore.InClause(nos[start:min(len(nos), start+2000)])
-		var rows []struct {
+	return out, true, nil
+}
+
+// customerNames names the rows summed without their name (by No).
+func (db *DB) customerNames(ctx context.Context, rows []analytics.CustomerRow) error {
+	at := map[int64]int{}
+	var nos []int64
+	for i, c := range rows {
+		if c.Customer == "" && c.No != 0 {
+			at[c.No] = i
+			nos = append(nos, c.No)
+		}
+	}
+	for start := 0; start < len(nos); start += 1000 {
+		in, args := sqlcore.InClause(nos[start:min(len(nos), start+1000)])
+		var got []struct {
 			No   int64  `db:"no"`
 			Name string `db:"name"`
 		}
-		if err := r.SelectContext(ctx, &rows, r.Rebind(`SELECT no, name FROM analytics_names WHERE no IN `+in), args...); err != nil {
-			return nil, false, err
+		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT no, name FROM analytics_names WHERE no IN `+in), args...); err != nil {
+			return err
 		}
-		for _, row := range rows {
-			names[row.No] = row.Name
+		for _, g := range got {
+			c := &rows[at[g.No]]
+			c.Customer = g.Name
+			if strings.HasPrefix(c.Customer, "u") {
+				fmt.Sscan(c.Customer[1:], &c.UserID)
+			}
 		}
 	}
-	out := make([]analytics.CustomerRow, len(nos))
-	for i, no := range nos {
-		s := pi.custs[no]
-		c := analytics.CustomerRow{Customer: names[no], Orders: s.Orders, Spend: s.Spend, LastOrder: max(pi.custLast[no], f.From), LastInHour: true}
+	for _, c := range rows {
 		if c.Customer == "" {
-			return nil, false, fmt.Errorf("analytics rollups: customer number %d has no name", no)
+			return fmt.Errorf("analytics rollups: customer number %d has no name", c.No)
 		}
-		if strings.HasPrefix(c.Customer, "u") {
-			fmt.Sscan(c.Customer[1:], &c.UserID)
-		}
-		out[i] = c
 	}
-	return out, true, nil
+	return nil
 }
 
 // AnalyticsCustomerLast sets the exact latest order (date, and the
@@ -1176,6 +1184,9 @@ func (db *DB) rollupCustomerSums(ctx context.Context, r analyticsReader, f analy
 // start of their latest hour (LastInHour), from that hour's facts within
 // f's period: one query per hour, the customers of it listed.
 func (db *DB) AnalyticsCustomerLast(ctx context.Context, f analytics.Filter, rows []analytics.CustomerRow) error {
+	if err := db.customerNames(ctx, rows); err != nil {
+		return err
+	}
 	byHour := map[int64][]int{}
 	for i, c := range rows {
 		if c.LastInHour {
