@@ -584,6 +584,9 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 	}
 	counted[0] = false
 	out := &periodItems{items: map[[2]int64]*itemAcc{}, coupons: map[couponKey]couponSums{}, custs: map[int64]custSums{}, custLast: map[int64]int64{}}
+	if col == "customer_sums" { // tens of thousands of customers in a quarter
+		out.custs, out.custLast = make(map[int64]custSums, 1<<14), make(map[int64]int64, 1<<14)
+	}
 	rows, err := r.QueryxContext(ctx, r.Rebind(`SELECT hour, `+col+` AS b, CASE WHEN items IS NULL THEN 1 ELSE 0 END AS unbuilt
 		FROM analytics_hours WHERE hour >= ? AND hour < ? ORDER BY hour`), p.core0, p.core1)
 	if err != nil {
