@@ -53,26 +53,32 @@ type SegmentName struct {
 // as WooCommerce numbers them (0 new, 1 returning).
 var CustomerTypeSegments = []SegmentName{{0, "New"}, {1, "Returning"}}
 
-// segments are the segments of the period (f) and of each span, by
-// q.SegmentBy; nil when q has none. Which segments: those with figures
+// segments are the segments of the period (f) and of the spans shown
+// (indexes of spans, which cover the period in order), by q.SegmentBy;
+// nil when q has none. Which segments: those with figures
 // in the period, and those WooCommerce lists whether or not they sold
 // (the filter's products, variations, categories or coupons when
 // given, else the catalogue's; the customer types), each with zeros
 // where it has none, in id order.
-func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]int64) ([]Segment, [][]Segment, error) {
+func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]int64, shown []int) ([]Segment, [][]Segment, error) {
 	by := q.SegmentBy
 	if by == "" {
 		return nil, nil, nil
 	}
 	names := map[int64]string{}
 	tot := map[int64]Figures{}
-	each := make([]map[int64]Figures, len(spans))
+	each := make([]map[int64]Figures, len(shown)) // per span shown
 	for i := range each {
 		each[i] = map[int64]Figures{}
 	}
 	switch by {
 	case "product", "variation", "category":
-		t, e, err := s.Store.AnalyticsItemSegments(ctx, f, by, spans)
+		// Each span shown read as a period of its own.
+		ownSpans := make([][2]int64, len(shown))
+		for i, j := range shown {
+			ownSpans[i] = spans[j]
+		}
+		t, e, err := s.Store.AnalyticsItemSegments(ctx, f, by, ownSpans)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -115,9 +121,9 @@ func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]in
 				return nil, nil, err
 			}
 			tot[id] = s.segmentFigures(t)
-			for i := range e {
-				if e[i] != (Sums{}) {
-					each[i][id] = s.segmentFigures(e[i])
+			for i, j := range shown {
+				if e[j] != (Sums{}) {
+					each[i][id] = s.segmentFigures(e[j])
 				}
 			}
 		}
@@ -134,8 +140,8 @@ func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]in
 				return nil, nil, err
 			}
 			tot[seg.ID] = s.segmentFigures(t)
-			for i := range e {
-				each[i][seg.ID] = s.segmentFigures(e[i])
+			for i, j := range shown {
+				each[i][seg.ID] = s.segmentFigures(e[j])
 			}
 		}
 	default:
@@ -174,8 +180,8 @@ func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]in
 		}
 		return out
 	}
-	perSpan := make([][]Segment, len(spans))
-	for i := range spans {
+	perSpan := make([][]Segment, len(shown))
+	for i := range shown {
 		perSpan[i] = list(each[i])
 	}
 	return list(tot), perSpan, nil

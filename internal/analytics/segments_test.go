@@ -351,6 +351,27 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 				t.Errorf("product segment %d: %v, the products report's row %+v", id, seg, want)
 			}
 		}
+		// A page of intervals (by net revenue): each with the segments
+		// the whole report gives it.
+		byID := map[any]string{}
+		for _, iv := range m["intervals"].([]any) {
+			sub := iv.(map[string]any)["subtotals"].(map[string]any)
+			byID[iv.(map[string]any)["interval"]] = fmt.Sprint(sub["segments"])
+		}
+		for pg := 1; pg <= 3; pg++ {
+			pm, err := call(fmt.Sprintf("/reports/revenue/stats?segmentby=product&per_page=1&orderby=net_revenue&page=%d", pg) + period)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ivs := pm["intervals"].([]any)
+			if len(ivs) != 1 {
+				t.Fatalf("page %d: %d intervals", pg, len(ivs))
+			}
+			iv := ivs[0].(map[string]any)
+			if got := fmt.Sprint(iv["subtotals"].(map[string]any)["segments"]); got != byID[iv["interval"]] || got == "[]" {
+				t.Errorf("page %d interval %v segments\n got %s\nwant %s", pg, iv["interval"], got, byID[iv["interval"]])
+			}
+		}
 		// The filter lists its own segments only.
 		m, err = call("/reports/revenue/stats?segmentby=product&product_includes=2,7" + period)
 		if err != nil {

@@ -347,18 +347,11 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	segTot, segEach, err := s.segments(ctx, q, f, spans)
-	if err != nil {
-		return Stats{}, err
-	}
-	out := Stats{Period: p, Totals: s.FiguresOf(tot), Segments: segTot, Total: len(buckets)}
+	out := Stats{Period: p, Totals: s.FiguresOf(tot), Total: len(buckets)}
 	all := make([]Interval, len(buckets))
 	for i, b := range buckets {
 		all[i] = Interval{Bucket: b, Figures: s.FiguresOf(each[i])}
 		all[i].Figures.Products = 0
-		if segEach != nil {
-			all[i].Segments = segEach[i]
-		}
 	}
 	if q.Order != "asc" {
 		slices.Reverse(all)
@@ -373,6 +366,26 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 		})
 	}
 	out.Intervals = page(all, q.Page, q.PerPage)
+	// The segments of the totals and of the page's intervals only (an
+	// hourly quarter by product would be millions).
+	if q.SegmentBy != "" {
+		at := make(map[int64]int, len(spans))
+		for i, sp := range spans {
+			at[sp[0]] = i
+		}
+		shown := make([]int, len(out.Intervals))
+		for i, iv := range out.Intervals {
+			shown[i] = at[iv.Start.Unix()]
+		}
+		segTot, segEach, err := s.segments(ctx, q, f, spans, shown)
+		if err != nil {
+			return Stats{}, err
+		}
+		out.Segments = segTot
+		for i := range out.Intervals {
+			out.Intervals[i].Segments = segEach[i]
+		}
+	}
 	return out, nil
 }
 
