@@ -54,6 +54,7 @@ func main() {
 	measureAnalytics := flag.Bool("measure-analytics", false, "time the 90-day revenue stats report with its comparison period")
 	tz := flag.String("tz", "America/New_York", "with -measure-analytics: the shop's time zone")
 	rebuildRollups := flag.Bool("rebuild-rollups", false, "recompute the analytics rollups from the facts, then check them")
+	flag.StringVar(&AnalyticsOnly, "only", "", "with -measure-analytics: only the calls whose name contains this")
 	checkRollups := flag.Bool("check-rollups", false, "compare the analytics rollups with the facts (without rebuilding them)")
 	flag.Parse()
 	if *dsn == "" {

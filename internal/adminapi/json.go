@@ -16,6 +16,12 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b = []byte(`{"code":"internal_error","message":"Could not encode the response.","data":{"status":500}}`)
 	}
+	WriteRawJSON(w, status, b)
+}
+
+// WriteRawJSON writes b, already JSON, as WriteJSON writes an answer
+// (a large answer encoded by its handler).
+func WriteRawJSON(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("X-Robots-Tag", "noindex")

@@ -362,6 +362,8 @@ func (s *shop) checkItems(ctx context.Context, svc *analytics.Service, conv anal
 			t.Errorf("%s coupon %d\n got %+v\nwant %+v", label, c.CouponID, c, wantC[c.CouponID])
 		}
 	}
+	s.checkCustomers(ctx, svc, conv, counted, label, q, after, to)
+	s.checkSegments(ctx, svc, conv, counted, label, after, before, loc)
 	// The customers' leaderboard: the first rows of the report by spend,
 	// their details read for those only.
 	sq := q

@@ -129,19 +129,85 @@ func (s *Service) Coupons(ctx context.Context, q Query) ([]CouponRow, error) {
 	return rows, nil
 }
 
-// Customers is the customers report: those with orders in the period.
+// Customers is the customers report: those with orders in the period,
+// sorted. With a page asked (q.PerPage > 0) and an order other than by
+// name, username or email, the sums come from the customer rollups
+// (decision 0125) and only the rows of q's page carry their details and
+// their exact latest order (the others' LastOrder may be the start of
+// its hour: LastInHour); the order of all rows is exact either way.
 func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error) {
 	f, err := s.prepare(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	if q.PerPage <= 0 || q.OrderBy == "name" || q.OrderBy == "username" || q.OrderBy == "email" {
+		rows, err := s.Store.AnalyticsCustomerSums(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		s.sortCustomers(rows, q)
+		return rows, nil
+	}
+	f.HourlyLastOrder, f.NoCustomerDetails = true, true
 	rows, err := s.Store.AnalyticsCustomerSums(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	s.sortCustomers(rows, q)
-	return rows, nil
+	// The rows sort by the order's own key alone (the latest order by
+	// its hour), unnamed; the rows sharing a key with the page's first
+	// or last row (a block around the page) are named, made exact and
+	// sorted in full: the others keep their places, a key apart.
+	key := func(c *CustomerRow) float64 {
+		switch q.OrderBy {
+		case "orders_count":
+			return float64(c.Orders)
+		case "total_spend":
+			return float64(c.Spend)
+		case "avg_order_value":
+			if c.Orders == 0 {
+				return 0
+			}
+			return float64(c.Spend) / float64(c.Orders)
+		}
+		return float64(hourStart(c.LastOrder))
+	}
+	desc := q.Order != "asc"
+	perm := make([]int32, len(rows))
+	keys := make([]float64, len(rows))
+	for i := range rows {
+		perm[i], keys[i] = int32(i), key(&rows[i])
+	}
+	slices.SortFunc(perm, func(a, b int32) int {
+		c := cmp.Or(cmp.Compare(keys[a], keys[b]), cmp.Compare(rows[a].No, rows[b].No))
+		if desc {
+			return -c
+		}
+		return c
+	})
+	sorted := make([]CustomerRow, len(rows))
+	for i, p := range perm {
+		sorted[i] = rows[p]
+	}
+	rows = sorted
+	from := (q.Page - 1) * q.PerPage
+	if from >= len(rows) {
+		return rows, nil
+	}
+	to := min(len(rows), from+q.PerPage)
+	g0, g1 := from, to
+	for k := key(&rows[from]); g0 > 0 && key(&rows[g0-1]) == k; g0-- {
+	}
+	for k := key(&rows[to-1]); g1 < len(rows) && key(&rows[g1]) == k; g1++ {
+	}
+	if err := s.Store.AnalyticsCustomerLast(ctx, f, rows[g0:g1]); err != nil {
+		return nil, err
+	}
+	s.sortCustomers(rows[g0:g1], q)
+	return rows, s.Store.AnalyticsCustomerDetails(ctx, rows[from:to])
 }
+
+// hourStart is the start of the UTC hour of t (unix seconds).
+func hourStart(t int64) int64 { return t - ((t%3600)+3600)%3600 }
 
 // TopCustomers is the first n rows of Customers (all when n is 0). By
 // total spend, descending (the leaderboard), the store ranks them from
@@ -150,7 +216,9 @@ func (s *Service) Customers(ctx context.Context, q Query) ([]CustomerRow, error)
 func (s *Service) TopCustomers(ctx context.Context, q Query, n int) ([]CustomerRow, error) {
 	switch {
 	case q.OrderBy == "name" || q.OrderBy == "username" || q.OrderBy == "email" || n <= 0:
-		rows, err := s.Customers(ctx, q)
+		all := q
+		all.PerPage = 0 // every row with its details
+		rows, err := s.Customers(ctx, all)
 		if n > 0 && len(rows) > n {
 			rows = rows[:n]
 		}

@@ -29,6 +29,13 @@ type Filter struct {
 	// NoCustomerDetails: the customers' sums without their names and
 	// addresses (AnalyticsCustomerDetails adds them to the rows shown).
 	NoCustomerDetails bool
+	// NoLastDates: an item report's rows without their latest date (the
+	// segments).
+	NoLastDates bool
+	// HourlyLastOrder: the customers' latest order may be left at the
+	// start of its hour (LastInHour; AnalyticsCustomerLast makes it
+	// exact for the rows that need it).
+	HourlyLastOrder bool
 }
 
 // Sums are the order facts' aggregates over a span (base minor units).
@@ -106,6 +113,13 @@ type CustomerRow struct {
 	// LastOrderID is the customer's latest order in the period (its
 	// billing details name a guest).
 	LastOrderID int64
+	// LastInHour: LastOrder is the start of the hour of the latest
+	// order, LastOrderID unknown (summed with HourlyLastOrder).
+	LastInHour bool
+	// No is the customer's number (analytics_names) when Customer is
+	// not read yet (summed with HourlyLastOrder; AnalyticsCustomerLast
+	// names the row).
+	No int64
 }
 
 // OrderRow is one order of the orders report.
@@ -165,6 +179,19 @@ type Store interface {
 	AnalyticsOrders(ctx context.Context, f Filter) ([]OrderRow, error)
 	AnalyticsTaxSums(ctx context.Context, f Filter) ([]TaxRow, error)
 	AnalyticsStock(ctx context.Context, status string) ([]StockRow, error)
+	// ItemSegments are the item sums by "product", "variation" or
+	// "category" over f's period and over each span (items, net and
+	// distinct orders; names; no latest dates).
+	AnalyticsItemSegments(ctx context.Context, f Filter, by string, spans [][2]int64) ([]ItemRow, [][]ItemRow, error)
+	// SegmentIDs are the segments WooCommerce lists for by whether or
+	// not they sold: the filter's products (variations, categories,
+	// coupons) when q has one, else the catalogue's (the variations of
+	// q's one product only).
+	AnalyticsSegmentIDs(ctx context.Context, by string, q Query) ([]SegmentName, error)
+	// CustomerLast names the rows summed without their name (No) and
+	// sets the exact latest order of those with LastInHour (from the
+	// facts of their latest hour).
+	AnalyticsCustomerLast(ctx context.Context, f Filter, rows []CustomerRow) error
 }
 
 // Service answers the reports.
@@ -288,13 +315,15 @@ func (s *Service) FiguresOf(m Sums) Figures {
 // Interval is one interval of a stats report.
 type Interval struct {
 	Bucket
-	Figures Figures
+	Figures  Figures
+	Segments []Segment // with segmentby
 }
 
 // Stats is a stats report.
 type Stats struct {
 	Period    Period
 	Totals    Figures
+	Segments  []Segment  // the totals' segments, with segmentby
 	Intervals []Interval // the page asked for, in the order asked
 	Total     int        // all intervals
 }
@@ -313,7 +342,8 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	for i, b := range buckets {
 		spans[i] = [2]int64{b.Start.Unix(), b.End.Unix()}
 	}
-	tot, each, err := s.Store.AnalyticsOrderSums(ctx, s.Filter(q, p), spans)
+	f := s.Filter(q, p)
+	tot, each, err := s.Store.AnalyticsOrderSums(ctx, f, spans)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -336,6 +366,26 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 		})
 	}
 	out.Intervals = page(all, q.Page, q.PerPage)
+	// The segments of the totals and of the page's intervals only (an
+	// hourly quarter by product would be millions).
+	if q.SegmentBy != "" {
+		at := make(map[int64]int, len(spans))
+		for i, sp := range spans {
+			at[sp[0]] = i
+		}
+		shown := make([]int, len(out.Intervals))
+		for i, iv := range out.Intervals {
+			shown[i] = at[iv.Start.Unix()]
+		}
+		segTot, segEach, err := s.segments(ctx, q, f, spans, shown)
+		if err != nil {
+			return Stats{}, err
+		}
+		out.Segments = segTot
+		for i := range out.Intervals {
+			out.Intervals[i].Segments = segEach[i]
+		}
+	}
 	return out, nil
 }
 

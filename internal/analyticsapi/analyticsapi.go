@@ -184,8 +184,82 @@ func figures(f analytics.Figures, fields []string, withProducts bool) map[string
 			}
 		}
 	}
-	m["segments"] = []any{}
 	return m
+}
+
+// segmentEncoder writes segments as JSON (a report by day of every
+// product has hundreds of thousands: written directly, as
+// encoding/json would write the figures' maps, keys in order).
+type segmentEncoder struct {
+	fields []string
+	keys   []string // the subtotals' keys written, in order
+	labels map[int64][]byte
+}
+
+func newSegmentEncoder(fields []string) *segmentEncoder {
+	e := &segmentEncoder{fields: fields, labels: map[int64][]byte{}}
+	for k := range figures(analytics.Figures{}, fields, false) {
+		e.keys = append(e.keys, k)
+	}
+	slices.Sort(e.keys)
+	return e
+}
+
+// withSegments appends obj (a JSON object) to b with "segments": segs
+// as its last member.
+func (e *segmentEncoder) withSegments(b []byte, obj map[string]any, segs []analytics.Segment) []byte {
+	o, _ := json.Marshal(obj)
+	b = append(b, o[:len(o)-1]...)
+	if len(o) > 2 {
+		b = append(b, ',')
+	}
+	b = append(b, `"segments":`...)
+	return append(e.appendSegments(b, segs), '}')
+}
+
+// appendSegments appends segs as a JSON array to b.
+func (e *segmentEncoder) appendSegments(b []byte, segs []analytics.Segment) []byte {
+	b = append(b, '[')
+	for i, s := range segs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"segment_id":`...)
+		b = strconv.AppendInt(b, s.ID, 10)
+		b = append(b, `,"segment_label":`...)
+		lb, ok := e.labels[s.ID]
+		if !ok {
+			lb, _ = json.Marshal(s.Label)
+			e.labels[s.ID] = lb
+		}
+		b = append(b, lb...)
+		b = append(b, `,"subtotals":{`...)
+		f := s.Figures
+		for j, k := range e.keys {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, k...)
+			b = append(b, '"', ':')
+			switch k {
+			case "orders_count":
+				b = strconv.AppendInt(b, f.OrdersCount, 10)
+			case "num_items_sold":
+				b = strconv.AppendInt(b, f.NumItemsSold, 10)
+			case "coupons_count":
+				b = strconv.AppendInt(b, f.CouponsCount, 10)
+			case "total_customers":
+				b = strconv.AppendInt(b, f.TotalCustomers, 10)
+			case "avg_items_per_order":
+				b = strconv.AppendFloat(b, f.AvgItemsPerOrder, 'f', -1, 64)
+			default:
+				b = strconv.AppendFloat(b, money(f.Figure(k)), 'f', -1, 64)
+			}
+		}
+		b = append(b, '}', '}')
+	}
+	return append(b, ']')
 }
 
 const wpDate = "2006-01-02 15:04:05"
@@ -199,8 +273,12 @@ func (a *API) stats(report string) adminapi.Handler {
 		if err != nil {
 			return err
 		}
+		if err := analytics.CheckSegmentBy(report, q); err != nil {
+			return a.fail(err)
+		}
 		if csvWanted(r) {
 			q.PerPage = 0
+			q.SegmentBy = "" // the CSV has no segments' columns
 		}
 		st, err := a.d.Analytics.Stats(r.Context(), q)
 		if err != nil {
@@ -220,17 +298,30 @@ func (a *API) stats(report string) adminapi.Handler {
 			writeCSV(w, report+"-stats", head, rows)
 			return nil
 		}
-		intervals := make([]map[string]any, 0, len(st.Intervals))
-		for _, iv := range st.Intervals {
+		// Written by hand: {"totals": {…, "segments": […]}, "intervals":
+		// [{…, "subtotals": {…, "segments": […]}}]}.
+		enc := newSegmentEncoder(q.Fields)
+		size := 4096 + len(st.Intervals)*600 + (len(st.Intervals)+1)*len(st.Segments)*(64+24*len(enc.keys))
+		b := append(make([]byte, 0, size), `{"totals":`...)
+		b = enc.withSegments(b, figures(st.Totals, q.Fields, true), st.Segments)
+		b = append(b, `,"intervals":[`...)
+		for i, iv := range st.Intervals {
+			if i > 0 {
+				b = append(b, ',')
+			}
 			end := iv.End.Add(-time.Second)
-			intervals = append(intervals, map[string]any{
+			head, _ := json.Marshal(map[string]any{
 				"interval": iv.ID, "date_start": iv.Start.Format(wpDate), "date_start_gmt": iv.Start.UTC().Format(wpDate),
 				"date_end": end.Format(wpDate), "date_end_gmt": end.UTC().Format(wpDate),
-				"subtotals": figures(iv.Figures, q.Fields, false),
 			})
+			b = append(b, head[:len(head)-1]...)
+			b = append(b, `,"subtotals":`...)
+			b = enc.withSegments(b, figures(iv.Figures, q.Fields, false), iv.Segments)
+			b = append(b, '}')
 		}
+		b = append(b, ']', '}')
 		a.headers(w, r, st.Total, q.PerPage, q.Page)
-		adminapi.WriteJSON(w, http.StatusOK, map[string]any{"totals": figures(st.Totals, q.Fields, true), "intervals": intervals})
+		adminapi.WriteRawJSON(w, http.StatusOK, b)
 		return nil
 	}
 }
@@ -337,6 +428,9 @@ func (a *API) customersList(w http.ResponseWriter, r *http.Request, _ adminapi.S
 	q, err := a.query(r, analytics.ListOrderBys["customers"])
 	if err != nil {
 		return err
+	}
+	if csvWanted(r) {
+		q.PerPage = 0 // every row, each with its details
 	}
 	rows, err := a.d.Analytics.Customers(r.Context(), q)
 	if err != nil {
@@ -515,7 +609,7 @@ func (a *API) indicators(w http.ResponseWriter, r *http.Request, _ adminapi.Staf
 			return adminapi.InvalidParam("stats", "stats is a list of indicators such as revenue/total_sales, orders/orders_count.")
 		}
 	}
-	q.PerPage, q.Interval = 1, "year"
+	q.PerPage, q.Interval, q.SegmentBy = 1, "year", ""
 	st, err := a.d.Analytics.Stats(r.Context(), q)
 	if err != nil {
 		return a.fail(err)

@@ -552,6 +552,109 @@ func couponCounts(ctx context.Context, r analyticsReader, f analytics.Filter, sp
 // the item rollups when f filters on the statuses only (decision 0122),
 // else from the facts.
 func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by string) ([]analytics.ItemRow, error) {
+	var rows []itemRowSums
+	err := db.analyticsRead(ctx, func(r analyticsReader) error {
+		var err error
+		rows, err = db.itemSums(ctx, r, f, by)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return db.itemNames(ctx, rows, by)
+}
+
+// AnalyticsItemSegments are AnalyticsItemSums over f's period and over
+// each span, without the latest dates: each span read as a period of its
+// own (the rollups' whole hours and the facts of its edges).
+func (db *DB) AnalyticsItemSegments(ctx context.Context, f analytics.Filter, by string, spans [][2]int64) ([]analytics.ItemRow, [][]analytics.ItemRow, error) {
+	f.NoLastDates = true
+	var tot []itemRowSums
+	each := make([][]itemRowSums, len(spans))
+	err := db.analyticsRead(ctx, func(r analyticsReader) error {
+		var err error
+		if tot, err = db.itemSums(ctx, r, f, by); err != nil {
+			return err
+		}
+		for i, sp := range spans {
+			fs := f
+			fs.From, fs.To = sp[0], sp[1]
+			if each[i], err = db.itemSums(ctx, r, fs, by); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	named, err := db.itemNames(ctx, tot, by)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := map[int64]string{}
+	for _, n := range named {
+		names[n.ID] = n.Name
+	}
+	out := make([][]analytics.ItemRow, len(spans))
+	for i, rows := range each {
+		out[i] = make([]analytics.ItemRow, len(rows))
+		for j, r := range rows {
+			out[i][j] = analytics.ItemRow{ID: r.ID, Parent: r.Parent, Items: r.Items, Net: r.Net, Orders: r.Orders, Products: r.Products, Name: names[r.ID]}
+		}
+	}
+	for i := range named {
+		named[i].LastDate = 0
+	}
+	return named, out, nil
+}
+
+// AnalyticsSegmentIDs are the segments WooCommerce lists whether or not
+// they sold (its get_all_segments): the filter's ids when q has one for
+// by, else the catalogue's products (not variations, not trashed), the
+// variations of q's one product, the categories, the coupons.
+func (db *DB) AnalyticsSegmentIDs(ctx context.Context, by string, q analytics.Query) ([]analytics.SegmentName, error) {
+	var query string
+	var args []any
+	switch by {
+	case "product":
+		query = `SELECT id, name FROM products WHERE type <> 'variation' AND status <> 'trash'`
+		if len(q.Products) > 0 {
+			in, a := sqlcore.InClause(q.Products)
+			query, args = `SELECT id, name FROM products WHERE id IN `+in, a
+		}
+	case "variation":
+		switch {
+		case len(q.Variations) > 0:
+			in, a := sqlcore.InClause(q.Variations)
+			query, args = `SELECT id, name FROM products WHERE id IN `+in, a
+		case len(q.Products) == 1:
+			query, args = `SELECT id, name FROM products WHERE type = 'variation' AND parent_id = ?`, []any{q.Products[0]}
+		default:
+			return nil, nil
+		}
+	case "category":
+		query = `SELECT id, name FROM categories`
+		if len(q.Categories) > 0 {
+			in, a := sqlcore.InClause(q.Categories)
+			query, args = `SELECT id, name FROM categories WHERE id IN `+in, a
+		}
+	case "coupon":
+		query = `SELECT id, code AS name FROM coupons`
+		if len(q.Coupons) > 0 {
+			in, a := sqlcore.InClause(q.Coupons)
+			query, args = `SELECT id, code AS name FROM coupons WHERE id IN `+in, a
+		}
+	default:
+		return nil, nil
+	}
+	var out []analytics.SegmentName
+	err := db.Read.SelectContext(ctx, &out, db.Read.Rebind(query+` ORDER BY id`), args...)
+	return out, err
+}
+
+// itemSums is AnalyticsItemSums before the names.
+func (db *DB) itemSums(ctx context.Context, r analyticsReader, f analytics.Filter, by string) ([]itemRowSums, error) {
 	cond, wargs := countedBy(f, "l")
 	// A report's own items filter its rows too (product_includes on the
 	// products report lists those products only).
@@ -583,19 +686,12 @@ func (db *DB) AnalyticsItemSums(ctx context.Context, f analytics.Filter, by stri
 			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last
 			FROM analytics_lines l WHERE l.created_at >= ? AND l.created_at < ?` + cond + ` GROUP BY l.product_id`
 	}
-	var rows []itemRowSums
-	err := db.analyticsRead(ctx, func(r analyticsReader) error {
-		var ok bool
-		var err error
-		if rows, ok, err = db.rollupItemSums(ctx, r, f, by); ok || err != nil {
-			return err
-		}
-		return r.SelectContext(ctx, &rows, r.Rebind(q), append([]any{f.From, f.To}, wargs...)...)
-	})
-	if err != nil {
-		return nil, err
+	rows, ok, err := db.rollupItemSums(ctx, r, f, by)
+	if ok || err != nil {
+		return rows, err
 	}
-	return db.itemNames(ctx, rows, by)
+	err = r.SelectContext(ctx, &rows, r.Rebind(q), append([]any{f.From, f.To}, wargs...)...)
+	return rows, err
 }
 
 // itemNames is rows as the report's rows, with the products' (or the
@@ -655,6 +751,26 @@ func (db *DB) AnalyticsCouponSums(ctx context.Context, f analytics.Filter) ([]an
 // AnalyticsCustomerSums sums f's order facts by customer, with the
 // account's (or the guest order's) details.
 func (db *DB) AnalyticsCustomerSums(ctx context.Context, f analytics.Filter) ([]analytics.CustomerRow, error) {
+	if f.HourlyLastOrder {
+		var out []analytics.CustomerRow
+		ok := false
+		if err := db.analyticsRead(ctx, func(r analyticsReader) error {
+			var err error
+			out, ok, err = db.rollupCustomerSums(ctx, r, f)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		if ok {
+			if f.NoCustomerDetails {
+				return out, nil
+			}
+			if err := db.AnalyticsCustomerLast(ctx, f, out); err != nil {
+				return nil, err
+			}
+			return out, db.AnalyticsCustomerDetails(ctx, out)
+		}
+	}
 	where, wargs := factsWhere(f)
 	var rows []struct {
 		Customer string `db:"customer"`

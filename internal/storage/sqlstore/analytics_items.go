@@ -544,6 +544,8 @@ type periodItems struct {
 	items   map[[2]int64]*itemAcc // by product and variation
 	coupons map[couponKey]couponSums
 	custs   map[int64]custSums // by customer number
+	// custLast: the last hour each customer has counted facts in.
+	custLast map[int64]int64
 	// blobs: the customers' packed hours read (customer_sums), and
 	// ranges, the spans read from the facts.
 	blobs  []hourBlob
@@ -581,7 +583,10 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 		counted[statusCode(st)] = true
 	}
 	counted[0] = false
-	out := &periodItems{items: map[[2]int64]*itemAcc{}, coupons: map[couponKey]couponSums{}, custs: map[int64]custSums{}}
+	out := &periodItems{items: map[[2]int64]*itemAcc{}, coupons: map[couponKey]couponSums{}, custs: map[int64]custSums{}, custLast: map[int64]int64{}}
+	if col == "customer_sums" { // tens of thousands of customers in a quarter
+		out.custs, out.custLast = make(map[int64]custSums, 1<<14), make(map[int64]int64, 1<<14)
+	}
 	rows, err := r.QueryxContext(ctx, r.Rebind(`SELECT hour, `+col+` AS b, CASE WHEN items IS NULL THEN 1 ELSE 0 END AS unbuilt
 		FROM analytics_hours WHERE hour >= ? AND hour < ? ORDER BY hour`), p.core0, p.core1)
 	if err != nil {
@@ -612,6 +617,7 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 					v := out.custs[k.No]
 					v.plus(s, 1)
 					out.custs[k.No] = v
+					out.custLast[k.No] = max(out.custLast[k.No], hour)
 				}
 			})
 		case "coupon_sums":
@@ -646,12 +652,13 @@ func (db *DB) readPeriodItems(ctx context.Context, r analyticsReader, f analytic
 			if err != nil {
 				return nil, err
 			}
-			for _, h := range hours {
+			for hour, h := range hours {
 				for k, s := range h.custs {
 					if counted[k.Status] {
 						v := out.custs[k.No]
 						v.plus(s, 1)
 						out.custs[k.No] = v
+						out.custLast[k.No] = max(out.custLast[k.No], hour)
 					}
 				}
 			}
@@ -771,6 +778,10 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 	// hour's facts, all those hours' in one query.
 	need := map[int64][]int64{} // hour → ids
 	for gid, a := range group {
+		if f.NoLastDates {
+			a.row.Last = 0
+			continue
+		}
 		if a.lastHour != 0 && a.lastHour+hourSecs > a.row.Last {
 			need[a.lastHour] = append(need[a.lastHour], gid)
 		}
@@ -1108,4 +1119,120 @@ func (db *DB) AnalyticsTopCustomers(ctx context.Context, f analytics.Filter, n i
 		}
 	}
 	return out, db.AnalyticsCustomerDetails(ctx, out)
+}
+
+// rollupCustomerSums is AnalyticsCustomerSums from the customer rollups
+// (ok false: use the facts), for f.HourlyLastOrder: every customer's
+// orders and spend, its latest order left at the start of the hour of
+// its latest counted fact (LastInHour; AnalyticsCustomerLast makes the
+// rows shown exact), no details.
+func (db *DB) rollupCustomerSums(ctx context.Context, r analyticsReader, f analytics.Filter) ([]analytics.CustomerRow, bool, error) {
+	p, ok := itemPlan(f)
+	if !ok || !f.HourlyLastOrder {
+		return nil, false, nil
+	}
+	if len(f.Statuses) == 0 {
+		return []analytics.CustomerRow{}, true, nil
+	}
+	pi, err := db.readPeriodItems(ctx, r, f, p, "customer_sums")
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]analytics.CustomerRow, 0, len(pi.custs))
+	for no, s := range pi.custs {
+		if s.Facts > 0 {
+			out = append(out, analytics.CustomerRow{No: no, Orders: s.Orders, Spend: s.Spend, LastOrder: max(pi.custLast[no], f.From), LastInHour: true})
+		}
+	}
+	return out, true, nil
+}
+
+// customerNames names the rows summed without their name (by No).
+func (db *DB) customerNames(ctx context.Context, rows []analytics.CustomerRow) error {
+	at := map[int64]int{}
+	var nos []int64
+	for i, c := range rows {
+		if c.Customer == "" && c.No != 0 {
+			at[c.No] = i
+			nos = append(nos, c.No)
+		}
+	}
+	for start := 0; start < len(nos); start += 1000 {
+		in, args := sqlcore.InClause(nos[start:min(len(nos), start+1000)])
+		var got []struct {
+			No   int64  `db:"no"`
+			Name string `db:"name"`
+		}
+		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT no, name FROM analytics_names WHERE no IN `+in), args...); err != nil {
+			return err
+		}
+		for _, g := range got {
+			c := &rows[at[g.No]]
+			c.Customer = g.Name
+			if strings.HasPrefix(c.Customer, "u") {
+				fmt.Sscan(c.Customer[1:], &c.UserID)
+			}
+		}
+	}
+	for _, c := range rows {
+		if c.Customer == "" {
+			return fmt.Errorf("analytics rollups: customer number %d has no name", c.No)
+		}
+	}
+	return nil
+}
+
+// AnalyticsCustomerLast sets the exact latest order (date, and the
+// greatest order id at that hour) of the rows whose LastOrder is the
+// start of their latest hour (LastInHour), from that hour's facts within
+// f's period: one query per hour, the customers of it listed.
+func (db *DB) AnalyticsCustomerLast(ctx context.Context, f analytics.Filter, rows []analytics.CustomerRow) error {
+	if err := db.customerNames(ctx, rows); err != nil {
+		return err
+	}
+	byHour := map[int64][]int{}
+	for i, c := range rows {
+		if c.LastInHour {
+			byHour[hourOf(c.LastOrder)] = append(byHour[hourOf(c.LastOrder)], i)
+		}
+	}
+	if len(byHour) == 0 {
+		return nil
+	}
+	sin, sargs := sqlcore.InClause(f.Statuses)
+	return db.analyticsRead(ctx, func(r analyticsReader) error {
+		for h, idx := range byHour {
+			for start := 0; start < len(idx); start += 500 {
+				part := idx[start:min(len(idx), start+500)]
+				who := make([]string, len(part))
+				at := map[string]int{}
+				for j, i := range part {
+					who[j] = rows[i].Customer
+					at[rows[i].Customer] = i
+				}
+				cin, cargs := sqlcore.InClause(who)
+				var got []struct {
+					Customer string `db:"customer"`
+					Last     int64  `db:"last"`
+					OrderID  int64  `db:"order_id"`
+				}
+				args := append(append([]any{max(h, f.From), min(h+hourSecs, f.To)}, sargs...), cargs...)
+				if err := r.SelectContext(ctx, &got, r.Rebind(`SELECT o.customer, MAX(o.created_at) AS last, MAX(o.order_id) AS order_id
+					FROM analytics_orders o WHERE o.created_at >= ? AND o.created_at < ? AND o.status IN `+sin+` AND o.customer IN `+cin+`
+					GROUP BY o.customer`), args...); err != nil {
+					return err
+				}
+				for _, g := range got {
+					c := &rows[at[g.Customer]]
+					c.LastOrder, c.LastOrderID, c.LastInHour = g.Last, g.OrderID, false
+				}
+				for _, i := range part {
+					if rows[i].LastInHour {
+						return fmt.Errorf("analytics rollups: %q has no facts in its latest hour %d", rows[i].Customer, h)
+					}
+				}
+			}
+		}
+		return nil
+	})
 }

@@ -1,0 +1,417 @@
+package analytics_test
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"vitrine/internal/adminapi"
+	"vitrine/internal/analytics"
+	"vitrine/internal/analyticsapi"
+	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/storetest"
+)
+
+// expectedCustomers recomputes the customers report from the test's
+// orders: per customer, the orders placed (not refunds), the spend (net,
+// refunds negative) and the latest fact, dated in [from, to).
+func (s *shop) expectedCustomers(conv analytics.Converter, counted map[string]bool, from, to time.Time) map[string]analytics.CustomerRow {
+	out := map[string]analytics.CustomerRow{}
+	for _, o := range s.orders {
+		if o.deleted || !counted[o.src.Status] {
+			continue
+		}
+		for _, f := range conv.Facts(o.src).Orders {
+			if f.Customer == "" || f.CreatedAt < from.Unix() || f.CreatedAt >= to.Unix() {
+				continue
+			}
+			c := out[f.Customer]
+			c.Customer = f.Customer
+			if f.RefundID == 0 {
+				c.Orders++
+			}
+			c.Spend += f.Net
+			c.LastOrder = max(c.LastOrder, f.CreatedAt)
+			out[f.Customer] = c
+		}
+	}
+	return out
+}
+
+// checkCustomers compares the customers list (every row; and page by
+// page from the customer rollups, in each order) with the recomputation.
+func (s *shop) checkCustomers(ctx context.Context, svc *analytics.Service, conv analytics.Converter, counted map[string]bool, label string,
+	q analytics.Query, after, to time.Time) {
+	t := s.t
+	t.Helper()
+	want := s.expectedCustomers(conv, counted, after, to)
+	brief := func(c analytics.CustomerRow) string {
+		return fmt.Sprintf("%s orders %d spend %d last %d", c.Customer, c.Orders, c.Spend, c.LastOrder)
+	}
+	for _, by := range []string{"date_last_order", "orders_count", "total_spend", "avg_order_value"} {
+		for _, order := range []string{"desc", "asc"} {
+			cq := q
+			cq.OrderBy, cq.Order, cq.PerPage = by, order, 0
+			all, err := svc.Customers(ctx, cq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(all) != len(want) || len(all) == 0 {
+				t.Errorf("%s customers by %s: %d rows, want %d", label, by, len(all), len(want))
+			}
+			for _, c := range all {
+				w := want[c.Customer]
+				if c.Orders != w.Orders || c.Spend != w.Spend || c.LastOrder != w.LastOrder || c.Email == "" || c.LastInHour {
+					t.Errorf("%s customer %s by %s\n got %s\nwant %s", label, c.Customer, by, brief(c), brief(w))
+				}
+			}
+			// Page by page (two rows a page): the rollups' rows, the
+			// page's made exact and detailed, in the same order.
+			cq.PerPage = 2
+			for pg := 1; (pg-1)*2 < len(all); pg++ {
+				cq.Page = pg
+				rows, err := svc.Customers(ctx, cq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := analytics.Page(rows, cq)
+				exp, _ := analytics.Page(all, cq)
+				if len(rows) != len(all) || len(got) != len(exp) {
+					t.Fatalf("%s customers by %s %s page %d: %d of %d rows, want %d of %d", label, by, order, pg, len(got), len(rows), len(exp), len(all))
+				}
+				for i := range got {
+					if brief(got[i]) != brief(exp[i]) || got[i].Email != exp[i].Email || got[i].LastInHour {
+						t.Errorf("%s customers by %s %s page %d row %d\n got %s %s\nwant %s %s", label, by, order, pg, i,
+							brief(got[i]), got[i].Email, brief(exp[i]), exp[i].Email)
+					}
+				}
+			}
+		}
+	}
+}
+
+// itemSegmentFigures are a product's (variation's, category's) segment
+// figures recomputed from its row: items, net, orders and the averages.
+func itemSegmentFigures(svc *analytics.Service, r analytics.ItemRow) analytics.Figures {
+	f := analytics.Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: svc.Major(r.Net)}
+	if r.Orders > 0 {
+		f.AvgItemsPerOrder = math.Round(float64(r.Items)/float64(r.Orders)*10000) / 10000
+		f.AvgOrderValue = svc.Major(r.Net) / float64(r.Orders)
+	}
+	return f
+}
+
+// checkSegments compares the revenue stats' segments by product,
+// variation and category (totals and each day) with the recomputation
+// from the orders, and those by customer type and coupon with the
+// stats of the orders they select.
+func (s *shop) checkSegments(ctx context.Context, svc *analytics.Service, conv analytics.Converter, counted map[string]bool, label string,
+	after, before time.Time, loc *time.Location) {
+	t := s.t
+	t.Helper()
+	for _, by := range []string{"product", "variation", "category"} {
+		q, err := analytics.ParseQuery(params{"interval": "day", "segmentby": by, "after": after.In(loc).Format("2006-01-02T15:04:05"),
+			"before": before.In(loc).Format("2006-01-02T15:04:05")}, loc, analytics.StatsOrderBys, "date")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.PerPage = 0
+		st, err := svc.Stats(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare := func(where string, got []analytics.Segment, want map[int64]analytics.ItemRow) {
+			t.Helper()
+			seen := map[int64]bool{}
+			for i, g := range got {
+				if i > 0 && g.ID <= got[i-1].ID {
+					t.Errorf("%s %s segments out of id order: %d after %d", label, where, g.ID, got[i-1].ID)
+				}
+				seen[g.ID] = true
+				if w := itemSegmentFigures(svc, want[g.ID]); g.Figures != w {
+					t.Errorf("%s %s segment %d\n got %+v\nwant %+v", label, where, g.ID, g.Figures, w)
+				}
+			}
+			for id := range want {
+				if !seen[id] {
+					t.Errorf("%s %s: no segment %d", label, where, id)
+				}
+			}
+		}
+		compare(by+" totals", st.Segments, s.expectedItems(conv, counted, after, before.Add(time.Second), by))
+		if by == "product" && len(st.Segments) < 6 { // the catalogue's six, sold or not
+			t.Errorf("%s product segments: %d, want the catalogue's 6 at least", label, len(st.Segments))
+		}
+		for _, iv := range st.Intervals {
+			compare(by+" "+iv.ID, iv.Segments, s.expectedItems(conv, counted, iv.Start, iv.End, by))
+			if len(iv.Segments) != len(st.Segments) {
+				t.Errorf("%s %s %s: %d segments, the totals %d", label, by, iv.ID, len(iv.Segments), len(st.Segments))
+			}
+		}
+	}
+	// By customer type and by coupon: each segment is the stats of its
+	// orders (the filter), and the customer types add up to the totals.
+	for _, by := range []string{"customer_type", "coupon"} {
+		p := params{"interval": "day", "segmentby": by, "after": after.In(loc).Format("2006-01-02T15:04:05"),
+			"before": before.In(loc).Format("2006-01-02T15:04:05")}
+		q, err := analytics.ParseQuery(p, loc, analytics.StatsOrderBys, "date")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.PerPage = 0
+		st, err := svc.Stats(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var orders, items int64
+		for _, seg := range st.Segments {
+			fq := q
+			fq.SegmentBy = ""
+			if by == "customer_type" {
+				fq.CustomerType = map[int64]string{0: "new", 1: "returning"}[seg.ID]
+			} else {
+				fq.Coupons = []int64{seg.ID}
+			}
+			want, err := svc.Stats(ctx, fq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := want.Totals
+			w.Products = 0
+			if seg.Figures != w {
+				t.Errorf("%s %s segment %d\n got %+v\nwant %+v", label, by, seg.ID, seg.Figures, w)
+			}
+			orders += seg.Figures.OrdersCount
+			items += seg.Figures.NumItemsSold
+		}
+		if by == "customer_type" && (len(st.Segments) != 2 || orders != st.Totals.OrdersCount || items != st.Totals.NumItemsSold) {
+			t.Errorf("%s customer types: %d segments, %d orders %d items, the totals %d %d", label, len(st.Segments), orders, items,
+				st.Totals.OrdersCount, st.Totals.NumItemsSold)
+		}
+	}
+}
+
+// The stats routes' segments through the handlers: WooCommerce's shape
+// (totals and every interval's subtotals carry segments of
+// {segment_id, segment_label, subtotals} with the totals' fields), the
+// segments listed (the catalogue's, or the filter's), the product
+// segments' items adding up to the totals, and segmentby values a route
+// does not take refused as rest_invalid_param; on both engines.
+func TestStatsSegmentsRoutes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		day := time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)
+		now := day.AddDate(0, 0, 3)
+		svc := &analytics.Service{Store: db, Base: usd, Now: func() time.Time { return now }}
+		s := &shop{t: t, db: db}
+		for id := int64(1); id <= 3; id++ {
+			s.exec(`INSERT INTO categories (id, name, slug) VALUES (?, ?, ?)`, id, fmt.Sprint("Category ", id), fmt.Sprint("category-", id))
+		}
+		for id := int64(1); id <= 7; id++ { // product 7 never sells
+			s.exec(`INSERT INTO products (id, type, name, slug, regular_price, sort_price, created_at, updated_at)
+				VALUES (?, 'simple', ?, ?, 900, 900, ?, ?)`, id, fmt.Sprint("Product ", id), fmt.Sprint("product-", id), day, day)
+			for _, c := range productCategories[id] {
+				s.exec(`INSERT INTO product_categories (product_id, category_id) VALUES (?, ?)`, id, c)
+			}
+		}
+		r := rand.New(rand.NewPCG(5, 11))
+		for i := 0; i < 40; i++ {
+			o := s.place(r, day.Add(time.Duration(r.IntN(3*24*3600))*time.Second))
+			if o.src.Status == "pending" || o.src.Status == "failed" {
+				s.status(o, "completed")
+			}
+			if i%5 == 0 {
+				s.refund(o, o.src.Total/3, time.Unix(o.src.CreatedAt, 0).Add(time.Hour), true)
+			}
+		}
+		api := analyticsapi.New(analyticsapi.Deps{Analytics: svc, BaseURL: "https://shop.example"})
+		call := func(path string) (map[string]any, error) {
+			t.Helper()
+			target := analyticsapi.Prefix + path
+			route, _, _ := strings.Cut(target, "?")
+			for _, rt := range api.Routes() {
+				if rt.Pattern == "GET "+route {
+					w := httptest.NewRecorder()
+					if err := rt.Handler(w, httptest.NewRequest(http.MethodGet, target, nil).WithContext(ctx), adminapi.Staff{}); err != nil {
+						return nil, err
+					}
+					var m map[string]any
+					if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+						t.Fatalf("%s: %v %s", path, err, w.Body.String())
+					}
+					return m, nil
+				}
+			}
+			t.Fatalf("no route %s", route)
+			return nil, nil
+		}
+		period := "&after=2026-06-10T00:00:00&before=2026-06-12T23:59:59&interval=day"
+		fieldsOf := func(m map[string]any) []string {
+			var ks []string
+			for k := range m {
+				if k != "segments" && k != "products" {
+					ks = append(ks, k)
+				}
+			}
+			slices.Sort(ks)
+			return ks
+		}
+		for report, bys := range analytics.SegmentBys {
+			for _, by := range bys {
+				m, err := call("/reports/" + report + "/stats?segmentby=" + by + period)
+				if err != nil {
+					t.Fatalf("%s by %s: %v", report, by, err)
+				}
+				tot := m["totals"].(map[string]any)
+				segs, _ := tot["segments"].([]any)
+				if len(segs) == 0 {
+					t.Errorf("%s by %s: no segments in the totals", report, by)
+					continue
+				}
+				var ids []float64
+				var items float64
+				for _, sg := range segs {
+					seg := sg.(map[string]any)
+					sub, _ := seg["subtotals"].(map[string]any)
+					if _, ok := seg["segment_label"].(string); !ok || sub == nil || fmt.Sprint(fieldsOf(sub)) != fmt.Sprint(fieldsOf(tot)) {
+						t.Errorf("%s by %s: segment %v not {segment_id, segment_label, subtotals} with the totals' fields", report, by, seg)
+						continue
+					}
+					ids = append(ids, seg["segment_id"].(float64))
+					items += sub["num_items_sold"].(float64)
+				}
+				if !slices.IsSorted(ids) {
+					t.Errorf("%s by %s: segment ids %v not in order", report, by, ids)
+				}
+				switch by {
+				case "product":
+					if len(ids) != 7 || items != tot["num_items_sold"] {
+						t.Errorf("%s by product: %d segments (want the catalogue's 7), items %v, the totals %v", report, len(ids), items, tot["num_items_sold"])
+					}
+				case "category":
+					if len(ids) != 3 {
+						t.Errorf("%s by category: ids %v, want 1, 2, 3", report, ids)
+					}
+				case "customer_type":
+					if len(ids) != 2 || items != tot["num_items_sold"] {
+						t.Errorf("%s by customer type: ids %v, items %v, the totals %v", report, ids, items, tot["num_items_sold"])
+					}
+				}
+				ivs := m["intervals"].([]any)
+				if len(ivs) != 3 {
+					t.Fatalf("%s by %s: %d intervals", report, by, len(ivs))
+				}
+				for _, iv := range ivs {
+					sub := iv.(map[string]any)["subtotals"].(map[string]any)
+					isegs, _ := sub["segments"].([]any)
+					var iitems float64
+					for _, sg := range isegs {
+						iitems += sg.(map[string]any)["subtotals"].(map[string]any)["num_items_sold"].(float64)
+					}
+					if len(isegs) != len(segs) || ((by == "product" || by == "customer_type") && iitems != sub["num_items_sold"]) {
+						t.Errorf("%s by %s interval %v: %d segments (totals %d), items %v of %v", report, by, iv.(map[string]any)["interval"],
+							len(isegs), len(segs), iitems, sub["num_items_sold"])
+					}
+				}
+			}
+		}
+		// A product segment is the products report's row of it.
+		m, err := call("/reports/revenue/stats?segmentby=product" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := analytics.ParseQuery(params{"after": "2026-06-10T00:00:00", "before": "2026-06-12T23:59:59"}, time.UTC, analytics.ListOrderBys["products"], "date")
+		q.PerPage = 0
+		rows, err := svc.Items(ctx, q, "product")
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(rows, func(a, b analytics.ItemRow) int { return cmp.Compare(a.ID, b.ID) })
+		for _, sg := range m["totals"].(map[string]any)["segments"].([]any) {
+			seg := sg.(map[string]any)
+			id := int64(seg["segment_id"].(float64))
+			sub := seg["subtotals"].(map[string]any)
+			i := slices.IndexFunc(rows, func(r analytics.ItemRow) bool { return r.ID == id })
+			var want analytics.ItemRow
+			if i >= 0 {
+				want = rows[i]
+			}
+			if sub["num_items_sold"] != float64(want.Items) || sub["orders_count"] != float64(want.Orders) || seg["segment_label"] != fmt.Sprint("Product ", id) ||
+				math.Abs(sub["net_revenue"].(float64)-svc.Major(want.Net)) > 1e-6 {
+				t.Errorf("product segment %d: %v, the products report's row %+v", id, seg, want)
+			}
+		}
+		// A page of intervals (by net revenue): each with the segments
+		// the whole report gives it.
+		byID := map[any]string{}
+		for _, iv := range m["intervals"].([]any) {
+			sub := iv.(map[string]any)["subtotals"].(map[string]any)
+			byID[iv.(map[string]any)["interval"]] = fmt.Sprint(sub["segments"])
+		}
+		for pg := 1; pg <= 3; pg++ {
+			pm, err := call(fmt.Sprintf("/reports/revenue/stats?segmentby=product&per_page=1&orderby=net_revenue&page=%d", pg) + period)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ivs := pm["intervals"].([]any)
+			if len(ivs) != 1 {
+				t.Fatalf("page %d: %d intervals", pg, len(ivs))
+			}
+			iv := ivs[0].(map[string]any)
+			if got := fmt.Sprint(iv["subtotals"].(map[string]any)["segments"]); got != byID[iv["interval"]] || got == "[]" {
+				t.Errorf("page %d interval %v segments\n got %s\nwant %s", pg, iv["interval"], got, byID[iv["interval"]])
+			}
+		}
+		// The filter lists its own segments only.
+		m, err = call("/reports/revenue/stats?segmentby=product&product_includes=2,7" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if segs := m["totals"].(map[string]any)["segments"].([]any); len(segs) != 2 || segs[0].(map[string]any)["segment_id"] != float64(2) ||
+			segs[1].(map[string]any)["subtotals"].(map[string]any)["num_items_sold"] != float64(0) {
+			t.Errorf("product_includes=2,7: segments %v", segs)
+		}
+		// Variations of the one product filtered (product 1's are 10 and 11).
+		m, err = call("/reports/revenue/stats?segmentby=variation&product_includes=1" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if segs := m["totals"].(map[string]any)["segments"].([]any); len(segs) == 0 || len(segs) > 2 {
+			t.Errorf("variations of product 1: %v", segs)
+		} else {
+			for _, sg := range segs {
+				if id := sg.(map[string]any)["segment_id"]; id != float64(10) && id != float64(11) {
+					t.Errorf("variations of product 1: segment %v", id)
+				}
+			}
+		}
+		// Without segmentby, empty segments (the reference's).
+		m, err = call("/reports/revenue/stats?" + period[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if segs, ok := m["totals"].(map[string]any)["segments"].([]any); !ok || len(segs) != 0 {
+			t.Errorf("no segmentby: segments %v", m["totals"])
+		}
+		// Refusals: WordPress's rest_invalid_param naming segmentby.
+		for _, bad := range []string{"/reports/revenue/stats?segmentby=colour", "/reports/products/stats?segmentby=coupon",
+			"/reports/products/stats?segmentby=customer_type", "/reports/customers/stats?segmentby=product",
+			"/reports/taxes/stats?segmentby=product", "/reports/variations/stats?segmentby=coupon"} {
+			_, err := call(bad + period)
+			var e *adminapi.Error
+			if !errors.As(err, &e) || e.Status != 400 || e.Code != "rest_invalid_param" || e.Data["params"].(map[string]string)["segmentby"] == "" {
+				t.Errorf("%s: %v, want rest_invalid_param for segmentby", bad, err)
+			}
+		}
+	})
+}
