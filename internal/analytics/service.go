@@ -288,6 +288,20 @@ type Figures struct {
 	AvgOrderValue    float64 `json:"avg_order_value"`
 	TotalCustomers   int64   `json:"total_customers"`
 	Products         int64   `json:"products"`
+
+	// A route's own figures (RouteFields, RouteStats).
+	ItemsSold        int64   `json:"items_sold"`
+	ProductsCount    int64   `json:"products_count"`
+	VariationsCount  int64   `json:"variations_count"`
+	Amount           float64 `json:"amount"`
+	TotalTax         float64 `json:"total_tax"`
+	OrderTax         float64 `json:"order_tax"`
+	ShippingTax      float64 `json:"shipping_tax"`
+	TaxCodes         int64   `json:"tax_codes"`
+	CustomersCount   int64   `json:"customers_count"`
+	AvgOrdersCount   float64 `json:"avg_orders_count"`
+	AvgTotalSpend    float64 `json:"avg_total_spend"`
+	AvgAvgOrderValue float64 `json:"avg_avg_order_value"`
 }
 
 // Major is minor units of the base currency as a number of major units.
@@ -395,8 +409,32 @@ func (f Figures) Figure(name string) float64 {
 	switch name {
 	case "orders_count":
 		return float64(f.OrdersCount)
-	case "num_items_sold", "items_sold":
+	case "num_items_sold":
 		return float64(f.NumItemsSold)
+	case "items_sold":
+		return float64(f.ItemsSold)
+	case "products_count":
+		return float64(f.ProductsCount)
+	case "variations_count":
+		return float64(f.VariationsCount)
+	case "amount":
+		return f.Amount
+	case "total_tax":
+		return f.TotalTax
+	case "order_tax":
+		return f.OrderTax
+	case "shipping_tax":
+		return f.ShippingTax
+	case "tax_codes":
+		return float64(f.TaxCodes)
+	case "customers_count":
+		return float64(f.CustomersCount)
+	case "avg_orders_count":
+		return f.AvgOrdersCount
+	case "avg_total_spend":
+		return f.AvgTotalSpend
+	case "avg_avg_order_value":
+		return f.AvgAvgOrderValue
 	case "gross_sales":
 		return f.GrossSales
 	case "total_sales":

@@ -166,8 +166,9 @@ func writeCSV(w http.ResponseWriter, name string, head []string, rows [][]string
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// figures is f as JSON, only the fields asked for (all when none).
-func figures(f analytics.Figures, fields []string, withProducts bool) map[string]any {
+// figures is f as JSON: the revenue figures and report's own
+// (analytics.RouteFields), only the fields asked for (all when none).
+func figures(f analytics.Figures, report string, fields []string, withProducts bool) map[string]any {
 	m := map[string]any{
 		"orders_count": f.OrdersCount, "num_items_sold": f.NumItemsSold, "gross_sales": money(f.GrossSales),
 		"total_sales": money(f.TotalSales), "coupons": money(f.Coupons), "coupons_count": f.CouponsCount,
@@ -176,6 +177,13 @@ func figures(f analytics.Figures, fields []string, withProducts bool) map[string
 	}
 	if withProducts {
 		m["products"] = f.Products
+	}
+	for _, k := range analytics.RouteFields[report] {
+		if intField(k) {
+			m[k] = int64(f.Figure(k))
+		} else {
+			m[k] = money(f.Figure(k))
+		}
 	}
 	if len(fields) > 0 {
 		for k := range m {
@@ -187,6 +195,16 @@ func figures(f analytics.Figures, fields []string, withProducts bool) map[string
 	return m
 }
 
+// intField: the figure is a count (written as an integer).
+func intField(k string) bool {
+	switch k {
+	case "orders_count", "num_items_sold", "coupons_count", "total_customers", "products",
+		"items_sold", "products_count", "variations_count", "tax_codes", "customers_count":
+		return true
+	}
+	return false
+}
+
 // segmentEncoder writes segments as JSON (a report by day of every
 // product has hundreds of thousands: written directly, as
 // encoding/json would write the figures' maps, keys in order).
@@ -196,9 +214,9 @@ type segmentEncoder struct {
 	labels map[int64][]byte
 }
 
-func newSegmentEncoder(fields []string) *segmentEncoder {
+func newSegmentEncoder(report string, fields []string) *segmentEncoder {
 	e := &segmentEncoder{fields: fields, labels: map[int64][]byte{}}
-	for k := range figures(analytics.Figures{}, fields, false) {
+	for k := range figures(analytics.Figures{}, report, fields, false) {
 		e.keys = append(e.keys, k)
 	}
 	slices.Sort(e.keys)
@@ -242,17 +260,11 @@ func (e *segmentEncoder) appendSegments(b []byte, segs []analytics.Segment) []by
 			b = append(b, '"')
 			b = append(b, k...)
 			b = append(b, '"', ':')
-			switch k {
-			case "orders_count":
-				b = strconv.AppendInt(b, f.OrdersCount, 10)
-			case "num_items_sold":
-				b = strconv.AppendInt(b, f.NumItemsSold, 10)
-			case "coupons_count":
-				b = strconv.AppendInt(b, f.CouponsCount, 10)
-			case "total_customers":
-				b = strconv.AppendInt(b, f.TotalCustomers, 10)
-			case "avg_items_per_order":
+			switch {
+			case k == "avg_items_per_order":
 				b = strconv.AppendFloat(b, f.AvgItemsPerOrder, 'f', -1, 64)
+			case intField(k):
+				b = strconv.AppendInt(b, int64(f.Figure(k)), 10)
 			default:
 				b = strconv.AppendFloat(b, money(f.Figure(k)), 'f', -1, 64)
 			}
@@ -266,7 +278,8 @@ const wpDate = "2006-01-02 15:04:05"
 
 // stats is a /stats route: the revenue and orders figures of the period
 // and its intervals (every report's stats come from the same facts, its
-// filters applied).
+// filters applied) and the route's own WooCommerce fields
+// (analytics.RouteStats).
 func (a *API) stats(report string) adminapi.Handler {
 	return func(w http.ResponseWriter, r *http.Request, _ adminapi.Staff) error {
 		q, err := a.query(r, analytics.StatsOrderBys)
@@ -280,13 +293,14 @@ func (a *API) stats(report string) adminapi.Handler {
 			q.PerPage = 0
 			q.SegmentBy = "" // the CSV has no segments' columns
 		}
-		st, err := a.d.Analytics.Stats(r.Context(), q)
+		st, err := a.d.Analytics.RouteStats(r.Context(), report, q)
 		if err != nil {
 			return a.fail(err)
 		}
+		own := analytics.RouteFields[report]
 		if csvWanted(r) {
-			head := []string{"interval", "date_start", "date_end", "orders_count", "num_items_sold", "gross_sales", "total_sales",
-				"coupons", "refunds", "taxes", "shipping", "net_revenue", "avg_order_value", "total_customers"}
+			head := append([]string{"interval", "date_start", "date_end", "orders_count", "num_items_sold", "gross_sales", "total_sales",
+				"coupons", "refunds", "taxes", "shipping", "net_revenue", "avg_order_value", "total_customers"}, own...)
 			var rows [][]string
 			for _, iv := range st.Intervals {
 				f := iv.Figures
@@ -294,16 +308,19 @@ func (a *API) stats(report string) adminapi.Handler {
 					strconv.FormatInt(f.OrdersCount, 10), strconv.FormatInt(f.NumItemsSold, 10), num(money(f.GrossSales)),
 					num(money(f.TotalSales)), num(money(f.Coupons)), num(money(f.Refunds)), num(money(f.Taxes)),
 					num(money(f.Shipping)), num(money(f.NetRevenue)), num(money(f.AvgOrderValue)), strconv.FormatInt(f.TotalCustomers, 10)})
+				for _, k := range own {
+					rows[len(rows)-1] = append(rows[len(rows)-1], num(money(f.Figure(k))))
+				}
 			}
 			writeCSV(w, report+"-stats", head, rows)
 			return nil
 		}
 		// Written by hand: {"totals": {…, "segments": […]}, "intervals":
 		// [{…, "subtotals": {…, "segments": […]}}]}.
-		enc := newSegmentEncoder(q.Fields)
+		enc := newSegmentEncoder(report, q.Fields)
 		size := 4096 + len(st.Intervals)*600 + (len(st.Intervals)+1)*len(st.Segments)*(64+24*len(enc.keys))
 		b := append(make([]byte, 0, size), `{"totals":`...)
-		b = enc.withSegments(b, figures(st.Totals, q.Fields, true), st.Segments)
+		b = enc.withSegments(b, figures(st.Totals, report, q.Fields, true), st.Segments)
 		b = append(b, `,"intervals":[`...)
 		for i, iv := range st.Intervals {
 			if i > 0 {
@@ -316,7 +333,7 @@ func (a *API) stats(report string) adminapi.Handler {
 			})
 			b = append(b, head[:len(head)-1]...)
 			b = append(b, `,"subtotals":`...)
-			b = enc.withSegments(b, figures(iv.Figures, q.Fields, false), iv.Segments)
+			b = enc.withSegments(b, figures(iv.Figures, report, q.Fields, false), iv.Segments)
 			b = append(b, '}')
 		}
 		b = append(b, ']', '}')
