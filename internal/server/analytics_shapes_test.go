@@ -103,6 +103,23 @@ func TestAnalyticsRouteShapes(t *testing.T) {
 		}
 		_ = o1
 
+		// Segments' subtotals carry the route's fields too.
+		segOf := func(route, extra string) map[string]any {
+			t.Helper()
+			m := staff(wc + "/reports/" + route + "/stats?" + extra + period).json(t)
+			segs, _ := m["totals"].(map[string]any)["segments"].([]any)
+			if len(segs) != 1 {
+				t.Fatalf("%s stats' segments (%s): %v", route, extra, m["totals"])
+			}
+			return segs[0].(map[string]any)["subtotals"].(map[string]any)
+		}
+		if sub := segOf("products", fmt.Sprintf("segmentby=product&product_includes=%d&", tank)); sub["items_sold"] != float64(3) {
+			t.Errorf("products stats' product segment: %v", sub)
+		}
+		if sub := segOf("coupons", fmt.Sprintf("segmentby=coupon&coupon_includes=%v&", coupon["id"])); money(sub["amount"]) != money(tot["amount"]) {
+			t.Errorf("coupons stats' coupon segment (want amount %v): %v", tot["amount"], sub)
+		}
+
 		// Taxes: the taxes report's sums.
 		var want = map[string]float64{}
 		taxes := list(t, staff(wc+"/reports/taxes?"+period))
