@@ -65,6 +65,9 @@ for (const [size, viewport] of WIDTHS) {
     await shop.withPage({ viewport }, async (page) => {
       await page.goto('/shop/');
       await page.locator('header .site-title').waitFor();
+      // The suggestions need the app: a click before its script has even
+      // loaded (a slow machine) is a click on a plain button, lost.
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
       if (viewport.width < 850) {
         // Under the large breakpoint the search is in the Menu.
         await page.getByRole('button', { name: 'Menu', exact: true }).click();
