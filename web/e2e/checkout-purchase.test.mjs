@@ -14,7 +14,10 @@ test('guest purchase with bank transfer ends on the order-received page with the
     page.on('pageerror', (e) => problems.push(e.message));
     await addToCart(page);
     await page.getByRole('link', { name: 'Proceed to checkout' }).click();
-    await page.waitForURL('**/checkout/');
+    // Should the link not lead on, say what the page saw (its errors, where it is).
+    await page.waitForURL('**/checkout/').catch((e) => {
+      throw new Error(`${e.message}\nat ${page.url()}; page errors: ${JSON.stringify(problems)}`);
+    });
     await page.waitForSelector('form[name="checkout"][novalidate]');
     const data = await openCheckout(page);
     assert.ok(data.cart.items.length > 0, 'the checkout shows the cart');

@@ -239,6 +239,32 @@ describe('hydration in parts', () => {
     expect(root.querySelector('button')?.dataset.n).toBe('1');
   });
 
+  it('a first pass that throws still stops holding clicks, and makes the held one again', async () => {
+    const { root } = mount();
+    const link = document.createElement('a');
+    link.href = '#next';
+    root.appendChild(link);
+    const followed = vi.fn((e: Event) => e.preventDefault());
+    expect(() =>
+      hydrateInParts(() => {
+        throw new Error('broken page');
+      }, root),
+    ).toThrow('broken page');
+    const held = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    link.dispatchEvent(held);
+    expect(held.defaultPrevented).toBe(true);
+    link.addEventListener('click', followed);
+    await partsHydrated();
+    await task();
+    expect(followed).toHaveBeenCalledTimes(1);
+    const later = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    link.removeEventListener('click', followed);
+    link.addEventListener('click', (e) => e.preventDefault());
+    link.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(true); // only by the test's own listener
+    expect(followed).toHaveBeenCalledTimes(1);
+  });
+
   it('a click with a modifier key (a new tab) is left alone', async () => {
     const { root } = mount();
     hydrateInParts(() => hydrateRoot(root, <Page />), root);

@@ -209,8 +209,14 @@ export function hydrateInParts(hydrate: () => void, container: Element): void {
   document.addEventListener('click', holdClick, true);
   active = true;
   insertAt = queue.length;
-  hydrate();
-  void pump();
+  try {
+    hydrate();
+  } finally {
+    // A first pass that throws still ends in the pump: the parts left are
+    // hydrated or not, but clicks stop being held, and a held one is made
+    // again (a link still leads on), instead of being swallowed for good.
+    void pump();
+  }
 }
 
 /** Resolves once every Later part of the page has hydrated; at once where none waits. */
