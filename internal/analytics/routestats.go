@@ -58,7 +58,7 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 		return st, s.itemRouteFigures(ctx, report, q, f, spans, figs, &st)
 	case "coupons":
 		// A coupon (order-level) segment's amount is its orders' discount;
-		// an item segment's stays zero (not split per line).
+		// an item segment's its lines' coupon discount (decision 0130).
 		for i := range st.Segments {
 			st.Segments[i].Figures.Amount = st.Segments[i].Figures.Coupons
 		}

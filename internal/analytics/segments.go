@@ -196,13 +196,18 @@ func (s *Service) segmentFigures(m Sums) Figures {
 }
 
 // itemFigures are a product's, variation's or category's segment
-// figures: WooCommerce's product-level ones that the line facts hold
-// (items sold, net revenue, the distinct orders, and the averages over
-// those orders); the order-level money (taxes, shipping, coupons,
-// refunds, gross and total sales) and the customers are not split per
-// line here and stay zero (decision 0125).
+// figures from its lines' product lookup sums (decision 0130), as the
+// order-level figures are derived from the orders' (FiguresOf): total
+// sales the lines' gross (net, tax, shipping and its tax); taxes the
+// lines' tax with their share of the shipping's; shipping their share;
+// coupons their discount; refunds the refunded lines' net; net revenue
+// the lines' net; gross sales from those as the totals'. The orders are
+// the distinct orders of its lines, the averages over them; customers
+// are not counted per line (0).
 func (s *Service) itemFigures(r ItemRow) Figures {
-	f := Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: s.Major(r.Net)}
+	f := s.FiguresOf(Sums{Items: r.Items, Gross: r.Net + r.Tax + r.Shipping, Tax: r.Tax, Shipping: r.Shipping, Discount: r.Coupon,
+		Net: r.Net, RefundNet: r.RefundNet})
+	f.OrdersCount = r.Orders
 	if r.Orders > 0 {
 		f.AvgItemsPerOrder = math.Round(float64(r.Items)/float64(r.Orders)*10000) / 10000
 		f.AvgOrderValue = s.Major(r.Net) / float64(r.Orders)

@@ -101,9 +101,14 @@ func (s *shop) checkCustomers(ctx context.Context, svc *analytics.Service, conv 
 }
 
 // itemSegmentFigures are a product's (variation's, category's) segment
-// figures recomputed from its row: items, net, orders and the averages.
+// figures recomputed from its row: items, net, orders and the averages,
+// and the lines' product lookup sums: total sales their gross, taxes
+// (the shipping's share included), shipping, coupons, refunds (the
+// refunded lines' net), gross sales net + coupons + refunds.
 func itemSegmentFigures(svc *analytics.Service, r analytics.ItemRow) analytics.Figures {
-	f := analytics.Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: svc.Major(r.Net)}
+	f := analytics.Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: svc.Major(r.Net),
+		TotalSales: svc.Major(r.Net + r.Tax + r.Shipping), Taxes: svc.Major(r.Tax), Shipping: svc.Major(r.Shipping),
+		Coupons: svc.Major(r.Coupon), Refunds: svc.Major(-r.RefundNet), GrossSales: svc.Major(r.Net + r.Coupon - r.RefundNet)}
 	if r.Orders > 0 {
 		f.AvgItemsPerOrder = math.Round(float64(r.Items)/float64(r.Orders)*10000) / 10000
 		f.AvgOrderValue = svc.Major(r.Net) / float64(r.Orders)
@@ -149,6 +154,9 @@ func (s *shop) checkSegments(ctx context.Context, svc *analytics.Service, conv a
 			}
 		}
 		compare(by+" totals", st.Segments, s.expectedItems(conv, counted, after, before.Add(time.Second), by))
+		if by == "product" {
+			s.checkLineShares(conv, counted, label, st.Segments, after, before.Add(time.Second), svc)
+		}
 		if by == "product" && len(st.Segments) < 6 { // the catalogue's six, sold or not
 			t.Errorf("%s product segments: %d, want the catalogue's 6 at least", label, len(st.Segments))
 		}
@@ -198,6 +206,50 @@ func (s *shop) checkSegments(ctx context.Context, svc *analytics.Service, conv a
 			t.Errorf("%s customer types: %d segments, %d orders %d items, the totals %d %d", label, len(st.Segments), orders, items,
 				st.Totals.OrdersCount, st.Totals.NumItemsSold)
 		}
+	}
+}
+
+// checkLineShares checks that the product segments share out the orders'
+// money: their taxes add up to the orders' tax (their lines' and their
+// shipping's; the test's orders have no taxed fee) and the refunded
+// lines' own tax, their shipping to the orders' shipping, their coupons
+// to the orders' discount (the orders placed in [from, to) and the
+// refunded lines dated there).
+func (s *shop) checkLineShares(conv analytics.Converter, counted map[string]bool, label string, segs []analytics.Segment, from, to time.Time,
+	svc *analytics.Service) {
+	t := s.t
+	t.Helper()
+	var tax, ship, disc int64
+	for _, o := range s.orders {
+		if o.deleted || !counted[o.src.Status] {
+			continue
+		}
+		f := conv.Facts(o.src)
+		for _, of := range f.Orders {
+			if of.RefundID == 0 && of.CreatedAt >= from.Unix() && of.CreatedAt < to.Unix() {
+				tax, ship, disc = tax+of.Tax, ship+of.Shipping, disc+of.Discount
+			}
+		}
+		for _, l := range f.Lines {
+			if l.RefundID != 0 && l.CreatedAt >= from.Unix() && l.CreatedAt < to.Unix() {
+				tax += l.Tax
+			}
+		}
+	}
+	var gotTax, gotShip, gotDisc float64
+	for _, g := range segs {
+		gotTax, gotShip, gotDisc = gotTax+g.Figures.Taxes, gotShip+g.Figures.Shipping, gotDisc+g.Figures.Coupons
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{{"taxes", gotTax, svc.Major(tax)}, {"shipping", gotShip, svc.Major(ship)}, {"coupons", gotDisc, svc.Major(disc)}} {
+		if math.Abs(c.got-c.want) > 1e-6 {
+			t.Errorf("%s product segments' %s add up to %.2f, the orders' %.2f", label, c.what, c.got, c.want)
+		}
+	}
+	if tax == 0 || ship == 0 {
+		t.Errorf("%s: no tax (%d) or shipping (%d) to share out", label, tax, ship)
 	}
 }
 
@@ -337,6 +389,7 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 			t.Fatal(err)
 		}
 		slices.SortFunc(rows, func(a, b analytics.ItemRow) int { return cmp.Compare(a.ID, b.ID) })
+		var taxes, shipping, refunds float64
 		for _, sg := range m["totals"].(map[string]any)["segments"].([]any) {
 			seg := sg.(map[string]any)
 			id := int64(seg["segment_id"].(float64))
@@ -350,6 +403,17 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 				math.Abs(sub["net_revenue"].(float64)-svc.Major(want.Net)) > 1e-6 {
 				t.Errorf("product segment %d: %v, the products report's row %+v", id, seg, want)
 			}
+			// Its money from its lines' product lookup sums.
+			for k, w := range map[string]int64{"taxes": want.Tax, "shipping": want.Shipping, "coupons": want.Coupon, "refunds": -want.RefundNet,
+				"total_sales": want.Net + want.Tax + want.Shipping, "gross_sales": want.Net + want.Coupon - want.RefundNet} {
+				if math.Abs(sub[k].(float64)-svc.Major(w)) > 1e-6 {
+					t.Errorf("product segment %d: %s %v, its lines' %v", id, k, sub[k], svc.Major(w))
+				}
+			}
+			taxes, shipping, refunds = taxes+sub["taxes"].(float64), shipping+sub["shipping"].(float64), refunds+sub["refunds"].(float64)
+		}
+		if taxes == 0 || shipping == 0 || refunds == 0 {
+			t.Errorf("product segments: taxes %v, shipping %v, refunds %v: none shared out", taxes, shipping, refunds)
 		}
 		// A page of intervals (by net revenue): each with the segments
 		// the whole report gives it.

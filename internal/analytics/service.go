@@ -78,11 +78,15 @@ type ItemRow struct {
 	Net      int64
 	Orders   int64
 	Products int64 // a category's distinct products
-	Name     string
-	SKU      string
-	Stock    string // stock status
-	StockQty *int64
-	LastDate int64
+	// The lines' WooCommerce product lookup sums (decision 0130): tax
+	// (the shipping's share included), shipping, coupons, and the
+	// refunded lines' net (negative).
+	Tax, Shipping, Coupon, RefundNet int64
+	Name                             string
+	SKU                              string
+	Stock                            string // stock status
+	StockQty                         *int64
+	LastDate                         int64
 }
 
 // CouponRow is a coupon's figures.
