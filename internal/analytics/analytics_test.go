@@ -85,6 +85,17 @@ func (s *shop) place(r *rand.Rand, at time.Time) *order {
 		s.t.Fatal(err)
 	}
 	o.src.OrderID = id
+	// Its tax lines: the first line's tax and the shipping's at rate 1,
+	// the other lines' at rate 2 (an order of two lines or more has both).
+	var other int64
+	for _, l := range o.src.Lines[1:] {
+		other += l.Tax
+	}
+	taxLines := fmt.Sprintf(`[{"rate_id":1,"label":"US-CA-TAX-1","rate":"10","tax_total":%d,"shipping_tax_total":%d}`, o.src.Lines[0].Tax, shipTax)
+	if len(o.src.Lines) > 1 {
+		taxLines += fmt.Sprintf(`,{"rate_id":2,"label":"US-CA-CITY-2","rate":"10","tax_total":%d,"shipping_tax_total":0}`, other)
+	}
+	s.exec(`UPDATE orders SET tax_lines = ? WHERE id = ?`, taxLines+"]", id)
 	for _, l := range o.src.Lines {
 		s.exec(`INSERT INTO order_lines (order_id, position, product_id, variation_id, name, quantity, unit_price, subtotal, subtotal_tax, total, total_tax)
 			VALUES (?, ?, ?, ?, 'Thing', ?, 1, ?, ?, ?, ?)`, id, l.Position, l.ProductID, l.VariationID, l.Quantity, l.Subtotal, l.Tax, l.Total, l.Tax)

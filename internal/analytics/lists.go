@@ -297,7 +297,7 @@ func (s *Service) Taxes(ctx context.Context, q Query) ([]TaxRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.Store.AnalyticsTaxSums(ctx, f)
+	rows, _, err := s.Store.AnalyticsTaxSums(ctx, f)
 	if err != nil {
 		return nil, err
 	}

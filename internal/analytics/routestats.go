@@ -32,8 +32,9 @@ var RouteFields = map[string][]string{
 //   - coupons: amount is the coupons' discount, orders_count the orders
 //     with a coupon (of the filter's), coupons_count the coupons used;
 //   - taxes: total_tax, order_tax and shipping_tax the tax sums of the
-//     taxes report, tax_codes its distinct rates, orders_count its
-//     orders per rate summed;
+//     taxes report, tax_codes its distinct rates, orders_count the
+//     distinct orders with a tax line (WooCommerce's); by tax_rate_id, a
+//     segment per rate (taxSegments);
 //   - customers: customers_count the customers with orders in the span,
 //     avg_orders_count, avg_total_spend and avg_avg_order_value the means
 //     of the customers report's orders_count, total_spend and
@@ -69,22 +70,28 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 		}
 		return st, s.couponRouteFigures(ctx, q, f, spans, figs)
 	case "taxes":
+		perFig := make([][]TaxRow, len(figs))
 		for i, fp := range figs {
 			fs := f
 			if i > 0 {
 				fs.From, fs.To = spans[i-1][0], spans[i-1][1]
 			}
-			rows, err := s.Store.AnalyticsTaxSums(ctx, fs)
+			rows, orders, err := s.Store.AnalyticsTaxSums(ctx, fs)
 			if err != nil {
 				return Stats{}, err
 			}
+			perFig[i] = rows
 			var tot, order, ship int64
-			fp.OrdersCount = 0
+			rates := map[int64]bool{}
 			for _, r := range rows {
 				tot, order, ship = tot+r.Total, order+r.Order, ship+r.Shipping
-				fp.OrdersCount += r.Orders
+				rates[r.RateID] = true
 			}
-			fp.TotalTax, fp.OrderTax, fp.ShippingTax, fp.TaxCodes = s.Major(tot), s.Major(order), s.Major(ship), int64(len(rows))
+			fp.TotalTax, fp.OrderTax, fp.ShippingTax, fp.TaxCodes = s.Major(tot), s.Major(order), s.Major(ship), int64(len(rates))
+			fp.OrdersCount = orders
+		}
+		if q.SegmentBy == "tax_rate_id" {
+			s.taxSegments(perFig, &st)
 		}
 	case "customers":
 		for i, fp := range figs {
@@ -220,4 +227,48 @@ func (s *Service) couponRouteFigures(ctx context.Context, q Query, f Filter, spa
 		figs[i+1].Amount, figs[i+1].OrdersCount, figs[i+1].CouponsCount = s.Major(each[i].Discount), each[i].Orders, each[i].Coupons
 	}
 	return nil
+}
+
+// taxSegments sets the taxes stats' segments by tax_rate_id from the
+// rates' sums of the period (perFig[0]) and of each interval shown:
+// WooCommerce's subtotals of a rate (total_tax, order_tax, shipping_tax,
+// tax_codes, its distinct orders), the revenue figures 0 (the tax lines
+// are not split into them); a segment for every rate with a tax line in
+// the period, labelled with its code, in id order, zeros where an
+// interval has none. WooCommerce also lists the shop's rates that taxed
+// nothing: their figures would be zeros.
+func (s *Service) taxSegments(perFig [][]TaxRow, st *Stats) {
+	fig := func(rows []TaxRow) map[int64]Figures {
+		m := map[int64]Figures{}
+		for _, r := range rows {
+			f := m[r.RateID]
+			f.TotalTax += s.Major(r.Total)
+			f.OrderTax += s.Major(r.Order)
+			f.ShippingTax += s.Major(r.Shipping)
+			f.OrdersCount += r.Orders // a rate's rows differ by label only
+			f.TaxCodes = 1
+			m[r.RateID] = f
+		}
+		return m
+	}
+	labels := map[int64]string{}
+	var ids []int64
+	for _, r := range perFig[0] {
+		if _, ok := labels[r.RateID]; !ok {
+			ids = append(ids, r.RateID)
+			labels[r.RateID] = r.Code
+		}
+	}
+	slices.Sort(ids)
+	list := func(m map[int64]Figures) []Segment {
+		out := make([]Segment, len(ids))
+		for i, id := range ids {
+			out[i] = Segment{ID: id, Label: labels[id], Figures: m[id]}
+		}
+		return out
+	}
+	st.Segments = list(fig(perFig[0]))
+	for i := range st.Intervals {
+		st.Intervals[i].Segments = list(fig(perFig[i+1]))
+	}
 }

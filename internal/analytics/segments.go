@@ -11,8 +11,9 @@ import (
 // WooCommerce Admin's (decision 0125): the revenue and orders stats by
 // product, category, variation, coupon or customer type; the products,
 // variations and categories stats by product, category or variation; the
-// coupons stats by product, variation, category or coupon; the taxes and
-// customers stats by none here.
+// coupons stats by product, variation, category or coupon; the taxes
+// stats by tax rate (RouteStats' own: taxSegments); the customers stats
+// by none.
 var SegmentBys = map[string][]string{
 	"revenue":    {"product", "category", "variation", "coupon", "customer_type"},
 	"orders":     {"product", "category", "variation", "coupon", "customer_type"},
@@ -20,7 +21,7 @@ var SegmentBys = map[string][]string{
 	"variations": {"product", "category", "variation"},
 	"categories": {"product", "category", "variation"},
 	"coupons":    {"product", "variation", "category", "coupon"},
-	"taxes":      {},
+	"taxes":      {"tax_rate_id"},
 	"customers":  {},
 }
 

@@ -415,6 +415,54 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 		if taxes == 0 || shipping == 0 || refunds == 0 {
 			t.Errorf("product segments: taxes %v, shipping %v, refunds %v: none shared out", taxes, shipping, refunds)
 		}
+		// The taxes stats: orders counted once however many rates taxed
+		// them (every order here is taxed: as many as the revenue stats
+		// count); by tax rate, a segment per rate with its code, its
+		// orders and sums, the sums adding up to the totals'.
+		rev, err := call("/reports/revenue/stats?" + period[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := call("/reports/taxes/stats?segmentby=tax_rate_id" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ttot := tm["totals"].(map[string]any)
+		orders := rev["totals"].(map[string]any)["orders_count"]
+		if ttot["orders_count"] != orders || ttot["tax_codes"] != float64(2) {
+			t.Errorf("taxes stats: orders_count %v (want the %v orders), tax_codes %v (want 2)", ttot["orders_count"], orders, ttot["tax_codes"])
+		}
+		checkTaxSegs := func(where string, sub map[string]any) {
+			t.Helper()
+			segs := sub["segments"].([]any)
+			var tax, rateOrders float64
+			for i, sg := range segs {
+				seg := sg.(map[string]any)
+				ss := seg["subtotals"].(map[string]any)
+				if seg["segment_id"] != float64(i+1) || seg["segment_label"] != []string{"US-CA-TAX-1", "US-CA-CITY-2"}[i] {
+					t.Errorf("taxes %s: segment %d is %v %v", where, i, seg["segment_id"], seg["segment_label"])
+				}
+				if ss["orders_count"].(float64) > 0 && ss["tax_codes"] != float64(1) {
+					t.Errorf("taxes %s: segment %v tax_codes %v", where, seg["segment_id"], ss["tax_codes"])
+				}
+				tax += ss["total_tax"].(float64)
+				rateOrders += ss["orders_count"].(float64)
+			}
+			if len(segs) != 2 || math.Abs(tax-sub["total_tax"].(float64)) > 1e-6 || rateOrders < sub["orders_count"].(float64) {
+				t.Errorf("taxes %s: segments %v: total_tax %v of %v, orders %v of %v", where, segs, tax, sub["total_tax"], rateOrders, sub["orders_count"])
+			}
+		}
+		checkTaxSegs("totals", ttot)
+		var rateOrders float64
+		for _, sg := range ttot["segments"].([]any) {
+			rateOrders += sg.(map[string]any)["subtotals"].(map[string]any)["orders_count"].(float64)
+		}
+		if rateOrders <= ttot["orders_count"].(float64) {
+			t.Errorf("taxes: the rates' orders %v, the orders %v: no order taxed at both rates to count once", rateOrders, ttot["orders_count"])
+		}
+		for _, iv := range tm["intervals"].([]any) {
+			checkTaxSegs(fmt.Sprint(iv.(map[string]any)["interval"]), iv.(map[string]any)["subtotals"].(map[string]any))
+		}
 		// A page of intervals (by net revenue): each with the segments
 		// the whole report gives it.
 		byID := map[any]string{}

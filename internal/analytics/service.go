@@ -181,7 +181,9 @@ type Store interface {
 	// ties by customer descending), with their details.
 	AnalyticsTopCustomers(ctx context.Context, f Filter, n int) ([]CustomerRow, error)
 	AnalyticsOrders(ctx context.Context, f Filter) ([]OrderRow, error)
-	AnalyticsTaxSums(ctx context.Context, f Filter) ([]TaxRow, error)
+	// TaxSums are the tax lines' sums by rate, and the distinct orders
+	// with a tax line.
+	AnalyticsTaxSums(ctx context.Context, f Filter) (rows []TaxRow, orders int64, err error)
 	AnalyticsStock(ctx context.Context, status string) ([]StockRow, error)
 	// ItemSegments are the item sums by "product", "variation" or
 	// "category" over f's period and over each span (items, net and
@@ -385,8 +387,9 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	}
 	out.Intervals = page(all, q.Page, q.PerPage)
 	// The segments of the totals and of the page's intervals only (an
-	// hourly quarter by product would be millions).
-	if q.SegmentBy != "" {
+	// hourly quarter by product would be millions). The taxes stats'
+	// segments by rate are RouteStats' (from the tax sums it reads).
+	if q.SegmentBy != "" && q.SegmentBy != "tax_rate_id" {
 		at := make(map[int64]int, len(spans))
 		for i, sp := range spans {
 			at[sp[0]] = i

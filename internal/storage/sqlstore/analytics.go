@@ -902,21 +902,25 @@ func (db *DB) AnalyticsOrders(ctx context.Context, f analytics.Filter) ([]analyt
 
 // AnalyticsTaxSums sums the tax lines of f's counted orders by rate (the
 // orders' tax_lines; amounts in the order's currency are converted by the
-// facts' ratio of the order's gross).
-func (db *DB) AnalyticsTaxSums(ctx context.Context, f analytics.Filter) ([]analytics.TaxRow, error) {
+// facts' ratio of the order's gross), each rate's orders counted
+// distinct, and the distinct orders with a tax line of any rate.
+func (db *DB) AnalyticsTaxSums(ctx context.Context, f analytics.Filter) ([]analytics.TaxRow, int64, error) {
 	where, wargs := factsWhere(f)
 	var rows []struct {
+		OrderID  int64  `db:"order_id"`
 		TaxLines string `db:"tax_lines"`
 		Total    int64  `db:"total"`
 		Gross    int64  `db:"gross"`
 	}
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT d.tax_lines, d.total, o.gross FROM analytics_orders o
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT o.order_id, d.tax_lines, d.total, o.gross FROM analytics_orders o
 		JOIN orders d ON d.id = o.order_id WHERE o.refund_id = 0 AND o.created_at >= ? AND o.created_at < ?`+where),
 		append([]any{f.From, f.To}, wargs...)...); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	by := map[string]*analytics.TaxRow{}
+	last := map[string]int64{} // the last order counted for a rate (an order's rows are together)
 	var order []string
+	var orders int64
 	for _, r := range rows {
 		var lines []struct {
 			RateID   int64  `json:"rate_id"`
@@ -943,14 +947,20 @@ func (db *DB) AnalyticsTaxSums(ctx context.Context, f analytics.Filter) ([]analy
 			t.Order += conv(l.Tax)
 			t.Shipping += conv(l.Shipping)
 			t.Total += conv(l.Tax + l.Shipping)
-			t.Orders++
+			if last[key] != r.OrderID {
+				last[key] = r.OrderID
+				t.Orders++
+			}
+		}
+		if len(lines) > 0 {
+			orders++
 		}
 	}
 	out := make([]analytics.TaxRow, 0, len(order))
 	for _, k := range order {
 		out = append(out, *by[k])
 	}
-	return out, nil
+	return out, orders, nil
 }
 
 // AnalyticsStock lists the products and variations that keep stock, with
