@@ -74,7 +74,7 @@ func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]It
 	if err != nil {
 		return nil, err
 	}
-	f.ItemSumsOnly = top
+	f.ItemSumsOnly, f.CategoryLines = top, true
 	rows, err := s.Store.AnalyticsItemSums(ctx, f, by)
 	if err != nil {
 		return nil, err

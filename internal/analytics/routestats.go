@@ -157,6 +157,7 @@ func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, 
 			fp.VariationsCount = n
 		}
 	}
+	f.CategoryLines = true // the filtered categories' products' lines only
 	t, e, err := s.Store.AnalyticsItemSegments(ctx, f, by, spans)
 	if err != nil {
 		return err

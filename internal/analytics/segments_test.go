@@ -415,6 +415,51 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 		if taxes == 0 || shipping == 0 || refunds == 0 {
 			t.Errorf("product segments: taxes %v, shipping %v, refunds %v: none shared out", taxes, shipping, refunds)
 		}
+		// The products and variations stats (and reports) with
+		// category_includes=2 sum the lines of that category's products
+		// (3 and 4, and product 3's variations) only, not every line of
+		// the orders with one.
+		vq := q
+		vrows, err := svc.Items(ctx, vq, "variation")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var catItems, catNet, catProducts, varItems, varCount, allItems int64
+		for _, r := range rows {
+			allItems += r.Items
+			if r.ID == 3 || r.ID == 4 {
+				catItems, catNet, catProducts = catItems+r.Items, catNet+r.Net, catProducts+1
+			}
+		}
+		for _, r := range vrows {
+			if r.Parent == 3 {
+				varItems, varCount = varItems+r.Items, varCount+1
+			}
+		}
+		if catItems == 0 || catItems == allItems || varItems == 0 {
+			t.Fatalf("category 2's products sold %d items of %d, variations %d: nothing to tell apart", catItems, allItems, varItems)
+		}
+		pm, err := call("/reports/products/stats?category_includes=2" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ptot := pm["totals"].(map[string]any)
+		if ptot["items_sold"] != float64(catItems) || ptot["products_count"] != float64(catProducts) || math.Abs(ptot["net_revenue"].(float64)-svc.Major(catNet)) > 1e-6 ||
+			ptot["variations_count"] != float64(varCount) {
+			t.Errorf("products stats of category 2: %v, want items %d, products %d, net %v, variations %d", ptot, catItems, catProducts, svc.Major(catNet), varCount)
+		}
+		vm, err := call("/reports/variations/stats?category_includes=2" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vtot := vm["totals"].(map[string]any); vtot["items_sold"] != float64(varItems) || vtot["variations_count"] != float64(varCount) {
+			t.Errorf("variations stats of category 2: %v, want items %d of %d variations", vtot, varItems, varCount)
+		}
+		cq := q
+		cq.Categories = []int64{2}
+		if crows, err := svc.Items(ctx, cq, "product"); err != nil || len(crows) != int(catProducts) {
+			t.Errorf("products report of category 2: %v %v, want products 3 and 4's rows", crows, err)
+		}
 		// The taxes stats: orders counted once however many rates taxed
 		// them (every order here is taxed: as many as the revenue stats
 		// count); by tax rate, a segment per rate with its code, its

@@ -32,6 +32,11 @@ type Filter struct {
 	// NoLastDates: an item report's rows without their latest date (the
 	// segments).
 	NoLastDates bool
+	// CategoryLines: an item report by product or variation sums only
+	// the lines of Categories' products (WooCommerce's products and
+	// variations reports and stats), not every line of the orders with
+	// one.
+	CategoryLines bool
 	// HourlyLastOrder: the customers' latest order may be left at the
 	// start of its hour (LastInHour; AnalyticsCustomerLast makes it
 	// exact for the rows that need it).

@@ -674,6 +674,11 @@ func (db *DB) itemSums(ctx context.Context, r analyticsReader, f analytics.Filte
 		cond += ` AND pc.category_id IN ` + in
 		wargs = append(wargs, a...)
 	}
+	if by != "category" && f.CategoryLines && len(f.Categories) > 0 {
+		in, a := sqlcore.InClause(f.Categories)
+		cond += ` AND l.product_id IN (SELECT product_id FROM product_categories WHERE category_id IN ` + in + `)`
+		wargs = append(wargs, a...)
+	}
 	var q string
 	// The product lookup sums (decision 0130).
 	const lookup = `, SUM(l.tax + l.shipping_tax) AS tax, SUM(l.shipping) AS shipping, SUM(l.coupon) AS coupon,
