@@ -40,7 +40,17 @@ var RouteFields = map[string][]string{
 //     of the customers report's orders_count, total_spend and
 //     avg_order_value.
 func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats, error) {
-	st, err := s.Stats(ctx, q)
+	// Ordered by a figure other than the date, every interval's route
+	// figures first (the route's own may be the one ordered by, or take
+	// the place of a revenue figure of the same name).
+	var pre func(f Filter, spans [][2]int64, figs []*Figures) error
+	if q.OrderBy != "" && q.OrderBy != "date" && len(RouteFields[report]) > 0 {
+		pre = func(f Filter, spans [][2]int64, figs []*Figures) error {
+			_, err := s.routeFigures(ctx, report, q, f, spans, figs)
+			return err
+		}
+	}
+	st, err := s.stats(ctx, q, pre)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -54,21 +64,44 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 	for i := range st.Intervals {
 		figs[i+1] = &st.Intervals[i].Figures
 	}
-	switch report {
-	case "products", "variations", "categories":
-		return st, s.itemRouteFigures(ctx, report, q, f, spans, figs, &st)
-	case "coupons":
-		// A coupon (order-level) segment's amount is its orders' discount;
-		// an item segment's its lines' coupon discount (decision 0130).
+	taxRows, err := s.routeFigures(ctx, report, q, f, spans, figs)
+	if err != nil {
+		return Stats{}, err
+	}
+	segs := func(fn func(f *Figures)) {
 		for i := range st.Segments {
-			st.Segments[i].Figures.Amount = st.Segments[i].Figures.Coupons
+			fn(&st.Segments[i].Figures)
 		}
 		for _, iv := range st.Intervals {
 			for i := range iv.Segments {
-				iv.Segments[i].Figures.Amount = iv.Segments[i].Figures.Coupons
+				fn(&iv.Segments[i].Figures)
 			}
 		}
-		return st, s.couponRouteFigures(ctx, q, f, spans, figs)
+	}
+	switch report {
+	case "products", "variations", "categories":
+		segs(func(f *Figures) { f.ItemsSold = f.NumItemsSold })
+	case "coupons":
+		// A coupon (order-level) segment's amount is its orders' discount;
+		// an item segment's its lines' coupon discount (decision 0130).
+		segs(func(f *Figures) { f.Amount = f.Coupons })
+	case "taxes":
+		if q.SegmentBy == "tax_rate_id" {
+			s.taxSegments(taxRows, &st)
+		}
+	}
+	return st, nil
+}
+
+// routeFigures sets report's own figures of figs: the totals (f's
+// period), then the intervals spans; the taxes' rows of each (taxes
+// only).
+func (s *Service) routeFigures(ctx context.Context, report string, q Query, f Filter, spans [][2]int64, figs []*Figures) ([][]TaxRow, error) {
+	switch report {
+	case "products", "variations", "categories":
+		return nil, s.itemRouteFigures(ctx, report, q, f, spans, figs)
+	case "coupons":
+		return nil, s.couponRouteFigures(ctx, q, f, spans, figs)
 	case "taxes":
 		perFig := make([][]TaxRow, len(figs))
 		for i, fp := range figs {
@@ -78,7 +111,7 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 			}
 			rows, orders, err := s.Store.AnalyticsTaxSums(ctx, fs)
 			if err != nil {
-				return Stats{}, err
+				return nil, err
 			}
 			perFig[i] = rows
 			var tot, order, ship int64
@@ -90,9 +123,7 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 			fp.TotalTax, fp.OrderTax, fp.ShippingTax, fp.TaxCodes = s.Major(tot), s.Major(order), s.Major(ship), int64(len(rates))
 			fp.OrdersCount = orders
 		}
-		if q.SegmentBy == "tax_rate_id" {
-			s.taxSegments(perFig, &st)
-		}
+		return perFig, nil
 	case "customers":
 		for i, fp := range figs {
 			fs := f
@@ -102,9 +133,10 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 			fs.NoCustomerDetails, fs.HourlyLastOrder = true, true
 			rows, err := s.Store.AnalyticsCustomerSums(ctx, fs)
 			if err != nil {
-				return Stats{}, err
+				return nil, err
 			}
 			fp.CustomersCount = int64(len(rows))
+			fp.AvgOrdersCount, fp.AvgTotalSpend, fp.AvgAvgOrderValue = 0, 0, 0
 			if len(rows) == 0 {
 				continue
 			}
@@ -120,14 +152,13 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 			fp.AvgOrdersCount, fp.AvgTotalSpend, fp.AvgAvgOrderValue = orders/n, spend/n, avg/n
 		}
 	}
-	return st, nil
+	return nil, nil
 }
 
 // itemRouteFigures sets the products (variations, categories) stats'
 // line figures: items sold and net revenue of the filtered lines, the
-// distinct products and variations sold; the item segments get
-// items_sold too.
-func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, f Filter, spans [][2]int64, figs []*Figures, st *Stats) error {
+// distinct products and variations sold.
+func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, f Filter, spans [][2]int64, figs []*Figures) error {
 	by := map[string]string{"products": "product", "variations": "variation", "categories": "product"}[report]
 	if report == "categories" && len(q.Categories) > 0 {
 		by = "category" // the filtered categories' lines
@@ -182,14 +213,6 @@ func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, 
 		count(figs[0], t)
 		for i := range e {
 			count(figs[i+1], e[i])
-		}
-	}
-	for i := range st.Segments {
-		st.Segments[i].Figures.ItemsSold = st.Segments[i].Figures.NumItemsSold
-	}
-	for _, iv := range st.Intervals {
-		for i := range iv.Segments {
-			iv.Segments[i].Figures.ItemsSold = iv.Segments[i].Figures.NumItemsSold
 		}
 	}
 	return nil

@@ -460,6 +460,46 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 		if crows, err := svc.Items(ctx, cq, "product"); err != nil || len(crows) != int(catProducts) {
 			t.Errorf("products report of category 2: %v %v, want products 3 and 4's rows", crows, err)
 		}
+		// A route's own figure as orderby: the intervals in the order of
+		// their own figure (the products stats' items of category 2's
+		// lines, the coupons stats' discount), a page at a time; refused
+		// where WooCommerce's route does not take it.
+		for _, c := range []struct{ route, by, extra string }{
+			{"products", "items_sold", "&category_includes=2"}, {"coupons", "amount", ""},
+		} {
+			whole, err := call("/reports/" + c.route + "/stats?order=asc" + c.extra + period)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []float64
+			for _, iv := range whole["intervals"].([]any) {
+				want = append(want, iv.(map[string]any)["subtotals"].(map[string]any)[c.by].(float64))
+			}
+			dateOrder := slices.Clone(want)
+			slices.SortStableFunc(want, func(a, b float64) int { return cmp.Compare(b, a) })
+			newest := slices.Clone(dateOrder)
+			slices.Reverse(newest)
+			if slices.Equal(want, newest) {
+				t.Fatalf("%s stats' %s %v: already in date order (newest first)", c.route, c.by, dateOrder)
+			}
+			var got []float64
+			for pg := 1; pg <= len(want); pg++ {
+				pm, err := call(fmt.Sprintf("/reports/%s/stats?orderby=%s&per_page=1&page=%d%s", c.route, c.by, pg, c.extra) + period)
+				if err != nil {
+					t.Fatalf("%s stats by %s: %v", c.route, c.by, err)
+				}
+				got = append(got, pm["intervals"].([]any)[0].(map[string]any)["subtotals"].(map[string]any)[c.by].(float64))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s stats by %s: pages %v, want %v", c.route, c.by, got, want)
+			}
+		}
+		for _, bad := range []string{"/reports/revenue/stats?orderby=items_sold", "/reports/products/stats?orderby=amount",
+			"/reports/coupons/stats?orderby=items_sold"} {
+			if _, err := call(bad + period); err == nil || !strings.Contains(err.Error(), "orderby") {
+				t.Errorf("%s: %v, want a refusal of orderby", bad, err)
+			}
+		}
 		// The taxes stats: orders counted once however many rates taxed
 		// them (every order here is taxed: as many as the revenue stats
 		// count); by tax rate, a segment per rate with its code, its

@@ -355,6 +355,14 @@ type Stats struct {
 
 // Stats computes the revenue (or orders) stats of q.
 func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
+	return s.stats(ctx, q, nil)
+}
+
+// stats is Stats; pre, when not nil, sets a route's own figures of the
+// totals and of every interval (figs, in the order of spans) before the
+// intervals are ordered and paged (RouteStats, for an orderby other than
+// the date).
+func (s *Service) stats(ctx context.Context, q Query, pre func(f Filter, spans [][2]int64, figs []*Figures) error) (Stats, error) {
 	if _, err := s.CatchUp(ctx, ReportCatchUp); err != nil {
 		return Stats{}, err
 	}
@@ -377,6 +385,15 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	for i, b := range buckets {
 		all[i] = Interval{Bucket: b, Figures: s.FiguresOf(each[i])}
 		all[i].Figures.Products = 0
+	}
+	if pre != nil {
+		figs := []*Figures{&out.Totals}
+		for i := range all {
+			figs = append(figs, &all[i].Figures)
+		}
+		if err := pre(f, spans, figs); err != nil {
+			return Stats{}, err
+		}
 	}
 	if q.Order != "asc" {
 		slices.Reverse(all)
