@@ -64,9 +64,13 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 	for i := range st.Intervals {
 		figs[i+1] = &st.Intervals[i].Figures
 	}
-	taxRows, err := s.routeFigures(ctx, report, q, f, spans, figs)
-	if err != nil {
-		return Stats{}, err
+	// The figures of the intervals shown (already set when ordered by a
+	// figure, but for the tax rates' rows of the segments).
+	var taxRows [][]TaxRow
+	if pre == nil || q.SegmentBy == "tax_rate_id" {
+		if taxRows, err = s.routeFigures(ctx, report, q, f, spans, figs); err != nil {
+			return Stats{}, err
+		}
 	}
 	segs := func(fn func(f *Figures)) {
 		for i := range st.Segments {
