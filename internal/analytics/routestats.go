@@ -288,15 +288,8 @@ func (s *Service) taxSegments(perFig [][]TaxRow, st *Stats) {
 		}
 	}
 	slices.Sort(ids)
-	list := func(m map[int64]Figures) []Segment {
-		out := make([]Segment, len(ids))
-		for i, id := range ids {
-			out[i] = Segment{ID: id, Label: labels[id], Figures: m[id]}
-		}
-		return out
-	}
-	st.Segments = list(fig(perFig[0]))
+	st.Segments = segmentList(ids, labels, fig(perFig[0]))
 	for i := range st.Intervals {
-		st.Intervals[i].Segments = list(fig(perFig[i+1]))
+		st.Intervals[i].Segments = segmentList(ids, labels, fig(perFig[i+1]))
 	}
 }

@@ -174,18 +174,21 @@ func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]in
 		order = append(order, id)
 	}
 	slices.Sort(order)
-	list := func(m map[int64]Figures) []Segment {
-		out := make([]Segment, len(order))
-		for i, id := range order {
-			out[i] = Segment{ID: id, Label: names[id], Figures: m[id]}
-		}
-		return out
-	}
 	perSpan := make([][]Segment, len(shown))
 	for i := range shown {
-		perSpan[i] = list(each[i])
+		perSpan[i] = segmentList(order, names, each[i])
 	}
-	return list(tot), perSpan, nil
+	return segmentList(order, names, tot), perSpan, nil
+}
+
+// segmentList is the segments ids (in order) named by names, with their
+// figures in m (zeros where m has none).
+func segmentList(ids []int64, names map[int64]string, m map[int64]Figures) []Segment {
+	out := make([]Segment, len(ids))
+	for i, id := range ids {
+		out[i] = Segment{ID: id, Label: names[id], Figures: m[id]}
+	}
+	return out
 }
 
 // segmentFigures are an order-level segment's figures (those of its
