@@ -35,10 +35,12 @@ type Source struct {
 	Total     int64
 	Tax       int64 // all tax, shipping's included
 	Shipping  int64 // shipping without its tax
-	Discount  int64
-	Lines     []SourceLine
-	Refunds   []SourceRefund // completed refunds
-	Coupons   []SourceCoupon
+	// ShippingTax is the shipping's tax (part of Tax).
+	ShippingTax int64
+	Discount    int64
+	Lines       []SourceLine
+	Refunds     []SourceRefund // completed refunds
+	Coupons     []SourceCoupon
 }
 
 // SourceLine is an order line.
@@ -47,6 +49,7 @@ type SourceLine struct {
 	ProductID, VariationID int64
 	Quantity               int64
 	Total, Tax             int64 // after discounts
+	Subtotal               int64 // before discounts, without tax
 }
 
 // SourceRefund is a completed refund.
@@ -85,7 +88,11 @@ type OrderFact struct {
 	Net                int64 // Gross - Tax - Shipping
 }
 
-// LineFact is a line or a refunded line.
+// LineFact is a line or a refunded line, with WooCommerce's product
+// lookup figures (decision 0130): Tax is the line's own tax; Shipping
+// and ShippingTax its share of the order's, by quantity; Coupon its
+// discount (subtotal less total). A refunded line is negative and carries
+// its own net and tax only.
 type LineFact struct {
 	OrderID, RefundID      int64
 	Position               int
@@ -93,7 +100,13 @@ type LineFact struct {
 	Status                 string
 	ProductID, VariationID int64
 	Quantity, Net          int64
+	Tax, ShippingTax       int64
+	Shipping, Coupon       int64
 }
+
+// Gross is the line's gross revenue: net, its tax, its shipping and the
+// shipping's tax.
+func (l LineFact) Gross() int64 { return l.Net + l.Tax + l.Shipping + l.ShippingTax }
 
 // CouponFact is a coupon used.
 type CouponFact struct {
@@ -171,20 +184,41 @@ func share(part, num, den int64) int64 {
 // Facts computes s's rows. A refund takes the order's tax and shipping in
 // proportion to its amount (rounded on the running sum, so refunding the
 // whole order takes exactly all of them); a refunded line takes its own
-// tax in proportion. Each amount is converted on its own and net is what
-// is left, so gross = net + tax + shipping holds in the base currency.
+// tax in proportion (no shipping: the refund's own row carries it). Each
+// amount is converted on its own and net is what is left, so gross = net
+// + tax + shipping holds in the base currency. A line's shipping and its
+// tax are the order's split by quantity (decision 0130).
 func (c Converter) Facts(s Source) Facts {
 	f := c.factor(s.Currency, s.Rate)
 	var out Facts
-	var items int64
+	var items, linesTax int64
 	lines := map[int]SourceLine{}
 	for _, l := range s.Lines {
 		items += l.Quantity
+		linesTax += l.Tax
 		lines[l.Position] = l
-		out.Lines = append(out.Lines, LineFact{OrderID: s.OrderID, Position: l.Position, CreatedAt: s.CreatedAt, Status: s.Status,
-			ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity, Net: scale(l.Total, f)})
 	}
 	gross, tax, ship := scale(s.Total, f), scale(s.Tax, f), scale(s.Shipping, f)
+	// The shipping and its tax are split over the lines by quantity
+	// (WooCommerce's rule), in the base currency and rounded on the
+	// running sum, so the lines' shares add up to the order's exactly;
+	// the shipping's tax is what is left of the lines' and shipping's
+	// tax once each line's own is converted, so the lines' taxes add up
+	// to the order's too (when it has no taxed fee).
+	var baseLinesTax int64
+	for _, l := range s.Lines {
+		baseLinesTax += scale(l.Tax, f)
+	}
+	shipTax := scale(linesTax+s.ShippingTax, f) - baseLinesTax
+	var cumQty, lineShip, lineShipTax int64
+	for _, l := range s.Lines {
+		cumQty += l.Quantity
+		sh, st := share(ship, cumQty, items)-lineShip, share(shipTax, cumQty, items)-lineShipTax
+		lineShip, lineShipTax = lineShip+sh, lineShipTax+st
+		out.Lines = append(out.Lines, LineFact{OrderID: s.OrderID, Position: l.Position, CreatedAt: s.CreatedAt, Status: s.Status,
+			ProductID: l.ProductID, VariationID: l.VariationID, Quantity: l.Quantity, Net: scale(l.Total, f),
+			Tax: scale(l.Tax, f), Shipping: sh, ShippingTax: st, Coupon: scale(max(l.Subtotal-l.Total, 0), f)})
+	}
 	out.Orders = append(out.Orders, OrderFact{OrderID: s.OrderID, CreatedAt: s.CreatedAt, Status: s.Status, Customer: s.Customer,
 		Returning: s.Returning, Currency: s.Currency, Rate: s.Rate, Items: items, Gross: gross, Tax: tax, Shipping: ship,
 		Discount: scale(s.Discount, f), Net: gross - tax - ship})
@@ -212,7 +246,8 @@ func (c Converter) Facts(s Source) Facts {
 			}
 			qty += rl.Quantity
 			out.Lines = append(out.Lines, LineFact{OrderID: s.OrderID, RefundID: r.ID, Position: i, CreatedAt: r.CreatedAt, Status: s.Status,
-				ProductID: l.ProductID, VariationID: l.VariationID, Quantity: -rl.Quantity, Net: -scale(net, f)})
+				ProductID: l.ProductID, VariationID: l.VariationID, Quantity: -rl.Quantity, Net: -scale(net, f),
+				Tax: -(scale(rl.Total, f) - scale(net, f))})
 		}
 		out.Orders = append(out.Orders, OrderFact{OrderID: s.OrderID, RefundID: r.ID, CreatedAt: r.CreatedAt, Status: s.Status,
 			Customer: s.Customer, Returning: s.Returning, Currency: s.Currency, Rate: s.Rate, Items: -qty,

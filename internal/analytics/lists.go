@@ -26,6 +26,28 @@ var ListOrderBys = map[string][]string{
 var StatsOrderBys = []string{"date", "orders_count", "num_items_sold", "gross_sales", "total_sales", "coupons", "coupons_count",
 	"refunds", "taxes", "shipping", "net_revenue", "avg_items_per_order", "avg_order_value", "total_customers"}
 
+// statsOwnOrderBys are the route's own fields (RouteFields) a stats
+// route also takes as orderby, as WooCommerce's stats controllers list
+// them: the products and variations stats items_sold, the coupons stats
+// amount, the taxes stats items_sold and products_count (fields it does
+// not answer: every interval ties, in date order). Ours has no
+// categories stats controller to follow: it takes items_sold as the
+// products'.
+var statsOwnOrderBys = map[string][]string{
+	"products":   {"items_sold"},
+	"variations": {"items_sold"},
+	"categories": {"items_sold"},
+	"coupons":    {"amount"},
+	"taxes":      {"items_sold", "products_count"},
+}
+
+// StatsOrderBysOf are the orderby values report's stats route takes:
+// StatsOrderBys and its own (an interval's own figure orders it:
+// RouteStats).
+func StatsOrderBysOf(report string) []string {
+	return append(slices.Clip(StatsOrderBys), statsOwnOrderBys[report]...)
+}
+
 func (s *Service) prepare(ctx context.Context, q Query) (Filter, error) {
 	if _, err := s.CatchUp(ctx, ReportCatchUp); err != nil {
 		return Filter{}, err
@@ -74,7 +96,7 @@ func (s *Service) items(ctx context.Context, q Query, by string, top bool) ([]It
 	if err != nil {
 		return nil, err
 	}
-	f.ItemSumsOnly = top
+	f.ItemSumsOnly, f.CategoryLines = top, true
 	rows, err := s.Store.AnalyticsItemSums(ctx, f, by)
 	if err != nil {
 		return nil, err
@@ -297,7 +319,7 @@ func (s *Service) Taxes(ctx context.Context, q Query) ([]TaxRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.Store.AnalyticsTaxSums(ctx, f)
+	rows, _, err := s.Store.AnalyticsTaxSums(ctx, f)
 	if err != nil {
 		return nil, err
 	}

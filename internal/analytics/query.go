@@ -145,7 +145,7 @@ func ParseQuery(p Params, loc *time.Location, orderBys []string, defOrderBy stri
 		q.Fields = splitList(v)
 	}
 	if v := p.Get("segmentby"); v != "" {
-		segs := []string{"product", "category", "variation", "coupon", "customer_type"}
+		segs := []string{"product", "category", "variation", "coupon", "customer_type", "tax_rate_id"}
 		if !slices.Contains(segs, v) {
 			return q, &InputError{"segmentby", "segmentby is not one of " + strings.Join(segs, ", ") + "."}
 		}

@@ -32,14 +32,25 @@ var RouteFields = map[string][]string{
 //   - coupons: amount is the coupons' discount, orders_count the orders
 //     with a coupon (of the filter's), coupons_count the coupons used;
 //   - taxes: total_tax, order_tax and shipping_tax the tax sums of the
-//     taxes report, tax_codes its distinct rates, orders_count its
-//     orders per rate summed;
+//     taxes report, tax_codes its distinct rates, orders_count the
+//     distinct orders with a tax line (WooCommerce's); by tax_rate_id, a
+//     segment per rate (taxSegments);
 //   - customers: customers_count the customers with orders in the span,
 //     avg_orders_count, avg_total_spend and avg_avg_order_value the means
 //     of the customers report's orders_count, total_spend and
 //     avg_order_value.
 func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats, error) {
-	st, err := s.Stats(ctx, q)
+	// Ordered by a figure other than the date, every interval's route
+	// figures first (the route's own may be the one ordered by, or take
+	// the place of a revenue figure of the same name).
+	var pre func(f Filter, spans [][2]int64, figs []*Figures) error
+	if q.OrderBy != "" && q.OrderBy != "date" && len(RouteFields[report]) > 0 {
+		pre = func(f Filter, spans [][2]int64, figs []*Figures) error {
+			_, err := s.routeFigures(ctx, report, q, f, spans, figs)
+			return err
+		}
+	}
+	st, err := s.stats(ctx, q, pre)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -53,39 +64,70 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 	for i := range st.Intervals {
 		figs[i+1] = &st.Intervals[i].Figures
 	}
-	switch report {
-	case "products", "variations", "categories":
-		return st, s.itemRouteFigures(ctx, report, q, f, spans, figs, &st)
-	case "coupons":
-		// A coupon (order-level) segment's amount is its orders' discount;
-		// an item segment's stays zero (not split per line).
+	// The figures of the intervals shown (already set when ordered by a
+	// figure, but for the tax rates' rows of the segments).
+	var taxRows [][]TaxRow
+	if pre == nil || q.SegmentBy == "tax_rate_id" {
+		if taxRows, err = s.routeFigures(ctx, report, q, f, spans, figs); err != nil {
+			return Stats{}, err
+		}
+	}
+	segs := func(fn func(f *Figures)) {
 		for i := range st.Segments {
-			st.Segments[i].Figures.Amount = st.Segments[i].Figures.Coupons
+			fn(&st.Segments[i].Figures)
 		}
 		for _, iv := range st.Intervals {
 			for i := range iv.Segments {
-				iv.Segments[i].Figures.Amount = iv.Segments[i].Figures.Coupons
+				fn(&iv.Segments[i].Figures)
 			}
 		}
-		return st, s.couponRouteFigures(ctx, q, f, spans, figs)
+	}
+	switch report {
+	case "products", "variations", "categories":
+		segs(func(f *Figures) { f.ItemsSold = f.NumItemsSold })
+	case "coupons":
+		// A coupon (order-level) segment's amount is its orders' discount;
+		// an item segment's its lines' coupon discount (decision 0130).
+		segs(func(f *Figures) { f.Amount = f.Coupons })
 	case "taxes":
+		if q.SegmentBy == "tax_rate_id" {
+			s.taxSegments(taxRows, &st)
+		}
+	}
+	return st, nil
+}
+
+// routeFigures sets report's own figures of figs: the totals (f's
+// period), then the intervals spans; the taxes' rows of each (taxes
+// only).
+func (s *Service) routeFigures(ctx context.Context, report string, q Query, f Filter, spans [][2]int64, figs []*Figures) ([][]TaxRow, error) {
+	switch report {
+	case "products", "variations", "categories":
+		return nil, s.itemRouteFigures(ctx, report, q, f, spans, figs)
+	case "coupons":
+		return nil, s.couponRouteFigures(ctx, q, f, spans, figs)
+	case "taxes":
+		perFig := make([][]TaxRow, len(figs))
 		for i, fp := range figs {
 			fs := f
 			if i > 0 {
 				fs.From, fs.To = spans[i-1][0], spans[i-1][1]
 			}
-			rows, err := s.Store.AnalyticsTaxSums(ctx, fs)
+			rows, orders, err := s.Store.AnalyticsTaxSums(ctx, fs)
 			if err != nil {
-				return Stats{}, err
+				return nil, err
 			}
+			perFig[i] = rows
 			var tot, order, ship int64
-			fp.OrdersCount = 0
+			rates := map[int64]bool{}
 			for _, r := range rows {
 				tot, order, ship = tot+r.Total, order+r.Order, ship+r.Shipping
-				fp.OrdersCount += r.Orders
+				rates[r.RateID] = true
 			}
-			fp.TotalTax, fp.OrderTax, fp.ShippingTax, fp.TaxCodes = s.Major(tot), s.Major(order), s.Major(ship), int64(len(rows))
+			fp.TotalTax, fp.OrderTax, fp.ShippingTax, fp.TaxCodes = s.Major(tot), s.Major(order), s.Major(ship), int64(len(rates))
+			fp.OrdersCount = orders
 		}
+		return perFig, nil
 	case "customers":
 		for i, fp := range figs {
 			fs := f
@@ -95,9 +137,10 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 			fs.NoCustomerDetails, fs.HourlyLastOrder = true, true
 			rows, err := s.Store.AnalyticsCustomerSums(ctx, fs)
 			if err != nil {
-				return Stats{}, err
+				return nil, err
 			}
 			fp.CustomersCount = int64(len(rows))
+			fp.AvgOrdersCount, fp.AvgTotalSpend, fp.AvgAvgOrderValue = 0, 0, 0
 			if len(rows) == 0 {
 				continue
 			}
@@ -113,14 +156,13 @@ func (s *Service) RouteStats(ctx context.Context, report string, q Query) (Stats
 			fp.AvgOrdersCount, fp.AvgTotalSpend, fp.AvgAvgOrderValue = orders/n, spend/n, avg/n
 		}
 	}
-	return st, nil
+	return nil, nil
 }
 
 // itemRouteFigures sets the products (variations, categories) stats'
 // line figures: items sold and net revenue of the filtered lines, the
-// distinct products and variations sold; the item segments get
-// items_sold too.
-func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, f Filter, spans [][2]int64, figs []*Figures, st *Stats) error {
+// distinct products and variations sold.
+func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, f Filter, spans [][2]int64, figs []*Figures) error {
 	by := map[string]string{"products": "product", "variations": "variation", "categories": "product"}[report]
 	if report == "categories" && len(q.Categories) > 0 {
 		by = "category" // the filtered categories' lines
@@ -150,6 +192,7 @@ func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, 
 			fp.VariationsCount = n
 		}
 	}
+	f.CategoryLines = true // the filtered categories' products' lines only
 	t, e, err := s.Store.AnalyticsItemSegments(ctx, f, by, spans)
 	if err != nil {
 		return err
@@ -174,14 +217,6 @@ func (s *Service) itemRouteFigures(ctx context.Context, report string, q Query, 
 		count(figs[0], t)
 		for i := range e {
 			count(figs[i+1], e[i])
-		}
-	}
-	for i := range st.Segments {
-		st.Segments[i].Figures.ItemsSold = st.Segments[i].Figures.NumItemsSold
-	}
-	for _, iv := range st.Intervals {
-		for i := range iv.Segments {
-			iv.Segments[i].Figures.ItemsSold = iv.Segments[i].Figures.NumItemsSold
 		}
 	}
 	return nil
@@ -220,4 +255,41 @@ func (s *Service) couponRouteFigures(ctx context.Context, q Query, f Filter, spa
 		figs[i+1].Amount, figs[i+1].OrdersCount, figs[i+1].CouponsCount = s.Major(each[i].Discount), each[i].Orders, each[i].Coupons
 	}
 	return nil
+}
+
+// taxSegments sets the taxes stats' segments by tax_rate_id from the
+// rates' sums of the period (perFig[0]) and of each interval shown:
+// WooCommerce's subtotals of a rate (total_tax, order_tax, shipping_tax,
+// tax_codes, its distinct orders), the revenue figures 0 (the tax lines
+// are not split into them); a segment for every rate with a tax line in
+// the period, labelled with its code, in id order, zeros where an
+// interval has none. WooCommerce also lists the shop's rates that taxed
+// nothing: their figures would be zeros.
+func (s *Service) taxSegments(perFig [][]TaxRow, st *Stats) {
+	fig := func(rows []TaxRow) map[int64]Figures {
+		m := map[int64]Figures{}
+		for _, r := range rows {
+			f := m[r.RateID]
+			f.TotalTax += s.Major(r.Total)
+			f.OrderTax += s.Major(r.Order)
+			f.ShippingTax += s.Major(r.Shipping)
+			f.OrdersCount += r.Orders // a rate's rows differ by label only
+			f.TaxCodes = 1
+			m[r.RateID] = f
+		}
+		return m
+	}
+	labels := map[int64]string{}
+	var ids []int64
+	for _, r := range perFig[0] {
+		if _, ok := labels[r.RateID]; !ok {
+			ids = append(ids, r.RateID)
+			labels[r.RateID] = r.Code
+		}
+	}
+	slices.Sort(ids)
+	st.Segments = segmentList(ids, labels, fig(perFig[0]))
+	for i := range st.Intervals {
+		st.Intervals[i].Segments = segmentList(ids, labels, fig(perFig[i+1]))
+	}
 }

@@ -11,8 +11,9 @@ import (
 // WooCommerce Admin's (decision 0125): the revenue and orders stats by
 // product, category, variation, coupon or customer type; the products,
 // variations and categories stats by product, category or variation; the
-// coupons stats by product, variation, category or coupon; the taxes and
-// customers stats by none here.
+// coupons stats by product, variation, category or coupon; the taxes
+// stats by tax rate (RouteStats' own: taxSegments); the customers stats
+// by none.
 var SegmentBys = map[string][]string{
 	"revenue":    {"product", "category", "variation", "coupon", "customer_type"},
 	"orders":     {"product", "category", "variation", "coupon", "customer_type"},
@@ -20,7 +21,7 @@ var SegmentBys = map[string][]string{
 	"variations": {"product", "category", "variation"},
 	"categories": {"product", "category", "variation"},
 	"coupons":    {"product", "variation", "category", "coupon"},
-	"taxes":      {},
+	"taxes":      {"tax_rate_id"},
 	"customers":  {},
 }
 
@@ -173,18 +174,21 @@ func (s *Service) segments(ctx context.Context, q Query, f Filter, spans [][2]in
 		order = append(order, id)
 	}
 	slices.Sort(order)
-	list := func(m map[int64]Figures) []Segment {
-		out := make([]Segment, len(order))
-		for i, id := range order {
-			out[i] = Segment{ID: id, Label: names[id], Figures: m[id]}
-		}
-		return out
-	}
 	perSpan := make([][]Segment, len(shown))
 	for i := range shown {
-		perSpan[i] = list(each[i])
+		perSpan[i] = segmentList(order, names, each[i])
 	}
-	return list(tot), perSpan, nil
+	return segmentList(order, names, tot), perSpan, nil
+}
+
+// segmentList is the segments ids (in order) named by names, with their
+// figures in m (zeros where m has none).
+func segmentList(ids []int64, names map[int64]string, m map[int64]Figures) []Segment {
+	out := make([]Segment, len(ids))
+	for i, id := range ids {
+		out[i] = Segment{ID: id, Label: names[id], Figures: m[id]}
+	}
+	return out
 }
 
 // segmentFigures are an order-level segment's figures (those of its
@@ -196,13 +200,18 @@ func (s *Service) segmentFigures(m Sums) Figures {
 }
 
 // itemFigures are a product's, variation's or category's segment
-// figures: WooCommerce's product-level ones that the line facts hold
-// (items sold, net revenue, the distinct orders, and the averages over
-// those orders); the order-level money (taxes, shipping, coupons,
-// refunds, gross and total sales) and the customers are not split per
-// line here and stay zero (decision 0125).
+// figures from its lines' product lookup sums (decision 0130), as the
+// order-level figures are derived from the orders' (FiguresOf): total
+// sales the lines' gross (net, tax, shipping and its tax); taxes the
+// lines' tax with their share of the shipping's; shipping their share;
+// coupons their discount; refunds the refunded lines' net; net revenue
+// the lines' net; gross sales from those as the totals'. The orders are
+// the distinct orders of its lines, the averages over them; customers
+// are not counted per line (0).
 func (s *Service) itemFigures(r ItemRow) Figures {
-	f := Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: s.Major(r.Net)}
+	f := s.FiguresOf(Sums{Items: r.Items, Gross: r.Net + r.Tax + r.Shipping, Tax: r.Tax, Shipping: r.Shipping, Discount: r.Coupon,
+		Net: r.Net, RefundNet: r.RefundNet})
+	f.OrdersCount = r.Orders
 	if r.Orders > 0 {
 		f.AvgItemsPerOrder = math.Round(float64(r.Items)/float64(r.Orders)*10000) / 10000
 		f.AvgOrderValue = s.Major(r.Net) / float64(r.Orders)

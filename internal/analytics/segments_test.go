@@ -101,9 +101,14 @@ func (s *shop) checkCustomers(ctx context.Context, svc *analytics.Service, conv 
 }
 
 // itemSegmentFigures are a product's (variation's, category's) segment
-// figures recomputed from its row: items, net, orders and the averages.
+// figures recomputed from its row: items, net, orders and the averages,
+// and the lines' product lookup sums: total sales their gross, taxes
+// (the shipping's share included), shipping, coupons, refunds (the
+// refunded lines' net), gross sales net + coupons + refunds.
 func itemSegmentFigures(svc *analytics.Service, r analytics.ItemRow) analytics.Figures {
-	f := analytics.Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: svc.Major(r.Net)}
+	f := analytics.Figures{OrdersCount: r.Orders, NumItemsSold: r.Items, NetRevenue: svc.Major(r.Net),
+		TotalSales: svc.Major(r.Net + r.Tax + r.Shipping), Taxes: svc.Major(r.Tax), Shipping: svc.Major(r.Shipping),
+		Coupons: svc.Major(r.Coupon), Refunds: svc.Major(-r.RefundNet), GrossSales: svc.Major(r.Net + r.Coupon - r.RefundNet)}
 	if r.Orders > 0 {
 		f.AvgItemsPerOrder = math.Round(float64(r.Items)/float64(r.Orders)*10000) / 10000
 		f.AvgOrderValue = svc.Major(r.Net) / float64(r.Orders)
@@ -149,6 +154,9 @@ func (s *shop) checkSegments(ctx context.Context, svc *analytics.Service, conv a
 			}
 		}
 		compare(by+" totals", st.Segments, s.expectedItems(conv, counted, after, before.Add(time.Second), by))
+		if by == "product" {
+			s.checkLineShares(conv, counted, label, st.Segments, after, before.Add(time.Second), svc)
+		}
 		if by == "product" && len(st.Segments) < 6 { // the catalogue's six, sold or not
 			t.Errorf("%s product segments: %d, want the catalogue's 6 at least", label, len(st.Segments))
 		}
@@ -198,6 +206,50 @@ func (s *shop) checkSegments(ctx context.Context, svc *analytics.Service, conv a
 			t.Errorf("%s customer types: %d segments, %d orders %d items, the totals %d %d", label, len(st.Segments), orders, items,
 				st.Totals.OrdersCount, st.Totals.NumItemsSold)
 		}
+	}
+}
+
+// checkLineShares checks that the product segments share out the orders'
+// money: their taxes add up to the orders' tax (their lines' and their
+// shipping's; the test's orders have no taxed fee) and the refunded
+// lines' own tax, their shipping to the orders' shipping, their coupons
+// to the orders' discount (the orders placed in [from, to) and the
+// refunded lines dated there).
+func (s *shop) checkLineShares(conv analytics.Converter, counted map[string]bool, label string, segs []analytics.Segment, from, to time.Time,
+	svc *analytics.Service) {
+	t := s.t
+	t.Helper()
+	var tax, ship, disc int64
+	for _, o := range s.orders {
+		if o.deleted || !counted[o.src.Status] {
+			continue
+		}
+		f := conv.Facts(o.src)
+		for _, of := range f.Orders {
+			if of.RefundID == 0 && of.CreatedAt >= from.Unix() && of.CreatedAt < to.Unix() {
+				tax, ship, disc = tax+of.Tax, ship+of.Shipping, disc+of.Discount
+			}
+		}
+		for _, l := range f.Lines {
+			if l.RefundID != 0 && l.CreatedAt >= from.Unix() && l.CreatedAt < to.Unix() {
+				tax += l.Tax
+			}
+		}
+	}
+	var gotTax, gotShip, gotDisc float64
+	for _, g := range segs {
+		gotTax, gotShip, gotDisc = gotTax+g.Figures.Taxes, gotShip+g.Figures.Shipping, gotDisc+g.Figures.Coupons
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{{"taxes", gotTax, svc.Major(tax)}, {"shipping", gotShip, svc.Major(ship)}, {"coupons", gotDisc, svc.Major(disc)}} {
+		if math.Abs(c.got-c.want) > 1e-6 {
+			t.Errorf("%s product segments' %s add up to %.2f, the orders' %.2f", label, c.what, c.got, c.want)
+		}
+	}
+	if tax == 0 || ship == 0 {
+		t.Errorf("%s: no tax (%d) or shipping (%d) to share out", label, tax, ship)
 	}
 }
 
@@ -337,6 +389,7 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 			t.Fatal(err)
 		}
 		slices.SortFunc(rows, func(a, b analytics.ItemRow) int { return cmp.Compare(a.ID, b.ID) })
+		var taxes, shipping, refunds float64
 		for _, sg := range m["totals"].(map[string]any)["segments"].([]any) {
 			seg := sg.(map[string]any)
 			id := int64(seg["segment_id"].(float64))
@@ -350,6 +403,150 @@ func TestStatsSegmentsRoutes(t *testing.T) {
 				math.Abs(sub["net_revenue"].(float64)-svc.Major(want.Net)) > 1e-6 {
 				t.Errorf("product segment %d: %v, the products report's row %+v", id, seg, want)
 			}
+			// Its money from its lines' product lookup sums.
+			for k, w := range map[string]int64{"taxes": want.Tax, "shipping": want.Shipping, "coupons": want.Coupon, "refunds": -want.RefundNet,
+				"total_sales": want.Net + want.Tax + want.Shipping, "gross_sales": want.Net + want.Coupon - want.RefundNet} {
+				if math.Abs(sub[k].(float64)-svc.Major(w)) > 1e-6 {
+					t.Errorf("product segment %d: %s %v, its lines' %v", id, k, sub[k], svc.Major(w))
+				}
+			}
+			taxes, shipping, refunds = taxes+sub["taxes"].(float64), shipping+sub["shipping"].(float64), refunds+sub["refunds"].(float64)
+		}
+		if taxes == 0 || shipping == 0 || refunds == 0 {
+			t.Errorf("product segments: taxes %v, shipping %v, refunds %v: none shared out", taxes, shipping, refunds)
+		}
+		// The products and variations stats (and reports) with
+		// category_includes=2 sum the lines of that category's products
+		// (3 and 4, and product 3's variations) only, not every line of
+		// the orders with one.
+		vq := q
+		vrows, err := svc.Items(ctx, vq, "variation")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var catItems, catNet, catProducts, varItems, varCount, allItems int64
+		for _, r := range rows {
+			allItems += r.Items
+			if r.ID == 3 || r.ID == 4 {
+				catItems, catNet, catProducts = catItems+r.Items, catNet+r.Net, catProducts+1
+			}
+		}
+		for _, r := range vrows {
+			if r.Parent == 3 {
+				varItems, varCount = varItems+r.Items, varCount+1
+			}
+		}
+		if catItems == 0 || catItems == allItems || varItems == 0 {
+			t.Fatalf("category 2's products sold %d items of %d, variations %d: nothing to tell apart", catItems, allItems, varItems)
+		}
+		pm, err := call("/reports/products/stats?category_includes=2" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ptot := pm["totals"].(map[string]any)
+		if ptot["items_sold"] != float64(catItems) || ptot["products_count"] != float64(catProducts) || math.Abs(ptot["net_revenue"].(float64)-svc.Major(catNet)) > 1e-6 ||
+			ptot["variations_count"] != float64(varCount) {
+			t.Errorf("products stats of category 2: %v, want items %d, products %d, net %v, variations %d", ptot, catItems, catProducts, svc.Major(catNet), varCount)
+		}
+		vm, err := call("/reports/variations/stats?category_includes=2" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vtot := vm["totals"].(map[string]any); vtot["items_sold"] != float64(varItems) || vtot["variations_count"] != float64(varCount) {
+			t.Errorf("variations stats of category 2: %v, want items %d of %d variations", vtot, varItems, varCount)
+		}
+		cq := q
+		cq.Categories = []int64{2}
+		if crows, err := svc.Items(ctx, cq, "product"); err != nil || len(crows) != int(catProducts) {
+			t.Errorf("products report of category 2: %v %v, want products 3 and 4's rows", crows, err)
+		}
+		// A route's own figure as orderby: the intervals in the order of
+		// their own figure (the products stats' items of category 2's
+		// lines, the coupons stats' discount), a page at a time; refused
+		// where WooCommerce's route does not take it.
+		for _, c := range []struct{ route, by, extra string }{
+			{"products", "items_sold", "&category_includes=2"}, {"coupons", "amount", ""},
+		} {
+			whole, err := call("/reports/" + c.route + "/stats?order=asc" + c.extra + period)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []float64
+			for _, iv := range whole["intervals"].([]any) {
+				want = append(want, iv.(map[string]any)["subtotals"].(map[string]any)[c.by].(float64))
+			}
+			dateOrder := slices.Clone(want)
+			slices.SortStableFunc(want, func(a, b float64) int { return cmp.Compare(b, a) })
+			newest := slices.Clone(dateOrder)
+			slices.Reverse(newest)
+			if slices.Equal(want, newest) {
+				t.Fatalf("%s stats' %s %v: already in date order (newest first)", c.route, c.by, dateOrder)
+			}
+			var got []float64
+			for pg := 1; pg <= len(want); pg++ {
+				pm, err := call(fmt.Sprintf("/reports/%s/stats?orderby=%s&per_page=1&page=%d%s", c.route, c.by, pg, c.extra) + period)
+				if err != nil {
+					t.Fatalf("%s stats by %s: %v", c.route, c.by, err)
+				}
+				got = append(got, pm["intervals"].([]any)[0].(map[string]any)["subtotals"].(map[string]any)[c.by].(float64))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s stats by %s: pages %v, want %v", c.route, c.by, got, want)
+			}
+		}
+		for _, bad := range []string{"/reports/revenue/stats?orderby=items_sold", "/reports/products/stats?orderby=amount",
+			"/reports/coupons/stats?orderby=items_sold"} {
+			if _, err := call(bad + period); err == nil || !strings.Contains(err.Error(), "orderby") {
+				t.Errorf("%s: %v, want a refusal of orderby", bad, err)
+			}
+		}
+		// The taxes stats: orders counted once however many rates taxed
+		// them (every order here is taxed: as many as the revenue stats
+		// count); by tax rate, a segment per rate with its code, its
+		// orders and sums, the sums adding up to the totals'.
+		rev, err := call("/reports/revenue/stats?" + period[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := call("/reports/taxes/stats?segmentby=tax_rate_id" + period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ttot := tm["totals"].(map[string]any)
+		orders := rev["totals"].(map[string]any)["orders_count"]
+		if ttot["orders_count"] != orders || ttot["tax_codes"] != float64(2) {
+			t.Errorf("taxes stats: orders_count %v (want the %v orders), tax_codes %v (want 2)", ttot["orders_count"], orders, ttot["tax_codes"])
+		}
+		checkTaxSegs := func(where string, sub map[string]any) {
+			t.Helper()
+			segs := sub["segments"].([]any)
+			var tax, rateOrders float64
+			for i, sg := range segs {
+				seg := sg.(map[string]any)
+				ss := seg["subtotals"].(map[string]any)
+				if seg["segment_id"] != float64(i+1) || seg["segment_label"] != []string{"US-CA-TAX-1", "US-CA-CITY-2"}[i] {
+					t.Errorf("taxes %s: segment %d is %v %v", where, i, seg["segment_id"], seg["segment_label"])
+				}
+				if ss["orders_count"].(float64) > 0 && ss["tax_codes"] != float64(1) {
+					t.Errorf("taxes %s: segment %v tax_codes %v", where, seg["segment_id"], ss["tax_codes"])
+				}
+				tax += ss["total_tax"].(float64)
+				rateOrders += ss["orders_count"].(float64)
+			}
+			if len(segs) != 2 || math.Abs(tax-sub["total_tax"].(float64)) > 1e-6 || rateOrders < sub["orders_count"].(float64) {
+				t.Errorf("taxes %s: segments %v: total_tax %v of %v, orders %v of %v", where, segs, tax, sub["total_tax"], rateOrders, sub["orders_count"])
+			}
+		}
+		checkTaxSegs("totals", ttot)
+		var rateOrders float64
+		for _, sg := range ttot["segments"].([]any) {
+			rateOrders += sg.(map[string]any)["subtotals"].(map[string]any)["orders_count"].(float64)
+		}
+		if rateOrders <= ttot["orders_count"].(float64) {
+			t.Errorf("taxes: the rates' orders %v, the orders %v: no order taxed at both rates to count once", rateOrders, ttot["orders_count"])
+		}
+		for _, iv := range tm["intervals"].([]any) {
+			checkTaxSegs(fmt.Sprint(iv.(map[string]any)["interval"]), iv.(map[string]any)["subtotals"].(map[string]any))
 		}
 		// A page of intervals (by net revenue): each with the segments
 		// the whole report gives it.

@@ -32,6 +32,11 @@ type Filter struct {
 	// NoLastDates: an item report's rows without their latest date (the
 	// segments).
 	NoLastDates bool
+	// CategoryLines: an item report by product or variation sums only
+	// the lines of Categories' products (WooCommerce's products and
+	// variations reports and stats), not every line of the orders with
+	// one.
+	CategoryLines bool
 	// HourlyLastOrder: the customers' latest order may be left at the
 	// start of its hour (LastInHour; AnalyticsCustomerLast makes it
 	// exact for the rows that need it).
@@ -78,11 +83,15 @@ type ItemRow struct {
 	Net      int64
 	Orders   int64
 	Products int64 // a category's distinct products
-	Name     string
-	SKU      string
-	Stock    string // stock status
-	StockQty *int64
-	LastDate int64
+	// The lines' WooCommerce product lookup sums (decision 0130): tax
+	// (the shipping's share included), shipping, coupons, and the
+	// refunded lines' net (negative).
+	Tax, Shipping, Coupon, RefundNet int64
+	Name                             string
+	SKU                              string
+	Stock                            string // stock status
+	StockQty                         *int64
+	LastDate                         int64
 }
 
 // CouponRow is a coupon's figures.
@@ -177,7 +186,9 @@ type Store interface {
 	// ties by customer descending), with their details.
 	AnalyticsTopCustomers(ctx context.Context, f Filter, n int) ([]CustomerRow, error)
 	AnalyticsOrders(ctx context.Context, f Filter) ([]OrderRow, error)
-	AnalyticsTaxSums(ctx context.Context, f Filter) ([]TaxRow, error)
+	// TaxSums are the tax lines' sums by rate, and the distinct orders
+	// with a tax line.
+	AnalyticsTaxSums(ctx context.Context, f Filter) (rows []TaxRow, orders int64, err error)
 	AnalyticsStock(ctx context.Context, status string) ([]StockRow, error)
 	// ItemSegments are the item sums by "product", "variation" or
 	// "category" over f's period and over each span (items, net and
@@ -344,6 +355,14 @@ type Stats struct {
 
 // Stats computes the revenue (or orders) stats of q.
 func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
+	return s.stats(ctx, q, nil)
+}
+
+// stats is Stats; pre, when not nil, sets a route's own figures of the
+// totals and of every interval (figs, in the order of spans) before the
+// intervals are ordered and paged (RouteStats, for an orderby other than
+// the date).
+func (s *Service) stats(ctx context.Context, q Query, pre func(f Filter, spans [][2]int64, figs []*Figures) error) (Stats, error) {
 	if _, err := s.CatchUp(ctx, ReportCatchUp); err != nil {
 		return Stats{}, err
 	}
@@ -367,6 +386,15 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 		all[i] = Interval{Bucket: b, Figures: s.FiguresOf(each[i])}
 		all[i].Figures.Products = 0
 	}
+	if pre != nil {
+		figs := []*Figures{&out.Totals}
+		for i := range all {
+			figs = append(figs, &all[i].Figures)
+		}
+		if err := pre(f, spans, figs); err != nil {
+			return Stats{}, err
+		}
+	}
 	if q.Order != "asc" {
 		slices.Reverse(all)
 	}
@@ -381,8 +409,9 @@ func (s *Service) Stats(ctx context.Context, q Query) (Stats, error) {
 	}
 	out.Intervals = page(all, q.Page, q.PerPage)
 	// The segments of the totals and of the page's intervals only (an
-	// hourly quarter by product would be millions).
-	if q.SegmentBy != "" {
+	// hourly quarter by product would be millions). The taxes stats'
+	// segments by rate are RouteStats' (from the tax sums it reads).
+	if q.SegmentBy != "" && q.SegmentBy != "tax_rate_id" {
 		at := make(map[int64]int, len(spans))
 		for i, sp := range spans {
 			at[sp[0]] = i

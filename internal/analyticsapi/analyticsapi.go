@@ -282,7 +282,7 @@ const wpDate = "2006-01-02 15:04:05"
 // (analytics.RouteStats).
 func (a *API) stats(report string) adminapi.Handler {
 	return func(w http.ResponseWriter, r *http.Request, _ adminapi.Staff) error {
-		q, err := a.query(r, analytics.StatsOrderBys)
+		q, err := a.query(r, analytics.StatsOrderBysOf(report))
 		if err != nil {
 			return err
 		}

@@ -120,22 +120,29 @@ func TestAnalyticsRouteShapes(t *testing.T) {
 			t.Errorf("coupons stats' coupon segment (want amount %v): %v", tot["amount"], sub)
 		}
 
-		// Taxes: the taxes report's sums.
+		// Taxes: the taxes report's sums; its orders counted once (both
+		// orders are taxed).
 		var want = map[string]float64{}
 		taxes := list(t, staff(wc+"/reports/taxes?"+period))
 		for _, r := range taxes {
-			for _, k := range []string{"total_tax", "order_tax", "shipping_tax", "orders_count"} {
+			for _, k := range []string{"total_tax", "order_tax", "shipping_tax"} {
 				want[k] += r.(map[string]any)[k].(float64)
 			}
 		}
 		tot, subs = stats("taxes", "")
-		for _, k := range []string{"total_tax", "order_tax", "shipping_tax", "orders_count"} {
+		for _, k := range []string{"total_tax", "order_tax", "shipping_tax"} {
 			if money(tot[k]) != money(want[k]) || money(sumOf("taxes", k, subs)) != money(want[k]) {
 				t.Errorf("taxes stats' %s: %v (subtotals %v), the report's %v", k, tot[k], sumOf("taxes", k, subs), want[k])
 			}
 		}
-		if tot["tax_codes"] != float64(len(taxes)) {
-			t.Errorf("taxes stats' tax_codes %v, the report's %d rates", tot["tax_codes"], len(taxes))
+		if len(taxes) == 0 || tot["tax_codes"] != float64(len(taxes)) || tot["orders_count"] != float64(2) || sumOf("taxes", "orders_count", subs) != 2 {
+			t.Errorf("taxes stats' tax_codes %v (the report's %d rates), orders_count %v (want 2)", tot["tax_codes"], len(taxes), tot["orders_count"])
+		}
+		// By tax rate: the report's rows as segments.
+		sub := segOf("taxes", "segmentby=tax_rate_id&")
+		if r := taxes[0].(map[string]any); len(taxes) != 1 || money(sub["total_tax"]) != money(r["total_tax"]) || sub["orders_count"] != r["orders_count"] ||
+			sub["tax_codes"] != float64(1) {
+			t.Errorf("taxes stats' rate segment %v, the report's %v", sub, taxes)
 		}
 
 		// Customers: the customers report's count and means.

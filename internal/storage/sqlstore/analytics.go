@@ -138,13 +138,14 @@ func analyticsSources(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]analytic
 		Total    int64          `db:"total"`
 		Tax      int64          `db:"total_tax"`
 		Shipping int64          `db:"shipping_total"`
+		ShipTax  int64          `db:"shipping_tax"`
 		Discount int64          `db:"discount_total"`
 		First    sql.NullString `db:"first"`
 	}
 	// first: the customer's earliest other order ("returning" when it is
 	// older than this one).
 	if err := tx.SelectContext(ctx, &orders, tx.Rebind(`SELECT o.id, o.status, o.created_at, o.customer_id, o.billing_email, o.currency,
-		o.currency_rate, o.total, o.total_tax, o.shipping_total, o.discount_total,
+		o.currency_rate, o.total, o.total_tax, o.shipping_total, o.shipping_tax, o.discount_total,
 		CASE WHEN o.customer_id IS NOT NULL THEN
 			(SELECT CAST(MIN(p.created_at) AS TEXT) FROM orders p WHERE p.customer_id = o.customer_id AND p.id <> o.id AND p.status <> 'checkout-draft')
 		WHEN o.billing_email <> '' THEN
@@ -161,8 +162,9 @@ func analyticsSources(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]analytic
 		Quantity  int64 `db:"quantity"`
 		Total     int64 `db:"total"`
 		Tax       int64 `db:"total_tax"`
+		Subtotal  int64 `db:"subtotal"`
 	}
-	if err := tx.SelectContext(ctx, &lines, tx.Rebind(`SELECT order_id, position, product_id, variation_id, quantity, total, total_tax
+	if err := tx.SelectContext(ctx, &lines, tx.Rebind(`SELECT order_id, position, product_id, variation_id, quantity, total, total_tax, subtotal
 		FROM order_lines WHERE order_id IN `+in+` ORDER BY order_id, position`), args...); err != nil {
 		return nil, err
 	}
@@ -193,7 +195,7 @@ func analyticsSources(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]analytic
 	at := map[int64]*analytics.Source{}
 	for i, o := range orders {
 		s := analytics.Source{OrderID: o.ID, Status: o.Status, CreatedAt: o.Created, Currency: o.Currency, Rate: o.Rate,
-			Total: o.Total, Tax: o.Tax, Shipping: o.Shipping, Discount: o.Discount}
+			Total: o.Total, Tax: o.Tax, Shipping: o.Shipping, ShippingTax: o.ShipTax, Discount: o.Discount}
 		switch {
 		case o.Customer.Valid:
 			s.Customer = fmt.Sprintf("u%d", o.Customer.Int64)
@@ -211,7 +213,7 @@ func analyticsSources(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]analytic
 	for _, l := range lines {
 		if s := at[l.OrderID]; s != nil {
 			s.Lines = append(s.Lines, analytics.SourceLine{Position: l.Position, ProductID: l.Product, VariationID: l.Variation,
-				Quantity: l.Quantity, Total: l.Total, Tax: l.Tax})
+				Quantity: l.Quantity, Total: l.Total, Tax: l.Tax, Subtotal: l.Subtotal})
 		}
 	}
 	for _, r := range refunds {
@@ -258,9 +260,11 @@ func insertFacts(ctx context.Context, tx *sqlx.Tx, f analytics.Facts) error {
 	}
 	rows = rows[:0]
 	for _, l := range f.Lines {
-		rows = append(rows, []any{l.OrderID, l.RefundID, l.Position, l.CreatedAt, l.Status, l.ProductID, l.VariationID, l.Quantity, l.Net})
+		rows = append(rows, []any{l.OrderID, l.RefundID, l.Position, l.CreatedAt, l.Status, l.ProductID, l.VariationID, l.Quantity, l.Net,
+			l.Tax, l.ShippingTax, l.Shipping, l.Coupon})
 	}
-	if err := insertRows(ctx, tx, `analytics_lines (order_id, refund_id, position, created_at, status, product_id, variation_id, quantity, net)`, rows); err != nil {
+	if err := insertRows(ctx, tx, `analytics_lines (order_id, refund_id, position, created_at, status, product_id, variation_id, quantity, net,
+		tax, shipping_tax, shipping, coupon)`, rows); err != nil {
 		return err
 	}
 	rows = rows[:0]
@@ -600,7 +604,8 @@ func (db *DB) AnalyticsItemSegments(ctx context.Context, f analytics.Filter, by 
 	for i, rows := range each {
 		out[i] = make([]analytics.ItemRow, len(rows))
 		for j, r := range rows {
-			out[i][j] = analytics.ItemRow{ID: r.ID, Parent: r.Parent, Items: r.Items, Net: r.Net, Orders: r.Orders, Products: r.Products, Name: names[r.ID]}
+			out[i][j] = r.row()
+			out[i][j].LastDate, out[i][j].Name = 0, names[r.ID]
 		}
 	}
 	for i := range named {
@@ -669,21 +674,29 @@ func (db *DB) itemSums(ctx context.Context, r analyticsReader, f analytics.Filte
 		cond += ` AND pc.category_id IN ` + in
 		wargs = append(wargs, a...)
 	}
+	if by != "category" && f.CategoryLines && len(f.Categories) > 0 {
+		in, a := sqlcore.InClause(f.Categories)
+		cond += ` AND l.product_id IN (SELECT product_id FROM product_categories WHERE category_id IN ` + in + `)`
+		wargs = append(wargs, a...)
+	}
 	var q string
+	// The product lookup sums (decision 0130).
+	const lookup = `, SUM(l.tax + l.shipping_tax) AS tax, SUM(l.shipping) AS shipping, SUM(l.coupon) AS coupon,
+		SUM(CASE WHEN l.refund_id <> 0 THEN l.net ELSE 0 END) AS refund_net`
 	switch by {
 	case "variation":
 		q = `SELECT l.variation_id AS id, MAX(l.product_id) AS parent, SUM(l.quantity) AS items, SUM(l.net) AS net,
-			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last
+			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last` + lookup + `
 			FROM analytics_lines l WHERE l.variation_id <> 0 AND l.created_at >= ? AND l.created_at < ?` + cond + `
 			GROUP BY l.variation_id`
 	case "category":
 		q = `SELECT pc.category_id AS id, 0 AS parent, SUM(l.quantity) AS items, SUM(l.net) AS net,
-			COUNT(DISTINCT l.order_id) AS orders, COUNT(DISTINCT l.product_id) AS products, MAX(l.created_at) AS last
+			COUNT(DISTINCT l.order_id) AS orders, COUNT(DISTINCT l.product_id) AS products, MAX(l.created_at) AS last` + lookup + `
 			FROM analytics_lines l JOIN product_categories pc ON pc.product_id = l.product_id
 			WHERE l.created_at >= ? AND l.created_at < ?` + cond + ` GROUP BY pc.category_id`
 	default:
 		q = `SELECT l.product_id AS id, 0 AS parent, SUM(l.quantity) AS items, SUM(l.net) AS net,
-			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last
+			COUNT(DISTINCT l.order_id) AS orders, 0 AS products, MAX(l.created_at) AS last` + lookup + `
 			FROM analytics_lines l WHERE l.created_at >= ? AND l.created_at < ?` + cond + ` GROUP BY l.product_id`
 	}
 	rows, ok, err := db.rollupItemSums(ctx, r, f, by)
@@ -700,7 +713,7 @@ func (db *DB) itemNames(ctx context.Context, rows []itemRowSums, by string) ([]a
 	out := make([]analytics.ItemRow, len(rows))
 	ids := make([]int64, 0, len(rows))
 	for i, r := range rows {
-		out[i] = analytics.ItemRow{ID: r.ID, Parent: r.Parent, Items: r.Items, Net: r.Net, Orders: r.Orders, Products: r.Products, LastDate: r.Last}
+		out[i] = r.row()
 		ids = append(ids, r.ID)
 	}
 	if len(ids) == 0 {
@@ -894,21 +907,25 @@ func (db *DB) AnalyticsOrders(ctx context.Context, f analytics.Filter) ([]analyt
 
 // AnalyticsTaxSums sums the tax lines of f's counted orders by rate (the
 // orders' tax_lines; amounts in the order's currency are converted by the
-// facts' ratio of the order's gross).
-func (db *DB) AnalyticsTaxSums(ctx context.Context, f analytics.Filter) ([]analytics.TaxRow, error) {
+// facts' ratio of the order's gross), each rate's orders counted
+// distinct, and the distinct orders with a tax line of any rate.
+func (db *DB) AnalyticsTaxSums(ctx context.Context, f analytics.Filter) ([]analytics.TaxRow, int64, error) {
 	where, wargs := factsWhere(f)
 	var rows []struct {
+		OrderID  int64  `db:"order_id"`
 		TaxLines string `db:"tax_lines"`
 		Total    int64  `db:"total"`
 		Gross    int64  `db:"gross"`
 	}
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT d.tax_lines, d.total, o.gross FROM analytics_orders o
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT o.order_id, d.tax_lines, d.total, o.gross FROM analytics_orders o
 		JOIN orders d ON d.id = o.order_id WHERE o.refund_id = 0 AND o.created_at >= ? AND o.created_at < ?`+where),
 		append([]any{f.From, f.To}, wargs...)...); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	by := map[string]*analytics.TaxRow{}
+	last := map[string]int64{} // the last order counted for a rate (an order's rows are together)
 	var order []string
+	var orders int64
 	for _, r := range rows {
 		var lines []struct {
 			RateID   int64  `json:"rate_id"`
@@ -935,14 +952,20 @@ func (db *DB) AnalyticsTaxSums(ctx context.Context, f analytics.Filter) ([]analy
 			t.Order += conv(l.Tax)
 			t.Shipping += conv(l.Shipping)
 			t.Total += conv(l.Tax + l.Shipping)
-			t.Orders++
+			if last[key] != r.OrderID {
+				last[key] = r.OrderID
+				t.Orders++
+			}
+		}
+		if len(lines) > 0 {
+			orders++
 		}
 	}
 	out := make([]analytics.TaxRow, 0, len(order))
 	for _, k := range order {
 		out = append(out, *by[k])
 	}
-	return out, nil
+	return out, orders, nil
 }
 
 // AnalyticsStock lists the products and variations that keep stock, with

@@ -39,9 +39,12 @@ type itemKey struct {
 
 // itemSums are an item's figures in an hour: items and net (refunds
 // negative), the orders placed counted per product (OrdersP) and per
-// variation (OrdersV), and the line facts carrying it.
+// variation (OrdersV), the line facts carrying it, and the lines' product
+// lookup sums (migration 00057, decision 0130): tax (the shipping's
+// included), shipping, coupons and the refunded lines' net.
 type itemSums struct {
 	Items, Net, OrdersP, OrdersV, Facts int64
+	Tax, Shipping, Coupon, RefundNet    int64
 }
 
 func (s *itemSums) plus(o itemSums, sign int64) {
@@ -50,6 +53,19 @@ func (s *itemSums) plus(o itemSums, sign int64) {
 	s.OrdersP += sign * o.OrdersP
 	s.OrdersV += sign * o.OrdersV
 	s.Facts += sign * o.Facts
+	s.Tax += sign * o.Tax
+	s.Shipping += sign * o.Shipping
+	s.Coupon += sign * o.Coupon
+	s.RefundNet += sign * o.RefundNet
+}
+
+// lineSums are a line fact's own sums (no order counted).
+func lineSums(l analytics.LineFact) itemSums {
+	s := itemSums{Items: l.Quantity, Net: l.Net, Facts: 1, Tax: l.Tax + l.ShippingTax, Shipping: l.Shipping, Coupon: l.Coupon}
+	if l.RefundID != 0 {
+		s.RefundNet = l.Net
+	}
+	return s
 }
 
 // couponKey is a coupon (id and code) and order status.
@@ -170,7 +186,7 @@ func addItemFacts(hours map[int64]*itemHour, lines []analytics.LineFact, coupons
 	}
 	seen := map[seenKey]bool{}
 	for _, l := range ls {
-		s := itemSums{Items: l.Quantity, Net: l.Net, Facts: 1}
+		s := lineSums(l)
 		if l.RefundID == 0 {
 			if k := (seenKey{l.OrderID, l.ProductID, false}); !seen[k] {
 				seen[k] = true
@@ -277,7 +293,7 @@ func (h *itemHour) pack(hour int64) (items, coupons, custs []byte, err error) {
 		prev = k.Product
 		items = binary.AppendVarint(items, k.Variation)
 		items = append(items, k.Status)
-		for _, v := range [5]int64{s.Items, s.Net, s.OrdersP, s.OrdersV, s.Facts} {
+		for _, v := range [9]int64{s.Items, s.Net, s.OrdersP, s.OrdersV, s.Facts, s.Tax, s.Shipping, s.Coupon, s.RefundNet} {
 			items = binary.AppendVarint(items, v)
 		}
 	}
@@ -369,7 +385,7 @@ func eachItem(b []byte, fn func(k itemKey, s itemSums)) error {
 		}
 		st := b[n]
 		b = b[n+1:]
-		var f [5]int64
+		var f [9]int64
 		for i := range f {
 			x, n := binary.Varint(b)
 			if n <= 0 {
@@ -378,7 +394,7 @@ func eachItem(b []byte, fn func(k itemKey, s itemSums)) error {
 			f[i] = x
 			b = b[n:]
 		}
-		fn(itemKey{prod, v, st}, itemSums{f[0], f[1], f[2], f[3], f[4]})
+		fn(itemKey{prod, v, st}, itemSums{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]})
 	}
 	return nil
 }
@@ -432,7 +448,8 @@ func unpackItemHour(hour int64, items, coupons, custs []byte) (*itemHour, error)
 func itemFactsBetween(ctx context.Context, r analyticsReader, from, to int64) ([]analytics.LineFact, []analytics.CouponFact, error) {
 	var ls []analytics.LineFact
 	if err := r.SelectContext(ctx, &ls, r.Rebind(`SELECT order_id AS orderid, refund_id AS refundid, position, created_at AS createdat, status,
-		product_id AS productid, variation_id AS variationid, quantity, net FROM analytics_lines WHERE created_at >= ? AND created_at < ?`), from, to); err != nil {
+		product_id AS productid, variation_id AS variationid, quantity, net, tax, shipping_tax AS shippingtax, shipping, coupon
+		FROM analytics_lines WHERE created_at >= ? AND created_at < ?`), from, to); err != nil {
 		return nil, nil, err
 	}
 	var cs []analytics.CouponFact
@@ -736,6 +753,7 @@ func (db *DB) rollupItemSums(ctx context.Context, r analyticsReader, f analytics
 		}
 		a.row.Items += s.Items
 		a.row.Net += s.Net
+		a.row.addLookup(s.itemSums)
 		if by == "variation" {
 			a.row.Orders += s.OrdersV
 			a.row.Parent = max(a.row.Parent, k.Product)
@@ -872,6 +890,10 @@ func categoriesOf(ctx context.Context, r analyticsReader, f analytics.Filter, ou
 			s := byProduct[pc.Product]
 			c.Items += s.Items
 			c.Net += s.Net
+			c.Tax += s.Tax
+			c.Shipping += s.Shipping
+			c.Coupon += s.Coupon
+			c.RefundNet += s.RefundNet
 			c.Products++
 			c.Last = max(c.Last, s.Last)
 		}
@@ -925,6 +947,25 @@ type itemRowSums struct {
 	Orders   int64 `db:"orders"`
 	Products int64 `db:"products"`
 	Last     int64 `db:"last"`
+	// The lines' product lookup sums (ItemRow's).
+	Tax       int64 `db:"tax"`
+	Shipping  int64 `db:"shipping"`
+	Coupon    int64 `db:"coupon"`
+	RefundNet int64 `db:"refund_net"`
+}
+
+// addLookup adds s's product lookup sums to r.
+func (r *itemRowSums) addLookup(s itemSums) {
+	r.Tax += s.Tax
+	r.Shipping += s.Shipping
+	r.Coupon += s.Coupon
+	r.RefundNet += s.RefundNet
+}
+
+// row is r as the report's row (no name yet).
+func (r itemRowSums) row() analytics.ItemRow {
+	return analytics.ItemRow{ID: r.ID, Parent: r.Parent, Items: r.Items, Net: r.Net, Orders: r.Orders, Products: r.Products, LastDate: r.Last,
+		Tax: r.Tax, Shipping: r.Shipping, Coupon: r.Coupon, RefundNet: r.RefundNet}
 }
 
 // rollupCouponSums is AnalyticsCouponSums from the rollups (ok false: use

@@ -242,7 +242,8 @@ func oldFacts(ctx context.Context, tx *sqlx.Tx, ids []int64) (analytics.Facts, e
 	}
 	// Every line, refunded ones too: the item rollups count them.
 	if err := tx.SelectContext(ctx, &f.Lines, tx.Rebind(`SELECT order_id AS orderid, refund_id AS refundid, position, created_at AS createdat,
-		status, product_id AS productid, variation_id AS variationid, quantity, net FROM analytics_lines WHERE order_id IN `+in), args...); err != nil {
+		status, product_id AS productid, variation_id AS variationid, quantity, net, tax, shipping_tax AS shippingtax, shipping, coupon
+		FROM analytics_lines WHERE order_id IN `+in), args...); err != nil {
 		return f, err
 	}
 	if err := tx.SelectContext(ctx, &f.Coupons, tx.Rebind(`SELECT order_id AS orderid, position, created_at AS createdat, status, coupon_id AS couponid, code,
