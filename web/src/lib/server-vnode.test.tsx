@@ -6,7 +6,7 @@ import { renderToString } from 'react-dom/server';
 import { App } from '../App';
 import { expectHydratesCleanly } from '../test/hydrate';
 import { allPages, productPage } from '../test/fixtures';
-import { installServerVnodeHook, uninstallServerVnodeHook } from './server-vnode';
+import { installServerVnodeHook, uninstallServerVnodeHook, withoutTeardownHooks } from './server-vnode';
 
 /** Each start tag's attributes in name order: the hook keeps props in source order, compat moved class last. */
 function sortedAttributes(html: string): string {
@@ -41,6 +41,33 @@ describe('the server’s host-element hook', () => {
       const { compat, server } = both(() => <App data={data} />);
       expect(sortedAttributes(noscriptEmptied(server)), name).toBe(sortedAttributes(noscriptEmptied(compat)));
     }
+  });
+
+  it('writes every page the same without the teardown hooks, and puts them back after', () => {
+    const o = options as unknown as { diffed?: unknown; unmount?: unknown };
+    const { diffed, unmount } = o;
+    expect(typeof diffed).toBe('function');
+    expect(typeof unmount).toBe('function');
+    installServerVnodeHook();
+    for (const [name, data] of allPages()) {
+      const full = renderToString(<App data={data} />);
+      let seen: unknown[] = [];
+      const lean = withoutTeardownHooks(() => {
+        seen = [o.diffed, o.unmount];
+        return renderToString(<App data={data} />);
+      });
+      expect(seen, name).toEqual([undefined, undefined]);
+      expect(lean, name).toBe(full);
+    }
+    expect(o.diffed).toBe(diffed);
+    expect(o.unmount).toBe(unmount);
+    expect(() =>
+      withoutTeardownHooks(() => {
+        throw new Error('render failed');
+      }),
+    ).toThrow('render failed');
+    expect(o.diffed).toBe(diffed);
+    expect(o.unmount).toBe(unmount);
   });
 
   it('writes React’s prop names, form defaults, styles and SVG as compat does', () => {

@@ -51,3 +51,28 @@ export function uninstallServerVnodeHook(): void {
   if (installed !== null && hooks.vnode === installed) hooks.vnode = compatHook;
   installed = null;
 }
+
+/**
+ * Runs a server render without the teardown hooks: options.diffed and
+ * options.unmount, which preact-render-to-string calls for every vnode
+ * (elements and text included) after writing it. In the browser they queue
+ * effects and run their cleanups (preact/hooks) and settle suspensions
+ * (preact/compat); a server render runs no effects (the renderer skips
+ * them) and ends with nothing mounted, so there they do nothing a page
+ * needs, at a chain of calls per vnode: about a twentieth of a product
+ * page's render in QuickJS (docs/benchmarks.md, "Raw renders"). The hooks
+ * the render needs (a component's render hook for hooks and ids, the vnode
+ * hook above) stay. server-vnode.test.tsx renders every page both ways.
+ */
+export function withoutTeardownHooks<T>(render: () => T): T {
+  const o = options as unknown as { diffed?: unknown; unmount?: unknown };
+  const { diffed, unmount } = o;
+  o.diffed = undefined;
+  o.unmount = undefined;
+  try {
+    return render();
+  } finally {
+    o.diffed = diffed;
+    o.unmount = unmount;
+  }
+}
