@@ -12,8 +12,8 @@ type HomePage struct {
 	Base
 	// Slides are the hero carousel's (empty: a plain hero instead).
 	Slides     []Slide             `json:"slides"`
-	Featured   []storeapi.Product  `json:"featured"`
-	Latest     []storeapi.Product  `json:"latest"`
+	Featured   Cards               `json:"featured"`
+	Latest     Cards               `json:"latest"`
 	Categories []storeapi.Category `json:"categories"`
 }
 

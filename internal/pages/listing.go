@@ -17,7 +17,7 @@ type ListingPage struct {
 	Title         string              `json:"title"`
 	Description   string              `json:"description"`
 	Breadcrumbs   []Crumb             `json:"breadcrumbs"`
-	Products      []storeapi.Product  `json:"products"`
+	Products      Cards               `json:"products"`
 	Total         int                 `json:"total"`
 	PageNumber    int                 `json:"page_number"`
 	TotalPages    int                 `json:"total_pages"`

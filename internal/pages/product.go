@@ -148,10 +148,10 @@ type ProductPage struct {
 	ReviewForm   *ReviewForm      `json:"review_form"`
 	// PendingReviews are the viewer's held reviews: empty on a shared page
 	// (a logged-in author's come in their part: Personal).
-	PendingReviews []Review           `json:"pending_reviews"`
-	Related        []storeapi.Product `json:"related"`
-	Upsells        []storeapi.Product `json:"upsells"`
-	Grouped        []storeapi.Product `json:"grouped"`
+	PendingReviews []Review `json:"pending_reviews"`
+	Related        Cards    `json:"related"`
+	Upsells        Cards    `json:"upsells"`
+	Grouped        Cards    `json:"grouped"`
 	// Availability lists, when the variations are not embedded (above the
 	// threshold), every visible variation's attributes with its stock
 	// status and purchasability, so swatches can be crossed out without a
@@ -620,7 +620,7 @@ type CartPage struct {
 	Notices []Notice `json:"notices"`
 	// CrossSells are the "You may also like" cards (crossSells), prices in
 	// the shopper's currency.
-	CrossSells []storeapi.Product `json:"cross_sells"`
+	CrossSells Cards `json:"cross_sells"`
 }
 
 // Notice is a WooCommerce notice on the cart page: kind "message" or

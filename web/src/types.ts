@@ -53,6 +53,11 @@ export interface StoreAttribute {
 }
 
 export interface StoreProduct {
+  /**
+   * A page's cards only (never the Store API): a digest of the product's
+   * data, naming its card's cached HTML on the server (cardKey()).
+   */
+  card_key?: string;
   id: number;
   name: string;
   slug: string;

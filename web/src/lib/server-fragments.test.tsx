@@ -7,7 +7,7 @@ import { App } from '../App';
 import { allPages, contentPage, listingPage, notFoundPage, productPage, nav } from '../test/fixtures';
 import type { PageData } from '../types';
 import { Tabs } from '../product/Tabs';
-import { clearFragments, fragmentStats, renderWithFragments, ServerFragment } from './server-fragments';
+import { cardsKey, clearFragments, fragmentStats, renderWithFragments, ServerFragment } from './server-fragments';
 
 const withFragments = (data: PageData) => renderWithFragments(renderToString, <App data={data} />);
 const plain = (data: PageData) => renderToString(<App data={data} />);
@@ -228,4 +228,29 @@ describe('server fragments', () => {
       await expectHydratesCleanly(withFragments(data), data, { name, warnings: true });
     }
   }, 30_000); // every page hydrated in turn: seconds on a loaded machine
+});
+
+describe('card keys', () => {
+  it('names cards by their card_key, with the flags, and serialises products that have none', () => {
+    const a = { id: 1, card_key: 'a'.repeat(32) };
+    const b = { id: 2, card_key: 'b'.repeat(32) };
+    expect(cardsKey('related', [], [a, b])).toBe(`["related"]|${a.card_key}|${b.card_key}`);
+    expect(cardsKey('card', [3, true], [a])).not.toBe(cardsKey('card', [3, false], [a]));
+    expect(cardsKey('card', [3, true], [a])).not.toBe(cardsKey('card', [3, true], [b]));
+    const bare: { id: number; name: string; card_key?: string } = { id: 3, name: 'Mug' };
+    expect(cardsKey('related', [], [a, bare])).toBe(JSON.stringify(['related', [a, bare]]));
+    expect(cardsKey('card', [2, false], [bare])).toBe(JSON.stringify(['card', 2, false, [bare]]));
+  });
+
+  it('renders a listing the same whether its cards have keys or not, and keyed cards are found again', () => {
+    const data = listingPage();
+    const keyed = { ...data, products: data.products.map((p, i) => ({ ...p, card_key: String(i).padStart(32, '0') })) } as PageData;
+    clearFragments();
+    const plain = renderWithFragments(renderToString, <App data={data} />);
+    clearFragments();
+    expect(renderWithFragments(renderToString, <App data={keyed} />)).toBe(plain);
+    const misses = fragmentStats().misses;
+    expect(renderWithFragments(renderToString, <App data={keyed} />)).toBe(plain);
+    expect(fragmentStats().misses).toBe(misses);
+  });
 });

@@ -111,3 +111,19 @@ export function clearFragments(maxUnits = FRAGMENT_CACHE_UNITS): void {
   hits = 0;
   misses = 0;
 }
+
+/**
+ * A fragment key naming products by the card_key the server gives each
+ * card (a digest of the product's data, internal/pages/cards.go): a few
+ * dozen characters instead of the products serialised, which in the render
+ * engine cost more than rendering a few elements. Products without one
+ * (the unit tests' fixtures) are serialised whole, as before.
+ */
+export function cardsKey(name: string, flags: readonly unknown[], products: readonly { card_key?: string }[]): string {
+  let keys = '';
+  for (const p of products) {
+    if (!p.card_key) return JSON.stringify([name, ...flags, products]);
+    keys += '|' + p.card_key;
+  }
+  return JSON.stringify([name, ...flags]) + keys;
+}

@@ -4,7 +4,7 @@ import { Price } from '../ui/Price';
 import { Stars } from '../ui/Stars';
 import { LazyImage } from '../ui/LazyImage';
 import { QuickViewButton } from '../quickview/QuickViewButton';
-import { ServerFragment } from '../lib/server-fragments';
+import { cardsKey, ServerFragment } from '../lib/server-fragments';
 import { Later } from '../lib/hydrate-later';
 import { WishlistHeart } from '../wishlist/Heart';
 
@@ -105,7 +105,7 @@ export function ProductCard({
     <ServerFragment
       tag="li"
       props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
-      cacheKey={() => JSON.stringify(['card', headingLevel, eager, nativeLazy, first, product])}
+      cacheKey={() => cardsKey('card', [headingLevel, eager, nativeLazy, first], [product])}
     >
       {() => (
         <>

@@ -19,7 +19,7 @@ import { ExpressWallet } from '../wallet/ExpressWallet';
 import { EditLinks } from '../frame/EditLinks';
 import { Tabs, type TabDef } from './Tabs';
 import { PageContainer } from '../ui/PageContainer';
-import { ServerFragment } from '../lib/server-fragments';
+import { cardsKey, ServerFragment } from '../lib/server-fragments';
 import { Later } from '../lib/hydrate-later';
 
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
@@ -219,7 +219,7 @@ export function ProductPage({ data }: { data: ProductData }) {
           <ServerFragment
             tag="section"
             props={{ className: 'related products-section', 'aria-labelledby': 'related-title' }}
-            cacheKey={() => JSON.stringify(['related', data.related])}
+            cacheKey={() => cardsKey('related', [], data.related)}
           >
             <h2 id="related-title">Related products</h2>
             <ProductGrid products={data.related} headingLevel={3} eagerCount={0} />
