@@ -263,16 +263,57 @@ func BenchmarkRenderListingParallel(b *testing.B) { benchRenderParallel(b, "/sho
 
 // BenchmarkRenderPageData is one engine rendering the page whose data is in
 // the file VITRINE_BENCH_PAGE_DATA at the URL VITRINE_BENCH_PAGE_URL.
+//
+// VITRINE_BENCH_PAGES instead names a JSON array of pages,
+// [{"url": …, "data": "<the page data as a JSON string>"}, …], rendered in
+// turn (a round robin over distinct products: what each page has of its
+// own misses the server fragments, as on a shop with the page cache off).
 func BenchmarkRenderPageData(b *testing.B) {
+	if pages := os.Getenv("VITRINE_BENCH_PAGES"); pages != "" {
+		benchRenderRoundRobin(b, pages)
+		return
+	}
 	path, url := os.Getenv("VITRINE_BENCH_PAGE_DATA"), os.Getenv("VITRINE_BENCH_PAGE_URL")
 	if path == "" || url == "" {
-		b.Skip("set VITRINE_BENCH_PAGE_DATA (a page's data as JSON) and VITRINE_BENCH_PAGE_URL")
+		b.Skip("set VITRINE_BENCH_PAGES, or VITRINE_BENCH_PAGE_DATA (a page's data as JSON) and VITRINE_BENCH_PAGE_URL")
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	benchRender(b, url, func(*fixture) []byte { return raw })
+}
+
+func benchRenderRoundRobin(b *testing.B, path string) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pages []struct {
+		URL  string `json:"url"`
+		Data string `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &pages); err != nil || len(pages) == 0 {
+		b.Fatalf("%s: want a JSON array of {url, data}: %v", path, err)
+	}
+	f := newFixture(b)
+	e := newEngine(b, f.bundle, 1)
+	ctx := context.Background()
+	if _, err := e.Render(ctx, pages[0].URL, []byte(pages[0].Data)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	i := 0
+	for b.Loop() {
+		p := pages[i%len(pages)]
+		i++
+		if _, err := e.Render(ctx, p.URL, []byte(p.Data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportThroughput(b, cpu0)
 }
 
 // BenchmarkRenderProductPageWorkers is BenchmarkRenderProductPageParallel

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# render-instructions.sh BUNDLE PAGES [N]
+# Instructions per server render, counted by valgrind (cachegrind), so the
+# figure does not move with other load on the machine as CPU time does:
+# BenchmarkRenderPageData renders PAGES (a JSON array of {url, data}, in
+# turn) with BUNDLE (a web/dist/server/server.js), N and 2N+... times; the
+# difference between a run of N+10 and one of 2N+10 renders, divided by N,
+# is one render with the fragment cache warm (every page seen once).
+set -euo pipefail
+bundle=$1 pages=$2 n=${3:-200}
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(mktemp -d)/render.test
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+(cd "$root" && go test -c -o "$bin" ./internal/render/)
+count() {
+  (cd "$root/internal/render" && VITRINE_BENCH_BUNDLE=$bundle VITRINE_BENCH_PAGES=$pages GOMAXPROCS=1 GOGC=off \
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+    "$bin" -test.run '^$' -test.bench RenderPageData -test.benchtime "$1x" 2>&1) | awk '/I *refs/ {gsub(",", "", $4); print $4}'
+}
+a=$(count $((n + 10)))
+b=$(count $((2 * n + 10)))
+awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.2f M instructions per render (warm)\n", (b - a) / n / 1e6 }'
