@@ -3,9 +3,9 @@
 # Instructions per server render, counted by valgrind (cachegrind), so the
 # figure does not move with other load on the machine as CPU time does:
 # BenchmarkRenderPageData renders PAGES (a JSON array of {url, data}, in
-# turn) with BUNDLE (a web/dist/server/server.js), N and 2N+... times; the
-# difference between a run of N+10 and one of 2N+10 renders, divided by N,
-# is one render with the fragment cache warm (every page seen once).
+# turn) with BUNDLE (a web/dist/server/server.js), once N+10 times and once
+# 2N+10 times; the difference divided by N is one render with the fragment
+# cache warm (with N the number of pages, every page seen once before).
 set -euo pipefail
 bundle=$1 pages=$2 n=${3:-200}
 root=$(cd "$(dirname "$0")/.." && pwd)

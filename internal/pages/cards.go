@@ -19,9 +19,6 @@ import (
 // product: a change of price, stock or image is another key, another card.
 type Cards []storeapi.Product
 
-// cardKeyField is what MarshalJSON writes before each product's closing brace.
-const cardKeyField = `,"card_key":"`
-
 // MarshalJSON writes the products as the Store API does, each with its card_key.
 func (c Cards) MarshalJSON() ([]byte, error) {
 	if c == nil {
@@ -37,19 +34,12 @@ func (c Cards) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(b) < 2 || b[len(b)-1] != '}' {
-			out.Write(b)
-			continue
-		}
+		// A product's JSON is an object with fields: the key goes before its brace.
 		sum := sha256.Sum256(b)
-		out.Write(b[:len(b)-1])
-		if len(b) > 2 {
-			out.WriteString(cardKeyField)
-		} else {
-			out.WriteString(cardKeyField[1:])
-		}
 		var key [32]byte
 		hex.Encode(key[:], sum[:16])
+		out.Write(b[:len(b)-1])
+		out.WriteString(`,"card_key":"`)
 		out.Write(key[:])
 		out.WriteString(`"}`)
 	}

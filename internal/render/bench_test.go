@@ -113,24 +113,40 @@ func newEngine(b testing.TB, bundle string, size int) *render.Engine {
 
 func benchRender(b *testing.B, url string, data func(*fixture) []byte) {
 	f := newFixture(b)
-	e := newEngine(b, f.bundle, 1)
 	raw := data(f)
+	html := benchRenderPages(b, f, []benchPage{{URL: url, Data: string(raw)}})
+	b.ReportMetric(float64(len(raw)), "json-bytes")
+	b.ReportMetric(float64(len(html)), "html-bytes")
+}
+
+// benchPage is a page to render: its URL and its data (JSON).
+type benchPage struct {
+	URL  string `json:"url"`
+	Data string `json:"data"`
+}
+
+// benchRenderPages renders pages in turn with one engine, after a first
+// render of the first page (unmeasured), and answers that render's HTML.
+func benchRenderPages(b *testing.B, f *fixture, pages []benchPage) string {
+	e := newEngine(b, f.bundle, 1)
 	ctx := context.Background()
-	html, err := e.Render(ctx, url, raw)
+	html, err := e.Render(ctx, pages[0].URL, []byte(pages[0].Data))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := processCPU()
+	i := 0
 	for b.Loop() {
-		if _, err := e.Render(ctx, url, raw); err != nil {
+		p := pages[i%len(pages)]
+		i++
+		if _, err := e.Render(ctx, p.URL, []byte(p.Data)); err != nil {
 			b.Fatal(err)
 		}
 	}
 	reportThroughput(b, cpu0)
-	b.ReportMetric(float64(len(raw)), "json-bytes")
-	b.ReportMetric(float64(len(html)), "html-bytes")
+	return html
 }
 
 // benchRenderParallel renders with a pool of GOMAXPROCS engines from
@@ -289,31 +305,11 @@ func benchRenderRoundRobin(b *testing.B, path string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var pages []struct {
-		URL  string `json:"url"`
-		Data string `json:"data"`
-	}
+	var pages []benchPage
 	if err := json.Unmarshal(raw, &pages); err != nil || len(pages) == 0 {
 		b.Fatalf("%s: want a JSON array of {url, data}: %v", path, err)
 	}
-	f := newFixture(b)
-	e := newEngine(b, f.bundle, 1)
-	ctx := context.Background()
-	if _, err := e.Render(ctx, pages[0].URL, []byte(pages[0].Data)); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := processCPU()
-	i := 0
-	for b.Loop() {
-		p := pages[i%len(pages)]
-		i++
-		if _, err := e.Render(ctx, p.URL, []byte(p.Data)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportThroughput(b, cpu0)
+	benchRenderPages(b, newFixture(b), pages)
 }
 
 // BenchmarkRenderProductPageWorkers is BenchmarkRenderProductPageParallel

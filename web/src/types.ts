@@ -55,7 +55,7 @@ export interface StoreAttribute {
 export interface StoreProduct {
   /**
    * A page's cards only (never the Store API): a digest of the product's
-   * data, naming its card's cached HTML on the server (cardKey()).
+   * data, naming its card's cached HTML on the server (cardsKey()).
    */
   card_key?: string;
   id: number;
