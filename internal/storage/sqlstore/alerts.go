@@ -207,8 +207,8 @@ func (db *DB) ClaimRestocks(ctx context.Context, now time.Time, lease time.Durat
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		out = out[:0]
 		rows, err := tx.QueryxContext(ctx, tx.Rebind(`UPDATE stock_restocks SET claimed_until = ?
-			WHERE id IN (SELECT id FROM stock_restocks WHERE claimed_until <= ? ORDER BY id LIMIT ?) AND claimed_until <= ?
-			RETURNING id, product_id`), leaseEnd(now, lease), now.Unix(), limit, now.Unix())
+			WHERE id IN (SELECT id FROM stock_restocks WHERE claimed_until <= ? ORDER BY id`+sqlcore.Limit(limit)+`) AND claimed_until <= ?
+			RETURNING id, product_id`), leaseEnd(now, lease), now.Unix(), now.Unix())
 		if err != nil {
 			return err
 		}
@@ -233,8 +233,8 @@ func (db *DB) QueueRestockMails(ctx context.Context, item int64, now time.Time, 
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var ids []int64
 		if err := tx.SelectContext(ctx, &ids, tx.Rebind(`UPDATE stock_alerts SET status = 'sent', sent_at = ?
-			WHERE id IN (SELECT id FROM stock_alerts WHERE product_id = ? AND status = 'waiting' ORDER BY id LIMIT ?)
-			  AND status = 'waiting' RETURNING id`), now.Unix(), item, limit); err != nil {
+			WHERE id IN (SELECT id FROM stock_alerts WHERE product_id = ? AND status = 'waiting' ORDER BY id`+sqlcore.Limit(limit)+`)
+			  AND status = 'waiting' RETURNING id`), now.Unix(), item); err != nil {
 			return err
 		}
 		n = len(ids)
@@ -356,7 +356,7 @@ func (db *DB) AlertCounts(ctx context.Context, productID int64) ([]alerts.Counts
 func (db *DB) AlertTotals(ctx context.Context, limit int) ([]alerts.Counts, error) {
 	return sqlcore.SelectAs(ctx, db.Read, alertCountRow.counts, `SELECT p.id, p.name, `+alertSums+`
 		FROM stock_alerts a JOIN products p ON p.id = a.product_id
-		GROUP BY p.id, p.name ORDER BY waiting DESC, pending DESC, p.id LIMIT ?`, limit)
+		GROUP BY p.id, p.name ORDER BY waiting DESC, pending DESC, p.id`+sqlcore.Limit(limit))
 }
 
 // DrainPriceChecks implements alerts.Store.
@@ -392,7 +392,7 @@ func (db *DB) DuePriceDrops(ctx context.Context, day string, limit int) ([]int64
 	var ids []int64
 	err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT d.user_id FROM price_drop_due d
 		WHERE NOT EXISTS (SELECT 1 FROM price_drop_days x WHERE x.user_id = d.user_id AND x.day = ?)
-		ORDER BY d.user_id LIMIT ?`), day, limit)
+		ORDER BY d.user_id`+sqlcore.Limit(limit)), day)
 	return ids, err
 }
 

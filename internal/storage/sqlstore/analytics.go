@@ -50,7 +50,7 @@ func (db *DB) AnalyticsCatchUp(ctx context.Context, c analytics.Converter, max i
 // With no order marked, it builds hours whose item sums are not built
 // yet (migration 00056) instead; n counts those hours.
 func (db *DB) AnalyticsCatchUpTx(ctx context.Context, tx *sqlx.Tx, c analytics.Converter, max int) (int, error) {
-	q := `SELECT order_id, version FROM analytics_dirty ORDER BY order_id LIMIT ?`
+	q := `SELECT order_id, version FROM analytics_dirty ORDER BY order_id` + sqlcore.Limit(max)
 	if db.Engine == sqlcore.Postgres {
 		q += ` FOR UPDATE SKIP LOCKED`
 		// The sources' correlated lookups are estimated dear enough
@@ -64,7 +64,7 @@ func (db *DB) AnalyticsCatchUpTx(ctx context.Context, tx *sqlx.Tx, c analytics.C
 		OrderID int64 `db:"order_id"`
 		Version int64 `db:"version"`
 	}
-	if err := tx.SelectContext(ctx, &marks, tx.Rebind(q), max); err != nil {
+	if err := tx.SelectContext(ctx, &marks, tx.Rebind(q)); err != nil {
 		return 0, err
 	}
 	if len(marks) == 0 {

@@ -503,12 +503,12 @@ const itemBackfillHours = 24 * 28
 // buildItemHours builds up to itemBackfillHours hours whose item sums are
 // not built (NULL since migration 00056) from the facts; n is how many.
 func (db *DB) buildItemHours(ctx context.Context, tx *sqlx.Tx) (int, error) {
-	q := `SELECT hour FROM analytics_hours WHERE items IS NULL ORDER BY hour LIMIT ?`
+	q := `SELECT hour FROM analytics_hours WHERE items IS NULL ORDER BY hour` + sqlcore.Limit(itemBackfillHours)
 	if db.Engine == sqlcore.Postgres {
 		q += ` FOR UPDATE SKIP LOCKED`
 	}
 	var hours []int64
-	if err := tx.SelectContext(ctx, &hours, tx.Rebind(q), itemBackfillHours); err != nil {
+	if err := tx.SelectContext(ctx, &hours, tx.Rebind(q)); err != nil {
 		return 0, err
 	}
 	if len(hours) == 0 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"vitrine/internal/audit"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The admin's audit log (internal/audit).
@@ -40,8 +41,7 @@ func (db *DB) ListAudit(ctx context.Context, f audit.Filter) ([]audit.Entry, err
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	q += " ORDER BY id DESC LIMIT ?"
-	args = append(args, f.Limit)
+	q += " ORDER BY id DESC" + sqlcore.Limit(f.Limit)
 	var rows []struct {
 		ID        int64  `db:"id"`
 		At        int64  `db:"at"`

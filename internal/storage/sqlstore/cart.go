@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/cart"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Cart storage (cart.Store). Every mutation runs in one write transaction
@@ -30,8 +31,6 @@ var _ cart.Store = (*DB)(nil)
 // The cart SQL, prepared once and reused (sqlcore/stmt.go).
 const (
 	sqlCartSession = `SELECT customer, created_at, updated_at, expires_at FROM cart_sessions WHERE id = ? AND expires_at > ?`
-	sqlCartLines   = `SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position
-		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key LIMIT ?` // cart.MaxLines: a cart stored before the limit shows its first lines instead of failing
 	sqlDropExpired = `DELETE FROM cart_sessions WHERE id = ? AND expires_at <= ?`
 	sqlTouch       = `INSERT INTO cart_sessions (id, customer, created_at, updated_at, expires_at) VALUES (?, '{}', ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, expires_at = excluded.expires_at
@@ -45,6 +44,11 @@ const (
 	sqlExtend         = `UPDATE cart_sessions SET expires_at = ? WHERE id = ? AND expires_at < ?`
 	sqlCatalogVersion = `SELECT MAX(id) FROM catalog_changes`
 )
+
+// sqlCartLines reads at most cart.MaxLines lines: a cart stored before the
+// limit shows its first lines instead of failing.
+var sqlCartLines = `SELECT line_key, product_id, variation_id, attributes, quantity, unit_price, position
+		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key` + sqlcore.Limit(cart.MaxLines)
 
 // cartWriteSQL is what cart mutations run inside their transaction.
 var cartWriteSQL = []string{sqlDropExpired, sqlTouch, sqlCartLines, sqlLineUpdate, sqlLineInsert, sqlLineQty,
@@ -101,7 +105,7 @@ func (db *DB) Cart(ctx context.Context, id string, now time.Time) (*cart.Cart, e
 		return nil, err
 	}
 	var rows []lineRow
-	if err := st.SelectContext(ctx, &rows, id, cart.MaxLines); err != nil {
+	if err := st.SelectContext(ctx, &rows, id); err != nil {
 		return nil, fmt.Errorf("load cart lines: %w", err)
 	}
 	if c.Lines, err = linesOf(rows); err != nil {
@@ -142,7 +146,7 @@ func (db *DB) touchSession(ctx context.Context, tx *sqlx.Tx, id string, now, exp
 		return nil, err
 	}
 	var rows []lineRow
-	if err := st.SelectContext(ctx, &rows, id, cart.MaxLines); err != nil {
+	if err := st.SelectContext(ctx, &rows, id); err != nil {
 		return nil, err
 	}
 	if c.Lines, err = linesOf(rows); err != nil {

@@ -65,8 +65,8 @@ func (db *DB) ContactInbox(ctx context.Context, q contact.InboxQuery) ([]contact
 		return []contact.Stored{}, 0, nil
 	}
 	var rows []contactRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+contactColumns+from+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
-		append(args, q.PerPage, (q.Page-1)*q.PerPage)...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+contactColumns+from+` ORDER BY created_at DESC, id DESC`+sqlcore.Limit(q.PerPage)+` OFFSET ?`),
+		append(args, (q.Page-1)*q.PerPage)...); err != nil {
 		return nil, 0, fmt.Errorf("list contact messages: %w", err)
 	}
 	out := make([]contact.Stored, len(rows))

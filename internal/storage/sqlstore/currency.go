@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/currency"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // Multi-currency (internal/currency): the configured currencies, the rate
@@ -122,7 +123,7 @@ func (db *DB) RateHistory(ctx context.Context, code, base string, limit int) ([]
 		Source string `db:"source"`
 	}
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT rate, rate_date, source FROM currency_rates
-		WHERE code = ? AND base_code = ? ORDER BY rate_date DESC, id DESC LIMIT ?`), code, base, limit); err != nil {
+		WHERE code = ? AND base_code = ? ORDER BY rate_date DESC, id DESC`+sqlcore.Limit(limit)), code, base); err != nil {
 		return nil, err
 	}
 	out := make([]currency.RateRecord, 0, len(rows))

@@ -66,7 +66,7 @@ func (db *DB) Customers(ctx context.Context, q account.CustomerQuery) ([]int64, 
 	if err := db.Read.GetContext(ctx, &total, db.Read.Rebind(count), cargs...); err != nil {
 		return nil, 0, err
 	}
-	page, pargs, err := sqlx.In(`SELECT id FROM users`+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	page, pargs, err := sqlx.In(`SELECT id FROM users`+cond+` ORDER BY `+order+sqlcore.Limit(q.Limit)+` OFFSET ?`, append(args, q.Offset)...)
 	if err != nil {
 		return nil, 0, err
 	}

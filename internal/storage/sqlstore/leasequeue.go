@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // leaseQueue is a durable queue table claimed with a lease, shared by every
@@ -42,7 +44,7 @@ func claimDue[R, T any](ctx context.Context, db *DB, q leaseQueue, now time.Time
 	if err := db.Read.SelectContext(ctx, &due, db.Read.Rebind(
 		`SELECT id, attempts, next_attempt_at FROM `+q.table+`
 		 WHERE `+q.done+` IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-		 ORDER BY next_attempt_at, id LIMIT ?`), now.Unix(), limit); err != nil {
+		 ORDER BY next_attempt_at, id`+sqlcore.Limit(limit)), now.Unix()); err != nil {
 		return nil, fmt.Errorf("due %s: %w", q.name, err)
 	}
 	if len(due) == 0 {

@@ -133,7 +133,7 @@ func (db *DB) MailOutbox(ctx context.Context, state string, limit int) ([]mail.Q
 		return nil, err
 	}
 	limit = min(max(limit, 1), 1000)
-	out, err := sqlcore.SelectAs(ctx, db.Read, outboxRow.queued, `SELECT `+outboxColumns+` FROM mail_outbox WHERE `+where+` ORDER BY id DESC LIMIT ?`, limit)
+	out, err := sqlcore.SelectAs(ctx, db.Read, outboxRow.queued, `SELECT `+outboxColumns+` FROM mail_outbox WHERE `+where+` ORDER BY id DESC`+sqlcore.Limit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("list mail: %w", err)
 	}

@@ -123,7 +123,7 @@ func (db *DB) PrivacyRequests(ctx context.Context, kind string, limit int) ([]pr
 		q, args = q+` WHERE kind = ?`, append(args, kind)
 	}
 	var rows []privacyRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q+` ORDER BY id DESC LIMIT ?`), append(args, limit)...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(q+` ORDER BY id DESC`+sqlcore.Limit(limit)), args...); err != nil {
 		return nil, err
 	}
 	out := make([]privacy.Request, len(rows))

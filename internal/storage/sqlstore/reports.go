@@ -7,6 +7,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"vitrine/internal/reports"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 )
 
 // The sales reports' aggregates (reports.Store): GROUP BY on either
@@ -90,7 +91,7 @@ func (db *DB) TopSellers(ctx context.Context, statuses []string, from, to time.T
 	q, args, err := sqlx.In(`SELECT l.product_id, COALESCE(MIN(p.name), '') AS name, SUM(l.quantity) AS quantity
 		FROM analytics_lines l LEFT JOIN products p ON p.id = l.product_id
 		WHERE l.refund_id = 0 AND l.status IN (?) AND l.created_at >= ? AND l.created_at < ?
-		GROUP BY l.product_id ORDER BY quantity DESC, l.product_id LIMIT ?`, statuses, from.Unix(), to.Unix(), limit)
+		GROUP BY l.product_id ORDER BY quantity DESC, l.product_id`+sqlcore.Limit(limit), statuses, from.Unix(), to.Unix())
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func (db *DB) InactiveCustomers(ctx context.Context, before time.Time, limit int
 		  AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = u.id AND o.created_at > ?)
 		  AND NOT EXISTS (SELECT 1 FROM account_sessions s WHERE s.user_id = u.id AND s.last_seen_at > ?)
 		  AND NOT EXISTS (SELECT 1 FROM legacy_ids l WHERE l.kind = 'customer' AND l.new_id = u.id AND l.imported_at > ?)
-		ORDER BY u.id LIMIT ?`), b, b, b, b, b, limit)
+		ORDER BY u.id`+sqlcore.Limit(limit)), b, b, b, b, b)
 	if err != nil {
 		return nil, fmt.Errorf("inactive customers: %w", err)
 	}
@@ -65,8 +65,8 @@ func (db *DB) RetentionOrders(ctx context.Context, q retention.OrderQuery) ([]in
 		where += ` AND customer_id IS NULL AND anonymised_at IS NULL`
 	}
 	var ids []int64
-	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM orders WHERE `+where+` ORDER BY created_at, id LIMIT ?`),
-		append(args, q.Limit)...); err != nil {
+	if err := db.Read.SelectContext(ctx, &ids, db.Read.Rebind(`SELECT id FROM orders WHERE `+where+` ORDER BY created_at, id`+sqlcore.Limit(q.Limit)),
+		args...); err != nil {
 		return nil, fmt.Errorf("retention orders: %w", err)
 	}
 	return ids, nil

@@ -220,8 +220,8 @@ func (db *DB) ListReviews(ctx context.Context, q review.Query) ([]review.Review,
 	if total == 0 {
 		return []review.Review{}, 0, nil
 	}
-	listQ, listArgs, err := sqlx.In(with+`SELECT `+reviewColumns+from+` ORDER BY `+fmt.Sprintf(order, dir)+` LIMIT ? OFFSET ?`,
-		append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
+	listQ, listArgs, err := sqlx.In(with+`SELECT `+reviewColumns+from+` ORDER BY `+fmt.Sprintf(order, dir)+sqlcore.Limit(q.PerPage)+` OFFSET ?`,
+		append(args, (q.Page-1)*q.PerPage)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -304,8 +304,8 @@ func (db *DB) ModerationReviews(ctx context.Context, q review.AdminQuery) ([]rev
 	if total == 0 {
 		return []review.Review{}, 0, nil
 	}
-	listQ, listArgs, err := sqlx.In(`SELECT `+reviewColumns+from+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
-		append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
+	listQ, listArgs, err := sqlx.In(`SELECT `+reviewColumns+from+` ORDER BY `+order+sqlcore.Limit(q.PerPage)+` OFFSET ?`,
+		append(args, (q.Page-1)*q.PerPage)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -278,7 +278,7 @@ func (r webhookLogRow) entry() webhook.LogEntry {
 // WebhookLog lists a webhook's attempts, newest first.
 func (db *DB) WebhookLog(ctx context.Context, webhookID int64, limit int) ([]webhook.LogEntry, error) {
 	return sqlcore.SelectAs(ctx, db.Write, webhookLogRow.entry, `SELECT id, webhook_id, queue_id, delivery_id, topic, at, request_url, request_headers,
-		request_body_size, response_code, response_error, duration_ms FROM webhook_log WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`, webhookID, limit)
+		request_body_size, response_code, response_error, duration_ms FROM webhook_log WHERE webhook_id = ? ORDER BY id DESC`+sqlcore.Limit(limit), webhookID)
 }
 
 // DeleteDoneWebhookDeliveries deletes delivered and given-up queue rows

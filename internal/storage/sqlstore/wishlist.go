@@ -204,8 +204,8 @@ func (db *DB) MergeWishlist(ctx context.Context, guestKey string, customerID int
 					SELECT ?, g.product_id, g.variation_id, g.price_added, g.added_at FROM wishlist_items g
 					WHERE g.wishlist_id = ? AND NOT EXISTS (SELECT 1 FROM wishlist_items c
 						WHERE c.wishlist_id = ? AND c.product_id = g.product_id AND c.variation_id = g.variation_id)
-					ORDER BY g.added_at DESC, g.product_id DESC, g.variation_id DESC LIMIT ?
-					ON CONFLICT (wishlist_id, product_id, variation_id) DO NOTHING`), id, from, id, room); err != nil {
+					ORDER BY g.added_at DESC, g.product_id DESC, g.variation_id DESC`+sqlcore.Limit(room)+`
+					ON CONFLICT (wishlist_id, product_id, variation_id) DO NOTHING`), id, from, id); err != nil {
 					return err
 				}
 			}
@@ -282,7 +282,7 @@ func (db *DB) MostWished(ctx context.Context, limit int) ([]wishlist.ProductCoun
 		N         int64 `db:"n"`
 	}
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT product_id, COUNT(DISTINCT wishlist_id) AS n
-		FROM wishlist_items GROUP BY product_id ORDER BY n DESC, product_id LIMIT ?`), limit); err != nil {
+		FROM wishlist_items GROUP BY product_id ORDER BY n DESC, product_id`+sqlcore.Limit(limit))); err != nil {
 		return nil, err
 	}
 	out := make([]wishlist.ProductCount, len(rows))

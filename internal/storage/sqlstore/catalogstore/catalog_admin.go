@@ -77,7 +77,7 @@ func (db *Catalog) AdminProducts(ctx context.Context, q catalog.AdminQuery) ([]*
 	}
 	order := strings.ReplaceAll(orderBy, "%s", dir)
 	ps, err := db.loadProductsWith(ctx, relImages|relTerms, productSelect+strings.TrimPrefix(cond, " FROM products")+
-		" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
+		" ORDER BY "+order+sqlcore.Limit(q.PerPage)+" OFFSET ?", append(args, (q.Page-1)*q.PerPage)...)
 	return ps, total, err
 }
 
@@ -516,10 +516,10 @@ const imageSelect = `SELECT id, src, width, height, alt, caption, name, sizes FR
 // made yet (pending, internal/media) is not offered, nor accepted.
 func (db *Catalog) Images(ctx context.Context, search string, limit int) ([]catalog.Image, error) {
 	if search == "" {
-		return sqlcore.SelectAs(ctx, db.Read, imageRow.image, imageSelect+` WHERE pending = ? ORDER BY id DESC LIMIT ?`, false, limit)
+		return sqlcore.SelectAs(ctx, db.Read, imageRow.image, imageSelect+` WHERE pending = ? ORDER BY id DESC`+sqlcore.Limit(limit), false)
 	}
 	like := "%" + sqlcore.LikeEscape(strings.ToLower(search)) + "%"
-	return sqlcore.SelectAs(ctx, db.Read, imageRow.image, imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC LIMIT ?`, false, like, like, like, limit)
+	return sqlcore.SelectAs(ctx, db.Read, imageRow.image, imageSelect+` WHERE pending = ? AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(src) LIKE ? ESCAPE '\' OR LOWER(alt) LIKE ? ESCAPE '\') ORDER BY id DESC`+sqlcore.Limit(limit), false, like, like, like)
 }
 
 // ImageByID implements catalog.AdminStore.

@@ -572,14 +572,14 @@ func (db *Catalog) queryPage(ctx context.Context, q catalog.ProductQuery, sel se
 			args = append(a, args...)
 		}
 	}
-	query := productColumnsSelect + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?"
+	query := productColumnsSelect + cond + " ORDER BY " + order + sqlcore.Limit(perPage) + " OFFSET ?"
 	if db.Engine == sqlcore.Postgres && !searching {
 		// The page's ids first, from the index alone, then their rows:
 		// for a deep page PostgreSQL otherwise weighs fetching every
 		// skipped row against sorting the whole listing, and sorts (80 ms
 		// for page 200 of 10,000 products; under 1 ms this way). Every
 		// order ends with the id, so the page is the same.
-		query = productColumnsSelect + " FROM products WHERE id IN (SELECT products.id" + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
+		query = productColumnsSelect + " FROM products WHERE id IN (SELECT products.id" + cond + " ORDER BY " + order + sqlcore.Limit(perPage) + " OFFSET ?) ORDER BY " + order
 		// Planned with its values on every run (an unnamed statement): a
 		// statement pgx prepares once gets a generic plan after five runs,
 		// made without the values, and for a filtered listing (a price
@@ -589,7 +589,7 @@ func (db *Catalog) queryPage(ctx context.Context, q catalog.ProductQuery, sel se
 		// 0123).
 		args = append([]any{pgx.QueryExecModeExec}, args...)
 	}
-	return db.loadProducts(ctx, query, append(args, perPage, (page-1)*perPage)...)
+	return db.loadProducts(ctx, query, append(args, (page-1)*perPage)...)
 }
 
 // selection is what a ProductQuery selects, as SQL: countCond is
@@ -809,8 +809,7 @@ var smallCategoryRows = 2000
 // costs every product of the category and a sort.
 func (db *Catalog) smallCategory(ctx context.Context, in string, args []any, q catalog.ProductQuery, listed bool) (bool, error) {
 	var n int
-	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+` LIMIT ?) c`),
-		append(append([]any{}, args...), smallCategoryRows)...)
+	err := db.Read.GetContext(ctx, &n, db.Read.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM product_categories WHERE category_id IN `+in+sqlcore.Limit(smallCategoryRows)+`) c`), args...)
 	if err != nil {
 		return false, fmt.Errorf("category size: %w", err)
 	}
@@ -1088,7 +1087,7 @@ func (db *Catalog) Reviews(ctx context.Context, productID int64, limit int) ([]c
 		CreatedAt sql.NullTime `db:"created_at"`
 	}
 	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT id, product_id, author, email, rating, content, verified, approved, created_at
-		FROM reviews WHERE product_id = ? AND approved = ? ORDER BY created_at DESC, id DESC LIMIT ?`), productID, true, limit); err != nil {
+		FROM reviews WHERE product_id = ? AND approved = ? ORDER BY created_at DESC, id DESC`+sqlcore.Limit(limit)), productID, true); err != nil {
 		return nil, err
 	}
 	out := make([]catalog.Review, len(rows))
@@ -1119,7 +1118,7 @@ func (r changeRow) change() Change { return Change{ID: r.ID, ProductID: r.Produc
 
 // ChangesSince returns change-log entries after id, oldest first.
 func (db *Catalog) ChangesSince(ctx context.Context, id int64, limit int) ([]Change, error) {
-	return sqlcore.SelectAs(ctx, db.Read, changeRow.change, `SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id LIMIT ?`, id, limit)
+	return sqlcore.SelectAs(ctx, db.Read, changeRow.change, `SELECT id, product_id, kind FROM catalog_changes WHERE id > ? ORDER BY id`+sqlcore.Limit(limit), id)
 }
 
 // LastChange returns the newest change-log id (0 when empty).
@@ -1166,7 +1165,7 @@ func (db *Catalog) SitemapProducts(ctx context.Context, n, size int, fn func(Sit
 	if n < 1 || size < 1 {
 		return fmt.Errorf("sitemap page %d of size %d", n, size)
 	}
-	rows, err := db.Read.QueryContext(ctx, db.Read.Rebind(`SELECT slug, updated_at`+db.sitemapFrom()+` ORDER BY id LIMIT ? OFFSET ?`), size, (n-1)*size)
+	rows, err := db.Read.QueryContext(ctx, db.Read.Rebind(`SELECT slug, updated_at`+db.sitemapFrom()+` ORDER BY id`+sqlcore.Limit(size)+` OFFSET ?`), (n-1)*size)
 	if err != nil {
 		return fmt.Errorf("sitemap products: %w", err)
 	}

@@ -95,8 +95,8 @@ func (db *Catalog) Attachments(ctx context.Context, q media.Query) ([]media.Atta
 	if limit <= 0 {
 		limit = 20
 	}
-	out, err := sqlcore.SelectAs(ctx, db.Read, attachmentRow.attachment, `SELECT `+attachmentCols+` FROM images`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`,
-		append(args, limit, q.Offset)...)
+	out, err := sqlcore.SelectAs(ctx, db.Read, attachmentRow.attachment, `SELECT `+attachmentCols+` FROM images`+cond+` ORDER BY id DESC`+sqlcore.Limit(limit)+` OFFSET ?`,
+		append(args, q.Offset)...)
 	if err != nil {
 		return nil, 0, err
 	}

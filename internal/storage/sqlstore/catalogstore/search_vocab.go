@@ -130,7 +130,7 @@ func (db *Catalog) RecordSearchMiss(ctx context.Context, query string, at time.T
 		}
 		if count >= catalog.SearchMissesMax {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM search_misses WHERE query IN (
-				SELECT query FROM search_misses ORDER BY n, last_seen, query LIMIT ?)`), count-catalog.SearchMissesMax+1); err != nil {
+				SELECT query FROM search_misses ORDER BY n, last_seen, query`+sqlcore.Limit(count-catalog.SearchMissesMax+1)+`)`)); err != nil {
 				return err
 			}
 		}
@@ -147,7 +147,7 @@ func (db *Catalog) TopSearchMisses(ctx context.Context, limit int) ([]catalog.Se
 		N     int64  `db:"n"`
 		Last  int64  `db:"last_seen"`
 	}
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT query, n, last_seen FROM search_misses ORDER BY n DESC, last_seen DESC, query LIMIT ?`), limit); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT query, n, last_seen FROM search_misses ORDER BY n DESC, last_seen DESC, query`+sqlcore.Limit(limit))); err != nil {
 		return nil, fmt.Errorf("search misses: %w", err)
 	}
 	out := make([]catalog.SearchMiss, len(rows))

@@ -172,8 +172,8 @@ func (db *Orders) Coupons(ctx context.Context, f coupon.Filter) ([]*coupon.Coupo
 		return nil, 0, err
 	}
 	var rows []couponRow
-	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`),
-		append(args, f.Limit, f.Offset)...); err != nil {
+	if err := db.Read.SelectContext(ctx, &rows, db.Read.Rebind(`SELECT `+couponCols+` FROM coupons`+where+` ORDER BY id DESC`+sqlcore.Limit(f.Limit)+` OFFSET ?`),
+		append(args, f.Offset)...); err != nil {
 		return nil, 0, err
 	}
 	out := make([]*coupon.Coupon, 0, len(rows))

@@ -2,7 +2,9 @@ package orderstore
 
 import (
 	"context"
+
 	"vitrine/internal/checkout"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -19,7 +21,7 @@ func (db *Orders) CustomerOrders(ctx context.Context, userID int64, limit, offse
 	if total == 0 || offset >= total {
 		return []*checkout.Order{}, total, nil
 	}
-	os, err := db.ordersWhere(ctx, `customer_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userID, limit, offset)
+	os, err := db.ordersWhere(ctx, `customer_id = ? ORDER BY id DESC`+sqlcore.Limit(limit)+` OFFSET ?`, userID, offset)
 	return os, total, err
 }
 

@@ -161,7 +161,7 @@ func (db *Orders) placeOrderTx(ctx context.Context, tx *sqlx.Tx, in PlaceOrderIn
 		Key         string `db:"line_key"`
 	}
 	if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT line_key, product_id, variation_id, attributes, quantity
-		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key LIMIT ?`), in.Session, cart.MaxLines+1); err != nil {
+		FROM cart_lines WHERE session_id = ? ORDER BY position, line_key`+sqlcore.Limit(cart.MaxLines+1)), in.Session); err != nil {
 		return nil, nil, err
 	}
 	if len(rows) > cart.MaxLines { // a cart stored before the limit: refuse, never a 500

@@ -65,7 +65,7 @@ func (db *Orders) ListOrders(ctx context.Context, q orders.Query) ([]*checkout.O
 	if limit <= 0 {
 		limit = 20
 	}
-	list, err := db.ordersWhere(ctx, where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, max(q.Offset, 0))...)
+	list, err := db.ordersWhere(ctx, where+` ORDER BY id DESC`+sqlcore.Limit(limit)+` OFFSET ?`, append(args, max(q.Offset, 0))...)
 	return list, total, err
 }
 
