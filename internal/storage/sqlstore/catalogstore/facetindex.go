@@ -85,6 +85,8 @@ type facetRow struct {
 	cats, tags       []int64 // sorted
 	terms            []int64 // global attribute terms, sorted
 	dense            []int32 // their dense numbers (FacetIndex.termDense)
+	menuOrder        int64   // the shop's own order (menu_order, name, id: shopOrder)
+	name             string
 }
 
 // intern returns the index's copy of s (stock statuses and types repeat:
@@ -400,10 +402,11 @@ func (ix *FacetIndex) scanRow(slots []int32, k int) *facetRow {
 // without its own filter.
 //
 // It also returns the ids of the products q selects (in the index's
-// order) while they are at most limit (nil beyond; limit < 0: none kept).
-func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest, limit int) (catalog.Facets, int, []int64) {
+// order) while they are at most limit (nil beyond; limit < 0: none kept),
+// or, with an order, the first order.depth of them in that order.
+func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest, limit int, order *shopOrder) (catalog.Facets, int, []int64) {
 	var matched []int64
-	if limit >= 0 {
+	if limit >= 0 && order == nil {
 		matched = []int64{}
 	}
 	var f catalog.Facets
@@ -448,6 +451,9 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest, limit 
 		if price && rating && st && attrs {
 			if sale {
 				total++
+				if order != nil {
+					order.add(r)
+				}
 				if matched != nil {
 					if total > limit {
 						matched = nil
@@ -524,6 +530,9 @@ func (ix *FacetIndex) countAll(fq *facetQuery, want catalog.FacetRequest, limit 
 	}
 	if want.OnSale {
 		f.OnSale = onSale
+	}
+	if order != nil {
+		matched = order.ids()
 	}
 	return f, total, matched
 }
@@ -881,7 +890,7 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 		}
 		return " AND " + col + " IN " + in
 	}
-	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT id, catalog_visibility, sort_price, average_rating, on_sale, featured, stock_status, type
+	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT id, catalog_visibility, sort_price, average_rating, on_sale, featured, stock_status, type, menu_order, name
 		FROM products WHERE parent_id IS NULL AND status = 'publish' AND catalog_visibility <> 'hidden'`+only("id")), args...)
 	if err != nil {
 		return fmt.Errorf("facet index: %w", err)
@@ -891,7 +900,7 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 		var r facetRow
 		var price sql.NullInt64
 		var avg float64
-		if err := rows.Scan(&r.id, &r.vis, &price, &avg, &r.onSale, &r.featured, &r.stock, &r.typ); err != nil {
+		if err := rows.Scan(&r.id, &r.vis, &price, &avg, &r.onSale, &r.featured, &r.stock, &r.typ, &r.menuOrder, &r.name); err != nil {
 			rows.Close()
 			return fmt.Errorf("facet index: %w", err)
 		}
@@ -965,4 +974,119 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 		r.tags = slices.Compact(r.tags)
 	}
 	return nil
+}
+
+// shopOrder picks, during the index's pass, the first depth products of a
+// listing in the shop's own order (menu_order, name, id; all descending
+// when desc), as SQL sorts them on SQLite: its BINARY collation compares
+// names byte by byte, as Go compares strings. A filtered listing read in
+// that order in SQL probes every product it skips (a colour and a price
+// range that leave one product in 40 read about 1,000 rows to fill a page
+// of 24); here the page costs a comparison per match, most of them
+// against the worst kept row only, and its products are then read by id.
+type shopOrder struct {
+	desc  bool
+	depth int
+	heap  []*facetRow // the best depth so far, a max-heap: the worst on top
+}
+
+// maxShopOrderDepth bounds the rows an index pass keeps for a page: deeper
+// pages are read in SQL.
+const maxShopOrderDepth = 2000
+
+// newShopOrder is the index's order for q's page, or nil when the index
+// cannot give it: another order, a search (ranked), a page too deep, or
+// PostgreSQL (whose collation orders names otherwise).
+func newShopOrder(engine string, q catalog.ProductQuery, searching bool) *shopOrder {
+	if engine != sqlcore.SQLite || searching {
+		return nil
+	}
+	switch q.OrderBy {
+	case "", "menu_order", "relevance":
+	default:
+		return nil
+	}
+	depth := perPageOf(q) * max(q.Page, 1)
+	if depth > maxShopOrderDepth {
+		return nil
+	}
+	return &shopOrder{desc: strings.EqualFold(q.Order, "desc"), depth: depth, heap: make([]*facetRow, 0, depth)}
+}
+
+// before tells whether a sorts before b.
+func (o *shopOrder) before(a, b *facetRow) bool {
+	c := cmpShop(a, b)
+	if o.desc {
+		return c > 0
+	}
+	return c < 0
+}
+
+func cmpShop(a, b *facetRow) int {
+	if a.menuOrder != b.menuOrder {
+		if a.menuOrder < b.menuOrder {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(a.name, b.name); c != 0 {
+		return c
+	}
+	if a.id < b.id {
+		return -1
+	} else if a.id > b.id {
+		return 1
+	}
+	return 0
+}
+
+// add keeps r when it is among the first depth seen so far.
+func (o *shopOrder) add(r *facetRow) {
+	h := o.heap
+	if len(h) < o.depth {
+		h = append(h, r)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !o.before(h[p], h[i]) {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
+		}
+		o.heap = h
+		return
+	}
+	if len(h) == 0 || !o.before(r, h[0]) {
+		return
+	}
+	h[0] = r
+	for i := 0; ; {
+		w, l, rr := i, 2*i+1, 2*i+2
+		if l < len(h) && o.before(h[w], h[l]) {
+			w = l
+		}
+		if rr < len(h) && o.before(h[w], h[rr]) {
+			w = rr
+		}
+		if w == i {
+			break
+		}
+		h[w], h[i] = h[i], h[w]
+		i = w
+	}
+}
+
+// ids is the kept products' ids in the order.
+func (o *shopOrder) ids() []int64 {
+	slices.SortFunc(o.heap, func(a, b *facetRow) int {
+		if o.before(a, b) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]int64, len(o.heap))
+	for i, r := range o.heap {
+		out[i] = r.id
+	}
+	return out
 }

@@ -207,7 +207,7 @@ func (db *Catalog) CountMatching(ctx context.Context, q catalog.ProductQuery) (i
 // slugs, other visibilities), and CountFacets counts facet by facet in SQL.
 func (db *Catalog) CountAllFacets(ctx context.Context, q catalog.ProductQuery, want catalog.FacetRequest) (catalog.Facets, bool, error) {
 	var f catalog.Facets
-	ok, err := db.facets(ctx, q, nil, nil, true, func(ix *FacetIndex, fq *facetQuery) { f, _, _ = ix.countAll(fq, want, -1) })
+	ok, err := db.facets(ctx, q, nil, nil, true, func(ix *FacetIndex, fq *facetQuery) { f, _, _ = ix.countAll(fq, want, -1, nil) })
 	return f, ok, err
 }
 
@@ -243,15 +243,26 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 	}
 	total := 0
 	var matched []int64
+	order := newShopOrder(db.Engine, q, searching)
 	ok, err := db.facets(ctx, q, cats, hits, true, func(ix *FacetIndex, fq *facetQuery) {
 		limit := len(ix.slot) // a search's candidates are bounded: all of them
 		if !searching {
 			limit = facetDriveLimit(q, len(ix.slot))
 		}
-		f, total, matched = ix.countAll(fq, want, limit)
+		f, total, matched = ix.countAll(fq, want, limit, order)
 	})
 	if err != nil || !ok {
 		return nil, 0, f, ok, err
+	}
+	if order != nil {
+		// The index kept the listing's first rows in its order: the
+		// page is the last of them, read by id.
+		from := min(perPageOf(q)*(max(q.Page, 1)-1), len(matched))
+		ps, err := db.productsInOrder(ctx, matched[from:])
+		if err != nil {
+			return nil, 0, f, false, err
+		}
+		return ps, total, f, true, nil
 	}
 	if searching {
 		if len(matched) == 0 {
@@ -335,4 +346,18 @@ func bestRanks(q catalog.ProductQuery, ranks map[int64]int) map[int64]int {
 		}
 	}
 	return best
+}
+
+// productsInOrder reads the products ids names, in that order (the rows
+// the facet index chose for a page).
+func (db *Catalog) productsInOrder(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list := make([]string, len(ids))
+	for i, id := range ids {
+		list[i] = strconv.FormatInt(id, 10)
+	}
+	return db.loadProducts(ctx, productColumnsSelect+` FROM (SELECT CAST(value AS INTEGER) AS did, CAST(key AS INTEGER) AS pos FROM json_each(?)) d
+		CROSS JOIN products ON products.id = d.did ORDER BY d.pos`, "["+strings.Join(list, ",")+"]")
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"vitrine/internal/catalog"
@@ -49,8 +50,20 @@ func genFilterCatalog(t *testing.T, db *sqlstore.DB, rnd *rand.Rand, n int) *fil
 		fc.cats = append(fc.cats, id)
 	}
 	stocks := []string{catalog.StockInStock, catalog.StockOutOfStock, catalog.StockOnBackorder}
-	for i := range n {
-		p := &catalog.Product{Type: catalog.TypeSimple, Name: fmt.Sprintf("Product %d", i), Purchasable: true,
+	names := rand.New(rand.NewPCG(uint64(n), 7)) // names apart: the other draws stay as they were
+	for range n {
+		// Names repeat (the id breaks the tie), differ in case and in
+		// accents, and menu orders tie: the shop's order (menu_order, name,
+		// id) as SQL sorts it, which the facet index reproduces.
+		name := fmt.Sprintf("Product %d", names.IntN(n/3+1))
+		switch names.IntN(4) {
+		case 0:
+			name = strings.ToLower(name)
+		case 1:
+			name = "Ébène " + name
+		}
+		p := &catalog.Product{Type: catalog.TypeSimple, Name: name, Slug: fmt.Sprintf("product-%d", len(fc.products)), // SaveProduct matches by slug
+			Purchasable: true, MenuOrder: names.IntN(3) - 1,
 			StockStatus: stocks[rnd.IntN(3)], AverageRating: float64(rnd.IntN(11)) / 2}
 		if rnd.IntN(8) > 0 {
 			p.RegularPrice = i64(int64(100 * (1 + rnd.IntN(50))))
