@@ -71,6 +71,10 @@ type FacetIndex struct {
 	builds  int64
 	attrs   []catalog.FilterAttribute
 	attrsAt int64
+	// bytewise: the store sorts product names byte by byte, as Go
+	// compares strings (SQLite's BINARY; PostgreSQL's C, POSIX or C.UTF-8
+	// collation), so the index can order a listing (shopOrder).
+	bytewise bool
 }
 
 type facetRow struct {
@@ -848,8 +852,31 @@ func (db *Catalog) buildFacets(ctx context.Context, ix *FacetIndex, version int6
 	if err := db.loadFacetRows(ctx, ix, "", nil); err != nil {
 		return err
 	}
+	var err error
+	if ix.bytewise, err = db.namesBytewise(ctx); err != nil {
+		return err
+	}
 	ix.built = true
 	return nil
+}
+
+// namesBytewise tells whether ORDER BY name sorts byte by byte: always on
+// SQLite (the column's collation is BINARY); on PostgreSQL when the
+// database's collation is C, POSIX or C.UTF-8 (code point order, which is
+// UTF-8's byte order) under the libc or builtin provider, never ICU.
+func (db *Catalog) namesBytewise(ctx context.Context) (bool, error) {
+	if db.Engine != sqlcore.Postgres {
+		return true, nil
+	}
+	var coll, provider string
+	if err := db.Read.QueryRowxContext(ctx, `SELECT datcollate, datlocprovider::text FROM pg_database WHERE datname = current_database()`).Scan(&coll, &provider); err != nil {
+		return false, fmt.Errorf("facet index: collation: %w", err)
+	}
+	switch strings.ToLower(coll) {
+	case "c", "posix", "c.utf-8", "c.utf8":
+		return provider != "i", nil
+	}
+	return false, nil
 }
 
 // reloadFacets reloads the products ids (and the parents of those that are
@@ -978,8 +1005,8 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 
 // shopOrder picks, during the index's pass, the first depth products of a
 // listing in the shop's own order (menu_order, name, id; all descending
-// when desc), as SQL sorts them on SQLite: its BINARY collation compares
-// names byte by byte, as Go compares strings. A filtered listing read in
+// when desc), as SQL sorts them where names sort byte by byte, as Go
+// compares strings (FacetIndex.bytewise). A filtered listing read in
 // that order in SQL probes every product it skips (a colour and a price
 // range that leave one product in 40 read about 1,000 rows to fill a page
 // of 24); here the page costs a comparison per match, most of them
@@ -995,10 +1022,11 @@ type shopOrder struct {
 const maxShopOrderDepth = 2000
 
 // newShopOrder is the index's order for q's page, or nil when the index
-// cannot give it: another order, a search (ranked), a page too deep, or
-// PostgreSQL (whose collation orders names otherwise).
-func newShopOrder(engine string, q catalog.ProductQuery, searching bool) *shopOrder {
-	if engine != sqlcore.SQLite || searching {
+// cannot give it: another order, a search (ranked) or a page too deep. An
+// index whose store does not sort names byte by byte does not use it
+// (FacetIndex.bytewise).
+func newShopOrder(q catalog.ProductQuery, searching bool) *shopOrder {
+	if searching {
 		return nil
 	}
 	switch q.OrderBy {

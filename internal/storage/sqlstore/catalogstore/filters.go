@@ -243,11 +243,14 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 	}
 	total := 0
 	var matched []int64
-	order := newShopOrder(db.Engine, q, searching)
+	order := newShopOrder(q, searching)
 	ok, err := db.facets(ctx, q, cats, hits, true, func(ix *FacetIndex, fq *facetQuery) {
 		limit := len(ix.slot) // a search's candidates are bounded: all of them
 		if !searching {
 			limit = facetDriveLimit(q, len(ix.slot))
+		}
+		if !ix.bytewise {
+			order = nil
 		}
 		f, total, matched = ix.countAll(fq, want, limit, order)
 	})
@@ -354,10 +357,9 @@ func (db *Catalog) productsInOrder(ctx context.Context, ids []int64) ([]*catalog
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	list := make([]string, len(ids))
-	for i, id := range ids {
-		list[i] = strconv.FormatInt(id, 10)
+	from := ` FROM (SELECT CAST(value AS INTEGER) AS did, CAST(key AS INTEGER) AS pos FROM json_each(?)) d CROSS JOIN products ON products.id = d.did`
+	if db.Engine == sqlcore.Postgres {
+		from = ` FROM jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS d(did, pos) JOIN products ON products.id = d.did::bigint`
 	}
-	return db.loadProducts(ctx, productColumnsSelect+` FROM (SELECT CAST(value AS INTEGER) AS did, CAST(key AS INTEGER) AS pos FROM json_each(?)) d
-		CROSS JOIN products ON products.id = d.did ORDER BY d.pos`, "["+strings.Join(list, ",")+"]")
+	return db.loadProducts(ctx, productColumnsSelect+from+` ORDER BY d.pos`, idsJSON(ids))
 }
