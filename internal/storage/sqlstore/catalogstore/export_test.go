@@ -58,3 +58,9 @@ func (db *Catalog) SearchHitsBothWaysForTest(ctx context.Context, q catalog.Prod
 	}
 	return got, want, rows.Err()
 }
+
+// NamesBytewiseForTest is whether the facet index may order listings by
+// name itself (namesBytewise).
+func (db *Catalog) NamesBytewiseForTest(ctx context.Context) (bool, error) {
+	return db.namesBytewise(ctx)
+}

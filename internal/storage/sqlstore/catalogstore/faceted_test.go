@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore"
+	"vitrine/internal/storage/sqlstore/sqlcore"
 	"vitrine/internal/storage/storetest"
 )
 
@@ -177,6 +180,40 @@ func TestFilterAttributesKept(t *testing.T) {
 		}
 		if after := kept(); &after[0] != &before[0] {
 			t.Fatal("an unchanged term dropped the kept attributes")
+		}
+	})
+}
+
+// TestNamesBytewiseAgreesWithTheDatabase: where the store says it sorts
+// names byte by byte (so the facet index orders listings itself), its
+// ORDER BY sorts names as Go compares strings, case, accents and other
+// scripts included. SQLite always does.
+func TestNamesBytewiseAgreesWithTheDatabase(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *sqlstore.DB) {
+		ctx := context.Background()
+		bytewise, err := db.NamesBytewiseForTest(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if db.Engine == sqlcore.SQLite && !bytewise {
+			t.Fatal("SQLite's BINARY collation not taken as byte order")
+		}
+		if !bytewise {
+			t.Skipf("%s: the database's collation does not sort byte by byte; listings are ordered in SQL", db.Engine)
+		}
+		names := []string{"b", "B", "a", "Z", "é", "e", "É", "ß", "ss", "日本", "Ω", "a b", "a-b", "ab", "10", "9", ""}
+		values := make([]string, len(names))
+		args := make([]any, len(names))
+		for i, n := range names {
+			values[i], args[i] = "(?)", n
+		}
+		var got []string
+		if err := db.Read.SelectContext(ctx, &got, db.Read.Rebind(`SELECT column1 FROM (VALUES `+strings.Join(values, ", ")+`) v ORDER BY column1`), args...); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Sorted(slices.Values(names))
+		if !slices.Equal(got, want) {
+			t.Fatalf("ORDER BY name %q, byte order %q", got, want)
 		}
 	})
 }

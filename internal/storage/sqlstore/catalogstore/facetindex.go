@@ -3,12 +3,15 @@ package catalogstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"vitrine/internal/catalog"
 	"vitrine/internal/storage/sqlstore/sqlcore"
@@ -868,15 +871,25 @@ func (db *Catalog) namesBytewise(ctx context.Context) (bool, error) {
 	if db.Engine != sqlcore.Postgres {
 		return true, nil
 	}
-	var coll, provider string
-	if err := db.Read.QueryRowxContext(ctx, `SELECT datcollate, datlocprovider::text FROM pg_database WHERE datname = current_database()`).Scan(&coll, &provider); err != nil {
+	var coll string
+	if err := db.Read.QueryRowxContext(ctx, `SELECT datcollate FROM pg_database WHERE datname = current_database()`).Scan(&coll); err != nil {
 		return false, fmt.Errorf("facet index: collation: %w", err)
 	}
 	switch strings.ToLower(coll) {
 	case "c", "posix", "c.utf-8", "c.utf8":
-		return provider != "i", nil
+	default:
+		return false, nil
 	}
-	return false, nil
+	// The provider is named from PostgreSQL 15 on; before, it is libc.
+	var provider string
+	if err := db.Read.QueryRowxContext(ctx, `SELECT datlocprovider::text FROM pg_database WHERE datname = current_database()`).Scan(&provider); err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "42703" { // undefined_column
+			return true, nil
+		}
+		return false, fmt.Errorf("facet index: collation provider: %w", err)
+	}
+	return provider != "i", nil
 }
 
 // reloadFacets reloads the products ids (and the parents of those that are
