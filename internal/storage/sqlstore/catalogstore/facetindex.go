@@ -94,6 +94,7 @@ type facetRow struct {
 	dense            []int32 // their dense numbers (FacetIndex.termDense)
 	menuOrder        int64   // the shop's own order (menu_order, name, id: shopOrder)
 	name             string
+	folded           string // the name as search folds it (catalog.FoldSearch): exactNames
 }
 
 // intern returns the index's copy of s (stock statuses and types repeat:
@@ -945,6 +946,9 @@ func (db *Catalog) loadFacetRows(ctx context.Context, ix *FacetIndex, in string,
 			return fmt.Errorf("facet index: %w", err)
 		}
 		r.price, r.hasPrice, r.rating = price.Int64, price.Valid, bucketRating(avg)
+		if r.folded = catalog.FoldSearch(r.name); r.folded == r.name {
+			r.folded = r.name // one copy where folding changes nothing
+		}
 		r.vis, r.stock, r.typ = ix.intern(r.vis), ix.intern(r.stock), ix.intern(r.typ)
 		var s int32
 		if k := len(ix.free); k > 0 {
@@ -1130,4 +1134,25 @@ func (o *shopOrder) ids() []int64 {
 		out[i] = r.id
 	}
 	return out
+}
+
+// exactNames gives rank 0 in hits to the products among ids whose folded
+// name is name (the search's exact-name rank), read from the index instead
+// of from each product's search text; it returns the ids the index does
+// not hold, for the caller to check in SQL.
+func (ix *FacetIndex) exactNames(ids []int64, name string, hits map[int64]int) []int64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var rest []int64
+	for _, id := range ids {
+		s, ok := ix.slot[id]
+		if !ok {
+			rest = append(rest, id)
+			continue
+		}
+		if ix.rows[s].folded == name {
+			hits[id] = 0
+		}
+	}
+	return rest
 }

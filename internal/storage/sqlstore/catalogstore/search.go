@@ -483,13 +483,23 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 	for _, id := range named {
 		hits[id] = 1
 	}
-	if len(named) > 0 {
-		// The exact name: the names read from the index's content table
-		// by rowid (through the FTS5 table each lookup costs about three
-		// times as much).
+	// The exact name: compared in the facet index, which keeps each
+	// listed product's folded name (reading 1,000 names from the search
+	// text was 40 % of this function at 100,000 products); without an
+	// index, or for a product it does not hold, read from the index's
+	// content table by rowid (through the FTS5 table each lookup costs
+	// about three times as much).
+	check := named
+	if ix := db.Facets; ix != nil && len(named) > 0 {
+		if err := db.syncFacets(ctx, ix); err != nil {
+			return nil, err
+		}
+		check = ix.exactNames(named, plan.Name, hits)
+	}
+	if len(check) > 0 {
 		var exact []int64
 		if err := db.Read.SelectContext(ctx, &exact, `SELECT c.id FROM json_each(?) j CROSS JOIN products_fts_content c ON c.id = j.value
-			WHERE c.`+ftsContentColumn["name"]+` = ?`, idsJSON(named), plan.Name); err != nil {
+			WHERE c.`+ftsContentColumn["name"]+` = ?`, idsJSON(check), plan.Name); err != nil {
 			return nil, fmt.Errorf("search candidates: %w", err)
 		}
 		for _, id := range exact {
