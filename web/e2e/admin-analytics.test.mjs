@@ -183,6 +183,9 @@ test('a chart is walked with the arrow keys, each point said', async () => {
     await page.goto(`/wp-admin/analytics/revenue/?period=custom&after=${day(from)}&before=${day(today)}&interval=day`);
     const chart = page.getByRole('group', { name: /^Net sales\. Use the arrow keys/ });
     await chart.waitFor();
+    // Settled: the report's table loaded and no chart loading again (a
+    // reload shows "Loading the chart…" in its place, and Tab would pass it).
+    await page.waitForFunction(() => !document.querySelector('tbody[aria-busy]') && !/Loading/.test(document.querySelector('.admin-list-status')?.textContent ?? '') && !document.querySelector('.an-chart--loading'));
     // Tab from the Chart select reaches the chart.
     await page.getByLabel('Chart', { exact: true }).focus();
     await page.keyboard.press('Tab');
