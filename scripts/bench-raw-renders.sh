@@ -7,6 +7,7 @@
 # latency and the CPU each request cost in the shop and in its render
 # workers (from /proc, so another load on the machine does not count).
 set -euo pipefail
+. "$(dirname "$0")/lib/shop-cpu.sh"
 bin=$1 load=$2 shopdb=$3 urls=$4 port=${5:-18500}
 shift $(($# < 5 ? $# : 5))
 tmp=$(mktemp -d)
@@ -14,21 +15,13 @@ cp "$shopdb" "$tmp/shop.db"
 "$bin" --db "sqlite:$tmp/shop.db" --addr "127.0.0.1:$port" --metrics-addr '' --cache-mb 0 --log-level warn "$@" 2>"$tmp/server.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
-# CPU ticks (utime + stime) of the shop and of its children (the render workers).
-ticks() {
-  local t s
-  t=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-  s=0
-  for c in $(pgrep -P "$pid"); do s=$((s + $(awk '{print $14 + $15}' "/proc/$c/stat"))); done
-  echo "$t $s"
-}
+wait_ready "$port"
 # Sed the URLs onto this port: the file may name another.
 sed -E "s#^https?://[^/]+#http://127.0.0.1:$port#" "$urls" >"$tmp/urls.txt"
 "$load" -url-file "$tmp/urls.txt" -c 32 -d 3s -warmup 0s -H 'Accept-Encoding: br' >/dev/null
-read -r s0 w0 < <(ticks)
+read -r s0 w0 < <(ticks "$pid")
 "$load" -url-file "$tmp/urls.txt" -c "${C:-32}" -d "${D:-15s}" -warmup 0s -H 'Accept-Encoding: br' >"$tmp/load.txt"
-read -r s1 w1 < <(ticks)
+read -r s1 w1 < <(ticks "$pid")
 n=$(awk '/^requests:/{print $2}' "$tmp/load.txt")
 awk -v n="$n" -v s=$((s1 - s0)) -v w=$((w1 - w0)) -v hz="$(getconf CLK_TCK)" -v ld="$(cut -d' ' -f1 /proc/loadavg)" '
   /^throughput:/ { rps = $2 }
