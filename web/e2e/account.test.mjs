@@ -291,6 +291,8 @@ test('a registration the bot-check refuses offers the "Message to Support" overl
     await page.locator('button[name=register]').click();
     const contact = page.locator('a.wfls-registration-captcha-contact');
     await contact.waitFor({ timeout: 45_000 }); // the bot-check's proof is computed first, slow on a loaded machine
+    // The refusal is a new page: the press may come before it hydrates,
+    // and the overlay opens either way.
     await contact.click();
     const dialog = page.locator('dialog#wfls-support-overlay');
     await dialog.waitFor({ state: 'visible' });

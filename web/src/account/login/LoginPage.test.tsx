@@ -75,6 +75,8 @@ function loginForm(): HTMLFormElement {
   return document.querySelector('form.woocommerce-form-login') as HTMLFormElement;
 }
 
+const startUrl = window.location.href;
+
 beforeEach(() => {
   proof.mockReset();
   proof.mockResolvedValue('PAYLOAD');
@@ -83,6 +85,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   cleanups.forEach((f) => f());
   cleanups = [];
+  history.replaceState(null, '', startUrl);
 });
 
 describe('login page', () => {
@@ -378,6 +381,24 @@ describe('registration', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Message to Support' })).toBeNull());
     expect(link).toHaveFocus();
+  });
+
+  it('opens the overlay for a press on the link made before the page hydrated', async () => {
+    // Before hydration the link only moved the page to its anchor.
+    history.replaceState(null, '', '/my-account/#wfls-support');
+    render(<App data={refused()} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Message to Support' });
+    await waitFor(() => expect(within(dialog).getByLabelText('Message')).toHaveFocus());
+    expect(window.location.hash).toBe('');
+    expect(window.location.pathname).toBe('/my-account/');
+  });
+
+  it('does not open the overlay for the anchor where no refusal link is shown', async () => {
+    history.replaceState(null, '', '/my-account/#wfls-support');
+    render(<App data={loginPage()} />);
+    await screen.findByRole('button', { name: 'Register' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(screen.queryByRole('dialog', { name: 'Message to Support' })).toBeNull();
   });
 
   it('shows the failure text when sending fails, and lets the visitor retry', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { useHeldSubmit } from '../../lib/page-hydration';
+import { pageHydrated, useHeldSubmit } from '../../lib/page-hydration';
 import type { AccountLoginPage, LoginNotice } from '../../types';
 import { LoginNotices } from './LoginNotices';
 import { REGISTER_FAILED } from './api';
@@ -16,6 +16,9 @@ import { PrivacyText } from '../../ui/PrivacyText';
  * with a "Message to Support" link (and its token in the page data), which
  * opens the support overlay.
  */
+/** Where the refusal's "Message to Support" link points (internal/myaccount). */
+const SUPPORT_ANCHOR = '#wfls-support';
+
 export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proofHost: () => HTMLElement }) {
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
@@ -43,6 +46,23 @@ export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proo
     setStatus('Creating your account…');
     release(form);
   };
+
+  // A press on the link before the page hydrated only moved to its anchor
+  // (#wfls-support): once hydrated, the overlay opens for it, and the anchor
+  // leaves the address so that a reload does not open the overlay again.
+  useEffect(() => {
+    let live = true;
+    void pageHydrated().then(() => {
+      if (!live || window.location.hash !== SUPPORT_ANCHOR || !data.support_nonce) return;
+      const a = noticesRef.current?.querySelector<HTMLElement>('a.wfls-registration-captcha-contact');
+      if (!a) return;
+      history.replaceState(history.state, '', window.location.pathname + window.location.search);
+      setSupport(a);
+    });
+    return () => {
+      live = false;
+    };
+  }, [data]);
 
   // The refusal's "Message to Support" link opens the overlay.
   const onNoticeClick = (e: MouseEvent<HTMLDivElement>) => {
