@@ -27,7 +27,7 @@ func (db *Catalog) SearchHitsBothWaysForTest(ctx context.Context, q catalog.Prod
 		return nil, nil, err
 	}
 	if hits {
-		if got, err = db.searchHits(ctx, q, cats); err != nil {
+		if got, _, err = db.searchHits(ctx, q, cats, false); err != nil {
 			return nil, nil, err
 		}
 	}

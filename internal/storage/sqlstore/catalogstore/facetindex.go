@@ -607,7 +607,8 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 	}
 	if hits == nil && strings.TrimSpace(q.Search) != "" {
 		var err error
-		if hits, err = db.searchHits(ctx, q, cats); err != nil {
+		// The counts need the candidates, not their ranks.
+		if hits, _, err = db.searchHits(ctx, q, cats, true); err != nil {
 			return false, err
 		}
 	}
@@ -631,34 +632,36 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 // searchHits is q's search candidates, the rows selection joins the
 // listing to (search.go), by id with their rank: the index counts over
 // them, and QueryProductsFaceted's page joins them. Empty (not nil) when
-// the query has nothing to look for.
-func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats []int64) (map[int64]int, error) {
+// the query has nothing to look for. With lazy, SQLite's matches anywhere
+// that are not name matches may hold searchRankPending until rank reads
+// them (sqliteSearchHits); rank is nil when every rank is read.
+func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats []int64, lazy bool) (map[int64]int, func(context.Context, []int64) error, error) {
 	plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hits := map[int64]int{}
 	if len(plan.Clauses) == 0 {
-		return hits, nil // only punctuation: nothing found
+		return hits, nil, nil // only punctuation: nothing found
 	}
 	if db.Engine == sqlcore.SQLite {
-		return db.sqliteSearchHits(ctx, plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
+		return db.sqliteSearchHits(ctx, plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates, lazy)
 	}
 	cand, args := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
 	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT sid, srank FROM (`+cand+`) c`), args...)
 	if err != nil {
-		return nil, fmt.Errorf("search candidates: %w", err)
+		return nil, nil, fmt.Errorf("search candidates: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var rank int
 		if err := rows.Scan(&id, &rank); err != nil {
-			return nil, fmt.Errorf("search candidates: %w", err)
+			return nil, nil, fmt.Errorf("search candidates: %w", err)
 		}
 		hits[id] = rank
 	}
-	return hits, rows.Err()
+	return hits, nil, rows.Err()
 }
 
 // FilterAttributes implements catalog.Store: the global attributes and

@@ -226,13 +226,14 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 	var sel selection
 	var cats []int64
 	var hits map[int64]int
+	var rank func(context.Context, []int64) error
 	var err error
 	searching := strings.TrimSpace(q.Search) != ""
 	if searching {
 		if cats, err = db.queryCategories(ctx, q); err != nil {
 			return nil, 0, f, false, err
 		}
-		if hits, err = db.searchHits(ctx, q, cats); err != nil {
+		if hits, rank, err = db.searchHits(ctx, q, cats, true); err != nil {
 			return nil, 0, f, false, err
 		}
 	} else {
@@ -243,6 +244,7 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 	}
 	total := 0
 	var matched []int64
+	var relevant []relevanceRow
 	order := newShopOrder(q, searching)
 	ok, err := db.facets(ctx, q, cats, hits, true, func(ix *FacetIndex, fq *facetQuery) {
 		limit := len(ix.slot) // a search's candidates are bounded: all of them
@@ -253,6 +255,9 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 			order = nil
 		}
 		f, total, matched = ix.countAll(fq, want, limit, order)
+		if searching && ix.bytewise && (q.OrderBy == "" || q.OrderBy == "relevance") {
+			relevant = ix.relevanceRows(matched, hits)
+		}
 	})
 	if err != nil || !ok {
 		return nil, 0, f, ok, err
@@ -270,6 +275,25 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 	if searching {
 		if len(matched) == 0 {
 			return nil, total, f, true, nil
+		}
+		if relevant != nil {
+			// The index orders the candidates the filters kept
+			// (relevance.go); the page's products are read by id.
+			page, err := db.relevancePage(ctx, q, relevant, hits, rank)
+			if err != nil {
+				return nil, 0, f, false, err
+			}
+			ps, err := db.productsInOrder(ctx, page)
+			if err != nil {
+				return nil, 0, f, false, err
+			}
+			return ps, total, f, true, nil
+		}
+		// SQL sorts the page: every kept candidate's rank is read first.
+		if rank != nil {
+			if err := rank(ctx, matched); err != nil {
+				return nil, 0, f, false, err
+			}
 		}
 		ranks := make(map[int64]int, len(matched))
 		for _, id := range matched {

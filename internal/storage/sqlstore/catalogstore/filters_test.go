@@ -65,6 +65,11 @@ func genFilterCatalog(t *testing.T, db *sqlstore.DB, rnd *rand.Rand, n int) *fil
 		p := &catalog.Product{Type: catalog.TypeSimple, Name: name, Slug: fmt.Sprintf("product-%d", len(fc.products)), // SaveProduct matches by slug
 			Purchasable: true, MenuOrder: names.IntN(3) - 1,
 			StockStatus: stocks[rnd.IntN(3)], AverageRating: float64(rnd.IntN(11)) / 2}
+		if names.IntN(3) == 0 {
+			// "tops" then ranks by its field: the category (Tops) or
+			// this short description.
+			p.ShortDescription = "<p>Light tops for summer</p>"
+		}
 		if rnd.IntN(8) > 0 {
 			p.RegularPrice = i64(int64(100 * (1 + rnd.IntN(50))))
 		}

@@ -436,6 +436,12 @@ func (db *Catalog) Analyze(ctx context.Context) error {
 	return err
 }
 
+// searchRankPending marks, in a search's hits, a match anywhere whose
+// field rank (2 to SearchRankElsewhere) is not read yet: it ranks after
+// every name match whatever its field, so a page the name matches fill
+// never needs it (rankElsewhere reads it).
+const searchRankPending = SearchRankElsewhere + 1
+
 // sqliteSearchHits reads on SQLite the candidates searchCandidates
 // selects, with the same ranks, in steps that read the index's stored
 // columns only where a rank needs them: the name matches' ids and the
@@ -447,7 +453,12 @@ func (db *Catalog) Analyze(ctx context.Context) error {
 // table by rowid: a stored column read through the FTS5 table costs a
 // lookup per row about three times as dear, which was most of
 // searchCandidates' time at 100,000 products.
-func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan, query string, cats []int64, limit int) (map[int64]int, error) {
+//
+// With lazy, the matches anywhere that are not name matches get
+// searchRankPending, and rank reads their ranks when asked (for the ones
+// a listing's filters kept, and only where the page reaches past the name
+// matches); without, every rank is read here and rank is nil.
+func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan, query string, cats []int64, limit int, lazy bool) (hits map[int64]int, rank func(context.Context, []int64) error, err error) {
 	if limit <= 0 || limit > SearchCandidates {
 		limit = SearchCandidates
 	}
@@ -473,13 +484,13 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 	}
 	named, err := ids(ftsMatch(plan, true))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	anywhere, err := ids(ftsMatch(plan, false))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	hits := make(map[int64]int, len(named)+len(anywhere))
+	hits = make(map[int64]int, len(named)+len(anywhere))
 	for _, id := range named {
 		hits[id] = 1
 	}
@@ -492,7 +503,7 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 	check := named
 	if ix := db.Facets; ix != nil && len(named) > 0 {
 		if err := db.syncFacets(ctx, ix); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		check = ix.exactNames(named, plan.Name, hits)
 	}
@@ -500,7 +511,7 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 		var exact []int64
 		if err := db.Read.SelectContext(ctx, &exact, `SELECT c.id FROM json_each(?) j CROSS JOIN products_fts_content c ON c.id = j.value
 			WHERE c.`+ftsContentColumn["name"]+` = ?`, idsJSON(check), plan.Name); err != nil {
-			return nil, fmt.Errorf("search candidates: %w", err)
+			return nil, nil, fmt.Errorf("search candidates: %w", err)
 		}
 		for _, id := range exact {
 			hits[id] = 0
@@ -510,41 +521,71 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 	for _, id := range anywhere {
 		if _, ok := hits[id]; !ok {
 			others = append(others, id)
+			hits[id] = searchRankPending
 		}
 	}
-	if len(others) > 0 {
-		rank := "CASE"
-		for i, col := range []string{"sku", "cats", "attrs", "short"} {
-			rank += fmt.Sprintf(" WHEN %s THEN %d", planHolds(plan, "c."+ftsContentColumn[col], sqlcore.SQLite), i+2)
+	rank = func(ctx context.Context, ids []int64) error { return db.rankElsewhere(ctx, plan, ids, hits) }
+	if !lazy {
+		if err := rank(ctx, others); err != nil {
+			return nil, nil, err
 		}
-		rank += fmt.Sprintf(" ELSE %d END", SearchRankElsewhere)
-		rows, err := db.Read.QueryContext(ctx, `SELECT c.id, `+rank+` FROM json_each(?) j CROSS JOIN products_fts_content c ON c.id = j.value`, idsJSON(others))
-		if err != nil {
-			return nil, fmt.Errorf("search candidates: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var r int
-			if err := rows.Scan(&id, &r); err != nil {
-				return nil, fmt.Errorf("search candidates: %w", err)
-			}
-			hits[id] = r
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("search candidates: %w", err)
-		}
+		rank = nil
 	}
 	var skus []int64
 	if err := db.Read.SelectContext(ctx, &skus, `SELECT COALESCE(parent_id, id) FROM products
 		WHERE sku IN (?, ?) AND sku IS NOT NULL AND sku <> '' AND status = 'publish'`+cond("COALESCE(parent_id, id)"),
 		append([]any{query, strings.ToUpper(query)}, catArgs...)...); err != nil {
-		return nil, fmt.Errorf("search candidates: %w", err)
+		return nil, nil, fmt.Errorf("search candidates: %w", err)
 	}
 	for _, id := range skus {
 		hits[id] = 0
 	}
-	return hits, nil
+	return hits, rank, nil
+}
+
+// rankElsewhere reads into hits the field rank of each of ids that is
+// searchRankPending there: the first of the SKU, categories, attribute
+// values and short description that holds the whole plan, else
+// SearchRankElsewhere (searchCandidates' ranks), from the FTS5 content
+// table by rowid.
+func (db *Catalog) rankElsewhere(ctx context.Context, plan catalog.SearchPlan, ids []int64, hits map[int64]int) error {
+	var pending []int64
+	for _, id := range ids {
+		if hits[id] == searchRankPending {
+			pending = append(pending, id)
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	rank := "CASE"
+	for i, col := range []string{"sku", "cats", "attrs", "short"} {
+		rank += fmt.Sprintf(" WHEN %s THEN %d", planHolds(plan, "c."+ftsContentColumn[col], sqlcore.SQLite), i+2)
+	}
+	rank += fmt.Sprintf(" ELSE %d END", SearchRankElsewhere)
+	rows, err := db.Read.QueryContext(ctx, `SELECT c.id, `+rank+` FROM json_each(?) j CROSS JOIN products_fts_content c ON c.id = j.value`, idsJSON(pending))
+	if err != nil {
+		return fmt.Errorf("search candidates: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var r int
+		if err := rows.Scan(&id, &r); err != nil {
+			return fmt.Errorf("search candidates: %w", err)
+		}
+		hits[id] = r
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search candidates: %w", err)
+	}
+	// A row gone from the index since (a product deleted): the last rank.
+	for _, id := range pending {
+		if hits[id] == searchRankPending {
+			hits[id] = SearchRankElsewhere
+		}
+	}
+	return nil
 }
 
 // ftsContentColumn names, by the FTS5 table's column, the column of its
