@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, type RefObject } from 'react';
 import type { ListingPage, NavCategory } from '../types';
 import { decodeEntities } from '../lib/format';
 import { parseUrl } from '../lib/url';
+import { ServerFragment } from '../lib/server-fragments';
 import { ListingFilters, type FilterNavigate } from './ListingFilters';
 import { nextSticky, STATIC, STICKY_GAP, STICKY_MIN_WIDTH, stickyStyle, type Sticky } from './sticky-sidebar';
 import './sidebar.css';
@@ -143,15 +144,25 @@ export function ShopSidebar({ data, onNavigate, announce }: { data: ListingPage;
   return (
     <aside className="shop-sidebar" ref={column} aria-label="Shop filters">
       <div className="shop-sidebar__inner" ref={box}>
+        {/* The same on every listing but for the current category: the
+            server renders it once per key (lib/server-fragments.tsx). */}
         {data.nav && data.nav.length > 0 && (
-          <section className="widget widget_product_categories" aria-labelledby={`${id}-cats`}>
-            <h2 className="widget-title" id={`${id}-cats`}>
-              Product categories
-            </h2>
-            <ul className="product-categories">
-              <CategoryList items={data.nav} path={path} />
-            </ul>
-          </section>
+          <ServerFragment
+            tag="section"
+            props={{ className: 'widget widget_product_categories', 'aria-labelledby': `${id}-cats` }}
+            cacheKey={() => JSON.stringify(['categories', id, path, data.nav])}
+          >
+            {() => (
+              <>
+                <h2 className="widget-title" id={`${id}-cats`}>
+                  Product categories
+                </h2>
+                <ul className="product-categories">
+                  <CategoryList items={data.nav ?? []} path={path} />
+                </ul>
+              </>
+            )}
+          </ServerFragment>
         )}
         <ListingFilters data={data} idBase={id} onNavigate={onNavigate} announce={announce} />
       </div>
