@@ -2,6 +2,8 @@ package catalogstore
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 
 	"vitrine/internal/catalog"
@@ -27,8 +29,14 @@ func (db *Catalog) SearchHitsBothWaysForTest(ctx context.Context, q catalog.Prod
 		return nil, nil, err
 	}
 	if hits {
-		if got, _, err = db.searchHits(ctx, q, cats, false); err != nil {
+		var rank func(context.Context, []int64) error
+		if got, rank, err = db.searchHits(ctx, q, cats); err != nil {
 			return nil, nil, err
+		}
+		if rank != nil { // every rank, as the one statement gives them
+			if err := rank(ctx, slices.Collect(maps.Keys(got))); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	if !query {

@@ -423,13 +423,12 @@ func (ix *FacetIndex) scan(fq *facetQuery) []int32 {
 }
 
 // categorySlots is the slots of the rows in fq's categories, in slot
-// order: every other condition of fq applies within them (base no longer
-// tests the categories: each test read the row's links, a cache miss a
-// row), and a category of a fifth
-// of the catalogue is a fifth of the rows to visit (each row is a cache
-// miss or two: the pass over 100,000 rows was most of a category page's
-// work in the shop). Made on first use after each change to the rows.
-// The caller holds ix.mu (read).
+// order: every other condition of fq applies within them, and base no
+// longer tests the categories (each test read the row's links, a cache
+// miss a row). A category of a fifth of the catalogue is a fifth of the
+// rows to visit (each row is a cache miss or two: the pass over 100,000
+// rows was most of a category page's work in the shop). Made on first
+// use after each change to the rows. The caller holds ix.mu (read).
 func (ix *FacetIndex) categorySlots(fq *facetQuery) []int32 {
 	ix.catMu.Lock()
 	defer ix.catMu.Unlock()
@@ -667,7 +666,7 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 	if hits == nil && strings.TrimSpace(q.Search) != "" {
 		var err error
 		// The counts need the candidates, not their ranks.
-		if hits, _, err = db.searchHits(ctx, q, cats, true); err != nil {
+		if hits, _, err = db.searchHits(ctx, q, cats); err != nil {
 			return false, err
 		}
 	}
@@ -691,10 +690,10 @@ func (db *Catalog) facets(ctx context.Context, q catalog.ProductQuery, cats []in
 // searchHits is q's search candidates, the rows selection joins the
 // listing to (search.go), by id with their rank: the index counts over
 // them, and QueryProductsFaceted's page joins them. Empty (not nil) when
-// the query has nothing to look for. With lazy, SQLite's matches anywhere
-// that are not name matches may hold searchRankPending until rank reads
-// them (sqliteSearchHits); rank is nil when every rank is read.
-func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats []int64, lazy bool) (map[int64]int, func(context.Context, []int64) error, error) {
+// the query has nothing to look for. SQLite's matches anywhere that are
+// not name matches hold searchRankPending until rank reads them
+// (sqliteSearchHits); rank is nil where every rank is read.
+func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats []int64) (map[int64]int, func(context.Context, []int64) error, error) {
 	plan, err := catalog.PlanSearch(ctx, db, q.Search, q.Synonyms)
 	if err != nil {
 		return nil, nil, err
@@ -704,7 +703,7 @@ func (db *Catalog) searchHits(ctx context.Context, q catalog.ProductQuery, cats 
 		return hits, nil, nil // only punctuation: nothing found
 	}
 	if db.Engine == sqlcore.SQLite {
-		return db.sqliteSearchHits(ctx, plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates, lazy)
+		return db.sqliteSearchHits(ctx, plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
 	}
 	cand, args := db.searchCandidates(plan, strings.TrimSpace(q.Search), cats, q.SearchCandidates)
 	rows, err := db.Read.QueryxContext(ctx, db.Read.Rebind(`SELECT sid, srank FROM (`+cand+`) c`), args...)

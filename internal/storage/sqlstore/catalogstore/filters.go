@@ -233,7 +233,7 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 		if cats, err = db.queryCategories(ctx, q); err != nil {
 			return nil, 0, f, false, err
 		}
-		if hits, rank, err = db.searchHits(ctx, q, cats, true); err != nil {
+		if hits, rank, err = db.searchHits(ctx, q, cats); err != nil {
 			return nil, 0, f, false, err
 		}
 	} else {

@@ -26,7 +26,8 @@ import (
 // relevanceRow is a candidate of a search page, as relevancePage sorts it.
 type relevanceRow struct {
 	id        int64
-	group     int // rank × 2, plus 1 when out of stock
+	rank      int  // searchRankPending where not read yet
+	out       bool // out of stock
 	sales     int64
 	menuOrder int64
 	name      string
@@ -43,14 +44,16 @@ func (ix *FacetIndex) relevanceRows(matched []int64, hits map[int64]int) []relev
 			continue
 		}
 		r := &ix.rows[s]
-		rows = append(rows, relevanceRow{id: id, group: relevanceGroup(hits[id], r.stock), menuOrder: r.menuOrder, name: r.name})
+		rows = append(rows, relevanceRow{id: id, rank: hits[id], out: r.stock == catalog.StockOutOfStock, menuOrder: r.menuOrder, name: r.name})
 	}
 	return rows
 }
 
-func relevanceGroup(rank int, stock string) int {
-	g := rank * 2
-	if stock == catalog.StockOutOfStock {
+// group is the row's place before the sales counts: its rank, then in
+// stock before out of stock.
+func (r relevanceRow) group() int {
+	g := r.rank * 2
+	if r.out {
 		g++
 	}
 	return g
@@ -58,8 +61,8 @@ func relevanceGroup(rank int, stock string) int {
 
 // cmpRelevance is the relevance order once the sales counts are read.
 func cmpRelevance(a, b relevanceRow) int {
-	if a.group != b.group {
-		return cmp.Compare(a.group, b.group)
+	if ga, gb := a.group(), b.group(); ga != gb {
+		return cmp.Compare(ga, gb)
 	}
 	if a.sales != b.sales {
 		return cmp.Compare(b.sales, a.sales)
@@ -89,9 +92,9 @@ func (db *Catalog) relevancePage(ctx context.Context, q catalog.ProductQuery, ro
 		named := 0
 		var pending []int64
 		for _, r := range rows {
-			if r.group < 4 { // ranks 0 and 1
+			if r.rank <= 1 {
 				named++
-			} else if r.group >= searchRankPending*2 {
+			} else if r.rank == searchRankPending {
 				pending = append(pending, r.id)
 			}
 		}
@@ -100,20 +103,17 @@ func (db *Catalog) relevancePage(ctx context.Context, q catalog.ProductQuery, ro
 				return nil, err
 			}
 			for i := range rows {
-				if rows[i].group >= searchRankPending*2 {
-					out := rows[i].group % 2
-					rows[i].group = hits[rows[i].id]*2 + out
-				}
+				rows[i].rank = hits[rows[i].id]
 			}
 		}
 	}
-	slices.SortFunc(rows, func(a, b relevanceRow) int { return cmp.Compare(a.group, b.group) })
+	slices.SortFunc(rows, func(a, b relevanceRow) int { return cmp.Compare(a.group(), b.group()) })
 	// The groups the page reaches into: their rows are ordered by sales.
 	lo, hi := from, to
-	for lo > 0 && rows[lo-1].group == rows[from].group {
+	for lo > 0 && rows[lo-1].group() == rows[from].group() {
 		lo--
 	}
-	for hi < len(rows) && rows[hi].group == rows[to-1].group {
+	for hi < len(rows) && rows[hi].group() == rows[to-1].group() {
 		hi++
 	}
 	window := rows[lo:hi]

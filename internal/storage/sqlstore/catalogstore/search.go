@@ -454,11 +454,10 @@ const searchRankPending = SearchRankElsewhere + 1
 // lookup per row about three times as dear, which was most of
 // searchCandidates' time at 100,000 products.
 //
-// With lazy, the matches anywhere that are not name matches get
-// searchRankPending, and rank reads their ranks when asked (for the ones
-// a listing's filters kept, and only where the page reaches past the name
-// matches); without, every rank is read here and rank is nil.
-func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan, query string, cats []int64, limit int, lazy bool) (hits map[int64]int, rank func(context.Context, []int64) error, err error) {
+// The matches anywhere that are not name matches get searchRankPending,
+// and rank reads their ranks when asked: for the ones a listing's filters
+// kept, and only where the page reaches past the name matches.
+func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan, query string, cats []int64, limit int) (hits map[int64]int, rank func(context.Context, []int64) error, err error) {
 	if limit <= 0 || limit > SearchCandidates {
 		limit = SearchCandidates
 	}
@@ -517,20 +516,12 @@ func (db *Catalog) sqliteSearchHits(ctx context.Context, plan catalog.SearchPlan
 			hits[id] = 0
 		}
 	}
-	var others []int64
 	for _, id := range anywhere {
 		if _, ok := hits[id]; !ok {
-			others = append(others, id)
 			hits[id] = searchRankPending
 		}
 	}
 	rank = func(ctx context.Context, ids []int64) error { return db.rankElsewhere(ctx, plan, ids, hits) }
-	if !lazy {
-		if err := rank(ctx, others); err != nil {
-			return nil, nil, err
-		}
-		rank = nil
-	}
 	var skus []int64
 	if err := db.Read.SelectContext(ctx, &skus, `SELECT COALESCE(parent_id, id) FROM products
 		WHERE sku IN (?, ?) AND sku IS NOT NULL AND sku <> '' AND status = 'publish'`+cond("COALESCE(parent_id, id)"),

@@ -9,6 +9,9 @@ import { SupportDialog } from './SupportDialog';
 import { FormRow } from './FormRow';
 import { PrivacyText } from '../../ui/PrivacyText';
 
+/** Where the refusal's "Message to Support" link points (internal/myaccount). */
+const SUPPORT_ANCHOR = '#wfls-support';
+
 /**
  * The registration form (WooCommerce's field names). Spec section 4: the
  * submit is held until the proof of work is obtained, then the form is
@@ -16,9 +19,6 @@ import { PrivacyText } from '../../ui/PrivacyText';
  * with a "Message to Support" link (and its token in the page data), which
  * opens the support overlay.
  */
-/** Where the refusal's "Message to Support" link points (internal/myaccount). */
-const SUPPORT_ANCHOR = '#wfls-support';
-
 export function RegisterForm({ data, proofHost }: { data: AccountLoginPage; proofHost: () => HTMLElement }) {
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
