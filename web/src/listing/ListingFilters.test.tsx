@@ -117,6 +117,49 @@ describe('ListingFilters', () => {
     expect(screen.queryByRole('region', { name: 'Active filters' })).toBeNull();
   });
 
+  it('writes an option as text whatever its label, value and colour hold', () => {
+    const hostile = '<img src=x onerror="alert(1)"> & "Q"';
+    const data = filtered('/shop/', {
+      attributes: [
+        {
+          id: 9,
+          name: 'Colour',
+          slug: 'color',
+          taxonomy: 'pa_color',
+          display: 'color',
+          query_type: 'or',
+          options: [opt('a"b&c<d', hostile, 2, { color: 'red;" onmouseover="alert(1)' })],
+        },
+      ],
+    });
+    const { container } = render(<ListingFilters data={data} idBase="f" />);
+    expect(container.querySelector('img')).toBeNull();
+    const link = within(screen.getByRole('region', { name: 'Colour' })).getByRole('link', { name: /^<img/ });
+    expect(link.querySelector('.filter-option__label')).toHaveTextContent(hostile);
+    expect(link).toHaveAttribute('data-filter', 'attribute:color:a"b&c<d');
+    expect(link).not.toHaveAttribute('onmouseover');
+    const swatch = link.querySelector('.swatch__color')!;
+    expect(swatch.getAttributeNames()).toEqual(['class', 'style']);
+    expect(readFilterState(link.getAttribute('href')!).attributes.get('color')?.terms).toEqual(['a"b&c<d']);
+  });
+
+  it('takes a plain click on an option in place, and leaves other clicks and disabled options to the browser', () => {
+    const onNavigate = vi.fn();
+    render(<ListingFilters data={filtered()} idBase="f" onNavigate={onNavigate} />);
+    const colour = screen.getByRole('region', { name: 'Colour' });
+    const navy = within(colour).getByRole('link', { name: /^Navy/ });
+    expect(fireEvent.click(navy, { ctrlKey: true })).toBe(true); // a new tab: not taken
+    expect(onNavigate).not.toHaveBeenCalled();
+    // A click on the option's label (a child of the link) is the link's.
+    expect(fireEvent.click(navy.querySelector('.filter-option__label')!)).toBe(false);
+    expect(onNavigate).toHaveBeenCalledWith(navy.getAttribute('href'), 'attribute:color:navy', navy);
+    onNavigate.mockClear();
+    fireEvent.click(within(colour).getByRole('link', { name: /^Pink/ }));
+    fireEvent.keyDown(within(colour).getByRole('link', { name: /^Pink/ }), { key: ' ' });
+    fireEvent.keyDown(navy, { key: 'Enter' }); // Enter follows the link itself
+    expect(onNavigate).not.toHaveBeenCalled();
+  });
+
   it('shows chosen filters as chips that remove them, and Clear all', () => {
     const url = '/product-category/clothing/?orderby=price&filter_color=black,navy&query_type_color=or&filter_size=m&min_price=10&max_price=30&rating_filter=4&on_sale=1';
     render(<ListingFilters data={filtered(url)} idBase="f" />);

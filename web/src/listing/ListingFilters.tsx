@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { ListingFilterAttribute, ListingFilterOption, ListingPage } from '../types';
 import { decodeEntities } from '../lib/format';
+import { escapeHtml } from '../lib/html';
 import { parseUrl } from '../lib/url';
 import { useCurrencyState } from '../currency/store';
 import { clearFilters, filterHref, readFilterState, targetKey, toggleFilter, type FilterState, type FilterTarget } from './filter-url';
@@ -49,32 +50,16 @@ function lookOf(a: ListingFilterAttribute): Look {
 }
 
 /**
- * One option: a link to the listing with it chosen (or, when chosen,
+ * One option's item, written as HTML (lib/html.ts: a listing has a few
+ * dozen options, about a third of a filtered page's server render as
+ * elements): a link to the listing with it chosen (or, when chosen,
  * without it), its count, and its state in words for screen readers. An
  * option that would leave no product is shown, dimmed, as a link that goes
- * nowhere (aria-disabled, "no products"). A plain function, not a
- * component (it has no state): each component is an instance more to make
- * in the server render, and a listing has a few dozen options.
+ * nowhere (aria-disabled, "no products"). Clicks and Space on these links
+ * are taken by the panel (optionHandlers).
  */
-function filterOptionLink({
-  option,
-  target,
-  look,
-  state,
-  base,
-  counted,
-  onNavigate,
-}: {
-  option: ListingFilterOption;
-  target: FilterTarget;
-  look: Look;
-  state: FilterState;
-  base: string;
-  counted: boolean;
-  onNavigate?: FilterNavigate;
-}) {
-  const key = targetKey(target);
-  const label = decodeEntities(option.label);
+function optionHtml(option: ListingFilterOption, target: FilterTarget, look: Look, state: FilterState, base: string, counted: boolean): string {
+  const key = escapeHtml(targetKey(target));
   // Colours and labels wear the product page's swatch styles (variations.css).
   const state_ = (option.selected ? ' selected' : '') + (option.disabled ? ' disabled' : '');
   const cls =
@@ -82,53 +67,58 @@ function filterOptionLink({
     (look === 'chip' ? ' swatch swatch--label' + state_ : '') +
     (option.selected ? ' is-selected' : '') +
     (option.disabled ? ' is-disabled' : '');
-  const body = (
-    <>
-      {look === 'swatch' && (
-        <span className={'swatch swatch--color' + state_} aria-hidden="true">
-          <span className="swatch__color" style={{ backgroundColor: option.color || undefined }} />
-        </span>
-      )}
-      {look === 'check' && <span className="filter-option__check" aria-hidden="true" />}
-      <span className={'filter-option__label' + (look === 'chip' ? ' swatch__label' : '')}>{label}</span>
-      {counted && !option.disabled && (
-        <>
-          {' '}
-          <span className="count">
-            <span aria-hidden="true">({option.count})</span>
-            <span className="screen-reader-text">, {countText(option.count)}</span>
-          </span>
-        </>
-      )}
-      {option.selected && <span className="screen-reader-text">, selected</span>}
-      {option.disabled && (
-        <>
-          {' '}
-          <span className="count" aria-hidden="true">
-            (0)
-          </span>
-          <span className="screen-reader-text">, no products</span>
-        </>
-      )}
-    </>
-  );
-  if (option.disabled) {
-    return (
-      <a className={cls} role="link" aria-disabled="true" data-filter={key}>
-        {body}
-      </a>
-    );
+  let body = '';
+  if (look === 'swatch') {
+    const style = option.color ? ` style="background-color:${escapeHtml(option.color)};"` : '';
+    body += `<span class="swatch swatch--color${state_}" aria-hidden="true"><span class="swatch__color"${style}></span></span>`;
+  } else if (look === 'check') {
+    body += '<span class="filter-option__check" aria-hidden="true"></span>';
   }
-  const href = filterHref(base, toggleFilter(state, target));
-  return (
-    <a className={cls} href={href} rel="nofollow" data-filter={key} {...linkHandlers(href, key, onNavigate)}>
-      {body}
-    </a>
-  );
+  body += `<span class="filter-option__label${look === 'chip' ? ' swatch__label' : ''}">${escapeHtml(decodeEntities(option.label))}</span>`;
+  if (counted && !option.disabled) {
+    body += ` <span class="count"><span aria-hidden="true">(${option.count})</span><span class="screen-reader-text">, ${countText(option.count)}</span></span>`;
+  }
+  if (option.selected) body += '<span class="screen-reader-text">, selected</span>';
+  if (option.disabled) body += ' <span class="count" aria-hidden="true">(0)</span><span class="screen-reader-text">, no products</span>';
+  const link = option.disabled
+    ? `<a class="${cls}" role="link" aria-disabled="true" data-filter="${key}">${body}</a>`
+    : `<a class="${cls}" href="${escapeHtml(filterHref(base, toggleFilter(state, target)))}" rel="nofollow" data-filter="${key}">${body}</a>`;
+  const item = 'woocommerce-widget-layered-nav-list__item wc-layered-nav-term' + (option.selected ? ' chosen' : '') + (option.disabled ? ' is-disabled' : '');
+  return `<li class="${item}">${link}</li>`;
 }
 
-function OptionList({ look, children }: { look: Look; children: ReactNode }) {
-  return <ul className={`woocommerce-widget-layered-nav-list filter-options filter-options--${look}`}>{children}</ul>;
+/** A list of options, its items written as HTML (optionHtml). */
+function OptionList({ look, items }: { look: Look; items: string }) {
+  return <ul className={`woocommerce-widget-layered-nav-list filter-options filter-options--${look}`} dangerouslySetInnerHTML={{ __html: items }} />;
+}
+
+/**
+ * The panel's handlers for its options' links (written as HTML, so without
+ * handlers of their own): a click, or Space (a toggle), on a link with an
+ * href shows that listing in place, as linkHandlers does for one link.
+ */
+function optionHandlers(onNavigate?: FilterNavigate) {
+  if (!onNavigate) return {};
+  const link = (e: { target: EventTarget | null }) => {
+    const a = e.target instanceof Element ? e.target.closest<HTMLAnchorElement>('.filter-options a[href][data-filter]') : null;
+    return a && { a, href: a.getAttribute('href')!, key: a.dataset.filter! };
+  };
+  return {
+    onClick: (e: MouseEvent<HTMLDivElement>) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const l = link(e);
+      if (!l) return;
+      e.preventDefault();
+      onNavigate(l.href, l.key, l.a);
+    },
+    onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => {
+      if (e.key !== ' ' && e.key !== 'Spacebar') return;
+      const l = link(e);
+      if (!l) return;
+      e.preventDefault();
+      onNavigate(l.href, l.key, l.a);
+    },
+  };
 }
 
 /**
@@ -353,20 +343,13 @@ export function ListingFilters({
   const chosen = f ? chosenFilters(data, state) : [];
   const counted = f?.counted ?? false;
   const clearHref = filterHref(base, clearFilters(state));
-  // Each option's item and link are written here, not as components of
-  // their own: 4.8 % of a search page's server render at 17 options.
-  const opt = (option: ListingFilterOption, target: FilterTarget, look: Look) => (
-    <li
-      key={option.value}
-      className={
-        'woocommerce-widget-layered-nav-list__item wc-layered-nav-term' + (option.selected ? ' chosen' : '') + (option.disabled ? ' is-disabled' : '')
-      }
-    >
-      {filterOptionLink({ option, target, look, state, base, counted, onNavigate })}
-    </li>
-  );
+  const items = (options: ListingFilterOption[], target: (o: ListingFilterOption) => FilterTarget, look: Look) => {
+    let html = '';
+    for (const o of options) html += optionHtml(o, target(o), look, state, base, counted);
+    return html;
+  };
   return (
-    <div className="listing-filters" data-filter-root="">
+    <div className="listing-filters" data-filter-root="" {...optionHandlers(onNavigate)}>
       <p className="screen-reader-text filter-status" role="status">
         {announce}
       </p>
@@ -407,7 +390,7 @@ export function ListingFilters({
               {decodeEntities(a.name)}
             </h2>
             <p className="filter-query-type">{a.query_type === 'or' ? 'Matches any chosen' : 'Matches all chosen'}</p>
-            <OptionList look={look}>{a.options.map((o) => opt(o, { kind: 'attribute', slug: a.slug, value: o.value, queryType: a.query_type }, look))}</OptionList>
+            <OptionList look={look} items={items(a.options, (o) => ({ kind: 'attribute', slug: a.slug, value: o.value, queryType: a.query_type }), look)} />
           </section>
         );
       })}
@@ -416,7 +399,7 @@ export function ListingFilters({
           <h2 className="widget-title" id={`${idBase}-rating`}>
             Rating
           </h2>
-          <OptionList look="check">{f.ratings.map((o) => opt(o, { kind: 'rating', value: o.value }, 'check'))}</OptionList>
+          <OptionList look="check" items={items(f.ratings, (o) => ({ kind: 'rating', value: o.value }), 'check')} />
         </section>
       )}
       {f && (f.stock_status.length > 0 || f.on_sale) && (
@@ -424,10 +407,10 @@ export function ListingFilters({
           <h2 className="widget-title" id={`${idBase}-stock`}>
             Availability
           </h2>
-          <OptionList look="check">
-            {f.stock_status.map((o) => opt(o, { kind: 'stock', value: o.value }, 'check'))}
-            {f.on_sale && opt(f.on_sale, { kind: 'sale', value: '1' }, 'check')}
-          </OptionList>
+          <OptionList
+            look="check"
+            items={items(f.stock_status, (o) => ({ kind: 'stock', value: o.value }), 'check') + (f.on_sale ? items([f.on_sale], () => ({ kind: 'sale', value: '1' }), 'check') : '')}
+          />
         </section>
       )}
     </div>
