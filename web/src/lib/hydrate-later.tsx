@@ -136,7 +136,10 @@ const onServer = typeof document === 'undefined';
 type Masked = { type: unknown; __?: Masked | null; __m?: Mask; __c?: { partMask?: Mask } | null };
 const hooks = options as unknown as { __r?: (v: Masked) => void };
 const render = hooks.__r;
+/** The component being rendered (the last the hook saw). */
+let rendering: Masked | null = null;
 hooks.__r = (v: Masked) => {
+  rendering = v;
   // Kept on the part's component (`__c`): a re-render of its boundary
   // renders a copy of its vnode.
   const c = v.__c;
@@ -159,6 +162,21 @@ hooks.__r = (v: Masked) => {
   }
   render?.(v);
 };
+
+/**
+ * From a component's render in a server render: n Later parts under it are
+ * written as HTML without being rendered (a grid of cached cards, each a
+ * part), and still take their places, so the parts after them get the
+ * names a render of them would have given (and the browser gives).
+ */
+export function skipLaterParts(n: number): void {
+  if (!rendering) return;
+  let p: Masked | null | undefined = rendering;
+  while (p && !p.__m && p.__) p = p.__;
+  if (!p) return;
+  const mask = (p.__m ??= [0, 0]);
+  mask[2] = (mask[2] ?? 0) + n;
+}
 
 /** Hydrates child in a task of its own after the page's first pass (see above). */
 export function Later({ children }: { children: ReactElement }) {

@@ -26,6 +26,24 @@ describe('server fragments', () => {
     }
   });
 
+  it('write a grid whose cards are all cached as one string, the same HTML; a grid with a new card renders its cards', () => {
+    const page = listingPage({ url: '/shop/' });
+    expect(page.products.length).toBeGreaterThan(3);
+    const want = plain(page);
+    expect(withFragments(page)).toBe(want); // cold: the cards render and fill the cache
+    expect(fragmentStats().lists).toBe(0);
+    expect(withFragments(page)).toBe(want);
+    expect(fragmentStats().lists).toBe(1); // warm: the grid as one string
+    // A card not seen yet (another product): the grid renders its cards, and is whole again after.
+    const other = listingPage({ url: '/shop/', products: [{ ...page.products[0], id: 999, card_key: 'new-card', name: 'New <b>"card"</b> & co' }, ...page.products.slice(1)] });
+    const wantOther = plain(other);
+    expect(withFragments(other)).toBe(wantOther);
+    expect(fragmentStats().lists).toBe(1);
+    expect(withFragments(other)).toBe(wantOther);
+    expect(fragmentStats().lists).toBe(2);
+    expect(wantOther).toContain('New &lt;b>&quot;card&quot;&lt;/b> &amp; co');
+  });
+
   it('make a cached fragment’s content only when it is rendered', () => {
     let made = 0;
     const page = (text: string) => (

@@ -32,6 +32,7 @@ let units = 0;
 let active: ((node: ReactNode) => string) | null = null;
 let hits = 0;
 let misses = 0;
+let lists = 0;
 
 type Tag = 'li' | 'header' | 'div' | 'footer' | 'nav' | 'section' | 'h2';
 
@@ -80,6 +81,31 @@ export function ServerFragment({
 }
 
 /**
+ * In a server render through renderWithFragments, the cached HTML of every
+ * key in turn (each counted as a hit, as ServerFragment counts it); null if
+ * one is not cached yet, or outside such a render. A list of fragments
+ * (the cards of a grid) is then written as one string, without an element
+ * and its components per item; when null, the list renders its items, which
+ * fills the cache for the next page.
+ */
+export function cachedFragments(keys: readonly string[]): string[] | null {
+  if (active === null) return null;
+  const out: string[] = [];
+  for (const key of keys) {
+    const html = cache.get(key);
+    if (html === undefined) return null;
+    out.push(html);
+  }
+  for (let i = 0; i < keys.length; i++) {
+    cache.delete(keys[i]);
+    cache.set(keys[i], out[i]);
+  }
+  hits += keys.length;
+  lists++;
+  return out;
+}
+
+/**
  * Renders app with render (renderToString), using and filling the
  * fragment cache: the page's output is the same as render(app) alone.
  */
@@ -99,8 +125,8 @@ export function renderWithFragments(render: (node: ReactNode) => string, app: Re
 }
 
 /** The cache's state, for tests and the render benchmarks. */
-export function fragmentStats(): { entries: number; units: number; hits: number; misses: number } {
-  return { entries: cache.size, units, hits, misses };
+export function fragmentStats(): { entries: number; units: number; hits: number; misses: number; lists: number } {
+  return { entries: cache.size, units, hits, misses, lists };
 }
 
 /** Empties the cache and sets its bound (tests). */
@@ -110,6 +136,7 @@ export function clearFragments(maxUnits = FRAGMENT_CACHE_UNITS): void {
   units = 0;
   hits = 0;
   misses = 0;
+  lists = 0;
 }
 
 /**

@@ -62,6 +62,31 @@ export function AddToCartLink({ product }: { product: StoreProduct }) {
   );
 }
 
+/** A card's classes, WooCommerce's for a product in a loop. */
+export function cardClasses(product: StoreProduct, appended: boolean): string {
+  return [
+    'product',
+    `type-product`,
+    `post-${product.id}`,
+    `product-type-${product.type}`,
+    product.is_in_stock ? 'instock' : 'outofstock',
+    product.on_sale ? 'sale' : '',
+    appended ? 'is-appended' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * The fragment key of a card's content (lib/server-fragments.tsx): its
+ * product, heading level and how its image loads, which the card's place
+ * in the grid decides.
+ */
+export function cardKey(product: StoreProduct, index: number, headingLevel: HeadingLevel, appended: boolean): string {
+  const eager = index < EAGER_CARDS && !appended;
+  return cardsKey('card', [headingLevel, eager, eager && index >= FIRST_ROW_CARDS, index === 0 && !appended], [product]);
+}
+
 export function ProductCard({
   product,
   index,
@@ -79,17 +104,6 @@ export function ProductCard({
   const img = product.images[0];
   const name = decodeEntities(product.name);
   const H = headingLevel === 3 ? 'h3' : 'h2';
-  const classes = [
-    'product',
-    `type-product`,
-    `post-${product.id}`,
-    `product-type-${product.type}`,
-    product.is_in_stock ? 'instock' : 'outofstock',
-    product.on_sale ? 'sale' : '',
-    appended ? 'is-appended' : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
   const eager = index < EAGER_CARDS && !appended;
   // The first card's picture is the listing's largest paint on a phone
   // (Lighthouse's LCP element): it is fetched ahead of the other eager ones.
@@ -104,8 +118,8 @@ export function ProductCard({
     <Later>
     <ServerFragment
       tag="li"
-      props={{ className: classes, style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
-      cacheKey={() => cardsKey('card', [headingLevel, eager, nativeLazy, first], [product])}
+      props={{ className: cardClasses(product, appended), style: appended && fadeMs !== undefined ? { animationDuration: `${fadeMs}ms` } : undefined }}
+      cacheKey={() => cardKey(product, index, headingLevel, appended)}
     >
       {() => (
         <>
