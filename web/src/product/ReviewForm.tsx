@@ -140,56 +140,60 @@ export function ReviewForm({
               props={{ className: 'comment-form__fields' }}
               cacheKey={() => JSON.stringify(['review-fields', form.ratings_required, guest, user?.display_name, user?.logout_url])}
             >
-              <div
-                id={errorId}
-                ref={alertRef}
-                className={error ? 'woocommerce-error review-form-error' : 'review-form-error'}
-                role="alert"
-                tabIndex={-1}
-              >
-                {error ? error.message : ''}
-              </div>
-              {guest ? (
-                <p className="comment-notes">
-                  <span id="email-notes">Your email address will not be published.</span> Required fields are marked{' '}
-                  <span className="required">*</span>
-                </p>
-              ) : (
-                <p className="logged-in-as">
-                  {`Logged in as ${user?.display_name ?? ''}. `}
-                  {user?.logout_url && <a href={user.logout_url}>Log out?</a>}
-                </p>
-              )}
-              <StarRating
-                ref={ratingRef}
-                value={rating}
-                onChange={(n) => {
-                  setRating(n);
-                  if (error?.field === 'rating') setError(null);
-                }}
-                required={form.ratings_required}
-                invalid={invalid('rating')}
-                errorId={errorId}
-              />
-              {/* The shop's field (ui/Field.tsx): the label above, the box
-                  as wide as the column, the same font as the page. The one
-                  error shows in the alert above; a field in error points to it. */}
-              <TextAreaField
-                wrapper="p"
-                className="comment-form-comment"
-                label="Your review"
-                id="comment"
-                name="comment"
-                cols={45}
-                rows={8}
-                required
-                {...marks('comment')}
-              />
-              {guest && (
-                <div className="comment-form__guest">
-                  {guestField('author', 'Name', 'text', 'name', 245)}
-                  {guestField('email', 'Email', 'email', 'email', 100, 'email-notes')}
-                </div>
+              {() => (
+                <>
+                  <div
+                    id={errorId}
+                    ref={alertRef}
+                    className={error ? 'woocommerce-error review-form-error' : 'review-form-error'}
+                    role="alert"
+                    tabIndex={-1}
+                  >
+                    {error ? error.message : ''}
+                  </div>
+                  {guest ? (
+                    <p className="comment-notes">
+                      <span id="email-notes">Your email address will not be published.</span> Required fields are marked{' '}
+                      <span className="required">*</span>
+                    </p>
+                  ) : (
+                    <p className="logged-in-as">
+                      {`Logged in as ${user?.display_name ?? ''}. `}
+                      {user?.logout_url && <a href={user.logout_url}>Log out?</a>}
+                    </p>
+                  )}
+                  <StarRating
+                    ref={ratingRef}
+                    value={rating}
+                    onChange={(n) => {
+                      setRating(n);
+                      if (error?.field === 'rating') setError(null);
+                    }}
+                    required={form.ratings_required}
+                    invalid={invalid('rating')}
+                    errorId={errorId}
+                  />
+                  {/* The shop's field (ui/Field.tsx): the label above, the box
+                      as wide as the column, the same font as the page. The one
+                      error shows in the alert above; a field in error points to it. */}
+                  <TextAreaField
+                    wrapper="p"
+                    className="comment-form-comment"
+                    label="Your review"
+                    id="comment"
+                    name="comment"
+                    cols={45}
+                    rows={8}
+                    required
+                    {...marks('comment')}
+                  />
+                  {guest && (
+                    <div className="comment-form__guest">
+                      {guestField('author', 'Name', 'text', 'name', 245)}
+                      {guestField('email', 'Email', 'email', 'email', 100, 'email-notes')}
+                    </div>
+                  )}
+                </>
               )}
             </ServerFragment>
             <input type="hidden" name="comment_post_ID" value={form.product_id} />

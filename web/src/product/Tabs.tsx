@@ -116,7 +116,7 @@ export function Tabs({ tabs, label }: { tabs: TabDef[]; label: string }) {
         props={{ className: 'tabs wc-tabs', role: 'tablist', 'aria-label': label }}
         cacheKey={labels === null ? null : () => JSON.stringify(['tablist', labels, shown])}
       >
-        {tabs.map((t, i) => {
+        {() => tabs.map((t, i) => {
           const active = t.key === shown;
           return (
             <button
