@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { ProductPage as ProductData, StoreProduct, TermRef } from '../types';
 import { decodeEntities } from '../lib/format';
+import { escapeHtml } from '../lib/html';
 import { Breadcrumbs } from '../ui/Breadcrumbs';
 import { Html } from '../ui/Html';
 import { RichText } from '../ui/RichText';
@@ -22,21 +23,28 @@ import { PageContainer } from '../ui/PageContainer';
 import { cardsKey, ServerFragment } from '../lib/server-fragments';
 import { Later } from '../lib/hydrate-later';
 
+/** The product's categories or tags as links, written as HTML (lib/html.ts). */
 function TermLinks({ label, plural, terms, className }: { label: string; plural: string; terms: TermRef[]; className: string }) {
   if (!terms || terms.length === 0) return null;
-  return (
-    <span className={className}>
-      {terms.length === 1 ? label : plural}:{' '}
-      {terms.map((t, i) => (
-        <span key={t.id}>
-          {i > 0 && ', '}
-          <a href={t.link} rel="tag">
-            {decodeEntities(t.name)}
-          </a>
-        </span>
-      ))}
-    </span>
-  );
+  let html = `${terms.length === 1 ? label : plural}: `;
+  terms.forEach((t, i) => {
+    html += `<span>${i > 0 ? ', ' : ''}<a href="${escapeHtml(t.link)}" rel="tag">${escapeHtml(decodeEntities(t.name))}</a></span>`;
+  });
+  return <span className={className} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** The "Additional information" rows (weight, dimensions, attributes), written as HTML (lib/html.ts). */
+function attributeRows(rows: { label: string; value: string }[]): string {
+  let html = '';
+  for (const a of rows) {
+    html +=
+      '<tr class="woocommerce-product-attributes-item"><th scope="row" class="woocommerce-product-attributes-item__label">' +
+      escapeHtml(decodeEntities(a.label)) +
+      '</th><td class="woocommerce-product-attributes-item__value">' +
+      escapeHtml(decodeEntities(a.value)) +
+      '</td></tr>';
+  }
+  return html;
 }
 
 /** Whether the page has an add-to-cart form the sticky bar can stand in for. */
@@ -118,16 +126,7 @@ export function ProductPage({ data }: { data: ProductData }) {
         <>
           <h2>Additional information</h2>
           <table className="woocommerce-product-attributes shop_attributes">
-            <tbody>
-              {additional.map((a, i) => (
-                <tr key={i} className="woocommerce-product-attributes-item">
-                  <th scope="row" className="woocommerce-product-attributes-item__label">
-                    {decodeEntities(a.label)}
-                  </th>
-                  <td className="woocommerce-product-attributes-item__value">{decodeEntities(a.value)}</td>
-                </tr>
-              ))}
-            </tbody>
+            <tbody dangerouslySetInnerHTML={{ __html: attributeRows(additional) }} />
           </table>
         </>
       ),
