@@ -160,6 +160,22 @@ describe('ListingFilters', () => {
     expect(onNavigate).not.toHaveBeenCalled();
   });
 
+  it('takes the chips, Clear all and the price’s Clear in place, each with its key', () => {
+    const onNavigate = vi.fn();
+    render(<ListingFilters data={filtered('/product-category/clothing/?filter_color=navy&query_type_color=or&min_price=10')} idBase="f" onNavigate={onNavigate} />);
+    const chosen = screen.getByRole('region', { name: 'Active filters' });
+    const chip = within(chosen).getByRole('link', { name: /Colour: Navy/ });
+    fireEvent.click(chip);
+    expect(onNavigate).toHaveBeenLastCalledWith(chip.getAttribute('href'), 'chip:attribute:color:navy', chip);
+    const all = within(chosen).getByRole('link', { name: /Clear all/ });
+    fireEvent.keyDown(all, { key: ' ' });
+    expect(onNavigate).toHaveBeenLastCalledWith('/product-category/clothing/', 'clear-all', all);
+    const clear = document.querySelector<HTMLAnchorElement>('a[data-filter="price-clear"]')!;
+    fireEvent.click(clear);
+    expect(onNavigate).toHaveBeenLastCalledWith(clear.getAttribute('href'), 'price-clear', clear);
+    expect(onNavigate).toHaveBeenCalledTimes(3);
+  });
+
   it('shows chosen filters as chips that remove them, and Clear all', () => {
     const url = '/product-category/clothing/?orderby=price&filter_color=black,navy&query_type_color=or&filter_size=m&min_price=10&max_price=30&rating_filter=4&on_sale=1';
     render(<ListingFilters data={filtered(url)} idBase="f" />);

@@ -26,23 +26,6 @@ function baseOf(data: ListingPage): string {
   return data.base || parseUrl(data.url).path;
 }
 
-/** Follows a plain link in place when scripts run, as a click would, and takes Space as Enter (a toggle). */
-function linkHandlers(href: string, key: string, onNavigate?: FilterNavigate) {
-  if (!onNavigate) return {};
-  return {
-    onClick: (e: MouseEvent<HTMLAnchorElement>) => {
-      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      e.preventDefault();
-      onNavigate(href, key, e.currentTarget);
-    },
-    onKeyDown: (e: KeyboardEvent<HTMLAnchorElement>) => {
-      if (e.key !== ' ' && e.key !== 'Spacebar') return;
-      e.preventDefault();
-      onNavigate(href, key, e.currentTarget);
-    },
-  };
-}
-
 type Look = 'swatch' | 'chip' | 'check';
 
 function lookOf(a: ListingFilterAttribute): Look {
@@ -56,7 +39,7 @@ function lookOf(a: ListingFilterAttribute): Look {
  * without it), its count, and its state in words for screen readers. An
  * option that would leave no product is shown, dimmed, as a link that goes
  * nowhere (aria-disabled, "no products"). Clicks and Space on these links
- * are taken by the panel (optionHandlers).
+ * are taken by the panel (panelLinkHandlers).
  */
 function optionHtml(option: ListingFilterOption, target: FilterTarget, look: Look, state: FilterState, base: string, counted: boolean): string {
   const key = escapeHtml(targetKey(target));
@@ -93,30 +76,25 @@ function OptionList({ look, items }: { look: Look; items: string }) {
 }
 
 /**
- * The panel's handlers for its options' links (written as HTML, so without
- * handlers of their own): a click, or Space (a toggle), on a link with an
- * href shows that listing in place, as linkHandlers does for one link.
+ * The panel's handlers for its links (each with an href and its
+ * data-filter key: the options, written as HTML, the chips, Clear all and
+ * the price's Clear): a plain click, or Space (a toggle), shows that
+ * listing in place; a click with a modifier opens the link as usual.
  */
-function optionHandlers(onNavigate?: FilterNavigate) {
+function panelLinkHandlers(onNavigate?: FilterNavigate) {
   if (!onNavigate) return {};
-  const link = (e: { target: EventTarget | null }) => {
-    const a = e.target instanceof Element ? e.target.closest<HTMLAnchorElement>('.filter-options a[href][data-filter]') : null;
-    return a && { a, href: a.getAttribute('href')!, key: a.dataset.filter! };
+  const take = (e: MouseEvent<HTMLDivElement> | KeyboardEvent<HTMLDivElement>) => {
+    const a = e.target instanceof Element ? e.target.closest<HTMLAnchorElement>('a[href][data-filter]') : null;
+    if (!a) return;
+    e.preventDefault();
+    onNavigate(a.getAttribute('href')!, a.dataset.filter!, a);
   };
   return {
     onClick: (e: MouseEvent<HTMLDivElement>) => {
-      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      const l = link(e);
-      if (!l) return;
-      e.preventDefault();
-      onNavigate(l.href, l.key, l.a);
+      if (!e.defaultPrevented && e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey) take(e);
     },
     onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => {
-      if (e.key !== ' ' && e.key !== 'Spacebar') return;
-      const l = link(e);
-      if (!l) return;
-      e.preventDefault();
-      onNavigate(l.href, l.key, l.a);
+      if (e.key === ' ' || e.key === 'Spacebar') take(e);
     },
   };
 }
@@ -244,7 +222,7 @@ function PriceFilter({ data, idBase, state, onNavigate }: { data: ListingPage; i
             Filter
           </button>
           {(state.min || state.max) && (
-            <a className="price-filter__clear" href={clearHref} rel="nofollow" data-filter="price-clear" {...linkHandlers(clearHref, 'price-clear', onNavigate)}>
+            <a className="price-filter__clear" href={clearHref} rel="nofollow" data-filter="price-clear">
               Clear<span className="screen-reader-text"> the price filter</span>
             </a>
           )}
@@ -349,7 +327,7 @@ export function ListingFilters({
     return html;
   };
   return (
-    <div className="listing-filters" data-filter-root="" {...optionHandlers(onNavigate)}>
+    <div className="listing-filters" data-filter-root="" {...panelLinkHandlers(onNavigate)}>
       <p className="screen-reader-text filter-status" role="status">
         {announce}
       </p>
@@ -364,7 +342,7 @@ export function ListingFilters({
               const href = filterHref(base, toggleFilter(state, c.target));
               return (
                 <li key={key} className="chosen">
-                  <a className="filter-chip" href={href} rel="nofollow" data-filter={key} {...linkHandlers(href, key, onNavigate)}>
+                  <a className="filter-chip" href={href} rel="nofollow" data-filter={key}>
                     <span className="screen-reader-text">Remove filter: </span>
                     {c.label}
                     <span className="filter-chip__x" aria-hidden="true">
@@ -375,7 +353,7 @@ export function ListingFilters({
               );
             })}
           </ul>
-          <a className="filter-clear-all" href={clearHref} rel="nofollow" data-filter="clear-all" {...linkHandlers(clearHref, 'clear-all', onNavigate)}>
+          <a className="filter-clear-all" href={clearHref} rel="nofollow" data-filter="clear-all">
             Clear all<span className="screen-reader-text"> filters</span>
           </a>
         </section>

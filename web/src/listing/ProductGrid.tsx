@@ -3,7 +3,7 @@ import type { StoreProduct } from '../types';
 import { cachedFragments } from '../lib/server-fragments';
 import { escapeHtml } from '../lib/html';
 import { skipLaterParts } from '../lib/hydrate-later';
-import { cardClasses, cardKey, ProductCard, type HeadingLevel } from './ProductCard';
+import { cardClasses, cardKey, EAGER_CARDS, ProductCard, type HeadingLevel } from './ProductCard';
 
 export function ProductGrid({
   products,
@@ -24,11 +24,13 @@ export function ProductGrid({
   /** A filtered listing is on its way (the cards shown are the last one's). */
   busy?: boolean;
 }) {
+  // The first card's place as ProductCard reads it: only the first eagerCount load at once.
+  const first = EAGER_CARDS - eagerCount;
   // In a server render whose every card is cached already, the list is
   // written as one string: byte for byte the cards' elements (a cached card
   // was a component chain and an element each, 1.2 M instructions in the
   // server's engine). The browser renders the cards and hydrates them.
-  const cached = appendedFrom === undefined || appendedFrom >= products.length ? cachedFragments(products.map((p, i) => cardKey(p, i + (4 - eagerCount), headingLevel, false))) : null;
+  const cached = appendedFrom === undefined || appendedFrom >= products.length ? cachedFragments(products.map((p, i) => cardKey(p, i + first, headingLevel, false))) : null;
   if (cached) {
     skipLaterParts(products.length); // each card is a part (lib/hydrate-later.tsx)
     let html = '';
@@ -41,7 +43,7 @@ export function ProductGrid({
         <ProductCard
           key={p.id}
           product={p}
-          index={i + (4 - eagerCount)}
+          index={i + first}
           headingLevel={headingLevel}
           appended={appendedFrom !== undefined && i >= appendedFrom}
           fadeMs={fadeMs}
