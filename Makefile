@@ -16,7 +16,7 @@ export PATH  := $(NODE_BIN):$(PATH)
 
 GO       ?= go
 BIN      := bin/vitrine
-WEB_SRC  := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/build-server.mjs web/tsconfig.json web/package.json
+WEB_SRC  := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/build-server.mjs web/server-build.mjs web/server-templates.mjs web/tsconfig.json web/package.json
 GO_SRC   := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null)
 MANIFEST := web/dist/client/.vite/manifest.json
 
