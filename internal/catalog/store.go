@@ -26,7 +26,12 @@ type ProductQuery struct {
 	SearchCandidates int
 	// NoCount skips counting every match (the total is returned as -1):
 	// live search shows ten suggestions and needs no total.
-	NoCount     bool
+	NoCount bool
+	// Cards loads what a product card shows and no more: the product rows
+	// without their descriptions, their images, and the links a grouped
+	// product's price is read from; no terms, attributes or meta (pages'
+	// listings, related products and the home page's sections).
+	Cards       bool
 	Order       string // asc or desc
 	Type        string
 	CategoryIDs []int64 // any of these (including their descendants when Descendants)

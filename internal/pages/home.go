@@ -58,11 +58,11 @@ func (l *Loader) Home(ctx context.Context, url string) (*Result, error) {
 	}
 	yes := true
 	// The home shows no totals: nothing is counted.
-	featured, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{Featured: &yes, PerPage: 8, NoCount: true})
+	featured, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{Featured: &yes, PerPage: 8, NoCount: true, Cards: true})
 	if err != nil {
 		return nil, err
 	}
-	latest, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{OrderBy: "date", Order: "desc", PerPage: 8, NoCount: true})
+	latest, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{OrderBy: "date", Order: "desc", PerPage: 8, NoCount: true, Cards: true})
 	if err != nil {
 		return nil, err
 	}

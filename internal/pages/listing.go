@@ -247,6 +247,7 @@ func (l *Loader) listing(ctx context.Context, e *env, q ListingQuery, pq catalog
 		pq.OrderBy = "relevance"
 	}
 	pq.Page, pq.PerPage = max(q.Page, 1), PerPage
+	pq.Cards = true // the page shows them as cards (l.cards)
 	attrs, err := catalog.FilterAttributes(ctx, l.Store)
 	if err != nil {
 		return nil, err

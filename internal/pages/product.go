@@ -251,7 +251,7 @@ func (l *Loader) ProductWith(ctx context.Context, reqURL, slug string, opt Produ
 		exclude := append([]int64{p.ID}, p.Upsells...)
 		// Four, never counted: the query reads the popularity index in
 		// order and stops at the fourth (sqlstore.QueryProducts).
-		rel, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{CategoryIDs: ids, Exclude: exclude, PerPage: 4, OrderBy: "popularity", Order: "desc", NoCount: true})
+		rel, _, err := l.Store.QueryProducts(ctx, catalog.ProductQuery{CategoryIDs: ids, Exclude: exclude, PerPage: 4, OrderBy: "popularity", Order: "desc", NoCount: true, Cards: true})
 		if err != nil {
 			return nil, err
 		}

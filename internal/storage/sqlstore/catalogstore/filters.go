@@ -266,7 +266,7 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 		// The index kept the listing's first rows in its order: the
 		// page is the last of them, read by id.
 		from := min(perPageOf(q)*(max(q.Page, 1)-1), len(matched))
-		ps, err := db.productsInOrder(ctx, matched[from:])
+		ps, err := db.productsInOrder(ctx, q, matched[from:])
 		if err != nil {
 			return nil, 0, f, false, err
 		}
@@ -283,7 +283,7 @@ func (db *Catalog) QueryProductsFaceted(ctx context.Context, q catalog.ProductQu
 			if err != nil {
 				return nil, 0, f, false, err
 			}
-			ps, err := db.productsInOrder(ctx, page)
+			ps, err := db.productsInOrder(ctx, q, page)
 			if err != nil {
 				return nil, 0, f, false, err
 			}
@@ -376,8 +376,8 @@ func bestRanks(q catalog.ProductQuery, ranks map[int64]int) map[int64]int {
 }
 
 // productsInOrder reads the products ids names, in that order (the rows
-// the facet index chose for a page).
-func (db *Catalog) productsInOrder(ctx context.Context, ids []int64) ([]*catalog.Product, error) {
+// the facet index chose for a page), as q loads them (loadFor).
+func (db *Catalog) productsInOrder(ctx context.Context, q catalog.ProductQuery, ids []int64) ([]*catalog.Product, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -385,5 +385,6 @@ func (db *Catalog) productsInOrder(ctx context.Context, ids []int64) ([]*catalog
 	if db.Engine == sqlcore.Postgres {
 		from = ` FROM jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS d(did, pos) JOIN products ON products.id = d.did::bigint`
 	}
-	return db.loadProducts(ctx, productColumnsSelect+from+` ORDER BY d.pos`, idsJSON(ids))
+	columns, rel := loadFor(q)
+	return db.loadProductsWith(ctx, rel, columns+from+` ORDER BY d.pos`, idsJSON(ids))
 }
