@@ -1,6 +1,6 @@
 // The server build's markup compiler (docs/decisions/0136-server-markup-precompiled.md).
 //
-// A tree of host elements in JSX becomes one template for
+// A tree of host elements (and fragments) in JSX becomes one template for
 // preact-render-to-string: its fixed markup as strings, computed here, and a
 // hole for each value (an attribute, a child), written at render time by
 // src/lib/server-template.ts exactly as the renderer writes the same prop or
@@ -60,6 +60,12 @@ function jsxText(raw) {
     }
   });
   return out;
+}
+
+/** Each child's text (JSX text as jsxText makes it, '' for the others), or null when a text holds an entity. */
+function childTexts(children) {
+  const texts = children.map((c) => (ts.isJsxText(c) ? jsxText(c.text) : ''));
+  return texts.includes(null) ? null : texts;
 }
 
 function tagName(node) {
@@ -192,8 +198,8 @@ export function compileTemplates(source, fileName, helpers) {
     const plan = attributes(node);
     if (plan === null) return false;
     const children = ts.isJsxElement(node) ? node.children : [];
-    const texts = children.map((c) => (ts.isJsxText(c) ? jsxText(c.text) : ''));
-    if (texts.includes(null)) return false;
+    const texts = childTexts(children);
+    if (texts === null) return false;
     const hasChildren = children.some((c, i) => (ts.isJsxText(c) ? texts[i] !== '' : !ts.isJsxExpression(c) || c.expression));
     if (VOID.has(name) && (hasChildren || plan.inner)) return false;
     if (plan.inner && hasChildren) return false;
@@ -208,6 +214,13 @@ export function compileTemplates(source, fileName, helpers) {
     }
     parts.push('>');
     if (plan.inner) parts.push(call('html', [visit(plan.inner)]));
+    writeChildren(children, texts, parts, visit);
+    parts.push('</' + name + '>');
+    return true;
+  }
+
+  // Writes children (their texts from childTexts) into parts.
+  function writeChildren(children, texts, parts, visit) {
     for (let i = 0; i < children.length; i++) {
       const c = children[i];
       if (ts.isJsxText(c)) {
@@ -219,11 +232,19 @@ export function compileTemplates(source, fileName, helpers) {
         else parts.push(call('text', [visit(e)]));
       } else if (isHost(c) && write(c, parts, visit)) {
         // written inline
+      } else if (ts.isJsxFragment(c) && writeFragment(c, parts, visit)) {
+        // its children inline
       } else {
         parts.push(call('text', [visit(c)]));
       }
     }
-    parts.push('</' + name + '>');
+  }
+
+  // Writes a fragment's children into parts; false if it cannot.
+  function writeFragment(node, parts, visit) {
+    const texts = childTexts(node.children);
+    if (texts === null) return false;
+    writeChildren(node.children, texts, parts, visit);
     return true;
   }
 
@@ -233,9 +254,9 @@ export function compileTemplates(source, fileName, helpers) {
 
   const transformer = (ctx) => {
     const visit = (node) => {
-      if (isHost(node) && inMarkup(node)) {
+      if ((isHost(node) || ts.isJsxFragment(node)) && inMarkup(node)) {
         const parts = [];
-        if (write(node, parts, visit)) {
+        if (ts.isJsxFragment(node) ? writeFragment(node, parts, visit) : write(node, parts, visit)) {
           compiled++;
           // Adjacent strings joined; a hole between each two strings.
           const strings = [''];

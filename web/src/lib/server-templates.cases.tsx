@@ -17,6 +17,19 @@ function Badge({ n }: { n: number }) {
   return <em className="badge">{n}</em>;
 }
 
+/** A fragment as what a component returns, with a component and an entity inside. */
+function Pair({ label }: { label: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <Badge n={label.length} />
+      </dd>
+      {label.length > 2 && <>long &amp; kept</>}
+    </>
+  );
+}
+
 /** Clones its child, as the tooltip does: the child must stay an element. */
 function Describe({ children }: { children: ReactElement<{ 'aria-describedby'?: string }> }) {
   return <span className="anchor">{cloneElement(children, { 'aria-describedby': 'tip' })}</span>;
@@ -102,6 +115,12 @@ const cases: [string, () => ReactElement][] = [
             {n % 2 === 0 ? <strong>even</strong> : 'odd'}
           </li>
         ))}
+        <li>
+          <dl>
+            <Pair label={hostile} />
+            <Pair label="ab" />
+          </dl>
+        </li>
         <>
           <li>in a fragment</li>
           <Fragment key="k">
