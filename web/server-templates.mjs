@@ -21,6 +21,8 @@
 //   a host element's child, a fragment's, or what a function returns.
 import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
+// The renderer's escaping, as the runtime's holes use it (Node strips the file's types).
+import { escapeHtml } from './src/lib/html.ts';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'command', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 // HTML's elements but select, option and textarea: SVG's and MathML's have other attribute names.
@@ -34,12 +36,6 @@ const UNSAFE_NAME = /[\s\n\\/='"\0<>]/;
 const NAMESPACE = /^(xlink|xmlns|xml)([A-Z])/;
 const LOWER_CASE = /^(?:accessK|auto[A-Z]|cell|ch|col|cont|cross|dateT|encT|form[A-Z]|frame|hrefL|inputM|maxL|minL|noV|playsI|popoverT|readO|rowS|src[A-Z]|tabI|useM|item[A-Z])/;
 const ENUMERATED = new Set(['draggable', 'spellcheck']);
-const SPECIAL = /["&<]/;
-
-function escapeHtml(s) {
-  if (!SPECIAL.test(s)) return s;
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-}
 
 /** A JSX text's content as the JSX compiler makes it (lines trimmed and joined), or null when it holds an entity. */
 function jsxText(raw) {
@@ -193,8 +189,8 @@ export function compileTemplates(source, fileName, helpers) {
 
   // Writes node's markup into parts (strings and holes); false if it cannot.
   function write(node, parts, visit) {
-    const name = tagName(node);
-    if (name === null || !isHost(node) || !HTML.has(name) || inSvg(node)) return false;
+    const name = tagName(node); // a host element's (the callers check)
+    if (!HTML.has(name) || inSvg(node)) return false;
     const plan = attributes(node);
     if (plan === null) return false;
     const children = ts.isJsxElement(node) ? node.children : [];
@@ -235,7 +231,7 @@ export function compileTemplates(source, fileName, helpers) {
       } else if (ts.isJsxFragment(c) && writeFragment(c, parts, visit)) {
         // its children inline
       } else {
-        parts.push(call('text', [visit(c)]));
+        parts.push(visit(c)); // a component, or an element left as one: the renderer writes it
       }
     }
   }
