@@ -18,14 +18,18 @@ type Change struct {
 // and the change log's newest id. The SQL store implements it.
 type Loader interface {
 	Product(ctx context.Context, id int64) (*Product, error)
+	ProductBySlug(ctx context.Context, slug string) (*Product, error)
 	Products(ctx context.Context, ids []int64) ([]*Product, error)
 	Variations(ctx context.Context, parentID int64) ([]*Product, error)
+	VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*Product, error)
 	CatalogVersion(ctx context.Context) (int64, error)
 }
 
 // Cache serves products, variations and each variable product's
 // variation list from memory for the cart and get_variation paths, so a
-// cart add reads no catalogue SQL. It is invalidated by the catalogue change
+// cart add reads no catalogue SQL, and for the product pages (by slug) and
+// the cards' price ranges, so a page the page cache does not hold reads
+// its product, variations and linked products without SQL. It is invalidated by the catalogue change
 // log (the change follower calls Invalidate): a change names the parent product; it drops that
 // product, its variations and its variation list; a change naming a
 // variation (stock moves recorded per variation) drops the variation and its
@@ -51,6 +55,7 @@ type Cache struct {
 	products map[int64]*Product
 	vars     map[int64][]*Product // by parent id
 	kids     map[int64][]int64    // parent id → cached variation ids
+	slugs    map[string]int64     // a cached parent product's slug → its id
 
 	sync sync.Mutex // one request at a time applies pending changes (Synced)
 }
@@ -74,6 +79,7 @@ func (c *Cache) reset() {
 	c.products = map[int64]*Product{}
 	c.vars = map[int64][]*Product{}
 	c.kids = map[int64][]int64{}
+	c.slugs = map[string]int64{}
 }
 
 // Reset forgets everything.
@@ -98,6 +104,8 @@ func (c *Cache) put(gen uint64, ps []*Product) {
 		c.products[p.ID] = p
 		if p.ParentID != 0 {
 			c.kids[p.ParentID] = append(c.kids[p.ParentID], p.ID)
+		} else {
+			c.slugs[p.Slug] = p.ID
 		}
 	}
 }
@@ -111,6 +119,23 @@ func (c *Cache) Product(ctx context.Context, id int64) (*Product, error) {
 		return p, nil
 	}
 	p, err := c.db.Product(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	c.put(gen, []*Product{p})
+	return p, nil
+}
+
+// ProductBySlug returns the product (not a variation) whose slug is slug:
+// the product page's read. A slug no product has is not remembered.
+func (c *Cache) ProductBySlug(ctx context.Context, slug string) (*Product, error) {
+	c.mu.RLock()
+	p, gen := c.products[c.slugs[slug]], c.gen
+	c.mu.RUnlock()
+	if p != nil && p.Slug == slug {
+		return p, nil
+	}
+	p, err := c.db.ProductBySlug(ctx, slug)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +207,35 @@ func (c *Cache) Variations(ctx context.Context, parentID int64) ([]*Product, err
 	return vs, nil
 }
 
+// VariationsOf returns the variations of each of parentIDs (the cards'
+// price ranges): from memory when every list is cached, else the missing
+// lists in one read, which is not kept (it loads less of each variation
+// than Variations, whose lists the cache holds).
+func (c *Cache) VariationsOf(ctx context.Context, parentIDs []int64) (map[int64][]*Product, error) {
+	out := make(map[int64][]*Product, len(parentIDs))
+	var missing []int64
+	c.mu.RLock()
+	for _, id := range parentIDs {
+		if vs, ok := c.vars[id]; ok {
+			out[id] = vs
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	c.mu.RUnlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	loaded, err := c.db.VariationsOf(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for id, vs := range loaded {
+		out[id] = vs
+	}
+	return out, nil
+}
+
 // Invalidate drops what the changes touch.
 func (c *Cache) Invalidate(changes []Change) {
 	c.mu.Lock()
@@ -199,14 +253,23 @@ func (c *Cache) Invalidate(changes []Change) {
 func (c *Cache) drop(id int64) {
 	if p := c.products[id]; p != nil && p.ParentID != 0 {
 		delete(c.vars, p.ParentID)
+		c.dropSlug(p.ParentID)
 		delete(c.products, p.ParentID)
 	}
+	c.dropSlug(id)
 	delete(c.products, id)
 	delete(c.vars, id)
 	for _, k := range c.kids[id] {
 		delete(c.products, k)
 	}
 	delete(c.kids, id)
+}
+
+// dropSlug forgets the slug of product id, if cached.
+func (c *Cache) dropSlug(id int64) {
+	if p := c.products[id]; p != nil && p.ParentID == 0 && c.slugs[p.Slug] == id {
+		delete(c.slugs, p.Slug)
+	}
 }
 
 // Synced brings the cache up to the change log before a request reads

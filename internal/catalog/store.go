@@ -97,8 +97,6 @@ type Store interface {
 	// The SQL store keeps them in memory until the change log announces a
 	// taxonomy change; callers must not modify them.
 	FilterAttributes(ctx context.Context) ([]FilterAttribute, error)
-	// TermsByID loads attribute terms by id (for swatch data on product pages).
-	TermsByID(ctx context.Context, ids []int64) (map[int64]AttrTerm, error)
 	Reviews(ctx context.Context, productID int64, limit int) ([]Review, error)
 
 	// CountProducts counts all products and variations (for "is the store empty").

@@ -448,26 +448,25 @@ func (l *Loader) swatches(ctx context.Context, p *catalog.Product) ([]SwatchAttr
 	if p.Type != catalog.TypeVariable {
 		return out, nil
 	}
-	var termIDs []int64
+	global := false
 	for _, a := range p.Attributes {
-		for _, v := range a.Values {
-			if v.TermID != 0 {
-				termIDs = append(termIDs, v.TermID)
-			}
-		}
+		global = global || (a.Variation && a.AttributeID != 0)
 	}
-	terms, err := l.Store.TermsByID(ctx, termIDs)
-	if err != nil {
-		return nil, err
-	}
+	// The global attributes' swatch types and their terms' colours and
+	// pictures, as the store keeps them for the listing filters (in
+	// memory until a taxonomy change), not read per page.
 	types := map[int64]string{}
-	if len(terms) > 0 {
-		attrs, err := l.Store.Attributes(ctx)
+	terms := map[int64]catalog.AttrTerm{}
+	if global {
+		attrs, err := l.Store.FilterAttributes(ctx)
 		if err != nil {
 			return nil, err
 		}
 		for _, a := range attrs {
 			types[a.ID] = a.Type
+			for _, t := range a.Terms {
+				terms[t.ID] = t
+			}
 		}
 	}
 	for _, a := range p.Attributes {

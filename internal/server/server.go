@@ -382,7 +382,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.initWallet()                              // on the cart and checkout services
 	s.cfg.Settings.Wallet = s.cfg.Wallet != nil // the buttons follow the server's wallet
 	s.initStoreAPI()                            // storeapi.go
-	s.loader = &pages.Loader{Store: s.cats, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
+	s.loader = &pages.Loader{Store: pageStore{s.cats, s.products}, Currency: cfg.Currency, SiteName: cfg.SiteName, Tagline: cfg.Tagline,
 		BaseCountry: s.cfg.Checkout.BaseCountry, BaseURL: cfg.BaseURL, Now: s.now, VariationThreshold: cfg.VariationThreshold, Settings: s.cfg.Settings,
 		Reviews: s.reviews, ReviewSettings: reviewSettings, ContactForms: s.contact.Form, Currencies: s.currencyOptions,
 		ContentPages: s.pages, Live: func() pages.Live { return s.live().Live }, Searches: s.search}
@@ -402,6 +402,13 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 	s.initIntegration() // apikeys.go (before the admin, which manages the keys)
 	s.initAdmin()       // admin.go
 	s.handler = s.middleware(s.myAccount.Viewer(s.withComingSoon(s.withCurrencyParam(s.wishlistAPI.WithAddLinks(s.routes())))))
+	// The change log is followed from here, where every cache is empty:
+	// what changed before needs no dropping, and what changes from now
+	// on, before Start or without it (a test's server), is applied by
+	// the first request that catches up (Synced, cacheMark).
+	if err := s.startChanges(context.Background()); err != nil { // changelog.go
+		return nil, fmt.Errorf("read the change log: %w", err)
+	}
 	return s, nil
 }
 
@@ -432,9 +439,9 @@ func (s *Server) MetricsHandler() http.Handler {
 
 // Start begins following the catalogue change log, until ctx ends.
 func (s *Server) Start(ctx context.Context) error {
-	if err := s.startChanges(ctx); err != nil { // changelog.go
-		return err
-	}
+	// What changed since New is applied before Start returns, then the
+	// log is followed on its clock (changelog.go).
+	s.applyChanges(ctx)
 	go s.followChanges(ctx)
 	go s.cleanCarts(ctx)
 	// Sales, pre-orders and publications due while no instance ran take

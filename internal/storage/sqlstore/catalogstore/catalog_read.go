@@ -1070,23 +1070,6 @@ func (db *Catalog) AttributeTerms(ctx context.Context, attributeID int64) ([]cat
 	return db.terms(ctx, ` WHERE t.attribute_id = ?`, attributeID)
 }
 
-// TermsByID implements catalog.Store.
-func (db *Catalog) TermsByID(ctx context.Context, ids []int64) (map[int64]catalog.AttrTerm, error) {
-	out := map[int64]catalog.AttrTerm{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	in, args := sqlcore.InClause(ids)
-	ts, err := db.terms(ctx, ` WHERE t.id IN `+in, args...)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range ts {
-		out[t.ID] = t
-	}
-	return out, nil
-}
-
 // Reviews implements catalog.Store: approved reviews, newest first.
 func (db *Catalog) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
 	if limit <= 0 {
