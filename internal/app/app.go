@@ -25,6 +25,7 @@ import (
 
 	"vitrine/internal/account"
 	"vitrine/internal/backup"
+	"vitrine/internal/catalog"
 	"vitrine/internal/checkout"
 	"vitrine/internal/contentpage"
 	"vitrine/internal/importer"
@@ -603,15 +604,16 @@ func importCSV(ctx context.Context, cfg Config, log *slog.Logger, path string, s
 }
 
 // memoryLimit is the Go runtime's soft memory limit for a page cache of
-// cacheMB: the page cache, the Store API cache (a quarter of it) and 64 MiB
-// for everything else, at least 128 MiB. Without a limit the collector lets
+// cacheMB: the page cache, the Store API cache (a quarter of it), the
+// product cache (catalog.DefaultCacheBytes) and 64 MiB for everything
+// else, at least 128 MiB. Without a limit the collector lets
 // the heap grow to twice what is live before it collects, and under cache
 // churn (every miss leaves its render's buffers behind) the process held
 // about six times --cache-mb. GOMEMLIMIT, when set,
 // takes precedence.
 func memoryLimit(cacheMB int) int64 {
 	c := int64(cacheMB) << 20
-	return max(c+c/4+64<<20, 128<<20)
+	return max(c+c/4+catalog.DefaultCacheBytes+64<<20, 128<<20)
 }
 
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {

@@ -43,8 +43,8 @@ type Loader interface {
 // the log's newest id (Synced), so what it reads is never older than the
 // request: stock rules see the stock as stored, not a copy one poll old.
 type Cache struct {
-	db  Loader
-	max int // entries kept before the cache starts over
+	db       Loader
+	maxBytes int64 // what the products may take (approxBytes) before the cache starts over
 
 	// applied and catchUp are the change follower's (Follow).
 	applied func() int64
@@ -52,6 +52,7 @@ type Cache struct {
 
 	mu       sync.RWMutex
 	gen      uint64
+	bytes    int64 // the cached products' approxBytes
 	products map[int64]*Product
 	vars     map[int64][]*Product // by parent id
 	kids     map[int64][]int64    // parent id → cached variation ids
@@ -60,9 +61,18 @@ type Cache struct {
 	sync sync.Mutex // one request at a time applies pending changes (Synced)
 }
 
-// NewCache is a cache of up to max products over db.
-func NewCache(db Loader, max int) *Cache {
-	c := &Cache{db: db, max: max}
+// DefaultCacheBytes is the product cache's bound in a server: 32 MiB of
+// products, about 16,000 of a generated catalogue's (2 KB each with their
+// pictures and terms), a few thousand with long descriptions.
+const DefaultCacheBytes = 32 << 20
+
+// NewCache is a cache over db of products taking up to maxBytes
+// (approxBytes; 0: DefaultCacheBytes).
+func NewCache(db Loader, maxBytes int64) *Cache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheBytes
+	}
+	c := &Cache{db: db, maxBytes: maxBytes}
 	c.reset()
 	return c
 }
@@ -76,6 +86,7 @@ func (c *Cache) Follow(applied func() int64, catchUp func(context.Context)) {
 
 func (c *Cache) reset() {
 	c.gen++
+	c.bytes = 0
 	c.products = map[int64]*Product{}
 	c.vars = map[int64][]*Product{}
 	c.kids = map[int64][]int64{}
@@ -96,12 +107,12 @@ func (c *Cache) put(gen uint64, ps []*Product) {
 	if gen != c.gen {
 		return
 	}
-	if len(c.products) >= c.max {
+	if c.bytes >= c.maxBytes {
 		c.reset()
 		return
 	}
 	for _, p := range ps {
-		c.products[p.ID] = p
+		c.store(p)
 		if p.ParentID != 0 {
 			c.kids[p.ParentID] = append(c.kids[p.ParentID], p.ID)
 		} else {
@@ -194,12 +205,12 @@ func (c *Cache) Variations(ctx context.Context, parentID int64) ([]*Product, err
 		return nil, err
 	}
 	c.mu.Lock()
-	if gen == c.gen && len(c.products)+len(vs) < c.max {
+	if gen == c.gen && c.bytes < c.maxBytes {
 		c.vars[parentID] = vs
 		// A variation loaded with its list is the same as loaded alone
 		// (variations have no terms, attributes or links of their own).
 		for _, v := range vs {
-			c.products[v.ID] = v
+			c.store(v)
 			c.kids[parentID] = append(c.kids[parentID], v.ID)
 		}
 	}
@@ -253,23 +264,34 @@ func (c *Cache) Invalidate(changes []Change) {
 func (c *Cache) drop(id int64) {
 	if p := c.products[id]; p != nil && p.ParentID != 0 {
 		delete(c.vars, p.ParentID)
-		c.dropSlug(p.ParentID)
-		delete(c.products, p.ParentID)
+		c.remove(p.ParentID)
 	}
-	c.dropSlug(id)
-	delete(c.products, id)
+	c.remove(id)
 	delete(c.vars, id)
 	for _, k := range c.kids[id] {
-		delete(c.products, k)
+		c.remove(k)
 	}
 	delete(c.kids, id)
 }
 
-// dropSlug forgets the slug of product id, if cached.
-func (c *Cache) dropSlug(id int64) {
-	if p := c.products[id]; p != nil && p.ParentID == 0 && c.slugs[p.Slug] == id {
+// store keeps p (under c.mu), replacing what was kept under its id.
+func (c *Cache) store(p *Product) {
+	c.remove(p.ID)
+	c.products[p.ID] = p
+	c.bytes += p.approxBytes()
+}
+
+// remove forgets product id and its slug, if cached (under c.mu).
+func (c *Cache) remove(id int64) {
+	p := c.products[id]
+	if p == nil {
+		return
+	}
+	if p.ParentID == 0 && c.slugs[p.Slug] == id {
 		delete(c.slugs, p.Slug)
 	}
+	c.bytes -= p.approxBytes()
+	delete(c.products, id)
 }
 
 // Synced brings the cache up to the change log before a request reads
@@ -294,4 +316,41 @@ func (c *Cache) Synced(ctx context.Context) error {
 		c.catchUp(ctx)
 	}
 	return nil
+}
+
+// approxBytes is about what p takes in memory: its struct and the
+// allocations behind its pointers, its strings, and its pictures, terms,
+// attributes and meta with theirs. It bounds the cache; its constants are
+// sizes on 64-bit Go, rounded up (TestCacheApproxBytes holds the estimate
+// against the heap a catalogue's products take).
+func (p *Product) approxBytes() int64 {
+	n := 900 + len(p.Type) + len(p.Name) + len(p.Slug) + len(p.SKU) + len(p.Status) + len(p.CatalogVisibility) +
+		len(p.ShortDescription) + len(p.Description) + len(p.StockStatus) + len(p.Backorders) +
+		len(p.Weight) + len(p.Length) + len(p.Width) + len(p.Height) + len(p.PreOrderLabel) +
+		len(p.ExternalURL) + len(p.ButtonText) + len(p.TaxStatus) + len(p.TaxClass)
+	for _, im := range p.Images {
+		n += 160 + len(im.Src) + len(im.Alt) + len(im.Caption) + len(im.Name)
+		for _, sz := range im.Sizes {
+			n += 40 + len(sz.Src)
+		}
+	}
+	for _, ts := range [][]Term{p.Categories, p.Tags} {
+		for _, t := range ts {
+			n += 48 + len(t.Name) + len(t.Slug)
+		}
+	}
+	for _, a := range p.Attributes {
+		n += 96 + len(a.Name) + len(a.Taxonomy)
+		for _, v := range a.Values {
+			n += 48 + len(v.Name) + len(v.Slug)
+		}
+	}
+	for _, v := range p.Variation {
+		n += 32 + len(v.Name) + len(v.Value)
+	}
+	n += 8 * (len(p.Children) + len(p.Upsells) + len(p.CrossSells))
+	for k, v := range p.Meta {
+		n += 64 + len(k) + len(v)
+	}
+	return int64(n)
 }

@@ -2,6 +2,9 @@ package catalog_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"vitrine/internal/catalog"
@@ -94,7 +97,7 @@ func TestCacheProductBySlug(t *testing.T) {
 		&catalog.Product{ID: 2, ParentID: 1, Slug: "tee-red", Type: catalog.TypeVariation, RegularPrice: price(1000)},
 		&catalog.Product{ID: 3, Slug: "mug", Name: "Mug", Type: catalog.TypeSimple},
 	)
-	c := catalog.NewCache(db, 100)
+	c := catalog.NewCache(db, 1<<20)
 	bySlug := func(slug string) *catalog.Product {
 		t.Helper()
 		p, err := c.ProductBySlug(ctx, slug)
@@ -164,7 +167,7 @@ func TestCacheVariationsOf(t *testing.T) {
 		&catalog.Product{ID: 4, Slug: "hoodie", Type: catalog.TypeVariable},
 		&catalog.Product{ID: 5, ParentID: 4, Type: catalog.TypeVariation, RegularPrice: price(4000)},
 	)
-	c := catalog.NewCache(db, 100)
+	c := catalog.NewCache(db, 1<<20)
 	if _, err := c.Variations(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -187,5 +190,100 @@ func TestCacheVariationsOf(t *testing.T) {
 	got, err = c.VariationsOf(ctx, []int64{1})
 	if err != nil || *got[1][0].RegularPrice != 900 {
 		t.Fatalf("after the change: %v %v", got, err)
+	}
+}
+
+// The cache's byte bound rests on approxBytes: over 20,000 products shaped
+// as the store loads them (pictures with renditions, categories, tags,
+// attributes, meta, descriptions of various lengths), the estimate stays
+// within [0.7, 1.5] of the heap the products hold.
+func TestCacheApproxBytes(t *testing.T) {
+	mk := func(i int) *catalog.Product {
+		s := func(prefix string, n int) string { return fmt.Sprintf("%s-%d-%s", prefix, i, strings.Repeat("x", n)) }
+		p := &catalog.Product{ID: int64(i), Type: catalog.TypeSimple, Name: s("name", 20), Slug: s("slug", 20), SKU: s("sku", 4),
+			Status: "publish", CatalogVisibility: "visible", ShortDescription: s("short", 100*(i%3)), Description: s("desc", 400*(i%5)),
+			StockStatus: "instock", RegularPrice: price(int64(i)), Meta: map[string]string{s("k", 5): s("v", 20)}}
+		for j := range 1 + i%3 {
+			im := catalog.Image{ID: int64(j), Src: s("/media/img", 30), Alt: s("alt", 10)}
+			for w := range 3 {
+				im.Sizes = append(im.Sizes, catalog.ImageSize{Src: s("/media/img-w", 30+w), Width: 300 * (w + 1)})
+			}
+			p.Images = append(p.Images, im)
+		}
+		p.Categories = []catalog.Term{{ID: 1, Name: s("cat", 8), Slug: s("cat", 8)}}
+		p.Tags = []catalog.Term{{ID: 2, Name: s("tag", 6), Slug: s("tag", 6)}, {ID: 3, Name: s("tag", 7), Slug: s("tag", 7)}}
+		if i%4 == 0 {
+			a := catalog.ProductAttribute{AttributeID: 1, Name: s("Colour", 0), Taxonomy: s("pa_color", 0), Variation: true}
+			for v := range 4 {
+				a.Values = append(a.Values, catalog.AttributeValue{TermID: int64(v), Name: s("red", v), Slug: s("red", v)})
+			}
+			p.Attributes = append(p.Attributes, a)
+		}
+		return p
+	}
+	// 20,000 products (about 40 MB) keep what other tests' goroutines
+	// still hold or free meanwhile a small part of the measure.
+	const n = 20000
+	runtime.GC()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ps := make([]*catalog.Product, 0, n)
+	for i := range n {
+		ps = append(ps, mk(i))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc) - float64(cap(ps)*8)
+	var est int64
+	for _, p := range ps {
+		est += catalog.ApproxBytes(p)
+	}
+	ratio := float64(est) / heap
+	t.Logf("estimate %d bytes, heap %.0f bytes, ratio %.2f", est, heap, ratio)
+	if ratio < 0.7 || ratio > 1.5 {
+		t.Errorf("approxBytes is %.2f times the heap the products hold", ratio)
+	}
+	runtime.KeepAlive(ps)
+}
+
+// The cache holds its products' approxBytes under its bound: past it, it
+// starts over, and what it answers stays right. Replacing or dropping a
+// product gives its bytes back.
+func TestCacheByteBound(t *testing.T) {
+	ctx := context.Background()
+	var ps []*catalog.Product
+	for i := range 40 {
+		ps = append(ps, &catalog.Product{ID: int64(i + 1), Slug: fmt.Sprintf("p%d", i+1), Name: fmt.Sprintf("P %d", i+1),
+			Type: catalog.TypeSimple, Description: strings.Repeat("d", 1000)})
+	}
+	db := newFakeLoader(ps...)
+	one := catalog.ApproxBytes(ps[0])
+	c := catalog.NewCache(db, 10*one)
+	for round := range 3 {
+		for _, p := range ps {
+			got, err := c.ProductBySlug(ctx, p.Slug)
+			if err != nil || got.ID != p.ID {
+				t.Fatalf("round %d, %s: %+v %v", round, p.Slug, got, err)
+			}
+			if b := c.Bytes(); b > 11*one {
+				t.Fatalf("round %d: the cache counts %d bytes, bound %d", round, b, 10*one)
+			}
+		}
+	}
+	c.Reset()
+	c.ProductBySlug(ctx, "p1")
+	c.ProductBySlug(ctx, "p2")
+	if b := c.Bytes(); b != catalog.ApproxBytes(ps[0])+catalog.ApproxBytes(ps[1]) {
+		t.Fatalf("two products counted as %d bytes", b)
+	}
+	c.Invalidate([]catalog.Change{{ID: 1, ProductID: 1, Kind: "product"}})
+	if b := c.Bytes(); b != catalog.ApproxBytes(ps[1]) {
+		t.Fatalf("after a drop: %d bytes, want %d", b, catalog.ApproxBytes(ps[1]))
+	}
+	c.Product(ctx, 2) // cached: no change
+	c.Products(ctx, []int64{2, 3})
+	if b := c.Bytes(); b != catalog.ApproxBytes(ps[1])+catalog.ApproxBytes(ps[2]) {
+		t.Fatalf("after a second read and a new one: %d bytes", b)
 	}
 }

@@ -65,7 +65,7 @@ func newFixture(t *testing.T, db *sqlstore.DB) *fixture {
 	}
 	usd, _ := money.Lookup("USD")
 	store := &countingStore{Store: db, reads: map[string]int{}}
-	cache := catalog.NewCache(db, 50000)
+	cache := catalog.NewCache(db, 0)
 	cur := &currency.Service{Store: store, Base: usd, Products: cache, Now: func() time.Time { return now }}
 	eur, _ := currency.Defaults("EUR")
 	eur.Rate, _ = currency.ParseRate("0.92")

@@ -345,7 +345,7 @@ func New(cfg Config, db *sqlstore.DB, engine Renderer, static fs.FS, assets rend
 		return nil, fmt.Errorf("load search settings: %w", err)
 	}
 	s.search = &catalog.SearchService{Store: db, Now: s.now, Synonyms: s.searchSettings.Synonyms}
-	s.products = catalog.NewCache(db, 50000)
+	s.products = catalog.NewCache(db, 0)
 	// Cart and get_variation requests catch up with the change log first.
 	s.products.Follow(s.lastChange.Load, s.applyChanges)
 	s.store = s.cats

@@ -190,7 +190,7 @@ func EachDSN(t *testing.T, fn func(t *testing.T, dsn string)) {
 // it, so tests of the cart and checkout services see stock and price
 // changes at once.
 func Cache(db *sqlstore.DB) *catalog.Cache {
-	c := catalog.NewCache(db, 50000)
+	c := catalog.NewCache(db, 0)
 	var last atomic.Int64
 	c.Follow(last.Load, func(ctx context.Context) {
 		for {
