@@ -21,7 +21,19 @@ import (
 // answer), then answers each request frame read from in with one answer
 // frame on out, until in ends (nil) or a frame cannot be read (an error).
 // A failed render is an answer, not an exit. Nothing else is written to out.
+//
+// It is the process's whole work, so it sets the process up for it: one P
+// (one goroutine renders; a second P only adds the runtime's thread
+// wake-ups), and in and out, when they are pipes, read and written without
+// entering the runtime's syscall state (quietPipe).
 func ServeWorker(bundle string, in io.Reader, out io.Writer) error {
+	runtime.GOMAXPROCS(1)
+	if f, ok := in.(*os.File); ok {
+		in = quietPipeOf(f)
+	}
+	if f, ok := out.(*os.File); ok {
+		out = quietPipeOf(f)
+	}
 	w := bufio.NewWriterSize(out, 64<<10)
 	r := bufio.NewReaderSize(in, 64<<10)
 	e, err := NewEngine(bundle, 1)
@@ -192,7 +204,7 @@ func (ws *Workers) start(ctx context.Context) (*child, error) {
 		outR.Close()
 		return nil, fmt.Errorf("start render worker: %w", err)
 	}
-	c := &child{cmd: cmd, in: inW, w: bufio.NewWriterSize(inW, 64<<10), out: outR, r: bufio.NewReaderSize(outR, 64<<10), done: make(chan struct{})}
+	c := &child{cmd: cmd, in: inW, w: bufio.NewWriterSize(quietPipeOf(inW), 64<<10), out: outR, r: bufio.NewReaderSize(quietPipeOf(outR), 64<<10), done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(c.done)
