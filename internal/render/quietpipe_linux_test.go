@@ -29,6 +29,11 @@ func TestQuietPipe(t *testing.T) {
 	if _, ok := qw.(*quietPipe); !ok {
 		t.Fatalf("a pipe's writer is %T, not a quiet pipe", qw)
 	}
+	// Its own descriptor, a duplicate: two Files never own one (the
+	// second's finalizer would close it under whatever reused its number).
+	if fdOf(t, qr.(*quietPipe).f) == fds[0] || fdOf(t, qw.(*quietPipe).f) == fds[1] {
+		t.Fatal("a quiet pipe's File owns the descriptor it was given")
+	}
 	want := make([]byte, 3<<20) // 48 times a pipe's 64 KiB buffer
 	for i := range want {
 		want[i] = byte(i * 7 / 5)
@@ -44,7 +49,9 @@ func TestQuietPipe(t *testing.T) {
 			}
 			rest = rest[n:]
 		}
-		errc <- w.Close()
+		// The quiet writer's descriptor is a duplicate of w's: the
+		// reader sees the end once both are closed.
+		errc <- errors.Join(qw.(io.Closer).Close(), w.Close())
 	}()
 	got, err := io.ReadAll(qr)
 	if err != nil {
@@ -91,4 +98,17 @@ func TestQuietPipeBrokenPipe(t *testing.T) {
 	if _, err := q.Write([]byte("answer")); !errors.Is(err, syscall.EPIPE) {
 		t.Fatalf("write to a closed pipe: %v, want EPIPE", err)
 	}
+}
+
+func fdOf(t *testing.T, f *os.File) int {
+	t.Helper()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := -1
+	if err := rc.Control(func(d uintptr) { fd = int(d) }); err != nil {
+		t.Fatal(err)
+	}
+	return fd
 }

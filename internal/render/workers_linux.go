@@ -32,9 +32,14 @@ func setParentDeathSignal(cmd *exec.Cmd) {
 // poller parks the goroutine as before when there is nothing to read or no
 // room to write.
 type quietPipe struct {
-	f  *os.File // kept: its finalizer would close the descriptor
+	f  *os.File // the File the poller knows the descriptor by
 	rc syscall.RawConn
 }
+
+// Close closes the descriptor the quiet pipe reads or writes: the
+// duplicate it made, or the File it was given if that was already in the
+// poller.
+func (q *quietPipe) Close() error { return q.f.Close() }
 
 // quietPipeOf is f as a quietPipe when f is a pipe the poller takes, or f
 // itself (a file or terminal, as when a person runs the worker by hand).
@@ -56,13 +61,23 @@ func quietPipeOf(f *os.File) io.ReadWriter {
 	}
 	nf := f
 	if flags&syscall.O_NONBLOCK == 0 {
-		// An inherited standard descriptor is blocking, and os.File
-		// reads it without the poller; made non-blocking, a new File
-		// registers it. (f.Fd() would have set a pollable f blocking.)
-		if syscall.SetNonblock(fd, true) != nil {
+		// An inherited standard descriptor is blocking, and os.File reads
+		// it without the poller. A duplicate made non-blocking (the flag
+		// is the open pipe's, so f's descriptor turns non-blocking too)
+		// goes into the poller as a File of its own: two Files never own
+		// one descriptor, which the second's finalizer would close under
+		// whatever reused its number. (f.Fd() would have set a pollable f
+		// back to blocking.)
+		dup, err := syscall.Dup(fd)
+		if err != nil {
 			return f
 		}
-		nf = os.NewFile(uintptr(fd), f.Name())
+		syscall.CloseOnExec(dup)
+		if syscall.SetNonblock(dup, true) != nil {
+			syscall.Close(dup)
+			return f
+		}
+		nf = os.NewFile(uintptr(dup), f.Name())
 	}
 	rc, err := nf.SyscallConn()
 	if err != nil {
