@@ -17,7 +17,7 @@ export PATH  := $(NODE_BIN):$(PATH)
 GO       ?= go
 BIN      := bin/vitrine
 WEB_SRC  := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/build-server.mjs web/server-build.mjs web/server-templates.mjs web/tsconfig.json web/package.json
-GO_SRC   := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null)
+GO_SRC   := $(shell find cmd internal web -name '*.go' -o -name '*.sql' -o -name '*.cjs' -not -path '*/node_modules/*' 2>/dev/null)
 MANIFEST := web/dist/client/.vite/manifest.json
 
 .PHONY: run build web test test-go test-web test-api test-e2e screenshots lint bench load node chromium clean
@@ -62,7 +62,7 @@ lint: $(MANIFEST)
 # they start at once instead of after the packages before them by name.
 test-go: $(MANIFEST)
 	@if [ -n "$${VITRINE_TEST_POSTGRES:-}" ]; then echo "Go tests on SQLite and PostgreSQL"; else echo "Go tests on SQLite (set VITRINE_TEST_POSTGRES to include PostgreSQL)"; fi
-	$(GO) test -count=1 -timeout 45m ./internal/server/ ./...
+	VITRINE_TEST_NODE=$(NODE_BIN)/node $(GO) test -count=1 -timeout 45m ./internal/server/ ./...
 
 test-web: web/node_modules/.installed
 	cd web && npm run typecheck --silent && npm test --silent

@@ -3,7 +3,9 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,6 +99,56 @@ func TestBinaryRenderProcs(t *testing.T) {
 		}
 		if !gone(w) {
 			t.Errorf("render worker %s outlived the shop", w)
+		}
+	}
+}
+
+// TestBinaryRenderNode: with --render-node the real binary's render
+// workers are Node.js processes, given the bundle by the shop, and its
+// product and shop pages are the ones the built-in engine renders, byte
+// for byte once the per-request values (nonces) are masked.
+func TestBinaryRenderNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	node := os.Getenv("VITRINE_TEST_NODE")
+	if node == "" {
+		var err error
+		if node, err = exec.LookPath("node"); err != nil {
+			t.Skip("no Node.js: set VITRINE_TEST_NODE (make test does)")
+		}
+	}
+	bin := buildBinary(t)
+	db := filepath.Join(t.TempDir(), "v.db")
+	qjs, nodeAddr := freeAddr(t), freeAddr(t)
+	srv, logs, _ := serve(t, bin, nodeAddr, "sqlite:"+db, nil, "--demo", "--cache-mb", "0", "--render-procs", "1", "--render-node", node)
+	_, qlogs, _ := serve(t, bin, qjs, "sqlite:"+db, nil, "--demo", "--cache-mb", "0", "--render-procs", "1")
+	workers := children(srv.Process.Pid)
+	if len(workers) != 1 {
+		t.Fatalf("child processes %v, want one render worker", workers)
+	}
+	if exe, err := os.Readlink("/proc/" + workers[0] + "/exe"); err != nil || !strings.Contains(filepath.Base(exe), "node") {
+		t.Errorf("the render worker runs %q (%v), not Node.js", exe, err)
+	}
+	nonce := regexp.MustCompile(`"(nonce|[a-z_]*nonce)":"[^"]*"|nonce="[^"]*"|127\.0\.0\.1:\d+`)
+	for _, url := range []string{"/product/classic-tee/", "/shop/", "/", "/product-category/clothing/", "/contact/"} {
+		code, got := get(t, "http://"+nodeAddr+url)
+		_, want := get(t, "http://"+qjs+url)
+		root, _, _ := strings.Cut(got[strings.Index(got, `<div id="root">`)+1:], `<script id="vitrine-data"`)
+		if code != 200 || !strings.Contains(root, "<h1") {
+			t.Errorf("%s: %d, server-rendered app %.300q\n%s", url, code, root, logs.String())
+		}
+		if g, w := nonce.ReplaceAllString(got, "…"), nonce.ReplaceAllString(want, "…"); g != w {
+			i := 0
+			for i < min(len(g), len(w)) && g[i] == w[i] {
+				i++
+			}
+			t.Errorf("%s: Node's page differs from the built-in engine's at %d: %.120q / %.120q", url, i, g[i:], w[i:])
+		}
+	}
+	for _, l := range []string{logs.String(), qlogs.String()} {
+		if strings.Contains(l, "server render failed") || strings.Contains(l, "unavailable") {
+			t.Errorf("a render failed:\n%s", l)
 		}
 	}
 }

@@ -62,7 +62,10 @@ type Config struct {
 	// RenderProcs > 0 renders in that many worker processes (vitrine
 	// render-worker, one VM each; default one per CPU); 0 renders in
 	// RenderWorkers VMs in this process.
-	RenderProcs   int
+	RenderProcs int
+	// RenderNode, when set, is the Node.js executable that runs the
+	// RenderProcs workers instead of the built-in QuickJS engine.
+	RenderNode    string
 	Variations    int
 	FetchImages   bool
 	Scroll        string
@@ -224,6 +227,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	str(&c.Currency, "currency", "USD", "shop currency (ISO code)")
 	num(&c.CacheMB, "cache-mb", 64, "page cache size in MiB; 0 turns the cache off")
 	num(&c.RenderProcs, "render-procs", min(runtime.GOMAXPROCS(0), 1024), "server rendering in this many worker processes (vitrine render-worker), one JavaScript engine each (default: one per CPU); 0 renders in this process with --render-workers engines")
+	str(&c.RenderNode, "render-node", "", "path of a Node.js executable (18 or newer) to run the --render-procs workers instead of the built-in JavaScript engine: renders take a third of the CPU, the HTML is the same (default: none, the built-in engine)")
 	num(&c.RenderWorkers, "render-workers", 0, "with --render-procs 0: JavaScript engines for server rendering in this process (0: one per CPU)")
 	num(&c.Variations, "variation-threshold", 30, "variations embedded in a product page (30 to 100); more are fetched on demand")
 	boolean(&c.FetchImages, "fetch-images", true, "import: download product images into the store")
@@ -319,6 +323,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (Config,
 	}
 	if c.RenderWorkers < 0 || c.RenderWorkers > 1024 || c.RenderProcs < 0 || c.RenderProcs > 1024 {
 		return c, nil, fmt.Errorf("--render-workers %d, --render-procs %d: use 0 to 1024", c.RenderWorkers, c.RenderProcs)
+	}
+	if c.RenderNode != "" && c.RenderProcs == 0 {
+		return c, nil, errors.New("--render-node runs the render worker processes: it needs --render-procs above 0")
 	}
 	if c.MaxConnsPerIP < 0 {
 		return c, nil, fmt.Errorf("--max-conns-per-ip %d: use 0 (no cap) or more", c.MaxConnsPerIP)
@@ -778,7 +785,11 @@ func newRenderer(cfg Config, log *slog.Logger) (server.Renderer, func()) {
 		return nil, func() {}
 	}
 	if cfg.RenderProcs > 0 {
-		ws, err := render.NewWorkers(render.WorkersConfig{Size: cfg.RenderProcs, Log: log, Command: workerCommand(cfg)})
+		wc := render.WorkersConfig{Size: cfg.RenderProcs, Log: log, Command: workerCommand(cfg)}
+		if cfg.RenderNode != "" {
+			wc.Command, wc.Bundle = render.NodeWorkerCommand(cfg.RenderNode), bundle
+		}
+		ws, err := render.NewWorkers(wc)
 		if err == nil {
 			log.Debug("rendering in worker processes", "procs", ws.Size())
 			return ws, ws.Close

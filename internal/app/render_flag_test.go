@@ -23,6 +23,12 @@ func TestRenderFlags(t *testing.T) {
 	if c, err := parseFlags(nil, map[string]string{"VITRINE_RENDER_PROCS": "0"}); err != nil || c.RenderProcs != 0 {
 		t.Errorf("VITRINE_RENDER_PROCS=0: %d %v", c.RenderProcs, err)
 	}
+	if c, err := parseFlags([]string{"--render-node", "/usr/bin/node"}, nil); err != nil || c.RenderNode != "/usr/bin/node" {
+		t.Errorf("--render-node: %q %v", c.RenderNode, err)
+	}
+	if _, err := parseFlags([]string{"--render-node", "/usr/bin/node", "--render-procs", "0"}, nil); err == nil || !strings.Contains(err.Error(), "--render-node") {
+		t.Errorf("--render-node with --render-procs 0: %v, want an error", err)
+	}
 	for _, bad := range [][]string{{"--render-procs", "-1"}, {"--render-procs", "2000"}, {"--render-workers", "-3"}} {
 		if _, err := parseFlags(bad, nil); err == nil || !strings.Contains(err.Error(), "--render-procs") {
 			t.Errorf("%v: err %v, want a render flags error", bad, err)

@@ -111,6 +111,10 @@ type WorkersConfig struct {
 	StartTimeout time.Duration
 	// Log gets the replacements (nil: slog.Default()).
 	Log *slog.Logger
+	// Bundle, when set, is sent to each worker as its first frame, before
+	// its "ready": a worker that does not carry the bundle itself (Node's,
+	// NodeWorkerCommand).
+	Bundle string
 }
 
 // DefaultWorkerTimeout is a worker render's bound: the worker's own engine
@@ -211,6 +215,12 @@ func (ws *Workers) start(ctx context.Context) (*child, error) {
 	}()
 	ready := make(chan error, 1)
 	go func() {
+		if ws.cfg.Bundle != "" {
+			if err := writeFrame(c.w, []byte(ws.cfg.Bundle)); err != nil {
+				ready <- fmt.Errorf("send the bundle: %w", err)
+				return
+			}
+		}
 		body, err := readFrame(c.r)
 		if err == nil {
 			var s string
@@ -234,7 +244,8 @@ func (ws *Workers) start(ctx context.Context) (*child, error) {
 			err = errors.New("it exited before it was ready (its error is in the log)")
 		}
 		c.discard()
-		return nil, fmt.Errorf("start render worker %s: %w", strings.Join(cmd.Args, " "), err)
+		// The command and its first argument: Node's third is the whole worker.
+		return nil, fmt.Errorf("start render worker %s: %w", strings.Join(cmd.Args[:min(len(cmd.Args), 2)], " "), err)
 	}
 	ws.mu.Lock()
 	ws.live[c] = struct{}{}

@@ -68,12 +68,18 @@ func newWorkers(t testing.TB, bundle string, size int, timeout time.Duration) *r
 			t.Fatal(err)
 		}
 	}
-	ws, err := render.NewWorkers(render.WorkersConfig{Size: size, Timeout: timeout, Log: slog.New(slog.DiscardHandler),
-		Command: func() *exec.Cmd {
-			cmd := exec.Command(os.Args[0], "-test.run", "^$")
-			cmd.Env = append(os.Environ(), workerEnv+"="+src)
-			return cmd
-		}})
+	return startWorkers(t, render.WorkersConfig{Size: size, Timeout: timeout, Command: func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run", "^$")
+		cmd.Env = append(os.Environ(), workerEnv+"="+src)
+		return cmd
+	}})
+}
+
+// startWorkers starts cfg's workers, logging nowhere, closed with the test.
+func startWorkers(t testing.TB, cfg render.WorkersConfig) *render.Workers {
+	t.Helper()
+	cfg.Log = slog.New(slog.DiscardHandler)
+	ws, err := render.NewWorkers(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
