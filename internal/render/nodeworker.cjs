@@ -53,16 +53,16 @@ process.stdin.on('data', (chunk) => {
   size += chunk.length;
   for (;;) {
     if (size < 4) return;
-    let buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, size);
-    const n = buf.readUInt32BE(0);
+    // The frame's length from its head, and the chunks joined only once
+    // the whole frame is here (a large one comes in many chunks).
+    const head = pending[0].length >= 4 ? pending[0] : Buffer.concat(pending, size);
+    const n = head.readUInt32BE(0);
     if (n > MAX_FRAME) {
       process.stderr.write('render worker: frame over 64 MiB\n');
       process.exit(1);
     }
-    if (size < 4 + n) {
-      pending = [buf];
-      return;
-    }
+    if (size < 4 + n) return;
+    let buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, size);
     const body = buf.subarray(4, 4 + n);
     buf = buf.subarray(4 + n);
     pending = buf.length ? [buf] : [];
